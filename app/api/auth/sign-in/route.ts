@@ -1,0 +1,39 @@
+import { ApiError, errorResponse } from "@/lib/api/errors";
+import { authToken, SESSION_COOKIE, safeEqual, safeNextPath, sessionValue } from "@/lib/auth";
+
+export const dynamic = "force-dynamic";
+
+// Accepts the sign-in form (urlencoded, redirects) or JSON `{ token }` (answers JSON).
+export async function POST(request: Request) {
+  const expected = authToken();
+  const isForm = (request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
+  let token = "";
+  let next = "/";
+  try {
+    if (isForm) {
+      const form = await request.formData();
+      token = String(form.get("token") ?? "");
+      next = safeNextPath(String(form.get("next") ?? "/"));
+    } else {
+      const body = (await request.json().catch(() => ({}))) as { token?: unknown };
+      token = typeof body.token === "string" ? body.token : "";
+    }
+  } catch {
+    return errorResponse(new ApiError("bad_request", "Send the token as a form field or JSON { token }."));
+  }
+  const ok = !expected || (token.length > 0 && safeEqual(token, expected));
+  if (!ok) {
+    if (isForm) return Response.redirect(new URL(`/sign-in?error=1&next=${encodeURIComponent(next)}`, request.url), 303);
+    return errorResponse(new ApiError("unauthorized", "That token is not right."));
+  }
+  const cookie = expected
+    ? `${SESSION_COOKIE}=${await sessionValue(expected)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000`
+    : undefined;
+  const headers = new Headers(cookie ? { "set-cookie": cookie } : {});
+  if (isForm) {
+    headers.set("location", new URL(next, request.url).toString());
+    return new Response(null, { status: 303, headers });
+  }
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify({ ok: true }), { status: 200, headers });
+}

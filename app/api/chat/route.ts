@@ -1,0 +1,11 @@
+import { MAX_CHAT_BODY_BYTES, parseWith, readJson, route } from "@/lib/api/request";
+import { chatRequestSchema } from "@/lib/api/schemas";
+import { startReply } from "@/lib/chat/start-reply";
+
+export const dynamic = "force-dynamic";
+export const maxDuration = 300;
+
+export const POST = route(async (request) => {
+  const body = parseWith(chatRequestSchema, await readJson(request, { maxBytes: MAX_CHAT_BODY_BYTES }));
+  return startReply({ request: body, signal: request.signal });
+});

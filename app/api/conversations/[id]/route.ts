@@ -1,0 +1,29 @@
+import { ApiError } from "@/lib/api/errors";
+import { parseWith, readJson, route } from "@/lib/api/request";
+import { idSchema, patchConversationSchema } from "@/lib/api/schemas";
+import { getConversationView } from "@/lib/chat/conversation-view";
+import { updateConversationFields } from "@/lib/chat/update-conversation";
+import { deleteConversation } from "@/lib/db/conversations";
+
+export const dynamic = "force-dynamic";
+
+type Params = { id: string };
+
+export const GET = route<Params>(async (_request, { id }) =>
+  Response.json(await getConversationView(parseWith(idSchema, id))),
+);
+
+export const PATCH = route<Params>(async (request, { id }) => {
+  const conversationId = parseWith(idSchema, id);
+  const patch = parseWith(patchConversationSchema, await readJson(request));
+  await updateConversationFields(conversationId, patch);
+  return Response.json(await getConversationView(conversationId));
+});
+
+export const DELETE = route<Params>(async (_request, { id }) => {
+  const conversationId = parseWith(idSchema, id);
+  if (!(await deleteConversation({ id: conversationId }))) {
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  }
+  return new Response(null, { status: 204 });
+});

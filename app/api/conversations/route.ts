@@ -1,0 +1,6 @@
+import { route } from "@/lib/api/request";
+import { listConversations } from "@/lib/db/conversations";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async () => Response.json(await listConversations()));

@@ -1,0 +1,6 @@
+import { route } from "@/lib/api/request";
+import { currentModel } from "@/lib/ai/providers";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async () => Response.json(currentModel().info));

@@ -1,0 +1,22 @@
+import { notFound } from "next/navigation";
+import { AppShell } from "@/components/app-shell";
+import { Chat } from "@/components/chat/chat";
+import { currentModel } from "@/lib/ai/providers";
+import { ID_PATTERN } from "@/lib/api/schemas";
+import { getConversationView } from "@/lib/chat/conversation-view";
+import { getConversation } from "@/lib/db/conversations";
+
+export const dynamic = "force-dynamic";
+
+export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!ID_PATTERN.test(id)) notFound();
+  const model = currentModel().info;
+  const exists = await getConversation({ id });
+  const view = exists ? await getConversationView(id) : null;
+  return (
+    <AppShell activeId={id} title={view?.title ?? "New chat"} model={model}>
+      <Chat key={id} id={id} initialMessages={view?.messages ?? []} model={model} />
+    </AppShell>
+  );
+}

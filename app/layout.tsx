@@ -1,0 +1,21 @@
+import type { Metadata, Viewport } from "next";
+import { cookies } from "next/headers";
+import type { ReactNode } from "react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Hintline",
+  description: "A chat agent that always knows the time, its tasks and its context — and shows you every hint.",
+  icons: { icon: "/icon.svg" },
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const theme = (await cookies()).get("hintline_theme")?.value;
+  return (
+    <html lang="en" data-theme={theme === "dark" || theme === "light" ? theme : undefined}>
+      <body className="font-sans antialiased">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,73 @@
+"use client";
+// The frame: conversation list on the left (a drawer on phones), the conversation in the centre.
+import { type ReactNode, useState } from "react";
+import type { ModelInfo } from "@/lib/chat-message";
+import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { ModelBadge } from "./model-badge";
+import { ConversationList } from "./sidebar/conversation-list";
+import { ThemeToggle } from "./theme-toggle";
+import { MenuIcon } from "./ui/icons";
+
+function Logo() {
+  return (
+    <svg viewBox="0 0 32 32" className="size-5" aria-hidden="true">
+      <rect width="32" height="32" rx="8" fill="var(--accent)" />
+      <path d="M9 10h14M9 16h9M9 22h12" stroke="var(--accent-fg)" strokeWidth="2.6" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function AppShell({
+  activeId,
+  title,
+  model,
+  children,
+}: {
+  activeId?: string;
+  title: string;
+  model: ModelInfo;
+  children: ReactNode;
+}) {
+  const [drawer, setDrawer] = useState(false);
+  const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
+  return (
+    <div className="flex h-dvh overflow-hidden">
+      <aside className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
+        <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
+          <Logo /> Hintline
+        </div>
+        <ConversationList activeId={activeId} />
+      </aside>
+      {drawer && (
+        <div className="fixed inset-0 z-40 md:hidden">
+          <button type="button" aria-label="Close menu" className="absolute inset-0 bg-black/40" onClick={() => setDrawer(false)} />
+          <aside data-testid="drawer" className="absolute inset-y-0 left-0 flex w-[82%] max-w-xs flex-col bg-panel shadow-xl">
+            <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
+              <Logo /> Hintline
+            </div>
+            <ConversationList activeId={activeId} onNavigate={() => setDrawer(false)} />
+          </aside>
+        </div>
+      )}
+      <main className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border px-3 sm:px-5">
+          <button
+            type="button"
+            data-testid="menu-button"
+            aria-label="Open conversations"
+            className="rounded-lg p-2 text-muted hover:bg-chip md:hidden"
+            onClick={() => setDrawer(true)}
+          >
+            <MenuIcon />
+          </button>
+          <h2 data-testid="chat-title" className="min-w-0 flex-1 truncate text-sm font-medium">
+            {storedTitle ?? title}
+          </h2>
+          <ModelBadge model={model} />
+          <ThemeToggle />
+        </header>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+"use client";
+// The conversation: streams replies with useChat, persists nothing itself (the server does), and keeps the
+// conversation list in step.
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { useCallback, useMemo } from "react";
+import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
+import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { AlertIcon, RetryIcon } from "../ui/icons";
+import { Composer } from "./composer";
+import { EmptyState } from "./empty-state";
+import { MessageList } from "./message-list";
+
+function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+export function Chat({
+  id,
+  initialMessages,
+  model,
+}: {
+  id: string;
+  initialMessages: ChatMessage[];
+  model: ModelInfo;
+}) {
+  const touch = useConversationsStore((s) => s.touch);
+  const refresh = useConversationsStore((s) => s.refresh);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: "/api/chat",
+        prepareSendMessagesRequest: ({ id: chatId, messages }) => ({
+          body: { id: chatId, message: messages.at(-1), timezone: browserTimeZone() },
+        }),
+      }),
+    [],
+  );
+  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatMessage>({
+    id,
+    messages: initialMessages,
+    transport,
+    onFinish: () => void refresh().catch(() => {}),
+  });
+
+  const busy = status === "submitted" || status === "streaming";
+  const last = messages.at(-1);
+  const persistedError = !busy && !error && last?.role === "assistant" && last.metadata?.status === "error";
+  const errorText = error?.message ?? (persistedError ? last?.metadata?.error : undefined);
+
+  const send = useCallback(
+    (text: string) => {
+      if (window.location.pathname !== `/c/${id}`) window.history.replaceState(null, "", `/c/${id}`);
+      touch({ id, title: text.slice(0, 60) });
+      clearError();
+      void sendMessage({ text });
+    },
+    [id, sendMessage, touch, clearError],
+  );
+
+  const retry = useCallback(() => {
+    clearError();
+    void regenerate();
+  }, [clearError, regenerate]);
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      {messages.length === 0 ? (
+        <EmptyState model={model} onPick={send} />
+      ) : (
+        <MessageList messages={messages} streaming={busy} />
+      )}
+      {errorText && (
+        <div className="mx-auto w-full max-w-3xl px-3 sm:px-6">
+          <div
+            role="alert"
+            data-testid="chat-error"
+            className="mb-2 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger-bg px-4 py-3 text-sm text-danger"
+          >
+            <AlertIcon className="mt-0.5 shrink-0" />
+            <p className="flex-1">{humanError(errorText)}</p>
+            <button
+              type="button"
+              data-testid="retry-button"
+              onClick={retry}
+              className="flex items-center gap-1 rounded-lg border border-danger/40 px-2.5 py-1 font-medium hover:bg-danger/10"
+            >
+              <RetryIcon /> Retry
+            </button>
+          </div>
+        </div>
+      )}
+      <Composer busy={busy} onSend={send} onStop={stop} />
+    </div>
+  );
+}
+
+/** The transport reports HTTP errors with the raw JSON body; show just the message. */
+function humanError(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } };
+    if (parsed.error?.message) return parsed.error.message;
+  } catch {
+    // not JSON
+  }
+  return text;
+}

@@ -1,0 +1,58 @@
+"use client";
+// One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
+import { memo } from "react";
+import type { ChatMessage, ChatMessagePart } from "@/lib/chat-message";
+import { Markdown } from "./markdown";
+
+function PartView({ part }: { part: ChatMessagePart }) {
+  if (part.type === "text") return <Markdown text={part.text} />;
+  return null;
+}
+
+function personText(message: ChatMessage): string {
+  return message.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n\n");
+}
+
+export const MessageView = memo(function MessageView({
+  message,
+  streaming,
+}: {
+  message: ChatMessage;
+  streaming: boolean;
+}) {
+  if (message.role === "user") {
+    return (
+      <div data-testid="message-user" data-message-id={message.id} className="flex justify-end">
+        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words">
+          {personText(message)}
+        </div>
+      </div>
+    );
+  }
+  const status = message.metadata?.status;
+  const hasText = message.parts.some((p) => p.type === "text" && p.text.length > 0);
+  return (
+    <div
+      data-testid="message-assistant"
+      data-message-id={message.id}
+      data-status={streaming ? "streaming" : (status ?? "complete")}
+      className="flex flex-col gap-2"
+    >
+      {message.parts.map((part, i) => (
+        <PartView key={i} part={part} />
+      ))}
+      {streaming && !hasText && (
+        <div data-testid="thinking" className="flex gap-1 py-2" role="status" aria-label="Thinking">
+          {[0, 1, 2].map((i) => (
+            <span key={i} className="size-1.5 animate-pulse rounded-full bg-faint" style={{ animationDelay: `${i * 150}ms` }} />
+          ))}
+        </div>
+      )}
+      {!streaming && status === "incomplete" && (
+        <div data-testid="message-incomplete" className="text-xs text-muted">
+          Stopped — this reply is incomplete.
+        </div>
+      )}
+    </div>
+  );
+});

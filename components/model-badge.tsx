@@ -1,0 +1,16 @@
+import type { ModelInfo } from "@/lib/chat-message";
+
+export function ModelBadge({ model }: { model: ModelInfo }) {
+  const window = model.contextWindow >= 1000 ? `${Math.round(model.contextWindow / 1000)}k` : String(model.contextWindow);
+  return (
+    <span
+      data-testid="model-badge"
+      title={`${model.provider} · context window ${model.contextWindow.toLocaleString()} tokens`}
+      className="inline-flex items-center gap-1.5 rounded-full border border-border px-2.5 py-1 text-xs text-muted"
+    >
+      {model.isDemo && <span className="rounded-full bg-accent/15 px-1.5 font-medium text-accent">Demo</span>}
+      <span className="font-medium text-fg/80">{model.id}</span>
+      <span>· {window} context</span>
+    </span>
+  );
+}

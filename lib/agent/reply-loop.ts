@@ -1,0 +1,99 @@
+// The reply loop: one streamText call per reasoning step, driven by hand so that the harness decides what goes into
+// every call (hints are appended between steps at a deterministic position) and every chunk is folded into the
+// assistant message that gets persisted.
+import { type LanguageModel, type ModelMessage, streamText, type ToolSet, toUIMessageChunk } from "ai";
+import type { ChatChunk, ChatMessage } from "../chat-message.ts";
+import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
+import { describeError } from "./describe-error.ts";
+import { toModelMessages } from "./to-model-messages.ts";
+
+export type StepContext = {
+  /** 0 for the first model call of the reply. */
+  stepIndex: number;
+  /** The messages the step is about to send, before anything `beforeStep` adds. */
+  messages: ModelMessage[];
+  /** The reply so far. */
+  reply: ChatMessage;
+};
+
+export type StepUsage = { inputTokens?: number; outputTokens?: number };
+
+export type ReplyOptions = {
+  model: LanguageModel;
+  instructions: string;
+  /** The conversation before this reply, as model messages. */
+  history: ModelMessage[];
+  replyId: string;
+  tools?: ToolSet;
+  maxSteps?: number;
+  maxRetries?: number;
+  abortSignal?: AbortSignal;
+  /** Receives every chunk for the client, in order. */
+  emit: (chunk: ChatChunk) => void;
+  /** Called before every model call; chunks it returns (e.g. a data-hint) are added to the reply before the step. */
+  beforeStep?: (context: StepContext) => Promise<ChatChunk[]> | ChatChunk[];
+  onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage }) => Promise<void> | void;
+};
+
+export type ReplyOutcome = {
+  reply: ChatMessage;
+  status: "complete" | "incomplete" | "error";
+  error?: string;
+  steps: number;
+};
+
+export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
+  const { model, instructions, history, tools, emit, abortSignal } = options;
+  const maxSteps = options.maxSteps ?? 8;
+  const builder = new AssistantMessageBuilder(options.replyId);
+  const send = (chunk: ChatChunk) => {
+    builder.apply(chunk);
+    emit(chunk);
+  };
+
+  for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
+    if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex };
+    const stepMessages = [...history, ...toModelMessages([builder.message])];
+    const extra = (await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message })) ?? [];
+    for (const chunk of extra) send(chunk);
+    const messages = extra.length ? [...history, ...toModelMessages([builder.message])] : stepMessages;
+
+    let error: string | undefined;
+    let finishReason: string | undefined;
+    let usage: StepUsage = {};
+    const result = streamText({
+      model,
+      instructions,
+      messages,
+      tools,
+      abortSignal,
+      maxRetries: options.maxRetries ?? 2,
+    });
+    try {
+      for await (const part of result.stream) {
+        if (part.type === "error") {
+          error = describeError(part.error);
+          continue;
+        }
+        if (part.type === "abort") continue;
+        if (part.type === "finish-step") {
+          finishReason = part.finishReason;
+          usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
+        }
+        const options = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
+        const chunk = toUIMessageChunk(part, options) as ChatChunk | undefined;
+        if (chunk) send(chunk);
+      }
+    } catch (thrown) {
+      if (!abortSignal?.aborted) error = describeError(thrown);
+    }
+    if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex + 1 };
+    if (error) {
+      emit({ type: "error", errorText: error });
+      return { reply: builder.snapshot(), status: "error", error, steps: stepIndex + 1 };
+    }
+    await options.onStepEnd?.({ stepIndex, usage, reply: builder.message });
+    if (finishReason !== "tool-calls") return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
+  }
+  return { reply: builder.snapshot(), status: "complete", steps: maxSteps };
+}

@@ -1,0 +1,81 @@
+// Converts the stored UI messages into the exact model input. Pure and deterministic: the same messages always give
+// byte-identical model messages, which keeps each call's input a prefix-extension of the previous one.
+// A data-hint part becomes a separate user-role message at its position, splitting the assistant message around it.
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
+import type { ChatMessage, ChatMessagePart } from "../chat-message.ts";
+
+type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
+type ToolContent = ToolModelMessage["content"];
+
+type ToolPartLike = {
+  type: string;
+  toolCallId: string;
+  toolName?: string;
+  state: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+};
+
+function asToolPart(part: ChatMessagePart): (ToolPartLike & { toolName: string }) | null {
+  if (!(part.type.startsWith("tool-") || part.type === "dynamic-tool")) return null;
+  const p = part as unknown as ToolPartLike;
+  if (typeof p.toolCallId !== "string") return null;
+  const toolName = part.type === "dynamic-tool" ? p.toolName : part.type.slice("tool-".length);
+  return typeof toolName === "string" ? { ...p, toolName } : null;
+}
+
+function toolOutput(part: ToolPartLike): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
+  if (part.state === "output-error") return { type: "error-text", value: part.errorText ?? "Tool failed." };
+  if (typeof part.output === "string") return { type: "text", value: part.output };
+  return { type: "json", value: (part.output ?? null) as never };
+}
+
+function userContent(message: ChatMessage): string {
+  return message.parts
+    .filter((p): p is Extract<ChatMessagePart, { type: "text" }> => p.type === "text")
+    .map((p) => p.text)
+    .join("\n\n");
+}
+
+function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
+  let content: AssistantContent = [];
+  let results: ToolContent = [];
+  const flush = () => {
+    if (content.length) out.push({ role: "assistant", content });
+    if (results.length) out.push({ role: "tool", content: results });
+    content = [];
+    results = [];
+  };
+  for (const part of message.parts) {
+    if (part.type === "step-start") {
+      flush();
+    } else if (part.type === "text") {
+      if (part.text) content.push({ type: "text", text: part.text });
+    } else if (part.type === "data-hint") {
+      flush();
+      const text = (part.data as { text?: unknown } | undefined)?.text;
+      if (typeof text === "string" && text) out.push({ role: "user", content: text });
+    } else {
+      const tool = asToolPart(part);
+      // A call without a result (the reply stopped mid-tool) cannot be sent: providers reject unanswered calls.
+      if (!tool || (tool.state !== "output-available" && tool.state !== "output-error")) continue;
+      content.push({ type: "tool-call", toolCallId: tool.toolCallId, toolName: tool.toolName, input: tool.input ?? {} });
+      results.push({ type: "tool-result", toolCallId: tool.toolCallId, toolName: tool.toolName, output: toolOutput(tool) });
+    }
+  }
+  flush();
+}
+
+export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      const text = userContent(message);
+      if (text) out.push({ role: "user", content: text });
+    } else if (message.role === "assistant") {
+      convertAssistant(message, out);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+// Context windows are not in the AI SDK: a table of common models, matched by prefix (longest first).
+const TABLE: ReadonlyArray<readonly [prefix: string, tokens: number]> = [
+  ["gpt-4.1", 1_047_576],
+  ["gpt-4o", 128_000],
+  ["gpt-4-turbo", 128_000],
+  ["gpt-4", 8_192],
+  ["gpt-3.5-turbo", 16_385],
+  ["gpt-5", 400_000],
+  ["o1", 200_000],
+  ["o3", 200_000],
+  ["o4", 200_000],
+  ["claude", 200_000],
+  ["gemini", 1_048_576],
+  ["llama3.1", 131_072],
+  ["llama3.2", 131_072],
+  ["llama3.3", 131_072],
+  ["llama3", 8_192],
+  ["llama-3.1", 131_072],
+  ["qwen2.5", 32_768],
+  ["qwen3", 40_960],
+  ["mistral", 32_768],
+  ["mixtral", 32_768],
+  ["phi3", 4_096],
+  ["phi4", 16_384],
+  ["gemma2", 8_192],
+  ["gemma3", 131_072],
+  ["deepseek", 65_536],
+  ["hintline-demo", 8_192],
+];
+
+const SORTED = [...TABLE].sort((a, b) => b[0].length - a[0].length);
+
+export const FALLBACK_CONTEXT_WINDOW = 8_192;
+
+/** The model's context window in tokens: an explicit override, else the table, else a conservative fallback. */
+export function contextWindowFor(modelId: string, override?: number): number {
+  if (override && Number.isFinite(override) && override > 0) return Math.floor(override);
+  const id = modelId.toLowerCase().replace(/^.*\//, "");
+  return SORTED.find(([prefix]) => id.startsWith(prefix))?.[1] ?? FALLBACK_CONTEXT_WINDOW;
+}

@@ -1,0 +1,182 @@
+// The built-in offline demo model: deterministic and rule-based, behind the AI SDK's language-model interface, so
+// every feature of Hintline can be tried without a network. Same input, same output.
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+import { countTokens } from "../agent/token-count.ts";
+
+export const DEMO_MODEL_ID = "hintline-demo";
+export const DEMO_CONTEXT_WINDOW = 8192;
+
+type Decision = { text: string };
+
+function messageText(message: LanguageModelV4Prompt[number]): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((part) => {
+      if (part.type === "text" || part.type === "reasoning") return part.text;
+      if (part.type === "tool-call") return JSON.stringify(part.input);
+      if (part.type === "tool-result") return JSON.stringify(part.output);
+      return "";
+    })
+    .join("\n");
+}
+
+const isReminder = (text: string) => text.trimStart().startsWith("<system-reminder>");
+
+/** The newest value of `<tag>` inside a system reminder, searching from the end of the prompt. */
+export function newestReminderField(prompt: LanguageModelV4Prompt, tag: string): string | undefined {
+  const pattern = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g");
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i]!;
+    if (message.role !== "user") continue;
+    const text = messageText(message);
+    if (!isReminder(text)) continue;
+    const matches = [...text.matchAll(pattern)];
+    const last = matches.at(-1);
+    if (last) return last[1];
+  }
+  return undefined;
+}
+
+function lastPersonMessage(prompt: LanguageModelV4Prompt): string {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i]!;
+    if (message.role === "user" && !isReminder(messageText(message))) return messageText(message);
+  }
+  return "";
+}
+
+const WORDS = [
+  "water", "flows", "through", "valleys", "and", "stone", "carrying", "light", "across", "the", "wide", "green",
+  "plain", "where", "old", "roots", "hold", "soft", "banks", "together", "while", "birds", "follow", "quiet",
+  "currents", "toward", "distant", "hills", "under", "changing", "skies", "of", "early", "autumn", "mornings",
+];
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+
+export function essay(count: number, topic: string): string {
+  const words: string[] = [];
+  let h = hash(topic);
+  for (let i = 0; i < count; i++) {
+    h = Math.imul(h ^ (i + 1), 2654435761) >>> 0;
+    let word = i % 12 === 5 ? topic : WORDS[h % WORDS.length]!;
+    if (i === 0 || words.at(-1)?.endsWith(".")) word = word.charAt(0).toUpperCase() + word.slice(1);
+    words.push(i % 12 === 11 || i === count - 1 ? `${word}.` : word);
+  }
+  return words.join(" ");
+}
+
+const HELP = [
+  "I'm the **Hintline demo model** — I run offline and follow simple rules, so you can try every feature without an API key.",
+  "",
+  "Try:",
+  "- *what time is it?* — I answer from the newest time reminder I was given",
+  "- *how full is your context?*",
+  "- *write 300 words about rivers*",
+].join("\n");
+
+export function decide(prompt: LanguageModelV4Prompt): Decision {
+  const said = lastPersonMessage(prompt).trim();
+  const lower = said.toLowerCase();
+  const write = /write\s+(\d{1,5})\s+words?\s+(?:about|on)\s+(.+)/i.exec(said);
+  if (write) {
+    const count = Math.min(Number(write[1]), 5000);
+    return { text: essay(count, write[2]!.replace(/[.?!]+$/, "").trim()) };
+  }
+  if (/what(?:'s| is) the time|what time is it|current time/.test(lower)) {
+    const time = newestReminderField(prompt, "current-time");
+    const zone = newestReminderField(prompt, "timezone");
+    return {
+      text: time
+        ? `According to the newest system reminder, it is ${time}${zone ? ` (${zone})` : ""}.`
+        : "I haven't been told the time in this conversation, so I can't say what time it is.",
+    };
+  }
+  if (/how full|context (?:usage|size|window)|your context/.test(lower)) {
+    const usage = newestReminderField(prompt, "context-length");
+    return {
+      text: usage
+        ? `The newest context reminder says: ${usage}`
+        : "I haven't received a context-usage reminder yet, which means my context is still comfortably small.",
+    };
+  }
+  if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
+  if (!said) return { text: HELP };
+  return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };
+}
+
+function usage(prompt: LanguageModelV4Prompt, output: string): LanguageModelV4Usage {
+  const input = prompt.reduce((sum, m) => sum + countTokens(messageText(m)) + 4, 0);
+  const out = countTokens(output);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: out, text: out, reasoning: 0 },
+  };
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } = {}): LanguageModelV4 {
+  return {
+    specificationVersion: "v4",
+    provider: "hintline",
+    modelId: DEMO_MODEL_ID,
+    supportedUrls: {},
+    async doGenerate(options: LanguageModelV4CallOptions) {
+      const { text } = decide(options.prompt);
+      return {
+        content: [{ type: "text", text }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: usage(options.prompt, text),
+        warnings: [],
+      };
+    },
+    async doStream(options: LanguageModelV4CallOptions) {
+      const { text } = decide(options.prompt);
+      const signal = options.abortSignal;
+      const pieces = text.match(/\S+\s*|\s+/g) ?? [];
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        async start(controller) {
+          controller.enqueue({ type: "stream-start", warnings: [] });
+          controller.enqueue({ type: "response-metadata", id: `demo-${hash(text)}`, modelId: DEMO_MODEL_ID });
+          controller.enqueue({ type: "text-start", id: "t0" });
+          for (const piece of pieces) {
+            if (signal?.aborted) break;
+            controller.enqueue({ type: "text-delta", id: "t0", delta: piece });
+            await wait(wordDelayMs, signal);
+          }
+          controller.enqueue({ type: "text-end", id: "t0" });
+          controller.enqueue({
+            type: "finish",
+            finishReason: { unified: "stop", raw: "stop" },
+            usage: usage(options.prompt, text),
+          });
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

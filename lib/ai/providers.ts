@@ -1,0 +1,50 @@
+// Chooses the model from the environment: OpenAI, any OpenAI-compatible server (Chat Completions API), or the
+// built-in offline demo model when neither is configured.
+import { createOpenAI } from "@ai-sdk/openai";
+import type { LanguageModel } from "ai";
+import type { ModelInfo } from "../chat-message.ts";
+import { contextWindowFor } from "./context-windows.ts";
+import { createDemoModel, DEMO_MODEL_ID } from "./demo-model.ts";
+
+export type ResolvedModel = { model: LanguageModel; info: ModelInfo };
+
+type Env = Record<string, string | undefined>;
+
+export function resolveModel(env: Env = process.env): ResolvedModel {
+  const apiKey = env.OPENAI_API_KEY || undefined;
+  const baseURL = env.OPENAI_BASE_URL || undefined;
+  const windowOverride = env.HINTLINE_CONTEXT_WINDOW ? Number(env.HINTLINE_CONTEXT_WINDOW) : undefined;
+  if (!apiKey && !baseURL) {
+    const delay = env.HINTLINE_DEMO_WORD_DELAY_MS ? Number(env.HINTLINE_DEMO_WORD_DELAY_MS) : undefined;
+    return {
+      model: createDemoModel({ wordDelayMs: delay }),
+      info: { id: DEMO_MODEL_ID, provider: "demo", contextWindow: contextWindowFor(DEMO_MODEL_ID, windowOverride), isDemo: true },
+    };
+  }
+  const id = env.HINTLINE_MODEL || "gpt-4o-mini";
+  const provider = createOpenAI({
+    // Local servers (Ollama, vLLM, llama.cpp) ignore the key but the client requires one.
+    apiKey: apiKey ?? "not-needed",
+    ...(baseURL ? { baseURL: baseURL.replace(/\/+$/, "") } : {}),
+    name: baseURL ? "openai-compatible" : "openai",
+  });
+  return {
+    model: provider.chat(id),
+    info: {
+      id,
+      provider: baseURL ? "openai-compatible" : "openai",
+      contextWindow: contextWindowFor(id, windowOverride),
+      isDemo: false,
+    },
+  };
+}
+
+let cached: { key: string; resolved: ResolvedModel } | undefined;
+
+/** The process-wide model, re-resolved only when the relevant environment changes. */
+export function currentModel(): ResolvedModel {
+  const env = process.env;
+  const key = [env.OPENAI_API_KEY, env.OPENAI_BASE_URL, env.HINTLINE_MODEL, env.HINTLINE_CONTEXT_WINDOW].join("|");
+  if (!cached || cached.key !== key) cached = { key, resolved: resolveModel(env) };
+  return cached.resolved;
+}

@@ -1,0 +1,45 @@
+// Typed API errors: every failure the HTTP API reports has a code, a status and a person-readable message.
+export type ErrorCode =
+  | "bad_request"
+  | "invalid_json"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unauthorized"
+  | "forbidden"
+  | "provider_error"
+  | "internal_error";
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  invalid_json: 400,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unauthorized: 401,
+  forbidden: 403,
+  provider_error: 502,
+  internal_error: 500,
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = STATUS[code];
+  }
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) {
+    return Response.json({ error: { code: error.code, message: error.message } }, { status: error.status });
+  }
+  console.error("[hintline] unexpected error", error);
+  return Response.json(
+    { error: { code: "internal_error", message: "Something went wrong on the server. Please try again." } },
+    { status: 500 },
+  );
+}

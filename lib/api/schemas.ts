@@ -1,0 +1,66 @@
+// Request schemas of the public HTTP API.
+import { z } from "zod";
+
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_MESSAGE_TEXT = 100_000;
+
+export const idSchema = z.string().regex(ID_PATTERN, { message: "must be 1–64 characters of A–Z, a–z, 0–9, _ or -" });
+
+const textPartSchema = z.object({ type: z.literal("text"), text: z.string().max(MAX_MESSAGE_TEXT) }).passthrough();
+
+export const userMessageSchema = z.object({
+  id: idSchema,
+  role: z.literal("user", { message: 'must be "user" (the server writes assistant and system messages)' }),
+  parts: z
+    .array(textPartSchema, { message: "must be an array of text parts" })
+    .min(1)
+    .max(20)
+    .refine((parts) => parts.some((p) => p.text.trim().length > 0), { message: "must contain some text" }),
+  metadata: z.unknown().optional(),
+});
+
+export const chatRequestSchema = z.object({
+  id: idSchema,
+  message: userMessageSchema,
+  /** The browser's IANA timezone, used when the conversation is new. */
+  timezone: z.string().max(64).optional(),
+});
+
+export const patchConversationSchema = z
+  .object({
+    title: z.string().trim().min(1, { message: "must not be empty" }).max(200).optional(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .refine((v) => v.title !== undefined || v.settings !== undefined, { message: "send title and/or settings" });
+
+const importedMessageSchema = z.object({
+  id: idSchema,
+  role: z.enum(["user", "assistant"]),
+  parts: z.array(z.object({ type: z.string().min(1).max(100) }).passthrough()).max(10_000),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+const importedTaskSchema = z.object({
+  id: z.string().regex(/^[1-9][0-9]{0,8}$/, { message: "must be a positive integer id" }),
+  subject: z.string().min(1).max(500),
+  description: z.string().max(10_000).default(""),
+  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+  owner: z.string().max(200).optional(),
+  blocks: z.array(z.string()).default([]),
+  blockedBy: z.array(z.string()).default([]),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const importSchema = z.object({
+  version: z.literal(1, { message: "must be 1 (the export format version)" }),
+  conversation: z.object({
+    id: idSchema.optional(),
+    title: z.string().max(200).default("Imported chat"),
+    settings: z.record(z.string(), z.unknown()).default({}),
+    messages: z.array(importedMessageSchema).max(20_000),
+    tasks: z.array(importedTaskSchema).max(5_000).default([]),
+  }),
+});
+
+export type ImportBody = z.infer<typeof importSchema>;

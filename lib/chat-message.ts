@@ -1,0 +1,60 @@
+// The one message model shared by the server, the client and the database.
+import type { InferUIMessageChunk, UIMessage } from "ai";
+
+export type MessageStatus = "complete" | "streaming" | "incomplete" | "error";
+
+export type MessageMetadata = {
+  createdAt?: string;
+  /** Absent means complete. */
+  status?: MessageStatus;
+  /** A person-readable reason when status is error or incomplete. */
+  error?: string;
+  /** The model that produced an assistant message. */
+  model?: string;
+};
+
+export type HintSource = { label: string; sublabel: string };
+
+export type HintData = {
+  source: HintSource;
+  fields: Record<string, string>;
+  /** The full rendered reminder, exactly what the model receives. */
+  text: string;
+  createdAt: string;
+};
+
+export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";
+
+export type Task = {
+  id: string;
+  subject: string;
+  description: string;
+  status: TaskStatus;
+  owner?: string;
+  blocks: string[];
+  blockedBy: string[];
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ContextUsage = {
+  inputTokens: number;
+  contextWindow: number;
+  triggerTokens: number;
+  bufferStartTokens: number;
+};
+
+export type DataParts = {
+  hint: HintData;
+  tasks: Task[];
+  "context-usage": ContextUsage;
+};
+
+export type ChatMessage = UIMessage<MessageMetadata, DataParts>;
+export type ChatMessagePart = ChatMessage["parts"][number];
+export type ChatChunk = InferUIMessageChunk<ChatMessage>;
+
+export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };
+
+export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };

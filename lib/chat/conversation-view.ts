@@ -1,0 +1,112 @@
+// The conversation as the API and the page show it, and its export/import format.
+import { resolveSettings, type Settings, validateSettings } from "../agent/settings.ts";
+import { ApiError } from "../api/errors.ts";
+import type { ImportBody } from "../api/schemas.ts";
+import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
+import { getDb } from "../db/client.ts";
+import { getConversation } from "../db/conversations.ts";
+import { listMessages, settleStaleReplies } from "../db/messages.ts";
+import { listTasks } from "../db/tasks.ts";
+import { activeReplyIds } from "./active-replies.ts";
+
+export type ConversationView = {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  settings: Settings;
+  messages: ChatMessage[];
+  tasks: Task[];
+  contextUsage: ContextUsage | null;
+};
+
+export async function getConversationView(id: string): Promise<ConversationView> {
+  const conversation = await getConversation({ id });
+  if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
+  await settleStaleReplies({ conversationId: id, activeIds: activeReplyIds(id) });
+  const [messages, tasks] = await Promise.all([listMessages({ conversationId: id }), listTasks({ conversationId: id })]);
+  return {
+    id: conversation.id,
+    title: conversation.title,
+    createdAt: conversation.createdAt,
+    updatedAt: conversation.updatedAt,
+    settings: resolveSettings(conversation.settings),
+    messages,
+    tasks,
+    contextUsage: null,
+  };
+}
+
+export async function exportConversation(id: string) {
+  const view = await getConversationView(id);
+  const conversation = await getConversation({ id });
+  return {
+    version: 1 as const,
+    exportedAt: new Date().toISOString(),
+    conversation: {
+      id: view.id,
+      title: view.title,
+      createdAt: view.createdAt,
+      updatedAt: view.updatedAt,
+      settings: conversation?.settings ?? {},
+      messages: view.messages,
+      tasks: view.tasks,
+    },
+  };
+}
+
+/** Imports an exported conversation under a new id (or the exported one when it is free). */
+export async function importConversation(body: ImportBody, newId: () => string): Promise<{ id: string }> {
+  const source = body.conversation;
+  const settingsCheck = validateSettings(source.settings);
+  if (!settingsCheck.ok) throw new ApiError("bad_request", `Invalid conversation.settings: ${settingsCheck.message}.`);
+  const db = await getDb();
+  const taken = source.id ? await getConversation({ id: source.id }) : null;
+  const id = source.id && !taken ? source.id : newId();
+  const seen = new Set<string>();
+  for (const m of source.messages) {
+    if (seen.has(m.id)) throw new ApiError("bad_request", `Invalid conversation.messages: duplicate message id ${m.id}.`);
+    seen.add(m.id);
+  }
+  const taskIds = new Set(source.tasks.map((t) => t.id));
+  if (taskIds.size !== source.tasks.length) throw new ApiError("bad_request", "Invalid conversation.tasks: duplicate task id.");
+  await db.$transaction(async (tx) => {
+    await tx.conversation.create({
+      data: {
+        id,
+        title: source.title || "Imported chat",
+        settings: source.settings as object,
+        taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
+      },
+    });
+    await tx.message.createMany({
+      data: source.messages.map((m, position) => {
+        const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
+        return {
+          conversationId: id,
+          id: m.id,
+          role: m.role,
+          position,
+          parts: m.parts as object[],
+          metadata: metadata as object,
+          status: status === "error" || status === "incomplete" ? status : "complete",
+        };
+      }),
+    });
+    await tx.task.createMany({
+      data: source.tasks.map((t, position) => ({
+        conversationId: id,
+        id: t.id,
+        subject: t.subject,
+        description: t.description,
+        status: t.status,
+        owner: t.owner ?? null,
+        blocks: t.blocks.filter((b) => taskIds.has(b)),
+        blockedBy: t.blockedBy.filter((b) => taskIds.has(b)),
+        metadata: t.metadata as object,
+        position,
+      })),
+    });
+  });
+  return { id };
+}

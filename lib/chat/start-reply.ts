@@ -1,0 +1,124 @@
+// Orchestrates one chat turn: persist the person's message first, then stream the reply while folding it into the
+// stored assistant message, so a failing or vanishing provider never loses anything.
+import { createUIMessageStream, createUIMessageStreamResponse, generateId } from "ai";
+import { describeError } from "../agent/describe-error.ts";
+import { runReply } from "../agent/reply-loop.ts";
+import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
+import { buildSystemPrompt } from "../agent/system-prompt.ts";
+import { toModelMessages } from "../agent/to-model-messages.ts";
+import { currentModel } from "../ai/providers.ts";
+import { ApiError } from "../api/errors.ts";
+import type { ChatMessage } from "../chat-message.ts";
+import { ensureConversation, updateConversation } from "../db/conversations.ts";
+import {
+  appendMessage,
+  deleteMessagesAfter,
+  findMessagePosition,
+  listMessages,
+  settleStaleReplies,
+  updateMessage,
+} from "../db/messages.ts";
+import { activeReplyIds, beginReply, endReply } from "./active-replies.ts";
+
+export type ChatRequest = {
+  id: string;
+  message: { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
+  timezone?: string;
+};
+
+const DEFAULT_TITLE = "New chat";
+
+function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || DEFAULT_TITLE;
+}
+
+/** Saves the person's message (or recognises a retry of it) and returns the conversation's messages. */
+async function recordUserMessage(conversationId: string, message: ChatRequest["message"]): Promise<void> {
+  const existing = await findMessagePosition({ conversationId, id: message.id });
+  if (existing) {
+    if (existing.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
+    // A retry: the reply (and anything after it) is generated again.
+    await deleteMessagesAfter({ conversationId, position: existing.position });
+    return;
+  }
+  const parts = message.parts.map((p) => ({ type: "text" as const, text: p.text }));
+  await appendMessage({ conversationId, message: { id: message.id, role: "user", parts, metadata: {} } });
+}
+
+export async function startReply({ request, signal }: { request: ChatRequest; signal: AbortSignal }): Promise<Response> {
+  const conversationId = request.id;
+  const timezone = request.timezone && isValidTimeZone(request.timezone) ? request.timezone : undefined;
+  const conversation = await ensureConversation({
+    id: conversationId,
+    settings: timezone ? { injection: { timezone } } : {},
+  });
+  const replyId = generateId();
+  const controller = beginReply(conversationId, replyId);
+  if (!controller) {
+    throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
+  }
+  const { model, info } = currentModel();
+  let history: ChatMessage[];
+  try {
+    await recordUserMessage(conversationId, request.message);
+    if (conversation.title === DEFAULT_TITLE) {
+      const text = request.message.parts.map((p) => p.text).join(" ");
+      await updateConversation({ id: conversationId, title: titleFrom(text) });
+    }
+    await settleStaleReplies({ conversationId, activeIds: activeReplyIds(conversationId) });
+    history = await listMessages({ conversationId });
+    await appendMessage({
+      conversationId,
+      message: { id: replyId, role: "assistant", parts: [], metadata: { model: info.id } },
+      status: "streaming",
+    });
+  } catch (error) {
+    endReply(conversationId, replyId);
+    throw error;
+  }
+
+  const onAbort = () => controller.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  const settings = resolveSettings(conversation.settings);
+
+  const stream = createUIMessageStream<ChatMessage>({
+    execute: async ({ writer }) => {
+      writer.write({ type: "start", messageId: replyId, messageMetadata: { model: info.id } });
+      try {
+        const outcome = await runReply({
+          model,
+          instructions: buildSystemPrompt(settings),
+          history: toModelMessages(history),
+          replyId,
+          abortSignal: controller.signal,
+          maxRetries: Number(process.env.HINTLINE_MAX_RETRIES ?? 2),
+          emit: (chunk) => {
+            try {
+              writer.write(chunk);
+            } catch {
+              // The client went away; the reply is still folded and persisted.
+            }
+          },
+          onStepEnd: ({ reply }) => updateMessage({ conversationId, id: replyId, parts: reply.parts }),
+        });
+        const metadata = { model: info.id, ...(outcome.error ? { error: outcome.error } : {}) };
+        await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
+        writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
+      } catch (error) {
+        await updateMessage({
+          conversationId,
+          id: replyId,
+          metadata: { model: info.id, error: describeError(error) },
+          status: "error",
+        }).catch(() => {});
+        throw error;
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+        endReply(conversationId, replyId);
+      }
+    },
+    onError: describeError,
+  });
+  return createUIMessageStreamResponse({ stream });
+}

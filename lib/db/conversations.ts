@@ -1,0 +1,84 @@
+// Queries for the Conversation aggregate.
+import type { ConversationSummary } from "../chat-message.ts";
+import { getDb } from "./client.ts";
+import { toConversationSummary } from "./converters.ts";
+
+export type ConversationRecord = ConversationSummary & { settings: unknown; agentState: unknown };
+
+function toRecord(row: {
+  id: string;
+  title: string;
+  settings: unknown;
+  agentState: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}): ConversationRecord {
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {} };
+}
+
+export async function listConversations(): Promise<ConversationSummary[]> {
+  const db = await getDb();
+  const rows = await db.conversation.findMany({
+    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+    select: { id: true, title: true, createdAt: true, updatedAt: true },
+  });
+  return rows.map(toConversationSummary);
+}
+
+export async function getConversation({ id }: { id: string }): Promise<ConversationRecord | null> {
+  const db = await getDb();
+  const row = await db.conversation.findUnique({ where: { id } });
+  return row ? toRecord(row) : null;
+}
+
+/** Returns the conversation, creating it (with the given settings) when it does not exist yet. */
+export async function ensureConversation({
+  id,
+  settings,
+}: {
+  id: string;
+  settings?: object;
+}): Promise<ConversationRecord> {
+  const db = await getDb();
+  const row = await db.conversation.upsert({
+    where: { id },
+    create: { id, settings: settings ?? {} },
+    update: {},
+  });
+  return toRecord(row);
+}
+
+export async function updateConversation({
+  id,
+  title,
+  settings,
+  agentState,
+}: {
+  id: string;
+  title?: string;
+  settings?: object;
+  agentState?: object;
+}): Promise<ConversationRecord | null> {
+  const db = await getDb();
+  const result = await db.conversation.updateMany({
+    where: { id },
+    data: {
+      ...(title !== undefined ? { title } : {}),
+      ...(settings !== undefined ? { settings } : {}),
+      ...(agentState !== undefined ? { agentState } : {}),
+    },
+  });
+  return result.count ? getConversation({ id }) : null;
+}
+
+/** Marks the conversation as recently active (the list is ordered by it). */
+export async function touchConversation({ id }: { id: string }): Promise<void> {
+  const db = await getDb();
+  await db.conversation.updateMany({ where: { id }, data: { updatedAt: new Date() } });
+}
+
+export async function deleteConversation({ id }: { id: string }): Promise<boolean> {
+  const db = await getDb();
+  const result = await db.conversation.deleteMany({ where: { id } });
+  return result.count > 0;
+}

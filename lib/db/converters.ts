@@ -1,0 +1,43 @@
+// Pure converters from stored rows to the API's shapes. Stored JSON is treated as untrusted: anything malformed
+// is dropped or defaulted rather than crashing a page.
+import type { ChatMessage, ChatMessagePart, ConversationSummary, MessageStatus } from "../chat-message.ts";
+
+const STATUSES: readonly MessageStatus[] = ["complete", "streaming", "incomplete", "error"];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function toMessageParts(value: unknown): ChatMessagePart[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((p): p is ChatMessagePart => isRecord(p) && typeof p.type === "string");
+}
+
+type MessageRow = {
+  id: string;
+  role: string;
+  parts: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: Date;
+};
+
+export function toChatMessage(row: MessageRow): ChatMessage {
+  const role = row.role === "user" || row.role === "assistant" || row.role === "system" ? row.role : "assistant";
+  const metadata = isRecord(row.metadata) ? { ...row.metadata } : {};
+  const status = STATUSES.includes(row.status as MessageStatus) ? (row.status as MessageStatus) : "complete";
+  return {
+    id: row.id,
+    role,
+    parts: toMessageParts(row.parts),
+    metadata: {
+      ...metadata,
+      createdAt: row.createdAt.toISOString(),
+      ...(status === "complete" ? {} : { status }),
+    },
+  };
+}
+
+export function toConversationSummary(row: { id: string; title: string; createdAt: Date; updatedAt: Date }): ConversationSummary {
+  return { id: row.id, title: row.title, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}

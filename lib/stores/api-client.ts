@@ -1,0 +1,23 @@
+// A small fetch wrapper for the app's JSON API: throws the server's error message on failure.
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function apiFetch<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(url, {
+    ...init,
+    headers: { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+  });
+  if (response.status === 204) return undefined as T;
+  const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  if (!response.ok) {
+    throw new ApiRequestError(response.status, body?.error?.code ?? "error", body?.error?.message ?? `HTTP ${response.status}`);
+  }
+  return body as T;
+}

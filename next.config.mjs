@@ -1,0 +1,9 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Native and driver packages stay outside the server bundle.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "gpt-tokenizer"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,60 @@
+-- CreateSchema
+CREATE SCHEMA IF NOT EXISTS "public";
+
+-- CreateTable
+CREATE TABLE "Conversation" (
+    "id" TEXT NOT NULL,
+    "title" TEXT NOT NULL DEFAULT 'New chat',
+    "settings" JSONB,
+    "agentState" JSONB,
+    "taskSeq" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Conversation_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Message" (
+    "conversationId" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "position" INTEGER NOT NULL,
+    "role" TEXT NOT NULL,
+    "parts" JSONB NOT NULL,
+    "metadata" JSONB,
+    "status" TEXT NOT NULL DEFAULT 'complete',
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Message_pkey" PRIMARY KEY ("conversationId","id")
+);
+
+-- CreateTable
+CREATE TABLE "Task" (
+    "conversationId" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "subject" TEXT NOT NULL,
+    "description" TEXT NOT NULL DEFAULT '',
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "owner" TEXT,
+    "blocks" JSONB NOT NULL,
+    "blockedBy" JSONB NOT NULL,
+    "metadata" JSONB NOT NULL,
+    "position" INTEGER NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Task_pkey" PRIMARY KEY ("conversationId","id")
+);
+
+-- CreateIndex
+CREATE INDEX "Conversation_updatedAt_idx" ON "Conversation"("updatedAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Message_conversationId_position_key" ON "Message"("conversationId", "position");
+
+-- AddForeignKey
+ALTER TABLE "Message" ADD CONSTRAINT "Message_conversationId_fkey" FOREIGN KEY ("conversationId") REFERENCES "Conversation"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "Task" ADD CONSTRAINT "Task_conversationId_fkey" FOREIGN KEY ("conversationId") REFERENCES "Conversation"("id") ON DELETE CASCADE ON UPDATE CASCADE;

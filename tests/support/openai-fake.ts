@@ -1,0 +1,260 @@
+// A scriptable fake of the OpenAI Chat Completions API on a real HTTP server (node:http only), speaking the wire
+// format that `@ai-sdk/openai`'s `.chat()` model parses. Tests script replies and inspect what the app sent, either
+// in-process or through the `/__fake/*` control API from another process.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+type FakeUsage = { promptTokens?: number; completionTokens?: number };
+
+export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
+export type FakeReply =
+  | { kind?: "text"; text: string; chunkDelayMs?: number; usage?: FakeUsage }
+  | { kind: "tools"; calls: FakeToolCall[]; text?: string; usage?: FakeUsage }
+  | { kind: "http-error"; status: number; body?: unknown }
+  | { kind: "cut"; text: string; afterChunks: number }
+  | { kind: "hang" };
+// biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
+export type RecordedRequest = { path: string; headers: Record<string, string | string[] | undefined>; body: any };
+export type OpenAIFake = {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  enqueue(...replies: FakeReply[]): void;
+  setDefault(reply: FakeReply | ((req: RecordedRequest) => FakeReply)): void;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+type DefaultReply = FakeReply | ((req: RecordedRequest) => FakeReply);
+type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+type Plan = { text: string; calls: { id: string; name: string; args: string }[]; finishReason: "stop" | "tool_calls"; usage: Usage };
+
+const INITIAL_DEFAULT: FakeReply = { text: "Hello from the fake." };
+const KINDS = new Set(["text", "tools", "http-error", "cut", "hang"]);
+const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_exceeded" };
+
+/** Word-sized chunks that keep every whitespace character, so joining them gives back the text. */
+function splitWords(text: string): string[] {
+  return text.match(/\s*\S+\s*|\s+/g) ?? [];
+}
+
+const estimateTokens = (s: string): number => Math.ceil(s.length / 4);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function isFakeReply(value: unknown): value is FakeReply {
+  if (typeof value !== "object" || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind ?? "text";
+  return typeof kind === "string" && KINDS.has(kind);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "access-control-allow-origin": "*" });
+  res.end(text);
+}
+
+function errorBody(status: number, message: string) {
+  return { error: { message, type: ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error"), param: null, code: String(status) } };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function writeEvent(res: ServerResponse, data: unknown): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
+  const payload = typeof data === "string" ? data : JSON.stringify(data);
+  return new Promise((resolve) => res.write(`data: ${payload}\n\n`, () => resolve()));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the request body is arbitrary JSON.
+function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUsage }, body: any, callIdPrefix: string): Plan {
+  const text = reply.text ?? "";
+  const calls = (reply.calls ?? []).map((c, i) => ({
+    id: c.id ?? `${callIdPrefix}_${i}`,
+    name: c.name,
+    args: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
+  }));
+  const prompt = reply.usage?.promptTokens ?? estimateTokens(JSON.stringify(body?.messages ?? []));
+  const completion = reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
+  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  return { text, calls, finishReason: calls.length > 0 ? "tool_calls" : "stop", usage };
+}
+
+async function streamPlan(res: ServerResponse, plan: Plan, model: string, id: string, opts: { delayMs?: number; cutAfter?: number }) {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const created = Math.floor(Date.now() / 1000);
+  const base = { id, object: "chat.completion.chunk", created, model };
+  const chunk = (delta: object, finishReason: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  await writeEvent(res, chunk({ role: "assistant" }));
+  const words = splitWords(plan.text);
+  for (const [i, word] of words.entries()) {
+    if (opts.cutAfter !== undefined && i >= opts.cutAfter) break;
+    if (i > 0 && opts.delayMs) await sleep(opts.delayMs);
+    await writeEvent(res, chunk({ content: word }));
+  }
+  if (opts.cutAfter !== undefined) {
+    res.destroy(); // no finish chunk, no [DONE], no terminating HTTP chunk: the client sees a broken stream
+    return;
+  }
+  for (const [index, call] of plan.calls.entries()) {
+    // Like the real API: id, type and name first with empty arguments, then the arguments string in pieces.
+    await writeEvent(res, chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    const half = Math.ceil(call.args.length / 2);
+    for (const piece of [call.args.slice(0, half), call.args.slice(half)]) {
+      if (piece) await writeEvent(res, chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    }
+  }
+  await writeEvent(res, chunk({}, plan.finishReason));
+  await writeEvent(res, { ...base, choices: [], usage: plan.usage });
+  await writeEvent(res, "[DONE]");
+  if (!res.destroyed) res.end();
+}
+
+function completionJson(plan: Plan, model: string, id: string) {
+  const toolCalls = plan.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
+  const message = { role: "assistant", content: plan.text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  const created = Math.floor(Date.now() / 1000);
+  return { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: plan.finishReason }], usage: plan.usage };
+}
+
+export async function startOpenAIFake(options: { port?: number; host?: string } = {}): Promise<OpenAIFake> {
+  const host = options.host ?? "127.0.0.1";
+  const requests: RecordedRequest[] = [];
+  const queue: FakeReply[] = [];
+  const sockets = new Set<Socket>();
+  let defaultReply: DefaultReply = INITIAL_DEFAULT;
+  let seq = 0;
+
+  const reset = () => {
+    queue.length = 0;
+    requests.length = 0;
+    defaultReply = INITIAL_DEFAULT;
+  };
+
+  async function chat(req: IncomingMessage, res: ServerResponse, path: string) {
+    const raw = await readBody(req);
+    // biome-ignore lint/suspicious/noExplicitAny: the request body is arbitrary JSON.
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      requests.push({ path, headers: { ...req.headers }, body: raw });
+      return sendJson(res, 400, errorBody(400, "Request body is not valid JSON."));
+    }
+    const recorded: RecordedRequest = { path, headers: { ...req.headers }, body };
+    requests.push(recorded);
+    let reply: FakeReply;
+    try {
+      reply = queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply);
+    } catch (error) {
+      return sendJson(res, 500, errorBody(500, `Fake default reply threw: ${String(error)}`));
+    }
+    const model = typeof body?.model === "string" ? body.model : "fake-model";
+    const id = `chatcmpl-fake-${++seq}`;
+    const callIds = `call_fake_${seq}`; // scripted calls without an id get call_fake_<request#>_<index>
+    const streaming = body?.stream === true;
+    switch (reply.kind) {
+      case "hang":
+        return; // never answer; the socket is destroyed when the client aborts or the fake closes
+      case "http-error":
+        return sendJson(res, reply.status, reply.body ?? errorBody(reply.status, `Fake upstream error ${reply.status}`));
+      case "cut":
+        if (!streaming) return void res.destroy();
+        return streamPlan(res, makePlan(reply, body, callIds), model, id, { cutAfter: reply.afterChunks });
+      case "tools":
+      case "text":
+      case undefined: {
+        const plan = makePlan(reply, body, callIds);
+        if (!streaming) return sendJson(res, 200, completionJson(plan, model, id));
+        const delayMs = reply.kind === "tools" ? 0 : reply.chunkDelayMs;
+        return streamPlan(res, plan, model, id, { delayMs });
+      }
+      default:
+        return sendJson(res, 500, errorBody(500, `Unknown fake reply kind: ${JSON.stringify(reply)}`));
+    }
+  }
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string, method: string) {
+    if (method === "GET" && path === "/__fake/requests") return sendJson(res, 200, requests);
+    if (method !== "POST") return sendJson(res, 405, errorBody(405, `Use POST for ${path}`));
+    const raw = await readBody(req);
+    let payload: unknown;
+    try {
+      payload = raw.trim() ? JSON.parse(raw) : undefined;
+    } catch {
+      return sendJson(res, 400, errorBody(400, "Control body is not valid JSON."));
+    }
+    if (path === "/__fake/reset") {
+      reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === "/__fake/enqueue") {
+      const replies = Array.isArray(payload) ? payload : [payload];
+      if (!replies.every(isFakeReply)) return sendJson(res, 400, errorBody(400, "Expected FakeReply[]."));
+      queue.push(...replies);
+      return sendJson(res, 200, { ok: true, queued: queue.length });
+    }
+    if (path === "/__fake/default") {
+      if (!isFakeReply(payload)) return sendJson(res, 400, errorBody(400, "Expected a FakeReply."));
+      defaultReply = payload;
+      return sendJson(res, 200, { ok: true });
+    }
+    return sendJson(res, 404, errorBody(404, `Unknown control path ${path}`));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    res.on("error", () => {});
+    const path = new URL(req.url ?? "/", "http://fake.invalid").pathname;
+    const method = req.method ?? "GET";
+    if (method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "*" });
+      return void res.end();
+    }
+    if (path === "/v1/chat/completions" && method === "POST") return chat(req, res, path);
+    if (path === "/v1/models" && method === "GET") return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
+    if (path.startsWith("/__fake/")) return control(req, res, path, method);
+    return sendJson(res, 404, errorBody(404, `Unknown path: ${method} ${path}`));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => sendJson(res, 500, errorBody(500, `Fake crashed: ${String(error)}`)));
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
+    port,
+    requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    setDefault(reply) {
+      defaultReply = reply;
+    },
+    reset,
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}
