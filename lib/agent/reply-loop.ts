@@ -68,6 +68,8 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
       tools,
       abortSignal,
       maxRetries: options.maxRetries ?? 2,
+      // Failures arrive as stream parts and are reported to the person; no console noise per failure.
+      onError: () => {},
     });
     try {
       for await (const part of result.stream) {

@@ -15,7 +15,7 @@ function storedMetadata(metadata: MessageMetadata | undefined): object {
   return rest;
 }
 
-/** Appends a message at the end of the conversation; retries when a concurrent append took the position. */
+/** Appends a message at the end of the conversation. */
 export async function appendMessage({
   conversationId,
   message,
@@ -26,35 +26,25 @@ export async function appendMessage({
   status?: MessageStatus;
 }): Promise<ChatMessage> {
   const db = await getDb();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const row = await db.$transaction(async (tx) => {
-        const last = await tx.message.findFirst({
-          where: { conversationId },
-          orderBy: { position: "desc" },
-          select: { position: true },
-        });
-        const created = await tx.message.create({
-          data: {
-            conversationId,
-            id: message.id,
-            role: message.role,
-            position: (last?.position ?? -1) + 1,
-            parts: message.parts as object[],
-            metadata: storedMetadata(message.metadata),
-            status,
-          },
-        });
-        await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
-        return created;
-      });
-      return toChatMessage(row);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      const positionTaken = code === "P2002" && String((error as Error).message).includes("position");
-      if (!positionTaken || attempt >= 5) throw error;
-    }
-  }
+  const row = await db.$transaction(async (tx) => {
+    const { messageSeq } = await tx.conversation.update({
+      where: { id: conversationId },
+      data: { messageSeq: { increment: 1 }, updatedAt: new Date() },
+      select: { messageSeq: true },
+    });
+    return tx.message.create({
+      data: {
+        conversationId,
+        id: message.id,
+        role: message.role,
+        position: messageSeq - 1,
+        parts: message.parts as object[],
+        metadata: storedMetadata(message.metadata),
+        status,
+      },
+    });
+  });
+  return toChatMessage(row);
 }
 
 export async function updateMessage({

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { describeError } from "./describe-error.ts";
+
+describe("describeError", () => {
+  it("names refused connections, HTTP statuses and broken streams without stack traces", () => {
+    const refused = Object.assign(new Error("fetch failed"), { cause: { code: "ECONNREFUSED" } });
+    expect(describeError(refused)).toMatch(/Could not reach the model provider \(ECONNREFUSED\)/);
+    expect(describeError({ statusCode: 500, message: "x" })).toBe("The model provider failed (HTTP 500). Try again.");
+    expect(describeError({ statusCode: 429 })).toMatch(/rate-limiting/);
+    expect(describeError({ statusCode: 401 })).toMatch(/API key/);
+    expect(describeError({ lastError: { statusCode: 503 } })).toMatch(/HTTP 503/);
+    expect(describeError(new TypeError("terminated"))).toMatch(/broke off/);
+    expect(describeError(new Error("x".repeat(1000))).length).toBeLessThan(400);
+  });
+});

@@ -1,0 +1,120 @@
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { jsonSchema, tool } from "ai";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import type { ChatChunk } from "../chat-message.ts";
+import { runReply } from "./reply-loop.ts";
+
+const usage = (input: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 3, text: 3, reasoning: 0 },
+});
+
+function textStep(text: string, input = 10): { stream: ReadableStream<LanguageModelV4StreamPart> } {
+  return {
+    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: text },
+      { type: "text-end", id: "t" },
+      { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: usage(input) },
+    ]),
+  };
+}
+
+function toolStep(): { stream: ReadableStream<LanguageModelV4StreamPart> } {
+  return {
+    stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+      { type: "tool-call", toolCallId: "c1", toolName: "echo", input: JSON.stringify({ value: "x" }) },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(5) },
+    ]),
+  };
+}
+
+const echo = tool({
+  inputSchema: jsonSchema<{ value: string }>({ type: "object", properties: { value: { type: "string" } }, required: ["value"] }),
+  execute: async ({ value }) => `echo: ${value}`,
+});
+
+describe("runReply", () => {
+  it("runs one step per model call, executes tools, and extends the input append-only", async () => {
+    const model = new MockLanguageModelV4({ doStream: [toolStep(), textStep("done")] });
+    const chunks: ChatChunk[] = [];
+    const outcome = await runReply({
+      model,
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r1",
+      tools: { echo },
+      emit: (c) => chunks.push(c),
+    });
+    expect(outcome.status).toBe("complete");
+    expect(outcome.steps).toBe(2);
+    const [first, second] = model.doStreamCalls;
+    expect(second!.prompt.slice(0, first!.prompt.length)).toEqual(first!.prompt);
+    expect(second!.prompt[0]).toEqual(first!.prompt[0]);
+    expect(second!.prompt.at(-1)).toMatchObject({ role: "tool" });
+    expect(outcome.reply.parts.map((p) => p.type)).toEqual(["step-start", "tool-echo", "step-start", "text"]);
+    expect(outcome.reply.parts[1]).toMatchObject({ state: "output-available", output: "echo: x" });
+  });
+
+  it("adds what beforeStep returns before the step, and the model receives it as a user message", async () => {
+    const model = new MockLanguageModelV4({ doStream: [textStep("ok")] });
+    const seen: number[] = [];
+    const outcome = await runReply({
+      model,
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "hi" }],
+      replyId: "r1",
+      emit: () => {},
+      beforeStep: ({ stepIndex }) => {
+        seen.push(stepIndex);
+        return [
+          {
+            type: "data-hint",
+            id: "h1",
+            data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: "<system-reminder>X</system-reminder>", createdAt: "t" },
+          },
+        ];
+      },
+    });
+    expect(seen).toEqual([0]);
+    expect(outcome.reply.parts[0]).toMatchObject({ type: "data-hint" });
+    expect(model.doStreamCalls[0]!.prompt.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "<system-reminder>X</system-reminder>" }],
+    });
+  });
+
+  it("reports a provider failure as an error outcome with a readable message, keeping what streamed", async () => {
+    const model = new MockLanguageModelV4({
+      doStream: {
+        stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: "partial" },
+          { type: "error", error: Object.assign(new Error("boom"), { statusCode: 500 }) },
+        ]),
+      },
+    });
+    const chunks: ChatChunk[] = [];
+    const outcome = await runReply({
+      model,
+      instructions: "S",
+      history: [{ role: "user", content: "hi" }],
+      replyId: "r1",
+      emit: (c) => chunks.push(c),
+    });
+    expect(outcome.status).toBe("error");
+    expect(outcome.error).toBe("The model provider failed (HTTP 500). Try again.");
+    expect(outcome.reply.parts).toContainEqual({ type: "text", text: "partial", state: "done" });
+    expect(chunks.at(-1)).toEqual({ type: "error", errorText: outcome.error });
+  });
+
+  it("stops when aborted and marks the reply incomplete", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const model = new MockLanguageModelV4({ doStream: [textStep("never")] });
+    const outcome = await runReply({ model, instructions: "S", history: [], replyId: "r1", emit: () => {}, abortSignal: controller.signal });
+    expect(outcome.status).toBe("incomplete");
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../chat-message.ts";
+import { toModelMessages } from "./to-model-messages.ts";
+
+const user = (id: string, text: string): ChatMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
+const hint = (text: string) =>
+  ({
+    type: "data-hint",
+    id: "h",
+    data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text, createdAt: "2026-07-01T12:00:00Z" },
+  }) as const;
+
+describe("toModelMessages", () => {
+  it("turns a text exchange into user and assistant messages", () => {
+    const messages: ChatMessage[] = [
+      user("u1", "hi"),
+      { id: "a1", role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: "hello" }] },
+    ];
+    expect(toModelMessages(messages)).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [{ type: "text", text: "hello" }] },
+    ]);
+  });
+
+  it("places a hint as a user-role message at its position, splitting the assistant message", () => {
+    const reply: ChatMessage = {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        hint("<system-reminder>A</system-reminder>"),
+        { type: "step-start" },
+        { type: "tool-TaskList", toolCallId: "c1", state: "output-available", input: {}, output: "No tasks available." },
+        hint("<system-reminder>B</system-reminder>"),
+        { type: "step-start" },
+        { type: "text", text: "done" },
+      ] as ChatMessage["parts"],
+    };
+    expect(toModelMessages([user("u1", "go"), reply])).toEqual([
+      { role: "user", content: "go" },
+      { role: "user", content: "<system-reminder>A</system-reminder>" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "TaskList", input: {} }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c1", toolName: "TaskList", output: { type: "text", value: "No tasks available." } }],
+      },
+      { role: "user", content: "<system-reminder>B</system-reminder>" },
+      { role: "assistant", content: [{ type: "text", text: "done" }] },
+    ]);
+  });
+
+  it("drops tool calls that never got a result and keeps tool errors as error text", () => {
+    const reply: ChatMessage = {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        { type: "tool-TaskGet", toolCallId: "c1", state: "output-error", input: { task_id: "9" }, errorText: "Task not found" },
+        { type: "tool-TaskGet", toolCallId: "c2", state: "input-available", input: { task_id: "1" } },
+      ] as ChatMessage["parts"],
+    };
+    const out = toModelMessages([reply]);
+    expect(out).toHaveLength(2);
+    expect(out[1]).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "c1", toolName: "TaskGet", output: { type: "error-text", value: "Task not found" } }],
+    });
+  });
+
+  it("is defensive about stored data: unknown parts, empty replies and malformed hints are skipped", () => {
+    const messages = [
+      user("u1", "hi"),
+      { id: "a1", role: "assistant", parts: [] },
+      { id: "a2", role: "assistant", parts: [{ type: "data-hint", data: null }, { type: "mystery" }, { type: "text", text: "" }] },
+    ] as unknown as ChatMessage[];
+    expect(toModelMessages(messages)).toEqual([{ role: "user", content: "hi" }]);
+  });
+
+  it("is deterministic: converting twice gives byte-identical output", () => {
+    const messages: ChatMessage[] = [user("u1", "a"), { id: "a1", role: "assistant", parts: [{ type: "text", text: "b" }] }];
+    expect(JSON.stringify(toModelMessages(messages))).toBe(JSON.stringify(toModelMessages(structuredClone(messages))));
+  });
+});

@@ -1,0 +1,70 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Browser tests drive Debian's Chromium (never a downloaded browser) against real `next start` servers:
+// one on the offline demo model, one pointed at the OpenAI fake, which runs as its own process.
+export const DEMO_PORT = 3401;
+export const FAKE_APP_PORT = 3402;
+export const FAKE_PORT = 3409;
+const stamp = `${process.pid}`;
+const db = (name: string) => `file:${path.join(os.tmpdir(), `hintline-e2e-${stamp}`, `${name}.db`)}`;
+const next = "node node_modules/next/dist/bin/next start -H 127.0.0.1";
+const migrate = (url: string) => `DATABASE_URL=${url} node scripts/db-migrate.mjs deploy`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${DEMO_PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `${migrate(db("demo"))} && DATABASE_URL=${db("demo")} HINTLINE_DEMO_WORD_DELAY_MS=25 ${next} -p ${DEMO_PORT}`,
+      url: `http://127.0.0.1:${DEMO_PORT}/api/model`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", HINTLINE_AUTH_TOKEN: "" },
+    },
+    {
+      command: `node --experimental-strip-types tests/support/openai-fake-cli.ts --port ${FAKE_PORT}`,
+      url: `http://127.0.0.1:${FAKE_PORT}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `${migrate(db("fake"))} && DATABASE_URL=${db("fake")} ${next} -p ${FAKE_APP_PORT}`,
+      url: `http://127.0.0.1:${FAKE_APP_PORT}/api/model`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/v1`,
+        OPENAI_API_KEY: "test-key",
+        HINTLINE_MODEL: "fake-model",
+        HINTLINE_MAX_RETRIES: "0",
+        HINTLINE_AUTH_TOKEN: "",
+      },
+    },
+  ],
+});

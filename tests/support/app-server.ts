@@ -1,0 +1,92 @@
+// Starts the built app (`next start`) as a real server process on a free port with its own fresh SQLite database.
+// Requires a build (`npm test` makes one; or `npx next build`).
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { migrate } from "./db-global-setup.ts";
+
+export type AppServer = {
+  url: string;
+  databaseUrl: string;
+  logs: () => string;
+  stop: () => Promise<void>;
+  /** Kills the server the hard way (SIGKILL), as a crash would. */
+  kill: () => Promise<void>;
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+}
+
+export async function startAppServer({
+  env = {},
+  databaseUrl,
+}: {
+  env?: Record<string, string | undefined>;
+  databaseUrl?: string;
+} = {}): Promise<AppServer> {
+  const root = path.resolve(import.meta.dirname, "../..");
+  if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) throw new Error("No build: run `npx next build` first");
+  const dbUrl = databaseUrl ?? `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-app-")), "app.db")}`;
+  if (!databaseUrl) migrate(dbUrl);
+  const port = await freePort();
+  const childEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...env })) {
+    if (value !== undefined && !(key in env && env[key] === undefined)) childEnv[key] = value;
+  }
+  // A test only gets a provider it asks for.
+  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN"]) {
+    if (!(key in env)) delete childEnv[key];
+  }
+  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) });
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/api/model`, { headers: env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {} });
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`next start did not become ready:\n${output}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    databaseUrl: dbUrl,
+    logs: () => output,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited(child);
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
+      await exited(child);
+    },
+  };
+}
