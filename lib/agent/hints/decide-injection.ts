@@ -1,0 +1,84 @@
+// The injection decision (spec/injection.md): before every model call each dimension — time, tasks, context
+// usage — decides on its own; whatever fires goes into one hint. Pure: the clock is an argument.
+import { parse } from "date-fns";
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+import type { InjectionConfig } from "../settings.ts";
+import { isValidTimeZone } from "../settings.ts";
+import { orderFields, readField, renderHint } from "./render-hint.ts";
+import type { ContextScan } from "./scan-context.ts";
+
+export type InjectionInput = {
+  config: InjectionConfig;
+  now: Date;
+  scan: ContextScan;
+  tasks: { pending: number; inProgress: number };
+  /** The person changed the task list since the agent last saw it. */
+  tasksEditedByPerson: boolean;
+  /** Context usage: only considered on the first model call of a reply. */
+  context?: { inputTokens: number; contextWindow: number; triggerRatio: number };
+  isFirstCall: boolean;
+};
+
+export type Injection = { fields: Record<string, string>; text: string };
+
+const HOUR_MS = 3_600_000;
+
+/** The zone the clock runs in: the configured one when it is a real IANA zone, else UTC. */
+function clockZone(zone: string): string {
+  return isValidTimeZone(zone) ? zone : "UTC";
+}
+
+/** When the time recorded in a hint was, or undefined when it is missing or does not parse. */
+export function recordedTime(hintText: string, config: InjectionConfig): Date | undefined {
+  const value = readField(hintText, "current-time");
+  if (!value) return undefined;
+  const zone = clockZone(readField(hintText, "timezone") ?? config.timezone);
+  const wallClock = parse(value, config.timeFormat, new Date(0));
+  if (Number.isNaN(wallClock.getTime())) return undefined;
+  // `parse` yields the wall-clock fields as local time; fromZonedTime reads those same fields in the recorded zone.
+  const instant = fromZonedTime(wallClock, zone);
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
+}
+
+export function timeIsStale(scan: ContextScan, config: InjectionConfig, now: Date): boolean {
+  if (!scan.lastTimeText) return true;
+  const recorded = recordedTime(scan.lastTimeText, config);
+  if (!recorded) return true;
+  const elapsedHours = (now.getTime() - recorded.getTime()) / HOUR_MS;
+  return elapsedHours < 0 || elapsedHours > config.timeInterval;
+}
+
+export function tasksText({ pending, inProgress }: { pending: number; inProgress: number }, byPerson: boolean): string {
+  const counts = `You have ${inProgress} in-progress tasks and ${pending} pending tasks. Use \`TaskList\` to view them if you don't know.`;
+  return byPerson ? `The user updated the task list. ${counts}` : counts;
+}
+
+export function contextText(inputTokens: number, triggerTokens: number): string {
+  return `Your current context contains ${inputTokens} tokens. When reaching ${triggerTokens} tokens, your context will be compressed.`;
+}
+
+export function decideInjection(input: InjectionInput): Injection | null {
+  const { config, now, scan, tasks } = input;
+  if (!config.injectRuntimeState) return null;
+  const builtIns: Record<string, string> = {};
+
+  if (timeIsStale(scan, config, now)) {
+    builtIns["current-time"] = formatInTimeZone(now, clockZone(config.timezone), config.timeFormat);
+    builtIns.timezone = config.timezone;
+  }
+
+  const open = tasks.pending + tasks.inProgress;
+  if (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen)) {
+    builtIns.tasks = tasksText(tasks, input.tasksEditedByPerson);
+  }
+
+  if (input.isFirstCall && input.context) {
+    const { inputTokens, contextWindow, triggerRatio } = input.context;
+    const threshold = Math.max(0, triggerRatio - config.contextBufferRatio) * contextWindow;
+    if (inputTokens > threshold) builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
+  }
+
+  if (Object.keys(builtIns).length === 0) return null;
+  const ordered = orderFields(builtIns, config.extraFields);
+  return { fields: Object.fromEntries(ordered), text: renderHint(config.template, ordered) };
+}

@@ -1,0 +1,45 @@
+// Scans the model context (newest to oldest) for what the agent already knows: the newest own hint carrying the
+// time, and whether it has seen the task list. Only the agent's own hints count; the compression summary is never
+// part of what is scanned.
+import type { ChatMessage, HintData, HintSource } from "../../chat-message.ts";
+
+export type ContextScan = {
+  /** The text of the newest own hint containing `<current-time>`. */
+  lastTimeText?: string;
+  /** A task tool call or an own `<tasks>` hint is in the context. */
+  tasksSeen: boolean;
+};
+
+export function sameSource(a: HintSource | undefined, b: HintSource): boolean {
+  return !!a && a.label === b.label && a.sublabel === b.sublabel;
+}
+
+function toolNameOf(type: string, part: unknown): string | undefined {
+  if (type === "dynamic-tool") return (part as { toolName?: string }).toolName;
+  return type.startsWith("tool-") ? type.slice(5) : undefined;
+}
+
+export function scanContext(
+  messages: readonly ChatMessage[],
+  { source, taskToolNames }: { source: HintSource; taskToolNames: readonly string[] },
+): ContextScan {
+  let lastTimeText: string | undefined;
+  let tasksSeen = false;
+  for (let m = messages.length - 1; m >= 0; m--) {
+    const parts = messages[m]!.parts;
+    for (let p = parts.length - 1; p >= 0; p--) {
+      const part = parts[p]!;
+      if (part.type === "data-hint") {
+        const data = part.data as HintData | undefined;
+        if (!data || typeof data.text !== "string" || !sameSource(data.source, source)) continue;
+        if (lastTimeText === undefined && data.text.includes("<current-time>")) lastTimeText = data.text;
+        if (data.text.includes("<tasks>")) tasksSeen = true;
+      } else {
+        const name = toolNameOf(part.type, part);
+        if (name && taskToolNames.includes(name)) tasksSeen = true;
+      }
+      if (lastTimeText !== undefined && tasksSeen) return { lastTimeText, tasksSeen };
+    }
+  }
+  return { lastTimeText, tasksSeen };
+}
