@@ -12,6 +12,9 @@ const db = (name: string) => `file:${path.join(os.tmpdir(), `hintline-e2e-${stam
 const next = "node node_modules/next/dist/bin/next start -H 127.0.0.1";
 const migrate = (url: string) => `DATABASE_URL=${url} node scripts/db-migrate.mjs deploy`;
 
+// The servers inherit this process's environment: a provider or token set there would change what they test.
+for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "DATABASE_URL"]) delete process.env[key];
+
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 60_000,
@@ -44,7 +47,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${DEMO_PORT}/api/model`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { NEXT_TELEMETRY_DISABLED: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", HINTLINE_AUTH_TOKEN: "" },
+      env: { NEXT_TELEMETRY_DISABLED: "1" },
     },
     {
       command: `node --experimental-strip-types tests/support/openai-fake-cli.ts --port ${FAKE_PORT}`,
@@ -63,7 +66,6 @@ export default defineConfig({
         OPENAI_API_KEY: "test-key",
         HINTLINE_MODEL: "fake-model",
         HINTLINE_MAX_RETRIES: "0",
-        HINTLINE_AUTH_TOKEN: "",
       },
     },
   ],

@@ -4,6 +4,17 @@ import { authToken, SESSION_COOKIE, safeEqual, sessionValue } from "@/lib/auth";
 const OPEN_PATHS = new Set(["/sign-in", "/api/auth/sign-in"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** Same-site when the Origin's host is the Host the request was sent to (an unparsable or "null" Origin is not). */
+function sameOrigin(request: NextRequest): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  try {
+    return new URL(origin).host === request.headers.get("host");
+  } catch {
+    return false;
+  }
+}
+
 function unauthorized(): NextResponse {
   return NextResponse.json(
     { error: { code: "unauthorized", message: "Sign in first: send Authorization: Bearer <HINTLINE_AUTH_TOKEN>." } },
@@ -23,14 +34,16 @@ export async function proxy(request: NextRequest) {
   const cookie = request.cookies.get(SESSION_COOKIE)?.value;
   if (cookie && safeEqual(cookie, await sessionValue(token))) {
     // The cookie is SameSite=Strict; a cross-site request that still carries one is refused by its Origin.
-    const origin = request.headers.get("origin");
-    if (UNSAFE_METHODS.has(request.method) && origin && new URL(origin).host !== request.nextUrl.host) {
+    if (UNSAFE_METHODS.has(request.method) && !sameOrigin(request)) {
       return NextResponse.json({ error: { code: "forbidden", message: "Cross-site requests are not allowed." } }, { status: 403 });
     }
     return NextResponse.next();
   }
   if (path.startsWith("/api/")) return unauthorized();
-  const signIn = new URL("/sign-in", request.url);
+  // Built from the Host the browser used (behind `next start`, request.url always says localhost).
+  const host = request.headers.get("host") ?? request.nextUrl.host;
+  const protocol = request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
+  const signIn = new URL(`${protocol}://${host}/sign-in`);
   signIn.searchParams.set("next", path);
   return NextResponse.redirect(signIn);
 }

@@ -1,17 +1,9 @@
 import { generateId } from "ai";
-import { AppShell } from "@/components/app-shell";
-import { Chat } from "@/components/chat/chat";
-import { currentModel } from "@/lib/ai/providers";
+import { redirect } from "next/navigation";
 
 export const dynamic = "force-dynamic";
 
-// A new conversation: its id is made now and the conversation is stored with the first message.
+// A new conversation gets its id now; it is stored with its first message (until then /c/<id> shows an empty chat).
 export default function NewChatPage() {
-  const id = generateId();
-  const model = currentModel().info;
-  return (
-    <AppShell activeId={id} title="New chat" model={model}>
-      <Chat key={id} id={id} initialMessages={[]} model={model} />
-    </AppShell>
-  );
+  redirect(`/c/${generateId()}`);
 }

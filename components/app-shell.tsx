@@ -1,10 +1,13 @@
 "use client";
 // The frame: conversation list on the left (a drawer on phones), the conversation in the centre.
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { useUiStore } from "@/lib/stores/ui-store";
 import { ModelBadge } from "./model-badge";
 import { ConversationList } from "./sidebar/conversation-list";
+import { HintsToggle } from "./hints-toggle";
+import { SettingsButton } from "./settings/settings-button";
 import { ThemeToggle } from "./theme-toggle";
 import { MenuIcon } from "./ui/icons";
 
@@ -29,10 +32,13 @@ export function AppShell({
   children: ReactNode;
 }) {
   const [drawer, setDrawer] = useState(false);
+  useEffect(() => {
+    void useUiStore.persist.rehydrate();
+  }, []);
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
   return (
     <div className="flex h-dvh overflow-hidden">
-      <aside className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
+      <aside data-testid="sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
         </div>
@@ -40,7 +46,7 @@ export function AppShell({
       </aside>
       {drawer && (
         <div className="fixed inset-0 z-40 md:hidden">
-          <button type="button" aria-label="Close menu" className="absolute inset-0 bg-black/40" onClick={() => setDrawer(false)} />
+          <button type="button" data-testid="drawer-backdrop" aria-label="Close menu" className="absolute inset-0 bg-black/40" onClick={() => setDrawer(false)} />
           <aside data-testid="drawer" className="absolute inset-y-0 left-0 flex w-[82%] max-w-xs flex-col bg-panel shadow-xl">
             <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
               <Logo /> Hintline
@@ -64,6 +70,8 @@ export function AppShell({
             {storedTitle ?? title}
           </h2>
           <ModelBadge model={model} />
+          <HintsToggle />
+          {activeId && <SettingsButton conversationId={activeId} />}
           <ThemeToggle />
         </header>
         {children}

@@ -5,6 +5,7 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useCallback, useMemo } from "react";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
+import { titleFrom } from "@/lib/conversation-title";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { Composer } from "./composer";
@@ -40,7 +41,7 @@ export function Chat({
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatMessage>({
+  const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages } = useChat<ChatMessage>({
     id,
     messages: initialMessages,
     transport,
@@ -54,13 +55,23 @@ export function Chat({
 
   const send = useCallback(
     (text: string) => {
-      if (window.location.pathname !== `/c/${id}`) window.history.replaceState(null, "", `/c/${id}`);
-      touch({ id, title: text.slice(0, 60) });
+      touch({ id, title: titleFrom(text) });
       clearError();
       void sendMessage({ text });
     },
     [id, sendMessage, touch, clearError],
   );
+
+  // Stopping aborts the request, so the server's closing "incomplete" status never arrives: mark it here.
+  const stopReply = useCallback(() => {
+    void stop().then(() =>
+      setMessages((current) => {
+        const last = current.at(-1);
+        if (last?.role !== "assistant") return current;
+        return [...current.slice(0, -1), { ...last, metadata: { ...last.metadata, status: "incomplete" } }];
+      }),
+    );
+  }, [stop, setMessages]);
 
   const retry = useCallback(() => {
     clearError();
@@ -72,7 +83,7 @@ export function Chat({
       {messages.length === 0 ? (
         <EmptyState model={model} onPick={send} />
       ) : (
-        <MessageList messages={messages} streaming={busy} />
+        <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} />
       )}
       {errorText && (
         <div className="mx-auto w-full max-w-3xl px-3 sm:px-6">
@@ -94,7 +105,7 @@ export function Chat({
           </div>
         </div>
       )}
-      <Composer busy={busy} onSend={send} onStop={stop} />
+      <Composer busy={busy} onSend={send} onStop={stopReply} />
     </div>
   );
 }

@@ -49,7 +49,7 @@ const components: Components = {
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
-    <div className="prose-chat">
+    <div data-testid="message-text" className="prose-chat">
       <ReactMarkdown remarkPlugins={[remarkGfm]} components={components} skipHtml={false}>
         {text}
       </ReactMarkdown>

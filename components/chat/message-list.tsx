@@ -4,7 +4,15 @@ import { useEffect, useRef } from "react";
 import type { ChatMessage } from "@/lib/chat-message";
 import { MessageView } from "./message-view";
 
-export function MessageList({ messages, streaming }: { messages: ChatMessage[]; streaming: boolean }) {
+export function MessageList({
+  messages,
+  streaming,
+  contextWindow,
+}: {
+  messages: ChatMessage[];
+  streaming: boolean;
+  contextWindow?: number;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -29,6 +37,7 @@ export function MessageList({ messages, streaming }: { messages: ChatMessage[]; 
             key={message.id}
             message={message}
             streaming={streaming && i === messages.length - 1 && message.role === "assistant"}
+            contextWindow={contextWindow}
           />
         ))}
         {streaming && messages.at(-1)?.role === "user" && (

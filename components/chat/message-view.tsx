@@ -1,11 +1,18 @@
 "use client";
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
 import { memo } from "react";
-import type { ChatMessage, ChatMessagePart } from "@/lib/chat-message";
+import type { ChatMessage, ChatMessagePart, HintData } from "@/lib/chat-message";
+import { useUiStore } from "@/lib/stores/ui-store";
+import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
 
-function PartView({ part }: { part: ChatMessagePart }) {
+function PartView({ part, contextWindow }: { part: ChatMessagePart; contextWindow?: number }) {
+  const showHints = useUiStore((s) => s.showHints);
   if (part.type === "text") return <Markdown text={part.text} />;
+  if (part.type === "data-hint") {
+    const data = part.data as HintData | undefined;
+    return showHints && data && typeof data.text === "string" ? <HintChip data={data} contextWindow={contextWindow} /> : null;
+  }
   return null;
 }
 
@@ -16,9 +23,11 @@ function personText(message: ChatMessage): string {
 export const MessageView = memo(function MessageView({
   message,
   streaming,
+  contextWindow,
 }: {
   message: ChatMessage;
   streaming: boolean;
+  contextWindow?: number;
 }) {
   if (message.role === "user") {
     return (
@@ -39,7 +48,7 @@ export const MessageView = memo(function MessageView({
       className="flex flex-col gap-2"
     >
       {message.parts.map((part, i) => (
-        <PartView key={i} part={part} />
+        <PartView key={i} part={part} contextWindow={contextWindow} />
       ))}
       {streaming && !hasText && (
         <div data-testid="thinking" className="flex gap-1 py-2" role="status" aria-label="Thinking">

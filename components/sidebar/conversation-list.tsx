@@ -38,7 +38,12 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
           >
             Delete
           </button>
-          <button type="button" className="rounded-md border border-border px-2.5 py-1" onClick={() => setConfirming(false)}>
+          <button
+            type="button"
+            data-testid="confirm-delete-no"
+            className="rounded-md border border-border px-2.5 py-1"
+            onClick={() => setConfirming(false)}
+          >
             Cancel
           </button>
         </div>
@@ -122,6 +127,7 @@ export function ConversationList({ activeId, onNavigate }: { activeId?: string; 
       <div className="p-3">
         <Link
           href="/"
+          prefetch={false}
           data-testid="new-chat"
           onClick={onNavigate}
           className="flex items-center gap-2 rounded-lg border border-border bg-elevated px-3 py-2 text-sm font-medium hover:border-accent/50"
@@ -130,7 +136,7 @@ export function ConversationList({ activeId, onNavigate }: { activeId?: string; 
         </Link>
       </div>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}
-      <ul data-testid="conversation-list" className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
+      <ul data-testid="conversation-list" data-loaded={loaded} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
         {loaded && conversations.length === 0 && <li className="px-3 py-2 text-sm text-muted">No conversations yet.</li>}
         {conversations.map((c) => (
           <Row key={c.id} conversation={c} active={c.id === activeId} />

@@ -60,29 +60,54 @@ describe("runReply", () => {
   it("adds what beforeStep returns before the step, and the model receives it as a user message", async () => {
     const model = new MockLanguageModelV4({ doStream: [textStep("ok")] });
     const seen: number[] = [];
+    const chunks: ChatChunk[] = [];
     const outcome = await runReply({
       model,
       instructions: "SYSTEM",
       history: [{ role: "user", content: "hi" }],
       replyId: "r1",
-      emit: () => {},
+      emit: (c) => chunks.push(c),
       beforeStep: ({ stepIndex }) => {
         seen.push(stepIndex);
-        return [
-          {
-            type: "data-hint",
-            id: "h1",
-            data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: "<system-reminder>X</system-reminder>", createdAt: "t" },
-          },
-        ];
+        return {
+          chunks: [
+            {
+              type: "data-hint",
+              id: "h1",
+              data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: "<system-reminder>X</system-reminder>", createdAt: "t" },
+            },
+          ],
+        };
       },
     });
     expect(seen).toEqual([0]);
+    expect(chunks.map((c) => c.type)).toContain("data-hint");
     expect(outcome.reply.parts[0]).toMatchObject({ type: "data-hint" });
     expect(model.doStreamCalls[0]!.prompt.at(-1)).toEqual({
       role: "user",
       content: [{ type: "text", text: "<system-reminder>X</system-reminder>" }],
     });
+  });
+
+  it("persists but does not stream what beforeStep marks as silent", async () => {
+    const model = new MockLanguageModelV4({ doStream: [textStep("ok")] });
+    const chunks: ChatChunk[] = [];
+    const hint: ChatChunk = {
+      type: "data-hint",
+      id: "h1",
+      data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: "<system-reminder>X</system-reminder>", createdAt: "t" },
+    };
+    const outcome = await runReply({
+      model,
+      instructions: "S",
+      history: [{ role: "user", content: "hi" }],
+      replyId: "r1",
+      emit: (c) => chunks.push(c),
+      beforeStep: () => ({ chunks: [hint], stream: false }),
+    });
+    expect(chunks.some((c) => c.type === "data-hint")).toBe(false);
+    expect(outcome.reply.parts[0]).toMatchObject({ type: "data-hint", id: "h1" });
+    expect(model.doStreamCalls[0]!.prompt.at(-1)).toMatchObject({ role: "user" });
   });
 
   it("reports a provider failure as an error outcome with a readable message, keeping what streamed", async () => {

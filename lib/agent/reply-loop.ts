@@ -16,6 +16,8 @@ export type StepContext = {
   reply: ChatMessage;
 };
 
+export type BeforeStepResult = { chunks: ChatChunk[]; stream?: boolean };
+
 export type StepUsage = { inputTokens?: number; outputTokens?: number };
 
 export type ReplyOptions = {
@@ -30,8 +32,11 @@ export type ReplyOptions = {
   abortSignal?: AbortSignal;
   /** Receives every chunk for the client, in order. */
   emit: (chunk: ChatChunk) => void;
-  /** Called before every model call; chunks it returns (e.g. a data-hint) are added to the reply before the step. */
-  beforeStep?: (context: StepContext) => Promise<ChatChunk[]> | ChatChunk[];
+  /**
+   * Called before every model call; chunks it returns (e.g. a data-hint) are added to the reply before the step,
+   * and sent to the client unless `stream` is false (they are persisted either way).
+   */
+  beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
   onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage }) => Promise<void> | void;
 };
 
@@ -54,9 +59,12 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex };
     const stepMessages = [...history, ...toModelMessages([builder.message])];
-    const extra = (await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message })) ?? [];
-    for (const chunk of extra) send(chunk);
-    const messages = extra.length ? [...history, ...toModelMessages([builder.message])] : stepMessages;
+    const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message });
+    for (const chunk of extra?.chunks ?? []) {
+      if (extra?.stream === false) builder.apply(chunk);
+      else send(chunk);
+    }
+    const messages = extra?.chunks.length ? [...history, ...toModelMessages([builder.message])] : stepMessages;
 
     let error: string | undefined;
     let finishReason: string | undefined;

@@ -153,6 +153,20 @@ export function validateSettings(partial: unknown): SettingsResult {
   return { ok: false, field, message: `${field} ${message}` };
 }
 
+/** Every problem with the settings, keyed by field path — for showing each error beside its field. */
+export function settingsIssues(partial: unknown): Record<string, string> {
+  const merged = mergeSettings(defaultSettings() as unknown as Section, partial);
+  const result = settingsSchema.safeParse(merged);
+  const issues: Record<string, string> = {};
+  if (result.success) return issues;
+  for (const issue of result.error.issues) {
+    const field = issue.path.length ? issue.path.join(".") : "settings";
+    const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
+    issues[field] ??= message;
+  }
+  return issues;
+}
+
 /** Settings for use by the engine: stored values over defaults; anything invalid falls back to the defaults. */
 export function resolveSettings(stored: unknown): Settings {
   const result = validateSettings(stored);

@@ -25,17 +25,21 @@ const STATUS: Record<ErrorCode, number> = {
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  constructor(code: ErrorCode, message: string) {
+  /** The request field at fault, when one is (e.g. "settings.injection.timezone"). */
+  readonly field?: string;
+  constructor(code: ErrorCode, message: string, field?: string) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.status = STATUS[code];
+    this.field = field;
   }
 }
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) {
-    return Response.json({ error: { code: error.code, message: error.message } }, { status: error.status });
+    const body = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+    return Response.json({ error: body }, { status: error.status });
   }
   console.error("[hintline] unexpected error", error);
   return Response.json(

@@ -19,13 +19,14 @@ export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   }
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+/** Validates `value`; `name` is what the value is called in error messages when the problem is the value itself. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, name = "body"): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.length ? issue.path.join(".") : "body";
+  const field = issue.path.length ? issue.path.join(".") : name;
   const detail = issue.code === "unrecognized_keys" ? `has unknown field(s) ${issue.keys.join(", ")}` : issue.message;
-  throw new ApiError("bad_request", `Invalid ${field}: ${detail}.`);
+  throw new ApiError("bad_request", `Invalid ${field}: ${detail}.`, issue.path.length ? field : undefined);
 }
 
 type RouteContext<P> = { params: Promise<P> };

@@ -1,6 +1,7 @@
 // Orchestrates one chat turn: persist the person's message first, then stream the reply while folding it into the
 // stored assistant message, so a failing or vanishing provider never loses anything.
 import { createUIMessageStream, createUIMessageStreamResponse, generateId } from "ai";
+import { estimateInputTokens, type LastCallUsage } from "../agent/context-usage.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply } from "../agent/reply-loop.ts";
 import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
@@ -9,6 +10,7 @@ import { toModelMessages } from "../agent/to-model-messages.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
+import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import { ensureConversation, updateConversation } from "../db/conversations.ts";
 import {
   appendMessage,
@@ -19,6 +21,8 @@ import {
   updateMessage,
 } from "../db/messages.ts";
 import { activeReplyIds, beginReply, endReply } from "./active-replies.ts";
+import { parseAgentState, patchAgentState } from "./agent-state.ts";
+import { createHintStep } from "./runtime-hints.ts";
 
 export type ChatRequest = {
   id: string;
@@ -26,12 +30,6 @@ export type ChatRequest = {
   timezone?: string;
 };
 
-const DEFAULT_TITLE = "New chat";
-
-function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || DEFAULT_TITLE;
-}
 
 /** Saves the person's message (or recognises a retry of it) and returns the conversation's messages. */
 async function recordUserMessage(conversationId: string, message: ChatRequest["message"]): Promise<void> {
@@ -81,6 +79,19 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   const onAbort = () => controller.abort();
   signal.addEventListener("abort", onAbort, { once: true });
   const settings = resolveSettings(conversation.settings);
+  const agentState = parseAgentState(conversation.agentState);
+  const instructions = buildSystemPrompt(settings);
+  const contextWindow = settings.context.contextWindow ?? info.contextWindow;
+  const beforeStep = createHintStep({
+    conversationId,
+    settings,
+    history,
+    contextWindow,
+    firstCallInputTokens: estimateInputTokens({ system: instructions, messages: history, last: agentState.lastCall }),
+    tasksEditedByPerson: agentState.tasksEditedByPerson === true,
+    onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
+  });
+  let lastCall: LastCallUsage | undefined;
 
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
@@ -88,7 +99,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
       try {
         const outcome = await runReply({
           model,
-          instructions: buildSystemPrompt(settings),
+          instructions,
           history: toModelMessages(history),
           replyId,
           abortSignal: controller.signal,
@@ -100,11 +111,19 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
               // The client went away; the reply is still folded and persisted.
             }
           },
-          onStepEnd: ({ reply }) => updateMessage({ conversationId, id: replyId, parts: reply.parts }),
+          beforeStep,
+          onStepEnd: async ({ reply, usage }) => {
+            if (usage.inputTokens) {
+              lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0, messageCount: history.length + 1 };
+            }
+            await updateMessage({ conversationId, id: replyId, parts: reply.parts });
+          },
         });
+        if (lastCall) await patchAgentState(conversationId, { lastCall });
         const metadata = { model: info.id, ...(outcome.error ? { error: outcome.error } : {}) };
         await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
         writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
+        writer.write({ type: "finish" });
       } catch (error) {
         await updateMessage({
           conversationId,

@@ -13,7 +13,7 @@ export async function updateConversationFields(
   if (patch.settings) {
     const merged = mergeSettings(conversation.settings, patch.settings);
     const check = validateSettings(merged);
-    if (!check.ok) throw new ApiError("bad_request", `Invalid settings.${check.message}.`);
+    if (!check.ok) throw new ApiError("bad_request", `Invalid settings.${check.message}.`, `settings.${check.field}`);
     settings = merged;
   }
   await updateConversation({ id, title: patch.title, settings });

@@ -2,10 +2,12 @@
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  readonly field?: string;
+  constructor(status: number, code: string, message: string, field?: string) {
     super(message);
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -15,9 +17,10 @@ export async function apiFetch<T = unknown>(url: string, init: RequestInit = {})
     headers: { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
   });
   if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string; field?: string } } | null;
   if (!response.ok) {
-    throw new ApiRequestError(response.status, body?.error?.code ?? "error", body?.error?.message ?? `HTTP ${response.status}`);
+    const e = body?.error;
+    throw new ApiRequestError(response.status, e?.code ?? "error", e?.message ?? `HTTP ${response.status}`, e?.field);
   }
   return body as T;
 }

@@ -23,7 +23,7 @@ export async function POST(request: Request) {
   }
   const ok = !expected || (token.length > 0 && safeEqual(token, expected));
   if (!ok) {
-    if (isForm) return Response.redirect(new URL(`/sign-in?error=1&next=${encodeURIComponent(next)}`, request.url), 303);
+    if (isForm) return new Response(null, { status: 303, headers: { location: `/sign-in?error=1&next=${encodeURIComponent(next)}` } });
     return errorResponse(new ApiError("unauthorized", "That token is not right."));
   }
   const cookie = expected
@@ -31,7 +31,8 @@ export async function POST(request: Request) {
     : undefined;
   const headers = new Headers(cookie ? { "set-cookie": cookie } : {});
   if (isForm) {
-    headers.set("location", new URL(next, request.url).toString());
+    // Relative, so the browser stays on the host it signed in on (and keeps the cookie).
+    headers.set("location", next);
     return new Response(null, { status: 303, headers });
   }
   headers.set("content-type", "application/json");

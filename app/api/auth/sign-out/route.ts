@@ -2,11 +2,11 @@ import { SESSION_COOKIE } from "@/lib/auth";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request) {
+export async function POST() {
   return new Response(null, {
     status: 303,
     headers: {
-      location: new URL("/sign-in", request.url).toString(),
+      location: "/sign-in",
       "set-cookie": `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
     },
   });

@@ -10,18 +10,18 @@ export const dynamic = "force-dynamic";
 type Params = { id: string };
 
 export const GET = route<Params>(async (_request, { id }) =>
-  Response.json(await getConversationView(parseWith(idSchema, id))),
+  Response.json(await getConversationView(parseWith(idSchema, id, "conversation id"))),
 );
 
 export const PATCH = route<Params>(async (request, { id }) => {
-  const conversationId = parseWith(idSchema, id);
+  const conversationId = parseWith(idSchema, id, "conversation id");
   const patch = parseWith(patchConversationSchema, await readJson(request));
   await updateConversationFields(conversationId, patch);
   return Response.json(await getConversationView(conversationId));
 });
 
 export const DELETE = route<Params>(async (_request, { id }) => {
-  const conversationId = parseWith(idSchema, id);
+  const conversationId = parseWith(idSchema, id, "conversation id");
   if (!(await deleteConversation({ id: conversationId }))) {
     throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   }

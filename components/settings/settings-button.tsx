@@ -1,0 +1,44 @@
+"use client";
+// Opens the settings drawer with the conversation's current settings (loaded fresh from the server).
+import { useState } from "react";
+import type { Settings } from "@/lib/agent/settings";
+import { ApiRequestError, apiFetch } from "@/lib/stores/api-client";
+import { GearIcon } from "../ui/icons";
+import { SettingsDrawer } from "./settings-drawer";
+
+export function SettingsButton({ conversationId }: { conversationId: string }) {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const open = async () => {
+    try {
+      const view = await apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`);
+      setSettings(view.settings);
+    } catch (error) {
+      const missing = error instanceof ApiRequestError && error.status === 404;
+      setNotice(missing ? "Settings are available once the conversation has its first message." : (error as Error).message);
+      setTimeout(() => setNotice(null), 3500);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="open-settings"
+        onClick={() => void open()}
+        title="Conversation settings"
+        className="rounded-lg p-2 text-muted hover:bg-chip hover:text-fg"
+      >
+        <GearIcon />
+        <span className="sr-only">Conversation settings</span>
+      </button>
+      {notice && (
+        <div role="status" className="fixed top-16 right-4 z-50 max-w-xs rounded-lg border border-border bg-elevated px-3 py-2 text-sm shadow-lg">
+          {notice}
+        </div>
+      )}
+      {settings && (
+        <SettingsDrawer conversationId={conversationId} settings={settings} onClose={() => setSettings(null)} onSaved={() => {}} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+// Pure: between the settings object and the drawer's text inputs.
+import type { Settings } from "@/lib/agent/settings";
+
+export type SettingsDraft = {
+  injectRuntimeState: boolean;
+  emitHintEvent: boolean;
+  timezone: string;
+  timeFormat: string;
+  timeInterval: string;
+  contextBufferRatio: string;
+  template: string;
+  sourceLabel: string;
+  sourceSublabel: string;
+  extraFields: Array<{ key: string; value: string }>;
+  contextWindow: string;
+  triggerRatio: string;
+  reserveRatio: string;
+  base: string;
+  instructions: string;
+  memory: string;
+};
+
+export function toDraft(s: Settings): SettingsDraft {
+  return {
+    injectRuntimeState: s.injection.injectRuntimeState,
+    emitHintEvent: s.injection.emitHintEvent,
+    timezone: s.injection.timezone,
+    timeFormat: s.injection.timeFormat,
+    timeInterval: String(s.injection.timeInterval),
+    contextBufferRatio: String(s.injection.contextBufferRatio),
+    template: s.injection.template,
+    sourceLabel: s.injection.injectionSource.label,
+    sourceSublabel: s.injection.injectionSource.sublabel,
+    extraFields: Object.entries(s.injection.extraFields).map(([key, value]) => ({ key, value })),
+    contextWindow: s.context.contextWindow ? String(s.context.contextWindow) : "",
+    triggerRatio: String(s.context.triggerRatio),
+    reserveRatio: String(s.context.reserveRatio),
+    base: s.prompt.base ?? "",
+    instructions: s.prompt.instructions ?? "",
+    memory: s.prompt.memory ?? "",
+  };
+}
+
+/** A number field: a number when it reads as one, else the raw text (so validation names the field). */
+const num = (text: string): number | string => (text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text);
+
+export function fromDraft(d: SettingsDraft) {
+  return {
+    injection: {
+      injectRuntimeState: d.injectRuntimeState,
+      emitHintEvent: d.emitHintEvent,
+      timezone: d.timezone.trim(),
+      timeFormat: d.timeFormat,
+      timeInterval: num(d.timeInterval),
+      contextBufferRatio: num(d.contextBufferRatio),
+      template: d.template,
+      injectionSource: { label: d.sourceLabel, sublabel: d.sourceSublabel },
+      extraFields: Object.fromEntries(d.extraFields.filter((f) => f.key.trim() || f.value).map((f) => [f.key.trim(), f.value])),
+    },
+    context: {
+      ...(d.contextWindow.trim() ? { contextWindow: num(d.contextWindow) } : {}),
+      triggerRatio: num(d.triggerRatio),
+      reserveRatio: num(d.reserveRatio),
+    },
+    prompt: {
+      ...(d.base.trim() ? { base: d.base } : {}),
+      ...(d.instructions.trim() ? { instructions: d.instructions } : {}),
+      ...(d.memory.trim() ? { memory: d.memory } : {}),
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// The harness state kept per conversation between replies (stored as JSON, read defensively).
+import type { LastCallUsage } from "../agent/context-usage.ts";
+import { getConversation, updateConversation } from "../db/conversations.ts";
+
+export type AgentState = {
+  /** The provider's report for the last model call, to count the next input incrementally. */
+  lastCall?: LastCallUsage;
+  /** The person changed the task list since the agent last heard about it. */
+  tasksEditedByPerson?: boolean;
+};
+
+const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+
+export function parseAgentState(value: unknown): AgentState {
+  if (typeof value !== "object" || value === null) return {};
+  const raw = value as Record<string, unknown>;
+  const state: AgentState = {};
+  const last = raw.lastCall as Record<string, unknown> | undefined;
+  if (last && isCount(last.inputTokens) && isCount(last.outputTokens) && isCount(last.messageCount)) {
+    state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
+  }
+  if (raw.tasksEditedByPerson === true) state.tasksEditedByPerson = true;
+  return state;
+}
+
+export async function patchAgentState(conversationId: string, patch: Partial<AgentState>): Promise<void> {
+  const conversation = await getConversation({ id: conversationId });
+  if (!conversation) return;
+  const next = { ...parseAgentState(conversation.agentState), ...patch };
+  await updateConversation({ id: conversationId, agentState: next });
+}

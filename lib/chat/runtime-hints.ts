@@ -1,0 +1,61 @@
+// Glue between the reply loop and the injection rules: before each step, scan what the model will see, count the
+// open tasks, and produce the hint (if any) as a data-hint chunk.
+import { generateId } from "ai";
+import { decideInjection } from "../agent/hints/decide-injection.ts";
+import { scanContext } from "../agent/hints/scan-context.ts";
+import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
+import type { Settings } from "../agent/settings.ts";
+import type { ChatMessage, HintData } from "../chat-message.ts";
+import { listTasks } from "../db/tasks.ts";
+
+export type HintStepOptions = {
+  conversationId: string;
+  settings: Settings;
+  /** The stored messages in the model context before this reply. */
+  history: readonly ChatMessage[];
+  contextWindow: number;
+  /** Input size of the reply's first call (before any hint). */
+  firstCallInputTokens: number;
+  tasksEditedByPerson: boolean;
+  now?: () => Date;
+  /** Called when a hint told the agent about the person's task edit. */
+  onTasksAnnounced?: () => Promise<void> | void;
+};
+
+export function createHintStep(options: HintStepOptions) {
+  const { settings, history, conversationId } = options;
+  const config = settings.injection;
+  const now = options.now ?? (() => new Date());
+  let tasksEditedByPerson = options.tasksEditedByPerson;
+
+  return async ({ stepIndex, reply }: StepContext): Promise<BeforeStepResult | undefined> => {
+    if (!config.injectRuntimeState) return undefined;
+    const scan = scanContext([...history, reply], { source: config.injectionSource, taskToolNames: config.taskToolNames });
+    const tasks = await listTasks({ conversationId });
+    const counts = {
+      pending: tasks.filter((t) => t.status === "pending").length,
+      inProgress: tasks.filter((t) => t.status === "in_progress").length,
+    };
+    const at = now();
+    const injection = decideInjection({
+      config,
+      now: at,
+      scan,
+      tasks: counts,
+      tasksEditedByPerson,
+      isFirstCall: stepIndex === 0,
+      context: {
+        inputTokens: options.firstCallInputTokens,
+        contextWindow: options.contextWindow,
+        triggerRatio: settings.context.triggerRatio,
+      },
+    });
+    if (!injection) return undefined;
+    if (injection.fields.tasks && tasksEditedByPerson) {
+      tasksEditedByPerson = false;
+      await options.onTasksAnnounced?.();
+    }
+    const data: HintData = { source: config.injectionSource, fields: injection.fields, text: injection.text, createdAt: at.toISOString() };
+    return { chunks: [{ type: "data-hint", id: generateId(), data }], stream: config.emitHintEvent };
+  };
+}

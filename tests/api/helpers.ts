@@ -1,0 +1,107 @@
+// Shared helpers for the HTTP API tests: error-shape checks, polling with a deadline and incremental stream reading.
+import { expect } from "vitest";
+import type { StreamChunk } from "../support/chat-client.ts";
+
+export type ApiPart = { type: string; text?: string; [key: string]: unknown };
+export type ApiMessage = {
+  id: string;
+  role: string;
+  parts: ApiPart[];
+  metadata?: { status?: string; error?: string; createdAt?: string; [key: string]: unknown };
+};
+export type Settings = {
+  injection: Record<string, unknown>;
+  context: Record<string, unknown>;
+  prompt: Record<string, unknown>;
+};
+export type ConversationView = {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  settings: Settings;
+  messages: ApiMessage[];
+};
+export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };
+
+/** The text parts of a stored message, joined. */
+export function messageText(message: ApiMessage | undefined): string {
+  return (message?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => p.text ?? "")
+    .join("");
+}
+
+export const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean);
+
+const STACK_TRACE = /\n\s*at\s|node_modules|\.(?:ts|js|mjs):\d+/;
+
+export function expectNoStackTrace(text: string): void {
+  expect(text).not.toMatch(STACK_TRACE);
+}
+
+/** Asserts the API's error shape `{ error: { code, message, ...extra } }` with the given status and code, and no stack trace. */
+export async function expectApiError(response: Response, status: number, code: string): Promise<string> {
+  const raw = await response.text();
+  expect({ status: response.status, body: raw.slice(0, 300) }).toMatchObject({ status });
+  expect(response.headers.get("content-type") ?? "").toMatch(/application\/json/);
+  const body = JSON.parse(raw) as { error?: { code?: unknown; message?: unknown } };
+  expect(Object.keys(body)).toEqual(["error"]);
+  expect(body.error).toMatchObject({ code, message: expect.any(String) });
+  const message = body.error?.message as string;
+  expect(message.trim().length).toBeGreaterThan(0);
+  expectNoStackTrace(raw);
+  return message;
+}
+
+/** Polls `probe` until `done` accepts its value or the deadline passes; returns the last value either way. */
+export async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Reads an SSE UI message stream until a chunk matches; the rest of the stream is left unread. */
+export async function readUntil(response: Response, match: (chunk: StreamChunk) => boolean): Promise<StreamChunk[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const chunks: StreamChunk[] = [];
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return chunks;
+    buffer += decoder.decode(value, { stream: true });
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+      const chunk = JSON.parse(line.slice(6)) as StreamChunk;
+      chunks.push(chunk);
+      if (match(chunk)) {
+        reader.releaseLock();
+        return chunks;
+      }
+    }
+  }
+}
+
+/** Chunk types in order, without data parts (hints, usage) and with runs of text deltas collapsed to one. */
+export function chunkSequence(chunks: StreamChunk[]): string[] {
+  const types = chunks.map((c) => c.type).filter((t) => !t.startsWith("data-"));
+  return types.filter((t, i) => !(t === "text-delta" && types[i - 1] === "text-delta"));
+}
+
+export function jsonRequest(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+}
+
+export function userMessage(id: string, text: string) {
+  return { id, role: "user", parts: [{ type: "text", text }] };
+}

@@ -1,0 +1,199 @@
+// Page object for Hintline's chat screen: the composer, the transcript, the header and the conversation list
+// (the sidebar on wide screens, the drawer on phones — helpers always act on the one that is visible).
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The id in a /c/<id> URL. */
+const CONVERSATION_URL = /\/c\/([A-Za-z0-9_-]{1,64})(?:[?#].*)?$/;
+
+export class ChatPage {
+  readonly page: Page;
+  /** Origin of the app under test; undefined means the config's baseURL (the demo app). */
+  readonly origin: string | undefined;
+
+  constructor(page: Page, origin?: string) {
+    this.page = page;
+    this.origin = origin;
+  }
+
+  // ---- locators -------------------------------------------------------------------------------------------------
+
+  get input(): Locator {
+    return this.page.getByTestId("composer-input");
+  }
+  get sendButton(): Locator {
+    return this.page.getByTestId("send-button");
+  }
+  get stopButton(): Locator {
+    return this.page.getByTestId("stop-button");
+  }
+  get userMessages(): Locator {
+    return this.page.getByTestId("message-user");
+  }
+  get assistantMessages(): Locator {
+    return this.page.getByTestId("message-assistant");
+  }
+  get emptyState(): Locator {
+    return this.page.getByTestId("empty-state");
+  }
+  get chatError(): Locator {
+    return this.page.getByTestId("chat-error");
+  }
+  get retryButton(): Locator {
+    return this.page.getByTestId("retry-button");
+  }
+  get chatTitle(): Locator {
+    return this.page.getByTestId("chat-title");
+  }
+  get modelBadge(): Locator {
+    return this.page.getByTestId("model-badge");
+  }
+  get themeToggle(): Locator {
+    return this.page.getByTestId("theme-toggle");
+  }
+  get menuButton(): Locator {
+    return this.page.getByTestId("menu-button");
+  }
+  get drawer(): Locator {
+    return this.page.getByTestId("drawer");
+  }
+  /** The conversation list the person can see (the sidebar's, or the open drawer's on a phone). */
+  get conversationList(): Locator {
+    return this.page.getByTestId("conversation-list").filter({ visible: true });
+  }
+  get conversationItems(): Locator {
+    return this.conversationList.getByTestId("conversation-item");
+  }
+  get conversationTitles(): Locator {
+    return this.conversationItems.getByTestId("conversation-title");
+  }
+  get newChatLink(): Locator {
+    return this.page.getByTestId("new-chat").filter({ visible: true });
+  }
+
+  /**
+   * The rendered text of a reply (its markdown blocks, without status notes such as "Stopped — …"). Never waits:
+   * a reply that has no text yet gives "". Reads `.prose-chat`, the markdown container, for want of a test id.
+   */
+  async replyText(reply: Locator = this.lastAssistant()): Promise<string> {
+    return (await reply.locator(".prose-chat").allTextContents()).join("\n");
+  }
+
+  /** The text of a person's message, as typed (line breaks included). */
+  async userText(message: Locator = this.lastUser()): Promise<string> {
+    return (await message.textContent()) ?? "";
+  }
+
+  lastUser(): Locator {
+    return this.userMessages.last();
+  }
+  lastAssistant(): Locator {
+    return this.assistantMessages.last();
+  }
+  conversationItem(id: string): Locator {
+    return this.conversationList.locator(`[data-testid="conversation-item"][data-conversation-id="${id}"]`);
+  }
+  conversationItemByTitle(title: string): Locator {
+    return this.conversationItems.filter({ has: this.page.getByText(title, { exact: true }) });
+  }
+
+  // ---- navigation -----------------------------------------------------------------------------------------------
+
+  url(path: string): string {
+    return this.origin ? new URL(path, this.origin).toString() : path;
+  }
+
+  /** Opens a new, empty chat and waits until the page is interactive. */
+  async gotoNewChat(): Promise<void> {
+    await this.page.goto(this.url("/"));
+    await expect(this.emptyState).toBeVisible();
+    await this.waitForHydration();
+  }
+
+  async gotoConversation(id: string): Promise<void> {
+    await this.page.goto(this.url(`/c/${id}`));
+    await this.waitForHydration();
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.waitForHydration();
+  }
+
+  /**
+   * The app has no explicit "hydrated" marker; the conversation list renders its rows (or "No conversations yet.")
+   * only after its client-side fetch, which runs after hydration. Both lists (sidebar and drawer) count, so this
+   * also works on phones where the sidebar is hidden.
+   */
+  async waitForHydration(): Promise<void> {
+    await expect(this.page.getByTestId("conversation-list").first().locator("li").first()).toBeAttached();
+  }
+
+  /** The id of the conversation on screen, read from the /c/<id> URL. */
+  async conversationId(): Promise<string> {
+    await expect(this.page).toHaveURL(CONVERSATION_URL);
+    const match = CONVERSATION_URL.exec(new URL(this.page.url()).pathname);
+    if (!match?.[1]) throw new Error(`Not a conversation URL: ${this.page.url()}`);
+    return match[1];
+  }
+
+  // ---- composing ------------------------------------------------------------------------------------------------
+
+  /** Types the text and sends it with Enter; resolves once the person's message is on screen. */
+  async send(text: string): Promise<void> {
+    const before = await this.userMessages.count();
+    await this.input.fill(text);
+    await expect(this.sendButton).toBeEnabled();
+    await this.input.press("Enter");
+    await expect(this.userMessages).toHaveCount(before + 1);
+    await expect(this.input).toHaveValue("");
+  }
+
+  /** Sends the text and waits for the reply to settle; returns the reply's text. */
+  async ask(text: string): Promise<string> {
+    await this.send(text);
+    await this.waitForReplyDone();
+    return this.replyText();
+  }
+
+  /** Waits until no reply is being written: the last reply has settled and the send button is back. */
+  async waitForReplyDone(options: { timeout?: number } = {}): Promise<void> {
+    await expect(this.stopButton).toBeHidden(options);
+    await expect(this.sendButton).toBeVisible(options);
+    await expect(this.lastAssistant()).not.toHaveAttribute("data-status", "streaming", options);
+  }
+
+  // ---- conversation list ----------------------------------------------------------------------------------------
+
+  async titlesInList(): Promise<string[]> {
+    return (await this.conversationTitles.allTextContents()).map((t) => t.trim());
+  }
+
+  /** Renames a conversation from the list: hover its row, press the pencil, type, Enter. */
+  async rename(title: string, id?: string): Promise<void> {
+    const item = this.conversationItem(id ?? (await this.conversationId()));
+    await item.hover();
+    await item.getByTestId("rename-button").click();
+    const field = this.conversationList.getByTestId("rename-input");
+    await expect(field).toBeFocused();
+    await field.fill(title);
+    await field.press("Enter");
+    await expect(field).toBeHidden();
+  }
+
+  /** Opens the delete confirmation for a conversation; returns the confirmation row. */
+  async startDelete(id?: string): Promise<Locator> {
+    const item = this.conversationItem(id ?? (await this.conversationId()));
+    await item.hover();
+    await item.getByTestId("delete-button").click();
+    const confirm = this.conversationList.getByTestId("confirm-delete");
+    await expect(confirm).toBeVisible();
+    return confirm;
+  }
+
+  /** Deletes a conversation from the list, confirming it. */
+  async delete(id?: string): Promise<void> {
+    const confirm = await this.startDelete(id);
+    await confirm.getByTestId("confirm-delete-yes").click();
+    await expect(confirm).toBeHidden();
+  }
+}
