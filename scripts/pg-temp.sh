@@ -4,6 +4,7 @@
 #   scripts/pg-temp.sh start [port]   ->  postgresql://postgres:postgres@127.0.0.1:<port>/postgres
 #   scripts/pg-temp.sh stop  [port]
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"
 cmd=${1:-start}
 port=${2:-55432}
 dir=/tmp/hintline-pg-$port
