@@ -9,7 +9,7 @@ import { ConversationList } from "./sidebar/conversation-list";
 import { HintsToggle } from "./hints-toggle";
 import { SettingsButton } from "./settings/settings-button";
 import { ThemeToggle } from "./theme-toggle";
-import { MenuIcon } from "./ui/icons";
+import { ChecklistIcon, MenuIcon } from "./ui/icons";
 
 function Logo() {
   return (
@@ -24,14 +24,18 @@ export function AppShell({
   activeId,
   title,
   model,
+  panel,
   children,
 }: {
   activeId?: string;
   title: string;
   model: ModelInfo;
+  /** The right-hand side (tasks); a drawer on narrow screens. */
+  panel?: ReactNode;
   children: ReactNode;
 }) {
   const [drawer, setDrawer] = useState(false);
+  const [panelDrawer, setPanelDrawer] = useState(false);
   useEffect(() => {
     void useUiStore.persist.rehydrate();
   }, []);
@@ -70,12 +74,37 @@ export function AppShell({
             {storedTitle ?? title}
           </h2>
           <ModelBadge model={model} />
+          {panel && (
+            <button
+              type="button"
+              data-testid="open-panel"
+              aria-label="Open tasks"
+              title="Tasks"
+              className="rounded-lg p-2 text-muted hover:bg-chip lg:hidden"
+              onClick={() => setPanelDrawer(true)}
+            >
+              <ChecklistIcon />
+            </button>
+          )}
           <HintsToggle />
           {activeId && <SettingsButton conversationId={activeId} />}
           <ThemeToggle />
         </header>
         {children}
       </main>
+      {panel && (
+        <aside data-testid="side-panel" className="hidden w-80 shrink-0 flex-col border-l border-border bg-panel lg:flex">
+          {panel}
+        </aside>
+      )}
+      {panel && panelDrawer && (
+        <div className="fixed inset-0 z-40 lg:hidden">
+          <button type="button" aria-label="Close tasks" className="absolute inset-0 bg-black/40" onClick={() => setPanelDrawer(false)} />
+          <aside data-testid="panel-drawer" className="absolute inset-y-0 right-0 flex w-[88%] max-w-sm flex-col bg-panel shadow-xl">
+            {panel}
+          </aside>
+        </div>
+      )}
     </div>
   );
 }

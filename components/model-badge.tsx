@@ -6,11 +6,12 @@ export function ModelBadge({ model }: { model: ModelInfo }) {
     <span
       data-testid="model-badge"
       title={`${model.provider} · context window ${model.contextWindow.toLocaleString()} tokens`}
-      className="inline-flex items-center gap-1.5 rounded-full border border-border px-2.5 py-1 text-xs text-muted"
+      className="inline-flex shrink-0 items-center gap-1.5 rounded-full border border-border px-2.5 py-1 text-xs whitespace-nowrap text-muted"
     >
       {model.isDemo && <span className="rounded-full bg-accent/15 px-1.5 font-medium text-accent">Demo</span>}
-      <span className="font-medium text-fg/80">{model.id}</span>
-      <span>· {window} context</span>
+      <span className="max-w-[9rem] truncate font-medium text-fg/80">{model.id}</span>
+      <span className="hidden sm:inline">· {window} context</span>
+      <span className="sm:hidden">· {window}</span>
     </span>
   );
 }

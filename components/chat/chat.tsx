@@ -7,6 +7,7 @@ import { useCallback, useMemo } from "react";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
 import { titleFrom } from "@/lib/conversation-title";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { useTasksStore } from "@/lib/stores/tasks-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
@@ -31,6 +32,7 @@ export function Chat({
 }) {
   const touch = useConversationsStore((s) => s.touch);
   const refresh = useConversationsStore((s) => s.refresh);
+  const receiveTasks = useTasksStore((s) => s.receive);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
@@ -46,6 +48,9 @@ export function Chat({
     messages: initialMessages,
     transport,
     onFinish: () => void refresh().catch(() => {}),
+    onData: (part) => {
+      if (part.type === "data-tasks") receiveTasks(part.data);
+    },
   });
 
   const busy = status === "submitted" || status === "streaming";

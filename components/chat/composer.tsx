@@ -56,7 +56,7 @@ export function Composer({
           rows={1}
           autoFocus
           value={text}
-          placeholder="Message Hintline…  (Enter to send, Shift+Enter for a new line)"
+          placeholder="Message Hintline…"
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -90,6 +90,9 @@ export function Composer({
           </button>
         )}
       </div>
+      <p className="mt-1.5 hidden px-2 text-center text-[11px] text-faint sm:block">
+        Enter to send · Shift+Enter for a new line · Esc to stop
+      </p>
       {tooLong && (
         <p className="mt-1 px-2 text-xs text-danger">
           This message is over the {MAX_MESSAGE_CHARS.toLocaleString()}-character limit.

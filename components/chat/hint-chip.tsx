@@ -20,7 +20,7 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
         title="What the model was told at this point"
         className="inline-flex max-w-full items-center gap-2 rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted transition hover:text-fg"
       >
-        <span data-testid="hint-source" className="font-medium text-fg/70">
+        <span data-testid="hint-source" className="shrink-0 font-medium whitespace-nowrap text-fg/70">
           {source}
         </span>
         {items.map((item, i) => {

@@ -5,6 +5,8 @@ import type { ChatMessage, ChatMessagePart, HintData } from "@/lib/chat-message"
 import { useUiStore } from "@/lib/stores/ui-store";
 import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
+import { ToolRow } from "./tool-row";
+import type { ToolCallView } from "./tool-summary";
 
 function PartView({ part, contextWindow }: { part: ChatMessagePart; contextWindow?: number }) {
   const showHints = useUiStore((s) => s.showHints);
@@ -12,6 +14,10 @@ function PartView({ part, contextWindow }: { part: ChatMessagePart; contextWindo
   if (part.type === "data-hint") {
     const data = part.data as HintData | undefined;
     return showHints && data && typeof data.text === "string" ? <HintChip data={data} contextWindow={contextWindow} /> : null;
+  }
+  if (part.type.startsWith("tool-")) {
+    const p = part as unknown as Omit<ToolCallView, "toolName">;
+    return <ToolRow call={{ ...p, toolName: part.type.slice("tool-".length) }} />;
   }
   return null;
 }

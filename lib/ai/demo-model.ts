@@ -8,11 +8,12 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { countTokens } from "../agent/token-count.ts";
+import { type DemoToolCall, nextCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 
 export const DEMO_MODEL_ID = "hintline-demo";
 export const DEMO_CONTEXT_WINDOW = 8192;
 
-type Decision = { text: string };
+type Decision = { text: string; calls?: DemoToolCall[] };
 
 function messageText(message: LanguageModelV4Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
@@ -82,9 +83,14 @@ const HELP = [
   "- *what time is it?* — I answer from the newest time reminder I was given",
   "- *how full is your context?*",
   "- *write 300 words about rivers*",
+  "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
 ].join("\n");
 
 export function decide(prompt: LanguageModelV4Prompt): Decision {
+  const segment = replySegment(prompt);
+  const calls = nextCalls(segment);
+  if (calls.length) return { text: "", calls };
+  if (segment.results.length) return { text: summarizeResults(segment) };
   const said = lastPersonMessage(prompt).trim();
   const lower = said.toLowerCase();
   const write = /write\s+(\d{1,5})\s+words?\s+(?:about|on)\s+(.+)/i.exec(said);
@@ -154,8 +160,31 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       };
     },
     async doStream(options: LanguageModelV4CallOptions) {
-      const { text } = decide(options.prompt);
+      const { text, calls } = decide(options.prompt);
       const signal = options.abortSignal;
+      if (calls?.length) {
+        const base = hash(JSON.stringify(options.prompt.length) + lastPersonMessage(options.prompt));
+        const parts: LanguageModelV4StreamPart[] = [
+          { type: "stream-start", warnings: [] },
+          ...calls.map(
+            (call, i): LanguageModelV4StreamPart => ({
+              type: "tool-call",
+              toolCallId: `demo-${base.toString(36)}-${options.prompt.length}-${i}`,
+              toolName: call.toolName,
+              input: JSON.stringify(call.input),
+            }),
+          ),
+          { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(options.prompt, JSON.stringify(calls)) },
+        ];
+        return {
+          stream: new ReadableStream<LanguageModelV4StreamPart>({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.close();
+            },
+          }),
+        };
+      }
       const pieces = text.match(/\S+\s*|\s+/g) ?? [];
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {

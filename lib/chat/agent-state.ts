@@ -29,3 +29,7 @@ export async function patchAgentState(conversationId: string, patch: Partial<Age
   const next = { ...parseAgentState(conversation.agentState), ...patch };
   await updateConversation({ id: conversationId, agentState: next });
 }
+
+export async function readAgentState(conversationId: string): Promise<AgentState> {
+  return parseAgentState((await getConversation({ id: conversationId }))?.agentState);
+}

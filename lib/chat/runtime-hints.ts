@@ -16,7 +16,8 @@ export type HintStepOptions = {
   contextWindow: number;
   /** Input size of the reply's first call (before any hint). */
   firstCallInputTokens: number;
-  tasksEditedByPerson: boolean;
+  /** Whether the person changed the task list since the agent last heard of it (read before every step). */
+  tasksEditedByPerson: () => Promise<boolean>;
   now?: () => Date;
   /** Called when a hint told the agent about the person's task edit. */
   onTasksAnnounced?: () => Promise<void> | void;
@@ -26,10 +27,10 @@ export function createHintStep(options: HintStepOptions) {
   const { settings, history, conversationId } = options;
   const config = settings.injection;
   const now = options.now ?? (() => new Date());
-  let tasksEditedByPerson = options.tasksEditedByPerson;
 
   return async ({ stepIndex, reply }: StepContext): Promise<BeforeStepResult | undefined> => {
     if (!config.injectRuntimeState) return undefined;
+    const tasksEditedByPerson = await options.tasksEditedByPerson();
     const scan = scanContext([...history, reply], { source: config.injectionSource, taskToolNames: config.taskToolNames });
     const tasks = await listTasks({ conversationId });
     const counts = {
@@ -51,10 +52,7 @@ export function createHintStep(options: HintStepOptions) {
       },
     });
     if (!injection) return undefined;
-    if (injection.fields.tasks && tasksEditedByPerson) {
-      tasksEditedByPerson = false;
-      await options.onTasksAnnounced?.();
-    }
+    if (injection.fields.tasks && tasksEditedByPerson) await options.onTasksAnnounced?.();
     const data: HintData = { source: config.injectionSource, fields: injection.fields, text: injection.text, createdAt: at.toISOString() };
     return { chunks: [{ type: "data-hint", id: generateId(), data }], stream: config.emitHintEvent };
   };

@@ -8,6 +8,8 @@ import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
 import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { currentModel } from "../ai/providers.ts";
+import { createTools } from "../ai/tools/index.ts";
+import { createCallCounter } from "../ai/tools/task-tool-context.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
@@ -20,8 +22,9 @@ import {
   settleStaleReplies,
   updateMessage,
 } from "../db/messages.ts";
+import { listTasks } from "../db/tasks.ts";
 import { activeReplyIds, beginReply, endReply } from "./active-replies.ts";
-import { parseAgentState, patchAgentState } from "./agent-state.ts";
+import { parseAgentState, patchAgentState, readAgentState } from "./agent-state.ts";
 import { createHintStep } from "./runtime-hints.ts";
 
 export type ChatRequest = {
@@ -88,7 +91,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     history,
     contextWindow,
     firstCallInputTokens: estimateInputTokens({ system: instructions, messages: history, last: agentState.lastCall }),
-    tasksEditedByPerson: agentState.tasksEditedByPerson === true,
+    tasksEditedByPerson: async () => (await readAgentState(conversationId)).tasksEditedByPerson === true,
     onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
   });
   let lastCall: LastCallUsage | undefined;
@@ -96,10 +99,24 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
       writer.write({ type: "start", messageId: replyId, messageMetadata: { model: info.id } });
+      const tools = createTools({
+        conversationId,
+        nextCallNumber: createCallCounter(history),
+        // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
+        onTasksChanged: async () => {
+          const tasks = await listTasks({ conversationId });
+          try {
+            writer.write({ type: "data-tasks", id: "tasks", data: tasks, transient: true });
+          } catch {
+            // The client went away; the tasks are stored anyway.
+          }
+        },
+      });
       try {
         const outcome = await runReply({
           model,
           instructions,
+          tools,
           history: toModelMessages(history),
           replyId,
           abortSignal: controller.signal,

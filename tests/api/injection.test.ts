@@ -28,22 +28,28 @@ beforeEach(() => fake.reset());
 const requestMessages = (i: number) => fake.requests[i]!.body.messages as WireMessage[];
 
 describe("runtime-state hints", () => {
-  it("tells the time on the first call, stays quiet while it is fresh, and tells it again once stale", async () => {
+  it("three turns with a tool call in between: append-only input, one system prompt, hints only when stale", async () => {
     const id = `inj-${Date.now()}`;
-    fake.enqueue({ text: "one" }, { text: "two" }, { text: "three" });
+    fake.enqueue(
+      { text: "one" },
+      { kind: "tools", calls: [{ id: "call_list", name: "TaskList", arguments: {} }] },
+      { text: "two" },
+      { text: "three" },
+    );
     await chat(server.url, { conversationId: id, text: "first", timezone: "Europe/Berlin" });
     await chat(server.url, { conversationId: id, text: "second" });
 
     const first = requestMessages(0);
-    const second = requestMessages(1);
     expect(first[0]?.role).toBe("system");
     expect(text(first.at(-2))).toBe("first");
     expect(isReminder(first.at(-1))).toBe(true);
     expect(text(first.at(-1))).toMatch(/<current-time>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d<\/current-time>\n<timezone>Europe\/Berlin<\/timezone>/);
-    // The second turn: no new hint, and the input extends the first one exactly.
-    expect(text(second.at(-1))).toBe("second");
-    expect(second.slice(0, first.length)).toEqual(first);
-    expect(second.filter(isReminder)).toHaveLength(1);
+    // The second turn (two model calls around the tool call): no new hint while the time is fresh.
+    const secondA = requestMessages(1);
+    const secondB = requestMessages(2);
+    expect(text(secondA.at(-1))).toBe("second");
+    expect(secondB.at(-1)?.role).toBe("tool");
+    expect(secondB.filter(isReminder)).toHaveLength(1);
 
     // After timeInterval has passed (1.8 s here), the next turn carries a fresh time hint.
     const patch = await fetch(`${server.url}/api/conversations/${id}`, {
@@ -54,12 +60,17 @@ describe("runtime-state hints", () => {
     expect(patch.status).toBe(200);
     await new Promise((r) => setTimeout(r, 2_000));
     await chat(server.url, { conversationId: id, text: "third" });
-    const third = requestMessages(2);
-    expect(third.slice(0, second.length)).toEqual(second);
-    expect(third[0]).toEqual(first[0]);
+    const third = requestMessages(3);
     expect(text(third.at(-2))).toBe("third");
     expect(isReminder(third.at(-1))).toBe(true);
     expect(third.filter(isReminder)).toHaveLength(2);
+
+    // Every call's messages extend the previous call's, and the system prompt never changed.
+    const all = [first, secondA, secondB, third];
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i]!.slice(0, all[i - 1]!.length)).toEqual(all[i - 1]);
+      expect(fake.requests[i]!.body.messages[0]).toEqual(first[0]);
+    }
   });
 
   it("persists the hint as a data-hint part in place, with exactly the text the model received", async () => {

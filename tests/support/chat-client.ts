@@ -49,6 +49,7 @@ export async function chat(baseUrl: string, options: Parameters<typeof postChat>
   return { response, chunks, text: streamedText(chunks) };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
 export async function getJson<T = any>(url: string, init?: RequestInit): Promise<{ status: number; body: T }> {
   const response = await fetch(url, init);
   const body = response.status === 204 ? undefined : await response.json().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { Chat } from "@/components/chat/chat";
+import { TaskPanel } from "@/components/tasks/task-panel";
 import { currentModel } from "@/lib/ai/providers";
 import { ID_PATTERN } from "@/lib/api/schemas";
 import { getConversationView } from "@/lib/chat/conversation-view";
@@ -15,7 +16,12 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const exists = await getConversation({ id });
   const view = exists ? await getConversationView(id) : null;
   return (
-    <AppShell activeId={id} title={view?.title ?? "New chat"} model={model}>
+    <AppShell
+      activeId={id}
+      title={view?.title ?? "New chat"}
+      model={model}
+      panel={<TaskPanel conversationId={id} initialTasks={view?.tasks ?? []} />}
+    >
       <Chat key={id} id={id} initialMessages={view?.messages ?? []} model={model} />
     </AppShell>
   );

@@ -1,0 +1,46 @@
+"use client";
+// A tool call in the transcript: a compact row of the same family as the hint chips, expandable to the exact
+// input and output.
+import { useState } from "react";
+import { ChecklistIcon } from "../ui/icons";
+import { summarizeTool, type ToolCallView } from "./tool-summary";
+
+export function ToolRow({ call }: { call: ToolCallView }) {
+  const [open, setOpen] = useState(false);
+  const failed = call.state === "output-error";
+  const running = call.state === "input-streaming" || call.state === "input-available";
+  return (
+    <div data-testid="tool-row" data-tool={call.toolName} data-state={call.state} className="flex flex-col items-start">
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className={`inline-flex max-w-full items-center gap-2 rounded-lg border px-2.5 py-1 text-xs transition ${
+          failed ? "border-danger/30 bg-danger-bg text-danger" : "border-border bg-elevated text-muted hover:text-fg"
+        }`}
+      >
+        <ChecklistIcon width={12} height={12} />
+        <span data-testid="tool-summary" className="truncate">
+          {summarizeTool(call)}
+        </span>
+        {running && <span className="size-1.5 animate-pulse rounded-full bg-accent" role="status" aria-label="running" />}
+      </button>
+      {open && (
+        <div data-testid="tool-detail" className="mt-1.5 w-full space-y-1.5 rounded-lg border border-border bg-code p-2.5 font-mono text-xs">
+          <div>
+            <div className="mb-0.5 text-faint">input</div>
+            <pre className="overflow-x-auto whitespace-pre-wrap text-muted">{JSON.stringify(call.input ?? {}, null, 2)}</pre>
+          </div>
+          {(call.output !== undefined || call.errorText) && (
+            <div>
+              <div className="mb-0.5 text-faint">{failed ? "error" : "output"}</div>
+              <pre className="overflow-x-auto whitespace-pre-wrap text-muted">
+                {failed ? call.errorText : typeof call.output === "string" ? call.output : JSON.stringify(call.output, null, 2)}
+              </pre>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

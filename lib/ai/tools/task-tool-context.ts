@@ -1,0 +1,27 @@
+// What the task tools share within one reply: the conversation, the per-conversation call counter, and a hook that
+// fires after a change (the reply streams a fresh task snapshot to the panel).
+import type { ChatMessage } from "../../chat-message.ts";
+
+export type TaskToolContext = {
+  conversationId: string;
+  /** Returns the call number of this call of `toolName` in the conversation (1-based). */
+  nextCallNumber: (toolName: string) => number;
+  onTasksChanged: () => Promise<void> | void;
+};
+
+/** Counts earlier calls of each tool in the stored conversation, once per reply; later calls count on in memory. */
+export function createCallCounter(history: readonly ChatMessage[]): (toolName: string) => number {
+  const counts = new Map<string, number>();
+  for (const message of history) {
+    for (const part of message.parts) {
+      if (!part.type.startsWith("tool-")) continue;
+      const name = part.type.slice(5);
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+  }
+  return (toolName) => {
+    const next = (counts.get(toolName) ?? 0) + 1;
+    counts.set(toolName, next);
+    return next;
+  };
+}

@@ -1,0 +1,143 @@
+// The task REST routes (the person's edits from the panel) and the task tools driven by a real OpenAI fake.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { chat, getJson } from "../support/chat-client.ts";
+import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
+import { expectApiError } from "./helpers.ts";
+
+type Task = { id: string; subject: string; description: string; status: string; blocks: string[]; blockedBy: string[] };
+type WireMessage = { role: string; content: unknown; tool_call_id?: string };
+
+let fake: OpenAIFake;
+let server: AppServer;
+
+beforeAll(async () => {
+  fake = await startOpenAIFake();
+  server = await startAppServer({
+    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", HINTLINE_MODEL: "fake-model", HINTLINE_MAX_RETRIES: "0" },
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+const json = (method: string, body?: unknown): RequestInit => ({
+  method,
+  headers: { "content-type": "application/json" },
+  ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+});
+const tasksUrl = (id: string) => `${server.url}/api/conversations/${id}/tasks`;
+
+async function newConversation(): Promise<string> {
+  const id = `tasks-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  fake.enqueue({ text: "ok" });
+  await chat(server.url, { conversationId: id, text: "hello" });
+  return id;
+}
+
+describe("task routes", () => {
+  it("adds, edits, re-statuses, reorders and deletes tasks", async () => {
+    const id = await newConversation();
+    for (const subject of ["one", "two", "three"]) {
+      const res = await fetch(tasksUrl(id), json("POST", { subject }));
+      expect(res.status).toBe(201);
+    }
+    const patched = await getJson<Task>(`${tasksUrl(id)}/2`, json("PATCH", { subject: "two!", description: "d", status: "completed" }));
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: "2", subject: "two!", description: "d", status: "completed" });
+    expect((await getJson<Task[]>(`${tasksUrl(id)}/3`, json("PATCH", { position: 0 }))).status).toBe(200);
+    expect((await getJson<Task[]>(tasksUrl(id))).body.map((t) => t.id)).toEqual(["3", "1", "2"]);
+    expect((await fetch(`${tasksUrl(id)}/1`, json("DELETE"))).status).toBe(204);
+    const { body } = await getJson<Task[]>(tasksUrl(id));
+    expect(body.map((t) => [t.id, t.subject, t.status])).toEqual([
+      ["3", "three", "pending"],
+      ["2", "two!", "completed"],
+    ]);
+    // The conversation view carries the same list.
+    expect((await getJson<{ tasks: Task[] }>(`${server.url}/api/conversations/${id}`)).body.tasks.map((t) => t.id)).toEqual(["3", "2"]);
+  });
+
+  it("rejects bad input with a clear 4xx and changes nothing", async () => {
+    const id = await newConversation();
+    await fetch(tasksUrl(id), json("POST", { subject: "keep me" }));
+    const before = JSON.stringify((await getJson<Task[]>(tasksUrl(id))).body);
+    const cases: Array<[string, RequestInit, number, string]> = [
+      [`${tasksUrl(id)}/99`, json("PATCH", { status: "completed" }), 404, "not_found"],
+      [`${tasksUrl(id)}/99`, json("DELETE"), 404, "not_found"],
+      [`${tasksUrl(id)}/abc`, json("PATCH", { status: "completed" }), 400, "bad_request"],
+      [`${tasksUrl(id)}/1`, json("PATCH", { status: "done" }), 400, "bad_request"],
+      [`${tasksUrl(id)}/1`, json("PATCH", { subject: "   " }), 400, "bad_request"],
+      [`${tasksUrl(id)}/1`, json("PATCH", {}), 400, "bad_request"],
+      [`${tasksUrl(id)}/1`, json("PATCH", { surprise: 1 }), 400, "bad_request"],
+      [`${tasksUrl(id)}/1`, json("PATCH", "{oops"), 400, "invalid_json"],
+      [tasksUrl(id), json("POST", { subject: "" }), 400, "bad_request"],
+      [tasksUrl(id), json("POST", { description: "no subject" }), 400, "bad_request"],
+      [tasksUrl(id), json("POST", { subject: "x", status: "deleted" }), 400, "bad_request"],
+      [tasksUrl("no-such-conversation"), json("POST", { subject: "x" }), 404, "not_found"],
+      [tasksUrl("no-such-conversation"), json("GET"), 404, "not_found"],
+    ];
+    for (const [url, init, status, code] of cases) {
+      const message = await expectApiError(await fetch(url, init), status, code);
+      if (code === "bad_request" && init.method === "PATCH" && String(init.body).includes("done")) expect(message).toMatch(/status/);
+    }
+    expect(JSON.stringify((await getJson<Task[]>(tasksUrl(id))).body)).toBe(before);
+  });
+});
+
+describe("task tools through the provider", () => {
+  it("a scripted TaskCreate call creates a task and the next request carries the tool result text", async () => {
+    const id = `tool-${Date.now().toString(36)}`;
+    fake.reset();
+    fake.enqueue(
+      { kind: "tools", calls: [{ id: "call_1", name: "TaskCreate", arguments: { subject: "Write tests", description: "API and browser" } }] },
+      { text: "Created it." },
+    );
+    const { chunks } = await chat(server.url, { conversationId: id, text: "plan the work" });
+    expect(chunks.some((c) => c.type === "data-tasks")).toBe(true);
+    const tasks = (await getJson<Task[]>(tasksUrl(id))).body;
+    expect(tasks).toMatchObject([{ id: "1", subject: "Write tests", description: "API and browser", status: "pending" }]);
+
+    const [first, second] = fake.requests.map((r) => r.body.messages as WireMessage[]);
+    expect(fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+      "TaskCreate",
+      "TaskGet",
+      "TaskList",
+      "TaskUpdate",
+    ]);
+    expect(second!.slice(0, first!.length)).toEqual(first);
+    const toolMessage = second!.find((m) => m.role === "tool" && m.tool_call_id === "call_1");
+    expect(String(toolMessage?.content)).toBe(
+      "Task (id=1) created successfully: Write tests\n(Tool call #1 for 'TaskCreate' in this conversation.)",
+    );
+  });
+
+  it("a failing tool call reaches the model as a detailed error, and the person's edit reaches it as a hint", async () => {
+    const id = `tool-err-${Date.now().toString(36)}`;
+    fake.reset();
+    fake.enqueue(
+      { kind: "tools", calls: [{ id: "call_9", name: "TaskUpdate", arguments: { task_id: "9", status: "completed" } }] },
+      { text: "Sorry." },
+    );
+    await chat(server.url, { conversationId: id, text: "finish 9" });
+    const second = fake.requests[1]!.body.messages as WireMessage[];
+    // The OpenAI wire format carries a tool error as {"error": <text>}.
+    const error = (JSON.parse(String(second.find((m) => m.role === "tool")?.content)) as { error: string }).error;
+    expect(error.startsWith("TaskNotFoundError: ")).toBe(true);
+    expect(error).toContain("TaskNotFoundError: The task (id=9) does not exist.");
+    expect(error).toContain('Arguments sent: {"task_id":"9","status":"completed"}');
+    expect(error).toContain("What to do: Call TaskList");
+
+    await fetch(tasksUrl(id), json("POST", { subject: "added by the person" }));
+    fake.enqueue({ text: "Noted." });
+    await chat(server.url, { conversationId: id, text: "anything new?" });
+    const third = fake.requests[2]!.body.messages as WireMessage[];
+    expect(String(third.at(-1)?.content)).toContain(
+      "<tasks>The user updated the task list. You have 0 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.</tasks>",
+    );
+    // Told once: the next turn carries no tasks hint.
+    fake.enqueue({ text: "Fine." });
+    await chat(server.url, { conversationId: id, text: "and now?" });
+    expect(String((fake.requests[3]!.body.messages as WireMessage[]).at(-1)?.content)).toBe("and now?");
+  });
+});

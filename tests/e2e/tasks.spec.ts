@@ -1,0 +1,96 @@
+// Tasks in the browser with the demo model: the agent's task calls fill the panel while the reply is still
+// streaming; the person edits the list in the panel; the agent hears of it on its next step.
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+test.describe("tasks", () => {
+  test("the demo's task calls appear live; a panel edit reaches the next reply as a hint", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.gotoNewChat();
+    const panel = page.getByTestId("task-panel").filter({ visible: true });
+    await expect(panel.getByTestId("task-count")).toHaveText("0/0 done");
+
+    // Watch, in the page, for the moment three tasks are listed while the reply is still streaming.
+    const seenWhileStreaming = page.waitForFunction(
+      () => {
+        const items = document.querySelectorAll('[data-testid="side-panel"] [data-testid="task-item"]').length;
+        const replies = document.querySelectorAll('[data-testid="message-assistant"]');
+        return items === 3 && replies[replies.length - 1]?.getAttribute("data-status") === "streaming";
+      },
+      undefined,
+      { polling: "raf", timeout: 20_000 },
+    );
+    await chat.send("add tasks: Draft the outline; Write the tests; Publish the post");
+    await seenWhileStreaming;
+    await chat.waitForReplyDone();
+
+    await expect(panel.getByTestId("task-subject")).toHaveText(["#1Draft the outline", "#2Write the tests", "#3Publish the post"]);
+    const rows = chat.lastAssistant().getByTestId("tool-row");
+    await expect(rows.getByTestId("tool-summary")).toHaveText([
+      "Created task 1 · Draft the outline",
+      "Created task 2 · Write the tests",
+      "Created task 3 · Publish the post",
+    ]);
+    await rows.first().getByRole("button").click();
+    await expect(rows.first().getByTestId("tool-detail")).toContainText("Task (id=1) created successfully: Draft the outline");
+
+    // The agent starts task 2.
+    await chat.send("start 2");
+    await chat.waitForReplyDone();
+    await expect(chat.lastAssistant().getByTestId("tool-summary")).toHaveText("Task 2 → in_progress");
+    await expect(panel.locator('[data-task-id="2"]')).toHaveAttribute("data-status", "in_progress");
+
+    // The person marks task 1 completed in the panel (via the edit form's status select).
+    await panel.locator('[data-task-id="1"]').getByTestId("task-subject").click();
+    await panel.getByTestId("task-status-select").selectOption("completed");
+    await expect(panel.locator('[data-task-id="1"]')).toHaveAttribute("data-status", "completed");
+    await expect(panel.getByTestId("task-count")).toHaveText("1/3 done");
+
+    // The next reply carries a tasks hint saying the user updated the list; the demo then lists its tasks.
+    await chat.send("what's left?");
+    await chat.waitForReplyDone();
+    const reply = chat.lastAssistant();
+    const chip = reply.getByTestId("hint-chip");
+    await expect(chip).toHaveCount(1);
+    await expect(chip.locator('[data-kind="tasks"]')).toContainText("You updated tasks · 2 open tasks");
+    await chip.getByRole("button").click();
+    await expect(chip.getByTestId("hint-text")).toContainText(
+      "<tasks>The user updated the task list. You have 1 in-progress tasks and 1 pending tasks.",
+    );
+    await expect(reply.getByTestId("tool-summary")).toHaveText(["Listed tasks · 3"]);
+    await expect(reply.getByTestId("message-text")).toContainText("1 [completed] Draft the outline");
+
+    // After a reload the panel and the transcript are as they were.
+    await chat.reload();
+    await expect(panel.getByTestId("task-count")).toHaveText("1/3 done");
+    await expect(chat.lastAssistant().getByTestId("hint-chip")).toHaveCount(1);
+  });
+
+  test("the person adds, renames, reorders and deletes tasks in the panel", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.gotoNewChat();
+    await chat.send("hello");
+    await chat.waitForReplyDone();
+    const panel = page.getByTestId("task-panel").filter({ visible: true });
+    const order = () => panel.getByTestId("task-item").evaluateAll((els) => els.map((el) => el.getAttribute("data-task-id")));
+    for (const subject of ["alpha", "beta", "gamma"]) {
+      await panel.getByTestId("task-add-input").fill(subject);
+      await panel.getByTestId("task-add-input").press("Enter");
+      await expect(panel.getByTestId("task-item")).toHaveCount(["alpha", "beta", "gamma"].indexOf(subject) + 1);
+    }
+    await panel.locator('[data-task-id="2"]').getByTestId("task-subject").click();
+    await panel.getByTestId("task-subject-input").fill("beta, renamed");
+    await panel.getByTestId("task-subject-input").press("Enter");
+    await expect(panel.locator('[data-task-id="2"]').getByTestId("task-subject")).toHaveText("#2beta, renamed");
+
+    await panel.locator('[data-task-id="3"]').hover();
+    await panel.locator('[data-task-id="3"]').getByTestId("task-up").click();
+    await expect.poll(order).toEqual(["1", "3", "2"]);
+    await panel.locator('[data-task-id="1"]').hover();
+    await panel.locator('[data-task-id="1"]').getByTestId("task-delete").click();
+    await expect.poll(order).toEqual(["3", "2"]);
+
+    await chat.reload();
+    await expect.poll(order).toEqual(["3", "2"]);
+  });
+});
