@@ -7,6 +7,7 @@ import { useUiStore } from "@/lib/stores/ui-store";
 import { ModelBadge } from "./model-badge";
 import { ConversationList } from "./sidebar/conversation-list";
 import { HintsToggle } from "./hints-toggle";
+import { InspectorButton } from "./inspector/inspector-button";
 import { SettingsButton } from "./settings/settings-button";
 import { ThemeToggle } from "./theme-toggle";
 import { ChecklistIcon, MenuIcon } from "./ui/icons";
@@ -56,11 +57,15 @@ export function AppShell({
               <Logo /> Hintline
             </div>
             <ConversationList activeId={activeId} onNavigate={() => setDrawer(false)} />
+            <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
+              <HintsToggle />
+              <ThemeToggle />
+            </div>
           </aside>
         </div>
       )}
       <main className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border px-3 sm:px-5">
+        <header className="flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:gap-2 sm:px-5">
           <button
             type="button"
             data-testid="menu-button"
@@ -86,9 +91,14 @@ export function AppShell({
               <ChecklistIcon />
             </button>
           )}
-          <HintsToggle />
+          <div className="hidden items-center sm:flex">
+            <HintsToggle />
+          </div>
+          {activeId && <InspectorButton conversationId={activeId} />}
           {activeId && <SettingsButton conversationId={activeId} />}
-          <ThemeToggle />
+          <div className="hidden sm:block">
+            <ThemeToggle />
+          </div>
         </header>
         {children}
       </main>

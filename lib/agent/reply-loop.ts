@@ -22,7 +22,8 @@ export type StepUsage = { inputTokens?: number; outputTokens?: number };
 
 export type ReplyOptions = {
   model: LanguageModel;
-  instructions: string;
+  /** The system prompt, assembled again before every model call (so an edit applies on the next one). */
+  instructions: string | (() => string | Promise<string>);
   /** The conversation before this reply, as model messages. */
   history: ModelMessage[];
   replyId: string;
@@ -71,7 +72,7 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
     let usage: StepUsage = {};
     const result = streamText({
       model,
-      instructions,
+      instructions: typeof instructions === "function" ? await instructions() : instructions,
       messages,
       tools,
       abortSignal,

@@ -5,7 +5,6 @@ import { estimateInputTokens, type LastCallUsage } from "../agent/context-usage.
 import { describeError } from "../agent/describe-error.ts";
 import { runReply } from "../agent/reply-loop.ts";
 import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
-import { buildSystemPrompt } from "../agent/system-prompt.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { currentModel } from "../ai/providers.ts";
 import { createTools } from "../ai/tools/index.ts";
@@ -13,7 +12,7 @@ import { createCallCounter } from "../ai/tools/task-tool-context.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
-import { ensureConversation, updateConversation } from "../db/conversations.ts";
+import { ensureConversation, getConversation, updateConversation } from "../db/conversations.ts";
 import {
   appendMessage,
   deleteMessagesAfter,
@@ -25,6 +24,7 @@ import {
 import { listTasks } from "../db/tasks.ts";
 import { activeReplyIds, beginReply, endReply } from "./active-replies.ts";
 import { parseAgentState, patchAgentState, readAgentState } from "./agent-state.ts";
+import { systemPromptFor } from "./system-prompt.ts";
 import { createHintStep } from "./runtime-hints.ts";
 
 export type ChatRequest = {
@@ -83,7 +83,12 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   signal.addEventListener("abort", onAbort, { once: true });
   const settings = resolveSettings(conversation.settings);
   const agentState = parseAgentState(conversation.agentState);
-  const instructions = buildSystemPrompt(settings);
+  const instructions = systemPromptFor(settings).text;
+  // Rebuilt before every model call from the stored settings, so an edit made mid-reply applies on the next step.
+  const currentInstructions = async () => {
+    const fresh = await getConversation({ id: conversationId });
+    return fresh ? systemPromptFor(resolveSettings(fresh.settings)).text : instructions;
+  };
   const contextWindow = settings.context.contextWindow ?? info.contextWindow;
   const beforeStep = createHintStep({
     conversationId,
@@ -115,7 +120,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
       try {
         const outcome = await runReply({
           model,
-          instructions,
+          instructions: currentInstructions,
           tools,
           history: toModelMessages(history),
           replyId,

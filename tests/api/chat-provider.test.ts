@@ -1,19 +1,12 @@
 // POST /api/chat against an OpenAI-compatible provider (a real HTTP fake): the request it receives, and how provider
 // failures reach the person without losing their message.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AppServer, freePort, startAppServer } from "../support/app-server.ts";
+import { type AppServer, freePort, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, type StreamChunk } from "../support/chat-client.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { type ConversationView, expectNoStackTrace, messageText } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown };
-
-const providerEnv = (baseUrl: string) => ({
-  OPENAI_BASE_URL: baseUrl,
-  OPENAI_API_KEY: "k",
-  HINTLINE_MODEL: "fake-model",
-  HINTLINE_MAX_RETRIES: "0",
-});
 
 /** The text of a Chat Completions message, whether its content is a string or an array of parts. */
 function wireText(message: WireMessage | undefined): string {

@@ -1,7 +1,7 @@
 // Runtime-state hints through the real server and a real OpenAI fake: where they land in what the model receives,
 // that the model input only ever grows (append-only, byte-identical system prompt), and what gets persisted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import type { ApiMessage, ConversationView } from "./helpers.ts";
@@ -16,7 +16,7 @@ let server: AppServer;
 beforeAll(async () => {
   fake = await startOpenAIFake();
   server = await startAppServer({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", HINTLINE_MODEL: "fake-model", HINTLINE_MAX_RETRIES: "0" },
+    env: providerEnv(fake.url),
   });
 });
 afterAll(async () => {

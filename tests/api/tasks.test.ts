@@ -1,6 +1,6 @@
 // The task REST routes (the person's edits from the panel) and the task tools driven by a real OpenAI fake.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { expectApiError } from "./helpers.ts";
@@ -14,7 +14,7 @@ let server: AppServer;
 beforeAll(async () => {
   fake = await startOpenAIFake();
   server = await startAppServer({
-    env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "k", HINTLINE_MODEL: "fake-model", HINTLINE_MAX_RETRIES: "0" },
+    env: providerEnv(fake.url),
   });
 });
 afterAll(async () => {

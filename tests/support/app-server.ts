@@ -90,3 +90,8 @@ export async function startAppServer({
     },
   };
 }
+
+/** The environment that points the app at an OpenAI-compatible fake (no retries, so failures show at once). */
+export function providerEnv(baseUrl: string): Record<string, string> {
+  return { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "k", HINTLINE_MODEL: "fake-model", HINTLINE_MAX_RETRIES: "0" };
+}

@@ -1,0 +1,11 @@
+import { parseWith, route } from "@/lib/api/request";
+import { idSchema } from "@/lib/api/schemas";
+import { getContextView } from "@/lib/chat/context-view";
+
+export const dynamic = "force-dynamic";
+
+// ?hints=false previews the same context without the hints.
+export const GET = route<{ id: string }>(async (request, { id }) => {
+  const hints = new URL(request.url).searchParams.get("hints") !== "false";
+  return Response.json(await getContextView(parseWith(idSchema, id, "conversation id"), { hints }));
+});

@@ -1,0 +1,120 @@
+"use client";
+// The inspector: exactly what the next model call would receive — the system prompt section by section (origin and
+// tokens), then every message as the model gets it, hints included; a switch previews the context without hints.
+import type { ModelMessage } from "ai";
+import { useCallback, useEffect, useState } from "react";
+import { apiFetch } from "@/lib/stores/api-client";
+
+type ContextView = {
+  system: string;
+  sections: Array<{ id: string; title: string; origin: string; tokens: number; text: string }>;
+  messages: ModelMessage[];
+  messageTokens: number[];
+  tools: string[];
+  usage: { inputTokens: number; contextWindow: number; triggerTokens: number; bufferStartTokens: number };
+};
+
+function messageText(message: ModelMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .map((part) => {
+      if (part.type === "text") return part.text;
+      if (part.type === "tool-call") return `→ ${part.toolName}(${JSON.stringify(part.input)})`;
+      if (part.type === "tool-result") {
+        const value = (part.output as { value?: unknown }).value;
+        return `← ${part.toolName}: ${typeof value === "string" ? value : JSON.stringify(value)}`;
+      }
+      return `[${part.type}]`;
+    })
+    .join("\n");
+}
+
+const isHint = (m: ModelMessage) => m.role === "user" && messageText(m).startsWith("<system-reminder>");
+
+export function InspectorDrawer({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
+  const [hints, setHints] = useState(true);
+  const [view, setView] = useState<ContextView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setView(await apiFetch<ContextView>(`/api/conversations/${conversationId}/context?hints=${hints}`));
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [conversationId, hints]);
+  useEffect(() => void load(), [load]);
+
+  return (
+    <div className="fixed inset-0 z-50 flex justify-end">
+      <button type="button" aria-label="Close inspector" className="absolute inset-0 bg-black/30" onClick={onClose} />
+      <aside data-testid="inspector" className="relative flex h-full w-full max-w-xl flex-col bg-elevated shadow-2xl">
+        <header className="flex items-center justify-between gap-3 border-b border-border px-5 py-3">
+          <div>
+            <h2 className="font-semibold">Next model input</h2>
+            {view && (
+              <p data-testid="inspector-total" className="text-xs text-muted">
+                {view.usage.inputTokens.toLocaleString()} tokens of {view.usage.contextWindow.toLocaleString()} · tools: {view.tools.join(", ")}
+              </p>
+            )}
+          </div>
+          <div className="flex items-center gap-3">
+            <label className="flex items-center gap-1.5 text-xs text-muted">
+              <input type="checkbox" data-testid="inspector-hints" checked={hints} onChange={(e) => setHints(e.target.checked)} />
+              with hints
+            </label>
+            <button type="button" data-testid="inspector-refresh" onClick={() => void load()} className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
+              Refresh
+            </button>
+            <button type="button" onClick={onClose} className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
+              Close
+            </button>
+          </div>
+        </header>
+        <div className="flex-1 space-y-5 overflow-y-auto px-5 py-4 text-sm">
+          {error && (
+            <p role="alert" className="text-danger">
+              {error}
+            </p>
+          )}
+          {view && (
+            <>
+              <section>
+                <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">System prompt</h3>
+                <div className="space-y-2">
+                  {view.sections.map((s) => (
+                    <details key={s.id} data-testid="inspector-section" data-section={s.id} className="rounded-lg border border-border">
+                      <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2">
+                        <span className="font-medium">{s.title}</span>
+                        <span className="text-xs text-muted">
+                          {s.origin} · {s.tokens} tokens
+                        </span>
+                      </summary>
+                      <pre data-testid="inspector-section-text" className="overflow-x-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">
+                        {s.text}
+                      </pre>
+                    </details>
+                  ))}
+                </div>
+              </section>
+              <section>
+                <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">Messages ({view.messages.length})</h3>
+                <ol className="space-y-2">
+                  {view.messages.map((m, i) => (
+                    <li key={i} data-testid="inspector-message" data-role={m.role} data-hint={isHint(m)} className="rounded-lg border border-border">
+                      <div className="flex items-center justify-between px-3 py-1.5 text-xs text-muted">
+                        <span className="font-medium text-fg/80">{isHint(m) ? "user · hint" : m.role}</span>
+                        <span>{view.messageTokens[i]} tokens</span>
+                      </div>
+                      <pre className="max-h-48 overflow-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">{messageText(m)}</pre>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            </>
+          )}
+        </div>
+      </aside>
+    </div>
+  );
+}

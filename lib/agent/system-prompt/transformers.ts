@@ -1,0 +1,78 @@
+// The transformers of the system-prompt chain. Each adds or rewrites sections; none reads a clock or a counter, so
+// the prompt is byte-identical from call to call until the person edits it (time, tasks and usage are hints).
+import type { PromptContext, PromptSection, PromptTransformer } from "./types.ts";
+
+export const DEFAULT_BASE_PROMPT = [
+  "You are Hintline, a helpful assistant in a chat with a person.",
+  "Answer clearly and concisely; use Markdown where it helps (lists, code blocks).",
+].join("\n");
+
+function pick(context: PromptContext, key: "base" | "instructions" | "memory"): { text: string; origin: string } | undefined {
+  const own = context.conversation[key]?.trim();
+  if (own) return { text: own, origin: "conversation settings" };
+  const global = context.defaults[key]?.trim();
+  if (global) return { text: global, origin: "global default" };
+  return undefined;
+}
+
+export const basePrompt: PromptTransformer = (sections, context) => {
+  const chosen = pick(context, "base");
+  return [...sections, { id: "base", title: "Base prompt", origin: chosen?.origin ?? "default", text: chosen?.text ?? DEFAULT_BASE_PROMPT }];
+};
+
+/** Cuts text to at most `budget` tokens on a line boundary where possible. */
+export function cutToTokens(text: string, budget: number, countTokens: (t: string) => number): string {
+  if (budget <= 0) return "";
+  if (countTokens(text) <= budget) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (countTokens(text.slice(0, mid)) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  const cut = text.slice(0, low);
+  const lineEnd = cut.lastIndexOf("\n");
+  return lineEnd > low * 0.8 ? cut.slice(0, lineEnd) : cut;
+}
+
+const INSTRUCTIONS_HEADER = "# Instructions\nStanding rules from the person; follow them throughout.";
+const MEMORY_HEADER = "# Memory\nNotes kept across conversations; use them when relevant.";
+
+export const instructions: PromptTransformer = (sections, context) => {
+  const chosen = pick(context, "instructions");
+  if (!chosen) return sections;
+  const budget = context.workspaceBudget - context.countTokens(INSTRUCTIONS_HEADER);
+  const text = cutToTokens(chosen.text, budget, context.countTokens);
+  const note = text.length < chosen.text.length ? "\n[Instructions truncated to fit the workspace budget.]" : "";
+  return [...sections, { id: "instructions", title: "Instructions", origin: chosen.origin, text: `${INSTRUCTIONS_HEADER}\n${text}${note}` }];
+};
+
+/** Memory gets what the instructions left of the workspace budget, with a visible note when cut. */
+export const memory: PromptTransformer = (sections, context) => {
+  const chosen = pick(context, "memory");
+  if (!chosen) return sections;
+  const used = sections.filter((s) => s.id === "instructions").reduce((n, s) => n + context.countTokens(s.text), 0);
+  const note = (shown: number, total: number) => `\n[Memory truncated: ${shown} of ${total} tokens shown (workspace budget ${context.workspaceBudget} tokens).]`;
+  const total = context.countTokens(chosen.text);
+  const room = context.workspaceBudget - used - context.countTokens(MEMORY_HEADER) - context.countTokens(note(total, total));
+  const text = cutToTokens(chosen.text, room, context.countTokens);
+  const truncated = text.length < chosen.text.length;
+  const body = `${MEMORY_HEADER}\n${text}${truncated ? note(context.countTokens(text), total) : ""}`;
+  return [...sections, { id: "memory", title: "Memory", origin: chosen.origin, text: body }];
+};
+
+export const taskGuidance: PromptTransformer = (sections, context) => {
+  const [create, get, list, update] = ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"].map((name) =>
+    context.taskToolNames.includes(name) ? name : undefined,
+  );
+  const tools = [create, get, list, update].filter(Boolean).join(", ");
+  const text = [
+    "# Tasks and system reminders",
+    `For work with several steps, keep a task list with the task tools (${tools}): create a task per step, set it to in_progress when you start it and completed when it is done, and check TaskList to see what is left. The person can see and edit the same list.`,
+    "Some messages in this conversation are <system-reminder> blocks. They are not written by the person: the system adds them with facts about the current state — the current time and timezone, your open tasks, how full your context is, and other fields. Treat them as true at the point where they appear; a later reminder supersedes an earlier one. You need not mention them unless they matter to the person's request.",
+  ].join("\n");
+  return [...sections, { id: "task-guidance", title: "Task guidance", origin: "Hintline", text }];
+};
+
+export type { PromptSection };

@@ -1,0 +1,22 @@
+// The system prompt is assembled from sections by an ordered chain of small pure transformers.
+
+export type PromptSection = {
+  id: string;
+  title: string;
+  /** Where the text came from (shown in the inspector): "default", "conversation settings", "global default", … */
+  origin: string;
+  text: string;
+};
+
+export type PromptContext = {
+  /** Per-conversation parts (settings.prompt); empty strings count as unset. */
+  conversation: { base?: string; instructions?: string; memory?: string };
+  /** Global defaults (HINTLINE_BASE_PROMPT / HINTLINE_INSTRUCTIONS / HINTLINE_MEMORY). */
+  defaults: { base?: string; instructions?: string; memory?: string };
+  taskToolNames: readonly string[];
+  /** Token budget for the whole workspace section (instructions + memory). */
+  workspaceBudget: number;
+  countTokens: (text: string) => number;
+};
+
+export type PromptTransformer = (sections: PromptSection[], context: PromptContext) => PromptSection[];

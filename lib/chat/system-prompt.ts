@@ -1,0 +1,21 @@
+// The system prompt for a conversation: its own prompt settings over the global defaults from the environment.
+import { assembleSystemPrompt, type AssembledPrompt, DEFAULT_WORKSPACE_BUDGET } from "../agent/system-prompt/assemble.ts";
+import type { Settings } from "../agent/settings.ts";
+import { createTokenCounter } from "../agent/token-count.ts";
+
+const countTokens = createTokenCounter();
+
+export function systemPromptFor(settings: Settings): AssembledPrompt {
+  const budget = Number(process.env.HINTLINE_WORKSPACE_BUDGET);
+  return assembleSystemPrompt({
+    conversation: settings.prompt,
+    defaults: {
+      base: process.env.HINTLINE_BASE_PROMPT,
+      instructions: process.env.HINTLINE_INSTRUCTIONS,
+      memory: process.env.HINTLINE_MEMORY,
+    },
+    taskToolNames: settings.injection.taskToolNames,
+    workspaceBudget: Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_WORKSPACE_BUDGET,
+    countTokens,
+  });
+}
