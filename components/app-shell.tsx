@@ -6,6 +6,7 @@ import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { ModelBadge } from "./model-badge";
 import { ConversationList } from "./sidebar/conversation-list";
+import { ThinMeter } from "./context/context-meter";
 import { HintsToggle } from "./hints-toggle";
 import { InspectorButton } from "./inspector/inspector-button";
 import { SettingsButton } from "./settings/settings-button";
@@ -100,6 +101,7 @@ export function AppShell({
             <ThemeToggle />
           </div>
         </header>
+        {panel && <ThinMeter />}
         {children}
       </main>
       {panel && (

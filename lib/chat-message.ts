@@ -43,10 +43,27 @@ export type ContextUsage = {
   contextWindow: number;
   triggerTokens: number;
   bufferStartTokens: number;
+  /** Tokenizer counts per kind of content. */
+  breakdown?: { system: number; tools: number; summary: number; messages: number; hints: number };
+};
+
+export type CompressionData = {
+  tokensBefore: number;
+  /** Summary plus kept messages (system prompt and tools excluded). */
+  tokensAfter: number;
+  summarizedMessages: number;
+  keptMessages: number;
+  /** Summarising failed and the older messages were truncated instead. */
+  fallback: boolean;
+  /** The compression call's own token usage. */
+  usage?: { inputTokens: number; outputTokens: number };
+  summary: string;
+  createdAt: string;
 };
 
 export type DataParts = {
   hint: HintData;
+  compression: CompressionData;
   tasks: Task[];
   "context-usage": ContextUsage;
 };

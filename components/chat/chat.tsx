@@ -8,6 +8,7 @@ import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
 import { titleFrom } from "@/lib/conversation-title";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
+import { useUsageStore } from "@/lib/stores/usage-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
@@ -33,6 +34,7 @@ export function Chat({
   const touch = useConversationsStore((s) => s.touch);
   const refresh = useConversationsStore((s) => s.refresh);
   const receiveTasks = useTasksStore((s) => s.receive);
+  const receiveUsage = useUsageStore((s) => s.receive);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
@@ -50,6 +52,7 @@ export function Chat({
     onFinish: () => void refresh().catch(() => {}),
     onData: (part) => {
       if (part.type === "data-tasks") receiveTasks(part.data);
+      if (part.type === "data-context-usage") receiveUsage(part.data);
     },
   });
 

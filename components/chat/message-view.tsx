@@ -1,8 +1,9 @@
 "use client";
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
 import { memo } from "react";
-import type { ChatMessage, ChatMessagePart, HintData } from "@/lib/chat-message";
+import type { ChatMessage, ChatMessagePart, CompressionData, HintData } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
+import { CompressionChip } from "./compression-chip";
 import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
 import { ToolRow } from "./tool-row";
@@ -14,6 +15,10 @@ function PartView({ part, contextWindow }: { part: ChatMessagePart; contextWindo
   if (part.type === "data-hint") {
     const data = part.data as HintData | undefined;
     return showHints && data && typeof data.text === "string" ? <HintChip data={data} contextWindow={contextWindow} /> : null;
+  }
+  if (part.type === "data-compression") {
+    const data = part.data as CompressionData | undefined;
+    return data && typeof data.tokensBefore === "number" ? <CompressionChip data={data} /> : null;
   }
   if (part.type.startsWith("tool-")) {
     const p = part as unknown as Omit<ToolCallView, "toolName">;

@@ -31,6 +31,8 @@ export type ReplyOptions = {
   maxSteps?: number;
   maxRetries?: number;
   abortSignal?: AbortSignal;
+  /** Chunks that open the reply before its first step (e.g. a compression record). */
+  prelude?: ChatChunk[];
   /** Receives every chunk for the client, in order. */
   emit: (chunk: ChatChunk) => void;
   /**
@@ -57,6 +59,7 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
     emit(chunk);
   };
 
+  for (const chunk of options.prelude ?? []) send(chunk);
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex };
     const stepMessages = [...history, ...toModelMessages([builder.message])];

@@ -8,6 +8,8 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { countTokens } from "../agent/token-count.ts";
+import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
+import { extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 
 export const DEMO_MODEL_ID = "hintline-demo";
@@ -87,6 +89,8 @@ const HELP = [
 ].join("\n");
 
 export function decide(prompt: LanguageModelV4Prompt): Decision {
+  const request = lastPersonMessage(prompt);
+  if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   const segment = replySegment(prompt);
   const calls = nextCalls(segment);
   if (calls.length) return { text: "", calls };

@@ -1,12 +1,15 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
 import { getConversation, updateConversation } from "../db/conversations.ts";
+import type { CompressionState } from "./compression.ts";
 
 export type AgentState = {
   /** The provider's report for the last model call, to count the next input incrementally. */
   lastCall?: LastCallUsage;
   /** The person changed the task list since the agent last heard about it. */
   tasksEditedByPerson?: boolean;
+  /** The model context's summary and where its kept tail starts. */
+  compression?: CompressionState;
 };
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
@@ -20,13 +23,18 @@ export function parseAgentState(value: unknown): AgentState {
     state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
   }
   if (raw.tasksEditedByPerson === true) state.tasksEditedByPerson = true;
+  const c = raw.compression as Record<string, unknown> | undefined;
+  if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
+    state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };
+  }
   return state;
 }
 
 export async function patchAgentState(conversationId: string, patch: Partial<AgentState>): Promise<void> {
   const conversation = await getConversation({ id: conversationId });
   if (!conversation) return;
-  const next = { ...parseAgentState(conversation.agentState), ...patch };
+  const next: Record<string, unknown> = { ...parseAgentState(conversation.agentState), ...patch };
+  for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
   await updateConversation({ id: conversationId, agentState: next });
 }
 

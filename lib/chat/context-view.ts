@@ -4,14 +4,16 @@
 import type { ModelMessage } from "ai";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { resolveSettings } from "../agent/settings.ts";
-import { countTokens } from "../agent/token-count.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { currentModel } from "../ai/providers.ts";
-import { TOOL_NAMES } from "../ai/tools/index.ts";
+import { TOOL_NAMES, toolDefinitionTokens } from "../ai/tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages } from "../db/messages.ts";
+import { parseAgentState } from "./agent-state.ts";
+import { summaryModelMessages, tailStart } from "./compression.ts";
+import { contextUsageFor } from "./context-usage.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
@@ -22,22 +24,29 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   const settings = resolveSettings(conversation.settings);
   const prompt = systemPromptFor(settings);
-  const stored = await listMessages({ conversationId: id });
-  const messages: ModelMessage[] = toModelMessages(hints ? stored : withoutHints(stored));
+  const state = parseAgentState(conversation.agentState);
+  const history = await listMessages({ conversationId: id });
+  const tail = history.slice(tailStart(history, state.compression));
+  const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail))];
   const messageTokens = messages.map((m) => countModelMessageTokens([m]));
   const contextWindow = settings.context.contextWindow ?? currentModel().info.contextWindow;
-  const inputTokens = countTokens(prompt.text) + messageTokens.reduce((a, b) => a + b, 0);
+  const usage = contextUsageFor({
+    settings,
+    contextWindow,
+    system: prompt.text,
+    summary: state.compression?.summary,
+    history,
+    tailStart: tailStart(history, state.compression),
+    last: hints ? state.lastCall : undefined,
+    tools: toolDefinitionTokens(),
+  });
   return {
     system: prompt.text,
     sections: prompt.sections.map(({ id: sectionId, title, origin, tokens, text }) => ({ id: sectionId, title, origin, tokens, text })),
     messages,
     messageTokens,
     tools: [...TOOL_NAMES],
-    usage: {
-      inputTokens,
-      contextWindow,
-      triggerTokens: Math.floor(settings.context.triggerRatio * contextWindow),
-      bufferStartTokens: Math.floor(Math.max(0, settings.context.triggerRatio - settings.injection.contextBufferRatio) * contextWindow),
-    },
+    summary: state.compression?.summary ?? null,
+    usage,
   };
 }

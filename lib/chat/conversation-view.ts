@@ -7,7 +7,13 @@ import { getDb } from "../db/client.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages, settleStaleReplies } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
+import { toolDefinitionTokens } from "../ai/tools/index.ts";
+import { currentModel } from "../ai/providers.ts";
 import { activeReplyIds } from "./active-replies.ts";
+import { parseAgentState } from "./agent-state.ts";
+import { tailStart } from "./compression.ts";
+import { contextUsageFor } from "./context-usage.ts";
+import { systemPromptFor } from "./system-prompt.ts";
 
 export type ConversationView = {
   id: string;
@@ -25,15 +31,27 @@ export async function getConversationView(id: string): Promise<ConversationView>
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   await settleStaleReplies({ conversationId: id, activeIds: activeReplyIds(id) });
   const [messages, tasks] = await Promise.all([listMessages({ conversationId: id }), listTasks({ conversationId: id })]);
+  const settings = resolveSettings(conversation.settings);
+  const state = parseAgentState(conversation.agentState);
+  const contextUsage = contextUsageFor({
+    settings,
+    contextWindow: settings.context.contextWindow ?? currentModel().info.contextWindow,
+    system: systemPromptFor(settings).text,
+    summary: state.compression?.summary,
+    history: messages,
+    tailStart: tailStart(messages, state.compression),
+    last: state.lastCall,
+    tools: toolDefinitionTokens(),
+  });
   return {
     id: conversation.id,
     title: conversation.title,
     createdAt: conversation.createdAt,
     updatedAt: conversation.updatedAt,
-    settings: resolveSettings(conversation.settings),
+    settings,
     messages,
     tasks,
-    contextUsage: null,
+    contextUsage,
   };
 }
 

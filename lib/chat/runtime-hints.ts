@@ -31,12 +31,16 @@ export function createHintStep(options: HintStepOptions) {
   return async ({ stepIndex, reply }: StepContext): Promise<BeforeStepResult | undefined> => {
     if (!config.injectRuntimeState) return undefined;
     const tasksEditedByPerson = await options.tasksEditedByPerson();
-    const scan = scanContext([...history, reply], { source: config.injectionSource, taskToolNames: config.taskToolNames });
     const tasks = await listTasks({ conversationId });
     const counts = {
       pending: tasks.filter((t) => t.status === "pending").length,
       inProgress: tasks.filter((t) => t.status === "in_progress").length,
     };
+    const scan = scanContext(
+      history,
+      { source: config.injectionSource, taskToolNames: config.taskToolNames, openTasks: counts.pending + counts.inProgress > 0 },
+      reply,
+    );
     const at = now();
     const injection = decideInjection({
       config,

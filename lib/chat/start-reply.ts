@@ -1,16 +1,15 @@
 // Orchestrates one chat turn: persist the person's message first, then stream the reply while folding it into the
 // stored assistant message, so a failing or vanishing provider never loses anything.
 import { createUIMessageStream, createUIMessageStreamResponse, generateId } from "ai";
-import { estimateInputTokens, type LastCallUsage } from "../agent/context-usage.ts";
+import type { LastCallUsage } from "../agent/context-usage.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply } from "../agent/reply-loop.ts";
 import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
 import { currentModel } from "../ai/providers.ts";
 import { createTools } from "../ai/tools/index.ts";
 import { createCallCounter } from "../ai/tools/task-tool-context.ts";
 import { ApiError } from "../api/errors.ts";
-import type { ChatMessage } from "../chat-message.ts";
+import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import { ensureConversation, getConversation, updateConversation } from "../db/conversations.ts";
 import {
@@ -24,6 +23,7 @@ import {
 import { listTasks } from "../db/tasks.ts";
 import { activeReplyIds, beginReply, endReply } from "./active-replies.ts";
 import { parseAgentState, patchAgentState, readAgentState } from "./agent-state.ts";
+import { prepareContext } from "./prepare-context.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 import { createHintStep } from "./runtime-hints.ts";
 
@@ -90,20 +90,29 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     return fresh ? systemPromptFor(resolveSettings(fresh.settings)).text : instructions;
   };
   const contextWindow = settings.context.contextWindow ?? info.contextWindow;
-  const beforeStep = createHintStep({
-    conversationId,
-    settings,
-    history,
-    contextWindow,
-    firstCallInputTokens: estimateInputTokens({ system: instructions, messages: history, last: agentState.lastCall }),
-    tasksEditedByPerson: async () => (await readAgentState(conversationId)).tasksEditedByPerson === true,
-    onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
-  });
   let lastCall: LastCallUsage | undefined;
 
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
       writer.write({ type: "start", messageId: replyId, messageMetadata: { model: info.id } });
+      const emit = (chunk: ChatChunk) => {
+        try {
+          writer.write(chunk);
+        } catch {
+          // The client went away; the reply is still folded and persisted.
+        }
+      };
+      const context = await prepareContext({ conversationId, model, settings, contextWindow, system: instructions, history, agentState });
+      emit({ type: "data-context-usage", id: "usage", data: context.usage, transient: true });
+      const beforeStep = createHintStep({
+        conversationId,
+        settings,
+        history: context.tail,
+        contextWindow,
+        firstCallInputTokens: context.usage.inputTokens,
+        tasksEditedByPerson: async () => (await readAgentState(conversationId)).tasksEditedByPerson === true,
+        onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
+      });
       const tools = createTools({
         conversationId,
         nextCallNumber: createCallCounter(history),
@@ -122,21 +131,18 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
           model,
           instructions: currentInstructions,
           tools,
-          history: toModelMessages(history),
+          history: context.modelMessages,
+          prelude: context.prelude,
           replyId,
           abortSignal: controller.signal,
           maxRetries: Number(process.env.HINTLINE_MAX_RETRIES ?? 2),
-          emit: (chunk) => {
-            try {
-              writer.write(chunk);
-            } catch {
-              // The client went away; the reply is still folded and persisted.
-            }
-          },
+          emit,
           beforeStep,
           onStepEnd: async ({ reply, usage }) => {
             if (usage.inputTokens) {
               lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0, messageCount: history.length + 1 };
+              // The meter moves during the reply: the next call sends at least this step's input and output.
+              emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, inputTokens: usage.inputTokens + (usage.outputTokens ?? 0) }, transient: true });
             }
             await updateMessage({ conversationId, id: replyId, parts: reply.parts });
           },

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { Chat } from "@/components/chat/chat";
+import { ContextMeter } from "@/components/context/context-meter";
 import { TaskPanel } from "@/components/tasks/task-panel";
 import { currentModel } from "@/lib/ai/providers";
 import { ID_PATTERN } from "@/lib/api/schemas";
@@ -20,7 +21,12 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       activeId={id}
       title={view?.title ?? "New chat"}
       model={model}
-      panel={<TaskPanel conversationId={id} initialTasks={view?.tasks ?? []} />}
+      panel={
+        <>
+          <ContextMeter conversationId={id} initial={view?.contextUsage ?? null} />
+          <TaskPanel conversationId={id} initialTasks={view?.tasks ?? []} />
+        </>
+      }
     >
       <Chat key={id} id={id} initialMessages={view?.messages ?? []} model={model} />
     </AppShell>

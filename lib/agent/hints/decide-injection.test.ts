@@ -165,3 +165,14 @@ describe("runtime state injection — acceptance scenarios", () => {
     );
   });
 });
+
+describe("scanContext", () => {
+  it("scans the reply in progress before the history, and stops early without open tasks", () => {
+    const older = reply(timeHint("2026-07-01T06:00:00"));
+    const latest = { ...reply(timeHint(RECENT)), id: "latest" };
+    const scan = scanContext([person, older], { source: OWN, taskToolNames: ["TaskList"], openTasks: false }, latest);
+    expect(scan.lastTimeText).toContain(RECENT);
+    expect(scan.tasksSeen).toBe(true);
+    expect(scanContext([person], { source: OWN, taskToolNames: ["TaskList"] }).tasksSeen).toBe(false);
+  });
+});

@@ -21,12 +21,24 @@ function toolNameOf(type: string, part: unknown): string | undefined {
 
 export function scanContext(
   messages: readonly ChatMessage[],
-  { source, taskToolNames }: { source: HintSource; taskToolNames: readonly string[] },
+  {
+    source,
+    taskToolNames,
+    openTasks = true,
+  }: {
+    source: HintSource;
+    taskToolNames: readonly string[];
+    /** With no open tasks the agent counts as aware of them, so the scan can stop at the newest time hint. */
+    openTasks?: boolean;
+  },
+  /** The reply in progress, scanned before `messages` (saves copying the history on every step). */
+  latest?: ChatMessage,
 ): ContextScan {
   let lastTimeText: string | undefined;
-  let tasksSeen = false;
-  for (let m = messages.length - 1; m >= 0; m--) {
-    const parts = messages[m]!.parts;
+  let tasksSeen = !openTasks;
+  const count = messages.length + (latest ? 1 : 0);
+  for (let m = count - 1; m >= 0; m--) {
+    const parts = (latest && m === messages.length ? latest : messages[m]!).parts;
     for (let p = parts.length - 1; p >= 0; p--) {
       const part = parts[p]!;
       if (part.type === "data-hint") {

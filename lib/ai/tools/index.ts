@@ -1,4 +1,6 @@
 // The agent's tools for one reply.
+import { z } from "zod";
+import { countTokens } from "../../agent/token-count.ts";
 import { taskCreateTool } from "./task-create.ts";
 import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
@@ -17,3 +19,19 @@ export function createTools(ctx: TaskToolContext) {
 }
 
 export type ChatTools = ReturnType<typeof createTools>;
+
+let definitionTokens: number | undefined;
+
+/** The tool definitions' share of every prompt, counted once (the tool set is fixed). */
+export function toolDefinitionTokens(): number {
+  if (definitionTokens === undefined) {
+    const tools = createTools({ conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} });
+    const definitions = Object.entries(tools).map(([name, t]) => ({
+      name,
+      description: t.description,
+      parameters: z.toJSONSchema(t.inputSchema as z.ZodType, { io: "input", unrepresentable: "any" }),
+    }));
+    definitionTokens = countTokens(JSON.stringify(definitions));
+  }
+  return definitionTokens;
+}

@@ -1,0 +1,8 @@
+import { parseWith, route } from "@/lib/api/request";
+import { idSchema } from "@/lib/api/schemas";
+import { compactNow } from "@/lib/chat/compact-now";
+
+export const dynamic = "force-dynamic";
+export const maxDuration = 120;
+
+export const POST = route<{ id: string }>(async (_request, { id }) => Response.json(await compactNow(parseWith(idSchema, id, "conversation id"))));

@@ -1,0 +1,106 @@
+"use client";
+// The context meter: used / window with the buffer start and the compression trigger marked, coloured by zone; a
+// click opens the breakdown and a "Compress now" button.
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import type { ContextUsage } from "@/lib/chat-message";
+import { apiFetch } from "@/lib/stores/api-client";
+import { useUsageStore } from "@/lib/stores/usage-store";
+import { meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
+
+const ZONE_COLOUR = { ok: "bg-accent", buffer: "bg-amber-500", trigger: "bg-danger" } as const;
+
+function Bar({ usage, thin = false }: { usage: ContextUsage; thin?: boolean }) {
+  const zone = zoneOf(usage);
+  return (
+    <div className={`relative w-full overflow-hidden rounded-full bg-chip ${thin ? "h-1" : "h-2"}`}>
+      <div className="absolute inset-y-0 bg-amber-500/15" style={{ left: pctOf(usage.bufferStartTokens, usage), width: `calc(${pctOf(usage.triggerTokens, usage)} - ${pctOf(usage.bufferStartTokens, usage)})` }} />
+      <div data-testid="meter-fill" data-zone={zone} className={`absolute inset-y-0 left-0 rounded-full transition-[width] duration-300 ${ZONE_COLOUR[zone]}`} style={{ width: pctOf(usage.inputTokens, usage) }} />
+      {!thin && (
+        <>
+          <div title="Warning buffer starts" className="absolute inset-y-0 w-px bg-amber-600/70" style={{ left: pctOf(usage.bufferStartTokens, usage) }} />
+          <div title="Compression trigger" className="absolute inset-y-0 w-0.5 bg-danger/80" style={{ left: pctOf(usage.triggerTokens, usage) }} />
+        </>
+      )}
+    </div>
+  );
+}
+
+export function ContextMeter({ conversationId, initial }: { conversationId: string; initial: ContextUsage | null }) {
+  const seed = useUsageStore((s) => s.seed);
+  const usage = useUsageStore((s) => s.usage);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const router = useRouter();
+  useEffect(() => seed(conversationId, initial), [conversationId, initial, seed]);
+  if (!usage) return null;
+  const b = usage.breakdown;
+
+  const compact = async () => {
+    setBusy(true);
+    try {
+      const result = await apiFetch<{ compressed: boolean }>(`/api/conversations/${conversationId}/compact`, { method: "POST" });
+      setNotice(result.compressed ? null : "Nothing to compress yet.");
+      if (result.compressed) router.refresh();
+    } catch (error) {
+      setNotice((error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div data-testid="context-meter" data-tokens={usage.inputTokens} data-zone={zoneOf(usage)} className="border-b border-border px-4 py-3">
+      <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} className="w-full text-left" title="Context usage — click for details">
+        <div className="mb-1.5 flex items-baseline justify-between text-xs">
+          <span className="font-semibold text-fg/80">Context</span>
+          <span data-testid="meter-label" className="text-muted tabular-nums">
+            {meterLabel(usage)}
+          </span>
+        </div>
+        <Bar usage={usage} />
+      </button>
+      {open && (
+        <div data-testid="meter-details" className="mt-2 space-y-1 text-xs text-muted">
+          {b && (
+            <dl className="grid grid-cols-2 gap-x-3 gap-y-0.5 tabular-nums">
+              {(
+                [
+                  ["System prompt", b.system],
+                  ["Tools", b.tools],
+                  ["Summary", b.summary],
+                  ["Messages", b.messages],
+                  ["Hints", b.hints],
+                ] as const
+              ).map(([label, n]) => (
+                <div key={label} className="contents">
+                  <dt>{label}</dt>
+                  <dd className="text-right">{n.toLocaleString()}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          <p>
+            Warning from {shortTokens(usage.bufferStartTokens)}, compression at {shortTokens(usage.triggerTokens)} tokens.
+          </p>
+          <button type="button" data-testid="compact-now" disabled={busy} onClick={() => void compact()} className="rounded-md border border-border px-2 py-1 text-fg hover:bg-chip disabled:opacity-50">
+            {busy ? "Compressing…" : "Compress now"}
+          </button>
+          {notice && <p role="status">{notice}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** On narrow screens the meter stays visible as a thin bar under the header. */
+export function ThinMeter() {
+  const usage = useUsageStore((s) => s.usage);
+  if (!usage) return null;
+  return (
+    <div data-testid="thin-meter" className="lg:hidden" title={meterLabel(usage)}>
+      <Bar usage={usage} thin />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+// Pure: the meter's figures and zone.
+import type { ContextUsage } from "@/lib/chat-message";
+
+export type Zone = "ok" | "buffer" | "trigger";
+
+export function zoneOf(u: ContextUsage): Zone {
+  if (u.inputTokens >= u.triggerTokens) return "trigger";
+  if (u.inputTokens > u.bufferStartTokens) return "buffer";
+  return "ok";
+}
+
+export function shortTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function meterLabel(u: ContextUsage): string {
+  const pct = u.contextWindow ? Math.round((u.inputTokens / u.contextWindow) * 100) : 0;
+  return `${shortTokens(u.inputTokens)} / ${shortTokens(u.contextWindow)} · ${pct}%`;
+}
+
+export const pctOf = (n: number, u: ContextUsage) => `${Math.min(100, Math.max(0, (n / u.contextWindow) * 100)).toFixed(2)}%`;

@@ -1,0 +1,25 @@
+// The demo model's summariser: a real extractive summary in the five sections, from the transcript it was given.
+import { SUMMARY_SECTIONS } from "../agent/compression.ts";
+
+const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+export function extractiveSummary(request: string): string {
+  const body = /<conversation>\n([\s\S]*)\n<\/conversation>/.exec(request)?.[1] ?? "";
+  const lines = body.split("\n").filter(Boolean);
+  const said = lines.filter((l) => l.startsWith("User: ") && !l.includes("<system-reminder>")).map((l) => l.slice(6));
+  const answers = lines.filter((l) => l.startsWith("Assistant: ")).map((l) => l.slice(11));
+  const facts = lines.filter((l) => /Task \(id=\d+\)|\bresult:|<current-time>/.test(l)).slice(-5);
+  const previous = /<previous-summary>\n([\s\S]*?)\n<\/previous-summary>/.exec(request)?.[1];
+  const firstSentence = (text: string) => clip(text.split(/(?<=[.!?])\s/)[0] ?? text, 200);
+  const sections: Record<(typeof SUMMARY_SECTIONS)[number], string> = {
+    "Task Overview": said[0] ? `The person asked: “${clip(said[0], 200)}”` : "No request yet.",
+    "Current State": answers.length ? `Last answer began: “${firstSentence(answers.at(-1)!)}”` : "Nothing answered yet.",
+    "Important Discoveries": facts.length ? facts.map((f) => `- ${clip(f, 160)}`).join("\n") : "- None recorded.",
+    "Next Steps": said.length ? `Continue from the person's latest request: “${clip(said.at(-1)!, 160)}”` : "Wait for the person.",
+    "Context to Preserve": [
+      ...(previous ? [`- Earlier summary: ${clip(previous.replace(/\s+/g, " "), 300)}`] : []),
+      ...said.slice(-5).map((s) => `- Person: ${clip(s, 120)}`),
+    ].join("\n") || "- None.",
+  };
+  return SUMMARY_SECTIONS.map((s) => `## ${s}\n${sections[s]}`).join("\n");
+}

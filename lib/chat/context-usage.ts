@@ -1,0 +1,75 @@
+// How full the context is, for the meter: the headline figure counts like the injection rules do (provider report
+// of the last call + tokenizer count of what was added since); the breakdown is a tokenizer count per kind. Message
+// counts are cached per stored message, so a page load or a reply does not re-tokenize the whole conversation.
+import { countModelMessageTokens, type LastCallUsage } from "../agent/context-usage.ts";
+import type { Settings } from "../agent/settings.ts";
+import { countTokens } from "../agent/token-count.ts";
+import { toModelMessages } from "../agent/to-model-messages.ts";
+import type { ChatMessage, ContextUsage } from "../chat-message.ts";
+
+type MessageCount = { total: number; hints: number };
+const cache = new Map<string, MessageCount>();
+const CACHE_LIMIT = 20_000;
+
+function messageCount(message: ChatMessage): MessageCount {
+  const key = `${message.id}:${message.parts.length}:${message.metadata?.status ?? "complete"}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const total = countModelMessageTokens(toModelMessages([message]));
+  const hints = message.parts.reduce(
+    (n, p) => (p.type === "data-hint" ? n + countTokens(String((p.data as { text?: unknown })?.text ?? "")) + 4 : n),
+    0,
+  );
+  const count = { total, hints };
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  // Only settled messages are cached; a streaming reply changes.
+  if (message.metadata?.status !== "streaming") cache.set(key, count);
+  return count;
+}
+
+export function contextUsageFor({
+  settings,
+  contextWindow,
+  system,
+  summary = "",
+  history,
+  tailStart = 0,
+  last,
+  tools = 0,
+}: {
+  settings: Settings;
+  contextWindow: number;
+  system: string;
+  summary?: string;
+  /** Every stored message of the conversation. */
+  history: readonly ChatMessage[];
+  /** Where the model context starts in `history` (after a compression). */
+  tailStart?: number;
+  last?: LastCallUsage;
+  tools?: number;
+}): ContextUsage {
+  const counts = history.slice(tailStart).map(messageCount);
+  const hints = counts.reduce((n, c) => n + c.hints, 0);
+  const all = counts.reduce((n, c) => n + c.total, 0);
+  const breakdown = {
+    system: countTokens(system),
+    tools,
+    summary: summary ? countTokens(summary) + 4 : 0,
+    messages: all - hints,
+    hints,
+  };
+  const tokenizerTotal = breakdown.system + breakdown.tools + breakdown.summary + all;
+  // With a provider report for the last call: that, plus its output, plus only what was added since.
+  const usable = last && last.inputTokens > 0 && last.messageCount <= history.length && last.messageCount >= tailStart;
+  const inputTokens = usable
+    ? last.inputTokens + last.outputTokens + history.slice(last.messageCount).reduce((n, m) => n + messageCount(m).total, 0)
+    : tokenizerTotal;
+  const { triggerRatio } = settings.context;
+  return {
+    inputTokens,
+    contextWindow,
+    triggerTokens: Math.floor(triggerRatio * contextWindow),
+    bufferStartTokens: Math.floor(Math.max(0, triggerRatio - settings.injection.contextBufferRatio) * contextWindow),
+    breakdown,
+  };
+}

@@ -1,0 +1,47 @@
+// The context meter and compression in the browser, on the demo model with a small window for this conversation.
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+test("the meter rises, the context hint appears, compression happens with its chip, and the meter drops", async ({ page }) => {
+  test.setTimeout(150_000);
+  const chat = new ChatPage(page);
+  await chat.gotoNewChat();
+  await chat.send("hello");
+  await chat.waitForReplyDone();
+  const id = await chat.conversationId();
+  const patch = await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 2000 } } } });
+  expect(patch.status()).toBe(200);
+  await chat.reload();
+
+  const meter = page.getByTestId("context-meter").filter({ visible: true });
+  const tokens = async () => Number(await meter.getAttribute("data-tokens"));
+  const before = await tokens();
+  await expect(meter.getByTestId("meter-label")).toContainText("/ 2.0k");
+
+  let compressed = false;
+  const seen: number[] = [before];
+  for (let turn = 0; turn < 6 && !compressed; turn++) {
+    await chat.send("write 300 words about rivers");
+    await chat.waitForReplyDone({ timeout: 30_000 });
+    seen.push(await tokens());
+    compressed = (await chat.lastAssistant().getByTestId("compression-chip").count()) > 0;
+  }
+  expect(compressed).toBe(true);
+  // The meter rose before the compression and dropped with it.
+  expect(Math.max(...seen.slice(0, -1))).toBeGreaterThan(before);
+  expect(seen.at(-1)!).toBeLessThan(Math.max(...seen.slice(0, -1)));
+  // A context-usage hint warned before the trigger was reached.
+  await expect(page.locator('[data-testid="hint-chip"] [data-kind="context"]').first()).toBeVisible();
+
+  const chip = chat.lastAssistant().getByTestId("compression-chip");
+  await expect(chip).toContainText(/Context compressed · [\d.]+k? → [\d.]+k? tokens/);
+  await chip.getByRole("button").click();
+  await expect(chip.getByTestId("compression-summary")).toContainText("## Task Overview");
+  // The visible history is intact and a fresh time hint follows the compression.
+  await expect(chat.userMessages).toHaveCount(seen.length);
+  await expect(chat.lastAssistant().locator('[data-testid="hint-chip"] [data-kind="time"]')).toHaveCount(1);
+
+  // The breakdown is one click away.
+  await meter.getByRole("button").first().click();
+  await expect(meter.getByTestId("meter-details")).toContainText("Summary");
+});
