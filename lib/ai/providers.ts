@@ -2,6 +2,7 @@
 // built-in offline demo model when neither is configured.
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
+import { selectEncodingFor } from "../agent/token-count.ts";
 import type { ModelInfo } from "../chat-message.ts";
 import { contextWindowFor } from "./context-windows.ts";
 import { createDemoModel, DEMO_MODEL_ID } from "./demo-model.ts";
@@ -45,6 +46,9 @@ let cached: { key: string; resolved: ResolvedModel } | undefined;
 export function currentModel(): ResolvedModel {
   const env = process.env;
   const key = [env.OPENAI_API_KEY, env.OPENAI_BASE_URL, env.HINTLINE_MODEL, env.HINTLINE_CONTEXT_WINDOW].join("|");
-  if (!cached || cached.key !== key) cached = { key, resolved: resolveModel(env) };
+  if (!cached || cached.key !== key) {
+    cached = { key, resolved: resolveModel(env) };
+    void selectEncodingFor(cached.resolved.info.id);
+  }
   return cached.resolved;
 }

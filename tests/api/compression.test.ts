@@ -87,3 +87,18 @@ describe("context usage and compression", () => {
     expect((await fetch(`${server.url}/api/conversations/nope/compact`, { method: "POST" })).status).toBe(404);
   });
 });
+
+describe("meter accuracy", () => {
+  it("the meter is within 2% of the input tokens the provider then reports", async () => {
+    const id = `meter-${Date.now()}`;
+    fake.setDefault({ text: words(150, "m") });
+    for (let i = 0; i < 3; i++) await chat(server.url, { conversationId: id, text: `part ${i}` });
+    const { body } = await getJson<{ contextUsage: { inputTokens: number } }>(`${server.url}/api/conversations/${id}`);
+    fake.setDefault({ text: "ok" });
+    await chat(server.url, { conversationId: id, text: "part 3" });
+    const next = fake.requests.at(-1)!.body.messages as WireMessage[];
+    expect(text(next.at(-1))).toBe("part 3");
+    const reported = Math.ceil(JSON.stringify(next).length / 4);
+    expect(Math.abs(body.contextUsage.inputTokens - reported) / reported).toBeLessThan(0.02);
+  });
+});
