@@ -103,7 +103,7 @@ describe("runReply", () => {
       history: [{ role: "user", content: "hi" }],
       replyId: "r1",
       emit: (c) => chunks.push(c),
-      beforeStep: () => ({ chunks: [hint], stream: false }),
+      beforeStep: () => ({ quiet: [hint] }),
     });
     expect(chunks.some((c) => c.type === "data-hint")).toBe(false);
     expect(outcome.reply.parts[0]).toMatchObject({ type: "data-hint", id: "h1" });

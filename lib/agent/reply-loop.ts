@@ -16,7 +16,14 @@ export type StepContext = {
   reply: ChatMessage;
 };
 
-export type BeforeStepResult = { chunks: ChatChunk[]; stream?: boolean };
+export type BeforeStepResult = {
+  /** Added to the reply before the step and sent to the client. */
+  chunks?: ChatChunk[];
+  /** Added to the reply before the step but not streamed (persisted only). */
+  quiet?: ChatChunk[];
+  /** Replaces the conversation before the reply from this step on (after a compression). */
+  history?: ModelMessage[];
+};
 
 export type StepUsage = { inputTokens?: number; outputTokens?: number };
 
@@ -35,10 +42,7 @@ export type ReplyOptions = {
   prelude?: ChatChunk[];
   /** Receives every chunk for the client, in order. */
   emit: (chunk: ChatChunk) => void;
-  /**
-   * Called before every model call; chunks it returns (e.g. a data-hint) are added to the reply before the step,
-   * and sent to the client unless `stream` is false (they are persisted either way).
-   */
+  /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
   onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage }) => Promise<void> | void;
 };
@@ -60,15 +64,16 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
   };
 
   for (const chunk of options.prelude ?? []) send(chunk);
+  let base = history;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex };
-    const stepMessages = [...history, ...toModelMessages([builder.message])];
+    const stepMessages = [...base, ...toModelMessages([builder.message])];
     const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message });
-    for (const chunk of extra?.chunks ?? []) {
-      if (extra?.stream === false) builder.apply(chunk);
-      else send(chunk);
-    }
-    const messages = extra?.chunks.length ? [...history, ...toModelMessages([builder.message])] : stepMessages;
+    for (const chunk of extra?.chunks ?? []) send(chunk);
+    for (const chunk of extra?.quiet ?? []) builder.apply(chunk);
+    if (extra?.history) base = extra.history;
+    const changed = extra?.history || extra?.chunks?.length || extra?.quiet?.length;
+    const messages = changed ? [...base, ...toModelMessages([builder.message])] : stepMessages;
 
     let error: string | undefined;
     let finishReason: string | undefined;

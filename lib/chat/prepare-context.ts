@@ -7,10 +7,11 @@ import { toModelMessages } from "../agent/to-model-messages.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import type { ChatChunk, ChatMessage, ContextUsage } from "../chat-message.ts";
 import type { AgentState } from "./agent-state.ts";
-import { compressContext, summaryModelMessages, tailStart } from "./compression.ts";
+import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";
 
 export type PreparedContext = {
+  compression?: CompressionState;
   usage: ContextUsage;
   /** The stored messages still in the model context. */
   tail: ChatMessage[];
@@ -71,5 +72,5 @@ export async function prepareContext({
     }
   }
   const tail = history.slice(tailStart(history, compression));
-  return { usage, tail, modelMessages: [...summaryModelMessages(compression), ...toModelMessages(tail)], prelude };
+  return { compression, usage, tail, modelMessages: [...summaryModelMessages(compression), ...toModelMessages(tail)], prelude };
 }

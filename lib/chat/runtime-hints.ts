@@ -11,8 +11,8 @@ import { listTasks } from "../db/tasks.ts";
 export type HintStepOptions = {
   conversationId: string;
   settings: Settings;
-  /** The stored messages in the model context before this reply. */
-  history: readonly ChatMessage[];
+  /** The stored messages in the model context before this reply (changes when the context is compressed). */
+  history: () => readonly ChatMessage[];
   contextWindow: number;
   /** Input size of the reply's first call (before any hint). */
   firstCallInputTokens: number;
@@ -37,7 +37,7 @@ export function createHintStep(options: HintStepOptions) {
       inProgress: tasks.filter((t) => t.status === "in_progress").length,
     };
     const scan = scanContext(
-      history,
+      history(),
       { source: config.injectionSource, taskToolNames: config.taskToolNames, openTasks: counts.pending + counts.inProgress > 0 },
       reply,
     );
@@ -58,6 +58,7 @@ export function createHintStep(options: HintStepOptions) {
     if (!injection) return undefined;
     if (injection.fields.tasks && tasksEditedByPerson) await options.onTasksAnnounced?.();
     const data: HintData = { source: config.injectionSource, fields: injection.fields, text: injection.text, createdAt: at.toISOString() };
-    return { chunks: [{ type: "data-hint", id: generateId(), data }], stream: config.emitHintEvent };
+    const chunk = { type: "data-hint" as const, id: generateId(), data };
+    return config.emitHintEvent ? { chunks: [chunk] } : { quiet: [chunk] };
   };
 }

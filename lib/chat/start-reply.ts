@@ -22,10 +22,10 @@ import {
 } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { activeReplyIds, beginReply, endReply } from "./active-replies.ts";
-import { parseAgentState, patchAgentState, readAgentState } from "./agent-state.ts";
+import { parseAgentState, patchAgentState } from "./agent-state.ts";
 import { prepareContext } from "./prepare-context.ts";
+import { createStepPreparation } from "./step-preparation.ts";
 import { systemPromptFor } from "./system-prompt.ts";
-import { createHintStep } from "./runtime-hints.ts";
 
 export type ChatRequest = {
   id: string;
@@ -104,15 +104,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
       };
       const context = await prepareContext({ conversationId, model, settings, contextWindow, system: instructions, history, agentState });
       emit({ type: "data-context-usage", id: "usage", data: context.usage, transient: true });
-      const beforeStep = createHintStep({
-        conversationId,
-        settings,
-        history: context.tail,
-        contextWindow,
-        firstCallInputTokens: context.usage.inputTokens,
-        tasksEditedByPerson: async () => (await readAgentState(conversationId)).tasksEditedByPerson === true,
-        onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
-      });
+      const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context });
       const tools = createTools({
         conversationId,
         nextCallNumber: createCallCounter(history),
@@ -137,9 +129,10 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
           abortSignal: controller.signal,
           maxRetries: Number(process.env.HINTLINE_MAX_RETRIES ?? 2),
           emit,
-          beforeStep,
+          beforeStep: steps.beforeStep,
           onStepEnd: async ({ reply, usage }) => {
             if (usage.inputTokens) {
+              steps.recordStep(usage.inputTokens, usage.outputTokens ?? 0);
               lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0, messageCount: history.length + 1 };
               // The meter moves during the reply: the next call sends at least this step's input and output.
               emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, inputTokens: usage.inputTokens + (usage.outputTokens ?? 0) }, transient: true });

@@ -102,3 +102,33 @@ describe("meter accuracy", () => {
     expect(Math.abs(body.contextUsage.inputTokens - reported) / reported).toBeLessThan(0.02);
   });
 });
+
+describe("compression between the steps of a reply", () => {
+  it("compresses before a later model call when the last step reached the trigger, keeping the reply so far", async () => {
+    const id = `mid-${Date.now()}`;
+    fake.setDefault({ text: words(120, "p") });
+    for (let i = 0; i < 3; i++) await chat(server.url, { conversationId: id, text: `warm up ${i}` });
+    const before = fake.requests.length;
+    fake.setDefault((req) =>
+      text((req.body.messages as WireMessage[]).at(-1)).startsWith("Summarize")
+        ? { text: "## Task Overview\nMid-reply summary.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        : { text: "finished" },
+    );
+    // The first step calls a tool and reports an input at the trigger (3200 of 4000).
+    fake.enqueue({ kind: "tools", calls: [{ id: "call_mid", name: "TaskList", arguments: {} }], usage: { promptTokens: 3300, completionTokens: 20 } });
+    const { chunks, text: streamed } = await chat(server.url, { conversationId: id, text: "check the tasks" });
+    expect(streamed).toBe("finished");
+    const requests = fake.requests.slice(before).map((r) => r.body.messages as WireMessage[]);
+    expect(requests.map((m) => text(m.at(-1)).slice(0, 9))).toEqual(["check the", "Summarize", expect.any(String)]);
+    const afterCompression = requests[2]!;
+    expect(afterCompression[0]!.role).toBe("system");
+    expect(text(afterCompression[1])).toContain("Mid-reply summary.");
+    // The reply so far (the tool call and its result) is still there, then a fresh time hint (the scan now sees
+    // only the kept tail).
+    expect(afterCompression.at(-2)!.role).toBe("tool");
+    expect(text(afterCompression.at(-1))).toMatch(/^<system-reminder>[\s\S]*<current-time>/);
+    expect(afterCompression.length).toBeLessThan(requests[0]!.length + 2);
+    const types = chunks.map((c) => c.type);
+    expect(types.indexOf("data-compression")).toBeGreaterThan(types.indexOf("tool-output-available"));
+  });
+});
