@@ -1,24 +1,13 @@
 // Context accounting and compression through the real server and the OpenAI fake, with a small window.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { describe, expect, it } from "vitest";
+import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 
 type WireMessage = { role: string; content: unknown };
 const text = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 7} river`).join(" ");
 
-let fake: OpenAIFake;
-let server: AppServer;
-
-beforeAll(async () => {
-  fake = await startOpenAIFake();
-  server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_CONTEXT_WINDOW: "4000" } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "4000" });
 
 describe("context usage and compression", () => {
   it("warns once past the buffer, compresses at the trigger, and restarts from system + summary with a fresh time hint", async () => {
@@ -26,19 +15,19 @@ describe("context usage and compression", () => {
     const usageChunks: Array<{ inputTokens: number }> = [];
     let compressedAt = -1;
     // Long replies fill the 4000-token window; the fake answers the summary request like any other.
-    fake.setDefault((req) => {
+    env.fake.setDefault((req) => {
       const last = text((req.body.messages as WireMessage[]).at(-1));
       if (last.startsWith("Summarize the conversation below")) return { text: "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone." };
       return { text: words(180, "w") };
     });
     for (let turn = 0; turn < 12 && compressedAt < 0; turn++) {
-      const { chunks } = await chat(server.url, { conversationId: id, text: `turn ${turn}: more please` });
+      const { chunks } = await chat(env.server.url, { conversationId: id, text: `turn ${turn}: more please` });
       for (const c of chunks) if (c.type === "data-context-usage") usageChunks.push(c.data as { inputTokens: number });
       if (chunks.some((c) => c.type === "data-compression")) compressedAt = turn;
     }
     expect(compressedAt).toBeGreaterThan(0);
 
-    const requests = fake.requests.map((r) => r.body.messages as WireMessage[]);
+    const requests = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
     const contextHints = requests.filter((m) => text(m.at(-1)).includes("<context-length>"));
     expect(contextHints.length).toBeGreaterThanOrEqual(1);
     expect(text(contextHints[0]!.at(-1))).toMatch(/Your current context contains \d+ tokens\. When reaching 3200 tokens, your context will be compressed\./);
@@ -55,7 +44,7 @@ describe("context usage and compression", () => {
 
     // The person's visible history is intact and the compression is recorded where it happened.
     const { body } = await getJson<{ messages: Array<{ role: string; parts: Array<{ type: string; data?: { tokensBefore: number; tokensAfter: number; usage?: unknown } }> }> }>(
-      `${server.url}/api/conversations/${id}`,
+      `${env.server.url}/api/conversations/${id}`,
     );
     expect(body.messages.filter((m) => m.role === "user")).toHaveLength(compressedAt + 1);
     const chip = body.messages.flatMap((m) => m.parts).find((p) => p.type === "data-compression");
@@ -64,39 +53,39 @@ describe("context usage and compression", () => {
     expect(chip?.data?.usage).toBeTruthy();
 
     // The context endpoint shows exactly what the next call then receives (before its own new message and hint).
-    const { body: context } = await getJson<{ messages: WireMessage[] }>(`${server.url}/api/conversations/${id}/context`);
-    fake.setDefault({ text: "short" });
-    await chat(server.url, { conversationId: id, text: "last one" });
-    const next = fake.requests.at(-1)!.body.messages as WireMessage[];
+    const { body: context } = await getJson<{ messages: WireMessage[] }>(`${env.server.url}/api/conversations/${id}/context`);
+    env.fake.setDefault({ text: "short" });
+    await chat(env.server.url, { conversationId: id, text: "last one" });
+    const next = env.fake.requests.at(-1)!.body.messages as WireMessage[];
     expect(next.slice(1, 1 + context.messages.length).map(text)).toEqual(context.messages.map((m) => (typeof m.content === "string" ? m.content : text({ role: m.role, content: (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("") }))));
   });
 
   it("compresses on demand and falls back to truncation when summarising fails", async () => {
     const id = `cmp-now-${Date.now()}`;
-    fake.setDefault({ text: words(60, "x") });
-    for (let i = 0; i < 3; i++) await chat(server.url, { conversationId: id, text: `msg ${i}` });
-    fake.setDefault((req) =>
+    env.fake.setDefault({ text: words(60, "x") });
+    for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `msg ${i}` });
+    env.fake.setDefault((req) =>
       text((req.body.messages as WireMessage[]).at(-1)).startsWith("Summarize") ? { kind: "http-error", status: 500 } : { text: "ok" },
     );
-    const response = await fetch(`${server.url}/api/conversations/${id}/compact`, { method: "POST" });
+    const response = await fetch(`${env.server.url}/api/conversations/${id}/compact`, { method: "POST" });
     expect(response.status).toBe(200);
     const result = (await response.json()) as { compressed: boolean; compression: { fallback: boolean; summary: string } };
     expect(result.compressed).toBe(true);
     expect(result.compression.fallback).toBe(true);
     expect(result.compression.summary).toMatch(/Earlier messages were truncated/);
-    expect((await fetch(`${server.url}/api/conversations/nope/compact`, { method: "POST" })).status).toBe(404);
+    expect((await fetch(`${env.server.url}/api/conversations/nope/compact`, { method: "POST" })).status).toBe(404);
   });
 });
 
 describe("meter accuracy", () => {
   it("the meter is within 2% of the input tokens the provider then reports", async () => {
     const id = `meter-${Date.now()}`;
-    fake.setDefault({ text: words(150, "m") });
-    for (let i = 0; i < 3; i++) await chat(server.url, { conversationId: id, text: `part ${i}` });
-    const { body } = await getJson<{ contextUsage: { inputTokens: number } }>(`${server.url}/api/conversations/${id}`);
-    fake.setDefault({ text: "ok" });
-    await chat(server.url, { conversationId: id, text: "part 3" });
-    const next = fake.requests.at(-1)!.body.messages as WireMessage[];
+    env.fake.setDefault({ text: words(150, "m") });
+    for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `part ${i}` });
+    const { body } = await getJson<{ contextUsage: { inputTokens: number } }>(`${env.server.url}/api/conversations/${id}`);
+    env.fake.setDefault({ text: "ok" });
+    await chat(env.server.url, { conversationId: id, text: "part 3" });
+    const next = env.fake.requests.at(-1)!.body.messages as WireMessage[];
     expect(text(next.at(-1))).toBe("part 3");
     const reported = Math.ceil(JSON.stringify(next).length / 4);
     expect(Math.abs(body.contextUsage.inputTokens - reported) / reported).toBeLessThan(0.02);
@@ -106,19 +95,19 @@ describe("meter accuracy", () => {
 describe("compression between the steps of a reply", () => {
   it("compresses before a later model call when the last step reached the trigger, keeping the reply so far", async () => {
     const id = `mid-${Date.now()}`;
-    fake.setDefault({ text: words(120, "p") });
-    for (let i = 0; i < 3; i++) await chat(server.url, { conversationId: id, text: `warm up ${i}` });
-    const before = fake.requests.length;
-    fake.setDefault((req) =>
+    env.fake.setDefault({ text: words(120, "p") });
+    for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `warm up ${i}` });
+    const before = env.fake.requests.length;
+    env.fake.setDefault((req) =>
       text((req.body.messages as WireMessage[]).at(-1)).startsWith("Summarize")
         ? { text: "## Task Overview\nMid-reply summary.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
         : { text: "finished" },
     );
     // The first step calls a tool and reports an input at the trigger (3200 of 4000).
-    fake.enqueue({ kind: "tools", calls: [{ id: "call_mid", name: "TaskList", arguments: {} }], usage: { promptTokens: 3300, completionTokens: 20 } });
-    const { chunks, text: streamed } = await chat(server.url, { conversationId: id, text: "check the tasks" });
+    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_mid", name: "TaskList", arguments: {} }], usage: { promptTokens: 3300, completionTokens: 20 } });
+    const { chunks, text: streamed } = await chat(env.server.url, { conversationId: id, text: "check the tasks" });
     expect(streamed).toBe("finished");
-    const requests = fake.requests.slice(before).map((r) => r.body.messages as WireMessage[]);
+    const requests = env.fake.requests.slice(before).map((r) => r.body.messages as WireMessage[]);
     expect(requests.map((m) => text(m.at(-1)).slice(0, 9))).toEqual(["check the", "Summarize", expect.any(String)]);
     const afterCompression = requests[2]!;
     expect(afterCompression[0]!.role).toBe("system");

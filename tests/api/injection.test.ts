@@ -1,43 +1,30 @@
 // Runtime-state hints through the real server and a real OpenAI fake: where they land in what the model receives,
 // that the model input only ever grows (append-only, byte-identical system prompt), and what gets persisted.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import type { ApiMessage, ConversationView } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown };
 const text = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
 const isReminder = (m: WireMessage | undefined) => m?.role === "user" && text(m).startsWith("<system-reminder>");
 
-let fake: OpenAIFake;
-let server: AppServer;
+const env = providerServerForFile();
+beforeEach(() => env.fake.reset());
 
-beforeAll(async () => {
-  fake = await startOpenAIFake();
-  server = await startAppServer({
-    env: providerEnv(fake.url),
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
-beforeEach(() => fake.reset());
-
-const requestMessages = (i: number) => fake.requests[i]!.body.messages as WireMessage[];
+const requestMessages = (i: number) => env.fake.requests[i]!.body.messages as WireMessage[];
 
 describe("runtime-state hints", () => {
   it("three turns with a tool call in between: append-only input, one system prompt, hints only when stale", async () => {
     const id = `inj-${Date.now()}`;
-    fake.enqueue(
+    env.fake.enqueue(
       { text: "one" },
       { kind: "tools", calls: [{ id: "call_list", name: "TaskList", arguments: {} }] },
       { text: "two" },
       { text: "three" },
     );
-    await chat(server.url, { conversationId: id, text: "first", timezone: "Europe/Berlin" });
-    await chat(server.url, { conversationId: id, text: "second" });
+    await chat(env.server.url, { conversationId: id, text: "first", timezone: "Europe/Berlin" });
+    await chat(env.server.url, { conversationId: id, text: "second" });
 
     const first = requestMessages(0);
     expect(first[0]?.role).toBe("system");
@@ -52,14 +39,14 @@ describe("runtime-state hints", () => {
     expect(secondB.filter(isReminder)).toHaveLength(1);
 
     // After timeInterval has passed (1.8 s here), the next turn carries a fresh time hint.
-    const patch = await fetch(`${server.url}/api/conversations/${id}`, {
+    const patch = await fetch(`${env.server.url}/api/conversations/${id}`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ settings: { injection: { timeInterval: 0.0005 } } }),
     });
     expect(patch.status).toBe(200);
     await new Promise((r) => setTimeout(r, 2_000));
-    await chat(server.url, { conversationId: id, text: "third" });
+    await chat(env.server.url, { conversationId: id, text: "third" });
     const third = requestMessages(3);
     expect(text(third.at(-2))).toBe("third");
     expect(isReminder(third.at(-1))).toBe(true);
@@ -69,20 +56,20 @@ describe("runtime-state hints", () => {
     const all = [first, secondA, secondB, third];
     for (let i = 1; i < all.length; i++) {
       expect(all[i]!.slice(0, all[i - 1]!.length)).toEqual(all[i - 1]);
-      expect(fake.requests[i]!.body.messages[0]).toEqual(first[0]);
+      expect(env.fake.requests[i]!.body.messages[0]).toEqual(first[0]);
     }
   });
 
   it("persists the hint as a data-hint part in place, with exactly the text the model received", async () => {
     const id = `inj-persist-${Date.now()}`;
-    fake.enqueue({ text: "hello there" });
-    const { chunks } = await chat(server.url, { conversationId: id, text: "hi", timezone: "UTC" });
+    env.fake.enqueue({ text: "hello there" });
+    const { chunks } = await chat(env.server.url, { conversationId: id, text: "hi", timezone: "UTC" });
     const streamed = chunks.filter((c) => c.type === "data-hint");
     expect(streamed).toHaveLength(1);
     // The hint precedes the step it belongs to.
     expect(chunks.findIndex((c) => c.type === "data-hint")).toBeLessThan(chunks.findIndex((c) => c.type === "start-step"));
 
-    const { body } = await getJson<ConversationView>(`${server.url}/api/conversations/${id}`);
+    const { body } = await getJson<ConversationView>(`${env.server.url}/api/conversations/${id}`);
     const reply = body.messages[1] as ApiMessage;
     expect(reply.parts.map((p) => p.type)).toEqual(["data-hint", "step-start", "text"]);
     const hint = reply.parts[0] as unknown as { data: { source: unknown; fields: Record<string, string>; text: string; createdAt: string } };
@@ -95,28 +82,28 @@ describe("runtime-state hints", () => {
 
   it("persists but does not stream hints when emitHintEvent is off; injects nothing when injection is off", async () => {
     const id = `inj-quiet-${Date.now()}`;
-    fake.enqueue({ text: "a" }, { text: "b" });
-    await chat(server.url, { conversationId: id, text: "create" });
-    await fetch(`${server.url}/api/conversations/${id}`, {
+    env.fake.enqueue({ text: "a" }, { text: "b" });
+    await chat(env.server.url, { conversationId: id, text: "create" });
+    await fetch(`${env.server.url}/api/conversations/${id}`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ settings: { injection: { emitHintEvent: false, timeInterval: 0 } } }),
     });
     await new Promise((r) => setTimeout(r, 1_100));
-    const { chunks } = await chat(server.url, { conversationId: id, text: "quiet" });
+    const { chunks } = await chat(env.server.url, { conversationId: id, text: "quiet" });
     expect(chunks.some((c) => c.type === "data-hint")).toBe(false);
-    const { body } = await getJson<ConversationView>(`${server.url}/api/conversations/${id}`);
+    const { body } = await getJson<ConversationView>(`${env.server.url}/api/conversations/${id}`);
     expect(body.messages[3]?.parts[0]?.type).toBe("data-hint");
     expect(isReminder(requestMessages(1).at(-1))).toBe(true);
 
-    await fetch(`${server.url}/api/conversations/${id}`, {
+    await fetch(`${env.server.url}/api/conversations/${id}`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ settings: { injection: { injectRuntimeState: false } } }),
     });
-    fake.enqueue({ text: "c" });
+    env.fake.enqueue({ text: "c" });
     await new Promise((r) => setTimeout(r, 1_100));
-    await chat(server.url, { conversationId: id, text: "off" });
+    await chat(env.server.url, { conversationId: id, text: "off" });
     expect(text(requestMessages(2).at(-1))).toBe("off");
   });
 });

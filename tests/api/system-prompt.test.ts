@@ -1,34 +1,21 @@
 // The assembled system prompt through the real server and the OpenAI fake: stable without edits, changed on the
 // very next request after an edit, and the context endpoint showing exactly what the model then receives.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { describe, expect, it } from "vitest";
+import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 
 type WireMessage = { role: string; content: unknown };
 
-let fake: OpenAIFake;
-let server: AppServer;
+const env = providerServerForFile({ HINTLINE_MEMORY: "The person's name is Ada." });
 
-beforeAll(async () => {
-  fake = await startOpenAIFake();
-  server = await startAppServer({
-    env: { ...providerEnv(fake.url), HINTLINE_MEMORY: "The person's name is Ada." },
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
-
-const systemOf = (i: number) => (fake.requests[i]!.body.messages as WireMessage[])[0]!;
+const systemOf = (i: number) => (env.fake.requests[i]!.body.messages as WireMessage[])[0]!;
 
 describe("system prompt assembly", () => {
   it("sends the identical system prompt for three turns, and the edited one on the very next request", async () => {
     const id = `sys-${Date.now()}`;
     for (const text of ["one", "two", "three"]) {
-      fake.enqueue({ text: "ok" });
-      await chat(server.url, { conversationId: id, text });
+      env.fake.enqueue({ text: "ok" });
+      await chat(env.server.url, { conversationId: id, text });
     }
     const base = systemOf(0);
     expect(base.role).toBe("system");
@@ -38,7 +25,7 @@ describe("system prompt assembly", () => {
     expect(String(base.content)).toContain("# Tasks and system reminders");
     expect(String(base.content)).not.toMatch(/\d{4}-\d\d-\d\dT/);
 
-    const patch = await fetch(`${server.url}/api/conversations/${id}`, {
+    const patch = await fetch(`${env.server.url}/api/conversations/${id}`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ settings: { prompt: { instructions: "Answer in French." } } }),
@@ -51,7 +38,7 @@ describe("system prompt assembly", () => {
       sections: Array<{ id: string; origin: string; tokens: number }>;
       messages: unknown[];
       tools: string[];
-    }>(`${server.url}/api/conversations/${id}/context`);
+    }>(`${env.server.url}/api/conversations/${id}/context`);
     expect(context.sections.map((s) => [s.id, s.origin])).toEqual([
       ["base", "default"],
       ["instructions", "conversation settings"],
@@ -60,14 +47,14 @@ describe("system prompt assembly", () => {
     ]);
     expect(context.tools).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"]);
 
-    fake.enqueue({ text: "d'accord" });
-    await chat(server.url, { conversationId: id, text: "four" });
+    env.fake.enqueue({ text: "d'accord" });
+    await chat(env.server.url, { conversationId: id, text: "four" });
     const edited = systemOf(3);
     expect(edited).not.toEqual(base);
     expect(String(edited.content)).toContain("# Instructions\nStanding rules from the person; follow them throughout.\nAnswer in French.");
     expect(edited.content).toBe(context.system);
     // The context endpoint's messages are exactly what the model then received (before the new turn's message).
-    const sent = fake.requests[3]!.body.messages as WireMessage[];
+    const sent = env.fake.requests[3]!.body.messages as WireMessage[];
     expect(sent.slice(1, 1 + context.messages.length).map((m) => m.role)).toEqual(
       (context.messages as WireMessage[]).map((m) => m.role),
     );

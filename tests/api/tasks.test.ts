@@ -1,38 +1,25 @@
 // The task REST routes (the person's edits from the panel) and the task tools driven by a real OpenAI fake.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { describe, expect, it } from "vitest";
+import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { expectApiError } from "./helpers.ts";
 
 type Task = { id: string; subject: string; description: string; status: string; blocks: string[]; blockedBy: string[] };
 type WireMessage = { role: string; content: unknown; tool_call_id?: string };
 
-let fake: OpenAIFake;
-let server: AppServer;
-
-beforeAll(async () => {
-  fake = await startOpenAIFake();
-  server = await startAppServer({
-    env: providerEnv(fake.url),
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const env = providerServerForFile();
 
 const json = (method: string, body?: unknown): RequestInit => ({
   method,
   headers: { "content-type": "application/json" },
   ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
 });
-const tasksUrl = (id: string) => `${server.url}/api/conversations/${id}/tasks`;
+const tasksUrl = (id: string) => `${env.server.url}/api/conversations/${id}/tasks`;
 
 async function newConversation(): Promise<string> {
   const id = `tasks-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  fake.enqueue({ text: "ok" });
-  await chat(server.url, { conversationId: id, text: "hello" });
+  env.fake.enqueue({ text: "ok" });
+  await chat(env.server.url, { conversationId: id, text: "hello" });
   return id;
 }
 
@@ -55,7 +42,7 @@ describe("task routes", () => {
       ["2", "two!", "completed"],
     ]);
     // The conversation view carries the same list.
-    expect((await getJson<{ tasks: Task[] }>(`${server.url}/api/conversations/${id}`)).body.tasks.map((t) => t.id)).toEqual(["3", "2"]);
+    expect((await getJson<{ tasks: Task[] }>(`${env.server.url}/api/conversations/${id}`)).body.tasks.map((t) => t.id)).toEqual(["3", "2"]);
   });
 
   it("rejects bad input with a clear 4xx and changes nothing", async () => {
@@ -88,18 +75,18 @@ describe("task routes", () => {
 describe("task tools through the provider", () => {
   it("a scripted TaskCreate call creates a task and the next request carries the tool result text", async () => {
     const id = `tool-${Date.now().toString(36)}`;
-    fake.reset();
-    fake.enqueue(
+    env.fake.reset();
+    env.fake.enqueue(
       { kind: "tools", calls: [{ id: "call_1", name: "TaskCreate", arguments: { subject: "Write tests", description: "API and browser" } }] },
       { text: "Created it." },
     );
-    const { chunks } = await chat(server.url, { conversationId: id, text: "plan the work" });
+    const { chunks } = await chat(env.server.url, { conversationId: id, text: "plan the work" });
     expect(chunks.some((c) => c.type === "data-tasks")).toBe(true);
     const tasks = (await getJson<Task[]>(tasksUrl(id))).body;
     expect(tasks).toMatchObject([{ id: "1", subject: "Write tests", description: "API and browser", status: "pending" }]);
 
-    const [first, second] = fake.requests.map((r) => r.body.messages as WireMessage[]);
-    expect(fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+    const [first, second] = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
+    expect(env.fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
       "TaskCreate",
       "TaskGet",
       "TaskList",
@@ -114,13 +101,13 @@ describe("task tools through the provider", () => {
 
   it("a failing tool call reaches the model as a detailed error, and the person's edit reaches it as a hint", async () => {
     const id = `tool-err-${Date.now().toString(36)}`;
-    fake.reset();
-    fake.enqueue(
+    env.fake.reset();
+    env.fake.enqueue(
       { kind: "tools", calls: [{ id: "call_9", name: "TaskUpdate", arguments: { task_id: "9", status: "completed" } }] },
       { text: "Sorry." },
     );
-    await chat(server.url, { conversationId: id, text: "finish 9" });
-    const second = fake.requests[1]!.body.messages as WireMessage[];
+    await chat(env.server.url, { conversationId: id, text: "finish 9" });
+    const second = env.fake.requests[1]!.body.messages as WireMessage[];
     // The OpenAI wire format carries a tool error as {"error": <text>}.
     const error = (JSON.parse(String(second.find((m) => m.role === "tool")?.content)) as { error: string }).error;
     expect(error.startsWith("TaskNotFoundError: ")).toBe(true);
@@ -129,15 +116,15 @@ describe("task tools through the provider", () => {
     expect(error).toContain("What to do: Call TaskList");
 
     await fetch(tasksUrl(id), json("POST", { subject: "added by the person" }));
-    fake.enqueue({ text: "Noted." });
-    await chat(server.url, { conversationId: id, text: "anything new?" });
-    const third = fake.requests[2]!.body.messages as WireMessage[];
+    env.fake.enqueue({ text: "Noted." });
+    await chat(env.server.url, { conversationId: id, text: "anything new?" });
+    const third = env.fake.requests[2]!.body.messages as WireMessage[];
     expect(String(third.at(-1)?.content)).toContain(
       "<tasks>The user updated the task list. You have 0 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.</tasks>",
     );
     // Told once: the next turn carries no tasks hint.
-    fake.enqueue({ text: "Fine." });
-    await chat(server.url, { conversationId: id, text: "and now?" });
-    expect(String((fake.requests[3]!.body.messages as WireMessage[]).at(-1)?.content)).toBe("and now?");
+    env.fake.enqueue({ text: "Fine." });
+    await chat(env.server.url, { conversationId: id, text: "and now?" });
+    expect(String((env.fake.requests[3]!.body.messages as WireMessage[]).at(-1)?.content)).toBe("and now?");
   });
 });

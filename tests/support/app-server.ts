@@ -5,7 +5,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { migrate } from "./db-global-setup.ts";
+import { type OpenAIFake, startOpenAIFake } from "./openai-fake.ts";
 
 export type AppServer = {
   url: string;
@@ -94,4 +96,21 @@ export async function startAppServer({
 /** The environment that points the app at an OpenAI-compatible fake (no retries, so failures show at once). */
 export function providerEnv(baseUrl: string): Record<string, string> {
   return { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "k", HINTLINE_MODEL: "fake-model", HINTLINE_MAX_RETRIES: "0" };
+}
+
+/**
+ * Registers a server pointed at a fresh OpenAI fake for the current test file (started before all, stopped after
+ * all). Read `fake` and `server` inside tests.
+ */
+export function providerServerForFile(extraEnv: Record<string, string> = {}): { fake: OpenAIFake; server: AppServer } {
+  const holder = {} as { fake: OpenAIFake; server: AppServer };
+  beforeAll(async () => {
+    holder.fake = await startOpenAIFake();
+    holder.server = await startAppServer({ env: { ...providerEnv(holder.fake.url), ...extraEnv } });
+  });
+  afterAll(async () => {
+    await holder.server?.stop();
+    await holder.fake?.close();
+  });
+  return holder;
 }
