@@ -134,6 +134,20 @@ describe("runReply", () => {
     expect(chunks.at(-1)).toEqual({ type: "error", errorText: outcome.error });
   });
 
+  it("gives up on a provider that sends nothing within idleTimeoutMs", async () => {
+    const model = new MockLanguageModelV4({ doStream: { stream: new ReadableStream<LanguageModelV4StreamPart>({ start() {} }) } });
+    const outcome = await runReply({
+      model,
+      instructions: "S",
+      history: [{ role: "user", content: "hi" }],
+      replyId: "r1",
+      emit: () => {},
+      idleTimeoutMs: 50,
+    });
+    expect(outcome.status).toBe("error");
+    expect(outcome.error).toMatch(/did not answer in time/);
+  });
+
   it("stops when aborted and marks the reply incomplete", async () => {
     const controller = new AbortController();
     controller.abort();

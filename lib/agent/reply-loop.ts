@@ -37,6 +37,8 @@ export type ReplyOptions = {
   tools?: ToolSet;
   maxSteps?: number;
   maxRetries?: number;
+  /** Give up on a provider that sends nothing for this long (first chunk, and between chunks). */
+  idleTimeoutMs?: number;
   abortSignal?: AbortSignal;
   /** Chunks that open the reply before its first step (e.g. a compression record). */
   prelude?: ChatChunk[];
@@ -78,18 +80,28 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
     let error: string | undefined;
     let finishReason: string | undefined;
     let usage: StepUsage = {};
+    // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
+    const watchdog = new AbortController();
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(idleTimer);
+      if (options.idleTimeoutMs) idleTimer = setTimeout(() => watchdog.abort(), options.idleTimeoutMs);
+    };
+    arm();
+    const callSignal = abortSignal ? AbortSignal.any([abortSignal, watchdog.signal]) : watchdog.signal;
     const result = streamText({
       model,
       instructions: typeof instructions === "function" ? await instructions() : instructions,
       messages,
       tools,
-      abortSignal,
+      abortSignal: callSignal,
       maxRetries: options.maxRetries ?? 2,
       // Failures arrive as stream parts and are reported to the person; no console noise per failure.
       onError: () => {},
     });
     try {
       for await (const part of result.stream) {
+        arm();
         if (part.type === "error") {
           error = describeError(part.error);
           continue;
@@ -99,12 +111,17 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
           finishReason = part.finishReason;
           usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
         }
-        const options = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
-        const chunk = toUIMessageChunk(part, options) as ChatChunk | undefined;
+        const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
+        const chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
         if (chunk) send(chunk);
       }
     } catch (thrown) {
       if (!abortSignal?.aborted) error = describeError(thrown);
+    } finally {
+      clearTimeout(idleTimer);
+    }
+    if (watchdog.signal.aborted && !abortSignal?.aborted) {
+      error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
     }
     if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex + 1 };
     if (error) {

@@ -128,6 +128,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
           replyId,
           abortSignal: controller.signal,
           maxRetries: Number(process.env.HINTLINE_MAX_RETRIES ?? 2),
+          idleTimeoutMs: Number(process.env.HINTLINE_PROVIDER_TIMEOUT_MS ?? 60_000),
           emit,
           beforeStep: steps.beforeStep,
           onStepEnd: async ({ reply, usage }) => {

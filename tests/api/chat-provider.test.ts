@@ -161,3 +161,32 @@ describe("chat when the provider cannot be reached", () => {
     await expectFailedTurn(server.url, "refused", "r1", "Hello?");
   });
 });
+
+describe("a provider that never answers", () => {
+  let fake: OpenAIFake;
+  let server: AppServer;
+  beforeAll(async () => {
+    fake = await startOpenAIFake();
+    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_PROVIDER_TIMEOUT_MS: "1500" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("times out with a visible error, keeps the person's message, and the next message works", async () => {
+    fake.enqueue({ kind: "hang" });
+    const started = Date.now();
+    const { chunks } = await chat(server.url, { conversationId: "silent", text: "hello?" });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const errors = chunks.filter((c) => c.type === "error");
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0]!.errorText)).toMatch(/did not answer in time/);
+    const { body } = await getJson<ConversationView>(`${server.url}/api/conversations/silent`);
+    expect(messageText(body.messages[0])).toBe("hello?");
+    expect(body.messages[1]?.metadata?.status).toBe("error");
+    fake.enqueue({ text: "back again" });
+    const next = await chat(server.url, { conversationId: "silent", text: "still there?" });
+    expect(next.text).toBe("back again");
+  });
+});
