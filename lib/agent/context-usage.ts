@@ -1,9 +1,6 @@
-// How big the next model input is: the provider-reported input tokens of the last call, plus that call's output,
-// plus a tokenizer count of only what was added since — so the work does not grow with the conversation.
-// With no report yet, the tokenizer counts everything once.
+// Token counts of model messages, and what the provider reported for the last call (the base the next input's size
+// is counted from incrementally; see lib/chat/context-usage.ts).
 import type { ModelMessage } from "ai";
-import type { ChatMessage } from "../chat-message.ts";
-import { toModelMessages } from "./to-model-messages.ts";
 import { countTokens } from "./token-count.ts";
 
 /** What the last model call of the previous reply reported, and how many stored messages its input covered. */
@@ -27,21 +24,4 @@ export function countModelMessageTokens(messages: readonly ModelMessage[]): numb
     }
   }
   return total;
-}
-
-export function estimateInputTokens({
-  system,
-  messages,
-  last,
-}: {
-  system: string;
-  /** The stored messages the next call will send (the person's new message included). */
-  messages: readonly ChatMessage[];
-  last?: LastCallUsage;
-}): number {
-  if (last && last.messageCount <= messages.length && last.inputTokens > 0) {
-    const added = toModelMessages(messages.slice(last.messageCount));
-    return last.inputTokens + last.outputTokens + countModelMessageTokens(added);
-  }
-  return countTokens(system) + countModelMessageTokens(toModelMessages(messages));
 }

@@ -11,12 +11,12 @@ import {
   summaryMessageText,
   truncationSummary,
 } from "../agent/compression.ts";
-import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { isValidTimeZone, type Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage, CompressionData } from "../chat-message.ts";
 import { patchAgentState } from "./agent-state.ts";
+import { messageTokens } from "./context-usage.ts";
 
 export type CompressionState = { summary: string; keptFromId: string; summarizedCount: number };
 
@@ -53,7 +53,7 @@ export async function compressContext({
   const start = tailStart(history, state);
   const tail = history.slice(start);
   const reserve = settings.context.reserveRatio * contextWindow;
-  const { summarize, keep } = splitForCompression(tail, (m) => countModelMessageTokens(toModelMessages([m])), reserve);
+  const { summarize, keep } = splitForCompression(tail, messageTokens, reserve);
   if (!summarize.length || !keep.length) return null;
   const zone = isValidTimeZone(settings.injection.timezone) ? settings.injection.timezone : "UTC";
   const nowText = `${formatInTimeZone(now, zone, "yyyy-MM-dd HH:mm")} ${settings.injection.timezone}`;
@@ -76,7 +76,7 @@ export async function compressContext({
   }
   const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: start + summarize.length };
   const tokensAfter =
-    countTokens(summaryMessageText(summary)) + keep.reduce((n, m) => n + countModelMessageTokens(toModelMessages([m])), 0);
+    countTokens(summaryMessageText(summary)) + keep.reduce((n, m) => n + messageTokens(m), 0);
   await patchAgentState(conversationId, { compression: next, lastCall: undefined });
   return {
     state: next,

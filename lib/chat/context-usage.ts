@@ -11,6 +11,11 @@ type MessageCount = { total: number; hints: number };
 const cache = new Map<string, MessageCount>();
 const CACHE_LIMIT = 20_000;
 
+/** A stored message's tokens as the model receives it (cached once the message is settled). */
+export function messageTokens(message: ChatMessage): number {
+  return messageCount(message).total;
+}
+
 function messageCount(message: ChatMessage): MessageCount {
   const key = `${message.id}:${message.parts.length}:${message.metadata?.status ?? "complete"}`;
   const hit = cache.get(key);
