@@ -2,6 +2,7 @@
 // the newest messages that fit in reserveRatio × window and summarise the rest, with the previous summary, into five
 // sections. Pure: the summariser and the clock are passed in by the caller.
 import type { ModelMessage } from "ai";
+import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
 
 export const SUMMARY_SECTIONS = ["Task Overview", "Current State", "Important Discoveries", "Next Steps", "Context to Preserve"] as const;
 
@@ -66,5 +67,6 @@ export function truncationSummary(count: number, now: string): string {
 
 /** What the model receives, as a user message right after the system prompt. */
 export function summaryMessageText(summary: string): string {
-  return `<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n${summary}\n</conversation-summary>`;
+  const text = neutralizeHintTags(summary);
+  return `<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n${text}\n</conversation-summary>`;
 }

@@ -1,8 +1,10 @@
 // Converts the stored UI messages into the exact model input. Pure and deterministic: the same messages always give
 // byte-identical model messages, which keeps each call's input a prefix-extension of the previous one.
 // A data-hint part becomes a separate user-role message at its position, splitting the assistant message around it.
+// Only those hints may carry hint tags: everyone else's text goes through neutralizeHintTags.
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import type { ChatMessage, ChatMessagePart } from "../chat-message.ts";
+import { neutralizeHintTags, neutralizeHintTagsDeep } from "./hints/neutralize-tags.ts";
 
 type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
 type ToolContent = ToolModelMessage["content"];
@@ -26,15 +28,15 @@ function asToolPart(part: ChatMessagePart): (ToolPartLike & { toolName: string }
 }
 
 function toolOutput(part: ToolPartLike): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
-  if (part.state === "output-error") return { type: "error-text", value: part.errorText ?? "Tool failed." };
-  if (typeof part.output === "string") return { type: "text", value: part.output };
-  return { type: "json", value: (part.output ?? null) as never };
+  if (part.state === "output-error") return { type: "error-text", value: neutralizeHintTags(part.errorText ?? "Tool failed.") };
+  if (typeof part.output === "string") return { type: "text", value: neutralizeHintTags(part.output) };
+  return { type: "json", value: neutralizeHintTagsDeep(part.output ?? null) as never };
 }
 
 function userContent(message: ChatMessage): string {
   return message.parts
     .filter((p): p is Extract<ChatMessagePart, { type: "text" }> => p.type === "text")
-    .map((p) => p.text)
+    .map((p) => neutralizeHintTags(p.text))
     .join("\n\n");
 }
 
@@ -51,7 +53,7 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
     if (part.type === "step-start") {
       flush();
     } else if (part.type === "text") {
-      if (part.text) content.push({ type: "text", text: part.text });
+      if (part.text) content.push({ type: "text", text: neutralizeHintTags(part.text) });
     } else if (part.type === "data-hint") {
       flush();
       const text = (part.data as { text?: unknown } | undefined)?.text;
@@ -60,7 +62,7 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
       const tool = asToolPart(part);
       // A call without a result (the reply stopped mid-tool) cannot be sent: providers reject unanswered calls.
       if (!tool || (tool.state !== "output-available" && tool.state !== "output-error")) continue;
-      content.push({ type: "tool-call", toolCallId: tool.toolCallId, toolName: tool.toolName, input: tool.input ?? {} });
+      content.push({ type: "tool-call", toolCallId: tool.toolCallId, toolName: tool.toolName, input: neutralizeHintTagsDeep(tool.input ?? {}) });
       results.push({ type: "tool-result", toolCallId: tool.toolCallId, toolName: tool.toolName, output: toolOutput(tool) });
     }
   }
