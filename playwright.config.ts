@@ -65,7 +65,9 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/v1`,
         OPENAI_API_KEY: "test-key",
         HINTLINE_MODEL: "fake-model",
-        HINTLINE_MAX_RETRIES: "0",
+        // One visible retry per failed call, with a short backoff (a provider's retry-after wins).
+        HINTLINE_MAX_RETRIES: "1",
+        HINTLINE_RETRY_BASE_MS: "100",
       },
     },
   ],

@@ -61,11 +61,22 @@ export type CompressionData = {
   createdAt: string;
 };
 
+/** A failed model call about to be tried again (streamed into the reply, never stored). */
+export type RetryData = {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  /** Why the call failed, in words a person can read. */
+  reason: string;
+};
+
 export type DataParts = {
   hint: HintData;
   compression: CompressionData;
   tasks: Task[];
   "context-usage": ContextUsage;
+  retry: RetryData;
 };
 
 export type ChatMessage = UIMessage<MessageMetadata, DataParts>;

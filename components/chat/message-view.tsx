@@ -1,15 +1,17 @@
 "use client";
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
 import { memo } from "react";
-import type { ChatMessage, ChatMessagePart, CompressionData, HintData } from "@/lib/chat-message";
+import type { ChatMessage, ChatMessagePart, CompressionData, HintData, RetryData } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { CompressionChip } from "./compression-chip";
 import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
+import { RetryNotice } from "./retry-notice";
 import { ToolRow } from "./tool-row";
 import type { ToolCallView } from "./tool-summary";
 
-function PartView({ part, contextWindow }: { part: ChatMessagePart; contextWindow?: number }) {
+/** `live`: the last part of a reply that is still streaming. */
+function PartView({ part, contextWindow, live }: { part: ChatMessagePart; contextWindow?: number; live: boolean }) {
   const showHints = useUiStore((s) => s.showHints);
   if (part.type === "text") return <Markdown text={part.text} />;
   if (part.type === "data-hint") {
@@ -19,6 +21,11 @@ function PartView({ part, contextWindow }: { part: ChatMessagePart; contextWindo
   if (part.type === "data-compression") {
     const data = part.data as CompressionData | undefined;
     return data && typeof data.tokensBefore === "number" ? <CompressionChip data={data} /> : null;
+  }
+  if (part.type === "data-retry") {
+    // Streamed, never stored: shown only while nothing has come after it.
+    const data = part.data as RetryData | undefined;
+    return live && data && typeof data.delayMs === "number" ? <RetryNotice key={data.attempt} retry={data} /> : null;
   }
   if (part.type.startsWith("tool-")) {
     const p = part as unknown as Omit<ToolCallView, "toolName">;
@@ -59,7 +66,7 @@ export const MessageView = memo(function MessageView({
       className="flex flex-col gap-2"
     >
       {message.parts.map((part, i) => (
-        <PartView key={i} part={part} contextWindow={contextWindow} />
+        <PartView key={i} part={part} contextWindow={contextWindow} live={streaming && i === message.parts.length - 1} />
       ))}
       {streaming && !hasText && (
         <div data-testid="thinking" className="flex gap-1 py-2" role="status" aria-label="Thinking">

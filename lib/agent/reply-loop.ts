@@ -5,6 +5,7 @@ import { type LanguageModel, type ModelMessage, streamText, type ToolSet, toUIMe
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { describeError } from "./describe-error.ts";
+import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
 import { toModelMessages } from "./to-model-messages.ts";
 
 export type StepContext = {
@@ -36,7 +37,10 @@ export type ReplyOptions = {
   replyId: string;
   tools?: ToolSet;
   maxSteps?: number;
+  /** Retries of a model call that failed retryably before streaming anything (HTTP 429/5xx, refused). */
   maxRetries?: number;
+  /** Backoff base when the provider sends no retry-after header: base, 2×base, 4×base… */
+  retryBaseMs?: number;
   /** Give up on a provider that sends nothing for this long (first chunk, and between chunks). */
   idleTimeoutMs?: number;
   abortSignal?: AbortSignal;
@@ -47,6 +51,8 @@ export type ReplyOptions = {
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
   onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage }) => Promise<void> | void;
+  /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
+  checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number };
 };
 
 export type ReplyOutcome = {
@@ -56,19 +62,128 @@ export type ReplyOutcome = {
   steps: number;
 };
 
+type CallResult = {
+  /** Person-readable, when the call failed. */
+  error?: string;
+  rawError?: unknown;
+  /** Whether anything besides the step opening reached the reply (a failed call that sent nothing can be retried). */
+  sentContent: boolean;
+  timedOut: boolean;
+  finishReason?: string;
+  usage: StepUsage;
+};
+
+type CallOptions = Pick<ReplyOptions, "model" | "tools" | "abortSignal" | "idleTimeoutMs"> & {
+  instructions: string;
+  messages: ModelMessage[];
+  send: (chunk: ChatChunk) => void;
+};
+
+/** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
+async function streamCall({ model, tools, abortSignal, idleTimeoutMs, instructions, messages, send }: CallOptions): Promise<CallResult> {
+  const out: CallResult = { sentContent: false, timedOut: false, usage: {} };
+  // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
+  const watchdog = new AbortController();
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(idleTimer);
+    if (idleTimeoutMs) idleTimer = setTimeout(() => watchdog.abort(), idleTimeoutMs);
+  };
+  arm();
+  const result = streamText({
+    model,
+    instructions,
+    messages,
+    tools,
+    abortSignal: abortSignal ? AbortSignal.any([abortSignal, watchdog.signal]) : watchdog.signal,
+    // Retries are the reply loop's, so that the person sees them.
+    maxRetries: 0,
+    // Failures arrive as stream parts and are reported to the person; no console noise per failure.
+    onError: () => {},
+  });
+  let opening: ChatChunk | undefined;
+  const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
+  try {
+    for await (const part of result.stream) {
+      arm();
+      if (part.type === "error") {
+        out.error = describeError(part.error);
+        out.rawError = part.error;
+        continue;
+      }
+      if (part.type === "abort") continue;
+      if (part.type === "finish-step") {
+        out.finishReason = part.finishReason;
+        out.usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
+      }
+      const chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
+      if (!chunk) continue;
+      if (chunk.type === "start-step") {
+        opening = chunk;
+      } else if (chunk.type !== "finish-step" || !out.error) {
+        if (opening) send(opening);
+        opening = undefined;
+        out.sentContent = true;
+        send(chunk);
+      }
+    }
+  } catch (thrown) {
+    if (!abortSignal?.aborted) {
+      out.error = describeError(thrown);
+      out.rawError = thrown;
+    }
+  } finally {
+    clearTimeout(idleTimer);
+  }
+  out.timedOut = watchdog.signal.aborted && !abortSignal?.aborted;
+  return out;
+}
+
+/** Throttled, never-overlapping saves; `settled()` waits for the one in flight so a later save cannot be overtaken. */
+function checkpointer(options: ReplyOptions["checkpoint"], builder: AssistantMessageBuilder) {
+  const now = options?.now ?? Date.now;
+  let last = now();
+  let inFlight: Promise<void> | undefined;
+  return {
+    tick() {
+      if (!options || inFlight || now() - last < options.everyMs) return;
+      last = now();
+      inFlight = options
+        .save(builder.snapshot())
+        .catch(() => {}) // the next checkpoint or the final save writes it again
+        .finally(() => {
+          inFlight = undefined;
+        });
+    },
+    settled: () => inFlight ?? Promise.resolve(),
+  };
+}
+
 export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
-  const { model, instructions, history, tools, emit, abortSignal } = options;
-  const maxSteps = options.maxSteps ?? 8;
   const builder = new AssistantMessageBuilder(options.replyId);
+  const checkpoint = checkpointer(options.checkpoint, builder);
+  try {
+    return await replyLoop(options, builder, checkpoint);
+  } finally {
+    await checkpoint.settled();
+  }
+}
+
+async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder, checkpoint: ReturnType<typeof checkpointer>): Promise<ReplyOutcome> {
+  const { history, emit, abortSignal } = options;
+  const maxSteps = options.maxSteps ?? 8;
+  const maxRetries = options.maxRetries ?? 2;
   const send = (chunk: ChatChunk) => {
     builder.apply(chunk);
     emit(chunk);
+    checkpoint.tick();
   };
+  const stopped = (steps: number): ReplyOutcome => ({ reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps });
 
   for (const chunk of options.prelude ?? []) send(chunk);
   let base = history;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
-    if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex };
+    if (abortSignal?.aborted) return stopped(stepIndex);
     const stepMessages = [...base, ...toModelMessages([builder.message])];
     const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message });
     for (const chunk of extra?.chunks ?? []) send(chunk);
@@ -77,59 +192,35 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
     const changed = extra?.history || extra?.chunks?.length || extra?.quiet?.length;
     const messages = changed ? [...base, ...toModelMessages([builder.message])] : stepMessages;
 
-    let error: string | undefined;
-    let finishReason: string | undefined;
-    let usage: StepUsage = {};
-    // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
-    const watchdog = new AbortController();
-    let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      clearTimeout(idleTimer);
-      if (options.idleTimeoutMs) idleTimer = setTimeout(() => watchdog.abort(), options.idleTimeoutMs);
-    };
-    arm();
-    const callSignal = abortSignal ? AbortSignal.any([abortSignal, watchdog.signal]) : watchdog.signal;
-    const result = streamText({
-      model,
-      instructions: typeof instructions === "function" ? await instructions() : instructions,
-      messages,
-      tools,
-      abortSignal: callSignal,
-      maxRetries: options.maxRetries ?? 2,
-      // Failures arrive as stream parts and are reported to the person; no console noise per failure.
-      onError: () => {},
-    });
-    try {
-      for await (const part of result.stream) {
-        arm();
-        if (part.type === "error") {
-          error = describeError(part.error);
-          continue;
-        }
-        if (part.type === "abort") continue;
-        if (part.type === "finish-step") {
-          finishReason = part.finishReason;
-          usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
-        }
-        const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
-        const chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
-        if (chunk) send(chunk);
-      }
-    } catch (thrown) {
-      if (!abortSignal?.aborted) error = describeError(thrown);
-    } finally {
-      clearTimeout(idleTimer);
+    let call: CallResult;
+    let retries = 0;
+    for (;;) {
+      const instructions = typeof options.instructions === "function" ? await options.instructions() : options.instructions;
+      call = await streamCall({ ...options, instructions, messages, send });
+      if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) break;
+      if (retries >= maxRetries || !isRetryableError(call.rawError)) break;
+      const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);
+      retries++;
+      const data = { attempt: retries, maxRetries, delayMs, reason: call.error };
+      // Streamed into the reply (one part per step, updated in place) but never stored: the builder does not see it.
+      emit({ type: "data-retry", id: `retry-${stepIndex}`, data });
+      await waitUnlessAborted(delayMs, abortSignal);
+      if (abortSignal?.aborted) break;
     }
-    if (watchdog.signal.aborted && !abortSignal?.aborted) {
+    if (abortSignal?.aborted) return stopped(stepIndex + 1);
+    let error = call.error;
+    if (call.timedOut) {
       error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
+    } else if (error && retries > 0) {
+      error = `${error} (Gave up after ${retries} ${retries === 1 ? "retry" : "retries"}.)`;
     }
-    if (abortSignal?.aborted) return { reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps: stepIndex + 1 };
     if (error) {
       emit({ type: "error", errorText: error });
       return { reply: builder.snapshot(), status: "error", error, steps: stepIndex + 1 };
     }
-    await options.onStepEnd?.({ stepIndex, usage, reply: builder.message });
-    if (finishReason !== "tool-calls") return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
+    await checkpoint.settled();
+    await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message });
+    if (call.finishReason !== "tool-calls") return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
   }
   return { reply: builder.snapshot(), status: "complete", steps: maxSteps };
 }

@@ -9,6 +9,7 @@ import { currentModel } from "../ai/providers.ts";
 import { createTools } from "../ai/tools/index.ts";
 import { createCallCounter } from "../ai/tools/task-tool-context.ts";
 import { ApiError } from "../api/errors.ts";
+import { envNumber } from "../env-number.ts";
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import { ensureConversation, getConversation, updateConversation } from "../db/conversations.ts";
@@ -127,10 +128,13 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
           prelude: context.prelude,
           replyId,
           abortSignal: controller.signal,
-          maxRetries: Number(process.env.HINTLINE_MAX_RETRIES ?? 2),
-          idleTimeoutMs: Number(process.env.HINTLINE_PROVIDER_TIMEOUT_MS ?? 60_000),
+          maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
+          retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
+          idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
           emit,
           beforeStep: steps.beforeStep,
+          // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
+          checkpoint: { everyMs: 1000, save: (reply) => updateMessage({ conversationId, id: replyId, parts: reply.parts }) },
           onStepEnd: async ({ reply, usage }) => {
             if (usage.inputTokens) {
               steps.recordStep(usage.inputTokens, usage.outputTokens ?? 0);

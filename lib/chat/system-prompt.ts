@@ -2,11 +2,11 @@
 import { assembleSystemPrompt, type AssembledPrompt, DEFAULT_WORKSPACE_BUDGET } from "../agent/system-prompt/assemble.ts";
 import type { Settings } from "../agent/settings.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
+import { envNumber } from "../env-number.ts";
 
 const countTokens = createTokenCounter();
 
 export function systemPromptFor(settings: Settings): AssembledPrompt {
-  const budget = Number(process.env.HINTLINE_WORKSPACE_BUDGET);
   return assembleSystemPrompt({
     conversation: settings.prompt,
     defaults: {
@@ -15,7 +15,7 @@ export function systemPromptFor(settings: Settings): AssembledPrompt {
       memory: process.env.HINTLINE_MEMORY,
     },
     taskToolNames: settings.injection.taskToolNames,
-    workspaceBudget: Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_WORKSPACE_BUDGET,
+    workspaceBudget: envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET,
     countTokens,
   });
 }

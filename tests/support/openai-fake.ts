@@ -9,8 +9,8 @@ type FakeUsage = { promptTokens?: number; completionTokens?: number };
 export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
 export type FakeReply =
   | { kind?: "text"; text: string; chunkDelayMs?: number; usage?: FakeUsage }
-  | { kind: "tools"; calls: FakeToolCall[]; text?: string; usage?: FakeUsage }
-  | { kind: "http-error"; status: number; body?: unknown }
+  | { kind: "tools"; calls: FakeToolCall[]; text?: string; chunkDelayMs?: number; usage?: FakeUsage }
+  | { kind: "http-error"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "cut"; text: string; afterChunks: number }
   | { kind: "hang" };
 // biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
@@ -47,10 +47,10 @@ function isFakeReply(value: unknown): value is FakeReply {
   return typeof kind === "string" && KINDS.has(kind);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.headersSent) return;
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "access-control-allow-origin": "*" });
+  res.writeHead(status, { ...headers, "content-type": "application/json", "access-control-allow-origin": "*" });
   res.end(text);
 }
 
@@ -104,6 +104,7 @@ async function streamPlan(res: ServerResponse, plan: Plan, model: string, id: st
     return;
   }
   for (const [index, call] of plan.calls.entries()) {
+    if (opts.delayMs) await sleep(opts.delayMs);
     // Like the real API: id, type and name first with empty arguments, then the arguments string in pieces.
     await writeEvent(res, chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
     const half = Math.ceil(call.args.length / 2);
@@ -164,7 +165,7 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
       case "hang":
         return; // never answer; the socket is destroyed when the client aborts or the fake closes
       case "http-error":
-        return sendJson(res, reply.status, reply.body ?? errorBody(reply.status, `Fake upstream error ${reply.status}`));
+        return sendJson(res, reply.status, reply.body ?? errorBody(reply.status, `Fake upstream error ${reply.status}`), reply.headers);
       case "cut":
         if (!streaming) return void res.destroy();
         return streamPlan(res, makePlan(reply, body, callIds), model, id, { cutAfter: reply.afterChunks });
@@ -173,8 +174,7 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
       case undefined: {
         const plan = makePlan(reply, body, callIds);
         if (!streaming) return sendJson(res, 200, completionJson(plan, model, id));
-        const delayMs = reply.kind === "tools" ? 0 : reply.chunkDelayMs;
-        return streamPlan(res, plan, model, id, { delayMs });
+        return streamPlan(res, plan, model, id, { delayMs: reply.chunkDelayMs });
       }
       default:
         return sendJson(res, 500, errorBody(500, `Unknown fake reply kind: ${JSON.stringify(reply)}`));

@@ -38,6 +38,9 @@ export class ChatPage {
   get chatError(): Locator {
     return this.page.getByTestId("chat-error");
   }
+  get retryNotice(): Locator {
+    return this.page.getByTestId("retry-notice");
+  }
   get retryButton(): Locator {
     return this.page.getByTestId("retry-button");
   }

@@ -3,7 +3,7 @@ import { type APIRequestContext, expect } from "@playwright/test";
 import type { FakeReply, RecordedRequest } from "../../support/openai-fake";
 
 export const FAKE_URL = "http://127.0.0.1:3409";
-/** The app instance that talks to the fake (HINTLINE_MAX_RETRIES=0). */
+/** The app instance that talks to the fake (HINTLINE_MAX_RETRIES=1, so a failure needs two failed calls). */
 export const FAKE_APP_URL = "http://127.0.0.1:3402";
 
 export async function resetFake(request: APIRequestContext): Promise<void> {
