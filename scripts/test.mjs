@@ -64,26 +64,22 @@ check("lint", bin("biome"), ["check", "."]);
 check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
 vitestSuite("unit", ["unit"]);
 
-if (wanted("db")) {
-  const projects = ["db-sqlite"];
-  let env = {};
-  if (process.env.HINTLINE_SKIP_POSTGRES === "1") {
-    console.log("db: PostgreSQL skipped (HINTLINE_SKIP_POSTGRES=1)");
-  } else {
-    const url = postgresUrl();
-    if (!url) {
-      console.error("db: PostgreSQL is not available: install it or set TEST_POSTGRES_URL (or HINTLINE_SKIP_POSTGRES=1)");
-      report("db-postgres", 0, 1);
-    } else {
-      projects.push("db-postgres");
-      env = { TEST_POSTGRES_URL: url };
-    }
+// One PostgreSQL server for the persistence tests and the API tests that also run on PostgreSQL.
+let postgres;
+if ((wanted("db") || wanted("api")) && process.env.HINTLINE_SKIP_POSTGRES !== "1") {
+  postgres = postgresUrl();
+  if (!postgres) {
+    console.error("PostgreSQL is not available: install it or set TEST_POSTGRES_URL (or HINTLINE_SKIP_POSTGRES=1)");
+    report("postgres", 0, 1);
   }
-  vitestSuite("db", projects, env);
+} else if (process.env.HINTLINE_SKIP_POSTGRES === "1") {
+  console.log("PostgreSQL skipped (HINTLINE_SKIP_POSTGRES=1): db and api tests run on SQLite only");
 }
+const postgresEnv = postgres ? { TEST_POSTGRES_URL: postgres } : {};
+vitestSuite("db", postgres ? ["db-sqlite", "db-postgres"] : ["db-sqlite"], postgresEnv);
 
 if (wanted("api") || wanted("e2e")) ensureBuild();
-vitestSuite("api", ["api"]);
+vitestSuite("api", ["api"], postgresEnv);
 
 if (wanted("e2e")) {
   if (process.env.HINTLINE_SKIP_E2E === "1") {
