@@ -25,7 +25,7 @@ function newestMtime(entry) {
 }
 
 export function buildIsStale() {
-  const marker = path.join(root, ".next/BUILD_ID");
+  const marker = path.join(root, process.env.HINTLINE_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(marker)) return true;
   const built = fs.statSync(marker).mtimeMs;
   return SOURCES.some((entry) => newestMtime(entry) > built);

@@ -44,7 +44,8 @@ export async function startAppServer({
   databaseUrl?: string;
 } = {}): Promise<AppServer> {
   const root = path.resolve(import.meta.dirname, "../..");
-  if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) throw new Error("No build: run `npx next build` first");
+  const distDir = process.env.HINTLINE_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
   const dbUrl = databaseUrl ?? `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-app-")), "app.db")}`;
   if (!databaseUrl) migrate(dbUrl);
   const port = await freePort();
