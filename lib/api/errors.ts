@@ -3,8 +3,10 @@ export type ErrorCode =
   | "bad_request"
   | "invalid_json"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "unauthorized"
   | "forbidden"
   | "provider_error"
@@ -14,8 +16,10 @@ const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_json: 400,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   unauthorized: 401,
   forbidden: 403,
   provider_error: 502,

@@ -6,14 +6,31 @@ export const MAX_CHAT_BODY_BYTES = 100 * 1024;
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 export const MAX_IMPORT_BODY_BYTES = 10 * 1024 * 1024;
 
-export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTES } = {}): Promise<unknown> {
+/** The raw body, refused with a 413 once it is over `maxBytes` (by its declared length or by what arrives). */
+export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTES } = {}): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
   const buffer = await request.arrayBuffer();
   if (buffer.byteLength > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
-  if (buffer.byteLength === 0) throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+  return new TextDecoder().decode(buffer);
+}
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * A JSON body, only under a JSON Content-Type: a body an HTML form on another site can send (urlencoded, multipart,
+ * text/plain) is refused before it is read.
+ */
+export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTES } = {}): Promise<unknown> {
+  const type = request.headers.get("content-type")?.trim();
+  if (!type || !JSON_CONTENT_TYPE.test(type)) {
+    const got = type ? `Content-Type ${type.split(";")[0]!.slice(0, 100)}` : "no Content-Type";
+    throw new ApiError("unsupported_media_type", `The request body must be JSON sent with Content-Type: application/json (got ${got}).`);
+  }
+  const text = await readBody(request, { maxBytes });
+  if (text.length === 0) throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   try {
-    return JSON.parse(new TextDecoder().decode(buffer));
+    return JSON.parse(text);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
@@ -42,4 +59,25 @@ export function route<P = Record<string, never>>(
       return errorResponse(error);
     }
   };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+type Handler = (request: Request) => Response;
+
+/**
+ * JSON 405 handlers for the methods a route does not serve (Next.js would answer them with an empty body), and the
+ * OPTIONS answer listing the ones it does: `export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");`
+ */
+export function otherMethodsNotAllowed(...allowed: Method[]): Record<Method | "OPTIONS", Handler> {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const notAllowed: Handler = (request) => {
+    const response = errorResponse(
+      new ApiError("method_not_allowed", `Method ${request.method} is not allowed here; this route accepts ${allowed.join(", ")}.`),
+    );
+    response.headers.set("allow", allow);
+    return response;
+  };
+  const options: Handler = () => new Response(null, { status: 204, headers: { allow } });
+  return { ...Object.fromEntries(METHODS.map((method) => [method, notAllowed])), OPTIONS: options } as Record<Method | "OPTIONS", Handler>;
 }

@@ -13,8 +13,8 @@ export const userMessageSchema = z.object({
   role: z.literal("user", { message: 'must be "user" (the server writes assistant and system messages)' }),
   parts: z
     .array(textPartSchema, { message: "must be an array of text parts" })
-    .min(1)
-    .max(20)
+    .min(1, { message: "must contain at least one text part" })
+    .max(20, { message: "must have at most 20 parts" })
     .refine((parts) => parts.some((p) => p.text.trim().length > 0), { message: "must contain some text" }),
   metadata: z.unknown().optional(),
 });
@@ -34,10 +34,19 @@ export const patchConversationSchema = z
   .strict()
   .refine((v) => v.title !== undefined || v.settings !== undefined, { message: "send title and/or settings" });
 
+// Text and reasoning parts are read as strings everywhere (model input, token counts, the page).
+const importedPartSchema = z
+  .object({ type: z.string().min(1).max(100) })
+  .passthrough()
+  .refine((part) => !["text", "reasoning"].includes(part.type) || typeof part.text === "string", {
+    message: "must be a string",
+    path: ["text"],
+  });
+
 const importedMessageSchema = z.object({
   id: idSchema,
   role: z.enum(["user", "assistant"]),
-  parts: z.array(z.object({ type: z.string().min(1).max(100) }).passthrough()).max(10_000),
+  parts: z.array(importedPartSchema).max(10_000),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
@@ -62,5 +71,7 @@ export const importSchema = z.object({
     tasks: z.array(importedTaskSchema).max(5_000).default([]),
   }),
 });
+
+export const signInSchema = z.object({ token: z.string({ message: "must be a string" }) });
 
 export type ImportBody = z.infer<typeof importSchema>;

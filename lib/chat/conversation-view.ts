@@ -95,6 +95,8 @@ export async function importConversation(body: ImportBody, newId: () => string):
         title: source.title || "Imported chat",
         settings: source.settings as object,
         taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
+        // The positions handed out below; the next appended message takes the one after them.
+        messageSeq: source.messages.length,
       },
     });
     await tx.message.createMany({

@@ -13,7 +13,11 @@ export async function updateConversationFields(
   if (patch.settings) {
     const merged = mergeSettings(conversation.settings, patch.settings);
     const check = validateSettings(merged);
-    if (!check.ok) throw new ApiError("bad_request", `Invalid settings.${check.message}.`, `settings.${check.field}`);
+    if (!check.ok) {
+      // A problem with the settings object itself is already named "settings".
+      const prefix = check.field === "settings" ? "" : "settings.";
+      throw new ApiError("bad_request", `Invalid ${prefix}${check.message}.`, `${prefix}${check.field}`);
+    }
     settings = merged;
   }
   await updateConversation({ id, title: patch.title, settings });

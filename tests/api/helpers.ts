@@ -1,4 +1,6 @@
-// Shared helpers for the HTTP API tests: error-shape checks, polling with a deadline and incremental stream reading.
+// Shared helpers for the HTTP API tests: error-shape checks, polling with a deadline, incremental stream reading and
+// snapshots of the app's SQLite file.
+import Database from "better-sqlite3";
 import { expect } from "vitest";
 import type { StreamChunk } from "../support/chat-client.ts";
 
@@ -41,13 +43,13 @@ export function expectNoStackTrace(text: string): void {
 }
 
 /** Asserts the API's error shape `{ error: { code, message, ...extra } }` with the given status and code, and no stack trace. */
-export async function expectApiError(response: Response, status: number, code: string): Promise<string> {
+export async function expectApiError(response: Response, status: number, code: string | RegExp): Promise<string> {
   const raw = await response.text();
   expect({ status: response.status, body: raw.slice(0, 300) }).toMatchObject({ status });
   expect(response.headers.get("content-type") ?? "").toMatch(/application\/json/);
   const body = JSON.parse(raw) as { error?: { code?: unknown; message?: unknown } };
   expect(Object.keys(body)).toEqual(["error"]);
-  expect(body.error).toMatchObject({ code, message: expect.any(String) });
+  expect(body.error).toMatchObject({ code: typeof code === "string" ? code : expect.stringMatching(code), message: expect.any(String) });
   const message = body.error?.message as string;
   expect(message.trim().length).toBeGreaterThan(0);
   expectNoStackTrace(raw);
@@ -104,4 +106,40 @@ export function jsonRequest(method: string, body: unknown, headers: Record<strin
 
 export function userMessage(id: string, text: string) {
   return { id, role: "user", parts: [{ type: "text", text }] };
+}
+
+export type DatabaseSnapshot = Record<string, unknown[]>;
+
+/**
+ * Every row of every table of a server's SQLite file (migration bookkeeping aside), read through a read-only
+ * connection, in a stable order: compare two snapshots to prove that requests changed nothing.
+ */
+export function snapshotDatabase(databaseUrl: string): DatabaseSnapshot {
+  const db = new Database(databaseUrl.replace(/^file:/, ""), { readonly: true, fileMustExist: true });
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name")
+      .all() as { name: string }[];
+    const snapshot: DatabaseSnapshot = {};
+    for (const { name } of tables) {
+      const columns = db.prepare(`SELECT count(*) AS n FROM pragma_table_info(?)`).get(name) as { n: number };
+      const orderBy = Array.from({ length: columns.n }, (_, i) => i + 1).join(", ");
+      snapshot[name] = db.prepare(`SELECT * FROM "${name}" ORDER BY ${orderBy}`).all();
+    }
+    return snapshot;
+  } finally {
+    db.close();
+  }
+}
+
+/** A snapshot taken once the database has stopped changing (a finished reply settles just after its stream ends). */
+export async function settledSnapshot(databaseUrl: string): Promise<DatabaseSnapshot> {
+  let previous = snapshotDatabase(databaseUrl);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const current = snapshotDatabase(databaseUrl);
+    if (JSON.stringify(current) === JSON.stringify(previous)) return current;
+    previous = current;
+  }
+  throw new Error("the database kept changing for 5 s");
 }

@@ -1,4 +1,4 @@
-import { MAX_CHAT_BODY_BYTES, parseWith, readJson, route } from "@/lib/api/request";
+import { MAX_CHAT_BODY_BYTES, otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { chatRequestSchema } from "@/lib/api/schemas";
 import { startReply } from "@/lib/chat/start-reply";
 
@@ -9,3 +9,5 @@ export const POST = route(async (request) => {
   const body = parseWith(chatRequestSchema, await readJson(request, { maxBytes: MAX_CHAT_BODY_BYTES }));
   return startReply({ request: body, signal: request.signal });
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

@@ -1,4 +1,6 @@
 import { ApiError, errorResponse } from "@/lib/api/errors";
+import { otherMethodsNotAllowed, parseWith, readBody, readJson } from "@/lib/api/request";
+import { signInSchema } from "@/lib/api/schemas";
 import { authToken, SESSION_COOKIE, safeEqual, safeNextPath, sessionValue } from "@/lib/auth";
 
 export const dynamic = "force-dynamic";
@@ -11,15 +13,14 @@ export async function POST(request: Request) {
   let next = "/";
   try {
     if (isForm) {
-      const form = await request.formData();
-      token = String(form.get("token") ?? "");
-      next = safeNextPath(String(form.get("next") ?? "/"));
+      const form = new URLSearchParams(await readBody(request));
+      token = form.get("token") ?? "";
+      next = safeNextPath(form.get("next") ?? "/");
     } else {
-      const body = (await request.json().catch(() => ({}))) as { token?: unknown };
-      token = typeof body.token === "string" ? body.token : "";
+      token = parseWith(signInSchema, await readJson(request)).token;
     }
-  } catch {
-    return errorResponse(new ApiError("bad_request", "Send the token as a form field or JSON { token }."));
+  } catch (error) {
+    return errorResponse(error);
   }
   const ok = !expected || (token.length > 0 && safeEqual(token, expected));
   if (!ok) {
@@ -38,3 +39,5 @@ export async function POST(request: Request) {
   headers.set("content-type", "application/json");
   return new Response(JSON.stringify({ ok: true }), { status: 200, headers });
 }
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { otherMethodsNotAllowed } from "@/lib/api/request";
 import { SESSION_COOKIE } from "@/lib/auth";
 
 export const dynamic = "force-dynamic";
@@ -11,3 +12,5 @@ export async function POST() {
     },
   });
 }
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

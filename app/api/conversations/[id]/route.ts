@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema, patchConversationSchema } from "@/lib/api/schemas";
 import { getConversationView } from "@/lib/chat/conversation-view";
 import { updateConversationFields } from "@/lib/chat/update-conversation";
@@ -27,3 +27,5 @@ export const DELETE = route<Params>(async (_request, { id }) => {
   }
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, OPTIONS } = otherMethodsNotAllowed("GET", "PATCH", "DELETE");

@@ -1,4 +1,4 @@
-import { parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
 import { compactNow } from "@/lib/chat/compact-now";
 
@@ -6,3 +6,5 @@ export const dynamic = "force-dynamic";
 export const maxDuration = 120;
 
 export const POST = route<{ id: string }>(async (_request, { id }) => Response.json(await compactNow(parseWith(idSchema, id, "conversation id"))));
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

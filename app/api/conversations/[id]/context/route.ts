@@ -1,4 +1,4 @@
-import { parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
 import { getContextView } from "@/lib/chat/context-view";
 
@@ -9,3 +9,5 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   const hints = new URL(request.url).searchParams.get("hints") !== "false";
   return Response.json(await getContextView(parseWith(idSchema, id, "conversation id"), { hints }));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

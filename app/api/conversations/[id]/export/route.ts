@@ -1,4 +1,4 @@
-import { parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
 import { exportConversation } from "@/lib/chat/conversation-view";
 
@@ -10,3 +10,5 @@ export const GET = route<{ id: string }>(async (_request, { id }) => {
     headers: { "content-disposition": `attachment; filename="hintline-${body.conversation.id}.json"` },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

@@ -1,4 +1,4 @@
-import { parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
 import { addTaskByPerson, createTaskSchema, listConversationTasks } from "@/lib/chat/task-edits";
 
@@ -13,3 +13,5 @@ export const POST = route<{ id: string }>(async (request, { id }) => {
   const input = parseWith(createTaskSchema, await readJson(request));
   return Response.json(await addTaskByPerson(conversationId, input), { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET", "POST");

@@ -1,4 +1,4 @@
-import { parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
 import { deleteTaskByPerson, editTaskByPerson, updateTaskSchema } from "@/lib/chat/task-edits";
 
@@ -16,3 +16,5 @@ export const DELETE = route<Params>(async (_request, { id, taskId }) => {
   await deleteTaskByPerson(parseWith(idSchema, id, "conversation id"), taskId);
   return new Response(null, { status: 204 });
 });
+
+export const { GET, POST, PUT, OPTIONS } = otherMethodsNotAllowed("PATCH", "DELETE");

@@ -1,0 +1,214 @@
+// With HINTLINE_AUTH_TOKEN set, every API route and method and every page refuses a request without valid credentials
+// (none, a wrong bearer token, forged session cookies): the API with a 401 JSON error, pages with a redirect to the
+// sign-in page. Requests shaped like an HTML form submitted from another site are refused (403) even with a valid
+// session cookie, and without a token at all. None of these requests changes anything in the database.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionValue } from "../../lib/auth.ts";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { chat } from "../support/chat-client.ts";
+import { type DatabaseSnapshot, expectApiError, jsonRequest, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
+
+const TOKEN = "s3cret";
+const bearer = { authorization: `Bearer ${TOKEN}` };
+const X = "/api/conversations/x";
+
+type Route = { method: string; path: string; body?: object };
+const apiRoutes: Route[] = [
+  { method: "POST", path: "/api/chat", body: { id: "x", message: userMessage("sneaky", "hello") } },
+  { method: "GET", path: "/api/conversations" },
+  { method: "GET", path: X },
+  { method: "PATCH", path: X, body: { title: "Hacked" } },
+  { method: "DELETE", path: X },
+  { method: "GET", path: `${X}/export` },
+  { method: "GET", path: `${X}/context` },
+  { method: "POST", path: `${X}/compact` },
+  { method: "GET", path: `${X}/tasks` },
+  { method: "POST", path: `${X}/tasks`, body: { subject: "Injected" } },
+  { method: "PATCH", path: `${X}/tasks/1`, body: { status: "cancelled" } },
+  { method: "DELETE", path: `${X}/tasks/1` },
+  { method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { id: "smuggled", messages: [] } } },
+  { method: "GET", path: "/api/model" },
+  { method: "POST", path: "/api/auth/sign-out" },
+  { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
+];
+const pages = ["/", "/c/x", "/c/not-yet-created"];
+// The sign-in route and page are open by design (auth.test.ts covers them).
+const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in"]);
+
+const credentials: { name: string; headers: () => Promise<Record<string, string>> }[] = [
+  { name: "without credentials", headers: async () => ({}) },
+  { name: "with a wrong bearer token", headers: async () => ({ authorization: "Bearer s3cret-not" }) },
+  { name: "with the token in another scheme", headers: async () => ({ authorization: `Basic ${TOKEN}` }) },
+  { name: "with a session cookie made from another token", headers: async () => ({ cookie: `hintline_session=${await sessionValue("guess")}` }) },
+  { name: "with the token itself as the session cookie", headers: async () => ({ cookie: `hintline_session=${TOKEN}` }) },
+];
+
+/** Every route file under app/api and every page under app, with the methods it serves, e.g. "PATCH /api/conversations/[id]". */
+function servedEndpoints(): string[] {
+  const root = path.resolve(import.meta.dirname, "../../app");
+  const files = fs.readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => /(^|\/)(route\.ts|page\.tsx)$/.test(f));
+  return files.flatMap((file) => {
+    const url = `/${path.dirname(file)}`.replace(/\/\.$/, "") || "/";
+    if (file.endsWith("page.tsx")) return [`GET ${url}`];
+    const source = fs.readFileSync(path.join(root, file), "utf8");
+    return [...source.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => `${m[1]} ${url}`);
+  });
+}
+
+const covers = (endpoint: string, method: string, url: string) => {
+  const [m, pattern] = endpoint.split(" ") as [string, string];
+  return m === method && new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, "[^/]+")}$`).test(url);
+};
+
+let server: AppServer;
+let seeded: DatabaseSnapshot;
+
+beforeAll(async () => {
+  server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN } });
+  const { response } = await chat(server.url, { conversationId: "x", text: "add tasks: draft; review", headers: bearer });
+  expect(response.status).toBe(200);
+  const settings = { injection: { timezone: "Asia/Tokyo" } };
+  expect((await fetch(`${server.url}${X}`, jsonRequest("PATCH", { settings }, bearer))).status).toBe(200);
+  seeded = await settledSnapshot(server.databaseUrl);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("refused without valid credentials", () => {
+  it("seeded a conversation with messages and tasks, and the table covers every route and page", () => {
+    expect(seeded.Conversation).toHaveLength(1);
+    expect(seeded.Message?.length).toBeGreaterThanOrEqual(2);
+    expect(seeded.Task).toHaveLength(2);
+    const endpoints = servedEndpoints();
+    expect(endpoints).toEqual(expect.arrayContaining(["POST /api/chat", "DELETE /api/conversations/[id]/tasks/[taskId]", "GET /c/[id]", "GET /"]));
+    const uncovered = endpoints.filter(
+      (e) => !OPEN.has(e) && !apiRoutes.some((r) => covers(e, r.method, r.path)) && !pages.some((p) => covers(e, "GET", p)),
+    );
+    expect(uncovered).toEqual([]);
+  });
+
+  for (const credential of credentials) {
+    for (const { method, path, body } of apiRoutes) {
+      it(`${method} ${path} ${credential.name} → 401`, async () => {
+        const headers = await credential.headers();
+        const init = body === undefined ? { method, headers } : jsonRequest(method, body, headers);
+        const message = await expectApiError(await fetch(`${server.url}${path}`, init), 401, "unauthorized");
+        expect(message).toMatch(/Bearer/);
+        expect(snapshotDatabase(server.databaseUrl)).toEqual(seeded);
+      });
+    }
+    for (const page of pages) {
+      it(`page ${page} ${credential.name} → redirect to /sign-in`, async () => {
+        const response = await fetch(`${server.url}${page}`, { redirect: "manual", headers: await credential.headers() });
+        expect(response.status).toBeGreaterThanOrEqual(300);
+        expect(response.status).toBeLessThan(400);
+        const location = new URL(response.headers.get("location") ?? "", server.url);
+        expect(location.pathname).toBe("/sign-in");
+        expect(location.searchParams.get("next")).toBe(page);
+        expect(await response.text()).not.toMatch(/draft|review/);
+      });
+    }
+  }
+});
+
+// A form on another site can POST urlencoded, multipart or text/plain bodies without a CORS preflight. The session
+// cookie is SameSite=Strict, so a real browser would not even attach it to such a request; these requests carry it
+// anyway (with the Origin and Sec-Fetch-Site headers such a browser sends) and must still be refused.
+describe("cross-site form posts with a valid session cookie", () => {
+  let cookie = "";
+
+  beforeAll(async () => {
+    const response = await fetch(`${server.url}/api/auth/sign-in`, jsonRequest("POST", { token: TOKEN }));
+    cookie = (response.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect(cookie).toMatch(/^hintline_session=\w+$/);
+  });
+
+  const targets: (Route & { name: string; body: Record<string, unknown> })[] = [
+    { name: "chat", method: "POST", path: "/api/chat", body: { id: "x", message: userMessage("csrf-1", "forged") } },
+    { name: "create a conversation", method: "POST", path: "/api/chat", body: { id: "csrf-new", message: userMessage("csrf-2", "forged") } },
+    { name: "rename a conversation", method: "PATCH", path: X, body: { title: "Hacked" } },
+    { name: "delete a conversation", method: "DELETE", path: X, body: { confirm: "yes" } },
+    { name: "create a task", method: "POST", path: `${X}/tasks`, body: { subject: "Injected" } },
+    { name: "import a conversation", method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { messages: [] } } },
+  ];
+  const field = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+  const encodings: { name: string; type: string; encode: (fields: Record<string, unknown>) => string }[] = [
+    {
+      name: "urlencoded",
+      type: "application/x-www-form-urlencoded",
+      encode: (fields) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, field(v)])).toString(),
+    },
+    {
+      name: "multipart",
+      type: "multipart/form-data; boundary=evil",
+      encode: (fields) =>
+        `${Object.entries(fields)
+          .map(([k, v]) => `--evil\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${field(v)}\r\n`)
+          .join("")}--evil--\r\n`,
+    },
+    // The classic text/plain trick: the whole body is the API's own JSON.
+    { name: "text/plain", type: "text/plain", encode: (fields) => JSON.stringify(fields) },
+  ];
+  const crossSite = (type: string) => ({ cookie, "content-type": type, origin: "http://evil.example", "sec-fetch-site": "cross-site" });
+
+  it("has a session cookie that works for the app itself", async () => {
+    expect((await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status).toBe(200);
+    // The same form post from the app's own origin passes the cross-site check and is refused by the route instead.
+    const sameSite = { ...crossSite("application/x-www-form-urlencoded"), origin: server.url, "sec-fetch-site": "same-origin" };
+    await expectApiError(await fetch(`${server.url}${X}`, { method: "PATCH", headers: sameSite, body: "title=Hacked" }), 415, "unsupported_media_type");
+  });
+
+  for (const { name, method, path, body } of targets) {
+    for (const encoding of encodings) {
+      it(`${name} (${method} ${path}) as a ${encoding.name} form from another site → 403`, async () => {
+        const init = { method, headers: crossSite(encoding.type), body: encoding.encode(body) };
+        expect(await expectApiError(await fetch(`${server.url}${path}`, init), 403, "forbidden")).toMatch(/cross-site/i);
+        expect(snapshotDatabase(server.databaseUrl)).toEqual(seeded);
+      });
+    }
+  }
+
+  it("left every table exactly as seeded after all the refused requests", async () => {
+    expect(await settledSnapshot(server.databaseUrl)).toEqual(seeded);
+  });
+});
+
+// Without a token the app trusts whoever can reach it, but not another website the person happens to visit: a page
+// there can still make their browser post to a Hintline on localhost. Such writes are refused by their Origin.
+describe("without HINTLINE_AUTH_TOKEN, cross-site browser writes are still refused", () => {
+  let open: AppServer;
+  let before: DatabaseSnapshot;
+  beforeAll(async () => {
+    open = await startAppServer();
+    expect((await chat(open.url, { conversationId: "x", text: "add tasks: draft; review" })).response.status).toBe(200);
+    before = await settledSnapshot(open.databaseUrl);
+  });
+  afterAll(async () => {
+    await open?.stop();
+  });
+
+  const forms: { name: string; method: string; path: string; headers: Record<string, string>; body?: string }[] = [
+    { name: "compact (no body at all)", method: "POST", path: `${X}/compact`, headers: { origin: "http://evil.example" } },
+    { name: "chat as text/plain JSON", method: "POST", path: "/api/chat", headers: { origin: "http://evil.example", "content-type": "text/plain" }, body: JSON.stringify({ id: "x", message: userMessage("csrf", "forged") }) },
+    { name: "rename, Origin: null (a sandboxed frame)", method: "PATCH", path: X, headers: { origin: "null", "content-type": "application/json" }, body: JSON.stringify({ title: "Hacked" }) },
+    { name: "delete, marked cross-site without an Origin", method: "DELETE", path: X, headers: { "sec-fetch-site": "cross-site" } },
+  ];
+  for (const form of forms) {
+    it(`${form.name} → 403`, async () => {
+      const response = await fetch(`${open.url}${form.path}`, { method: form.method, headers: form.headers, body: form.body });
+      expect(await expectApiError(response, 403, "forbidden")).toMatch(/cross-site/i);
+      expect(snapshotDatabase(open.databaseUrl)).toEqual(before);
+    });
+  }
+
+  it("still serves the same writes from the app's own pages and from scripts without an Origin", async () => {
+    const own = await fetch(`${open.url}${X}`, jsonRequest("PATCH", { title: "Renamed" }, { origin: open.url, "sec-fetch-site": "same-origin" }));
+    expect(own.status).toBe(200);
+    const script = await fetch(`${open.url}${X}`, jsonRequest("PATCH", { title: "Renamed again" }));
+    expect(script.status).toBe(200);
+  });
+});

@@ -1,0 +1,269 @@
+// Hostile and malformed requests to every route of the HTTP API, against a real server with a seeded database. Each
+// must answer its documented 4xx as `{ error: { code, message } }` JSON whose message names the problem, carry no
+// stack trace, and leave every table of the database exactly as it was.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { chat } from "../support/chat-client.ts";
+import { type DatabaseSnapshot, expectApiError, jsonRequest, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
+
+type Body = string | object | (() => string | object);
+type Row = { name: string; method: string; path: string; body?: Body; type?: string; status: number; message: RegExp };
+
+const C = "/api/conversations";
+const S = `${C}/seed`;
+const JSON_TYPE = "application/json";
+const FORM = "application/x-www-form-urlencoded";
+const MULTIPART = "multipart/form-data; boundary=x";
+const CODES: Record<number, string> = {
+  400: "bad_request",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+const long = (n: number, c = "a") => c.repeat(n);
+let replyId = "";
+
+const req = (name: string, method: string, path: string, status: number, message: RegExp, body?: Body, type?: string): Row => ({
+  name: `${method} ${path.replace(/(.)\1{9,}/g, (run, c) => `${c}×${run.length}`)} — ${name}`,
+  method,
+  path,
+  status,
+  message,
+  body,
+  type,
+});
+const send = (message: object, id = "seed") => ({ id, message: { ...userMessage("m-bad", "hi"), ...message } });
+const chatRow = (name: string, body: Body, message: RegExp, status = 400, type?: string) =>
+  req(name, "POST", "/api/chat", status, message, body, type);
+const patchRow = (name: string, body: Body, message: RegExp, status = 400, type?: string) =>
+  req(name, "PATCH", S, status, message, body, type);
+const settingsRow = (name: string, settings: unknown, message: RegExp) => patchRow(`settings: ${name}`, { settings }, message);
+const taskRow = (name: string, body: Body, message: RegExp, status = 400, type?: string) =>
+  req(name, "POST", `${S}/tasks`, status, message, body, type);
+const taskEditRow = (name: string, taskId: string, body: Body, message: RegExp, status = 400) =>
+  req(name, "PATCH", `${S}/tasks/${taskId}`, status, message, body);
+const conversationWith = (fields: object) => ({ version: 1, conversation: { messages: [], ...fields } });
+const importRow = (name: string, body: Body, message: RegExp, status = 400, type?: string) =>
+  req(name, "POST", `${C}/import`, status, message, body, type);
+const signInRow = (name: string, body: Body, message: RegExp, status = 400, type?: string) =>
+  req(name, "POST", "/api/auth/sign-in", status, message, body, type);
+const notAllowed = (method: string, path: string) => req("a method the route does not serve", method, path, 405, new RegExp(`${method} is not allowed`));
+const badId = /conversation id: must be 1–64 characters/;
+const badTaskId = /task id: must be a positive integer/;
+
+const rows: Row[] = [
+  chatRow("malformed JSON", '{"id": "seed", "message": {', /not valid JSON/),
+  chatRow("an empty body", "", /body is empty/),
+  chatRow("no message", { id: "seed" }, /message: .*expected object/),
+  chatRow("a body that is an array", [send({})], /body: .*expected object/),
+  chatRow("a numeric conversation id", { ...send({}), id: 7 }, /Invalid id: .*expected string/),
+  chatRow("role assistant", send({ role: "assistant" }), /message\.role: must be "user"/),
+  chatRow("role system", send({ role: "system" }), /message\.role: must be "user"/),
+  chatRow("role assistant in a new conversation", send({ role: "assistant" }, "brand-new"), /message\.role/),
+  chatRow("parts not an array", send({ parts: { type: "text", text: "hi" } }), /message\.parts: must be an array/),
+  chatRow("no parts", send({ parts: [] }), /message\.parts: must contain at least one text part/),
+  chatRow("21 parts", send({ parts: Array(21).fill({ type: "text", text: "hi" }) }), /message\.parts: must have at most 20 parts/),
+  chatRow("a file part", send({ parts: [{ type: "file", url: "data:text/plain,hi", mediaType: "text/plain" }] }), /parts\.0\.type/),
+  chatRow("a text and a reasoning part", send({ parts: [{ type: "text", text: "hi" }, { type: "reasoning", text: "x" }] }), /parts\.1\.type/),
+  chatRow("empty text", send({ parts: [{ type: "text", text: "" }] }), /message\.parts: must contain some text/),
+  chatRow("blank text", send({ parts: [{ type: "text", text: "  \n " }] }), /message\.parts: must contain some text/),
+  chatRow("a text of 100,001 characters", send({ parts: [{ type: "text", text: long(100_001) }] }), /parts\.0\.text: .*100000/),
+  chatRow("a numeric timezone", { ...send({}), timezone: 5 }, /timezone: .*expected string/),
+  chatRow("a conversation id with a slash", send({}, "a/b"), /Invalid id: must be 1–64/),
+  chatRow("a conversation id of ..", send({}, ".."), /Invalid id: must be 1–64/),
+  chatRow("a conversation id with a NUL byte", send({}, "seed\u0000"), /Invalid id: must be 1–64/),
+  chatRow("a conversation id of 65 characters", send({}, long(65)), /Invalid id: must be 1–64/),
+  chatRow("a message id with ..", send({ id: "../t1" }), /Invalid message\.id: must be 1–64/),
+  chatRow("a message id of 65 characters", send({ id: long(65, "m") }), /Invalid message\.id: must be 1–64/),
+  chatRow("a 150 KB body", send({ parts: [{ type: "text", text: long(150_000, "x") }] }), /over the 102400-byte limit/, 413),
+  chatRow("the id of a reply as the message id", () => send({ id: replyId }), /already used by a reply/, 409),
+  chatRow("a JSON body sent as text/plain", send({ id: "m-plain" }), /Content-Type: application\/json.*text\/plain/, 415, "text/plain"),
+  chatRow("a form body", "id=seed&message=hi", /Content-Type: application\/json.*x-www-form-urlencoded/, 415, FORM),
+  notAllowed("GET", "/api/chat"),
+  notAllowed("POST", C),
+  notAllowed("DELETE", C),
+
+  req("an unknown conversation", "GET", `${C}/nope`, 404, /Conversation nope does not exist/),
+  req("an unknown conversation", "PATCH", `${C}/nope`, 404, /Conversation nope does not exist/, { title: "x" }),
+  req("an unknown conversation", "DELETE", `${C}/nope`, 404, /Conversation nope does not exist/),
+  req("an id with a slash", "GET", `${C}/a%2Fb`, 400, badId),
+  req("an id of ../seed", "DELETE", `${C}/%2E%2E%2Fseed`, 400, badId),
+  req("an id of ../../etc/passwd", "GET", `${C}/..%2F..%2Fetc%2Fpasswd`, 400, badId),
+  req("an id of a NUL byte", "GET", `${C}/%00`, 400, badId),
+  req("an id of 65 characters", "GET", `${C}/${long(65)}`, 400, badId),
+  req("an id of 5,000 characters", "DELETE", `${C}/${long(5_000)}`, 400, badId),
+  req("an id with broken percent-encoding", "GET", `${C}/%E0%A4%A`, 400, /percent-encoding/),
+  patchRow("an empty title", { title: "" }, /title: must not be empty/),
+  patchRow("a blank title", { title: "   " }, /title: must not be empty/),
+  patchRow("a numeric title", { title: 5 }, /title: .*expected string/),
+  patchRow("a title of 201 characters", { title: long(201) }, /title: .*200/),
+  patchRow("no fields", {}, /send title and\/or settings/),
+  patchRow("an unknown field", { colour: "red" }, /unknown field\(s\) colour/),
+  patchRow("a __proto__ field", '{"__proto__": {"title": "x"}}', /unknown field\(s\) __proto__/),
+  patchRow("malformed JSON", '{"title":', /not valid JSON/),
+  patchRow("a JSON body sent as text/plain", { title: "Plain" }, /Content-Type: application\/json/, 415, "text/plain"),
+  patchRow("a body over 256 KB", { title: "x", pad: long(300_000) }, /over the 262144-byte limit/, 413),
+  notAllowed("PUT", S),
+  settingsRow("an unknown timezone", { injection: { timezone: "Mars/Olympus" } }, /settings\.injection\.timezone is not a known IANA timezone/),
+  settingsRow("a numeric timezone", { injection: { timezone: 1 } }, /settings\.injection\.timezone/),
+  settingsRow("a template without {runtime_state}", { injection: { template: "no placeholder" } }, /injection\.template must contain/),
+  settingsRow("a buffer ratio at the trigger ratio", { injection: { contextBufferRatio: 0.7 } }, /injection\.contextBufferRatio must be smaller/),
+  settingsRow("a reserve ratio over the trigger ratio", { context: { reserveRatio: 0.9 } }, /context\.reserveRatio must be smaller/),
+  settingsRow("a trigger ratio of 1.5", { context: { triggerRatio: 1.5 } }, /context\.triggerRatio .*0\.9/),
+  settingsRow("a trigger ratio as a string", { context: { triggerRatio: "0.5" } }, /context\.triggerRatio .*expected number/),
+  settingsRow("a negative time interval", { injection: { timeInterval: -1 } }, /injection\.timeInterval must be >= 0/),
+  settingsRow("a fractional context window", { context: { contextWindow: 1000.5 } }, /context\.contextWindow .*int/),
+  settingsRow("a time format without a date", { injection: { timeFormat: "HH:mm" } }, /injection\.timeFormat must contain the year/),
+  settingsRow("an extra field with a bad key", { injection: { extraFields: { "bad key": "x" } } }, /extraFields\.bad key key must match/),
+  settingsRow("an extra field value of 2,001 characters", { injection: { extraFields: { note: long(2_001) } } }, /extraFields\.note .*2000/),
+  settingsRow("33 extra fields", { injection: { extraFields: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, "x"])) } }, /at most 32 extra fields/),
+  settingsRow("an unknown injection field", { injection: { colour: "red" } }, /settings\.injection unknown field\(s\) colour/),
+  settingsRow("an unknown section", { theme: { dark: true } }, /settings unknown field\(s\) theme/),
+  settingsRow("an injection section that is a string", { injection: "on" }, /settings\.injection .*expected object/),
+  settingsRow("a memory of 200,001 characters", { prompt: { memory: long(200_001) } }, /settings\.prompt\.memory/),
+  patchRow("settings that are an array", { settings: [1] }, /settings: .*expected record/),
+
+  req("an unknown conversation", "GET", `${C}/nope/export`, 404, /Conversation nope does not exist/),
+  req("a path-like id", "GET", `${C}/..%2Fseed/export`, 400, badId),
+  notAllowed("POST", `${S}/export`),
+  req("an unknown conversation", "GET", `${C}/nope/context`, 404, /Conversation nope does not exist/),
+  req("an id of 65 characters", "GET", `${C}/${long(65)}/context?hints=false`, 400, badId),
+  notAllowed("PUT", `${S}/context`),
+  req("an unknown conversation", "POST", `${C}/nope/compact`, 404, /Conversation nope does not exist/),
+  req("a path-like id", "POST", `${C}/seed%2F..%2Fx/compact`, 400, badId),
+  notAllowed("GET", `${S}/compact`),
+
+  req("the tasks of an unknown conversation", "GET", `${C}/nope/tasks`, 404, /Conversation nope does not exist/),
+  req("a task in an unknown conversation", "POST", `${C}/nope/tasks`, 404, /Conversation nope does not exist/, { subject: "x" }),
+  req("a task in a path-like conversation", "POST", `${C}/%2E%2E%2Fseed/tasks`, 400, badId, { subject: "x" }),
+  taskRow("an empty subject", { subject: "" }, /subject: must not be empty/),
+  taskRow("a blank subject", { subject: "   " }, /subject: must not be empty/),
+  taskRow("no subject", { description: "x" }, /subject: .*expected string/),
+  taskRow("a numeric subject", { subject: 5 }, /subject: .*expected string/),
+  taskRow("a subject of 501 characters", { subject: long(501) }, /subject: .*500/),
+  taskRow("a description of 10,001 characters", { subject: "x", description: long(10_001) }, /description: .*10000/),
+  taskRow("an unknown status", { subject: "x", status: "done" }, /status: must be one of "pending"/),
+  taskRow("blocks on unknown ids", { subject: "x", blocks: ["99"] }, /unknown field\(s\) blocks/),
+  taskRow("metadata that is an array", { subject: "x", metadata: [1] }, /metadata: .*expected record/),
+  taskRow("a null body", "null", /body: .*expected object/),
+  taskRow("a multipart body", "--x\r\nContent-Disposition: form-data; name=subject\r\n\r\nx\r\n--x--", /Content-Type: application\/json/, 415, MULTIPART),
+  notAllowed("DELETE", `${S}/tasks`),
+
+  taskEditRow("a fractional id", "1.5", { status: "completed" }, badTaskId),
+  taskEditRow("a word as the id", "abc", { status: "completed" }, badTaskId),
+  taskEditRow("id 0", "0", { status: "completed" }, badTaskId),
+  taskEditRow("an unknown id", "99", { status: "completed" }, /Task 99 does not exist/, 404),
+  taskEditRow("an empty subject", "1", { subject: "" }, /subject: must not be empty/),
+  taskEditRow("an unknown status", "1", { status: "finished" }, /status: must be one of/),
+  taskEditRow("blockedBy on unknown ids", "1", { blockedBy: ["42"] }, /unknown field\(s\) blockedBy/),
+  taskEditRow("no fields", "1", {}, /send at least one field to change/),
+  taskEditRow("a negative position", "1", { position: -1 }, /position: .*>=0/),
+  taskEditRow("a fractional position", "1", { position: 1.5 }, /position: .*int/),
+  taskEditRow("a numeric owner", "1", { owner: 7 }, /owner: .*expected string/),
+  req("a task of an unknown conversation", "PATCH", `${C}/nope/tasks/1`, 404, /Conversation nope does not exist/, { status: "completed" }),
+  req("task -1", "DELETE", `${S}/tasks/-1`, 400, badTaskId),
+  req("task 1/../2", "DELETE", `${S}/tasks/1%2F..%2F2`, 400, badTaskId),
+  req("a task id of 5,000 digits", "DELETE", `${S}/tasks/${long(5_000, "9")}`, 400, badTaskId),
+  req("an unknown task", "DELETE", `${S}/tasks/99`, 404, /Task 99 does not exist/),
+  notAllowed("GET", `${S}/tasks/1`),
+
+  importRow("malformed JSON", '{"version": 1,', /not valid JSON/),
+  importRow("no version", { conversation: { messages: [] } }, /version: must be 1/),
+  importRow("a future version", { version: 2, conversation: { messages: [] } }, /version: must be 1/),
+  importRow("the version as a string", { version: "1", conversation: { messages: [] } }, /version: must be 1/),
+  importRow("a null conversation", { version: 1, conversation: null }, /conversation: .*expected object/),
+  importRow("messages not an array", conversationWith({ messages: "hello" }), /conversation\.messages: .*expected array/),
+  importRow("a system message", conversationWith({ messages: [{ id: "a", role: "system", parts: [] }] }), /messages\.0\.role/),
+  importRow("a text part without text", conversationWith({ messages: [{ id: "a", role: "user", parts: [{ type: "text" }] }] }), /parts\.0\.text: must be a string/),
+  importRow("duplicate message ids", conversationWith({ messages: [userMessage("a", "x"), userMessage("a", "y")] }), /duplicate message id a/),
+  importRow("a message id with a slash", conversationWith({ messages: [userMessage("a/b", "x")] }), /messages\.0\.id: must be 1–64/),
+  importRow("a conversation id of ..", conversationWith({ id: ".." }), /conversation\.id: must be 1–64/),
+  importRow("invalid settings", conversationWith({ settings: { injection: { timezone: "Mars/Olympus" } } }), /timezone is not a known IANA timezone/),
+  importRow("a task with a word as its id", conversationWith({ tasks: [{ id: "one", subject: "x", status: "pending" }] }), /tasks\.0\.id: must be a positive integer/),
+  importRow("a task with an unknown status", conversationWith({ tasks: [{ id: "1", subject: "x", status: "done" }] }), /tasks\.0\.status/),
+  importRow("duplicate task ids", conversationWith({ tasks: [1, 1].map(() => ({ id: "1", subject: "x", status: "pending" })) }), /duplicate task id/),
+  importRow("20,001 messages", () => conversationWith({ messages: Array.from({ length: 20_001 }, (_, i) => ({ id: `m${i}`, role: "user", parts: [] })) }), /conversation\.messages: .*20000/),
+  importRow("an 11 MB body", () => conversationWith({ messages: [userMessage("a", long(11 * 1024 * 1024, "x"))] }), /over the 10485760-byte limit/, 413),
+  importRow("a JSON body sent as text/plain", conversationWith({}), /Content-Type: application\/json.*text\/plain/, 415, "text/plain"),
+  notAllowed("GET", `${C}/import`),
+
+  notAllowed("POST", "/api/model"),
+  signInRow("malformed JSON", '{"token":', /not valid JSON/),
+  signInRow("a numeric token", { token: 42 }, /token: must be a string/),
+  signInRow("no token", {}, /token: must be a string/),
+  signInRow("a multipart body", "--x--", /Content-Type: application\/json.*multipart\/form-data/, 415, MULTIPART),
+  signInRow("a body over 256 KB", { token: long(300_000) }, /over the 262144-byte limit/, 413),
+  notAllowed("GET", "/api/auth/sign-in"),
+];
+
+const isJson = (raw: string) => {
+  try {
+    JSON.parse(raw);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The request of a row, and the error code it must get: a 400 for a body that is not JSON at all is "invalid_json". */
+function request({ method, body, type, status }: Row): { init: RequestInit; code: string } {
+  if (body === undefined) return { init: { method }, code: CODES[status]! };
+  const value = typeof body === "function" ? body() : body;
+  const raw = typeof value === "string" ? value : JSON.stringify(value);
+  const code = status === 400 && !isJson(raw) ? "invalid_json" : CODES[status]!;
+  return { init: jsonRequest(method, raw, { "content-type": type ?? JSON_TYPE }), code };
+}
+
+let server: AppServer;
+let seeded: DatabaseSnapshot;
+
+beforeAll(async () => {
+  server = await startAppServer();
+  const first = await chat(server.url, { conversationId: "seed", messageId: "t1", text: "add tasks: draft; review; publish" });
+  expect(first.response.status).toBe(200);
+  replyId = first.chunks.find((c) => c.type === "start")?.messageId as string;
+  expect(replyId).toBeTruthy();
+  expect((await chat(server.url, { conversationId: "seed", text: "what time is it?" })).response.status).toBe(200);
+  const settings = { injection: { timezone: "Europe/Berlin", timeInterval: 2, extraFields: { project: "hintline" } }, context: { triggerRatio: 0.7 } };
+  expect((await fetch(`${server.url}${S}`, jsonRequest("PATCH", { title: "Seeded", settings }))).status).toBe(200);
+  expect((await fetch(`${server.url}${S}/tasks`, jsonRequest("POST", { subject: "by hand", status: "in_progress" }))).status).toBe(201);
+  seeded = await settledSnapshot(server.databaseUrl);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("hostile input", () => {
+  it("starts from a seeded database: a conversation with messages, four tasks and custom settings", () => {
+    expect(seeded.Conversation).toHaveLength(1);
+    expect(seeded.Conversation?.[0]).toMatchObject({ id: "seed", title: "Seeded", settings: expect.stringContaining("Europe/Berlin") });
+    expect(seeded.Message?.length).toBeGreaterThanOrEqual(4);
+    expect(seeded.Task).toHaveLength(4);
+  });
+
+  it("has distinct rows", () => {
+    const keys = rows.map((r) => `${r.method} ${r.path} ${r.type} ${typeof r.body === "function" ? r.body.toString() : JSON.stringify(r.body)}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const names = rows.map((r) => r.name);
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
+  for (const row of rows) {
+    it(`${row.name} → ${row.status}`, async () => {
+      const { init, code } = request(row);
+      const response = await fetch(`${server.url}${row.path}`, init);
+      const raw = await response.clone().text();
+      const message = await expectApiError(response, row.status, code);
+      expect(message).toMatch(row.message);
+      expect(raw).not.toMatch(/\b\w*Error:|\n\s+at\s|node_modules|\.(?:ts|tsx|js|mjs):\d+/);
+      expect(snapshotDatabase(server.databaseUrl)).toEqual(seeded);
+    });
+  }
+
+  it("left every table exactly as seeded after the whole table", async () => {
+    expect(await settledSnapshot(server.databaseUrl)).toEqual(seeded);
+  });
+});
