@@ -1,9 +1,29 @@
-// `npm run bench`: runs the benchmark scripts under bench/ and prints their figures.
+// `npm run bench`: runs the benchmark scripts under bench/ and prints their figures (nothing is asserted).
+//   bench/prepare-call.ts — per-step cost of preparing a model call, in-process;
+//   bench/http-bench.ts   — /api/chat vs a bare AI SDK route through a real `next start` and an OpenAI fake
+//                           (builds the app first when the build is missing or older than the sources).
+// `npm run bench -- --only=http` (or `--only=prepare`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+// benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureBuild } from "./start.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
-const result = spawnSync(tsx, [path.join(root, "bench/prepare-call.ts")], { cwd: root, stdio: "inherit" });
-process.exit(result.status ?? 1);
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+let status = 0;
+if (!only || only === "prepare") {
+  const result = spawnSync(tsx, [path.join(root, "bench/prepare-call.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+if (!only || only === "http") {
+  // A private build (HINTLINE_DIST_DIR, see next.config.mjs) is the caller's to make; the default one is kept fresh.
+  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  console.log("");
+  const result = spawnSync(tsx, [path.join(root, "bench/http-bench.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+process.exit(status);

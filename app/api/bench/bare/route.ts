@@ -1,0 +1,15 @@
+// A bare AI SDK 7 chat route (no database, no harness), the reference `npm run bench` measures /api/chat against.
+// Off (404) unless the server was started with HINTLINE_BENCH_BARE=1.
+import { convertToModelMessages, streamText, type UIMessage } from "ai";
+import { currentModel } from "@/lib/ai/providers";
+
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  if (process.env.HINTLINE_BENCH_BARE !== "1") {
+    return Response.json({ error: { code: "not_found", message: "Not found." } }, { status: 404 });
+  }
+  const body = (await request.json()) as { messages: UIMessage[] };
+  const result = streamText({ model: currentModel().model, messages: await convertToModelMessages(body.messages) });
+  return result.toUIMessageStreamResponse();
+}
