@@ -50,7 +50,8 @@ export type ReplyOptions = {
   emit: (chunk: ChatChunk) => void;
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
-  onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage }) => Promise<void> | void;
+  /** `final`: the reply ends with this step (no tool calls to answer). */
+  onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage; final: boolean }) => Promise<void> | void;
   /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
   checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number };
 };
@@ -219,8 +220,9 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
       return { reply: builder.snapshot(), status: "error", error, steps: stepIndex + 1 };
     }
     await checkpoint.settled();
-    await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message });
-    if (call.finishReason !== "tool-calls") return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
+    const final = call.finishReason !== "tool-calls";
+    await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final });
+    if (final) return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
   }
   return { reply: builder.snapshot(), status: "complete", steps: maxSteps };
 }

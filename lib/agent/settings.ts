@@ -10,13 +10,22 @@ export const DEFAULT_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
 export const DEFAULT_TASK_TOOL_NAMES = ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"];
 export const FIELD_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
+// Building an Intl.DateTimeFormat costs about half a millisecond, and settings are checked several times a turn.
+const zoneValidity = new Map<string, boolean>();
+
 export function isValidTimeZone(zone: string): boolean {
+  const known = zoneValidity.get(zone);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // Bounded: zone strings come from requests.
+  if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
+  return valid;
 }
 
 /** The date-fns pattern with its quoted literals removed. */
@@ -167,8 +176,26 @@ export function settingsIssues(partial: unknown): Record<string, string> {
   return issues;
 }
 
+// Resolved settings by their stored JSON: a turn resolves the same settings several times, and a zod parse of the
+// whole tree is not free. The objects are shared, so they are frozen.
+const resolved = new Map<string, Settings>();
+
 /** Settings for use by the engine: stored values over defaults; anything invalid falls back to the defaults. */
 export function resolveSettings(stored: unknown): Settings {
+  const key = JSON.stringify(stored ?? null);
+  const known = resolved.get(key);
+  if (known) return known;
   const result = validateSettings(stored);
-  return result.ok ? result.settings : defaultSettings();
+  const settings = deepFreeze(result.ok ? result.settings : defaultSettings());
+  if (resolved.size >= 256) resolved.delete(resolved.keys().next().value as string);
+  resolved.set(key, settings);
+  return settings;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }

@@ -1,6 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
-import { getConversation, updateConversation } from "../db/conversations.ts";
+import { getConversation, setAgentState } from "../db/conversations.ts";
 import type { CompressionState } from "./compression.ts";
 
 export type AgentState = {
@@ -35,7 +35,7 @@ export async function patchAgentState(conversationId: string, patch: Partial<Age
   if (!conversation) return;
   const next: Record<string, unknown> = { ...parseAgentState(conversation.agentState), ...patch };
   for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-  await updateConversation({ id: conversationId, agentState: next });
+  await setAgentState({ id: conversationId, agentState: next });
 }
 
 export async function readAgentState(conversationId: string): Promise<AgentState> {

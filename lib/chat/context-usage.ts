@@ -3,32 +3,48 @@
 // counts are cached per stored message, so a page load or a reply does not re-tokenize the whole conversation.
 import { countModelMessageTokens, type LastCallUsage } from "../agent/context-usage.ts";
 import type { Settings } from "../agent/settings.ts";
-import { countTokens } from "../agent/token-count.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
+import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import type { ChatMessage, ContextUsage } from "../chat-message.ts";
+import { modelMessagesOf } from "./model-messages.ts";
 
 type MessageCount = { total: number; hints: number };
-const cache = new Map<string, MessageCount>();
-const CACHE_LIMIT = 20_000;
+/** The system prompt is the same text turn after turn. */
+const countRepeated = createTokenCounter(16);
+
+/** Across reloads of the same rows (page views): keyed by what identifies a stored message's content. */
+const byKey = new Map<string, MessageCount>();
+const BY_KEY_LIMIT = 20_000;
 
 /** A stored message's tokens as the model receives it (cached once the message is settled). */
 export function messageTokens(message: ChatMessage): number {
   return messageCount(message).total;
 }
 
+// The same message objects come back turn after turn (lib/db/history-cache.ts): looked up by identity first.
+const byObject = new WeakMap<ChatMessage, MessageCount>();
+
 function messageCount(message: ChatMessage): MessageCount {
-  const key = `${message.id}:${message.parts.length}:${message.metadata?.status ?? "complete"}`;
-  const hit = cache.get(key);
+  const known = byObject.get(message);
+  if (known) return known;
+  const count = countOnce(message);
+  if (message.metadata?.status !== "streaming") byObject.set(message, count);
+  return count;
+}
+
+function countOnce(message: ChatMessage): MessageCount {
+  // Message ids are chosen by clients (and imported), so the creation time tells two conversations' messages apart.
+  const key = `${message.id}:${message.metadata?.createdAt ?? ""}:${message.parts.length}:${message.metadata?.status ?? "complete"}`;
+  const hit = byKey.get(key);
   if (hit) return hit;
-  const total = countModelMessageTokens(toModelMessages([message]));
+  const total = countModelMessageTokens(modelMessagesOf([message]));
   const hints = message.parts.reduce(
     (n, p) => (p.type === "data-hint" ? n + countTokens(String((p.data as { text?: unknown })?.text ?? "")) + 4 : n),
     0,
   );
   const count = { total, hints };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  if (byKey.size >= BY_KEY_LIMIT) byKey.delete(byKey.keys().next().value as string);
   // Only settled messages are cached; a streaming reply changes.
-  if (message.metadata?.status !== "streaming") cache.set(key, count);
+  if (message.metadata?.status !== "streaming") byKey.set(key, count);
   return count;
 }
 
@@ -57,7 +73,7 @@ export function contextUsageFor({
   const hints = counts.reduce((n, c) => n + c.hints, 0);
   const all = counts.reduce((n, c) => n + c.total, 0);
   const breakdown = {
-    system: countTokens(system),
+    system: countRepeated(system),
     tools,
     summary: summary ? countTokens(summary) + 4 : 0,
     messages: all - hints,

@@ -3,12 +3,12 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { shouldCompress } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import type { ChatChunk, ChatMessage, ContextUsage } from "../chat-message.ts";
 import type { AgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";
+import { modelMessagesOf } from "./model-messages.ts";
 
 export type PreparedContext = {
   compression?: CompressionState;
@@ -72,5 +72,5 @@ export async function prepareContext({
     }
   }
   const tail = history.slice(tailStart(history, compression));
-  return { compression, usage, tail, modelMessages: [...summaryModelMessages(compression), ...toModelMessages(tail)], prelude };
+  return { compression, usage, tail, modelMessages: [...summaryModelMessages(compression), ...modelMessagesOf(tail)], prelude };
 }

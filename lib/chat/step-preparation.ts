@@ -5,10 +5,11 @@ import type { LanguageModel } from "ai";
 import { shouldCompress } from "../agent/compression.ts";
 import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
-import type { ChatMessage } from "../chat-message.ts";
-import { patchAgentState, readAgentState } from "./agent-state.ts";
+import type { ChatMessage, Task } from "../chat-message.ts";
+import { listTasks } from "../db/tasks.ts";
+import { type AgentState, patchAgentState, readAgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
+import { modelMessagesOf } from "./model-messages.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { createHintStep } from "./runtime-hints.ts";
 
@@ -19,6 +20,8 @@ export function createStepPreparation({
   contextWindow,
   history,
   context,
+  agentState,
+  tasksAtStart,
 }: {
   conversationId: string;
   model: LanguageModel;
@@ -26,18 +29,23 @@ export function createStepPreparation({
   contextWindow: number;
   history: ChatMessage[];
   context: PreparedContext;
+  agentState: AgentState;
+  /** The task list as the reply started. */
+  tasksAtStart: Task[];
 }) {
   let compression: CompressionState | undefined = context.compression;
   let tail = context.tail;
   /** The input the next call sends at least: the last step's input plus its output. */
   let lastStepTokens = 0;
   const hintStep = createHintStep({
-    conversationId,
     settings,
     history: () => tail,
     contextWindow,
     firstCallInputTokens: context.usage.inputTokens,
-    tasksEditedByPerson: async () => (await readAgentState(conversationId)).tasksEditedByPerson === true,
+    // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
+    tasksEditedByPerson: async (stepIndex) =>
+      (stepIndex === 0 ? agentState : await readAgentState(conversationId)).tasksEditedByPerson === true,
+    tasks: async (stepIndex) => (stepIndex === 0 ? tasksAtStart : listTasks({ conversationId })),
     onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
   });
 
@@ -48,7 +56,7 @@ export function createStepPreparation({
       if (compressed) {
         compression = compressed.state;
         tail = history.slice(tailStart(history, compression));
-        result.history = [...summaryModelMessages(compression), ...toModelMessages(tail)];
+        result.history = [...summaryModelMessages(compression), ...modelMessagesOf(tail)];
         result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
       }
     }

@@ -29,8 +29,12 @@ async function createDb(url: string): Promise<Db> {
   const adapter = new PrismaBetterSqlite3({ url: `file:${path.resolve(file)}` });
   const client = new PrismaClient({ adapter });
   // WAL lets readers proceed while a reply is being written; busy_timeout rides out a briefly locked file.
+  // synchronous=NORMAL is WAL's usual partner: a commit survives the process dying (even SIGKILL) and the file never
+  // corrupts; only an operating-system crash or power cut can undo the last commits. It saves an fsync per write,
+  // about 1–3 ms on every turn.
   await client.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
   await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
   return client;
 }

@@ -2,18 +2,25 @@
 import type { ConversationSummary } from "../chat-message.ts";
 import { getDb } from "./client.ts";
 import { toConversationSummary } from "./converters.ts";
+import { forgetHistory } from "./history-cache.ts";
 
-export type ConversationRecord = ConversationSummary & { settings: unknown; agentState: unknown };
+export type ConversationRecord = ConversationSummary & {
+  settings: unknown;
+  agentState: unknown;
+  /** Moves with every message appended or deleted (see lib/db/history-cache.ts). */
+  messageSeq: number;
+};
 
 function toRecord(row: {
   id: string;
   title: string;
   settings: unknown;
   agentState: unknown;
+  messageSeq: number;
   createdAt: Date;
   updatedAt: Date;
 }): ConversationRecord {
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {} };
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, messageSeq: row.messageSeq };
 }
 
 export async function listConversations(): Promise<ConversationSummary[]> {
@@ -40,11 +47,11 @@ export async function ensureConversation({
   settings?: object;
 }): Promise<ConversationRecord> {
   const db = await getDb();
-  const row = await db.conversation.upsert({
-    where: { id },
-    create: { id, settings: settings ?? {} },
-    update: {},
-  });
+  // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
+  // same conversation both end up with the one row.
+  const existing = await db.conversation.findUnique({ where: { id } });
+  if (existing) return toRecord(existing);
+  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {} }, update: {} });
   return toRecord(row);
 }
 
@@ -71,6 +78,12 @@ export async function updateConversation({
   return result.count ? getConversation({ id }) : null;
 }
 
+/** Replaces the harness state (without the read-back updateConversation does). */
+export async function setAgentState({ id, agentState }: { id: string; agentState: object }): Promise<void> {
+  const db = await getDb();
+  await db.conversation.updateMany({ where: { id }, data: { agentState } });
+}
+
 /** Marks the conversation as recently active (the list is ordered by it). */
 export async function touchConversation({ id }: { id: string }): Promise<void> {
   const db = await getDb();
@@ -80,5 +93,6 @@ export async function touchConversation({ id }: { id: string }): Promise<void> {
 export async function deleteConversation({ id }: { id: string }): Promise<boolean> {
   const db = await getDb();
   const result = await db.conversation.deleteMany({ where: { id } });
+  forgetHistory(id);
   return result.count > 0;
 }

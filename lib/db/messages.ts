@@ -1,8 +1,10 @@
 // Queries for messages. Each message keeps the AI SDK UIMessage parts as JSON, in order, with a position that the
-// server assigns (0, 1, 2, … per conversation).
+// server assigns from the conversation's messageSeq counter (increasing, not necessarily contiguous). Every write
+// reports to the history cache, which spares a reply from loading the whole conversation again.
 import type { ChatMessage, MessageMetadata, MessageStatus } from "../chat-message.ts";
 import { getDb } from "./client.ts";
 import { toChatMessage } from "./converters.ts";
+import { cachedHistory, forgetHistory, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
 
 export async function listMessages({ conversationId }: { conversationId: string }): Promise<ChatMessage[]> {
   const db = await getDb();
@@ -10,12 +12,73 @@ export async function listMessages({ conversationId }: { conversationId: string 
   return rows.map(toChatMessage);
 }
 
+/**
+ * The conversation's messages for a reply: from the cache when the conversation's counter and creation time (read
+ * by the caller just before) show that nothing changed since, else from the database (and remembered).
+ */
+export async function loadHistory({
+  conversationId,
+  version,
+}: {
+  conversationId: string;
+  version: { messageSeq: number; createdAt: string };
+}): Promise<ChatMessage[]> {
+  const cached = cachedHistory(conversationId, version);
+  if (cached) return cached;
+  const messages = await listMessages({ conversationId });
+  rememberHistory(conversationId, version, messages);
+  return messages;
+}
+
 function storedMetadata(metadata: MessageMetadata | undefined): object {
   const { createdAt: _createdAt, status: _status, ...rest } = metadata ?? {};
   return rest;
 }
 
-/** Appends a message at the end of the conversation. */
+type NewMessage = { message: ChatMessage; status?: MessageStatus };
+
+/**
+ * Appends messages at the end of the conversation in one transaction (a turn: the person's message and the reply
+ * that starts streaming), optionally renaming the conversation in the same write.
+ */
+export async function appendMessages({
+  conversationId,
+  messages,
+  title,
+}: {
+  conversationId: string;
+  messages: NewMessage[];
+  title?: string;
+}): Promise<ChatMessage[]> {
+  const db = await getDb();
+  const rows = await db.$transaction(async (tx) => {
+    const { messageSeq } = await tx.conversation.update({
+      where: { id: conversationId },
+      data: { messageSeq: { increment: messages.length }, updatedAt: new Date(), ...(title !== undefined ? { title } : {}) },
+      select: { messageSeq: true },
+    });
+    const first = messageSeq - messages.length;
+    return tx.message.createManyAndReturn({
+      data: messages.map(({ message, status = "complete" }, i) => ({
+        conversationId,
+        id: message.id,
+        role: message.role,
+        position: first + i,
+        parts: message.parts as object[],
+        metadata: storedMetadata(message.metadata),
+        status,
+        ...(message.metadata?.createdAt ? { createdAt: new Date(message.metadata.createdAt) } : {}),
+      })),
+    });
+  });
+  return [...rows].sort((a, b) => a.position - b.position).map((row) => {
+    const message = toChatMessage(row);
+    historyAppended(conversationId, message, row.position);
+    return message;
+  });
+}
+
+/** Appends one message at the end of the conversation. */
 export async function appendMessage({
   conversationId,
   message,
@@ -25,26 +88,8 @@ export async function appendMessage({
   message: ChatMessage;
   status?: MessageStatus;
 }): Promise<ChatMessage> {
-  const db = await getDb();
-  const row = await db.$transaction(async (tx) => {
-    const { messageSeq } = await tx.conversation.update({
-      where: { id: conversationId },
-      data: { messageSeq: { increment: 1 }, updatedAt: new Date() },
-      select: { messageSeq: true },
-    });
-    return tx.message.create({
-      data: {
-        conversationId,
-        id: message.id,
-        role: message.role,
-        position: messageSeq - 1,
-        parts: message.parts as object[],
-        metadata: storedMetadata(message.metadata),
-        status,
-      },
-    });
-  });
-  return toChatMessage(row);
+  const [stored] = await appendMessages({ conversationId, messages: [{ message, status }] });
+  return stored!;
 }
 
 export async function updateMessage({
@@ -61,7 +106,7 @@ export async function updateMessage({
   status?: MessageStatus;
 }): Promise<void> {
   const db = await getDb();
-  await db.message.updateMany({
+  const result = await db.message.updateMany({
     where: { conversationId, id },
     data: {
       ...(parts ? { parts: parts as object[] } : {}),
@@ -69,6 +114,13 @@ export async function updateMessage({
       ...(status ? { status } : {}),
     },
   });
+  if (!status || status === "streaming") return;
+  // A reply settled: it joins the cached history when the whole of it is known here, else the entry is dropped.
+  if (result.count === 1 && parts && metadata) {
+    historySettled(conversationId, { id, parts, metadata: storedMetadata(metadata), status });
+  } else {
+    forgetHistory(conversationId);
+  }
 }
 
 /** Deletes the messages after the given position (a retry replaces the reply it retries). */
@@ -80,7 +132,12 @@ export async function deleteMessagesAfter({
   position: number;
 }): Promise<number> {
   const db = await getDb();
-  const result = await db.message.deleteMany({ where: { conversationId, position: { gt: position } } });
+  // The counter moves too, so that every process's history cache sees the change.
+  const [result] = await db.$transaction([
+    db.message.deleteMany({ where: { conversationId, position: { gt: position } } }),
+    db.conversation.updateMany({ where: { id: conversationId }, data: { messageSeq: { increment: 1 } } }),
+  ]);
+  forgetHistory(conversationId);
   return result.count;
 }
 
@@ -118,5 +175,6 @@ export async function settleStaleReplies({
     if (activeIds.has(row.id)) continue;
     const metadata = { ...((row.metadata as object | null) ?? {}), error: "The reply was interrupted." };
     await db.message.updateMany({ where: { conversationId, id: row.id }, data: { status: "incomplete", metadata } });
+    forgetHistory(conversationId);
   }
 }

@@ -24,7 +24,9 @@ async function setup() {
   const run = async (name: keyof typeof tools, input: unknown): Promise<string> => {
     // biome-ignore lint/suspicious/noExplicitAny: calling the tools' execute functions directly
     const t = tools[name] as any;
-    return (await t.execute(t.inputSchema.parse(input), { toolCallId: "t", messages: [] })) as string;
+    const parsed = await t.inputSchema.validate(input);
+    if (!parsed.success) throw parsed.error;
+    return (await t.execute(parsed.value, { toolCallId: "t", messages: [] })) as string;
   };
   return { conversationId, run, changes: () => changes };
 }

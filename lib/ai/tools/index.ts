@@ -1,5 +1,5 @@
 // The agent's tools for one reply.
-import { z } from "zod";
+import { asSchema } from "ai";
 import { countTokens } from "../../agent/token-count.ts";
 import { taskCreateTool } from "./task-create.ts";
 import { taskGetTool } from "./task-get.ts";
@@ -29,7 +29,7 @@ export function toolDefinitionTokens(): number {
     const definitions = Object.entries(tools).map(([name, t]) => ({
       name,
       description: t.description,
-      parameters: z.toJSONSchema(t.inputSchema as z.ZodType, { io: "input", unrepresentable: "any" }),
+      parameters: asSchema(t.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema,
     }));
     definitionTokens = countTokens(JSON.stringify(definitions));
   }

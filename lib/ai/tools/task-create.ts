@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { createTask } from "../../db/tasks.ts";
 import { TaskToolError, withCallCount } from "./task-format.ts";
@@ -10,10 +10,14 @@ export const taskCreateInput = z.object({
   metadata: z.record(z.string(), z.unknown()).optional().describe("Optional key/value data to keep with the task"),
 });
 
+// Wrapped once per process: the AI SDK converts a zod schema to JSON Schema per tool object, and the tools are
+// created per reply (their execute closes over the conversation), which cost ~5 ms per model call.
+const taskCreateSchema = zodSchema(taskCreateInput);
+
 export function taskCreateTool(ctx: TaskToolContext) {
   return tool({
     description: "Create a task in this conversation's task list. Use it to plan multi-step work; ids are sequential.",
-    inputSchema: taskCreateInput,
+    inputSchema: taskCreateSchema,
     execute: async (input) => {
       const call = ctx.nextCallNumber("TaskCreate");
       const subject = input.subject.trim();

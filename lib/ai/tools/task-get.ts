@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { getTask } from "../../db/tasks.ts";
 import { formatTaskDetail, TaskToolError, withCallCount } from "./task-format.ts";
@@ -6,10 +6,12 @@ import type { TaskToolContext } from "./task-tool-context.ts";
 
 export const taskIdSchema = z.union([z.string(), z.number()]).transform((v) => String(v).trim().replace(/^#/, ""));
 
+const taskGetSchema = zodSchema(z.object({ task_id: taskIdSchema.describe("The task id, e.g. \"3\"") }));
+
 export function taskGetTool(ctx: TaskToolContext) {
   return tool({
     description: "Get one task's full details (status, description, owner, blocking links, metadata).",
-    inputSchema: z.object({ task_id: taskIdSchema.describe("The task id, e.g. \"3\"") }),
+    inputSchema: taskGetSchema,
     execute: async (input) => {
       const call = ctx.nextCallNumber("TaskGet");
       const task = await getTask({ conversationId: ctx.conversationId, id: input.task_id });

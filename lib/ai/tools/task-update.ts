@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import type { Task } from "../../chat-message.ts";
 import { deleteTask, getTask, listTasks, type TaskChanges, updateTask } from "../../db/tasks.ts";
@@ -18,6 +18,7 @@ export const taskUpdateInput = z.object({
 });
 
 type Input = z.infer<typeof taskUpdateInput>;
+const taskUpdateSchema = zodSchema(taskUpdateInput);
 
 /** The fields the update would actually change. */
 function changedFields(task: Task, input: Input): string[] {
@@ -38,7 +39,7 @@ export function taskUpdateTool(ctx: TaskToolContext) {
   return tool({
     description:
       "Update a task: subject, description, status (pending, in_progress, completed, cancelled, or deleted to remove it), owner, blocking links, metadata.",
-    inputSchema: taskUpdateInput,
+    inputSchema: taskUpdateSchema,
     execute: async (input) => {
       const call = ctx.nextCallNumber("TaskUpdate");
       const conversationId = ctx.conversationId;

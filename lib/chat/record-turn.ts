@@ -1,0 +1,65 @@
+// Opening a turn: the person's message (or a retry of it) and the reply row that starts "streaming", written in one
+// transaction (titling the conversation on its first message). The history the model needs is known before that
+// write finishes, so the caller can start the model call while it commits; it comes from the in-process cache when
+// nothing changed since the last turn, so a long conversation costs no more.
+import { ApiError } from "../api/errors.ts";
+import type { ChatMessage } from "../chat-message.ts";
+import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
+import type { ConversationRecord } from "../db/conversations.ts";
+import { appendMessages, deleteMessagesAfter, findMessagePosition, loadHistory, settleStaleReplies } from "../db/messages.ts";
+import { activeReplyIds } from "./active-replies.ts";
+
+export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
+
+/** Marks replies a dead server left "streaming" as incomplete; only when the history shows some. */
+async function settleStale(conversationId: string, history: ChatMessage[]): Promise<ChatMessage[]> {
+  const active = activeReplyIds(conversationId);
+  const stale = history.some((m) => m.metadata?.status === "streaming" && !active.has(m.id));
+  if (!stale) return history;
+  await settleStaleReplies({ conversationId, activeIds: active });
+  return history.map((m) =>
+    m.metadata?.status === "streaming" && !active.has(m.id)
+      ? { ...m, metadata: { ...m.metadata, status: "incomplete", error: "The reply was interrupted." } }
+      : m,
+  );
+}
+
+export type OpenedTurn = {
+  /** The conversation as the reply's first model call sees it: everything up to the person's message. */
+  history: ChatMessage[];
+  /** Settles when the turn's rows are stored (rejects when they could not be). */
+  committed: Promise<void>;
+};
+
+export async function openTurn({
+  conversation,
+  message,
+  reply,
+}: {
+  conversation: ConversationRecord;
+  message: PersonMessage;
+  /** The reply row to open, stored as "streaming". */
+  reply: ChatMessage;
+}): Promise<OpenedTurn> {
+  const conversationId = conversation.id;
+  const version = { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt };
+  const history = await settleStale(conversationId, await loadHistory({ conversationId, version }));
+  const opening = { message: reply, status: "streaming" as const };
+  const index = history.findIndex((m) => m.id === message.id);
+  if (index >= 0) {
+    if (history[index]!.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
+    // A retry: the reply (and anything after it) is generated again.
+    const existing = await findMessagePosition({ conversationId, id: message.id });
+    if (existing) await deleteMessagesAfter({ conversationId, position: existing.position });
+    const committed = appendMessages({ conversationId, messages: [opening] }).then(() => {});
+    committed.catch(() => {}); // the caller awaits it
+    return { history: history.slice(0, index + 1), committed };
+  }
+  const parts = message.parts.map((p) => ({ type: "text" as const, text: p.text }));
+  const title = conversation.title === DEFAULT_TITLE ? titleFrom(message.parts.map((p) => p.text).join(" ")) : undefined;
+  // Its creation time is set here (and stored as is), so the copy in memory matches the stored row.
+  const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: new Date().toISOString() } };
+  const committed = appendMessages({ conversationId, messages: [{ message: person }, opening], title }).then(() => {});
+  committed.catch(() => {}); // the caller awaits it
+  return { history: [...history, person], committed };
+}

@@ -1,0 +1,100 @@
+// Streams one reply into the UI message stream while folding it into the stored assistant message: the context is
+// prepared (compressed if due), every step gets its hint, tools run, and the reply is saved as it goes and when it
+// settles. Nothing is written to the reply row before the turn's own rows are committed.
+import type { LanguageModel, UIMessageStreamWriter } from "ai";
+import type { LastCallUsage } from "../agent/context-usage.ts";
+import { describeError } from "../agent/describe-error.ts";
+import { runReply } from "../agent/reply-loop.ts";
+import type { Settings } from "../agent/settings.ts";
+import { createTools } from "../ai/tools/index.ts";
+import { createCallCounter } from "../ai/tools/task-tool-context.ts";
+import type { ChatChunk, ChatMessage, Task } from "../chat-message.ts";
+import { updateMessage } from "../db/messages.ts";
+import { listTasks } from "../db/tasks.ts";
+import { envNumber } from "../env-number.ts";
+import { type AgentState, patchAgentState } from "./agent-state.ts";
+import { prepareContext } from "./prepare-context.ts";
+import { createStepPreparation } from "./step-preparation.ts";
+
+export type ReplyJob = {
+  conversationId: string;
+  replyId: string;
+  model: LanguageModel;
+  modelId: string;
+  settings: Settings;
+  contextWindow: number;
+  agentState: AgentState;
+  /** The system prompt of the first call, and how to build it again before later ones. */
+  instructions: string;
+  currentInstructions: () => Promise<string>;
+  history: ChatMessage[];
+  tasksAtStart: Task[];
+  committed: Promise<void>;
+  abortSignal: AbortSignal;
+};
+
+export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<ChatMessage>): Promise<void> {
+  const { conversationId, replyId, model, settings, contextWindow, agentState, history, committed } = job;
+  writer.write({ type: "start", messageId: replyId, messageMetadata: { model: job.modelId } });
+  const emit = (chunk: ChatChunk) => {
+    try {
+      writer.write(chunk);
+    } catch {
+      // The client went away; the reply is still folded and persisted.
+    }
+  };
+  const saveParts = async (reply: ChatMessage) => {
+    await committed;
+    await updateMessage({ conversationId, id: replyId, parts: reply.parts });
+  };
+  const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
+  emit({ type: "data-context-usage", id: "usage", data: context.usage, transient: true });
+  const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, tasksAtStart: job.tasksAtStart });
+  const tools = createTools({
+    conversationId,
+    nextCallNumber: createCallCounter(history),
+    // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
+    onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
+  });
+  let lastCall: LastCallUsage | undefined;
+  try {
+    const outcome = await runReply({
+      model,
+      instructions: job.currentInstructions,
+      tools,
+      history: context.modelMessages,
+      prelude: context.prelude,
+      replyId,
+      abortSignal: job.abortSignal,
+      maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
+      retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
+      idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
+      emit,
+      beforeStep: steps.beforeStep,
+      // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
+      checkpoint: { everyMs: 1000, save: saveParts },
+      onStepEnd: async ({ reply, usage, final }) => {
+        if (usage.inputTokens) {
+          steps.recordStep(usage.inputTokens, usage.outputTokens ?? 0);
+          lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0, messageCount: history.length + 1 };
+          // The meter moves during the reply: the next call sends at least this step's input and output.
+          const inputTokens = usage.inputTokens + (usage.outputTokens ?? 0);
+          emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, inputTokens }, transient: true });
+        }
+        // A step that ends the reply is saved once, with its status, right after.
+        if (!final) await saveParts(reply);
+      },
+    });
+    await committed;
+    if (lastCall) await patchAgentState(conversationId, { lastCall });
+    const metadata = { model: job.modelId, ...(outcome.error ? { error: outcome.error } : {}) };
+    await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
+    writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
+    writer.write({ type: "finish" });
+  } catch (error) {
+    await committed
+      .then(() => updateMessage({ conversationId, id: replyId, metadata: { model: job.modelId, error: describeError(error) }, status: "error" }))
+      .catch(() => {});
+    throw error;
+  }
+}
