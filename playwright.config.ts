@@ -3,10 +3,15 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against real `next start` servers:
-// one on the offline demo model, one pointed at the OpenAI fake, which runs as its own process.
+// one on the offline demo model, one pointed at the OpenAI fake, which runs as its own process, and one on the demo
+// model behind an access token.
 export const DEMO_PORT = 3401;
 export const FAKE_APP_PORT = 3402;
 export const FAKE_PORT = 3409;
+/** A third app instance that requires an access token (HINTLINE_AUTH_TOKEN), for the sign-in and cross-site tests. */
+export const AUTH_APP_PORT = 3403;
+export const AUTH_APP_URL = `http://127.0.0.1:${AUTH_APP_PORT}`;
+export const AUTH_TOKEN = "e2e-access-token";
 const stamp = `${process.pid}`;
 const db = (name: string) => `file:${path.join(os.tmpdir(), `hintline-e2e-${stamp}`, `${name}.db`)}`;
 const next = "node node_modules/next/dist/bin/next start -H 127.0.0.1";
@@ -69,6 +74,14 @@ export default defineConfig({
         HINTLINE_MAX_RETRIES: "1",
         HINTLINE_RETRY_BASE_MS: "100",
       },
+    },
+    {
+      command: `${migrate(db("auth"))} && DATABASE_URL=${db("auth")} ${next} -p ${AUTH_APP_PORT}`,
+      // The sign-in page is the one page served without the token.
+      url: `${AUTH_APP_URL}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { NEXT_TELEMETRY_DISABLED: "1", HINTLINE_AUTH_TOKEN: AUTH_TOKEN },
     },
   ],
 });

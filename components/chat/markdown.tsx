@@ -40,11 +40,16 @@ function extractText(node: React.ReactNode): string {
 
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
-  a: ({ children, href }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-      {children}
-    </a>
-  ),
+  // react-markdown empties an unsafe URL (javascript:, data:…); such a link is shown as its text, not as a link
+  // to nowhere that would open the app again in a new tab.
+  a: ({ children, href }) =>
+    href ? (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+        {children}
+      </a>
+    ) : (
+      <span data-testid="unsafe-link">{children}</span>
+    ),
 };
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {

@@ -1,6 +1,7 @@
 // The demo model's task behaviours: turns "add tasks: a; b; c", "start 2", "finish 1", "cancel 3" and "what's left?"
 // into real task tool calls, calls TaskList first when a tasks reminder arrives, and sums up tool results.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { unescapeValue } from "../agent/hints/render-hint.ts";
 
 export type DemoToolCall = { toolName: string; input: Record<string, unknown> };
 
@@ -16,9 +17,11 @@ export function plannedCalls(text: string): DemoToolCall[] {
   const said = text.trim();
   const add = /^add tasks?\s*:\s*(.+)$/is.exec(said);
   if (add) {
+    // The model input escapes forged hint tags (`&lt;/tasks&gt;`): their `;` does not end a task, and the subject
+    // gets the person's characters back.
     return add[1]!
-      .split(/[;\n]/)
-      .map((s) => s.trim())
+      .split(/(?<!&(?:lt|gt|amp));|\n/)
+      .map((s) => unescapeValue(s).trim())
       .filter(Boolean)
       .slice(0, 20)
       .map((subject) => ({ toolName: "TaskCreate", input: { subject, description: subject } }));

@@ -72,6 +72,25 @@ export class ChatPage {
   get newChatLink(): Locator {
     return this.page.getByTestId("new-chat").filter({ visible: true });
   }
+  get messageList(): Locator {
+    return this.page.getByTestId("message-list");
+  }
+  /** The task panel the person can see (the side panel's, or the panel drawer's on a phone). */
+  get taskPanel(): Locator {
+    return this.page.getByTestId("task-panel").filter({ visible: true });
+  }
+  get taskItems(): Locator {
+    return this.taskPanel.getByTestId("task-item");
+  }
+  get taskAddInput(): Locator {
+    return this.taskPanel.getByTestId("task-add-input");
+  }
+  get signInToken(): Locator {
+    return this.page.getByTestId("sign-in-token");
+  }
+  get signInSubmit(): Locator {
+    return this.page.getByTestId("sign-in-submit");
+  }
 
   /**
    * The rendered text of a reply (its markdown blocks, without status notes such as "Stopped — …"). Never waits:
@@ -137,6 +156,15 @@ export class ChatPage {
     const match = CONVERSATION_URL.exec(new URL(this.page.url()).pathname);
     if (!match?.[1]) throw new Error(`Not a conversation URL: ${this.page.url()}`);
     return match[1];
+  }
+
+  /** Signs in through the sign-in page (a server with HINTLINE_AUTH_TOKEN), which then opens a new chat. */
+  async signIn(token: string): Promise<void> {
+    await this.page.goto(this.url("/sign-in"));
+    await this.signInToken.fill(token);
+    await this.signInSubmit.click();
+    await expect(this.emptyState).toBeVisible();
+    await this.waitForHydration();
   }
 
   // ---- composing ------------------------------------------------------------------------------------------------
