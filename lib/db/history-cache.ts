@@ -12,8 +12,20 @@ type Entry = Version & {
   pending?: ChatMessage;
 };
 
+// Bounded by conversations and by messages held, whichever is reached first (least recently used goes first).
 const MAX_CONVERSATIONS = 64;
+const MAX_MESSAGES = 20_000;
 const entries = new Map<string, Entry>();
+
+function evict(): void {
+  let held = 0;
+  for (const entry of entries.values()) held += entry.messages.length;
+  while (entries.size > MAX_CONVERSATIONS || (held > MAX_MESSAGES && entries.size > 1)) {
+    const oldest = entries.keys().next().value as string;
+    held -= entries.get(oldest)!.messages.length;
+    entries.delete(oldest);
+  }
+}
 
 export function cachedHistory(conversationId: string, version: Version): ChatMessage[] | undefined {
   const entry = entries.get(conversationId);
@@ -28,7 +40,7 @@ export function rememberHistory(conversationId: string, version: Version, messag
   if (messages.some((m) => m.metadata?.status === "streaming")) return;
   entries.delete(conversationId);
   entries.set(conversationId, { ...version, messages: [...messages] });
-  if (entries.size > MAX_CONVERSATIONS) entries.delete(entries.keys().next().value as string);
+  evict();
 }
 
 /** A message was appended at `position` (the counter is now position + 1). */
