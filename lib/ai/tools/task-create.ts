@@ -7,7 +7,7 @@ import type { TaskToolContext } from "./task-tool-context.ts";
 export const taskCreateInput = z.object({
   subject: z.string().describe("A short, imperative title for the task"),
   description: z.string().describe("What needs to be done, in enough detail to do it later"),
-  metadata: z.record(z.string(), z.unknown()).optional().describe("Optional key/value data to keep with the task"),
+  metadata: z.looseObject({}).optional().describe("Optional key/value data to keep with the task"),
 });
 
 // Wrapped once per process: the AI SDK converts a zod schema to JSON Schema per tool object, and the tools are

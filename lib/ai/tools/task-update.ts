@@ -14,7 +14,9 @@ export const taskUpdateInput = z.object({
   owner: z.string().optional(),
   add_blocks: z.array(taskIdSchema).optional().describe("Ids of tasks that cannot start until this one is done"),
   add_blocked_by: z.array(taskIdSchema).optional().describe("Ids of tasks this one waits for"),
-  metadata: z.record(z.string(), z.unknown()).optional().describe("Merged into the metadata; null deletes a key"),
+  // An open object rather than z.record: a record becomes JSON Schema "propertyNames", which OpenAI-compatible
+  // providers do not support (the AI SDK warned about it on every call).
+  metadata: z.looseObject({}).optional().describe("Merged into the metadata; null deletes a key"),
 });
 
 type Input = z.infer<typeof taskUpdateInput>;
