@@ -50,7 +50,7 @@ describe("runReply retries", () => {
     expect(outcome.status).toBe("complete");
     expect(model.doStreamCalls).toHaveLength(3);
     expect(retries).toEqual([
-      { attempt: 1, maxRetries: 2, delayMs: 7, reason: expect.stringMatching(/HTTP 429/) },
+      { attempt: 1, maxRetries: 2, delayMs: 7, reason: "The model provider is rate-limiting requests (HTTP 429)." },
       { attempt: 2, maxRetries: 2, delayMs: 10, reason: expect.stringMatching(/HTTP 500/) },
     ]);
     expect(outcome.reply.parts.map((p) => p.type)).toEqual(["step-start", "text"]);

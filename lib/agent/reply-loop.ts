@@ -202,7 +202,8 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
       if (retries >= maxRetries || !isRetryableError(call.rawError)) break;
       const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);
       retries++;
-      const data = { attempt: retries, maxRetries, delayMs, reason: call.error };
+      // The reason without its "Try again…" advice: the notice says when the retry comes.
+      const data = { attempt: retries, maxRetries, delayMs, reason: call.error.replace(/\s*Try again[^.]*\.$/, "") };
       // Streamed into the reply (one part per step, updated in place) but never stored: the builder does not see it.
       emit({ type: "data-retry", id: `retry-${stepIndex}`, data });
       await waitUnlessAborted(delayMs, abortSignal);

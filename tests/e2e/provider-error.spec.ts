@@ -105,6 +105,7 @@ test.describe("provider errors", () => {
     await expect(chat.retryNotice).toBeVisible();
     await expect(chat.retryNotice).toHaveAttribute("role", "status");
     await expect(chat.retryNotice).toContainText("rate-limiting");
+    await expect(chat.retryNotice).not.toContainText("Try again");
     await expect(chat.retryNotice).toContainText(/Retrying in [12] s \(attempt 1 of 1\)/);
     await expect.poll(() => chat.replyText()).toBe("Worth the wait");
     await chat.waitForReplyDone();
