@@ -36,14 +36,15 @@ export async function openTurn({
   message,
   reply,
 }: {
-  conversation: ConversationRecord;
+  /** `created`: the conversation was created by this request, so it has no messages yet. */
+  conversation: ConversationRecord & { created?: boolean };
   message: PersonMessage;
   /** The reply row to open, stored as "streaming". */
   reply: ChatMessage;
 }): Promise<OpenedTurn> {
   const conversationId = conversation.id;
   const version = { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt };
-  const history = await settleStale(conversationId, await loadHistory({ conversationId, version }));
+  const history = conversation.created ? [] : await settleStale(conversationId, await loadHistory({ conversationId, version }));
   const opening = { message: reply, status: "streaming" as const };
   const index = history.findIndex((m) => m.id === message.id);
   if (index >= 0) {
@@ -59,7 +60,12 @@ export async function openTurn({
   const title = conversation.title === DEFAULT_TITLE ? titleFrom(message.parts.map((p) => p.text).join(" ")) : undefined;
   // Its creation time is set here (and stored as is), so the copy in memory matches the stored row.
   const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: new Date().toISOString() } };
-  const committed = appendMessages({ conversationId, messages: [{ message: person }, opening], title }).then(() => {});
+  const committed = appendMessages({
+    conversationId,
+    messages: [{ message: person }, opening],
+    title,
+    expectedSeq: conversation.messageSeq,
+  }).then(() => {});
   committed.catch(() => {}); // the caller awaits it
   return { history: [...history, person], committed };
 }

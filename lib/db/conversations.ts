@@ -45,14 +45,14 @@ export async function ensureConversation({
 }: {
   id: string;
   settings?: object;
-}): Promise<ConversationRecord> {
+}): Promise<ConversationRecord & { created: boolean }> {
   const db = await getDb();
   // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
-  if (existing) return toRecord(existing);
+  if (existing) return { ...toRecord(existing), created: false };
   const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {} }, update: {} });
-  return toRecord(row);
+  return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 
 export async function updateConversation({

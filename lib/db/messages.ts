@@ -40,42 +40,69 @@ type NewMessage = { message: ChatMessage; status?: MessageStatus };
 /**
  * Appends messages at the end of the conversation in one transaction (a turn: the person's message and the reply
  * that starts streaming), optionally renaming the conversation in the same write.
+ *
+ * With `expectedSeq` (the conversation's messageSeq as just read), the rows go in as one batch that only commits if
+ * the counter still holds that value — half the cost of a read-then-write transaction. If another write came first,
+ * the batch rolls back and the read-then-write transaction runs instead.
  */
 export async function appendMessages({
   conversationId,
   messages,
   title,
+  expectedSeq,
 }: {
   conversationId: string;
   messages: NewMessage[];
   title?: string;
+  expectedSeq?: number;
 }): Promise<ChatMessage[]> {
   const db = await getDb();
-  const rows = await db.$transaction(async (tx) => {
+  const rowsFrom = (first: number) =>
+    messages.map(({ message, status = "complete" }, i) => ({
+      conversationId,
+      id: message.id,
+      role: message.role,
+      position: first + i,
+      parts: message.parts as object[],
+      metadata: storedMetadata(message.metadata),
+      status,
+      ...(message.metadata?.createdAt ? { createdAt: new Date(message.metadata.createdAt) } : {}),
+    }));
+  const touched = { updatedAt: new Date(), ...(title !== undefined ? { title } : {}) };
+  let rows: Awaited<ReturnType<typeof db.message.createManyAndReturn>> | undefined;
+  if (expectedSeq !== undefined) {
+    try {
+      [rows] = await db.$transaction([
+        db.message.createManyAndReturn({ data: rowsFrom(expectedSeq) }),
+        db.conversation.update({
+          where: { id: conversationId, messageSeq: expectedSeq },
+          data: { messageSeq: expectedSeq + messages.length, ...touched },
+          select: { messageSeq: true },
+        }),
+      ]);
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+    }
+  }
+  rows ??= await db.$transaction(async (tx) => {
     const { messageSeq } = await tx.conversation.update({
       where: { id: conversationId },
-      data: { messageSeq: { increment: messages.length }, updatedAt: new Date(), ...(title !== undefined ? { title } : {}) },
+      data: { messageSeq: { increment: messages.length }, ...touched },
       select: { messageSeq: true },
     });
-    const first = messageSeq - messages.length;
-    return tx.message.createManyAndReturn({
-      data: messages.map(({ message, status = "complete" }, i) => ({
-        conversationId,
-        id: message.id,
-        role: message.role,
-        position: first + i,
-        parts: message.parts as object[],
-        metadata: storedMetadata(message.metadata),
-        status,
-        ...(message.metadata?.createdAt ? { createdAt: new Date(message.metadata.createdAt) } : {}),
-      })),
-    });
+    return tx.message.createManyAndReturn({ data: rowsFrom(messageSeq - messages.length) });
   });
   return [...rows].sort((a, b) => a.position - b.position).map((row) => {
     const message = toChatMessage(row);
     historyAppended(conversationId, message, row.position);
     return message;
   });
+}
+
+/** The counter moved (no row with the expected value) or the positions were taken: someone else appended first. */
+function isConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "P2025" || code === "P2002";
 }
 
 /** Appends one message at the end of the conversation. */

@@ -70,6 +70,23 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(12);
   });
 
+  it("appends a turn in one batch when the counter is as read, and falls back when another write came first", async () => {
+    const id = newId("t");
+    await conversations.ensureConversation({ id });
+    const turn = (n: number, expectedSeq?: number) =>
+      messages.appendMessages({ conversationId: id, messages: [{ message: userMessage(`u${n}`, `q${n}`) }, { message: userMessage(`r${n}`, `a${n}`), status: "streaming" }], title: `T${n}`, expectedSeq });
+    await turn(0, 0);
+    // Stale: the counter is 2 now. Racing turns that all read 2: each lands once, on distinct positions.
+    await Promise.all([turn(1, 2), turn(2, 2), turn(3, 2), turn(4, 0)]);
+    const db = await getDb();
+    const rows = await db.message.findMany({ where: { conversationId: id }, orderBy: { position: "asc" } });
+    expect(rows.map((r) => r.position)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(10);
+    // Each turn's two rows stay together, in order.
+    for (let i = 0; i < 10; i += 2) expect(rows[i + 1]!.id).toBe(rows[i]!.id.replace("u", "r"));
+    expect((await conversations.getConversation({ id }))?.messageSeq).toBe(10);
+  });
+
   it("rejects a duplicate message id in the same conversation and allows it in another", async () => {
     const a = newId("e");
     const b = newId("e");
