@@ -5,14 +5,14 @@ import type { ImportBody } from "../api/schemas.ts";
 import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
 import { getDb } from "../db/client.ts";
 import { getConversation } from "../db/conversations.ts";
-import { listMessages, settleStaleReplies } from "../db/messages.ts";
+import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import { currentModel } from "../ai/providers.ts";
 import { activeReplyIds } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { tailStart } from "./compression.ts";
-import { contextUsageFor } from "./context-usage.ts";
+import { contextUsageFor, messageTokens } from "./context-usage.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
 export type ConversationView = {
@@ -128,5 +128,17 @@ export async function importConversation(body: ImportBody, newId: () => string):
       })),
     });
   });
+  await warmHistory(id);
   return { id };
+}
+
+/**
+ * An imported conversation is usually continued: its history goes into the cache and its messages are counted now,
+ * so the first reply does not load and tokenize the whole of it.
+ */
+async function warmHistory(id: string): Promise<void> {
+  const conversation = await getConversation({ id });
+  if (!conversation) return;
+  const history = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
+  for (const message of history) messageTokens(message);
 }
