@@ -91,7 +91,7 @@ export async function startFake(): Promise<Fake> {
   };
 }
 
-export type AppServer = { url: string; pid: number; databaseFile: string; logs: () => string };
+export type AppServer = { url: string; pid: number; logs: () => string };
 
 /** A fresh SQLite database in a temporary directory, migrated, then `next start` on a free loopback port. */
 export async function startApp(env: Record<string, string>): Promise<AppServer> {
@@ -131,7 +131,7 @@ export async function startApp(env: Record<string, string>): Promise<AppServer> 
     if (Date.now() > deadline) throw new Error(`next start did not become ready:\n${logs()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
-  return { url, pid: child.pid!, databaseFile, logs };
+  return { url, pid: child.pid!, logs };
 }
 
 export type Memory = { rssKiB: number; peakKiB: number };

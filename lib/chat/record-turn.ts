@@ -6,22 +6,24 @@ import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import type { ConversationRecord } from "../db/conversations.ts";
-import { appendMessages, deleteMessagesAfter, findMessagePosition, loadHistory, settleStaleReplies } from "../db/messages.ts";
+import {
+  appendMessages,
+  deleteMessagesAfter,
+  findMessagePosition,
+  listMessages,
+  loadHistory,
+  settleStaleReplies,
+} from "../db/messages.ts";
 import { activeReplyIds } from "./active-replies.ts";
 
 export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
 
-/** Marks replies a dead server left "streaming" as incomplete; only when the history shows some. */
+/** Marks replies a dead server left "streaming" as incomplete; only when the history shows some (rare: a crash). */
 async function settleStale(conversationId: string, history: ChatMessage[]): Promise<ChatMessage[]> {
   const active = activeReplyIds(conversationId);
-  const stale = history.some((m) => m.metadata?.status === "streaming" && !active.has(m.id));
-  if (!stale) return history;
+  if (!history.some((m) => m.metadata?.status === "streaming" && !active.has(m.id))) return history;
   await settleStaleReplies({ conversationId, activeIds: active });
-  return history.map((m) =>
-    m.metadata?.status === "streaming" && !active.has(m.id)
-      ? { ...m, metadata: { ...m.metadata, status: "incomplete", error: "The reply was interrupted." } }
-      : m,
-  );
+  return listMessages({ conversationId });
 }
 
 export type OpenedTurn = {

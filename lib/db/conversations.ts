@@ -55,30 +55,17 @@ export async function ensureConversation({
   return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 
-export async function updateConversation({
-  id,
-  title,
-  settings,
-  agentState,
-}: {
-  id: string;
-  title?: string;
-  settings?: object;
-  agentState?: object;
-}): Promise<ConversationRecord | null> {
+/** Renames the conversation and/or replaces its settings; false when it does not exist. */
+export async function updateConversation({ id, title, settings }: { id: string; title?: string; settings?: object }): Promise<boolean> {
   const db = await getDb();
   const result = await db.conversation.updateMany({
     where: { id },
-    data: {
-      ...(title !== undefined ? { title } : {}),
-      ...(settings !== undefined ? { settings } : {}),
-      ...(agentState !== undefined ? { agentState } : {}),
-    },
+    data: { ...(title !== undefined ? { title } : {}), ...(settings !== undefined ? { settings } : {}) },
   });
-  return result.count ? getConversation({ id }) : null;
+  return result.count > 0;
 }
 
-/** Replaces the harness state (without the read-back updateConversation does). */
+/** Replaces the harness state. */
 export async function setAgentState({ id, agentState }: { id: string; agentState: object }): Promise<void> {
   const db = await getDb();
   await db.conversation.updateMany({ where: { id }, data: { agentState } });

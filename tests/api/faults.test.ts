@@ -174,20 +174,23 @@ describe("the server killed with SIGKILL mid-reply, then restarted", () => {
 
     const second = await startAppServer({ env, databaseUrl: first.databaseUrl });
     closers.unshift(() => second.stop());
-    const conversation = await view(second.url, "crash");
-    expect(conversation.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(messageText(conversation.messages[0])).toBe("tell me a long story");
-    const partial = conversation.messages[1]!;
-    expect(partial.metadata?.status).toBe("incomplete");
+    // The next message comes before any page load: the turn itself settles the reply the dead server left streaming.
+    fake.enqueue({ text: "picking up" });
+    const next = await chat(second.url, { conversationId: "crash", text: "go on" });
+    expect(next.text).toBe("picking up");
+    // The model gets the kept partial reply, then the new message.
+    const sent = fake.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(sent.filter((m) => m.role === "assistant").map((m) => JSON.stringify(m.content))).toEqual([expect.stringContaining("word0 word1")]);
+    expect(sent.at(-1)).toMatchObject({ role: "user", content: "go on" });
+
+    const after = await view(second.url, "crash");
+    expect(after.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(messageText(after.messages[0])).toBe("tell me a long story");
+    const partial = after.messages[1]!;
     expect(partial.metadata?.error).toMatch(/interrupted/);
     const kept = messageText(partial);
     expect(kept.length).toBeGreaterThan(0);
     expect(long.startsWith(kept)).toBe(true);
-
-    fake.enqueue({ text: "picking up" });
-    const next = await chat(second.url, { conversationId: "crash", text: "go on" });
-    expect(next.text).toBe("picking up");
-    const after = await view(second.url, "crash");
     expect(after.messages.map((m) => m.metadata?.status ?? "complete")).toEqual(["complete", "incomplete", "complete", "complete"]);
   });
 });
