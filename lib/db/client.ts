@@ -2,7 +2,9 @@
 // Both generated clients share the same models, so the SQLite client's type describes either.
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { PrismaClient } from "./generated/sqlite/client.ts";
+import { directQueriesOn, type SqliteDirect } from "./sqlite-direct.ts";
 
 export type Db = PrismaClient;
 
@@ -16,7 +18,31 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
-async function createDb(url: string): Promise<Db> {
+type Connection = BetterSqlite3.Database;
+
+function isConnection(value: unknown): value is Connection {
+  const candidate = value as Partial<Connection> | null;
+  return typeof candidate?.prepare === "function" && typeof candidate.transaction === "function" && typeof candidate.inTransaction === "boolean";
+}
+
+/**
+ * Prisma's SQLite adapter, remembering the better-sqlite3 connection it opens (the adapter keeps it as `client`) so
+ * that lib/db/sqlite-direct.ts can use the same one. If a Prisma upgrade hides it, every query takes the Prisma path.
+ */
+class SqliteAdapter extends PrismaBetterSqlite3 {
+  connection: Connection | undefined;
+
+  override async connect() {
+    const adapter = await super.connect();
+    const client = (adapter as unknown as { client?: unknown }).client;
+    this.connection = isConnection(client) ? client : undefined;
+    return adapter;
+  }
+}
+
+type Holder = { url: string; db: Promise<Db>; sqlite?: SqliteAdapter };
+
+async function createDb(url: string, holder: Holder): Promise<Db> {
   if (isPostgresUrl(url)) {
     const [{ PrismaPg }, pg] = await Promise.all([
       import("@prisma/adapter-pg"),
@@ -26,7 +52,8 @@ async function createDb(url: string): Promise<Db> {
     return client as unknown as Db;
   }
   const file = url.replace(/^file:/, "");
-  const adapter = new PrismaBetterSqlite3({ url: `file:${path.resolve(file)}` });
+  const adapter = new SqliteAdapter({ url: `file:${path.resolve(file)}` });
+  holder.sqlite = adapter;
   const client = new PrismaClient({ adapter });
   // WAL lets readers proceed while a reply is being written; busy_timeout rides out a briefly locked file.
   // synchronous=NORMAL is WAL's usual partner: a commit survives the process dying (even SIGKILL) and the file never
@@ -39,14 +66,24 @@ async function createDb(url: string): Promise<Db> {
   return client;
 }
 
-const holder = globalThis as unknown as { __hintlineDb?: { url: string; db: Promise<Db> } };
+const holder = globalThis as unknown as { __hintlineDb?: Holder };
 
 export function getDb(): Promise<Db> {
   const url = databaseUrl();
   if (!holder.__hintlineDb || holder.__hintlineDb.url !== url) {
-    holder.__hintlineDb = { url, db: createDb(url) };
+    const entry = { url } as Holder;
+    entry.db = createDb(url, entry);
+    holder.__hintlineDb = entry;
   }
   return holder.__hintlineDb.db;
+}
+
+/**
+ * The direct SQLite queries, when they may run right now (see lib/db/sqlite-direct.ts): on SQLite, after `getDb()`
+ * resolved, and while no Prisma transaction is open. Call it right before the query, with no await in between.
+ */
+export function sqliteDirect(): SqliteDirect | undefined {
+  return directQueriesOn(holder.__hintlineDb?.sqlite?.connection);
 }
 
 export async function disconnectDb(): Promise<void> {

@@ -1,6 +1,6 @@
 // Queries for the Conversation aggregate.
 import type { ConversationSummary } from "../chat-message.ts";
-import { getDb } from "./client.ts";
+import { getDb, sqliteDirect } from "./client.ts";
 import { toConversationSummary } from "./converters.ts";
 import { forgetHistory } from "./history-cache.ts";
 
@@ -34,7 +34,8 @@ export async function listConversations(): Promise<ConversationSummary[]> {
 
 export async function getConversation({ id }: { id: string }): Promise<ConversationRecord | null> {
   const db = await getDb();
-  const row = await db.conversation.findUnique({ where: { id } });
+  const direct = sqliteDirect();
+  const row = direct ? direct.conversation(id) : await db.conversation.findUnique({ where: { id } });
   return row ? toRecord(row) : null;
 }
 
@@ -47,6 +48,11 @@ export async function ensureConversation({
   settings?: object;
 }): Promise<ConversationRecord & { created: boolean }> {
   const db = await getDb();
+  const direct = sqliteDirect();
+  if (direct) {
+    const row = direct.ensureConversation(id, settings ?? {});
+    return { ...toRecord(row), created: row.messageSeq === 0 };
+  }
   // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
@@ -68,7 +74,9 @@ export async function updateConversation({ id, title, settings }: { id: string; 
 /** Replaces the harness state. */
 export async function setAgentState({ id, agentState }: { id: string; agentState: object }): Promise<void> {
   const db = await getDb();
-  await db.conversation.updateMany({ where: { id }, data: { agentState } });
+  const direct = sqliteDirect();
+  if (direct) direct.setAgentState(id, agentState);
+  else await db.conversation.updateMany({ where: { id }, data: { agentState } });
 }
 
 /** Marks the conversation as recently active (the list is ordered by it). */

@@ -2,13 +2,15 @@
 // server assigns from the conversation's messageSeq counter (increasing, not necessarily contiguous). Every write
 // reports to the history cache, which spares a reply from loading the whole conversation again.
 import type { ChatMessage, MessageMetadata, MessageStatus } from "../chat-message.ts";
-import { getDb } from "./client.ts";
+import { getDb, sqliteDirect } from "./client.ts";
 import { toChatMessage } from "./converters.ts";
+import type { MessageRow } from "./sqlite-direct.ts";
 import { cachedHistory, forgetHistory, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
 
 export async function listMessages({ conversationId }: { conversationId: string }): Promise<ChatMessage[]> {
   const db = await getDb();
-  const rows = await db.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
+  const direct = sqliteDirect();
+  const rows = direct ? direct.messages(conversationId) : await db.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
   return rows.map(toChatMessage);
 }
 
@@ -69,8 +71,17 @@ export async function appendMessages({
       ...(message.metadata?.createdAt ? { createdAt: new Date(message.metadata.createdAt) } : {}),
     }));
   const touched = { updatedAt: new Date(), ...(title !== undefined ? { title } : {}) };
-  let rows: Awaited<ReturnType<typeof db.message.createManyAndReturn>> | undefined;
-  if (expectedSeq !== undefined) {
+  let rows: MessageRow[] | undefined;
+  const direct = sqliteDirect();
+  if (direct) {
+    // One synchronous transaction: nothing can come between reading the counter and writing the rows.
+    const newRows = messages.map(({ message, status = "complete" }) => {
+      const createdAt = message.metadata?.createdAt ? new Date(message.metadata.createdAt) : undefined;
+      return { id: message.id, role: message.role, parts: message.parts, metadata: storedMetadata(message.metadata), status, createdAt };
+    });
+    rows = direct.appendMessages(conversationId, newRows, title);
+  }
+  if (!rows && expectedSeq !== undefined) {
     try {
       [rows] = await db.$transaction([
         db.message.createManyAndReturn({ data: rowsFrom(expectedSeq) }),
@@ -133,17 +144,16 @@ export async function updateMessage({
   status?: MessageStatus;
 }): Promise<void> {
   const db = await getDb();
-  const result = await db.message.updateMany({
-    where: { conversationId, id },
-    data: {
-      ...(parts ? { parts: parts as object[] } : {}),
-      ...(metadata ? { metadata: storedMetadata(metadata) } : {}),
-      ...(status ? { status } : {}),
-    },
-  });
+  const change = {
+    ...(parts ? { parts: parts as object[] } : {}),
+    ...(metadata ? { metadata: storedMetadata(metadata) } : {}),
+    ...(status ? { status } : {}),
+  };
+  const direct = sqliteDirect();
+  const count = direct ? direct.updateMessage(conversationId, id, change) : (await db.message.updateMany({ where: { conversationId, id }, data: change })).count;
   if (!status || status === "streaming") return;
   // A reply settled: it joins the cached history when the whole of it is known here, else the entry is dropped.
-  if (result.count === 1 && parts && metadata) {
+  if (count === 1 && parts && metadata) {
     historySettled(conversationId, { id, parts, metadata: storedMetadata(metadata), status });
   } else {
     forgetHistory(conversationId);

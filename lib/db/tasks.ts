@@ -2,7 +2,7 @@
 // ("1", "2", …) handed out by the conversation's taskSeq counter (incrementing it locks the row, so racing creates
 // still get distinct, sequential ids). blocks/blockedBy are kept consistent on both sides.
 import type { Task, TaskStatus } from "../chat-message.ts";
-import { getDb } from "./client.ts";
+import { getDb, sqliteDirect } from "./client.ts";
 
 export const TASK_STATUSES: readonly TaskStatus[] = ["pending", "in_progress", "completed", "cancelled"];
 
@@ -39,7 +39,8 @@ export function toTask(row: TaskRow): Task {
 
 export async function listTasks({ conversationId }: { conversationId: string }): Promise<Task[]> {
   const db = await getDb();
-  const rows = await db.task.findMany({ where: { conversationId }, orderBy: [{ position: "asc" }] });
+  const direct = sqliteDirect();
+  const rows = direct ? direct.tasks(conversationId) : await db.task.findMany({ where: { conversationId }, orderBy: [{ position: "asc" }] });
   return rows.map(toTask);
 }
 

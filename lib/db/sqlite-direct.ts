@@ -1,0 +1,229 @@
+// A turn's queries on SQLite as plain prepared statements on Prisma's own connection. Prisma spends about a
+// millisecond of CPU on every query (planning, interpreting, preparing a fresh statement each time) and a turn makes
+// seven of them around its first model call: most of what Hintline added to the time to first token. These
+// statements write exactly what Prisma writes (timestamps as ISO text with "+00:00", JSON as text) and return
+// Prisma's row shapes, so each path reads the other's rows (tests/db/sqlite-direct.test.ts holds them to it).
+//
+// better-sqlite3 is synchronous, so a statement here runs whole between two turns of the event loop. It only runs
+// while no Prisma transaction is open on the connection (its statements would join that transaction); then the
+// caller takes the Prisma path, which waits its turn.
+import type BetterSqlite3 from "better-sqlite3";
+
+type Connection = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+type Row = Record<string, unknown>;
+
+export type ConversationRow = {
+  id: string;
+  title: string;
+  settings: unknown;
+  agentState: unknown;
+  taskSeq: number;
+  messageSeq: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+export type MessageRow = {
+  conversationId: string;
+  id: string;
+  position: number;
+  role: string;
+  parts: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+export type TaskRow = {
+  conversationId: string;
+  id: string;
+  subject: string;
+  description: string;
+  status: string;
+  owner: string | null;
+  blocks: unknown;
+  blockedBy: unknown;
+  metadata: unknown;
+  position: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+export type NewMessageRow = Pick<MessageRow, "id" | "role" | "parts" | "metadata" | "status"> & { createdAt?: Date };
+
+/** As Prisma's SQLite adapter stores a DateTime. */
+export const storedTime = (date: Date): string => date.toISOString().replace("Z", "+00:00");
+
+function readTime(value: unknown): Date {
+  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
+  const text = String(value);
+  // SQLite's CURRENT_TIMESTAMP ("2026-11-30 15:01:00") carries no zone and means UTC.
+  return new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(text) ? `${text.replace(" ", "T")}Z` : text);
+}
+
+function readJson(value: unknown): unknown {
+  if (typeof value !== "string") return value ?? null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null; // the converters default what they cannot read
+  }
+}
+
+const writeJson = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+
+const toConversationRow = (r: Row): ConversationRow => ({
+  id: String(r.id),
+  title: String(r.title),
+  settings: readJson(r.settings),
+  agentState: readJson(r.agentState),
+  taskSeq: Number(r.taskSeq),
+  messageSeq: Number(r.messageSeq),
+  createdAt: readTime(r.createdAt),
+  updatedAt: readTime(r.updatedAt),
+});
+
+const toMessageRow = (r: Row): MessageRow => ({
+  conversationId: String(r.conversationId),
+  id: String(r.id),
+  position: Number(r.position),
+  role: String(r.role),
+  parts: readJson(r.parts),
+  metadata: readJson(r.metadata),
+  status: String(r.status),
+  createdAt: readTime(r.createdAt),
+  updatedAt: readTime(r.updatedAt),
+});
+
+const toTaskRow = (r: Row): TaskRow => ({
+  conversationId: String(r.conversationId),
+  id: String(r.id),
+  subject: String(r.subject),
+  description: String(r.description),
+  status: String(r.status),
+  owner: r.owner === null || r.owner === undefined ? null : String(r.owner),
+  blocks: readJson(r.blocks),
+  blockedBy: readJson(r.blockedBy),
+  metadata: readJson(r.metadata),
+  position: Number(r.position),
+  createdAt: readTime(r.createdAt),
+  updatedAt: readTime(r.updatedAt),
+});
+
+export class SqliteDirect {
+  readonly #connection: Connection;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(connection: Connection) {
+    this.#connection = connection;
+  }
+
+  /** Prepared once per connection; plain numbers, not the BigInts Prisma asks the connection for. */
+  #statement(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#connection.prepare(sql);
+      if (statement.reader) statement.safeIntegers(false);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  conversation(id: string): ConversationRow | null {
+    const row = this.#statement(`SELECT * FROM "Conversation" WHERE "id" = ?`).get(id) as Row | undefined;
+    return row ? toConversationRow(row) : null;
+  }
+
+  /** Creates the conversation unless it exists; the stored row either way. */
+  ensureConversation(id: string, settings: object): ConversationRow {
+    const now = storedTime(new Date());
+    this.#statement(
+      `INSERT INTO "Conversation" ("id", "settings", "createdAt", "updatedAt") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING`,
+    ).run(id, writeJson(settings), now, now);
+    return this.conversation(id)!;
+  }
+
+  /** false when the conversation does not exist. */
+  setAgentState(id: string, agentState: object): boolean {
+    const sql = `UPDATE "Conversation" SET "agentState" = ?, "updatedAt" = ? WHERE "id" = ?`;
+    return this.#statement(sql).run(writeJson(agentState), storedTime(new Date()), id).changes > 0;
+  }
+
+  messages(conversationId: string): MessageRow[] {
+    const rows = this.#statement(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(conversationId);
+    return (rows as Row[]).map(toMessageRow);
+  }
+
+  tasks(conversationId: string): TaskRow[] {
+    const rows = this.#statement(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(conversationId);
+    return (rows as Row[]).map(toTaskRow);
+  }
+
+  /**
+   * Appends the messages at the end of the conversation in one immediate transaction, moving its counter (and
+   * renaming it when `title` is given). undefined when the conversation does not exist or a row is refused (a
+   * message id already used): nothing is written, and the caller's Prisma path reports it as it always has.
+   */
+  appendMessages(conversationId: string, messages: readonly NewMessageRow[], title?: string): MessageRow[] | undefined {
+    const now = new Date();
+    const bump = this.#statement(
+      title === undefined
+        ? `UPDATE "Conversation" SET "messageSeq" = "messageSeq" + ?, "updatedAt" = ? WHERE "id" = ? RETURNING "messageSeq"`
+        : `UPDATE "Conversation" SET "messageSeq" = "messageSeq" + ?, "updatedAt" = ?, "title" = ? WHERE "id" = ? RETURNING "messageSeq"`,
+    );
+    const insert = this.#statement(
+      `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const append = this.#connection.transaction((): MessageRow[] | undefined => {
+      const args = title === undefined ? [messages.length, storedTime(now), conversationId] : [messages.length, storedTime(now), title, conversationId];
+      const moved = bump.get(...args) as { messageSeq: number } | undefined;
+      if (!moved) return undefined;
+      const first = moved.messageSeq - messages.length;
+      return messages.map((m, i) => {
+        const parts = JSON.stringify(m.parts);
+        const metadata = writeJson(m.metadata);
+        const createdAt = m.createdAt ?? now;
+        insert.run(conversationId, m.id, first + i, m.role, parts, metadata, m.status, storedTime(createdAt), storedTime(now));
+        // As read back: what JSON keeps of the parts, like the Prisma path returns.
+        return { conversationId, id: m.id, position: first + i, role: m.role, parts: JSON.parse(parts), metadata: readJson(metadata), status: m.status, createdAt, updatedAt: now };
+      });
+    });
+    try {
+      return append.immediate();
+    } catch (error) {
+      if (String((error as { code?: unknown }).code).startsWith("SQLITE_CONSTRAINT")) return undefined;
+      throw error;
+    }
+  }
+
+  /** The number of rows changed (0 or 1). */
+  updateMessage(conversationId: string, id: string, change: { parts?: unknown; metadata?: unknown; status?: string }): number {
+    const set: Array<[column: string, value: unknown]> = [];
+    if (change.parts !== undefined) set.push(["parts", JSON.stringify(change.parts)]);
+    if (change.metadata !== undefined) set.push(["metadata", writeJson(change.metadata)]);
+    if (change.status !== undefined) set.push(["status", change.status]);
+    set.push(["updatedAt", storedTime(new Date())]);
+    const columns = set.map(([column]) => `"${column}" = ?`);
+    const values = set.map(([, value]) => value);
+    const sql = `UPDATE "Message" SET ${columns.join(", ")} WHERE "conversationId" = ? AND "id" = ?`;
+    return this.#statement(sql).run(...values, conversationId, id).changes;
+  }
+}
+
+const direct = new WeakMap<Connection, SqliteDirect>();
+let enabled = true;
+
+/** Tests turn the direct path off to exercise (and compare with) the Prisma path on SQLite. */
+export function setSqliteDirectEnabled(value: boolean): void {
+  enabled = value;
+}
+
+/** The direct queries on this connection when they may run right now: open, and no Prisma transaction on it. */
+export function directQueriesOn(connection: Connection | undefined): SqliteDirect | undefined {
+  if (!enabled || !connection?.open || connection.inTransaction) return undefined;
+  let queries = direct.get(connection);
+  if (!queries) {
+    queries = new SqliteDirect(connection);
+    direct.set(connection, queries);
+  }
+  return queries;
+}

@@ -1,0 +1,155 @@
+// The direct SQLite path (lib/db/sqlite-direct.ts) against the Prisma path it stands in for, on one real SQLite file:
+// the same calls through each must store the same bytes and read back the same records.
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { ChatMessage } from "@/lib/chat-message";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+const onSqlite = inject("databaseKind") === "sqlite";
+
+const { disconnectDb, getDb, sqliteDirect } = await import("@/lib/db/client");
+const { setSqliteDirectEnabled } = await import("@/lib/db/sqlite-direct");
+const conversations = await import("@/lib/db/conversations");
+const messages = await import("@/lib/db/messages");
+const tasks = await import("@/lib/db/tasks");
+
+let seq = 0;
+const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${seq++}`;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
+
+/** Runs `fn` with the direct path on or off. */
+async function via<T>(direct: boolean, fn: () => Promise<T>): Promise<T> {
+  setSqliteDirectEnabled(direct);
+  try {
+    return await fn();
+  } finally {
+    setSqliteDirectEnabled(true);
+  }
+}
+
+let raw: Database.Database;
+type RawRow = Record<string, unknown>;
+const TIMES = ["createdAt", "updatedAt"];
+
+/** A stored row with its keys and timestamps checked and blanked, so two conversations' rows can be compared. */
+function comparable(row: RawRow | undefined, conversationId: string): RawRow {
+  expect(row).toBeDefined();
+  const out: RawRow = {};
+  for (const [key, value] of Object.entries(row!)) {
+    if (TIMES.includes(key)) {
+      expect(value, `${key} is stored as Prisma stores it`).toMatch(ISO_TIME);
+      out[key] = "<time>";
+    } else if (value === conversationId) out[key] = "<conversation>";
+    else out[key] = value;
+  }
+  return out;
+}
+
+const storedConversation = (id: string) => comparable(raw.prepare(`SELECT * FROM "Conversation" WHERE id = ?`).get(id) as RawRow, id);
+const storedMessages = (id: string) =>
+  (raw.prepare(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
+
+/** One turn's worth of writes, as the chat route makes them. */
+async function turn(conversationId: string) {
+  const person: ChatMessage = { id: "m1", role: "user", parts: [{ type: "text", text: "Hi <b>there</b> ✓" }], metadata: { createdAt: "2026-11-30T10:00:00.123Z" } };
+  const reply: ChatMessage = { id: "r1", role: "assistant", parts: [], metadata: { model: "fake-model" } };
+  const conversation = await conversations.ensureConversation({ id: conversationId, settings: { injection: { timezone: "Europe/Berlin" } } });
+  const appended = await messages.appendMessages({
+    conversationId,
+    messages: [{ message: person }, { message: reply, status: "streaming" }],
+    title: "Hi there",
+    expectedSeq: conversation.messageSeq,
+  });
+  await messages.updateMessage({ conversationId, id: "r1", parts: [{ type: "step-start" }, { type: "text", text: "partial" }] });
+  await conversations.setAgentState({ id: conversationId, agentState: { lastCall: { inputTokens: 10, outputTokens: 2, messageCount: 1 } } });
+  const parts: ChatMessage["parts"] = [{ type: "step-start" }, { type: "text", text: "Hello!", state: "done" }];
+  await messages.updateMessage({ conversationId, id: "r1", parts, metadata: { model: "fake-model" }, status: "complete" });
+  await messages.appendMessages({ conversationId, messages: [{ message: { id: "m2", role: "user", parts: [{ type: "text", text: "again" }] } }] });
+  return { conversation, appended };
+}
+
+beforeAll(async () => {
+  await getDb();
+  if (onSqlite) raw = new Database(process.env.DATABASE_URL!.replace(/^file:/, ""), { readonly: true });
+});
+afterAll(async () => {
+  raw?.close();
+  await disconnectDb();
+});
+
+describe.skipIf(!onSqlite)("the direct SQLite path", () => {
+  it("is what a query uses on SQLite, except while a Prisma transaction holds the connection", async () => {
+    const db = await getDb();
+    expect(sqliteDirect()).toBeDefined();
+    await db.$transaction(async (tx) => {
+      await tx.conversation.count();
+      expect(sqliteDirect()).toBeUndefined();
+    });
+    expect(sqliteDirect()).toBeDefined();
+  });
+
+  it("stores a turn byte for byte as the Prisma path does", async () => {
+    const [a, b] = [newId("direct"), newId("prisma")];
+    const direct = await via(true, () => turn(a));
+    const prisma = await via(false, () => turn(b));
+    expect(storedConversation(a)).toEqual(storedConversation(b));
+    expect(storedMessages(a)).toEqual(storedMessages(b));
+    expect(storedMessages(a).map((m) => m.position)).toEqual([0, 1, 2]);
+    // What the append returns (the history cache keeps it) is the same too, but for the reply's creation time (now).
+    const withoutNow = (list: ChatMessage[]) => list.map((m) => (m.id === "r1" ? { ...m, metadata: { ...m.metadata, createdAt: "<now>" } } : m));
+    expect(withoutNow(direct.appended)).toEqual(withoutNow(prisma.appended));
+    expect(direct.appended[0]?.metadata?.createdAt).toBe("2026-11-30T10:00:00.123Z");
+    expect({ ...direct.conversation, id: "", createdAt: "", updatedAt: "" }).toEqual({ ...prisma.conversation, id: "", createdAt: "", updatedAt: "" });
+  });
+
+  it("reads back what either path stored as the Prisma path reads it", async () => {
+    const [a, b] = [newId("direct"), newId("prisma")];
+    await via(true, () => turn(a));
+    await via(false, () => turn(b));
+    for (const id of [a, b]) {
+      await tasks.createTask({ conversationId: id, subject: "Draft <i>it</i>", metadata: { note: "x" } });
+      await tasks.createTask({ conversationId: id, subject: "Send", status: "in_progress" });
+      const read = async (direct: boolean) =>
+        via(direct, async () => ({
+          conversation: await conversations.getConversation({ id }),
+          messages: await messages.listMessages({ conversationId: id }),
+          tasks: await tasks.listTasks({ conversationId: id }),
+          missing: await conversations.getConversation({ id: `${id}-missing` }),
+        }));
+      const [directRead, prismaRead] = [await read(true), await read(false)];
+      expect(directRead).toEqual(prismaRead);
+      expect(directRead.messages.map((m) => m.id)).toEqual(["m1", "r1", "m2"]);
+      expect(directRead.tasks.map((t) => t.subject)).toEqual(["Draft <i>it</i>", "Send"]);
+      expect(directRead.conversation?.createdAt).toBe(prismaRead.conversation?.createdAt);
+    }
+  });
+
+  it("refuses what the Prisma path refuses and writes nothing: a used message id, an unknown conversation", async () => {
+    for (const direct of [true, false]) {
+      const id = newId(direct ? "direct" : "prisma");
+      await via(direct, async () => {
+        await conversations.ensureConversation({ id });
+        const message: ChatMessage = { id: "same", role: "user", parts: [{ type: "text", text: "one" }] };
+        await messages.appendMessages({ conversationId: id, messages: [{ message }] });
+        await expect(messages.appendMessages({ conversationId: id, messages: [{ message }] })).rejects.toMatchObject({ code: "P2002" });
+        await expect(
+          messages.appendMessages({ conversationId: `${id}-missing`, messages: [{ message: { ...message, id: "other" } }] }),
+        ).rejects.toMatchObject({ code: "P2025" });
+      });
+      expect(storedMessages(id)).toHaveLength(1);
+      expect(storedConversation(id).messageSeq).toBe(1);
+    }
+  });
+
+  it("reads timestamps SQLite itself wrote (CURRENT_TIMESTAMP, no zone) as UTC", async () => {
+    const id = newId("legacy");
+    await conversations.ensureConversation({ id });
+    const writer = new Database(process.env.DATABASE_URL!.replace(/^file:/, ""));
+    writer.prepare(`UPDATE "Conversation" SET "createdAt" = '2026-11-30 10:00:00' WHERE id = ?`).run(id);
+    writer.close();
+    const direct = await via(true, () => conversations.getConversation({ id }));
+    const prisma = await via(false, () => conversations.getConversation({ id }));
+    expect(direct?.createdAt).toBe("2026-11-30T10:00:00.000Z");
+    expect(direct?.createdAt).toBe(prisma?.createdAt);
+  });
+});
