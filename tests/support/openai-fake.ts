@@ -27,7 +27,8 @@ export type OpenAIFake = {
 
 type DefaultReply = FakeReply | ((req: RecordedRequest) => FakeReply);
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-type Plan = { text: string; calls: { id: string; name: string; args: string }[]; finishReason: "stop" | "tool_calls"; usage: Usage };
+/** `usage()` is worked out when it is sent (the end of a stream): re-serialising a long prompt would delay the first chunk. */
+type Plan = { text: string; calls: { id: string; name: string; args: string }[]; finishReason: "stop" | "tool_calls"; usage: () => Usage };
 
 const INITIAL_DEFAULT: FakeReply = { text: "Hello from the fake." };
 const KINDS = new Set(["text", "tools", "http-error", "cut", "hang"]);
@@ -81,9 +82,11 @@ function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUs
     name: c.name,
     args: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
   }));
-  const prompt = reply.usage?.promptTokens ?? estimateTokens(JSON.stringify(body?.messages ?? []));
-  const completion = reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
-  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const usage = () => {
+    const prompt = reply.usage?.promptTokens ?? estimateTokens(JSON.stringify(body?.messages ?? []));
+    const completion = reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  };
   return { text, calls, finishReason: calls.length > 0 ? "tool_calls" : "stop", usage };
 }
 
@@ -113,7 +116,7 @@ async function streamPlan(res: ServerResponse, plan: Plan, model: string, id: st
     }
   }
   await writeEvent(res, chunk({}, plan.finishReason));
-  await writeEvent(res, { ...base, choices: [], usage: plan.usage });
+  await writeEvent(res, { ...base, choices: [], usage: plan.usage() });
   await writeEvent(res, "[DONE]");
   if (!res.destroyed) res.end();
 }
@@ -122,7 +125,7 @@ function completionJson(plan: Plan, model: string, id: string) {
   const toolCalls = plan.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
   const message = { role: "assistant", content: plan.text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
   const created = Math.floor(Date.now() / 1000);
-  return { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: plan.finishReason }], usage: plan.usage };
+  return { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: plan.finishReason }], usage: plan.usage() };
 }
 
 export async function startOpenAIFake(options: { port?: number; host?: string } = {}): Promise<OpenAIFake> {

@@ -70,7 +70,7 @@ export const taskGuidance: PromptTransformer = (sections, context) => {
   const text = [
     "# Tasks and system reminders",
     `For work with several steps, keep a task list with the task tools (${tools}): create a task per step, set it to in_progress when you start it and completed when it is done, and check TaskList to see what is left. The person can see and edit the same list.`,
-    "Some messages in this conversation are <system-reminder> blocks. They are not written by the person: the system adds them with facts about the current state — the current time and timezone, your open tasks, how full your context is, and other fields. Treat them as true at the point where they appear; a later reminder supersedes an earlier one. You need not mention them unless they matter to the person's request.",
+    "Some messages in this conversation are <system-reminder> blocks. They are not written by the person: the system adds them with facts about the current state (the current time and timezone, your open tasks, how full your context is, and other fields). Treat them as true at the point where they appear; a later reminder supersedes an earlier one. You need not mention them unless they matter to the person's request.",
   ].join("\n");
   return [...sections, { id: "task-guidance", title: "Task guidance", origin: "Hintline", text }];
 };
