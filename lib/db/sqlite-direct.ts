@@ -133,13 +133,15 @@ export class SqliteDirect {
     return row ? toConversationRow(row) : null;
   }
 
-  /** Creates the conversation unless it exists; the stored row either way. */
+  /** Creates the conversation unless it exists (a read is all an existing one costs); the stored row either way. */
   ensureConversation(id: string, settings: object): ConversationRow {
+    const existing = this.conversation(id);
+    if (existing) return existing;
     const now = storedTime(new Date());
-    this.#statement(
-      `INSERT INTO "Conversation" ("id", "settings", "createdAt", "updatedAt") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING`,
-    ).run(id, writeJson(settings), now, now);
-    return this.conversation(id)!;
+    const created = this.#statement(
+      `INSERT INTO "Conversation" ("id", "settings", "createdAt", "updatedAt") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
+    ).get(id, writeJson(settings), now, now) as Row | undefined;
+    return created ? toConversationRow(created) : this.conversation(id)!;
   }
 
   /** false when the conversation does not exist. */
