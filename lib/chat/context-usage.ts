@@ -5,6 +5,7 @@ import { countModelMessageTokens, type LastCallUsage } from "../agent/context-us
 import type { Settings } from "../agent/settings.ts";
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import type { ChatMessage, ContextUsage } from "../chat-message.ts";
+import { historyFold } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 
 type MessageCount = { total: number; hints: number };
@@ -48,6 +49,14 @@ function countOnce(message: ChatMessage): MessageCount {
   return count;
 }
 
+/** Per message of a conversation, extended turn by turn rather than looked up again. */
+const countsOf = historyFold(messageCount);
+
+/** Counts a conversation's messages ahead of its next reply (after an import), so that reply only adds to them. */
+export function warmTokenCounts(history: readonly ChatMessage[]): void {
+  countsOf(history);
+}
+
 export function contextUsageFor({
   settings,
   contextWindow,
@@ -69,9 +78,13 @@ export function contextUsageFor({
   last?: LastCallUsage;
   tools?: number;
 }): ContextUsage {
-  const counts = history.slice(tailStart).map(messageCount);
-  const hints = counts.reduce((n, c) => n + c.hints, 0);
-  const all = counts.reduce((n, c) => n + c.total, 0);
+  const counts = countsOf(history);
+  let hints = 0;
+  let all = 0;
+  for (let i = tailStart; i < counts.length; i++) {
+    hints += counts[i]!.hints;
+    all += counts[i]!.total;
+  }
   const breakdown = {
     system: countRepeated(system),
     tools,
@@ -82,9 +95,9 @@ export function contextUsageFor({
   const tokenizerTotal = breakdown.system + breakdown.tools + breakdown.summary + all;
   // With a provider report for the last call: that, plus its output, plus only what was added since.
   const usable = last && last.inputTokens > 0 && last.messageCount <= history.length && last.messageCount >= tailStart;
-  const inputTokens = usable
-    ? last.inputTokens + last.outputTokens + history.slice(last.messageCount).reduce((n, m) => n + messageCount(m).total, 0)
-    : tokenizerTotal;
+  let added = 0;
+  if (usable) for (let i = last.messageCount; i < counts.length; i++) added += counts[i]!.total;
+  const inputTokens = usable ? last.inputTokens + last.outputTokens + added : tokenizerTotal;
   const { triggerRatio } = settings.context;
   return {
     inputTokens,

@@ -12,7 +12,8 @@ import { currentModel } from "../ai/providers.ts";
 import { activeReplyIds } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { tailStart } from "./compression.ts";
-import { contextUsageFor, messageTokens } from "./context-usage.ts";
+import { contextUsageFor, warmTokenCounts } from "./context-usage.ts";
+import { modelMessagesOf } from "./model-messages.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
 export type ConversationView = {
@@ -133,12 +134,13 @@ export async function importConversation(body: ImportBody, newId: () => string):
 }
 
 /**
- * An imported conversation is usually continued: its history goes into the cache and its messages are counted now,
- * so the first reply does not load and tokenize the whole of it.
+ * An imported conversation is usually continued: its history goes into the cache and its messages are counted and
+ * converted now, so the first reply does not load, tokenize or convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) return;
-  const history = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
-  for (const message of history) messageTokens(message);
+  const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
+  warmTokenCounts(messages);
+  modelMessagesOf(messages);
 }

@@ -3,18 +3,26 @@
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage } from "../chat-message.ts";
+import { historyFold } from "./history-fold.ts";
 
 const converted = new WeakMap<ChatMessage, ModelMessage[]>();
 
+function convertOnce(message: ChatMessage): ModelMessage[] {
+  let model = converted.get(message);
+  if (!model) {
+    model = toModelMessages([message]);
+    // A streaming reply still changes; settled messages do not.
+    if (message.metadata?.status !== "streaming") converted.set(message, model);
+  }
+  return model;
+}
+
+/** A conversation's messages, converted; the part seen on the last turn is not looked up again. */
+const convertedOf = historyFold(convertOnce);
+
 export function modelMessagesOf(messages: readonly ChatMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
-  for (const message of messages) {
-    let model = converted.get(message);
-    if (!model) {
-      model = toModelMessages([message]);
-      // A streaming reply still changes; settled messages do not.
-      if (message.metadata?.status !== "streaming") converted.set(message, model);
-    }
+  for (const model of messages.length > 1 ? convertedOf(messages) : messages.map(convertOnce)) {
     for (const m of model) out.push(m);
   }
   return out;

@@ -18,8 +18,12 @@ import { activeReplyIds } from "./active-replies.ts";
 
 export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
 
-/** Marks replies a dead server left "streaming" as incomplete; only when the history shows some (rare: a crash). */
-async function settleStale(conversationId: string, history: ChatMessage[]): Promise<ChatMessage[]> {
+/**
+ * Marks replies a dead server left "streaming" as incomplete; only when the history shows some (rare: a crash). The
+ * cache holds settled messages only, so a history from it needs no look.
+ */
+async function settleStale(conversationId: string, { messages: history, cached }: { messages: ChatMessage[]; cached: boolean }): Promise<ChatMessage[]> {
+  if (cached) return history;
   const active = activeReplyIds(conversationId);
   if (!history.some((m) => m.metadata?.status === "streaming" && !active.has(m.id))) return history;
   await settleStaleReplies({ conversationId, activeIds: active });

@@ -24,12 +24,12 @@ export async function loadHistory({
 }: {
   conversationId: string;
   version: { messageSeq: number; createdAt: string };
-}): Promise<ChatMessage[]> {
+}): Promise<{ messages: ChatMessage[]; /** From the cache, which holds settled messages only. */ cached: boolean }> {
   const cached = cachedHistory(conversationId, version);
-  if (cached) return cached;
+  if (cached) return { messages: cached, cached: true };
   const messages = await listMessages({ conversationId });
   rememberHistory(conversationId, version, messages);
-  return messages;
+  return { messages, cached: false };
 }
 
 function storedMetadata(metadata: MessageMetadata | undefined): object {

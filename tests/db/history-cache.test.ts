@@ -37,38 +37,42 @@ afterAll(async () => {
   await disconnectDb();
 });
 
+const loaded = async (id: string) => messages.loadHistory({ conversationId: id, version: await version(id) });
+const load = async (id: string) => (await loaded(id)).messages;
+
 describe(`history cache on ${inject("databaseKind")}`, () => {
   it("serves the next turn's history from memory, identical to what the database returns", async () => {
     const id = newId("hc");
     await conversations.ensureConversation({ id });
-    expect(await messages.loadHistory({ conversationId: id, version: await version(id) })).toEqual([]);
+    expect(await load(id)).toEqual([]);
     await turn(id, 0);
     await turn(id, 1, "error");
     await turn(id, 2);
     const fromDb = await messages.listMessages({ conversationId: id });
     expect(fromDb).toHaveLength(6);
     const db = await getDb();
-    const cached = await messages.loadHistory({ conversationId: id, version: await version(id) });
+    const cached = await load(id);
     expect(cached).toEqual(fromDb);
     expect((await conversations.getConversation({ id }))?.title).toBe("First question");
     // Proof that it came from memory: rows changed behind the cache's back are not seen while the counter stands.
     await db.message.updateMany({ where: { conversationId: id, id: "u0" }, data: { parts: [{ type: "text", text: "changed" }] } });
-    const again = await messages.loadHistory({ conversationId: id, version: await version(id) });
-    expect(again[0]?.parts).toEqual([{ type: "text", text: "question 0" }]);
+    const again = await loaded(id);
+    expect(again.cached).toBe(true);
+    expect(again.messages[0]?.parts).toEqual([{ type: "text", text: "question 0" }]);
   });
 
   it("reloads when another process appended (the counter moved) or the conversation was recreated", async () => {
     const id = newId("hc-x");
     await conversations.ensureConversation({ id });
     await turn(id, 0);
-    await messages.loadHistory({ conversationId: id, version: await version(id) });
+    await load(id);
     const db = await getDb();
     // Another server appends a message directly.
     await db.$transaction(async (tx) => {
       const { messageSeq } = await tx.conversation.update({ where: { id }, data: { messageSeq: { increment: 1 } }, select: { messageSeq: true } });
       await tx.message.create({ data: { conversationId: id, id: "elsewhere", role: "user", position: messageSeq - 1, parts: [{ type: "text", text: "hi" }], metadata: {} } });
     });
-    const seen = await messages.loadHistory({ conversationId: id, version: await version(id) });
+    const seen = await load(id);
     expect(seen.map((m) => m.id)).toEqual(["u0", "a0", "elsewhere"]);
 
     // Deleted and created again under the same id, with the same counter value: the creation time tells.
@@ -81,7 +85,7 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
         await tx.message.create({ data: { conversationId: id, id: m, role: "user", position: i, parts: [{ type: "text", text: m }], metadata: {} } });
       }
     });
-    expect((await messages.loadHistory({ conversationId: id, version: await version(id) })).map((m) => m.id)).toEqual(["x", "y", "z"]);
+    expect((await load(id)).map((m) => m.id)).toEqual(["x", "y", "z"]);
   });
 
   it("forgets a conversation on retry (messages deleted) and never caches a streaming reply", async () => {
@@ -89,15 +93,16 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     await conversations.ensureConversation({ id });
     await turn(id, 0);
     await turn(id, 1);
-    await messages.loadHistory({ conversationId: id, version: await version(id) });
+    await load(id);
     await messages.deleteMessagesAfter({ conversationId: id, position: 2 });
-    expect((await messages.loadHistory({ conversationId: id, version: await version(id) })).map((m) => m.id)).toEqual(["u0", "a0", "u1"]);
+    expect((await load(id)).map((m) => m.id)).toEqual(["u0", "a0", "u1"]);
 
     await messages.appendMessages({ conversationId: id, messages: [{ message: opening("live"), status: "streaming" }] });
-    const during = await messages.loadHistory({ conversationId: id, version: await version(id) });
-    expect(during.at(-1)).toMatchObject({ id: "live", metadata: { status: "streaming" } });
+    const during = await loaded(id);
+    expect(during.cached).toBe(false);
+    expect(during.messages.at(-1)).toMatchObject({ id: "live", metadata: { status: "streaming" } });
     await messages.updateMessage({ conversationId: id, id: "live", parts: [{ type: "text", text: "partial" }] });
-    const later = await messages.loadHistory({ conversationId: id, version: await version(id) });
+    const later = await load(id);
     expect(later.at(-1)?.parts).toEqual([{ type: "text", text: "partial" }]);
   });
 });

@@ -11,15 +11,21 @@ export type TaskToolContext = {
 
 /** Counts earlier calls of each tool in the stored conversation, once per reply; later calls count on in memory. */
 export function createCallCounter(history: readonly ChatMessage[]): (toolName: string) => number {
-  const counts = new Map<string, number>();
-  for (const message of history) {
-    for (const part of message.parts) {
-      if (!part.type.startsWith("tool-")) continue;
-      const name = part.type.slice(5);
-      counts.set(name, (counts.get(name) ?? 0) + 1);
+  // Counted on the first tool call: most replies call none, and a long conversation has many parts.
+  let counts: Map<string, number> | undefined;
+  const countHistory = () => {
+    const found = new Map<string, number>();
+    for (const message of history) {
+      for (const part of message.parts) {
+        if (!part.type.startsWith("tool-")) continue;
+        const name = part.type.slice(5);
+        found.set(name, (found.get(name) ?? 0) + 1);
+      }
     }
-  }
+    return found;
+  };
   return (toolName) => {
+    counts ??= countHistory();
     const next = (counts.get(toolName) ?? 0) + 1;
     counts.set(toolName, next);
     return next;
