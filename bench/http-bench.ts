@@ -15,6 +15,8 @@ const SHORT_REPLY = "Hello from the fake.";
 const LONG_WORDS = 2_500;
 const BURST_WORDS = 300;
 const SIZES = [20, 2_000] as const;
+/** Next messages per imported conversation: more samples of an ongoing conversation without more imports. */
+const WARM_TURNS = 3;
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const pick = (series: Series, f: (r: Series["results"][number]) => number) => series.results.map(f);
@@ -51,12 +53,12 @@ async function main(): Promise<void> {
   await fake.setReply(prose(LONG_WORDS));
   const long = await sequentialPair((t) => hintline(t), bare, { runs: THROUGHPUT_RUNS, warmup: 2, text: "Write a long essay." });
 
-  log(`conversations of ${SIZES.join(" and ")} messages: 2 warm-up + ${RUNS} runs each (import, then two turns)`);
+  log(`conversations of ${SIZES.join(" and ")} messages: 2 warm-up + ${RUNS} runs each (import, then ${1 + WARM_TURNS} turns)`);
   await fake.setReply(SHORT_REPLY);
   const conversations = new Map<number, ConversationRun[]>(SIZES.map((s) => [s, []]));
   for (let i = 0; i < RUNS + 2; i++) {
     for (const size of i % 2 === 0 ? SIZES : [...SIZES].reverse()) {
-      const run = await conversationRun(app.url, size);
+      const run = await conversationRun(app.url, size, WARM_TURNS);
       if (i >= 2) conversations.get(size)!.push(run);
     }
     if (i % 10 === 9) await fake.setReply(SHORT_REPLY); // drops the fake's recorded 2,000-message bodies
@@ -75,8 +77,8 @@ async function main(): Promise<void> {
   const rate = (r: Series["results"][number]) => r.chars / (r.deltaSpanMs / 1000);
   const tp = { h: summarize(pick(long.first, rate)), b: summarize(pick(long.second, rate)) };
   const total = { h: summarize(pick(long.first, (r) => r.totalMs)), b: summarize(pick(long.second, (r) => r.totalMs)) };
-  const conv = (size: number, turn: "cold" | "warm" | "bare") => summarize(conversations.get(size)!.map((r) => r[turn].ttftMs));
-  const convErrors = [...conversations.values()].flat().flatMap((r) => [r.cold.error, r.warm.error, r.bare.error]).filter(Boolean);
+  const conv = (size: number, turn: "cold" | "warm" | "bare") => summarize(conversations.get(size)!.flatMap((r) => r[turn]).map((r) => r.ttftMs));
+  const convErrors = [...conversations.values()].flat().flatMap((r) => [r.cold, ...r.warm, r.bare].map((t) => t.error)).filter(Boolean);
   const hb = { ...hintlineBurst, ttft: summarize(pick(hintlineBurst.series, (r) => r.ttftMs)) };
   const bb = { ...bareBurst, ttft: summarize(pick(bareBurst.series, (r) => r.ttftMs)) };
   const chars = long.first.results[0]?.chars ?? 0;
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   ];
   for (const turn of ["warm", "cold"] as const) {
     const label = turn === "warm" ? "next message of an ongoing conversation" : "first reply after import";
-    rows.push(ratioRow(`TTFT, 2,000 vs 20 messages, ${label}, p50 — reference: 20 messages`, conv(2000, turn).p50, conv(20, turn).p50, ms, { kind: "max", value: 1.5 }));
+    rows.push(ratioRow(`TTFT, 2,000 vs 20 messages, ${label}, p50 (n=${conv(2000, turn).n}) — reference: 20 messages`, conv(2000, turn).p50, conv(20, turn).p50, ms, { kind: "max", value: 1.5 }));
   }
   rows.push(ratioRow("Bare route, 2,000 vs 20 messages in its body, TTFT p50 — reference: 20 messages", conv(2000, "bare").p50, conv(20, "bare").p50, ms));
   const errorsMet = hb.series.errors.length === 0 ? "✓" : "✗";
@@ -109,8 +111,8 @@ async function main(): Promise<void> {
   console.log("\nDetails (p50 / p95):");
   for (const size of SIZES) {
     const runs = conversations.get(size)!;
-    const usage = runs[0]?.warm;
-    const compressed = runs.some((r) => r.cold.compressed || r.warm.compressed);
+    const usage = runs[0]?.warm.at(-1);
+    const compressed = runs.some((r) => [r.cold, ...r.warm].some((t) => t.compressed));
     const importMs = summarize(runs.map((r) => r.importMs));
     console.log(
       `- ${size.toLocaleString("en-US")} messages: TTFT cold ${msPair(conv(size, "cold"))}, warm ${msPair(conv(size, "warm"))}, bare ${msPair(conv(size, "bare"))}; ` +

@@ -57,14 +57,15 @@ export function seedMessages(count: number, idPrefix: string) {
   );
 }
 
-export type ConversationRun = { importMs: number; cold: StreamResult; warm: StreamResult; bare: StreamResult };
+export type ConversationRun = { importMs: number; cold: StreamResult; warm: StreamResult[]; bare: StreamResult };
 
 /**
  * A conversation of `size` stored messages imported through POST /api/conversations/import (untimed as TTFT), then
- * two turns: the first ("cold") is the first reply this server writes in it, as after an import or a restart; the
- * second ("warm") is the next message of an ongoing conversation. Then the same messages through the bare route.
+ * 1 + `warmTurns` turns: the first ("cold") is the first reply this server writes in it, as after an import or a
+ * restart; the others ("warm") are next messages of an ongoing conversation. Then the same messages through the bare
+ * route.
  */
-export async function conversationRun(baseUrl: string, size: number): Promise<ConversationRun> {
+export async function conversationRun(baseUrl: string, size: number, warmTurns: number): Promise<ConversationRun> {
   const id = newId("conv");
   const messages = seedMessages(size, id);
   const started = performance.now();
@@ -73,7 +74,8 @@ export async function conversationRun(baseUrl: string, size: number): Promise<Co
   const importMs = performance.now() - started;
   const { hintline, bare } = routes(baseUrl);
   const cold = await hintline("What did we note about the river?", imported.id);
-  const warm = await hintline("And where does it bend?", imported.id);
+  const warm: StreamResult[] = [];
+  for (let i = 0; i < warmTurns; i++) warm.push(await hintline("And where does it bend?", imported.id));
   // What any chat route pays for a long conversation: the bare route gets the same messages in its body.
   const bareRun = await bare("And where does it bend?", messages);
   return { importMs, cold, warm, bare: bareRun };

@@ -18,7 +18,26 @@ describe("toModelMessages", () => {
     ];
     expect(toModelMessages(messages)).toEqual([
       { role: "user", content: "hi" },
-      { role: "assistant", content: [{ type: "text", text: "hello" }] },
+      { role: "assistant", content: "hello" },
+    ]);
+  });
+
+  it("sends a lone text part as a string and anything more as a part list", () => {
+    const reply: ChatMessage = {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        { type: "text", text: "one" },
+        { type: "text", text: "two" },
+        { type: "step-start" },
+        { type: "text", text: "" },
+        { type: "text", text: "alone" },
+      ],
+    };
+    expect(toModelMessages([reply])).toEqual([
+      { role: "assistant", content: [{ type: "text", text: "one" }, { type: "text", text: "two" }] },
+      { role: "assistant", content: "alone" },
     ]);
   });
 
@@ -44,7 +63,7 @@ describe("toModelMessages", () => {
         content: [{ type: "tool-result", toolCallId: "c1", toolName: "TaskList", output: { type: "text", value: "No tasks available." } }],
       },
       { role: "user", content: "<system-reminder>B</system-reminder>" },
-      { role: "assistant", content: [{ type: "text", text: "done" }] },
+      { role: "assistant", content: "done" },
     ]);
   });
 

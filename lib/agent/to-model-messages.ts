@@ -44,7 +44,11 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
   let content: AssistantContent = [];
   let results: ToolContent = [];
   const flush = () => {
-    if (content.length) out.push({ role: "assistant", content });
+    // A lone text part goes as a string: the same request on the wire, and the AI SDK converts a string several
+    // times faster than a part list, which counts when a long conversation is sent on every call.
+    const [only] = content;
+    if (content.length === 1 && only?.type === "text") out.push({ role: "assistant", content: only.text });
+    else if (content.length) out.push({ role: "assistant", content });
     if (results.length) out.push({ role: "tool", content: results });
     content = [];
     results = [];
