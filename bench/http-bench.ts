@@ -3,7 +3,7 @@
 // (which builds the app first when needed). Prints a markdown table; asserts nothing.
 //   BENCH_RUNS (30) · BENCH_WARMUP (5) · BENCH_THROUGHPUT_RUNS (20) · BENCH_CONCURRENCY (50) · BENCH_CPU_PROF_DIR
 import os from "node:os";
-import { burst, type ConversationRun, conversationRun, prose, routes, type Series, sequentialPair } from "./http-scenarios.ts";
+import { burst, type ConversationRun, conversationRun, prose, routes, type Series, sequentialRounds } from "./http-scenarios.ts";
 import { memoryOf, startApp, startFake, stopAll } from "./servers.ts";
 import { type Goal, goalText, markdownTable, meets, mib, ms, msPair, num, summarize } from "./stats.ts";
 
@@ -42,16 +42,22 @@ async function main(): Promise<void> {
   });
   log(`server pid ${app.pid} at ${app.url}; fake at ${fake.url}`);
   const atReady = memoryOf(app.pid);
-  const { hintline, bare } = routes(app.url);
+  const { hintline, bare, bareSameHeaders } = routes(app.url);
   const probe = await bare("ping");
   if (probe.error) throw new Error(`the bare route does not answer (stale build?): ${probe.error}`);
 
   log(`TTFT: ${WARMUP} warm-up + ${RUNS} runs per route`);
-  const ttft = await sequentialPair((t) => hintline(t), bare, { runs: RUNS, warmup: WARMUP, text: "Say hello." });
+  const [ttftHintline, ttftBare, ttftBareSame] = await sequentialRounds([(t) => hintline(t), bare, bareSameHeaders], { runs: RUNS, warmup: WARMUP, text: "Say hello." });
+  const ttft = { first: ttftHintline!, second: ttftBare! };
 
   log(`throughput: ${THROUGHPUT_RUNS} runs per route of a ${LONG_WORDS}-word reply`);
   await fake.setReply(prose(LONG_WORDS));
-  const long = await sequentialPair((t) => hintline(t), bare, { runs: THROUGHPUT_RUNS, warmup: 2, text: "Write a long essay." });
+  const [longHintline, longBare, longBareSame] = await sequentialRounds([(t) => hintline(t), bare, bareSameHeaders], {
+    runs: THROUGHPUT_RUNS,
+    warmup: 2,
+    text: "Write a long essay.",
+  });
+  const long = { first: longHintline!, second: longBare! };
 
   log(`conversations of ${SIZES.join(" and ")} messages: 2 warm-up + ${RUNS} runs each (import, then ${1 + WARM_TURNS} turns)`);
   await fake.setReply(SHORT_REPLY);
@@ -73,10 +79,14 @@ async function main(): Promise<void> {
   const bareBurst = await burst(bare, { count: CONCURRENCY, text: "Tell me about rivers.", pid: app.pid });
 
   // ---- figures ----
-  const t = { h: summarize(pick(ttft.first, (r) => r.ttftMs)), b: summarize(pick(ttft.second, (r) => r.ttftMs)) };
+  const t = { h: summarize(pick(ttft.first, (r) => r.ttftMs)), b: summarize(pick(ttft.second, (r) => r.ttftMs)), s: summarize(pick(ttftBareSame!, (r) => r.ttftMs)) };
   const rate = (r: Series["results"][number]) => r.chars / (r.deltaSpanMs / 1000);
-  const tp = { h: summarize(pick(long.first, rate)), b: summarize(pick(long.second, rate)) };
-  const total = { h: summarize(pick(long.first, (r) => r.totalMs)), b: summarize(pick(long.second, (r) => r.totalMs)) };
+  const tp = { h: summarize(pick(long.first, rate)), b: summarize(pick(long.second, rate)), s: summarize(pick(longBareSame!, rate)) };
+  const total = {
+    h: summarize(pick(long.first, (r) => r.totalMs)),
+    b: summarize(pick(long.second, (r) => r.totalMs)),
+    s: summarize(pick(longBareSame!, (r) => r.totalMs)),
+  };
   const conv = (size: number, turn: "cold" | "warm" | "bare") => summarize(conversations.get(size)!.flatMap((r) => r[turn]).map((r) => r.ttftMs));
   const convErrors = [...conversations.values()].flat().flatMap((r) => [r.cold, ...r.warm, r.bare].map((t) => t.error)).filter(Boolean);
   const hb = { ...hintlineBurst, ttft: summarize(pick(hintlineBurst.series, (r) => r.ttftMs)) };
@@ -86,11 +96,17 @@ async function main(): Promise<void> {
   const rows: Row[] = [
     ratioRow(`TTFT, new conversation, p50 (n=${t.h.n})`, t.h.p50, t.b.p50, ms, { kind: "max", value: 1.15 }),
     ratioRow("TTFT, new conversation, p95", t.h.p95, t.b.p95, ms),
+    ratioRow("TTFT, new conversation, p50 — reference: the bare route with Hintline's stream headers (no gzip)", t.h.p50, t.s.p50, ms, { kind: "max", value: 1.15 }),
     ratioRow(`Text throughput, ${LONG_WORDS.toLocaleString("en-US")}-word reply, median (n=${tp.h.n})`, tp.h.p50, tp.b.p50, (v) => `${num(v, 0)} chars/s`, {
       kind: "min",
       value: 0.9,
     }),
     ratioRow(`Whole ${LONG_WORDS.toLocaleString("en-US")}-word reply (POST → end), p50`, total.h.p50, total.b.p50, ms),
+    ratioRow("Text throughput, median — reference: the bare route with Hintline's stream headers (no gzip)", tp.h.p50, tp.s.p50, (v) => `${num(v, 0)} chars/s`, {
+      kind: "min",
+      value: 0.9,
+    }),
+    ratioRow("Whole reply, p50 — reference: the bare route with Hintline's stream headers", total.h.p50, total.s.p50, ms),
   ];
   for (const turn of ["warm", "cold"] as const) {
     const label = turn === "warm" ? "next message of an ongoing conversation" : "first reply after import";
@@ -124,9 +140,11 @@ async function main(): Promise<void> {
     `- server RSS: ${mib(atReady.rssKiB)} when ready, ${mib(beforeBursts.rssKiB)} after the sequential phases (peak so far ${mib(beforeBursts.peakKiB)}); ` +
       `${mib(bb.after.rssKiB)} after both bursts of ${CONCURRENCY}`,
   );
-  console.log(`- TTFT new conversation: Hintline ${msPair(t.h)} (min ${ms(t.h.min)}), bare ${msPair(t.b)} (min ${ms(t.b.min)})`);
+  console.log(
+    `- TTFT new conversation: Hintline ${msPair(t.h)} (min ${ms(t.h.min)}), bare ${msPair(t.b)} (min ${ms(t.b.min)}), bare with Hintline's headers ${msPair(t.s)} (min ${ms(t.s.min)})`,
+  );
   console.log(`- throughput: Hintline ${num(tp.h.p50, 0)} / bare ${num(tp.b.p50, 0)} chars/s median; ${num(chars, 0)} chars in ${long.first.results[0]?.deltas ?? 0} text-delta events per reply`);
-  const errors = [...ttft.first.errors, ...ttft.second.errors, ...long.first.errors, ...long.second.errors, ...convErrors, ...hb.series.errors, ...bb.series.errors];
+  const errors = [...ttft.first.errors, ...ttft.second.errors, ...ttftBareSame!.errors, ...long.first.errors, ...long.second.errors, ...longBareSame!.errors, ...convErrors, ...hb.series.errors, ...bb.series.errors];
   console.log(`- errors in all sequential runs: ${errors.length - hb.series.errors.length - bb.series.errors.length}${errors.length ? ` (first: ${errors[0]})` : ""}`);
   if (errors.length) log(`server log tail:\n${app.logs().slice(-2_000)}`);
   console.log(

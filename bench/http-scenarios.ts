@@ -18,7 +18,9 @@ export function routes(baseUrl: string) {
   /** The bare AI SDK route: the body `useChat` sends, the whole conversation (by default only the new message). */
   const bare = (text: string, history: readonly object[] = []) =>
     postStream(`${baseUrl}/api/bench/bare`, { messages: [...history, message(text)] });
-  return { hintline, bare };
+  /** The bare route answering with the stream headers Hintline's chat sends (no gzip). */
+  const bareSameHeaders = (text: string) => postStream(`${baseUrl}/api/bench/bare?headers=chat`, { messages: [message(text)] });
+  return { hintline, bare, bareSameHeaders };
 }
 
 export type Series = { results: StreamResult[]; errors: string[] };
@@ -28,24 +30,17 @@ function record(series: Series, result: StreamResult): void {
   else series.results.push(result);
 }
 
-/** `runs` sequential requests to each route after `warmup` untimed ones, alternating which goes first. */
-export async function sequentialPair(a: Post, b: Post, { runs, warmup, text }: { runs: number; warmup: number; text: string }) {
-  const first: Series = { results: [], errors: [] };
-  const second: Series = { results: [], errors: [] };
-  for (let i = 0; i < warmup; i++) {
-    await a(text);
-    await b(text);
-  }
+/** `runs` rounds of one sequential request to each route after `warmup` untimed rounds; each round starts with the next route. */
+export async function sequentialRounds(posts: readonly Post[], { runs, warmup, text }: { runs: number; warmup: number; text: string }) {
+  const series: Series[] = posts.map(() => ({ results: [], errors: [] }));
+  for (let i = 0; i < warmup; i++) for (const post of posts) await post(text);
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      record(first, await a(text));
-      record(second, await b(text));
-    } else {
-      record(second, await b(text));
-      record(first, await a(text));
+    for (let k = 0; k < posts.length; k++) {
+      const index = (i + k) % posts.length;
+      record(series[index]!, await posts[index]!(text));
     }
   }
-  return { first, second };
+  return series;
 }
 
 /** Short stored messages (user, assistant, …), so even 2,000 of them stay well under the compression trigger. */

@@ -6,6 +6,7 @@ import { describeError } from "../agent/describe-error.ts";
 import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
+import { CHAT_STREAM_HEADERS } from "../api/stream-headers.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { ensureConversation, getConversation } from "../db/conversations.ts";
 import { listTasks } from "../db/tasks.ts";
@@ -84,5 +85,5 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     controller.abort(); // the model call started; nothing of it is kept
     throw error;
   }
-  return createUIMessageStreamResponse({ stream });
+  return createUIMessageStreamResponse({ stream, headers: CHAT_STREAM_HEADERS });
 }

@@ -86,6 +86,9 @@ describe("chat with an OpenAI-compatible provider", () => {
     const first = await chat(server.url, { conversationId: "wire", text: "What is a river?" });
     expect(first.response.status).toBe(200);
     expect(first.text).toBe("Rivers carry water to the sea.");
+    // The event stream is never gzipped (the client accepts gzip): a compressor per reply delays the first token.
+    expect(first.response.headers.get("cache-control")).toBe("no-cache, no-transform");
+    expect(first.response.headers.get("content-encoding")).toBeNull();
     expect(fake.requests).toHaveLength(1);
     const request = fake.requests[0]!;
     expect(request.path).toBe("/v1/chat/completions");

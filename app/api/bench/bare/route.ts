@@ -1,7 +1,9 @@
 // A bare AI SDK 7 chat route (no database, no harness), the reference `npm run bench` measures /api/chat against.
-// Off (404) unless the server was started with HINTLINE_BENCH_BARE=1.
+// Off (404) unless the server was started with HINTLINE_BENCH_BARE=1. `?headers=chat` answers with the stream headers
+// Hintline's chat sends (no gzip), so the benchmark can also compare like with like.
 import { convertToModelMessages, streamText, type UIMessage } from "ai";
 import { currentModel } from "@/lib/ai/providers";
+import { CHAT_STREAM_HEADERS } from "@/lib/api/stream-headers";
 
 export const dynamic = "force-dynamic";
 
@@ -11,5 +13,6 @@ export async function POST(request: Request): Promise<Response> {
   }
   const body = (await request.json()) as { messages: UIMessage[] };
   const result = streamText({ model: currentModel().model, messages: await convertToModelMessages(body.messages) });
-  return result.toUIMessageStreamResponse();
+  const sameHeaders = new URL(request.url).searchParams.get("headers") === "chat";
+  return result.toUIMessageStreamResponse(sameHeaders ? { headers: CHAT_STREAM_HEADERS } : {});
 }
