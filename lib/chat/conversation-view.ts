@@ -3,9 +3,10 @@ import { resolveSettings, type Settings, validateSettings } from "../agent/setti
 import { ApiError } from "../api/errors.ts";
 import type { ImportBody } from "../api/schemas.ts";
 import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
-import { getDb } from "../db/client.ts";
+import { getDb, sqliteDirect } from "../db/client.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
+import type { ImportedRows } from "../db/sqlite-direct.ts";
 import { listTasks } from "../db/tasks.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import { currentModel } from "../ai/providers.ts";
@@ -89,46 +90,40 @@ export async function importConversation(body: ImportBody, newId: () => string):
   }
   const taskIds = new Set(source.tasks.map((t) => t.id));
   if (taskIds.size !== source.tasks.length) throw new ApiError("bad_request", "Invalid conversation.tasks: duplicate task id.");
-  await db.$transaction(async (tx) => {
-    await tx.conversation.create({
-      data: {
-        id,
-        title: source.title || "Imported chat",
-        settings: source.settings as object,
-        taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
-        // The positions handed out below; the next appended message takes the one after them.
-        messageSeq: source.messages.length,
-      },
+  const rows: ImportedRows = {
+    conversation: {
+      id,
+      title: source.title || "Imported chat",
+      settings: source.settings as object,
+      taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
+      // The positions handed out below; the next appended message takes the one after them.
+      messageSeq: source.messages.length,
+    },
+    messages: source.messages.map((m, position) => {
+      const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
+      const stored = status === "error" || status === "incomplete" ? status : "complete";
+      return { id: m.id, role: m.role, position, parts: m.parts as object[], metadata: metadata as object, status: stored };
+    }),
+    tasks: source.tasks.map((t, position) => ({
+      id: t.id,
+      subject: t.subject,
+      description: t.description,
+      status: t.status,
+      owner: t.owner ?? null,
+      blocks: t.blocks.filter((b) => taskIds.has(b)),
+      blockedBy: t.blockedBy.filter((b) => taskIds.has(b)),
+      metadata: t.metadata as object,
+      position,
+    })),
+  };
+  // On SQLite one synchronous transaction of prepared statements; else (or when it is refused) Prisma's.
+  if (!sqliteDirect()?.importConversation(rows)) {
+    await db.$transaction(async (tx) => {
+      await tx.conversation.create({ data: rows.conversation });
+      await tx.message.createMany({ data: rows.messages.map((m) => ({ conversationId: id, ...m })) });
+      await tx.task.createMany({ data: rows.tasks.map((t) => ({ conversationId: id, ...t })) });
     });
-    await tx.message.createMany({
-      data: source.messages.map((m, position) => {
-        const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
-        return {
-          conversationId: id,
-          id: m.id,
-          role: m.role,
-          position,
-          parts: m.parts as object[],
-          metadata: metadata as object,
-          status: status === "error" || status === "incomplete" ? status : "complete",
-        };
-      }),
-    });
-    await tx.task.createMany({
-      data: source.tasks.map((t, position) => ({
-        conversationId: id,
-        id: t.id,
-        subject: t.subject,
-        description: t.description,
-        status: t.status,
-        owner: t.owner ?? null,
-        blocks: t.blocks.filter((b) => taskIds.has(b)),
-        blockedBy: t.blockedBy.filter((b) => taskIds.has(b)),
-        metadata: t.metadata as object,
-        position,
-      })),
-    });
-  });
+  }
   await warmHistory(id);
   return { id };
 }

@@ -12,6 +12,8 @@ const { setSqliteDirectEnabled } = await import("@/lib/db/sqlite-direct");
 const conversations = await import("@/lib/db/conversations");
 const messages = await import("@/lib/db/messages");
 const tasks = await import("@/lib/db/tasks");
+const { importConversation } = await import("@/lib/chat/conversation-view");
+const { importSchema } = await import("@/lib/api/schemas");
 
 let seq = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${seq++}`;
@@ -48,6 +50,8 @@ function comparable(row: RawRow | undefined, conversationId: string): RawRow {
 const storedConversation = (id: string) => comparable(raw.prepare(`SELECT * FROM "Conversation" WHERE id = ?`).get(id) as RawRow, id);
 const storedMessages = (id: string) =>
   (raw.prepare(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
+const storedTasks = (id: string) =>
+  (raw.prepare(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
 
 /** One turn's worth of writes, as the chat route makes them. */
 async function turn(conversationId: string) {
@@ -139,6 +143,45 @@ describe.skipIf(!onSqlite)("the direct SQLite path", () => {
       expect(storedMessages(id)).toHaveLength(1);
       expect(storedConversation(id).messageSeq).toBe(1);
     }
+  });
+
+  it("imports a conversation byte for byte as the Prisma path does", async () => {
+    const body = (id: string) =>
+      importSchema.parse({
+        version: 1,
+        conversation: {
+          id,
+          title: "Trip <b>plan</b>",
+          settings: { injection: { timezone: "Asia/Tokyo" } },
+          messages: [
+            { id: "u1", role: "user", parts: [{ type: "text", text: "Plan it ✓" }], metadata: { createdAt: "2026-01-01T00:00:00Z" } },
+            { id: "a1", role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: "Half" }], metadata: { status: "incomplete", model: "m" } },
+            { id: "a2", role: "assistant", parts: [], metadata: { status: "error", error: "HTTP 500" } },
+          ],
+          tasks: [
+            { id: "2", subject: "Book", status: "pending", blockedBy: ["1", "9"] },
+            { id: "1", subject: "Choose", status: "completed", blocks: ["2"], owner: "agent", metadata: { x: 1 } },
+          ],
+        },
+      });
+    const [a, b] = [newId("direct"), newId("prisma")];
+    await via(true, () => importConversation(body(a), () => newId("unused")));
+    await via(false, () => importConversation(body(b), () => newId("unused")));
+    expect(storedConversation(a)).toEqual(storedConversation(b));
+    expect(storedMessages(a)).toEqual(storedMessages(b));
+    expect(storedTasks(a)).toEqual(storedTasks(b));
+    expect(storedMessages(a).map((m) => m.status)).toEqual(["complete", "incomplete", "error"]);
+    expect(storedTasks(a).map((t) => t.blockedBy)).toEqual(['["1"]', "[]"]);
+    // The direct statements write (true) and refuse a taken id without writing anything (false).
+    const rows = (id: string) => ({
+      conversation: { id, title: "t", settings: {}, taskSeq: 0, messageSeq: 1 },
+      messages: [{ id: "m", role: "user", position: 0, parts: [{ type: "text", text: "x" }], metadata: {}, status: "complete" }],
+      tasks: [],
+    });
+    const c = newId("direct");
+    expect(sqliteDirect()!.importConversation(rows(c))).toBe(true);
+    expect(sqliteDirect()!.importConversation({ ...rows(c), messages: [] })).toBe(false);
+    expect(storedMessages(c)).toHaveLength(1);
   });
 
   it("reads timestamps SQLite itself wrote (CURRENT_TIMESTAMP, no zone) as UTC", async () => {
