@@ -6,7 +6,7 @@ import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "../db/client.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
-import type { ImportedRows } from "../db/sqlite-direct.ts";
+import type { ImportedRows } from "../db/rows.ts";
 import { listTasks } from "../db/tasks.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import { currentModel } from "../ai/providers.ts";

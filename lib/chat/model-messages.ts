@@ -22,6 +22,7 @@ const convertedOf = historyFold(convertOnce);
 
 export function modelMessagesOf(messages: readonly ChatMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
+  // A lone message (a token count) is not a history: folding it would cut back its conversation's fold.
   for (const model of messages.length > 1 ? convertedOf(messages) : messages.map(convertOnce)) {
     for (const m of model) out.push(m);
   }

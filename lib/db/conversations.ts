@@ -3,6 +3,7 @@ import type { ConversationSummary } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import { toConversationSummary } from "./converters.ts";
 import { forgetHistory } from "./history-cache.ts";
+import type { ConversationRow } from "./rows.ts";
 
 export type ConversationRecord = ConversationSummary & {
   settings: unknown;
@@ -11,15 +12,7 @@ export type ConversationRecord = ConversationSummary & {
   messageSeq: number;
 };
 
-function toRecord(row: {
-  id: string;
-  title: string;
-  settings: unknown;
-  agentState: unknown;
-  messageSeq: number;
-  createdAt: Date;
-  updatedAt: Date;
-}): ConversationRecord {
+function toRecord(row: ConversationRow): ConversationRecord {
   return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, messageSeq: row.messageSeq };
 }
 

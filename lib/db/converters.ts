@@ -1,6 +1,7 @@
 // Pure converters from stored rows to the API's shapes. Stored JSON is treated as untrusted: anything malformed
 // is dropped or defaulted rather than crashing a page.
 import type { ChatMessage, ChatMessagePart, ConversationSummary, MessageStatus } from "../chat-message.ts";
+import type { MessageRow } from "./rows.ts";
 
 const STATUSES: readonly MessageStatus[] = ["complete", "streaming", "incomplete", "error"];
 
@@ -12,15 +13,6 @@ export function toMessageParts(value: unknown): ChatMessagePart[] {
   if (!Array.isArray(value)) return [];
   return value.filter((p): p is ChatMessagePart => isRecord(p) && typeof p.type === "string");
 }
-
-type MessageRow = {
-  id: string;
-  role: string;
-  parts: unknown;
-  metadata: unknown;
-  status: string;
-  createdAt: Date;
-};
 
 export function toChatMessage(row: MessageRow): ChatMessage {
   const role = row.role === "user" || row.role === "assistant" || row.role === "system" ? row.role : "assistant";

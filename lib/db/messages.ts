@@ -4,8 +4,8 @@
 import type { ChatMessage, MessageMetadata, MessageStatus } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import { toChatMessage } from "./converters.ts";
-import type { MessageRow } from "./sqlite-direct.ts";
 import { cachedHistory, forgetHistory, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
+import type { MessageRow } from "./rows.ts";
 
 export async function listMessages({ conversationId }: { conversationId: string }): Promise<ChatMessage[]> {
   const db = await getDb();

@@ -9,66 +9,16 @@
 // while no Prisma transaction is open on the connection (its statements would join that transaction); then the
 // caller takes the Prisma path, which waits its turn.
 import type BetterSqlite3 from "better-sqlite3";
+import type { ConversationRow, ImportedRows, MessageRow, TaskRow } from "./rows.ts";
 
 type Connection = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
 type Row = Record<string, unknown>;
 
-export type ConversationRow = {
-  id: string;
-  title: string;
-  settings: unknown;
-  agentState: unknown;
-  taskSeq: number;
-  messageSeq: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
-export type MessageRow = {
-  conversationId: string;
-  id: string;
-  position: number;
-  role: string;
-  parts: unknown;
-  metadata: unknown;
-  status: string;
-  createdAt: Date;
-  updatedAt: Date;
-};
-export type TaskRow = {
-  conversationId: string;
-  id: string;
-  subject: string;
-  description: string;
-  status: string;
-  owner: string | null;
-  blocks: unknown;
-  blockedBy: unknown;
-  metadata: unknown;
-  position: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
 export type NewMessageRow = Pick<MessageRow, "id" | "role" | "parts" | "metadata" | "status"> & { createdAt?: Date };
-/** A whole conversation as an import writes it (timestamps are the time of the import). */
-export type ImportedRows = {
-  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number };
-  messages: Array<{ id: string; role: string; position: number; parts: object[]; metadata: object; status: string }>;
-  tasks: Array<{
-    id: string;
-    subject: string;
-    description: string;
-    status: string;
-    owner: string | null;
-    blocks: string[];
-    blockedBy: string[];
-    metadata: object;
-    position: number;
-  }>;
-};
 
 /** As Prisma's SQLite adapter stores a DateTime. */
-export const storedTime = (date: Date): string => date.toISOString().replace("Z", "+00:00");
+const storedTime = (date: Date): string => date.toISOString().replace("Z", "+00:00");
 
 function readTime(value: unknown): Date {
   if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));

@@ -3,23 +3,11 @@
 // still get distinct, sequential ids). blocks/blockedBy are kept consistent on both sides.
 import type { Task, TaskStatus } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
+import type { TaskRow } from "./rows.ts";
 
 export const TASK_STATUSES: readonly TaskStatus[] = ["pending", "in_progress", "completed", "cancelled"];
 
 const stringArray = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-
-type TaskRow = {
-  id: string;
-  subject: string;
-  description: string;
-  status: string;
-  owner: string | null;
-  blocks: unknown;
-  blockedBy: unknown;
-  metadata: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-};
 
 export function toTask(row: TaskRow): Task {
   const metadata = typeof row.metadata === "object" && row.metadata !== null && !Array.isArray(row.metadata) ? row.metadata : {};

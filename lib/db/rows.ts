@@ -1,0 +1,56 @@
+// The stored rows as both query paths return them (Prisma's client, and lib/db/sqlite-direct.ts on SQLite), with
+// JSON columns left unknown: the converters read them defensively.
+export type ConversationRow = {
+  id: string;
+  title: string;
+  settings: unknown;
+  agentState: unknown;
+  taskSeq: number;
+  messageSeq: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type MessageRow = {
+  conversationId: string;
+  id: string;
+  position: number;
+  role: string;
+  parts: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type TaskRow = {
+  conversationId: string;
+  id: string;
+  subject: string;
+  description: string;
+  status: string;
+  owner: string | null;
+  blocks: unknown;
+  blockedBy: unknown;
+  metadata: unknown;
+  position: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A whole conversation as an import writes it (timestamps are the time of the import). */
+export type ImportedRows = {
+  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number };
+  messages: Array<{ id: string; role: string; position: number; parts: object[]; metadata: object; status: string }>;
+  tasks: Array<{
+    id: string;
+    subject: string;
+    description: string;
+    status: string;
+    owner: string | null;
+    blocks: string[];
+    blockedBy: string[];
+    metadata: object;
+    position: number;
+  }>;
+};
