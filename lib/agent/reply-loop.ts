@@ -4,6 +4,7 @@
 import { type LanguageModel, type ModelMessage, streamText, type ToolSet, toUIMessageChunk } from "ai";
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
+import { withConvertedPrefix } from "./converted-prefix.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
 import { toModelMessages } from "./to-model-messages.ts";
@@ -91,12 +92,14 @@ async function streamCall({ model, tools, abortSignal, idleTimeoutMs, instructio
     if (idleTimeoutMs) idleTimer = setTimeout(() => watchdog.abort(), idleTimeoutMs);
   };
   arm();
+  const signal = abortSignal ? AbortSignal.any([abortSignal, watchdog.signal]) : watchdog.signal;
+  const prompt = await withConvertedPrefix({ model, messages, abortSignal: signal });
   const result = streamText({
-    model,
+    model: prompt.model,
     instructions,
-    messages,
+    messages: prompt.messages,
     tools,
-    abortSignal: abortSignal ? AbortSignal.any([abortSignal, watchdog.signal]) : watchdog.signal,
+    abortSignal: signal,
     // Retries are the reply loop's, so that the person sees them.
     maxRetries: 0,
     // Failures arrive as stream parts and are reported to the person; no console noise per failure.

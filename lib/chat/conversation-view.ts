@@ -1,4 +1,5 @@
 // The conversation as the API and the page show it, and its export/import format.
+import { warmConvertedPrefix } from "../agent/converted-prefix.ts";
 import { resolveSettings, type Settings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ImportBody } from "../api/schemas.ts";
@@ -130,12 +131,13 @@ export async function importConversation(body: ImportBody, newId: () => string):
 
 /**
  * An imported conversation is usually continued: its history goes into the cache and its messages are counted and
- * converted now, so the first reply does not load, tokenize or convert the whole of it.
+ * converted now (to model messages and on to the provider's prompt), so the first reply does not load, tokenize or
+ * convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) return;
   const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
   warmTokenCounts(messages);
-  modelMessagesOf(messages);
+  await warmConvertedPrefix(currentModel().model, modelMessagesOf(messages));
 }
