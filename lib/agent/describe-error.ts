@@ -35,6 +35,9 @@ export function describeError(error: unknown): string {
     if (status === 429) return "The model provider is rate-limiting requests (HTTP 429). Try again in a moment.";
     return `The model provider failed (HTTP ${status}). Try again.`;
   }
+  if (/unexpected redirect/i.test(messages)) {
+    return "The model provider's address redirects elsewhere, which Hintline does not follow. Set OPENAI_BASE_URL to the final address.";
+  }
   if (/fetch failed/i.test(messages)) return "Could not reach the model provider. Check that it is running and OPENAI_BASE_URL is right.";
   const message = typeof top.message === "string" && top.message ? top.message : String(error);
   return `The model provider failed: ${message.slice(0, 300)}`;

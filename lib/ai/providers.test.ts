@@ -1,4 +1,9 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
+import { describeError } from "../agent/describe-error.ts";
+import { type OpenAIFake, startOpenAIFake } from "../../tests/support/openai-fake.ts";
 import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "./context-windows.ts";
 import { resolveModel } from "./providers.ts";
 
@@ -17,6 +22,42 @@ describe("resolveModel", () => {
   it("uses OpenAI with a key and honours HINTLINE_CONTEXT_WINDOW", () => {
     const { info } = resolveModel({ OPENAI_API_KEY: "sk-test", HINTLINE_CONTEXT_WINDOW: "32000" });
     expect(info).toMatchObject({ id: "gpt-4o-mini", provider: "openai", contextWindow: 32_000 });
+  });
+});
+
+describe("the provider's requests", () => {
+  it("refuse a redirect (with a sentence saying so) rather than send the conversation again elsewhere", async () => {
+    let fake: OpenAIFake | undefined;
+    const seen: string[] = [];
+    const redirecting = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(307, { location: `${fake!.url}/chat/completions` }).end();
+    });
+    try {
+      fake = await startOpenAIFake();
+      await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+      const { port } = redirecting.address() as AddressInfo;
+      const send = async (baseUrl: string) => {
+        const { model } = resolveModel({ OPENAI_BASE_URL: baseUrl, HINTLINE_MODEL: "fake-model" });
+        let failure: unknown;
+        let text = "";
+        for await (const part of streamText({ model, prompt: "Hi", maxRetries: 0, onError: () => {} }).stream) {
+          if (part.type === "error") failure = part.error;
+          if (part.type === "text-delta") text += part.text;
+        }
+        return { failure, text };
+      };
+      const direct = await send(fake.url);
+      expect(direct).toEqual({ failure: undefined, text: "Hello from the fake." });
+      const redirected = await send(`http://127.0.0.1:${port}/v1`);
+      expect(seen).toEqual(["POST /v1/chat/completions"]);
+      expect(fake.requests).toHaveLength(1);
+      expect(redirected.text).toBe("");
+      expect(describeError(redirected.failure)).toMatch(/redirects elsewhere.*OPENAI_BASE_URL/);
+    } finally {
+      redirecting.close();
+      await fake?.close();
+    }
   });
 });
 

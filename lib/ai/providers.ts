@@ -11,6 +11,12 @@ export type ResolvedModel = { model: LanguageModel; info: ModelInfo };
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The provider's fetch, refusing redirects. A chat-completions endpoint that redirects is misconfigured, and to be
+ * able to follow one, fetch first copies the request body (the whole conversation) on every model call.
+ */
+export const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "error" });
+
 export function resolveModel(env: Env = process.env): ResolvedModel {
   const apiKey = env.OPENAI_API_KEY || undefined;
   const baseURL = env.OPENAI_BASE_URL || undefined;
@@ -28,6 +34,7 @@ export function resolveModel(env: Env = process.env): ResolvedModel {
     apiKey: apiKey ?? "not-needed",
     ...(baseURL ? { baseURL: baseURL.replace(/\/+$/, "") } : {}),
     name: baseURL ? "openai-compatible" : "openai",
+    fetch: fetchWithoutRedirects,
   });
   return {
     model: provider.chat(id),
