@@ -188,13 +188,13 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
   let base = history;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return stopped(stepIndex);
-    const stepMessages = [...base, ...toModelMessages([builder.message])];
+    const stepMessages = base.concat(toModelMessages([builder.message]));
     const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message });
     for (const chunk of extra?.chunks ?? []) send(chunk);
     for (const chunk of extra?.quiet ?? []) builder.apply(chunk);
     if (extra?.history) base = extra.history;
     const changed = extra?.history || extra?.chunks?.length || extra?.quiet?.length;
-    const messages = changed ? [...base, ...toModelMessages([builder.message])] : stepMessages;
+    const messages = changed ? base.concat(toModelMessages([builder.message])) : stepMessages;
 
     let call: CallResult;
     let retries = 0;

@@ -1,7 +1,7 @@
 // Compressing a conversation's model context: the older messages become a five-section summary made by the same
 // model (or a fixed truncation note when that fails); the newest messages that fit the reserve stay. The person's
 // visible history is never touched — only what the model is sent.
-import { generateText, type LanguageModel } from "ai";
+import { generateText, type LanguageModel, type ModelMessage } from "ai";
 import { formatInTimeZone } from "date-fns-tz";
 import {
   COMPRESSION_REQUEST_MARKER,
@@ -27,8 +27,22 @@ export function tailStart(history: readonly ChatMessage[], state?: CompressionSt
   return index >= 0 ? index : Math.min(state.summarizedCount, history.length);
 }
 
-export function summaryModelMessages(state?: CompressionState) {
-  return state ? [{ role: "user" as const, content: summaryMessageText(state.summary) }] : [];
+const summaryMessages = new Map<string, ModelMessage>();
+const SUMMARY_MESSAGES_KEPT = 64;
+
+/**
+ * The summary as the model context's first message: the same object for the same summary, so the conversion kept
+ * per conversation (lib/agent/converted-prefix.ts, keyed by that first message) is found again on the next call.
+ */
+export function summaryModelMessages(state?: CompressionState): ModelMessage[] {
+  if (!state) return [];
+  let message = summaryMessages.get(state.summary);
+  if (!message) {
+    message = { role: "user", content: summaryMessageText(state.summary) };
+    if (summaryMessages.size >= SUMMARY_MESSAGES_KEPT) summaryMessages.delete(summaryMessages.keys().next().value as string);
+    summaryMessages.set(state.summary, message);
+  }
+  return [message];
 }
 
 export async function compressContext({

@@ -5,7 +5,7 @@ import { countModelMessageTokens, type LastCallUsage } from "../agent/context-us
 import type { Settings } from "../agent/settings.ts";
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import type { ChatMessage, ContextUsage } from "../chat-message.ts";
-import { historyFold } from "./history-fold.ts";
+import { historyTotals } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 
 type MessageCount = { total: number; hints: number };
@@ -49,12 +49,12 @@ function countOnce(message: ChatMessage): MessageCount {
   return count;
 }
 
-/** Per message of a conversation, extended turn by turn rather than looked up again. */
-const countsOf = historyFold(messageCount);
+/** Running totals over a conversation's messages, extended turn by turn rather than summed again. */
+const totalsOf = historyTotals(messageCount, (a, b) => ({ total: a.total + b.total, hints: a.hints + b.hints }), { total: 0, hints: 0 });
 
 /** Counts a conversation's messages ahead of its next reply (after an import), so that reply only adds to them. */
 export function warmTokenCounts(history: readonly ChatMessage[]): void {
-  countsOf(history);
+  totalsOf(history);
 }
 
 export function contextUsageFor({
@@ -78,13 +78,10 @@ export function contextUsageFor({
   last?: LastCallUsage;
   tools?: number;
 }): ContextUsage {
-  const counts = countsOf(history);
-  let hints = 0;
-  let all = 0;
-  for (let i = tailStart; i < counts.length; i++) {
-    hints += counts[i]!.hints;
-    all += counts[i]!.total;
-  }
+  const totalOf = totalsOf(history);
+  const whole = totalOf(history.length);
+  const hints = whole.hints - totalOf(tailStart).hints;
+  const all = whole.total - totalOf(tailStart).total;
   const breakdown = {
     system: countRepeated(system),
     tools,
@@ -95,8 +92,7 @@ export function contextUsageFor({
   const tokenizerTotal = breakdown.system + breakdown.tools + breakdown.summary + all;
   // With a provider report for the last call: that, plus its output, plus only what was added since.
   const usable = last && last.inputTokens > 0 && last.messageCount <= history.length && last.messageCount >= tailStart;
-  let added = 0;
-  if (usable) for (let i = last.messageCount; i < counts.length; i++) added += counts[i]!.total;
+  const added = usable ? whole.total - totalOf(last.messageCount).total : 0;
   const inputTokens = usable ? last.inputTokens + last.outputTokens + added : tokenizerTotal;
   const { triggerRatio } = settings.context;
   return {

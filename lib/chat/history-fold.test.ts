@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat-message.ts";
-import { historyFold } from "./history-fold.ts";
+import { historyFlat, historyTotals } from "./history-fold.ts";
 
 const message = (id: string, status?: "streaming"): ChatMessage => ({
   id,
@@ -11,34 +11,45 @@ const message = (id: string, status?: "streaming"): ChatMessage => ({
 
 function counting() {
   const calls: string[] = [];
-  const fold = historyFold((m: ChatMessage) => {
+  // A message named "x2" derives two items, "none" derives none.
+  const fold = historyFlat((m: ChatMessage) => {
     calls.push(m.id);
-    return `${m.id}!`;
+    if (m.id === "none") return [];
+    return m.id === "x2" ? ["x2!", "x2!!"] : [`${m.id}!`];
   });
   return { fold, calls };
 }
 
-describe("historyFold", () => {
-  it("derives each settled message once, turn after turn, and always answers like a fresh map", () => {
+describe("historyFlat", () => {
+  it("derives each settled message once, turn after turn, and always answers like a fresh flatMap", () => {
     const { fold, calls } = counting();
+    const history = [message("a"), message("x2")];
+    expect(fold(history)).toEqual(["a!", "x2!", "x2!!"]);
+    const next = [...history, message("none"), message("d")];
+    expect(fold(next)).toEqual(["a!", "x2!", "x2!!", "d!"]);
+    expect(fold(next)).toEqual(["a!", "x2!", "x2!!", "d!"]);
+    expect(calls).toEqual(["a", "x2", "none", "d"]);
+  });
+
+  it("hands out a copy: changing what it returned changes nothing kept", () => {
+    const { fold } = counting();
     const history = [message("a"), message("b")];
+    const first = fold(history);
+    first.push("mine");
+    first[0] = "changed";
     expect(fold(history)).toEqual(["a!", "b!"]);
-    const next = [...history, message("c"), message("d")];
-    expect(fold(next)).toEqual(["a!", "b!", "c!", "d!"]);
-    expect(fold(next)).toEqual(["a!", "b!", "c!", "d!"]);
-    expect(calls).toEqual(["a", "b", "c", "d"]);
   });
 
   it("keeps only the shared part when a history diverges (a retry) and starts afresh for other objects", () => {
     const { fold, calls } = counting();
-    const [a, b, c] = [message("a"), message("b"), message("c")];
+    const [a, b, c] = [message("a"), message("x2"), message("c")];
     fold([a, b, c]);
     const retried = [a, message("b2")];
     expect(fold(retried)).toEqual(["a!", "b2!"]);
-    expect(fold([a, b])).toEqual(["a!", "b!"]);
+    expect(fold([a, b])).toEqual(["a!", "x2!", "x2!!"]);
     // The same ids as new objects (rows loaded again): nothing is reused.
     expect(fold([message("a"), message("b")])).toEqual(["a!", "b!"]);
-    expect(calls).toEqual(["a", "b", "c", "b2", "b", "a", "b"]);
+    expect(calls).toEqual(["a", "x2", "c", "b2", "x2", "a", "b"]);
   });
 
   it("derives a streaming message afresh every time, and what follows it too", () => {
@@ -49,5 +60,41 @@ describe("historyFold", () => {
     expect(fold([a, live])).toEqual(["a!", "live!"]);
     expect(calls).toEqual(["a", "live", "live"]);
     expect(fold([])).toEqual([]);
+  });
+});
+
+describe("historyTotals", () => {
+  const lengths = () => {
+    const calls: string[] = [];
+    const totals = historyTotals(
+      (m: ChatMessage) => {
+        calls.push(m.id);
+        return m.id.length;
+      },
+      (x, y) => x + y,
+      0,
+    );
+    return { totals, calls };
+  };
+
+  it("sums any leading range with two lookups, counting each settled message once", () => {
+    const { totals, calls } = lengths();
+    const history = [message("a"), message("bb"), message("ccc")];
+    const totalOf = totals(history);
+    expect([0, 1, 2, 3, 9].map(totalOf)).toEqual([0, 1, 3, 6, 6]);
+    const next = [...history, message("dddd"), message("live", "streaming")];
+    const nextTotalOf = totals(next);
+    expect(nextTotalOf(5) - nextTotalOf(1)).toBe(2 + 3 + 4 + 4);
+    expect(totals(next)(5)).toBe(14);
+    expect(calls).toEqual(["a", "bb", "ccc", "dddd", "live", "live"]);
+    expect(totals([])(3)).toBe(0);
+  });
+
+  it("keeps only the shared part when a history diverges", () => {
+    const { totals } = lengths();
+    const [a, b] = [message("a"), message("bb")];
+    totals([a, b, message("ccc")]);
+    expect(totals([a, message("x")])(2)).toBe(2);
+    expect(totals([a, b])(2)).toBe(3);
   });
 });

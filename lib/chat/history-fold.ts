@@ -1,40 +1,78 @@
-// A value derived from every message of a conversation, kept per conversation and extended with what is new. The
+// Values derived from every message of a conversation, kept per conversation and extended with what is new. The
 // history cache (lib/db/history-cache.ts) hands a reply the same message objects turn after turn, so the part of a
 // history already seen is recognised by identity (a pointer comparison per message, microseconds for thousands)
-// and only the new messages are derived: a reply in a long conversation does not look every message up again.
+// and only the new messages are derived. What is kept is laid out so that a reply does not walk it either: derived
+// lists are kept concatenated, counts kept as running totals.
 import type { ChatMessage } from "../chat-message.ts";
 
-type Fold<T> = { messages: ChatMessage[]; values: T[] };
+/** `items` in message order; `ends[i]`: how many items the first i + 1 messages gave. */
+type Fold<T> = { messages: ChatMessage[]; items: T[]; ends: number[] };
 
 const settled = (message: ChatMessage) => message.metadata?.status !== "streaming";
 
 /**
- * `derive(message)` for every message of a history, in order. Values of settled messages are kept (keyed by the
- * history's first message, so per conversation, and dropped with it); a streaming reply is derived afresh each time.
- * The returned array may be the kept one: read it, do not change it.
+ * Per conversation (keyed by its first message, dropped with it): the fold cut back to what `history` still shares
+ * with it and extended by `keep` with its settled new messages; `seen` is where the rest (a streaming reply and
+ * what follows it, derived afresh each time) starts.
  */
-export function historyFold<T>(derive: (message: ChatMessage) => T): (history: readonly ChatMessage[]) => readonly T[] {
-  const folds = new WeakMap<ChatMessage, Fold<T>>();
-  return (history) => {
-    const first = history[0];
-    if (!first) return [];
-    let fold = folds.get(first);
+function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
+  const byFirst = new WeakMap<ChatMessage, Fold<T>>();
+  return (history: readonly ChatMessage[]): { fold: Fold<T>; seen: number } => {
+    let fold = byFirst.get(history[0]!);
     if (!fold) {
-      fold = { messages: [], values: [] };
-      folds.set(first, fold);
+      fold = { messages: [], items: [], ends: [] };
+      byFirst.set(history[0]!, fold);
     }
     let same = 0;
     const shared = Math.min(fold.messages.length, history.length);
     while (same < shared && fold.messages[same] === history[same]) same++;
     // Another history from the same first message (a retry, a reload of the rows) keeps only what they share.
     fold.messages.length = same;
-    fold.values.length = same;
+    fold.ends.length = same;
+    fold.items.length = same > 0 ? fold.ends[same - 1]! : 0;
     while (same < history.length && settled(history[same]!)) {
       fold.messages.push(history[same]!);
-      fold.values.push(derive(history[same]!));
+      keep(history[same]!, fold.items);
+      fold.ends.push(fold.items.length);
       same++;
     }
-    if (same === history.length) return fold.values;
-    return [...fold.values, ...history.slice(same).map(derive)];
+    return { fold, seen: same };
+  };
+}
+
+/** `derive(message)` for every message of a history, concatenated. A new array each time: the caller may keep it. */
+export function historyFlat<T>(derive: (message: ChatMessage) => readonly T[]): (history: readonly ChatMessage[]) => T[] {
+  const sync = keptFolds<T>((message, items) => {
+    for (const item of derive(message)) items.push(item);
+  });
+  return (history) => {
+    if (history.length === 0) return [];
+    const { fold, seen } = sync(history);
+    const items = fold.items.slice();
+    for (let i = seen; i < history.length; i++) for (const item of derive(history[i]!)) items.push(item);
+    return items;
+  };
+}
+
+/**
+ * Running totals of `count(message)` over a history: `totalOf(k)` is the sum over its first k messages (`zero` for
+ * none), so the total of any range costs two lookups however long the conversation is. Read the totals right away:
+ * the next call may change what they are read from.
+ */
+export function historyTotals<T>(count: (message: ChatMessage) => T, add: (a: T, b: T) => T, zero: T) {
+  const sync = keptFolds<T>((message, items) => {
+    items.push(add(items.at(-1) ?? zero, count(message)));
+  });
+  return (history: readonly ChatMessage[]): ((k: number) => T) => {
+    if (history.length === 0) return () => zero;
+    const { fold, seen } = sync(history);
+    const kept = fold.items;
+    const rest: T[] = [];
+    for (let i = seen; i < history.length; i++) rest.push(add(rest.at(-1) ?? kept[seen - 1] ?? zero, count(history[i]!)));
+    return (k) => {
+      const n = Math.min(k, history.length);
+      if (n <= 0) return zero;
+      return n <= seen ? kept[n - 1]! : rest[n - seen - 1]!;
+    };
   };
 }

@@ -3,7 +3,7 @@
 import type { ModelMessage } from "ai";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage } from "../chat-message.ts";
-import { historyFold } from "./history-fold.ts";
+import { historyFlat } from "./history-fold.ts";
 
 const converted = new WeakMap<ChatMessage, ModelMessage[]>();
 
@@ -17,14 +17,10 @@ function convertOnce(message: ChatMessage): ModelMessage[] {
   return model;
 }
 
-/** A conversation's messages, converted; the part seen on the last turn is not looked up again. */
-const convertedOf = historyFold(convertOnce);
+/** A conversation's messages, converted; the part seen on the last turn is neither looked up nor copied piecemeal again. */
+const convertedOf = historyFlat(convertOnce);
 
 export function modelMessagesOf(messages: readonly ChatMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
   // A lone message (a token count) is not a history: folding it would cut back its conversation's fold.
-  for (const model of messages.length > 1 ? convertedOf(messages) : messages.map(convertOnce)) {
-    for (const m of model) out.push(m);
-  }
-  return out;
+  return messages.length > 1 ? convertedOf(messages) : messages.flatMap(convertOnce);
 }

@@ -72,5 +72,5 @@ export async function prepareContext({
     }
   }
   const tail = history.slice(tailStart(history, compression));
-  return { compression, usage, tail, modelMessages: [...summaryModelMessages(compression), ...modelMessagesOf(tail)], prelude };
+  return { compression, usage, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail)), prelude };
 }

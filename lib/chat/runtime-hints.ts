@@ -2,10 +2,11 @@
 // open tasks, and produce the hint (if any) as a data-hint chunk.
 import { generateId } from "ai";
 import { decideInjection } from "../agent/hints/decide-injection.ts";
-import { scanContext } from "../agent/hints/scan-context.ts";
+import { type ContextScan, scanContext } from "../agent/hints/scan-context.ts";
 import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import type { ChatMessage, HintData, Task } from "../chat-message.ts";
+import type { ChatMessage, HintData, HintSource, Task } from "../chat-message.ts";
+import { historyTotals } from "./history-fold.ts";
 
 export type HintStepOptions = {
   settings: Settings;
@@ -23,6 +24,31 @@ export type HintStepOptions = {
   onTasksAnnounced?: () => Promise<void> | void;
 };
 
+type ScanOptions = { source: HintSource; taskToolNames: readonly string[] };
+
+/** The newer message's time hint wins; tasks seen anywhere count. */
+const combine = (older: ContextScan, newer: ContextScan): ContextScan => ({
+  lastTimeText: newer.lastTimeText ?? older.lastTimeText,
+  tasksSeen: older.tasksSeen || newer.tasksSeen,
+});
+const NOTHING_SEEN: ContextScan = { tasksSeen: false };
+const scanTotals = new Map<string, ReturnType<typeof historyTotals<ContextScan>>>();
+
+/**
+ * What the agent knows from a history: the same answer as scanning it newest to oldest, but kept per conversation
+ * and extended turn by turn, so a task list last seen a thousand messages ago is not looked for again every step.
+ */
+function scanHistory(history: readonly ChatMessage[], options: ScanOptions): ContextScan {
+  const key = JSON.stringify(options);
+  let totals = scanTotals.get(key);
+  if (!totals) {
+    if (scanTotals.size >= 16) scanTotals.clear(); // options change only when the person edits them
+    totals = historyTotals((m) => scanContext([m], { ...options, openTasks: true }), combine, NOTHING_SEEN);
+    scanTotals.set(key, totals);
+  }
+  return totals(history)(history.length);
+}
+
 export function createHintStep(options: HintStepOptions) {
   const { settings, history } = options;
   const config = settings.injection;
@@ -36,11 +62,9 @@ export function createHintStep(options: HintStepOptions) {
       pending: tasks.filter((t) => t.status === "pending").length,
       inProgress: tasks.filter((t) => t.status === "in_progress").length,
     };
-    const scan = scanContext(
-      history(),
-      { source: config.injectionSource, taskToolNames: config.taskToolNames, openTasks: counts.pending + counts.inProgress > 0 },
-      reply,
-    );
+    const scanOptions = { source: config.injectionSource, taskToolNames: config.taskToolNames };
+    const seen = combine(scanHistory(history(), scanOptions), scanContext([reply], { ...scanOptions, openTasks: true }));
+    const scan = { ...seen, tasksSeen: seen.tasksSeen || counts.pending + counts.inProgress === 0 };
     const at = now();
     const injection = decideInjection({
       config,

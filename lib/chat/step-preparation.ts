@@ -56,7 +56,7 @@ export function createStepPreparation({
       if (compressed) {
         compression = compressed.state;
         tail = history.slice(tailStart(history, compression));
-        result.history = [...summaryModelMessages(compression), ...modelMessagesOf(tail)];
+        result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail));
         result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
       }
     }

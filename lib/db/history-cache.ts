@@ -33,13 +33,13 @@ export function cachedHistory(conversationId: string, version: Version): ChatMes
   // Most recently used last, so the oldest is evicted first.
   entries.delete(conversationId);
   entries.set(conversationId, entry);
-  return [...entry.messages];
+  return entry.messages.slice();
 }
 
 export function rememberHistory(conversationId: string, version: Version, messages: readonly ChatMessage[]): void {
   if (messages.some((m) => m.metadata?.status === "streaming")) return;
   entries.delete(conversationId);
-  entries.set(conversationId, { ...version, messages: [...messages] });
+  entries.set(conversationId, { ...version, messages: messages.slice() });
   evict();
 }
 
