@@ -13,9 +13,10 @@ import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import { currentModel } from "../ai/providers.ts";
 import { activeReplyIds } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
-import { tailStart } from "./compression.ts";
+import { summaryModelMessages, tailStart } from "./compression.ts";
 import { contextUsageFor, warmTokenCounts } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
+import { warmHintScan } from "./runtime-hints.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
 export type ConversationView = {
@@ -130,14 +131,17 @@ export async function importConversation(body: ImportBody, newId: () => string):
 }
 
 /**
- * An imported conversation is usually continued: its history goes into the cache and its messages are counted and
- * converted now (to model messages and on to the provider's prompt), so the first reply does not load, tokenize or
- * convert the whole of it.
+ * An imported conversation is usually continued: its history goes into the cache and its messages are counted,
+ * scanned for hints and converted now (to model messages and on to the provider's prompt), so the first reply does
+ * not load, tokenize, scan or convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) return;
   const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
   warmTokenCounts(messages);
-  await warmConvertedPrefix(currentModel().model, modelMessagesOf(messages));
+  const { compression } = parseAgentState(conversation.agentState);
+  const tail = messages.slice(tailStart(messages, compression));
+  warmHintScan(tail, resolveSettings(conversation.settings));
+  await warmConvertedPrefix(currentModel().model, summaryModelMessages(compression).concat(modelMessagesOf(tail)));
 }

@@ -49,6 +49,12 @@ function scanHistory(history: readonly ChatMessage[], options: ScanOptions): Con
   return totals(history)(history.length);
 }
 
+/** Scans a conversation's model context ahead of its next reply (after an import). */
+export function warmHintScan(history: readonly ChatMessage[], settings: Settings): void {
+  const { injectionSource, taskToolNames } = settings.injection;
+  scanHistory(history, { source: injectionSource, taskToolNames });
+}
+
 export function createHintStep(options: HintStepOptions) {
   const { settings, history } = options;
   const config = settings.injection;
