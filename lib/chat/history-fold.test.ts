@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat-message.ts";
-import { historyFlat, historyTotals } from "./history-fold.ts";
+import { historyFlat, historyIndexOf, historyTotals } from "./history-fold.ts";
 
 const message = (id: string, status?: "streaming"): ChatMessage => ({
   id,
@@ -96,5 +96,22 @@ describe("historyTotals", () => {
     totals([a, b, message("ccc")]);
     expect(totals([a, message("x")])(2)).toBe(2);
     expect(totals([a, b])(2)).toBe(3);
+  });
+});
+
+describe("historyIndexOf", () => {
+  it("finds ids like findIndex does, across turns, retries and streaming messages", () => {
+    const indexOf = historyIndexOf();
+    const [a, b, c] = [message("a"), message("b"), message("c")];
+    const check = (history: ChatMessage[], ids: string[]) => {
+      for (const id of ids) expect(indexOf(history, id)).toBe(history.findIndex((m) => m.id === id));
+    };
+    check([a, b, c], ["a", "b", "c", "x"]);
+    // A retry cuts the history back; the cut ids are not found where they were.
+    const retried = [a, message("c")];
+    check(retried, ["a", "b", "c"]);
+    const live = message("live", "streaming");
+    check([a, b, c, message("d"), live], ["b", "d", "live", "c", "zz"]);
+    expect(indexOf([], "a")).toBe(-1);
   });
 });

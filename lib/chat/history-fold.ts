@@ -12,12 +12,12 @@ const settled = (message: ChatMessage) => message.metadata?.status !== "streamin
 
 /**
  * Per conversation (keyed by its first message, dropped with it): the fold cut back to what `history` still shares
- * with it and extended by `keep` with its settled new messages; `seen` is where the rest (a streaming reply and
- * what follows it, derived afresh each time) starts.
+ * with it (`kept` items stay) and extended by `keep` with its settled new messages; `seen` is where the rest (a
+ * streaming reply and what follows it, derived afresh each time) starts.
  */
 function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
   const byFirst = new WeakMap<ChatMessage, Fold<T>>();
-  return (history: readonly ChatMessage[]): { fold: Fold<T>; seen: number } => {
+  return (history: readonly ChatMessage[]): { fold: Fold<T>; seen: number; kept: number } => {
     let fold = byFirst.get(history[0]!);
     if (!fold) {
       fold = { messages: [], items: [], ends: [] };
@@ -30,13 +30,14 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
     fold.messages.length = same;
     fold.ends.length = same;
     fold.items.length = same > 0 ? fold.ends[same - 1]! : 0;
+    const kept = fold.items.length;
     while (same < history.length && settled(history[same]!)) {
       fold.messages.push(history[same]!);
       keep(history[same]!, fold.items);
       fold.ends.push(fold.items.length);
       same++;
     }
-    return { fold, seen: same };
+    return { fold, seen: same, kept };
   };
 }
 
@@ -74,5 +75,29 @@ export function historyTotals<T>(count: (message: ChatMessage) => T, add: (a: T,
       if (n <= 0) return zero;
       return n <= seen ? kept[n - 1]! : rest[n - seen - 1]!;
     };
+  };
+}
+
+/** Where a message id is in a history (or -1), found in a map kept per conversation rather than by walking it. */
+export function historyIndexOf(): (history: readonly ChatMessage[], id: string) => number {
+  const sync = keptFolds<string>((message, ids) => {
+    ids.push(message.id);
+  });
+  // Positions of the ids seen so far; an entry is trusted only while the kept ids still hold it at that position.
+  const indexes = new WeakMap<Fold<string>, { positions: Map<string, number>; indexed: number }>();
+  return (history, id) => {
+    if (history.length === 0) return -1;
+    const { fold, seen, kept } = sync(history);
+    let index = indexes.get(fold);
+    if (!index) {
+      index = { positions: new Map(), indexed: 0 };
+      indexes.set(fold, index);
+    }
+    index.indexed = Math.min(index.indexed, kept);
+    for (; index.indexed < fold.items.length; index.indexed++) index.positions.set(fold.items[index.indexed]!, index.indexed);
+    const at = index.positions.get(id);
+    if (at !== undefined && at < seen && fold.items[at] === id) return at;
+    for (let i = seen; i < history.length; i++) if (history[i]!.id === id) return i;
+    return -1;
   };
 }

@@ -15,6 +15,7 @@ import {
   settleStaleReplies,
 } from "../db/messages.ts";
 import { activeReplyIds } from "./active-replies.ts";
+import { historyIndexOf } from "./history-fold.ts";
 
 export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
 
@@ -29,6 +30,9 @@ async function settleStale(conversationId: string, { messages: history, cached }
   await settleStaleReplies({ conversationId, activeIds: active });
   return listMessages({ conversationId });
 }
+
+/** A retry names a message already in the history; looked up without walking a long conversation. */
+const indexOf = historyIndexOf();
 
 export type OpenedTurn = {
   /** The conversation as the reply's first model call sees it: everything up to the person's message. */
@@ -52,7 +56,7 @@ export async function openTurn({
   const version = { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt };
   const history = conversation.created ? [] : await settleStale(conversationId, await loadHistory({ conversationId, version }));
   const opening = { message: reply, status: "streaming" as const };
-  const index = history.findIndex((m) => m.id === message.id);
+  const index = indexOf(history, message.id);
   if (index >= 0) {
     if (history[index]!.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
     // A retry: the reply (and anything after it) is generated again.
