@@ -144,7 +144,9 @@ export function mergeSettings(stored: unknown, patch: unknown): Section {
   const base: Section = isObject(stored) ? { ...stored } : {};
   if (!isObject(patch)) return base;
   for (const [key, value] of Object.entries(patch)) {
-    base[key] = isObject(value) && isObject(base[key]) ? { ...(base[key] as Section), ...value } : value;
+    const merged = isObject(value) && isObject(base[key]) ? { ...(base[key] as Section), ...value } : value;
+    // Defined, not assigned: a key named "__proto__" stays a (rejected) field instead of replacing the prototype.
+    Object.defineProperty(base, key, { value: merged, enumerable: true, writable: true, configurable: true });
   }
   return base;
 }

@@ -6,6 +6,15 @@ export const MAX_MESSAGE_TEXT = 100_000;
 
 export const idSchema = z.string().regex(ID_PATTERN, { message: "must be 1–64 characters of A–Z, a–z, 0–9, _ or -" });
 
+/**
+ * A JSON object with any keys except "__proto__": a record parse would drop that key without a word (it assigns,
+ * which sets a prototype), so it is refused by name first.
+ */
+export const jsonObjectSchema = z
+  .unknown()
+  .refine((v) => typeof v !== "object" || v === null || !Object.hasOwn(v, "__proto__"), { message: "has unknown field(s) __proto__" })
+  .pipe(z.record(z.string(), z.unknown()));
+
 const textPartSchema = z.object({ type: z.literal("text"), text: z.string().max(MAX_MESSAGE_TEXT) }).passthrough();
 
 export const userMessageSchema = z.object({
@@ -29,7 +38,7 @@ export const chatRequestSchema = z.object({
 export const patchConversationSchema = z
   .object({
     title: z.string().trim().min(1, { message: "must not be empty" }).max(200).optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
+    settings: jsonObjectSchema.optional(),
   })
   .strict()
   .refine((v) => v.title !== undefined || v.settings !== undefined, { message: "send title and/or settings" });
@@ -47,7 +56,7 @@ const importedMessageSchema = z.object({
   id: idSchema,
   role: z.enum(["user", "assistant"]),
   parts: z.array(importedPartSchema).max(10_000),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: jsonObjectSchema.optional(),
 });
 
 const importedTaskSchema = z.object({
@@ -58,7 +67,7 @@ const importedTaskSchema = z.object({
   owner: z.string().max(200).optional(),
   blocks: z.array(z.string()).default([]),
   blockedBy: z.array(z.string()).default([]),
-  metadata: z.record(z.string(), z.unknown()).default({}),
+  metadata: jsonObjectSchema.default({}),
 });
 
 export const importSchema = z.object({
@@ -66,7 +75,7 @@ export const importSchema = z.object({
   conversation: z.object({
     id: idSchema.optional(),
     title: z.string().max(200).default("Imported chat"),
-    settings: z.record(z.string(), z.unknown()).default({}),
+    settings: jsonObjectSchema.default({}),
     messages: z.array(importedMessageSchema).max(20_000),
     tasks: z.array(importedTaskSchema).max(5_000).default([]),
   }),

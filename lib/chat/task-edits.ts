@@ -2,6 +2,7 @@
 // next step carries a "The user updated the task list." hint.
 import { z } from "zod";
 import { ApiError } from "../api/errors.ts";
+import { jsonObjectSchema } from "../api/schemas.ts";
 import type { Task } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { createTask, deleteTask, getTask, listTasks, reorderTasks, updateTask } from "../db/tasks.ts";
@@ -12,7 +13,7 @@ const status = z.enum(["pending", "in_progress", "completed", "cancelled"], {
   message: 'must be one of "pending", "in_progress", "completed", "cancelled"',
 });
 const subject = z.string().trim().min(1, { message: "must not be empty" }).max(500);
-const metadata = z.record(z.string(), z.unknown());
+const metadata = jsonObjectSchema;
 
 export const createTaskSchema = z
   .object({ subject, description: z.string().max(10_000).optional(), status: status.optional(), metadata: metadata.optional() })
