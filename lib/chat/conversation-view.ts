@@ -92,6 +92,15 @@ export async function importConversation(body: ImportBody, newId: () => string):
   }
   const taskIds = new Set(source.tasks.map((t) => t.id));
   if (taskIds.size !== source.tasks.length) throw new ApiError("bad_request", "Invalid conversation.tasks: duplicate task id.");
+  // Hintline's own exports never hold a link to a missing task (deleting a task removes the links to it).
+  source.tasks.forEach((t, i) => {
+    for (const field of ["blocks", "blockedBy"] as const) {
+      const missing = t[field].find((linked) => !taskIds.has(linked));
+      if (missing !== undefined) {
+        throw new ApiError("bad_request", `Invalid conversation.tasks.${i}.${field}: task ${missing} is not in the import.`, `conversation.tasks.${i}.${field}`);
+      }
+    }
+  });
   const rows: ImportedRows = {
     conversation: {
       id,
@@ -112,8 +121,8 @@ export async function importConversation(body: ImportBody, newId: () => string):
       description: t.description,
       status: t.status,
       owner: t.owner ?? null,
-      blocks: t.blocks.filter((b) => taskIds.has(b)),
-      blockedBy: t.blockedBy.filter((b) => taskIds.has(b)),
+      blocks: t.blocks,
+      blockedBy: t.blockedBy,
       metadata: t.metadata as object,
       position,
     })),

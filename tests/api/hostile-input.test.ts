@@ -187,6 +187,11 @@ const rows: Row[] = [
   importRow("invalid settings", conversationWith({ settings: { injection: { timezone: "Mars/Olympus" } } }), /timezone is not a known IANA timezone/),
   importRow("a task with a word as its id", conversationWith({ tasks: [{ id: "one", subject: "x", status: "pending" }] }), /tasks\.0\.id: must be a positive integer/),
   importRow("a task with an unknown status", conversationWith({ tasks: [{ id: "1", subject: "x", status: "done" }] }), /tasks\.0\.status/),
+  importRow(
+    "a task blocked by a task the import does not hold",
+    conversationWith({ tasks: [{ id: "1", subject: "x", status: "pending" }, { id: "2", subject: "y", status: "pending", blockedBy: ["1", "7"] }] }),
+    /conversation\.tasks\.1\.blockedBy: task 7 is not in the import/,
+  ),
   importRow("duplicate task ids", conversationWith({ tasks: [1, 1].map(() => ({ id: "1", subject: "x", status: "pending" })) }), /duplicate task id/),
   importRow("20,001 messages", () => conversationWith({ messages: Array.from({ length: 20_001 }, (_, i) => ({ id: `m${i}`, role: "user", parts: [] })) }), /conversation\.messages: .*20000/),
   importRow("an 11 MB body", () => conversationWith({ messages: [userMessage("a", long(11 * 1024 * 1024, "x"))] }), /over the 10485760-byte limit/, 413),

@@ -159,7 +159,7 @@ describe.skipIf(!onSqlite)("the direct SQLite path", () => {
             { id: "a2", role: "assistant", parts: [], metadata: { status: "error", error: "HTTP 500" } },
           ],
           tasks: [
-            { id: "2", subject: "Book", status: "pending", blockedBy: ["1", "9"] },
+            { id: "2", subject: "Book", status: "pending", blockedBy: ["1"] },
             { id: "1", subject: "Choose", status: "completed", blocks: ["2"], owner: "agent", metadata: { x: 1 } },
           ],
         },
