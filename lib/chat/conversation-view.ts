@@ -16,6 +16,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { contextUsageFor, warmTokenCounts } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
+import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
@@ -141,7 +142,7 @@ export async function importConversation(body: ImportBody, newId: () => string):
 
 /**
  * An imported conversation is usually continued: its history goes into the cache and its messages are counted,
- * scanned for hints and converted now (to model messages and on to the provider's prompt), so the first reply does
+ * indexed, scanned for hints and converted now (to model messages and on to the provider's prompt), so the first reply does
  * not load, tokenize, scan or convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
@@ -149,6 +150,7 @@ async function warmHistory(id: string): Promise<void> {
   if (!conversation) return;
   const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
   warmTokenCounts(messages);
+  warmMessageIndex(messages);
   const { compression } = parseAgentState(conversation.agentState);
   const tail = messages.slice(tailStart(messages, compression));
   warmHintScan(tail, resolveSettings(conversation.settings));

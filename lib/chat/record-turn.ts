@@ -34,6 +34,11 @@ async function settleStale(conversationId: string, { messages: history, cached }
 /** A retry names a message already in the history; looked up without walking a long conversation. */
 const indexOf = historyIndexOf();
 
+/** Indexes a conversation's message ids ahead of its next turn (after an import). */
+export function warmMessageIndex(history: readonly ChatMessage[]): void {
+  indexOf(history, "");
+}
+
 export type OpenedTurn = {
   /** The conversation as the reply's first model call sees it: everything up to the person's message. */
   history: ChatMessage[];
