@@ -142,8 +142,8 @@ export async function importConversation(body: ImportBody, newId: () => string):
 
 /**
  * An imported conversation is usually continued: its history goes into the cache and its messages are counted,
- * indexed, scanned for hints and converted now (to model messages and on to the provider's prompt), so the first reply does
- * not load, tokenize, scan or convert the whole of it.
+ * indexed, scanned for hints and converted now (to model messages and on to the provider's prompt), so the first
+ * reply does not load, tokenize, scan or convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
