@@ -13,6 +13,9 @@ import { convertToLanguageModelPrompt } from "ai/internal";
  */
 type Fold = { messages: ModelMessage[]; prompt: LanguageModelV4Message[]; messageEnds: number[]; promptEnds: number[]; version: number };
 
+/** A model that can prepare ahead for the prompt its next call will send (lib/ai/kept-request-json.ts). */
+export type PromptWarmable = { warmPrompt(prompt: LanguageModelV4Message[]): Promise<void> };
+
 /** Keyed by a history's first message: one per conversation, dropped with it. */
 const folds = new WeakMap<ModelMessage, Fold>();
 
@@ -179,13 +182,18 @@ export async function withConvertedPrefix({
 }
 
 /**
- * Converts a history ahead of its next reply (after an import), so that reply converts only what follows it.
- * Resolves to the number of messages that had to be converted (none when the history was converted before).
+ * Converts a history ahead of its next reply (after an import), so that reply converts only what follows it, and
+ * lets a model that keeps its requests' JSON prepare it too. Resolves to the number of messages that had to be
+ * converted (none when the history was converted before).
  */
 export async function warmConvertedPrefix(model: LanguageModel, messages: readonly ModelMessage[]): Promise<number> {
   if (!isV4(model) || messages.length === 0) return 0;
-  return convertPrefix(messages, await converterFor(model)).then(
-    (result) => result.converted,
-    () => 0,
-  );
+  let result: Awaited<ReturnType<typeof convertPrefix>>;
+  try {
+    result = await convertPrefix(messages, await converterFor(model));
+  } catch {
+    return 0;
+  }
+  await (model as Partial<PromptWarmable>).warmPrompt?.(result.prompt);
+  return result.converted;
 }

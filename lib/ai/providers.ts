@@ -6,6 +6,7 @@ import { selectEncodingFor } from "../agent/token-count.ts";
 import type { ModelInfo } from "../chat-message.ts";
 import { contextWindowFor } from "./context-windows.ts";
 import { createDemoModel, DEMO_MODEL_ID } from "./demo-model.ts";
+import { keptRequestJson } from "./kept-request-json.ts";
 
 export type ResolvedModel = { model: LanguageModel; info: ModelInfo };
 
@@ -29,15 +30,16 @@ export function resolveModel(env: Env = process.env): ResolvedModel {
     };
   }
   const id = env.HINTLINE_MODEL || "gpt-4o-mini";
-  const provider = createOpenAI({
-    // Local servers (Ollama, vLLM, llama.cpp) ignore the key but the client requires one.
-    apiKey: apiKey ?? "not-needed",
-    ...(baseURL ? { baseURL: baseURL.replace(/\/+$/, "") } : {}),
-    name: baseURL ? "openai-compatible" : "openai",
-    fetch: fetchWithoutRedirects,
-  });
+  const chat = (fetch: typeof globalThis.fetch) =>
+    createOpenAI({
+      // Local servers (Ollama, vLLM, llama.cpp) ignore the key but the client requires one.
+      apiKey: apiKey ?? "not-needed",
+      ...(baseURL ? { baseURL: baseURL.replace(/\/+$/, "") } : {}),
+      name: baseURL ? "openai-compatible" : "openai",
+      fetch,
+    }).chat(id);
   return {
-    model: provider.chat(id),
+    model: keptRequestJson(chat, fetchWithoutRedirects),
     info: {
       id,
       provider: baseURL ? "openai-compatible" : "openai",
