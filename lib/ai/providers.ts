@@ -18,7 +18,11 @@ type Env = Record<string, string | undefined>;
  */
 export const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "error" });
 
-export function resolveModel(env: Env = process.env): ResolvedModel {
+/**
+ * The configured model. `keepRequestJson: false` gives the Chat Completions model exactly as the AI SDK makes it
+ * (the benchmark's bare route uses it).
+ */
+export function resolveModel(env: Env = process.env, { keepRequestJson = true } = {}): ResolvedModel {
   const apiKey = env.OPENAI_API_KEY || undefined;
   const baseURL = env.OPENAI_BASE_URL || undefined;
   const windowOverride = env.HINTLINE_CONTEXT_WINDOW ? Number(env.HINTLINE_CONTEXT_WINDOW) : undefined;
@@ -39,7 +43,7 @@ export function resolveModel(env: Env = process.env): ResolvedModel {
       fetch,
     }).chat(id);
   return {
-    model: keptRequestJson(chat, fetchWithoutRedirects),
+    model: keepRequestJson ? keptRequestJson(chat, fetchWithoutRedirects) : chat(fetchWithoutRedirects),
     info: {
       id,
       provider: baseURL ? "openai-compatible" : "openai",
