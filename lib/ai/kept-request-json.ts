@@ -12,7 +12,13 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Messag
 type Kept = { messages: LanguageModelV4Message[]; json: string; ends: number[]; version: number };
 
 /** What one call asks its fetch to do: the placeholder's replacement, and the markers after each new message. */
-type Splice = { kept: Kept; version: number; same: number; keptJson: string; placeholder: string; markers: string[]; dryRun: boolean; used: boolean };
+type Splice = { kept: Kept; version: number; same: number; keptJson: string; placeholder: string; markers: string[]; dryRun: boolean };
+
+/**
+ * A call's splice, taken by its fetch. Emptied then: the async context outlives the call (a pooled keep-alive socket
+ * made during it keeps it), and must not keep a conversation's messages and JSON alive with it.
+ */
+type CallSlot = { splice?: Splice; fresh?: LanguageModelV4Message[] };
 
 /** Thrown inside a call whose body does not hold the markers as expected: the call is then made without them. */
 class SpliceMismatch extends Error {}
@@ -81,15 +87,16 @@ function keep(splice: Splice, added: string[], messages: readonly LanguageModelV
  * as kept JSON. Calls whose body cannot be spliced as expected are made again as they were.
  */
 export function keptRequestJson(create: (fetch: typeof globalThis.fetch) => LanguageModelV4, baseFetch: typeof globalThis.fetch): LanguageModelV4 & { warmPrompt(prompt: LanguageModelV4Message[]): Promise<void> } {
-  const calls = new AsyncLocalStorage<{ splice: Splice; fresh: LanguageModelV4Message[] }>();
+  const calls = new AsyncLocalStorage<CallSlot>();
   const fetch: typeof globalThis.fetch = async (input, init) => {
-    const call = calls.getStore();
-    if (!call || call.splice.used || typeof init?.body !== "string") return baseFetch(input, init);
-    call.splice.used = true;
-    const spliced = spliceBody(init.body, call.splice);
+    const slot = calls.getStore();
+    const { splice, fresh } = slot ?? {};
+    if (!slot || !splice || !fresh || typeof init?.body !== "string") return baseFetch(input, init);
+    slot.splice = slot.fresh = undefined;
+    const spliced = spliceBody(init.body, splice);
     if (!spliced) throw new SpliceMismatch();
-    keep(call.splice, spliced.added, call.fresh);
-    if (call.splice.dryRun) throw new WarmedUp();
+    keep(splice, spliced.added, fresh);
+    if (splice.dryRun) throw new WarmedUp();
     return baseFetch(input, { ...init, body: spliced.body });
   };
   const model = create(fetch);
@@ -123,9 +130,8 @@ export function keptRequestJson(create: (fetch: typeof globalThis.fetch) => Lang
       placeholder: placeholder.json,
       markers: markers.map((m) => m.json),
       dryRun,
-      used: false,
     };
-    return { call: { splice, fresh }, options: { ...options, prompt: sent } };
+    return { slot: { splice, fresh } as CallSlot, options: { ...options, prompt: sent } };
   }
 
   return {
@@ -143,21 +149,27 @@ export function keptRequestJson(create: (fetch: typeof globalThis.fetch) => Lang
     async doStream(options) {
       const prepared = prepare(options, false);
       if (!prepared) return model.doStream(options);
+      const { slot } = prepared;
       try {
-        return await calls.run(prepared.call, () => model.doStream(prepared.options));
+        return await calls.run(slot, () => model.doStream(prepared.options));
       } catch (error) {
         if (error instanceof SpliceMismatch) return model.doStream(options);
         throw error;
+      } finally {
+        slot.splice = slot.fresh = undefined;
       }
     },
     /** Keeps the JSON of `prompt` ahead of the call that will send it (after an import); sends nothing. */
     async warmPrompt(prompt) {
       const prepared = prepare({ prompt }, true);
       if (!prepared) return;
+      const { slot } = prepared;
       try {
-        await calls.run(prepared.call, () => model.doStream(prepared.options));
+        await calls.run(slot, () => model.doStream(prepared.options));
       } catch {
         // WarmedUp, or a prompt the provider refuses; either way the next call starts from what is kept.
+      } finally {
+        slot.splice = slot.fresh = undefined;
       }
     },
   };
