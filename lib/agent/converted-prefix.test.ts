@@ -3,32 +3,10 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { type LanguageModel, type ModelMessage, streamText } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everyShapeHistory } from "../../tests/support/model-history.ts";
 import { type OpenAIFake, startOpenAIFake } from "../../tests/support/openai-fake.ts";
 import { warmConvertedPrefix, withConvertedPrefix } from "./converted-prefix.ts";
 
-const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
-
-/** Every shape Hintline's histories hold, and a few they do not (a picture, an empty text part). */
-function history(): ModelMessage[] {
-  return [
-    { role: "user", content: "Plan the move." },
-    {
-      role: "assistant",
-      content: [
-        { type: "reasoning", text: "Two tasks." },
-        { type: "text", text: "Adding them." },
-        { type: "tool-call", toolCallId: "c1", toolName: "TaskCreate", input: { subject: "Pack" } },
-        { type: "tool-call", toolCallId: "c2", toolName: "TaskCreate", input: { subject: "Drive" } },
-      ],
-    },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "TaskCreate", output: { type: "json", value: { id: "1" } } }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "TaskCreate", output: { type: "error-text", value: "No." } }] },
-    { role: "assistant", content: [{ type: "text", text: "" }, { type: "text", text: "Done." }] },
-    { role: "user", content: [{ type: "text", text: "<system-reminder>It is 9:00.</system-reminder>" }] },
-    { role: "user", content: [{ type: "text", text: "Look:" }, { type: "file", data: png, mediaType: "image/png" }] },
-    { role: "assistant", content: "A picture." },
-  ];
-}
 
 async function drain(model: LanguageModel, messages: ModelMessage[], viaPrefix: boolean): Promise<string | undefined> {
   const call = viaPrefix ? await withConvertedPrefix({ model, messages }) : { model, messages };
@@ -65,7 +43,7 @@ describe("withConvertedPrefix", () => {
 
   it("sends an OpenAI-compatible server the same request, key for key, as streamText alone", async () => {
     const model = createOpenAI({ apiKey: "k", baseURL: fake.url }).chat("fake-model");
-    const messages = [...history(), { role: "user" as const, content: "Next?" }];
+    const messages = [...everyShapeHistory(), { role: "user" as const, content: "Next?" }];
     fake.reset();
     expect(await drain(model, messages, false)).toBeUndefined();
     expect(await drain(model, messages, true)).toBeUndefined();
@@ -79,7 +57,7 @@ describe("withConvertedPrefix", () => {
 
   it("hands streamText only the last message and its tool results", async () => {
     const model = recording().model;
-    const messages = history().slice(0, 4);
+    const messages = everyShapeHistory().slice(0, 4);
     const call = await withConvertedPrefix({ model, messages });
     expect(call.messages).toEqual(messages.slice(1));
     expect(call.model).not.toBe(model);
@@ -91,7 +69,7 @@ describe("withConvertedPrefix", () => {
 
   it("converts a message once, until one whose conversion depends on the model", async () => {
     const { model, prompts } = recording();
-    const messages = history();
+    const messages = everyShapeHistory();
     await drain(model, [...messages, { role: "user", content: "One." }], true);
     await drain(model, [...messages, { role: "user", content: "One." }, { role: "assistant", content: "Two." }, { role: "user", content: "Three." }], true);
     const [first, second] = prompts;
@@ -106,7 +84,7 @@ describe("withConvertedPrefix", () => {
 
   it("keeps what a changed history still shares, and converts the rest again", async () => {
     const { model, prompts } = recording();
-    const messages = history().slice(0, 5);
+    const messages = everyShapeHistory().slice(0, 5);
     await drain(model, [...messages, { role: "user", content: "Go." }], true);
     // The same conversation with its last reply replaced (a retry), then with a tool result added to a kept group.
     const retried = [...messages.slice(0, 4), { role: "assistant" as const, content: "Other." }, { role: "user" as const, content: "Go." }];
@@ -125,7 +103,7 @@ describe("withConvertedPrefix", () => {
 
   it("is warmed ahead of a reply", async () => {
     const { model, prompts } = recording();
-    const messages = history().slice(0, 5);
+    const messages = everyShapeHistory().slice(0, 5);
     expect(await warmConvertedPrefix(model, messages)).toBe(5);
     expect(await warmConvertedPrefix(model, messages)).toBe(0);
     expect(await warmConvertedPrefix(model, [...messages, { role: "user", content: "More." }])).toBe(1);

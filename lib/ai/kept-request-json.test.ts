@@ -2,33 +2,11 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4, LanguageModelV4Message } from "@ai-sdk/provider";
 import { type LanguageModel, type ModelMessage, streamText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everyShapeHistory } from "../../tests/support/model-history.ts";
 import { type OpenAIFake, startOpenAIFake } from "../../tests/support/openai-fake.ts";
 import { warmConvertedPrefix, withConvertedPrefix } from "../agent/converted-prefix.ts";
 import { keptRequestJson, spliceBody } from "./kept-request-json.ts";
 
-const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
-
-/** A conversation of every shape Hintline sends, plus text that looks like the splice's own markers. */
-function history(): ModelMessage[] {
-  return [
-    { role: "user", content: "Plan the move." },
-    {
-      role: "assistant",
-      content: [
-        { type: "reasoning", text: "Two tasks." },
-        { type: "text", text: "Adding them." },
-        { type: "tool-call", toolCallId: "c1", toolName: "TaskCreate", input: { subject: "Pack" } },
-        { type: "tool-call", toolCallId: "c2", toolName: "TaskCreate", input: { subject: "Drive" } },
-      ],
-    },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "TaskCreate", output: { type: "json", value: { id: "1" } } }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "TaskCreate", output: { type: "error-text", value: "No." } }] },
-    { role: "assistant", content: [{ type: "reasoning", text: "Only thinking." }] },
-    { role: "user", content: '{"role":"user","content":"hintline-kept-json-0-1"}, ] [ "\u2028 é 🙂' },
-    { role: "user", content: [{ type: "text", text: "Look:" }, { type: "file", data: png, mediaType: "image/png" }] },
-    { role: "assistant", content: "A picture." },
-  ];
-}
 
 type Bodies = { sent: string[]; beforeSplice: string[] };
 
@@ -82,7 +60,7 @@ describe("keptRequestJson", () => {
   it("sends the server the same bytes as the provider alone, turn after turn, and after a retry", async () => {
     const kept = keptModel(fake.url);
     const plain = plainModel(fake.url);
-    const base = history();
+    const base = everyShapeHistory();
     const turns: ModelMessage[][] = [
       base.slice(0, 1),
       [...base, { role: "user", content: "Next?" }],
@@ -139,7 +117,7 @@ describe("keptRequestJson", () => {
 
   it("hands the provider only the messages it has not sent before", async () => {
     const kept = keptModel(fake.url);
-    const base = history();
+    const base = everyShapeHistory();
     await drain(kept.model, [...base, { role: "user", content: "Next?" }]);
     await drain(kept.model, [...base, { role: "user", content: "Next?" }, { role: "assistant", content: "Yes." }, { role: "user", content: "And?" }]);
     const [first, second] = kept.bodies.beforeSplice;
@@ -156,7 +134,7 @@ describe("keptRequestJson", () => {
   it("is warmed ahead of a call without sending anything", async () => {
     const kept = keptModel(fake.url);
     const plain = plainModel(fake.url);
-    const base = history().slice(0, 6);
+    const base = everyShapeHistory().slice(0, 6);
     fake.reset();
     await warmConvertedPrefix(kept.model, base);
     expect(fake.requests).toHaveLength(0);
@@ -170,7 +148,7 @@ describe("keptRequestJson", () => {
   it("makes the call as it was when the body cannot be spliced", async () => {
     const kept = keptModel(fake.url, (body) => body.replaceAll('"content":"hintline-kept-json-', '"content":"hintline-other-'));
     const plain = plainModel(fake.url);
-    const messages = [...history(), { role: "user" as const, content: "Next?" }];
+    const messages = [...everyShapeHistory(), { role: "user" as const, content: "Next?" }];
     await drain(kept.model, messages);
     await drain(plain.model, messages);
     expect(kept.bodies.sent).toEqual(plain.sent);

@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Message } from "@ai-sdk/provider";
+import type { PromptWarmable } from "../agent/converted-prefix.ts";
 
 /** The JSON of the messages sent so far (comma-separated) and where each message's JSON ends in it. */
 type Kept = { messages: LanguageModelV4Message[]; json: string; ends: number[]; version: number };
@@ -86,7 +87,7 @@ function keep(splice: Splice, added: string[], messages: readonly LanguageModelV
  * A Chat Completions model made by `create` with the fetch it must use, sending each conversation's earlier messages
  * as kept JSON. Calls whose body cannot be spliced as expected are made again as they were.
  */
-export function keptRequestJson(create: (fetch: typeof globalThis.fetch) => LanguageModelV4, baseFetch: typeof globalThis.fetch): LanguageModelV4 & { warmPrompt(prompt: LanguageModelV4Message[]): Promise<void> } {
+export function keptRequestJson(create: (fetch: typeof globalThis.fetch) => LanguageModelV4, baseFetch: typeof globalThis.fetch): LanguageModelV4 & PromptWarmable {
   const calls = new AsyncLocalStorage<CallSlot>();
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const slot = calls.getStore();
