@@ -5,11 +5,13 @@ import { defineConfig } from "@playwright/test";
 // Browser tests drive Debian's Chromium (never a downloaded browser) against real `next start` servers:
 // one on the offline demo model, one pointed at the OpenAI fake, which runs as its own process, and one on the demo
 // model behind an access token.
-export const DEMO_PORT = 3401;
-export const FAKE_APP_PORT = 3402;
-export const FAKE_PORT = 3409;
+// HINTLINE_E2E_PORT_BASE moves all four ports, so two checkouts can run their browser tests side by side.
+const PORT_BASE = Number(process.env.HINTLINE_E2E_PORT_BASE) || 3400;
+export const DEMO_PORT = PORT_BASE + 1;
+export const FAKE_APP_PORT = PORT_BASE + 2;
+export const FAKE_PORT = PORT_BASE + 9;
 /** A third app instance that requires an access token (HINTLINE_AUTH_TOKEN), for the sign-in and cross-site tests. */
-export const AUTH_APP_PORT = 3403;
+export const AUTH_APP_PORT = PORT_BASE + 3;
 export const AUTH_APP_URL = `http://127.0.0.1:${AUTH_APP_PORT}`;
 export const AUTH_TOKEN = "e2e-access-token";
 const stamp = `${process.pid}`;

@@ -1,10 +1,11 @@
 // Drives the OpenAI fake (run by playwright.config.ts as its own process) through its /__fake/* control API.
 import { type APIRequestContext, expect } from "@playwright/test";
+import { FAKE_APP_PORT, FAKE_PORT } from "../../../playwright.config";
 import type { FakeReply, RecordedRequest } from "../../support/openai-fake";
 
-export const FAKE_URL = "http://127.0.0.1:3409";
+export const FAKE_URL = `http://127.0.0.1:${FAKE_PORT}`;
 /** The app instance that talks to the fake (HINTLINE_MAX_RETRIES=1, so a failure needs two failed calls). */
-export const FAKE_APP_URL = "http://127.0.0.1:3402";
+export const FAKE_APP_URL = `http://127.0.0.1:${FAKE_APP_PORT}`;
 
 export async function resetFake(request: APIRequestContext): Promise<void> {
   const response = await request.post(`${FAKE_URL}/__fake/reset`);
