@@ -45,28 +45,117 @@ function line(message: ModelMessage): string {
   return `${role}: ${parts.join(" ")}`;
 }
 
+// The summariser's own blocks. A tag is matched however it is spelled: spaces, a fullwidth bracket or slash, and
+// zero-width characters anywhere in it, so no text inside a block can close it or open another.
+const INVISIBLE = "[\\u200b-\\u200f\\u2060-\\u2064\\ufeff\\u00ad]*";
+const spelled = (name: string) => name.split("").map((c) => (c === "-" ? `${INVISIBLE}[-‐‑]` : `${INVISIBLE}${c}`)).join("");
+const BLOCK_TAG = new RegExp(
+  `[<＜﹤]${INVISIBLE}\\s*${INVISIBLE}[/／]?${INVISIBLE}\\s*(?=(?:${["conversation-summary", "conversation", "previous-summary"].map(spelled).join("|")}))`,
+  "gi",
+);
+
+/** Text for inside a summariser block: hint tags and the blocks' own tags escaped. */
+export function neutralizeBlockText(text: string): string {
+  return neutralizeHintTags(text).replace(BLOCK_TAG, (tag) => `&lt;${tag.slice(1)}`);
+}
+
 export function transcript(messages: readonly ModelMessage[]): string {
-  return messages.map(line).join("\n");
+  return messages.map((m) => neutralizeBlockText(line(m))).join("\n");
 }
 
 /** The request to the summariser, with the current time filled in (AgentScope leaves `{current_time}` literal). */
-export function compressionPrompt({ previousSummary, messages, now }: { previousSummary?: string; messages: readonly ModelMessage[]; now: string }): string {
+export function compressionPrompt({
+  previousSummary,
+  messages = [],
+  transcriptText,
+  now,
+}: {
+  previousSummary?: string;
+  messages?: readonly ModelMessage[];
+  /** A transcript already made (a piece of a longer one), instead of `messages`. */
+  transcriptText?: string;
+  now: string;
+}): string {
   return [
     `${COMPRESSION_REQUEST_MARKER}, as Markdown headings: ${SUMMARY_SECTIONS.map((s) => `## ${s}`).join(", ")}.`,
     `The current time is ${now}. Keep facts, decisions, names, numbers, file paths and open tasks; drop chit-chat.`,
-    previousSummary ? `\n<previous-summary>\n${previousSummary}\n</previous-summary>` : "",
-    `\n<conversation>\n${transcript(messages)}\n</conversation>`,
+    previousSummary ? `\n<previous-summary>\n${neutralizeBlockText(previousSummary)}\n</previous-summary>` : "",
+    `\n<conversation>\n${transcriptText ?? transcript(messages)}\n</conversation>`,
   ].join("\n");
 }
 
 export const SUMMARIZER_INSTRUCTIONS = "You compress chat histories into faithful, compact summaries for another assistant to continue from.";
 
+export function truncationNote(count: number, now: string): string {
+  return `Earlier messages were truncated: ${count} older messages were dropped to fit the context window (summarising them failed at ${now}).`;
+}
+
 export function truncationSummary(count: number, now: string): string {
-  return `## Task Overview\nEarlier messages were truncated: ${count} older messages were dropped to fit the context window (summarising them failed at ${now}).\n## Current State\nUnknown beyond the messages that follow.\n## Important Discoveries\nNone recorded.\n## Next Steps\nContinue from the messages that follow; ask the person if something earlier is needed.\n## Context to Preserve\nNone recorded.`;
+  return `## Task Overview\n${truncationNote(count, now)}\n## Current State\nUnknown beyond the messages that follow.\n## Important Discoveries\nNone recorded.\n## Next Steps\nContinue from the messages that follow; ask the person if something earlier is needed.\n## Context to Preserve\nNone recorded.`;
+}
+
+const NOTE_AT_END = /\n\nEarlier messages were truncated: [^\n]*$/;
+
+/**
+ * When summarising fails: the previous summary stays and the fixed note is appended (replacing an earlier note, whose
+ * count this one includes); without a previous summary, the fixed truncation summary.
+ */
+export function fallbackSummary(previous: string | undefined, count: number, now: string): string {
+  if (!previous) return truncationSummary(count, now);
+  return `${previous.replace(NOTE_AT_END, "")}\n\n${truncationNote(count, now)}`;
 }
 
 /** What the model receives, as a user message right after the system prompt. */
 export function summaryMessageText(summary: string): string {
   const text = neutralizeHintTags(summary);
   return `<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n${text}\n</conversation-summary>`;
+}
+
+/** Cuts a text into pieces of at most `maxBytes` UTF-8 bytes (never inside a character): each is at most that many tokens. */
+export function cutUtf8(text: string, maxBytes: number): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > maxBytes && i > start) {
+      pieces.push(text.slice(start, i));
+      start = i;
+      bytes = 0;
+    }
+    bytes += size;
+    if (code >= 0x10000) i++;
+  }
+  if (start < text.length) pieces.push(text.slice(start));
+  return pieces;
+}
+
+/**
+ * Groups transcript lines (one per message, with an estimate of its tokens) into pieces that each fit `budget`
+ * tokens, in order. A line larger than the budget is cut into several pieces of its own.
+ */
+export function splitTranscript(lines: readonly { text: string; tokens: number }[], budget: number): string[] {
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let used = 0;
+  const flush = () => {
+    if (current.length) pieces.push(current.join("\n"));
+    current = [];
+    used = 0;
+  };
+  for (const line of lines) {
+    // The estimate counts the message as the model receives it; its transcript line adds a role and brackets.
+    const tokens = Math.ceil(line.tokens * 1.1) + 16;
+    if (tokens > budget) {
+      flush();
+      pieces.push(...cutUtf8(line.text, budget));
+      continue;
+    }
+    if (used + tokens > budget) flush();
+    current.push(line.text);
+    used += tokens;
+  }
+  flush();
+  return pieces;
 }

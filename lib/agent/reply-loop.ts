@@ -1,7 +1,7 @@
 // The reply loop: one streamText call per reasoning step, driven by hand so that the harness decides what goes into
 // every call (hints are appended between steps at a deterministic position) and every chunk is folded into the
 // assistant message that gets persisted.
-import { type LanguageModel, type ModelMessage, streamText, type ToolSet, toUIMessageChunk } from "ai";
+import { type LanguageModel, type ModelMessage, streamText, type ToolCallRepairFunction, type ToolSet, toUIMessageChunk } from "ai";
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { withConvertedPrefix } from "./converted-prefix.ts";
@@ -37,6 +37,8 @@ export type ReplyOptions = {
   history: ModelMessage[];
   replyId: string;
   tools?: ToolSet;
+  /** Asked when a tool call's arguments do not parse (lets the tool itself report them, counted like any call). */
+  repairToolCall?: ToolCallRepairFunction<ToolSet>;
   maxSteps?: number;
   /** Retries of a model call that failed retryably before streaming anything (HTTP 429/5xx, refused). */
   maxRetries?: number;
@@ -75,14 +77,14 @@ type CallResult = {
   usage: StepUsage;
 };
 
-type CallOptions = Pick<ReplyOptions, "model" | "tools" | "abortSignal" | "idleTimeoutMs"> & {
+type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "abortSignal" | "idleTimeoutMs"> & {
   instructions: string;
   messages: ModelMessage[];
   send: (chunk: ChatChunk) => void;
 };
 
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
-async function streamCall({ model, tools, abortSignal, idleTimeoutMs, instructions, messages, send }: CallOptions): Promise<CallResult> {
+async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeoutMs, instructions, messages, send }: CallOptions): Promise<CallResult> {
   const out: CallResult = { sentContent: false, timedOut: false, usage: {} };
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
   const watchdog = new AbortController();
@@ -99,6 +101,7 @@ async function streamCall({ model, tools, abortSignal, idleTimeoutMs, instructio
     instructions,
     messages: prompt.messages,
     tools,
+    repairToolCall,
     abortSignal: signal,
     // Retries are the reply loop's, so that the person sees them.
     maxRetries: 0,

@@ -6,9 +6,10 @@ const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n 
 export function extractiveSummary(request: string): string {
   const body = /<conversation>\n([\s\S]*)\n<\/conversation>/.exec(request)?.[1] ?? "";
   const lines = body.split("\n").filter(Boolean);
-  const said = lines.filter((l) => l.startsWith("User: ") && !l.includes("<system-reminder>")).map((l) => l.slice(6));
+  // The transcript arrives with tags escaped (a hint reads "&lt;system-reminder&gt;…").
+  const said = lines.filter((l) => l.startsWith("User: ") && !/(?:<|&lt;)system-reminder/.test(l)).map((l) => l.slice(6));
   const answers = lines.filter((l) => l.startsWith("Assistant: ")).map((l) => l.slice(11));
-  const facts = lines.filter((l) => /Task \(id=\d+\)|\bresult:|<current-time>/.test(l)).slice(-5);
+  const facts = lines.filter((l) => /Task \(id=\d+\)|\bresult:|(?:<|&lt;)current-time/.test(l)).slice(-5);
   const previous = /<previous-summary>\n([\s\S]*?)\n<\/previous-summary>/.exec(request)?.[1];
   const firstSentence = (text: string) => clip(text.split(/(?<=[.!?])\s/)[0] ?? text, 200);
   const sections: Record<(typeof SUMMARY_SECTIONS)[number], string> = {

@@ -1,22 +1,26 @@
 // Compressing a conversation's model context: the older messages become a five-section summary made by the same
-// model (or a fixed truncation note when that fails); the newest messages that fit the reserve stay. The person's
-// visible history is never touched — only what the model is sent.
+// model (or, when that fails, the previous summary with a fixed truncation note); the newest messages that fit the
+// reserve stay. The person's visible history is never touched — only what the model is sent. What is summarised
+// goes to the summariser in pieces that each fit its window, the running summary carried from one to the next.
 import { generateText, type LanguageModel, type ModelMessage } from "ai";
 import { formatInTimeZone } from "date-fns-tz";
 import {
   COMPRESSION_REQUEST_MARKER,
   compressionPrompt,
+  cutUtf8,
+  fallbackSummary,
   SUMMARIZER_INSTRUCTIONS,
   splitForCompression,
+  splitTranscript,
   summaryMessageText,
-  truncationSummary,
+  transcript,
 } from "../agent/compression.ts";
 import { isValidTimeZone, type Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage, CompressionData } from "../chat-message.ts";
 import { patchAgentState } from "./agent-state.ts";
 import { messageTokens } from "./context-usage.ts";
+import { modelMessagesOf } from "./model-messages.ts";
 
 export type CompressionState = { summary: string; keptFromId: string; summarizedCount: number };
 
@@ -71,24 +75,20 @@ export async function compressContext({
   if (!summarize.length || !keep.length) return null;
   const zone = isValidTimeZone(settings.injection.timezone) ? settings.injection.timezone : "UTC";
   const nowText = `${formatInTimeZone(now, zone, "yyyy-MM-dd HH:mm")} ${settings.injection.timezone}`;
+  const count = start + summarize.length;
   let summary: string;
   let usage: CompressionData["usage"];
   let fallback = false;
   try {
-    const result = await generateText({
-      model,
-      instructions: SUMMARIZER_INSTRUCTIONS,
-      messages: [{ role: "user", content: compressionPrompt({ previousSummary: state?.summary, messages: toModelMessages(summarize), now: nowText }) }],
-      maxRetries: 1,
-    });
-    summary = result.text.trim();
-    usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
-    if (!summary || summary.startsWith(COMPRESSION_REQUEST_MARKER)) throw new Error("empty summary");
-  } catch {
-    summary = truncationSummary(start + summarize.length, nowText);
+    const result = await summarizeInPieces({ model, contextWindow, previous: state?.summary, messages: summarize, now: nowText });
+    summary = result.summary;
+    usage = result.usage;
+  } catch (error) {
+    // Pieces summarised before the failure are kept: they are a summary of what came before the note.
+    summary = fallbackSummary((error as { partial?: string }).partial ?? state?.summary, count, nowText);
     fallback = true;
   }
-  const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: start + summarize.length };
+  const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count };
   const tokensAfter =
     countTokens(summaryMessageText(summary)) + keep.reduce((n, m) => n + messageTokens(m), 0);
   await patchAgentState(conversationId, { compression: next, lastCall: undefined });
@@ -105,4 +105,58 @@ export async function compressContext({
       createdAt: now.toISOString(),
     },
   };
+}
+
+/** Room the summariser's answer gets, and the most a running summary may take in the next piece's request. */
+const summaryReserve = (contextWindow: number) => Math.min(4096, Math.floor(contextWindow * 0.15));
+
+/**
+ * Summarises messages piece by piece, each request within the window: its prompt, the running summary (at most the
+ * reserve), the piece and the answer's reserve. Throws (with the summary so far as `partial`) when a piece fails.
+ */
+async function summarizeInPieces({
+  model,
+  contextWindow,
+  previous,
+  messages,
+  now,
+}: {
+  model: LanguageModel;
+  contextWindow: number;
+  previous?: string;
+  messages: readonly ChatMessage[];
+  now: string;
+}): Promise<{ summary: string; usage: NonNullable<CompressionData["usage"]> }> {
+  const reserve = summaryReserve(contextWindow);
+  const overhead = countTokens(SUMMARIZER_INSTRUCTIONS) + countTokens(compressionPrompt({ previousSummary: " ", transcriptText: "", now })) + 64;
+  const budget = Math.floor(contextWindow * 0.95) - overhead - 2 * reserve;
+  if (budget < 100) throw Object.assign(new Error("the context window is too small to summarise in"), { partial: previous });
+  const lines = messages.map((m) => ({ text: transcript(modelMessagesOf([m])), tokens: messageTokens(m) }));
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let running = previous !== undefined ? bounded(previous, reserve) : undefined;
+  for (const piece of splitTranscript(lines, budget)) {
+    try {
+      const result = await generateText({
+        model,
+        instructions: SUMMARIZER_INSTRUCTIONS,
+        messages: [{ role: "user", content: compressionPrompt({ previousSummary: running, transcriptText: piece, now }) }],
+        maxOutputTokens: reserve,
+        maxRetries: 1,
+      });
+      const text = result.text.trim();
+      if (!text || text.startsWith(COMPRESSION_REQUEST_MARKER)) throw new Error("empty summary");
+      usage.inputTokens += result.usage.inputTokens ?? 0;
+      usage.outputTokens += result.usage.outputTokens ?? 0;
+      running = bounded(text, reserve);
+    } catch (error) {
+      throw Object.assign(error instanceof Error ? error : new Error(String(error)), { partial: running });
+    }
+  }
+  if (running === undefined) throw new Error("nothing summarised");
+  return { summary: running, usage };
+}
+
+/** A summary longer than the reserve (a provider that ignored the output limit) is cut to it. */
+function bounded(summary: string, reserve: number): string {
+  return summary.length > reserve && countTokens(summary) > reserve ? cutUtf8(summary, reserve)[0]! : summary;
 }

@@ -20,8 +20,6 @@ export type HintStepOptions = {
   /** The conversation's tasks before the step. */
   tasks: (stepIndex: number) => Promise<Task[]>;
   now?: () => Date;
-  /** Called when a hint told the agent about the person's task edit. */
-  onTasksAnnounced?: () => Promise<void> | void;
 };
 
 type ScanOptions = { source: HintSource; taskToolNames: readonly string[] };
@@ -86,7 +84,6 @@ export function createHintStep(options: HintStepOptions) {
       },
     });
     if (!injection) return undefined;
-    if (injection.fields.tasks && tasksEditedByPerson) await options.onTasksAnnounced?.();
     const data: HintData = { source: config.injectionSource, fields: injection.fields, text: injection.text, createdAt: at.toISOString() };
     const chunk = { type: "data-hint" as const, id: generateId(), data };
     return config.emitHintEvent ? { chunks: [chunk] } : { quiet: [chunk] };

@@ -1,10 +1,13 @@
 // Before every model call of a reply: first compression is checked (the reply's first call was handled when the
-// context was prepared; later calls compress when the last step's input and output reached the trigger), then the
-// injection decides on a hint. Both land in the reply at the step they preceded.
+// context was prepared; later calls compress when the last step's input and output, plus the tool results added
+// since, reached the trigger), then the injection decides on a hint. Both land in the reply at the step they
+// preceded.
 import type { LanguageModel } from "ai";
 import { shouldCompress } from "../agent/compression.ts";
+import { countModelMessageTokens } from "../agent/context-usage.ts";
 import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
+import { toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage, Task } from "../chat-message.ts";
 import { listTasks } from "../db/tasks.ts";
 import { type AgentState, patchAgentState, readAgentState } from "./agent-state.ts";
@@ -35,34 +38,44 @@ export function createStepPreparation({
 }) {
   let compression: CompressionState | undefined = context.compression;
   let tail = context.tail;
-  /** The input the next call sends at least: the last step's input plus its output. */
-  let lastStepTokens = 0;
+  /** The last call's input plus its output, as the provider reported them (or as estimated when it did not). */
+  let lastStepTokens = context.usage.inputTokens;
+  let reported = false;
+  let edited = false;
   const hintStep = createHintStep({
     settings,
     history: () => tail,
     contextWindow,
     firstCallInputTokens: context.usage.inputTokens,
-    // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
-    tasksEditedByPerson: async (stepIndex) =>
-      (stepIndex === 0 ? agentState : await readAgentState(conversationId)).tasksEditedByPerson === true,
+    tasksEditedByPerson: () => edited,
     tasks: async (stepIndex) => (stepIndex === 0 ? tasksAtStart : listTasks({ conversationId })),
-    onTasksAnnounced: () => patchAgentState(conversationId, { tasksEditedByPerson: false }),
   });
 
   const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
     const result: BeforeStepResult = {};
-    if (step.stepIndex > 0 && shouldCompress(lastStepTokens, settings.context.triggerRatio, contextWindow)) {
-      const compressed = await compressContext({ conversationId, model, settings, contextWindow, history, state: compression, tokensBefore: lastStepTokens });
-      if (compressed) {
-        compression = compressed.state;
-        tail = history.slice(tailStart(history, compression));
-        result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail));
-        result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
+    // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
+    edited = (step.stepIndex === 0 ? agentState : await readAgentState(conversationId)).tasksEditedByPerson === true;
+    if (step.stepIndex > 0) {
+      // What the last step added that its reported figures do not cover: tool results (and its output, unreported).
+      const inputTokens = lastStepTokens + tokensOfLastStep(step.reply, reported);
+      if (!reported) lastStepTokens = inputTokens;
+      reported = false;
+      if (shouldCompress(inputTokens, settings.context.triggerRatio, contextWindow)) {
+        const compressed = await compressContext({ conversationId, model, settings, contextWindow, history, state: compression, tokensBefore: inputTokens });
+        if (compressed) {
+          compression = compressed.state;
+          tail = history.slice(tailStart(history, compression));
+          result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail));
+          result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
+          lastStepTokens = compressed.data.tokensAfter;
+        }
       }
     }
     const hint = await hintStep(step);
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
     if (hint?.quiet) result.quiet = hint.quiet;
+    // The person's edit is news for this step only, whether or not it called for a hint (no open tasks, hints off).
+    if (edited) await patchAgentState(conversationId, { tasksEditedByPerson: false });
     return result;
   };
 
@@ -70,6 +83,19 @@ export function createStepPreparation({
     beforeStep,
     recordStep: (inputTokens: number, outputTokens: number) => {
       lastStepTokens = inputTokens + outputTokens;
+      reported = true;
     },
   };
+}
+
+/**
+ * Tokens of the reply's last step that the next call sends on top of the last call's reported input and output: the
+ * tool results (and hints) after its step start, or everything after it when the provider reported nothing. Only
+ * the last step's parts are converted and counted, never the history.
+ */
+export function tokensOfLastStep(reply: ChatMessage, outputReported: boolean): number {
+  const start = reply.parts.findLastIndex((p) => p.type === "step-start");
+  if (start < 0) return 0;
+  const added = toModelMessages([{ ...reply, parts: reply.parts.slice(start + 1) }]);
+  return countModelMessageTokens(outputReported ? added.filter((m) => m.role !== "assistant") : added);
 }

@@ -6,7 +6,7 @@ import type { LastCallUsage } from "../agent/context-usage.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { createTools } from "../ai/tools/index.ts";
+import { createTools, repairToolInput } from "../ai/tools/index.ts";
 import { createCallCounter } from "../ai/tools/task-tool-context.ts";
 import type { ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
@@ -62,6 +62,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       model,
       instructions: job.currentInstructions,
       tools,
+      repairToolCall: repairToolInput,
       history: context.modelMessages,
       prelude: context.prelude,
       replyId,

@@ -1,6 +1,7 @@
 // Context accounting and compression through the real server and the OpenAI fake, with a small window.
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
+import { countTokens } from "@/lib/agent/token-count";
 import { chat, getJson } from "../support/chat-client.ts";
 
 type WireMessage = { role: string; content: unknown };
@@ -33,10 +34,12 @@ describe("context usage and compression", () => {
     expect(text(contextHints[0]!.at(-1))).toMatch(/Your current context contains \d+ tokens\. When reaching 3200 tokens, your context will be compressed\./);
 
     // The summary call, then the reply's first call: system, summary, kept tail, and a fresh time hint.
+    // (What is summarised may take more than one request, each within the window.)
     const summaryIndex = requests.findIndex((m) => text(m.at(-1)).startsWith("Summarize the conversation below"));
+    const lastSummaryIndex = requests.findLastIndex((m) => text(m.at(-1)).startsWith("Summarize the conversation below"));
     expect(summaryIndex).toBeGreaterThan(0);
     expect(text(requests[summaryIndex]!.at(-1))).toMatch(/## Task Overview.*## Context to Preserve/s);
-    const after = requests[summaryIndex + 1]!;
+    const after = requests[lastSummaryIndex + 1]!;
     expect(after[0]!.role).toBe("system");
     expect(text(after[1])).toMatch(/^<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n## Task Overview\nRivers\./);
     expect(text(after.at(-1))).toMatch(/<current-time>.*<\/current-time>/s);
@@ -121,3 +124,78 @@ describe("compression between the steps of a reply", () => {
     expect(types.indexOf("data-compression")).toBeGreaterThan(types.indexOf("tool-output-available"));
   });
 });
+
+const importConversation = async (body: unknown): Promise<string> => {
+  const response = await fetch(`${env.server.url}/api/conversations/import`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ version: 1, conversation: body }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+};
+const turns = (n: number, size: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}${i}`,
+    role: i % 2 ? "assistant" : "user",
+    parts: [{ type: "text", text: `${i}: ${words(size, prefix)}` }],
+  }));
+const isSummaryRequest = (messages: WireMessage[]) => text(messages.at(-1)).startsWith("Summarize the conversation below");
+
+describe("requests that fit the window", () => {
+  it("summarises an imported conversation far larger than the window in pieces, every request under the window", async () => {
+    // About 30,000 tokens against a 4,000-token window.
+    const id = await importConversation({ messages: turns(150, 90, "big") });
+    env.fake.reset();
+    let pieces = 0;
+    env.fake.setDefault((req) =>
+      isSummaryRequest(req.body.messages as WireMessage[])
+        ? { text: `## Task Overview\nPiece ${++pieces}.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-` }
+        : { text: "ok" },
+    );
+    const { chunks } = await chat(env.server.url, { conversationId: id, text: "where were we?" });
+    expect(chunks.some((c) => c.type === "data-compression")).toBe(true);
+    const sizes = env.fake.requests.map((r) => countTokens(JSON.stringify(r.body.messages)) + (r.body.tools ? countTokens(JSON.stringify(r.body.tools)) : 0));
+    expect(Math.max(...sizes)).toBeLessThan(4000);
+    const summaries = env.fake.requests.map((r) => r.body.messages as WireMessage[]).filter(isSummaryRequest);
+    expect(summaries.length).toBeGreaterThan(5);
+    // Each piece carries the running summary of the ones before it; the reply starts from the last one.
+    expect(text(summaries[1]!.at(-1))).toContain("<previous-summary>\n## Task Overview\nPiece 1.");
+    expect(text(env.fake.requests.at(-1)!.body.messages[1])).toContain(`Piece ${summaries.length}.`);
+  });
+
+  it("keeps the previous summary when summarising fails, with the truncation note appended", async () => {
+    const id = `cmp-keep-${Date.now()}`;
+    env.fake.setDefault((req) =>
+      isSummaryRequest(req.body.messages as WireMessage[])
+        ? { text: "## Task Overview\nRivers first.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        : { text: words(60, "k") },
+    );
+    for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `msg ${i}` });
+    const compact = async () => (await (await fetch(`${env.server.url}/api/conversations/${id}/compact`, { method: "POST" })).json()) as { compression: { fallback: boolean; summary: string } };
+    expect((await compact()).compression.summary).toContain("Rivers first.");
+    for (let i = 3; i < 6; i++) await chat(env.server.url, { conversationId: id, text: `msg ${i}` });
+    env.fake.setDefault((req) => (isSummaryRequest(req.body.messages as WireMessage[]) ? { kind: "http-error", status: 500 } : { text: "ok" }));
+    const failed = (await compact()).compression;
+    expect(failed.fallback).toBe(true);
+    expect(failed.summary).toMatch(/^## Task Overview\nRivers first\.[\s\S]*\n\nEarlier messages were truncated: \d+ older messages were dropped to fit the context window \(summarising them failed at [^)]+\)\.$/);
+  });
+
+  it("counts the tool results of a step before the next call, and compresses when they reach the trigger", async () => {
+    const tasks = Array.from({ length: 60 }, (_, i) => ({ id: String(i + 1), subject: `Task ${i + 1}: ${words(12, "t")}`, status: "pending" }));
+    const id = await importConversation({ messages: turns(8, 60, "tr"), tasks });
+    env.fake.reset();
+    env.fake.setDefault((req) =>
+      isSummaryRequest(req.body.messages as WireMessage[])
+        ? { text: "## Task Overview\nAfter the list.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        : { text: "done" },
+    );
+    // The first step reports 2,920 tokens (under the 3,200 trigger); its TaskList result adds well over 280.
+    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_big", name: "TaskList", arguments: {} }], usage: { promptTokens: 2900, completionTokens: 20 } });
+    const { chunks } = await chat(env.server.url, { conversationId: id, text: "list them" });
+    expect(env.fake.requests.map((r) => isSummaryRequest(r.body.messages as WireMessage[]))).toEqual([false, true, false]);
+    const compression = chunks.find((c) => c.type === "data-compression") as { data: { tokensBefore: number } } | undefined;
+    expect(compression?.data.tokensBefore).toBeGreaterThanOrEqual(3200);
+  });
+});
+

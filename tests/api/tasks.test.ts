@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
+import type { RecordedRequest } from "../support/openai-fake.ts";
 import { expectApiError } from "./helpers.ts";
 
 type Task = { id: string; subject: string; description: string; status: string; blocks: string[]; blockedBy: string[] };
@@ -126,5 +127,73 @@ describe("task tools through the provider", () => {
     env.fake.enqueue({ text: "Fine." });
     await chat(env.server.url, { conversationId: id, text: "and now?" });
     expect(String((env.fake.requests[3]!.body.messages as WireMessage[]).at(-1)?.content)).toBe("and now?");
+  });
+
+  /** The text the model got for a tool call in a recorded request (an error goes over the wire as {"error": text}). */
+  function toolText(request: RecordedRequest | undefined, callId: string): string {
+    const content = String(((request?.body.messages ?? []) as WireMessage[]).find((m) => m.role === "tool" && m.tool_call_id === callId)?.content);
+    try {
+      const parsed = JSON.parse(content) as { error?: string };
+      return typeof parsed?.error === "string" ? parsed.error : content;
+    } catch {
+      return content;
+    }
+  }
+
+  it("invalid arguments, not JSON or not matching the parameters, reach the model as a detailed error with the call counter", async () => {
+    const id = `tool-bad-${Date.now().toString(36)}`;
+    env.fake.reset();
+    env.fake.enqueue(
+      { kind: "tools", calls: [{ id: "call_json", name: "TaskUpdate", arguments: '{"task_id": "1", status: done' }] },
+      { kind: "tools", calls: [{ id: "call_schema", name: "TaskUpdate", arguments: { task_id: "1", status: "finished" } }] },
+      { text: "Sorry." },
+    );
+    await chat(env.server.url, { conversationId: id, text: "finish 1" });
+    const notJson = toolText(env.fake.requests[1], "call_json");
+    expect(notJson).not.toContain("AI_InvalidToolInputError");
+    expect(notJson).toMatch(/^InvalidArgumentsError: The arguments are not a JSON object \(not valid JSON\)\.\nArguments sent: \{"task_id": "1", status: done\nWhat to do: Call TaskUpdate again with a JSON object like /);
+    expect(notJson.endsWith("\n(Tool call #1 for 'TaskUpdate' in this conversation.)")).toBe(true);
+    const wrong = toolText(env.fake.requests[2], "call_schema");
+    expect(wrong).toMatch(/^InvalidArgumentsError: The arguments do not match TaskUpdate's parameters: status: /);
+    expect(wrong).toContain('\nArguments sent: {"task_id":"1","status":"finished"}\n');
+    expect(wrong.endsWith("\n(Tool call #2 for 'TaskUpdate' in this conversation.)")).toBe(true);
+    // Both are ordinary, counted calls of the tool in the stored reply.
+    const { body } = await getJson<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(`${env.server.url}/api/conversations/${id}`);
+    expect(body.messages.flatMap((m) => m.parts).filter((p) => p.type.includes("tool"))).toMatchObject([
+      { type: "tool-TaskUpdate", state: "output-error" },
+      { type: "tool-TaskUpdate", state: "output-error" },
+    ]);
+  });
+
+  it("the person's edit is news for the next step only, even when no task is open then", async () => {
+    const id = await newConversation();
+    await fetch(tasksUrl(id), json("POST", { subject: "already done", status: "completed" }));
+    env.fake.reset();
+    env.fake.enqueue({ text: "Hi." });
+    await chat(env.server.url, { conversationId: id, text: "hello again" });
+    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_new", name: "TaskCreate", arguments: { subject: "Mine", description: "" } }] }, { text: "Made it." });
+    await chat(env.server.url, { conversationId: id, text: "make a task" });
+    expect(env.fake.requests).toHaveLength(3);
+    expect(JSON.stringify(env.fake.requests.map((r) => r.body.messages))).not.toContain("The user updated the task list.");
+  });
+
+  it("TaskList over 5,000 tasks answers one bounded page, open tasks first, and says how to get the next", async () => {
+    const tasks = Array.from({ length: 5_000 }, (_, i) => ({
+      id: String(i + 1),
+      subject: `Task number ${i + 1} with a subject of a usual length`,
+      status: i % 2 ? "pending" : "completed",
+    }));
+    const imported = await fetch(`${env.server.url}/api/conversations/import`, json("POST", { version: 1, conversation: { messages: [], tasks } }));
+    expect(imported.status).toBe(201);
+    const { id } = (await imported.json()) as { id: string };
+    env.fake.reset();
+    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_list", name: "TaskList", arguments: {} }] }, { text: "Listed." });
+    await chat(env.server.url, { conversationId: id, text: "what is left?" });
+    const result = toolText(env.fake.requests[1], "call_list");
+    expect(result.length).toBeLessThan(8_100);
+    const lines = result.split("\n");
+    expect(lines[0]).toBe("2 [pending] Task number 2 with a subject of a usual length");
+    expect(lines.at(-2)).toBe('… 4950 more tasks (open tasks are listed first); call TaskList {"offset": 50} for the next page.');
+    expect(lines.at(-1)).toBe("(Tool call #1 for 'TaskList' in this conversation.)");
   });
 });

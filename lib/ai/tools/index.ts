@@ -35,3 +35,5 @@ export function toolDefinitionTokens(): number {
   }
   return definitionTokens;
 }
+
+export { repairToolInput } from "./tool-input.ts";

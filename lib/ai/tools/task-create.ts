@@ -1,8 +1,9 @@
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { createTask } from "../../db/tasks.ts";
-import { TaskToolError, withCallCount } from "./task-format.ts";
+import { oneLine, TaskToolError, withCallCount } from "./task-format.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
+import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 export const taskCreateInput = z.object({
   subject: z.string().describe("A short, imperative title for the task"),
@@ -12,17 +13,22 @@ export const taskCreateInput = z.object({
 
 // Wrapped once per process: the AI SDK converts a zod schema to JSON Schema per tool object, and the tools are
 // created per reply (their execute closes over the conversation), which cost ~5 ms per model call.
-const taskCreateSchema = zodSchema(taskCreateInput);
+const taskCreateSchema = lenientInputSchema(taskCreateInput);
+const EXAMPLE = '{"subject": "Write the tests", "description": "Cover the API routes"}';
 
 export function taskCreateTool(ctx: TaskToolContext) {
   return tool({
     description: "Create a task in this conversation's task list. Use it to plan multi-step work; ids are sequential.",
     inputSchema: taskCreateSchema,
-    execute: async (input) => {
-      const call = ctx.nextCallNumber("TaskCreate");
-      const subject = input.subject.trim();
+    execute: async (raw) => {
+      const toolName = "TaskCreate";
+      const call = ctx.nextCallNumber(toolName);
+      const input = parseToolInput(taskCreateInput, raw, { toolName, call, example: EXAMPLE });
+      // One line: a subject is shown on one line of TaskList, where a line break would forge another task.
+      const subject = oneLine(input.subject).trim();
       if (!subject) {
-        throw new TaskToolError("InvalidArgumentError", "The subject is empty.", input, "Send a short, non-empty subject.");
+        const advice = "Send a short, non-empty subject.";
+        throw new TaskToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The subject is empty.", args: raw, advice, toolName, call });
       }
       const task = await createTask({
         conversationId: ctx.conversationId,
@@ -31,7 +37,7 @@ export function taskCreateTool(ctx: TaskToolContext) {
         metadata: input.metadata ?? {},
       });
       await ctx.onTasksChanged();
-      return withCallCount(`Task (id=${task.id}) created successfully: ${task.subject}`, "TaskCreate", call);
+      return withCallCount(`Task (id=${task.id}) created successfully: ${task.subject}`, toolName, call);
     },
   });
 }

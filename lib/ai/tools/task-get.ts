@@ -1,24 +1,29 @@
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { getTask } from "../../db/tasks.ts";
 import { formatTaskDetail, TaskToolError, withCallCount } from "./task-format.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
+import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 export const taskIdSchema = z.union([z.string(), z.number()]).transform((v) => String(v).trim().replace(/^#/, ""));
 
-const taskGetSchema = zodSchema(z.object({ task_id: taskIdSchema.describe("The task id, e.g. \"3\"") }));
+const taskGetInput = z.object({ task_id: taskIdSchema.describe('The task id, e.g. "3"') });
+const taskGetSchema = lenientInputSchema(taskGetInput);
 
 export function taskGetTool(ctx: TaskToolContext) {
   return tool({
     description: "Get one task's full details (status, description, owner, blocking links, metadata).",
     inputSchema: taskGetSchema,
-    execute: async (input) => {
-      const call = ctx.nextCallNumber("TaskGet");
+    execute: async (raw) => {
+      const toolName = "TaskGet";
+      const call = ctx.nextCallNumber(toolName);
+      const input = parseToolInput(taskGetInput, raw, { toolName, call, example: '{"task_id": "3"}' });
       const task = await getTask({ conversationId: ctx.conversationId, id: input.task_id });
       if (!task) {
-        throw new TaskToolError("TaskNotFoundError", "Task not found", input, "Call TaskList to see the existing task ids.");
+        const advice = "Call TaskList to see the existing task ids.";
+        throw new TaskToolError({ type: "TaskNotFoundError", text: "Task not found", args: raw, advice, toolName, call });
       }
-      return withCallCount(formatTaskDetail(task), "TaskGet", call);
+      return withCallCount(formatTaskDetail(task), toolName, call);
     },
   });
 }

@@ -1,18 +1,26 @@
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { listTasks } from "../../db/tasks.ts";
-import { formatTaskList, withCallCount } from "./task-format.ts";
+import { formatTaskList, TASK_PAGE_DEFAULT, TASK_PAGE_MAX, withCallCount } from "./task-format.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
+import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
-const taskListSchema = zodSchema(z.object({}));
+// AgentScope's TaskList takes no arguments; the optional page keeps a long list's result bounded.
+const taskListInput = z.object({
+  offset: z.number().int().min(0).optional().describe("Skip this many tasks (for the next page of a long list)"),
+  limit: z.number().int().min(1).max(TASK_PAGE_MAX).optional().describe(`Tasks per page (default ${TASK_PAGE_DEFAULT})`),
+});
+const taskListSchema = lenientInputSchema(taskListInput);
 
 export function taskListTool(ctx: TaskToolContext) {
   return tool({
-    description: "List every task in this conversation with its id, status and subject.",
+    description: "List the tasks in this conversation with their id, status and subject. A long list comes in pages, open tasks first.",
     inputSchema: taskListSchema,
-    execute: async () => {
-      const call = ctx.nextCallNumber("TaskList");
-      return withCallCount(formatTaskList(await listTasks({ conversationId: ctx.conversationId })), "TaskList", call);
+    execute: async (raw) => {
+      const toolName = "TaskList";
+      const call = ctx.nextCallNumber(toolName);
+      const input = parseToolInput(taskListInput, raw, { toolName, call, example: '{} or {"offset": 50}' });
+      return withCallCount(formatTaskList(await listTasks({ conversationId: ctx.conversationId }), input), toolName, call);
     },
   });
 }

@@ -1,10 +1,11 @@
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import type { Task } from "../../chat-message.ts";
 import { deleteTask, getTask, listTasks, type TaskChanges, updateTask } from "../../db/tasks.ts";
-import { TaskToolError, withCallCount } from "./task-format.ts";
+import { oneLine, TaskToolError, withCallCount } from "./task-format.ts";
 import { taskIdSchema } from "./task-get.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
+import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 export const taskUpdateInput = z.object({
   task_id: taskIdSchema.describe('The task id, e.g. "3"'),
@@ -20,17 +21,22 @@ export const taskUpdateInput = z.object({
 });
 
 type Input = z.infer<typeof taskUpdateInput>;
-const taskUpdateSchema = zodSchema(taskUpdateInput);
+const taskUpdateSchema = lenientInputSchema(taskUpdateInput);
+const EXAMPLE = '{"task_id": "1", "status": "in_progress"}';
 
-/** The fields the update would actually change. */
-function changedFields(task: Task, input: Input): string[] {
+// AgentScope's texts (lib/ai/tools follows its TaskUpdate word for word).
+const NOTHING_CHANGED = "Make sure you provided at least one field to update and the values are correct.";
+const COMPLETED = "\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.";
+
+/** The changes the update would actually make, as AgentScope names them and in its order. */
+function changedFields(task: Task, input: Input, links: { blocks: string[]; blockedBy: string[] }): string[] {
   const changed: string[] = [];
-  if (input.subject !== undefined && input.subject !== task.subject) changed.push("subject");
+  if (input.subject && input.subject !== task.subject) changed.push("subject");
   if (input.description !== undefined && input.description !== task.description) changed.push("description");
+  if (links.blocks.length) changed.push("add_blocks");
+  if (links.blockedBy.length) changed.push("add_blocked_by");
   if (input.status !== undefined && input.status !== task.status) changed.push("status");
   if (input.owner !== undefined && input.owner !== (task.owner ?? "")) changed.push("owner");
-  if (input.add_blocks?.some((id) => !task.blocks.includes(id))) changed.push("blocks");
-  if (input.add_blocked_by?.some((id) => !task.blockedBy.includes(id))) changed.push("blockedBy");
   if (input.metadata && Object.entries(input.metadata).some(([k, v]) => JSON.stringify(task.metadata[k] ?? null) !== JSON.stringify(v))) {
     changed.push("metadata");
   }
@@ -42,63 +48,59 @@ export function taskUpdateTool(ctx: TaskToolContext) {
     description:
       "Update a task: subject, description, status (pending, in_progress, completed, cancelled, or deleted to remove it), owner, blocking links, metadata.",
     inputSchema: taskUpdateSchema,
-    execute: async (input) => {
-      const call = ctx.nextCallNumber("TaskUpdate");
+    execute: async (raw) => {
+      const toolName = "TaskUpdate";
+      const call = ctx.nextCallNumber(toolName);
+      const parsed = parseToolInput(taskUpdateInput, raw, { toolName, call, example: EXAMPLE });
+      // One line each: a subject and an owner are shown on one line of TaskList.
+      const input = { ...parsed, subject: parsed.subject && oneLine(parsed.subject).trim(), owner: parsed.owner && oneLine(parsed.owner).trim() };
       const conversationId = ctx.conversationId;
       const task = await getTask({ conversationId, id: input.task_id });
       if (!task) {
-        throw new TaskToolError(
-          "TaskNotFoundError",
-          `The task (id=${input.task_id}) does not exist.`,
-          input,
-          "Call TaskList to see the existing task ids, or TaskCreate to add the task.",
-        );
+        throw new TaskToolError({
+          type: "TaskNotFoundError",
+          text: `TaskNotFoundError: The task (id=${input.task_id}) does not exist.`,
+          args: raw,
+          advice: "Call TaskList to see the existing task ids, or TaskCreate to add the task.",
+          toolName,
+          call,
+        });
       }
       if (input.status === "deleted") {
         await deleteTask({ conversationId, id: task.id });
         await ctx.onTasksChanged();
-        return withCallCount(`Task (id=${task.id}) has been deleted.`, "TaskUpdate", call);
+        return withCallCount(`Task (id=${task.id}) has been deleted.`, toolName, call);
       }
-      const links = [...(input.add_blocks ?? []), ...(input.add_blocked_by ?? [])];
-      if (links.length) {
+      // Like AgentScope: links to ids that do not exist (or to the task itself) are left out, the rest applies.
+      const links = { blocks: [] as string[], blockedBy: [] as string[] };
+      if (input.add_blocks?.length || input.add_blocked_by?.length) {
         const existing = new Set((await listTasks({ conversationId })).map((t) => t.id));
-        const unknown = links.filter((id) => !existing.has(id) || id === task.id);
-        if (unknown.length) {
-          throw new TaskToolError(
-            "InvalidArgumentError",
-            `These ids cannot be linked: ${unknown.join(", ")} (unknown, or the task itself).`,
-            input,
-            "Link only to other existing task ids (see TaskList).",
-          );
-        }
+        const usable = (ids: string[] | undefined, current: string[]) =>
+          [...new Set(ids ?? [])].filter((id) => existing.has(id) && id !== task.id && !current.includes(id));
+        links.blocks = usable(input.add_blocks, task.blocks);
+        links.blockedBy = usable(input.add_blocked_by, task.blockedBy);
       }
-      if (input.subject !== undefined && !input.subject.trim()) {
-        throw new TaskToolError("InvalidArgumentError", "The subject is empty.", input, "Send a non-empty subject or leave it out.");
-      }
-      const changed = changedFields(task, input);
+      const changed = changedFields(task, input, links);
+      let text: string;
+      let status = task.status;
       if (!changed.length) {
-        return withCallCount(
-          `No updates were made to the task (id=${task.id}). The values you sent match the current ones.`,
-          "TaskUpdate",
-          call,
-        );
+        text = `No updates were made to the task (id=${task.id}). ${NOTHING_CHANGED}`;
+      } else {
+        const changes: TaskChanges = {
+          subject: input.subject || undefined,
+          description: input.description,
+          status: input.status,
+          owner: input.owner,
+          metadata: input.metadata,
+          addBlocks: links.blocks,
+          addBlockedBy: links.blockedBy,
+        };
+        status = (await updateTask({ conversationId, id: task.id, changes }))?.status ?? input.status ?? task.status;
+        await ctx.onTasksChanged();
+        text = `Update task (id=${task.id}) ${changed.join(", ")}.`;
       }
-      const changes: TaskChanges = {
-        subject: input.subject?.trim(),
-        description: input.description,
-        status: input.status,
-        owner: input.owner,
-        metadata: input.metadata,
-        addBlocks: input.add_blocks,
-        addBlockedBy: input.add_blocked_by,
-      };
-      await updateTask({ conversationId, id: task.id, changes });
-      await ctx.onTasksChanged();
-      let text = `Update task (id=${task.id}) ${changed.join(", ")}.`;
-      if (input.status === "completed" && task.status !== "completed") {
-        text += " Task completed. Call TaskList now to find your next available task or see if your work unblocked others.";
-      }
-      return withCallCount(text, "TaskUpdate", call);
+      if (status === "completed") text += COMPLETED;
+      return withCallCount(text, toolName, call);
     },
   });
 }

@@ -1,0 +1,45 @@
+// The task tools check their own arguments, so that a bad call gets the same detailed error (with the call counter)
+// as any other tool error, instead of the AI SDK's raw InvalidToolInputError dump: the schema the provider sees is
+// the real one, but the AI SDK's validation lets everything through to execute, which validates with zod.
+import { InvalidToolInputError, jsonSchema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
+import type { z } from "zod";
+import { TaskToolError } from "./task-format.ts";
+
+/** The schema sent to the provider, with a validation that accepts any JSON value (execute checks it). */
+export function lenientInputSchema(schema: z.ZodType) {
+  const strict = zodSchema(schema);
+  return jsonSchema<unknown>(() => strict.jsonSchema, {
+    validate: (value) => ({ success: true, value }),
+  });
+}
+
+/**
+ * Arguments that are not JSON at all never reach execute on their own: the AI SDK asks this repair first, which
+ * hands the raw text on as a JSON string, so execute reports it (and it counts as a call).
+ */
+export const repairToolInput: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) =>
+  InvalidToolInputError.isInstance(error) ? { ...toolCall, input: JSON.stringify(toolCall.input) } : null;
+
+function issueText(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 8)
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+    .join("; ");
+}
+
+/** The validated input, or a detailed InvalidArgumentsError naming what is wrong and how a good call looks. */
+export function parseToolInput<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  { toolName, call, example }: { toolName: string; call: number; example: string },
+): z.output<S> {
+  const advice = `Call ${toolName} again with a JSON object like ${example}.`;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    const text = `InvalidArgumentsError: The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}.`;
+    throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const text = `InvalidArgumentsError: The arguments do not match ${toolName}'s parameters: ${issueText(parsed.error.issues)}.`;
+  throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
+}
