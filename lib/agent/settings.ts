@@ -40,7 +40,7 @@ export function isValidTimeZone(zone: string): boolean {
 
 export function timeZoneProblem(zone: string): string | undefined {
   const canonical = canonicalTimeZone(zone);
-  if (!canonical) return "is not a known IANA timezone (a name such as Europe/Berlin or UTC, not an offset)";
+  if (!canonical) return "is not a known IANA timezone";
   if (canonical !== zone) return `is not written as its IANA name: use "${canonical}"`;
   return undefined;
 }
