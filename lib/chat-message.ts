@@ -21,6 +21,8 @@ export type HintData = {
   /** The full rendered reminder, exactly what the model receives. */
   text: string;
   createdAt: string;
+  /** Came in with an imported conversation (set by the server on import): shown, never sent to the model. */
+  imported?: boolean;
 };
 
 export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";

@@ -17,12 +17,17 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
         type="button"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
-        title="What the model was told at this point"
+        title={data.imported ? "Imported with the conversation; the model did not receive it" : "What the model was told at this point"}
         className="inline-flex max-w-full items-center gap-2 rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted transition hover:text-fg"
       >
         <span data-testid="hint-source" className="shrink-0 font-medium whitespace-nowrap text-fg/70">
           {source}
         </span>
+        {data.imported && (
+          <span data-testid="hint-imported" className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap text-faint">
+            Imported
+          </span>
+        )}
         {items.map((item, i) => {
           const Icon = ICONS[item.kind];
           return (

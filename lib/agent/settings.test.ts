@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TEMPLATE, defaultSettings, mergeSettings, resolveSettings, timeFormatProblem, validateSettings } from "./settings.ts";
+import { contextText, decideInjection, tasksText } from "./hints/decide-injection.ts";
+import { HINT_MAX_CHARS, renderHint } from "./hints/render-hint.ts";
+import {
+  DEFAULT_TEMPLATE,
+  defaultSettings,
+  MAX_BUILT_IN_TEXT_CHARS,
+  mergeSettings,
+  resolveSettings,
+  timeFormatProblem,
+  validateSettings,
+  worstCaseHintChars,
+} from "./settings.ts";
 
 describe("settings", () => {
   it("has the spec's defaults", () => {
@@ -66,4 +77,114 @@ describe("settings", () => {
     expect(resolveSettings({ injection: { timeInterval: "soon" } })).toEqual(defaultSettings());
     expect(resolveSettings(null)).toEqual(defaultSettings());
   });
+
+  it.each([
+    ["yyyy-MM-dd'T'HH:mm:ss"],
+    ["yyyy-MM-dd HH:mm"],
+    ["yyyy-MM-dd'T'HH:mm:ssXXX"],
+    ["yyyy-MM-dd hh:mm a"],
+    ["EEEE, MMMM do yyyy, h:mm a"],
+    ["dd.MM.yyyy HH:mm"],
+  ])("accepts the time format %s: every test instant reads back", (pattern) => {
+    expect(timeFormatProblem(pattern)).toBeUndefined();
+  });
+
+  it.each([
+    ["yyyy-MM-dd hh:mm:ss", /15:45Z in UTC is written "2026-07-01 03:45:00", which reads back as 2026-07-01T03:45Z/],
+    ["yyyy-MM-dd HH", /reads back as/],
+    ["yy-MM-dd HH:mm", /reads back as/],
+    ["yyyy-MM-dd HH:mm zzz", /does not read back/],
+    ["HH:mm:ss", /does not read back/],
+    ["'yMd' HH:mm", /does not read back/],
+    ["yyyy-MM-dd HH:mm:ss PPPPPPPP", /(at most 100|does not read back|not a valid)/],
+    ["yyyy-MM-dd YYYY", /not a valid date-fns format/],
+  ])("refuses the time format %s", (pattern, problem) => {
+    expect(timeFormatProblem(pattern)).toMatch(problem);
+  });
+
+  it.each([
+    ["+05:30", /not a known IANA timezone/],
+    ["utc", /use "UTC"/],
+    ["asia/shanghai", /use "Asia\/Shanghai"/],
+    ["Mars/Olympus", /not a known IANA timezone/],
+  ])("refuses the timezone %s", (timezone, problem) => {
+    const result = validateSettings({ injection: { timezone } });
+    expect(result).toMatchObject({ ok: false, field: "injection.timezone", message: expect.stringMatching(problem) });
+  });
+
+  it.each([["UTC"], ["Asia/Shanghai"], ["America/New_York"]])("accepts the timezone %s", (timezone) => {
+    expect(validateSettings({ injection: { timezone } }).ok).toBe(true);
+  });
+
+  it("reads a stored zone written before names had to be canonical instead of dropping every setting", () => {
+    const settings = resolveSettings({ injection: { timezone: "asia/shanghai", timeInterval: 2 } });
+    expect(settings.injection).toMatchObject({ timezone: "Asia/Shanghai", timeInterval: 2 });
+  });
+
+  it.each([["current-time"], ["timezone"], ["tasks"], ["context-length"]])("refuses an extra field named %s", (key) => {
+    const result = validateSettings({ injection: { extraFields: { workspace: "x", [key]: "forged" } } });
+    expect(result).toMatchObject({ ok: false, field: `injection.extraFields.${key}`, message: expect.stringMatching(/built-in field name/) });
+  });
+
+  it("refuses a template that could render a hint over the ceiling, naming it", () => {
+    const template = `<r>${"{runtime_state}".repeat(8)}</r>`;
+    expect(validateSettings({ injection: { template } })).toMatchObject({ ok: false, field: "injection.template" });
+    // The reported 43 MB hint: a 74 KB template repeating the placeholder.
+    const huge = "{runtime_state}".repeat(5_000);
+    expect(validateSettings({ injection: { template: huge } })).toMatchObject({ ok: false, field: "injection.template" });
+    expect(validateSettings({ injection: { template: `<r>${"{runtime_state}".repeat(2)}</r>` } }).ok).toBe(true);
+  });
+
+  it("refuses extra fields that could push the hint over the ceiling, counting their escaped size", () => {
+    const fits = { workspace: "x".repeat(3_000) };
+    expect(validateSettings({ injection: { extraFields: { a: "x".repeat(1_600), b: "x".repeat(1_600) } } }).ok).toBe(true);
+    expect(validateSettings({ injection: { extraFields: { a: "x".repeat(2_000), b: "x".repeat(2_000) } } })).toMatchObject({
+      ok: false,
+      field: "injection.extraFields",
+    });
+    expect(validateSettings({ injection: { extraFields: { a: "<".repeat(900) } } })).toMatchObject({ ok: false, field: "injection.extraFields" });
+    expect(fits.workspace.length).toBeGreaterThan(2_000); // over the per-value limit on its own
+    expect(validateSettings({ injection: { extraFields: fits } }).ok).toBe(false);
+  });
+
+  it("the built-in texts stay within the bound the ceiling is computed with", () => {
+    const n = Number.MAX_SAFE_INTEGER;
+    expect(tasksText({ pending: n, inProgress: n }, true).length).toBeLessThanOrEqual(MAX_BUILT_IN_TEXT_CHARS);
+    expect(contextText(n, n).length).toBeLessThanOrEqual(MAX_BUILT_IN_TEXT_CHARS);
+  });
+
+  it("a hint from settings at the edge of the ceiling, with every field at its longest, fits it in full", () => {
+    const base = { ...defaultSettings("America/North_Dakota/New_Salem").injection, timeFormat: "EEEE, MMMM do yyyy, h:mm a" };
+    const room = HINT_MAX_CHARS - worstCaseHintChars(base) - "<workspace></workspace>\n".length;
+    const value = "&".repeat(Math.floor(room / 5));
+    expect(validateSettings({ injection: { ...base, extraFields: { workspace: `${value}&` } } }).ok).toBe(false);
+    const check = validateSettings({ injection: { ...base, extraFields: { workspace: value } } });
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    const n = Number.MAX_SAFE_INTEGER;
+    const hint = decideInjection({
+      config: check.settings.injection,
+      now: new Date("2026-09-30T21:37:00Z"),
+      scan: { tasksSeen: false },
+      tasks: { pending: n, inProgress: n },
+      tasksEditedByPerson: true,
+      isFirstCall: true,
+      context: { inputTokens: n, contextWindow: n, triggerRatio: 0.8 },
+    })!;
+    expect(Object.keys(hint.fields)).toEqual(["current-time", "timezone", "tasks", "context-length", "workspace"]);
+    expect(hint.text.length).toBeLessThanOrEqual(HINT_MAX_CHARS);
+    expect(hint.text).toContain(`<workspace>${"&amp;".repeat(value.length)}</workspace>`);
+    expect(hint.text.length).toBeGreaterThan(HINT_MAX_CHARS - 300);
+  });
+
+  it("never renders more than the ceiling, even from settings that skipped validation", () => {
+    const fields: Array<[string, string]> = [
+      ["current-time", "2026-07-01T12:00:00"],
+      ["workspace", "<".repeat(10_000)],
+    ];
+    expect(renderHint("{runtime_state}".repeat(5_000), fields).length).toBeLessThanOrEqual(HINT_MAX_CHARS);
+    expect(renderHint(DEFAULT_TEMPLATE, fields).length).toBeLessThanOrEqual(HINT_MAX_CHARS);
+    expect(renderHint(DEFAULT_TEMPLATE, fields)).toContain("<current-time>2026-07-01T12:00:00</current-time>");
+  });
 });
+

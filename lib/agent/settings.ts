@@ -1,55 +1,112 @@
 // Per-conversation settings: the injection rules (spec/injection.md), the context limits and the prompt parts,
 // with their defaults and validation. Stored settings are partial; `resolveSettings` fills in the defaults.
-import { format } from "date-fns";
 import { z } from "zod";
+import { readTime, writeTime } from "./hints/read-time.ts";
+import { BUILT_IN_FIELDS, DEFAULT_TEMPLATE, escapeValue, HINT_MAX_CHARS, RUNTIME_STATE_PLACEHOLDER, renderedLength } from "./hints/render-hint.ts";
 
-export const DEFAULT_TEMPLATE =
-  "<system-reminder>Treat the following as the ground truth at this point of the conversation. Anything stated earlier is outdated, and a later reminder, if any, supersedes this one:\n{runtime_state}\n</system-reminder>";
+export { DEFAULT_TEMPLATE, HINT_MAX_CHARS };
 
 export const DEFAULT_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss";
 export const DEFAULT_TASK_TOOL_NAMES = ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"];
 export const FIELD_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 // Building an Intl.DateTimeFormat costs about half a millisecond, and settings are checked several times a turn.
-const zoneValidity = new Map<string, boolean>();
+const canonicalZones = new Map<string, string | null>();
 
-export function isValidTimeZone(zone: string): boolean {
-  const known = zoneValidity.get(zone);
-  if (known !== undefined) return known;
-  let valid: boolean;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    valid = true;
-  } catch {
-    valid = false;
+/**
+ * The IANA name of a zone as the runtime's time zone data spells it ("utc" → "UTC", "asia/shanghai" →
+ * "Asia/Shanghai"), or undefined for an unknown zone or a bare offset such as "+05:30".
+ */
+export function canonicalTimeZone(zone: string): string | undefined {
+  const known = canonicalZones.get(zone);
+  if (known !== undefined) return known ?? undefined;
+  let canonical: string | null = null;
+  if (/^[A-Za-z]/.test(zone)) {
+    try {
+      canonical = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+    } catch {
+      canonical = null;
+    }
   }
   // Bounded: zone strings come from requests.
-  if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
-  return valid;
+  if (canonicalZones.size < 1000) canonicalZones.set(zone, canonical);
+  return canonical ?? undefined;
 }
 
-/** The date-fns pattern with its quoted literals removed. */
-function patternTokens(pattern: string): string {
-  return pattern.replace(/'[^']*'/g, "");
+/** Whether the clock can run in `zone` (any spelling of a known IANA zone). */
+export function isValidTimeZone(zone: string): boolean {
+  return canonicalTimeZone(zone) !== undefined;
+}
+
+export function timeZoneProblem(zone: string): string | undefined {
+  const canonical = canonicalTimeZone(zone);
+  if (!canonical) return "is not a known IANA timezone";
+  if (canonical !== zone) return `is not written as its IANA name: use "${canonical}"`;
+  return undefined;
+}
+
+// Instants a time format must write and read back exactly, in zones with and without DST and half-hour offsets:
+// morning and afternoon, both sides of a year boundary, the hours after the spring and autumn clock changes, and
+// the longest month and weekday names (for the size bound). Whole minutes: a format may leave out the seconds.
+const ROUND_TRIP_INSTANTS = [
+  "2026-07-01T08:05:00Z",
+  "2026-07-01T15:45:00Z",
+  "2025-12-31T23:59:00Z",
+  "2027-01-01T00:01:00Z",
+  "2026-03-08T07:30:00Z",
+  "2026-03-29T01:30:00Z",
+  "2026-10-25T03:15:00Z",
+  "2026-11-01T07:30:00Z",
+  "2026-09-30T21:37:00Z",
+].map((iso) => new Date(iso));
+const ROUND_TRIP_ZONES = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Calcutta", "Australia/Sydney"];
+/** The longest a rendered time may be. */
+export const MAX_TIME_CHARS = 100;
+
+const formatChecks = new Map<string, { problem?: string; maxChars: number }>();
+
+function checkTimeFormat(pattern: string): { problem?: string; maxChars: number } {
+  const known = formatChecks.get(pattern);
+  if (known) return known;
+  let result: { problem?: string; maxChars: number } = { maxChars: 0 };
+  try {
+    for (const zone of ROUND_TRIP_ZONES) {
+      for (const instant of ROUND_TRIP_INSTANTS) {
+        const written = writeTime(instant, zone, pattern);
+        result.maxChars = Math.max(result.maxChars, written.length);
+        const back = readTime(written, pattern, zone);
+        if (back?.getTime() !== instant.getTime()) {
+          const read = back ? `reads back as ${back.toISOString().slice(0, 16)}Z` : "does not read back";
+          const problem = `does not read back as the time it wrote: ${instant.toISOString().slice(0, 16)}Z in ${zone} is written "${written.slice(0, 60)}", which ${read} (a format needs the year, month, day, hours and minutes, with AM/PM for 12-hour hours)`;
+          result = { ...result, problem };
+          break;
+        }
+      }
+      if (result.problem) break;
+    }
+    if (!result.problem && result.maxChars > MAX_TIME_CHARS) result.problem = `writes up to ${result.maxChars} characters; at most ${MAX_TIME_CHARS}`;
+  } catch (error) {
+    result = { maxChars: 0, problem: `is not a valid date-fns format: ${(error as Error).message}` };
+  }
+  if (formatChecks.size < 256) formatChecks.set(pattern, result);
+  return result;
 }
 
 export function timeFormatProblem(pattern: string): string | undefined {
-  const tokens = patternTokens(pattern);
-  if (!/y/.test(tokens) || !/M/.test(tokens) || !/d/.test(tokens)) {
-    return "must contain the year (y), month (M) and day (d) so a recorded time can be read back";
-  }
-  try {
-    format(new Date(0), pattern);
-  } catch (error) {
-    return `is not a valid date-fns format: ${(error as Error).message}`;
-  }
-  return undefined;
+  return checkTimeFormat(pattern).problem;
 }
 
 const injectionSchema = z
   .object({
     injectRuntimeState: z.boolean(),
-    timezone: z.string().min(1).max(64).refine(isValidTimeZone, { message: "is not a known IANA timezone" }),
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .superRefine((value, ctx) => {
+        const problem = timeZoneProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     timeFormat: z
       .string()
       .min(1)
@@ -74,6 +131,8 @@ const injectionSchema = z
         for (const key of keys) {
           if (!FIELD_KEY_PATTERN.test(key) || key.length > 64) {
             ctx.addIssue({ code: "custom", path: [key], message: "key must match [A-Za-z][A-Za-z0-9_-]*" });
+          } else if ((BUILT_IN_FIELDS as readonly string[]).includes(key)) {
+            ctx.addIssue({ code: "custom", path: [key], message: `is a built-in field name (${BUILT_IN_FIELDS.join(", ")})` });
           }
         }
       }),
@@ -97,10 +156,50 @@ const promptSchema = z
   })
   .strict();
 
+// The longest the tasks and context-length texts can be (counts up to 2^53; a unit test holds them to it).
+export const MAX_BUILT_IN_TEXT_CHARS = 200;
+
+const fieldChars = (key: string, valueChars: number) => 2 * key.length + 5 + valueChars;
+
+/**
+ * The longest hint these settings can render: the template with, at every placeholder, every built-in field at
+ * its longest and every extra field. `withExtras: false` leaves the extra fields out.
+ */
+export function worstCaseHintChars(injection: Settings["injection"], { withExtras = true } = {}): number {
+  const time = checkTimeFormat(injection.timeFormat).maxChars;
+  const fields = [
+    fieldChars("current-time", time),
+    fieldChars("timezone", escapeValue(injection.timezone).length),
+    fieldChars("tasks", MAX_BUILT_IN_TEXT_CHARS),
+    fieldChars("context-length", MAX_BUILT_IN_TEXT_CHARS),
+  ];
+  if (withExtras) for (const [key, value] of Object.entries(injection.extraFields)) fields.push(fieldChars(key, escapeValue(value).length));
+  const state = fields.reduce((sum, n) => sum + n, 0) + fields.length - 1;
+  return renderedLength(injection.template, state);
+}
+
 export const settingsSchema = z
   .object({ injection: injectionSchema, context: contextSchema, prompt: promptSchema })
   .strict()
   .superRefine((s, ctx) => {
+    const placeholders = s.injection.template.split(RUNTIME_STATE_PLACEHOLDER).length - 1;
+    const bare = worstCaseHintChars(s.injection, { withExtras: false });
+    if (bare > HINT_MAX_CHARS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["injection", "template"],
+        message: `could render a hint of ${bare} characters (${placeholders} × {runtime_state}); a hint may hold at most ${HINT_MAX_CHARS}`,
+      });
+    } else {
+      const full = worstCaseHintChars(s.injection);
+      if (full > HINT_MAX_CHARS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["injection", "extraFields"],
+          message: `could make a hint of ${full} characters with this template (${placeholders} × {runtime_state}); a hint may hold at most ${HINT_MAX_CHARS}`,
+        });
+      }
+    }
     if (s.injection.contextBufferRatio >= s.context.triggerRatio) {
       ctx.addIssue({
         code: "custom",
@@ -187,11 +286,20 @@ export function resolveSettings(stored: unknown): Settings {
   const key = JSON.stringify(stored ?? null);
   const known = resolved.get(key);
   if (known) return known;
-  const result = validateSettings(stored);
+  const result = validateSettings(withCanonicalZone(stored));
   const settings = deepFreeze(result.ok ? result.settings : defaultSettings());
   if (resolved.size >= 256) resolved.delete(resolved.keys().next().value as string);
   resolved.set(key, settings);
   return settings;
+}
+
+/** Stored before zone names had to be canonical: "utc" is read as "UTC" rather than throwing all settings away. */
+function withCanonicalZone(stored: unknown): unknown {
+  const injection = isObject(stored) && isObject(stored.injection) ? stored.injection : undefined;
+  const zone = injection?.timezone;
+  const canonical = typeof zone === "string" ? canonicalTimeZone(zone) : undefined;
+  if (!injection || !canonical || canonical === zone) return stored;
+  return mergeSettings(stored, { injection: { timezone: canonical } });
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,7 +1,9 @@
 // Converts the stored UI messages into the exact model input. Pure and deterministic: the same messages always give
 // byte-identical model messages, which keeps each call's input a prefix-extension of the previous one.
 // A data-hint part becomes a separate user-role message at its position, splitting the assistant message around it.
-// Only those hints may carry hint tags: everyone else's text goes through neutralizeHintTags.
+// Only those hints may carry hint tags: everyone else's text goes through neutralizeHintTags. A hint that came in
+// with an import was not written by this harness for this conversation: it stays in the transcript but is not sent
+// (rather than sent as plain text, which would still read as a claim about the time and tasks).
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import type { ChatMessage, ChatMessagePart } from "../chat-message.ts";
 import { neutralizeHintTags, neutralizeHintTagsDeep } from "./hints/neutralize-tags.ts";
@@ -59,9 +61,10 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
     } else if (part.type === "text") {
       if (part.text) content.push({ type: "text", text: neutralizeHintTags(part.text) });
     } else if (part.type === "data-hint") {
+      const data = part.data as { text?: unknown; imported?: unknown } | undefined;
+      if (data?.imported === true) continue;
       flush();
-      const text = (part.data as { text?: unknown } | undefined)?.text;
-      if (typeof text === "string" && text) out.push({ role: "user", content: text });
+      if (typeof data?.text === "string" && data.text) out.push({ role: "user", content: data.text });
     } else {
       const tool = asToolPart(part);
       // A call without a result (the reply stopped mid-tool) cannot be sent: providers reject unanswered calls.

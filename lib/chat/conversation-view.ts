@@ -78,11 +78,20 @@ export async function exportConversation(id: string) {
   };
 }
 
-/** Imports an exported conversation under a new id (or the exported one when it is free). */
-export async function importConversation(body: ImportBody, newId: () => string): Promise<{ id: string }> {
+/**
+ * Imports an exported conversation under a new id (or the exported one when it is free). Its settings are applied
+ * only when the person asks for it (`applySettings`), validated like a PATCH; otherwise it gets the defaults. Its
+ * hints are marked imported: they stay in the transcript but are never sent to the model as reminders.
+ */
+export async function importConversation(body: ImportBody, newId: () => string, { applySettings = false } = {}): Promise<{ id: string }> {
   const source = body.conversation;
-  const settingsCheck = validateSettings(source.settings);
-  if (!settingsCheck.ok) throw new ApiError("bad_request", `Invalid conversation.settings: ${settingsCheck.message}.`);
+  if (applySettings) {
+    const check = validateSettings(source.settings);
+    if (!check.ok) {
+      const field = check.field === "settings" ? "conversation.settings" : `conversation.settings.${check.field}`;
+      throw new ApiError("bad_request", `Invalid conversation.settings${check.field === "settings" ? " " : "."}${check.message}.`, field);
+    }
+  }
   const db = await getDb();
   const taken = source.id ? await getConversation({ id: source.id }) : null;
   const id = source.id && !taken ? source.id : newId();
@@ -106,7 +115,7 @@ export async function importConversation(body: ImportBody, newId: () => string):
     conversation: {
       id,
       title: source.title || "Imported chat",
-      settings: source.settings as object,
+      settings: applySettings ? (source.settings as object) : {},
       taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
       // The positions handed out below; the next appended message takes the one after them.
       messageSeq: source.messages.length,
@@ -114,7 +123,7 @@ export async function importConversation(body: ImportBody, newId: () => string):
     messages: source.messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
       const stored = status === "error" || status === "incomplete" ? status : "complete";
-      return { id: m.id, role: m.role, position, parts: m.parts as object[], metadata: metadata as object, status: stored };
+      return { id: m.id, role: m.role, position, parts: m.parts.map(markImportedHint) as object[], metadata: metadata as object, status: stored };
     }),
     tasks: source.tasks.map((t, position) => ({
       id: t.id,
@@ -138,6 +147,13 @@ export async function importConversation(body: ImportBody, newId: () => string):
   }
   await warmHistory(id);
   return { id };
+}
+
+/** Only the harness writes hints: whatever an import says about `imported`, its hints are marked as imported. */
+function markImportedHint<P extends { type: string; data?: unknown }>(part: P): P {
+  if (part.type !== "data-hint") return part;
+  const data = typeof part.data === "object" && part.data !== null && !Array.isArray(part.data) ? part.data : {};
+  return { ...part, data: { ...data, imported: true } };
 }
 
 /**

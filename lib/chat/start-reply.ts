@@ -3,7 +3,7 @@
 // write is committed, so a failing or vanishing provider, or a failed write, never loses the person's message.
 import { createUIMessageStream, createUIMessageStreamResponse, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
-import { isValidTimeZone, resolveSettings } from "../agent/settings.ts";
+import { canonicalTimeZone, resolveSettings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
 import { CHAT_STREAM_HEADERS } from "../api/stream-headers.ts";
@@ -20,7 +20,8 @@ export type ChatRequest = { id: string; message: PersonMessage; timezone?: strin
 
 export async function startReply({ request, signal }: { request: ChatRequest; signal: AbortSignal }): Promise<Response> {
   const conversationId = request.id;
-  const timezone = request.timezone && isValidTimeZone(request.timezone) ? request.timezone : undefined;
+  // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
+  const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
   const [conversation, tasksAtStart] = await Promise.all([
     ensureConversation({ id: conversationId, settings: timezone ? { injection: { timezone } } : {} }),

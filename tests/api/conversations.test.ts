@@ -5,6 +5,7 @@ import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import {
   type ApiMessage,
+  type ApiPart,
   type ConversationSummary,
   type ConversationView,
   expectApiError,
@@ -87,7 +88,7 @@ describe("conversation routes", () => {
     expect(file.conversation.id).toBe("export-src");
     const countBefore = (await list()).length;
 
-    const imported = await api("/api/conversations/import", jsonRequest("POST", file));
+    const imported = await api("/api/conversations/import?settings=apply", jsonRequest("POST", file));
     expect(imported.status).toBe(201);
     const { id } = (await imported.json()) as { id: string };
     expect(id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
@@ -96,10 +97,19 @@ describe("conversation routes", () => {
 
     const original = await view("export-src");
     const copy = await view(id);
+    // Imported hints are the same hints, marked as imported (shown, never sent to the model).
+    const unmarked = (part: ApiPart) => {
+      if (part.type !== "data-hint") return part;
+      const { imported: _imported, ...data } = part.data as Record<string, unknown>;
+      return { ...part, data };
+    };
     const comparable = ({ id, role, parts, metadata }: ApiMessage) => {
       const { createdAt: _createdAt, ...rest } = metadata ?? {};
-      return { id, role, parts, metadata: rest };
+      return { id, role, parts: parts.map(unmarked), metadata: rest };
     };
+    const copiedHints = copy.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-hint");
+    expect(copiedHints.length).toBeGreaterThan(0);
+    for (const hint of copiedHints) expect(hint.data).toMatchObject({ imported: true });
     expect(copy.title).toBe("Exported chat");
     expect(copy.settings).toEqual(original.settings);
     expect(copy.messages).toHaveLength(4);
@@ -109,6 +119,8 @@ describe("conversation routes", () => {
     expect(freeId.status).toBe(201);
     expect(await freeId.json()).toEqual({ id: "export-free" });
     expect((await view("export-free")).messages.map(comparable)).toEqual(original.messages.map(comparable));
+    // Without ?settings=apply the file's settings are not applied.
+    expect((await view("export-free")).settings.injection.timeInterval).toBe(0.5);
 
     // The conversation goes on after the imported messages.
     const next = await chat(server.url, { conversationId: "export-free", text: "write 3 words about snow" });

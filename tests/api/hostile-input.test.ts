@@ -115,7 +115,7 @@ const rows: Row[] = [
   settingsRow("a trigger ratio as a string", { context: { triggerRatio: "0.5" } }, /context\.triggerRatio .*expected number/),
   settingsRow("a negative time interval", { injection: { timeInterval: -1 } }, /injection\.timeInterval must be >= 0/),
   settingsRow("a fractional context window", { context: { contextWindow: 1000.5 } }, /context\.contextWindow .*int/),
-  settingsRow("a time format without a date", { injection: { timeFormat: "HH:mm" } }, /injection\.timeFormat must contain the year/),
+  settingsRow("a time format without a date", { injection: { timeFormat: "HH:mm" } }, /injection\.timeFormat does not read back as the time it wrote/),
   settingsRow("an extra field with a bad key", { injection: { extraFields: { "bad key": "x" } } }, /extraFields\.bad key key must match/),
   settingsRow("an extra field value of 2,001 characters", { injection: { extraFields: { note: long(2_001) } } }, /extraFields\.note .*2000/),
   settingsRow("33 extra fields", { injection: { extraFields: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, "x"])) } }, /at most 32 extra fields/),
@@ -184,7 +184,7 @@ const rows: Row[] = [
   importRow("duplicate message ids", conversationWith({ messages: [userMessage("a", "x"), userMessage("a", "y")] }), /duplicate message id a/),
   importRow("a message id with a slash", conversationWith({ messages: [userMessage("a/b", "x")] }), /messages\.0\.id: must be 1–64/),
   importRow("a conversation id of ..", conversationWith({ id: ".." }), /conversation\.id: must be 1–64/),
-  importRow("invalid settings", conversationWith({ settings: { injection: { timezone: "Mars/Olympus" } } }), /timezone is not a known IANA timezone/),
+  req("invalid settings, applied", "POST", `${C}/import?settings=apply`, 400, /conversation\.settings\.injection\.timezone is not a known IANA timezone/, conversationWith({ settings: { injection: { timezone: "Mars/Olympus" } } })),
   importRow("a task with a word as its id", conversationWith({ tasks: [{ id: "one", subject: "x", status: "pending" }] }), /tasks\.0\.id: must be a positive integer/),
   importRow("a task with an unknown status", conversationWith({ tasks: [{ id: "1", subject: "x", status: "done" }] }), /tasks\.0\.status/),
   importRow(

@@ -176,3 +176,21 @@ describe("scanContext", () => {
     expect(scanContext([person], { source: OWN, taskToolNames: ["TaskList"] }).tasksSeen).toBe(false);
   });
 });
+
+describe("what does not count as the agent knowing", () => {
+  it("an imported hint, even from the agent's own source with a fresh time and the tasks", () => {
+    const imported = hintPart([["current-time", RECENT], ["timezone", "UTC"], ["tasks", "You have 0 in-progress tasks and 0 pending tasks."]]);
+    (imported as { data: { imported?: boolean } }).data.imported = true;
+    const hint = decide([person, reply(imported)], { tasks: { pending: 1, inProgress: 0 } });
+    expect(Object.keys(hint!.fields)).toEqual(["current-time", "timezone", "tasks"]);
+  });
+
+  it("a task tool call a stopped reply left without a result (it is not sent to the model)", () => {
+    const call = (state: string) => ({ type: "tool-TaskList", toolCallId: "c1", state, input: {} }) as ChatMessagePart;
+    const tasks = { pending: 1, inProgress: 0 };
+    expect(decide([person, reply(timeHint(RECENT), call("input-available"))], { tasks })?.fields).toHaveProperty("tasks");
+    expect(decide([person, reply(timeHint(RECENT), call("input-streaming"))], { tasks })?.fields).toHaveProperty("tasks");
+    expect(decide([person, reply(timeHint(RECENT), { ...call("output-error"), errorText: "x" } as ChatMessagePart)], { tasks })).toBeNull();
+  });
+});
+

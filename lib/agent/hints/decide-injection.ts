@@ -1,9 +1,8 @@
 // The injection decision (spec/injection.md): before every model call each dimension — time, tasks, context
 // usage — decides on its own; whatever fires goes into one hint. Pure: the clock is an argument.
-import { parse } from "date-fns";
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
 import type { InjectionConfig } from "../settings.ts";
 import { isValidTimeZone } from "../settings.ts";
+import { readTime, writeTime } from "./read-time.ts";
 import { orderFields, readField, renderHint } from "./render-hint.ts";
 import type { ContextScan } from "./scan-context.ts";
 
@@ -33,11 +32,7 @@ export function recordedTime(hintText: string, config: InjectionConfig): Date | 
   const value = readField(hintText, "current-time");
   if (!value) return undefined;
   const zone = clockZone(readField(hintText, "timezone") ?? config.timezone);
-  const wallClock = parse(value, config.timeFormat, new Date(0));
-  if (Number.isNaN(wallClock.getTime())) return undefined;
-  // `parse` yields the wall-clock fields as local time; fromZonedTime reads those same fields in the recorded zone.
-  const instant = fromZonedTime(wallClock, zone);
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
+  return readTime(value, config.timeFormat, zone);
 }
 
 export function timeIsStale(scan: ContextScan, config: InjectionConfig, now: Date): boolean {
@@ -63,7 +58,7 @@ export function decideInjection(input: InjectionInput): Injection | null {
   const builtIns: Record<string, string> = {};
 
   if (timeIsStale(scan, config, now)) {
-    builtIns["current-time"] = formatInTimeZone(now, clockZone(config.timezone), config.timeFormat);
+    builtIns["current-time"] = writeTime(now, clockZone(config.timezone), config.timeFormat);
     builtIns.timezone = config.timezone;
   }
 

@@ -1,8 +1,12 @@
 // Rendering a hint: fields in the spec's order, values escaped so nothing can close or forge a tag, substituted
-// into the template at every `{runtime_state}`.
+// into the template at every `{runtime_state}` — never more than HINT_MAX_CHARS, whatever the configuration.
 
 export const RUNTIME_STATE_PLACEHOLDER = "{runtime_state}";
-const BUILT_IN_ORDER = ["current-time", "timezone", "tasks", "context-length"] as const;
+export const DEFAULT_TEMPLATE =
+  "<system-reminder>Treat the following as the ground truth at this point of the conversation. Anything stated earlier is outdated, and a later reminder, if any, supersedes this one:\n{runtime_state}\n</system-reminder>";
+/** The most a rendered hint may hold, template included (settings that could exceed it are refused). */
+export const HINT_MAX_CHARS = 4096;
+export const BUILT_IN_FIELDS = ["current-time", "timezone", "tasks", "context-length"] as const;
 
 export function escapeValue(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -14,22 +18,43 @@ export function unescapeValue(value: string): string {
 
 /**
  * Orders the fields: built-ins first (current-time, timezone, tasks, context-length), then extra fields in insertion
- * order. An extra field named like a present built-in replaces its value in place.
+ * order. Settings refuse an extra field named like a built-in; should one get here, the built-in wins.
  */
 export function orderFields(builtIns: Record<string, string>, extraFields: Record<string, string>): Array<[string, string]> {
   const fields: Array<[string, string]> = [];
-  for (const key of BUILT_IN_ORDER) {
-    if (builtIns[key] !== undefined) fields.push([key, extraFields[key] ?? builtIns[key]]);
+  for (const key of BUILT_IN_FIELDS) {
+    if (builtIns[key] !== undefined) fields.push([key, builtIns[key]]);
   }
   for (const [key, value] of Object.entries(extraFields)) {
-    if (!fields.some(([k]) => k === key)) fields.push([key, value]);
+    if (!(BUILT_IN_FIELDS as readonly string[]).includes(key)) fields.push([key, value]);
   }
   return fields;
 }
 
+const renderState = (fields: ReadonlyArray<readonly [string, string]>) =>
+  fields.map(([key, value]) => `<${key}>${escapeValue(value)}</${key}>`).join("\n");
+
+/** How long the template renders with a state of `stateLength` characters at every placeholder. */
+export function renderedLength(template: string, stateLength: number): number {
+  const placeholders = template.split(RUNTIME_STATE_PLACEHOLDER).length - 1;
+  return template.length + placeholders * (stateLength - RUNTIME_STATE_PLACEHOLDER.length);
+}
+
 export function renderHint(template: string, fields: Array<[string, string]>): string {
-  const state = fields.map(([key, value]) => `<${key}>${escapeValue(value)}</${key}>`).join("\n");
-  return template.split(RUNTIME_STATE_PLACEHOLDER).join(state);
+  const state = renderState(fields);
+  if (renderedLength(template, state.length) <= HINT_MAX_CHARS) return template.split(RUNTIME_STATE_PLACEHOLDER).join(state);
+  // Only settings that skipped validation get here: the default template, each value cut to its share.
+  const share = Math.floor((HINT_MAX_CHARS - DEFAULT_TEMPLATE.length) / Math.max(1, fields.length)) - 1;
+  const cut = fields.map(([key, value]): [string, string] => [key, cutEscaped(value, Math.max(0, share - 2 * key.length - 5))]);
+  return DEFAULT_TEMPLATE.split(RUNTIME_STATE_PLACEHOLDER).join(renderState(cut));
+}
+
+/** `value`, shortened (with "…") so that it escapes to at most `max` characters. */
+function cutEscaped(value: string, max: number): string {
+  if (escapeValue(value).length <= max) return value;
+  let end = Math.min(value.length, Math.max(0, max - 1));
+  while (end > 0 && escapeValue(value.slice(0, end)).length > max - 1) end = Math.floor(end * 0.8);
+  return `${value.slice(0, end)}…`;
 }
 
 /** Reads `<key>…</key>` from a rendered hint (the last occurrence), unescaped. */

@@ -1,6 +1,6 @@
 // Scans the model context (newest to oldest) for what the agent already knows: the newest own hint carrying the
-// time, and whether it has seen the task list. Only the agent's own hints count; the compression summary is never
-// part of what is scanned.
+// time, and whether it has seen the task list. Only the agent's own hints count (never an imported one, which the
+// model does not receive); the compression summary is never part of what is scanned.
 import type { ChatMessage, HintData, HintSource } from "../../chat-message.ts";
 
 export type ContextScan = {
@@ -18,6 +18,11 @@ function toolNameOf(type: string, part: unknown): string | undefined {
   if (type === "dynamic-tool") return (part as { toolName?: string }).toolName;
   return type.startsWith("tool-") ? type.slice(5) : undefined;
 }
+
+const answered = (part: unknown): boolean => {
+  const state = (part as { state?: unknown }).state;
+  return state === "output-available" || state === "output-error";
+};
 
 export function scanContext(
   messages: readonly ChatMessage[],
@@ -43,12 +48,13 @@ export function scanContext(
       const part = parts[p]!;
       if (part.type === "data-hint") {
         const data = part.data as HintData | undefined;
-        if (!data || typeof data.text !== "string" || !sameSource(data.source, source)) continue;
+        if (!data || typeof data.text !== "string" || data.imported === true || !sameSource(data.source, source)) continue;
         if (lastTimeText === undefined && data.text.includes("<current-time>")) lastTimeText = data.text;
         if (data.text.includes("<tasks>")) tasksSeen = true;
       } else {
         const name = toolNameOf(part.type, part);
-        if (name && taskToolNames.includes(name)) tasksSeen = true;
+        // Only a call the model receives counts: one left without a result by a stopped reply is not sent.
+        if (name && taskToolNames.includes(name) && answered(part)) tasksSeen = true;
       }
       if (lastTimeText !== undefined && tasksSeen) return { lastTimeText, tasksSeen };
     }
