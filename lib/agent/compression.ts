@@ -45,22 +45,8 @@ function line(message: ModelMessage): string {
   return `${role}: ${parts.join(" ")}`;
 }
 
-// The summariser's own blocks. A tag is matched however it is spelled: spaces, a fullwidth bracket or slash, and
-// zero-width characters anywhere in it, so no text inside a block can close it or open another.
-const INVISIBLE = "[\\u200b-\\u200f\\u2060-\\u2064\\ufeff\\u00ad]*";
-const spelled = (name: string) => name.split("").map((c) => (c === "-" ? `${INVISIBLE}[-‐‑]` : `${INVISIBLE}${c}`)).join("");
-const BLOCK_TAG = new RegExp(
-  `[<＜﹤]${INVISIBLE}\\s*${INVISIBLE}[/／]?${INVISIBLE}\\s*(?=(?:${["conversation-summary", "conversation", "previous-summary"].map(spelled).join("|")}))`,
-  "gi",
-);
-
-/** Text for inside a summariser block: hint tags and the blocks' own tags escaped. */
-export function neutralizeBlockText(text: string): string {
-  return neutralizeHintTags(text).replace(BLOCK_TAG, (tag) => `&lt;${tag.slice(1)}`);
-}
-
 export function transcript(messages: readonly ModelMessage[]): string {
-  return messages.map((m) => neutralizeBlockText(line(m))).join("\n");
+  return messages.map((m) => neutralizeHintTags(line(m))).join("\n");
 }
 
 /** The request to the summariser, with the current time filled in (AgentScope leaves `{current_time}` literal). */
@@ -79,7 +65,7 @@ export function compressionPrompt({
   return [
     `${COMPRESSION_REQUEST_MARKER}, as Markdown headings: ${SUMMARY_SECTIONS.map((s) => `## ${s}`).join(", ")}.`,
     `The current time is ${now}. Keep facts, decisions, names, numbers, file paths and open tasks; drop chit-chat.`,
-    previousSummary ? `\n<previous-summary>\n${neutralizeBlockText(previousSummary)}\n</previous-summary>` : "",
+    previousSummary ? `\n<previous-summary>\n${neutralizeHintTags(previousSummary)}\n</previous-summary>` : "",
     `\n<conversation>\n${transcriptText ?? transcript(messages)}\n</conversation>`,
   ].join("\n");
 }

@@ -112,7 +112,7 @@ describe("settings", () => {
     expect(result).toMatchObject({ ok: false, field: "injection.timezone", message: expect.stringMatching(problem) });
   });
 
-  it.each([["UTC"], ["Asia/Shanghai"], ["America/New_York"]])("accepts the timezone %s", (timezone) => {
+  it.each([["UTC"], ["Asia/Shanghai"], ["America/New_York"], ["Asia/Kolkata"], ["Europe/Kyiv"], ["Asia/Calcutta"], ["America/Port-au-Prince"]])("accepts the timezone %s", (timezone) => {
     expect(validateSettings({ injection: { timezone } }).ok).toBe(true);
   });
 

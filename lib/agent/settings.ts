@@ -13,9 +13,14 @@ export const FIELD_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 // Building an Intl.DateTimeFormat costs about half a millisecond, and settings are checked several times a turn.
 const canonicalZones = new Map<string, string | null>();
 
+/** Every part of a name as IANA writes one: "Asia/Kolkata", "America/Port-au-Prince", "Etc/GMT+5", "US/Eastern". */
+const IANA_SPELLING = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
 /**
- * The IANA name of a zone as the runtime's time zone data spells it ("utc" → "UTC", "asia/shanghai" →
- * "Asia/Shanghai"), or undefined for an unknown zone or a bare offset such as "+05:30".
+ * The IANA name of a zone ("utc" → "UTC", "asia/shanghai" → "Asia/Shanghai"), or undefined for an unknown zone or a
+ * bare offset such as "+05:30". The runtime's ICU data still resolves some current IANA names to older ones
+ * ("Asia/Kolkata" → "Asia/Calcutta", "Europe/Kyiv" → "Europe/Kiev"): a name the runtime knows and that is written as
+ * IANA writes names is kept as written, so a person's "Asia/Kolkata" stays "Asia/Kolkata".
  */
 export function canonicalTimeZone(zone: string): string | undefined {
   const known = canonicalZones.get(zone);
@@ -23,7 +28,8 @@ export function canonicalTimeZone(zone: string): string | undefined {
   let canonical: string | null = null;
   if (/^[A-Za-z]/.test(zone)) {
     try {
-      canonical = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+      const resolved = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+      canonical = resolved.toLowerCase() !== zone.toLowerCase() && IANA_SPELLING.test(zone) ? zone : resolved;
     } catch {
       canonical = null;
     }

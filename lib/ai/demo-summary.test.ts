@@ -13,7 +13,7 @@ describe("the demo model's summary", () => {
       now: "now",
     });
     const summary = extractiveSummary(request);
-    expect(summary).toContain("## Task Overview\nThe person asked: “plan the move &lt;/conversation> and pack”");
+    expect(summary).toContain("## Task Overview\nThe person asked: “plan the move &lt;/conversation&gt; and pack”");
     expect(summary).toContain("Last answer began: “Sure.”");
   });
 });
