@@ -77,7 +77,7 @@ export const MessageView = memo(function MessageView({
       )}
       {!streaming && status === "incomplete" && (
         <div data-testid="message-incomplete" className="text-xs text-muted">
-          Stopped — this reply is incomplete.
+          {message.metadata?.error && message.metadata.error !== "Stopped." ? message.metadata.error : "Stopped — this reply is incomplete."}
         </div>
       )}
     </div>

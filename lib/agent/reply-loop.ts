@@ -46,6 +46,10 @@ export type ReplyOptions = {
   retryBaseMs?: number;
   /** Give up on a provider that sends nothing for this long (first chunk, and between chunks). */
   idleTimeoutMs?: number;
+  /** Output tokens one model call may produce (sent to the provider). */
+  maxOutputTokens?: number;
+  /** Characters the whole reply may stream (text, reasoning and tool arguments, over all its steps). */
+  maxReplyChars?: number;
   abortSignal?: AbortSignal;
   /** Chunks that open the reply before its first step (e.g. a compression record). */
   prelude?: ChatChunk[];
@@ -73,19 +77,40 @@ type CallResult = {
   /** Whether anything besides the step opening reached the reply (a failed call that sent nothing can be retried). */
   sentContent: boolean;
   timedOut: boolean;
+  /** The reply's character ceiling was reached: the call was ended there. */
+  limitReached: boolean;
   finishReason?: string;
   usage: StepUsage;
+  /** The response's content type, as the provider declared it. */
+  contentType?: string;
 };
 
-type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "abortSignal" | "idleTimeoutMs"> & {
+type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens"> & {
   instructions: string;
   messages: ModelMessage[];
   send: (chunk: ChatChunk) => void;
+  /** Characters the reply may still stream. */
+  budget: { chars: number };
 };
 
+/** How many characters a chunk adds to the reply, and the chunk cut down to `room` characters (undefined: nothing fits). */
+function streamedChars(chunk: ChatChunk): number {
+  if (chunk.type === "text-delta" || chunk.type === "reasoning-delta") return chunk.delta.length;
+  if (chunk.type === "tool-input-delta") return chunk.inputTextDelta.length;
+  return 0;
+}
+
+function cutChunk(chunk: ChatChunk, room: number): ChatChunk | undefined {
+  if (room <= 0 || (chunk.type !== "text-delta" && chunk.type !== "reasoning-delta")) return undefined;
+  // Never between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(chunk.delta[room - 1] ?? "") ? room - 1 : room;
+  return end > 0 ? { ...chunk, delta: chunk.delta.slice(0, end) } : undefined;
+}
+
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
-async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeoutMs, instructions, messages, send }: CallOptions): Promise<CallResult> {
-  const out: CallResult = { sentContent: false, timedOut: false, usage: {} };
+async function streamCall(options: CallOptions): Promise<CallResult> {
+  const { model, tools, repairToolCall, abortSignal, idleTimeoutMs, maxOutputTokens, instructions, messages, send, budget } = options;
+  const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
   const watchdog = new AbortController();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -94,7 +119,9 @@ async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeo
     if (idleTimeoutMs) idleTimer = setTimeout(() => watchdog.abort(), idleTimeoutMs);
   };
   arm();
-  const signal = abortSignal ? AbortSignal.any([abortSignal, watchdog.signal]) : watchdog.signal;
+  // Ends the call when the reply reaches its character ceiling.
+  const limiter = new AbortController();
+  const signal = AbortSignal.any([...(abortSignal ? [abortSignal] : []), watchdog.signal, limiter.signal]);
   const prompt = await withConvertedPrefix({ model, messages, abortSignal: signal });
   const result = streamText({
     model: prompt.model,
@@ -103,6 +130,7 @@ async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeo
     tools,
     repairToolCall,
     abortSignal: signal,
+    maxOutputTokens,
     // Retries are the reply loop's, so that the person sees them.
     maxRetries: 0,
     // Failures arrive as stream parts and are reported to the person; no console noise per failure.
@@ -122,9 +150,20 @@ async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeo
       if (part.type === "finish-step") {
         out.finishReason = part.finishReason;
         out.usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
+        out.contentType = part.response?.headers?.["content-type"];
       }
-      const chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
+      let chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
       if (!chunk) continue;
+      const chars = streamedChars(chunk);
+      if (chars > budget.chars) {
+        out.limitReached = true;
+        limiter.abort();
+        chunk = cutChunk(chunk, budget.chars);
+        budget.chars = 0;
+        if (!chunk) break;
+      } else {
+        budget.chars -= chars;
+      }
       if (chunk.type === "start-step") {
         opening = chunk;
       } else if (chunk.type !== "finish-step" || !out.error) {
@@ -133,9 +172,10 @@ async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeo
         out.sentContent = true;
         send(chunk);
       }
+      if (out.limitReached) break;
     }
   } catch (thrown) {
-    if (!abortSignal?.aborted) {
+    if (!abortSignal?.aborted && !out.limitReached) {
       out.error = describeError(thrown);
       out.rawError = thrown;
     }
@@ -144,6 +184,21 @@ async function streamCall({ model, tools, repairToolCall, abortSignal, idleTimeo
   }
   out.timedOut = watchdog.signal.aborted && !abortSignal?.aborted;
   return out;
+}
+
+const formatCount = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * Why a call that raised no error still cannot be trusted as a finished reply: the provider answered with something
+ * other than an event stream (an HTML page, a JSON body), or its stream ended without a finish reason.
+ */
+function untrustedEnd(call: CallResult): string | undefined {
+  if (call.finishReason !== "interrupted") return undefined;
+  const type = call.contentType?.split(";")[0]?.trim().toLowerCase();
+  if (type && type !== "text/event-stream") {
+    return `The model provider answered with ${type} instead of a stream of the reply. Check that OPENAI_BASE_URL points at its API, then try again.`;
+  }
+  return "The model provider's stream ended without saying the reply was finished, so it may be cut short. Try again.";
 }
 
 /** Throttled, never-overlapping saves; `settled()` waits for the one in flight so a later save cannot be overtaken. */
@@ -188,6 +243,7 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
   const stopped = (steps: number): ReplyOutcome => ({ reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps });
 
   for (const chunk of options.prelude ?? []) send(chunk);
+  const budget = { chars: options.maxReplyChars ?? Number.POSITIVE_INFINITY };
   let base = history;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return stopped(stepIndex);
@@ -203,7 +259,7 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     let retries = 0;
     for (;;) {
       const instructions = typeof options.instructions === "function" ? await options.instructions() : options.instructions;
-      call = await streamCall({ ...options, instructions, messages, send });
+      call = await streamCall({ ...options, instructions, messages, send, budget });
       if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) break;
       if (retries >= maxRetries || !isRetryableError(call.rawError)) break;
       const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);
@@ -216,7 +272,11 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
       if (abortSignal?.aborted) break;
     }
     if (abortSignal?.aborted) return stopped(stepIndex + 1);
-    let error = call.error;
+    if (call.limitReached) {
+      const error = `The reply reached its ${formatCount(options.maxReplyChars ?? 0)}-character limit and was stopped.`;
+      return { reply: builder.snapshot(), status: "incomplete", error, steps: stepIndex + 1 };
+    }
+    let error = call.error ?? untrustedEnd(call);
     if (call.timedOut) {
       error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
     } else if (error && retries > 0) {
@@ -227,6 +287,12 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
       return { reply: builder.snapshot(), status: "error", error, steps: stepIndex + 1 };
     }
     await checkpoint.settled();
+    if (call.finishReason === "length") {
+      const error = options.maxOutputTokens
+        ? `The reply reached its ${formatCount(options.maxOutputTokens)}-token limit and was stopped.`
+        : "The reply reached the model's output limit and was stopped.";
+      return { reply: builder.snapshot(), status: "incomplete", error, steps: stepIndex + 1 };
+    }
     const final = call.finishReason !== "tool-calls";
     await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final });
     if (final) return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };

@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { describe, expect, it } from "vitest";
-import { countTokens, encodingFor, selectEncodingFor } from "./token-count.ts";
+import { countInBoundedPieces, countTokens, DIRECT_LIMIT, encodingFor, MAX_PIECE, selectEncodingFor } from "./token-count.ts";
 
 describe("token counting", () => {
   it("chooses the encoding per model family", () => {
@@ -21,5 +25,88 @@ describe("token counting", () => {
     expect(countTokens(text)).toBe(o200k);
     expect(cl100k).not.toBe(o200k);
     expect(countTokens("")).toBe(0);
+  });
+});
+
+describe("token counting in bounded pieces", () => {
+  const punctuation = "=-+*#@!%^&~|<>?;:.,_";
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
+  const randomRun = (length: number, alphabet: string) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+
+  /** The tokenizer's own work on what it was given: each pre-split piece costs the square of its length. */
+  function spy() {
+    const calls: string[] = [];
+    const count = (text: string) => {
+      calls.push(text);
+      return countO200k(text);
+    };
+    const work = () => calls.reduce((sum, text) => sum + [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].reduce((n, [p]) => n + p.length ** 2, 0), 0);
+    return { calls, count, work };
+  }
+
+  it("is exactly gpt-tokenizer's count on ordinary prose, code and markup", async () => {
+    await selectEncodingFor("gpt-4o");
+    const files = ["README.md", "lib/agent/reply-loop.ts", "lib/chat/stream-reply.ts", "package.json"].map((f) => readFileSync(f, "utf8"));
+    const samples = [
+      ...files,
+      files.join("\n\n"),
+      "Rivers carve valleys through erosion — 12345 🌊\r\n\tIndented line;\n\n\n    four spaces\n".repeat(400),
+      "Ünïcödé wörds, 中文 text, עברית, русский текст и emoji 👩‍👩‍👧‍👦 mixed in.\n".repeat(300),
+      `| a | b |\n|---|---|\n| ${"-".repeat(200)} | ${"x".repeat(250)} |\n`.repeat(50),
+    ];
+    for (const text of samples) {
+      expect(text.length).toBeGreaterThan(DIRECT_LIMIT);
+      expect(countTokens(text)).toBe(countO200k(text));
+    }
+    await selectEncodingFor("gpt-4");
+    for (const text of samples) expect(countTokens(text)).toBe(countCl100k(text));
+    await selectEncodingFor("gpt-4o");
+  });
+
+  it("counts special-token spellings as plain text instead of throwing", () => {
+    expect(countTokens("hi <|endoftext|> there")).toBe(countO200k("hi <|endoftext|> there", { disallowedSpecial: new Set() }));
+    expect(countTokens(`${"<|im_start|>".repeat(200)} x`)).toBeGreaterThan(200);
+  });
+
+  it("counts long unbroken runs within 1% of the exact count", () => {
+    const runs = [
+      "=".repeat(12_000),
+      "a".repeat(12_000),
+      " ".repeat(12_000),
+      "\n".repeat(12_000),
+      "中文字符测试".repeat(2_000),
+      randomRun(12_000, punctuation),
+      `before ${"=".repeat(5_000)} between\n${"x".repeat(3_000)} after`,
+    ];
+    for (const text of runs) {
+      const exact = countO200k(text, { disallowedSpecial: new Set() });
+      expect(Math.abs(countTokens(text) - exact)).toBeLessThanOrEqual(Math.max(2, exact * 0.01));
+    }
+  });
+
+  it("never hands the tokenizer a piece longer than MAX_PIECE, so its work grows linearly", () => {
+    const work = (text: string) => {
+      const s = spy();
+      countInBoundedPieces(text, s.count, O200K_TOKEN_SPLIT_REGEX);
+      for (const call of s.calls) for (const [piece] of call.matchAll(O200K_TOKEN_SPLIT_REGEX)) expect(piece.length).toBeLessThanOrEqual(MAX_PIECE);
+      return s.work();
+    };
+    for (const make of [(n: number) => "=".repeat(n), (n: number) => randomRun(n, punctuation), (n: number) => `x ${"b".repeat(n)} y`]) {
+      const one = work(make(25_000));
+      const four = work(make(100_000));
+      // Whole-run counting does 25,000² and then 16× that; bounded pieces do at most MAX_PIECE per character.
+      expect(one).toBeLessThanOrEqual(MAX_PIECE * 25_002);
+      expect(four / one).toBeLessThan(4.5);
+    }
+  });
+
+  it("keeps surrogate pairs whole when it slices a run", () => {
+    const s = spy();
+    countInBoundedPieces("😀".repeat(3_000), s.count, O200K_TOKEN_SPLIT_REGEX);
+    for (const call of s.calls) expect(call).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
   });
 });

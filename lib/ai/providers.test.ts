@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { describeError } from "../agent/describe-error.ts";
 import { type OpenAIFake, startOpenAIFake } from "../../tests/support/openai-fake.ts";
 import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "./context-windows.ts";
-import { resolveModel } from "./providers.ts";
+import { replyTokenCeiling, resolveModel } from "./providers.ts";
 
 describe("resolveModel", () => {
   it("uses the offline demo model when neither key nor base URL is set", () => {
@@ -66,6 +66,38 @@ describe("the provider's requests", () => {
       redirecting.close();
       await fake?.close();
     }
+  });
+});
+
+describe("usage figures that are not numbers", () => {
+  it("are dropped before the AI SDK reads them, so a good reply is not an error", async () => {
+    const fake = await startOpenAIFake();
+    try {
+      const { model } = resolveModel({ OPENAI_BASE_URL: fake.url, HINTLINE_MODEL: "fake-model" });
+      const cases = [{ promptTokens: "12", completionTokens: 3 }, { promptTokens: 12, completionTokens: "many" }, { promptTokens: null }];
+      for (const usage of cases) {
+        fake.enqueue({ text: "All good.", usage });
+        const result = streamText({ model, prompt: "Hi", maxRetries: 0, onError: () => {} });
+        const parts: { type: string }[] = [];
+        for await (const part of result.stream) parts.push(part);
+        expect(parts.filter((p) => p.type === "error")).toEqual([]);
+        expect(await result.text).toBe("All good.");
+        expect(await result.finishReason).toBe("stop");
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe("replyTokenCeiling", () => {
+  it("is HINTLINE_MAX_REPLY_TOKENS, else 32,768 within a known OpenAI model's maximum, else not sent", () => {
+    expect(replyTokenCeiling("llama3.1:8b", { HINTLINE_MAX_REPLY_TOKENS: "2000" })).toBe(2000);
+    expect(replyTokenCeiling("gpt-4o-mini", {})).toBe(16_384);
+    expect(replyTokenCeiling("gpt-4.1", {})).toBe(32_768);
+    expect(replyTokenCeiling("gpt-5-mini", {})).toBe(32_768);
+    expect(replyTokenCeiling("llama3.1:8b", {})).toBeUndefined();
+    expect(replyTokenCeiling("gpt-4o", { HINTLINE_MAX_REPLY_TOKENS: "lots" })).toBe(16_384);
   });
 });
 

@@ -1,5 +1,6 @@
 // Request schemas of the public HTTP API.
 import { z } from "zod";
+import { maxReplyChars } from "../env-number.ts";
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_MESSAGE_TEXT = 100_000;
@@ -52,12 +53,32 @@ const importedPartSchema = z
     path: ["text"],
   });
 
-const importedMessageSchema = z.object({
-  id: idSchema,
-  role: z.enum(["user", "assistant"]),
-  parts: z.array(importedPartSchema).max(10_000),
-  metadata: jsonObjectSchema.optional(),
-});
+/**
+ * An imported message holds no more text than chat lets it have: a person's message what one chat message may hold,
+ * an assistant's what one reply may stream (its character ceiling).
+ */
+const importedMessageSchema = z
+  .object({
+    id: idSchema,
+    role: z.enum(["user", "assistant"]),
+    parts: z.array(importedPartSchema).max(10_000),
+    metadata: jsonObjectSchema.optional(),
+  })
+  .superRefine((message, context) => {
+    let chars = 0;
+    for (const part of message.parts) if (typeof part.text === "string") chars += part.text.length;
+    const [limit, what] =
+      message.role === "user"
+        ? [MAX_MESSAGE_TEXT, "a person's message may hold (as in chat)"]
+        : [maxReplyChars(), "one reply may hold (HINTLINE_MAX_REPLY_CHARS)"];
+    if (chars <= limit) return;
+    const count = (n: number) => n.toLocaleString("en-US");
+    context.addIssue({
+      code: "custom",
+      path: ["parts"],
+      message: `message "${message.id}" holds ${count(chars)} characters of text, more than the ${count(limit)} ${what}`,
+    });
+  });
 
 const importedTaskSchema = z.object({
   id: z.string().regex(/^[1-9][0-9]{0,8}$/, { message: "must be a positive integer id" }),

@@ -4,14 +4,15 @@
 import type { LanguageModel, UIMessageStreamWriter } from "ai";
 import type { LastCallUsage } from "../agent/context-usage.ts";
 import { describeError } from "../agent/describe-error.ts";
-import { runReply } from "../agent/reply-loop.ts";
+import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
+import { replyTokenCeiling } from "../ai/providers.ts";
 import { createTools, repairToolInput } from "../ai/tools/index.ts";
 import { createCallCounter } from "../ai/tools/task-tool-context.ts";
 import type { ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
-import { envNumber } from "../env-number.ts";
+import { envNumber, maxReplyChars } from "../env-number.ts";
 import { type AgentState, patchAgentState } from "./agent-state.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { createStepPreparation } from "./step-preparation.ts";
@@ -32,6 +33,18 @@ export type ReplyJob = {
   committed: Promise<void>;
   abortSignal: AbortSignal;
 };
+
+/**
+ * The step's token figures when they can be true: whole numbers from 0 up to a few times the context window (a call
+ * cannot take or give more than its window; a figure past 4× it means the report is wrong, and the local count is
+ * the better one). Otherwise none: the meter and the hints then count locally.
+ */
+function plausibleUsage(usage: StepUsage, contextWindow: number): { inputTokens: number; outputTokens: number } | undefined {
+  const ceiling = 4 * contextWindow;
+  const ok = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0 && n <= ceiling);
+  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens)) return undefined;
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 };
+}
 
 export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<ChatMessage>): Promise<void> {
   const { conversationId, replyId, model, settings, contextWindow, agentState, history, committed } = job;
@@ -70,16 +83,19 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
       retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
       idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
+      maxOutputTokens: replyTokenCeiling(job.modelId),
+      maxReplyChars: maxReplyChars(),
       emit,
       beforeStep: steps.beforeStep,
       // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
       checkpoint: { everyMs: 1000, save: saveParts },
-      onStepEnd: async ({ reply, usage, final }) => {
-        if (usage.inputTokens) {
-          steps.recordStep(usage.inputTokens, usage.outputTokens ?? 0);
-          lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0, messageCount: history.length + 1 };
+      onStepEnd: async ({ reply, usage: reported, final }) => {
+        const usage = plausibleUsage(reported, contextWindow);
+        if (usage) {
+          steps.recordStep(usage.inputTokens, usage.outputTokens);
+          lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, messageCount: history.length + 1 };
           // The meter moves during the reply: the next call sends at least this step's input and output.
-          const inputTokens = usage.inputTokens + (usage.outputTokens ?? 0);
+          const inputTokens = usage.inputTokens + usage.outputTokens;
           emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, inputTokens }, transient: true });
         }
         // A step that ends the reply is saved once, with its status, right after.

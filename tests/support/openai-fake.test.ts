@@ -179,4 +179,29 @@ describe("openai fake", () => {
     expect(await streamText({ model: model(), messages }).text).toBe("echo Say hi");
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
   });
+
+  it("streams a long run without a space, and plays providers that lie about the reply", async () => {
+    fake.enqueue({ kind: "run", length: 50_000, chunkChars: 1000 });
+    const run = streamText({ model: model(), messages, ...quiet });
+    expect(await run.text).toBe("=".repeat(50_000));
+    expect(await run.finishReason).toBe("stop");
+    // An HTML page, a JSON completion and a stream without a finish reason all end "interrupted" in the AI SDK.
+    for (const reply of [{ kind: "html" }, { kind: "json-to-stream", text: "Hi" }, { kind: "no-finish", text: "Half a reply" }] as const) {
+      fake.enqueue(reply);
+      const result = streamText({ model: model(), messages, ...quiet });
+      const parts = await collect(result.stream);
+      expect(parts.some((p) => p.type === "error")).toBe(false);
+      expect(await result.finishReason).toBe("interrupted");
+    }
+    expect(textOf(await collect(streamText({ model: model(), messages: [{ role: "user", content: "x" }], ...quiet }).stream))).toBe(
+      "Hello from the fake.",
+    );
+  });
+
+  it("sends usage figures as scripted, numbers or not", async () => {
+    fake.enqueue({ text: "Fine.", usage: { promptTokens: "12", completionTokens: -3 } });
+    const parts = await collect(streamText({ model: model(), messages, ...quiet }).stream);
+    // The AI SDK's chunk schema refuses the usage chunk: a good reply surfaces as an error.
+    expect(parts.some((p) => p.type === "error")).toBe(true);
+  });
 });

@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-type FakeUsage = { promptTokens?: number; completionTokens?: number };
+/** Numbers as a real API sends them; anything else to play a provider that lies about usage. */
+type FakeUsage = { promptTokens?: number | string | null; completionTokens?: number | string | null };
 
 export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
 export type FakeReply =
@@ -12,7 +13,14 @@ export type FakeReply =
   | { kind: "tools"; calls: FakeToolCall[]; text?: string; chunkDelayMs?: number; usage?: FakeUsage }
   | { kind: "http-error"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "cut"; text: string; afterChunks: number }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** `length` characters of `char` (default "=") in chunks of `chunkChars`, with no space, until done or the client leaves. */
+  | { kind: "run"; length: number; char?: string; chunkChars?: number }
+  /** A 200 answer that is not an event stream: an HTML page, or the non-streaming JSON completion of `text`. */
+  | { kind: "html"; body?: string }
+  | { kind: "json-to-stream"; text: string }
+  /** Streams `text` and ends the stream ([DONE]) without a finish reason or usage. */
+  | { kind: "no-finish"; text: string };
 // biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
 export type RecordedRequest = { path: string; headers: Record<string, string | string[] | undefined>; body: any };
 export type OpenAIFake = {
@@ -26,12 +34,12 @@ export type OpenAIFake = {
 };
 
 type DefaultReply = FakeReply | ((req: RecordedRequest) => FakeReply);
-type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+type Usage = { prompt_tokens: unknown; completion_tokens: unknown; total_tokens: unknown };
 /** `usage()` is worked out when it is sent (the end of a stream): re-serialising a long prompt would delay the first chunk. */
 type Plan = { text: string; calls: { id: string; name: string; args: string }[]; finishReason: "stop" | "tool_calls"; usage: () => Usage };
 
 const INITIAL_DEFAULT: FakeReply = { text: "Hello from the fake." };
-const KINDS = new Set(["text", "tools", "http-error", "cut", "hang"]);
+const KINDS = new Set(["text", "tools", "http-error", "cut", "hang", "run", "html", "json-to-stream", "no-finish"]);
 const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_exceeded" };
 
 /** Word-sized chunks that keep every whitespace character, so joining them gives back the text. */
@@ -85,12 +93,19 @@ function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUs
   const usage = () => {
     const prompt = reply.usage?.promptTokens ?? estimateTokens(JSON.stringify(body?.messages ?? []));
     const completion = reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
-    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+    const total = typeof prompt === "number" && typeof completion === "number" ? prompt + completion : null;
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total };
   };
   return { text, calls, finishReason: calls.length > 0 ? "tool_calls" : "stop", usage };
 }
 
-async function streamPlan(res: ServerResponse, plan: Plan, model: string, id: string, opts: { delayMs?: number; cutAfter?: number }) {
+async function streamPlan(
+  res: ServerResponse,
+  plan: Plan,
+  model: string,
+  id: string,
+  opts: { delayMs?: number; cutAfter?: number; noFinish?: boolean },
+) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const created = Math.floor(Date.now() / 1000);
   const base = { id, object: "chat.completion.chunk", created, model };
@@ -115,8 +130,38 @@ async function streamPlan(res: ServerResponse, plan: Plan, model: string, id: st
       if (piece) await writeEvent(res, chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   }
-  await writeEvent(res, chunk({}, plan.finishReason));
-  await writeEvent(res, { ...base, choices: [], usage: plan.usage() });
+  if (!opts.noFinish) {
+    await writeEvent(res, chunk({}, plan.finishReason));
+    await writeEvent(res, { ...base, choices: [], usage: plan.usage() });
+  }
+  await writeEvent(res, "[DONE]");
+  if (!res.destroyed) res.end();
+}
+
+/** Resolves when the response can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/** A long run without a space, written as fast as the client reads it; stops when the client goes away. */
+async function streamRun(res: ServerResponse, reply: { length: number; char?: string; chunkChars?: number }, model: string, id: string) {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
+  const piece = (reply.char ?? "=").repeat(reply.chunkChars ?? 4096);
+  const event = `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`;
+  await writeEvent(res, { ...base, choices: [{ index: 0, delta: { role: "assistant" }, finish_reason: null }] });
+  for (let sent = 0; sent < reply.length && !res.destroyed; sent += piece.length) {
+    if (!res.write(event)) await drained(res);
+  }
+  await writeEvent(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
   await writeEvent(res, "[DONE]");
   if (!res.destroyed) res.end();
 }
@@ -169,6 +214,15 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
         return; // never answer; the socket is destroyed when the client aborts or the fake closes
       case "http-error":
         return sendJson(res, reply.status, reply.body ?? errorBody(reply.status, `Fake upstream error ${reply.status}`), reply.headers);
+      case "run":
+        return streamRun(res, reply, model, id);
+      case "html":
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return void res.end(reply.body ?? "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
+      case "json-to-stream":
+        return sendJson(res, 200, completionJson(makePlan(reply, body, callIds), model, id));
+      case "no-finish":
+        return streamPlan(res, makePlan(reply, body, callIds), model, id, { noFinish: true });
       case "cut":
         if (!streaming) return void res.destroy();
         return streamPlan(res, makePlan(reply, body, callIds), model, id, { cutAfter: reply.afterChunks });
