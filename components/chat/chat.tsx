@@ -3,11 +3,12 @@
 // conversation list in step.
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
 import { titleFrom } from "@/lib/conversation-title";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
+import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { Composer } from "./composer";
@@ -55,6 +56,15 @@ export function Chat({
       if (part.type === "data-context-usage") receiveUsage(part.data);
     },
   });
+
+  // A compression divider stored by "Compress now" joins the transcript at once.
+  const added = useTranscriptStore((s) => s.added);
+  const takeAdded = useTranscriptStore((s) => s.take);
+  useEffect(() => {
+    if (!added.some((a) => a.conversationId === id)) return;
+    const fresh = takeAdded(id);
+    setMessages((current) => [...current, ...fresh.filter((m) => !current.some((c) => c.id === m.id))]);
+  }, [added, id, takeAdded, setMessages]);
 
   const busy = status === "submitted" || status === "streaming";
   const last = messages.at(-1);

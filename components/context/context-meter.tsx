@@ -1,12 +1,14 @@
 "use client";
 // The context meter: used / window with the buffer start and the compression trigger marked, coloured by zone; a
 // click opens the breakdown and a "Compress now" button.
-import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import type { ContextUsage } from "@/lib/chat-message";
-import { apiFetch } from "@/lib/stores/api-client";
+import type { ChatMessage, ContextUsage } from "@/lib/chat-message";
+import { apiFetch, failureText } from "@/lib/stores/api-client";
+import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
+
+type CompactResult = { compressed: false; message: string } | { compressed: true; message: ChatMessage; contextUsage: ContextUsage };
 
 const ZONE_COLOUR = { ok: "bg-accent", buffer: "bg-amber-500", trigger: "bg-danger" } as const;
 
@@ -29,10 +31,11 @@ function Bar({ usage, thin = false }: { usage: ContextUsage; thin?: boolean }) {
 export function ContextMeter({ conversationId, initial }: { conversationId: string; initial: ContextUsage | null }) {
   const seed = useUsageStore((s) => s.seed);
   const usage = useUsageStore((s) => s.usage);
+  const receive = useUsageStore((s) => s.receive);
+  const addToTranscript = useTranscriptStore((s) => s.add);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const router = useRouter();
   useEffect(() => seed(conversationId, initial), [conversationId, initial, seed]);
   if (!usage) return null;
   const b = usage.breakdown;
@@ -40,11 +43,16 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
   const compact = async () => {
     setBusy(true);
     try {
-      const result = await apiFetch<{ compressed: boolean }>(`/api/conversations/${conversationId}/compact`, { method: "POST" });
-      setNotice(result.compressed ? null : "Nothing to compress yet.");
-      if (result.compressed) router.refresh();
+      const result = await apiFetch<CompactResult>(`/api/conversations/${conversationId}/compact`, { method: "POST" });
+      if (result.compressed) {
+        setNotice(null);
+        addToTranscript(conversationId, result.message);
+        receive(result.contextUsage);
+      } else {
+        setNotice(result.message);
+      }
     } catch (error) {
-      setNotice((error as Error).message);
+      setNotice(failureText(error));
     } finally {
       setBusy(false);
     }

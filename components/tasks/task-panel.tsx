@@ -69,9 +69,12 @@ export function TaskPanel({ conversationId, initialTasks }: { conversationId: st
         className="border-t border-border p-3"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!draft.trim()) return;
-          void add(draft.trim());
-          setDraft("");
+          const subject = draft.trim();
+          if (!subject) return;
+          // The text stays in the box until the server has the task.
+          void add(subject).then((added) => {
+            if (added) setDraft((current) => (current.trim() === subject ? "" : current));
+          });
         }}
       >
         <input

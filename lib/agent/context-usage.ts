@@ -1,9 +1,11 @@
-// Token counts of model messages, and what the provider reported for the last call (the base the next input's size
-// is counted from incrementally; see lib/chat/context-usage.ts).
+// Token counts of model messages (the context figure is built from them; see lib/chat/context-usage.ts).
 import type { ModelMessage } from "ai";
 import { countTokens } from "./token-count.ts";
 
-/** What the last model call of the previous reply reported, and how many stored messages its input covered. */
+/**
+ * What a model call reported, as older conversations stored it. No longer read: provider reports are not mixed into
+ * the context figure.
+ */
 export type LastCallUsage = { inputTokens: number; outputTokens: number; messageCount: number };
 
 /** Per-message framing the chat formats add around content (role markers, separators). */

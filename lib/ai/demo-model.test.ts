@@ -5,6 +5,14 @@ import { createDemoModel, decide, essay, newestReminderField } from "./demo-mode
 
 const user = (text: string): LanguageModelV4Prompt[number] => ({ role: "user", content: [{ type: "text", text }] });
 const reminder = (fields: string) => user(`<system-reminder>Ground truth:\n${fields}\n</system-reminder>`);
+const call = (toolName: string): LanguageModelV4Prompt[number] => ({
+  role: "assistant",
+  content: [{ type: "tool-call", toolCallId: `c-${toolName}`, toolName, input: {} }],
+});
+const result = (toolName: string, value: string): LanguageModelV4Prompt[number] => ({
+  role: "tool",
+  content: [{ type: "tool-result", toolCallId: `c-${toolName}`, toolName, output: { type: "text", value } }],
+});
 
 describe("demo model", () => {
   it("writes exactly N words about a topic, the same every time", () => {
@@ -45,5 +53,35 @@ describe("demo model", () => {
     const usage = await result.usage;
     expect(usage.inputTokens).toBeGreaterThan(0);
     expect(usage.outputTokens).toBeGreaterThan(0);
+  });
+});
+
+describe("demo model answers", () => {
+  const tasksReminder = user("<system-reminder>\n<tasks>The user updated the task list. You have 0 in-progress tasks and 2 pending tasks.</tasks>\n</system-reminder>");
+  const listed = [call("TaskList"), result("TaskList", "1 [pending] a\n2 [pending] b\n(Tool call #1 for 'TaskList' in this conversation.)")];
+
+  it("after a tasks reminder, lists the tasks and then does what the person asked", () => {
+    expect(decide([user("write 12 words about rivers"), tasksReminder]).calls).toEqual([{ toolName: "TaskList", input: {} }]);
+    const answer = decide([user("write 12 words about rivers"), tasksReminder, ...listed]);
+    expect(answer.calls).toBeUndefined();
+    expect(answer.text.split(/\s+/)).toHaveLength(12);
+    expect(answer.text).toContain("rivers");
+    expect(decide([user("hello"), tasksReminder, ...listed]).text).toMatch(/^Hello!/);
+  });
+
+  it("lays a task list out as a Markdown list, one task per line", () => {
+    expect(decide([user("what's left?"), ...listed]).text).toBe("Here is the task list:\n\n- 1 [pending] a\n- 2 [pending] b");
+    expect(decide([user("what's left?"), call("TaskList"), result("TaskList", "No tasks available.")]).text).toBe("No tasks available.");
+  });
+
+  it("sums up several results as a list, a multi-line result as a nested list", () => {
+    const prompt = [
+      user("add tasks: a; b"),
+      call("TaskCreate"),
+      result("TaskCreate", "Task (id=1) created successfully: a"),
+      call("TaskList"),
+      result("TaskList", "Tasks:\n1 [pending] a\n2 [pending] b"),
+    ];
+    expect(decide(prompt).text).toBe("Done.\n\n- Task (id=1) created successfully: a\n- Tasks:\n  - 1 [pending] a\n  - 2 [pending] b");
   });
 });

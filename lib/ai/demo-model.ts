@@ -10,7 +10,7 @@ import type {
 import { countTokens } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { extractiveSummary } from "./demo-summary.ts";
-import { type DemoToolCall, nextCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
+import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 
 export const DEMO_MODEL_ID = "hintline-demo";
 export const DEMO_CONTEXT_WINDOW = 8192;
@@ -94,7 +94,9 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
   const segment = replySegment(prompt);
   const calls = nextCalls(segment);
   if (calls.length) return { text: "", calls };
-  if (segment.results.length) return { text: summarizeResults(segment) };
+  // Results of what the person asked for are summed up; a TaskList the model made only because a tasks reminder
+  // arrived is not the answer: the person's request is.
+  if (segment.results.length && plannedCalls(segment.personText).length) return { text: summarizeResults(segment) };
   const said = lastPersonMessage(prompt).trim();
   const lower = said.toLowerCase();
   const write = /write\s+(\d{1,5})\s+words?\s+(?:about|on)\s+(.+)/i.exec(said);

@@ -96,10 +96,20 @@ export function nextCalls(segment: ReplySegment): DemoToolCall[] {
 
 const stripCounter = (text: string) => text.replace(/\n\(Tool call #\d+ for '[^']+' in this conversation\.\)$/, "");
 
-/** A short answer that sums up the tool results of this reply. */
+/** Lines as a Markdown list, one item per line (`indent` nests it under the item before). */
+const asList = (lines: readonly string[], indent = "") => lines.map((l) => `${indent}- ${l}`).join("\n");
+
+/** A short answer that sums up the tool results of this reply, lists laid out as Markdown lists. */
 export function summarizeResults(segment: ReplySegment): string {
-  const lines = segment.results.map((r) => (r.isError ? `⚠️ ${stripCounter(r.text).split("\n")[0]}` : stripCounter(r.text)));
   const last = segment.results.at(-1);
-  if (last?.toolName === "TaskList" && segment.results.length === 1) return `Here is the task list:\n\n${stripCounter(last.text)}`;
-  return `Done.\n\n${lines.map((l) => `- ${l.replace(/\n/g, " — ")}`).join("\n")}`;
+  if (last?.toolName === "TaskList" && segment.results.length === 1 && !last.isError) {
+    const lines = stripCounter(last.text).split("\n");
+    return lines.length === 1 && !/^\S+ \[/.test(lines[0]!) ? lines[0]! : `Here is the task list:\n\n${asList(lines)}`;
+  }
+  const items = segment.results.map((r) => {
+    const [first = "", ...rest] = stripCounter(r.text).split("\n");
+    if (r.isError) return `⚠️ ${first}`;
+    return rest.length ? `${first}\n${asList(rest, "  ")}` : first;
+  });
+  return `Done.\n\n${asList(items)}`;
 }

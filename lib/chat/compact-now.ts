@@ -1,39 +1,58 @@
 // POST /compact: compress the conversation's model context now. The compression shows in the transcript as a
-// divider message at the end (the visible history stays as it is).
+// divider message at the end (the visible history stays as it is). A compression that cannot make the context
+// smaller (nothing outside the reserve, or a summary no smaller than what it replaces) is not stored: the answer says
+// so and nothing changes.
 import { generateId } from "ai";
 import { resolveSettings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
-import type { CompressionData } from "../chat-message.ts";
+import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { appendMessage, listMessages } from "../db/messages.ts";
 import { activeReply } from "./active-replies.ts";
-import { parseAgentState } from "./agent-state.ts";
-import { prepareContext } from "./prepare-context.ts";
+import { parseAgentState, patchAgentState } from "./agent-state.ts";
+import { compressContext } from "./compression.ts";
+import { contextWindowFor, measureContext } from "./context-measure.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
-export async function compactNow(conversationId: string): Promise<{ compressed: boolean; compression?: CompressionData }> {
+export const NOTHING_OUTSIDE_RESERVE = "Nothing to compress yet: the conversation already fits in the reserve.";
+export const NO_SMALLER_SUMMARY = "Nothing to compress yet: a summary would not be smaller than the messages it replaces.";
+
+export type CompactResult =
+  | { compressed: false; message: string }
+  | { compressed: true; compression: CompressionData; message: ChatMessage; contextUsage: ContextUsage };
+
+export async function compactNow(conversationId: string): Promise<CompactResult> {
   const conversation = await getConversation({ id: conversationId });
   if (!conversation) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   if (activeReply(conversationId)) throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
   const settings = resolveSettings(conversation.settings);
   const { model, info } = currentModel();
   const history = await listMessages({ conversationId });
-  const context = await prepareContext({
+  const { compression } = parseAgentState(conversation.agentState);
+  const contextWindow = contextWindowFor(settings);
+  const system = systemPromptFor(settings).text;
+  const before = measureContext({ settings, history, compression, system, contextWindow });
+  // Computed, compared, and only then stored.
+  const result = await compressContext({
     conversationId,
     model,
     settings,
-    contextWindow: settings.context.contextWindow ?? info.contextWindow,
-    system: systemPromptFor(settings).text,
+    contextWindow,
     history,
-    agentState: parseAgentState(conversation.agentState),
-    force: true,
+    state: compression,
+    tokensBefore: before.inputTokens,
+    commit: false,
   });
-  const chunk = context.prelude[0];
-  if (chunk?.type !== "data-compression") return { compressed: false };
-  await appendMessage({
+  if (!result) return { compressed: false, message: NOTHING_OUTSIDE_RESERVE };
+  const after = measureContext({ settings, history, compression: result.state, system, contextWindow });
+  if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
+  if (activeReply(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
+  await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
+  const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens };
+  const message = await appendMessage({
     conversationId,
-    message: { id: generateId(), role: "assistant", parts: [{ type: "data-compression", id: chunk.id, data: chunk.data }], metadata: { model: info.id } },
+    message: { id: generateId(), role: "assistant", parts: [{ type: "data-compression", id: `compression-${data.createdAt}`, data }], metadata: { model: info.id } },
   });
-  return { compressed: true, compression: chunk.data };
+  return { compressed: true, compression: data, message, contextUsage: measureContext({ settings, history: [...history, message], compression: result.state, system, contextWindow }) };
 }

@@ -58,6 +58,7 @@ export async function compressContext({
   state,
   tokensBefore,
   now = new Date(),
+  commit = true,
 }: {
   conversationId: string;
   model: LanguageModel;
@@ -67,6 +68,8 @@ export async function compressContext({
   state?: CompressionState;
   tokensBefore: number;
   now?: Date;
+  /** false: only compute it; the caller stores `state` if it wants it (lib/chat/compact-now.ts). */
+  commit?: boolean;
 }): Promise<{ state: CompressionState; data: CompressionData } | null> {
   const start = tailStart(history, state);
   const tail = history.slice(start);
@@ -91,7 +94,7 @@ export async function compressContext({
   const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count };
   const tokensAfter =
     countTokens(summaryMessageText(summary)) + keep.reduce((n, m) => n + messageTokens(m), 0);
-  await patchAgentState(conversationId, { compression: next, lastCall: undefined });
+  if (commit) await patchAgentState(conversationId, { compression: next, lastCall: undefined });
   return {
     state: next,
     data: {

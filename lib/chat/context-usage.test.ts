@@ -1,37 +1,86 @@
 import { describe, expect, it } from "vitest";
+import { summaryMessageText } from "../agent/compression.ts";
+import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { defaultSettings } from "../agent/settings.ts";
-import type { ChatMessage } from "../chat-message.ts";
+import { countTokens } from "../agent/token-count.ts";
+import type { ChatMessage, ContextUsage } from "../chat-message.ts";
 import { contextUsageFor } from "./context-usage.ts";
+import { modelMessagesOf } from "./model-messages.ts";
 
 const settings = defaultSettings();
 const msg = (id: string, role: "user" | "assistant", text: string): ChatMessage => ({ id, role, parts: [{ type: "text", text }] });
-const history = [msg("u1", "user", "hello there"), msg("a1", "assistant", "general kenobi ".repeat(50)), msg("u2", "user", "next question")];
+const hint = (id: string, text: string) =>
+  ({ type: "data-hint", id, data: { source: { label: "S", sublabel: "R" }, fields: {}, text, createdAt: "" } }) as ChatMessage["parts"][number];
+const sum = (u: ContextUsage) => Object.values(u.breakdown!).reduce((a, b) => a + b, 0);
+const base = { settings, contextWindow: 1000, system: "system prompt", tools: 40 };
 
-describe("contextUsageFor", () => {
-  it("uses the provider's report plus a count of only what was added since", () => {
-    const usage = contextUsageFor({ settings, contextWindow: 1000, system: "sys", history, last: { inputTokens: 500, outputTokens: 120, messageCount: 2 }, tools: 0 });
-    const tokenizerOnly = contextUsageFor({ settings, contextWindow: 1000, system: "sys", history: history.slice(2), tools: 0 });
-    // 500 + 120 + the new message (its tokenizer count, without the system prompt).
-    expect(usage.inputTokens).toBe(500 + 120 + (tokenizerOnly.inputTokens - tokenizerOnly.breakdown!.system));
+describe("contextUsageFor: the size of the next model input", () => {
+  const history = [msg("u1", "user", "hello there"), msg("a1", "assistant", "general kenobi ".repeat(50)), msg("u2", "user", "next question")];
+
+  it("is system prompt + tools + summary + messages + hints, and the headline is the breakdown's sum", () => {
+    const withHint: ChatMessage = { id: "a2", role: "assistant", parts: [hint("h", "<system-reminder>x</system-reminder>"), { type: "text", text: "ok" }] };
+    const all = [...history, withHint];
+    const usage = contextUsageFor({ ...base, summary: "a summary", history: all });
+    const b = usage.breakdown!;
+    expect(b.system).toBe(countTokens("system prompt"));
+    expect(b.tools).toBe(40);
+    expect(b.summary).toBe(countModelMessageTokens([{ role: "user", content: summaryMessageText("a summary") }]));
+    expect(b.hints).toBe(countModelMessageTokens([{ role: "user", content: "<system-reminder>x</system-reminder>" }]));
+    // Every message exactly as the model receives it.
+    expect(b.messages + b.hints).toBe(countModelMessageTokens(modelMessagesOf(all)));
+    expect(usage.inputTokens).toBe(sum(usage));
     expect(usage).toMatchObject({ contextWindow: 1000, triggerTokens: 800, bufferStartTokens: 600 });
   });
 
-  it("falls back to the tokenizer and breaks the total down by kind", () => {
-    const withHint: ChatMessage = {
-      id: "a2",
-      role: "assistant",
-      parts: [{ type: "data-hint", id: "h", data: { source: { label: "S", sublabel: "R" }, fields: {}, text: "<system-reminder>x</system-reminder>", createdAt: "" } }, { type: "text", text: "ok" }],
-    };
-    const usage = contextUsageFor({ settings, contextWindow: 1000, system: "system prompt", summary: "a summary", history: [...history, withHint], tools: 40 });
-    const b = usage.breakdown!;
-    expect(b.tools).toBe(40);
-    expect(b.hints).toBeGreaterThan(0);
-    expect(b.summary).toBeGreaterThan(0);
-    expect(usage.inputTokens).toBe(b.system + b.tools + b.summary + b.messages + b.hints);
+  it("grows with every message added, and drops only when the tail starts later (a compression)", () => {
+    const figures = [1, 2, 3].map((n) => contextUsageFor({ ...base, history: history.slice(0, n) }).inputTokens);
+    expect(figures[1]).toBeGreaterThan(figures[0]!);
+    expect(figures[2]).toBeGreaterThan(figures[1]!);
+    const compressed = contextUsageFor({ ...base, history, summary: "short", tailStart: 2 });
+    expect(compressed.inputTokens).toBeLessThan(figures[2]!);
+    expect(compressed.inputTokens).toBe(sum(compressed));
   });
 
-  it("ignores a report from before a compression (the tail starts after it)", () => {
-    const usage = contextUsageFor({ settings, contextWindow: 1000, system: "sys", history, tailStart: 2, last: { inputTokens: 900, outputTokens: 50, messageCount: 1 } });
-    expect(usage.inputTokens).toBeLessThan(900);
+  it("counts a reply being written, and ends on the figure the stored reply then gives", () => {
+    const parts: ChatMessage["parts"] = [hint("h1", "<system-reminder>time</system-reminder>")];
+    const reply = (): ChatMessage => ({ id: "r", role: "assistant", parts: parts.slice() });
+    const start = contextUsageFor({ ...base, history });
+    const withHint = contextUsageFor({ ...base, history, reply: reply() });
+    parts.push({ type: "text", text: "the answer is forty two ".repeat(20) });
+    const withText = contextUsageFor({ ...base, history, reply: reply() });
+    expect(withHint.inputTokens).toBeGreaterThan(start.inputTokens);
+    expect(withText.inputTokens).toBeGreaterThan(withHint.inputTokens);
+    expect(withText.breakdown!.hints).toBe(withHint.breakdown!.hints);
+    const stored: ChatMessage = { ...reply(), metadata: { status: "complete" } as ChatMessage["metadata"] };
+    expect(contextUsageFor({ ...base, history: [...history, stored] })).toEqual(withText);
+  });
+
+  it("follows a compression the reply made: its summary and the messages it kept", () => {
+    const reply: ChatMessage = {
+      id: "r",
+      role: "assistant",
+      parts: [
+        {
+          type: "data-compression",
+          id: "c",
+          data: { tokensBefore: 0, tokensAfter: 0, summarizedMessages: 2, keptMessages: 1, fallback: false, summary: "## Task Overview\nx", createdAt: "" },
+        },
+        { type: "text", text: "ok" },
+      ],
+    };
+    const usage = contextUsageFor({ ...base, history, reply });
+    const expected = contextUsageFor({ ...base, history, summary: "## Task Overview\nx", tailStart: 2, reply: msg("r", "assistant", "ok") });
+    expect(usage).toEqual(expected);
+  });
+});
+
+describe("contextUsageFor: a reply object changed in place", () => {
+  it("counts what the reply holds now, not what it held the first time", () => {
+    const history = [msg("u1", "user", "hello")];
+    const reply: ChatMessage = { id: "r2", role: "assistant", parts: [] };
+    const base2 = { settings, contextWindow: 1000, system: "s", tools: 0, history };
+    const empty = contextUsageFor({ ...base2, reply }).inputTokens;
+    reply.parts.push({ type: "text", text: "now with words in it ".repeat(10) });
+    expect(contextUsageFor({ ...base2, reply }).inputTokens).toBeGreaterThan(empty + 40);
   });
 });

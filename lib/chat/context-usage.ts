@@ -1,15 +1,21 @@
-// How full the context is, for the meter: the headline figure counts like the injection rules do (provider report
-// of the last call + tokenizer count of what was added since); the breakdown is a tokenizer count per kind. Message
-// counts are cached per stored message, so a page load or a reply does not re-tokenize the whole conversation.
-import { countModelMessageTokens, type LastCallUsage } from "../agent/context-usage.ts";
+// How full the context is: the one figure the meter's headline, its breakdown's total, GET /context, the
+// conversation's contextUsage, the context hint and the live usage chunks all show. It is the size of the next model
+// input (system prompt + tool definitions + summary + the messages since the last compression, hints included),
+// counted with the tokenizer; it grows with the conversation and drops only at a compression. Provider reports are
+// not mixed in: they count differently (some leave out the tools), and mixing them made the figure jump back and
+// forth. Message counts are cached per stored message and kept as running totals, so neither a page load nor a step
+// re-tokenizes the conversation.
+import { summaryMessageText } from "../agent/compression.ts";
+import { countModelMessageTokens } from "../agent/context-usage.ts";
 import type { Settings } from "../agent/settings.ts";
+import { toModelMessages } from "../agent/to-model-messages.ts";
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
-import type { ChatMessage, ContextUsage } from "../chat-message.ts";
+import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 
 type MessageCount = { total: number; hints: number };
-/** The system prompt is the same text turn after turn. */
+/** The system prompt and the summary are the same texts turn after turn. */
 const countRepeated = createTokenCounter(16);
 
 /** Across reloads of the same rows (page views): keyed by what identifies a stored message's content. */
@@ -37,16 +43,24 @@ function countOnce(message: ChatMessage): MessageCount {
   const key = `${message.id}:${message.metadata?.createdAt ?? ""}:${message.parts.length}:${message.metadata?.status ?? "complete"}`;
   const hit = byKey.get(key);
   if (hit) return hit;
-  const total = countModelMessageTokens(modelMessagesOf([message]));
-  const hints = message.parts.reduce(
-    (n, p) => (p.type === "data-hint" ? n + countTokens(String((p.data as { text?: unknown })?.text ?? "")) + 4 : n),
-    0,
-  );
-  const count = { total, hints };
+  const count = countMessage(message, modelMessagesOf([message]));
   if (byKey.size >= BY_KEY_LIMIT) byKey.delete(byKey.keys().next().value as string);
   // Only settled messages are cached; a streaming reply changes.
   if (message.metadata?.status !== "streaming") byKey.set(key, count);
   return count;
+}
+
+/**
+ * `converted`: the message as model messages. A reply still being written is converted afresh (its object changes in
+ * place, so no conversion cached by identity may be used for it).
+ */
+function countMessage(message: ChatMessage, converted = toModelMessages([message])): MessageCount {
+  const total = countModelMessageTokens(converted);
+  const hints = message.parts.reduce(
+    (n, p) => (p.type === "data-hint" ? n + countTokens(String((p.data as { text?: unknown })?.text ?? "")) + 4 : n),
+    0,
+  );
+  return { total, hints };
 }
 
 /** Running totals over a conversation's messages, extended turn by turn rather than summed again. */
@@ -57,6 +71,28 @@ export function warmTokenCounts(history: readonly ChatMessage[]): void {
   totalsOf(history);
 }
 
+const MESSAGE_OVERHEAD = countModelMessageTokens([{ role: "user", content: "" }]);
+
+/** The summary as the model receives it: one user message. */
+function summaryTokens(summary: string): number {
+  return summary ? countRepeated(summaryMessageText(summary)) + MESSAGE_OVERHEAD : 0;
+}
+
+/** The newest compression a reply in progress made (before its first step, or between two of its steps). */
+function compressionIn(reply: ChatMessage | undefined): CompressionData | undefined {
+  const parts = reply?.parts ?? [];
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i]!;
+    if (part.type === "data-compression") return part.data as CompressionData;
+  }
+  return undefined;
+}
+
+/**
+ * The size of the next model input and its breakdown by kind; `inputTokens` is always the breakdown's sum. With a
+ * `reply` being written (not part of `history`), what it holds so far counts too, and a compression it made
+ * replaces `summary` and `tailStart` (it kept the newest `keptMessages` of `history`).
+ */
 export function contextUsageFor({
   settings,
   contextWindow,
@@ -64,39 +100,41 @@ export function contextUsageFor({
   summary = "",
   history,
   tailStart = 0,
-  last,
   tools = 0,
+  reply,
 }: {
   settings: Settings;
   contextWindow: number;
   system: string;
   summary?: string;
-  /** Every stored message of the conversation. */
+  /** Every stored message of the conversation (without `reply`). */
   history: readonly ChatMessage[];
   /** Where the model context starts in `history` (after a compression). */
   tailStart?: number;
-  last?: LastCallUsage;
   tools?: number;
+  reply?: ChatMessage;
 }): ContextUsage {
+  const compressed = compressionIn(reply);
+  if (compressed) {
+    summary = compressed.summary;
+    tailStart = Math.max(0, history.length - compressed.keptMessages);
+  }
   const totalOf = totalsOf(history);
   const whole = totalOf(history.length);
-  const hints = whole.hints - totalOf(tailStart).hints;
-  const all = whole.total - totalOf(tailStart).total;
+  const before = totalOf(tailStart);
+  const replying = reply ? countMessage(reply) : { total: 0, hints: 0 };
+  const all = whole.total - before.total + replying.total;
+  const hints = whole.hints - before.hints + replying.hints;
   const breakdown = {
     system: countRepeated(system),
     tools,
-    summary: summary ? countTokens(summary) + 4 : 0,
+    summary: summaryTokens(summary),
     messages: all - hints,
     hints,
   };
-  const tokenizerTotal = breakdown.system + breakdown.tools + breakdown.summary + all;
-  // With a provider report for the last call: that, plus its output, plus only what was added since.
-  const usable = last && last.inputTokens > 0 && last.messageCount <= history.length && last.messageCount >= tailStart;
-  const added = usable ? whole.total - totalOf(last.messageCount).total : 0;
-  const inputTokens = usable ? last.inputTokens + last.outputTokens + added : tokenizerTotal;
   const { triggerRatio } = settings.context;
   return {
-    inputTokens,
+    inputTokens: breakdown.system + breakdown.tools + breakdown.summary + breakdown.messages + breakdown.hints,
     contextWindow,
     triggerTokens: Math.floor(triggerRatio * contextWindow),
     bufferStartTokens: Math.floor(Math.max(0, triggerRatio - settings.injection.contextBufferRatio) * contextWindow),

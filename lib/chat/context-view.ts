@@ -5,15 +5,14 @@ import type { ModelMessage } from "ai";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
-import { currentModel } from "../ai/providers.ts";
-import { TOOL_NAMES, toolDefinitionTokens } from "../ai/tools/index.ts";
+import { TOOL_NAMES } from "../ai/tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages } from "../db/messages.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
-import { contextUsageFor } from "./context-usage.ts";
+import { measureContext } from "./context-measure.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
@@ -29,17 +28,8 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const tail = history.slice(tailStart(history, state.compression));
   const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail))];
   const messageTokens = messages.map((m) => countModelMessageTokens([m]));
-  const contextWindow = settings.context.contextWindow ?? currentModel().info.contextWindow;
-  const usage = contextUsageFor({
-    settings,
-    contextWindow,
-    system: prompt.text,
-    summary: state.compression?.summary,
-    history,
-    tailStart: tailStart(history, state.compression),
-    last: hints ? state.lastCall : undefined,
-    tools: toolDefinitionTokens(),
-  });
+  // The figure of the next input as it is (with its hints), also when previewing it without them.
+  const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text });
   return {
     system: prompt.text,
     sections: prompt.sections.map(({ id: sectionId, title, origin, tokens, text }) => ({ id: sectionId, title, origin, tokens, text })),

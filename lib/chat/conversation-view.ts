@@ -9,16 +9,15 @@ import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { listTasks } from "../db/tasks.ts";
-import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import { currentModel } from "../ai/providers.ts";
 import { activeReplyIds } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
-import { contextUsageFor, warmTokenCounts } from "./context-usage.ts";
+import { measureContext } from "./context-measure.ts";
+import { warmTokenCounts } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
-import { systemPromptFor } from "./system-prompt.ts";
 
 export type ConversationView = {
   id: string;
@@ -38,16 +37,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
   const [messages, tasks] = await Promise.all([listMessages({ conversationId: id }), listTasks({ conversationId: id })]);
   const settings = resolveSettings(conversation.settings);
   const state = parseAgentState(conversation.agentState);
-  const contextUsage = contextUsageFor({
-    settings,
-    contextWindow: settings.context.contextWindow ?? currentModel().info.contextWindow,
-    system: systemPromptFor(settings).text,
-    summary: state.compression?.summary,
-    history: messages,
-    tailStart: tailStart(messages, state.compression),
-    last: state.lastCall,
-    tools: toolDefinitionTokens(),
-  });
+  const contextUsage = measureContext({ settings, history: messages, compression: state.compression });
   return {
     id: conversation.id,
     title: conversation.title,

@@ -3,16 +3,17 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { shouldCompress } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
-import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import type { ChatChunk, ChatMessage, ContextUsage } from "../chat-message.ts";
 import type { AgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
-import { contextUsageFor } from "./context-usage.ts";
+import { measureContext } from "./context-measure.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 
 export type PreparedContext = {
   compression?: CompressionState;
   usage: ContextUsage;
+  /** The figure again with the reply written so far, after `current` (a compression the reply made) if given. */
+  usageWith: (reply: ChatMessage, current?: CompressionState) => ContextUsage;
   /** The stored messages still in the model context. */
   tail: ChatMessage[];
   modelMessages: ModelMessage[];
@@ -27,7 +28,6 @@ export async function prepareContext({
   system,
   history,
   agentState,
-  force = false,
 }: {
   conversationId: string;
   model: LanguageModel;
@@ -36,25 +36,12 @@ export async function prepareContext({
   system: string;
   history: ChatMessage[];
   agentState: AgentState;
-  /** Compress even below the trigger (the person asked for it). */
-  force?: boolean;
 }): Promise<PreparedContext> {
   let compression = agentState.compression;
-  let last = agentState.lastCall;
-  const measure = () =>
-    contextUsageFor({
-      settings,
-      contextWindow,
-      system,
-      summary: compression?.summary,
-      history,
-      tailStart: tailStart(history, compression),
-      last,
-      tools: toolDefinitionTokens(),
-    });
+  const measure = () => measureContext({ settings, contextWindow, system, history, compression });
   let usage = measure();
   const prelude: ChatChunk[] = [];
-  if (force || shouldCompress(usage.inputTokens, settings.context.triggerRatio, contextWindow)) {
+  if (shouldCompress(usage.inputTokens, settings.context.triggerRatio, contextWindow)) {
     const result = await compressContext({
       conversationId,
       model,
@@ -66,11 +53,13 @@ export async function prepareContext({
     });
     if (result) {
       compression = result.state;
-      last = undefined;
       usage = measure();
       prelude.push({ type: "data-compression", id: `compression-${result.data.createdAt}`, data: { ...result.data, tokensAfter: usage.inputTokens } });
     }
   }
-  const tail = history.slice(tailStart(history, compression));
-  return { compression, usage, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail)), prelude };
+  const start = tailStart(history, compression);
+  const tail = history.slice(start);
+  const usageWith = (reply: ChatMessage, current = compression) =>
+    measureContext({ settings, contextWindow, system, history, compression: current, start: current === compression ? start : undefined, reply });
+  return { compression, usage, usageWith, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail)), prelude };
 }

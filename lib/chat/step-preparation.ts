@@ -81,6 +81,8 @@ export function createStepPreparation({
 
   return {
     beforeStep,
+    /** The model context's compression as it stands now (a later step may have compressed it). */
+    compression: () => compression,
     recordStep: (inputTokens: number, outputTokens: number) => {
       lastStepTokens = inputTokens + outputTokens;
       reported = true;

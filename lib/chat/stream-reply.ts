@@ -2,7 +2,6 @@
 // prepared (compressed if due), every step gets its hint, tools run, and the reply is saved as it goes and when it
 // settles. Nothing is written to the reply row before the turn's own rows are committed.
 import type { LanguageModel, UIMessageStreamWriter } from "ai";
-import type { LastCallUsage } from "../agent/context-usage.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
@@ -13,7 +12,7 @@ import type { ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
-import { type AgentState, patchAgentState } from "./agent-state.ts";
+import type { AgentState } from "./agent-state.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 
@@ -69,7 +68,6 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
   });
-  let lastCall: LastCallUsage | undefined;
   try {
     const outcome = await runReply({
       model,
@@ -91,19 +89,14 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       checkpoint: { everyMs: 1000, save: saveParts },
       onStepEnd: async ({ reply, usage: reported, final }) => {
         const usage = plausibleUsage(reported, contextWindow);
-        if (usage) {
-          steps.recordStep(usage.inputTokens, usage.outputTokens);
-          lastCall = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, messageCount: history.length + 1 };
-          // The meter moves during the reply: the next call sends at least this step's input and output.
-          const inputTokens = usage.inputTokens + usage.outputTokens;
-          emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, inputTokens }, transient: true });
-        }
+        if (usage) steps.recordStep(usage.inputTokens, usage.outputTokens);
+        // The meter moves during the reply: the next input holds the reply so far.
+        emit({ type: "data-context-usage", id: "usage", data: context.usageWith(reply, steps.compression()), transient: true });
         // A step that ends the reply is saved once, with its status, right after.
         if (!final) await saveParts(reply);
       },
     });
     await committed;
-    if (lastCall) await patchAgentState(conversationId, { lastCall });
     const metadata = { model: job.modelId, ...(outcome.error ? { error: outcome.error } : {}) };
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });

@@ -1,4 +1,5 @@
-// A small fetch wrapper for the app's JSON API: throws the server's error message on failure.
+// A small fetch wrapper for the app's JSON API: throws the server's error message on failure, and says in words when
+// the server could not be reached at all (the browser's own "Failed to fetch" tells a person nothing).
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: string;
@@ -11,16 +12,39 @@ export class ApiRequestError extends Error {
   }
 }
 
+const UNREACHABLE = "Can't reach the server";
+const TRY_LATER = "try again when it is back.";
+
 export async function apiFetch<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      ...init,
+      headers: { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+    });
+  } catch (error) {
+    if ((error as Error)?.name === "AbortError") throw error;
+    throw new ApiRequestError(0, "unreachable", `${UNREACHABLE} — ${TRY_LATER}`);
+  }
   if (response.status === 204) return undefined as T;
   const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string; field?: string } } | null;
   if (!response.ok) {
     const e = body?.error;
-    throw new ApiRequestError(response.status, e?.code ?? "error", e?.message ?? `HTTP ${response.status}`, e?.field);
+    const fallback = response.status >= 500 ? `The server failed (HTTP ${response.status}) — ${TRY_LATER}` : `The server refused the request (HTTP ${response.status}).`;
+    throw new ApiRequestError(response.status, e?.code ?? "error", e?.message ?? fallback, e?.field);
   }
   return body as T;
+}
+
+/**
+ * What to tell the person when a request failed, in words. `kept` names what they typed and still have (it stays in
+ * its box), e.g. "task": "Can't reach the server — your task is kept; try again when it is back."
+ */
+export function failureText(error: unknown, { kept }: { kept?: string } = {}): string {
+  if (error instanceof ApiRequestError) {
+    if (error.code === "unreachable") return `${UNREACHABLE} — ${kept ? `your ${kept} is kept; ` : ""}${TRY_LATER}`;
+    return error.message;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `Something went wrong: ${message}`;
 }

@@ -1,9 +1,9 @@
 "use client";
 // The open conversation's task list: seeded by the page, replaced by live `data-tasks` snapshots while the agent
-// works, and changed by the person through the REST API.
+// works, and changed by the person through the REST API. A failure is said in words (`failureText`).
 import { create } from "zustand";
 import type { Task, TaskStatus } from "../chat-message.ts";
-import { apiFetch } from "./api-client.ts";
+import { apiFetch, failureText } from "./api-client.ts";
 
 type TasksState = {
   conversationId: string | null;
@@ -11,22 +11,30 @@ type TasksState = {
   error: string | null;
   seed: (conversationId: string, tasks: Task[]) => void;
   receive: (tasks: Task[]) => void;
-  add: (subject: string) => Promise<void>;
-  edit: (id: string, changes: { subject?: string; description?: string; status?: TaskStatus }) => Promise<void>;
-  move: (id: string, position: number) => Promise<void>;
-  remove: (id: string) => Promise<void>;
+  /** Resolves to whether the task was added (the add box keeps its text when not). */
+  add: (subject: string) => Promise<boolean>;
+  edit: (id: string, changes: { subject?: string; description?: string; status?: TaskStatus }) => Promise<boolean>;
+  move: (id: string, position: number) => Promise<boolean>;
+  remove: (id: string) => Promise<boolean>;
 };
 
 export const useTasksStore = create<TasksState>((set, get) => {
   const base = () => `/api/conversations/${get().conversationId}/tasks`;
-  const reload = async () => set({ tasks: await apiFetch<Task[]>(base()), error: null });
-  const guard = async (action: () => Promise<unknown>) => {
+  /** Runs the change, then loads the list; `undo` puts back what was shown before an optimistic change. */
+  const guard = async (action: () => Promise<unknown>, { kept, undo }: { kept?: string; undo?: () => void } = {}) => {
     try {
       await action();
-      await reload();
     } catch (error) {
-      set({ error: (error as Error).message });
+      undo?.();
+      set({ error: failureText(error, { kept }) });
+      return false;
     }
+    try {
+      set({ tasks: await apiFetch<Task[]>(base()), error: null });
+    } catch (error) {
+      set({ error: failureText(error) });
+    }
+    return true;
   };
   return {
     conversationId: null,
@@ -34,15 +42,16 @@ export const useTasksStore = create<TasksState>((set, get) => {
     error: null,
     seed: (conversationId, tasks) => set({ conversationId, tasks, error: null }),
     receive: (tasks) => set({ tasks }),
-    add: (subject) => guard(() => apiFetch(base(), { method: "POST", body: JSON.stringify({ subject }) })),
+    add: (subject) => guard(() => apiFetch(base(), { method: "POST", body: JSON.stringify({ subject }) }), { kept: "task" }),
     edit: (id, changes) => guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify(changes) })),
     move: (id, position) => {
-      // Optimistic: the list reorders at once, then the server's order is loaded.
-      const tasks = get().tasks.filter((t) => t.id !== id);
-      const moved = get().tasks.find((t) => t.id === id);
+      // Optimistic: the list reorders at once, then the server's order is loaded (or the old one put back).
+      const before = get().tasks;
+      const tasks = before.filter((t) => t.id !== id);
+      const moved = before.find((t) => t.id === id);
       if (moved) tasks.splice(position, 0, moved);
       set({ tasks });
-      return guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify({ position }) }));
+      return guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify({ position }) }), { undo: () => set({ tasks: before }) });
     },
     remove: (id) => guard(() => apiFetch(`${base()}/${id}`, { method: "DELETE" })),
   };

@@ -1,0 +1,46 @@
+// A conversation's context figure (lib/chat/context-usage.ts) from what it is made of: its settings, its system
+// prompt, the tool definitions, its compression state and its messages. The one place the meter, GET /context, the
+// context hint and the live usage chunks get it from.
+import type { Settings } from "../agent/settings.ts";
+import { currentModel } from "../ai/providers.ts";
+import { toolDefinitionTokens } from "../ai/tools/index.ts";
+import type { ChatMessage, ContextUsage } from "../chat-message.ts";
+import { type CompressionState, tailStart } from "./compression.ts";
+import { contextUsageFor } from "./context-usage.ts";
+import { systemPromptFor } from "./system-prompt.ts";
+
+export function contextWindowFor(settings: Settings): number {
+  return settings.context.contextWindow ?? currentModel().info.contextWindow;
+}
+
+export function measureContext({
+  settings,
+  history,
+  compression,
+  system = systemPromptFor(settings).text,
+  contextWindow = contextWindowFor(settings),
+  start = tailStart(history, compression),
+  reply,
+}: {
+  settings: Settings;
+  /** Every stored message of the conversation. */
+  history: readonly ChatMessage[];
+  compression?: CompressionState;
+  system?: string;
+  contextWindow?: number;
+  /** Where the model context starts in `history`, when the caller knows it already. */
+  start?: number;
+  /** A reply being written, not yet in `history`. */
+  reply?: ChatMessage;
+}): ContextUsage {
+  return contextUsageFor({
+    settings,
+    contextWindow,
+    system,
+    summary: compression?.summary,
+    history,
+    tailStart: start,
+    tools: toolDefinitionTokens(),
+    reply,
+  });
+}
