@@ -13,6 +13,7 @@ import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
+import { eachYielding } from "./yielding.ts";
 
 type MessageCount = { total: number; hints: number };
 /** The system prompt and the summary are the same texts turn after turn. */
@@ -69,6 +70,14 @@ const totalsOf = historyTotals(messageCount, (a, b) => ({ total: a.total + b.tot
 /** Counts a conversation's messages ahead of its next reply (after an import), so that reply only adds to them. */
 export function warmTokenCounts(history: readonly ChatMessage[]): void {
   totalsOf(history);
+}
+
+/**
+ * Counts every message not counted yet, in slices that let other requests run: a long conversation opened cold (after
+ * an import or a restart) is then measured from cached counts, without holding the event loop for the whole count.
+ */
+export function precountTokens(history: readonly ChatMessage[]): Promise<void> {
+  return eachYielding(history, messageCount);
 }
 
 const MESSAGE_OVERHEAD = countModelMessageTokens([{ role: "user", content: "" }]);

@@ -13,7 +13,9 @@ import { listMessages } from "../db/messages.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { precountTokens } from "./context-usage.ts";
 import { systemPromptFor } from "./system-prompt.ts";
+import { mapYielding } from "./yielding.ts";
 
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
   messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== "data-hint") }));
@@ -27,7 +29,8 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const history = await listMessages({ conversationId: id });
   const tail = history.slice(tailStart(history, state.compression));
   const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail))];
-  const messageTokens = messages.map((m) => countModelMessageTokens([m]));
+  await precountTokens(history);
+  const messageTokens = await mapYielding(messages, (m) => countModelMessageTokens([m]));
   // The figure of the next input as it is (with its hints), also when previewing it without them.
   const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text });
   return {

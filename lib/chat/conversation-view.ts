@@ -14,7 +14,7 @@ import { activeReplyIds } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
-import { warmTokenCounts } from "./context-usage.ts";
+import { precountTokens, warmTokenCounts } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
@@ -37,6 +37,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
   const [messages, tasks] = await Promise.all([listMessages({ conversationId: id }), listTasks({ conversationId: id })]);
   const settings = resolveSettings(conversation.settings);
   const state = parseAgentState(conversation.agentState);
+  await precountTokens(messages);
   const contextUsage = measureContext({ settings, history: messages, compression: state.compression });
   return {
     id: conversation.id,
@@ -155,6 +156,7 @@ async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) return;
   const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
+  await precountTokens(messages);
   warmTokenCounts(messages);
   warmMessageIndex(messages);
   const { compression } = parseAgentState(conversation.agentState);

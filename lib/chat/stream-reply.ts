@@ -13,6 +13,7 @@ import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
 import type { AgentState } from "./agent-state.ts";
+import { precountTokens } from "./context-usage.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 
@@ -59,6 +60,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await committed;
     await updateMessage({ conversationId, id: replyId, parts: reply.parts });
   };
+  await precountTokens(history);
   const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
   emit({ type: "data-context-usage", id: "usage", data: context.usage, transient: true });
   const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, tasksAtStart: job.tasksAtStart });
