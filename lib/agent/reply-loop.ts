@@ -7,6 +7,7 @@ import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { withConvertedPrefix } from "./converted-prefix.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
+import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
 import { toModelMessages } from "./to-model-messages.ts";
 
 export type StepContext = {
@@ -93,20 +94,6 @@ type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "ab
   budget: { chars: number };
 };
 
-/** How many characters a chunk adds to the reply, and the chunk cut down to `room` characters (undefined: nothing fits). */
-function streamedChars(chunk: ChatChunk): number {
-  if (chunk.type === "text-delta" || chunk.type === "reasoning-delta") return chunk.delta.length;
-  if (chunk.type === "tool-input-delta") return chunk.inputTextDelta.length;
-  return 0;
-}
-
-function cutChunk(chunk: ChatChunk, room: number): ChatChunk | undefined {
-  if (room <= 0 || (chunk.type !== "text-delta" && chunk.type !== "reasoning-delta")) return undefined;
-  // Never between the two halves of a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(chunk.delta[room - 1] ?? "") ? room - 1 : room;
-  return end > 0 ? { ...chunk, delta: chunk.delta.slice(0, end) } : undefined;
-}
-
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
 async function streamCall(options: CallOptions): Promise<CallResult> {
   const { model, tools, repairToolCall, abortSignal, idleTimeoutMs, maxOutputTokens, instructions, messages, send, budget } = options;
@@ -186,21 +173,6 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   return out;
 }
 
-const formatCount = (n: number) => n.toLocaleString("en-US");
-
-/**
- * Why a call that raised no error still cannot be trusted as a finished reply: the provider answered with something
- * other than an event stream (an HTML page, a JSON body), or its stream ended without a finish reason.
- */
-function untrustedEnd(call: CallResult): string | undefined {
-  if (call.finishReason !== "interrupted") return undefined;
-  const type = call.contentType?.split(";")[0]?.trim().toLowerCase();
-  if (type && type !== "text/event-stream") {
-    return `The model provider answered with ${type} instead of a stream of the reply. Check that OPENAI_BASE_URL points at its API, then try again.`;
-  }
-  return "The model provider's stream ended without saying the reply was finished, so it may be cut short. Try again.";
-}
-
 /** Throttled, never-overlapping saves; `settled()` waits for the one in flight so a later save cannot be overtaken. */
 function checkpointer(options: ReplyOptions["checkpoint"], builder: AssistantMessageBuilder) {
   const now = options?.now ?? Date.now;
@@ -273,10 +245,9 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     }
     if (abortSignal?.aborted) return stopped(stepIndex + 1);
     if (call.limitReached) {
-      const error = `The reply reached its ${formatCount(options.maxReplyChars ?? 0)}-character limit and was stopped.`;
-      return { reply: builder.snapshot(), status: "incomplete", error, steps: stepIndex + 1 };
+      return { reply: builder.snapshot(), status: "incomplete", error: charLimitReason(options.maxReplyChars ?? 0), steps: stepIndex + 1 };
     }
-    let error = call.error ?? untrustedEnd(call);
+    let error = call.error ?? untrustedEnd(call.finishReason, call.contentType);
     if (call.timedOut) {
       error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
     } else if (error && retries > 0) {
@@ -288,10 +259,7 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     }
     await checkpoint.settled();
     if (call.finishReason === "length") {
-      const error = options.maxOutputTokens
-        ? `The reply reached its ${formatCount(options.maxOutputTokens)}-token limit and was stopped.`
-        : "The reply reached the model's output limit and was stopped.";
-      return { reply: builder.snapshot(), status: "incomplete", error, steps: stepIndex + 1 };
+      return { reply: builder.snapshot(), status: "incomplete", error: tokenLimitReason(options.maxOutputTokens), steps: stepIndex + 1 };
     }
     const final = call.finishReason !== "tool-calls";
     await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final });
