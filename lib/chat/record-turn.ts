@@ -31,6 +31,9 @@ async function settleStale(conversationId: string, { messages: history, cached }
   return listMessages({ conversationId });
 }
 
+const textOf = (message: ChatMessage): string =>
+  message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+
 /** A retry names a message already in the history; looked up without walking a long conversation. */
 const indexOf = historyIndexOf();
 
@@ -63,7 +66,21 @@ export async function openTurn({
   const opening = { message: reply, status: "streaming" as const };
   const index = indexOf(history, message.id);
   if (index >= 0) {
-    if (history[index]!.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
+    const stored = history[index]!;
+    if (stored.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
+    // A retry regenerates the reply to the person's latest message only: an earlier one would delete every later turn.
+    if (history.findLastIndex((m) => m.role === "user") !== index) {
+      throw new ApiError(
+        "conflict",
+        `Message ${message.id} is not your latest message; only the reply to the latest one can be retried. Send a new message (with a new id) instead.`,
+      );
+    }
+    if (textOf(stored) !== message.parts.map((p) => p.text).join("")) {
+      throw new ApiError(
+        "conflict",
+        `Message ${message.id} is stored with different text; a retry resends it unchanged. Send a new message (with a new id) to say something else.`,
+      );
+    }
     // A retry: the reply (and anything after it) is generated again.
     const existing = await findMessagePosition({ conversationId, id: message.id });
     if (existing) await deleteMessagesAfter({ conversationId, position: existing.position });
