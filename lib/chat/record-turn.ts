@@ -3,6 +3,7 @@
 // write finishes, so the caller can start the model call while it commits; it comes from the in-process cache when
 // nothing changed since the last turn, so a long conversation costs no more.
 import { ApiError } from "../api/errors.ts";
+import { MAX_CONVERSATION_MESSAGES, MESSAGES_PER_TURN } from "../api/limits.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import type { ConversationRecord } from "../db/conversations.ts";
@@ -87,6 +88,12 @@ export async function openTurn({
     const committed = appendMessages({ conversationId, messages: [opening] }).then(() => {});
     committed.catch(() => {}); // the caller awaits it
     return { history: history.slice(0, index + 1), committed };
+  }
+  if (history.length + MESSAGES_PER_TURN > MAX_CONVERSATION_MESSAGES) {
+    throw new ApiError(
+      "conflict",
+      `This conversation holds ${history.length.toLocaleString("en-US")} messages, the most one can (${MAX_CONVERSATION_MESSAGES.toLocaleString("en-US")}); start a new conversation.`,
+    );
   }
   const parts = message.parts.map((p) => ({ type: "text" as const, text: p.text }));
   const title = conversation.title === DEFAULT_TITLE ? titleFrom(message.parts.map((p) => p.text).join(" ")) : undefined;
