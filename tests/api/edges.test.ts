@@ -110,8 +110,11 @@ describe("routes at the edges", () => {
 
   it("answers JSON nested 5,000 levels deep with a 400", async () => {
     const before = await settledSnapshot(server.databaseUrl);
-    const deep = await fetch(`${server.url}/api/chat`, jsonRequest("POST", `{"id":"seed","message":${nested(5_000)}}`));
-    expect(await expectApiError(deep, 400, "invalid_json")).toMatch(/more than 100 levels deep/);
+    // Task metadata nested this deep used to answer 500.
+    const task = await fetch(`${server.url}/api/conversations/seed/tasks`, jsonRequest("POST", `{"subject":"a","metadata":${nested(5_000)}}`));
+    expect(await expectApiError(task, 400, "invalid_json")).toMatch(/more than 100 levels deep/);
+    const message = `{"id":"seed","message":{"id":"deep","role":"user","parts":[{"type":"text","text":"x"}],"metadata":${nested(5_000)}}}`;
+    expect(await expectApiError(await fetch(`${server.url}/api/chat`, jsonRequest("POST", message)), 400, "invalid_json")).toMatch(/levels deep/);
     const settings = await fetch(`${server.url}/api/conversations/seed`, jsonRequest("PATCH", `{"settings":${nested(5_000)}}`));
     expect(await expectApiError(settings, 400, "invalid_json")).toMatch(/levels deep/);
     const brackets = await fetch(`${server.url}/api/conversations/import`, jsonRequest("POST", `${"[".repeat(200_000)}${"]".repeat(200_000)}`));
@@ -293,7 +296,7 @@ describe.skipIf(!fullDir)("a full disk", () => {
   beforeAll(async () => {
     const databaseUrl = `file:${path.join(fullDir!, "app.db")}`;
     migrate(databaseUrl);
-    server = await startAppServer({ databaseUrl });
+    server = await startAppServer({ databaseUrl, env: { HINTLINE_DEMO_WORD_DELAY_MS: "10" } });
     expect((await chat(server.url, { conversationId: "d", text: "hello" })).response.status).toBe(200);
   });
 
@@ -326,6 +329,36 @@ describe.skipIf(!fullDir)("a full disk", () => {
     } finally {
       fs.rmSync(filler);
     }
+    expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(200);
+  });
+
+  it("ends a reply whose rows can no longer be written with that reason, not as a provider failure", async () => {
+    const response = await postChat(server.url, { conversationId: "d", text: "write 400 words about rivers" });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let stream = "";
+    while (!stream.includes('"text-delta"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stream += decoder.decode(value, { stream: true });
+    }
+    const filler = fillDisk();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        stream += decoder.decode(value, { stream: true });
+      }
+    } finally {
+      fs.rmSync(filler);
+    }
+    const errors = stream
+      .split("\n")
+      .filter((line) => line.startsWith("data: {"))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; errorText?: string })
+      .filter((chunk) => chunk.type === "error");
+    expect(errors).toEqual([{ type: "error", errorText: "The server's disk is full, so the rest of this reply could not be saved. Free some space and retry." }]);
     expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(200);
   });
 });
