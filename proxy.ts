@@ -74,7 +74,7 @@ export async function proxy(request: NextRequest) {
   // API routes never redirect: a client following one would repeat its DELETE elsewhere. Next.js has already resolved
   // "." and ".." segments (also "%2e%2e"), so ".../tasks/%2e%2e" arrives as the conversation's path plus a slash.
   if (path.startsWith("/api/") && (path.endsWith("/") || path.includes("//"))) {
-    return badPath(path, "The URL path must not end with a slash or contain an empty segment.");
+    return badPath(path, 'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API routes never redirect).');
   }
   if (path.length > 1 && path.endsWith("/")) {
     // next.config.mjs turns off Next.js's own trailing-slash redirect (it also applied to the API): pages keep it.
