@@ -6,6 +6,9 @@ const nextConfig = {
   // HINTLINE_DIST_DIR lets two builds live side by side (e.g. a test run while another build is made).
   distDir: process.env.HINTLINE_DIST_DIR || ".next",
   typedRoutes: false,
+  // Next.js would answer "/api/…/tasks/%2e%2e" (resolved to ".../" + a trailing slash) with a 308 to the conversation,
+  // which a client repeats its DELETE on: proxy.ts refuses such API paths and redirects only pages.
+  skipTrailingSlashRedirect: true,
   // `npm test` type-checks the whole project (tsc); `npm start` should not fail on a test file's types.
   typescript: { ignoreBuildErrors: true },
 };

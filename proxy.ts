@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { authToken, SESSION_COOKIE, safeEqual, sessionValue } from "@/lib/auth";
+import { allowedHost, authToken, SESSION_COOKIE, safeEqual, verifySessionValue } from "@/lib/auth";
+import { isSessionRevoked } from "@/lib/chat/sessions";
 
 const OPEN_PATHS = new Set(["/sign-in", "/api/auth/sign-in"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -18,15 +19,21 @@ function sameOrigin(request: NextRequest): boolean {
   }
 }
 
+function jsonError(status: number, code: string, message: string): NextResponse {
+  return NextResponse.json({ error: { code, message } }, { status });
+}
+
 function crossSite(): NextResponse {
-  return NextResponse.json({ error: { code: "forbidden", message: "Cross-site requests are not allowed." } }, { status: 403 });
+  return jsonError(403, "forbidden", "Cross-site requests are not allowed.");
 }
 
 function unauthorized(): NextResponse {
-  return NextResponse.json(
-    { error: { code: "unauthorized", message: "Sign in first: send Authorization: Bearer <HINTLINE_AUTH_TOKEN>." } },
-    { status: 401 },
-  );
+  return jsonError(401, "unauthorized", "Sign in first: send Authorization: Bearer <HINTLINE_AUTH_TOKEN>.");
+}
+
+function badPath(path: string, message: string): NextResponse {
+  if (path.startsWith("/api/")) return jsonError(400, "bad_request", message);
+  return new NextResponse(message, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
 function decodable(path: string): boolean {
@@ -38,13 +45,42 @@ function decodable(path: string): boolean {
   }
 }
 
+/** A URL on the Host the browser used (behind `next start`, request.url always says localhost). */
+function pageUrl(request: NextRequest, path: string): URL {
+  const protocol = request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
+  return new URL(path, `${protocol}://${request.headers.get("host")}`);
+}
+
+async function validSession(request: NextRequest, token: string): Promise<boolean> {
+  const cookie = request.cookies.get(SESSION_COOKIE)?.value;
+  if (!cookie) return false;
+  const session = await verifySessionValue(token, cookie);
+  return session !== null && !(await isSessionRevoked(session.id));
+}
+
 export async function proxy(request: NextRequest) {
+  const host = request.headers.get("host");
+  // DNS rebinding: another site's page whose name now resolves to this machine is served under its own Host.
+  if (!allowedHost(host)) {
+    return jsonError(
+      421,
+      "host_not_allowed",
+      `This server does not answer to the host ${JSON.stringify((host ?? "").slice(0, 100))}; add it to HINTLINE_ALLOWED_HOSTS to allow it.`,
+    );
+  }
   const path = request.nextUrl.pathname;
   // Next.js answers a path with broken percent-encoding (e.g. "/api/conversations/%E0%A4") with a bare 500.
-  if (!decodable(path)) {
-    const message = "The URL path is not valid percent-encoding.";
-    if (path.startsWith("/api/")) return NextResponse.json({ error: { code: "bad_request", message } }, { status: 400 });
-    return new NextResponse(message, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!decodable(path)) return badPath(path, "The URL path is not valid percent-encoding.");
+  // API routes never redirect: a client following one would repeat its DELETE elsewhere. Next.js has already resolved
+  // "." and ".." segments (also "%2e%2e"), so ".../tasks/%2e%2e" arrives as the conversation's path plus a slash.
+  if (path.startsWith("/api/") && (path.endsWith("/") || path.includes("//"))) {
+    return badPath(path, 'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API routes never redirect).');
+  }
+  if (path.length > 1 && path.endsWith("/")) {
+    // next.config.mjs turns off Next.js's own trailing-slash redirect (it also applied to the API): pages keep it.
+    const url = pageUrl(request, path.replace(/\/+$/, "") || "/");
+    url.search = request.nextUrl.search;
+    return NextResponse.redirect(url, 308);
   }
   // Another site's page can make the browser send a write (a form post) with or without a session: a write that a
   // browser marks as coming from another origin is refused whether or not a token is configured.
@@ -56,14 +92,10 @@ export async function proxy(request: NextRequest) {
   const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (bearer && safeEqual(bearer, token)) return NextResponse.next();
 
-  const cookie = request.cookies.get(SESSION_COOKIE)?.value;
   // The cookie is SameSite=Strict, and a cross-origin write carrying one was refused above.
-  if (cookie && safeEqual(cookie, await sessionValue(token))) return NextResponse.next();
+  if (await validSession(request, token)) return NextResponse.next();
   if (path.startsWith("/api/")) return unauthorized();
-  // Built from the Host the browser used (behind `next start`, request.url always says localhost).
-  const host = request.headers.get("host") ?? request.nextUrl.host;
-  const protocol = request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
-  const signIn = new URL(`${protocol}://${host}/sign-in`);
+  const signIn = pageUrl(request, "/sign-in");
   signIn.searchParams.set("next", path);
   return NextResponse.redirect(signIn);
 }

@@ -1,4 +1,6 @@
 // Turns provider and network failures into one short sentence a person can act on (never a stack trace).
+import { DISK_FULL_REPLY_MESSAGE, isDiskFull } from "./disk-full.ts";
+
 type ErrorLike = { name?: string; message?: string; statusCode?: number; cause?: unknown; lastError?: unknown; code?: string };
 
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ECONNRESET", "UND_ERR_SOCKET", "ETIMEDOUT"]);
@@ -17,6 +19,7 @@ function chain(error: unknown): ErrorLike[] {
 }
 
 export function describeError(error: unknown): string {
+  if (isDiskFull(error)) return DISK_FULL_REPLY_MESSAGE;
   const errors = chain(error);
   const top = errors[0] ?? {};
   const code = errors.map((e) => e.code).find((c) => typeof c === "string" && NETWORK_CODES.has(c));

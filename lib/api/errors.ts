@@ -1,4 +1,6 @@
 // Typed API errors: every failure the HTTP API reports has a code, a status and a person-readable message.
+import { DISK_FULL_MESSAGE, isDiskFull } from "../agent/disk-full.ts";
+
 export type ErrorCode =
   | "bad_request"
   | "invalid_json"
@@ -9,6 +11,8 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "unauthorized"
   | "forbidden"
+  | "too_many_requests"
+  | "disk_full"
   | "provider_error"
   | "internal_error";
 
@@ -22,6 +26,9 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   unauthorized: 401,
   forbidden: 403,
+  too_many_requests: 429,
+  // 507 Insufficient Storage: the database could not write (SQLITE_FULL, PostgreSQL disk_full, ENOSPC).
+  disk_full: 507,
   provider_error: 502,
   internal_error: 500,
 };
@@ -44,6 +51,10 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) {
     const body = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
     return Response.json({ error: body }, { status: error.status });
+  }
+  if (isDiskFull(error)) {
+    console.error("[hintline] the disk is full", error);
+    return errorResponse(new ApiError("disk_full", DISK_FULL_MESSAGE));
   }
   console.error("[hintline] unexpected error", error);
   return Response.json(

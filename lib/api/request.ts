@@ -4,15 +4,55 @@ import { ApiError, errorResponse } from "./errors.ts";
 
 export const MAX_CHAT_BODY_BYTES = 100 * 1024;
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
-export const MAX_IMPORT_BODY_BYTES = 10 * 1024 * 1024;
+/** Deeper JSON than this is refused before it is parsed (nothing Hintline stores nests nearly as deep). */
+export const MAX_JSON_DEPTH = 100;
 
-/** The raw body, refused with a 413 once it is over `maxBytes` (by its declared length or by what arrives). */
+/** The charset a Content-Type names, lower-case, if it names one. */
+function declaredCharset(request: Request): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(request.headers.get("content-type") ?? "");
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
+/**
+ * The raw body, refused with a 413 once it is over `maxBytes` (by its declared length or by what arrives). Only UTF-8
+ * is read: another declared charset is refused (415), and so are bytes that are not UTF-8 (400), rather than stored
+ * as replacement characters.
+ */
 export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTES } = {}): Promise<string> {
+  const charset = declaredCharset(request);
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw new ApiError("unsupported_media_type", `The request body must be UTF-8 (got charset=${charset.slice(0, 40)}).`);
+  }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
   const buffer = await request.arrayBuffer();
   if (buffer.byteLength > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
-  return new TextDecoder().decode(buffer);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+  } catch {
+    throw new ApiError("bad_request", "The request body is not valid UTF-8.");
+  }
+}
+
+/** The deepest nesting of arrays and objects in a JSON text (strings skipped), stopping once it is over `limit`. */
+export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
 }
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -29,6 +69,9 @@ export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   }
   const text = await readBody(request, { maxBytes });
   if (text.length === 0) throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw new ApiError("invalid_json", `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -1,6 +1,7 @@
 // Request schemas of the public HTTP API.
 import { z } from "zod";
 import { maxReplyChars } from "../env-number.ts";
+import { MAX_CONVERSATION_MESSAGES, MAX_CONVERSATION_TASKS } from "./limits.ts";
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_MESSAGE_TEXT = 100_000;
@@ -97,8 +98,8 @@ export const importSchema = z.object({
     id: idSchema.optional(),
     title: z.string().max(200).default("Imported chat"),
     settings: jsonObjectSchema.default({}),
-    messages: z.array(importedMessageSchema).max(20_000),
-    tasks: z.array(importedTaskSchema).max(5_000).default([]),
+    messages: z.array(importedMessageSchema).max(MAX_CONVERSATION_MESSAGES),
+    tasks: z.array(importedTaskSchema).max(MAX_CONVERSATION_TASKS).default([]),
   }),
 });
 

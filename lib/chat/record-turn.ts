@@ -3,6 +3,7 @@
 // write finishes, so the caller can start the model call while it commits; it comes from the in-process cache when
 // nothing changed since the last turn, so a long conversation costs no more.
 import { ApiError } from "../api/errors.ts";
+import { MAX_CONVERSATION_MESSAGES, MESSAGES_PER_TURN } from "../api/limits.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import type { ConversationRecord } from "../db/conversations.ts";
@@ -30,6 +31,9 @@ async function settleStale(conversationId: string, { messages: history, cached }
   await settleStaleReplies({ conversationId, activeIds: active });
   return listMessages({ conversationId });
 }
+
+const textOf = (message: ChatMessage): string =>
+  message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 /** A retry names a message already in the history; looked up without walking a long conversation. */
 const indexOf = historyIndexOf();
@@ -63,13 +67,33 @@ export async function openTurn({
   const opening = { message: reply, status: "streaming" as const };
   const index = indexOf(history, message.id);
   if (index >= 0) {
-    if (history[index]!.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
+    const stored = history[index]!;
+    if (stored.role !== "user") throw new ApiError("conflict", `Message id ${message.id} is already used by a reply.`);
+    // A retry regenerates the reply to the person's latest message only: an earlier one would delete every later turn.
+    if (history.findLastIndex((m) => m.role === "user") !== index) {
+      throw new ApiError(
+        "conflict",
+        `Message ${message.id} is not your latest message; only the reply to the latest one can be retried. Send a new message (with a new id) instead.`,
+      );
+    }
+    if (textOf(stored) !== message.parts.map((p) => p.text).join("")) {
+      throw new ApiError(
+        "conflict",
+        `Message ${message.id} is stored with different text; a retry resends it unchanged. Send a new message (with a new id) to say something else.`,
+      );
+    }
     // A retry: the reply (and anything after it) is generated again.
     const existing = await findMessagePosition({ conversationId, id: message.id });
     if (existing) await deleteMessagesAfter({ conversationId, position: existing.position });
     const committed = appendMessages({ conversationId, messages: [opening] }).then(() => {});
     committed.catch(() => {}); // the caller awaits it
     return { history: history.slice(0, index + 1), committed };
+  }
+  if (history.length + MESSAGES_PER_TURN > MAX_CONVERSATION_MESSAGES) {
+    throw new ApiError(
+      "conflict",
+      `This conversation holds ${history.length.toLocaleString("en-US")} messages, the most one can (${MAX_CONVERSATION_MESSAGES.toLocaleString("en-US")}); start a new conversation.`,
+    );
   }
   const parts = message.parts.map((p) => ({ type: "text" as const, text: p.text }));
   const title = conversation.title === DEFAULT_TITLE ? titleFrom(message.parts.map((p) => p.text).join(" ")) : undefined;

@@ -5,7 +5,7 @@ import { ApiError } from "../api/errors.ts";
 import { jsonObjectSchema } from "../api/schemas.ts";
 import type { Task } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
-import { createTask, deleteTask, getTask, listTasks, reorderTasks, updateTask } from "../db/tasks.ts";
+import { createTask, deleteTask, getTask, listTasks, reorderTasks, TaskLimitError, updateTask } from "../db/tasks.ts";
 import { patchAgentState } from "./agent-state.ts";
 
 export const TASK_ID_PATTERN = /^[1-9][0-9]{0,8}$/;
@@ -52,7 +52,9 @@ export async function listConversationTasks(conversationId: string): Promise<Tas
 
 export async function addTaskByPerson(conversationId: string, input: z.infer<typeof createTaskSchema>): Promise<Task> {
   await requireConversation(conversationId);
-  const task = await createTask({ conversationId, ...input });
+  const task = await createTask({ conversationId, ...input }).catch((error: unknown) => {
+    throw error instanceof TaskLimitError ? new ApiError("conflict", error.message) : error;
+  });
   await markEdited(conversationId);
   return task;
 }

@@ -1,6 +1,7 @@
 // Queries for the Task aggregate. Tasks live outside the model context, per conversation, with sequential ids
 // ("1", "2", …) handed out by the conversation's taskSeq counter (incrementing it locks the row, so racing creates
 // still get distinct, sequential ids). blocks/blockedBy are kept consistent on both sides.
+import { MAX_CONVERSATION_TASKS } from "../api/limits.ts";
 import type { Task, TaskStatus } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import type { TaskRow } from "./rows.ts";
@@ -38,6 +39,16 @@ export async function getTask({ conversationId, id }: { conversationId: string; 
   return row ? toTask(row) : null;
 }
 
+/** A conversation holds at most MAX_CONVERSATION_TASKS tasks (what an import accepts), whoever creates them. */
+export class TaskLimitError extends Error {
+  constructor() {
+    super(
+      `This conversation already has ${MAX_CONVERSATION_TASKS.toLocaleString("en-US")} tasks, the most it can hold; delete some before creating more.`,
+    );
+    this.name = "TaskLimitError";
+  }
+}
+
 export async function createTask({
   conversationId,
   subject,
@@ -58,6 +69,8 @@ export async function createTask({
       data: { taskSeq: { increment: 1 } },
       select: { taskSeq: true },
     });
+    // Counted after the increment has locked the conversation's row, so racing creates cannot both pass.
+    if ((await tx.task.count({ where: { conversationId } })) >= MAX_CONVERSATION_TASKS) throw new TaskLimitError();
     return tx.task.create({
       data: {
         conversationId,

@@ -3,6 +3,7 @@
 // cross-site form posts, is in access.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import { type ConversationSummary, type ConversationView, expectApiError, jsonRequest } from "./helpers.ts";
 
@@ -106,6 +107,97 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
     const location = new URL(response.headers.get("location") ?? "", server.url);
     expect(location.pathname).toBe("/c/x");
     expect(location.origin).toBe(server.url);
+  });
+
+  it("sends the browser only to a same-site path after sign-in, whatever `next` holds", async () => {
+    const page = await fetch(`${server.url}/sign-in?next=%2F%09%2Fevil.example`, { redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<input type="hidden" name="next" value="\/"\/>/);
+    for (const next of ["/\t/evil.example", "/\n/evil.example", "/a\nb", "/\r\nSet-Cookie: x=1", "/\\evil.example", "//evil.example"]) {
+      const response = await fetch(`${server.url}/api/auth/sign-in`, {
+        method: "POST",
+        redirect: "manual",
+        body: new URLSearchParams({ token: TOKEN, next }),
+      });
+      expect({ next, status: response.status, location: response.headers.get("location") }).toEqual({ next, status: 303, location: "/" });
+    }
+    const wrong = await fetch(`${server.url}/api/auth/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ token: "guess", next: "/a\nb" }),
+    });
+    expect({ status: wrong.status, location: wrong.headers.get("location") }).toEqual({ status: 303, location: "/sign-in?error=1&next=%2F" });
+  });
+
+  it("answers failed sign-ins past ten a minute from one address with 429 and Retry-After, other addresses unaffected", async () => {
+    const from = (address: string, token: string) =>
+      fetch(`${server.url}/api/auth/sign-in`, jsonRequest("POST", { token }, { "x-forwarded-for": address }));
+    for (let i = 0; i < 10; i++) await expectApiError(await from("203.0.113.7", `guess-${i}`), 401, "unauthorized");
+    const limited = await from("203.0.113.7", "guess-10");
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(await expectApiError(limited, 429, "too_many_requests")).toMatch(/Too many failed sign-in attempts; try again in \d+ s/);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Not even the right token is looked at from there until the minute is over; another address signs in.
+    await expectApiError(await from("203.0.113.7", TOKEN), 429, "too_many_requests");
+    expect((await from("203.0.113.8", TOKEN)).status).toBe(200);
+  });
+});
+
+const databases: Array<{ name: string; databaseUrl: () => Promise<string | undefined> }> = [
+  { name: "SQLite", databaseUrl: async () => undefined },
+];
+const postgres = process.env.TEST_POSTGRES_URL;
+if (postgres) {
+  databases.push({
+    name: "PostgreSQL",
+    databaseUrl: async () => {
+      const url = await createPostgresDatabase(postgres, `hintline_auth_${process.pid}`);
+      migrate(url);
+      return url;
+    },
+  });
+}
+
+describe.each(databases)("$name: signing out", ({ databaseUrl }) => {
+  let server: AppServer;
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN }, databaseUrl: await databaseUrl() });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function signIn(): Promise<string> {
+    const response = await fetch(`${server.url}/api/auth/sign-in`, jsonRequest("POST", { token: TOKEN }));
+    expect(response.status).toBe(200);
+    return (response.headers.get("set-cookie") ?? "").split(";")[0]!;
+  }
+
+  const statusWith = async (cookie: string) => (await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status;
+
+  it("revokes that session's cookie, also after a restart, and leaves other sessions signed in", async () => {
+    const [signedOut, other] = [await signIn(), await signIn()];
+    expect(signedOut).not.toBe(other);
+    expect(await statusWith(signedOut)).toBe(200);
+    const response = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: signedOut, origin: server.url },
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("set-cookie")).toMatch(/^hintline_session=;.*Max-Age=0/);
+    expect(await statusWith(signedOut)).toBe(401);
+    const page = await fetch(`${server.url}/c/x`, { redirect: "manual", headers: { cookie: signedOut } });
+    expect(page.status).toBe(307);
+    expect(await statusWith(other)).toBe(200);
+
+    await server.stop();
+    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN }, databaseUrl: server.databaseUrl });
+    expect(await statusWith(signedOut)).toBe(401);
+    expect(await statusWith(other)).toBe(200);
   });
 });
 

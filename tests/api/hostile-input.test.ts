@@ -194,7 +194,7 @@ const rows: Row[] = [
   ),
   importRow("duplicate task ids", conversationWith({ tasks: [1, 1].map(() => ({ id: "1", subject: "x", status: "pending" })) }), /duplicate task id/),
   importRow("20,001 messages", () => conversationWith({ messages: Array.from({ length: 20_001 }, (_, i) => ({ id: `m${i}`, role: "user", parts: [] })) }), /conversation\.messages: .*20000/),
-  importRow("an 11 MB body", () => conversationWith({ messages: [userMessage("a", long(11 * 1024 * 1024, "x"))] }), /over the 10485760-byte limit/, 413),
+  importRow("a 33 MB body", () => conversationWith({ messages: [userMessage("a", long(33 * 1024 * 1024, "x"))] }), /over the 33554432-byte limit/, 413),
   importRow("a JSON body sent as text/plain", conversationWith({}), /Content-Type: application\/json.*text\/plain/, 415, "text/plain"),
   notAllowed("GET", `${C}/import`),
 

@@ -303,3 +303,29 @@ test("a form posted from another origin cannot act for the signed-in person", as
   await expect(chat.userMessages).toHaveText(["hello"]);
   await api.dispose();
 });
+
+test("sign-in lands only on a path of the app, and a signed-out cookie stays signed out", async ({ page, context }) => {
+  // Browsers drop a tab from a URL: "/\t/evil.example" used to become "//evil.example", another site.
+  await page.goto(`${AUTH_APP_URL}/sign-in?next=%2F%09%2Fevil.example`);
+  const chat = new ChatPage(page, AUTH_APP_URL);
+  await chat.signInToken.fill(AUTH_TOKEN);
+  await chat.signInSubmit.click();
+  // "/" then opens a new conversation (/c/<id>): anywhere in the app but the sign-in page.
+  await page.waitForURL((url) => url.origin === AUTH_APP_URL && url.pathname !== "/sign-in");
+  const [session] = (await context.cookies(AUTH_APP_URL)).filter((c) => c.name === "hintline_session");
+  expect(session).toBeDefined();
+
+  // Signing out from the app's own page, then putting the old cookie back, as someone who copied it would.
+  await page.evaluate(() => {
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = "/api/auth/sign-out";
+    document.body.append(form);
+    form.submit();
+  });
+  await page.waitForURL((url) => url.pathname === "/sign-in");
+  await context.addCookies([session!]);
+  await page.goto(`${AUTH_APP_URL}/`);
+  await page.waitForURL((url) => url.pathname === "/sign-in");
+  expect(new URL(page.url()).searchParams.get("next")).toBe("/");
+});

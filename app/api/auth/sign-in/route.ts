@@ -1,7 +1,8 @@
 import { ApiError, errorResponse } from "@/lib/api/errors";
 import { otherMethodsNotAllowed, parseWith, readBody, readJson } from "@/lib/api/request";
 import { signInSchema } from "@/lib/api/schemas";
-import { authToken, SESSION_COOKIE, safeEqual, safeNextPath, sessionValue } from "@/lib/auth";
+import { authToken, newSessionValue, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, safeEqual, safeNextPath } from "@/lib/auth";
+import { clientAddress, recordSignInFailure, recordSignInSuccess, signInRetryAfter } from "@/lib/sign-in-limit";
 
 export const dynamic = "force-dynamic";
 
@@ -9,13 +10,22 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request) {
   const expected = authToken();
   const isForm = (request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
+  const address = clientAddress(request);
+  const wait = expected ? signInRetryAfter(address) : 0;
+  if (wait > 0) {
+    const response = errorResponse(
+      new ApiError("too_many_requests", `Too many failed sign-in attempts; try again in ${wait} s.`),
+    );
+    response.headers.set("retry-after", String(wait));
+    return response;
+  }
   let token = "";
   let next = "/";
   try {
     if (isForm) {
       const form = new URLSearchParams(await readBody(request));
       token = form.get("token") ?? "";
-      next = safeNextPath(form.get("next") ?? "/");
+      next = safeNextPath(form.get("next"));
     } else {
       token = parseWith(signInSchema, await readJson(request)).token;
     }
@@ -24,11 +34,13 @@ export async function POST(request: Request) {
   }
   const ok = !expected || (token.length > 0 && safeEqual(token, expected));
   if (!ok) {
+    recordSignInFailure(address);
     if (isForm) return new Response(null, { status: 303, headers: { location: `/sign-in?error=1&next=${encodeURIComponent(next)}` } });
     return errorResponse(new ApiError("unauthorized", "That token is not right."));
   }
+  recordSignInSuccess(address);
   const cookie = expected
-    ? `${SESSION_COOKIE}=${await sessionValue(expected)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000`
+    ? `${SESSION_COOKIE}=${(await newSessionValue(expected)).value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MAX_AGE_SECONDS}`
     : undefined;
   const headers = new Headers(cookie ? { "set-cookie": cookie } : {});
   if (isForm) {

@@ -1,6 +1,7 @@
 import { generateId } from "ai";
 import { ApiError } from "@/lib/api/errors";
-import { MAX_IMPORT_BODY_BYTES, otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { maxImportBytes } from "@/lib/api/limits";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { importSchema } from "@/lib/api/schemas";
 import { importConversation } from "@/lib/chat/conversation-view";
 
@@ -17,7 +18,7 @@ function settingsMode(request: Request): "apply" | "default" {
 
 export const POST = route(async (request) => {
   const applySettings = settingsMode(request) === "apply";
-  const body = parseWith(importSchema, await readJson(request, { maxBytes: MAX_IMPORT_BODY_BYTES }));
+  const body = parseWith(importSchema, await readJson(request, { maxBytes: maxImportBytes() }));
   return Response.json(await importConversation(body, generateId, { applySettings }), { status: 201 });
 });
 
