@@ -57,6 +57,29 @@ describe("openai fake", () => {
     expect(usage.outputTokens).toBe(Math.ceil("Hello from the fake.".length / 4));
   });
 
+  it("reports cached tokens as OpenAI does: the prefix shared with the last request, in 128-token blocks, from a threshold", async () => {
+    const long = "lorem ipsum ".repeat(800); // about 2,400 tokens at four characters a token
+    const first = [{ role: "user" as const, content: long }];
+    const cachedOf = async (sent: typeof first) => {
+      const result = streamText({ model: model(), messages: sent, ...quiet });
+      return (await result.usage).inputTokenDetails.cacheReadTokens;
+    };
+    expect(await cachedOf(first)).toBe(0);
+    const second = [...first, { role: "assistant" as const, content: "ok" }, { role: "user" as const, content: "more" }];
+    const cached = (await cachedOf(second))!;
+    const sharedChars = JSON.stringify(fake.requests[0]!.body.messages).length - 2; // all but the closing "}]"
+    expect(cached % 128).toBe(0);
+    expect(cached).toBe(Math.floor(Math.floor(sharedChars / 4) / 128) * 128);
+    expect(cached).toBeGreaterThanOrEqual(1024);
+    // A changed first message shares almost nothing: below the threshold, nothing is cached.
+    expect(await cachedOf([{ role: "user", content: `x${long}` }])).toBe(0);
+    // The threshold is configurable, and a scripted figure wins.
+    fake.setCacheMinTokens(1_000_000);
+    expect(await cachedOf(second)).toBe(0);
+    fake.enqueue({ text: "hi", usage: { promptTokens: 10, cachedTokens: 99 } });
+    expect(await cachedOf(second)).toBe(99);
+  });
+
   it("records the request the client sent", async () => {
     fake.enqueue({ text: "ok" });
     await streamText({ model: model(), instructions: "Be brief.", messages }).text;
