@@ -1,6 +1,6 @@
 // Proves the OpenAI fake speaks the wire format the real `@ai-sdk/openai` chat model and `streamText` understand.
 import { createOpenAI } from "@ai-sdk/openai";
-import { APICallError, jsonSchema, streamText, tool } from "ai";
+import { APICallError, jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIFake, startOpenAIFake } from "./openai-fake.ts";
 
@@ -59,13 +59,13 @@ describe("openai fake", () => {
 
   it("reports cached tokens as OpenAI does: the prefix shared with the last request, in 128-token blocks, from a threshold", async () => {
     const long = "lorem ipsum ".repeat(800); // about 2,400 tokens at four characters a token
-    const first = [{ role: "user" as const, content: long }];
-    const cachedOf = async (sent: typeof first) => {
+    const first: ModelMessage[] = [{ role: "user", content: long }];
+    const cachedOf = async (sent: ModelMessage[]) => {
       const result = streamText({ model: model(), messages: sent, ...quiet });
       return (await result.usage).inputTokenDetails.cacheReadTokens;
     };
     expect(await cachedOf(first)).toBe(0);
-    const second = [...first, { role: "assistant" as const, content: "ok" }, { role: "user" as const, content: "more" }];
+    const second: ModelMessage[] = [...first, { role: "assistant", content: "ok" }, { role: "user", content: "more" }];
     const cached = (await cachedOf(second))!;
     const sharedChars = JSON.stringify(fake.requests[0]!.body.messages).length - 2; // all but the closing "}]"
     expect(cached % 128).toBe(0);
