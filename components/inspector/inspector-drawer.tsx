@@ -1,6 +1,7 @@
 "use client";
 // The inspector: exactly what the next model call would receive — the system prompt section by section (origin and
 // tokens), then every message as the model gets it, hints included; a switch previews the context without hints.
+// Above them, the conversation's model calls so far with their cache figures, costs and cache breaks.
 import type { ModelMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "@/lib/stores/api-client";

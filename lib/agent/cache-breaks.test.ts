@@ -66,7 +66,11 @@ describe("cache-break detector", () => {
     let serialised = 0;
     const counted = (text: string): ModelMessage => {
       const message = { role: "user", content: text } as ModelMessage;
-      Object.defineProperty(message, "toJSON", { value: () => (serialised++, { role: "user", content: text }), enumerable: false });
+      const toJSON = () => {
+        serialised++;
+        return { role: "user", content: text };
+      };
+      Object.defineProperty(message, "toJSON", { value: toJSON, enumerable: false });
       return message;
     };
     const history = Array.from({ length: 200 }, (_, i) => counted(`m${i}`));
