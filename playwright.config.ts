@@ -57,7 +57,8 @@ export default defineConfig({
       env: { NEXT_TELEMETRY_DISABLED: "1" },
     },
     {
-      command: `node --experimental-strip-types tests/support/openai-fake-cli.ts --port ${FAKE_PORT}`,
+      // A low cache threshold (OpenAI's is 1,024 tokens), so that the short conversations of the tests get cache hits.
+      command: `node --experimental-strip-types tests/support/openai-fake-cli.ts --port ${FAKE_PORT} --cache-min-tokens 128`,
       url: `http://127.0.0.1:${FAKE_PORT}/v1/models`,
       reuseExistingServer: false,
       timeout: 30_000,
@@ -75,6 +76,10 @@ export default defineConfig({
         // One visible retry per failed call, with a short backoff (a provider's retry-after wins).
         HINTLINE_MAX_RETRIES: "1",
         HINTLINE_RETRY_BASE_MS: "100",
+        // Prices for the fake model, so that the inspector shows costs.
+        HINTLINE_PRICE_INPUT: "2.5",
+        HINTLINE_PRICE_CACHED_INPUT: "1.25",
+        HINTLINE_PRICE_OUTPUT: "10",
       },
     },
     {

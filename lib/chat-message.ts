@@ -11,6 +11,27 @@ export type MessageMetadata = {
   error?: string;
   /** The model that produced an assistant message. */
   model?: string;
+  /** An assistant message's model calls, in order, with the provider's figures (left out when implausible). */
+  usage?: CallUsage[];
+};
+
+/** One model call's token figures as the provider reported them. */
+export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+
+export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
+
+/** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
+export type CacheBreakCause = "compression" | "prompt-edit" | "replaced-status" | "retry" | "unexpected";
+
+export type CacheBreak = {
+  /** The conversation's model call (1 for its first), as numbered in the inspector's call list. */
+  call: number;
+  /** Index of the first model message that differs; null when the system prompt or the tools changed. */
+  firstChangedMessage: number | null;
+  /** What changed first: the system prompt, the tool definitions or the messages. */
+  changed: "system" | "tools" | "messages";
+  cause: CacheBreakCause;
+  at: string;
 };
 
 export type HintSource = { label: string; sublabel: string };
@@ -47,6 +68,8 @@ export type ContextUsage = {
   bufferStartTokens: number;
   /** Tokenizer counts per kind of content. */
   breakdown?: { system: number; tools: number; summary: number; messages: number; hints: number };
+  /** Provider-reported cache figures: the last model call's and the whole conversation's. */
+  cache?: { lastCall: CacheTotals | null; conversation: CacheTotals };
 };
 
 export type CompressionData = {

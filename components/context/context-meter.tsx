@@ -6,7 +6,7 @@ import type { ChatMessage, ContextUsage } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
-import { meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
+import { cacheLabel, meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
 
 type CompactResult = { compressed: false; message: string } | { compressed: true; message: ChatMessage; contextUsage: ContextUsage };
 
@@ -39,6 +39,7 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
   useEffect(() => seed(conversationId, initial), [conversationId, initial, seed]);
   if (!usage) return null;
   const b = usage.breakdown;
+  const cache = cacheLabel(usage.cache);
 
   const compact = async () => {
     setBusy(true);
@@ -68,6 +69,11 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
           </span>
         </div>
         <Bar usage={usage} />
+        {cache && (
+          <div data-testid="meter-cache" className="mt-1 text-xs text-muted tabular-nums" title="Share of input tokens the provider served from its prompt cache: the last model call, and the whole conversation">
+            {cache}
+          </div>
+        )}
       </button>
       {open && (
         <div data-testid="meter-details" className="mt-2 space-y-1 text-xs text-muted">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { meterLabel, shortTokens, zoneOf } from "./meter-math";
+import { cacheLabel, hitRate, meterLabel, shortTokens, zoneOf } from "./meter-math";
 
 const usage = (inputTokens: number) => ({ inputTokens, contextWindow: 128_000, triggerTokens: 102_400, bufferStartTokens: 76_800 });
 
@@ -10,5 +10,16 @@ describe("meter math", () => {
     expect(zoneOf(usage(76_800))).toBe("ok");
     expect(zoneOf(usage(76_801))).toBe("buffer");
     expect(zoneOf(usage(102_400))).toBe("trigger");
+  });
+});
+
+describe("cache label", () => {
+  it("shows the last call's and the conversation's cached share of input", () => {
+    const cache = { lastCall: { inputTokens: 2000, cachedInputTokens: 1840 }, conversation: { inputTokens: 10_000, cachedInputTokens: 8_500 } };
+    expect(cacheLabel(cache)).toBe("Cache 92 % · conversation 85 %");
+    expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 100, cachedInputTokens: 0 } })).toBe("Cache – · conversation 0 %");
+    expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 0, cachedInputTokens: 0 } })).toBeNull();
+    expect(cacheLabel(undefined)).toBeNull();
+    expect(hitRate({ inputTokens: 10, cachedInputTokens: 50 })).toBe(100);
   });
 });

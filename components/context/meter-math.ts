@@ -22,3 +22,17 @@ export function meterLabel(u: ContextUsage): string {
 }
 
 export const pctOf = (n: number, u: ContextUsage) => `${Math.min(100, Math.max(0, (n / u.contextWindow) * 100)).toFixed(2)}%`;
+
+/** Cached share of input tokens, in whole percent (none without input). */
+export function hitRate(t: { inputTokens: number; cachedInputTokens: number } | null | undefined): number | null {
+  if (!t || t.inputTokens <= 0) return null;
+  return Math.round((Math.min(t.cachedInputTokens, t.inputTokens) / t.inputTokens) * 100);
+}
+
+/** “Cache 92 % · conversation 85 %”, or null before the provider reported any call. */
+export function cacheLabel(cache: ContextUsage["cache"]): string | null {
+  const conversation = hitRate(cache?.conversation);
+  if (conversation === null) return null;
+  const last = hitRate(cache?.lastCall);
+  return `Cache ${last === null ? "–" : `${last} %`} · conversation ${conversation} %`;
+}

@@ -1,9 +1,11 @@
 "use client";
 // The inspector: exactly what the next model call would receive — the system prompt section by section (origin and
 // tokens), then every message as the model gets it, hints included; a switch previews the context without hints.
+// Above them, the conversation's model calls so far with their cache figures, costs and cache breaks.
 import type { ModelMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "@/lib/stores/api-client";
+import { CacheCalls, type CacheView } from "./cache-calls";
 
 type ContextView = {
   system: string;
@@ -12,6 +14,7 @@ type ContextView = {
   messageTokens: number[];
   tools: string[];
   usage: { inputTokens: number; contextWindow: number; triggerTokens: number; bufferStartTokens: number };
+  cache: CacheView;
 };
 
 function messageText(message: ModelMessage): string {
@@ -79,6 +82,7 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
           )}
           {view && (
             <>
+              <CacheCalls cache={view.cache} />
               <section>
                 <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">System prompt</h3>
                 <div className="space-y-2">

@@ -28,7 +28,17 @@ export type BeforeStepResult = {
   history?: ModelMessage[];
 };
 
-export type StepUsage = { inputTokens?: number; outputTokens?: number };
+export type StepUsage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+
+/** A model call that finished (its provider sent the step's end), with exactly what it was sent. */
+export type ModelCallEvent = {
+  stepIndex: number;
+  instructions: string;
+  messages: ModelMessage[];
+  /** The history `messages` begins with: the same array from step to step until a compression replaces it. */
+  history: ModelMessage[];
+  usage: StepUsage;
+};
 
 export type ReplyOptions = {
   model: LanguageModel;
@@ -58,6 +68,8 @@ export type ReplyOptions = {
   emit: (chunk: ChatChunk) => void;
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
+  /** After every model call that finished, before its outcome is judged (also a call cut at its token limit). */
+  onModelCall?: (event: ModelCallEvent) => Promise<void> | void;
   /** `final`: the reply ends with this step (no tool calls to answer). */
   onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage; final: boolean }) => Promise<void> | void;
   /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
@@ -136,7 +148,11 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
       if (part.type === "abort") continue;
       if (part.type === "finish-step") {
         out.finishReason = part.finishReason;
-        out.usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
+        out.usage = {
+          inputTokens: part.usage.inputTokens,
+          cachedInputTokens: part.usage.inputTokenDetails?.cacheReadTokens,
+          outputTokens: part.usage.outputTokens,
+        };
         out.contentType = part.response?.headers?.["content-type"];
       }
       let chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
@@ -232,6 +248,7 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     for (;;) {
       const instructions = typeof options.instructions === "function" ? await options.instructions() : options.instructions;
       call = await streamCall({ ...options, instructions, messages, send, budget });
+      if (call.finishReason !== undefined) await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
       if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) break;
       if (retries >= maxRetries || !isRetryableError(call.rawError)) break;
       const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);

@@ -60,6 +60,27 @@ describe("demo model answers", () => {
   const tasksReminder = user("<system-reminder>\n<tasks>The user updated the task list. You have 0 in-progress tasks and 2 pending tasks.</tasks>\n</system-reminder>");
   const listed = [call("TaskList"), result("TaskList", "1 [pending] a\n2 [pending] b\n(Tool call #1 for 'TaskList' in this conversation.)")];
 
+  it("reports the prompt prefix it answered last as cached, in 128-token blocks from 1,024 tokens, and answers the same either way", async () => {
+    const model = createDemoModel({ wordDelayMs: 0 });
+    const history = [user(essay(1500, "rivers")), { role: "assistant" as const, content: [{ type: "text" as const, text: "noted" }] }];
+    const run = async (prompt: LanguageModelV4Prompt) => {
+      const result = streamText({ model, messages: prompt as never, maxRetries: 0 });
+      return { text: await result.text, usage: await result.usage };
+    };
+    const first = await run([...history, user("hello")]);
+    const again = await run([...history, user("hello")]);
+    expect(again.text).toBe(first.text);
+    expect(again.usage.inputTokens).toBe(first.usage.inputTokens);
+    expect(again.usage.inputTokenDetails.cacheReadTokens).toBe(Math.floor(first.usage.inputTokens! / 128) * 128);
+    const next = await run([...history, user("hello"), user("what time is it?")]);
+    const cached = next.usage.inputTokenDetails.cacheReadTokens!;
+    expect(cached % 128).toBe(0);
+    expect(cached).toBeGreaterThanOrEqual(1024);
+    expect(cached).toBeLessThanOrEqual(first.usage.inputTokens!);
+    // A short prompt is never cached.
+    expect((await run([user("hi")])).usage.inputTokenDetails.cacheReadTokens).toBe(0);
+  });
+
   it("after a tasks reminder, lists the tasks and then does what the person asked", () => {
     expect(decide([user("write 12 words about rivers"), tasksReminder]).calls).toEqual([{ toolName: "TaskList", input: {} }]);
     const answer = decide([user("write 12 words about rivers"), tasksReminder, ...listed]);

@@ -126,11 +126,33 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };
 }
 
+/** The last prompt this process answered, message by message: the prefix a provider's cache would hold. */
+let lastPrompt: string[] = [];
+
+/**
+ * Input tokens, and those of the longest run of leading messages the last prompt shared, reported as cached the way
+ * OpenAI does (whole 128-token blocks, from 1,024 tokens on). Only the usage depends on it, never the text.
+ */
 function usage(prompt: LanguageModelV4Prompt, output: string): LanguageModelV4Usage {
-  const input = prompt.reduce((sum, m) => sum + countTokens(messageText(m)) + 4, 0);
+  let input = 0;
+  let shared = 0;
+  let sharing = true;
+  const keys: string[] = [];
+  for (const [i, m] of prompt.entries()) {
+    const text = messageText(m);
+    const key = `${m.role}\u0000${text}`;
+    keys.push(key);
+    const tokens = countTokens(text) + 4;
+    input += tokens;
+    sharing &&= lastPrompt[i] === key;
+    if (sharing) shared += tokens;
+  }
+  lastPrompt = keys;
+  const blocks = Math.floor(shared / 128) * 128;
+  const cacheRead = blocks >= 1024 ? blocks : 0;
   const out = countTokens(output);
   return {
-    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    inputTokens: { total: input, noCache: input - cacheRead, cacheRead, cacheWrite: 0 },
     outputTokens: { total: out, text: out, reasoning: 0 },
   };
 }

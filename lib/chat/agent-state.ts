@@ -1,6 +1,8 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
+import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
 import type { CompressionState } from "./compression.ts";
 
 export type AgentState = {
@@ -10,6 +12,8 @@ export type AgentState = {
   tasksEditedByPerson?: boolean;
   /** The model context's summary and where its kept tail starts. */
   compression?: CompressionState;
+  /** Model calls whose input was not an extension of the previous call's (newest last, bounded). */
+  cacheBreaks?: CacheBreak[];
 };
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
@@ -27,7 +31,15 @@ export function parseAgentState(value: unknown): AgentState {
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };
   }
+  const breaks = parseCacheBreaks(raw.cacheBreaks);
+  if (breaks?.length) state.cacheBreaks = breaks;
   return state;
+}
+
+/** Appends a cache break to the conversation's kept ones (the oldest beyond the bound are dropped). */
+export async function recordCacheBreak(conversationId: string, found: CacheBreak): Promise<void> {
+  const state = await readAgentState(conversationId);
+  await patchAgentState(conversationId, { cacheBreaks: [...(state.cacheBreaks ?? []), found].slice(-CACHE_BREAKS_KEPT) });
 }
 
 export async function patchAgentState(conversationId: string, patch: Partial<AgentState>): Promise<void> {

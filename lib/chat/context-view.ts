@@ -5,17 +5,41 @@ import type { ModelMessage } from "ai";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
+import { callCost, priceFor } from "../ai/prices.ts";
 import { TOOL_NAMES } from "../ai/tools/index.ts";
 import { ApiError } from "../api/errors.ts";
-import type { ChatMessage } from "../chat-message.ts";
+import type { CallUsage, ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages } from "../db/messages.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { precountTokens } from "./context-usage.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 import { mapYielding } from "./yielding.ts";
+
+const figure = (n: unknown): number | null => (Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : null);
+
+/** Every model call of the conversation, numbered from 1, with its figures and estimated cost (when priced). */
+function callList(history: readonly ChatMessage[]) {
+  const calls = [];
+  for (const message of history) {
+    const usage = message.role === "assistant" ? message.metadata?.usage : undefined;
+    if (!Array.isArray(usage)) continue;
+    const model = message.metadata?.model ?? "";
+    const price = priceFor(model);
+    for (const call of usage as CallUsage[]) {
+      const figures = { inputTokens: figure(call?.inputTokens), cachedInputTokens: figure(call?.cachedInputTokens), outputTokens: figure(call?.outputTokens) };
+      const cost =
+        price && figures.inputTokens !== null
+          ? callCost({ inputTokens: figures.inputTokens, cachedInputTokens: figures.cachedInputTokens ?? 0, outputTokens: figures.outputTokens ?? 0 }, price)
+          : null;
+      calls.push({ call: calls.length + 1, messageId: message.id, model, ...figures, cost });
+    }
+  }
+  return calls;
+}
 
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
   messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== "data-hint") }));
@@ -41,5 +65,6 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     tools: [...TOOL_NAMES],
     summary: state.compression?.summary ?? null,
     usage,
+    cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },
   };
 }

@@ -12,6 +12,7 @@ import { listTasks } from "../db/tasks.ts";
 import { currentModel } from "../ai/providers.ts";
 import { activeReplyIds } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
@@ -38,7 +39,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
   const settings = resolveSettings(conversation.settings);
   const state = parseAgentState(conversation.agentState);
   await precountTokens(messages);
-  const contextUsage = measureContext({ settings, history: messages, compression: state.compression });
+  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression }), cache: cacheFigures(messages) };
   return {
     id: conversation.id,
     title: conversation.title,

@@ -48,6 +48,8 @@ export type OpenedTurn = {
   history: ChatMessage[];
   /** Settles when the turn's rows are stored (rejects when they could not be). */
   committed: Promise<void>;
+  /** The turn regenerates the reply to the person's latest message. */
+  retry?: boolean;
 };
 
 export async function openTurn({
@@ -87,7 +89,7 @@ export async function openTurn({
     if (existing) await deleteMessagesAfter({ conversationId, position: existing.position });
     const committed = appendMessages({ conversationId, messages: [opening] }).then(() => {});
     committed.catch(() => {}); // the caller awaits it
-    return { history: history.slice(0, index + 1), committed };
+    return { history: history.slice(0, index + 1), committed, retry: true };
   }
   if (history.length + MESSAGES_PER_TURN > MAX_CONVERSATION_MESSAGES) {
     throw new ApiError(

@@ -14,7 +14,7 @@ import { beginReply, endReply } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { streamReply } from "./stream-reply.ts";
-import { systemPromptFor } from "./system-prompt.ts";
+import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 
 export type ChatRequest = { id: string; message: PersonMessage; timezone?: string };
 
@@ -49,10 +49,15 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   // Rebuilt before every later model call from the stored settings, so an edit made mid-reply applies on the next
   // step; the first call uses the settings this request just read.
   let calls = 0;
+  // What the last prompt was assembled from, so that a changed prompt is told apart from the person's edit.
+  let promptSource = promptSourceOf(settings);
   const currentInstructions = async () => {
     if (calls++ === 0) return instructions;
     const fresh = await getConversation({ id: conversationId });
-    return fresh ? systemPromptFor(resolveSettings(fresh.settings)).text : instructions;
+    if (!fresh) return instructions;
+    const freshSettings = resolveSettings(fresh.settings);
+    promptSource = promptSourceOf(freshSettings);
+    return systemPromptFor(freshSettings).text;
   };
   const job = {
     conversationId,
@@ -64,6 +69,8 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     agentState: parseAgentState(conversation.agentState),
     instructions,
     currentInstructions,
+    promptSource: () => promptSource,
+    retry: turn.retry === true,
     history: turn.history,
     tasksAtStart,
     committed: turn.committed,

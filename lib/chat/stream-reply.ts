@@ -8,11 +8,12 @@ import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers.ts";
 import { createTools, repairToolInput } from "../ai/tools/index.ts";
 import { createCallCounter } from "../ai/tools/task-tool-context.ts";
-import type { ChatChunk, ChatMessage, Task } from "../chat-message.ts";
+import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
-import type { AgentState } from "./agent-state.ts";
+import { type AgentState, recordCacheBreak } from "./agent-state.ts";
+import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
 import { precountTokens } from "./context-usage.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { createStepPreparation } from "./step-preparation.ts";
@@ -28,6 +29,10 @@ export type ReplyJob = {
   /** The system prompt of the first call, and how to build it again before later ones. */
   instructions: string;
   currentInstructions: () => Promise<string>;
+  /** What the last system prompt was assembled from (lib/chat/system-prompt.ts). */
+  promptSource: () => string;
+  /** The reply to the person's latest message is generated again. */
+  retry?: boolean;
   history: ChatMessage[];
   tasksAtStart: Task[];
   committed: Promise<void>;
@@ -37,13 +42,19 @@ export type ReplyJob = {
 /**
  * The step's token figures when they can be true: whole numbers from 0 up to a few times the context window (a call
  * cannot take or give more than its window; a figure past 4× it means the report is wrong, and the local count is
- * the better one). Otherwise none: the meter and the hints then count locally.
+ * the better one), and no more cached input than input. Otherwise none: the meter and the hints then count locally,
+ * and the call is recorded without figures.
  */
-function plausibleUsage(usage: StepUsage, contextWindow: number): { inputTokens: number; outputTokens: number } | undefined {
+export function plausibleUsage(usage: StepUsage, contextWindow: number): { inputTokens: number; cachedInputTokens?: number; outputTokens: number } | undefined {
   const ceiling = 4 * contextWindow;
   const ok = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0 && n <= ceiling);
-  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens)) return undefined;
-  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens ?? 0 };
+  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens) || !ok(usage.cachedInputTokens)) return undefined;
+  if ((usage.cachedInputTokens ?? 0) > usage.inputTokens) return undefined;
+  return {
+    inputTokens: usage.inputTokens,
+    ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+    outputTokens: usage.outputTokens ?? 0,
+  };
 }
 
 export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<ChatMessage>): Promise<void> {
@@ -62,7 +73,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
-  emit({ type: "data-context-usage", id: "usage", data: context.usage, transient: true });
+  emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, tasksAtStart: job.tasksAtStart });
   const tools = createTools({
     conversationId,
@@ -70,6 +81,11 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
   });
+  // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
+  const calls: CallUsage[] = [];
+  const callsBefore = conversationCallTotals(history).calls;
+  const toolDefinitions = toolsKey(tools);
+  const metadataOf = (extra: object) => ({ model: job.modelId, ...(calls.length ? { usage: calls } : {}), ...extra });
   try {
     const outcome = await runReply({
       model,
@@ -89,23 +105,40 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       beforeStep: steps.beforeStep,
       // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
       checkpoint: { everyMs: 1000, save: saveParts },
+      onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
+        calls.push(plausibleUsage(reported, contextWindow) ?? {});
+        const found = observeCall(conversationId, callsBefore + calls.length, {
+          system: instructions,
+          tools: toolDefinitions,
+          messages,
+          stable,
+          promptSource: job.promptSource(),
+          compression: steps.compression()?.summary ?? "",
+          retry: job.retry === true && stepIndex === 0,
+        });
+        if (found) {
+          await committed;
+          await recordCacheBreak(conversationId, found);
+        }
+      },
       onStepEnd: async ({ reply, usage: reported, final }) => {
         const usage = plausibleUsage(reported, contextWindow);
         if (usage) steps.recordStep(usage.inputTokens, usage.outputTokens);
         // The meter moves during the reply: the next input holds the reply so far.
-        emit({ type: "data-context-usage", id: "usage", data: context.usageWith(reply, steps.compression()), transient: true });
+        const figure = context.usageWith(reply, steps.compression());
+        emit({ type: "data-context-usage", id: "usage", data: { ...figure, cache: cacheFigures(history, calls) }, transient: true });
         // A step that ends the reply is saved once, with its status, right after.
         if (!final) await saveParts(reply);
       },
     });
     await committed;
-    const metadata = { model: job.modelId, ...(outcome.error ? { error: outcome.error } : {}) };
+    const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
   } catch (error) {
     await committed
-      .then(() => updateMessage({ conversationId, id: replyId, metadata: { model: job.modelId, error: describeError(error) }, status: "error" }))
+      .then(() => updateMessage({ conversationId, id: replyId, metadata: metadataOf({ error: describeError(error) }), status: "error" }))
       .catch(() => {});
     throw error;
   }

@@ -19,3 +19,9 @@ export function systemPromptFor(settings: Settings): AssembledPrompt {
     countTokens,
   });
 }
+
+/** What the system prompt is assembled from: when this changes, so may the prompt (the person's edit). */
+export function promptSourceOf(settings: Settings): string {
+  const env = process.env;
+  return JSON.stringify([settings.prompt, settings.injection.taskToolNames, env.HINTLINE_BASE_PROMPT, env.HINTLINE_INSTRUCTIONS, env.HINTLINE_MEMORY]);
+}

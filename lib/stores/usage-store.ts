@@ -14,5 +14,6 @@ export const useUsageStore = create<UsageState>((set) => ({
   conversationId: null,
   usage: null,
   seed: (conversationId, usage) => set({ conversationId, usage }),
-  receive: (usage) => set({ usage }),
+  // A figure without cache figures (a compression) keeps the ones shown.
+  receive: (usage) => set((state) => ({ usage: usage.cache || !state.usage?.cache ? usage : { ...usage, cache: state.usage.cache } })),
 }));

@@ -1,5 +1,5 @@
 // Runs the OpenAI fake as its own process (for browser tests that script it over /__fake/*):
-//   node --experimental-strip-types tests/support/openai-fake-cli.ts --port 4599 [--host 127.0.0.1]
+//   node --experimental-strip-types tests/support/openai-fake-cli.ts --port 4599 [--host 127.0.0.1] [--cache-min-tokens 1024]
 import { startOpenAIFake } from "./openai-fake.ts";
 
 function argValue(name: string): string | undefined {
@@ -17,7 +17,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const fake = await startOpenAIFake({ port, host: argValue("--host") });
+const minArg = argValue("--cache-min-tokens");
+const cacheMinTokens = minArg === undefined ? undefined : Number(minArg);
+if (cacheMinTokens !== undefined && !(Number.isSafeInteger(cacheMinTokens) && cacheMinTokens >= 0)) {
+  console.error(`openai-fake: invalid --cache-min-tokens ${minArg}`);
+  process.exit(2);
+}
+const fake = await startOpenAIFake({ port, host: argValue("--host"), cacheMinTokens });
 console.log(`openai-fake listening on ${fake.url}`);
 
 let stopping = false;

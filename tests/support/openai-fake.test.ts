@@ -1,6 +1,6 @@
 // Proves the OpenAI fake speaks the wire format the real `@ai-sdk/openai` chat model and `streamText` understand.
 import { createOpenAI } from "@ai-sdk/openai";
-import { APICallError, jsonSchema, streamText, tool } from "ai";
+import { APICallError, jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIFake, startOpenAIFake } from "./openai-fake.ts";
 
@@ -55,6 +55,29 @@ describe("openai fake", () => {
     const usage = await result.usage;
     expect(usage.inputTokens).toBe(Math.ceil(JSON.stringify(fake.requests[0]?.body.messages).length / 4));
     expect(usage.outputTokens).toBe(Math.ceil("Hello from the fake.".length / 4));
+  });
+
+  it("reports cached tokens as OpenAI does: the prefix shared with the last request, in 128-token blocks, from a threshold", async () => {
+    const long = "lorem ipsum ".repeat(800); // about 2,400 tokens at four characters a token
+    const first: ModelMessage[] = [{ role: "user", content: long }];
+    const cachedOf = async (sent: ModelMessage[]) => {
+      const result = streamText({ model: model(), messages: sent, ...quiet });
+      return (await result.usage).inputTokenDetails.cacheReadTokens;
+    };
+    expect(await cachedOf(first)).toBe(0);
+    const second: ModelMessage[] = [...first, { role: "assistant", content: "ok" }, { role: "user", content: "more" }];
+    const cached = (await cachedOf(second))!;
+    const sharedChars = JSON.stringify(fake.requests[0]!.body.messages).length - 2; // all but the closing "}]"
+    expect(cached % 128).toBe(0);
+    expect(cached).toBe(Math.floor(Math.floor(sharedChars / 4) / 128) * 128);
+    expect(cached).toBeGreaterThanOrEqual(1024);
+    // A changed first message shares almost nothing: below the threshold, nothing is cached.
+    expect(await cachedOf([{ role: "user", content: `x${long}` }])).toBe(0);
+    // The threshold is configurable, and a scripted figure wins.
+    fake.setCacheMinTokens(1_000_000);
+    expect(await cachedOf(second)).toBe(0);
+    fake.enqueue({ text: "hi", usage: { promptTokens: 10, cachedTokens: 99 } });
+    expect(await cachedOf(second)).toBe(99);
   });
 
   it("records the request the client sent", async () => {

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 
 /** Numbers as a real API sends them; anything else to play a provider that lies about usage. */
-type FakeUsage = { promptTokens?: number | string | null; completionTokens?: number | string | null };
+type FakeUsage = { promptTokens?: number | string | null; completionTokens?: number | string | null; cachedTokens?: number | string | null };
 
 export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
 export type FakeReply =
@@ -29,12 +29,14 @@ export type OpenAIFake = {
   requests: RecordedRequest[];
   enqueue(...replies: FakeReply[]): void;
   setDefault(reply: FakeReply | ((req: RecordedRequest) => FakeReply)): void;
+  /** The smallest common prefix (in estimated tokens) reported as cached; OpenAI's is 1,024. */
+  setCacheMinTokens(tokens: number): void;
   reset(): void;
   close(): Promise<void>;
 };
 
 type DefaultReply = FakeReply | ((req: RecordedRequest) => FakeReply);
-type Usage = { prompt_tokens: unknown; completion_tokens: unknown; total_tokens: unknown };
+type Usage = { prompt_tokens: unknown; completion_tokens: unknown; total_tokens: unknown; prompt_tokens_details?: { cached_tokens: unknown } };
 /** `usage()` is worked out when it is sent (the end of a stream): re-serialising a long prompt would delay the first chunk. */
 type Plan = { text: string; calls: { id: string; name: string; args: string }[]; finishReason: "stop" | "tool_calls"; usage: () => Usage };
 
@@ -48,6 +50,39 @@ function splitWords(text: string): string[] {
 }
 
 const estimateTokens = (s: string): number => Math.ceil(s.length / 4);
+
+/** OpenAI caches prompt prefixes in blocks of 128 tokens, from 1,024 tokens on. */
+export const CACHE_BLOCK_TOKENS = 128;
+export const DEFAULT_CACHE_MIN_TOKENS = 1024;
+
+// biome-ignore lint/suspicious/noExplicitAny: the request body is arbitrary JSON.
+type Body = any;
+const serialized = new WeakMap<object, { tools: string; messages: string }>();
+function serialize(body: Body): { tools: string; messages: string } {
+  if (typeof body !== "object" || body === null) return { tools: "", messages: "[]" };
+  let s = serialized.get(body);
+  if (!s) {
+    s = { tools: JSON.stringify(body.tools ?? null), messages: JSON.stringify(body.messages ?? []) };
+    serialized.set(body, s);
+  }
+  return s;
+}
+
+/**
+ * The cached tokens OpenAI would report for `body` after `previous`: the estimated tokens of their longest common
+ * prefix (tools, then the messages as sent), rounded down to 128-token blocks, and none below `minTokens`.
+ */
+export function cachedPrefixTokens(body: Body, previous: Body | undefined, minTokens: number): number {
+  if (!previous) return 0;
+  const a = serialize(body);
+  const b = serialize(previous);
+  if (a.tools !== b.tools) return 0;
+  const end = Math.min(a.messages.length, b.messages.length);
+  let same = 0;
+  while (same < end && a.messages.charCodeAt(same) === b.messages.charCodeAt(same)) same++;
+  const tokens = Math.floor(Math.floor(same / 4) / CACHE_BLOCK_TOKENS) * CACHE_BLOCK_TOKENS;
+  return tokens >= minTokens && tokens > 0 ? tokens : 0;
+}
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function isFakeReply(value: unknown): value is FakeReply {
@@ -83,7 +118,7 @@ function writeEvent(res: ServerResponse, data: unknown): Promise<void> {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the request body is arbitrary JSON.
-function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUsage }, body: any, callIdPrefix: string): Plan {
+function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUsage }, body: any, callIdPrefix: string, cached: () => number = () => 0): Plan {
   const text = reply.text ?? "";
   const calls = (reply.calls ?? []).map((c, i) => ({
     id: c.id ?? `${callIdPrefix}_${i}`,
@@ -91,10 +126,11 @@ function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUs
     args: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
   }));
   const usage = () => {
-    const prompt = reply.usage?.promptTokens ?? estimateTokens(JSON.stringify(body?.messages ?? []));
+    const prompt = reply.usage?.promptTokens ?? estimateTokens(serialize(body).messages);
     const completion = reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
     const total = typeof prompt === "number" && typeof completion === "number" ? prompt + completion : null;
-    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total };
+    const cachedTokens = reply.usage && "cachedTokens" in reply.usage ? reply.usage.cachedTokens : typeof prompt === "number" ? Math.min(cached(), prompt) : 0;
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total, prompt_tokens_details: { cached_tokens: cachedTokens } };
   };
   return { text, calls, finishReason: calls.length > 0 ? "tool_calls" : "stop", usage };
 }
@@ -173,18 +209,23 @@ function completionJson(plan: Plan, model: string, id: string) {
   return { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: plan.finishReason }], usage: plan.usage() };
 }
 
-export async function startOpenAIFake(options: { port?: number; host?: string } = {}): Promise<OpenAIFake> {
+export async function startOpenAIFake(options: { port?: number; host?: string; cacheMinTokens?: number } = {}): Promise<OpenAIFake> {
   const host = options.host ?? "127.0.0.1";
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   const sockets = new Set<Socket>();
   let defaultReply: DefaultReply = INITIAL_DEFAULT;
   let seq = 0;
+  let cacheMinTokens = options.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS;
+  /** The body of the last chat request served: the prefix a provider's cache would hold. */
+  let lastServed: Body | undefined;
 
   const reset = () => {
     queue.length = 0;
     requests.length = 0;
     defaultReply = INITIAL_DEFAULT;
+    lastServed = undefined;
+    cacheMinTokens = options.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS;
   };
 
   async function chat(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -199,6 +240,10 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
     }
     const recorded: RecordedRequest = { path, headers: { ...req.headers }, body };
     requests.push(recorded);
+    const previous = lastServed;
+    lastServed = body;
+    const minTokens = cacheMinTokens;
+    const cached = () => cachedPrefixTokens(body, previous, minTokens);
     let reply: FakeReply;
     try {
       reply = queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply);
@@ -220,16 +265,16 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         return void res.end(reply.body ?? "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
       case "json-to-stream":
-        return sendJson(res, 200, completionJson(makePlan(reply, body, callIds), model, id));
+        return sendJson(res, 200, completionJson(makePlan(reply, body, callIds, cached), model, id));
       case "no-finish":
-        return streamPlan(res, makePlan(reply, body, callIds), model, id, { noFinish: true });
+        return streamPlan(res, makePlan(reply, body, callIds, cached), model, id, { noFinish: true });
       case "cut":
         if (!streaming) return void res.destroy();
-        return streamPlan(res, makePlan(reply, body, callIds), model, id, { cutAfter: reply.afterChunks });
+        return streamPlan(res, makePlan(reply, body, callIds, cached), model, id, { cutAfter: reply.afterChunks });
       case "tools":
       case "text":
       case undefined: {
-        const plan = makePlan(reply, body, callIds);
+        const plan = makePlan(reply, body, callIds, cached);
         if (!streaming) return sendJson(res, 200, completionJson(plan, model, id));
         return streamPlan(res, plan, model, id, { delayMs: reply.chunkDelayMs });
       }
@@ -257,6 +302,12 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
       if (!replies.every(isFakeReply)) return sendJson(res, 400, errorBody(400, "Expected FakeReply[]."));
       queue.push(...replies);
       return sendJson(res, 200, { ok: true, queued: queue.length });
+    }
+    if (path === "/__fake/cache") {
+      const minTokens = (payload as { minTokens?: unknown } | undefined)?.minTokens;
+      if (!Number.isSafeInteger(minTokens) || (minTokens as number) < 0) return sendJson(res, 400, errorBody(400, "Expected { minTokens: a whole number ≥ 0 }."));
+      cacheMinTokens = minTokens as number;
+      return sendJson(res, 200, { ok: true });
     }
     if (path === "/__fake/default") {
       if (!isFakeReply(payload)) return sendJson(res, 400, errorBody(400, "Expected a FakeReply."));
@@ -304,6 +355,9 @@ export async function startOpenAIFake(options: { port?: number; host?: string } 
     enqueue: (...replies) => void queue.push(...replies),
     setDefault(reply) {
       defaultReply = reply;
+    },
+    setCacheMinTokens(tokens) {
+      cacheMinTokens = tokens;
     },
     reset,
     close: () => {

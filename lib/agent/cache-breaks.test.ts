@@ -1,0 +1,88 @@
+import type { ModelMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { type CallInput, createCacheBreakDetector } from "./cache-breaks.ts";
+
+const user = (text: string): ModelMessage => ({ role: "user", content: text });
+const assistant = (text: string): ModelMessage => ({ role: "assistant", content: text });
+
+const base = { system: "You are helpful.", tools: "[TaskList]", promptSource: "{}", compression: "" };
+const call = (messages: ModelMessage[], extra: Partial<CallInput> = {}): CallInput => ({ ...base, messages, ...extra });
+
+describe("cache-break detector", () => {
+  it("finds no break while every call extends the last, also when old messages come again as new objects", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("hi"), assistant("hello"), user("add a task")];
+    expect(detector.observe(call(history, { stable: history }))).toBeUndefined();
+    // The next step: the same history array, the reply so far converted afresh.
+    const step2 = history.concat([assistant("calling"), { role: "tool", content: [] }]);
+    expect(detector.observe(call(step2, { stable: history }))).toBeUndefined();
+    const step3 = history.concat([assistant("calling"), { role: "tool", content: [] }, user("<system-reminder>tasks</system-reminder>")]);
+    expect(detector.observe(call(step3, { stable: history }))).toBeUndefined();
+    // The next reply: a new history array, the stored reply converted again (equal content, new objects).
+    const next = [...history, assistant("calling"), { role: "tool", content: [] } as ModelMessage, user("<system-reminder>tasks</system-reminder>"), assistant("done"), user("thanks")];
+    expect(detector.observe(call(next, { stable: next }))).toBeUndefined();
+  });
+
+  it("names the first changed message of an unexpected rewrite", () => {
+    const detector = createCacheBreakDetector();
+    detector.observe(call([user("a"), assistant("b"), user("c")]));
+    expect(detector.observe(call([user("a"), assistant("B"), user("c"), user("d")]))).toEqual({ firstChangedMessage: 1, changed: "messages", cause: "unexpected" });
+  });
+
+  it("tells a prompt edit from a system prompt that changed by itself (a timestamp in it)", () => {
+    const detector = createCacheBreakDetector();
+    const messages = [user("a")];
+    detector.observe(call(messages));
+    expect(detector.observe(call(messages, { system: "Answer in French.", promptSource: '{"instructions":"French"}' }))).toEqual({
+      firstChangedMessage: null,
+      changed: "system",
+      cause: "prompt-edit",
+    });
+    expect(detector.observe(call(messages, { system: "Now: 10:31", promptSource: '{"instructions":"French"}' }))).toMatchObject({ changed: "system", cause: "unexpected" });
+  });
+
+  it("attributes a rewrite that follows a compression to it, and a changed tool list to nothing expected", () => {
+    const detector = createCacheBreakDetector();
+    detector.observe(call([user("a"), assistant("b"), user("c"), assistant("d")]));
+    const compressed = [user("<summary>a, b</summary>"), user("c"), assistant("d"), user("e")];
+    expect(detector.observe(call(compressed, { compression: "a, b" }))).toEqual({ firstChangedMessage: 0, changed: "messages", cause: "compression" });
+    expect(detector.observe(call(compressed.concat(user("f")), { compression: "a, b", tools: "[TaskList, PlanWrite]" }))).toMatchObject({
+      changed: "tools",
+      cause: "unexpected",
+    });
+  });
+
+  it("reports a shorter input as a break where it ends: a retried reply, or unexpected otherwise", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b"), user("c")];
+    detector.observe(call([...history, assistant("step 1"), { role: "tool", content: [] }]));
+    expect(detector.observe(call(history, { retry: true }))).toEqual({ firstChangedMessage: 3, changed: "messages", cause: "retry" });
+    detector.observe(call([...history, assistant("x")]));
+    expect(detector.observe(call(history))).toMatchObject({ firstChangedMessage: 3, cause: "unexpected" });
+  });
+
+  it("hashes only messages it has not seen as the same object", () => {
+    const detector = createCacheBreakDetector();
+    let serialised = 0;
+    const counted = (text: string): ModelMessage => {
+      const message = { role: "user", content: text } as ModelMessage;
+      const toJSON = () => {
+        serialised++;
+        return { role: "user", content: text };
+      };
+      Object.defineProperty(message, "toJSON", { value: toJSON, enumerable: false });
+      return message;
+    };
+    const history = Array.from({ length: 200 }, (_, i) => counted(`m${i}`));
+    detector.observe(call(history, { stable: history }));
+    expect(serialised).toBe(200);
+    serialised = 0;
+    expect(detector.observe(call(history.concat([counted("r1"), counted("r2")]), { stable: history }))).toBeUndefined();
+    expect(serialised).toBe(2);
+    serialised = 0;
+    // A longer history in a new array (the next reply): the old objects are recognised, only the new one is hashed.
+    const next = history.concat([counted("r1 again"), counted("n")]);
+    expect(detector.observe(call(next, { stable: next }))).toEqual({ firstChangedMessage: 200, changed: "messages", cause: "unexpected" });
+    expect(serialised).toBe(2);
+  });
+});

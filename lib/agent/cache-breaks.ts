@@ -1,0 +1,116 @@
+// The cache-break detector: compares each model call's input (system prompt, tool definitions, messages) with the
+// previous call's of the same conversation and says where it stopped being an extension, and why. Providers cache
+// the longest prefix they have seen, so the first changed message is where the cache missed.
+//
+// Incremental: what a call sent before it sends again as the same objects (the history cache and the conversions
+// kept per message), so those are recognised by identity; when the call's stable part (the history before the
+// reply) is the very array of the last call, not even that is walked. Only messages that are not the same objects
+// are hashed, each object once, so a step costs the size of what is new.
+import type { ModelMessage } from "ai";
+import type { CacheBreak, CacheBreakCause } from "../chat-message.ts";
+
+export type CallInput = {
+  system: string;
+  /** The tool definitions as one string (names, descriptions, schemas); small and fixed per reply. */
+  tools: string;
+  messages: readonly ModelMessage[];
+  /** An array `messages` begins with; passing the same array as last time (unchanged, never mutated) skips it. */
+  stable?: readonly ModelMessage[];
+  /** What the system prompt is assembled from (the person's prompt settings): a change there is the person's edit. */
+  promptSource: string;
+  /** The compression state the call was built on (its summary): a change means a compression came before it. */
+  compression: string;
+  /** The call is the first of a retried reply (the person asked for it again). */
+  retry?: boolean;
+};
+
+export type DetectedBreak = Omit<CacheBreak, "call" | "at">;
+
+/** 53-bit string hash (cyrb53): fast, no dependency, collisions irrelevant at this scale. */
+export function hashText(text: string, seed = 0): string {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+const messageHashes = new WeakMap<ModelMessage, string>();
+
+function binaryReplacer(_key: string, value: unknown): unknown {
+  return value instanceof Uint8Array ? `bytes:${Buffer.from(value).toString("base64")}` : value;
+}
+
+/** A message's content hash, worked out once per message object. */
+export function messageHash(message: ModelMessage): string {
+  let hash = messageHashes.get(message);
+  if (hash === undefined) {
+    hash = hashText(JSON.stringify(message, binaryReplacer));
+    messageHashes.set(message, hash);
+  }
+  return hash;
+}
+
+type Previous = {
+  system: string;
+  tools: string;
+  promptSource: string;
+  compression: string;
+  messages: readonly ModelMessage[];
+  stable?: readonly ModelMessage[];
+  /** Content hash of each of `messages`, kept in step with them (mutated in place, never copied). */
+  hashes: string[];
+};
+
+function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"]): CacheBreakCause {
+  if (input.compression !== previous.compression) return "compression";
+  if (changed === "system" && input.promptSource !== previous.promptSource) return "prompt-edit";
+  if (changed === "messages" && input.retry) return "retry";
+  return "unexpected";
+}
+
+/** One conversation's detector: `observe` each call's input in order; it returns the break, if the call is one. */
+export function createCacheBreakDetector() {
+  let previous: Previous | undefined;
+  return {
+    observe(input: CallInput): DetectedBreak | undefined {
+      const { messages } = input;
+      const system = hashText(input.system);
+      const tools = hashText(input.tools);
+      const last = previous;
+      let same = 0;
+      let firstChanged: number | undefined;
+      if (last) {
+        const shared = Math.min(last.messages.length, messages.length);
+        if (input.stable && input.stable === last.stable) same = Math.min(input.stable.length, shared);
+        while (same < shared && messages[same] === last.messages[same]) same++;
+        for (let i = same; i < shared; i++) {
+          if (messageHash(messages[i]!) !== last.hashes[i]) {
+            firstChanged = i;
+            break;
+          }
+        }
+        if (firstChanged === undefined && messages.length < last.messages.length) firstChanged = messages.length;
+      }
+      // The hashes of this call: the shared identical prefix keeps its hashes, the rest is hashed (each object once).
+      const hashes = last?.hashes ?? [];
+      hashes.length = same;
+      for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
+      previous = { system, tools, promptSource: input.promptSource, compression: input.compression, messages, stable: input.stable, hashes };
+      if (!last) return undefined;
+      let changed: DetectedBreak["changed"] | undefined;
+      if (system !== last.system) changed = "system";
+      else if (tools !== last.tools) changed = "tools";
+      else if (firstChanged !== undefined) changed = "messages";
+      if (!changed) return undefined;
+      return { firstChangedMessage: changed === "messages" ? firstChanged! : null, changed, cause: causeOf(input, last, changed) };
+    },
+  };
+}
+
+export type CacheBreakDetector = ReturnType<typeof createCacheBreakDetector>;

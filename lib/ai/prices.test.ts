@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { callCost, priceFor } from "./prices.ts";
+
+describe("model prices", () => {
+  it("knows OpenAI list prices by model id, the most specific family first", () => {
+    expect(priceFor("gpt-4o-mini", {})).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
+    expect(priceFor("gpt-4o-2024-08-06", {})).toEqual({ input: 2.5, cachedInput: 1.25, output: 10 });
+    expect(priceFor("openai/gpt-4.1-mini", {})).toEqual({ input: 0.4, cachedInput: 0.1, output: 1.6 });
+    expect(priceFor("gpt-4.1", {})).toEqual({ input: 2, cachedInput: 0.5, output: 8 });
+    expect(priceFor("gpt-5", {})).toEqual({ input: 1.25, cachedInput: 0.125, output: 10 });
+    expect(priceFor("gpt-4", {})).toBeNull();
+    expect(priceFor("gpt-4o-mini-2024-07-18", {})?.input).toBe(0.15);
+  });
+
+  it("has no price for the demo model or an unknown one unless the environment sets it", () => {
+    expect(priceFor("hintline-demo", {})).toBeNull();
+    expect(priceFor("llama3", { HINTLINE_PRICE_OUTPUT: "1" })).toBeNull();
+    expect(priceFor("llama3", { HINTLINE_PRICE_INPUT: "0.5" })).toEqual({ input: 0.5, cachedInput: 0.5, output: 0 });
+    expect(priceFor("hintline-demo", { HINTLINE_PRICE_INPUT: "1", HINTLINE_PRICE_CACHED_INPUT: "0.1", HINTLINE_PRICE_OUTPUT: "4" })).toEqual({
+      input: 1,
+      cachedInput: 0.1,
+      output: 4,
+    });
+    // Each variable overrides its own figure of a known model; nonsense is ignored.
+    expect(priceFor("gpt-4o-mini", { HINTLINE_PRICE_CACHED_INPUT: "0", HINTLINE_PRICE_OUTPUT: "cheap" })).toEqual({ input: 0.15, cachedInput: 0, output: 0.6 });
+    expect(priceFor("gpt-4o-mini", { HINTLINE_PRICE_INPUT: "-1" })).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
+  });
+
+  it("prices uncached input, cached input and output separately, per million tokens", () => {
+    const price = { input: 2.5, cachedInput: 1.25, output: 10 };
+    // 1,000 uncached + 9,000 cached input, 500 output: 0.0025 + 0.01125 + 0.005.
+    expect(callCost({ inputTokens: 10_000, cachedInputTokens: 9_000, outputTokens: 500 }, price)).toBeCloseTo(0.01875, 10);
+    expect(callCost({ inputTokens: 1_000_000, outputTokens: 0 }, price)).toBe(2.5);
+    // Cached input never counts for more than the input.
+    expect(callCost({ inputTokens: 100, cachedInputTokens: 500, outputTokens: 0 }, price)).toBeCloseTo(0.000125, 10);
+    expect(callCost({}, price)).toBeNull();
+  });
+});

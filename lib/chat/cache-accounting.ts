@@ -1,0 +1,123 @@
+// The provider's cache, accounted per conversation: each model call's figures (stored in its assistant message's
+// metadata.usage), the totals over the conversation (running totals kept per conversation, not summed per call),
+// and the cache breaks the detector finds (kept, newest last, in the conversation's agent state).
+import { asSchema, type ToolSet } from "ai";
+import { type CallInput, type CacheBreakDetector, createCacheBreakDetector } from "../agent/cache-breaks.ts";
+import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
+import { historyTotals } from "./history-fold.ts";
+
+/** Breaks kept per conversation (the newest). */
+export const CACHE_BREAKS_KEPT = 50;
+/** Conversations whose last call the server remembers (the least recently used is dropped). */
+const DETECTORS_KEPT = 500;
+
+type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number };
+const ZERO: CallTotals = { calls: 0, inputTokens: 0, cachedInputTokens: 0 };
+
+/** A stored figure (metadata is JSON, an import may bring anything): a whole number of tokens, or none. */
+const tokens = (n: unknown): number | undefined => (Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : undefined);
+
+function callsOf(message: ChatMessage): CallUsage[] {
+  const usage = message.role === "assistant" ? message.metadata?.usage : undefined;
+  return Array.isArray(usage) ? usage : [];
+}
+
+function totalsOfMessage(message: ChatMessage): CallTotals {
+  const calls = callsOf(message);
+  if (calls.length === 0) return ZERO;
+  let inputTokens = 0;
+  let cachedInputTokens = 0;
+  for (const call of calls) {
+    inputTokens += tokens(call?.inputTokens) ?? 0;
+    cachedInputTokens += tokens(call?.cachedInputTokens) ?? 0;
+  }
+  return { calls: calls.length, inputTokens, cachedInputTokens };
+}
+
+const add = (a: CallTotals, b: CallTotals): CallTotals => ({
+  calls: a.calls + b.calls,
+  inputTokens: a.inputTokens + b.inputTokens,
+  cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+});
+
+const totalsOf = historyTotals(totalsOfMessage, add, ZERO);
+
+/** Model calls of the history and their summed input figures. */
+export function conversationCallTotals(history: readonly ChatMessage[], reply?: CallUsage[]): CallTotals {
+  const totals = totalsOf(history)(history.length);
+  if (!reply?.length) return totals;
+  return add(totals, totalsOfMessage({ id: "", role: "assistant", parts: [], metadata: { usage: reply } }));
+}
+
+/** The newest call with input figures: from the reply being written, else the history's last assistant with usage. */
+export function lastCallOf(history: readonly ChatMessage[], reply?: CallUsage[]): CacheTotals | null {
+  const figures = (call: CallUsage | undefined) => {
+    const inputTokens = tokens(call?.inputTokens);
+    return inputTokens === undefined ? null : { inputTokens, cachedInputTokens: tokens(call?.cachedInputTokens) ?? 0 };
+  };
+  if (reply?.length) return figures(reply.at(-1));
+  for (let i = history.length - 1; i >= 0; i--) {
+    const calls = callsOf(history[i]!);
+    if (calls.length) return figures(calls.at(-1));
+  }
+  return null;
+}
+
+export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[]) {
+  const totals = conversationCallTotals(history, reply);
+  return {
+    lastCall: lastCallOf(history, reply),
+    conversation: { inputTokens: totals.inputTokens, cachedInputTokens: totals.cachedInputTokens },
+  };
+}
+
+/** The tool definitions as one string, for the detector (a handful of small schemas). */
+export function toolsKey(tools: ToolSet): string {
+  return JSON.stringify(
+    Object.entries(tools).map(([name, t]) => [name, t.description ?? "", asSchema(t.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema]),
+  );
+}
+
+const detectors = new Map<string, CacheBreakDetector>();
+
+function detectorFor(conversationId: string): CacheBreakDetector {
+  let detector = detectors.get(conversationId);
+  if (detector) {
+    detectors.delete(conversationId); // re-inserted: the map's order is the recency order
+  } else {
+    detector = createCacheBreakDetector();
+    if (detectors.size >= DETECTORS_KEPT) detectors.delete(detectors.keys().next().value as string);
+  }
+  detectors.set(conversationId, detector);
+  return detector;
+}
+
+/** Compares a call's input with the conversation's previous call; the break it was, if any, numbered `call`. */
+export function observeCall(conversationId: string, call: number, input: CallInput, now = new Date()): CacheBreak | undefined {
+  const found = detectorFor(conversationId).observe(input);
+  return found ? { call, ...found, at: now.toISOString() } : undefined;
+}
+
+/** A conversation's calls are compared from the next one on afresh (it was deleted, or replaced by an import). */
+export function forgetCalls(conversationId: string): void {
+  detectors.delete(conversationId);
+}
+
+const CAUSES = new Set(["compression", "prompt-edit", "replaced-status", "retry", "unexpected"]);
+const CHANGED = new Set(["system", "tools", "messages"]);
+
+/** Stored breaks read defensively (agent state is JSON). */
+export function parseCacheBreaks(value: unknown): CacheBreak[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const breaks = value.filter(
+    (b): b is CacheBreak =>
+      typeof b === "object" &&
+      b !== null &&
+      Number.isSafeInteger(b.call) &&
+      (b.firstChangedMessage === null || Number.isSafeInteger(b.firstChangedMessage)) &&
+      CAUSES.has(b.cause) &&
+      CHANGED.has(b.changed) &&
+      typeof b.at === "string",
+  );
+  return breaks.slice(-CACHE_BREAKS_KEPT);
+}
