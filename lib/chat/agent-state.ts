@@ -1,5 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
 import type { CompressionState } from "./compression.ts";
 
@@ -10,6 +11,8 @@ export type AgentState = {
   tasksEditedByPerson?: boolean;
   /** The model context's summary and where its kept tail starts. */
   compression?: CompressionState;
+  /** The mode the agent was last told by a Mode reminder (none yet: build, which needs no reminder). */
+  toldMode?: ConversationMode;
 };
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
@@ -23,6 +26,7 @@ export function parseAgentState(value: unknown): AgentState {
     state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
   }
   if (raw.tasksEditedByPerson === true) state.tasksEditedByPerson = true;
+  if (isConversationMode(raw.toldMode)) state.toldMode = raw.toldMode;
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };
