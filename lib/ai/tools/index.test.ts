@@ -33,7 +33,7 @@ describe("the tool list in plan mode", () => {
     expect(describeTools(planning)).toBe(describeTools(createTools(context("build"))));
     for (const name of ["TaskCreate", "TaskUpdate"] as const) {
       const args = name === "TaskCreate" ? { subject: "x", description: "y" } : { task_id: "1", status: "completed" };
-      const error = await Promise.resolve(planning[name].execute!(args, { toolCallId: "c", messages: [] })).catch((e: Error) => e);
+      const error = await Promise.resolve(planning[name].execute!(args, { toolCallId: "c", messages: [], context: {} } as never)).catch((e: Error) => e);
       expect(String(error)).toMatch(new RegExp(`^PlanModeError: PLAN MODE is on \\(read-only\\): ${name} `));
       expect(String(error)).toContain(`Arguments sent: ${JSON.stringify(args)}`);
       expect(String(error)).toContain("What to do: Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite");
