@@ -87,7 +87,7 @@ const HELP = [
   "- *how full is your context?*",
   "- *write 300 words about rivers*",
   "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
-  "- *plan a blog post* (best in plan mode), then **Approve and build** and I turn the plan into tasks",
+  "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
 ].join("\n");
 
 export function decide(prompt: LanguageModelV4Prompt): Decision {
