@@ -96,12 +96,16 @@ export type RetryData = {
   reason: string;
 };
 
+/** A conversation's plan (its newest version), streamed as a transient `data-plan` chunk while PlanWrite writes it. */
+export type PlanData = { content: string; updatedAt: string; version: number; author: "agent" | "person" };
+
 export type DataParts = {
   hint: HintData;
   compression: CompressionData;
   tasks: Task[];
   "context-usage": ContextUsage;
   retry: RetryData;
+  plan: PlanData;
 };
 
 export type ChatMessage = UIMessage<MessageMetadata, DataParts>;

@@ -7,10 +7,12 @@ import { useCallback, useEffect, useMemo } from "react";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
 import { titleFrom } from "@/lib/conversation-title";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { usePlanStore } from "@/lib/stores/plan-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
+import { ModeBanner } from "../plan/mode-banner";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
 import { MessageList } from "./message-list";
@@ -36,12 +38,19 @@ export function Chat({
   const refresh = useConversationsStore((s) => s.refresh);
   const receiveTasks = useTasksStore((s) => s.receive);
   const receiveUsage = useUsageStore((s) => s.receive);
+  const receivePlan = usePlanStore((s) => s.receivePlan);
+  const mode = usePlanStore((s) => s.mode);
+  const setMode = usePlanStore((s) => s.setMode);
+  const created = usePlanStore((s) => s.created);
+  const outgoing = usePlanStore((s) => s.outgoing);
+  const takeOutgoing = usePlanStore((s) => s.takeOutgoing);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ id: chatId, messages }) => ({
-          body: { id: chatId, message: messages.at(-1), timezone: browserTimeZone() },
+          // The mode matters only when this message creates the conversation (an existing one keeps its own).
+          body: { id: chatId, message: messages.at(-1), timezone: browserTimeZone(), mode: usePlanStore.getState().mode },
         }),
       }),
     [],
@@ -54,6 +63,7 @@ export function Chat({
     onData: (part) => {
       if (part.type === "data-tasks") receiveTasks(part.data);
       if (part.type === "data-context-usage") receiveUsage(part.data);
+      if (part.type === "data-plan") receivePlan(part.data);
     },
   });
 
@@ -75,10 +85,19 @@ export function Chat({
     (text: string) => {
       touch({ id, title: titleFrom(text) });
       clearError();
+      created();
       void sendMessage({ text });
     },
-    [id, sendMessage, touch, clearError],
+    [id, sendMessage, touch, clearError, created],
   );
+  const toggleMode = useCallback(() => void setMode(usePlanStore.getState().mode === "plan" ? "build" : "plan"), [setMode]);
+
+  // "Approve and build" asks the agent to start; while a reply runs, its next step hears of the switch anyway.
+  useEffect(() => {
+    if (!outgoing) return;
+    const text = takeOutgoing();
+    if (text && !busy) send(text);
+  }, [outgoing, takeOutgoing, busy, send]);
 
   // Stopping aborts the request, so the server's closing "incomplete" status never arrives: mark it here.
   const stopReply = useCallback(() => {
@@ -123,7 +142,8 @@ export function Chat({
           </div>
         </div>
       )}
-      <Composer busy={busy} onSend={send} onStop={stopReply} />
+      <ModeBanner />
+      <Composer busy={busy} onSend={send} onStop={stopReply} mode={mode} onToggleMode={toggleMode} />
     </div>
   );
 }

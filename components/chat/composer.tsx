@@ -1,7 +1,9 @@
 "use client";
-// The message box: Enter sends, Shift+Enter breaks the line, Esc stops a streaming reply.
+// The message box: Enter sends, Shift+Enter breaks the line, Esc stops a streaming reply, Shift+Tab switches between
+// plan and build mode (the toggle beside the box does the same).
 import { useEffect, useRef, useState } from "react";
-import { SendIcon, StopIcon } from "../ui/icons";
+import type { ConversationMode } from "@/lib/agent/plan-mode";
+import { PlanIcon, SendIcon, StopIcon } from "../ui/icons";
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -9,10 +11,14 @@ export function Composer({
   busy,
   onSend,
   onStop,
+  mode = "build",
+  onToggleMode,
 }: {
   busy: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  mode?: ConversationMode;
+  onToggleMode?: () => void;
 }) {
   const [text, setText] = useState("");
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -49,6 +55,22 @@ export function Composer({
       }}
     >
       <div className="flex items-end gap-2 rounded-2xl border border-border bg-elevated p-2 shadow-sm focus-within:border-accent/60">
+        {onToggleMode && (
+          <button
+            type="button"
+            data-testid="mode-toggle"
+            data-mode={mode}
+            aria-pressed={mode === "plan"}
+            onClick={onToggleMode}
+            title={mode === "plan" ? "Plan mode (read-only): switch to build (Shift+Tab)" : "Build mode: switch to plan (Shift+Tab)"}
+            className={`flex h-9 shrink-0 items-center gap-1 rounded-xl border px-2.5 text-xs font-medium ${
+              mode === "plan" ? "border-accent/60 bg-accent/15 text-fg" : "border-border text-muted hover:bg-chip"
+            }`}
+          >
+            <PlanIcon width={14} height={14} />
+            {mode === "plan" ? "Plan" : "Build"}
+          </button>
+        )}
         <textarea
           ref={ref}
           data-testid="composer-input"
@@ -62,6 +84,9 @@ export function Composer({
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               submit();
+            } else if (e.key === "Tab" && e.shiftKey && onToggleMode && !e.altKey && !e.ctrlKey && !e.metaKey) {
+              e.preventDefault();
+              onToggleMode();
             }
           }}
           className="max-h-60 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 outline-none placeholder:text-faint"
@@ -91,7 +116,7 @@ export function Composer({
         )}
       </div>
       <p className="mt-1.5 hidden px-2 text-center text-[11px] text-faint sm:block">
-        Enter to send · Shift+Enter for a new line · Esc to stop
+        Enter to send · Shift+Enter for a new line · Shift+Tab plan/build mode · Esc to stop
       </p>
       {tooLong && (
         <p className="mt-1 px-2 text-xs text-danger">

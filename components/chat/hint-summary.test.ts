@@ -37,4 +37,11 @@ describe("summarizeHint", () => {
       { kind: "tasks", label: "You updated tasks · 1 open task" },
     ]);
   });
+
+  it("says a Mode reminder in plain words", () => {
+    const mode = { ...base, source: { label: "System", sublabel: "Mode" } };
+    expect(summarizeHint({ ...mode, fields: { mode: "plan" } })).toEqual([{ kind: "mode", label: "Plan mode on" }]);
+    expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "approved" } })).toEqual([{ kind: "mode", label: "Build mode: plan approved" }]);
+    expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "none" } })).toEqual([{ kind: "mode", label: "Build mode" }]);
+  });
 });

@@ -1,7 +1,7 @@
 // Pure: a one-line, person-readable summary of a hint's fields ("14:05 Europe/Berlin · 2 open tasks · 70% of context").
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom";
+export type HintKind = "time" | "tasks" | "context" | "custom" | "mode";
 export type HintSummaryItem = { kind: HintKind; label: string };
 
 const BUILT_INS = new Set(["current-time", "timezone", "tasks", "context-length"]);
@@ -18,6 +18,11 @@ function formatTime(createdAt: string, zone: string | undefined, locale?: string
 
 export function summarizeHint(data: HintData, { contextWindow, locale }: { contextWindow?: number; locale?: string } = {}): HintSummaryItem[] {
   const fields = data.fields ?? {};
+  // A Mode reminder (plan mode switched on or off) is one item in plain words.
+  if (data.source?.sublabel === "Mode" && fields.mode !== undefined) {
+    const label = fields.mode === "plan" ? "Plan mode on" : fields.plan === "approved" ? "Build mode: plan approved" : "Build mode";
+    return [{ kind: "mode", label }];
+  }
   const items: HintSummaryItem[] = [];
   if (fields["current-time"] !== undefined) {
     const zone = fields.timezone;

@@ -22,5 +22,11 @@ describe("summarizeTool", () => {
     expect(summarizeTool({ toolName: "TaskUpdate", state: "output-error", input: { task_id: "9" }, errorText: "TaskNotFoundError: The task (id=9) does not exist." })).toBe(
       "TaskUpdate failed · TaskNotFoundError",
     );
+    expect(summarizeTool({ toolName: "PlanWrite", state: "output-available", input: { content: "- a" }, output: "Plan saved (version 2, 3 characters)." })).toBe(
+      "Wrote the plan · version 2",
+    );
+    expect(summarizeTool({ toolName: "TaskCreate", state: "output-error", input: {}, errorText: "PlanModeError: PLAN MODE is on (read-only): …" })).toBe(
+      "TaskCreate failed · PlanModeError",
+    );
   });
 });

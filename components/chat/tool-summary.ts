@@ -36,6 +36,10 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
       const lines = text.split("\n").filter((l) => /^\d+ \[/.test(l)).length;
       return done ? (text.startsWith("No tasks") ? "Listed tasks · none" : `Listed tasks · ${lines}`) : "Listing tasks";
     }
+    case "PlanWrite": {
+      const version = /Plan saved \(version (\d+)/.exec(text)?.[1];
+      return done ? `Wrote the plan${version ? ` · version ${version}` : ""}` : "Writing the plan";
+    }
     default:
       return done ? `Called ${toolName}` : `Calling ${toolName}`;
   }

@@ -120,3 +120,9 @@ export const CodeIcon = (p: IconProps) => (
     <path d="M8 7l-5 5 5 5M16 7l5 5-5 5" />
   </Icon>
 );
+export const PlanIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9 4h6M8 4H6a1 1 0 0 0-1 1v15a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V5a1 1 0 0 0-1-1h-2" />
+    <path d="M9 11h6M9 15h4" />
+  </Icon>
+);

@@ -9,6 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import { countTokens } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
+import { planModeDecision } from "./demo-plan.ts";
 import { extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 
@@ -86,12 +87,15 @@ const HELP = [
   "- *how full is your context?*",
   "- *write 300 words about rivers*",
   "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
+  "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
 ].join("\n");
 
 export function decide(prompt: LanguageModelV4Prompt): Decision {
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   const segment = replySegment(prompt);
+  const planMode = planModeDecision(prompt, segment, plannedCalls(segment.personText));
+  if (planMode) return planMode;
   const calls = nextCalls(segment);
   if (calls.length) return { text: "", calls };
   // Results of what the person asked for are summed up; a TaskList the model made only because a tasks reminder

@@ -1,5 +1,6 @@
 // Request schemas of the public HTTP API.
 import { z } from "zod";
+import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { maxReplyChars } from "../env-number.ts";
 import { MAX_CONVERSATION_MESSAGES, MAX_CONVERSATION_TASKS } from "./limits.ts";
 
@@ -30,20 +31,42 @@ export const userMessageSchema = z.object({
   metadata: z.unknown().optional(),
 });
 
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "plan" or "build"; anything else is named in the error. */
+export const modeSchema = z.enum(["plan", "build"], {
+  error: (issue) => `must be "plan" or "build" (got ${JSON.stringify(issue.input)?.slice(0, 60) ?? String(issue.input)})`,
+});
+
+/** A plan's markdown, at most PLAN_MAX_CHARS characters (the error names the limit). */
+export const planContentSchema = z
+  .string({ message: "must be a string (the plan's markdown)" })
+  .refine((text) => text.trim().length > 0, { message: "must not be empty" })
+  .refine((text) => text.length <= PLAN_MAX_CHARS, {
+    error: (issue) => `is ${count(String(issue.input).length)} characters, over the plan's limit of ${count(PLAN_MAX_CHARS)}`,
+  });
+
 export const chatRequestSchema = z.object({
   id: idSchema,
   message: userMessageSchema,
   /** The browser's IANA timezone, used when the conversation is new. */
   timezone: z.string().max(64).optional(),
+  /** The mode of the conversation when this message creates it (an existing conversation keeps its own). */
+  mode: modeSchema.optional(),
 });
 
 export const patchConversationSchema = z
   .object({
     title: z.string().trim().min(1, { message: "must not be empty" }).max(200).optional(),
     settings: jsonObjectSchema.optional(),
+    mode: modeSchema.optional(),
+    /** The person's edit of the plan: stored as a new version. */
+    plan: z.object({ content: planContentSchema }).strict().optional(),
   })
   .strict()
-  .refine((v) => v.title !== undefined || v.settings !== undefined, { message: "send title and/or settings" });
+  .refine((v) => v.title !== undefined || v.settings !== undefined || v.mode !== undefined || v.plan !== undefined, {
+    message: "send title, settings, mode and/or plan",
+  });
 
 // Text and reasoning parts are read as strings everywhere (model input, token counts, the page).
 const importedPartSchema = z
@@ -73,7 +96,6 @@ const importedMessageSchema = z
         ? [MAX_MESSAGE_TEXT, "a person's message may hold (as in chat)"]
         : [maxReplyChars(), "one reply may hold (HINTLINE_MAX_REPLY_CHARS)"];
     if (chars <= limit) return;
-    const count = (n: number) => n.toLocaleString("en-US");
     context.addIssue({
       code: "custom",
       path: ["parts"],
@@ -92,6 +114,12 @@ const importedTaskSchema = z.object({
   metadata: jsonObjectSchema.default({}),
 });
 
+const importedPlanVersionSchema = z.object({
+  content: planContentSchema,
+  author: z.enum(["agent", "person"]).default("agent"),
+  createdAt: z.iso.datetime({ offset: true }).optional(),
+});
+
 export const importSchema = z.object({
   version: z.literal(1, { message: "must be 1 (the export format version)" }),
   conversation: z.object({
@@ -100,6 +128,8 @@ export const importSchema = z.object({
     settings: jsonObjectSchema.default({}),
     messages: z.array(importedMessageSchema).max(MAX_CONVERSATION_MESSAGES),
     tasks: z.array(importedTaskSchema).max(MAX_CONVERSATION_TASKS).default([]),
+    mode: modeSchema.default("build"),
+    planVersions: z.array(importedPlanVersionSchema).max(PLAN_VERSIONS_KEPT).default([]),
   }),
 });
 

@@ -1,5 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
 import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
@@ -14,6 +15,8 @@ export type AgentState = {
   compression?: CompressionState;
   /** Model calls whose input was not an extension of the previous call's (newest last, bounded). */
   cacheBreaks?: CacheBreak[];
+  /** The mode the agent was last told by a Mode reminder (none yet: build, which needs no reminder). */
+  toldMode?: ConversationMode;
 };
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
@@ -27,6 +30,7 @@ export function parseAgentState(value: unknown): AgentState {
     state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
   }
   if (raw.tasksEditedByPerson === true) state.tasksEditedByPerson = true;
+  if (isConversationMode(raw.toldMode)) state.toldMode = raw.toldMode;
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };

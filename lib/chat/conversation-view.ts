@@ -19,6 +19,7 @@ import { precountTokens, warmTokenCounts } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
+import { type PlanView, planView } from "./plan.ts";
 
 export type ConversationView = {
   id: string;
@@ -29,13 +30,17 @@ export type ConversationView = {
   messages: ChatMessage[];
   tasks: Task[];
   contextUsage: ContextUsage | null;
-};
+} & PlanView;
 
 export async function getConversationView(id: string): Promise<ConversationView> {
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   await settleStaleReplies({ conversationId: id, activeIds: activeReplyIds(id) });
-  const [messages, tasks] = await Promise.all([listMessages({ conversationId: id }), listTasks({ conversationId: id })]);
+  const [messages, tasks, plan] = await Promise.all([
+    listMessages({ conversationId: id }),
+    listTasks({ conversationId: id }),
+    planView(id, conversation.mode),
+  ]);
   const settings = resolveSettings(conversation.settings);
   const state = parseAgentState(conversation.agentState);
   await precountTokens(messages);
@@ -49,6 +54,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
     messages,
     tasks,
     contextUsage,
+    ...plan,
   };
 }
 
@@ -66,6 +72,9 @@ export async function exportConversation(id: string) {
       settings: conversation?.settings ?? {},
       messages: view.messages,
       tasks: view.tasks,
+      mode: view.mode,
+      plan: view.plan,
+      planVersions: view.planVersions.map(({ content, author, createdAt }) => ({ content, author, createdAt })),
     },
   };
 }
@@ -111,6 +120,9 @@ export async function importConversation(body: ImportBody, newId: () => string, 
       taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
       // The positions handed out below; the next appended message takes the one after them.
       messageSeq: source.messages.length,
+      // The agent of the new conversation has been told nothing: in plan mode its first reply says so again.
+      mode: source.mode,
+      planSeq: source.planVersions.length,
     },
     messages: source.messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
@@ -128,6 +140,12 @@ export async function importConversation(body: ImportBody, newId: () => string, 
       metadata: t.metadata as object,
       position,
     })),
+    planVersions: source.planVersions.map((v, i) => ({
+      version: i + 1,
+      content: v.content,
+      author: v.author,
+      createdAt: v.createdAt ? new Date(v.createdAt) : new Date(),
+    })),
   };
   // On SQLite one synchronous transaction of prepared statements; else (or when it is refused) Prisma's.
   if (!sqliteDirect()?.importConversation(rows)) {
@@ -135,6 +153,7 @@ export async function importConversation(body: ImportBody, newId: () => string, 
       await tx.conversation.create({ data: rows.conversation });
       await tx.message.createMany({ data: rows.messages.map((m) => ({ conversationId: id, ...m })) });
       await tx.task.createMany({ data: rows.tasks.map((t) => ({ conversationId: id, ...t })) });
+      await tx.planVersion.createMany({ data: rows.planVersions.map((v) => ({ conversationId: id, ...v })) });
     });
   }
   await warmHistory(id);

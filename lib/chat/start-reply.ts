@@ -3,6 +3,7 @@
 // write is committed, so a failing or vanishing provider, or a failed write, never loses the person's message.
 import { createUIMessageStream, createUIMessageStreamResponse, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
+import type { ConversationMode } from "../agent/plan-mode.ts";
 import { canonicalTimeZone, resolveSettings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
@@ -16,7 +17,7 @@ import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts"
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 
-export type ChatRequest = { id: string; message: PersonMessage; timezone?: string };
+export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode };
 
 export async function startReply({ request, signal }: { request: ChatRequest; signal: AbortSignal }): Promise<Response> {
   const conversationId = request.id;
@@ -24,7 +25,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
   const [conversation, tasksAtStart] = await Promise.all([
-    ensureConversation({ id: conversationId, settings: timezone ? { injection: { timezone } } : {} }),
+    ensureConversation({ id: conversationId, settings: timezone ? { injection: { timezone } } : {}, mode: request.mode }),
     listTasks({ conversationId }),
   ]);
   const replyId = generateId();
@@ -67,6 +68,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     settings,
     contextWindow: settings.context.contextWindow ?? info.contextWindow,
     agentState: parseAgentState(conversation.agentState),
+    mode: conversation.mode,
     instructions,
     currentInstructions,
     promptSource: () => promptSource,

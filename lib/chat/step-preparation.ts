@@ -10,9 +10,11 @@ import type { Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage, Task } from "../chat-message.ts";
 import { listTasks } from "../db/tasks.ts";
-import { type AgentState, patchAgentState, readAgentState } from "./agent-state.ts";
+import { type AgentState, patchAgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
 import { modelMessagesOf } from "./model-messages.ts";
+import { modeHintChunk, readConversationState } from "./plan.ts";
+import type { ConversationMode } from "../agent/plan-mode.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { createHintStep } from "./runtime-hints.ts";
 
@@ -24,6 +26,7 @@ export function createStepPreparation({
   history,
   context,
   agentState,
+  mode: modeAtStart,
   tasksAtStart,
 }: {
   conversationId: string;
@@ -33,6 +36,8 @@ export function createStepPreparation({
   history: ChatMessage[];
   context: PreparedContext;
   agentState: AgentState;
+  /** The conversation's mode as the reply started. */
+  mode: ConversationMode;
   /** The task list as the reply started. */
   tasksAtStart: Task[];
 }) {
@@ -54,7 +59,9 @@ export function createStepPreparation({
   const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
     const result: BeforeStepResult = {};
     // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
-    edited = (step.stepIndex === 0 ? agentState : await readAgentState(conversationId)).tasksEditedByPerson === true;
+    const state = step.stepIndex === 0 ? { agentState, mode: modeAtStart } : await readConversationState(conversationId);
+    edited = state.agentState.tasksEditedByPerson === true;
+    let justCompressed = step.stepIndex === 0 && !!context.prelude?.some((c) => c.type === "data-compression");
     if (step.stepIndex > 0) {
       // What the last step added that its reported figures do not cover: tool results (and its output, unreported).
       const inputTokens = lastStepTokens + tokensOfLastStep(step.reply, reported);
@@ -69,13 +76,20 @@ export function createStepPreparation({
           result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
           lastStepTokens = compressed.data.tokensAfter;
         }
+        justCompressed = !!result.history;
       }
     }
+    // A switch of mode is announced once, on the next step, before the runtime hint.
+    const modeHint = await modeHintChunk({ conversationId, mode: state.mode, agentState: state.agentState, compressed: justCompressed });
+    if (modeHint) result.chunks = [...(result.chunks ?? []), modeHint];
     const hint = await hintStep(step);
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
     if (hint?.quiet) result.quiet = hint.quiet;
     // The person's edit is news for this step only, whether or not it called for a hint (no open tasks, hints off).
-    if (edited) await patchAgentState(conversationId, { tasksEditedByPerson: false });
+    const patch: Partial<AgentState> = {};
+    if (edited) patch.tasksEditedByPerson = false;
+    if (modeHint) patch.toldMode = state.mode;
+    if (Object.keys(patch).length) await patchAgentState(conversationId, patch);
     return result;
   };
 

@@ -12,8 +12,10 @@ import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
+import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
+import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { createStepPreparation } from "./step-preparation.ts";
@@ -26,6 +28,7 @@ export type ReplyJob = {
   settings: Settings;
   contextWindow: number;
   agentState: AgentState;
+  mode: ConversationMode;
   /** The system prompt of the first call, and how to build it again before later ones. */
   instructions: string;
   currentInstructions: () => Promise<string>;
@@ -74,12 +77,15 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   await precountTokens(history);
   const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, tasksAtStart: job.tasksAtStart });
+  const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
   const tools = createTools({
     conversationId,
     nextCallNumber: createCallCounter(history),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
+    // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply.
+    mode: () => conversationMode(conversationId),
+    onPlanChanged: (plan) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
   });
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [];

@@ -1,11 +1,14 @@
-// Applies a PATCH: a new title and/or settings merged into the stored ones and validated as a whole.
+// Applies a PATCH: a new title and/or settings merged into the stored ones and validated as a whole, a mode switch,
+// and the person's edit of the plan (a new version). Everything is checked before anything is written.
+import type { ConversationMode } from "../agent/plan-mode.ts";
 import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import { getConversation, updateConversation } from "../db/conversations.ts";
+import { getConversation, setConversationMode, updateConversation } from "../db/conversations.ts";
+import { savePlanVersion } from "../db/plans.ts";
 
 export async function updateConversationFields(
   id: string,
-  patch: { title?: string; settings?: Record<string, unknown> },
+  patch: { title?: string; settings?: Record<string, unknown>; mode?: ConversationMode; plan?: { content: string } },
 ): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
@@ -20,5 +23,8 @@ export async function updateConversationFields(
     }
     settings = merged;
   }
-  await updateConversation({ id, title: patch.title, settings });
+  if (patch.title !== undefined || settings !== undefined) await updateConversation({ id, title: patch.title, settings });
+  // The plan first: "Approve and build" with an edit sends both, and the BUILD reminder carries the edited plan.
+  if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person" });
+  if (patch.mode && patch.mode !== conversation.mode) await setConversationMode({ id, mode: patch.mode });
 }

@@ -1,4 +1,5 @@
 // Queries for the Conversation aggregate.
+import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { ConversationSummary } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import { toConversationSummary } from "./converters.ts";
@@ -8,12 +9,15 @@ import type { ConversationRow } from "./rows.ts";
 export type ConversationRecord = ConversationSummary & {
   settings: unknown;
   agentState: unknown;
+  /** "build" or "plan" (anything else stored reads as build). */
+  mode: ConversationMode;
   /** Moves with every message appended or deleted (see lib/db/history-cache.ts). */
   messageSeq: number;
 };
 
 function toRecord(row: ConversationRow): ConversationRecord {
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, messageSeq: row.messageSeq };
+  const mode = isConversationMode(row.mode) ? row.mode : "build";
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq };
 }
 
 export async function listConversations(): Promise<ConversationSummary[]> {
@@ -36,21 +40,24 @@ export async function getConversation({ id }: { id: string }): Promise<Conversat
 export async function ensureConversation({
   id,
   settings,
+  mode = "build",
 }: {
   id: string;
   settings?: object;
+  /** The mode of a conversation this creates (an existing one keeps its own). */
+  mode?: ConversationMode;
 }): Promise<ConversationRecord & { created: boolean }> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) {
-    const row = direct.ensureConversation(id, settings ?? {});
+    const row = direct.ensureConversation(id, settings ?? {}, mode);
     return { ...toRecord(row), created: row.messageSeq === 0 };
   }
   // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
   if (existing) return { ...toRecord(existing), created: false };
-  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {} }, update: {} });
+  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode }, update: {} });
   return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 
@@ -61,6 +68,13 @@ export async function updateConversation({ id, title, settings }: { id: string; 
     where: { id },
     data: { ...(title !== undefined ? { title } : {}), ...(settings !== undefined ? { settings } : {}) },
   });
+  return result.count > 0;
+}
+
+/** Switches the conversation's mode; false when it does not exist. */
+export async function setConversationMode({ id, mode }: { id: string; mode: ConversationMode }): Promise<boolean> {
+  const db = await getDb();
+  const result = await db.conversation.updateMany({ where: { id }, data: { mode } });
   return result.count > 0;
 }
 

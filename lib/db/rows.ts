@@ -7,9 +7,13 @@ export type ConversationRow = {
   agentState: unknown;
   taskSeq: number;
   messageSeq: number;
+  mode: string;
+  planSeq: number;
   createdAt: Date;
   updatedAt: Date;
 };
+
+export type PlanVersionRow = { conversationId: string; version: number; content: string; author: string; createdAt: Date };
 
 export type MessageRow = {
   conversationId: string;
@@ -40,7 +44,7 @@ export type TaskRow = {
 
 /** A whole conversation as an import writes it (timestamps are the time of the import). */
 export type ImportedRows = {
-  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number };
+  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number; mode: string; planSeq: number };
   messages: Array<{ id: string; role: string; position: number; parts: object[]; metadata: object; status: string }>;
   tasks: Array<{
     id: string;
@@ -53,4 +57,5 @@ export type ImportedRows = {
     metadata: object;
     position: number;
   }>;
+  planVersions: Array<{ version: number; content: string; author: string; createdAt: Date }>;
 };

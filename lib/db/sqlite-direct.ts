@@ -45,6 +45,8 @@ const toConversationRow = (r: Row): ConversationRow => ({
   agentState: readJson(r.agentState),
   taskSeq: Number(r.taskSeq),
   messageSeq: Number(r.messageSeq),
+  mode: String(r.mode ?? "build"),
+  planSeq: Number(r.planSeq ?? 0),
   createdAt: readTime(r.createdAt),
   updatedAt: readTime(r.updatedAt),
 });
@@ -101,13 +103,13 @@ export class SqliteDirect {
   }
 
   /** Creates the conversation unless it exists (a read is all an existing one costs); the stored row either way. */
-  ensureConversation(id: string, settings: object): ConversationRow {
+  ensureConversation(id: string, settings: object, mode = "build"): ConversationRow {
     const existing = this.conversation(id);
     if (existing) return existing;
     const now = storedTime(new Date());
     const created = this.#statement(
-      `INSERT INTO "Conversation" ("id", "settings", "createdAt", "updatedAt") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
-    ).get(id, writeJson(settings), now, now) as Row | undefined;
+      `INSERT INTO "Conversation" ("id", "settings", "mode", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
+    ).get(id, writeJson(settings), mode, now, now) as Row | undefined;
     return created ? toConversationRow(created) : this.conversation(id)!;
   }
 
@@ -165,11 +167,12 @@ export class SqliteDirect {
   }
 
   /** Writes an imported conversation in one immediate transaction; false (nothing written) when a row is refused. */
-  importConversation({ conversation: c, messages, tasks }: ImportedRows): boolean {
+  importConversation({ conversation: c, messages, tasks, planVersions }: ImportedRows): boolean {
     const now = storedTime(new Date());
     const conversation = this.#statement(
-      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const plan = this.#statement(`INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`);
     const message = this.#statement(
       `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -177,7 +180,8 @@ export class SqliteDirect {
       `INSERT INTO "Task" ("conversationId", "id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const write = this.#connection.transaction(() => {
-      conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, now, now);
+      conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, now, now);
+      for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
       for (const m of messages) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
       for (const t of tasks) {
         const json = [t.blocks, t.blockedBy, t.metadata].map((v) => JSON.stringify(v));

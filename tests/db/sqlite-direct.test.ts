@@ -50,6 +50,8 @@ function comparable(row: RawRow | undefined, conversationId: string): RawRow {
 const storedConversation = (id: string) => comparable(raw.prepare(`SELECT * FROM "Conversation" WHERE id = ?`).get(id) as RawRow, id);
 const storedMessages = (id: string) =>
   (raw.prepare(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
+const storedPlans = (id: string) =>
+  (raw.prepare(`SELECT * FROM "PlanVersion" WHERE "conversationId" = ? ORDER BY version`).all(id) as RawRow[]).map((r) => comparable(r, id));
 const storedTasks = (id: string) =>
   (raw.prepare(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
 
@@ -162,6 +164,11 @@ describe.skipIf(!onSqlite)("the direct SQLite path", () => {
             { id: "2", subject: "Book", status: "pending", blockedBy: ["1"] },
             { id: "1", subject: "Choose", status: "completed", blocks: ["2"], owner: "agent", metadata: { x: 1 } },
           ],
+          mode: "plan",
+          planVersions: [
+            { content: "- Choose\n- Book", author: "agent", createdAt: "2026-01-01T00:00:00Z" },
+            { content: "- Choose ✓\n- Book", author: "person", createdAt: "2026-01-01T00:01:00Z" },
+          ],
         },
       });
     const [a, b] = [newId("direct"), newId("prisma")];
@@ -170,13 +177,17 @@ describe.skipIf(!onSqlite)("the direct SQLite path", () => {
     expect(storedConversation(a)).toEqual(storedConversation(b));
     expect(storedMessages(a)).toEqual(storedMessages(b));
     expect(storedTasks(a)).toEqual(storedTasks(b));
+    expect(storedPlans(a)).toEqual(storedPlans(b));
+    expect(storedPlans(a).map((p) => [p.version, p.author])).toEqual([[1, "agent"], [2, "person"]]);
+    expect([storedConversation(a).mode, storedConversation(a).planSeq]).toEqual(["plan", 2]);
     expect(storedMessages(a).map((m) => m.status)).toEqual(["complete", "incomplete", "error"]);
     expect(storedTasks(a).map((t) => t.blockedBy)).toEqual(['["1"]', "[]"]);
     // The direct statements write (true) and refuse a taken id without writing anything (false).
     const rows = (id: string) => ({
-      conversation: { id, title: "t", settings: {}, taskSeq: 0, messageSeq: 1 },
+      conversation: { id, title: "t", settings: {}, taskSeq: 0, messageSeq: 1, mode: "build", planSeq: 0 },
       messages: [{ id: "m", role: "user", position: 0, parts: [{ type: "text", text: "x" }], metadata: {}, status: "complete" }],
       tasks: [],
+      planVersions: [],
     });
     const c = newId("direct");
     expect(sqliteDirect()!.importConversation(rows(c))).toBe(true);

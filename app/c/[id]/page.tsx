@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { Chat } from "@/components/chat/chat";
 import { ContextMeter } from "@/components/context/context-meter";
+import { PlanPanel } from "@/components/plan/plan-panel";
 import { TaskPanel } from "@/components/tasks/task-panel";
 import { currentModel } from "@/lib/ai/providers";
 import { ID_PATTERN } from "@/lib/api/schemas";
@@ -25,6 +26,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         <>
           <ContextMeter conversationId={id} initial={view?.contextUsage ?? null} />
           <TaskPanel conversationId={id} initialTasks={view?.tasks ?? []} />
+          <PlanPanel
+            conversationId={id}
+            exists={!!view}
+            initial={{ mode: view?.mode ?? "build", plan: view?.plan ?? null, planVersions: view?.planVersions ?? [] }}
+          />
         </>
       }
     >

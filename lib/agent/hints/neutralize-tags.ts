@@ -5,7 +5,7 @@
 // small form, angle brackets), invisible characters inside the name, Cyrillic/Greek look-alike letters, attributes,
 // no closing `>`. Other markup (code, HTML, `a < b`, `List<T>`) is left exactly as written.
 
-/** The tags only the harness writes, by word: the hint, its built-in fields, and the compression summary's tags. */
+/** The tags only the harness writes, by word: the hint, its built-in fields, the compression summary's tags and the BUILD reminder's plan. */
 export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["system", "reminder"],
   ["current", "time"],
@@ -15,6 +15,7 @@ export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["conversation", "summary"],
   ["previous", "summary"],
   ["conversation"],
+  ["approved", "plan"],
 ];
 
 const OPENERS = "<\uFF1C\uFE64\u27E8\u2329\u3008\u2039\u276E\u1438\u29FC";

@@ -1,24 +1,52 @@
-// The agent's tools for one reply.
-import { asSchema } from "ai";
+// The agent's tools for one reply. The list (names, descriptions, schemas, order) is the same in every mode: it sits
+// in the provider's cached prefix. Each tool declares what it does (`access`); in plan mode the ones that write
+// refuse with a detailed error instead of running.
+import { asSchema, type Tool } from "ai";
+import { type ToolAccess, planModeRefusal, refusesInMode } from "../../agent/plan-mode.ts";
 import { countTokens } from "../../agent/token-count.ts";
+import { planWriteTool } from "./plan-write.ts";
 import { taskCreateTool } from "./task-create.ts";
+import { TaskToolError } from "./task-format.ts";
 import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
 import { taskUpdateTool } from "./task-update.ts";
 
-export const TOOL_NAMES = ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"] as const;
+type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: TaskToolContext) => Tool };
 
-export function createTools(ctx: TaskToolContext) {
+/** Every tool, in the order the provider sees them, with what it does to the conversation's state. */
+export const TOOL_DEFINITIONS = [
+  { name: "TaskCreate", access: "write", create: taskCreateTool },
+  { name: "TaskGet", access: "read", create: taskGetTool },
+  { name: "TaskList", access: "read", create: taskListTool },
+  { name: "TaskUpdate", access: "write", create: taskUpdateTool },
+  { name: "PlanWrite", access: "plan", create: planWriteTool },
+] as const satisfies readonly ToolDefinition[];
+
+export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];
+export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.name);
+
+/** The tool, refusing while the conversation is in plan mode when it writes. */
+function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext): Tool {
+  const tool = create(ctx);
+  const execute = tool.execute;
+  if (!execute || !refusesInMode(access, "plan")) return tool;
   return {
-    TaskCreate: taskCreateTool(ctx),
-    TaskGet: taskGetTool(ctx),
-    TaskList: taskListTool(ctx),
-    TaskUpdate: taskUpdateTool(ctx),
-  } satisfies Record<(typeof TOOL_NAMES)[number], unknown>;
+    ...tool,
+    execute: async (input, options) => {
+      const mode = (await ctx.mode?.()) ?? "build";
+      if (refusesInMode(access, mode)) {
+        const call = ctx.nextCallNumber(name);
+        throw new TaskToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
+      }
+      return execute(input, options);
+    },
+  };
 }
 
-export type ChatTools = ReturnType<typeof createTools>;
+export function createTools(ctx: TaskToolContext): Record<ToolName, Tool> {
+  return Object.fromEntries(TOOL_DEFINITIONS.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
+}
 
 let definitionTokens: number | undefined;
 

@@ -1,12 +1,16 @@
-// What the task tools share within one reply: the conversation, the per-conversation call counter, and a hook that
-// fires after a change (the reply streams a fresh task snapshot to the panel).
-import type { ChatMessage } from "../../chat-message.ts";
+// What the tools share within one reply: the conversation, the per-conversation call counter, its mode, and hooks
+// that fire after a change (the reply streams a fresh task snapshot or plan to the panel).
+import type { ConversationMode } from "../../agent/plan-mode.ts";
+import type { ChatMessage, PlanData } from "../../chat-message.ts";
 
 export type TaskToolContext = {
   conversationId: string;
   /** Returns the call number of this call of `toolName` in the conversation (1-based). */
   nextCallNumber: (toolName: string) => number;
   onTasksChanged: () => Promise<void> | void;
+  /** The conversation's mode now (the person may switch it mid-reply); build when absent. */
+  mode?: () => Promise<ConversationMode> | ConversationMode;
+  onPlanChanged?: (plan: PlanData) => Promise<void> | void;
 };
 
 /** Counts earlier calls of each tool in the stored conversation, once per reply; later calls count on in memory. */

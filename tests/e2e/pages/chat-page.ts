@@ -85,6 +85,19 @@ export class ChatPage {
   get taskAddInput(): Locator {
     return this.taskPanel.getByTestId("task-add-input");
   }
+  get modeToggle(): Locator {
+    return this.page.getByTestId("mode-toggle");
+  }
+  get planBanner(): Locator {
+    return this.page.getByTestId("plan-banner");
+  }
+  /** The plan panel the person can see (below the tasks in the side panel, or in the panel drawer on a phone). */
+  get planPanel(): Locator {
+    return this.page.getByTestId("plan-panel").filter({ visible: true });
+  }
+  get planContent(): Locator {
+    return this.planPanel.getByTestId("plan-content");
+  }
   get signInToken(): Locator {
     return this.page.getByTestId("sign-in-token");
   }

@@ -1,0 +1,84 @@
+// Plan mode, the pure rules: which tools refuse while planning, when the agent is told about a switch, and the
+// reminder texts (AgentScope's PlanModeMiddleware wording). The tool list and the system prompt never change with the
+// mode (both sit in the provider's cached prefix): the mode reaches the agent as a hint, and write tools refuse.
+import type { HintSource } from "../chat-message.ts";
+import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
+
+export type ConversationMode = "plan" | "build";
+export const CONVERSATION_MODES: readonly ConversationMode[] = ["plan", "build"];
+export const DEFAULT_MODE: ConversationMode = "build";
+
+/** What a tool does to the conversation's state: reads it, writes it (refused while planning), or writes the plan. */
+export type ToolAccess = "read" | "write" | "plan";
+
+/** The longest plan, in characters (PlanWrite and the API refuse a longer one, naming this limit). */
+export const PLAN_MAX_CHARS = 50_000;
+/** Plan versions kept per conversation; older ones are dropped as new ones come. */
+export const PLAN_VERSIONS_KEPT = 50;
+export const MODE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Mode" };
+
+export type PlanAuthor = "agent" | "person";
+
+export const isConversationMode = (value: unknown): value is ConversationMode => value === "plan" || value === "build";
+
+/** Whether a tool with this access refuses in this mode. */
+export function refusesInMode(access: ToolAccess, mode: ConversationMode): boolean {
+  return mode === "plan" && access === "write";
+}
+
+/** The refusal's text (its first line names the error type; the caller adds the arguments and the call counter). */
+export function planModeRefusal(toolName: string): { type: string; text: string; advice: string } {
+  return {
+    type: "PlanModeError",
+    text: `PlanModeError: PLAN MODE is on (read-only): ${toolName} would change the conversation's state, so it was not run and nothing changed.`,
+    advice:
+      "Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite; the person switches to BUILD mode when they approve it, and then this call works.",
+  };
+}
+
+/**
+ * Whether this step carries a Mode reminder: when the mode differs from the one the agent was last told (a new
+ * conversation in build mode was told nothing and needs nothing), or when planning and the context was just
+ * compressed (the earlier reminder is no longer in what the model sees).
+ */
+export function modeReminderDue({
+  mode,
+  toldMode,
+  compressed = false,
+}: {
+  mode: ConversationMode;
+  toldMode: ConversationMode | undefined;
+  compressed?: boolean;
+}): boolean {
+  if (mode !== (toldMode ?? DEFAULT_MODE)) return true;
+  return compressed && mode === "plan";
+}
+
+/** The plan's share of the BUILD reminder, so that the whole reminder stays within a hint's 4,096 characters. */
+export const PLAN_IN_REMINDER_MAX_CHARS = 3_000;
+
+const PLAN_TEXT =
+  "PLAN MODE is active (read-only). Investigate the problem and draft a plan with PlanWrite, but do NOT modify tasks or anything else: TaskCreate, TaskUpdate and every other tool that writes refuse while planning. Read what you need (TaskList, TaskGet), then write the whole plan as markdown with PlanWrite (each call replaces it; keep the steps as a list). The person reviews the plan, may edit it, and switches to BUILD mode when they approve it.";
+const BUILD_PREFIX = "You have switched from PLAN to BUILD mode; the read-only restriction is lifted.";
+
+/** The plan's text as the reminder carries it: neutralised (it is model and person text) and cut to its share. */
+export function planExcerpt(content: string, max = PLAN_IN_REMINDER_MAX_CHARS): string {
+  const safe = neutralizeHintTags(content.trim());
+  if (safe.length <= max) return safe;
+  const note = `\n… [the plan goes on for ${safe.length - max} more characters; the person sees all of it in the side panel]`;
+  return safe.slice(0, Math.max(0, max - note.length)) + note;
+}
+
+export type ModeReminder = { fields: Record<string, string>; text: string };
+
+/** The reminder for a switch to `mode`; `plan` is the approved plan's content when there is one. */
+export function renderModeReminder(mode: ConversationMode, plan?: string | null): ModeReminder {
+  if (mode === "plan") {
+    return { fields: { mode: "plan" }, text: `<system-reminder>\n${PLAN_TEXT}\n</system-reminder>` };
+  }
+  const body = plan?.trim()
+    ? `${BUILD_PREFIX} An approved plan exists:\n<approved-plan>\n${planExcerpt(plan)}\n</approved-plan>\nCarry it out: turn its steps into tasks (TaskCreate) and work through them, keeping the task list up to date.`
+    : `${BUILD_PREFIX} No plan was written; go ahead with the person's request.`;
+  const text = `<system-reminder>\n${body}\n</system-reminder>`;
+  return { fields: { mode: "build", plan: plan?.trim() ? "approved" : "none" }, text };
+}
