@@ -128,3 +128,23 @@ describe("imported hints", () => {
     ]);
   });
 });
+
+describe("statuses under the replace strategy", () => {
+  it("send a status until it is superseded, then the reply reads as if it was not there, the same every time", () => {
+    const status = (superseded: boolean) => ({ ...hint("<system-reminder>status</system-reminder>"), data: { ...hint("x").data, text: "<system-reminder>status</system-reminder>", replace: true, superseded } });
+    const parts = (superseded: boolean): ChatMessage["parts"] => [
+      { type: "step-start" },
+      { type: "tool-TaskList", toolCallId: "c1", state: "output-available", input: {}, output: "none" } as never,
+      status(superseded),
+      { type: "step-start" },
+      { type: "text", text: "done" },
+    ];
+    const open = toModelMessages([user("u", "hi"), { id: "a", role: "assistant", parts: parts(false) }]);
+    expect(open.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
+    const gone = toModelMessages([user("u", "hi"), { id: "a", role: "assistant", parts: parts(true) }]);
+    expect(gone.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    // Everything before the status is unchanged: only the suffix from the status on differs.
+    expect(JSON.stringify(gone.slice(0, 3))).toBe(JSON.stringify(open.slice(0, 3)));
+    expect(JSON.stringify(toModelMessages([user("u", "hi"), { id: "a", role: "assistant", parts: parts(true) }]))).toBe(JSON.stringify(gone));
+  });
+});

@@ -61,8 +61,8 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
     } else if (part.type === "text") {
       if (part.text) content.push({ type: "text", text: neutralizeHintTags(part.text) });
     } else if (part.type === "data-hint") {
-      const data = part.data as { text?: unknown; imported?: unknown } | undefined;
-      if (data?.imported === true) continue;
+      const data = part.data as { text?: unknown; imported?: unknown; superseded?: unknown } | undefined;
+      if (data?.imported === true || data?.superseded === true) continue;
       flush();
       if (typeof data?.text === "string" && data.text) out.push({ role: "user", content: data.text });
     } else {

@@ -18,6 +18,7 @@ import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./c
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { prepareContext } from "./prepare-context.ts";
+import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 
 export type ReplyJob = {
@@ -77,7 +78,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   await precountTokens(history);
   const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
+  const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
   const tools = createTools({
     conversationId,
     nextCallNumber: createCallCounter(history),
@@ -121,6 +122,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           promptSource: job.promptSource(),
           compression: steps.compression()?.summary ?? "",
           retry: job.retry === true && stepIndex === 0,
+          replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
         });
         if (found) {
           await committed;
@@ -137,6 +139,12 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
         if (!final) await saveParts(reply);
       },
     });
+    // The reply's last call is over: its replace status (if any) is not part of any later call.
+    const closed = steps.closeStatus();
+    if (closed) {
+      markSuperseded(outcome.reply, closed.chunk.id ?? "");
+      if (!closed.quiet) emit(closed.chunk);
+    }
     await committed;
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
