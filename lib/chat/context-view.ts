@@ -17,6 +17,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 import { mapYielding } from "./yielding.ts";
@@ -65,7 +66,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const state = parseAgentState(conversation.agentState);
   const history = await listMessages({ conversationId: id });
   const tail = history.slice(tailStart(history, state.compression));
-  const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail))];
+  const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail), convertOptionsFor(settings))];
   await precountTokens(history);
   const messageTokens = await mapYielding(messages, (m) => countModelMessageTokens([m]));
   // The figure of the next input as it is (with its hints), also when previewing it without them.

@@ -7,12 +7,12 @@ import { shouldCompress } from "../agent/compression.ts";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
 import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
+import { type ConvertOptions, toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage, Task } from "../chat-message.ts";
 import { listTasks } from "../db/tasks.ts";
 import { type AgentState, patchAgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
-import { modelMessagesOf } from "./model-messages.ts";
+import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import type { PreparedContext } from "./prepare-context.ts";
@@ -75,7 +75,7 @@ export function createStepPreparation({
     let justCompressed = step.stepIndex === 0 && !!context.prelude?.some((c) => c.type === "data-compression");
     if (step.stepIndex > 0) {
       // What the last step added that its reported figures do not cover: tool results (and its output, unreported).
-      inputTokens = lastStepTokens + tokensOfLastStep(step.reply, reported);
+      inputTokens = lastStepTokens + tokensOfLastStep(step.reply, reported, convertOptionsFor(settings));
       if (!reported) lastStepTokens = inputTokens;
       reported = false;
       if (shouldCompress(inputTokens, settings.context.triggerRatio, contextWindow)) {
@@ -83,7 +83,7 @@ export function createStepPreparation({
         if (compressed) {
           compression = compressed.state;
           tail = history.slice(tailStart(history, compression));
-          result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail));
+          result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings)));
           result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
           lastStepTokens = compressed.data.tokensAfter;
         }
@@ -162,9 +162,9 @@ export function personsPause(history: readonly ChatMessage[]): number | undefine
  * tool results (and hints) after its step start, or everything after it when the provider reported nothing. Only
  * the last step's parts are converted and counted, never the history.
  */
-export function tokensOfLastStep(reply: ChatMessage, outputReported: boolean): number {
+export function tokensOfLastStep(reply: ChatMessage, outputReported: boolean, convert?: ConvertOptions): number {
   const start = reply.parts.findLastIndex((p) => p.type === "step-start");
   if (start < 0) return 0;
-  const added = toModelMessages([{ ...reply, parts: reply.parts.slice(start + 1) }]);
+  const added = toModelMessages([{ ...reply, parts: reply.parts.slice(start + 1) }], convert);
   return countModelMessageTokens(outputReported ? added.filter((m) => m.role !== "assistant") : added);
 }

@@ -7,7 +7,7 @@ import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers.ts";
 import { createTools, repairToolInput } from "../ai/tools/index.ts";
-import { createCallCounter } from "../ai/tools/task-tool-context.ts";
+import { createCallCounter, createRepeatCounter } from "../ai/tools/task-tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
@@ -17,6 +17,7 @@ import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
+import { convertOptionsFor } from "./model-messages.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
@@ -82,6 +83,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const tools = createTools({
     conversationId,
     nextCallNumber: createCallCounter(history),
+    repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
     // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply.
@@ -101,6 +103,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       repairToolCall: repairToolInput,
       history: context.modelMessages,
       prelude: context.prelude,
+      convert: convertOptionsFor(settings),
       replyId,
       abortSignal: job.abortSignal,
       maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
