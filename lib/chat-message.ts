@@ -44,6 +44,12 @@ export type HintData = {
   createdAt: string;
   /** Came in with an imported conversation (set by the server on import): shown, never sent to the model. */
   imported?: boolean;
+  /**
+   * A status sent under the replace strategy: the last message of its model call, removed before the next one. Once
+   * removed it is `superseded` (still shown, never sent again).
+   */
+  replace?: boolean;
+  superseded?: boolean;
 };
 
 export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";

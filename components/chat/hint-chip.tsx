@@ -12,12 +12,18 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
   const items = summarizeHint(data, { contextWindow });
   const source = [data.source?.label, data.source?.sublabel].filter(Boolean).join(" · ");
   return (
-    <div data-testid="hint-chip" className="flex flex-col items-start">
+    <div data-testid="hint-chip" data-superseded={data.superseded ? "true" : undefined} className={`flex flex-col items-start ${data.superseded ? "opacity-60" : ""}`}>
       <button
         type="button"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
-        title={data.imported ? "Imported with the conversation; the model did not receive it" : "What the model was told at this point"}
+        title={
+          data.imported
+            ? "Imported with the conversation; the model did not receive it"
+            : data.superseded
+              ? "Sent as the last message of its model call, then replaced by a newer status: later calls do not carry it"
+              : "What the model was told at this point"
+        }
         className="inline-flex max-w-full items-center gap-2 rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted transition hover:text-fg"
       >
         <span data-testid="hint-source" className="shrink-0 font-medium whitespace-nowrap text-fg/70">
@@ -26,6 +32,11 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
         {data.imported && (
           <span data-testid="hint-imported" className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap text-faint">
             Imported
+          </span>
+        )}
+        {data.superseded && (
+          <span data-testid="hint-superseded" className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap text-faint line-through decoration-faint/60">
+            superseded
           </span>
         )}
         {items.map((item, i) => {

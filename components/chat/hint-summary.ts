@@ -4,7 +4,7 @@ import type { HintData } from "@/lib/chat-message";
 export type HintKind = "time" | "tasks" | "context" | "custom" | "mode";
 export type HintSummaryItem = { kind: HintKind; label: string };
 
-const BUILT_INS = new Set(["current-time", "timezone", "tasks", "context-length"]);
+const BUILT_INS = new Set(["current-time", "timezone", "time-since-last-message", "tasks", "context-length"]);
 
 function formatTime(createdAt: string, zone: string | undefined, locale?: string): string | undefined {
   const date = new Date(createdAt);
@@ -29,6 +29,8 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
     const time = formatTime(data.createdAt, zone, locale) ?? fields["current-time"];
     items.push({ kind: "time", label: zone ? `${time} ${zone}` : time });
   }
+  const since = fields["time-since-last-message"];
+  if (since !== undefined) items.push({ kind: "time", label: since.replace(/ since the person's previous message$/, " since your last message") });
   if (fields.tasks !== undefined) {
     const m = /You have (\d+) in-progress tasks and (\d+) pending tasks/.exec(fields.tasks);
     const open = m ? Number(m[1]) + Number(m[2]) : undefined;

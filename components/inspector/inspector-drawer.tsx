@@ -5,7 +5,9 @@
 import type { ModelMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "@/lib/stores/api-client";
+import type { StrategyDecision } from "@/lib/agent/injection-strategy";
 import { CacheCalls, type CacheView } from "./cache-calls";
+import { StrategyView } from "./strategy-view";
 
 type ContextView = {
   system: string;
@@ -15,6 +17,7 @@ type ContextView = {
   tools: string[];
   usage: { inputTokens: number; contextWindow: number; triggerTokens: number; bufferStartTokens: number };
   cache: CacheView;
+  strategy?: StrategyDecision;
 };
 
 function messageText(message: ModelMessage): string {
@@ -83,6 +86,7 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
           {view && (
             <>
               <CacheCalls cache={view.cache} />
+              {view.strategy && <StrategyView strategy={view.strategy} />}
               <section>
                 <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">System prompt</h3>
                 <div className="space-y-2">

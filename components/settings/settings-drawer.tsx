@@ -102,6 +102,17 @@ export function SettingsDrawer({
               <input type="checkbox" data-testid="setting-injection.emitHintEvent" checked={draft.emitHintEvent} onChange={(e) => set("emitHintEvent", e.target.checked)} />
               Show hints live while the reply streams
             </label>
+            <Field label="Strategy" path="injection.strategy" errors={errors} hint="append: hints stay; replace: one status at the end of each call, removed before the next; auto: the cheaper by the cost model">
+              <select data-testid="setting-injection.strategy" className={input} value={draft.strategy} onChange={(e) => set("strategy", e.target.value as SettingsDraft["strategy"])}>
+                <option value="append">append</option>
+                <option value="replace">replace</option>
+                <option value="auto">auto</option>
+              </select>
+            </Field>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" data-testid="setting-injection.timestamps" checked={draft.timestamps} onChange={(e) => set("timestamps", e.target.checked)} />
+              Timestamps on your messages and tool results (model input only)
+            </label>
             {text("timezone", "injection.timezone", "Timezone", "An IANA name, e.g. Europe/Berlin")}
             {text("timeFormat", "injection.timeFormat", "Time format", "date-fns tokens; must contain year, month and day")}
             {text("timeInterval", "injection.timeInterval", "Time interval (hours)", "Re-tell the time after this long")}

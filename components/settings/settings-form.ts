@@ -4,6 +4,8 @@ import type { Settings } from "@/lib/agent/settings";
 export type SettingsDraft = {
   injectRuntimeState: boolean;
   emitHintEvent: boolean;
+  strategy: Settings["injection"]["strategy"];
+  timestamps: boolean;
   timezone: string;
   timeFormat: string;
   timeInterval: string;
@@ -24,6 +26,8 @@ export function toDraft(s: Settings): SettingsDraft {
   return {
     injectRuntimeState: s.injection.injectRuntimeState,
     emitHintEvent: s.injection.emitHintEvent,
+    strategy: s.injection.strategy,
+    timestamps: s.injection.timestamps,
     timezone: s.injection.timezone,
     timeFormat: s.injection.timeFormat,
     timeInterval: String(s.injection.timeInterval),
@@ -49,6 +53,8 @@ export function fromDraft(d: SettingsDraft) {
     injection: {
       injectRuntimeState: d.injectRuntimeState,
       emitHintEvent: d.emitHintEvent,
+      strategy: d.strategy,
+      timestamps: d.timestamps,
       timezone: d.timezone.trim(),
       timeFormat: d.timeFormat,
       timeInterval: num(d.timeInterval),

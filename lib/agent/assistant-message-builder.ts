@@ -11,7 +11,12 @@ export class AssistantMessageBuilder {
   private readonly reasoningParts = new Map<string, MutablePart>();
   private readonly toolParts = new Map<string, MutablePart>();
 
-  constructor(id: string, metadata: ChatMessage["metadata"] = {}) {
+  /** `now` stamps each tool result with the time it was produced (`resultAt`), which timestamps show the model. */
+  constructor(
+    id: string,
+    metadata: ChatMessage["metadata"] = {},
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.message = { id, role: "assistant", parts: [], metadata };
   }
 
@@ -69,6 +74,7 @@ export class AssistantMessageBuilder {
         if (chunk.type === "tool-input-error") {
           part.state = "output-error";
           part.errorText = chunk.errorText;
+          part.resultAt = this.now().toISOString();
         } else {
           part.state = "input-available";
         }
@@ -76,12 +82,12 @@ export class AssistantMessageBuilder {
       }
       case "tool-output-available": {
         const part = this.toolParts.get(chunk.toolCallId);
-        if (part) Object.assign(part, { state: "output-available", output: chunk.output });
+        if (part) Object.assign(part, { state: "output-available", output: chunk.output, resultAt: this.now().toISOString() });
         break;
       }
       case "tool-output-error": {
         const part = this.toolParts.get(chunk.toolCallId);
-        if (part) Object.assign(part, { state: "output-error", errorText: chunk.errorText });
+        if (part) Object.assign(part, { state: "output-error", errorText: chunk.errorText, resultAt: this.now().toISOString() });
         break;
       }
       default:

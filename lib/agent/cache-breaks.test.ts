@@ -85,4 +85,21 @@ describe("cache-break detector", () => {
     expect(detector.observe(call(next, { stable: next }))).toEqual({ firstChangedMessage: 200, changed: "messages", cause: "unexpected" });
     expect(serialised).toBe(2);
   });
+
+  it("names the removal of the previous call's replace status replaced-status, and any other change still unexpected", () => {
+    const detector = createCacheBreakDetector();
+    const status = (t: string) => user(`<system-reminder>${t}</system-reminder>`);
+    const first = [user("hi"), status("12:00")];
+    expect(detector.observe(call(first, { replaceStatusAt: 1 }))).toBeUndefined();
+    // The next call: the previous status gone, the reply and the new status after the kept prefix.
+    const second = [user("hi"), assistant("hello"), user("more"), status("12:01")];
+    expect(detector.observe(call(second, { replaceStatusAt: 3 }))).toEqual({ firstChangedMessage: 1, changed: "messages", cause: "replaced-status" });
+    // A call whose first change lies before the status is not explained by it.
+    const third = [user("HI"), assistant("hello"), user("more"), assistant("ok"), status("12:02")];
+    expect(detector.observe(call(third, { replaceStatusAt: 4 }))).toMatchObject({ firstChangedMessage: 0, cause: "unexpected" });
+    // Without a replace status in the previous call, the same removal is unexpected.
+    const plain = createCacheBreakDetector();
+    plain.observe(call(first));
+    expect(plain.observe(call(second))).toMatchObject({ firstChangedMessage: 1, cause: "unexpected" });
+  });
 });

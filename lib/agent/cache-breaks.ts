@@ -22,6 +22,8 @@ export type CallInput = {
   compression: string;
   /** The call is the first of a retried reply (the person asked for it again). */
   retry?: boolean;
+  /** Where the call's replace-strategy status is (its last message): the next call leaves it out by design. */
+  replaceStatusAt?: number;
 };
 
 export type DetectedBreak = Omit<CacheBreak, "call" | "at">;
@@ -61,15 +63,17 @@ type Previous = {
   tools: string;
   promptSource: string;
   compression: string;
+  replaceStatusAt?: number;
   messages: readonly ModelMessage[];
   stable?: readonly ModelMessage[];
   /** Content hash of each of `messages`, kept in step with them (mutated in place, never copied). */
   hashes: string[];
 };
 
-function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"]): CacheBreakCause {
+function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"], firstChanged: number | undefined): CacheBreakCause {
   if (input.compression !== previous.compression) return "compression";
   if (changed === "system" && input.promptSource !== previous.promptSource) return "prompt-edit";
+  if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt) return "replaced-status";
   if (changed === "messages" && input.retry) return "retry";
   return "unexpected";
 }
@@ -101,14 +105,14 @@ export function createCacheBreakDetector() {
       const hashes = last?.hashes ?? [];
       hashes.length = same;
       for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
-      previous = { system, tools, promptSource: input.promptSource, compression: input.compression, messages, stable: input.stable, hashes };
+      previous = { system, tools, promptSource: input.promptSource, compression: input.compression, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
       if (!last) return undefined;
       let changed: DetectedBreak["changed"] | undefined;
       if (system !== last.system) changed = "system";
       else if (tools !== last.tools) changed = "tools";
       else if (firstChanged !== undefined) changed = "messages";
       if (!changed) return undefined;
-      return { firstChangedMessage: changed === "messages" ? firstChanged! : null, changed, cause: causeOf(input, last, changed) };
+      return { firstChangedMessage: changed === "messages" ? firstChanged! : null, changed, cause: causeOf(input, last, changed, firstChanged) };
     },
   };
 }

@@ -8,7 +8,7 @@ import { withConvertedPrefix } from "./converted-prefix.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
 import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
-import { toModelMessages } from "./to-model-messages.ts";
+import { type ConvertOptions, toModelMessages } from "./to-model-messages.ts";
 
 export type StepContext = {
   /** 0 for the first model call of the reply. */
@@ -62,6 +62,10 @@ export type ReplyOptions = {
   /** Characters the whole reply may stream (text, reasoning and tool arguments, over all its steps). */
   maxReplyChars?: number;
   abortSignal?: AbortSignal;
+  /** How the reply's own messages are converted (timestamps), as the history was. */
+  convert?: ConvertOptions;
+  /** The clock that stamps tool results. */
+  now?: () => Date;
   /** Chunks that open the reply before its first step (e.g. a compression record). */
   prelude?: ChatChunk[];
   /** Receives every chunk for the client, in order. */
@@ -210,7 +214,7 @@ function checkpointer(options: ReplyOptions["checkpoint"], builder: AssistantMes
 }
 
 export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
-  const builder = new AssistantMessageBuilder(options.replyId);
+  const builder = new AssistantMessageBuilder(options.replyId, {}, options.now);
   const checkpoint = checkpointer(options.checkpoint, builder);
   try {
     return await replyLoop(options, builder, checkpoint);
@@ -235,13 +239,13 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
   let base = history;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return stopped(stepIndex);
-    const stepMessages = base.concat(toModelMessages([builder.message]));
+    const stepMessages = base.concat(toModelMessages([builder.message], options.convert));
     const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message });
     for (const chunk of extra?.chunks ?? []) send(chunk);
     for (const chunk of extra?.quiet ?? []) builder.apply(chunk);
     if (extra?.history) base = extra.history;
     const changed = extra?.history || extra?.chunks?.length || extra?.quiet?.length;
-    const messages = changed ? base.concat(toModelMessages([builder.message])) : stepMessages;
+    const messages = changed ? base.concat(toModelMessages([builder.message], options.convert)) : stepMessages;
 
     let call: CallResult;
     let retries = 0;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { contextText, decideInjection, tasksText } from "./hints/decide-injection.ts";
+import { contextText, decideInjection, sinceText, tasksText } from "./hints/decide-injection.ts";
 import { HINT_MAX_CHARS, renderHint } from "./hints/render-hint.ts";
 import {
   DEFAULT_TEMPLATE,
   defaultSettings,
   MAX_BUILT_IN_TEXT_CHARS,
+  MAX_SINCE_CHARS,
   mergeSettings,
   resolveSettings,
   timeFormatProblem,
@@ -25,6 +26,8 @@ describe("settings", () => {
       taskToolNames: ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"],
       extraFields: {},
       emitHintEvent: true,
+      strategy: "append",
+      timestamps: false,
     });
     expect(s.injection.template).toBe(DEFAULT_TEMPLATE);
     expect(s.context).toEqual({ triggerRatio: 0.8, reserveRatio: 0.1 });
@@ -47,6 +50,8 @@ describe("settings", () => {
     [{ injection: { extraFields: { "bad key": "x" } } }, "injection.extraFields.bad key"],
     [{ injection: { surprise: true } }, "injection"],
     [{ prompt: { base: 42 } }, "prompt.base"],
+    [{ injection: { strategy: "sometimes" } }, "injection.strategy"],
+    [{ injection: { timestamps: "yes" } }, "injection.timestamps"],
   ])("rejects %j naming %s", (patch, field) => {
     const result = validateSettings(patch);
     expect(result.ok).toBe(false);
@@ -121,7 +126,7 @@ describe("settings", () => {
     expect(settings.injection).toMatchObject({ timezone: "Asia/Shanghai", timeInterval: 2 });
   });
 
-  it.each([["current-time"], ["timezone"], ["tasks"], ["context-length"]])("refuses an extra field named %s", (key) => {
+  it.each([["current-time"], ["timezone"], ["time-since-last-message"], ["tasks"], ["context-length"]])("refuses an extra field named %s", (key) => {
     const result = validateSettings({ injection: { extraFields: { workspace: "x", [key]: "forged" } } });
     expect(result).toMatchObject({ ok: false, field: `injection.extraFields.${key}`, message: expect.stringMatching(/built-in field name/) });
   });
@@ -151,6 +156,7 @@ describe("settings", () => {
     const n = Number.MAX_SAFE_INTEGER;
     expect(tasksText({ pending: n, inProgress: n }, true).length).toBeLessThanOrEqual(MAX_BUILT_IN_TEXT_CHARS);
     expect(contextText(n, n).length).toBeLessThanOrEqual(MAX_BUILT_IN_TEXT_CHARS);
+    expect(sinceText(n).length).toBeLessThanOrEqual(MAX_SINCE_CHARS);
   });
 
   it("a hint from settings at the edge of the ceiling, with every field at its longest, fits it in full", () => {
@@ -170,8 +176,9 @@ describe("settings", () => {
       tasksEditedByPerson: true,
       isFirstCall: true,
       context: { inputTokens: n, contextWindow: n, triggerRatio: 0.8 },
+      sincePersonsPrevious: n,
     })!;
-    expect(Object.keys(hint.fields)).toEqual(["current-time", "timezone", "tasks", "context-length", "workspace"]);
+    expect(Object.keys(hint.fields)).toEqual(["current-time", "timezone", "time-since-last-message", "tasks", "context-length", "workspace"]);
     expect(hint.text.length).toBeLessThanOrEqual(HINT_MAX_CHARS);
     expect(hint.text).toContain(`<workspace>${"&amp;".repeat(value.length)}</workspace>`);
     expect(hint.text.length).toBeGreaterThan(HINT_MAX_CHARS - 300);

@@ -2,6 +2,7 @@
 // with their defaults and validation. Stored settings are partial; `resolveSettings` fills in the defaults.
 import { z } from "zod";
 import { readTime, writeTime } from "./hints/read-time.ts";
+import { INJECTION_STRATEGIES } from "./injection-strategy.ts";
 import { BUILT_IN_FIELDS, DEFAULT_TEMPLATE, escapeValue, HINT_MAX_CHARS, RUNTIME_STATE_PLACEHOLDER, renderedLength } from "./hints/render-hint.ts";
 
 export { DEFAULT_TEMPLATE, HINT_MAX_CHARS };
@@ -143,6 +144,8 @@ const injectionSchema = z
         }
       }),
     emitHintEvent: z.boolean(),
+    strategy: z.enum(INJECTION_STRATEGIES, { message: `must be one of ${INJECTION_STRATEGIES.map((s) => `"${s}"`).join(", ")}` }),
+    timestamps: z.boolean(),
   })
   .strict();
 
@@ -164,6 +167,8 @@ const promptSchema = z
 
 // The longest the tasks and context-length texts can be (counts up to 2^53; a unit test holds them to it).
 export const MAX_BUILT_IN_TEXT_CHARS = 200;
+/** The longest time-since-last-message text ("104249991 d 23 h since the person's previous message"). */
+export const MAX_SINCE_CHARS = 64;
 
 const fieldChars = (key: string, valueChars: number) => 2 * key.length + 5 + valueChars;
 
@@ -176,6 +181,7 @@ export function worstCaseHintChars(injection: Settings["injection"], { withExtra
   const fields = [
     fieldChars("current-time", time),
     fieldChars("timezone", escapeValue(injection.timezone).length),
+    fieldChars("time-since-last-message", MAX_SINCE_CHARS),
     fieldChars("tasks", MAX_BUILT_IN_TEXT_CHARS),
     fieldChars("context-length", MAX_BUILT_IN_TEXT_CHARS),
   ];
@@ -235,6 +241,8 @@ export function defaultSettings(timezone = "UTC"): Settings {
       taskToolNames: [...DEFAULT_TASK_TOOL_NAMES],
       extraFields: {},
       emitHintEvent: true,
+      strategy: "append",
+      timestamps: false,
     },
     context: { triggerRatio: 0.8, reserveRatio: 0.1 },
     prompt: {},

@@ -128,3 +128,56 @@ describe("imported hints", () => {
     ]);
   });
 });
+
+describe("statuses under the replace strategy", () => {
+  it("send a status until it is superseded, then the reply reads as if it was not there, the same every time", () => {
+    const status = (superseded: boolean) => ({ ...hint("<system-reminder>status</system-reminder>"), data: { ...hint("x").data, text: "<system-reminder>status</system-reminder>", replace: true, superseded } });
+    const parts = (superseded: boolean): ChatMessage["parts"] => [
+      { type: "step-start" },
+      { type: "tool-TaskList", toolCallId: "c1", state: "output-available", input: {}, output: "none" } as never,
+      status(superseded),
+      { type: "step-start" },
+      { type: "text", text: "done" },
+    ];
+    const open = toModelMessages([user("u", "hi"), { id: "a", role: "assistant", parts: parts(false) }]);
+    expect(open.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
+    const gone = toModelMessages([user("u", "hi"), { id: "a", role: "assistant", parts: parts(true) }]);
+    expect(gone.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    // Everything before the status is unchanged: only the suffix from the status on differs.
+    expect(JSON.stringify(gone.slice(0, 3))).toBe(JSON.stringify(open.slice(0, 3)));
+    expect(JSON.stringify(toModelMessages([user("u", "hi"), { id: "a", role: "assistant", parts: parts(true) }]))).toBe(JSON.stringify(gone));
+  });
+});
+
+describe("timestamps", () => {
+  it("prefix the person's messages and tool results with their stored time in the zone, and nothing else", () => {
+    const person: ChatMessage = { id: "u", role: "user", parts: [{ type: "text", text: "hi" }], metadata: { createdAt: "2025-09-14T08:30:45.120Z" } };
+    const reply: ChatMessage = {
+      id: "a",
+      role: "assistant",
+      metadata: { createdAt: "2025-09-14T08:30:46Z" },
+      parts: [
+        hint("<system-reminder>x</system-reminder>"),
+        { type: "step-start" },
+        { type: "tool-TaskList", toolCallId: "c1", state: "output-available", input: {}, output: "No tasks.", resultAt: "2025-09-14T08:31:00Z" } as never,
+        { type: "tool-TaskGet", toolCallId: "c2", state: "output-available", input: {}, output: { id: 1 } } as never,
+        { type: "step-start" },
+        { type: "text", text: "done" },
+      ],
+    };
+    const options = { timestamps: { zone: "Europe/Berlin" } };
+    const out = toModelMessages([person, reply], options);
+    expect(out[0]).toEqual({ role: "user", content: "[2025-09-14 10:30:45] hi" });
+    expect(out[1]).toEqual({ role: "user", content: "<system-reminder>x</system-reminder>" });
+    const results = (out[3] as { content: Array<{ output: unknown }> }).content.map((r) => r.output);
+    expect(results).toEqual([
+      { type: "text", value: "[2025-09-14 10:31:00] No tasks." },
+      // No recorded result time (stored before it was recorded): the message's own time.
+      { type: "text", value: '[2025-09-14 10:30:46] {"id":1}' },
+    ]);
+    expect(out[4]).toEqual({ role: "assistant", content: "done" });
+    // Fixed by what is stored: the same input on every call; without the option, no prefix.
+    expect(JSON.stringify(toModelMessages([person, reply], options))).toBe(JSON.stringify(out));
+    expect(toModelMessages([person])[0]).toEqual({ role: "user", content: "hi" });
+  });
+});

@@ -7,6 +7,30 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import type { ChatMessage, ChatMessagePart } from "../chat-message.ts";
 import { neutralizeHintTags, neutralizeHintTagsDeep } from "./hints/neutralize-tags.ts";
+import { writeTime } from "./hints/read-time.ts";
+
+/**
+ * How the stored messages are turned into model input beyond the fixed rules. `timestamps`: each person's message and
+ * each tool result starts with the time it was stored (`[2025-09-14 10:30:45] `, in `zone`) — a time fixed in the
+ * stored message, so the input stays the same call after call.
+ */
+export type ConvertOptions = { timestamps?: { zone: string } };
+
+export const TIMESTAMP_FORMAT = "yyyy-MM-dd HH:mm:ss";
+
+/** `[2025-09-14 10:30:45] ` for a stored ISO time in `zone`, or "" when there is no valid time. */
+export function timestampPrefix(iso: unknown, zone: string): string {
+  const date = typeof iso === "string" ? new Date(iso) : undefined;
+  if (!date || Number.isNaN(date.getTime())) return "";
+  try {
+    return `[${writeTime(date, zone, TIMESTAMP_FORMAT)}] `;
+  } catch {
+    return `[${writeTime(date, "UTC", TIMESTAMP_FORMAT)}] `;
+  }
+}
+
+/** The key of a conversion: messages converted under the same key are the same model input. */
+export const convertKey = (options: ConvertOptions | undefined): string => (options?.timestamps ? `ts:${options.timestamps.zone}` : "");
 
 type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
 type ToolContent = ToolModelMessage["content"];
@@ -19,6 +43,8 @@ type ToolPartLike = {
   input?: unknown;
   output?: unknown;
   errorText?: string;
+  /** When the result was produced (recorded by the reply loop). */
+  resultAt?: string;
 };
 
 function asToolPart(part: ChatMessagePart): (ToolPartLike & { toolName: string }) | null {
@@ -29,20 +55,23 @@ function asToolPart(part: ChatMessagePart): (ToolPartLike & { toolName: string }
   return typeof toolName === "string" ? { ...p, toolName } : null;
 }
 
-function toolOutput(part: ToolPartLike): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
-  if (part.state === "output-error") return { type: "error-text", value: neutralizeHintTags(part.errorText ?? "Tool failed.") };
-  if (typeof part.output === "string") return { type: "text", value: neutralizeHintTags(part.output) };
+/** `stamp`: the result's timestamp prefix ("" without timestamps); a JSON result then goes as its JSON text. */
+function toolOutput(part: ToolPartLike, stamp = ""): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
+  if (part.state === "output-error") return { type: "error-text", value: stamp + neutralizeHintTags(part.errorText ?? "Tool failed.") };
+  if (typeof part.output === "string") return { type: "text", value: stamp + neutralizeHintTags(part.output) };
+  if (stamp) return { type: "text", value: stamp + JSON.stringify(neutralizeHintTagsDeep(part.output ?? null)) };
   return { type: "json", value: neutralizeHintTagsDeep(part.output ?? null) as never };
 }
 
-function userContent(message: ChatMessage): string {
-  return message.parts
+function userContent(message: ChatMessage, options?: ConvertOptions): string {
+  const text = message.parts
     .filter((p): p is Extract<ChatMessagePart, { type: "text" }> => p.type === "text")
     .map((p) => neutralizeHintTags(p.text))
     .join("\n\n");
+  return text && options?.timestamps ? timestampPrefix(message.metadata?.createdAt, options.timestamps.zone) + text : text;
 }
 
-function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
+function convertAssistant(message: ChatMessage, out: ModelMessage[], options?: ConvertOptions): void {
   let content: AssistantContent = [];
   let results: ToolContent = [];
   const flush = () => {
@@ -61,8 +90,8 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
     } else if (part.type === "text") {
       if (part.text) content.push({ type: "text", text: neutralizeHintTags(part.text) });
     } else if (part.type === "data-hint") {
-      const data = part.data as { text?: unknown; imported?: unknown } | undefined;
-      if (data?.imported === true) continue;
+      const data = part.data as { text?: unknown; imported?: unknown; superseded?: unknown } | undefined;
+      if (data?.imported === true || data?.superseded === true) continue;
       flush();
       if (typeof data?.text === "string" && data.text) out.push({ role: "user", content: data.text });
     } else {
@@ -70,20 +99,21 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[]): void {
       // A call without a result (the reply stopped mid-tool) cannot be sent: providers reject unanswered calls.
       if (!tool || (tool.state !== "output-available" && tool.state !== "output-error")) continue;
       content.push({ type: "tool-call", toolCallId: tool.toolCallId, toolName: tool.toolName, input: neutralizeHintTagsDeep(tool.input ?? {}) });
-      results.push({ type: "tool-result", toolCallId: tool.toolCallId, toolName: tool.toolName, output: toolOutput(tool) });
+      const stamp = options?.timestamps ? timestampPrefix(tool.resultAt ?? message.metadata?.createdAt, options.timestamps.zone) : "";
+      results.push({ type: "tool-result", toolCallId: tool.toolCallId, toolName: tool.toolName, output: toolOutput(tool, stamp) });
     }
   }
   flush();
 }
 
-export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+export function toModelMessages(messages: readonly ChatMessage[], options?: ConvertOptions): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      const text = userContent(message);
+      const text = userContent(message, options);
       if (text) out.push({ role: "user", content: text });
     } else if (message.role === "assistant") {
-      convertAssistant(message, out);
+      convertAssistant(message, out, options);
     }
   }
   return out;

@@ -1,5 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
 import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
@@ -17,7 +18,19 @@ export type AgentState = {
   cacheBreaks?: CacheBreak[];
   /** The mode the agent was last told by a Mode reminder (none yet: build, which needs no reminder). */
   toldMode?: ConversationMode;
+  /** The injection strategy's running figures (S, R, N), and what the last model call chose and why. */
+  strategy?: StrategyFigures;
+  strategyDecision?: StrategyDecision;
 };
+
+function parseDecision(value: unknown): StrategyDecision | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const d = value as Record<string, unknown>;
+  const numbers = [d.S, d.R, d.N, d.alpha].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+  if (!numbers || typeof d.reason !== "string" || (d.chosen !== "append" && d.chosen !== "replace")) return undefined;
+  if (!(INJECTION_STRATEGIES as readonly unknown[]).includes(d.configured)) return undefined;
+  return { configured: d.configured, chosen: d.chosen, reason: d.reason, S: d.S, R: d.R, N: d.N, alpha: d.alpha } as StrategyDecision;
+}
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
 
@@ -35,6 +48,10 @@ export function parseAgentState(value: unknown): AgentState {
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };
   }
+  const figures = parseStrategyFigures(raw.strategy);
+  if (figures) state.strategy = figures;
+  const decision = parseDecision(raw.strategyDecision);
+  if (decision) state.strategyDecision = decision;
   const breaks = parseCacheBreaks(raw.cacheBreaks);
   if (breaks?.length) state.cacheBreaks = breaks;
   return state;

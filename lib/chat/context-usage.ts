@@ -15,7 +15,21 @@ import { historyTotals } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { eachYielding } from "./yielding.ts";
 
-type MessageCount = { total: number; hints: number };
+/** `stamps`: how many timestamps the message gets with timestamps on (the person's text, each tool result). */
+type MessageCount = { total: number; hints: number; stamps: number };
+/** A timestamp prefix's tokens ("[2025-09-14 10:30:45] ": the digits always split the same way). */
+let stampTokens: number | undefined;
+const STAMP_TOKENS = () => (stampTokens ??= countTokens("[2025-09-14 10:30:45] "));
+
+function stampsOf(message: ChatMessage): number {
+  if (message.role === "user") return message.parts.some((p) => p.type === "text" && p.text) ? 1 : 0;
+  let n = 0;
+  for (const p of message.parts) {
+    const state = (p as { state?: unknown }).state;
+    if ((p.type.startsWith("tool-") || p.type === "dynamic-tool") && (state === "output-available" || state === "output-error")) n++;
+  }
+  return n;
+}
 /** The system prompt and the summary are the same texts turn after turn. */
 const countRepeated = createTokenCounter(16);
 
@@ -61,11 +75,11 @@ function countMessage(message: ChatMessage, converted = toModelMessages([message
     (n, p) => (p.type === "data-hint" ? n + countTokens(String((p.data as { text?: unknown })?.text ?? "")) + 4 : n),
     0,
   );
-  return { total, hints };
+  return { total, hints, stamps: stampsOf(message) };
 }
 
 /** Running totals over a conversation's messages, extended turn by turn rather than summed again. */
-const totalsOf = historyTotals(messageCount, (a, b) => ({ total: a.total + b.total, hints: a.hints + b.hints }), { total: 0, hints: 0 });
+const totalsOf = historyTotals(messageCount, (a, b) => ({ total: a.total + b.total, hints: a.hints + b.hints, stamps: a.stamps + b.stamps }), { total: 0, hints: 0, stamps: 0 });
 
 /** Counts a conversation's messages ahead of its next reply (after an import), so that reply only adds to them. */
 export function warmTokenCounts(history: readonly ChatMessage[]): void {
@@ -131,8 +145,10 @@ export function contextUsageFor({
   const totalOf = totalsOf(history);
   const whole = totalOf(history.length);
   const before = totalOf(tailStart);
-  const replying = reply ? countMessage(reply) : { total: 0, hints: 0 };
-  const all = whole.total - before.total + replying.total;
+  const replying = reply ? countMessage(reply) : { total: 0, hints: 0, stamps: 0 };
+  // Timestamps are not part of the cached counts (they depend on the settings): counted by how many there are.
+  const stamps = settings.injection.timestamps ? (whole.stamps - before.stamps + replying.stamps) * STAMP_TOKENS() : 0;
+  const all = whole.total - before.total + replying.total + stamps;
   const hints = whole.hints - before.hints + replying.hints;
   const breakdown = {
     system: countRepeated(system),

@@ -3,9 +3,11 @@
 // previewed without), the tool names, and the usage figures.
 import type { ModelMessage } from "ai";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
-import { resolveSettings } from "../agent/settings.ts";
+import { cachedPriceRatio, type StrategyDecision } from "../agent/injection-strategy.ts";
+import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
+import { currentModel } from "../ai/providers.ts";
 import { TOOL_NAMES } from "../ai/tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
@@ -15,6 +17,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 import { mapYielding } from "./yielding.ts";
@@ -41,6 +44,17 @@ function callList(history: readonly ChatMessage[]) {
   return calls;
 }
 
+/** The injection strategy as configured now, and what the last model call chose and why (with the figures it used). */
+function strategyView(settings: Settings, decision: StrategyDecision | undefined): StrategyDecision {
+  const configured = settings.injection.strategy;
+  if (!decision) {
+    const alpha = cachedPriceRatio(priceFor(currentModel().info.id));
+    return { configured, chosen: configured === "replace" ? "replace" : "append", reason: "no model call yet", S: 0, R: 0, N: 0, alpha };
+  }
+  const reason = decision.configured === configured ? decision.reason : `${decision.reason} (the last call was made under "${decision.configured}")`;
+  return { ...decision, configured, reason };
+}
+
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
   messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== "data-hint") }));
 
@@ -52,7 +66,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const state = parseAgentState(conversation.agentState);
   const history = await listMessages({ conversationId: id });
   const tail = history.slice(tailStart(history, state.compression));
-  const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail))];
+  const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail), convertOptionsFor(settings))];
   await precountTokens(history);
   const messageTokens = await mapYielding(messages, (m) => countModelMessageTokens([m]));
   // The figure of the next input as it is (with its hints), also when previewing it without them.
@@ -66,5 +80,6 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     summary: state.compression?.summary ?? null,
     usage,
     cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },
+    strategy: strategyView(settings, state.strategyDecision),
   };
 }

@@ -16,7 +16,7 @@ import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
-import { modelMessagesOf } from "./model-messages.ts";
+import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
 import { type PlanView, planView } from "./plan.ts";
@@ -182,5 +182,5 @@ async function warmHistory(id: string): Promise<void> {
   const { compression } = parseAgentState(conversation.agentState);
   const tail = messages.slice(tailStart(messages, compression));
   warmHintScan(tail, resolveSettings(conversation.settings));
-  await warmConvertedPrefix(currentModel().model, summaryModelMessages(compression).concat(modelMessagesOf(tail)));
+  await warmConvertedPrefix(currentModel().model, summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(resolveSettings(conversation.settings)))));
 }

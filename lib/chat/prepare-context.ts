@@ -7,7 +7,7 @@ import type { ChatChunk, ChatMessage, ContextUsage } from "../chat-message.ts";
 import type { AgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
-import { modelMessagesOf } from "./model-messages.ts";
+import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 
 export type PreparedContext = {
   compression?: CompressionState;
@@ -61,5 +61,5 @@ export async function prepareContext({
   const tail = history.slice(start);
   const usageWith = (reply: ChatMessage, current = compression) =>
     measureContext({ settings, contextWindow, system, history, compression: current, start: current === compression ? start : undefined, reply });
-  return { compression, usage, usageWith, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail)), prelude };
+  return { compression, usage, usageWith, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings))), prelude };
 }

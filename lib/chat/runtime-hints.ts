@@ -53,13 +53,24 @@ export function warmHintScan(history: readonly ChatMessage[], settings: Settings
   scanHistory(history, { source: injectionSource, taskToolNames });
 }
 
+/** What one call asks of the hint besides the rules: the replace strategy's full status, its input size, a pause. */
+export type HintCallOptions = {
+  /** Render every built-in field (the replace strategy's status), marked as a status to be replaced. */
+  full?: boolean;
+  /** The input size the call is about to send (for a full status's context-length). */
+  inputTokens?: number;
+  /** Timestamps on, first call of a reply: how long after the person's previous message this one came (ms). */
+  sincePersonsPrevious?: number;
+};
+
 export function createHintStep(options: HintStepOptions) {
   const { settings, history } = options;
   const config = settings.injection;
   const now = options.now ?? (() => new Date());
 
-  return async ({ stepIndex, reply }: StepContext): Promise<BeforeStepResult | undefined> => {
-    if (!config.injectRuntimeState) return undefined;
+  /** The injection this call would get (null: nothing is due), without making a chunk of it. */
+  const decide = async ({ stepIndex, reply }: StepContext, call: HintCallOptions = {}) => {
+    if (!config.injectRuntimeState) return null;
     const tasksEditedByPerson = await options.tasksEditedByPerson(stepIndex);
     const tasks = await options.tasks(stepIndex);
     const counts = {
@@ -77,15 +88,28 @@ export function createHintStep(options: HintStepOptions) {
       tasks: counts,
       tasksEditedByPerson,
       isFirstCall: stepIndex === 0,
+      full: call.full,
+      sincePersonsPrevious: call.sincePersonsPrevious,
       context: {
-        inputTokens: options.firstCallInputTokens,
+        inputTokens: call.full && call.inputTokens !== undefined ? call.inputTokens : options.firstCallInputTokens,
         contextWindow: options.contextWindow,
         triggerRatio: settings.context.triggerRatio,
       },
     });
-    if (!injection) return undefined;
+    return injection ? { injection, at } : null;
+  };
+
+  /** The decided injection as the step's chunk (streamed, or quiet when hint events are off). */
+  const chunkOf = ({ injection, at }: { injection: { fields: Record<string, string>; text: string }; at: Date }, call: HintCallOptions = {}): BeforeStepResult => {
     const data: HintData = { source: config.injectionSource, fields: injection.fields, text: injection.text, createdAt: at.toISOString() };
+    if (call.full) data.replace = true;
     const chunk = { type: "data-hint" as const, id: generateId(), data };
     return config.emitHintEvent ? { chunks: [chunk] } : { quiet: [chunk] };
   };
+
+  const step = async (context: StepContext, call: HintCallOptions = {}): Promise<BeforeStepResult | undefined> => {
+    const decided = await decide(context, call);
+    return decided ? chunkOf(decided, call) : undefined;
+  };
+  return Object.assign(step, { decide, chunkOf });
 }

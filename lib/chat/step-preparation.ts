@@ -7,20 +7,22 @@ import { shouldCompress } from "../agent/compression.ts";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
 import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
+import { type ConvertOptions, toModelMessages } from "../agent/to-model-messages.ts";
 import type { ChatMessage, Task } from "../chat-message.ts";
 import { listTasks } from "../db/tasks.ts";
 import { type AgentState, patchAgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
-import { modelMessagesOf } from "./model-messages.ts";
+import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { createHintStep } from "./runtime-hints.ts";
+import { createStatusStrategy, firstCallSuffixTokens, lastStepSuffixTokens } from "./status-strategy.ts";
 
 export function createStepPreparation({
   conversationId,
   model,
+  modelId,
   settings,
   contextWindow,
   history,
@@ -31,6 +33,7 @@ export function createStepPreparation({
 }: {
   conversationId: string;
   model: LanguageModel;
+  modelId: string;
   settings: Settings;
   contextWindow: number;
   history: ChatMessage[];
@@ -47,24 +50,32 @@ export function createStepPreparation({
   let lastStepTokens = context.usage.inputTokens;
   let reported = false;
   let edited = false;
+  let tasksRead: { stepIndex: number; tasks: Promise<Task[]> } | undefined;
   const hintStep = createHintStep({
     settings,
     history: () => tail,
     contextWindow,
     firstCallInputTokens: context.usage.inputTokens,
     tasksEditedByPerson: () => edited,
-    tasks: async (stepIndex) => (stepIndex === 0 ? tasksAtStart : listTasks({ conversationId })),
+    tasks: (stepIndex) => {
+      // Asked twice a step (the full status and the rule's hint): read once.
+      if (stepIndex === 0) return Promise.resolve(tasksAtStart);
+      if (tasksRead?.stepIndex !== stepIndex) tasksRead = { stepIndex, tasks: listTasks({ conversationId }) };
+      return tasksRead.tasks;
+    },
   });
+  const strategy = createStatusStrategy({ settings, modelId, figures: agentState.strategy });
 
   const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
     const result: BeforeStepResult = {};
+    let inputTokens = context.usage.inputTokens;
     // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
     const state = step.stepIndex === 0 ? { agentState, mode: modeAtStart } : await readConversationState(conversationId);
     edited = state.agentState.tasksEditedByPerson === true;
     let justCompressed = step.stepIndex === 0 && !!context.prelude?.some((c) => c.type === "data-compression");
     if (step.stepIndex > 0) {
       // What the last step added that its reported figures do not cover: tool results (and its output, unreported).
-      const inputTokens = lastStepTokens + tokensOfLastStep(step.reply, reported);
+      inputTokens = lastStepTokens + tokensOfLastStep(step.reply, reported, convertOptionsFor(settings));
       if (!reported) lastStepTokens = inputTokens;
       reported = false;
       if (shouldCompress(inputTokens, settings.context.triggerRatio, contextWindow)) {
@@ -72,7 +83,7 @@ export function createStepPreparation({
         if (compressed) {
           compression = compressed.state;
           tail = history.slice(tailStart(history, compression));
-          result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail));
+          result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings)));
           result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
           lastStepTokens = compressed.data.tokensAfter;
         }
@@ -82,19 +93,48 @@ export function createStepPreparation({
     // A switch of mode is announced once, on the next step, before the runtime hint.
     const modeHint = await modeHintChunk({ conversationId, mode: state.mode, agentState: state.agentState, compressed: justCompressed });
     if (modeHint) result.chunks = [...(result.chunks ?? []), modeHint];
-    const hint = await hintStep(step);
+    // The status the previous call of this reply ended with under replace is gone from this call.
+    const superseded = strategy.supersede();
+    if (superseded) result[superseded.quiet ? "quiet" : "chunks"] = [...(result[superseded.quiet ? "quiet" : "chunks"] ?? []), superseded.chunk];
+    const sincePersonsPrevious = step.stepIndex === 0 && settings.injection.timestamps ? personsPause(history) : undefined;
+    const hint = await hintForStep(step, inputTokens, sincePersonsPrevious);
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
-    if (hint?.quiet) result.quiet = hint.quiet;
+    if (hint?.quiet) result.quiet = [...(result.quiet ?? []), ...hint.quiet];
     // The person's edit is news for this step only, whether or not it called for a hint (no open tasks, hints off).
     const patch: Partial<AgentState> = {};
     if (edited) patch.tasksEditedByPerson = false;
     if (modeHint) patch.toldMode = state.mode;
+    if (settings.injection.injectRuntimeState) {
+      patch.strategy = strategy.figures();
+      patch.strategyDecision = strategy.decision();
+    }
     if (Object.keys(patch).length) await patchAgentState(conversationId, patch);
     return result;
   };
 
+  /**
+   * The step's hint: under replace (configured, or chosen by auto) the full status, marked to be replaced; under
+   * append what the rules find stale. The full status is measured either way (S of the cost model).
+   */
+  async function hintForStep(step: StepContext, inputTokens: number, sincePersonsPrevious: number | undefined) {
+    if (!settings.injection.injectRuntimeState) return undefined;
+    const full = await hintStep.decide(step, { full: true, inputTokens, sincePersonsPrevious });
+    const suffix = step.stepIndex === 0 ? firstCallSuffixTokens(history) : lastStepSuffixTokens(step.reply);
+    const decision = strategy.decide(full?.injection.text ?? "", suffix);
+    if (decision.chosen === "append") return hintStep(step, { sincePersonsPrevious });
+    if (!full) return undefined;
+    const hint = hintStep.chunkOf(full, { full: true });
+    const chunk = hint?.chunks?.[0] ?? hint?.quiet?.[0];
+    if (chunk?.type === "data-hint") strategy.opened(chunk, !hint?.chunks);
+    return hint;
+  }
+
   return {
     beforeStep,
+    /** The reply's last replace status, superseded as the reply ends (apply it to the settled reply and stream it). */
+    closeStatus: () => strategy.supersede(),
+    /** Whether the call being made ends with a replace status (for the cache-break detector). */
+    endsWithReplace: () => strategy.endsWithReplace(),
     /** The model context's compression as it stands now (a later step may have compressed it). */
     compression: () => compression,
     recordStep: (inputTokens: number, outputTokens: number) => {
@@ -104,14 +144,27 @@ export function createStepPreparation({
   };
 }
 
+/** With timestamps on: how long before the person's message (the history's last) their previous one came (ms). */
+export function personsPause(history: readonly ChatMessage[]): number | undefined {
+  const person = history.at(-1);
+  if (person?.role !== "user") return undefined;
+  for (let i = history.length - 2; i >= 0; i--) {
+    const previous = history[i]!;
+    if (previous.role !== "user") continue;
+    const elapsed = Date.parse(person.metadata?.createdAt ?? "") - Date.parse(previous.metadata?.createdAt ?? "");
+    return Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : undefined;
+  }
+  return undefined;
+}
+
 /**
  * Tokens of the reply's last step that the next call sends on top of the last call's reported input and output: the
  * tool results (and hints) after its step start, or everything after it when the provider reported nothing. Only
  * the last step's parts are converted and counted, never the history.
  */
-export function tokensOfLastStep(reply: ChatMessage, outputReported: boolean): number {
+export function tokensOfLastStep(reply: ChatMessage, outputReported: boolean, convert?: ConvertOptions): number {
   const start = reply.parts.findLastIndex((p) => p.type === "step-start");
   if (start < 0) return 0;
-  const added = toModelMessages([{ ...reply, parts: reply.parts.slice(start + 1) }]);
+  const added = toModelMessages([{ ...reply, parts: reply.parts.slice(start + 1) }], convert);
   return countModelMessageTokens(outputReported ? added.filter((m) => m.role !== "assistant") : added);
 }

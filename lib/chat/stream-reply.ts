@@ -7,7 +7,7 @@ import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers.ts";
 import { createTools, repairToolInput } from "../ai/tools/index.ts";
-import { createCallCounter } from "../ai/tools/task-tool-context.ts";
+import { createCallCounter, createRepeatCounter } from "../ai/tools/task-tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
@@ -17,7 +17,9 @@ import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
+import { convertOptionsFor } from "./model-messages.ts";
 import { prepareContext } from "./prepare-context.ts";
+import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 
 export type ReplyJob = {
@@ -77,10 +79,11 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   await precountTokens(history);
   const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
+  const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
   const tools = createTools({
     conversationId,
     nextCallNumber: createCallCounter(history),
+    repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
     // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply.
@@ -100,6 +103,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       repairToolCall: repairToolInput,
       history: context.modelMessages,
       prelude: context.prelude,
+      convert: convertOptionsFor(settings),
       replyId,
       abortSignal: job.abortSignal,
       maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
@@ -121,6 +125,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           promptSource: job.promptSource(),
           compression: steps.compression()?.summary ?? "",
           retry: job.retry === true && stepIndex === 0,
+          replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
         });
         if (found) {
           await committed;
@@ -137,6 +142,12 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
         if (!final) await saveParts(reply);
       },
     });
+    // The reply's last call is over: its replace status (if any) is not part of any later call.
+    const closed = steps.closeStatus();
+    if (closed) {
+      markSuperseded(outcome.reply, closed.chunk.id ?? "");
+      if (!closed.quiet) emit(closed.chunk);
+    }
     await committed;
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });

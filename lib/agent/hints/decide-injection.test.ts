@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, ChatMessagePart, HintSource } from "../../chat-message.ts";
 import { DEFAULT_TEMPLATE, defaultSettings, type InjectionConfig, validateSettings } from "../settings.ts";
-import { decideInjection, type InjectionInput } from "./decide-injection.ts";
+import { sinceText, decideInjection, type InjectionInput } from "./decide-injection.ts";
 import { renderHint } from "./render-hint.ts";
 import { scanContext } from "./scan-context.ts";
 
@@ -194,3 +194,33 @@ describe("what does not count as the agent knowing", () => {
   });
 });
 
+
+describe("the replace strategy's status and the pause", () => {
+  it("a full status carries every built-in field, even when nothing is stale", () => {
+    const fresh = [person, reply(timeHint(RECENT))];
+    expect(decide(fresh, { isFirstCall: false })).toBeNull();
+    const full = decide(fresh, { isFirstCall: false, full: true, tasks: { pending: 0, inProgress: 0 } });
+    expect(Object.keys(full!.fields)).toEqual(["current-time", "timezone", "tasks", "context-length"]);
+    expect(full!.fields.tasks).toBe("You have 0 in-progress tasks and 0 pending tasks. Use `TaskList` to view them if you don't know.");
+    expect(full!.fields["context-length"]).toBe("Your current context contains 100 tokens. When reaching 800 tokens, your context will be compressed.");
+  });
+
+  it("a status sent under replace is not what the agent knows on the next call", () => {
+    const status = { ...timeHint(RECENT), data: { ...(timeHint(RECENT) as { data: object }).data, replace: true } } as ChatMessagePart;
+    expect(decide([person, reply(status)])?.fields).toHaveProperty("current-time");
+    const superseded = { ...timeHint(RECENT), data: { ...(timeHint(RECENT) as { data: object }).data, superseded: true } } as ChatMessagePart;
+    expect(decide([person, reply(superseded)])?.fields).toHaveProperty("current-time");
+  });
+
+  it("after a pause longer than timeInterval, tells the time and how long it was", () => {
+    const fresh = [person, reply(timeHint(RECENT))];
+    expect(decide(fresh, { sincePersonsPrevious: 29 * 60_000 })).toBeNull();
+    const back = decide(fresh, { sincePersonsPrevious: (2 * 60 + 15) * 60_000 + 30_000 });
+    expect(Object.keys(back!.fields)).toEqual(["current-time", "timezone", "time-since-last-message"]);
+    expect(back!.fields["time-since-last-message"]).toBe("2 h 15 min since the person's previous message");
+    expect(back!.text).toContain("<time-since-last-message>2 h 15 min since the person's previous message</time-since-last-message>");
+    expect(sinceText(3 * 86_400_000 + 4 * 3_600_000)).toBe("3 d 4 h since the person's previous message");
+    expect(sinceText(45 * 60_000)).toBe("45 min since the person's previous message");
+    expect(sinceText(5 * 3_600_000)).toBe("5 h since the person's previous message");
+  });
+});

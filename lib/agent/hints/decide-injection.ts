@@ -16,6 +16,13 @@ export type InjectionInput = {
   /** Context usage: only considered on the first model call of a reply. */
   context?: { inputTokens: number; contextWindow: number; triggerRatio: number };
   isFirstCall: boolean;
+  /**
+   * Replace strategy: the status is the agent's only picture of the state (the previous one is gone), so every
+   * built-in field is rendered: time, timezone, the task counts (also none) and the context size.
+   */
+  full?: boolean;
+  /** Timestamps on, first call of a reply: how long before the person's message their previous one was (ms). */
+  sincePersonsPrevious?: number;
 };
 
 export type Injection = { fields: Record<string, string>; text: string };
@@ -52,25 +59,47 @@ export function contextText(inputTokens: number, triggerTokens: number): string 
   return `Your current context contains ${inputTokens} tokens. When reaching ${triggerTokens} tokens, your context will be compressed.`;
 }
 
+/** A pause long enough to be news: more than `timeInterval` hours (the time hint's own staleness bound). */
+export function isPause(elapsedMs: number | undefined, config: InjectionConfig): elapsedMs is number {
+  return elapsedMs !== undefined && elapsedMs / HOUR_MS > config.timeInterval;
+}
+
+/** "2 h 15 min", "3 d 4 h", "45 min" (whole minutes, at least 1). */
+export function elapsedText(ms: number): string {
+  const minutes = Math.max(1, Math.floor(ms / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  if (days > 0) return hours ? `${days} d ${hours} h` : `${days} d`;
+  if (hours > 0) return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  return `${rest} min`;
+}
+
+export function sinceText(ms: number): string {
+  return `${elapsedText(ms)} since the person's previous message`;
+}
+
 export function decideInjection(input: InjectionInput): Injection | null {
-  const { config, now, scan, tasks } = input;
+  const { config, now, scan, tasks, full = false } = input;
   if (!config.injectRuntimeState) return null;
   const builtIns: Record<string, string> = {};
+  const pause = isPause(input.sincePersonsPrevious, config);
 
-  if (timeIsStale(scan, config, now)) {
+  if (full || pause || timeIsStale(scan, config, now)) {
     builtIns["current-time"] = writeTime(now, clockZone(config.timezone), config.timeFormat);
     builtIns.timezone = config.timezone;
   }
+  if (pause) builtIns["time-since-last-message"] = sinceText(input.sincePersonsPrevious!);
 
   const open = tasks.pending + tasks.inProgress;
-  if (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen)) {
+  if (full || (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen))) {
     builtIns.tasks = tasksText(tasks, input.tasksEditedByPerson);
   }
 
-  if (input.isFirstCall && input.context) {
+  if ((full || input.isFirstCall) && input.context) {
     const { inputTokens, contextWindow, triggerRatio } = input.context;
     const threshold = Math.max(0, triggerRatio - config.contextBufferRatio) * contextWindow;
-    if (inputTokens > threshold) builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
+    if (full || inputTokens > threshold) builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
   }
 
   if (Object.keys(builtIns).length === 0) return null;

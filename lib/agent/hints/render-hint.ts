@@ -6,7 +6,7 @@ export const DEFAULT_TEMPLATE =
   "<system-reminder>Treat the following as the ground truth at this point of the conversation. Anything stated earlier is outdated, and a later reminder, if any, supersedes this one:\n{runtime_state}\n</system-reminder>";
 /** The most a rendered hint may hold, template included (settings that could exceed it are refused). */
 export const HINT_MAX_CHARS = 4096;
-export const BUILT_IN_FIELDS = ["current-time", "timezone", "tasks", "context-length"] as const;
+export const BUILT_IN_FIELDS = ["current-time", "timezone", "time-since-last-message", "tasks", "context-length"] as const;
 
 export function escapeValue(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -1,6 +1,7 @@
 // Scans the model context (newest to oldest) for what the agent already knows: the newest own hint carrying the
 // time, and whether it has seen the task list. Only the agent's own hints count (never an imported one, which the
-// model does not receive); the compression summary is never part of what is scanned.
+// model does not receive); the compression summary is never part of what is scanned. A replace-strategy status is
+// never part of a later call (it is removed before the next one), so it does not count as known either.
 import type { ChatMessage, HintData, HintSource } from "../../chat-message.ts";
 
 export type ContextScan = {
@@ -48,7 +49,7 @@ export function scanContext(
       const part = parts[p]!;
       if (part.type === "data-hint") {
         const data = part.data as HintData | undefined;
-        if (!data || typeof data.text !== "string" || data.imported === true || !sameSource(data.source, source)) continue;
+        if (!data || typeof data.text !== "string" || data.imported === true || data.replace === true || data.superseded === true || !sameSource(data.source, source)) continue;
         if (lastTimeText === undefined && data.text.includes("<current-time>")) lastTimeText = data.text;
         if (data.text.includes("<tasks>")) tasksSeen = true;
       } else {

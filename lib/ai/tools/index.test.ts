@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTools, TOOL_DEFINITIONS, TOOL_NAMES } from "./index.ts";
+import { canonicalJson, createRepeatCounter, repeatWarning } from "./task-tool-context.ts";
 
 const describeTools = (tools: ReturnType<typeof createTools>) =>
   JSON.stringify(Object.entries(tools).map(([name, t]) => [name, t.description, t.inputSchema]));
@@ -39,5 +40,25 @@ describe("the tool list in plan mode", () => {
       expect(String(error)).toContain("What to do: Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite");
       expect(String(error).endsWith(`\n(Tool call #1 for '${name}' in this conversation.)`)).toBe(true);
     }
+  });
+});
+
+describe("the repeat warning", () => {
+  it("counts identical calls per reply by name and canonical arguments, and warns from the third", async () => {
+    const repeatCount = createRepeatCounter();
+    const tools = createTools({ conversationId: "none", nextCallNumber: () => 1, onTasksChanged: () => {}, mode: () => "plan", repeatCount });
+    const run = (args: unknown) =>
+      Promise.resolve(tools.TaskCreate.execute!(args, { toolCallId: "c", messages: [], context: {} } as never)).catch((e: Error) => String(e));
+    const first = await run({ subject: "x", description: "y" });
+    const other = await run({ subject: "z", description: "y" });
+    const second = await run({ description: "y", subject: "x" }); // the same arguments, keys in another order
+    const third = await run({ subject: "x", description: "y" });
+    for (const text of [first, other, second]) expect(text).not.toContain("Warning:");
+    expect(third.endsWith(`\n${repeatWarning("TaskCreate", 3)}`)).toBe(true);
+    expect(third).toContain("Warning: this is call 3 of TaskCreate with these same arguments in this reply");
+    expect(await run({ subject: "x", description: "y" })).toContain("Warning: this is call 4 of TaskCreate");
+    // A new reply counts afresh.
+    expect(createRepeatCounter()("TaskCreate", { subject: "x", description: "y" })).toBe(1);
+    expect(canonicalJson({ b: [1, { d: 2, c: 3 }], a: null })).toBe('{"a":null,"b":[1,{"c":3,"d":2}]}');
   });
 });

@@ -9,7 +9,7 @@ import { taskCreateTool } from "./task-create.ts";
 import { TaskToolError } from "./task-format.ts";
 import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { REPEAT_WARNING_FROM, repeatWarning, type TaskToolContext } from "./task-tool-context.ts";
 import { taskUpdateTool } from "./task-update.ts";
 
 type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: TaskToolContext) => Tool };
@@ -26,20 +26,33 @@ export const TOOL_DEFINITIONS = [
 export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];
 export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.name);
 
-/** The tool, refusing while the conversation is in plan mode when it writes. */
+/**
+ * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result
+ * or error) from the third call with the same arguments within one reply.
+ */
 function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext): Tool {
   const tool = create(ctx);
   const execute = tool.execute;
-  if (!execute || !refusesInMode(access, "plan")) return tool;
+  if (!execute) return tool;
+  const refuses = refusesInMode(access, "plan");
+  if (!refuses && !ctx.repeatCount) return tool;
   return {
     ...tool,
     execute: async (input, options) => {
-      const mode = (await ctx.mode?.()) ?? "build";
-      if (refusesInMode(access, mode)) {
-        const call = ctx.nextCallNumber(name);
-        throw new TaskToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
+      const repeats = ctx.repeatCount?.(name, input) ?? 0;
+      const warn = (text: string) => (repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text);
+      try {
+        const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
+        if (refusesInMode(access, mode)) {
+          const call = ctx.nextCallNumber(name);
+          throw new TaskToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
+        }
+        const result = await execute(input, options);
+        return typeof result === "string" ? warn(result) : result;
+      } catch (error) {
+        if (repeats >= REPEAT_WARNING_FROM && error instanceof Error) error.message = warn(error.message);
+        throw error;
       }
-      return execute(input, options);
     },
   };
 }
