@@ -1,5 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import { parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
@@ -34,6 +35,10 @@ export function parseAgentState(value: unknown): AgentState {
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };
+    for (const key of ["ledger", "dropped", "pins"] as const) {
+      const items = parseLedgerItems(c[key]);
+      if (items.length) state.compression[key] = items;
+    }
   }
   const breaks = parseCacheBreaks(raw.cacheBreaks);
   if (breaks?.length) state.cacheBreaks = breaks;

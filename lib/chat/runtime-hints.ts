@@ -7,6 +7,7 @@ import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import type { ChatMessage, HintData, HintSource, Task } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
+import { now as clockNow } from "../clock.ts";
 
 export type HintStepOptions = {
   settings: Settings;
@@ -56,7 +57,7 @@ export function warmHintScan(history: readonly ChatMessage[], settings: Settings
 export function createHintStep(options: HintStepOptions) {
   const { settings, history } = options;
   const config = settings.injection;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clockNow;
 
   return async ({ stepIndex, reply }: StepContext): Promise<BeforeStepResult | undefined> => {
     if (!config.injectRuntimeState) return undefined;
