@@ -38,6 +38,18 @@ describe("evidence extraction", () => {
     expect(found).toMatchObject({ value: "/srv/x/y.toml", context: "the config file of service alpha lives at" });
   });
 
+  it("describes each identifier by its own clause, and the items of a list by the list's", () => {
+    const found = findIdentifiers("Backups in /var/b.tar.gz, restore with `make restore`, the limit is 750 MiB. Services read /a/x.yaml, /a/y.yaml.");
+    expect(found.map((f) => [f.value, f.context])).toEqual([
+      ["/var/b.tar.gz", "Backups in"],
+      ["make restore", "restore with"],
+      ["750 MiB", "the limit is"],
+      ["/a/x.yaml", "Services read"],
+      ["/a/y.yaml", "Services read"],
+    ]);
+    expect(findIdentifiers("Note: to rebuild the alder index, run `make reindex SHARD=4`.")[0]!.context).toBe("Note: to rebuild the alder index, run");
+  });
+
   it("names created tasks from the tool's result", () => {
     expect(kinds("Task (id=3) created successfully: Write the release notes")).toEqual([["task", "Write the release notes"]]);
   });

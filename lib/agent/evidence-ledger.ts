@@ -53,17 +53,21 @@ function isCommand(text: string): boolean {
   return /^\S+\s+\S/.test(text.trim()) || /^(?:npm|npx|git|make|ls|cd|cat|node|python3?|pip|docker|kubectl|curl)$/.test(text.trim());
 }
 
-/** The words just before `index` on its line and in its sentence (or just after, when there are none before). */
-function contextAt(text: string, index: number, length: number): string {
+/**
+ * The words just before `index` in its clause and on its line, read in `text` where the identifiers found so far are
+ * blanked out (so a neighbour's value is not taken for a description). Empty when nothing but a separator precedes.
+ */
+function contextAt(text: string, index: number): string {
   const lineStart = text.lastIndexOf("\n", index - 1) + 1;
-  const before = text.slice(lineStart, index);
-  const sentence = before.split(/(?<=[.!?])\s+(?=[A-Z])/).at(-1) ?? "";
-  let words = sentence.trim().split(/\s+/).filter(Boolean).slice(-8).join(" ");
-  if (!words) {
-    const lineEnd = text.indexOf("\n", index + length);
-    words = text.slice(index + length, lineEnd < 0 ? undefined : lineEnd).trim().split(/\s+/).filter(Boolean).slice(0, 6).join(" ");
+  // Clauses and what separates them, newest last; a short clause ("…, run `x`") takes the one before it too, but
+  // never across a sentence end or an identifier.
+  const pieces = text.slice(lineStart, index).split(/([.!?]\s+|[;,]\s+|\s{3,})/);
+  let clause = pieces.pop() ?? "";
+  while (pieces.length >= 2 && clause.trim().split(/\s+/).filter(Boolean).length < 3 && /^[;,]\s+$/.test(pieces.at(-1)!)) {
+    const separator = pieces.pop()!;
+    clause = `${pieces.pop()}${separator}${clause}`;
   }
-  words = words.replace(/^[\s:;,—–-]+|[\s:;,(—–-]+$/g, "");
+  const words = clause.trim().split(/\s+/).filter(Boolean).slice(-8).join(" ").replace(/^[\s:;,—–-]+|[\s:;,(—–-]+$/g, "");
   return words.length > CONTEXT_CHARS ? `…${words.slice(-(CONTEXT_CHARS - 1))}` : words;
 }
 
@@ -85,11 +89,19 @@ export function findIdentifiers(text: string): Found[] {
       if (kind === "command" && !isCommand(value)) continue;
       if (kind === "url" || kind === "path") value = value.replace(/[.,;:!?]+$/, "");
       if (!value || value.length > VALUE_CHARS) continue;
-      found.push({ kind, value, context: contextAt(text, m.index, m[0].length), index: m.index });
+      found.push({ kind, value, context: "", index: m.index });
       blank(m.index, m[0].length);
     }
   }
-  return found.sort((a, b) => a.index - b.index);
+  found.sort((a, b) => a.index - b.index);
+  // Described once every identifier is blanked out, so that a neighbour's value is never part of a description.
+  for (const item of found) if (item.kind !== "task") item.context = contextAt(rest, item.index);
+  // An item of a list ("read /a, /b and /c") shares the description of the first one.
+  for (let i = 1; i < found.length; i++) {
+    const [before, item] = [found[i - 1]!, found[i]!];
+    if (!item.context && !text.slice(before.index, item.index).includes("\n")) item.context = before.context;
+  }
+  return found;
 }
 
 const keyOf = (item: { kind: string; value: string }) => `${item.kind}\u0000${item.value}`;
