@@ -17,7 +17,9 @@ test("the compression chip shows the ledger and what was dropped, a dropped item
   for (const text of [
     `Note: the services read ${many}.`,
     "Note: the backup is in /var/backups/e2e/nightly.tar.gz, restore it with `make restore DB=main`, the limit is 750 MiB.",
-    "write 100 words about rivers",
+    "write 150 words about rivers",
+    "write 150 words about lakes",
+    "write 100 words about hills",
   ]) {
     await chat.send(text);
     await chat.waitForReplyDone({ timeout: 30_000 });
