@@ -1,5 +1,6 @@
 // The one message model shared by the server, the client and the database.
 import type { InferUIMessageChunk, UIMessage } from "ai";
+import type { LedgerItem } from "./agent/evidence-ledger.ts";
 
 export type MessageStatus = "complete" | "streaming" | "incomplete" | "error";
 
@@ -89,6 +90,9 @@ export type CompressionData = {
   /** The compression call's own token usage. */
   usage?: { inputTokens: number; outputTokens: number };
   summary: string;
+  /** The identifiers kept verbatim with the summary (lib/agent/evidence-ledger.ts), and those the bound left out. */
+  ledger?: LedgerItem[];
+  dropped?: LedgerItem[];
   createdAt: string;
 };
 

@@ -1,11 +1,47 @@
 "use client";
-// Where the context was compressed: a divider chip ("Context compressed · 41k → 6k tokens") that expands to the summary.
+// Where the context was compressed: a divider chip ("Context compressed · 41k → 6k tokens") that expands to the
+// summary, its evidence ledger (the identifiers kept verbatim) and what the ledger's bound dropped — each of those
+// can be pinned back: it joins the ledger at the next compression.
 import { useState } from "react";
+import type { LedgerItem } from "@/lib/agent/evidence-ledger";
 import type { CompressionData } from "@/lib/chat-message";
+import { apiFetch, failureText } from "@/lib/stores/api-client";
+import { useTasksStore } from "@/lib/stores/tasks-store";
 import { shortTokens } from "../context/meter-math";
+
+const keyOf = (item: LedgerItem) => `${item.kind}:${item.value}`;
+
+function ItemLine({ item }: { item: LedgerItem }) {
+  return (
+    <>
+      <span className="text-faint">{item.kind}</span> <code className="break-all text-fg">{item.value}</code>
+      {item.context ? <span className="text-faint"> — {item.context}</span> : null}
+    </>
+  );
+}
 
 export function CompressionChip({ data }: { data: CompressionData }) {
   const [open, setOpen] = useState(false);
+  const conversationId = useTasksStore((s) => s.conversationId);
+  const [pinned, setPinned] = useState<Record<string, boolean>>({});
+  const [error, setError] = useState<string | null>(null);
+  const ledger = data.ledger ?? [];
+  const dropped = data.dropped ?? [];
+
+  const pin = async (item: LedgerItem) => {
+    if (!conversationId) return;
+    setError(null);
+    try {
+      await apiFetch(`/api/conversations/${conversationId}/compression/pins`, {
+        method: "POST",
+        body: JSON.stringify({ kind: item.kind, value: item.value }),
+      });
+      setPinned((p) => ({ ...p, [keyOf(item)]: true }));
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+
   return (
     <div data-testid="compression-chip" className="flex flex-col items-center gap-1.5 py-1">
       <div className="flex w-full items-center gap-3">
@@ -13,14 +49,52 @@ export function CompressionChip({ data }: { data: CompressionData }) {
         <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted hover:text-fg">
           Context compressed · {shortTokens(data.tokensBefore)} → {shortTokens(data.tokensAfter)} tokens
           {data.fallback ? " · truncated" : ""}
+          {ledger.length ? ` · ${ledger.length} kept verbatim` : ""}
         </button>
         <div className="h-px flex-1 bg-border" />
       </div>
       {open && (
-        <pre data-testid="compression-summary" className="w-full overflow-x-auto rounded-lg border border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap text-muted">
-          {data.summary}
-          {data.usage ? `\n\n(summary call: ${data.usage.inputTokens} in / ${data.usage.outputTokens} out tokens)` : ""}
-        </pre>
+        <div className="flex w-full flex-col gap-2">
+          <pre data-testid="compression-summary" className="w-full overflow-x-auto rounded-lg border border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap text-muted">
+            {data.summary}
+            {data.usage ? `\n\n(summary call: ${data.usage.inputTokens} in / ${data.usage.outputTokens} out tokens)` : ""}
+          </pre>
+          {ledger.length > 0 && (
+            <section data-testid="compression-ledger" className="rounded-lg border border-border px-3 py-2 text-xs text-muted">
+              <h4 className="mb-1 font-medium text-fg">Evidence ledger · {ledger.length} kept verbatim with the summary</h4>
+              <ul className="flex flex-col gap-0.5">
+                {ledger.map((item) => (
+                  <li key={keyOf(item)}>
+                    <ItemLine item={item} />
+                    {item.pinned ? <span className="text-faint"> · pinned</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {dropped.length > 0 && (
+            <section data-testid="compression-dropped" className="rounded-lg border border-border px-3 py-2 text-xs text-muted">
+              <h4 className="mb-1 font-medium text-fg">Dropped · {dropped.length} did not fit the ledger</h4>
+              <ul className="flex flex-col gap-0.5">
+                {dropped.map((item) => (
+                  <li key={keyOf(item)} className="flex items-baseline justify-between gap-2">
+                    <span>
+                      <ItemLine item={item} />
+                    </span>
+                    {pinned[keyOf(item)] ? (
+                      <span className="shrink-0 text-faint">Pinned · joins the ledger at the next compression</span>
+                    ) : (
+                      <button type="button" onClick={() => pin(item)} className="shrink-0 rounded border border-border px-1.5 hover:text-fg" aria-label={`Pin ${item.value}`}>
+                        Pin
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              {error ? <p role="alert" className="mt-1 text-danger">{error}</p> : null}
+            </section>
+          )}
+        </div>
       )}
     </div>
   );

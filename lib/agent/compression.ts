@@ -2,6 +2,7 @@
 // the newest messages that fit in reserveRatio × window and summarise the rest, with the previous summary, into five
 // sections. Pure: the summariser and the clock are passed in by the caller.
 import type { ModelMessage } from "ai";
+import { type LedgerItem, renderLedger } from "./evidence-ledger.ts";
 import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
 
 export const SUMMARY_SECTIONS = ["Task Overview", "Current State", "Important Discoveries", "Next Steps", "Context to Preserve"] as const;
@@ -91,9 +92,15 @@ export function fallbackSummary(previous: string | undefined, count: number, now
   return `${previous.replace(NOTE_AT_END, "")}\n\n${truncationNote(count, now)}`;
 }
 
-/** What the model receives, as a user message right after the system prompt. */
-export function summaryMessageText(summary: string): string {
-  const text = neutralizeHintTags(summary);
+/** The summary followed by its evidence ledger (lib/agent/evidence-ledger.ts), when it has one. */
+export function summaryWithLedger(summary: string, ledger: readonly LedgerItem[] = []): string {
+  const rendered = renderLedger(ledger);
+  return rendered ? `${summary}\n\n${rendered}` : summary;
+}
+
+/** What the model receives, as a user message right after the system prompt: the summary and its ledger. */
+export function summaryMessageText(summary: string, ledger?: readonly LedgerItem[]): string {
+  const text = neutralizeHintTags(summaryWithLedger(summary, ledger));
   return `<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n${text}\n</conversation-summary>`;
 }
 

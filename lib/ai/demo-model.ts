@@ -10,6 +10,7 @@ import type {
 import { countTokens } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { planModeDecision } from "./demo-plan.ts";
+import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 
@@ -96,6 +97,8 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
   const segment = replySegment(prompt);
   const planMode = planModeDecision(prompt, segment, plannedCalls(segment.personText));
   if (planMode) return planMode;
+  const recovery = recoveryDecision(segment);
+  if (recovery) return recovery;
   const calls = nextCalls(segment);
   if (calls.length) return { text: "", calls };
   // Results of what the person asked for are summed up; a TaskList the model made only because a tasks reminder
@@ -125,6 +128,8 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
         : "I haven't received a context-usage reminder yet, which means my context is still comfortably small.",
     };
   }
+  const answer = answerQuestion(prompt, said);
+  if (answer) return { text: answer };
   if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
   if (!said) return { text: HELP };
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };

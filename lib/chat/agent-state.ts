@@ -1,5 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import { parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
 import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { CacheBreak } from "../chat-message.ts";
@@ -47,6 +48,10 @@ export function parseAgentState(value: unknown): AgentState {
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };
+    for (const key of ["ledger", "dropped", "pins"] as const) {
+      const items = parseLedgerItems(c[key]);
+      if (items.length) state.compression[key] = items;
+    }
   }
   const figures = parseStrategyFigures(raw.strategy);
   if (figures) state.strategy = figures;

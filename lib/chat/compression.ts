@@ -15,14 +15,26 @@ import {
   summaryMessageText,
   transcript,
 } from "../agent/compression.ts";
+import { boundLedger, collectLedger, type LedgerItem, type LedgerSource, ledgerBudget } from "../agent/evidence-ledger.ts";
 import { isValidTimeZone, type Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
 import type { ChatMessage, CompressionData } from "../chat-message.ts";
+import { now as clockNow } from "../clock.ts";
+import { harnessOptions } from "../harness-options.ts";
 import { patchAgentState } from "./agent-state.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 
-export type CompressionState = { summary: string; keptFromId: string; summarizedCount: number };
+export type CompressionState = {
+  summary: string;
+  keptFromId: string;
+  summarizedCount: number;
+  /** Kept verbatim with the summary (sent with it), and what the bound left out (shown, pinnable). */
+  ledger?: LedgerItem[];
+  dropped?: LedgerItem[];
+  /** Items the person pinned since: they join the ledger, for good, at the next compression. */
+  pins?: LedgerItem[];
+};
 
 /** Where the model context starts in the stored history. */
 export function tailStart(history: readonly ChatMessage[], state?: CompressionState): number {
@@ -40,11 +52,12 @@ const SUMMARY_MESSAGES_KEPT = 64;
  */
 export function summaryModelMessages(state?: CompressionState): ModelMessage[] {
   if (!state) return [];
-  let message = summaryMessages.get(state.summary);
+  const text = summaryMessageText(state.summary, state.ledger);
+  let message = summaryMessages.get(text);
   if (!message) {
-    message = { role: "user", content: summaryMessageText(state.summary) };
+    message = { role: "user", content: text };
     if (summaryMessages.size >= SUMMARY_MESSAGES_KEPT) summaryMessages.delete(summaryMessages.keys().next().value as string);
-    summaryMessages.set(state.summary, message);
+    summaryMessages.set(text, message);
   }
   return [message];
 }
@@ -57,7 +70,7 @@ export async function compressContext({
   history,
   state,
   tokensBefore,
-  now = new Date(),
+  now = clockNow(),
   commit = true,
 }: {
   conversationId: string;
@@ -91,9 +104,11 @@ export async function compressContext({
     summary = fallbackSummary((error as { partial?: string }).partial ?? state?.summary, count, nowText);
     fallback = true;
   }
-  const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count };
+  // Made by code, so a failed summary still gets it (with the previous ledger carried on).
+  const evidence = harnessOptions().ledger ? nextLedger(summarize, state, contextWindow) : {};
+  const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count, ...evidence };
   const tokensAfter =
-    countTokens(summaryMessageText(summary)) + keep.reduce((n, m) => n + messageTokens(m), 0);
+    countTokens(summaryMessageText(summary, next.ledger)) + keep.reduce((n, m) => n + messageTokens(m), 0);
   if (commit) await patchAgentState(conversationId, { compression: next, lastCall: undefined });
   return {
     state: next,
@@ -105,9 +120,33 @@ export async function compressContext({
       fallback,
       ...(usage ? { usage } : {}),
       summary,
+      ...evidence,
       createdAt: now.toISOString(),
     },
   };
+}
+
+/** What a stored message says, as text to find identifiers in (hints are the harness's own words: left out). */
+function evidenceText(message: ChatMessage): string {
+  const texts: string[] = [];
+  for (const part of message.parts) {
+    if (part.type === "text") texts.push(part.text);
+    else if (part.type.startsWith("tool-")) {
+      const tool = part as { input?: unknown; output?: unknown; errorText?: string };
+      for (const value of [tool.input, tool.output, tool.errorText]) {
+        if (value !== undefined) texts.push(typeof value === "string" ? value : JSON.stringify(value));
+      }
+    }
+  }
+  return texts.join("\n");
+}
+
+/** The ledger after summarising `messages`: theirs merged with the previous one, pins and dropped items. */
+function nextLedger(messages: readonly ChatMessage[], state: CompressionState | undefined, contextWindow: number) {
+  const sources: LedgerSource[] = messages.map((m, i) => ({ text: evidenceText(m), position: i + 1 }));
+  const pins = (state?.pins ?? []).map((p) => ({ ...p, pinned: true }));
+  const previous = [...pins, ...(state?.ledger ?? []), ...(state?.dropped ?? [])];
+  return boundLedger(collectLedger(sources, previous), ledgerBudget(contextWindow));
 }
 
 /** Room the summariser's answer gets, and the most a running summary may take in the next piece's request. */

@@ -1,6 +1,7 @@
 // A conversation's context figure (lib/chat/context-usage.ts) from what it is made of: its settings, its system
 // prompt, the tool definitions, its compression state and its messages. The one place the meter, GET /context, the
 // context hint and the live usage chunks get it from.
+import { summaryWithLedger } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
@@ -37,7 +38,7 @@ export function measureContext({
     settings,
     contextWindow,
     system,
-    summary: compression?.summary,
+    summary: compression && summaryWithLedger(compression.summary, compression.ledger),
     history,
     tailStart: start,
     tools: toolDefinitionTokens(),

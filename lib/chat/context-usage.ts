@@ -5,7 +5,7 @@
 // not mixed in: they count differently (some leave out the tools), and mixing them made the figure jump back and
 // forth. Message counts are cached per stored message and kept as running totals, so neither a page load nor a step
 // re-tokenizes the conversation.
-import { summaryMessageText } from "../agent/compression.ts";
+import { summaryMessageText, summaryWithLedger } from "../agent/compression.ts";
 import { countModelMessageTokens } from "../agent/context-usage.ts";
 import type { Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
@@ -139,7 +139,7 @@ export function contextUsageFor({
 }): ContextUsage {
   const compressed = compressionIn(reply);
   if (compressed) {
-    summary = compressed.summary;
+    summary = summaryWithLedger(compressed.summary, compressed.ledger);
     tailStart = Math.max(0, history.length - compressed.keptMessages);
   }
   const totalOf = totalsOf(history);

@@ -6,6 +6,7 @@ import type { ChatChunk, HintData, PlanData } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { currentPlan, listPlanVersions, type PlanVersion } from "../db/plans.ts";
 import { type AgentState, parseAgentState } from "./agent-state.ts";
+import { now as clockNow } from "../clock.ts";
 
 export type PlanView = { mode: ConversationMode; plan: PlanData | null; planVersions: PlanVersion[] };
 
@@ -37,7 +38,7 @@ export async function modeHintChunk({
   mode,
   agentState,
   compressed,
-  now = new Date(),
+  now = clockNow(),
 }: {
   conversationId: string;
   mode: ConversationMode;

@@ -17,6 +17,7 @@ import {
 } from "../db/messages.ts";
 import { activeReplyIds } from "./active-replies.ts";
 import { historyIndexOf } from "./history-fold.ts";
+import { now as clockNow } from "../clock.ts";
 
 export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
 
@@ -100,7 +101,7 @@ export async function openTurn({
   const parts = message.parts.map((p) => ({ type: "text" as const, text: p.text }));
   const title = conversation.title === DEFAULT_TITLE ? titleFrom(message.parts.map((p) => p.text).join(" ")) : undefined;
   // Its creation time is set here (and stored as is), so the copy in memory matches the stored row.
-  const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: new Date().toISOString() } };
+  const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: clockNow().toISOString() } };
   const committed = appendMessages({
     conversationId,
     messages: [{ message: person }, opening],

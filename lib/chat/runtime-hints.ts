@@ -7,6 +7,7 @@ import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import type { ChatMessage, HintData, HintSource, Task } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
+import { now as clockNow } from "../clock.ts";
 
 export type HintStepOptions = {
   settings: Settings;
@@ -66,7 +67,7 @@ export type HintCallOptions = {
 export function createHintStep(options: HintStepOptions) {
   const { settings, history } = options;
   const config = settings.injection;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? clockNow;
 
   /** The injection this call would get (null: nothing is due), without making a chunk of it. */
   const decide = async ({ stepIndex, reply }: StepContext, call: HintCallOptions = {}) => {

@@ -1,5 +1,6 @@
 // Pure: the task tools' result texts (they follow AgentScope's, so prompts written for it work here).
 import type { Task } from "../../chat-message.ts";
+import { harnessOptions } from "../../harness-options.ts";
 
 /** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
 export const TOOL_RESULT_MAX_CHARS = 8_000;
@@ -42,6 +43,7 @@ export function callCountLine(toolName: string, count: number): string {
 
 /** A tool's result: the text (bounded), then the call counter. */
 export function withCallCount(text: string, toolName: string, count: number): string {
+  if (!harnessOptions().toolCallCounter) return capText(text);
   return `${capText(text)}\n${callCountLine(toolName, count)}`;
 }
 
@@ -59,9 +61,12 @@ function argumentsText(args: unknown): string {
 export class TaskToolError extends Error {
   constructor({ type, text, args, advice, toolName, call }: { type: string; text: string; args: unknown; advice: string; toolName: string; call: number }) {
     const lines = [text];
-    if (!text.startsWith(`${type}:`)) lines.push(`Error type: ${type}`);
-    lines.push(`Arguments sent: ${argumentsText(args)}`, `What to do: ${advice}`);
-    super(`${capText(lines.join("\n"))}\n${callCountLine(toolName, call)}`);
+    // The evaluation's "plain errors" variant (lib/harness-options.ts) keeps only the error's own text.
+    if (harnessOptions().toolErrorDetails) {
+      if (!text.startsWith(`${type}:`)) lines.push(`Error type: ${type}`);
+      lines.push(`Arguments sent: ${argumentsText(args)}`, `What to do: ${advice}`);
+    }
+    super(withCallCount(lines.join("\n"), toolName, call));
     this.name = type;
   }
 

@@ -1,0 +1,71 @@
+// The fast subset of `npm run eval`, on the demo model through the real harness (a throwaway SQLite database): the
+// table and the JSON have their shape, every run is scored, and the measured differences are there.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disconnectDb } from "../lib/db/client.ts";
+import { prepareEnvironment } from "./harness.ts";
+import { type EvalReport, formatTable, runEval, writeReport } from "./run.ts";
+
+describe("npm run eval (fast subset, demo model)", () => {
+  let env: ReturnType<typeof prepareEnvironment>;
+  let report: EvalReport;
+
+  beforeAll(async () => {
+    env = prepareEnvironment({});
+    report = await runEval({ only: ["time-after-jump", "tool-keeps-failing", "compressed-path"] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await disconnectDb();
+    env.cleanup();
+  });
+
+  it("runs every scenario under every variant and scores each run", () => {
+    expect(report.model).toMatchObject({ id: "hintline-demo", provider: "demo" });
+    expect(report.rows.map((r) => `${r.scenario} / ${r.variant}`)).toEqual([
+      "time-after-jump / hints on",
+      "time-after-jump / hints off",
+      "tool-keeps-failing / hints on · detailed errors",
+      "tool-keeps-failing / hints on · plain errors",
+      "tool-keeps-failing / hints off · detailed errors",
+      "tool-keeps-failing / hints off · plain errors",
+      "compressed-path / hints on · ledger",
+      "compressed-path / hints on · no ledger",
+    ]);
+    for (const row of report.rows) {
+      expect(row.total).toBeGreaterThan(0);
+      expect(row.accuracy).toBe(row.correct / row.total);
+      expect(row.steps).toBeGreaterThan(0);
+      expect(row.inputTokens).toBeGreaterThan(0);
+    }
+    for (const record of report.records) expect(record.error).toBeUndefined();
+  });
+
+  it("measures what hints, detailed errors and the ledger are worth on the demo model", () => {
+    const accuracy = Object.fromEntries(report.rows.map((r) => [`${r.scenario} / ${r.variant}`, r.accuracy]));
+    expect(accuracy["time-after-jump / hints on"]).toBe(1);
+    expect(accuracy["time-after-jump / hints off"]).toBe(0);
+    expect(accuracy["tool-keeps-failing / hints on · detailed errors"]).toBe(1);
+    expect(accuracy["tool-keeps-failing / hints on · plain errors"]).toBe(0);
+    expect(accuracy["compressed-path / hints on · ledger"]).toBe(1);
+    expect(accuracy["compressed-path / hints on · no ledger"]).toBe(0);
+  });
+
+  it("prints a table and writes every request and answer as JSON", () => {
+    const table = formatTable(report.rows).split("\n");
+    expect(table[0]).toMatch(/^scenario\s+variant\s+accuracy\s+right\s+steps\s+input tok\s+cached tok\s+wall ms$/);
+    expect(table).toHaveLength(2 + report.rows.length);
+    expect(table[2]).toMatch(/^time-after-jump\s+hints on\s+100 %\s+1\/1/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-eval-out-"));
+    const saved = JSON.parse(fs.readFileSync(writeReport(report, dir), "utf8")) as EvalReport;
+    fs.rmSync(dir, { recursive: true, force: true });
+    const jump = saved.records.find((r) => r.scenario === "time-after-jump" && r.variant === "hints on")!;
+    expect(jump.turns.map((t) => t.said)).toEqual(["Good morning, let's get started.", "What time is it?"]);
+    expect(jump.turns[1]!.at).toBe("2026-07-01T12:00:00.000Z");
+    expect(jump.turns[1]!.hints[0]).toContain("<current-time>2026-07-01T12:00:00</current-time>");
+    expect(jump.turns[1]!.answer).toContain("12:00");
+    expect(jump.actions).toContainEqual({ at: "2026-07-01T09:00:00.000Z", action: "advance clock", detail: { hours: 3 } });
+  });
+});
