@@ -25,10 +25,16 @@ describe("npm run eval (fast subset, demo model)", () => {
   it("runs every scenario under every variant and scores each run", () => {
     expect(report.model).toMatchObject({ id: "hintline-demo", provider: "demo" });
     expect(report.rows.map((r) => `${r.scenario} / ${r.variant}`)).toEqual([
-      "time-after-jump / hints on",
+      "time-after-jump / hints on · append",
+      "time-after-jump / hints on · replace",
+      "time-after-jump / hints on · auto",
       "time-after-jump / hints off",
-      "tool-keeps-failing / hints on · detailed errors",
-      "tool-keeps-failing / hints on · plain errors",
+      "tool-keeps-failing / hints on · append · detailed errors",
+      "tool-keeps-failing / hints on · append · plain errors",
+      "tool-keeps-failing / hints on · replace · detailed errors",
+      "tool-keeps-failing / hints on · replace · plain errors",
+      "tool-keeps-failing / hints on · auto · detailed errors",
+      "tool-keeps-failing / hints on · auto · plain errors",
       "tool-keeps-failing / hints off · detailed errors",
       "tool-keeps-failing / hints off · plain errors",
       "compressed-path / hints on · ledger",
@@ -43,12 +49,12 @@ describe("npm run eval (fast subset, demo model)", () => {
     for (const record of report.records) expect(record.error).toBeUndefined();
   });
 
-  it("measures what hints, detailed errors and the ledger are worth on the demo model", () => {
+  it("measures what hints, each status strategy, detailed errors and the ledger are worth on the demo model", () => {
     const accuracy = Object.fromEntries(report.rows.map((r) => [`${r.scenario} / ${r.variant}`, r.accuracy]));
-    expect(accuracy["time-after-jump / hints on"]).toBe(1);
+    for (const strategy of ["append", "replace", "auto"]) expect(accuracy[`time-after-jump / hints on · ${strategy}`]).toBe(1);
     expect(accuracy["time-after-jump / hints off"]).toBe(0);
-    expect(accuracy["tool-keeps-failing / hints on · detailed errors"]).toBe(1);
-    expect(accuracy["tool-keeps-failing / hints on · plain errors"]).toBe(0);
+    expect(accuracy["tool-keeps-failing / hints on · append · detailed errors"]).toBe(1);
+    expect(accuracy["tool-keeps-failing / hints on · append · plain errors"]).toBe(0);
     expect(accuracy["compressed-path / hints on · ledger"]).toBe(1);
     expect(accuracy["compressed-path / hints on · no ledger"]).toBe(0);
   });
@@ -57,11 +63,11 @@ describe("npm run eval (fast subset, demo model)", () => {
     const table = formatTable(report.rows).split("\n");
     expect(table[0]).toMatch(/^scenario\s+variant\s+accuracy\s+right\s+steps\s+input tok\s+cached tok\s+wall ms$/);
     expect(table).toHaveLength(2 + report.rows.length);
-    expect(table[2]).toMatch(/^time-after-jump\s+hints on\s+100 %\s+1\/1/);
+    expect(table[2]).toMatch(/^time-after-jump\s+hints on · append\s+100 %\s+1\/1/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-eval-out-"));
     const saved = JSON.parse(fs.readFileSync(writeReport(report, dir), "utf8")) as EvalReport;
     fs.rmSync(dir, { recursive: true, force: true });
-    const jump = saved.records.find((r) => r.scenario === "time-after-jump" && r.variant === "hints on")!;
+    const jump = saved.records.find((r) => r.scenario === "time-after-jump" && r.variant === "hints on · append")!;
     expect(jump.turns.map((t) => t.said)).toEqual(["Good morning, let's get started.", "What time is it?"]);
     expect(jump.turns[1]!.at).toBe("2026-07-01T12:00:00.000Z");
     expect(jump.turns[1]!.hints[0]).toContain("<current-time>2026-07-01T12:00:00</current-time>");

@@ -1,6 +1,7 @@
 // Drives one conversation through Hintline's real harness, in process: the same lib/chat code the routes call
 // (startReply → prompt assembly, hints, tools, compression → the stored reply), on a throwaway SQLite database and a
 // simulated clock. Every turn is recorded: what the person sent, the hints the model got, its tool calls and answer.
+import type { InjectionStrategy } from "../lib/agent/injection-strategy.ts";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -77,17 +78,20 @@ export class EvalConversation {
   readonly clock: SimulatedClock;
 
   readonly #hints: boolean;
+  readonly #strategy: InjectionStrategy | undefined;
 
-  /** `hints`: settings.injection.injectRuntimeState of the conversation. */
-  constructor(start: string, { hints = true }: { hints?: boolean } = {}) {
+  /** `hints`: settings.injection.injectRuntimeState of the conversation; `strategy`: settings.injection.strategy. */
+  constructor(start: string, { hints = true, strategy }: { hints?: boolean; strategy?: InjectionStrategy } = {}) {
     this.clock = new SimulatedClock(start);
     this.#hints = hints;
+    this.#strategy = strategy;
     setClock(this.clock.now);
   }
 
   async open({ settings = {}, mode }: { settings?: Record<string, unknown>; mode?: "build" | "plan" } = {}): Promise<void> {
     await ensureConversation({ id: this.id, settings: {} });
-    const injection = { ...(settings.injection as object | undefined), injectRuntimeState: this.#hints };
+    const strategy = this.#strategy ? { strategy: this.#strategy } : {};
+    const injection = { ...(settings.injection as object | undefined), ...strategy, injectRuntimeState: this.#hints };
     await this.patch({ settings: { ...settings, injection }, ...(mode ? { mode } : {}) });
   }
 

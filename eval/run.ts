@@ -7,12 +7,14 @@ import { setHarnessOptions } from "../lib/harness-options.ts";
 import { currentModel } from "../lib/ai/providers.ts";
 import { type Action, EvalConversation, type Turn } from "./harness.ts";
 import { type Axis, SCENARIOS, type Scenario } from "./scenarios.ts";
+import { INJECTION_STRATEGIES, type InjectionStrategy } from "../lib/agent/injection-strategy.ts";
 
-/** One setting of every axis. A status-strategy axis (issue #18) adds a `strategy` field here and in `AXIS_VALUES`. */
-export type Variant = { hints: boolean; errors?: "detailed" | "plain"; ledger?: boolean };
+/** One setting of every axis. `strategy`: how hints keep the state current (settings.injection.strategy). */
+export type Variant = { hints: boolean; strategy?: InjectionStrategy; errors?: "detailed" | "plain"; ledger?: boolean };
 
 const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
-  hints: [{ hints: true }, { hints: false }],
+  // Hints on under each status strategy, and hints off (where no strategy applies).
+  hints: [...INJECTION_STRATEGIES.map((strategy) => ({ hints: true, strategy })), { hints: false }],
   errors: [{ errors: "detailed" }, { errors: "plain" }],
   ledger: [{ ledger: true }, { ledger: false }],
 };
@@ -26,6 +28,7 @@ export function variantsOf(scenario: Scenario): Variant[] {
 
 export function variantName(v: Variant): string {
   const parts = [v.hints ? "hints on" : "hints off"];
+  if (v.strategy) parts.push(v.strategy);
   if (v.errors) parts.push(`${v.errors} errors`);
   if (v.ledger !== undefined) parts.push(v.ledger ? "ledger" : "no ledger");
   return parts.join(" · ");
@@ -70,7 +73,7 @@ export function selectScenarios(only?: readonly string[]): Scenario[] {
 
 async function runOnce(scenario: Scenario, variant: Variant, run: number): Promise<RunRecord> {
   setHarnessOptions({ ledger: variant.ledger ?? true, toolCallCounter: variant.errors !== "plain", toolErrorDetails: variant.errors !== "plain" });
-  const conversation = new EvalConversation(scenario.start, { hints: variant.hints });
+  const conversation = new EvalConversation(scenario.start, { hints: variant.hints, strategy: variant.strategy });
   const started = performance.now();
   let score: { correct: number; total: number; expected: string; got: string };
   let error: string | undefined;
