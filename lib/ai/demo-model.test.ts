@@ -1,5 +1,5 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { streamText } from "ai";
+import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { createDemoModel, decide, essay, newestReminderField } from "./demo-model.ts";
 
@@ -79,6 +79,17 @@ describe("demo model answers", () => {
     expect(cached).toBeLessThanOrEqual(first.usage.inputTokens!);
     // A short prompt is never cached.
     expect((await run([user("hi")])).usage.inputTokenDetails.cacheReadTokens).toBe(0);
+  });
+
+  it("counts the tool definitions in its input, first in the prompt, so they are cached from the second call on", async () => {
+    const model = createDemoModel({ wordDelayMs: 0 });
+    const echo = tool({ description: "Echo a value back. ".repeat(300), inputSchema: jsonSchema({ type: "object", properties: { value: { type: "string" } } }) });
+    const run = async (tools?: ToolSet) => (await streamText({ model, messages: [user("hello")], tools, maxRetries: 0 }).usage) as LanguageModelUsage;
+    const without = await run();
+    const first = await run({ echo });
+    expect(first.inputTokens! - without.inputTokens!).toBeGreaterThan(1200);
+    const second = await run({ echo });
+    expect(second.inputTokenDetails.cacheReadTokens).toBeGreaterThanOrEqual(Math.floor((first.inputTokens! - 20) / 128) * 128);
   });
 
   it("after a tasks reminder, lists the tasks and then does what the person asked", () => {

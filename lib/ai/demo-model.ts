@@ -7,7 +7,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
-import { countTokens } from "../agent/token-count.ts";
+import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
@@ -138,20 +138,26 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
 /** The last prompt this process answered, message by message: the prefix a provider's cache would hold. */
 let lastPrompt: string[] = [];
 
+// The same tool definitions come with every call: their count is kept by text.
+const countToolTokens = createTokenCounter(4);
+
 /**
- * Input tokens, and those of the longest run of leading messages the last prompt shared, reported as cached the way
+ * Input tokens (tool definitions included), and those of the longest run of leading messages the last prompt shared, reported as cached the way
  * OpenAI does (whole 128-token blocks, from 1,024 tokens on). Only the usage depends on it, never the text.
  */
-function usage(prompt: LanguageModelV4Prompt, output: string): LanguageModelV4Usage {
+function usage(prompt: LanguageModelV4Prompt, output: string, tools: LanguageModelV4CallOptions["tools"]): LanguageModelV4Usage {
   let input = 0;
   let shared = 0;
   let sharing = true;
   const keys: string[] = [];
-  for (const [i, m] of prompt.entries()) {
-    const text = messageText(m);
-    const key = `${m.role}\u0000${text}`;
+  // The tool definitions come first in a provider's prompt (and its cache), then the messages.
+  const parts: Array<{ role: string; text: string }> = [];
+  if (tools?.length) parts.push({ role: "tools", text: JSON.stringify(tools) });
+  for (const m of prompt) parts.push({ role: m.role, text: messageText(m) });
+  for (const [i, { role, text }] of parts.entries()) {
+    const key = `${role}\u0000${text}`;
     keys.push(key);
-    const tokens = countTokens(text) + 4;
+    const tokens = (role === "tools" ? countToolTokens(text) : countTokens(text)) + 4;
     input += tokens;
     sharing &&= lastPrompt[i] === key;
     if (sharing) shared += tokens;
@@ -192,7 +198,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       return {
         content: [{ type: "text", text }],
         finishReason: { unified: "stop", raw: "stop" },
-        usage: usage(options.prompt, text),
+        usage: usage(options.prompt, text, options.tools),
         warnings: [],
       };
     },
@@ -211,7 +217,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
               input: JSON.stringify(call.input),
             }),
           ),
-          { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(options.prompt, JSON.stringify(calls)) },
+          { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(options.prompt, JSON.stringify(calls), options.tools) },
         ];
         return {
           stream: new ReadableStream<LanguageModelV4StreamPart>({
@@ -237,7 +243,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
           controller.enqueue({
             type: "finish",
             finishReason: { unified: "stop", raw: "stop" },
-            usage: usage(options.prompt, text),
+            usage: usage(options.prompt, text, options.tools),
           });
           controller.close();
         },
