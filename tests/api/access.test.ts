@@ -24,6 +24,8 @@ const apiRoutes: Route[] = [
   { method: "GET", path: `${X}/export` },
   { method: "GET", path: `${X}/context` },
   { method: "POST", path: `${X}/compact` },
+  { method: "GET", path: `${X}/compression/pins` },
+  { method: "POST", path: `${X}/compression/pins`, body: { kind: "path", value: "/etc/passwd" } },
   { method: "GET", path: `${X}/tasks` },
   { method: "POST", path: `${X}/tasks`, body: { subject: "Injected" } },
   { method: "PATCH", path: `${X}/tasks/1`, body: { status: "cancelled" } },
