@@ -51,37 +51,64 @@ describe("the strategy rules", () => {
 
   it("does what is configured under append and replace, and says so", () => {
     for (const configured of ["append", "replace"] as const) {
-      const d = decideStrategy({ configured, figures: figures({ calls: 50, statusTokens: 5000, statuses: 50, suffixTokens: 100, suffixes: 49 }), statusTokens: 100, alpha: 0.5 });
+      const known = figures({ calls: 50, updates: 50, statusTokens: 5000, statuses: 50, suffixTokens: 100, suffixes: 49 });
+      const d = decideStrategy({ configured, figures: known, statusTokens: 100, changed: true, alpha: 0.5 });
       expect(d).toMatchObject({ configured, chosen: configured, reason: `configured: ${configured}`, N: 51, S: 100 });
     }
   });
 
-  it("under auto appends until the suffix is known, then follows the rule with the running means", () => {
-    const first = decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 120, alpha: 0.5 });
+  it("under auto appends until the suffix is known, then follows the rule with the running means, when the state changes every call", () => {
+    const first = decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 120, changed: true, alpha: 0.5 });
     expect(first).toMatchObject({ chosen: "append", S: 120, R: 0, N: 1 });
     expect(first.reason).toMatch(/no suffix/);
     // S = 100, R = 400, α = 0.5: append up to N = 7, replace from N = 8.
-    let f = recordCall(NO_FIGURES, { statusTokens: 100 });
+    let f = recordCall(NO_FIGURES, { statusTokens: 100, changed: true });
     const chosen: string[] = [];
     for (let call = 2; call <= 10; call++) {
-      const d = decideStrategy({ configured: "auto", figures: f, statusTokens: 100, suffixTokens: 400, alpha: 0.5 });
+      const d = decideStrategy({ configured: "auto", figures: f, statusTokens: 100, suffixTokens: 400, changed: true, alpha: 0.5 });
       expect(d.N).toBe(call);
       expect(d.R).toBe(400);
       chosen.push(d.chosen);
-      f = recordCall(f, { statusTokens: 100, suffixTokens: 400 });
+      f = recordCall(f, { statusTokens: 100, suffixTokens: 400, changed: true });
     }
     expect(chosen).toEqual(["append", "append", "append", "append", "append", "append", "replace", "replace", "replace"]);
-    const flip = decideStrategy({ configured: "auto", figures: recordCall(figures({ calls: 6, statusTokens: 600, statuses: 6, suffixTokens: 2000, suffixes: 5 }), { statusTokens: 100, suffixTokens: 400 }), statusTokens: 100, alpha: 0.5 });
+    const six = figures({ calls: 6, updates: 6, statusTokens: 600, statuses: 6, suffixTokens: 2000, suffixes: 5 });
+    const seven = recordCall(six, { statusTokens: 100, suffixTokens: 400, changed: true });
+    const flip = decideStrategy({ configured: "auto", figures: seven, statusTokens: 100, suffixTokens: 400, changed: true, alpha: 0.5 });
     expect(flip.reason).toBe("αSN/2 = 200 ≥ (1−α)R = 200: replace is cheaper");
     // A cheap cache (α small) keeps append much longer.
-    expect(decideStrategy({ configured: "auto", figures: figures({ calls: 40, statusTokens: 4000, statuses: 40, suffixTokens: 16_000, suffixes: 39 }), statusTokens: 100, alpha: 0.1 }).chosen).toBe("append");
+    const forty = figures({ calls: 40, updates: 40, statusTokens: 4000, statuses: 40, suffixTokens: 16_000, suffixes: 39 });
+    expect(decideStrategy({ configured: "auto", figures: forty, statusTokens: 100, changed: true, alpha: 0.1 }).chosen).toBe("append");
   });
 
-  it("keeps the figures as running sums, one update per call, and reads stored ones defensively", () => {
-    let f = recordCall(NO_FIGURES, { statusTokens: 90, suffixTokens: 10 });
-    f = recordCall(f, { statusTokens: 110, suffixTokens: 30 });
-    f = recordCall(f, { statusTokens: 100 });
-    expect(f).toEqual({ calls: 3, statusTokens: 300, statuses: 3, suffixTokens: 40, suffixes: 2 });
+  it("under auto keeps appending while the state rarely changes: N counts changes, and R spans the calls between them", () => {
+    // Sixty calls of 212 new tokens each, the state changing every 15th call (the bench's shape): append all along.
+    let f = NO_FIGURES;
+    const chosen = new Set<string>();
+    for (let call = 1; call <= 60; call++) {
+      const changed = call % 15 === 1;
+      const d = decideStrategy({ configured: "auto", figures: f, statusTokens: 131, suffixTokens: call > 1 ? 212 : undefined, changed, alpha: 0.5 });
+      chosen.add(d.chosen);
+      f = recordCall(f, { statusTokens: 131, suffixTokens: call > 1 ? 212 : undefined, changed });
+    }
+    expect([...chosen]).toEqual(["append"]);
+    expect(f).toMatchObject({ calls: 60, updates: 4, suffixes: 3, suffixTokens: 3 * 15 * 212, openSuffix: 14 * 212 });
+    // Counting every call as an update (the state changing every call), the same figures pick replace.
+    let g = NO_FIGURES;
+    let last = "";
+    for (let call = 1; call <= 60; call++) {
+      last = decideStrategy({ configured: "auto", figures: g, statusTokens: 131, suffixTokens: call > 1 ? 212 : undefined, changed: true, alpha: 0.5 }).chosen;
+      g = recordCall(g, { statusTokens: 131, suffixTokens: call > 1 ? 212 : undefined, changed: true });
+    }
+    expect(last).toBe("replace");
+  });
+
+  it("keeps the figures as running sums, closes a gap at each update, and reads stored ones defensively", () => {
+    let f = recordCall(NO_FIGURES, { statusTokens: 90, suffixTokens: 10, changed: true });
+    f = recordCall(f, { statusTokens: 110, suffixTokens: 30, changed: false });
+    f = recordCall(f, { statusTokens: 100, suffixTokens: 5, changed: true });
+    f = recordCall(f, { statusTokens: 100, suffixTokens: 7, changed: false });
+    expect(f).toEqual({ calls: 4, updates: 2, statusTokens: 400, statuses: 4, suffixTokens: 35, suffixes: 1, openSuffix: 7 });
     expect(parseStrategyFigures(JSON.parse(JSON.stringify(f)))).toEqual(f);
     expect(parseStrategyFigures({ ...f, calls: -1 })).toBeUndefined();
     expect(parseStrategyFigures({ ...f, suffixes: "2" })).toBeUndefined();

@@ -2,6 +2,7 @@
 import type { LastCallUsage } from "../agent/context-usage.ts";
 import { parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
+import type { StatusUpdate } from "./runtime-hints.ts";
 import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
@@ -22,6 +23,8 @@ export type AgentState = {
   /** The injection strategy's running figures (S, R, N), and what the last model call chose and why. */
   strategy?: StrategyFigures;
   strategyDecision?: StrategyDecision;
+  /** The runtime state at the last update of the cost model (auto compares each call's state with it). */
+  strategyUpdate?: StatusUpdate;
 };
 
 function parseDecision(value: unknown): StrategyDecision | undefined {
@@ -57,6 +60,10 @@ export function parseAgentState(value: unknown): AgentState {
   if (figures) state.strategy = figures;
   const decision = parseDecision(raw.strategyDecision);
   if (decision) state.strategyDecision = decision;
+  const update = raw.strategyUpdate as Record<string, unknown> | undefined;
+  if (update && typeof update.text === "string" && isCount(update.pending) && isCount(update.inProgress)) {
+    state.strategyUpdate = { text: update.text, pending: update.pending, inProgress: update.inProgress };
+  }
   const breaks = parseCacheBreaks(raw.cacheBreaks);
   if (breaks?.length) state.cacheBreaks = breaks;
   return state;

@@ -55,9 +55,17 @@ export function warmHintScan(history: readonly ChatMessage[], settings: Settings
 }
 
 /** What one call asks of the hint besides the rules: the replace strategy's full status, its input size, a pause. */
+/** The runtime state a status told: its text, and the open task counts it was rendered from. */
+export type StatusUpdate = { text: string; pending: number; inProgress: number };
+
 export type HintCallOptions = {
   /** Render every built-in field (the replace strategy's status), marked as a status to be replaced. */
   full?: boolean;
+  /**
+   * Decide as if the agent knew exactly this status and nothing else (not what the context holds): whether the state
+   * changed since it, by the same rules. The auto strategy's updates, free of which strategy sent what.
+   */
+  since?: StatusUpdate;
   /** The input size the call is about to send (for a full status's context-length). */
   inputTokens?: number;
   /** Timestamps on, first call of a reply: how long after the person's previous message this one came (ms). */
@@ -78,9 +86,16 @@ export function createHintStep(options: HintStepOptions) {
       pending: tasks.filter((t) => t.status === "pending").length,
       inProgress: tasks.filter((t) => t.status === "in_progress").length,
     };
-    const scanOptions = { source: config.injectionSource, taskToolNames: config.taskToolNames };
-    const seen = combine(scanHistory(history(), scanOptions), scanContext([reply], { ...scanOptions, openTasks: true }));
-    const scan = { ...seen, tasksSeen: seen.tasksSeen || counts.pending + counts.inProgress === 0 };
+    const noOpenTasks = counts.pending + counts.inProgress === 0;
+    let scan: ContextScan;
+    if (call.since) {
+      const sameCounts = call.since.pending === counts.pending && call.since.inProgress === counts.inProgress;
+      scan = { lastTimeText: call.since.text, tasksSeen: noOpenTasks || sameCounts };
+    } else {
+      const scanOptions = { source: config.injectionSource, taskToolNames: config.taskToolNames };
+      const seen = combine(scanHistory(history(), scanOptions), scanContext([reply], { ...scanOptions, openTasks: true }));
+      scan = { ...seen, tasksSeen: seen.tasksSeen || noOpenTasks };
+    }
     const at = now();
     const injection = decideInjection({
       config,
@@ -97,7 +112,7 @@ export function createHintStep(options: HintStepOptions) {
         triggerRatio: settings.context.triggerRatio,
       },
     });
-    return injection ? { injection, at } : null;
+    return injection ? { injection, at, counts } : null;
   };
 
   /** The decided injection as the step's chunk (streamed, or quiet when hint events are off). */

@@ -11,6 +11,7 @@ import { toModelMessages } from "../agent/to-model-messages.ts";
 import { priceFor } from "../ai/prices.ts";
 import type { ChatChunk, ChatMessage, HintData } from "../chat-message.ts";
 import { messageTokens } from "./context-usage.ts";
+import type { StatusUpdate } from "./runtime-hints.ts";
 
 type HintChunk = Extract<ChatChunk, { type: "data-hint" }>;
 
@@ -37,23 +38,41 @@ export function firstCallSuffixTokens(history: readonly ChatMessage[]): number |
   return messageTokens(person) + (previous.role === "assistant" ? lastStepSuffixTokens(previous) : messageTokens(previous));
 }
 
-export function createStatusStrategy({ settings, modelId, figures: stored }: { settings: Settings; modelId: string; figures?: StrategyFigures }) {
+export function createStatusStrategy({
+  settings,
+  modelId,
+  figures: stored,
+  lastUpdate: storedUpdate,
+}: {
+  settings: Settings;
+  modelId: string;
+  figures?: StrategyFigures;
+  lastUpdate?: StatusUpdate;
+}) {
   let figures = stored ?? NO_FIGURES;
+  let lastUpdate = storedUpdate;
   const alpha = cachedPriceRatio(priceFor(modelId));
   let open: { chunk: HintChunk; quiet: boolean } | undefined;
   let sentReplace = false;
   let decision: StrategyDecision | undefined;
 
   return {
-    /** Decides the next call's strategy from its full status and the suffix since the last call, and counts the call. */
-    decide(status: string, suffixTokens: number | undefined): StrategyDecision {
+    /**
+     * Decides the next call's strategy from its full status, the suffix since the last call and `update`: the state
+     * this call's status tells when it changed since the last update (undefined: unchanged). Counts the call.
+     */
+    decide(status: string, suffixTokens: number | undefined, update: StatusUpdate | undefined): StrategyDecision {
       const statusTokens = countTokens(status) + 4;
       sentReplace = false;
       const suffix = figures.calls > 0 ? suffixTokens : undefined;
-      decision = decideStrategy({ configured: settings.injection.strategy, figures, statusTokens, suffixTokens: suffix, alpha });
-      figures = recordCall(figures, { statusTokens, suffixTokens: suffix });
+      const changed = update !== undefined;
+      decision = decideStrategy({ configured: settings.injection.strategy, figures, statusTokens, suffixTokens: suffix, changed, alpha });
+      figures = recordCall(figures, { statusTokens, suffixTokens: suffix, changed });
+      if (update) lastUpdate = update;
       return decision;
     },
+    /** The state at the last update, to compare the next call's with. */
+    lastUpdate: () => lastUpdate,
     /** The chunk that marks the open replace status superseded (streamed, or quiet as it was), and forgets it. */
     supersede(): { chunk: HintChunk; quiet: boolean } | undefined {
       if (!open) return undefined;

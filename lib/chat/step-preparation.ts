@@ -64,7 +64,7 @@ export function createStepPreparation({
       return tasksRead.tasks;
     },
   });
-  const strategy = createStatusStrategy({ settings, modelId, figures: agentState.strategy });
+  const strategy = createStatusStrategy({ settings, modelId, figures: agentState.strategy, lastUpdate: agentState.strategyUpdate });
 
   const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
     const result: BeforeStepResult = {};
@@ -107,6 +107,7 @@ export function createStepPreparation({
     if (settings.injection.injectRuntimeState) {
       patch.strategy = strategy.figures();
       patch.strategyDecision = strategy.decision();
+      patch.strategyUpdate = strategy.lastUpdate();
     }
     if (Object.keys(patch).length) await patchAgentState(conversationId, patch);
     return result;
@@ -120,7 +121,11 @@ export function createStepPreparation({
     if (!settings.injection.injectRuntimeState) return undefined;
     const full = await hintStep.decide(step, { full: true, inputTokens, sincePersonsPrevious });
     const suffix = step.stepIndex === 0 ? firstCallSuffixTokens(history) : lastStepSuffixTokens(step.reply);
-    const decision = strategy.decide(full?.injection.text ?? "", suffix);
+    // An update of the cost model: the state changed since the last one, by the rules append follows.
+    const last = strategy.lastUpdate();
+    const changed = !!full && (!last || (await hintStep.decide(step, { since: last, sincePersonsPrevious })) !== null);
+    const update = full && changed ? { text: full.injection.text, ...full.counts } : undefined;
+    const decision = strategy.decide(full?.injection.text ?? "", suffix, update);
     if (decision.chosen === "append") return hintStep(step, { sincePersonsPrevious });
     if (!full) return undefined;
     const hint = hintStep.chunkOf(full, { full: true });

@@ -28,6 +28,7 @@ function conversation(prefix: string) {
   return {
     id,
     patch: (injection: object) => fetch(`${url}/api/conversations/${id}`, jsonRequest("PATCH", { settings: { injection } })),
+    addTask: async (subject: string) => expect((await fetch(`${url}/api/conversations/${id}/tasks`, jsonRequest("POST", { subject }))).status).toBe(201),
     turn: async (text: string, ...replies: FakeReply[]) => {
       env.fake.enqueue(...replies);
       const { response } = await chat(url, { conversationId: id, text, timezone: "Europe/Berlin" });
@@ -103,6 +104,22 @@ describe("injection strategies", () => {
     expect(strategy).toMatchObject({ configured: "replace", chosen: "replace", reason: "configured: replace" });
   });
 
+  it("auto keeps appending while the runtime state does not change: N counts changes, not calls", async () => {
+    env.fake.reset();
+    const c = conversation("strategy-auto-quiet");
+    await c.turn("hello", { text: `${words(115, "hix")}.` });
+    expect((await c.patch({ strategy: "auto" })).status).toBe(200);
+    const decisions: Strategy[] = [];
+    for (let turn = 0; turn < 9; turn++) {
+      await c.turn(`next ${turn}`, { text: `${words(115, `q${turn}x`)}.` });
+      decisions.push((await c.context()).strategy);
+    }
+    console.log(`auto, state unchanged: ${decisions.map((d) => `N=${d.N} R=${d.R} → ${d.chosen}`).join("; ")}`);
+    expect(decisions.every((d) => d.chosen === "append" && d.N <= 2)).toBe(true);
+    const { cache } = await c.context();
+    expect(cache.breaks).toEqual([]);
+  });
+
   it("auto appends while αSN/2 < (1−α)R and replaces once the statuses would cost more", async () => {
     env.fake.reset();
     const c = conversation("strategy-auto");
@@ -111,7 +128,9 @@ describe("injection strategies", () => {
     const decisions: Strategy[] = [];
     const firstRequest: number[] = [];
     // Answers of about 400 tokens (R), statuses of about 135 (S), α = 0.5: append while 0.5·S·N/2 < 0.5·R, i.e. N < 6.
+    // The person adds a task before every turn, so the runtime state changes at every call (one update each).
     for (let turn = 0; turn < 9; turn++) {
+      await c.addTask(`step ${turn}`);
       firstRequest.push(env.fake.requests.length);
       await c.turn(`next ${turn}`, { text: `${words(115, `w${turn}x`)}.` });
       decisions.push((await c.context()).strategy);
