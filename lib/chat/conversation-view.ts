@@ -15,6 +15,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { forgetCalls } from "./cache-accounting.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
@@ -96,6 +97,8 @@ export async function importConversation(body: ImportBody, newId: () => string, 
   const db = await getDb();
   const taken = source.id ? await getConversation({ id: source.id }) : null;
   const id = source.id && !taken ? source.id : newId();
+  // A conversation deleted under this id earlier must not be compared with this one's first call.
+  forgetCalls(id);
   const seen = new Set<string>();
   for (const m of source.messages) {
     if (seen.has(m.id)) throw new ApiError("bad_request", `Invalid conversation.messages: duplicate message id ${m.id}.`);

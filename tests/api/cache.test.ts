@@ -135,4 +135,19 @@ describe("cache accounting", () => {
     expect(body.cache.conversation).toEqual({ inputTokens: 600, cachedInputTokens: 512 });
     expect(body.cache.breaks).toEqual([]);
   });
+
+  it("a conversation deleted and created again under the same id starts without a break against the old one", async () => {
+    env.fake.reset();
+    const id = `cache-reuse-${Date.now()}`;
+    const url = env.server.url;
+    for (const text of ["first life", "still the first"]) {
+      env.fake.enqueue({ text: `${prose(40, "old")}.` });
+      expect((await chat(url, { conversationId: id, text })).response.status).toBe(200);
+    }
+    expect((await fetch(`${url}/api/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
+    env.fake.enqueue({ text: "new." });
+    expect((await chat(url, { conversationId: id, text: "a second life" })).response.status).toBe(200);
+    const { body } = await getJson<{ cache: Cache }>(`${url}/api/conversations/${id}/context`);
+    expect(body.cache.breaks).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 import { otherMethodsNotAllowed, route } from "@/lib/api/request";
-import { listConversations } from "@/lib/db/conversations";
+import { listConversationSummaries } from "@/lib/chat/conversation-list";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => Response.json(await listConversations()));
+export const GET = route(async () => Response.json(await listConversationSummaries()));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

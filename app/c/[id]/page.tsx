@@ -6,8 +6,7 @@ import { PlanPanel } from "@/components/plan/plan-panel";
 import { TaskPanel } from "@/components/tasks/task-panel";
 import { currentModel } from "@/lib/ai/providers";
 import { ID_PATTERN } from "@/lib/api/schemas";
-import { getConversationView } from "@/lib/chat/conversation-view";
-import { getConversation } from "@/lib/db/conversations";
+import { findConversationView } from "@/lib/chat/conversation-list";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +14,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const { id } = await params;
   if (!ID_PATTERN.test(id)) notFound();
   const model = currentModel().info;
-  const exists = await getConversation({ id });
-  const view = exists ? await getConversationView(id) : null;
+  const view = await findConversationView(id);
   return (
     <AppShell
       activeId={id}

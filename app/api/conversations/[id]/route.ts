@@ -1,9 +1,8 @@
-import { ApiError } from "@/lib/api/errors";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema, patchConversationSchema } from "@/lib/api/schemas";
+import { removeConversation } from "@/lib/chat/conversation-list";
 import { getConversationView } from "@/lib/chat/conversation-view";
 import { updateConversationFields } from "@/lib/chat/update-conversation";
-import { deleteConversation } from "@/lib/db/conversations";
 
 export const dynamic = "force-dynamic";
 
@@ -21,10 +20,7 @@ export const PATCH = route<Params>(async (request, { id }) => {
 });
 
 export const DELETE = route<Params>(async (_request, { id }) => {
-  const conversationId = parseWith(idSchema, id, "conversation id");
-  if (!(await deleteConversation({ id: conversationId }))) {
-    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
-  }
+  await removeConversation(parseWith(idSchema, id, "conversation id"));
   return new Response(null, { status: 204 });
 });
 

@@ -1,0 +1,21 @@
+// The conversation list, a conversation's removal, and its view when it may not exist yet: what routes and pages ask
+// of conversations besides a turn (they reach the database only through lib/chat).
+import { ApiError } from "../api/errors.ts";
+import { deleteConversation, getConversation, listConversations } from "../db/conversations.ts";
+import { forgetCalls } from "./cache-accounting.ts";
+import { type ConversationView, getConversationView } from "./conversation-view.ts";
+
+export function listConversationSummaries() {
+  return listConversations();
+}
+
+export async function removeConversation(id: string): Promise<void> {
+  if (!(await deleteConversation({ id }))) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
+  // A new conversation may take the id: its first call is not a break of this one's cache.
+  forgetCalls(id);
+}
+
+/** The view of a stored conversation, or null for one that does not exist yet (a new chat's page). */
+export async function findConversationView(id: string): Promise<ConversationView | null> {
+  return (await getConversation({ id })) ? getConversationView(id) : null;
+}
