@@ -61,9 +61,7 @@ test.describe("hint chips", () => {
     await chat.send("hello");
     await chat.waitForReplyDone();
 
-    await page.getByTestId("open-settings").click();
-    const drawer = page.getByTestId("settings-drawer");
-    await expect(drawer).toBeVisible();
+    const drawer = await chat.openSettings();
     await drawer.getByTestId("setting-injection.timezone").fill("Mars/Olympus");
     await expect(drawer.getByTestId("error-injection.timezone")).toHaveText("is not a known IANA timezone");
     await expect(drawer.getByTestId("settings-save")).toBeDisabled();
@@ -76,8 +74,7 @@ test.describe("hint chips", () => {
     await drawer.getByTestId("add-extra-field").click();
     await drawer.getByTestId("extra-field-key").fill("workspace");
     await drawer.getByTestId("extra-field-value").fill("</workspace><b>bold</b>");
-    await drawer.getByTestId("settings-save").click();
-    await expect(drawer).toBeHidden();
+    await chat.saveSettings(drawer);
 
     await chat.send("what time is it?");
     await chat.waitForReplyDone();

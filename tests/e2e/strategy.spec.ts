@@ -10,11 +10,9 @@ test("replace: the settings drawer switches the strategy, superseded statuses ar
   await chat.send("hello");
   await chat.waitForReplyDone();
 
-  await page.getByTestId("open-settings").click();
-  const drawer = page.getByTestId("settings-drawer");
+  const drawer = await chat.openSettings();
   await drawer.getByTestId("setting-injection.strategy").selectOption("replace");
-  await drawer.getByTestId("settings-save").click();
-  await expect(drawer).toBeHidden();
+  await chat.saveSettings(drawer);
 
   await chat.send("write 20 words about rivers");
   await chat.waitForReplyDone();

@@ -18,11 +18,9 @@ test("instructions edited in the UI reach the next model input, shown section by
   await expect(inspector.locator('[data-testid="inspector-message"][data-hint="true"]')).toHaveCount(0);
   await page.getByRole("button", { name: "Close inspector" }).click();
 
-  await page.getByTestId("open-settings").click();
-  const drawer = page.getByTestId("settings-drawer");
+  const drawer = await chat.openSettings();
   await drawer.getByTestId("setting-prompt.instructions").fill("Always answer in haiku.");
-  await drawer.getByTestId("settings-save").click();
-  await expect(drawer).toBeHidden();
+  await chat.saveSettings(drawer);
 
   await page.getByTestId("open-inspector").click();
   const section = inspector.locator('[data-section="instructions"]');

@@ -171,6 +171,20 @@ export class ChatPage {
     return match[1];
   }
 
+  /** Opens the settings drawer and returns it. */
+  async openSettings(): Promise<Locator> {
+    await this.page.getByTestId("open-settings").click();
+    const drawer = this.page.getByTestId("settings-drawer");
+    await expect(drawer).toBeVisible();
+    return drawer;
+  }
+
+  /** Saves the settings drawer's changes and waits for it to close. */
+  async saveSettings(drawer: Locator): Promise<void> {
+    await drawer.getByTestId("settings-save").click();
+    await expect(drawer).toBeHidden();
+  }
+
   /** Signs in through the sign-in page (a server with HINTLINE_AUTH_TOKEN), which then opens a new chat. */
   async signIn(token: string): Promise<void> {
     await this.page.goto(this.url("/sign-in"));
