@@ -77,6 +77,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     contextWindow: settings.context.contextWindow ?? info.contextWindow,
     agentState: parseAgentState(conversation.agentState),
     mode: conversation.mode,
+    workspaceId: conversation.workspaceId,
     instructions,
     currentInstructions,
     promptSource: () => promptSource,
