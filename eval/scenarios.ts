@@ -33,7 +33,8 @@ async function askTime(c: EvalConversation, timezone: string): Promise<Score> {
 
 /** Recall after the context was compressed: plant facts, fill the window until it compresses, ask. */
 async function recallAfterFilling(c: EvalConversation, facts: Array<{ note: string; question: string; answer: string }>): Promise<Score> {
-  await c.open({ settings: { context: { contextWindow: 3000 } } });
+  // 3,000 tokens of room besides the tool definitions (about 1,270 tokens since the workspace tools).
+  await c.open({ settings: { context: { contextWindow: 3600 } } });
   await c.say("Hello! Let's set up the servers.");
   for (const fact of facts) await c.say(fact.note);
   for (let i = 0; i < 14 && !c.turns.some((t) => t.compressions.length); i++) await c.say(`write 80 words about topic ${i + 1}`);

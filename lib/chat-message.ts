@@ -122,6 +122,6 @@ export type ChatMessage = UIMessage<MessageMetadata, DataParts>;
 export type ChatMessagePart = ChatMessage["parts"][number];
 export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 
-export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };
+export type ConversationSummary = { id: string; workspaceId: string; title: string; createdAt: string; updatedAt: string };
 
 export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };

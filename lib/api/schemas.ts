@@ -53,6 +53,8 @@ export const chatRequestSchema = z.object({
   timezone: z.string().max(64).optional(),
   /** The mode of the conversation when this message creates it (an existing conversation keeps its own). */
   mode: modeSchema.optional(),
+  /** The workspace of the conversation when this message creates it (it must exist; an existing conversation keeps its own). */
+  workspaceId: idSchema.optional(),
 });
 
 export const patchConversationSchema = z

@@ -1,13 +1,9 @@
-// The conversation list, a conversation's removal, and its view when it may not exist yet: what routes and pages ask
-// of conversations besides a turn (they reach the database only through lib/chat).
+// A conversation's removal, and its view when it may not exist yet: what routes and pages ask of conversations besides
+// a turn and the list (lib/chat/workspaces.ts), reaching the database only through lib/chat.
 import { ApiError } from "../api/errors.ts";
-import { deleteConversation, getConversation, listConversations } from "../db/conversations.ts";
+import { deleteConversation, getConversation } from "../db/conversations.ts";
 import { forgetCalls } from "./cache-accounting.ts";
 import { type ConversationView, getConversationView } from "./conversation-view.ts";
-
-export function listConversationSummaries() {
-  return listConversations();
-}
 
 export async function removeConversation(id: string): Promise<void> {
   if (!(await deleteConversation({ id }))) throw new ApiError("not_found", `Conversation ${id} does not exist.`);

@@ -24,6 +24,7 @@ import { type PlanView, planView } from "./plan.ts";
 
 export type ConversationView = {
   id: string;
+  workspaceId: string;
   title: string;
   createdAt: string;
   updatedAt: string;
@@ -48,6 +49,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
   const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression }), cache: cacheFigures(messages) };
   return {
     id: conversation.id,
+    workspaceId: conversation.workspaceId,
     title: conversation.title,
     createdAt: conversation.createdAt,
     updatedAt: conversation.updatedAt,

@@ -16,16 +16,24 @@ import { parseAgentState } from "./agent-state.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
+import { requireWorkspace } from "./workspaces.ts";
 
-export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode };
+export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string };
 
 export async function startReply({ request, signal }: { request: ChatRequest; signal: AbortSignal }): Promise<Response> {
   const conversationId = request.id;
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
+  // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
+  if (request.workspaceId !== undefined) await requireWorkspace(request.workspaceId);
   // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
   const [conversation, tasksAtStart] = await Promise.all([
-    ensureConversation({ id: conversationId, settings: timezone ? { injection: { timezone } } : {}, mode: request.mode }),
+    ensureConversation({
+      id: conversationId,
+      settings: timezone ? { injection: { timezone } } : {},
+      mode: request.mode,
+      workspaceId: request.workspaceId,
+    }),
     listTasks({ conversationId }),
   ]);
   const replyId = generateId();
@@ -69,6 +77,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     contextWindow: settings.context.contextWindow ?? info.contextWindow,
     agentState: parseAgentState(conversation.agentState),
     mode: conversation.mode,
+    workspaceId: conversation.workspaceId,
     instructions,
     currentInstructions,
     promptSource: () => promptSource,

@@ -36,6 +36,8 @@ export type ReplyJob = {
   currentInstructions: () => Promise<string>;
   /** What the last system prompt was assembled from (lib/chat/system-prompt.ts). */
   promptSource: () => string;
+  /** The conversation's workspace (its memory, knowledge and skills are the tools'). */
+  workspaceId?: string;
   /** The reply to the person's latest message is generated again. */
   retry?: boolean;
   history: ChatMessage[];
@@ -82,6 +84,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
   const tools = createTools({
     conversationId,
+    workspaceId: job.workspaceId,
     nextCallNumber: createCallCounter(history),
     repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).

@@ -20,11 +20,12 @@ function toRecord(row: ConversationRow): ConversationRecord {
   return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq };
 }
 
-export async function listConversations(): Promise<ConversationSummary[]> {
+export async function listConversations({ workspaceId }: { workspaceId?: string } = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
+    where: workspaceId === undefined ? {} : { workspaceId },
     orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
-    select: { id: true, title: true, createdAt: true, updatedAt: true },
+    select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true },
   });
   return rows.map(toConversationSummary);
 }
@@ -41,23 +42,26 @@ export async function ensureConversation({
   id,
   settings,
   mode = "build",
+  workspaceId = "default",
 }: {
   id: string;
   settings?: object;
   /** The mode of a conversation this creates (an existing one keeps its own). */
   mode?: ConversationMode;
+  /** The workspace of a conversation this creates (it must exist); an existing one keeps its own. */
+  workspaceId?: string;
 }): Promise<ConversationRecord & { created: boolean }> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) {
-    const row = direct.ensureConversation(id, settings ?? {}, mode);
+    const row = direct.ensureConversation(id, settings ?? {}, mode, workspaceId);
     return { ...toRecord(row), created: row.messageSeq === 0 };
   }
   // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
   if (existing) return { ...toRecord(existing), created: false };
-  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode }, update: {} });
+  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode, workspaceId }, update: {} });
   return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 

@@ -30,6 +30,6 @@ export function toChatMessage(row: MessageRow): ChatMessage {
   };
 }
 
-export function toConversationSummary(row: { id: string; title: string; createdAt: Date; updatedAt: Date }): ConversationSummary {
-  return { id: row.id, title: row.title, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+export function toConversationSummary(row: { id: string; workspaceId: string; title: string; createdAt: Date; updatedAt: Date }): ConversationSummary {
+  return { id: row.id, workspaceId: row.workspaceId, title: row.title, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }

@@ -2,6 +2,7 @@
 // JSON columns left unknown: the converters read them defensively.
 export type ConversationRow = {
   id: string;
+  workspaceId: string;
   title: string;
   settings: unknown;
   agentState: unknown;

@@ -40,6 +40,7 @@ const writeJson = (value: unknown): string | null => (value === undefined || val
 
 const toConversationRow = (r: Row): ConversationRow => ({
   id: String(r.id),
+  workspaceId: String(r.workspaceId ?? "default"),
   title: String(r.title),
   settings: readJson(r.settings),
   agentState: readJson(r.agentState),
@@ -103,13 +104,13 @@ export class SqliteDirect {
   }
 
   /** Creates the conversation unless it exists (a read is all an existing one costs); the stored row either way. */
-  ensureConversation(id: string, settings: object, mode = "build"): ConversationRow {
+  ensureConversation(id: string, settings: object, mode = "build", workspaceId = "default"): ConversationRow {
     const existing = this.conversation(id);
     if (existing) return existing;
     const now = storedTime(new Date());
     const created = this.#statement(
-      `INSERT INTO "Conversation" ("id", "settings", "mode", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
-    ).get(id, writeJson(settings), mode, now, now) as Row | undefined;
+      `INSERT INTO "Conversation" ("id", "workspaceId", "settings", "mode", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
+    ).get(id, workspaceId, writeJson(settings), mode, now, now) as Row | undefined;
     return created ? toConversationRow(created) : this.conversation(id)!;
   }
 

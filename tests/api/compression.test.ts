@@ -107,7 +107,8 @@ describe("meter figure", () => {
 describe("compression between the steps of a reply", () => {
   it("compresses before a later model call when the last step reached the trigger, keeping the reply so far", async () => {
     const id = `mid-${Date.now()}`;
-    env.fake.setDefault({ text: words(120, "p") });
+    // Short enough that the first call, with the tool definitions, carries no context hint yet.
+    env.fake.setDefault({ text: words(60, "p") });
     for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `warm up ${i}` });
     const before = env.fake.requests.length;
     env.fake.setDefault((req) =>

@@ -7,7 +7,7 @@ import { chat } from "../support/chat-client.ts";
 import { type DatabaseSnapshot, expectApiError, jsonRequest, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
 
 type Body = string | object | (() => string | object);
-type Row = { name: string; method: string; path: string; body?: Body; type?: string; status: number; message: RegExp };
+type Row = { name: string; method: string; path: string; body?: Body; type?: string; status: number; message: RegExp; code?: string };
 
 const C = "/api/conversations";
 const S = `${C}/seed`;
@@ -51,6 +51,18 @@ const signInRow = (name: string, body: Body, message: RegExp, status = 400, type
   req(name, "POST", "/api/auth/sign-in", status, message, body, type);
 const notAllowed = (method: string, path: string) => req("a method the route does not serve", method, path, 405, new RegExp(`${method} is not allowed`));
 const badId = /conversation id: must be 1–64 characters/;
+const WD = "/api/workspaces/default";
+const K = `${WD}/knowledge`;
+const workspaceRow = (name: string, body: Body, message: RegExp, status = 400, type?: string) =>
+  req(name, "POST", "/api/workspaces", status, message, body, type);
+const memoryRow = (name: string, body: Body, message: RegExp, status = 400) => req(name, "POST", `${WD}/memory`, status, message, body);
+const skillRow = (name: string, body: Body, message: RegExp, status = 400) => req(name, "POST", `${WD}/skills`, status, message, body);
+const skill = { name: "weekly-report", description: "Writes the weekly report", instructions: "# Steps" };
+/** A knowledge upload: a text body, whose 400s are not about JSON. */
+const uploadRow = (name: string, path: string, body: Body, message: RegExp, status = 400, type = "text/plain"): Row => ({
+  ...req(name, "PUT", `${K}/${path}`, status, message, body, type),
+  code: CODES[status],
+});
 const badTaskId = /task id: must be a positive integer/;
 
 const rows: Row[] = [
@@ -209,6 +221,57 @@ const rows: Row[] = [
   signInRow("a multipart body", "--x--", /Content-Type: application\/json.*multipart\/form-data/, 415, MULTIPART),
   signInRow("a body over 256 KB", { token: long(300_000) }, /over the 262144-byte limit/, 413),
   notAllowed("GET", "/api/auth/sign-in"),
+
+  chatRow("an unknown workspace", { ...send({}, "brand-new"), workspaceId: "nope" }, /Workspace nope does not exist/, 404),
+  chatRow("a malformed workspace id", { ...send({}, "brand-new"), workspaceId: "a b" }, /workspaceId: must be 1–64 characters/),
+  req("conversations of an unknown workspace", "GET", `${C}?workspaceId=nope`, 404, /Workspace nope does not exist/),
+  req("conversations of a malformed workspace id", "GET", `${C}?workspaceId=a%20b`, 400, /workspaceId: must be 1–64 characters/),
+  workspaceRow("malformed JSON", '{"name":', /not valid JSON/),
+  workspaceRow("no name", {}, /name: must be a string/),
+  workspaceRow("an empty name", { name: "   " }, /name: must not be empty/),
+  workspaceRow("a taken name", { name: "default" }, /"default" already exists/, 409),
+  workspaceRow("a 65-character name", { name: long(65) }, /over the name limit of 64/),
+  workspaceRow("a name with a line break", { name: "a\nb" }, /control characters or line breaks/),
+  workspaceRow("instructions over 50,000 characters", { name: "big", instructions: long(50_001) }, /over the instructions limit of 50,000/),
+  workspaceRow("an unknown field", { name: "x", memory: "smuggled" }, /unknown field\(s\) memory/),
+  workspaceRow("a form body", "name=x", /Content-Type: application\/json/, 415, FORM),
+  req("renaming default", "PATCH", WD, 400, /default workspace cannot be renamed/, { name: "mine" }),
+  req("an empty patch", "PATCH", WD, 400, /send name and\/or instructions/, {}),
+  req("deleting default", "DELETE", WD, 409, /default workspace cannot be deleted/),
+  req("an unknown workspace", "GET", "/api/workspaces/nope", 404, /Workspace nope does not exist/),
+  req("a malformed workspace id", "GET", "/api/workspaces/a%20b", 400, /workspace id: must be 1–64 characters/),
+  req("editing an unknown workspace", "PATCH", "/api/workspaces/nope", 404, /Workspace nope does not exist/, { instructions: "x" }),
+  req("deleting an unknown workspace", "DELETE", "/api/workspaces/nope", 404, /Workspace nope does not exist/),
+  notAllowed("PUT", "/api/workspaces"),
+  memoryRow("a duplicate after normalising case and spaces", { text: "  prefers   METRIC units" }, /already holds this entry .*"Prefers metric units"/, 409),
+  memoryRow("an empty entry", { text: " " }, /text: must not be empty/),
+  memoryRow("two lines", { text: "one\ntwo" }, /text: must be one line/),
+  memoryRow("an entry over 1,000 characters", { text: long(1001) }, /over the limit of 1000/),
+  memoryRow("no text", { entry: "x" }, /unknown field|text: must be a string/),
+  req("memory of an unknown workspace", "POST", "/api/workspaces/nope/memory", 404, /Workspace nope does not exist/, { text: "x" }),
+  req("editing an unknown memory entry", "PATCH", `${WD}/memory/nope`, 404, /Memory entry nope does not exist/, { text: "x" }),
+  req("deleting an unknown memory entry", "DELETE", `${WD}/memory/nope`, 404, /Memory entry nope does not exist/),
+  uploadRow("a path with .. in an encoded segment", "..%2Fsecret.md", "x", /must not contain "\.\."/),
+  uploadRow("an absolute path", "%2Fetc%2Fpasswd", "x", /must be relative/),
+  uploadRow("a backslash", "a%5Cb.md", "x", /backslash/),
+  uploadRow("a NUL in the path", "a%00b.md", "x", /NUL/),
+  uploadRow("a file over 1 MiB", "big.md", () => long(1024 * 1024 + 1), /at most 1,048,576 bytes/, 413),
+  uploadRow("a body with NUL bytes", "nul.md", "a\u0000b", /binary/),
+  uploadRow("a JSON Content-Type", "data.md", "{}", /text\/plain or text\/markdown/, 415, JSON_TYPE),
+  uploadRow("another charset", "latin.md", "x", /must be UTF-8/, 415, "text/plain; charset=latin1"),
+  req("an unknown knowledge file", "GET", `${K}/missing.md`, 404, /Knowledge file missing\.md does not exist/),
+  req("deleting an unknown knowledge file", "DELETE", `${K}/missing.md`, 404, /Knowledge file missing\.md does not exist/),
+  { ...req("knowledge of an unknown workspace", "PUT", "/api/workspaces/nope/knowledge/a.md", 404, /Workspace nope does not exist/, "x", "text/plain") },
+  notAllowed("POST", `${K}/a.md`),
+  notAllowed("POST", K),
+  skillRow("a duplicate name", skill, /already has a skill named weekly-report/, 409),
+  skillRow("a name that is not kebab-case", { ...skill, name: "Weekly Report" }, /name: must be kebab-case/),
+  skillRow("a description of two lines", { ...skill, name: "two-lines", description: "a\nb" }, /description: must be one line/),
+  skillRow("empty instructions", { ...skill, name: "empty", instructions: " " }, /instructions: must not be empty/),
+  req("an unknown skill", "GET", `${WD}/skills/nope`, 404, /Skill nope does not exist/),
+  req("a malformed skill name", "GET", `${WD}/skills/Bad_Name`, 400, /skill name: must be kebab-case/),
+  req("an empty skill patch", "PATCH", `${WD}/skills/weekly-report`, 400, /send description and\/or instructions/, {}),
+  req("renaming a skill", "PATCH", `${WD}/skills/weekly-report`, 400, /unknown field\(s\) name/, { name: "other" }),
 ];
 
 const isJson = (raw: string) => {
@@ -221,11 +284,12 @@ const isJson = (raw: string) => {
 };
 
 /** The request of a row, and the error code it must get: a 400 for a body that is not JSON at all is "invalid_json". */
-function request({ method, body, type, status }: Row): { init: RequestInit; code: string } {
+function request(row: Row): { init: RequestInit; code: string } {
+  const { method, body, type, status } = row;
   if (body === undefined) return { init: { method }, code: CODES[status]! };
   const value = typeof body === "function" ? body() : body;
   const raw = typeof value === "string" ? value : JSON.stringify(value);
-  const code = status === 400 && !isJson(raw) ? "invalid_json" : CODES[status]!;
+  const code = row.code ?? (status === 400 && !isJson(raw) ? "invalid_json" : CODES[status]!);
   return { init: jsonRequest(method, raw, { "content-type": type ?? JSON_TYPE }), code };
 }
 
@@ -242,6 +306,9 @@ beforeAll(async () => {
   const settings = { injection: { timezone: "Europe/Berlin", timeInterval: 2, extraFields: { project: "hintline" } }, context: { triggerRatio: 0.7 } };
   expect((await fetch(`${server.url}${S}`, jsonRequest("PATCH", { title: "Seeded", settings }))).status).toBe(200);
   expect((await fetch(`${server.url}${S}/tasks`, jsonRequest("POST", { subject: "by hand", status: "in_progress" }))).status).toBe(201);
+  expect((await fetch(`${server.url}${WD}/memory`, jsonRequest("POST", { text: "Prefers metric units" }))).status).toBe(201);
+  expect((await fetch(`${server.url}${K}/KNOWLEDGE.md`, { method: "PUT", headers: { "content-type": "text/markdown" }, body: "# Index" })).status).toBe(201);
+  expect((await fetch(`${server.url}${WD}/skills`, jsonRequest("POST", skill))).status).toBe(201);
   seeded = await settledSnapshot(server.databaseUrl);
 });
 

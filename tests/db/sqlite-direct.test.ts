@@ -108,6 +108,24 @@ describe.skipIf(!onSqlite)("the direct SQLite path", () => {
     expect({ ...direct.conversation, id: "", createdAt: "", updatedAt: "" }).toEqual({ ...prisma.conversation, id: "", createdAt: "", updatedAt: "" });
   });
 
+  it("creates a conversation in the given workspace as the Prisma path does, and an existing one keeps its own", async () => {
+    const db = await getDb();
+    const workspaceId = newId("ws");
+    await db.workspace.create({ data: { id: workspaceId, name: workspaceId } });
+    const [a, b] = [newId("direct"), newId("prisma")];
+    const made = await via(true, () => conversations.ensureConversation({ id: a, workspaceId }));
+    await via(false, () => conversations.ensureConversation({ id: b, workspaceId }));
+    expect(made.workspaceId).toBe(workspaceId);
+    expect(storedConversation(a)).toEqual(storedConversation(b));
+    for (const direct of [true, false]) {
+      const again = await via(direct, () => conversations.ensureConversation({ id: a, workspaceId: "default" }));
+      expect(again.workspaceId).toBe(workspaceId);
+      expect((await via(direct, () => conversations.getConversation({ id: b })))?.workspaceId).toBe(workspaceId);
+    }
+    const plain = await via(true, () => conversations.ensureConversation({ id: newId("direct") }));
+    expect(plain.workspaceId).toBe("default");
+  });
+
   it("reads back what either path stored as the Prisma path reads it", async () => {
     const [a, b] = [newId("direct"), newId("prisma")];
     await via(true, () => turn(a));

@@ -1,4 +1,5 @@
 // The system prompt is assembled from sections by an ordered chain of small pure transformers.
+import type { WorkspaceSnapshot } from "./workspace.ts";
 
 export type PromptSection = {
   id: string;
@@ -17,6 +18,8 @@ export type PromptContext = {
   /** Token budget for the whole workspace section (instructions + memory). */
   workspaceBudget: number;
   countTokens: (text: string) => number;
+  /** The conversation's workspace as its system prompt was frozen; none adds no workspace sections. */
+  workspace?: WorkspaceSnapshot;
 };
 
 export type PromptTransformer = (sections: PromptSection[], context: PromptContext) => PromptSection[];

@@ -13,6 +13,11 @@ describe("the tool list in plan mode", () => {
       ["TaskList", "read"],
       ["TaskUpdate", "write"],
       ["PlanWrite", "plan"],
+      ["MemoryWrite", "write"],
+      ["MemorySearch", "read"],
+      ["KnowledgeRead", "read"],
+      ["KnowledgeSearch", "read"],
+      ["SkillLoad", "read"],
     ]);
     expect(TOOL_NAMES).toContain("PlanWrite");
   });

@@ -4,7 +4,12 @@
 import { asSchema, type Tool } from "ai";
 import { type ToolAccess, planModeRefusal, refusesInMode } from "../../agent/plan-mode.ts";
 import { countTokens } from "../../agent/token-count.ts";
+import { knowledgeReadTool } from "./knowledge-read.ts";
+import { knowledgeSearchTool } from "./knowledge-search.ts";
+import { memorySearchTool } from "./memory-search.ts";
+import { memoryWriteTool } from "./memory-write.ts";
 import { planWriteTool } from "./plan-write.ts";
+import { skillLoadTool } from "./skill-load.ts";
 import { taskCreateTool } from "./task-create.ts";
 import { TaskToolError } from "./task-format.ts";
 import { taskGetTool } from "./task-get.ts";
@@ -21,6 +26,11 @@ export const TOOL_DEFINITIONS = [
   { name: "TaskList", access: "read", create: taskListTool },
   { name: "TaskUpdate", access: "write", create: taskUpdateTool },
   { name: "PlanWrite", access: "plan", create: planWriteTool },
+  { name: "MemoryWrite", access: "write", create: memoryWriteTool },
+  { name: "MemorySearch", access: "read", create: memorySearchTool },
+  { name: "KnowledgeRead", access: "read", create: knowledgeReadTool },
+  { name: "KnowledgeSearch", access: "read", create: knowledgeSearchTool },
+  { name: "SkillLoad", access: "read", create: skillLoadTool },
 ] as const satisfies readonly ToolDefinition[];
 
 export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];

@@ -5,6 +5,8 @@ import type { ChatMessage, PlanData } from "../../chat-message.ts";
 
 export type TaskToolContext = {
   conversationId: string;
+  /** The conversation's workspace (the workspace tools read it from the conversation when absent). */
+  workspaceId?: string;
   /** Returns the call number of this call of `toolName` in the conversation (1-based). */
   nextCallNumber: (toolName: string) => number;
   onTasksChanged: () => Promise<void> | void;

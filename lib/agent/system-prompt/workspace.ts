@@ -1,0 +1,91 @@
+// The workspace section of the system prompt (after the reference's WorkspaceContextMiddleware) and the
+// <available_skills> list (its HarnessSkillMiddleware). Both add nothing when the workspace gives them nothing, so a
+// conversation without workspace content keeps the prompt it had. Stored text is escaped: it can neither forge
+// Hintline's hint tags nor close the workspace's own.
+import { neutralizeHintTags } from "../hints/neutralize-tags.ts";
+import type { PromptSection, PromptTransformer } from "./types.ts";
+
+export type WorkspaceSnapshot = {
+  name: string;
+  instructions: string;
+  /** Memory entries, oldest first. */
+  memory: readonly string[];
+  /** KNOWLEDGE.md, injected whole (empty when there is none). */
+  knowledgeIndex: string;
+  /** Every other knowledge file. */
+  files: ReadonlyArray<{ path: string; bytes: number }>;
+  /** Visible skills (the workspace's over default's of the same name), by name. */
+  skills: ReadonlyArray<{ name: string; description: string }>;
+};
+
+const OWN_TAGS = /<(\s*\/?\s*)(loaded_context|agents_context|memory_context|domain_knowledge_context|available_skills)/gi;
+
+/** Stored text as it may appear inside the section. */
+export function escapeWorkspaceText(text: string): string {
+  return neutralizeHintTags(text).replace(OWN_TAGS, "‹$1$2");
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+export const WORKSPACE_GUIDANCE = [
+  "## Domain Knowledge",
+  "The knowledge folder is the authoritative source for this workspace's domain. KNOWLEDGE.md and the list of every file are injected below; read only the files you need with KnowledgeRead (or find lines with KnowledgeSearch), never the whole folder.",
+  "## Memory Recall",
+  "Before answering about past decisions, dates, people or preferences, check the memory below and search it with MemorySearch when it may hold more; say where the answer came from.",
+  "## Memory Persistence",
+  "When the person states a preference, a background fact or a decision, or a key result appears, append one concise entry with MemoryWrite. Never write an entry that is already there.",
+].join("\n");
+
+function knowledgeBlock(ws: WorkspaceSnapshot): string {
+  const parts: string[] = [];
+  if (ws.knowledgeIndex.trim()) parts.push(escapeWorkspaceText(ws.knowledgeIndex.trim()));
+  if (ws.files.length) parts.push(["Files (read with KnowledgeRead):", ...ws.files.map((f) => `- ${escapeWorkspaceText(oneLine(f.path))} (${f.bytes} bytes)`)].join("\n"));
+  return parts.join("\n\n");
+}
+
+/** The memory entries that fit `budget` tokens, oldest first, with a note when some were left out. */
+export function memoryWithin(entries: readonly string[], budget: number, countTokens: (t: string) => number): { text: string; shown: number } {
+  const lines = entries.map((e) => `- ${escapeWorkspaceText(oneLine(e))}`);
+  const all = lines.join("\n");
+  if (countTokens(all) <= budget) return { text: all, shown: lines.length };
+  const note = (shown: number) =>
+    `[Memory cut to the budget: ${shown} of ${lines.length} entries shown. Search the rest with MemorySearch.]`;
+  let room = budget - countTokens(note(lines.length));
+  const kept: string[] = [];
+  for (const line of lines) {
+    const cost = countTokens(`${line}\n`);
+    if (cost > room) break;
+    kept.push(line);
+    room -= cost;
+  }
+  return { text: [...kept, note(kept.length)].join("\n"), shown: kept.length };
+}
+
+export const workspaceSection: PromptTransformer = (sections, context) => {
+  const ws = context.workspace;
+  if (!ws) return sections;
+  const instructions = ws.instructions.trim() ? escapeWorkspaceText(ws.instructions.trim()) : "";
+  const knowledge = knowledgeBlock(ws);
+  if (!instructions && !knowledge && ws.memory.length === 0) return sections;
+  const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${WORKSPACE_GUIDANCE}\n\n## Workspace Files (Injected)\n<loaded_context>`;
+  const agents = instructions ? `\n<agents_context>\n${instructions}\n</agents_context>` : "";
+  const domain = knowledge ? `\n<domain_knowledge_context>\n${knowledge}\n</domain_knowledge_context>` : "";
+  const tail = "\n</loaded_context>";
+  let memoryPart = "";
+  if (ws.memory.length) {
+    const frame = "\n<memory_context>\n\n</memory_context>";
+    const available = context.workspaceBudget - context.countTokens(head + agents + domain + tail + frame);
+    const { text } = memoryWithin(ws.memory, Math.max(0, available), context.countTokens);
+    memoryPart = `\n<memory_context>\n${text}\n</memory_context>`;
+  }
+  const section: PromptSection = { id: "workspace", title: "Workspace", origin: `workspace ${oneLine(ws.name)}`, text: head + agents + memoryPart + domain + tail };
+  return [...sections, section];
+};
+
+export const availableSkills: PromptTransformer = (sections, context) => {
+  const skills = context.workspace?.skills ?? [];
+  if (skills.length === 0) return sections;
+  const lines = skills.map((s) => `- ${escapeWorkspaceText(oneLine(s.name))}: ${escapeWorkspaceText(oneLine(s.description))}`);
+  const text = `# Skills\nLoad a skill's full instructions with SkillLoad when it is relevant, then follow them.\n<available_skills>\n${lines.join("\n")}\n</available_skills>`;
+  return [...sections, { id: "skills", title: "Available skills", origin: `workspace ${oneLine(context.workspace!.name)}`, text }];
+};

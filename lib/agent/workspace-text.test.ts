@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { knowledgePathProblem, memoryEntryProblem, normalizeMemoryEntry } from "./workspace-text.ts";
+
+describe("knowledgePathProblem", () => {
+  it("accepts relative paths with folders", () => {
+    for (const p of ["KNOWLEDGE.md", "notes/api.md", "data/2026 figures.csv", "ünïcode/файл.txt", "a..b/c.md"]) expect(knowledgePathProblem(p)).toBeNull();
+  });
+  it("names what is wrong with traversal, absolute paths, NUL, backslashes and empty folders", () => {
+    expect(knowledgePathProblem("../secret")).toMatch(/\.\./);
+    expect(knowledgePathProblem("notes/../../x")).toMatch(/\.\./);
+    expect(knowledgePathProblem("/etc/passwd")).toMatch(/relative/);
+    expect(knowledgePathProblem("C:/x.md")).toMatch(/relative/);
+    expect(knowledgePathProblem("a\u0000b")).toMatch(/NUL/);
+    expect(knowledgePathProblem("a\\b")).toMatch(/backslash/);
+    expect(knowledgePathProblem("a//b")).toMatch(/empty/);
+    expect(knowledgePathProblem("a/./b")).toMatch(/empty/);
+    expect(knowledgePathProblem("notes/")).toMatch(/end with/);
+    expect(knowledgePathProblem("")).toMatch(/empty/);
+    expect(knowledgePathProblem("x".repeat(256))).toMatch(/255/);
+    expect(knowledgePathProblem("a\nb")).toMatch(/control/);
+  });
+});
+
+describe("memory entries", () => {
+  it("compare after normalising case and spaces", () => {
+    expect(normalizeMemoryEntry("  Prefers   METRIC\tunits ")).toBe(normalizeMemoryEntry("prefers metric units"));
+    expect(normalizeMemoryEntry("Prefers metric units")).not.toBe(normalizeMemoryEntry("Prefers imperial units"));
+  });
+  it("are one non-empty line within the limit", () => {
+    expect(memoryEntryProblem("ok", 10)).toBeNull();
+    expect(memoryEntryProblem("  ", 10)).toMatch(/empty/);
+    expect(memoryEntryProblem("a\nb", 10)).toMatch(/one line/);
+    expect(memoryEntryProblem("x".repeat(11), 10)).toMatch(/over the limit of 10/);
+  });
+});

@@ -1,0 +1,35 @@
+// Pure rules for what a workspace stores: knowledge paths, memory entries, skill names.
+import { MAX_KNOWLEDGE_PATH_CHARS } from "./workspace-limits.ts";
+
+// C0 and C1 control characters (NUL among them) and the Unicode line/paragraph separators.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Why `path` is not a relative knowledge path ("notes/api.md"), or null when it is one. */
+export function knowledgePathProblem(path: string): string | null {
+  if (path.length === 0) return "must not be empty";
+  if (path.length > MAX_KNOWLEDGE_PATH_CHARS) return `is ${path.length} characters, over the limit of ${MAX_KNOWLEDGE_PATH_CHARS}`;
+  if (path.includes("\u0000")) return "must not contain a NUL character";
+  if (CONTROL.test(path)) return "must not contain control characters";
+  if (path.includes("\\")) return "must use / between folders, not a backslash";
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return "must be relative (like notes/api.md), not absolute";
+  const segments = path.split("/");
+  if (segments.some((s) => s === "..")) return 'must not contain ".." (paths stay inside the workspace)';
+  if (segments.some((s) => s === "." || s === "")) return 'must not contain empty or "." folders, or end with /';
+  if (segments.some((s) => s.trim() !== s)) return "must not have folder or file names that start or end with spaces";
+  return null;
+}
+
+/** The form two memory entries are compared in: case, Unicode width and runs of white space do not matter. */
+export function normalizeMemoryEntry(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** Why `text` is not one memory line, or null. */
+export function memoryEntryProblem(text: string, maxChars: number): string | null {
+  if (text.trim().length === 0) return "must not be empty";
+  if (/[\r\n\u2028\u2029]/.test(text)) return "must be one line (no line breaks): write one entry per fact";
+  if (text.length > maxChars) return `is ${text.length} characters, over the limit of ${maxChars}`;
+  return null;
+}
+
+export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

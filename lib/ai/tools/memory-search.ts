@@ -1,0 +1,47 @@
+import { tool } from "ai";
+import { z } from "zod";
+import { listMemory } from "../../db/memory.ts";
+import { TaskToolError } from "./task-format.ts";
+import type { TaskToolContext } from "./task-tool-context.ts";
+import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
+import { queryWords, safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+
+const memorySearchInput = z.object({ query: z.string().describe("Words to look for in the memory entries") });
+const memorySearchSchema = lenientInputSchema(memorySearchInput);
+const EXAMPLE = '{"query": "units"}';
+const SHOWN = 50;
+
+export function memorySearchTool(ctx: TaskToolContext) {
+  return tool({
+    description:
+      "Search the workspace's memory entries (facts, preferences and decisions kept across conversations). Use it before answering about past decisions, dates, people or preferences, above all when the memory in the system prompt was cut.",
+    inputSchema: memorySearchSchema,
+    execute: async (raw) => {
+      const toolName = "MemorySearch";
+      const call = ctx.nextCallNumber(toolName);
+      const { query } = parseToolInput(memorySearchInput, raw, { toolName, call, example: EXAMPLE });
+      const words = queryWords(query);
+      if (words.length === 0) {
+        const text = "InvalidArgumentsError: The query has no words to look for.";
+        throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
+      }
+      // A workspace holds at most MAX_MEMORY_ENTRIES short lines: scoring them here is bounded.
+      const entries = await listMemory({ workspaceId: await workspaceOf(ctx) });
+      const scored = entries
+        .map((entry, index) => {
+          // A query word matches an entry word it begins ("unit" finds "units"), not any substring.
+          const own = queryWords(entry.text);
+          return { entry, index, score: words.filter((w) => own.some((o) => o.startsWith(w))).length };
+        })
+        .filter((s) => s.score > 0)
+        .sort((a, b) => b.score - a.score || b.index - a.index);
+      if (scored.length === 0) {
+        return safeResult(`No memory entry matches "${shownLine(query, 200)}" (the memory holds ${entries.length} entries).`, toolName, call);
+      }
+      const lines = scored.slice(0, SHOWN).map(({ entry }) => `- [${entry.id}] (${entry.author}, ${entry.createdAt.slice(0, 10)}) ${shownLine(entry.text)}`);
+      const more = scored.length > SHOWN ? `\n(${scored.length - SHOWN} more matching entries not shown: narrow the query.)` : "";
+      const header = `${scored.length} memory ${scored.length === 1 ? "entry matches" : "entries match"} "${shownLine(query, 200)}", best first:`;
+      return safeResult(`${header}\n${lines.join("\n")}${more}`, toolName, call);
+    },
+  });
+}

@@ -1,0 +1,52 @@
+import { tool } from "ai";
+import { z } from "zod";
+import { MAX_MEMORY_ENTRY_CHARS } from "../../agent/workspace-limits.ts";
+import { memoryEntryProblem } from "../../agent/workspace-text.ts";
+import { ApiError } from "../../api/errors.ts";
+import { countMemory } from "../../db/memory.ts";
+import { rememberEntry } from "../../chat/workspaces.ts";
+import { TaskToolError } from "./task-format.ts";
+import type { TaskToolContext } from "./task-tool-context.ts";
+import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
+import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+
+const memoryWriteInput = z.object({
+  entry: z.string().describe("One concise line to remember: a preference, background fact, decision or key result"),
+});
+const memoryWriteSchema = lenientInputSchema(memoryWriteInput);
+const EXAMPLE = '{"entry": "Prefers metric units"}';
+
+export function memoryWriteTool(ctx: TaskToolContext) {
+  return tool({
+    description:
+      "Append one line to the workspace's memory, kept across conversations. Use it when the person states a preference, a background fact or a decision, or a key result appears. Never add an entry that is already there (MemorySearch finds entries).",
+    inputSchema: memoryWriteSchema,
+    execute: async (raw) => {
+      const toolName = "MemoryWrite";
+      const call = ctx.nextCallNumber(toolName);
+      const { entry } = parseToolInput(memoryWriteInput, raw, { toolName, call, example: EXAMPLE });
+      const problem = memoryEntryProblem(entry, MAX_MEMORY_ENTRY_CHARS);
+      if (problem) {
+        const text = `InvalidArgumentsError: The entry ${problem}.`;
+        throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send one concise line, like ${EXAMPLE}.`, toolName, call });
+      }
+      const workspaceId = await workspaceOf(ctx);
+      try {
+        const saved = await rememberEntry(workspaceId, entry, "agent");
+        const total = await countMemory({ workspaceId });
+        return safeResult(`Memory entry saved (${saved.id}): ${shownLine(saved.text)}\nThe workspace memory now holds ${total} entries.`, toolName, call);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== "conflict") throw error;
+        const duplicate = error.message.startsWith("Memory already holds this entry");
+        throw new TaskToolError({
+          type: duplicate ? "DuplicateMemoryError" : "MemoryFullError",
+          text: `${duplicate ? "DuplicateMemoryError" : "MemoryFullError"}: ${error.message}`,
+          args: raw,
+          advice: duplicate ? "The fact is already remembered: carry on without writing it again." : "Tell the person that the memory is full; they can delete entries.",
+          toolName,
+          call,
+        });
+      }
+    },
+  });
+}

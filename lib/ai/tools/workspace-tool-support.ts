@@ -1,0 +1,31 @@
+// What the workspace tools (memory, knowledge, skills) share: the conversation's workspace, safe result text, and
+// the words of a search query.
+import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
+import { getConversation } from "../../db/conversations.ts";
+import { DEFAULT_WORKSPACE_ID } from "../../db/workspaces.ts";
+import { oneLine, withCallCount } from "./task-format.ts";
+import type { TaskToolContext } from "./task-tool-context.ts";
+
+export async function workspaceOf(ctx: TaskToolContext): Promise<string> {
+  if (ctx.workspaceId) return ctx.workspaceId;
+  return (await getConversation({ id: ctx.conversationId }))?.workspaceId ?? DEFAULT_WORKSPACE_ID;
+}
+
+/** A result whose stored text (memory, knowledge, skills) can forge none of Hintline's tags, bounded, with the counter. */
+export function safeResult(text: string, toolName: string, call: number): string {
+  return withCallCount(neutralizeHintTags(text), toolName, call);
+}
+
+/** A stored value shown on one line of a result, cut to `max` characters. */
+export function shownLine(text: string, max = 300): string {
+  const line = oneLine(text);
+  return line.length > max ? `${line.slice(0, max)}… (${line.length} characters)` : line;
+}
+
+export const MAX_QUERY_WORDS = 16;
+
+/** The lower-cased words (letters and digits) of a query, at most MAX_QUERY_WORDS of at most 64 characters. */
+export function queryWords(query: string): string[] {
+  const words = query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((w) => w.length <= 64))].slice(0, MAX_QUERY_WORDS);
+}

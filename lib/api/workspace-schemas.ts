@@ -1,0 +1,66 @@
+// Request schemas of the workspace API (workspaces, memory, skills; knowledge files are text bodies).
+import { z } from "zod";
+import {
+  MAX_INSTRUCTIONS_CHARS,
+  MAX_MEMORY_ENTRY_CHARS,
+  MAX_SKILL_DESCRIPTION_CHARS,
+  MAX_SKILL_INSTRUCTIONS_CHARS,
+  MAX_SKILL_NAME_CHARS,
+  MAX_WORKSPACE_NAME_CHARS,
+} from "../agent/workspace-limits.ts";
+import { memoryEntryProblem, SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
+
+const count = (n: number) => n.toLocaleString("en-US");
+const overLimit = (what: string, max: number) => (issue: { input: unknown }) =>
+  `is ${count(String(issue.input).length)} characters, over the ${what} limit of ${count(max)}`;
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+const workspaceName = z
+  .string({ message: "must be a string" })
+  .trim()
+  .min(1, { message: "must not be empty" })
+  .refine((v) => v.length <= MAX_WORKSPACE_NAME_CHARS, { error: overLimit("name", MAX_WORKSPACE_NAME_CHARS) })
+  .refine((v) => !CONTROL.test(v), { message: "must not contain control characters or line breaks" });
+
+const instructions = z
+  .string({ message: "must be a string (markdown)" })
+  .refine((v) => v.length <= MAX_INSTRUCTIONS_CHARS, { error: overLimit("instructions", MAX_INSTRUCTIONS_CHARS) });
+
+export const createWorkspaceSchema = z.object({ name: workspaceName, instructions: instructions.optional() }).strict();
+
+export const updateWorkspaceSchema = z
+  .object({ name: workspaceName.optional(), instructions: instructions.optional() })
+  .strict()
+  .refine((v) => v.name !== undefined || v.instructions !== undefined, { message: "send name and/or instructions" });
+
+const memoryText = z.string({ message: "must be a string (one line)" }).superRefine((text, ctx) => {
+  const problem = memoryEntryProblem(text, MAX_MEMORY_ENTRY_CHARS);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+export const memoryEntrySchema = z.object({ text: memoryText }).strict();
+
+export const skillNameSchema = z
+  .string({ message: "must be a string" })
+  .refine((v) => v.length <= MAX_SKILL_NAME_CHARS, { error: overLimit("skill name", MAX_SKILL_NAME_CHARS) })
+  .refine((v) => SKILL_NAME_PATTERN.test(v), { message: 'must be kebab-case: lower-case letters and digits joined by single hyphens, like "weekly-report"' });
+
+const skillDescription = z
+  .string({ message: "must be a string (one line)" })
+  .trim()
+  .min(1, { message: "must not be empty" })
+  .refine((v) => !/[\r\n\u2028\u2029]/.test(v), { message: "must be one line" })
+  .refine((v) => v.length <= MAX_SKILL_DESCRIPTION_CHARS, { error: overLimit("description", MAX_SKILL_DESCRIPTION_CHARS) });
+
+const skillInstructions = z
+  .string({ message: "must be a string (markdown)" })
+  .refine((v) => v.trim().length > 0, { message: "must not be empty" })
+  .refine((v) => v.length <= MAX_SKILL_INSTRUCTIONS_CHARS, { error: overLimit("instructions", MAX_SKILL_INSTRUCTIONS_CHARS) });
+
+export const createSkillSchema = z.object({ name: skillNameSchema, description: skillDescription, instructions: skillInstructions }).strict();
+
+export const updateSkillSchema = z
+  .object({ description: skillDescription.optional(), instructions: skillInstructions.optional() })
+  .strict()
+  .refine((v) => v.description !== undefined || v.instructions !== undefined, { message: "send description and/or instructions" });

@@ -1,0 +1,56 @@
+// Skills: a workspace's own, and those of "default", which every workspace sees unless it has one of the same name.
+import type { z } from "zod";
+import { MAX_SKILLS } from "../agent/workspace-limits.ts";
+import { ApiError } from "../api/errors.ts";
+import type { createSkillSchema, updateSkillSchema } from "../api/workspace-schemas.ts";
+import { countSkills, createSkill, deleteSkill, getSkill, listSkills, type Skill, updateSkill } from "../db/skills.ts";
+import { DEFAULT_WORKSPACE_ID, isUniqueViolation } from "../db/workspaces.ts";
+import { requireWorkspace } from "./workspaces.ts";
+
+export type { Skill };
+
+const missing = (workspaceId: string, name: string) => new ApiError("not_found", `Skill ${name} does not exist in workspace ${workspaceId}.`);
+
+export async function workspaceSkills(workspaceId: string): Promise<Skill[]> {
+  await requireWorkspace(workspaceId);
+  return listSkills({ workspaceId });
+}
+
+export async function readSkill(workspaceId: string, name: string): Promise<Skill> {
+  await requireWorkspace(workspaceId);
+  const skill = await getSkill({ workspaceId, name });
+  if (!skill) throw missing(workspaceId, name);
+  return skill;
+}
+
+/** The skill the agent of a conversation in `workspaceId` loads by that name: its workspace's, else default's. */
+export async function visibleSkill(workspaceId: string, name: string): Promise<Skill | null> {
+  const own = await getSkill({ workspaceId, name });
+  if (own || workspaceId === DEFAULT_WORKSPACE_ID) return own;
+  return getSkill({ workspaceId: DEFAULT_WORKSPACE_ID, name });
+}
+
+export async function addSkill(workspaceId: string, input: z.infer<typeof createSkillSchema>): Promise<Skill> {
+  await requireWorkspace(workspaceId);
+  if ((await countSkills({ workspaceId })) >= MAX_SKILLS) {
+    throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_SKILLS} skills, the limit; delete one first.`);
+  }
+  try {
+    return await createSkill({ workspaceId, ...input });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError("conflict", `Workspace ${workspaceId} already has a skill named ${input.name}; edit it instead.`, "name");
+    throw error;
+  }
+}
+
+export async function editSkill(workspaceId: string, name: string, input: z.infer<typeof updateSkillSchema>): Promise<Skill> {
+  await requireWorkspace(workspaceId);
+  const updated = await updateSkill({ workspaceId, name, ...input });
+  if (!updated) throw missing(workspaceId, name);
+  return updated;
+}
+
+export async function removeSkill(workspaceId: string, name: string): Promise<void> {
+  await requireWorkspace(workspaceId);
+  if (!(await deleteSkill({ workspaceId, name }))) throw missing(workspaceId, name);
+}

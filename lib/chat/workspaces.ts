@@ -1,0 +1,132 @@
+// Workspaces and their memory, as the API and the agent's tools change them. "default" always exists.
+import { generateId } from "ai";
+import type { z } from "zod";
+import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts";
+import { normalizeMemoryEntry } from "../agent/workspace-text.ts";
+import { ApiError } from "../api/errors.ts";
+import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
+import type { ConversationSummary } from "../chat-message.ts";
+import { listConversations } from "../db/conversations.ts";
+import { addMemoryEntry, deleteMemoryEntry, listMemory, type MemoryAuthor, type MemoryEntry, updateMemoryEntry } from "../db/memory.ts";
+import {
+  countWorkspaceConversations,
+  createWorkspace,
+  DEFAULT_WORKSPACE_ID,
+  deleteWorkspace,
+  findWorkspaceByName,
+  getWorkspace,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  listWorkspaces,
+  updateWorkspace,
+  type Workspace,
+  type WorkspaceSummary,
+} from "../db/workspaces.ts";
+
+export { DEFAULT_WORKSPACE_ID, listWorkspaces };
+
+/** Every conversation, or those of one workspace (which must exist). */
+export async function workspaceConversations(workspaceId?: string): Promise<ConversationSummary[]> {
+  if (workspaceId !== undefined) await requireWorkspace(workspaceId);
+  return listConversations({ workspaceId });
+}
+
+export async function requireWorkspace(id: string): Promise<Workspace> {
+  const workspace = await getWorkspace({ id });
+  if (!workspace) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+  return workspace;
+}
+
+async function nameTaken(name: string): Promise<ApiError> {
+  const other = await findWorkspaceByName({ name });
+  return new ApiError("conflict", `A workspace named "${name}" already exists${other ? ` (${other.id})` : ""}; choose another name.`, "name");
+}
+
+export async function addWorkspace(input: z.infer<typeof createWorkspaceSchema>): Promise<Workspace> {
+  if ((await listWorkspaces()).length >= MAX_WORKSPACES) {
+    throw new ApiError("conflict", `There are already ${MAX_WORKSPACES} workspaces, the limit; delete one first.`);
+  }
+  try {
+    return await createWorkspace({ id: `ws_${generateId()}`, name: input.name, instructions: input.instructions });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw await nameTaken(input.name);
+    throw error;
+  }
+}
+
+export async function editWorkspace(id: string, input: z.infer<typeof updateWorkspaceSchema>): Promise<Workspace> {
+  if (id === DEFAULT_WORKSPACE_ID && input.name !== undefined && input.name !== DEFAULT_WORKSPACE_ID) {
+    throw new ApiError("bad_request", 'The default workspace cannot be renamed (its name is "default").', "name");
+  }
+  try {
+    const updated = await updateWorkspace({ id, ...input });
+    if (!updated) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+    return updated;
+  } catch (error) {
+    if (isUniqueViolation(error) && input.name !== undefined) throw await nameTaken(input.name);
+    throw error;
+  }
+}
+
+/** Refused for "default" and while conversations belong to it: deleting moves nothing silently. */
+export async function removeWorkspace(id: string): Promise<void> {
+  if (id === DEFAULT_WORKSPACE_ID) throw new ApiError("conflict", "The default workspace cannot be deleted.");
+  await requireWorkspace(id);
+  const refuse = (n: number) =>
+    new ApiError("conflict", `Workspace ${id} still has ${n} conversation${n === 1 ? "" : "s"}; delete ${n === 1 ? "it" : "them"} first.`);
+  const conversations = await countWorkspaceConversations({ id });
+  if (conversations > 0) throw refuse(conversations);
+  try {
+    if (!(await deleteWorkspace({ id }))) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw refuse(await countWorkspaceConversations({ id }));
+    throw error;
+  }
+}
+
+export type { MemoryEntry, WorkspaceSummary };
+
+export async function workspaceMemory(workspaceId: string): Promise<MemoryEntry[]> {
+  await requireWorkspace(workspaceId);
+  return listMemory({ workspaceId });
+}
+
+function duplicateOf(entries: readonly MemoryEntry[], text: string, exceptId?: string): MemoryEntry | undefined {
+  const wanted = normalizeMemoryEntry(text);
+  return entries.find((e) => e.id !== exceptId && normalizeMemoryEntry(e.text) === wanted);
+}
+
+const duplicateError = (existing: MemoryEntry) =>
+  new ApiError(
+    "conflict",
+    `Memory already holds this entry (${existing.id}, written by the ${existing.author} at ${existing.createdAt}): "${existing.text}". Entries are compared ignoring case and spaces; do not add it again.`,
+    "text",
+  );
+
+/** Appends one entry; a duplicate (ignoring case and spaces) or one over the limit is refused naming why. */
+export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor): Promise<MemoryEntry> {
+  await requireWorkspace(workspaceId);
+  const entries = await listMemory({ workspaceId });
+  const existing = duplicateOf(entries, text);
+  if (existing) throw duplicateError(existing);
+  if (entries.length >= MAX_MEMORY_ENTRIES) {
+    throw new ApiError("conflict", `Memory already holds ${MAX_MEMORY_ENTRIES} entries, the limit; delete or merge some first.`);
+  }
+  return addMemoryEntry({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author });
+}
+
+export async function editMemoryEntry(workspaceId: string, entryId: string, text: string): Promise<MemoryEntry> {
+  await requireWorkspace(workspaceId);
+  const existing = duplicateOf(await listMemory({ workspaceId }), text, entryId);
+  if (existing) throw duplicateError(existing);
+  const updated = await updateMemoryEntry({ workspaceId, id: entryId, text: text.trim() });
+  if (!updated) throw new ApiError("not_found", `Memory entry ${entryId} does not exist in workspace ${workspaceId}.`);
+  return updated;
+}
+
+export async function forgetMemoryEntry(workspaceId: string, entryId: string): Promise<void> {
+  await requireWorkspace(workspaceId);
+  if (!(await deleteMemoryEntry({ workspaceId, id: entryId }))) {
+    throw new ApiError("not_found", `Memory entry ${entryId} does not exist in workspace ${workspaceId}.`);
+  }
+}

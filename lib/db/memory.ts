@@ -1,0 +1,49 @@
+// Queries for a workspace's memory: one row per entry, oldest first.
+import { getDb } from "./client.ts";
+
+export type MemoryAuthor = "agent" | "person";
+export type MemoryEntry = { id: string; text: string; author: MemoryAuthor; createdAt: string; updatedAt: string };
+
+type MemoryRow = { id: string; text: string; author: string; createdAt: Date; updatedAt: Date };
+
+const toEntry = (row: MemoryRow): MemoryEntry => ({
+  id: row.id,
+  text: row.text,
+  author: row.author === "agent" ? "agent" : "person",
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export async function listMemory({ workspaceId }: { workspaceId: string }): Promise<MemoryEntry[]> {
+  const db = await getDb();
+  const rows = await db.memoryEntry.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(toEntry);
+}
+
+export async function countMemory({ workspaceId }: { workspaceId: string }): Promise<number> {
+  const db = await getDb();
+  return db.memoryEntry.count({ where: { workspaceId } });
+}
+
+export async function getMemoryEntry({ workspaceId, id }: { workspaceId: string; id: string }): Promise<MemoryEntry | null> {
+  const db = await getDb();
+  const row = await db.memoryEntry.findFirst({ where: { workspaceId, id } });
+  return row ? toEntry(row) : null;
+}
+
+export async function addMemoryEntry(entry: { workspaceId: string; id: string; text: string; author: MemoryAuthor }): Promise<MemoryEntry> {
+  const db = await getDb();
+  return toEntry(await db.memoryEntry.create({ data: entry }));
+}
+
+/** null when the entry does not exist in that workspace. */
+export async function updateMemoryEntry({ workspaceId, id, text }: { workspaceId: string; id: string; text: string }): Promise<MemoryEntry | null> {
+  const db = await getDb();
+  const rows = await db.memoryEntry.updateManyAndReturn({ where: { workspaceId, id }, data: { text } });
+  return rows[0] ? toEntry(rows[0]) : null;
+}
+
+export async function deleteMemoryEntry({ workspaceId, id }: { workspaceId: string; id: string }): Promise<boolean> {
+  const db = await getDb();
+  return (await db.memoryEntry.deleteMany({ where: { workspaceId, id } })).count > 0;
+}

@@ -1,0 +1,73 @@
+// Queries for the Workspace aggregate: the workspace row itself (its memory, knowledge and skills have their own
+// modules). "default" always exists: its migration creates it and nothing here deletes it.
+import { getDb } from "./client.ts";
+
+export const DEFAULT_WORKSPACE_ID = "default";
+
+export type WorkspaceSummary = { id: string; name: string; createdAt: string; updatedAt: string };
+export type Workspace = WorkspaceSummary & { instructions: string };
+
+type WorkspaceRow = { id: string; name: string; instructions: string; createdAt: Date; updatedAt: Date };
+
+const toWorkspace = (row: WorkspaceRow): Workspace => ({
+  id: row.id,
+  name: row.name,
+  instructions: row.instructions,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** A unique constraint was violated (Prisma's P2002), or a row still points here (P2003). */
+export const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
+export const isForeignKeyViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2003";
+
+/** Every workspace, default first, then by name. */
+export async function listWorkspaces(): Promise<WorkspaceSummary[]> {
+  const db = await getDb();
+  const rows = await db.workspace.findMany({ select: { id: true, name: true, createdAt: true, updatedAt: true }, orderBy: { name: "asc" } });
+  const summaries = rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+  return [...summaries.filter((w) => w.id === DEFAULT_WORKSPACE_ID), ...summaries.filter((w) => w.id !== DEFAULT_WORKSPACE_ID)];
+}
+
+export async function getWorkspace({ id }: { id: string }): Promise<Workspace | null> {
+  const db = await getDb();
+  const row = await db.workspace.findUnique({ where: { id } });
+  return row ? toWorkspace(row) : null;
+}
+
+export async function findWorkspaceByName({ name }: { name: string }): Promise<WorkspaceSummary | null> {
+  const db = await getDb();
+  const row = await db.workspace.findUnique({ where: { name } });
+  return row ? toWorkspace(row) : null;
+}
+
+/** Throws Prisma's P2002 when the name is taken. */
+export async function createWorkspace({ id, name, instructions = "" }: { id: string; name: string; instructions?: string }): Promise<Workspace> {
+  const db = await getDb();
+  return toWorkspace(await db.workspace.create({ data: { id, name, instructions } }));
+}
+
+/** null when it does not exist; throws Prisma's P2002 when the new name is taken. */
+export async function updateWorkspace({ id, name, instructions }: { id: string; name?: string; instructions?: string }): Promise<Workspace | null> {
+  const db = await getDb();
+  const rows = await db.workspace.updateManyAndReturn({
+    where: { id },
+    data: { ...(name !== undefined ? { name } : {}), ...(instructions !== undefined ? { instructions } : {}) },
+  });
+  return rows[0] ? toWorkspace(rows[0]) : null;
+}
+
+export async function countWorkspaceConversations({ id }: { id: string }): Promise<number> {
+  const db = await getDb();
+  return db.conversation.count({ where: { workspaceId: id } });
+}
+
+/**
+ * Deletes the workspace with its memory, knowledge and skills; false when it does not exist. Throws Prisma's P2003
+ * when a conversation still belongs to it (the foreign key restricts, so a conversation created meanwhile is safe).
+ */
+export async function deleteWorkspace({ id }: { id: string }): Promise<boolean> {
+  const db = await getDb();
+  const result = await db.workspace.deleteMany({ where: { id } });
+  return result.count > 0;
+}
