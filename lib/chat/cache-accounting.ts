@@ -11,8 +11,9 @@ export const CACHE_BREAKS_KEPT = 50;
 /** Conversations whose last call the server remembers (the least recently used is dropped). */
 const DETECTORS_KEPT = 500;
 
-type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number };
-const ZERO: CallTotals = { calls: 0, inputTokens: 0, cachedInputTokens: 0 };
+/** Summed figures of the calls so far, and the newest call's own figures (null: no call with figures yet). */
+type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number; last: CacheTotals | null };
+const ZERO: CallTotals = { calls: 0, inputTokens: 0, cachedInputTokens: 0, last: null };
 
 /** A stored figure (metadata is JSON, an import may bring anything): a whole number of tokens, or none. */
 const tokens = (n: unknown): number | undefined => (Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : undefined);
@@ -22,8 +23,17 @@ function callsOf(message: ChatMessage): CallUsage[] {
   return Array.isArray(usage) ? usage : [];
 }
 
+/** A call's own figures, when it has an input figure. */
+function figuresOf(call: CallUsage | undefined): CacheTotals | null {
+  const inputTokens = tokens(call?.inputTokens);
+  return inputTokens === undefined ? null : { inputTokens, cachedInputTokens: tokens(call?.cachedInputTokens) ?? 0 };
+}
+
 function totalsOfMessage(message: ChatMessage): CallTotals {
-  const calls = callsOf(message);
+  return totalsOfCalls(callsOf(message));
+}
+
+function totalsOfCalls(calls: readonly CallUsage[]): CallTotals {
   if (calls.length === 0) return ZERO;
   let inputTokens = 0;
   let cachedInputTokens = 0;
@@ -31,42 +41,29 @@ function totalsOfMessage(message: ChatMessage): CallTotals {
     inputTokens += tokens(call?.inputTokens) ?? 0;
     cachedInputTokens += tokens(call?.cachedInputTokens) ?? 0;
   }
-  return { calls: calls.length, inputTokens, cachedInputTokens };
+  // `last`: the newest call's figures (the reply's, else the last message with calls), kept in the running totals.
+  return { calls: calls.length, inputTokens, cachedInputTokens, last: figuresOf(calls.at(-1)) };
 }
 
 const add = (a: CallTotals, b: CallTotals): CallTotals => ({
   calls: a.calls + b.calls,
   inputTokens: a.inputTokens + b.inputTokens,
   cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+  last: b.calls ? b.last : a.last,
 });
 
 const totalsOf = historyTotals(totalsOfMessage, add, ZERO);
 
-/** Model calls of the history and their summed input figures. */
+/** Model calls of the history (and of a reply being written) and their summed input figures. */
 export function conversationCallTotals(history: readonly ChatMessage[], reply?: CallUsage[]): CallTotals {
   const totals = totalsOf(history)(history.length);
-  if (!reply?.length) return totals;
-  return add(totals, totalsOfMessage({ id: "", role: "assistant", parts: [], metadata: { usage: reply } }));
-}
-
-/** The newest call with input figures: from the reply being written, else the history's last assistant with usage. */
-export function lastCallOf(history: readonly ChatMessage[], reply?: CallUsage[]): CacheTotals | null {
-  const figures = (call: CallUsage | undefined) => {
-    const inputTokens = tokens(call?.inputTokens);
-    return inputTokens === undefined ? null : { inputTokens, cachedInputTokens: tokens(call?.cachedInputTokens) ?? 0 };
-  };
-  if (reply?.length) return figures(reply.at(-1));
-  for (let i = history.length - 1; i >= 0; i--) {
-    const calls = callsOf(history[i]!);
-    if (calls.length) return figures(calls.at(-1));
-  }
-  return null;
+  return reply?.length ? add(totals, totalsOfCalls(reply)) : totals;
 }
 
 export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[]) {
   const totals = conversationCallTotals(history, reply);
   return {
-    lastCall: lastCallOf(history, reply),
+    lastCall: totals.last,
     conversation: { inputTokens: totals.inputTokens, cachedInputTokens: totals.cachedInputTokens },
   };
 }

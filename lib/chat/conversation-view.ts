@@ -183,6 +183,7 @@ async function warmHistory(id: string): Promise<void> {
   const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
   await precountTokens(messages);
   warmTokenCounts(messages);
+  cacheFigures(messages);
   warmMessageIndex(messages);
   const { compression } = parseAgentState(conversation.agentState);
   const tail = messages.slice(tailStart(messages, compression));
