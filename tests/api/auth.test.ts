@@ -3,9 +3,8 @@
 // cross-site form posts, is in access.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
-import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type ConversationSummary, type ConversationView, expectApiError, jsonRequest } from "./helpers.ts";
+import { type ConversationSummary, type ConversationView, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
 const TOKEN = "s3cret";
 const bearer = { authorization: `Bearer ${TOKEN}` };
@@ -144,20 +143,7 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
   });
 });
 
-const databases: Array<{ name: string; databaseUrl: () => Promise<string | undefined> }> = [
-  { name: "SQLite", databaseUrl: async () => undefined },
-];
-const postgres = process.env.TEST_POSTGRES_URL;
-if (postgres) {
-  databases.push({
-    name: "PostgreSQL",
-    databaseUrl: async () => {
-      const url = await createPostgresDatabase(postgres, `hintline_auth_${process.pid}`);
-      migrate(url);
-      return url;
-    },
-  });
-}
+const databases = databaseKinds("auth");
 
 describe.each(databases)("$name: signing out", ({ databaseUrl }) => {
   let server: AppServer;

@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 import { type FakeReply, type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
-import { type ConversationView, messageText } from "./helpers.ts";
+import { type ConversationView, databaseKinds, messageText } from "./helpers.ts";
 
 const CONVERSATIONS = 24;
 const TURNS = 3;
@@ -34,19 +33,7 @@ function scriptedReply(request: RecordedRequest): FakeReply {
   return { text: `answer to ${tag}: ${"lorem ipsum dolor ".repeat(20)}`.trim(), chunkDelayMs: 2 };
 }
 
-type Kind = { name: string; databaseUrl: () => Promise<string | undefined> };
-const kinds: Kind[] = [{ name: "SQLite", databaseUrl: async () => undefined }];
-const postgres = process.env.TEST_POSTGRES_URL;
-if (postgres) {
-  kinds.push({
-    name: "PostgreSQL",
-    databaseUrl: async () => {
-      const url = await createPostgresDatabase(postgres, `hintline_concurrency_${process.pid}`);
-      migrate(url);
-      return url;
-    },
-  });
-}
+const kinds = databaseKinds("concurrency");
 
 describe.each(kinds)("$name: 24 conversations streaming at once", ({ databaseUrl }) => {
   let fake: OpenAIFake;

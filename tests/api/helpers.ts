@@ -3,6 +3,7 @@
 import Database from "better-sqlite3";
 import { expect } from "vitest";
 import type { StreamChunk } from "../support/chat-client.ts";
+import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 
 export type ApiPart = { type: string; text?: string; [key: string]: unknown };
 export type ApiMessage = {
@@ -143,3 +144,26 @@ export async function settledSnapshot(databaseUrl: string): Promise<DatabaseSnap
   }
   throw new Error("the database kept changing for 5 s");
 }
+
+export type DatabaseKind = { name: string; databaseUrl: () => Promise<string | undefined> };
+
+/**
+ * The databases a server test runs on: SQLite (a fresh file per server), and PostgreSQL when TEST_POSTGRES_URL is set
+ * (a fresh, migrated database named `hintline_<name>_<pid>`).
+ */
+export function databaseKinds(name: string): DatabaseKind[] {
+  const kinds: DatabaseKind[] = [{ name: "SQLite", databaseUrl: async () => undefined }];
+  const postgres = process.env.TEST_POSTGRES_URL;
+  if (postgres) {
+    kinds.push({
+      name: "PostgreSQL",
+      databaseUrl: async () => {
+        const url = await createPostgresDatabase(postgres, `hintline_${name}_${process.pid}`);
+        migrate(url);
+        return url;
+      },
+    });
+  }
+  return kinds;
+}
+

@@ -5,9 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
-import { expectApiError, jsonRequest } from "./helpers.ts";
+import { expectApiError, jsonRequest, databaseKinds } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown; tool_call_id?: string };
 type PlanVersion = { version: number; content: string; author: string; createdAt: string };
@@ -51,18 +50,7 @@ function toolText(request: RecordedRequest | undefined, callId: string): string 
   }
 }
 
-const kinds: Array<{ name: string; databaseUrl: () => Promise<string | undefined> }> = [{ name: "SQLite", databaseUrl: async () => undefined }];
-const postgres = process.env.TEST_POSTGRES_URL;
-if (postgres) {
-  kinds.push({
-    name: "PostgreSQL",
-    databaseUrl: async () => {
-      const url = await createPostgresDatabase(postgres, `hintline_plan_${process.pid}`);
-      migrate(url);
-      return url;
-    },
-  });
-}
+const kinds = databaseKinds("plan");
 
 describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
   let fake: OpenAIFake;

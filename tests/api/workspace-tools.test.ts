@@ -5,24 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
-import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 import { type FakeToolCall, type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
-import { jsonRequest, userMessage } from "./helpers.ts";
+import { jsonRequest, userMessage, databaseKinds } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown; tool_call_id?: string };
 
-const kinds: Array<{ name: string; databaseUrl: () => Promise<string | undefined> }> = [{ name: "SQLite", databaseUrl: async () => undefined }];
-const postgres = process.env.TEST_POSTGRES_URL;
-if (postgres) {
-  kinds.push({
-    name: "PostgreSQL",
-    databaseUrl: async () => {
-      const url = await createPostgresDatabase(postgres, `hintline_wstools_${process.pid}`);
-      migrate(url);
-      return url;
-    },
-  });
-}
+const kinds = databaseKinds("wstools");
 
 /** The text the model got for a tool call (an error goes over the wire as {"error": text}). */
 function toolText(request: RecordedRequest | undefined, callId: string): string {

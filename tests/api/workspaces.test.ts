@@ -5,26 +5,14 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
-import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
-import { expectApiError, jsonRequest, userMessage } from "./helpers.ts";
+import { expectApiError, jsonRequest, userMessage, databaseKinds } from "./helpers.ts";
 
 type Workspace = { id: string; name: string; instructions?: string; createdAt: string; updatedAt: string };
 type Entry = { id: string; text: string; author: string; createdAt: string; updatedAt: string };
 type FileInfo = { path: string; bytes: number; tokens: number; updatedAt: string };
 type Skill = { name: string; description: string; instructions: string };
 
-const kinds: Array<{ name: string; databaseUrl: () => Promise<string | undefined> }> = [{ name: "SQLite", databaseUrl: async () => undefined }];
-const postgres = process.env.TEST_POSTGRES_URL;
-if (postgres) {
-  kinds.push({
-    name: "PostgreSQL",
-    databaseUrl: async () => {
-      const url = await createPostgresDatabase(postgres, `hintline_workspaces_${process.pid}`);
-      migrate(url);
-      return url;
-    },
-  });
-}
+const kinds = databaseKinds("workspaces");
 
 const text = (body: string, type = "text/markdown") => ({ method: "PUT", headers: { "content-type": type }, body });
 
