@@ -2,6 +2,7 @@
 // and scores the answer by code. `axes` names the variant axes beyond hints on/off that it is run under.
 import { formatInTimeZone } from "date-fns-tz";
 import { measureContext } from "../lib/chat/context-measure.ts";
+import { conversationSystemPrompt } from "../lib/chat/system-prompt.ts";
 import { resolveSettings } from "../lib/agent/settings.ts";
 import { parseAgentState } from "../lib/chat/agent-state.ts";
 import { getConversation } from "../lib/db/conversations.ts";
@@ -206,7 +207,8 @@ export const SCENARIOS: readonly Scenario[] = [
       const conversation = (await getConversation({ id: c.id }))!;
       const history = await listMessages({ conversationId: c.id });
       const settings = resolveSettings(conversation.settings);
-      const before = measureContext({ settings, history: history.slice(0, -1), compression: parseAgentState(conversation.agentState).compression });
+      const system = (await conversationSystemPrompt(c.id, settings)).text;
+      const before = measureContext({ settings, history: history.slice(0, -1), compression: parseAgentState(conversation.agentState).compression, system });
       const expected = before.triggerTokens - before.inputTokens;
       return scoreNear(turn.answer, expected, Math.max(50, Math.round(expected * 0.15)));
     },

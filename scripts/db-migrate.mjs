@@ -143,7 +143,9 @@ async function newMigration(name, fromSchemaFile) {
     if (provider === "postgresql") throw new Error("PostgreSQL: pass --from <the previous schema file>");
     from = { tag: "migrations", ...list };
   }
-  const diff = await engine.diff({ from, to: { tag: "schemaDatamodel", ...schema }, script: true, exitCode: null, filters });
+  // PostgreSQL's diff refuses unqualified external names, and has no such tables.
+  const diffFilters = provider === "sqlite" ? filters : { externalTables: [], externalEnums: [] };
+  const diff = await engine.diff({ from, to: { tag: "schemaDatamodel", ...schema }, script: true, exitCode: null, filters: diffFilters });
   const sql = (diff.stdout ?? "").trim();
   if (!sql || sql.startsWith("-- This is an empty migration")) return console.log(`${provider}: no schema changes`);
   const dir = path.join(migDir, `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}_${name}`);

@@ -18,6 +18,7 @@ type ContextView = {
   usage: { inputTokens: number; contextWindow: number; triggerTokens: number; bufferStartTokens: number };
   cache: CacheView;
   strategy?: StrategyDecision;
+  workspace?: { workspaceId: string; pending: string[] };
 };
 
 function messageText(message: ModelMessage): string {
@@ -104,6 +105,17 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
                     </details>
                   ))}
                 </div>
+                {view.workspace && view.workspace.pending.length > 0 && (
+                  <div data-testid="inspector-workspace-pending" className="mt-2 rounded-lg border border-border px-3 py-2 text-xs">
+                    <p className="font-medium">Workspace changes pending in the system prompt ({view.workspace.pending.length})</p>
+                    <p className="text-muted">The agent was told them in Workspace hints; the system prompt takes them in at the next compression.</p>
+                    <ul className="mt-1 list-none space-y-0.5 font-mono whitespace-pre-wrap">
+                      {view.workspace.pending.map((line, i) => (
+                        <li key={i}>{line}</li>
+                      ))}
+                    </ul>
+                  </div>
+                )}
               </section>
               <section>
                 <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">Messages ({view.messages.length})</h3>

@@ -13,7 +13,8 @@ import { activeReply } from "./active-replies.ts";
 import { parseAgentState, patchAgentState } from "./agent-state.ts";
 import { compressContext } from "./compression.ts";
 import { contextWindowFor, measureContext } from "./context-measure.ts";
-import { systemPromptFor } from "./system-prompt.ts";
+import { conversationSystemPrompt } from "./system-prompt.ts";
+import { refreshWorkspaceView } from "./workspace-view.ts";
 
 export const NOTHING_OUTSIDE_RESERVE = "Nothing to compress yet: the conversation already fits in the reserve.";
 export const NO_SMALLER_SUMMARY = "Nothing to compress yet: a summary would not be smaller than the messages it replaces.";
@@ -31,7 +32,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   const history = await listMessages({ conversationId });
   const { compression } = parseAgentState(conversation.agentState);
   const contextWindow = contextWindowFor(settings);
-  const system = systemPromptFor(settings).text;
+  const system = (await conversationSystemPrompt(conversationId, settings)).text;
   const before = measureContext({ settings, history, compression, system, contextWindow });
   // Computed, compared, and only then stored.
   const result = await compressContext({
@@ -49,10 +50,13 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
   if (activeReply(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
   await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
+  // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
+  await refreshWorkspaceView(conversationId, conversation.workspaceId);
+  const systemAfter = (await conversationSystemPrompt(conversationId, settings)).text;
   const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens };
   const message = await appendMessage({
     conversationId,
     message: { id: generateId(), role: "assistant", parts: [{ type: "data-compression", id: `compression-${data.createdAt}`, data }], metadata: { model: info.id } },
   });
-  return { compressed: true, compression: data, message, contextUsage: measureContext({ settings, history: [...history, message], compression: result.state, system, contextWindow }) };
+  return { compressed: true, compression: data, message, contextUsage: measureContext({ settings, history: [...history, message], compression: result.state, system: systemAfter, contextWindow }) };
 }

@@ -8,7 +8,6 @@ import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import type { ChatMessage, ContextUsage } from "../chat-message.ts";
 import { type CompressionState, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";
-import { systemPromptFor } from "./system-prompt.ts";
 
 export function contextWindowFor(settings: Settings): number {
   return settings.context.contextWindow ?? currentModel().info.contextWindow;
@@ -18,7 +17,7 @@ export function measureContext({
   settings,
   history,
   compression,
-  system = systemPromptFor(settings).text,
+  system,
   contextWindow = contextWindowFor(settings),
   start = tailStart(history, compression),
   reply,
@@ -27,7 +26,8 @@ export function measureContext({
   /** Every stored message of the conversation. */
   history: readonly ChatMessage[];
   compression?: CompressionState;
-  system?: string;
+  /** The system prompt's text (lib/chat/system-prompt.ts, with the conversation's frozen workspace). */
+  system: string;
   contextWindow?: number;
   /** Where the model context starts in `history`, when the caller knows it already. */
   start?: number;

@@ -19,7 +19,8 @@ import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
-import { systemPromptFor } from "./system-prompt.ts";
+import { conversationSystemPrompt } from "./system-prompt.ts";
+import { pendingWorkspaceChanges } from "./workspace-view.ts";
 import { mapYielding } from "./yielding.ts";
 
 const figure = (n: unknown): number | null => (Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : null);
@@ -62,7 +63,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   const settings = resolveSettings(conversation.settings);
-  const prompt = systemPromptFor(settings);
+  const [prompt, pendingWorkspace] = await Promise.all([conversationSystemPrompt(id, settings), pendingWorkspaceChanges(id)]);
   const state = parseAgentState(conversation.agentState);
   const history = await listMessages({ conversationId: id });
   const tail = history.slice(tailStart(history, state.compression));
@@ -81,5 +82,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     usage,
     cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },
     strategy: strategyView(settings, state.strategyDecision),
+    /** Workspace changes the system prompt does not hold yet (the agent was told them as hints). */
+    workspace: { workspaceId: conversation.workspaceId, pending: pendingWorkspace },
   };
 }

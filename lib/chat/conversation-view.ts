@@ -15,6 +15,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { conversationSystemPrompt } from "./system-prompt.ts";
 import { forgetCalls } from "./cache-accounting.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
@@ -38,15 +39,16 @@ export async function getConversationView(id: string): Promise<ConversationView>
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   await settleStaleReplies({ conversationId: id, activeIds: activeReplyIds(id) });
-  const [messages, tasks, plan] = await Promise.all([
+  const settings = resolveSettings(conversation.settings);
+  const [messages, tasks, plan, prompt] = await Promise.all([
     listMessages({ conversationId: id }),
     listTasks({ conversationId: id }),
     planView(id, conversation.mode),
+    conversationSystemPrompt(id, settings),
   ]);
-  const settings = resolveSettings(conversation.settings);
   const state = parseAgentState(conversation.agentState);
   await precountTokens(messages);
-  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression }), cache: cacheFigures(messages) };
+  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text }), cache: cacheFigures(messages) };
   return {
     id: conversation.id,
     workspaceId: conversation.workspaceId,

@@ -1,4 +1,5 @@
 // A workspace's knowledge files, as the API changes them and the agent reads them.
+import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { countTokens } from "../agent/token-count.ts";
 import { MAX_KNOWLEDGE_FILE_BYTES, MAX_KNOWLEDGE_FILES } from "../agent/workspace-limits.ts";
 import { knowledgePathProblem } from "../agent/workspace-text.ts";
@@ -43,6 +44,7 @@ export async function saveKnowledge(workspaceId: string, path: string, content: 
   if (saved === "limit") {
     throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_KNOWLEDGE_FILES} knowledge files, the limit; delete one first.`);
   }
+  await bumpWorkspaceRevision({ workspaceId });
   return saved;
 }
 
@@ -51,4 +53,5 @@ export async function removeKnowledge(workspaceId: string, path: string): Promis
   if (!(await deleteKnowledgeFile({ workspaceId, path }))) {
     throw new ApiError("not_found", `Knowledge file ${path} does not exist in workspace ${workspaceId}.`);
   }
+  await bumpWorkspaceRevision({ workspaceId });
 }

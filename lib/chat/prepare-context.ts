@@ -28,17 +28,21 @@ export async function prepareContext({
   system,
   history,
   agentState,
+  onCompressed,
 }: {
   conversationId: string;
   model: LanguageModel;
   settings: Settings;
   contextWindow: number;
-  system: string;
+  /** The system prompt's text now (a compression refreshes its workspace: see onCompressed). */
+  system: () => string;
   history: ChatMessage[];
   agentState: AgentState;
+  /** After a compression was stored here, before the figure is measured again. */
+  onCompressed?: () => Promise<void>;
 }): Promise<PreparedContext> {
   let compression = agentState.compression;
-  const measure = () => measureContext({ settings, contextWindow, system, history, compression });
+  const measure = () => measureContext({ settings, contextWindow, system: system(), history, compression });
   let usage = measure();
   const prelude: ChatChunk[] = [];
   if (shouldCompress(usage.inputTokens, settings.context.triggerRatio, contextWindow)) {
@@ -53,6 +57,7 @@ export async function prepareContext({
     });
     if (result) {
       compression = result.state;
+      await onCompressed?.();
       usage = measure();
       prelude.push({ type: "data-compression", id: `compression-${result.data.createdAt}`, data: { ...result.data, tokensAfter: usage.inputTokens } });
     }
@@ -60,6 +65,6 @@ export async function prepareContext({
   const start = tailStart(history, compression);
   const tail = history.slice(start);
   const usageWith = (reply: ChatMessage, current = compression) =>
-    measureContext({ settings, contextWindow, system, history, compression: current, start: current === compression ? start : undefined, reply });
+    measureContext({ settings, contextWindow, system: system(), history, compression: current, start: current === compression ? start : undefined, reply });
   return { compression, usage, usageWith, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings))), prelude };
 }

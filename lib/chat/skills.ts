@@ -1,4 +1,5 @@
 // Skills: a workspace's own, and those of "default", which every workspace sees unless it has one of the same name.
+import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import type { z } from "zod";
 import { MAX_SKILLS } from "../agent/workspace-limits.ts";
 import { ApiError } from "../api/errors.ts";
@@ -36,7 +37,9 @@ export async function addSkill(workspaceId: string, input: z.infer<typeof create
     throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_SKILLS} skills, the limit; delete one first.`);
   }
   try {
-    return await createSkill({ workspaceId, ...input });
+    const skill = await createSkill({ workspaceId, ...input });
+    await bumpWorkspaceRevision({ workspaceId });
+    return skill;
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError("conflict", `Workspace ${workspaceId} already has a skill named ${input.name}; edit it instead.`, "name");
     throw error;
@@ -47,10 +50,12 @@ export async function editSkill(workspaceId: string, name: string, input: z.infe
   await requireWorkspace(workspaceId);
   const updated = await updateSkill({ workspaceId, name, ...input });
   if (!updated) throw missing(workspaceId, name);
+  await bumpWorkspaceRevision({ workspaceId });
   return updated;
 }
 
 export async function removeSkill(workspaceId: string, name: string): Promise<void> {
   await requireWorkspace(workspaceId);
   if (!(await deleteSkill({ workspaceId, name }))) throw missing(workspaceId, name);
+  await bumpWorkspaceRevision({ workspaceId });
 }

@@ -16,6 +16,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
+import { openWorkspaceTracker } from "./workspace-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string };
@@ -54,19 +55,22 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   const onAbort = () => controller.abort();
   signal.addEventListener("abort", onAbort, { once: true });
   const settings = resolveSettings(conversation.settings);
-  const instructions = systemPromptFor(settings).text;
-  // Rebuilt before every later model call from the stored settings, so an edit made mid-reply applies on the next
-  // step; the first call uses the settings this request just read.
+  // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
+  const workspace = await openWorkspaceTracker(conversationId);
+  const instructions = systemPromptFor(settings, workspace.frozen()).text;
+  // Rebuilt before every model call from the stored settings, so an edit made mid-reply applies on the next step
+  // (the first call uses the settings this request just read), and from the frozen workspace, which a compression
+  // during the reply refreshes.
   let calls = 0;
   // What the last prompt was assembled from, so that a changed prompt is told apart from the person's edit.
   let promptSource = promptSourceOf(settings);
   const currentInstructions = async () => {
-    if (calls++ === 0) return instructions;
+    if (calls++ === 0) return systemPromptFor(settings, workspace.frozen()).text;
     const fresh = await getConversation({ id: conversationId });
     if (!fresh) return instructions;
     const freshSettings = resolveSettings(fresh.settings);
     promptSource = promptSourceOf(freshSettings);
-    return systemPromptFor(freshSettings).text;
+    return systemPromptFor(freshSettings, workspace.frozen()).text;
   };
   const job = {
     conversationId,
@@ -80,6 +84,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     workspaceId: conversation.workspaceId,
     instructions,
     currentInstructions,
+    workspace,
     promptSource: () => promptSource,
     retry: turn.retry === true,
     history: turn.history,

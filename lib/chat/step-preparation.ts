@@ -15,6 +15,7 @@ import { type CompressionState, compressContext, summaryModelMessages, tailStart
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
+import type { WorkspaceTracker } from "./workspace-view.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { createHintStep } from "./runtime-hints.ts";
 import { createStatusStrategy, firstCallSuffixTokens, lastStepSuffixTokens } from "./status-strategy.ts";
@@ -29,6 +30,7 @@ export function createStepPreparation({
   context,
   agentState,
   mode: modeAtStart,
+  workspace,
   tasksAtStart,
 }: {
   conversationId: string;
@@ -41,6 +43,8 @@ export function createStepPreparation({
   agentState: AgentState;
   /** The conversation's mode as the reply started. */
   mode: ConversationMode;
+  /** The frozen workspace (refreshed at a compression) and the Workspace hint. */
+  workspace: WorkspaceTracker;
   /** The task list as the reply started. */
   tasksAtStart: Task[];
 }) {
@@ -86,6 +90,7 @@ export function createStepPreparation({
           result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings)));
           result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
           lastStepTokens = compressed.data.tokensAfter;
+          await workspace.refresh();
         }
         justCompressed = !!result.history;
       }
@@ -93,6 +98,9 @@ export function createStepPreparation({
     // A switch of mode is announced once, on the next step, before the runtime hint.
     const modeHint = await modeHintChunk({ conversationId, mode: state.mode, agentState: state.agentState, compressed: justCompressed });
     if (modeHint) result.chunks = [...(result.chunks ?? []), modeHint];
+    // Then what changed in the workspace since the agent last heard (the system prompt keeps its frozen copy).
+    const workspaceHint = await workspace.beforeStep();
+    if (workspaceHint) result.chunks = [...(result.chunks ?? []), workspaceHint];
     // The status the previous call of this reply ended with under replace is gone from this call.
     const superseded = strategy.supersede();
     if (superseded) result[superseded.quiet ? "quiet" : "chunks"] = [...(result[superseded.quiet ? "quiet" : "chunks"] ?? []), superseded.chunk];

@@ -21,6 +21,8 @@ import { convertOptionsFor } from "./model-messages.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
+import { systemPromptFor } from "./system-prompt.ts";
+import type { WorkspaceTracker } from "./workspace-view.ts";
 
 export type ReplyJob = {
   conversationId: string;
@@ -38,6 +40,8 @@ export type ReplyJob = {
   promptSource: () => string;
   /** The conversation's workspace (its memory, knowledge and skills are the tools'). */
   workspaceId?: string;
+  /** The workspace as the system prompt holds it, and the Workspace hint when it changed. */
+  workspace: WorkspaceTracker;
   /** The reply to the person's latest message is generated again. */
   retry?: boolean;
   history: ChatMessage[];
@@ -79,9 +83,10 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await updateMessage({ conversationId, id: replyId, parts: reply.parts });
   };
   await precountTokens(history);
-  const context = await prepareContext({ conversationId, model, settings, contextWindow, system: job.instructions, history, agentState });
+  const system = () => systemPromptFor(settings, job.workspace.frozen()).text;
+  const context = await prepareContext({ conversationId, model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart });
+  const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
   const tools = createTools({
     conversationId,
     workspaceId: job.workspaceId,

@@ -1,13 +1,24 @@
-// The system prompt for a conversation: its own prompt settings over the global defaults from the environment.
+// The system prompt for a conversation: its own prompt settings over the global defaults from the environment, and
+// its workspace as frozen in its view (lib/chat/workspace-view.ts).
 import { assembleSystemPrompt, type AssembledPrompt, DEFAULT_WORKSPACE_BUDGET } from "../agent/system-prompt/assemble.ts";
 import type { Settings } from "../agent/settings.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { envNumber } from "../env-number.ts";
+import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
 
 const countTokens = createTokenCounter();
 
-export function systemPromptFor(settings: Settings): AssembledPrompt {
-  return assembleSystemPrompt({
+export const workspaceBudget = () => envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET;
+
+// Assembled prompts by what they were assembled from: a call whose settings and frozen workspace did not change gets
+// the same prompt without counting its sections again.
+const assembled = new Map<string, AssembledPrompt>();
+
+export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace | null): AssembledPrompt {
+  const key = `${promptSourceOf(settings)}\u0000${workspace?.id ?? ""}\u0000${workspaceBudget()}`;
+  const cached = assembled.get(key);
+  if (cached) return cached;
+  const prompt = assembleSystemPrompt({
     conversation: settings.prompt,
     defaults: {
       base: process.env.HINTLINE_BASE_PROMPT,
@@ -15,9 +26,18 @@ export function systemPromptFor(settings: Settings): AssembledPrompt {
       memory: process.env.HINTLINE_MEMORY,
     },
     taskToolNames: settings.injection.taskToolNames,
-    workspaceBudget: envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET,
+    workspaceBudget: workspaceBudget(),
     countTokens,
+    workspace: workspace?.snapshot,
   });
+  if (assembled.size >= 200) assembled.delete(assembled.keys().next().value!);
+  assembled.set(key, prompt);
+  return prompt;
+}
+
+/** A conversation's system prompt as its next call sends it, for views that write nothing. */
+export async function conversationSystemPrompt(conversationId: string, settings: Settings): Promise<AssembledPrompt> {
+  return systemPromptFor(settings, await promptWorkspace(conversationId));
 }
 
 /** What the system prompt is assembled from: when this changes, so may the prompt (the person's edit). */

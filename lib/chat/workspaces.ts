@@ -1,4 +1,5 @@
 // Workspaces and their memory, as the API and the agent's tools change them. "default" always exists.
+import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { generateId } from "ai";
 import type { z } from "zod";
 import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts";
@@ -61,6 +62,7 @@ export async function editWorkspace(id: string, input: z.infer<typeof updateWork
   try {
     const updated = await updateWorkspace({ id, ...input });
     if (!updated) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+    await bumpWorkspaceRevision({ workspaceId: id });
     return updated;
   } catch (error) {
     if (isUniqueViolation(error) && input.name !== undefined) throw await nameTaken(input.name);
@@ -103,8 +105,11 @@ const duplicateError = (existing: MemoryEntry) =>
     "text",
   );
 
-/** Appends one entry; a duplicate (ignoring case and spaces) or one over the limit is refused naming why. */
-export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor): Promise<MemoryEntry> {
+/**
+ * Appends one entry; a duplicate (ignoring case and spaces) or one over the limit is refused naming why.
+ * `conversationId`: the conversation whose agent wrote it (it is not told about its own entry).
+ */
+export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor, conversationId?: string): Promise<MemoryEntry> {
   await requireWorkspace(workspaceId);
   const entries = await listMemory({ workspaceId });
   const existing = duplicateOf(entries, text);
@@ -112,7 +117,9 @@ export async function rememberEntry(workspaceId: string, text: string, author: M
   if (entries.length >= MAX_MEMORY_ENTRIES) {
     throw new ApiError("conflict", `Memory already holds ${MAX_MEMORY_ENTRIES} entries, the limit; delete or merge some first.`);
   }
-  return addMemoryEntry({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author });
+  const entry = await addMemoryEntry({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId });
+  await bumpWorkspaceRevision({ workspaceId });
+  return entry;
 }
 
 export async function editMemoryEntry(workspaceId: string, entryId: string, text: string): Promise<MemoryEntry> {
@@ -121,6 +128,7 @@ export async function editMemoryEntry(workspaceId: string, entryId: string, text
   if (existing) throw duplicateError(existing);
   const updated = await updateMemoryEntry({ workspaceId, id: entryId, text: text.trim() });
   if (!updated) throw new ApiError("not_found", `Memory entry ${entryId} does not exist in workspace ${workspaceId}.`);
+  await bumpWorkspaceRevision({ workspaceId });
   return updated;
 }
 
@@ -129,4 +137,5 @@ export async function forgetMemoryEntry(workspaceId: string, entryId: string): P
   if (!(await deleteMemoryEntry({ workspaceId, id: entryId }))) {
     throw new ApiError("not_found", `Memory entry ${entryId} does not exist in workspace ${workspaceId}.`);
   }
+  await bumpWorkspaceRevision({ workspaceId });
 }

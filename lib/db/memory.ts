@@ -2,14 +2,16 @@
 import { getDb } from "./client.ts";
 
 export type MemoryAuthor = "agent" | "person";
-export type MemoryEntry = { id: string; text: string; author: MemoryAuthor; createdAt: string; updatedAt: string };
+/** `conversationId`: the conversation whose agent wrote it (absent for the person's entries). */
+export type MemoryEntry = { id: string; text: string; author: MemoryAuthor; conversationId?: string; createdAt: string; updatedAt: string };
 
-type MemoryRow = { id: string; text: string; author: string; createdAt: Date; updatedAt: Date };
+type MemoryRow = { id: string; text: string; author: string; conversationId: string | null; createdAt: Date; updatedAt: Date };
 
 const toEntry = (row: MemoryRow): MemoryEntry => ({
   id: row.id,
   text: row.text,
   author: row.author === "agent" ? "agent" : "person",
+  ...(row.conversationId ? { conversationId: row.conversationId } : {}),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -31,7 +33,13 @@ export async function getMemoryEntry({ workspaceId, id }: { workspaceId: string;
   return row ? toEntry(row) : null;
 }
 
-export async function addMemoryEntry(entry: { workspaceId: string; id: string; text: string; author: MemoryAuthor }): Promise<MemoryEntry> {
+export async function addMemoryEntry(entry: {
+  workspaceId: string;
+  id: string;
+  text: string;
+  author: MemoryAuthor;
+  conversationId?: string;
+}): Promise<MemoryEntry> {
   const db = await getDb();
   return toEntry(await db.memoryEntry.create({ data: entry }));
 }

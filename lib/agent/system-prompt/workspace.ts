@@ -36,9 +36,27 @@ export const WORKSPACE_GUIDANCE = [
   "When the person states a preference, a background fact or a decision, or a key result appears, append one concise entry with MemoryWrite. Never write an entry that is already there.",
 ].join("\n");
 
-function knowledgeBlock(ws: WorkspaceSnapshot): string {
+/** KNOWLEDGE.md's lines that fit `budget` tokens, with a note when the rest was left out. */
+export function knowledgeIndexWithin(index: string, budget: number, countTokens: (t: string) => number): string {
+  const text = escapeWorkspaceText(index.trim());
+  if (!text || countTokens(text) <= budget) return text;
+  const lines = text.split("\n");
+  const note = (shown: number) =>
+    `[KNOWLEDGE.md cut to the budget: ${shown} of ${lines.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
+  let room = budget - countTokens(note(lines.length));
+  const kept: string[] = [];
+  for (const line of lines) {
+    const cost = countTokens(`${line}\n`);
+    if (cost > room) break;
+    kept.push(line);
+    room -= cost;
+  }
+  return [...kept, note(kept.length)].join("\n");
+}
+
+function knowledgeBlock(ws: WorkspaceSnapshot, index: string): string {
   const parts: string[] = [];
-  if (ws.knowledgeIndex.trim()) parts.push(escapeWorkspaceText(ws.knowledgeIndex.trim()));
+  if (index) parts.push(index);
   if (ws.files.length) parts.push(["Files (read with KnowledgeRead):", ...ws.files.map((f) => `- ${escapeWorkspaceText(oneLine(f.path))} (${f.bytes} bytes)`)].join("\n"));
   return parts.join("\n\n");
 }
@@ -65,10 +83,14 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   const ws = context.workspace;
   if (!ws) return sections;
   const instructions = ws.instructions.trim() ? escapeWorkspaceText(ws.instructions.trim()) : "";
-  const knowledge = knowledgeBlock(ws);
-  if (!instructions && !knowledge && ws.memory.length === 0) return sections;
+  if (!instructions && !ws.knowledgeIndex.trim() && ws.files.length === 0 && ws.memory.length === 0) return sections;
   const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${WORKSPACE_GUIDANCE}\n\n## Workspace Files (Injected)\n<loaded_context>`;
   const agents = instructions ? `\n<agents_context>\n${instructions}\n</agents_context>` : "";
+  // Fixed parts first: the instructions and the file list whole, KNOWLEDGE.md up to half of what they leave, and
+  // memory gets the rest.
+  const fixed = context.countTokens(head + agents + knowledgeBlock(ws, "") + "\n</loaded_context>") + 40;
+  const index = knowledgeIndexWithin(ws.knowledgeIndex, Math.max(0, Math.floor((context.workspaceBudget - fixed) / 2)), context.countTokens);
+  const knowledge = knowledgeBlock(ws, index);
   const domain = knowledge ? `\n<domain_knowledge_context>\n${knowledge}\n</domain_knowledge_context>` : "";
   const tail = "\n</loaded_context>";
   let memoryPart = "";

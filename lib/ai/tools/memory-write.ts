@@ -32,7 +32,7 @@ export function memoryWriteTool(ctx: TaskToolContext) {
       }
       const workspaceId = await workspaceOf(ctx);
       try {
-        const saved = await rememberEntry(workspaceId, entry, "agent");
+        const saved = await rememberEntry(workspaceId, entry, "agent", ctx.conversationId);
         const total = await countMemory({ workspaceId });
         return safeResult(`Memory entry saved (${saved.id}): ${shownLine(saved.text)}\nThe workspace memory now holds ${total} entries.`, toolName, call);
       } catch (error) {

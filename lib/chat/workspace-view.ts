@@ -1,0 +1,149 @@
+// A conversation's view of its workspace. Its system prompt holds the workspace as frozen when the conversation first
+// replied (or at its last compression), so the prompt stays byte-identical and cached while the workspace changes;
+// before each model call one small query says whether the workspace changed since the agent last heard, and if so the
+// step carries a "Workspace" hint with what changed (lib/agent/workspace-changes.ts).
+import { generateId } from "ai";
+import type { WorkspaceSnapshot } from "../agent/system-prompt/workspace.ts";
+import {
+  describeChange,
+  diffWorkspace,
+  KNOWLEDGE_INDEX_PATH,
+  parseWorkspaceState,
+  renderWorkspaceHint,
+  snapshotOf,
+  WORKSPACE_HINT_SOURCE,
+  type WorkspaceState,
+} from "../agent/workspace-changes.ts";
+import type { ChatChunk, HintData } from "../chat-message.ts";
+import { now as clockNow } from "../clock.ts";
+import { getKnowledgeFile, listKnowledge } from "../db/knowledge.ts";
+import { listMemory } from "../db/memory.ts";
+import { listSkills } from "../db/skills.ts";
+import {
+  getWorkspaceView,
+  putWorkspaceView,
+  setWorkspaceSeen,
+  workspaceRevision,
+  workspaceViewStatus,
+  type WorkspaceViewStatus,
+} from "../db/workspace-views.ts";
+import { DEFAULT_WORKSPACE_ID, getWorkspace } from "../db/workspaces.ts";
+
+/** The workspace as it is now (revision read first: a change landing meanwhile is seen again, never missed). */
+export async function liveWorkspace(workspaceId: string): Promise<{ revision: string; state: WorkspaceState }> {
+  const revision = await workspaceRevision({ workspaceId });
+  const [workspace, memory, files, index, own, shared] = await Promise.all([
+    getWorkspace({ id: workspaceId }),
+    listMemory({ workspaceId }),
+    listKnowledge({ workspaceId }),
+    getKnowledgeFile({ workspaceId, path: KNOWLEDGE_INDEX_PATH }),
+    listSkills({ workspaceId }),
+    workspaceId === DEFAULT_WORKSPACE_ID ? Promise.resolve([]) : listSkills({ workspaceId: DEFAULT_WORKSPACE_ID }),
+  ]);
+  const ownNames = new Set(own.map((s) => s.name));
+  const skills = [...own, ...shared.filter((s) => !ownNames.has(s.name))].sort((a, b) => a.name.localeCompare(b.name));
+  const state: WorkspaceState = {
+    name: workspace?.name ?? workspaceId,
+    instructions: workspace?.instructions ?? "",
+    memory: memory.map((m) => ({ id: m.id, text: m.text, ...(m.conversationId ? { conversationId: m.conversationId } : {}) })),
+    knowledgeIndex: index?.content ?? "",
+    files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
+    skills: skills.map((s) => ({ name: s.name, description: s.description })),
+  };
+  return { revision, state };
+}
+
+export type FrozenWorkspace = { id: string; state: WorkspaceState; snapshot: WorkspaceSnapshot };
+
+// Frozen states by their id: a step's prompt is assembled from the frozen state without reading it again.
+const frozenById = new Map<string, FrozenWorkspace>();
+function remember(frozen: FrozenWorkspace): FrozenWorkspace {
+  if (frozenById.size >= 200) frozenById.delete(frozenById.keys().next().value!);
+  frozenById.set(frozen.id, frozen);
+  return frozen;
+}
+const frozenOf = (id: string, state: WorkspaceState): FrozenWorkspace => remember({ id, state, snapshot: snapshotOf(state) });
+
+/** Freezes the workspace as it is now into the conversation's view (its first reply, and every compression). */
+export async function refreshWorkspaceView(conversationId: string, workspaceId: string): Promise<FrozenWorkspace> {
+  const { revision, state } = await liveWorkspace(workspaceId);
+  const frozen = frozenOf(generateId(), state);
+  await putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: state, seenRevision: revision, seen: state });
+  return frozen;
+}
+
+async function readFrozen(conversationId: string, status: WorkspaceViewStatus): Promise<FrozenWorkspace> {
+  if (!status.frozenId) return refreshWorkspaceView(conversationId, status.workspaceId);
+  const cached = frozenById.get(status.frozenId);
+  if (cached) return cached;
+  const view = await getWorkspaceView({ conversationId });
+  const state = parseWorkspaceState(view?.frozen);
+  if (!view || !state) return refreshWorkspaceView(conversationId, status.workspaceId);
+  return frozenOf(view.frozenId, state);
+}
+
+/**
+ * The workspace as the conversation's system prompt holds it, for a view that writes nothing (GET routes): frozen, or
+ * as it would be frozen now when the conversation never replied. null: no conversation.
+ */
+export async function promptWorkspace(conversationId: string): Promise<FrozenWorkspace | null> {
+  const status = await workspaceViewStatus({ conversationId });
+  if (!status) return null;
+  if (status.frozenId) return readFrozen(conversationId, status);
+  const id = `live:${status.workspaceId}:${status.revision}`;
+  return frozenById.get(id) ?? frozenOf(id, (await liveWorkspace(status.workspaceId)).state);
+}
+
+/** The workspace as the conversation's system prompt holds it (frozen now if it never was); null: no conversation. */
+export async function frozenWorkspace(conversationId: string): Promise<FrozenWorkspace | null> {
+  const status = await workspaceViewStatus({ conversationId });
+  return status ? readFrozen(conversationId, status) : null;
+}
+
+/**
+ * What the inspector shows: the changes made since the prompt's copy was frozen (they reach the agent as hints and
+ * the prompt at the next compression). A conversation that never replied has nothing pending: it will freeze it now.
+ */
+export async function pendingWorkspaceChanges(conversationId: string): Promise<string[]> {
+  const status = await workspaceViewStatus({ conversationId });
+  if (!status?.frozenId) return [];
+  const frozen = await readFrozen(conversationId, status);
+  const { state } = await liveWorkspace(status.workspaceId);
+  return diffWorkspace(frozen.state, state).map(describeChange);
+}
+
+export type WorkspaceHintChunk = Extract<ChatChunk, { type: "data-hint" }>;
+
+/**
+ * The conversation's workspace for the reply's steps: the frozen copy for the system prompt, and before each step the
+ * Workspace hint when the workspace changed since the agent last heard (one small query when nothing changed).
+ */
+export async function openWorkspaceTracker(conversationId: string, now: () => Date = clockNow) {
+  let frozen = await frozenWorkspace(conversationId);
+  return {
+    /** The frozen copy the system prompt is assembled from (undefined: the conversation is gone). */
+    frozen: () => frozen ?? undefined,
+    /** After a compression: the prompt's copy becomes the workspace as it is now (and the agent has heard it all). */
+    async refresh(): Promise<void> {
+      const status = await workspaceViewStatus({ conversationId });
+      if (status) frozen = await refreshWorkspaceView(conversationId, status.workspaceId);
+    },
+    /** Before a step (after any compression): the frozen copy brought up to date, and the hint, if one is due. */
+    async beforeStep(): Promise<WorkspaceHintChunk | undefined> {
+      const status = await workspaceViewStatus({ conversationId });
+      if (!status) return undefined;
+      if (status.frozenId !== frozen?.id) frozen = await readFrozen(conversationId, status);
+      if (status.revision === status.seenRevision) return undefined;
+      const [view, live] = await Promise.all([getWorkspaceView({ conversationId }), liveWorkspace(status.workspaceId)]);
+      const seen = parseWorkspaceState(view?.seen) ?? frozen.state;
+      await setWorkspaceSeen({ conversationId, seenRevision: live.revision, seen: live.state });
+      const changes = diffWorkspace(seen, live.state, conversationId);
+      if (changes.length === 0) return undefined;
+      const { fields, text } = renderWorkspaceHint(live.state.name, changes);
+      const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: now().toISOString() };
+      return { type: "data-hint", id: generateId(), data };
+    },
+  };
+}
+
+export type WorkspaceTracker = Awaited<ReturnType<typeof openWorkspaceTracker>>;

@@ -1,0 +1,56 @@
+// Queries for a conversation's view of its workspace (frozen in its system prompt, and as its agent last heard of it)
+// and for the workspaces' revision counters.
+import { databaseUrl, getDb, isPostgresUrl } from "./client.ts";
+import { DEFAULT_WORKSPACE_ID } from "./workspaces.ts";
+
+/** "<workspace revision>:<default's revision>": default's skills are visible in every workspace. */
+export type WorkspaceRevision = string;
+
+export type WorkspaceViewStatus = { workspaceId: string; revision: WorkspaceRevision; frozenId: string | null; seenRevision: string | null };
+export type WorkspaceView<T = unknown> = { frozenId: string; frozen: T; seenRevision: string; seen: T };
+
+/** What one step needs to know, in one small query: the workspace's revisions and the view's keys (null: no view yet). */
+export async function workspaceViewStatus({ conversationId }: { conversationId: string }): Promise<WorkspaceViewStatus | null> {
+  const db = await getDb();
+  // SQLite binds "?" in the order they appear: the arguments follow the text's order.
+  const p = isPostgresUrl(databaseUrl()) ? ["$1", "$2"] : ["?", "?"];
+  const rows = await db.$queryRawUnsafe<Array<{ workspaceId: string; ws: number | bigint; def: number | bigint; frozenId: string | null; seenRevision: string | null }>>(
+    `SELECT c."workspaceId" AS "workspaceId", w."revision" AS "ws", d."revision" AS "def", v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"
+     FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId" JOIN "Workspace" d ON d."id" = ${p[0]}
+     LEFT JOIN "ConversationWorkspace" v ON v."conversationId" = c."id" WHERE c."id" = ${p[1]}`,
+    DEFAULT_WORKSPACE_ID,
+    conversationId,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { workspaceId: row.workspaceId, revision: `${Number(row.ws)}:${Number(row.def)}`, frozenId: row.frozenId, seenRevision: row.seenRevision };
+}
+
+/** The workspace's revisions now. */
+export async function workspaceRevision({ workspaceId }: { workspaceId: string }): Promise<WorkspaceRevision> {
+  const db = await getDb();
+  const rows = await db.workspace.findMany({ where: { id: { in: [workspaceId, DEFAULT_WORKSPACE_ID] } }, select: { id: true, revision: true } });
+  const of = (id: string) => rows.find((r) => r.id === id)?.revision ?? 0;
+  return `${of(workspaceId)}:${of(DEFAULT_WORKSPACE_ID)}`;
+}
+
+export async function getWorkspaceView({ conversationId }: { conversationId: string }): Promise<WorkspaceView | null> {
+  const db = await getDb();
+  return db.conversationWorkspace.findUnique({ where: { conversationId }, select: { frozenId: true, frozen: true, seenRevision: true, seen: true } });
+}
+
+export async function putWorkspaceView({ conversationId, ...data }: WorkspaceView<object> & { conversationId: string }): Promise<void> {
+  const db = await getDb();
+  await db.conversationWorkspace.upsert({ where: { conversationId }, create: { conversationId, ...data }, update: data });
+}
+
+export async function setWorkspaceSeen({ conversationId, seenRevision, seen }: { conversationId: string; seenRevision: string; seen: object }): Promise<void> {
+  const db = await getDb();
+  await db.conversationWorkspace.updateMany({ where: { conversationId }, data: { seenRevision, seen } });
+}
+
+/** Marks a change to the workspace or anything it holds (after the change, so a reader never misses it). */
+export async function bumpWorkspaceRevision({ workspaceId }: { workspaceId: string }): Promise<void> {
+  const db = await getDb();
+  await db.workspace.updateMany({ where: { id: workspaceId }, data: { revision: { increment: 1 } } });
+}
