@@ -70,17 +70,32 @@ export function parseAgentState(value: unknown): AgentState {
 }
 
 /** Appends a cache break to the conversation's kept ones (the oldest beyond the bound are dropped). */
-export async function recordCacheBreak(conversationId: string, found: CacheBreak): Promise<void> {
-  const state = await readAgentState(conversationId);
-  await patchAgentState(conversationId, { cacheBreaks: [...(state.cacheBreaks ?? []), found].slice(-CACHE_BREAKS_KEPT) });
+export function recordCacheBreak(conversationId: string, found: CacheBreak): Promise<void> {
+  return patchAgentState(conversationId, (state) => ({ cacheBreaks: [...(state.cacheBreaks ?? []), found].slice(-CACHE_BREAKS_KEPT) }));
 }
 
-export async function patchAgentState(conversationId: string, patch: Partial<AgentState>): Promise<void> {
-  const conversation = await getConversation({ id: conversationId });
-  if (!conversation) return;
-  const next: Record<string, unknown> = { ...parseAgentState(conversation.agentState), ...patch };
-  for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-  await setAgentState({ id: conversationId, agentState: next });
+// Each patch reads the state and writes it back: patches of one conversation run one after another, so that none
+// overwrites another's change (a reply's step, its cache-break record and the person's task edit may overlap).
+const patchQueues = new Map<string, Promise<void>>();
+
+/** Merges `patch` (or what it computes from the current state) into the stored state; undefined values remove keys. */
+export function patchAgentState(conversationId: string, patch: Partial<AgentState> | ((state: AgentState) => Partial<AgentState>)): Promise<void> {
+  const previous = patchQueues.get(conversationId);
+  const apply = async () => {
+    const conversation = await getConversation({ id: conversationId });
+    if (!conversation) return;
+    const state = parseAgentState(conversation.agentState);
+    const next: Record<string, unknown> = { ...state, ...(typeof patch === "function" ? patch(state) : patch) };
+    for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+    await setAgentState({ id: conversationId, agentState: next });
+  };
+  const run = previous ? previous.then(apply, apply) : apply();
+  patchQueues.set(conversationId, run);
+  const forget = () => {
+    if (patchQueues.get(conversationId) === run) patchQueues.delete(conversationId);
+  };
+  run.then(forget, forget);
+  return run;
 }
 
 export async function readAgentState(conversationId: string): Promise<AgentState> {

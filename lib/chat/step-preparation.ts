@@ -70,7 +70,10 @@ export function createStepPreparation({
   });
   const strategy = createStatusStrategy({ settings, modelId, figures: agentState.strategy, lastUpdate: agentState.strategyUpdate });
 
+  // The state a step stores is written while its model call starts; the next step (and the reply's end) waits for it.
+  let written: Promise<void> | undefined;
   const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
+    await written;
     const result: BeforeStepResult = {};
     let inputTokens = context.usage.inputTokens;
     // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
@@ -117,7 +120,10 @@ export function createStepPreparation({
       patch.strategyDecision = strategy.decision();
       patch.strategyUpdate = strategy.lastUpdate();
     }
-    if (Object.keys(patch).length) await patchAgentState(conversationId, patch);
+    if (Object.keys(patch).length) {
+      written = patchAgentState(conversationId, patch);
+      written.catch(() => {}); // reported where it is awaited (the next step, the reply's end), never unhandled
+    }
     return result;
   };
 
@@ -144,6 +150,8 @@ export function createStepPreparation({
 
   return {
     beforeStep,
+    /** Resolves when what the steps stored is written (throws what writing it threw). */
+    written: () => written,
     /** The reply's last replace status, superseded as the reply ends (apply it to the settled reply and stream it). */
     closeStatus: () => strategy.supersede(),
     /** Whether the call being made ends with a replace status (for the cache-break detector). */

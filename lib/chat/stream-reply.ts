@@ -151,6 +151,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       },
     });
     // The reply's last call is over: its replace status (if any) is not part of any later call.
+    await Promise.all([steps.written(), job.workspace.stored()]);
     const closed = steps.closeStatus();
     if (closed) {
       markSuperseded(outcome.reply, closed.chunk.id ?? "");

@@ -29,9 +29,19 @@ import {
 } from "../db/workspace-views.ts";
 import { DEFAULT_WORKSPACE_ID, getWorkspace } from "../db/workspaces.ts";
 
-/** The workspace as it is now (revision read first: a change landing meanwhile is seen again, never missed). */
-export async function liveWorkspace(workspaceId: string): Promise<{ revision: string; state: WorkspaceState }> {
-  const revision = await workspaceRevision({ workspaceId });
+// The newest state read per workspace, under the revision read before it: a conversation started in a workspace that
+// did not change since costs no read of it. The revision comes from the database, so this stays exact when another
+// instance changes the workspace.
+const liveByWorkspace = new Map<string, { revision: string; state: WorkspaceState }>();
+
+/**
+ * The workspace as it is now. The revision is read first (or given, read just before): a change landing meanwhile is
+ * seen again under the next revision, never missed.
+ */
+export async function liveWorkspace(workspaceId: string, knownRevision?: string): Promise<{ revision: string; state: WorkspaceState }> {
+  const revision = knownRevision ?? (await workspaceRevision({ workspaceId }));
+  const cached = liveByWorkspace.get(workspaceId);
+  if (cached?.revision === revision) return cached;
   const [workspace, memory, files, index, own, shared] = await Promise.all([
     getWorkspace({ id: workspaceId }),
     listMemory({ workspaceId }),
@@ -50,6 +60,8 @@ export async function liveWorkspace(workspaceId: string): Promise<{ revision: st
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
     skills: skills.map((s) => ({ name: s.name, description: s.description })),
   };
+  if (liveByWorkspace.size >= 200) liveByWorkspace.delete(liveByWorkspace.keys().next().value!);
+  liveByWorkspace.set(workspaceId, { revision, state });
   return { revision, state };
 }
 
@@ -64,16 +76,23 @@ function remember(frozen: FrozenWorkspace): FrozenWorkspace {
 }
 const frozenOf = (id: string, state: WorkspaceState): FrozenWorkspace => remember({ id, state, snapshot: snapshotOf(state) });
 
-/** Freezes the workspace as it is now into the conversation's view (its first reply, and every compression). */
-export async function refreshWorkspaceView(conversationId: string, workspaceId: string): Promise<FrozenWorkspace> {
-  const { revision, state } = await liveWorkspace(workspaceId);
+/** The workspace as it is now, frozen for the conversation's view, and how to store it there. */
+async function freeze(conversationId: string, workspaceId: string, knownRevision?: string) {
+  const { revision, state } = await liveWorkspace(workspaceId, knownRevision);
   const frozen = frozenOf(generateId(), state);
-  await putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: state, seenRevision: revision, seen: state });
+  const store = () => putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: state, seenRevision: revision, seen: state });
+  return { frozen, store };
+}
+
+/** Freezes the workspace as it is now into the conversation's view (its first reply, and every compression). */
+export async function refreshWorkspaceView(conversationId: string, workspaceId: string, knownRevision?: string): Promise<FrozenWorkspace> {
+  const { frozen, store } = await freeze(conversationId, workspaceId, knownRevision);
+  await store();
   return frozen;
 }
 
 async function readFrozen(conversationId: string, status: WorkspaceViewStatus): Promise<FrozenWorkspace> {
-  if (!status.frozenId) return refreshWorkspaceView(conversationId, status.workspaceId);
+  if (!status.frozenId) return refreshWorkspaceView(conversationId, status.workspaceId, status.revision);
   const cached = frozenById.get(status.frozenId);
   if (cached) return cached;
   const view = await getWorkspaceView({ conversationId });
@@ -91,14 +110,11 @@ export async function promptWorkspace(conversationId: string): Promise<FrozenWor
   if (!status) return null;
   if (status.frozenId) return readFrozen(conversationId, status);
   const id = `live:${status.workspaceId}:${status.revision}`;
-  return frozenById.get(id) ?? frozenOf(id, (await liveWorkspace(status.workspaceId)).state);
+  return frozenById.get(id) ?? frozenOf(id, (await liveWorkspace(status.workspaceId, status.revision)).state);
 }
 
 /** The workspace as the conversation's system prompt holds it (frozen now if it never was); null: no conversation. */
-export async function frozenWorkspace(conversationId: string): Promise<FrozenWorkspace | null> {
-  const status = await workspaceViewStatus({ conversationId });
-  return status ? readFrozen(conversationId, status) : null;
-}
+
 
 /**
  * What the inspector shows: the changes made since the prompt's copy was frozen (they reach the agent as hints and
@@ -108,7 +124,7 @@ export async function pendingWorkspaceChanges(conversationId: string): Promise<s
   const status = await workspaceViewStatus({ conversationId });
   if (!status?.frozenId) return [];
   const frozen = await readFrozen(conversationId, status);
-  const { state } = await liveWorkspace(status.workspaceId);
+  const { state } = await liveWorkspace(status.workspaceId, status.revision);
   return diffWorkspace(frozen.state, state).map(describeChange);
 }
 
@@ -119,22 +135,40 @@ export type WorkspaceHintChunk = Extract<ChatChunk, { type: "data-hint" }>;
  * Workspace hint when the workspace changed since the agent last heard (one small query when nothing changed).
  */
 export async function openWorkspaceTracker(conversationId: string, now: () => Date = clockNow) {
-  let frozen = await frozenWorkspace(conversationId);
+  // Read once as the reply opens; the first step uses it again (a change landing in between waits one step).
+  let opened = await workspaceViewStatus({ conversationId });
+  let frozen: FrozenWorkspace | null = null;
+  // A conversation's first reply freezes the workspace; storing it waits until the first model call is under way.
+  let stored: Promise<void> | undefined;
+  if (opened?.frozenId) frozen = await readFrozen(conversationId, opened);
+  else if (opened) {
+    const first = await freeze(conversationId, opened.workspaceId, opened.revision);
+    frozen = first.frozen;
+    opened = { ...opened, frozenId: frozen.id, seenRevision: opened.revision };
+    stored = new Promise<void>((resolve) => setImmediate(resolve)).then(first.store);
+    stored.catch(() => {}); // reported where it is awaited (a later step, the reply's end)
+  }
   return {
+    /** Resolves when the frozen copy is stored (throws what storing it threw). */
+    stored: () => stored,
     /** The frozen copy the system prompt is assembled from (undefined: the conversation is gone). */
     frozen: () => frozen ?? undefined,
     /** After a compression: the prompt's copy becomes the workspace as it is now (and the agent has heard it all). */
     async refresh(): Promise<void> {
+      await stored;
+      opened = null;
       const status = await workspaceViewStatus({ conversationId });
       if (status) frozen = await refreshWorkspaceView(conversationId, status.workspaceId);
     },
     /** Before a step (after any compression): the frozen copy brought up to date, and the hint, if one is due. */
     async beforeStep(): Promise<WorkspaceHintChunk | undefined> {
-      const status = await workspaceViewStatus({ conversationId });
+      if (!opened) await stored;
+      const status = opened ?? (await workspaceViewStatus({ conversationId }));
+      opened = null;
       if (!status) return undefined;
       if (status.frozenId !== frozen?.id) frozen = await readFrozen(conversationId, status);
       if (status.revision === status.seenRevision) return undefined;
-      const [view, live] = await Promise.all([getWorkspaceView({ conversationId }), liveWorkspace(status.workspaceId)]);
+      const [view, live] = await Promise.all([getWorkspaceView({ conversationId }), liveWorkspace(status.workspaceId, status.revision)]);
       const seen = parseWorkspaceState(view?.seen) ?? frozen.state;
       await setWorkspaceSeen({ conversationId, seenRevision: live.revision, seen: live.state });
       const changes = diffWorkspace(seen, live.state, conversationId);

@@ -79,6 +79,13 @@ const toTaskRow = (r: Row): TaskRow => ({
   updatedAt: readTime(r.updatedAt),
 });
 
+export type WorkspaceStatusRow = { workspaceId: string; ws: number; def: number; frozenId: string | null; seenRevision: string | null };
+
+/** A conversation's workspace revisions ("?" 1: the default workspace's id, 2: the conversation's) and its view's keys. */
+export const WORKSPACE_STATUS_SQL = `SELECT c."workspaceId" AS "workspaceId", w."revision" AS "ws", d."revision" AS "def", v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"
+  FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId" JOIN "Workspace" d ON d."id" = ?
+  LEFT JOIN "ConversationWorkspace" v ON v."conversationId" = c."id" WHERE c."id" = ?`;
+
 export class SqliteDirect {
   readonly #connection: Connection;
   readonly #statements = new Map<string, Statement>();
@@ -196,6 +203,17 @@ export class SqliteDirect {
       if (String((error as { code?: unknown }).code).startsWith("SQLITE_CONSTRAINT")) return false;
       throw error;
     }
+  }
+
+  /** lib/db/workspace-views.ts's status query (the same SQL), on this connection. */
+  workspaceViewStatus(conversationId: string, defaultWorkspaceId: string): WorkspaceStatusRow | undefined {
+    return this.#statement(WORKSPACE_STATUS_SQL).get(defaultWorkspaceId, conversationId) as WorkspaceStatusRow | undefined;
+  }
+
+  putWorkspaceView(conversationId: string, view: { frozenId: string; frozen: object; seenRevision: string; seen: object }): void {
+    const sql = `INSERT INTO "ConversationWorkspace" ("conversationId", "frozenId", "frozen", "seenRevision", "seen") VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT ("conversationId") DO UPDATE SET "frozenId" = excluded."frozenId", "frozen" = excluded."frozen", "seenRevision" = excluded."seenRevision", "seen" = excluded."seen"`;
+    this.#statement(sql).run(conversationId, view.frozenId, writeJson(view.frozen), view.seenRevision, writeJson(view.seen));
   }
 
   /** The number of rows changed (0 or 1). */

@@ -1,6 +1,7 @@
 // Queries for a conversation's view of its workspace (frozen in its system prompt, and as its agent last heard of it)
 // and for the workspaces' revision counters.
-import { databaseUrl, getDb, isPostgresUrl } from "./client.ts";
+import { databaseUrl, getDb, isPostgresUrl, sqliteDirect } from "./client.ts";
+import { WORKSPACE_STATUS_SQL } from "./sqlite-direct.ts";
 import { DEFAULT_WORKSPACE_ID } from "./workspaces.ts";
 
 /** "<workspace revision>:<default's revision>": default's skills are visible in every workspace. */
@@ -12,16 +13,14 @@ export type WorkspaceView<T = unknown> = { frozenId: string; frozen: T; seenRevi
 /** What one step needs to know, in one small query: the workspace's revisions and the view's keys (null: no view yet). */
 export async function workspaceViewStatus({ conversationId }: { conversationId: string }): Promise<WorkspaceViewStatus | null> {
   const db = await getDb();
-  // SQLite binds "?" in the order they appear: the arguments follow the text's order.
-  const p = isPostgresUrl(databaseUrl()) ? ["$1", "$2"] : ["?", "?"];
-  const rows = await db.$queryRawUnsafe<Array<{ workspaceId: string; ws: number | bigint; def: number | bigint; frozenId: string | null; seenRevision: string | null }>>(
-    `SELECT c."workspaceId" AS "workspaceId", w."revision" AS "ws", d."revision" AS "def", v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"
-     FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId" JOIN "Workspace" d ON d."id" = ${p[0]}
-     LEFT JOIN "ConversationWorkspace" v ON v."conversationId" = c."id" WHERE c."id" = ${p[1]}`,
-    DEFAULT_WORKSPACE_ID,
-    conversationId,
-  );
-  const row = rows[0];
+  const direct = sqliteDirect();
+  let row: { workspaceId: string; ws: number | bigint; def: number | bigint; frozenId: string | null; seenRevision: string | null } | undefined;
+  if (direct) row = direct.workspaceViewStatus(conversationId, DEFAULT_WORKSPACE_ID);
+  else {
+    // SQLite binds "?" in the order they appear: the arguments follow the text's order.
+    const sql = isPostgresUrl(databaseUrl()) ? WORKSPACE_STATUS_SQL.replace("?", "$1").replace("?", "$2") : WORKSPACE_STATUS_SQL;
+    row = (await db.$queryRawUnsafe<NonNullable<typeof row>[]>(sql, DEFAULT_WORKSPACE_ID, conversationId))[0];
+  }
   if (!row) return null;
   return { workspaceId: row.workspaceId, revision: `${Number(row.ws)}:${Number(row.def)}`, frozenId: row.frozenId, seenRevision: row.seenRevision };
 }
@@ -41,6 +40,8 @@ export async function getWorkspaceView({ conversationId }: { conversationId: str
 
 export async function putWorkspaceView({ conversationId, ...data }: WorkspaceView<object> & { conversationId: string }): Promise<void> {
   const db = await getDb();
+  const direct = sqliteDirect();
+  if (direct) return direct.putWorkspaceView(conversationId, data);
   await db.conversationWorkspace.upsert({ where: { conversationId }, create: { conversationId, ...data }, update: data });
 }
 

@@ -50,3 +50,15 @@ describe("reading a recorded time in a server zone with DST", () => {
     expect(readTime(writeTime(new Date(iso), zone, pattern), pattern, zone)?.toISOString()).toBe(new Date(iso).toISOString());
   });
 });
+
+describe("writing a time, kept per second", () => {
+  it("writes each second's own text and keeps milliseconds where the pattern shows them", () => {
+    const at = (ms: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, 0) + ms);
+    expect(writeTime(at(100), "UTC", "yyyy-MM-dd'T'HH:mm:ss")).toBe("2026-12-01T12:00:00");
+    expect(writeTime(at(900), "UTC", "yyyy-MM-dd'T'HH:mm:ss")).toBe("2026-12-01T12:00:00");
+    expect(writeTime(at(1000), "UTC", "yyyy-MM-dd'T'HH:mm:ss")).toBe("2026-12-01T12:00:01");
+    expect(writeTime(at(100), "UTC", "HH:mm:ss.SSS")).toBe("12:00:00.100");
+    expect(writeTime(at(900), "UTC", "HH:mm:ss.SSS")).toBe("12:00:00.900");
+    expect(writeTime(at(900), "Asia/Tokyo", "HH:mm:ss")).toBe("21:00:00");
+  });
+});

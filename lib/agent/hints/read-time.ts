@@ -66,12 +66,34 @@ function writesInstant(pattern: string): boolean {
   return /[Xxt]/i.test(pattern.replace(/'[^']*'/g, ""));
 }
 
+// date-fns-tz's formatting and parsing cost tens of microseconds each, and one model call asks for the same time
+// several times (the status, the rule's hint, the strategy's comparison): the last answers are kept.
+const MEMO_SIZE = 64;
+function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  if (cache.has(key)) return cache.get(key)!;
+  const value = compute();
+  if (cache.size >= MEMO_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+const written = new Map<string, string>();
+const read = new Map<string, number | undefined>();
+
 export function writeTime(instant: Date, zone: string, pattern: string): string {
-  return formatInTimeZone(instant, zone, pattern);
+  // A pattern without fractions of a second (S) or a millisecond timestamp (T) outside its quoted text writes the same
+  // text all second long.
+  const ms = instant.getTime();
+  const at = /[ST]/.test(pattern.replace(/'[^']*'/g, "")) ? ms : Math.floor(ms / 1000);
+  return memo(written, `${at}\u0000${zone}\u0000${pattern}`, () => formatInTimeZone(instant, zone, pattern));
 }
 
 /** The instant a time written with `pattern` in `zone` stands for; undefined when it does not parse. */
 export function readTime(value: string, pattern: string, zone: string): Date | undefined {
+  const ms = memo(read, `${value}\u0000${pattern}\u0000${zone}`, () => readTimeUncached(value, pattern, zone)?.getTime());
+  return ms === undefined ? undefined : new Date(ms);
+}
+
+function readTimeUncached(value: string, pattern: string, zone: string): Date | undefined {
   let parsed: Date;
   try {
     parsed = parse(value, pattern, new WallClock(0));
