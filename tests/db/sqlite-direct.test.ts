@@ -12,6 +12,7 @@ const { setSqliteDirectEnabled } = await import("@/lib/db/sqlite-direct");
 const conversations = await import("@/lib/db/conversations");
 const messages = await import("@/lib/db/messages");
 const tasks = await import("@/lib/db/tasks");
+const views = await import("@/lib/db/workspace-views");
 const { importConversation } = await import("@/lib/chat/conversation-view");
 const { importSchema } = await import("@/lib/api/schemas");
 
@@ -124,6 +125,24 @@ describe.skipIf(!onSqlite)("the direct SQLite path", () => {
     }
     const plain = await via(true, () => conversations.ensureConversation({ id: newId("direct") }));
     expect(plain.workspaceId).toBe("default");
+  });
+
+  it("stores and reads a conversation's workspace view as the Prisma path does", async () => {
+    const [a, b] = [newId("direct"), newId("prisma")];
+    const state = { name: "default", instructions: "Ünïcode \u2028 and \"quotes\"", memory: [{ id: "m1", text: "x" }], knowledgeIndex: "", files: [], skills: [] };
+    for (const [id, direct] of [[a, true], [b, false]] as const) {
+      await conversations.ensureConversation({ id });
+      await via(direct, () => views.putWorkspaceView({ conversationId: id, frozenId: "f1", frozen: state, seenRevision: "0:0", seen: state }));
+      await via(direct, () => views.putWorkspaceView({ conversationId: id, frozenId: "f2", frozen: state, seenRevision: "1:0", seen: { ...state, name: "again" } }));
+    }
+    const stored = (id: string) => comparable(raw.prepare(`SELECT * FROM "ConversationWorkspace" WHERE "conversationId" = ?`).get(id) as RawRow, id);
+    expect(stored(a)).toEqual(stored(b));
+    expect(stored(a).frozenId).toBe("f2");
+    for (const direct of [true, false]) {
+      const status = await via(direct, () => views.workspaceViewStatus({ conversationId: a }));
+      expect(status).toEqual({ workspaceId: "default", revision: expect.stringMatching(/^\d+:\d+$/), frozenId: "f2", seenRevision: "1:0" });
+      expect(await via(direct, () => views.workspaceViewStatus({ conversationId: newId("missing") }))).toBeNull();
+    }
   });
 
   it("reads back what either path stored as the Prisma path reads it", async () => {
