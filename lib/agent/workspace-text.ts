@@ -24,6 +24,14 @@ export function normalizeMemoryEntry(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
+/** The entries of a memory written as text: one per line, trimmed, blank lines left out. */
+export function memoryLinesOf(text: string): string[] {
+  return text
+    .split(/\r\n|[\r\n\u2028\u2029]/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
 /** Why `text` is not one memory line, or null. */
 export function memoryEntryProblem(text: string, maxChars: number): string | null {
   if (text.trim().length === 0) return "must not be empty";

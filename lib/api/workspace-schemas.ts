@@ -2,13 +2,14 @@
 import { z } from "zod";
 import {
   MAX_INSTRUCTIONS_CHARS,
+  MAX_MEMORY_ENTRIES,
   MAX_MEMORY_ENTRY_CHARS,
   MAX_SKILL_DESCRIPTION_CHARS,
   MAX_SKILL_INSTRUCTIONS_CHARS,
   MAX_SKILL_NAME_CHARS,
   MAX_WORKSPACE_NAME_CHARS,
 } from "../agent/workspace-limits.ts";
-import { memoryEntryProblem, SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
+import { memoryEntryProblem, memoryLinesOf, normalizeMemoryEntry, SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
 const overLimit = (what: string, max: number) => (issue: { input: unknown }) =>
@@ -29,10 +30,30 @@ const instructions = z
 
 export const createWorkspaceSchema = z.object({ name: workspaceName, instructions: instructions.optional() }).strict();
 
+/** The whole memory as text, one entry per line (blank lines ignored): each line a valid entry, none twice. */
+const memoryLines = z.string({ message: "must be a string (one entry per line)" }).superRefine((text, ctx) => {
+  const lines = memoryLinesOf(text);
+  if (lines.length > MAX_MEMORY_ENTRIES) {
+    ctx.addIssue({ code: "custom", message: `has ${lines.length} entries, over the limit of ${MAX_MEMORY_ENTRIES}` });
+    return;
+  }
+  const seen = new Map<string, number>();
+  for (const [i, line] of lines.entries()) {
+    const problem = memoryEntryProblem(line, MAX_MEMORY_ENTRY_CHARS);
+    if (problem) return void ctx.addIssue({ code: "custom", message: `entry ${i + 1} ${problem}` });
+    const key = normalizeMemoryEntry(line);
+    const first = seen.get(key);
+    if (first !== undefined) return void ctx.addIssue({ code: "custom", message: `entry ${i + 1} repeats entry ${first + 1} ("${line.trim()}")` });
+    seen.set(key, i);
+  }
+});
+
 export const updateWorkspaceSchema = z
-  .object({ name: workspaceName.optional(), instructions: instructions.optional() })
+  .object({ name: workspaceName.optional(), instructions: instructions.optional(), memory: memoryLines.optional() })
   .strict()
-  .refine((v) => v.name !== undefined || v.instructions !== undefined, { message: "send name and/or instructions" });
+  .refine((v) => v.name !== undefined || v.instructions !== undefined || v.memory !== undefined, {
+    message: "send name, instructions and/or memory",
+  });
 
 const memoryText = z.string({ message: "must be a string (one line)" }).superRefine((text, ctx) => {
   const problem = memoryEntryProblem(text, MAX_MEMORY_ENTRY_CHARS);

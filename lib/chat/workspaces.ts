@@ -3,12 +3,20 @@ import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { generateId } from "ai";
 import type { z } from "zod";
 import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts";
-import { normalizeMemoryEntry } from "../agent/workspace-text.ts";
+import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts";
 import { ApiError } from "../api/errors.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
 import { listConversations } from "../db/conversations.ts";
-import { addMemoryEntry, deleteMemoryEntry, listMemory, type MemoryAuthor, type MemoryEntry, updateMemoryEntry } from "../db/memory.ts";
+import {
+  addMemoryEntry,
+  deleteMemoryEntry,
+  listMemory,
+  type MemoryAuthor,
+  type MemoryEntry,
+  replaceMemoryEntries,
+  updateMemoryEntry,
+} from "../db/memory.ts";
 import {
   countWorkspaceConversations,
   createWorkspace,
@@ -55,19 +63,46 @@ export async function addWorkspace(input: z.infer<typeof createWorkspaceSchema>)
   }
 }
 
-export async function editWorkspace(id: string, input: z.infer<typeof updateWorkspaceSchema>): Promise<Workspace> {
+/** A workspace as GET /api/workspaces/:id shows it: with its memory as text, one entry per line. */
+export type WorkspaceDetails = Workspace & { memory: string };
+
+export async function workspaceDetails(id: string): Promise<WorkspaceDetails> {
+  const [workspace, memory] = await Promise.all([requireWorkspace(id), listMemory({ workspaceId: id })]);
+  return { ...workspace, memory: memory.map((e) => e.text).join("\n") };
+}
+
+export async function editWorkspace(id: string, { memory, ...input }: z.infer<typeof updateWorkspaceSchema>): Promise<WorkspaceDetails> {
   if (id === DEFAULT_WORKSPACE_ID && input.name !== undefined && input.name !== DEFAULT_WORKSPACE_ID) {
     throw new ApiError("bad_request", 'The default workspace cannot be renamed (its name is "default").', "name");
   }
   try {
-    const updated = await updateWorkspace({ id, ...input });
-    if (!updated) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+    if (input.name !== undefined || input.instructions !== undefined) {
+      if (!(await updateWorkspace({ id, ...input }))) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+    } else await requireWorkspace(id);
+    if (memory !== undefined) await replaceMemory(id, memory);
     await bumpWorkspaceRevision({ workspaceId: id });
-    return updated;
+    return workspaceDetails(id);
   } catch (error) {
     if (isUniqueViolation(error) && input.name !== undefined) throw await nameTaken(input.name);
     throw error;
   }
+}
+
+/** The whole memory from text (one entry per line): unchanged lines keep their entry (author, time), others go or come. */
+async function replaceMemory(workspaceId: string, text: string): Promise<void> {
+  const entries = await listMemory({ workspaceId });
+  const wanted = memoryLinesOf(text);
+  const byKey = new Map(entries.map((e) => [normalizeMemoryEntry(e.text), e]));
+  const keep = new Set<string>();
+  const add: Array<{ id: string; text: string; author: MemoryAuthor; createdAt: Date }> = [];
+  // New lines follow the kept ones in the text's order (entries are listed oldest first).
+  const at = Date.now();
+  for (const line of wanted) {
+    const existing = byKey.get(normalizeMemoryEntry(line));
+    if (existing && existing.text === line) keep.add(existing.id);
+    else add.push({ id: `mem_${generateId()}`, text: line, author: "person", createdAt: new Date(at + add.length) });
+  }
+  await replaceMemoryEntries({ workspaceId, removeIds: entries.filter((e) => !keep.has(e.id)).map((e) => e.id), add });
 }
 
 /** Refused for "default" and while conversations belong to it: deleting moves nothing silently. */

@@ -44,6 +44,23 @@ export async function addMemoryEntry(entry: {
   return toEntry(await db.memoryEntry.create({ data: entry }));
 }
 
+/** Deletes `removeIds` and appends `add` in one transaction (the whole memory replaced at once). */
+export async function replaceMemoryEntries({
+  workspaceId,
+  removeIds,
+  add,
+}: {
+  workspaceId: string;
+  removeIds: readonly string[];
+  add: ReadonlyArray<{ id: string; text: string; author: MemoryAuthor; createdAt: Date }>;
+}): Promise<void> {
+  const db = await getDb();
+  await db.$transaction([
+    db.memoryEntry.deleteMany({ where: { workspaceId, id: { in: [...removeIds] } } }),
+    db.memoryEntry.createMany({ data: add.map((e) => ({ ...e, workspaceId })) }),
+  ]);
+}
+
 /** null when the entry does not exist in that workspace. */
 export async function updateMemoryEntry({ workspaceId, id, text }: { workspaceId: string; id: string; text: string }): Promise<MemoryEntry | null> {
   const db = await getDb();

@@ -119,6 +119,30 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     expect((await getJson<Entry[]>(url)).body.map((e) => [e.text, e.author])).toEqual([["Works in Munich", "person"]]);
   });
 
+  it("replaces the whole memory from text with PATCH: unchanged lines keep their entry, bad text changes nothing", async () => {
+    const ws = await newWorkspace("Memory text");
+    const url = api(`/workspaces/${ws.id}/memory`);
+    const kept = await getJson<Entry>(url, jsonRequest("POST", { text: "Prefers metric units" }));
+    await getJson<Entry>(url, jsonRequest("POST", { text: "Works in Berlin" }));
+    const patched = await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "Prefers metric units\n\n  Has a cat  \r\nLikes tea" }));
+    expect(patched).toMatchObject({ status: 200, body: { memory: "Prefers metric units\nHas a cat\nLikes tea" } });
+    const entries = (await getJson<Entry[]>(url)).body;
+    expect(entries.map((e) => e.text)).toEqual(["Prefers metric units", "Has a cat", "Likes tea"]);
+    expect(entries[0]!.id).toBe(kept.body.id);
+    expect((await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`))).body.memory).toBe("Prefers metric units\nHas a cat\nLikes tea");
+    const before = (await getJson<Entry[]>(url)).body;
+    const repeated = await expectApiError(await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "A\nB\n a " })), 400, "bad_request");
+    expect(repeated).toMatch(/entry 3 repeats entry 1/);
+    const long = await expectApiError(await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: `ok\n${"x".repeat(1001)}` })), 400, "bad_request");
+    expect(long).toMatch(/entry 2 is 1001 characters/);
+    const many = Array.from({ length: 1001 }, (_, i) => `Fact ${i}`).join("\n");
+    expect(await expectApiError(await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: many })), 400, "bad_request")).toMatch(/1001 entries, over the limit of 1000/);
+    expect((await getJson<Entry[]>(url)).body).toEqual(before);
+    expect((await getJson<Entry[]>(url, jsonRequest("PATCH", { memory: "" }))).status).toBe(405);
+    expect((await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "" }))).body.memory).toBe("");
+    expect((await getJson<Entry[]>(url)).body).toEqual([]);
+  });
+
   it("stores, lists, reads, replaces and deletes knowledge files", async () => {
     const ws = await newWorkspace("Knowledge");
     const url = (path: string) => api(`/workspaces/${ws.id}/knowledge/${path}`);
