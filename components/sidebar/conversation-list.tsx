@@ -137,7 +137,7 @@ export function ConversationList({
 
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
-      <WorkspaceSwitcher onNavigate={onNavigate} conversationWorkspaceId={conversationWorkspaceId} />
+      <WorkspaceSwitcher activeId={activeId} onNavigate={onNavigate} conversationWorkspaceId={conversationWorkspaceId} />
       <div className="p-3">
         <Link
           href="/"

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
 import { failureText } from "@/lib/stores/api-client";
+import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { DEFAULT_WORKSPACE, useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { GearIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
@@ -12,7 +13,15 @@ type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind:
 
 const iconButton = "rounded-md p-1.5 text-muted hover:bg-chip hover:text-fg disabled:opacity-40";
 
-export function WorkspaceSwitcher({ onNavigate, conversationWorkspaceId }: { onNavigate?: () => void; conversationWorkspaceId?: string }) {
+export function WorkspaceSwitcher({
+  activeId,
+  conversationWorkspaceId,
+  onNavigate,
+}: {
+  activeId?: string;
+  conversationWorkspaceId?: string;
+  onNavigate?: () => void;
+}) {
   const { workspaces, currentId, loaded, ready } = useWorkspacesStore();
   const { refresh, select, create, rename, remove } = useWorkspacesStore.getState();
   const router = useRouter();
@@ -31,10 +40,15 @@ export function WorkspaceSwitcher({ onNavigate, conversationWorkspaceId }: { onN
     setError(null);
     select(id);
     // A conversation of another workspace is left for a new chat in the chosen one; a settings page follows along.
+    // The drawer stays open when only the list changes.
     const path = window.location.pathname;
-    if (path.startsWith("/w/")) router.push(`/w/${id}`);
-    else if (conversationWorkspaceId && conversationWorkspaceId !== id) router.push("/");
-    onNavigate?.();
+    // The open conversation's workspace: from the server, or from the list when it was created on this page.
+    const owner = conversationWorkspaceId ?? useConversationsStore.getState().conversations.find((c) => c.id === activeId)?.workspaceId;
+    const target = path.startsWith("/w/") ? `/w/${id}` : owner && owner !== id ? "/" : null;
+    if (target) {
+      router.push(target);
+      onNavigate?.();
+    }
   };
 
   const run = async (action: () => Promise<void>) => {
