@@ -126,7 +126,7 @@ export function MemorySection({ workspaceId, onChanged }: { workspaceId: string;
     <section data-testid="memory-section" aria-labelledby="memory-heading" className="space-y-2">
       <div className="flex items-baseline justify-between gap-2">
         <h2 id="memory-heading" className="text-sm font-semibold">
-          Memory <span className="font-normal text-faint">{entries ? `· ${entries.length} entries` : ""}</span>
+          Memory <span className="font-normal text-faint">{entries ? `· ${entries.length} ${entries.length === 1 ? "entry" : "entries"}` : ""}</span>
         </h2>
         <button type="button" data-testid="memory-refresh" className="text-xs text-muted hover:text-fg" onClick={() => void load()}>
           Refresh

@@ -47,7 +47,7 @@ describe("demo model and the workspace tools", () => {
     expect(decide(search).calls).toEqual([{ toolName: "KnowledgeSearch", input: { query: "rate limit" } }]);
     const hits = `1 matching line for "rate limit" (lines with every word):\nnotes/api.md:3: The rate limit is 10 per second.${COUNTER("KnowledgeSearch")}`;
     expect(decide([...search, call("KnowledgeSearch"), result("KnowledgeSearch", hits)]).text).toBe(
-      'The knowledge files say (1 matching line for "rate limit" (lines with every word)):\n\n- `notes/api.md:3`: The rate limit is 10 per second.',
+      'Found 1 matching line for "rate limit" (lines with every word):\n\n- `notes/api.md:3`: The rate limit is 10 per second.',
     );
     expect(plannedWorkspaceCall("open the file notes/api.md")).toEqual({ toolName: "KnowledgeRead", input: { path: "notes/api.md" } });
     expect(plannedWorkspaceCall("read me a story")).toBeUndefined();

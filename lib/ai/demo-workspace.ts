@@ -77,7 +77,7 @@ function answer(call: DemoToolCall, result: { text: string; isError: boolean }):
     case "MemorySearch":
       return rest.length ? `From my memory (${first.replace(/, best first:$/, "")}):\n\n${rest.map((l) => `- ${l.replace(/^- /, "")}`).join("\n")}` : first;
     case "KnowledgeSearch":
-      return rest.length ? `The knowledge files say (${first.replace(/:$/, "")}):\n\n${rest.map((l) => `- \`${l.replace(/^([^:]+:\d+):\s?/, "$1`: ")}`).join("\n")}` : first;
+      return rest.length ? `Found ${first}\n\n${rest.map((l) => `- \`${l.replace(/^([^:]+:\d+):\s?/, "$1`: ")}`).join("\n")}` : first;
     case "KnowledgeRead": {
       const lines = rest.filter((l) => /^\s*\d+\t/.test(l)).map((l) => l.replace(/^\s*\d+\t/, ""));
       const shown = lines.filter((l) => l.trim()).slice(0, 5);
