@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useUiStore } from "@/lib/stores/ui-store";
+import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { ModelBadge } from "./model-badge";
 import { ConversationList } from "./sidebar/conversation-list";
 import { ThinMeter } from "./context/context-meter";
@@ -24,12 +25,15 @@ function Logo() {
 
 export function AppShell({
   activeId,
+  workspaceId,
   title,
   model,
   panel,
   children,
 }: {
   activeId?: string;
+  /** The workspace of the open conversation (when it is stored) or of the open settings page: the switcher follows it. */
+  workspaceId?: string;
   title: string;
   model: ModelInfo;
   /** The right-hand side (tasks); a drawer on narrow screens. */
@@ -41,6 +45,13 @@ export function AppShell({
   useEffect(() => {
     void useUiStore.persist.rehydrate();
   }, []);
+  useEffect(() => {
+    const store = useWorkspacesStore;
+    void Promise.resolve(store.persist.rehydrate()).then(() => {
+      if (workspaceId) store.getState().select(workspaceId);
+      store.getState().setReady();
+    });
+  }, [workspaceId]);
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
   return (
     <div className="flex h-dvh overflow-hidden">
@@ -48,7 +59,7 @@ export function AppShell({
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
         </div>
-        <ConversationList activeId={activeId} />
+        <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} />
       </aside>
       {drawer && (
         <div className="fixed inset-0 z-40 md:hidden">
@@ -57,7 +68,7 @@ export function AppShell({
             <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
               <Logo /> Hintline
             </div>
-            <ConversationList activeId={activeId} onNavigate={() => setDrawer(false)} />
+            <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} onNavigate={() => setDrawer(false)} />
             <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
               <HintsToggle />
               <ThemeToggle />

@@ -11,6 +11,7 @@ import { usePlanStore } from "@/lib/stores/plan-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
+import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { Composer } from "./composer";
@@ -49,8 +50,15 @@ export function Chat({
       new DefaultChatTransport<ChatMessage>({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ id: chatId, messages }) => ({
-          // The mode matters only when this message creates the conversation (an existing one keeps its own).
-          body: { id: chatId, message: messages.at(-1), timezone: browserTimeZone(), mode: usePlanStore.getState().mode },
+          // The mode matters only when this message creates the conversation (an existing one keeps its own); so does
+          // the workspace, sent only then (an existing conversation stays in its own, even if that one was switched away).
+          body: {
+            id: chatId,
+            message: messages.at(-1),
+            timezone: browserTimeZone(),
+            mode: usePlanStore.getState().mode,
+            ...(messages.length <= 1 ? { workspaceId: useWorkspacesStore.getState().currentId } : {}),
+          },
         }),
       }),
     [],

@@ -2,10 +2,10 @@
 // A hint, drawn where the model received it: a small muted pill that summarises it and expands to the raw text.
 import { useState } from "react";
 import type { HintData } from "@/lib/chat-message";
-import { ChecklistIcon, ClockIcon, GaugeIcon, PlanIcon, TagIcon } from "../ui/icons";
+import { ChecklistIcon, ClockIcon, FolderIcon, GaugeIcon, PlanIcon, TagIcon } from "../ui/icons";
 import { type HintKind, summarizeHint } from "./hint-summary";
 
-const ICONS: Record<HintKind, typeof ClockIcon> = { time: ClockIcon, tasks: ChecklistIcon, context: GaugeIcon, custom: TagIcon, mode: PlanIcon };
+const ICONS: Record<HintKind, typeof ClockIcon> = { time: ClockIcon, tasks: ChecklistIcon, context: GaugeIcon, custom: TagIcon, mode: PlanIcon, workspace: FolderIcon };
 
 export function HintChip({ data, contextWindow }: { data: HintData; contextWindow?: number }) {
   const [open, setOpen] = useState(false);

@@ -44,4 +44,11 @@ describe("summarizeHint", () => {
     expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "approved" } })).toEqual([{ kind: "mode", label: "Build mode: plan approved" }]);
     expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "none" } })).toEqual([{ kind: "mode", label: "Build mode" }]);
   });
+
+  it("says a Workspace reminder is a workspace update, whatever its fields", () => {
+    const workspace = { ...base, source: { label: "System", sublabel: "Workspace" } };
+    expect(summarizeHint({ ...workspace, fields: { changes: "memory: 1 added; knowledge: notes.md (120 bytes) added" } })).toEqual([
+      { kind: "workspace", label: "Workspace update" },
+    ]);
+  });
 });

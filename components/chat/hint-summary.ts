@@ -1,7 +1,7 @@
 // Pure: a one-line, person-readable summary of a hint's fields ("14:05 Europe/Berlin · 2 open tasks · 70% of context").
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom" | "mode";
+export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace";
 export type HintSummaryItem = { kind: HintKind; label: string };
 
 const BUILT_INS = new Set(["current-time", "timezone", "time-since-last-message", "tasks", "context-length"]);
@@ -23,6 +23,8 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
     const label = fields.mode === "plan" ? "Plan mode on" : fields.plan === "approved" ? "Build mode: plan approved" : "Build mode";
     return [{ kind: "mode", label }];
   }
+  // A Workspace reminder (memory, knowledge, skills or instructions changed) in plain words; the chip opens to the details.
+  if (data.source?.sublabel === "Workspace") return [{ kind: "workspace", label: "Workspace update" }];
   const items: HintSummaryItem[] = [];
   if (fields["current-time"] !== undefined) {
     const zone = fields.timezone;

@@ -2,13 +2,14 @@
 // A tool call in the transcript: a compact row of the same family as the hint chips, expandable to the exact
 // input and output.
 import { useState } from "react";
-import { ChecklistIcon } from "../ui/icons";
+import { BookmarkIcon, ChecklistIcon, FolderIcon } from "../ui/icons";
 import { summarizeTool, type ToolCallView } from "./tool-summary";
 
 export function ToolRow({ call }: { call: ToolCallView }) {
   const [open, setOpen] = useState(false);
   const failed = call.state === "output-error";
   const running = call.state === "input-streaming" || call.state === "input-available";
+  const Icon = call.toolName.startsWith("Memory") ? BookmarkIcon : /^(Knowledge|Skill)/.test(call.toolName) ? FolderIcon : ChecklistIcon;
   return (
     <div data-testid="tool-row" data-tool={call.toolName} data-state={call.state} className="flex flex-col items-start">
       <button
@@ -19,7 +20,7 @@ export function ToolRow({ call }: { call: ToolCallView }) {
           failed ? "border-danger/30 bg-danger-bg text-danger" : "border-border bg-elevated text-muted hover:text-fg"
         }`}
       >
-        <ChecklistIcon width={12} height={12} />
+        <Icon width={12} height={12} />
         <span data-testid="tool-summary" className="truncate">
           {summarizeTool(call)}
         </span>

@@ -29,4 +29,37 @@ describe("summarizeTool", () => {
       "TaskCreate failed · PlanModeError",
     );
   });
+
+  it("summarises the workspace tools in one readable line", () => {
+    const counter = (tool: string) => `\n(Tool call #1 for '${tool}' in this conversation.)`;
+    expect(
+      summarizeTool({ toolName: "MemoryWrite", state: "output-available", input: { entry: "Prefers metric units" }, output: `Memory entry saved (mem_1): Prefers metric units${counter("MemoryWrite")}` }),
+    ).toBe("Remembered: Prefers metric units");
+    expect(summarizeTool({ toolName: "MemoryWrite", state: "input-available", input: { entry: "x" } })).toBe("Remembering: x");
+    expect(
+      summarizeTool({ toolName: "MemoryWrite", state: "output-error", input: { entry: "Prefers metric units" }, errorText: "DuplicateMemoryError: DuplicateMemoryError: Memory already holds this entry" }),
+    ).toBe("Already remembered: Prefers metric units");
+    expect(summarizeTool({ toolName: "MemorySearch", state: "output-available", input: { query: "units" }, output: '2 memory entries match "units", best first:\n- a\n- b' })).toBe(
+      "Searched memory for “units” · 2 found",
+    );
+    expect(summarizeTool({ toolName: "MemorySearch", state: "output-available", input: { query: "zebra" }, output: 'No memory entry matches "zebra" (the memory holds 2 entries).' })).toBe(
+      "Searched memory for “zebra” · none found",
+    );
+    expect(
+      summarizeTool({ toolName: "KnowledgeRead", state: "output-available", input: { path: "notes/api.md" }, output: "notes/api.md (40 bytes, 3 lines), lines 1–3:\n     1\t# API" }),
+    ).toBe("Read notes/api.md · lines 1–3");
+    expect(summarizeTool({ toolName: "KnowledgeRead", state: "input-available", input: { path: "a.md" } })).toBe("Reading a.md");
+    expect(
+      summarizeTool({ toolName: "KnowledgeSearch", state: "output-available", input: { query: "rate limit" }, output: '1 matching line for "rate limit" (lines with every word):\nnotes/api.md:3: x' }),
+    ).toBe("Searched knowledge for “rate limit” · 1 line");
+    expect(summarizeTool({ toolName: "KnowledgeSearch", state: "output-available", input: { query: "q" }, output: 'No line of the knowledge files matches "q".' })).toBe(
+      "Searched knowledge for “q” · no match",
+    );
+    expect(summarizeTool({ toolName: "SkillLoad", state: "output-available", input: { name: "weekly-report" }, output: "Skill weekly-report (from this workspace): x" })).toBe(
+      "Loaded skill weekly-report",
+    );
+    expect(summarizeTool({ toolName: "KnowledgeRead", state: "output-error", input: { path: "x.md" }, errorText: "KnowledgeFileNotFoundError: No knowledge file x.md." })).toBe(
+      "KnowledgeRead failed · KnowledgeFileNotFoundError",
+    );
+  });
 });

@@ -12,7 +12,15 @@ const field = (input: unknown, key: string): string | undefined => {
   return value === undefined || value === null ? undefined : String(value);
 };
 
+const quoted = (text: string | undefined, max = 60) => {
+  const line = (text ?? "").replace(/\s+/g, " ").trim();
+  return `“${line.length > max ? `${line.slice(0, max - 1)}…` : line}”`;
+};
+
 export function summarizeTool({ toolName, state, input, output, errorText }: ToolCallView): string {
+  if (toolName === "MemoryWrite" && state === "output-error" && /DuplicateMemoryError/.test(errorText ?? "")) {
+    return `Already remembered: ${field(input, "entry") ?? ""}`.trim();
+  }
   if (state === "output-error") return `${toolName} failed · ${(errorText ?? "error").split(/[:\n]/)[0]}`;
   const done = state === "output-available";
   const text = typeof output === "string" ? output : "";
@@ -40,6 +48,24 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
       const version = /Plan saved \(version (\d+)/.exec(text)?.[1];
       return done ? `Wrote the plan${version ? ` · version ${version}` : ""}` : "Writing the plan";
     }
+    case "MemoryWrite":
+      return `${done ? "Remembered" : "Remembering"}: ${field(input, "entry") ?? ""}`.trim();
+    case "MemorySearch": {
+      const count = /^(\d+) memory entr/.exec(text)?.[1];
+      const found = text.startsWith("No memory entry") ? " · none found" : count ? ` · ${count} found` : "";
+      return `${done ? "Searched" : "Searching"} memory for ${quoted(field(input, "query"))}${found}`;
+    }
+    case "KnowledgeRead": {
+      const lines = /, lines (\d+–\d+):/.exec(text)?.[1];
+      return `${done ? "Read" : "Reading"} ${field(input, "path") ?? "a knowledge file"}${lines ? ` · lines ${lines}` : ""}`;
+    }
+    case "KnowledgeSearch": {
+      const count = /^(\d+) matching lines?/.exec(text)?.[1];
+      const found = text.startsWith("No line") ? " · no match" : count ? ` · ${count} line${count === "1" ? "" : "s"}` : "";
+      return `${done ? "Searched" : "Searching"} knowledge for ${quoted(field(input, "query"))}${found}`;
+    }
+    case "SkillLoad":
+      return `${done ? "Loaded" : "Loading"} skill ${field(input, "name") ?? ""}`.trim();
     default:
       return done ? `Called ${toolName}` : `Calling ${toolName}`;
   }

@@ -5,7 +5,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
+import { WorkspaceSwitcher } from "./workspace-switcher";
 
 function Row({ conversation, active }: { conversation: ConversationSummary; active: boolean }) {
   const rename = useConversationsStore((s) => s.rename);
@@ -113,17 +115,29 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
   );
 }
 
-export function ConversationList({ activeId, onNavigate }: { activeId?: string; onNavigate?: () => void }) {
+export function ConversationList({
+  activeId,
+  conversationWorkspaceId,
+  onNavigate,
+}: {
+  activeId?: string;
+  /** The workspace of the open conversation, when it is stored. */
+  conversationWorkspaceId?: string;
+  onNavigate?: () => void;
+}) {
   const conversations = useConversationsStore((s) => s.conversations);
   const loaded = useConversationsStore((s) => s.loaded);
-  const refresh = useConversationsStore((s) => s.refresh);
+  const showWorkspace = useConversationsStore((s) => s.showWorkspace);
+  const workspaceId = useWorkspacesStore((s) => s.currentId);
+  const ready = useWorkspacesStore((s) => s.ready);
 
   useEffect(() => {
-    void refresh().catch(() => {});
-  }, [refresh]);
+    if (ready) void showWorkspace(workspaceId).catch(() => {});
+  }, [ready, workspaceId, showWorkspace]);
 
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
+      <WorkspaceSwitcher activeId={activeId} onNavigate={onNavigate} conversationWorkspaceId={conversationWorkspaceId} />
       <div className="p-3">
         <Link
           href="/"
@@ -137,7 +151,7 @@ export function ConversationList({ activeId, onNavigate }: { activeId?: string; 
       </div>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}
       <ul data-testid="conversation-list" data-loaded={loaded} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
-        {loaded && conversations.length === 0 && <li className="px-3 py-2 text-sm text-muted">No conversations yet.</li>}
+        {loaded && conversations.length === 0 && <li className="px-3 py-2 text-sm text-muted">No conversations in this workspace yet.</li>}
         {conversations.map((c) => (
           <Row key={c.id} conversation={c} active={c.id === activeId} />
         ))}

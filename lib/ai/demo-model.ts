@@ -13,6 +13,7 @@ import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
+import { workspaceDecision } from "./demo-workspace.ts";
 
 export const DEMO_MODEL_ID = "hintline-demo";
 export const DEMO_CONTEXT_WINDOW = 8192;
@@ -89,6 +90,7 @@ const HELP = [
   "- *write 300 words about rivers*",
   "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
   "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
+  "- *remember that I prefer metric units*, *what do you remember?*, *search the knowledge for X*, *read notes.md*, *use the weekly-report skill*",
 ].join("\n");
 
 export function decide(prompt: LanguageModelV4Prompt): Decision {
@@ -101,6 +103,8 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
   if (recovery) return recovery;
   const calls = nextCalls(segment);
   if (calls.length) return { text: "", calls };
+  const workspace = workspaceDecision(prompt, segment);
+  if (workspace) return workspace;
   // Results of what the person asked for are summed up; a TaskList the model made only because a tasks reminder
   // arrived is not the answer: the person's request is.
   if (segment.results.length && plannedCalls(segment.personText).length) return { text: summarizeResults(segment) };

@@ -7,6 +7,9 @@ import { apiFetch } from "./api-client.ts";
 type ConversationsState = {
   conversations: ConversationSummary[];
   loaded: boolean;
+  /** The workspace whose conversations are listed (null: not chosen yet, nothing is fetched). */
+  workspaceId: string | null;
+  showWorkspace: (workspaceId: string) => Promise<void>;
   refresh: () => Promise<void>;
   /** Puts a conversation at the top (after a send) without waiting for the server. */
   touch: (summary: Pick<ConversationSummary, "id" | "title">) => void;
@@ -17,14 +20,23 @@ type ConversationsState = {
 export const useConversationsStore = create<ConversationsState>((set, get) => ({
   conversations: [],
   loaded: false,
+  workspaceId: null,
+  showWorkspace: async (workspaceId) => {
+    if (workspaceId === get().workspaceId && get().loaded) return;
+    set({ workspaceId, loaded: false, conversations: [] });
+    await get().refresh();
+  },
   refresh: async () => {
-    const conversations = await apiFetch<ConversationSummary[]>("/api/conversations");
-    set({ conversations, loaded: true });
+    const workspaceId = get().workspaceId;
+    if (workspaceId === null) return;
+    const conversations = await apiFetch<ConversationSummary[]>(`/api/conversations?workspaceId=${encodeURIComponent(workspaceId)}`);
+    // An answer for a workspace that is no longer the one shown is dropped.
+    if (get().workspaceId === workspaceId) set({ conversations, loaded: true });
   },
   touch: ({ id, title }) => {
     const now = new Date().toISOString();
     const existing = get().conversations.find((c) => c.id === id);
-    const updated = existing ? { ...existing, updatedAt: now } : { id, workspaceId: "default", title, createdAt: now, updatedAt: now };
+    const updated = existing ? { ...existing, updatedAt: now } : { id, workspaceId: get().workspaceId ?? "default", title, createdAt: now, updatedAt: now };
     set({ conversations: [updated, ...get().conversations.filter((c) => c.id !== id)] });
   },
   rename: async (id, title) => {

@@ -18,6 +18,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   return (
     <AppShell
       activeId={id}
+      workspaceId={view?.workspaceId}
       title={view?.title ?? "New chat"}
       model={model}
       panel={

@@ -1,0 +1,133 @@
+"use client";
+// The workspace settings view (/w/<id>): name, instructions with token counts against the budget, memory, knowledge
+// files and skills. Changes reach running conversations as a Workspace hint and new ones in their system prompt.
+import Link from "next/link";
+import { useCallback, useState } from "react";
+import type { WorkspaceTokens } from "@/lib/chat/workspace-tokens";
+import { apiFetch, failureText } from "@/lib/stores/api-client";
+import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { KnowledgeSection } from "./knowledge-section";
+import { MemorySection } from "./memory-section";
+import { SkillsSection } from "./skills-section";
+
+export type WorkspaceDetail = { id: string; name: string; instructions: string; createdAt: string; updatedAt: string; tokens: WorkspaceTokens };
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+/** The budget line: fixed parts first, memory gets what is left (and is cut to it in the system prompt). */
+export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
+  const fixed = tokens.instructions + tokens.knowledgeIndex;
+  const left = Math.max(0, tokens.budget - fixed);
+  const cut = tokens.memory > left;
+  const used = Math.min(tokens.budget, fixed + Math.min(tokens.memory, left));
+  return (
+    <div data-testid="workspace-tokens" data-cut={cut} className="space-y-1.5 rounded-xl border border-border bg-elevated p-3 text-xs">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <span className="font-medium">
+          <span data-testid="tokens-used">{n(used)}</span> of <span data-testid="tokens-budget">{n(tokens.budget)}</span> tokens of the workspace budget
+        </span>
+        <span className="text-muted">
+          instructions <span data-testid="tokens-instructions">{n(tokens.instructions)}</span> · knowledge index{" "}
+          <span data-testid="tokens-knowledge">{n(tokens.knowledgeIndex)}</span> · memory <span data-testid="tokens-memory">{n(tokens.memory)}</span>
+        </span>
+      </div>
+      <div className="flex h-1.5 overflow-hidden rounded-full bg-chip" aria-hidden="true">
+        <div className="bg-accent" style={{ width: `${(Math.min(fixed, tokens.budget) / tokens.budget) * 100}%` }} />
+        <div className="bg-accent/50" style={{ width: `${(Math.min(tokens.memory, left) / tokens.budget) * 100}%` }} />
+      </div>
+      {cut && (
+        <p data-testid="tokens-cut" className="text-fg">
+          Memory is larger than the {n(left)} tokens left: the system prompt holds the oldest entries that fit, says it was cut, and the agent searches the rest
+          with MemorySearch.
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function WorkspaceSettings({ initial }: { initial: WorkspaceDetail }) {
+  const [workspace, setWorkspace] = useState(initial);
+  const [instructions, setInstructions] = useState(initial.instructions);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const url = `/api/workspaces/${encodeURIComponent(initial.id)}`;
+
+  const reload = useCallback(async () => {
+    try {
+      setWorkspace(await apiFetch<WorkspaceDetail>(url));
+    } catch {
+      // The figures stay as they were; the sections say what failed.
+    }
+  }, [url]);
+
+  const saveInstructions = async () => {
+    setSaving(true);
+    setMessage(null);
+    try {
+      await apiFetch(url, { method: "PATCH", body: JSON.stringify({ instructions }) });
+      await reload();
+      setMessage({ error: false, text: "Instructions saved. Running conversations hear of it on their next reply; new ones start with it." });
+    } catch (e) {
+      setMessage({ error: true, text: failureText(e, { kept: "text" }) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const storedName = useWorkspacesStore((s) => s.workspaces.find((w) => w.id === initial.id)?.name);
+  const dirty = instructions !== workspace.instructions;
+
+  return (
+    <div data-testid="workspace-settings" data-workspace-id={workspace.id} className="min-h-0 flex-1 overflow-y-auto">
+      <div className="mx-auto max-w-3xl space-y-8 px-4 py-6 sm:px-6">
+        <header className="space-y-1">
+          <p className="text-xs text-muted">Workspace</p>
+          <h1 data-testid="workspace-title" className="text-lg font-semibold">
+            {storedName ?? workspace.name}
+          </h1>
+          <p className="text-xs text-muted">
+            Rename or delete it with the buttons next to the workspace switcher. <Link href="/" className="text-accent underline">Start a chat in it</Link>.
+          </p>
+        </header>
+        <TokenFigures tokens={workspace.tokens} />
+        <section aria-labelledby="instructions-heading" className="space-y-2">
+          <h2 id="instructions-heading" className="text-sm font-semibold">
+            Instructions
+          </h2>
+          <p className="text-xs text-muted">Standing instructions for every conversation in this workspace (a conversation's own prompt setting still wins).</p>
+          <textarea
+            data-testid="workspace-instructions"
+            aria-labelledby="instructions-heading"
+            value={instructions}
+            rows={6}
+            maxLength={50_000}
+            onChange={(e) => setInstructions(e.target.value)}
+            className="w-full rounded-lg border border-border bg-elevated px-3 py-2 font-mono text-sm outline-none focus:border-accent/60"
+          />
+          <div className="flex items-center gap-3">
+            <button
+              type="button"
+              data-testid="workspace-instructions-save"
+              disabled={!dirty || saving}
+              onClick={() => void saveInstructions()}
+              className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg disabled:opacity-50"
+            >
+              Save instructions
+            </button>
+            <span className="text-xs text-faint">
+              {n(instructions.length)} characters{dirty ? " · unsaved" : ` · ${n(workspace.tokens.instructions)} tokens`}
+            </span>
+          </div>
+          {message && (
+            <p role={message.error ? "alert" : "status"} data-testid="workspace-instructions-message" className={`text-xs ${message.error ? "text-danger" : "text-muted"}`}>
+              {message.text}
+            </p>
+          )}
+        </section>
+        <MemorySection workspaceId={workspace.id} onChanged={() => void reload()} />
+        <KnowledgeSection workspaceId={workspace.id} onChanged={() => void reload()} />
+        <SkillsSection workspaceId={workspace.id} isDefault={workspace.id === "default"} />
+      </div>
+    </div>
+  );
+}

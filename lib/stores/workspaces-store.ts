@@ -1,0 +1,59 @@
+"use client";
+// The workspaces and the one chosen in the sidebar. The choice survives reloads (localStorage); opening a
+// conversation by URL switches to its workspace. New conversations start in the chosen one.
+import { create } from "zustand";
+import { persist } from "zustand/middleware";
+import { apiFetch } from "./api-client.ts";
+
+export type WorkspaceSummary = { id: string; name: string; createdAt: string; updatedAt: string };
+
+export const DEFAULT_WORKSPACE = "default";
+
+type WorkspacesState = {
+  workspaces: WorkspaceSummary[];
+  loaded: boolean;
+  /** The chosen workspace (persisted). */
+  currentId: string;
+  /** Whether the stored choice was read (before that, nothing is fetched for a workspace). */
+  ready: boolean;
+  setReady: () => void;
+  refresh: () => Promise<void>;
+  select: (id: string) => void;
+  create: (name: string) => Promise<WorkspaceSummary>;
+  rename: (id: string, name: string) => Promise<void>;
+  remove: (id: string) => Promise<void>;
+};
+
+export const useWorkspacesStore = create<WorkspacesState>()(
+  persist(
+    (set, get) => ({
+      workspaces: [],
+      loaded: false,
+      currentId: DEFAULT_WORKSPACE,
+      ready: false,
+      setReady: () => set({ ready: true }),
+      refresh: async () => {
+        const workspaces = await apiFetch<WorkspaceSummary[]>("/api/workspaces");
+        // A remembered workspace that was deleted meanwhile falls back to default.
+        const currentId = workspaces.some((w) => w.id === get().currentId) ? get().currentId : DEFAULT_WORKSPACE;
+        set({ workspaces, loaded: true, currentId });
+      },
+      select: (id) => set({ currentId: id }),
+      create: async (name) => {
+        const created = await apiFetch<WorkspaceSummary>("/api/workspaces", { method: "POST", body: JSON.stringify({ name }) });
+        set({ workspaces: [...get().workspaces, created], currentId: created.id });
+        return created;
+      },
+      rename: async (id, name) => {
+        const updated = await apiFetch<WorkspaceSummary>(`/api/workspaces/${id}`, { method: "PATCH", body: JSON.stringify({ name }) });
+        set({ workspaces: get().workspaces.map((w) => (w.id === id ? { ...w, name: updated.name, updatedAt: updated.updatedAt } : w)) });
+      },
+      remove: async (id) => {
+        await apiFetch(`/api/workspaces/${id}`, { method: "DELETE" });
+        set({ workspaces: get().workspaces.filter((w) => w.id !== id), currentId: get().currentId === id ? DEFAULT_WORKSPACE : get().currentId });
+      },
+    }),
+    // Rehydrated after mount (see AppShell) so the server-rendered HTML and the first client render agree.
+    { name: "hintline-workspace", skipHydration: true, partialize: (s) => ({ currentId: s.currentId }) },
+  ),
+);

@@ -1,0 +1,116 @@
+// Workspaces in the browser: the switcher filters the conversation list and new chats start in the chosen
+// workspace; knowledge files are uploaded by the picker and by drag and drop and the agent reads them; memory is
+// added, edited and deleted in the settings view, and an entry the agent writes shows with author "agent".
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+import { WorkspacePage } from "./pages/workspace-page";
+
+/** A short tag that keeps this test's workspaces and conversations apart from other tests' in the same database. */
+const uniqueTag = () => Math.random().toString(36).slice(2, 8);
+
+test.describe("workspaces", () => {
+  test("a conversation started in a workspace reads a knowledge file uploaded by the picker or by drag and drop", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    const tag = uniqueTag();
+    const name = `Trails ${tag}`;
+    await chat.gotoNewChat();
+    expect(await ws.currentId()).toBe("default");
+    const id = await ws.create(name);
+    expect(id).toMatch(/^ws_/);
+    await expect(chat.conversationList).toContainText("No conversations in this workspace yet.");
+
+    // Settings: one file by the picker, one by a drop; a PDF is refused in words before anything is sent.
+    await ws.switcher.getByTestId("workspace-settings-link").click();
+    await expect(ws.settings).toHaveAttribute("data-workspace-id", id);
+    await expect(page.getByTestId("knowledge-accepted")).toContainText("PDF and other binary files are not supported");
+    const guide = `guide-${tag}.md`;
+    await ws.uploadByPicker([{ name: guide, content: `# Field guide ${tag}\n\nAlways wear a helmet on the ${tag} trail.\nCarry two litres of water.\n`, mimeType: "text/markdown" }]);
+    await expect(ws.knowledgeFile(guide)).toBeVisible();
+    await expect(ws.knowledgeFile(guide)).toContainText(/\d+ B · \d+ tokens · updated/);
+    const notes = `notes-${tag}.txt`;
+    await ws.uploadByDrop([{ name: notes, content: `Dropped notes for ${tag}: the ranger station opens at 7.\n` }]);
+    await expect(ws.knowledgeFile(notes)).toBeVisible();
+    await ws.uploadByDrop([{ name: "map.pdf", content: "%PDF-1.7 binary", mimeType: "application/pdf" }]);
+    await expect(ws.knowledgeError).toContainText("“map.pdf” is a PDF: PDF files are not supported");
+    await expect(ws.knowledgeFiles).toHaveCount(2);
+    await ws.knowledgeFile(notes).getByTestId("knowledge-view").click();
+    await expect(ws.knowledgeFile(notes).getByTestId("knowledge-content")).toHaveText(`Dropped notes for ${tag}: the ranger station opens at 7.\n`);
+    await expect(page.getByTestId("tokens-knowledge")).not.toHaveText("0");
+
+    // A new chat starts in the workspace; the agent reads the file and quotes it.
+    await chat.newChatLink.click();
+    await expect(chat.emptyState).toBeVisible();
+    await chat.send(`read ${guide}`);
+    await chat.waitForReplyDone();
+    const conversation = await chat.conversationId();
+    const row = page.locator('[data-testid="tool-row"][data-tool="KnowledgeRead"]');
+    await expect(row.getByTestId("tool-summary")).toHaveText(`Read ${guide} · lines 1–5`);
+    expect(await chat.replyText()).toContain(`Always wear a helmet on the ${tag} trail.`);
+    await expect(chat.conversationItem(conversation)).toBeVisible();
+    const stored = await (await page.request.get(`/api/conversations?workspaceId=${id}`)).json();
+    expect(stored.map((c: { id: string }) => c.id)).toEqual([conversation]);
+
+    // The list shows the chosen workspace's conversations only; the choice survives a reload; opening the
+    // conversation by URL switches back to its workspace.
+    await ws.choose("default");
+    await expect(chat.emptyState).toBeVisible();
+    await expect(chat.conversationItem(conversation)).toHaveCount(0);
+    await chat.reload();
+    expect(await ws.currentId()).toBe("default");
+    await chat.gotoConversation(conversation);
+    await expect(ws.select.locator("option:checked")).toHaveText(name);
+    await expect(chat.conversationItem(conversation)).toBeVisible();
+    await chat.gotoNewChat();
+    expect(await ws.currentId()).toBe(id);
+
+    // A workspace with conversations is not deleted; the refusal is said in words.
+    await ws.deleteCurrent();
+    await expect(ws.error).toHaveText(`The workspace “${name}” still has 1 conversation; delete it first.`);
+    expect(await ws.currentId()).toBe(id);
+    expect((await page.request.get(`/api/workspaces/${id}`)).status()).toBe(200);
+  });
+
+  test("memory is added, edited and deleted in the settings view, and the agent's entry shows as written by the agent", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    const tag = uniqueTag();
+    await chat.gotoNewChat();
+    const id = await ws.create(`Memory ${tag}`);
+    await ws.gotoSettings(id);
+    await ws.addMemory(`Likes green tea ${tag}`);
+    await expect(ws.memoryEntry(`Likes green tea ${tag}`).getByTestId("memory-author")).toHaveText("you");
+    await ws.editMemory(`Likes green tea ${tag}`, `Likes jasmine tea ${tag}`);
+    await expect(page.getByTestId("tokens-memory")).not.toHaveText("0");
+    await ws.deleteMemory(`Likes jasmine tea ${tag}`);
+    await expect(ws.memoryEntries).toHaveCount(0);
+    await expect(page.getByTestId("tokens-memory")).toHaveText("0");
+
+    await chat.gotoNewChat();
+    await chat.send("remember that I prefer metric units");
+    await chat.waitForReplyDone();
+    await expect(page.locator('[data-testid="tool-row"][data-tool="MemoryWrite"]').getByTestId("tool-summary")).toHaveText("Remembered: Prefers metric units");
+    expect(await chat.replyText()).toBe("Got it — I'll remember: Prefers metric units.");
+
+    await ws.gotoSettings(id);
+    await expect(ws.memoryEntries).toHaveCount(1);
+    await expect(ws.memoryEntry("Prefers metric units")).toHaveAttribute("data-author", "agent");
+    await expect(ws.memoryEntry("Prefers metric units").getByTestId("memory-author")).toHaveText("agent");
+  });
+
+  test("the switcher works from the drawer at phone width", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    const tag = uniqueTag();
+    await chat.gotoNewChat();
+    await chat.menuButton.click();
+    await expect(chat.drawer).toBeVisible();
+    const id = await ws.create(`Phone ${tag}`);
+    await ws.renameCurrent(`Phone renamed ${tag}`);
+    await expect(ws.select.locator("option:checked")).toHaveText(`Phone renamed ${tag}`);
+    await ws.deleteCurrent();
+    await expect(ws.select.locator("option:checked")).toHaveText("default");
+    expect((await page.request.get(`/api/workspaces/${id}`)).status()).toBe(404);
+  });
+});
