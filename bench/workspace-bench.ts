@@ -83,7 +83,7 @@ for (const fileBytes of [4_000, 40_000]) {
   console.log(`${label}: system prompt ${countTokens(prompt.text)} tokens`);
   console.log(`  first assembly (freeze + assemble): ${cold.toFixed(1)} ms`);
   console.log(`  per call, nothing changed (Workspace check + prompt): ${unchanged.toFixed(2)} ms`);
-  console.log(`  per call after a memory write (hint built and stored): ${changed.toFixed(2)} ms`);
+  console.log(`  a memory write, then the next call (hint built, seen state stored): ${changed.toFixed(2)} ms`);
   if (fileBytes === 40_000) {
     for (const query of [["granite"], ["glacier", "record"], ["estuary", "canyon", "week"], ["nothing", "matches"]]) {
       const ms = await time(async () => {
