@@ -91,8 +91,13 @@ export function warmTokenCounts(history: readonly ChatMessage[]): void {
  * an import or a restart) is then measured from cached counts, without holding the event loop for the whole count.
  */
 export function precountTokens(history: readonly ChatMessage[]): Promise<void> {
+  // A conversation whose running totals hold all but its newest few messages needs no pass over the others.
+  if (history.length - totalsOf.known(history) <= PRECOUNT_UNSLICED) return Promise.resolve();
   return eachYielding(history, messageCount);
 }
+
+/** New messages the next totals may count in one go (a turn adds two; an agent's reply with tools a few more). */
+const PRECOUNT_UNSLICED = 64;
 
 const MESSAGE_OVERHEAD = countModelMessageTokens([{ role: "user", content: "" }]);
 

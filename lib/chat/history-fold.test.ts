@@ -115,3 +115,25 @@ describe("historyIndexOf", () => {
     expect(indexOf([], "a")).toBe(-1);
   });
 });
+
+describe("how much of a history the running totals hold", () => {
+  it("counts the leading messages already folded, without folding more", () => {
+    const counted: string[] = [];
+    const totals = historyTotals(
+      (m) => {
+        counted.push(m.id);
+        return 1;
+      },
+      (a, b) => a + b,
+      0,
+    );
+    const history = Array.from({ length: 5 }, (_, i) => ({ id: `m${i}`, role: "user" as const, parts: [] }));
+    expect(totals.known(history)).toBe(0);
+    totals(history.slice(0, 3));
+    expect(totals.known(history)).toBe(3);
+    expect(counted).toEqual(["m0", "m1", "m2"]);
+    // Another array from the same first message, with a replaced third message: only what they share is known.
+    expect(totals.known([history[0]!, history[1]!, { ...history[2]! }])).toBe(2);
+    expect(totals.known([])).toBe(0);
+  });
+});

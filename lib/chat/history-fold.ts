@@ -17,7 +17,15 @@ const settled = (message: ChatMessage) => message.metadata?.status !== "streamin
  */
 function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
   const byFirst = new WeakMap<ChatMessage, Fold<T>>();
-  return (history: readonly ChatMessage[]): { fold: Fold<T>; seen: number; kept: number } => {
+  const known = (history: readonly ChatMessage[]): number => {
+    const messages = history.length ? byFirst.get(history[0]!)?.messages : undefined;
+    if (!messages) return 0;
+    const shared = Math.min(messages.length, history.length);
+    let same = 0;
+    while (same < shared && messages[same] === history[same]) same++;
+    return same;
+  };
+  const sync = (history: readonly ChatMessage[]): { fold: Fold<T>; seen: number; kept: number } => {
     let fold = byFirst.get(history[0]!);
     if (!fold) {
       fold = { messages: [], items: [], ends: [] };
@@ -39,6 +47,7 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
     }
     return { fold, seen: same, kept };
   };
+  return Object.assign(sync, { known });
 }
 
 /** `derive(message)` for every message of a history, concatenated. A new array each time: the caller may keep it. */
@@ -64,7 +73,7 @@ export function historyTotals<T>(count: (message: ChatMessage) => T, add: (a: T,
   const sync = keptFolds<T>((message, items) => {
     items.push(add(items.at(-1) ?? zero, count(message)));
   });
-  return (history: readonly ChatMessage[]): ((k: number) => T) => {
+  const totals = (history: readonly ChatMessage[]): ((k: number) => T) => {
     if (history.length === 0) return () => zero;
     const { fold, seen } = sync(history);
     const kept = fold.items;
@@ -76,6 +85,10 @@ export function historyTotals<T>(count: (message: ChatMessage) => T, add: (a: T,
       return n <= seen ? kept[n - 1]! : rest[n - seen - 1]!;
     };
   };
+  return Object.assign(totals, {
+    /** How many leading messages of `history` are already in the running totals (read without extending them). */
+    known: (history: readonly ChatMessage[]): number => sync.known(history),
+  });
 }
 
 /** Where a message id is in a history (or -1), found in a map kept per conversation rather than by walking it. */
