@@ -21,6 +21,7 @@ const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   "prompt-edit": "prompt edited",
   "replaced-status": "replaced status",
   retry: "reply retried",
+  branch: "branch edited or switched",
   unexpected: "unexpected change",
 };
 

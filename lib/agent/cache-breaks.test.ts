@@ -41,6 +41,15 @@ describe("cache-break detector", () => {
     expect(detector.observe(call(messages, { system: "Now: 10:31", promptSource: '{"instructions":"French"}' }))).toMatchObject({ changed: "system", cause: "unexpected" });
   });
 
+  it("attributes a divergence after a branch edit or switch to the branch", () => {
+    const detector = createCacheBreakDetector();
+    detector.observe(call([user("a"), assistant("b"), user("c"), assistant("d")]));
+    const branched = [user("a"), assistant("b"), user("C"), assistant("e")];
+    expect(detector.observe(call(branched, { branch: "1" }))).toEqual({ firstChangedMessage: 2, changed: "messages", cause: "branch" });
+    expect(detector.observe(call([...branched, user("f")], { branch: "1" }))).toBeUndefined();
+    expect(detector.observe(call([user("a"), assistant("B")], { branch: "1" }))).toMatchObject({ cause: "unexpected" });
+  });
+
   it("attributes a rewrite that follows a compression to it, and a changed tool list to nothing expected", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c"), assistant("d")]));

@@ -20,6 +20,8 @@ export type CallInput = {
   promptSource: string;
   /** The compression state the call was built on (its summary): a change means a compression came before it. */
   compression: string;
+  /** The conversation's branch state (lib/chat/branches.ts): a change means the person edited or switched a branch. */
+  branch?: string;
   /** The call is the first of a retried reply (the person asked for it again). */
   retry?: boolean;
   /** Where the call's replace-strategy status is (its last message): the next call leaves it out by design. */
@@ -63,6 +65,7 @@ type Previous = {
   tools: string;
   promptSource: string;
   compression: string;
+  branch?: string;
   replaceStatusAt?: number;
   messages: readonly ModelMessage[];
   stable?: readonly ModelMessage[];
@@ -71,6 +74,7 @@ type Previous = {
 };
 
 function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"], firstChanged: number | undefined): CacheBreakCause {
+  if ((input.branch ?? "") !== (previous.branch ?? "")) return "branch";
   if (input.compression !== previous.compression) return "compression";
   if (changed === "system" && input.promptSource !== previous.promptSource) return "prompt-edit";
   if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt) return "replaced-status";
@@ -105,7 +109,7 @@ export function createCacheBreakDetector() {
       const hashes = last?.hashes ?? [];
       hashes.length = same;
       for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
-      previous = { system, tools, promptSource: input.promptSource, compression: input.compression, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
+      previous = { system, tools, promptSource: input.promptSource, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
       if (!last) return undefined;
       let changed: DetectedBreak["changed"] | undefined;
       if (system !== last.system) changed = "system";

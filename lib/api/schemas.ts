@@ -55,7 +55,20 @@ export const chatRequestSchema = z.object({
   mode: modeSchema.optional(),
   /** The workspace of the conversation when this message creates it (it must exist; an existing conversation keeps its own). */
   workspaceId: idSchema.optional(),
+  /**
+   * The id of an earlier message of the person's that this one replaces: it and everything after it are kept as an
+   * alternative (a branch), and this message follows the same message it followed.
+   */
+  editOf: idSchema.optional(),
 });
+
+export const switchBranchSchema = z
+  .object({
+    /** The message the alternatives follow ("" when they start the conversation). */
+    anchorId: z.union([idSchema, z.literal("")]),
+    ordinal: z.number().int().min(1).max(10_000),
+  })
+  .strict();
 
 export const patchConversationSchema = z
   .object({

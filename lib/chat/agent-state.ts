@@ -25,6 +25,8 @@ export type AgentState = {
   strategyDecision?: StrategyDecision;
   /** The runtime state at the last update of the cost model (auto compares each call's state with it). */
   strategyUpdate?: StatusUpdate;
+  /** Moves with every branch edit or switch (the next call's input diverges there, by the person's choice). */
+  branchEpoch?: number;
 };
 
 function parseDecision(value: unknown): StrategyDecision | undefined {
@@ -47,6 +49,7 @@ export function parseAgentState(value: unknown): AgentState {
     state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
   }
   if (raw.tasksEditedByPerson === true) state.tasksEditedByPerson = true;
+  if (isCount(raw.branchEpoch)) state.branchEpoch = raw.branchEpoch;
   if (isConversationMode(raw.toldMode)) state.toldMode = raw.toldMode;
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {

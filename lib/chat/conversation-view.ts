@@ -5,6 +5,8 @@ import { ApiError } from "../api/errors.ts";
 import type { ImportBody } from "../api/schemas.ts";
 import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "../db/client.ts";
+import { type BranchPoint, branchPoints } from "../agent/branches.ts";
+import { listBranches } from "../db/branches.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
@@ -33,6 +35,8 @@ export type ConversationView = {
   messages: ChatMessage[];
   tasks: Task[];
   contextUsage: ContextUsage | null;
+  /** Where the person can switch between alternatives (‹ index/count ›, on the message `messageId`). */
+  branches: BranchPoint[];
 } & PlanView;
 
 export async function getConversationView(id: string): Promise<ConversationView> {
@@ -40,11 +44,12 @@ export async function getConversationView(id: string): Promise<ConversationView>
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   await settleStaleReplies({ conversationId: id, activeIds: activeReplyIds(id) });
   const settings = resolveSettings(conversation.settings);
-  const [messages, tasks, plan, prompt] = await Promise.all([
+  const [messages, tasks, plan, prompt, branchRecords] = await Promise.all([
     listMessages({ conversationId: id }),
     listTasks({ conversationId: id }),
     planView(id, conversation.mode),
     conversationSystemPrompt(id, settings),
+    listBranches({ conversationId: id }),
   ]);
   const state = parseAgentState(conversation.agentState);
   await precountTokens(messages);
@@ -59,6 +64,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
     messages,
     tasks,
     contextUsage,
+    branches: branchPoints(branchRecords, messages.map((m) => m.id)),
     ...plan,
   };
 }

@@ -13,13 +13,14 @@ import { ensureConversation, getConversation } from "../db/conversations.ts";
 import { listTasks } from "../db/tasks.ts";
 import { beginReply, endReply } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { branchForEditedMessage } from "./branches.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
-export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string };
+export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string; editOf?: string };
 
 export async function startReply({ request, signal }: { request: ChatRequest; signal: AbortSignal }): Promise<Response> {
   const conversationId = request.id;
@@ -27,8 +28,12 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
   if (request.workspaceId !== undefined) await requireWorkspace(request.workspaceId);
+  // An edit needs the conversation it edits: an unknown one is refused before anything is written.
+  if (request.editOf !== undefined && !(await getConversation({ id: conversationId }))) {
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`);
+  }
   // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
-  const [conversation, tasksAtStart] = await Promise.all([
+  let [conversation, tasksAtStart] = await Promise.all([
     ensureConversation({
       id: conversationId,
       settings: timezone ? { injection: { timezone } } : {},
@@ -46,6 +51,12 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
   let turn: OpenedTurn;
   try {
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: info.id } };
+    if (request.editOf !== undefined) {
+      // The edited message and what followed it become an alternative; the new message follows the same anchor.
+      await branchForEditedMessage(conversationId, request.editOf);
+      const edited = await getConversation({ id: conversationId });
+      if (edited) conversation = { ...edited, created: false };
+    }
     turn = await openTurn({ conversation, message: request.message, reply });
   } catch (error) {
     endReply(conversationId, replyId);

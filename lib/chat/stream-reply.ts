@@ -132,6 +132,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           stable,
           promptSource: job.promptSource(),
           compression: steps.compression()?.summary ?? "",
+          branch: String(agentState.branchEpoch ?? 0),
           retry: job.retry === true && stepIndex === 0,
           replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
         });

@@ -25,6 +25,7 @@ const apiRoutes: Route[] = [
   { method: "GET", path: `${X}/export` },
   { method: "GET", path: `${X}/context` },
   { method: "POST", path: `${X}/compact` },
+  { method: "POST", path: `${X}/branches`, body: { anchorId: "", ordinal: 1 } },
   { method: "GET", path: `${X}/compression/pins` },
   { method: "POST", path: `${X}/compression/pins`, body: { kind: "path", value: "/etc/passwd" } },
   { method: "GET", path: `${X}/tasks` },
@@ -54,7 +55,7 @@ const apiRoutes: Route[] = [
   { method: "POST", path: "/api/auth/sign-out" },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
 ];
-const pages = ["/", "/c/x", "/c/not-yet-created"];
+const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default"];
 // The sign-in route and page are open by design (auth.test.ts covers them).
 const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in"]);
 

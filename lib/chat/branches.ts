@@ -1,0 +1,50 @@
+// Branches for the API and the chat: editing an earlier person message keeps what followed it as an alternative, and
+// the person switches between alternatives (‹ n/N ›). The model context follows the active alternative; the one place
+// where a call's input may diverge from the previous call's, which the cache-break detector names "branch".
+import type { ArchivedBranch } from "../agent/branches.ts";
+import { ApiError } from "../api/errors.ts";
+import { type BranchFailure, branchForEdit, type StateMove, switchBranch } from "../db/branches.ts";
+import { getConversation } from "../db/conversations.ts";
+import { activeReply } from "./active-replies.ts";
+import { parseAgentState } from "./agent-state.ts";
+
+/**
+ * The harness state across a branch operation: a compression that summarised archived messages goes with them (and
+ * one the restored alternative carried comes back); the last call's figures no longer describe the context; the
+ * branch counter moves, so the next call's divergence is attributed to the branch.
+ */
+export const moveBranchState: StateMove = (stored, archivedIds, restored?: ArchivedBranch) => {
+  const state = parseAgentState(stored);
+  const { compression } = state;
+  const carried = compression && archivedIds.has(compression.keptFromId) ? compression : undefined;
+  const restoredCompression = restored?.compression === undefined ? undefined : parseAgentState({ compression: restored.compression }).compression;
+  const next = {
+    ...state,
+    compression: restoredCompression ?? (carried ? undefined : compression),
+    lastCall: undefined,
+    branchEpoch: (state.branchEpoch ?? 0) + 1,
+  };
+  for (const key of Object.keys(next) as Array<keyof typeof next>) if (next[key] === undefined) delete next[key];
+  return { state: next, carried };
+};
+
+function failure(kind: BranchFailure, what: string): ApiError {
+  if (kind === "not-person") return new ApiError("bad_request", `${what} is not a message of yours; only your own messages can be edited.`, "editOf");
+  return new ApiError("not_found", `${what} does not exist in this conversation.`, kind === "no-message" ? "editOf" : undefined);
+}
+
+/** Archives the person's message `messageId` and what followed it as an alternative, ahead of its edited version. */
+export async function branchForEditedMessage(conversationId: string, messageId: string): Promise<void> {
+  const result = await branchForEdit({ conversationId, messageId, move: moveBranchState });
+  if (typeof result === "string") throw failure(result, `Message ${messageId}`);
+}
+
+/** Makes the alternative `ordinal` after `anchorId` the active one. */
+export async function switchConversationBranch(conversationId: string, anchorId: string, ordinal: number): Promise<void> {
+  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  if (activeReply(conversationId)) throw new ApiError("conflict", "A reply is being written; switch branches after it finishes.");
+  const result = await switchBranch({ conversationId, anchorId, ordinal, move: moveBranchState });
+  if (result === "no-message" || result === "not-person" || result === "no-branch") {
+    throw failure(result, `Alternative ${ordinal} after ${anchorId ? `message ${anchorId}` : "the start"}`);
+  }
+}
