@@ -121,9 +121,9 @@ export async function openEngine(url = process.env.DATABASE_URL || DEFAULT_DATAB
   return { engine, provider, schema, migDir };
 }
 
-// Tables the migrations create by hand that Prisma's schema cannot describe (SQLite's FTS5 index of knowledge lines
-// and its shadow tables): a new migration must not drop them.
-const FTS_TABLES = ["KnowledgeLineFts", "KnowledgeLineFts_config", "KnowledgeLineFts_data", "KnowledgeLineFts_docsize", "KnowledgeLineFts_idx"];
+// Tables the migrations create by hand that Prisma's schema cannot describe (SQLite's FTS5 indexes of knowledge lines
+// and of messages, and their shadow tables): a new migration must not drop them.
+const FTS_TABLES = ["KnowledgeLineFts", "MessageFts"].flatMap((t) => [t, `${t}_config`, `${t}_data`, `${t}_docsize`, `${t}_idx`]);
 const filters = { externalTables: FTS_TABLES, externalEnums: [] };
 
 /** Applies every pending migration; returns the names applied. */

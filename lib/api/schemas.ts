@@ -62,6 +62,9 @@ export const chatRequestSchema = z.object({
   editOf: idSchema.optional(),
 });
 
+/** The sidebar's search (`GET /api/conversations?q=`). */
+export const searchQuerySchema = z.string().max(200, { message: "must be at most 200 characters" });
+
 export const switchBranchSchema = z
   .object({
     /** The message the alternatives follow ("" when they start the conversation). */

@@ -7,7 +7,9 @@ import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts"
 import { ApiError } from "../api/errors.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
+import { searchWords, snippetAround, textOfParts } from "../agent/search-text.ts";
 import { listConversations } from "../db/conversations.ts";
+import { searchConversations } from "../db/search.ts";
 import {
   addMemoryEntry,
   deleteMemoryEntry,
@@ -38,6 +40,28 @@ export { DEFAULT_WORKSPACE_ID, listWorkspaces };
 export async function workspaceConversations(workspaceId?: string): Promise<ConversationSummary[]> {
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
   return listConversations({ workspaceId });
+}
+
+export type ConversationMatch = ConversationSummary & { match: { messageId: string; snippet: string } | { title: true } };
+
+const SEARCH_LIMIT = 50;
+
+/**
+ * Conversations (of one workspace, when given) whose title or message text holds every word of `query`: title
+ * matches first, then by their newest matching message, each newest first; at most 50.
+ */
+export async function searchWorkspaceConversations(query: string, workspaceId?: string): Promise<ConversationMatch[]> {
+  if (workspaceId !== undefined) await requireWorkspace(workspaceId);
+  const words = searchWords(query);
+  if (words.length === 0) throw new ApiError("bad_request", "The search has no words to look for (letters or digits).", "q");
+  const hits = await searchConversations({ words, workspaceId, limit: SEARCH_LIMIT });
+  const summaries = new Map((await listConversations({ workspaceId })).map((c) => [c.id, c]));
+  return hits.flatMap((hit) => {
+    const summary = summaries.get(hit.conversationId);
+    if (!summary) return [];
+    const match = hit.messageId ? { messageId: hit.messageId, snippet: snippetAround(textOfParts(hit.parts), words) } : { title: true as const };
+    return [{ ...summary, match }];
+  });
 }
 
 export async function requireWorkspace(id: string): Promise<Workspace> {

@@ -1,12 +1,16 @@
 import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
-import { idSchema } from "@/lib/api/schemas";
-import { workspaceConversations } from "@/lib/chat/workspaces";
+import { idSchema, searchQuerySchema } from "@/lib/api/schemas";
+import { searchWorkspaceConversations, workspaceConversations } from "@/lib/chat/workspaces";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request) => {
-  const workspaceId = new URL(request.url).searchParams.get("workspaceId");
-  return Response.json(await workspaceConversations(workspaceId === null ? undefined : parseWith(idSchema, workspaceId, "workspaceId")));
+  const params = new URL(request.url).searchParams;
+  const raw = params.get("workspaceId");
+  const workspaceId = raw === null ? undefined : parseWith(idSchema, raw, "workspaceId");
+  const q = params.get("q");
+  if (q !== null) return Response.json(await searchWorkspaceConversations(parseWith(searchQuerySchema, q, "q"), workspaceId));
+  return Response.json(await workspaceConversations(workspaceId));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

@@ -1,0 +1,32 @@
+// The sidebar's search, the pure part: the words of a query, and the snippet of a message that matched.
+
+export const MAX_SEARCH_WORDS = 8;
+
+/** The lower-cased words (letters and digits) of a query, at most MAX_SEARCH_WORDS of at most 64 characters. */
+export function searchWords(query: string): string[] {
+  const words = query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((w) => w.length <= 64))].slice(0, MAX_SEARCH_WORDS);
+}
+
+/** The text parts of stored message parts, read defensively. */
+export function textOfParts(parts: unknown): string {
+  if (!Array.isArray(parts)) return "";
+  return parts
+    .map((p) => (typeof p === "object" && p !== null && (p as { type?: unknown }).type === "text" ? String((p as { text?: unknown }).text ?? "") : ""))
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** About `width` characters of `text` around the first of `words` found in it, on one line, with … where cut. */
+export function snippetAround(text: string, words: readonly string[], width = 120): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const lower = flat.toLowerCase();
+  const at = words.reduce((best, w) => {
+    const i = lower.indexOf(w);
+    return i >= 0 && (best < 0 || i < best) ? i : best;
+  }, -1);
+  if (flat.length <= width) return flat;
+  const start = Math.max(0, Math.min(at < 0 ? 0 : at - Math.floor(width / 3), flat.length - width));
+  const cut = flat.slice(start, start + width);
+  return `${start > 0 ? "…" : ""}${cut}${start + width < flat.length ? "…" : ""}`;
+}
