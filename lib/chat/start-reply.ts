@@ -10,9 +10,9 @@ import { ApiError } from "../api/errors.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { ensureConversation, getConversation } from "../db/conversations.ts";
 import { listTasks } from "../db/tasks.ts";
-import { beginReply, endReply } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { detachReply } from "./live/live-reply.ts";
+import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
@@ -38,7 +38,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     listTasks({ conversationId }),
   ]);
   const replyId = generateId();
-  const controller = beginReply(conversationId, replyId);
+  const controller = await replyLock().acquire(conversationId, replyId);
   if (!controller) {
     throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
   }
@@ -48,7 +48,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: info.id } };
     turn = await openTurn({ conversation, message: request.message, reply });
   } catch (error) {
-    endReply(conversationId, replyId);
+    await replyLock().release(conversationId, replyId);
     throw error;
   }
 
@@ -91,7 +91,9 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
       try {
         await streamReply(job, writer);
       } finally {
-        endReply(conversationId, replyId);
+        await replyLock()
+          .release(conversationId, replyId)
+          .catch(() => {});
       }
     },
     onError: describeError,

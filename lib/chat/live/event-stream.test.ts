@@ -30,6 +30,7 @@ describe("the events stream", () => {
       },
     };
     const stream = eventStream({ bus: counting, queueLimit: 8 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(listeners).toBe(1);
     for (let i = 0; i < 100; i++) bus.publish({ type: "conversation", id: `c${i}` });
     expect(listeners).toBe(0);

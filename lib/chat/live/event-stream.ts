@@ -16,7 +16,8 @@ export function eventStream({
   let stop = () => {};
   return new ReadableStream<Uint8Array>(
     {
-      start(controller) {
+      async start(controller) {
+        await bus.ready?.();
         let closed = false;
         const send = (text: string) => {
           if (closed) return;

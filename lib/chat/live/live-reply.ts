@@ -4,9 +4,11 @@
 import { CHAT_STREAM_HEADERS } from "../../api/stream-headers.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { ApiError } from "../../api/errors.ts";
-import { activeReply } from "../active-replies.ts";
+import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { publishChange } from "./event-bus.ts";
+import { followRemote, ownReply } from "./pg-relay.ts";
 import { liveRelay } from "./relay.ts";
+import { replyLock } from "./reply-lock.ts";
 
 /** The AI SDK's UI message stream headers, plus Hintline's. */
 export const LIVE_STREAM_HEADERS = {
@@ -26,6 +28,8 @@ export function detachReply({ conversationId, replyId, stream }: { conversationI
   // The person's message and the reply's row are stored: other tabs show them.
   publishChange({ type: "conversation", id: conversationId });
   publishChange({ type: "conversations", id: conversationId });
+  // On PostgreSQL a follower on another instance may ask for the reply.
+  const disown = isPostgresUrl(databaseUrl()) ? ownReply(conversationId, replyId).catch(() => () => {}) : undefined;
   void (async () => {
     const reader = stream.getReader();
     try {
@@ -40,6 +44,7 @@ export function detachReply({ conversationId, replyId, stream }: { conversationI
       // createUIMessageStream reports errors as chunks; a failure here only ends the stream
     } finally {
       sink.end();
+      void disown?.then((release) => release());
       publishChange({ type: "conversation", id: conversationId });
       publishChange({ type: "conversations", id: conversationId });
     }
@@ -54,7 +59,11 @@ async function requireConversation(conversationId: string): Promise<void> {
 /** The live reply's stream from its first chunk, or 204 when none is live. */
 export async function resumeReply(conversationId: string): Promise<Response> {
   await requireConversation(conversationId);
-  const follower = liveRelay().follow(conversationId);
+  let follower = liveRelay().follow(conversationId);
+  if (!follower && isPostgresUrl(databaseUrl())) {
+    const live = await replyLock().live(conversationId);
+    if (live && !live.local) follower = await followRemote(conversationId, live.replyId);
+  }
   if (!follower) return new Response(null, { status: 204 });
   return new Response(follower, { headers: LIVE_STREAM_HEADERS });
 }
@@ -65,16 +74,23 @@ const STOP_WAIT_MS = 10_000;
 /** Stops the conversation's live reply; answers once it is stored (incomplete), or 409 when none is live. */
 export async function stopLiveReply(conversationId: string): Promise<{ stopped: true }> {
   await requireConversation(conversationId);
-  const reply = activeReply(conversationId);
+  const reply = await replyLock().stop(conversationId);
   if (!reply) throw new ApiError("conflict", `No reply is being written in conversation ${conversationId}.`);
-  reply.controller.abort();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    liveRelay().ended(conversationId, reply.replyId),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, STOP_WAIT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
+  const deadline = Date.now() + STOP_WAIT_MS;
+  if (reply.local) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      liveRelay().ended(conversationId, reply.replyId),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  } else {
+    // Another instance writes it: done when its lease is released (the reply is stored by then).
+    while (Date.now() < deadline && (await replyLock().live(conversationId))?.replyId === reply.replyId) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   return { stopped: true };
 }
