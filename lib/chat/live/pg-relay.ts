@@ -106,6 +106,7 @@ export async function followRemote(conversationId: string, replyId: string): Pro
             set.add(resolve);
             setTimeout(() => {
               set.delete(resolve);
+              if (set.size === 0 && chunkWaiters.get(replyId) === set) chunkWaiters.delete(replyId);
               resolve();
             }, POLL_MS).unref?.();
           });
