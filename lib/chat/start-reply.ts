@@ -48,7 +48,9 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: info.id } };
     turn = await openTurn({ conversation, message: request.message, reply });
   } catch (error) {
-    await replyLock().release(conversationId, replyId);
+    await replyLock()
+      .release(conversationId, replyId)
+      .catch(() => {});
     throw error;
   }
 
