@@ -10,6 +10,7 @@ import { ConversationList } from "./sidebar/conversation-list";
 import { ThinMeter } from "./context/context-meter";
 import { HintsToggle } from "./hints-toggle";
 import { InspectorButton } from "./inspector/inspector-button";
+import { LiveEvents } from "./live-events";
 import { SettingsButton } from "./settings/settings-button";
 import { ThemeToggle } from "./theme-toggle";
 import { ChecklistIcon, MenuIcon } from "./ui/icons";
@@ -55,6 +56,7 @@ export function AppShell({
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
   return (
     <div className="flex h-dvh overflow-hidden">
+      <LiveEvents />
       <aside data-testid="sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline

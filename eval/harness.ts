@@ -136,7 +136,7 @@ export class EvalConversation {
   async say(text: string): Promise<Turn> {
     const started = performance.now();
     const message = { id: generateId(), role: "user" as const, parts: [{ type: "text" as const, text }] };
-    const response = await startReply({ request: { id: this.id, message }, signal: new AbortController().signal });
+    const response = await startReply({ request: { id: this.id, message } });
     await response.text();
     const history = await listMessages({ conversationId: this.id });
     const reply = history.at(-1)!;

@@ -1,11 +1,13 @@
 "use client";
 // The conversation: streams replies with useChat, persists nothing itself (the server does), and keeps the
-// conversation list in step.
+// conversation list in step. A reply runs on the server until it ends or is stopped: the page resumes it on load (and
+// when the conversation is opened again), and another tab's messages arrive through the change events.
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useCallback, useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
 import { titleFrom } from "@/lib/conversation-title";
+import { apiFetch } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { usePlanStore } from "@/lib/stores/plan-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
@@ -17,6 +19,7 @@ import { ModeBanner } from "../plan/mode-banner";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
 import { MessageList } from "./message-list";
+import { useLiveConversation } from "./use-live-conversation";
 
 function browserTimeZone(): string | undefined {
   try {
@@ -45,6 +48,8 @@ export function Chat({
   const created = usePlanStore((s) => s.created);
   const outgoing = usePlanStore((s) => s.outgoing);
   const takeOutgoing = usePlanStore((s) => s.takeOutgoing);
+  // When this tab last saw a reply to the end: the change event of that same reply brings nothing new.
+  const finishedAt = useRef(0);
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
@@ -60,14 +65,21 @@ export function Chat({
             ...(messages.length <= 1 ? { workspaceId: useWorkspacesStore.getState().currentId } : {}),
           },
         }),
+        // Resuming replays the live reply from its first chunk (204 when none is live).
+        prepareReconnectToStreamRequest: ({ id: chatId }) => ({ api: `/api/conversations/${encodeURIComponent(chatId)}/stream` }),
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages } = useChat<ChatMessage>({
+  const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages, resumeStream } = useChat<ChatMessage>({
     id,
     messages: initialMessages,
     transport,
-    onFinish: () => void refresh().catch(() => {}),
+    // Only a conversation whose reply is still being written has anything to resume (a new one is not stored yet).
+    resume: initialMessages.at(-1)?.metadata?.status === "streaming",
+    onFinish: () => {
+      finishedAt.current = Date.now();
+      void refresh().catch(() => {});
+    },
     onData: (part) => {
       if (part.type === "data-tasks") receiveTasks(part.data);
       if (part.type === "data-context-usage") receiveUsage(part.data);
@@ -89,12 +101,14 @@ export function Chat({
   const persistedError = !busy && !error && last?.role === "assistant" && last.metadata?.status === "error";
   const errorText = error?.message ?? (persistedError ? last?.metadata?.error : undefined);
 
+  const stopping = useRef<Promise<unknown>>(Promise.resolve());
   const send = useCallback(
     (text: string) => {
       touch({ id, title: titleFrom(text) });
       clearError();
       created();
-      void sendMessage({ text });
+      // After a Stop, the next message waits until the stopped reply is stored (or it would find it still running).
+      void stopping.current.then(() => sendMessage({ text }));
     },
     [id, sendMessage, touch, clearError, created],
   );
@@ -107,8 +121,12 @@ export function Chat({
     if (text && !busy) send(text);
   }, [outgoing, takeOutgoing, busy, send]);
 
-  // Stopping aborts the request, so the server's closing "incomplete" status never arrives: mark it here.
+  useLiveConversation({ id, status, finishedAt, setMessages, resumeStream });
+
+  // Stop ends the reply on the server, wherever it runs, and this tab's own request; the server's closing
+  // "incomplete" status then never reaches this tab: mark it here.
   const stopReply = useCallback(() => {
+    stopping.current = apiFetch(`/api/conversations/${encodeURIComponent(id)}/stop`, { method: "POST" }).catch(() => {});
     void stop().then(() =>
       setMessages((current) => {
         const last = current.at(-1);
@@ -116,7 +134,7 @@ export function Chat({
         return [...current.slice(0, -1), { ...last, metadata: { ...last.metadata, status: "incomplete" } }];
       }),
     );
-  }, [stop, setMessages]);
+  }, [id, stop, setMessages]);
 
   const retry = useCallback(() => {
     clearError();

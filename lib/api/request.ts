@@ -1,5 +1,6 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
+import { publishChangesOf } from "../chat/live/change-events.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
 export const MAX_CHAT_BODY_BYTES = 100 * 1024;
@@ -91,13 +92,15 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, name =
 
 type RouteContext<P> = { params: Promise<P> };
 
-/** Wraps a route handler so every thrown error becomes the API's JSON error shape. */
+/** Wraps a route handler so every thrown error becomes the API's JSON error shape (and a write tells open tabs). */
 export function route<P = Record<string, never>>(
   handler: (request: Request, params: P) => Promise<Response>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     try {
-      return await handler(request, await context.params);
+      const response = await handler(request, await context.params);
+      publishChangesOf(request, response);
+      return response;
     } catch (error) {
       return errorResponse(error);
     }

@@ -24,3 +24,8 @@ export function beginReply(conversationId: string, replyId: string): AbortContro
 export function endReply(conversationId: string, replyId: string): void {
   if (active.get(conversationId)?.replyId === replyId) active.delete(conversationId);
 }
+
+/** Every reply this process is streaming, as [conversationId, replyId]. */
+export function activeReplyList(): Array<[string, string]> {
+  return [...active].map(([conversationId, reply]) => [conversationId, reply.replyId]);
+}

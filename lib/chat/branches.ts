@@ -5,8 +5,9 @@ import type { ArchivedBranch } from "../agent/branches.ts";
 import { ApiError } from "../api/errors.ts";
 import { type BranchFailure, branchForEdit, type StateMove, switchBranch } from "../db/branches.ts";
 import { getConversation } from "../db/conversations.ts";
-import { activeReply } from "./active-replies.ts";
+import { generateId } from "ai";
 import { parseAgentState } from "./agent-state.ts";
+import { replyLock } from "./live/reply-lock.ts";
 
 /**
  * The harness state across a branch operation: a compression that summarised archived messages goes with them (and
@@ -42,8 +43,17 @@ export async function branchForEditedMessage(conversationId: string, messageId: 
 /** Makes the alternative `ordinal` after `anchorId` the active one. */
 export async function switchConversationBranch(conversationId: string, anchorId: string, ordinal: number): Promise<void> {
   if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
-  if (activeReply(conversationId)) throw new ApiError("conflict", "A reply is being written; switch branches after it finishes.");
-  const result = await switchBranch({ conversationId, anchorId, ordinal, move: moveBranchState });
+  // Held like a reply's lock for the switch, so that no reply (on any instance) starts from a half-switched history.
+  const holder = `branch-switch-${generateId()}`;
+  if (!(await replyLock().acquire(conversationId, holder))) {
+    throw new ApiError("conflict", "A reply is being written; switch branches after it finishes.");
+  }
+  let result: Awaited<ReturnType<typeof switchBranch>>;
+  try {
+    result = await switchBranch({ conversationId, anchorId, ordinal, move: moveBranchState });
+  } finally {
+    await replyLock().release(conversationId, holder);
+  }
   if (result === "no-message" || result === "not-person" || result === "no-branch") {
     throw failure(result, `Alternative ${ordinal} after ${anchorId ? `message ${anchorId}` : "the start"}`);
   }

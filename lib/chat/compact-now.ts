@@ -9,7 +9,7 @@ import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { appendMessage, listMessages } from "../db/messages.ts";
-import { activeReply } from "./active-replies.ts";
+import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState, patchAgentState } from "./agent-state.ts";
 import { compressContext } from "./compression.ts";
 import { contextWindowFor, measureContext } from "./context-measure.ts";
@@ -26,7 +26,7 @@ export type CompactResult =
 export async function compactNow(conversationId: string): Promise<CompactResult> {
   const conversation = await getConversation({ id: conversationId });
   if (!conversation) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
-  if (activeReply(conversationId)) throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
+  if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
   const settings = resolveSettings(conversation.settings);
   const { model, info } = currentModel();
   const history = await listMessages({ conversationId });
@@ -48,7 +48,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (!result) return { compressed: false, message: NOTHING_OUTSIDE_RESERVE };
   const after = measureContext({ settings, history, compression: result.state, system, contextWindow });
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
-  if (activeReply(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
+  if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
   await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
   await refreshWorkspaceView(conversationId, conversation.workspaceId);

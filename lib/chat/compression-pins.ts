@@ -6,7 +6,7 @@ import { z } from "zod";
 import { LEDGER_KINDS, type LedgerItem } from "../agent/evidence-ledger.ts";
 import { ApiError } from "../api/errors.ts";
 import { getConversation } from "../db/conversations.ts";
-import { activeReply } from "./active-replies.ts";
+import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState, patchAgentState } from "./agent-state.ts";
 
 export const MAX_PINS = 50;
@@ -42,7 +42,7 @@ export async function listPins(conversationId: string): Promise<PinsView> {
 export async function pinLedgerItem(conversationId: string, pin: z.infer<typeof pinSchema>): Promise<PinsView> {
   const compression = await compressionOf(conversationId);
   // A reply may compress meanwhile: its new state must not be overwritten with this one.
-  if (activeReply(conversationId)) throw new ApiError("conflict", "A reply is being written; pin after it finishes.");
+  if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply is being written; pin after it finishes.");
   if (!compression) throw new ApiError("conflict", "This conversation has not been compressed yet: there is no ledger to pin to.");
   const item = [...(compression.dropped ?? []), ...(compression.ledger ?? [])].find((i) => same(i, pin));
   if (!item) {

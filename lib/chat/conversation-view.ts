@@ -12,7 +12,7 @@ import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts
 import type { ImportedRows } from "../db/rows.ts";
 import { listTasks } from "../db/tasks.ts";
 import { currentModel } from "../ai/providers.ts";
-import { activeReplyIds } from "./active-replies.ts";
+import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
@@ -42,7 +42,7 @@ export type ConversationView = {
 export async function getConversationView(id: string): Promise<ConversationView> {
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
-  await settleStaleReplies({ conversationId: id, activeIds: activeReplyIds(id) });
+  await settleStaleReplies({ conversationId: id, activeIds: await replyLock().activeIds(id) });
   const settings = resolveSettings(conversation.settings);
   const [messages, tasks, plan, prompt, branchRecords] = await Promise.all([
     listMessages({ conversationId: id }),

@@ -15,7 +15,7 @@ import {
   loadHistory,
   settleStaleReplies,
 } from "../db/messages.ts";
-import { activeReplyIds } from "./active-replies.ts";
+import { replyLock } from "./live/reply-lock.ts";
 import { historyIndexOf } from "./history-fold.ts";
 import { now as clockNow } from "../clock.ts";
 
@@ -27,7 +27,8 @@ export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "te
  */
 async function settleStale(conversationId: string, { messages: history, cached }: { messages: ChatMessage[]; cached: boolean }): Promise<ChatMessage[]> {
   if (cached) return history;
-  const active = activeReplyIds(conversationId);
+  if (!history.some((m) => m.metadata?.status === "streaming")) return history;
+  const active = await replyLock().activeIds(conversationId);
   if (!history.some((m) => m.metadata?.status === "streaming" && !active.has(m.id))) return history;
   await settleStaleReplies({ conversationId, activeIds: active });
   return listMessages({ conversationId });

@@ -1,19 +1,19 @@
 // Orchestrates one chat turn. The person's message and the reply row are written in one transaction while the
 // first model call already starts; the response (and with it anything the model said) is only sent once that
 // write is committed, so a failing or vanishing provider, or a failed write, never loses the person's message.
-import { createUIMessageStream, createUIMessageStreamResponse, generateId } from "ai";
+import { createUIMessageStream, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { canonicalTimeZone, resolveSettings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
-import { CHAT_STREAM_HEADERS } from "../api/stream-headers.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { ensureConversation, getConversation } from "../db/conversations.ts";
 import { listTasks } from "../db/tasks.ts";
-import { beginReply, endReply } from "./active-replies.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { branchForEditedMessage } from "./branches.ts";
+import { detachReply } from "./live/live-reply.ts";
+import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
@@ -22,7 +22,8 @@ import { requireWorkspace } from "./workspaces.ts";
 
 export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string; editOf?: string };
 
-export async function startReply({ request, signal }: { request: ChatRequest; signal: AbortSignal }): Promise<Response> {
+/** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
+export async function startReply({ request }: { request: ChatRequest }): Promise<Response> {
   const conversationId = request.id;
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
@@ -43,7 +44,7 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     listTasks({ conversationId }),
   ]);
   const replyId = generateId();
-  const controller = beginReply(conversationId, replyId);
+  const controller = await replyLock().acquire(conversationId, replyId);
   if (!controller) {
     throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
   }
@@ -59,12 +60,12 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     }
     turn = await openTurn({ conversation, message: request.message, reply });
   } catch (error) {
-    endReply(conversationId, replyId);
+    await replyLock()
+      .release(conversationId, replyId)
+      .catch(() => {});
     throw error;
   }
 
-  const onAbort = () => controller.abort();
-  signal.addEventListener("abort", onAbort, { once: true });
   const settings = resolveSettings(conversation.settings);
   // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
   const workspace = await openWorkspaceTracker(conversationId);
@@ -108,8 +109,9 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
       try {
         await streamReply(job, writer);
       } finally {
-        signal.removeEventListener("abort", onAbort);
-        endReply(conversationId, replyId);
+        await replyLock()
+          .release(conversationId, replyId)
+          .catch(() => {});
       }
     },
     onError: describeError,
@@ -120,5 +122,5 @@ export async function startReply({ request, signal }: { request: ChatRequest; si
     controller.abort(); // the model call started; nothing of it is kept
     throw error;
   }
-  return createUIMessageStreamResponse({ stream, headers: CHAT_STREAM_HEADERS });
+  return detachReply({ conversationId, replyId, stream });
 }

@@ -11,6 +11,8 @@ type TasksState = {
   error: string | null;
   seed: (conversationId: string, tasks: Task[]) => void;
   receive: (tasks: Task[]) => void;
+  /** Loads the list again when it is the open conversation's (another tab or the agent changed it). */
+  reload: (conversationId: string) => Promise<void>;
   /** Resolves to whether the task was added (the add box keeps its text when not). */
   add: (subject: string) => Promise<boolean>;
   edit: (id: string, changes: { subject?: string; description?: string; status?: TaskStatus }) => Promise<boolean>;
@@ -42,6 +44,15 @@ export const useTasksStore = create<TasksState>((set, get) => {
     error: null,
     seed: (conversationId, tasks) => set({ conversationId, tasks, error: null }),
     receive: (tasks) => set({ tasks }),
+    reload: async (conversationId) => {
+      if (get().conversationId !== conversationId) return;
+      try {
+        const tasks = await apiFetch<Task[]>(base());
+        if (get().conversationId === conversationId) set({ tasks });
+      } catch {
+        // the next change or a reload tries again
+      }
+    },
     add: (subject) => guard(() => apiFetch(base(), { method: "POST", body: JSON.stringify({ subject }) }), { kept: "task" }),
     edit: (id, changes) => guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify(changes) })),
     move: (id, position) => {

@@ -1,7 +1,7 @@
 // POST /api/chat against the built-in demo model: streaming, persistence, retries, stopping and concurrency.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
-import { chat, getJson, postChat } from "../support/chat-client.ts";
+import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
 import {
   type ConversationSummary,
   type ConversationView,
@@ -129,9 +129,10 @@ describe("chat with the demo model", () => {
     expect(messageText(after.messages[3])).toBe(text);
   });
 
-  it("keeps the person's message and the partial reply when the request is aborted", async () => {
+  it("keeps the person's message and the partial reply when Stop is pressed", async () => {
     const { controller, replyId, streamed } = await startLongReply("stopped", "s1");
-    controller.abort();
+    controller.abort(); // the browser's own request ends too, as the Stop button does
+    expect((await stopReply(server.url, "stopped")).status).toBe(200);
 
     const conversation = await pollUntil(
       () => view("stopped"),
@@ -166,6 +167,7 @@ describe("chat with the demo model", () => {
       await expectApiError(second, 409, "conflict");
     } finally {
       controller.abort();
+      await stopReply(server.url, "busy");
     }
     const conversation = await pollUntil(() => view("busy"), settled);
     expect(conversation.messages.map((m) => m.id)).toEqual(["b1", replyId]);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { migrate } from "../support/db-global-setup.ts";
-import { chat, getJson, postChat } from "../support/chat-client.ts";
+import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
 import {
   type ConversationView,
   expectApiError,
@@ -230,6 +230,7 @@ describe("what Hintline exports it imports", () => {
     expect(agent.status).toBe(200);
     const chunks = await readUntil(agent, (chunk) => chunk.type === "tool-output-error" || chunk.type === "finish");
     stop.abort();
+    await stopReply(server.url, "tasks");
     expect(chunks.at(-1)).toMatchObject({ type: "tool-output-error", errorText: expect.stringMatching(/already has 5,000 tasks/) });
     await pollUntil(
       async () => (await getJson<ConversationView>(`${server.url}/api/conversations/tasks`)).body.messages.at(-1)?.metadata?.status,

@@ -4,7 +4,7 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, providerEnv, providerServerForFile, startAppServer } from "../support/app-server.ts";
-import { chat, getJson, postChat, type StreamChunk, streamedText } from "../support/chat-client.ts";
+import { chat, getJson, postChat, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
 import { startOpenAIFake } from "../support/openai-fake.ts";
 import { type ConversationView, expectNoStackTrace, messageText, readUntil } from "./helpers.ts";
 
@@ -102,13 +102,14 @@ describe("a provider that refuses connections, then comes back", () => {
 describe("a provider that never answers, and the person presses Stop", () => {
   const env = providerServerForFile({ HINTLINE_PROVIDER_TIMEOUT_MS: "30000" });
 
-  it("stopping the request ends the reply as incomplete at once, and the next message works", async () => {
+  it("Stop ends the reply as incomplete at once, and the next message works", async () => {
     env.fake.enqueue({ kind: "hang" });
     const stop = new AbortController();
     const response = await postChat(env.server.url, { conversationId: "hang", messageId: "u-hang", text: "are you there?", signal: stop.signal });
     await readUntil(response, (c) => c.type === "data-context-usage");
     const started = Date.now();
     stop.abort();
+    expect((await stopReply(env.server.url, "hang")).status).toBe(200);
     const settled = await pollUntilStatus(env.server.url, "hang", "incomplete");
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(messageText(settled.messages[0])).toBe("are you there?");

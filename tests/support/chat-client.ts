@@ -55,3 +55,8 @@ export async function getJson<T = any>(url: string, init?: RequestInit): Promise
   const body = response.status === 204 ? undefined : await response.json().catch(() => undefined);
   return { status: response.status, body: body as T };
 }
+
+/** Presses Stop on a conversation's live reply, wherever it runs (POST /api/conversations/:id/stop). */
+export async function stopReply(baseUrl: string, conversationId: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${baseUrl}/api/conversations/${conversationId}/stop`, { method: "POST", headers });
+}

@@ -7,7 +7,7 @@ export const maxDuration = 300;
 
 export const POST = route(async (request) => {
   const body = parseWith(chatRequestSchema, await readJson(request, { maxBytes: MAX_CHAT_BODY_BYTES }));
-  return startReply({ request: body, signal: request.signal });
+  return startReply({ request: body });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

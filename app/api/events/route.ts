@@ -1,0 +1,8 @@
+import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { eventsResponse } from "@/lib/chat/live/event-stream";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request) => eventsResponse(request.signal));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

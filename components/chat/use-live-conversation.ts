@@ -1,0 +1,58 @@
+"use client";
+// Keeps an open conversation in step with other tabs (and instances): on a change event, and when this tab is not
+// streaming itself, the transcript is loaded again and a reply being written is followed (resumed). The change event
+// of a reply this tab has just followed to its end brings nothing new: within a second of such an end, the transcript
+// is only loaded again when a new reply is already live (another tab sent a message at once).
+import { type RefObject, useEffect, useRef } from "react";
+import type { ChatMessage } from "@/lib/chat-message";
+import { apiFetch } from "@/lib/stores/api-client";
+import { useLiveStore } from "@/lib/stores/live-store";
+
+const OWN_REPLY_SETTLE_MS = 1_000;
+
+async function replyIsLive(id: string): Promise<boolean> {
+  try {
+    const response = await fetch(`/api/conversations/${encodeURIComponent(id)}/stream`);
+    await response.body?.cancel();
+    return response.status === 200;
+  } catch {
+    return true;
+  }
+}
+
+export function useLiveConversation({
+  id,
+  status,
+  finishedAt,
+  setMessages,
+  resumeStream,
+}: {
+  id: string;
+  status: string;
+  /** When this tab last saw a reply to its end (Date.now()). */
+  finishedAt: RefObject<number>;
+  setMessages: (messages: ChatMessage[]) => void;
+  resumeStream: () => Promise<void>;
+}): void {
+  const changes = useLiveStore((s) => s.conversations[id] ?? 0);
+  const seen = useRef(changes);
+  const statusRef = useRef(status);
+  statusRef.current = status;
+  useEffect(() => {
+    if (changes === seen.current) return;
+    seen.current = changes;
+    const busy = () => statusRef.current === "submitted" || statusRef.current === "streaming";
+    if (busy()) return;
+    let cancelled = false;
+    void (async () => {
+      if (Date.now() - finishedAt.current < OWN_REPLY_SETTLE_MS && !(await replyIsLive(id))) return;
+      const view = await apiFetch<{ messages: ChatMessage[] }>(`/api/conversations/${encodeURIComponent(id)}`);
+      if (cancelled || busy()) return;
+      setMessages(view.messages);
+      if (view.messages.at(-1)?.metadata?.status === "streaming") await resumeStream();
+    })().catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [changes, id, finishedAt, setMessages, resumeStream]);
+}

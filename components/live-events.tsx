@@ -1,0 +1,46 @@
+"use client";
+// Subscribes the tab to the server's change events and routes them: the conversation list and the task panel load
+// again, and the open conversation hears of its changes (components/chat/chat.tsx). Bursts are coalesced.
+import { useEffect } from "react";
+import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { useLiveStore } from "@/lib/stores/live-store";
+import { useTasksStore } from "@/lib/stores/tasks-store";
+
+type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace"; id: string };
+
+const COALESCE_MS = 150;
+
+export function LiveEvents() {
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/events");
+    const pending = new Map<string, ChangeEvent>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      const events = [...pending.values()];
+      pending.clear();
+      if (events.some((e) => e.type === "conversations")) void useConversationsStore.getState().refresh().catch(() => {});
+      for (const event of events) {
+        if (event.type === "conversation") useLiveStore.getState().conversationChanged(event.id);
+        if (event.type === "tasks") void useTasksStore.getState().reload(event.id);
+        if (event.type === "workspace") useLiveStore.getState().workspaceChanged();
+      }
+    };
+    source.onmessage = (message) => {
+      let event: ChangeEvent;
+      try {
+        event = JSON.parse(message.data as string) as ChangeEvent;
+      } catch {
+        return;
+      }
+      pending.set(event.type === "conversations" ? event.type : `${event.type}:${event.id}`, event);
+      timer ??= setTimeout(flush, COALESCE_MS);
+    };
+    return () => {
+      source.close();
+      if (timer) clearTimeout(timer);
+    };
+  }, []);
+  return null;
+}

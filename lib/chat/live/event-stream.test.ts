@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { changesOf } from "./change-events.ts";
+import { createMemoryBus } from "./event-bus.ts";
+import { eventStream } from "./event-stream.ts";
+
+const decoder = new TextDecoder();
+
+describe("the events stream", () => {
+  it("sends each change as one data line", async () => {
+    const bus = createMemoryBus();
+    const reader = eventStream({ bus }).getReader();
+    expect(decoder.decode((await reader.read()).value)).toBe(": connected\n\n");
+    bus.publish({ type: "tasks", id: "c1" });
+    expect(decoder.decode((await reader.read()).value)).toBe('data: {"type":"tasks","id":"c1"}\n\n');
+    await reader.cancel();
+  });
+
+  it("drops a listener that never reads once its queue is full, instead of growing", async () => {
+    const bus = createMemoryBus();
+    let listeners = 0;
+    const counting = {
+      publish: bus.publish,
+      subscribe: (listener: Parameters<typeof bus.subscribe>[0]) => {
+        listeners++;
+        const off = bus.subscribe(listener);
+        return () => {
+          listeners--;
+          off();
+        };
+      },
+    };
+    const stream = eventStream({ bus: counting, queueLimit: 8 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(listeners).toBe(1);
+    for (let i = 0; i < 100; i++) bus.publish({ type: "conversation", id: `c${i}` });
+    expect(listeners).toBe(0);
+    // What was queued is still readable, then the stream ends: the browser reconnects.
+    let read = 0;
+    for await (const _ of stream) read++;
+    expect(read).toBeLessThanOrEqual(8);
+  });
+
+  it("sends keep-alive comments", async () => {
+    const reader = eventStream({ bus: createMemoryBus(), keepAliveMs: 10 }).getReader();
+    await reader.read();
+    expect(decoder.decode((await reader.read()).value)).toBe(": keep-alive\n\n");
+    await reader.cancel();
+  });
+});
+
+describe("changes of a write", () => {
+  it("names the conversation, the list, tasks or the workspace a route changed", () => {
+    expect(changesOf("PATCH", "/api/conversations/a")).toEqual([
+      { type: "conversation", id: "a" },
+      { type: "conversations", id: "a" },
+    ]);
+    expect(changesOf("DELETE", "/api/conversations/a")).toHaveLength(2);
+    expect(changesOf("POST", "/api/conversations/import")).toEqual([{ type: "conversations", id: "" }]);
+    expect(changesOf("PATCH", "/api/conversations/a/tasks/3")).toEqual([{ type: "tasks", id: "a" }]);
+    expect(changesOf("POST", "/api/conversations/a/compact")).toEqual([{ type: "conversation", id: "a" }]);
+    expect(changesOf("POST", "/api/conversations/a/branches")).toEqual([
+      { type: "conversation", id: "a" },
+      { type: "conversations", id: "a" },
+    ]);
+    expect(changesOf("PUT", "/api/workspaces/w/knowledge/a.md")).toEqual([{ type: "workspace", id: "w" }]);
+    expect(changesOf("GET", "/api/conversations/a")).toEqual([]);
+    expect(changesOf("POST", "/api/chat")).toEqual([]);
+    expect(changesOf("POST", "/api/conversations/a/stop")).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+// GET /api/events: the change events as server-sent events, one `data: {"type","id"}` line each, with keep-alive
+// comments. Each listener has a bounded queue: one that stops reading is dropped (its stream ends) rather than
+// growing the server's memory; the browser's EventSource reconnects by itself.
+import { type ChangeEvent, type EventBus, eventBus } from "./event-bus.ts";
+
+export const EVENTS_QUEUE_LIMIT = 256;
+const KEEP_ALIVE_MS = 15_000;
+const encoder = new TextEncoder();
+
+export function eventStream({
+  bus = eventBus(),
+  queueLimit = EVENTS_QUEUE_LIMIT,
+  keepAliveMs = KEEP_ALIVE_MS,
+  signal,
+}: { bus?: EventBus; queueLimit?: number; keepAliveMs?: number; signal?: AbortSignal } = {}): ReadableStream<Uint8Array> {
+  let stop = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      async start(controller) {
+        await bus.ready?.();
+        let closed = false;
+        const send = (text: string) => {
+          if (closed) return;
+          // desiredSize counts what is queued and not yet read: past the limit the listener is dropped.
+          if ((controller.desiredSize ?? 0) <= 0) {
+            stop();
+            try {
+              controller.close();
+            } catch {
+              // already closed
+            }
+            return;
+          }
+          controller.enqueue(encoder.encode(text));
+        };
+        const unsubscribe = bus.subscribe((event: ChangeEvent) => send(`data: ${JSON.stringify({ type: event.type, id: event.id })}\n\n`));
+        const timer = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
+        timer.unref?.();
+        stop = () => {
+          closed = true;
+          unsubscribe();
+          clearInterval(timer);
+          signal?.removeEventListener("abort", stop);
+        };
+        signal?.addEventListener("abort", stop, { once: true });
+        // Tells the client the stream is open (and flushes the headers through any proxy).
+        send(": connected\n\n");
+      },
+      cancel() {
+        stop();
+      },
+    },
+    { highWaterMark: queueLimit },
+  );
+}
+
+export function eventsResponse(signal?: AbortSignal): Response {
+  return new Response(eventStream({ signal }), {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+  });
+}

@@ -1,0 +1,96 @@
+// A reply that outlives its request: its UI message stream is drained into the relay by the server itself, and
+// every reader (the request that started it, a resume, another tab) is a follower of the relay. Closing the
+// browser therefore stops nothing; only Stop, the reply ceiling or an error end a reply.
+import { CHAT_STREAM_HEADERS } from "../../api/stream-headers.ts";
+import { getConversation } from "../../db/conversations.ts";
+import { ApiError } from "../../api/errors.ts";
+import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
+import { publishChange } from "./event-bus.ts";
+import { followRemote, ownReply } from "./pg-relay.ts";
+import { liveRelay } from "./relay.ts";
+import { replyLock } from "./reply-lock.ts";
+
+/** The AI SDK's UI message stream headers, plus Hintline's. */
+export const LIVE_STREAM_HEADERS = {
+  "content-type": "text/event-stream",
+  connection: "keep-alive",
+  "x-vercel-ai-ui-message-stream": "v1",
+  "x-accel-buffering": "no",
+  ...CHAT_STREAM_HEADERS,
+} as const;
+
+type Chunk = { type: string; id?: string; transient?: boolean };
+
+/** Starts draining `stream` into the relay and answers with a follower from its first chunk. */
+export function detachReply({ conversationId, replyId, stream }: { conversationId: string; replyId: string; stream: ReadableStream<Chunk> }): Response {
+  const sink = liveRelay().open(conversationId, replyId);
+  const follower = liveRelay().follow(conversationId);
+  // The person's message and the reply's row are stored: other tabs show them.
+  publishChange({ type: "conversation", id: conversationId });
+  publishChange({ type: "conversations", id: conversationId });
+  // On PostgreSQL a follower on another instance may ask for the reply.
+  const disown = isPostgresUrl(databaseUrl()) ? ownReply(conversationId, replyId).catch(() => () => {}) : undefined;
+  void (async () => {
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        sink.write(value);
+        // The agent changed the task list: other tabs' panels look again.
+        if (value.type === "data-tasks") publishChange({ type: "tasks", id: conversationId });
+      }
+    } catch {
+      // createUIMessageStream reports errors as chunks; a failure here only ends the stream
+    } finally {
+      sink.end();
+      void disown?.then((release) => release());
+      publishChange({ type: "conversation", id: conversationId });
+      publishChange({ type: "conversations", id: conversationId });
+    }
+  })();
+  return new Response(follower ?? null, { headers: LIVE_STREAM_HEADERS });
+}
+
+async function requireConversation(conversationId: string): Promise<void> {
+  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+}
+
+/** The live reply's stream from its first chunk, or 204 when none is live. */
+export async function resumeReply(conversationId: string): Promise<Response> {
+  await requireConversation(conversationId);
+  let follower = liveRelay().follow(conversationId);
+  if (!follower && isPostgresUrl(databaseUrl())) {
+    const live = await replyLock().live(conversationId);
+    if (live && !live.local) follower = await followRemote(conversationId, live.replyId);
+  }
+  if (!follower) return new Response(null, { status: 204 });
+  return new Response(follower, { headers: LIVE_STREAM_HEADERS });
+}
+
+/** How long a stop waits for the stopped reply to be stored as incomplete before answering. */
+const STOP_WAIT_MS = 10_000;
+
+/** Stops the conversation's live reply; answers once it is stored (incomplete), or 409 when none is live. */
+export async function stopLiveReply(conversationId: string): Promise<{ stopped: true }> {
+  await requireConversation(conversationId);
+  const reply = await replyLock().stop(conversationId);
+  if (!reply) throw new ApiError("conflict", `No reply is being written in conversation ${conversationId}.`);
+  const deadline = Date.now() + STOP_WAIT_MS;
+  if (reply.local) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      liveRelay().ended(conversationId, reply.replyId),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  } else {
+    // Another instance writes it: done when its lease is released (the reply is stored by then).
+    while (Date.now() < deadline && (await replyLock().live(conversationId))?.replyId === reply.replyId) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return { stopped: true };
+}

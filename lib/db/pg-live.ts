@@ -1,0 +1,146 @@
+// PostgreSQL's side of live replies when several instances share one database: reply leases (the one-reply lock),
+// the live-chunk table a follower on another instance reads, and LISTEN/NOTIFY. The two tables hold only transient
+// state (a lease lives seconds, chunks only while a reply streams), so they are created on first use, UNLOGGED, rather
+// than being part of the schema both dialects migrate.
+import pg from "pg";
+import { databaseUrl, getDb } from "./client.ts";
+
+let ready: Promise<void> | undefined;
+
+async function db() {
+  const client = await getDb();
+  ready ??= (async () => {
+    await client.$executeRawUnsafe(`CREATE UNLOGGED TABLE IF NOT EXISTS hintline_live_reply (
+      conversation_id text PRIMARY KEY, reply_id text NOT NULL, instance_id text NOT NULL, lease_until timestamptz NOT NULL)`);
+    await client.$executeRawUnsafe(`CREATE UNLOGGED TABLE IF NOT EXISTS hintline_live_chunk (
+      reply_id text NOT NULL, seq integer NOT NULL, data text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (reply_id, seq))`);
+  })().catch((error) => {
+    ready = undefined;
+    throw error;
+  });
+  await ready;
+  return client;
+}
+
+/** Takes the conversation's reply lease unless a live one is held; true when taken. */
+export async function takeLease(conversationId: string, replyId: string, instanceId: string, leaseMs: number): Promise<boolean> {
+  const rows = await (await db()).$queryRawUnsafe<{ reply_id: string }[]>(
+    `INSERT INTO hintline_live_reply (conversation_id, reply_id, instance_id, lease_until)
+     VALUES ($1, $2, $3, now() + $4::integer * interval '1 millisecond')
+     ON CONFLICT (conversation_id) DO UPDATE SET reply_id = EXCLUDED.reply_id, instance_id = EXCLUDED.instance_id,
+       lease_until = EXCLUDED.lease_until
+     WHERE hintline_live_reply.lease_until < now()
+     RETURNING reply_id`,
+    conversationId,
+    replyId,
+    instanceId,
+    leaseMs,
+  );
+  return rows.length === 1;
+}
+
+export async function renewLeases(replyIds: string[], leaseMs: number): Promise<void> {
+  if (replyIds.length === 0) return;
+  await (await db()).$executeRawUnsafe(
+    `UPDATE hintline_live_reply SET lease_until = now() + $2::integer * interval '1 millisecond' WHERE reply_id = ANY($1::text[])`,
+    replyIds,
+    leaseMs,
+  );
+}
+
+export async function dropLease(conversationId: string, replyId: string): Promise<void> {
+  await (await db()).$executeRawUnsafe(`DELETE FROM hintline_live_reply WHERE conversation_id = $1 AND reply_id = $2`, conversationId, replyId);
+}
+
+export type Lease = { replyId: string; instanceId: string };
+
+/** The conversation's live lease (one whose time has not run out), if any. */
+export async function liveLease(conversationId: string): Promise<Lease | undefined> {
+  const rows = await (await db()).$queryRawUnsafe<{ reply_id: string; instance_id: string }[]>(
+    `SELECT reply_id, instance_id FROM hintline_live_reply WHERE conversation_id = $1 AND lease_until > now()`,
+    conversationId,
+  );
+  return rows[0] ? { replyId: rows[0].reply_id, instanceId: rows[0].instance_id } : undefined;
+}
+
+/** Appends chunks (SSE lines) of a reply from `seq` on. */
+export async function appendChunks(replyId: string, seq: number, chunks: string[]): Promise<void> {
+  if (chunks.length === 0) return;
+  await (await db()).$executeRawUnsafe(
+    `INSERT INTO hintline_live_chunk (reply_id, seq, data)
+     SELECT $1, $2::integer + ordinality::integer - 1, data FROM unnest($3::text[]) WITH ORDINALITY AS t(data, ordinality)
+     ON CONFLICT DO NOTHING`,
+    replyId,
+    seq,
+    chunks,
+  );
+}
+
+export async function readChunks(replyId: string, afterSeq: number, limit: number): Promise<{ seq: number; data: string }[]> {
+  return (await db()).$queryRawUnsafe<{ seq: number; data: string }[]>(
+    `SELECT seq, data FROM hintline_live_chunk WHERE reply_id = $1 AND seq > $2::integer ORDER BY seq LIMIT $3::integer`,
+    replyId,
+    afterSeq,
+    limit,
+  );
+}
+
+/** Drops a finished reply's chunks, and any left by an instance that died (older than `olderThanMs`). */
+export async function dropChunks(replyId: string, olderThanMs: number): Promise<void> {
+  await (await db()).$executeRawUnsafe(
+    `DELETE FROM hintline_live_chunk WHERE reply_id = $1 OR created_at < now() - $2::integer * interval '1 millisecond'`,
+    replyId,
+    olderThanMs,
+  );
+}
+
+export async function notify(channel: string, payload: string): Promise<void> {
+  // pg_notify returns void, which Prisma cannot read back: select a constant instead.
+  await (await getDb()).$queryRawUnsafe(`SELECT 1 AS sent FROM (SELECT pg_notify($1, $2)) AS n`, channel, payload);
+}
+
+type Handler = (payload: string) => void;
+const holder = globalThis as unknown as { __hintlineListen?: { handlers: Map<string, Set<Handler>>; client?: Promise<pg.Client> } };
+holder.__hintlineListen ??= { handlers: new Map() };
+const listening = holder.__hintlineListen;
+
+function connect(): Promise<pg.Client> {
+  listening.client ??= (async () => {
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    client.on("notification", (message) => {
+      for (const handler of listening.handlers.get(message.channel) ?? []) {
+        try {
+          handler(message.payload ?? "");
+        } catch {
+          // one handler's failure is not the others'
+        }
+      }
+    });
+    // A lost connection is opened again (with every channel) on the next listen or a timer.
+    const reconnect = () => {
+      listening.client = undefined;
+      setTimeout(() => void connect().catch(() => {}), 1_000).unref?.();
+    };
+    client.on("error", reconnect);
+    client.on("end", reconnect);
+    await client.connect();
+    for (const channel of listening.handlers.keys()) await client.query(`LISTEN "${channel}"`);
+    return client;
+  })().catch((error) => {
+    listening.client = undefined;
+    throw error;
+  });
+  return listening.client;
+}
+
+/** Calls `handler` with every NOTIFY on `channel` (channel names are fixed identifiers of this module's callers). */
+export async function listen(channel: string, handler: Handler): Promise<void> {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`bad channel ${channel}`);
+  const fresh = !listening.handlers.has(channel);
+  const handlers = listening.handlers.get(channel) ?? new Set<Handler>();
+  listening.handlers.set(channel, handlers);
+  handlers.add(handler);
+  const client = await connect();
+  if (fresh) await client.query(`LISTEN "${channel}"`);
+}

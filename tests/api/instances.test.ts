@@ -1,0 +1,156 @@
+// Two `next start` instances on one PostgreSQL database (issue #17): a reply started on A is resumed on B with the
+// identical stream, stopped from B, refused a second message from either, its events reach B's listeners, and when A
+// dies (SIGKILL) mid-reply, B marks it incomplete once A's lease has run out and serves the conversation again.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
+import { getJson, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
+import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
+import { type ConversationView, expectApiError, messageText, pollUntil } from "./helpers.ts";
+
+const postgres = process.env.TEST_POSTGRES_URL;
+const LEASE_MS = 1_500;
+
+const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+
+/** Reads a UI message stream up to a chunk, then the rest, without losing what was read in between. */
+function chunkReader(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const chunks: StreamChunk[] = [];
+  let buffer = "";
+  const pump = async (stop: () => boolean): Promise<void> => {
+    while (!stop()) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) if (line.startsWith("data: ") && line !== "data: [DONE]") chunks.push(JSON.parse(line.slice(6)));
+    }
+  };
+  return {
+    until: (match: (c: StreamChunk) => boolean) => pump(() => chunks.some(match)),
+    rest: async () => {
+      await pump(() => false);
+      return chunks;
+    },
+  };
+}
+
+const lasting = (chunks: StreamChunk[]) => chunks.filter((c) => c.transient !== true);
+
+describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
+  let fake: OpenAIFake;
+  let a: AppServer;
+  let b: AppServer;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    databaseUrl = await createPostgresDatabase(postgres!, `hintline_instances_${process.pid}`);
+    migrate(databaseUrl);
+    fake = await startOpenAIFake();
+    const env = { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(LEASE_MS) };
+    [a, b] = await Promise.all([startAppServer({ env, databaseUrl }), startAppServer({ env, databaseUrl })]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await fake?.close();
+  });
+
+  const view = async (server: AppServer, id: string) => (await getJson<ConversationView>(`${server.url}/api/conversations/${id}`)).body;
+
+  it("resumes on B the reply A is writing, chunk for chunk, and refuses a second message on either", async () => {
+    fake.enqueue({ text: longText(60), chunkDelayMs: 20 });
+    const original = await postChat(a.url, { conversationId: "across", messageId: "x1", text: "write" });
+    expect(original.status).toBe(200);
+    const reader = chunkReader(original);
+    await reader.until((c) => c.type === "text-delta");
+    const resumed = await fetch(`${b.url}/api/conversations/across/stream`);
+    expect(resumed.status).toBe(200);
+    await expectApiError(await postChat(b.url, { conversationId: "across", messageId: "x2", text: "me too" }), 409, "conflict");
+    await expectApiError(await postChat(a.url, { conversationId: "across", messageId: "x3", text: "and me" }), 409, "conflict");
+    const [originalChunks, replayed] = await Promise.all([reader.rest(), readChunks(resumed)]);
+    expect(lasting(replayed)).toEqual(lasting(originalChunks));
+    expect(streamedText(replayed)).toBe(longText(60));
+    expect((await fetch(`${b.url}/api/conversations/across/stream`)).status).toBe(204);
+    const stored = await view(b, "across");
+    expect(stored.messages.map((m) => m.id)).toEqual(["x1", expect.any(String)]);
+    expect(stored.messages[1]?.metadata?.status).toBeUndefined();
+  });
+
+  it("stops from B the reply A is writing", async () => {
+    fake.enqueue({ text: longText(500), chunkDelayMs: 20 });
+    const original = await postChat(a.url, { conversationId: "stop-across", messageId: "s1", text: "write a lot" });
+    const reader = chunkReader(original);
+    await reader.until((c) => c.type === "text-delta");
+    const stopped = await stopReply(b.url, "stop-across");
+    expect(stopped.status).toBe(200);
+    expect(await stopped.json()).toEqual({ stopped: true });
+    expect((await view(b, "stop-across")).messages[1]?.metadata?.status).toBe("incomplete");
+    const rest = await reader.rest();
+    expect(rest.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({ status: "incomplete" });
+    await expectApiError(await stopReply(b.url, "stop-across"), 409, "conflict");
+  });
+
+  it("delivers A's change events to a listener on B", async () => {
+    const controller = new AbortController();
+    const events: Array<{ type: string; id: string }> = [];
+    let connected = false;
+    const response = await fetch(`${b.url}/api/events`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    void (async () => {
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        const blocks = buffer.split("\n\n");
+        buffer = blocks.pop() ?? "";
+        for (const block of blocks) {
+          if (block.startsWith(": connected")) connected = true;
+          if (block.startsWith("data: ")) events.push(JSON.parse(block.slice(6)));
+        }
+      }
+    })().catch(() => {});
+    try {
+      expect(await pollUntil(async () => connected, Boolean, 10_000)).toBe(true);
+      const task = await fetch(`${a.url}/api/conversations/across/tasks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ subject: "from A" }),
+      });
+      expect(task.status).toBe(201);
+      const seen = await pollUntil(async () => events.some((e) => e.type === "tasks" && e.id === "across"), Boolean, 10_000);
+      expect(seen).toBe(true);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it("marks the reply of an instance that died incomplete once its lease runs out, and serves the conversation on B", async () => {
+    fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
+    const original = await postChat(a.url, { conversationId: "crash", messageId: "c1", text: "write forever" });
+    const reader = chunkReader(original);
+    await reader.until((c) => c.type === "text-delta");
+    // Wait for a checkpoint (at most a second apart) so that the row holds some of the reply.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await a.kill();
+    // While the lease runs, B still counts the reply as live.
+    await expectApiError(await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }), 409, "conflict");
+    const settled = await pollUntil(
+      () => view(b, "crash"),
+      (c) => c.messages[1]?.metadata?.status === "incomplete",
+      LEASE_MS * 4,
+    );
+    expect(settled.messages[1]?.metadata?.status).toBe("incomplete");
+    expect(messageText(settled.messages[1]).length).toBeGreaterThan(0);
+    fake.enqueue({ text: "I am B" });
+    const next = await postChat(b.url, { conversationId: "crash", messageId: "c3", text: "still there?" });
+    expect(next.status).toBe(200);
+    expect(streamedText(await readChunks(next))).toBe("I am B");
+    expect((await view(b, "crash")).messages.map((m) => m.id).slice(0, 3)).toEqual(["c1", settled.messages[1]!.id, "c3"]);
+  });
+});
