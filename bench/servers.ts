@@ -63,7 +63,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-export type Fake = { url: string; setReply: (text: string) => Promise<void> };
+export type Fake = { url: string; setReply: (text: string, chunkDelayMs?: number) => Promise<void> };
 
 /** The OpenAI fake's CLI on a free port; `setReply` makes every completion stream `text` word by word, no delay. */
 export async function startFake(): Promise<Fake> {
@@ -84,23 +84,28 @@ export async function startFake(): Promise<Fake> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     // The fake records every request body; a reset keeps its memory flat over thousands of 2,000-message calls.
-    setReply: async (text) => {
+    setReply: async (text, chunkDelayMs) => {
       await post("reset");
-      await post("default", { text });
+      await post("default", { text, ...(chunkDelayMs ? { chunkDelayMs } : {}) });
     },
   };
 }
 
 export type AppServer = { url: string; pid: number; logs: () => string };
 
-/** A fresh SQLite database in a temporary directory, migrated, then `next start` on a free loopback port. */
-export async function startApp(env: Record<string, string>): Promise<AppServer> {
+/**
+ * `next start` on a free loopback port, on a fresh SQLite database in a temporary directory (migrated), or on the
+ * given database (migrated too; several instances may share a PostgreSQL one).
+ */
+export async function startApp(env: Record<string, string>, { databaseUrl: shared }: { databaseUrl?: string } = {}): Promise<AppServer> {
   const distDir = process.env.HINTLINE_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-bench-"));
-  tempDirs.add(dir);
-  const databaseFile = path.join(dir, "bench.db");
-  const databaseUrl = `file:${databaseFile}`;
+  let databaseUrl = shared;
+  if (!databaseUrl) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-bench-"));
+    tempDirs.add(dir);
+    databaseUrl = `file:${path.join(dir, "bench.db")}`;
+  }
   execFileSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },

@@ -2,7 +2,7 @@
 // alternative and restoring another, each in one transaction that also moves the conversation's message counter (so
 // every history cache reloads) and its harness state.
 import { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, START_ANCHOR } from "../agent/branches.ts";
-import { getDb } from "./client.ts";
+import { getDb, LONG_TRANSACTION } from "./client.ts";
 import { forgetHistory } from "./history-cache.ts";
 
 type Db = Awaited<ReturnType<typeof getDb>>;
@@ -83,7 +83,7 @@ export async function branchForEdit({ conversationId, messageId, move }: { conve
     await storeArchived(tx, conversationId, anchorId, activeOrdinal, { ...archived, ...(carried !== undefined ? { compression: carried } : {}) });
     await storeArchived(tx, conversationId, anchorId, next, null);
     return { anchorId };
-  });
+  }, LONG_TRANSACTION);
   forgetHistory(conversationId);
   return result;
 }
@@ -128,7 +128,7 @@ export async function switchBranch({
     for (const r of restoring.nested) await storeArchived(tx, conversationId, r.anchorId, r.ordinal, r.archived);
     await storeArchived(tx, conversationId, anchorId, ordinal, null);
     return "switched" as const;
-  });
+  }, LONG_TRANSACTION);
   forgetHistory(conversationId);
   return result;
 }

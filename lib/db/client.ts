@@ -8,6 +8,12 @@ import { directQueriesOn, type SqliteDirect } from "./sqlite-direct.ts";
 
 export type Db = PrismaClient;
 
+/**
+ * Options for a transaction that writes many rows (a knowledge file's lines, a branch of a long conversation): Prisma's
+ * 5 s default fails a 1 MiB upload on a busy machine, which is no reason to refuse it.
+ */
+export const LONG_TRANSACTION = { maxWait: 10_000, timeout: 60_000 } as const;
+
 export const DEFAULT_DATABASE_URL = "file:./data/hintline.db";
 
 export function databaseUrl(): string {

@@ -1,5 +1,5 @@
 // Queries for a workspace's knowledge files (text, one row per path).
-import { databaseUrl, getDb, isPostgresUrl } from "./client.ts";
+import { databaseUrl, getDb, isPostgresUrl, LONG_TRANSACTION } from "./client.ts";
 
 export type KnowledgeFileInfo = { path: string; bytes: number; tokens: number; updatedAt: string };
 export type KnowledgeFile = KnowledgeFileInfo & { content: string };
@@ -51,9 +51,18 @@ export async function putKnowledgeFile(file: {
     });
     // The lines the full-text index covers (the migrations' triggers / GIN index keep it in step).
     await tx.knowledgeLine.deleteMany({ where: { workspaceId, path } });
-    await tx.knowledgeLine.createMany({ data: content.split(/\r\n|\n|\r/).map((text, i) => ({ workspaceId, path, line: i + 1, text })) });
+    const lines = content.split(/\r\n|\n|\r/);
+    if (isPostgresUrl(databaseUrl())) {
+      // One statement with the lines as one array parameter: Prisma's createMany takes seconds for 20,000 rows here.
+      await tx.$executeRawUnsafe(
+        `INSERT INTO "KnowledgeLine" ("workspaceId", "path", "line", "text") SELECT $1, $2, t.n::int, t.text FROM unnest($3::text[]) WITH ORDINALITY AS t(text, n)`,
+        workspaceId,
+        path,
+        lines,
+      );
+    } else await tx.knowledgeLine.createMany({ data: lines.map((text, i) => ({ workspaceId, path, line: i + 1, text })) });
     return { file: toInfo(row), created: !existing };
-  });
+  }, LONG_TRANSACTION);
 }
 
 export async function deleteKnowledgeFile({ workspaceId, path }: { workspaceId: string; path: string }): Promise<boolean> {

@@ -1,6 +1,7 @@
 // A reply that outlives its request: its UI message stream is drained into the relay by the server itself, and
 // every reader (the request that started it, a resume, another tab) is a follower of the relay. Closing the
 // browser therefore stops nothing; only Stop, the reply ceiling or an error end a reply.
+import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
 import { CHAT_STREAM_HEADERS } from "../../api/stream-headers.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { ApiError } from "../../api/errors.ts";
@@ -23,6 +24,8 @@ type Chunk = { type: string; id?: string; transient?: boolean };
 
 /** Starts draining `stream` into the relay and answers with a follower from its first chunk. */
 export function detachReply({ conversationId, replyId, stream }: { conversationId: string; replyId: string; stream: ReadableStream<Chunk> }): Response {
+  // `npm run bench` measures the relay's cost against the stream answered directly (the reply then ends with its request).
+  if (process.env.HINTLINE_BENCH_NO_RELAY === "1") return createUIMessageStreamResponse({ stream: stream as ReadableStream<UIMessageChunk>, headers: CHAT_STREAM_HEADERS });
   const sink = liveRelay().open(conversationId, replyId);
   const follower = liveRelay().follow(conversationId);
   // The person's message and the reply's row are stored: other tabs show them.

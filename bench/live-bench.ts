@@ -1,0 +1,152 @@
+// Live replies at scale (`npm run bench -- --only=live`): two `next start` instances on one PostgreSQL database and
+// the zero-latency OpenAI fake. Prints figures; asserts nothing.
+//   - 200 concurrent streaming conversations spread over both instances: errors, TTFT p50/p95, every message stored once;
+//   - resume latency (GET …/stream sent → first replayed chunk) on the instance writing the reply and on the other;
+//   - the relay's cost: TTFT and throughput with resume support (the relay) vs the stream answered directly, like for
+//     like on one instance (sequential, alternating).
+// PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (a server; a fresh database is made), else a throwaway server
+// from scripts/pg-temp.sh (fsync off, as the tests use it).
+//   BENCH_LIVE_CONVERSATIONS (200) · BENCH_RUNS (30)
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { newId, prose, routes } from "./http-scenarios.ts";
+import { startApp, startFake, stopAll } from "./servers.ts";
+import { markdownTable, ms, num, summarize } from "./stats.ts";
+import { postStream, type StreamResult } from "./ui-stream-client.ts";
+
+const CONVERSATIONS = Number(process.env.BENCH_LIVE_CONVERSATIONS ?? 200);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const root = path.resolve(import.meta.dirname, "..");
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+async function postgresServer(): Promise<{ url: string; stop: () => void }> {
+  const given = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL;
+  if (given) return { url: given, stop: () => {} };
+  const port = String(55_600 + (process.pid % 300));
+  const url = execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "start", port], { encoding: "utf8" }).trim().split("\n").at(-1)!;
+  return { url, stop: () => execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "stop", port], { stdio: "ignore" }) };
+}
+
+async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = `hintline_bench_live_${process.pid}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** GET …/stream: ms from the request to the first replayed chunk (NaN when none came). */
+async function resumeLatency(baseUrl: string, conversationId: string): Promise<number> {
+  const start = performance.now();
+  const response = await fetch(`${baseUrl}/api/conversations/${conversationId}/stream`);
+  if (response.status !== 200 || !response.body) return Number.NaN;
+  const reader = response.body.getReader();
+  const { value } = await reader.read();
+  const first = performance.now() - start;
+  await reader.cancel();
+  return value ? first : Number.NaN;
+}
+
+async function main(): Promise<void> {
+  const server = await postgresServer();
+  const databaseUrl = await freshDatabase(server.url);
+  const fake = await startFake();
+  const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000" };
+  const [a, b] = [await startApp(env, { databaseUrl }), await startApp(env, { databaseUrl })];
+  log(`instances ${a.url} and ${b.url} on ${databaseUrl.replace(/:[^:@/]*@/, ":…@")}`);
+
+  // ---- 200 concurrent conversations over both instances ----
+  await fake.setReply(prose(300));
+  const warm = [routes(a.url), routes(b.url)];
+  await Promise.all(Array.from({ length: 10 }, (_, i) => warm[i % 2]!.hintline("Warm up.")));
+  const ids = Array.from({ length: CONVERSATIONS }, () => newId("live"));
+  const started = performance.now();
+  const results: StreamResult[] = await Promise.all(ids.map((id, i) => warm[i % 2]!.hintline("Tell me about rivers.", id)));
+  const wallMs = performance.now() - started;
+  const errors = results.filter((r) => r.error);
+  const ttft = summarize(results.filter((r) => !r.error).map((r) => r.ttftMs));
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const stored = await db.query<{ conversationId: string; n: string; complete: string }>(
+    `SELECT "conversationId", count(*) AS n, count(*) FILTER (WHERE "status" = 'complete') AS complete FROM "Message" WHERE "conversationId" = ANY($1) GROUP BY "conversationId"`,
+    [ids],
+  );
+  const once = stored.rows.filter((r) => Number(r.n) === 2 && Number(r.complete) === 2).length;
+  await db.end();
+
+  // ---- resume latency ----
+  await fake.setReply(prose(400), 5);
+  const local: number[] = [];
+  const remote: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const id = newId("resume");
+    const writing = routes(a.url).hintline("Write slowly.", id);
+    await new Promise((r) => setTimeout(r, 60));
+    local.push(await resumeLatency(a.url, id));
+    remote.push(await resumeLatency(b.url, id));
+    await fetch(`${b.url}/api/conversations/${id}/stop`, { method: "POST" });
+    await writing;
+  }
+  await stopAll();
+
+  // ---- the relay's cost, like for like on one instance (SQLite) ----
+  const fake2 = await startFake();
+  await fake2.setReply("Hello from the fake.");
+  const base = { ...env, OPENAI_BASE_URL: fake2.url };
+  const relayOn = await startApp(base);
+  const relayOff = await startApp({ ...base, HINTLINE_BENCH_NO_RELAY: "1" });
+  const post = (url: string) => (text: string) => postStream(`${url}/api/chat`, { id: newId("c"), message: { id: newId("m"), role: "user", parts: [{ type: "text", text }] }, timezone: "UTC" });
+  const pairs = async (text: string) => {
+    const on: StreamResult[] = [];
+    const off: StreamResult[] = [];
+    for (let i = 0; i < RUNS + 5; i++) {
+      const order = i % 2 === 0 ? [true, false] : [false, true];
+      for (const useRelay of order) {
+        const result = await post(useRelay ? relayOn.url : relayOff.url)(text);
+        if (i >= 5 && !result.error) (useRelay ? on : off).push(result);
+      }
+    }
+    return { on, off };
+  };
+  const short = await pairs("Say hello.");
+  await fake2.setReply(prose(2_500));
+  const long = await pairs("Write a long essay.");
+  const rate = (r: StreamResult) => r.chars / (r.deltaSpanMs / 1000);
+  await stopAll();
+  server.stop();
+
+  const t = (list: StreamResult[]) => summarize(list.map((r) => r.ttftMs));
+  const tp = (list: StreamResult[]) => summarize(list.map(rate));
+  console.log(`\nLive replies: two instances on one PostgreSQL, zero-latency OpenAI fake (${new Date().toISOString().slice(0, 10)})\n`);
+  console.log(
+    markdownTable(
+      ["Measure", "Figure"],
+      [
+        [`${CONVERSATIONS} concurrent conversations over 2 instances: errors`, String(errors.length)],
+        ["— TTFT p50 / p95", `${ms(ttft.p50)} / ${ms(ttft.p95)}`],
+        ["— all finished (wall)", ms(wallMs)],
+        ["— conversations stored with exactly their 2 messages, complete", `${once} of ${CONVERSATIONS}`],
+        [`Resume latency, same instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(local).p50)} / ${ms(summarize(local).p95)}`],
+        [`Resume latency, the other instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(remote).p50)} / ${ms(summarize(remote).p95)}`],
+        [`Relay on vs off: TTFT p50 (n=${t(short.on).n})`, `${ms(t(short.on).p50)} vs ${ms(t(short.off).p50)} (${num(t(short.on).p50 / t(short.off).p50, 2)}×)`],
+        [
+          "Relay on vs off: throughput of a 2,500-word reply, median",
+          `${num(tp(long.on).p50, 0)} vs ${num(tp(long.off).p50, 0)} chars/s (${num(tp(long.on).p50 / tp(long.off).p50, 2)}×)`,
+        ],
+      ],
+    ),
+  );
+  if (errors.length) console.log(`\nFirst errors: ${errors.slice(0, 3).map((e) => e.error).join(" | ")}`);
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+});
