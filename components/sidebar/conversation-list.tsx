@@ -1,5 +1,5 @@
 "use client";
-// The conversation list: newest first; new, select, rename inline, delete with a confirmation.
+// The conversation list: newest first; new, search, select, rename inline, delete with a confirmation.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
@@ -7,6 +7,7 @@ import type { ConversationSummary } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
+import { SidebarSearch } from "./sidebar-search";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 
 function Row({ conversation, active }: { conversation: ConversationSummary; active: boolean }) {
@@ -130,6 +131,7 @@ export function ConversationList({
   const showWorkspace = useConversationsStore((s) => s.showWorkspace);
   const workspaceId = useWorkspacesStore((s) => s.currentId);
   const ready = useWorkspacesStore((s) => s.ready);
+  const [searching, setSearching] = useState(false);
 
   useEffect(() => {
     if (ready) void showWorkspace(workspaceId).catch(() => {});
@@ -149,8 +151,9 @@ export function ConversationList({
           <PlusIcon /> New chat
         </Link>
       </div>
+      <SidebarSearch workspaceId={ready ? workspaceId : null} activeId={activeId} onActiveChange={setSearching} onNavigate={onNavigate} />
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}
-      <ul data-testid="conversation-list" data-loaded={loaded} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
+      <ul data-testid="conversation-list" data-loaded={loaded} hidden={searching} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
         {loaded && conversations.length === 0 && <li className="px-3 py-2 text-sm text-muted">No conversations in this workspace yet.</li>}
         {conversations.map((c) => (
           <Row key={c.id} conversation={c} active={c.id === activeId} />

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { highlightPieces } from "./search-text";
+
+const marked = (text: string, query: string) =>
+  highlightPieces(text, query)
+    .map((p) => (p.mark ? `[${p.text}]` : p.text))
+    .join("");
+
+describe("highlightPieces", () => {
+  it("marks each query word where a word of the text starts with it, to the end of that word, in any case", () => {
+    expect(marked("The Rivers of Lisbon and a river view", "river lis")).toBe("The [Rivers] of [Lisbon] and a [river] view");
+    expect(marked("unrivalled", "river")).toBe("unrivalled");
+    expect(marked("…ends here", "ends")).toBe("…[ends] here");
+  });
+
+  it("gives the text unmarked when the query has no words, and nothing for no text", () => {
+    expect(highlightPieces("plain", "  !! ")).toEqual([{ text: "plain", mark: false }]);
+    expect(highlightPieces("", "x")).toEqual([]);
+  });
+});
+

@@ -1,0 +1,68 @@
+// The sidebar around the conversation list: search over titles and message text.
+import { expect, type Page, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+/** A short tag that keeps this test's conversations apart from the ones other tests made in the same database. */
+const uniqueTag = () => Math.random().toString(36).slice(2, 8);
+
+async function createConversation(chat: ChatPage, ...texts: string[]): Promise<string> {
+  await chat.gotoNewChat();
+  for (const text of texts) {
+    await chat.send(text);
+    await chat.waitForReplyDone();
+  }
+  const id = await chat.conversationId();
+  await expect(chat.conversationItem(id)).toBeVisible();
+  return id;
+}
+
+const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search conversations" }).filter({ visible: true });
+
+test.describe("sidebar", () => {
+  test("search finds titles and message text, marks the words, says when nothing matches, and clears", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const withWord = await createConversation(chat, `first note ${tag}`, `the capybara${tag} swims across the river`);
+    const other = await createConversation(chat, `second note ${tag}`);
+
+    const searches: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/conversations?") && r.url().includes("q=")) searches.push(new URL(r.url()).searchParams.get("q") ?? "");
+    });
+    // Typed quickly, the words are asked for once (the box waits ~200 ms after the last key).
+    await searchBox(page).pressSequentially(`capybara${tag.slice(0, 3)}`, { delay: 20 });
+    const results = page.getByTestId("search-result");
+    await expect(results).toHaveCount(1);
+    expect(searches).toEqual([`capybara${tag.slice(0, 3)}`]);
+    await expect(chat.conversationList).toHaveCount(0);
+    await expect(results.first()).toHaveAttribute("data-conversation-id", withWord);
+    // The last word matches as a prefix; the mark covers the whole matched word of the snippet.
+    await expect(results.first().getByTestId("search-snippet")).toContainText(`the capybara${tag} swims`);
+    await expect(results.first().getByTestId("search-snippet").locator("mark")).toHaveText([`capybara${tag}`]);
+
+    // A title match: both conversations, newest first, the word marked in the title.
+    await searchBox(page).fill(`note ${tag}`);
+    await expect(results).toHaveCount(2);
+    await expect(results.nth(0)).toHaveAttribute("data-conversation-id", other);
+    await expect(results.nth(0).locator("mark")).toHaveText(["note", tag]);
+
+    await searchBox(page).fill(`zebra${tag}`);
+    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(`No conversations match “zebra${tag}”.`);
+    await expect(results).toHaveCount(0);
+
+    // Esc clears the box and brings the list back; so does the clear button.
+    await searchBox(page).press("Escape");
+    await expect(searchBox(page)).toHaveValue("");
+    await expect(chat.conversationItem(other)).toBeVisible();
+    await searchBox(page).fill(`capybara${tag}`);
+    await expect(results).toHaveCount(1);
+    await page.getByRole("button", { name: "Clear search" }).filter({ visible: true }).click();
+    await expect(chat.conversationItem(withWord)).toBeVisible();
+
+    // Following a message match opens that conversation.
+    await searchBox(page).fill(`capybara${tag}`);
+    await results.first().getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/c/${withWord}$`));
+    await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
+  });
+});
