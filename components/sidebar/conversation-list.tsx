@@ -1,5 +1,5 @@
 "use client";
-// The conversation list: newest first; new, search, select, rename inline, delete with a confirmation.
+// The conversation list: newest first in date groups; new, search, select, rename inline, delete with a confirmation.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
@@ -7,6 +7,7 @@ import type { ConversationSummary } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
+import { groupByDate } from "./date-groups";
 import { SidebarSearch } from "./sidebar-search";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 
@@ -155,8 +156,17 @@ export function ConversationList({
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}
       <ul data-testid="conversation-list" data-loaded={loaded} hidden={searching} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
         {loaded && conversations.length === 0 && <li className="px-3 py-2 text-sm text-muted">No conversations in this workspace yet.</li>}
-        {conversations.map((c) => (
-          <Row key={c.id} conversation={c} active={c.id === activeId} />
+        {groupByDate(conversations, new Date()).map((group) => (
+          <li key={group.key} data-testid="date-group" className="pb-2">
+            <h3 className="px-3 pt-1 pb-0.5 text-xs font-medium text-muted">
+              {group.label}
+            </h3>
+            <ul className="space-y-0.5">
+              {group.items.map((c) => (
+                <Row key={c.id} conversation={c} active={c.id === activeId} />
+              ))}
+            </ul>
+          </li>
         ))}
       </ul>
     </nav>

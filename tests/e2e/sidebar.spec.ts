@@ -1,4 +1,4 @@
-// The sidebar around the conversation list: search over titles and message text.
+// The sidebar around the conversation list: search over titles and message text, date groups.
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
@@ -16,6 +16,7 @@ async function createConversation(chat: ChatPage, ...texts: string[]): Promise<s
   return id;
 }
 
+const ZONE = "America/New_York";
 const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search conversations" }).filter({ visible: true });
 
 test.describe("sidebar", () => {
@@ -64,5 +65,40 @@ test.describe("sidebar", () => {
     await results.first().getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/c/${withWord}$`));
     await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
+  });
+});
+
+// A zone other than the machine's (UTC), so that the groups follow the browser's calendar.
+test.describe("sidebar date groups", () => {
+  test.use({ timezoneId: ZONE });
+
+  test("the list is grouped by the day of the last change, in the browser's zone, under h3 headings", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const a = await createConversation(chat, `grouped one ${tag}`);
+    const b = await createConversation(chat, `grouped two ${tag}`);
+    const listed = (await (await page.request.get("/api/conversations?workspaceId=default")).json()) as { id: string; updatedAt: string }[];
+    const updatedAt = new Date(listed.find((c) => c.id === b)?.updatedAt ?? "").getTime();
+    const day = 24 * 60 * 60 * 1000;
+    const groupOf = (id: string) =>
+      chat.conversationList.getByTestId("date-group").filter({ has: page.locator(`[data-conversation-id="${id}"]`) }).getByRole("heading", { level: 3 });
+
+    await expect(groupOf(a)).toHaveText("Today");
+    await expect(groupOf(b)).toHaveText("Today");
+    // The browser's clock moved on: the same conversations, seen later.
+    const cases: [number, string][] = [
+      [1, "Yesterday"],
+      [4, "Previous 7 days"],
+      [20, "Previous 30 days"],
+      [60, new Date(updatedAt).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: ZONE })],
+    ];
+    for (const [days, label] of cases) {
+      await page.clock.setFixedTime(new Date(updatedAt + days * day));
+      await chat.gotoNewChat();
+      await expect(groupOf(b), `${days} days later`).toHaveText(label);
+      await expect(groupOf(a)).toHaveText(label);
+      // One heading per group: the two conversations share theirs.
+      await expect(chat.conversationList.getByRole("heading", { level: 3, name: label })).toHaveCount(1);
+    }
   });
 });
