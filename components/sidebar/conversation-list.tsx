@@ -1,5 +1,6 @@
 "use client";
-// The conversation list: newest first in date groups; new, search, select, rename inline, delete with a confirmation.
+// The conversation list: newest first in date groups; new, import, search, select, rename inline, export, delete
+// with a confirmation.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
@@ -8,6 +9,8 @@ import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 import { groupByDate } from "./date-groups";
+import { ExportButton } from "./export-button";
+import { ImportButton } from "./import-button";
 import { SidebarSearch } from "./sidebar-search";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 
@@ -79,7 +82,7 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
         <Link
           href={`/c/${conversation.id}`}
           aria-current={active ? "page" : undefined}
-          className={`block truncate rounded-lg px-3 py-2 pr-16 text-sm transition ${
+          className={`block truncate rounded-lg px-3 py-2 pr-24 text-sm transition ${
             active ? "bg-chip font-medium" : "text-fg/85 hover:bg-chip/60"
           }`}
         >
@@ -101,6 +104,7 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
           >
             <PencilIcon />
           </button>
+          <ExportButton id={conversation.id} title={conversation.title} />
           <button
             type="button"
             data-testid="delete-button"
@@ -141,16 +145,17 @@ export function ConversationList({
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
       <WorkspaceSwitcher activeId={activeId} onNavigate={onNavigate} conversationWorkspaceId={conversationWorkspaceId} />
-      <div className="p-3">
+      <div className="flex flex-wrap gap-2 p-3">
         <Link
           href="/"
           prefetch={false}
           data-testid="new-chat"
           onClick={onNavigate}
-          className="flex items-center gap-2 rounded-lg border border-border bg-elevated px-3 py-2 text-sm font-medium hover:border-accent/50"
+          className="flex flex-1 items-center gap-2 rounded-lg border border-border bg-elevated px-3 py-2 text-sm font-medium hover:border-accent/50"
         >
           <PlusIcon /> New chat
         </Link>
+        <ImportButton onNavigate={onNavigate} />
       </div>
       <SidebarSearch workspaceId={ready ? workspaceId : null} activeId={activeId} onActiveChange={setSearching} onNavigate={onNavigate} />
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlightPieces } from "./search-text";
+import { exportFileName, highlightPieces } from "./search-text";
 
 const marked = (text: string, query: string) =>
   highlightPieces(text, query)
@@ -19,3 +19,10 @@ describe("highlightPieces", () => {
   });
 });
 
+describe("exportFileName", () => {
+  it("names the file after the title and the day, in plain letters", () => {
+    expect(exportFileName("Trip to Lisbon — café plans!", new Date(2026, 11, 1, 10))).toBe("hintline-trip-to-lisbon-cafe-plans-2026-12-01.json");
+    expect(exportFileName("???", new Date(2027, 0, 9))).toBe("hintline-conversation-2027-01-09.json");
+    expect(exportFileName("a".repeat(80), new Date(2027, 0, 9))).toBe(`hintline-${"a".repeat(48)}-2027-01-09.json`);
+  });
+});

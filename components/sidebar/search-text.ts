@@ -1,4 +1,4 @@
-// Pure helpers of the sidebar: the matched words of a search result marked.
+// Pure helpers of the sidebar: the matched words of a search result marked, and an export's file name.
 import { searchWords } from "@/lib/agent/search-text";
 
 export type TextPiece = { text: string; mark: boolean };
@@ -22,3 +22,16 @@ export function highlightPieces(text: string, query: string): TextPiece[] {
   return pieces;
 }
 
+/** "hintline-trip-to-lisbon-2026-12-01.json": the title in plain letters and the day of the export. */
+export function exportFileName(title: string, now: Date): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/, "");
+  const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+  return `hintline-${slug || "conversation"}-${day}.json`;
+}

@@ -1,4 +1,5 @@
-// The sidebar around the conversation list: search over titles and message text, date groups.
+// The sidebar around the conversation list: search over titles and message text, date groups, export and import.
+import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
@@ -65,6 +66,46 @@ test.describe("sidebar", () => {
     await results.first().getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/c/${withWord}$`));
     await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
+  });
+
+  test("a conversation exported from its row imports as a copy that opens with the same messages", async ({ page }, testInfo) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const id = await createConversation(chat, `export me ${tag}`, `and this second line ${tag}`);
+    const userTexts = await chat.userMessages.allTextContents();
+    const replyTexts = await chat.assistantMessages.locator(".prose-chat").allTextContents();
+
+    await chat.conversationItem(id).hover();
+    const downloading = page.waitForEvent("download");
+    await chat.conversationItem(id).getByTestId("export-button").click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^hintline-export-me-${tag}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    const file = testInfo.outputPath("export.json");
+    await download.saveAs(file);
+    const exported = JSON.parse(await readFile(file, "utf8")) as { version: number; conversation: { id: string; messages: unknown[] } };
+    expect(exported.version).toBe(1);
+    expect(exported.conversation.messages).toHaveLength(4);
+
+    const choosing = page.waitForEvent("filechooser");
+    await page.getByTestId("import-button").filter({ visible: true }).click();
+    await (await choosing).setFiles(file);
+    await expect(page).not.toHaveURL(new RegExp(`/c/${id}$`));
+    const copy = await chat.conversationId();
+    expect(copy).not.toBe(id);
+    await expect(chat.userMessages).toHaveText(userTexts);
+    await expect(chat.assistantMessages.locator(".prose-chat")).toHaveText(replyTexts);
+    await expect(chat.conversationItem(copy)).toBeVisible();
+
+    // A file the import refuses: the server's reason, in words.
+    const bad = testInfo.outputPath("bad.json");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(bad, JSON.stringify({ version: 2, conversation: { messages: [] } }));
+    const choosingBad = page.waitForEvent("filechooser");
+    await page.getByTestId("import-button").filter({ visible: true }).click();
+    await (await choosingBad).setFiles(bad);
+    await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText("Could not import bad.json:");
+    await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText("version");
+    await expect(page).toHaveURL(new RegExp(`/c/${copy}$`));
   });
 });
 
