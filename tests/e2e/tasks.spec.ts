@@ -37,7 +37,7 @@ test.describe("tasks", () => {
     // The agent starts task 2.
     await chat.send("start 2");
     await chat.waitForReplyDone();
-    await expect(chat.lastAssistant().getByTestId("tool-summary")).toHaveText("Task 2 → in_progress");
+    await expect(chat.lastAssistant().getByTestId("tool-summary")).toHaveText("Task 2 → In progress");
     await expect(panel.locator('[data-task-id="2"]')).toHaveAttribute("data-status", "in_progress");
 
     // The person marks task 1 completed in the panel (via the edit form's status select).
