@@ -8,8 +8,13 @@ describe("summarizeTool", () => {
     ).toBe("Created task 3 · Write tests");
     expect(summarizeTool({ toolName: "TaskCreate", state: "input-streaming", input: { subject: "Draft" } })).toBe("Creating task · Draft");
     expect(summarizeTool({ toolName: "TaskUpdate", state: "output-available", input: { task_id: "2", status: "completed" }, output: "Update task (id=2) status." })).toBe(
-      "Task 2 → completed",
+      "Task 2 → Completed",
     );
+    expect(summarizeTool({ toolName: "TaskUpdate", state: "output-available", input: { task_id: "2", status: "in_progress" }, output: "Update task (id=2) status." })).toBe(
+      "Task 2 → In progress",
+    );
+    expect(summarizeTool({ toolName: "TaskUpdate", state: "input-available", input: { task_id: "5", status: "cancelled" } })).toBe("Task 5 → Cancelled");
+    expect(summarizeTool({ toolName: "TaskUpdate", state: "input-available", input: { task_id: "5", status: "someday" } })).toBe("Task 5 → someday");
     expect(summarizeTool({ toolName: "TaskUpdate", state: "output-available", input: { task_id: "2", status: "deleted" }, output: "Task (id=2) has been deleted." })).toBe(
       "Deleted task 2",
     );

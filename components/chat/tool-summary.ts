@@ -1,4 +1,6 @@
-// Pure: a one-line summary of a tool call for the transcript ("Created task 3 · Write tests", "Task 2 → completed").
+// Pure: a one-line summary of a tool call for the transcript ("Created task 3 · Write tests", "Task 2 → In progress").
+import { statusLabel } from "../tasks/status-labels";
+
 export type ToolCallView = {
   toolName: string;
   state: string;
@@ -34,7 +36,7 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
       const status = field(input, "status");
       if (status === "deleted") return done ? `Deleted task ${id}` : `Deleting task ${id}`;
       if (text.startsWith("No updates")) return `Task ${id} unchanged`;
-      if (status) return `Task ${id} → ${status}`;
+      if (status) return `Task ${id} → ${statusLabel(status)}`;
       const changed = /Update task \(id=\d+\) ([^.]*)\./.exec(text)?.[1];
       return changed ? `Task ${id} updated · ${changed}` : `Updating task ${id}`;
     }

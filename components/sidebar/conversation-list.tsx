@@ -1,5 +1,6 @@
 "use client";
-// The conversation list: newest first; new, select, rename inline, delete with a confirmation.
+// The conversation list: newest first in date groups; new, import, search, select, rename inline, export, delete
+// with a confirmation.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
@@ -7,6 +8,10 @@ import type { ConversationSummary } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
+import { groupByDate } from "./date-groups";
+import { ExportButton } from "./export-button";
+import { ImportButton } from "./import-button";
+import { SidebarSearch } from "./sidebar-search";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 
 function Row({ conversation, active }: { conversation: ConversationSummary; active: boolean }) {
@@ -77,7 +82,7 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
         <Link
           href={`/c/${conversation.id}`}
           aria-current={active ? "page" : undefined}
-          className={`block truncate rounded-lg px-3 py-2 pr-16 text-sm transition ${
+          className={`block truncate rounded-lg px-3 py-2 pr-24 text-sm transition ${
             active ? "bg-chip font-medium" : "text-fg/85 hover:bg-chip/60"
           }`}
         >
@@ -99,6 +104,7 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
           >
             <PencilIcon />
           </button>
+          <ExportButton id={conversation.id} title={conversation.title} />
           <button
             type="button"
             data-testid="delete-button"
@@ -130,6 +136,7 @@ export function ConversationList({
   const showWorkspace = useConversationsStore((s) => s.showWorkspace);
   const workspaceId = useWorkspacesStore((s) => s.currentId);
   const ready = useWorkspacesStore((s) => s.ready);
+  const [searching, setSearching] = useState(false);
 
   useEffect(() => {
     if (ready) void showWorkspace(workspaceId).catch(() => {});
@@ -138,22 +145,33 @@ export function ConversationList({
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
       <WorkspaceSwitcher activeId={activeId} onNavigate={onNavigate} conversationWorkspaceId={conversationWorkspaceId} />
-      <div className="p-3">
+      <div className="flex flex-wrap gap-2 p-3">
         <Link
           href="/"
           prefetch={false}
           data-testid="new-chat"
           onClick={onNavigate}
-          className="flex items-center gap-2 rounded-lg border border-border bg-elevated px-3 py-2 text-sm font-medium hover:border-accent/50"
+          className="flex flex-1 items-center gap-2 rounded-lg border border-border bg-elevated px-3 py-2 text-sm font-medium hover:border-accent/50"
         >
           <PlusIcon /> New chat
         </Link>
+        <ImportButton onNavigate={onNavigate} />
       </div>
+      <SidebarSearch workspaceId={ready ? workspaceId : null} activeId={activeId} onActiveChange={setSearching} onNavigate={onNavigate} />
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}
-      <ul data-testid="conversation-list" data-loaded={loaded} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
+      <ul data-testid="conversation-list" data-loaded={loaded} hidden={searching} className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2 pb-3" onClick={onNavigate}>
         {loaded && conversations.length === 0 && <li className="px-3 py-2 text-sm text-muted">No conversations in this workspace yet.</li>}
-        {conversations.map((c) => (
-          <Row key={c.id} conversation={c} active={c.id === activeId} />
+        {groupByDate(conversations, new Date()).map((group) => (
+          <li key={group.key} data-testid="date-group" className="pb-2">
+            <h3 className="px-3 pt-1 pb-0.5 text-xs font-medium text-muted">
+              {group.label}
+            </h3>
+            <ul className="space-y-0.5">
+              {group.items.map((c) => (
+                <Row key={c.id} conversation={c} active={c.id === activeId} />
+              ))}
+            </ul>
+          </li>
         ))}
       </ul>
     </nav>

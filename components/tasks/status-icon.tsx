@@ -1,19 +1,7 @@
-// A task's status as an icon; clicking it moves the task to the next status.
+// A task's status as an icon.
 import type { TaskStatus } from "@/lib/chat-message";
 
-export const NEXT_STATUS: Record<TaskStatus, TaskStatus> = {
-  pending: "in_progress",
-  in_progress: "completed",
-  completed: "pending",
-  cancelled: "pending",
-};
-
-export const STATUS_LABEL: Record<TaskStatus, string> = {
-  pending: "Pending",
-  in_progress: "In progress",
-  completed: "Completed",
-  cancelled: "Cancelled",
-};
+export { NEXT_STATUS, STATUS_LABEL } from "./status-labels";
 
 export function StatusIcon({ status }: { status: TaskStatus }) {
   const common = { width: 16, height: 16, viewBox: "0 0 16 16" } as const;

@@ -1,11 +1,12 @@
 "use client";
-// One task in the panel: status (click to advance, or pick), subject and description editable in place, drag handle
+// One task in the panel: status (a menu of the statuses by name), subject and description editable in place, drag handle
 // and move buttons for reordering, delete.
 import { useState } from "react";
 import type { Task, TaskStatus } from "@/lib/chat-message";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { TrashIcon } from "../ui/icons";
-import { NEXT_STATUS, STATUS_LABEL, StatusIcon } from "./status-icon";
+import { STATUS_LABEL } from "./status-labels";
+import { StatusMenu } from "./status-menu";
 
 export function TaskItem({
   task,
@@ -52,18 +53,9 @@ export function TaskItem({
         e.preventDefault();
         onDrop(index);
       }}
-      className="group flex items-start gap-2 rounded-lg px-2 py-1.5 hover:bg-chip/60"
+      className="group flex items-start gap-1.5 rounded-md px-2 py-1 hover:bg-chip/60"
     >
-      <button
-        type="button"
-        data-testid="task-status"
-        title={`${STATUS_LABEL[task.status]} — click for ${STATUS_LABEL[NEXT_STATUS[task.status]]}`}
-        aria-label={`Status: ${STATUS_LABEL[task.status]}`}
-        className="mt-0.5 shrink-0"
-        onClick={() => void edit(task.id, { status: NEXT_STATUS[task.status] })}
-      >
-        <StatusIcon status={task.status} />
-      </button>
+      <StatusMenu status={task.status} subject={task.subject} onChange={(status) => void edit(task.id, { status })} />
       <div className="min-w-0 flex-1">
         {editing ? (
           <div className="flex flex-col gap-1">
@@ -124,7 +116,7 @@ export function TaskItem({
           </button>
         )}
       </div>
-      <div className="flex shrink-0 flex-col opacity-0 transition group-hover:opacity-100 focus-within:opacity-100">
+      <div className="flex shrink-0 opacity-0 transition group-hover:opacity-100 focus-within:opacity-100">
         <button type="button" aria-label="Move up" data-testid="task-up" disabled={index === 0} onClick={() => void move(task.id, index - 1)} className="px-1 text-xs text-muted disabled:opacity-30">
           ▲
         </button>

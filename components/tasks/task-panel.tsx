@@ -1,11 +1,12 @@
 "use client";
 // The task panel: every task of the conversation with its status, live while the agent works; the person can add,
-// edit, re-status, reorder (drag, or the arrows) and delete. Long runs of completed tasks fold.
+// edit, re-status, reorder (drag, or the arrows) and delete (with an undo). Long runs of completed tasks fold.
 import { useEffect, useRef, useState } from "react";
 import type { Task } from "@/lib/chat-message";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { groupTasks } from "./task-groups";
 import { TaskItem } from "./task-item";
+import { UndoDelete } from "./undo-delete";
 
 export function TaskPanel({ conversationId, initialTasks }: { conversationId: string; initialTasks: Task[] }) {
   const seed = useTasksStore((s) => s.seed);
@@ -60,6 +61,7 @@ export function TaskPanel({ conversationId, initialTasks }: { conversationId: st
           ),
         )}
       </ul>
+      <UndoDelete />
       {error && (
         <p role="alert" className="px-4 py-1 text-xs text-danger">
           {error}

@@ -18,6 +18,14 @@ type TasksState = {
   edit: (id: string, changes: { subject?: string; description?: string; status?: TaskStatus }) => Promise<boolean>;
   move: (id: string, position: number) => Promise<boolean>;
   remove: (id: string) => Promise<boolean>;
+  /** The task the person deleted last, with its place, while its undo is offered. */
+  deleted: { task: Task; index: number } | null;
+  /**
+   * Creates the deleted task again with its subject, description, status, owner, metadata and place. It gets a new
+   * id, and the links (blocks / blockedBy) that deleting removed are not restored.
+   */
+  undoDelete: () => Promise<boolean>;
+  dismissDeleted: () => void;
 };
 
 export const useTasksStore = create<TasksState>((set, get) => {
@@ -42,7 +50,7 @@ export const useTasksStore = create<TasksState>((set, get) => {
     conversationId: null,
     tasks: [],
     error: null,
-    seed: (conversationId, tasks) => set({ conversationId, tasks, error: null }),
+    seed: (conversationId, tasks) => set({ conversationId, tasks, error: null, deleted: null }),
     receive: (tasks) => set({ tasks }),
     reload: async (conversationId) => {
       if (get().conversationId !== conversationId) return;
@@ -64,6 +72,25 @@ export const useTasksStore = create<TasksState>((set, get) => {
       set({ tasks });
       return guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify({ position }) }), { undo: () => set({ tasks: before }) });
     },
-    remove: (id) => guard(() => apiFetch(`${base()}/${id}`, { method: "DELETE" })),
+    remove: async (id) => {
+      const index = get().tasks.findIndex((t) => t.id === id);
+      const task = get().tasks[index];
+      const removed = await guard(() => apiFetch(`${base()}/${id}`, { method: "DELETE" }));
+      if (removed && task) set({ deleted: { task, index } });
+      return removed;
+    },
+    deleted: null,
+    undoDelete: () => {
+      const deleted = get().deleted;
+      if (!deleted) return Promise.resolve(false);
+      set({ deleted: null });
+      const { subject, description, status, owner, metadata } = deleted.task;
+      return guard(async () => {
+        const created = await apiFetch<Task>(base(), { method: "POST", body: JSON.stringify({ subject, description, status, metadata }) });
+        const place = { position: deleted.index, ...(owner ? { owner } : {}) };
+        await apiFetch(`${base()}/${created.id}`, { method: "PATCH", body: JSON.stringify(place) });
+      });
+    },
+    dismissDeleted: () => set({ deleted: null }),
   };
 });

@@ -37,7 +37,7 @@ test.describe("tasks", () => {
     // The agent starts task 2.
     await chat.send("start 2");
     await chat.waitForReplyDone();
-    await expect(chat.lastAssistant().getByTestId("tool-summary")).toHaveText("Task 2 → in_progress");
+    await expect(chat.lastAssistant().getByTestId("tool-summary")).toHaveText("Task 2 → In progress");
     await expect(panel.locator('[data-task-id="2"]')).toHaveAttribute("data-status", "in_progress");
 
     // The person marks task 1 completed in the panel (via the edit form's status select).
@@ -92,5 +92,62 @@ test.describe("tasks", () => {
 
     await chat.reload();
     await expect.poll(order).toEqual(["3", "2"]);
+  });
+
+  test("the status menu names each status; a deleted task comes back with Undo; rows stay compact", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.gotoNewChat();
+    await chat.send("hello");
+    await chat.waitForReplyDone();
+    const panel = chat.taskPanel;
+    const order = () => panel.getByTestId("task-item").evaluateAll((els) => els.map((el) => el.getAttribute("data-task-id")));
+    for (const [i, subject] of ["alpha", "beta", "gamma"].entries()) {
+      await chat.taskAddInput.fill(subject);
+      await chat.taskAddInput.press("Enter");
+      await expect(panel.getByTestId("task-item")).toHaveCount(i + 1);
+    }
+    // A one-line task takes one line: the row is at most 32 px tall.
+    const box = await panel.locator('[data-task-id="1"]').boundingBox();
+    expect(box?.height).toBeLessThanOrEqual(32);
+
+    // The status control is always shown; its menu lists the statuses by name, the current one checked.
+    const beta = panel.locator('[data-task-id="2"]');
+    await beta.getByRole("button", { name: "Status of “beta”: Pending" }).click();
+    const menu = page.getByRole("menu");
+    await expect(menu.getByRole("menuitemradio")).toHaveText([/^Pending/, /^In progress/, /^Completed/, /^Cancelled/]);
+    await expect(menu.getByRole("menuitemradio", { name: "Pending" })).toHaveAttribute("aria-checked", "true");
+    await menu.getByRole("menuitemradio", { name: "In progress" }).click();
+    await expect(beta).toHaveAttribute("data-status", "in_progress");
+    // By keyboard: the menu opens on Enter, arrows move, Enter picks.
+    await panel.locator('[data-task-id="3"]').getByTestId("task-status").focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("menu")).toBeVisible();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect(panel.locator('[data-task-id="3"]')).toHaveAttribute("data-status", "cancelled");
+
+    // Delete beta, then undo: it is back in its place with its subject and status (under a new number).
+    await beta.hover();
+    await beta.getByTestId("task-delete").click();
+    await expect.poll(order).toEqual(["1", "3"]);
+    const undo = panel.getByTestId("task-undo");
+    await expect(undo).toContainText("Task deleted · beta");
+    await undo.getByRole("button", { name: "Undo" }).click();
+    await expect(undo).toBeHidden();
+    await expect.poll(order).toEqual(["1", "4", "3"]);
+    await expect(panel.locator('[data-task-id="4"]')).toHaveAttribute("data-status", "in_progress");
+    await expect(panel.locator('[data-task-id="4"]').getByTestId("task-subject")).toHaveText("#4beta");
+
+    // Without Undo the offer goes after about 6 seconds and the task stays deleted.
+    await panel.locator('[data-task-id="1"]').hover();
+    await panel.locator('[data-task-id="1"]').getByTestId("task-delete").click();
+    await expect(undo).toContainText("Task deleted · alpha");
+    await expect(undo).toBeHidden({ timeout: 12_000 });
+    await chat.reload();
+    await expect.poll(order).toEqual(["4", "3"]);
+    await expect(panel.getByTestId("task-subject")).toHaveText(["#4beta", "#3gamma"]);
   });
 });

@@ -1,0 +1,65 @@
+"use client";
+// The sidebar's Import: a JSON file (a Hintline export) sent to POST /api/conversations/import; the copy opens.
+// The server's refusal is shown in words (the file is not JSON, a message too long, …).
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { apiFetch, failureText } from "@/lib/stores/api-client";
+import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { UploadIcon } from "../ui/icons";
+
+export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
+  const router = useRouter();
+  const refresh = useConversationsStore((s) => s.refresh);
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const importFile = async (file: File) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { id } = await apiFetch<{ id: string }>("/api/conversations/import", { method: "POST", body: await file.text() });
+      await refresh().catch(() => {});
+      onNavigate?.();
+      router.push(`/c/${id}`);
+    } catch (e) {
+      setError(`Could not import ${file.name}: ${failureText(e)}`);
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = "";
+    }
+  };
+
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        data-testid="import-file"
+        aria-label="Conversation file to import (JSON)"
+        tabIndex={-1}
+        className="hidden"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) void importFile(file);
+        }}
+      />
+      <button
+        type="button"
+        data-testid="import-button"
+        title="Import a conversation from a JSON export"
+        disabled={busy}
+        onClick={() => input.current?.click()}
+        className="flex items-center gap-1.5 rounded-lg border border-border bg-elevated px-3 py-2 text-sm hover:border-accent/50 disabled:opacity-60"
+      >
+        <UploadIcon /> {busy ? "Importing…" : "Import"}
+      </button>
+      {error && (
+        <p role="alert" data-testid="import-error" className="basis-full rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { exportFileName, highlightPieces } from "./search-text";
+
+const marked = (text: string, query: string) =>
+  highlightPieces(text, query)
+    .map((p) => (p.mark ? `[${p.text}]` : p.text))
+    .join("");
+
+describe("highlightPieces", () => {
+  it("marks each query word where a word of the text starts with it, to the end of that word, in any case", () => {
+    expect(marked("The Rivers of Lisbon and a river view", "river lis")).toBe("The [Rivers] of [Lisbon] and a [river] view");
+    expect(marked("unrivalled", "river")).toBe("unrivalled");
+    expect(marked("…ends here", "ends")).toBe("…[ends] here");
+  });
+
+  it("gives the text unmarked when the query has no words, and nothing for no text", () => {
+    expect(highlightPieces("plain", "  !! ")).toEqual([{ text: "plain", mark: false }]);
+    expect(highlightPieces("", "x")).toEqual([]);
+  });
+});
+
+describe("exportFileName", () => {
+  it("names the file after the title and the day, in plain letters", () => {
+    expect(exportFileName("Trip to Lisbon — café plans!", new Date(2026, 11, 1, 10))).toBe("hintline-trip-to-lisbon-cafe-plans-2026-12-01.json");
+    expect(exportFileName("???", new Date(2027, 0, 9))).toBe("hintline-conversation-2027-01-09.json");
+    expect(exportFileName("a".repeat(80), new Date(2027, 0, 9))).toBe(`hintline-${"a".repeat(48)}-2027-01-09.json`);
+  });
+});

@@ -1,0 +1,37 @@
+// Pure helpers of the sidebar: the matched words of a search result marked, and an export's file name.
+import { searchWords } from "@/lib/agent/search-text";
+
+export type TextPiece = { text: string; mark: boolean };
+
+/**
+ * `text` cut into pieces, those that match a word of `query` marked: a word matches at the start of a word of the
+ * text (the search matches whole words, the last one as a prefix) and the mark runs to the end of that word.
+ */
+export function highlightPieces(text: string, query: string): TextPiece[] {
+  const words = searchWords(query);
+  if (words.length === 0 || text === "") return text ? [{ text, mark: false }] : [];
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join("|")})[\\p{L}\\p{N}]*`, "giu");
+  const pieces: TextPiece[] = [];
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) pieces.push({ text: text.slice(last, match.index), mark: false });
+    pieces.push({ text: text.slice(match.index, match.index + match[0].length), mark: true });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) pieces.push({ text: text.slice(last), mark: false });
+  return pieces;
+}
+
+/** "hintline-trip-to-lisbon-2026-12-01.json": the title in plain letters and the day of the export. */
+export function exportFileName(title: string, now: Date): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/, "");
+  const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+  return `hintline-${slug || "conversation"}-${day}.json`;
+}

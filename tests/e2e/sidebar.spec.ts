@@ -1,0 +1,145 @@
+// The sidebar around the conversation list: search over titles and message text, date groups, export and import.
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+/** A short tag that keeps this test's conversations apart from the ones other tests made in the same database. */
+const uniqueTag = () => Math.random().toString(36).slice(2, 8);
+
+async function createConversation(chat: ChatPage, ...texts: string[]): Promise<string> {
+  await chat.gotoNewChat();
+  for (const text of texts) {
+    await chat.send(text);
+    await chat.waitForReplyDone();
+  }
+  const id = await chat.conversationId();
+  await expect(chat.conversationItem(id)).toBeVisible();
+  return id;
+}
+
+const ZONE = "America/New_York";
+const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search conversations" }).filter({ visible: true });
+
+test.describe("sidebar", () => {
+  test("search finds titles and message text, marks the words, says when nothing matches, and clears", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const withWord = await createConversation(chat, `first note ${tag}`, `the capybara${tag} swims across the river`);
+    const other = await createConversation(chat, `second note ${tag}`);
+
+    const searches: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/conversations?") && r.url().includes("q=")) searches.push(new URL(r.url()).searchParams.get("q") ?? "");
+    });
+    // Typed quickly, the words are asked for once (the box waits ~200 ms after the last key).
+    await searchBox(page).pressSequentially(`capybara${tag.slice(0, 3)}`, { delay: 20 });
+    const results = page.getByTestId("search-result");
+    await expect(results).toHaveCount(1);
+    expect(searches).toEqual([`capybara${tag.slice(0, 3)}`]);
+    await expect(chat.conversationList).toHaveCount(0);
+    await expect(results.first()).toHaveAttribute("data-conversation-id", withWord);
+    // The last word matches as a prefix; the mark covers the whole matched word of the snippet.
+    await expect(results.first().getByTestId("search-snippet")).toContainText(`the capybara${tag} swims`);
+    await expect(results.first().getByTestId("search-snippet").locator("mark")).toHaveText([`capybara${tag}`]);
+
+    // A title match: both conversations, newest first, the word marked in the title.
+    await searchBox(page).fill(`note ${tag}`);
+    await expect(results).toHaveCount(2);
+    await expect(results.nth(0)).toHaveAttribute("data-conversation-id", other);
+    await expect(results.nth(0).locator("mark")).toHaveText(["note", tag]);
+
+    await searchBox(page).fill(`zebra${tag}`);
+    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(`No conversations match “zebra${tag}”.`);
+    await expect(results).toHaveCount(0);
+
+    // Esc clears the box and brings the list back; so does the clear button.
+    await searchBox(page).press("Escape");
+    await expect(searchBox(page)).toHaveValue("");
+    await expect(chat.conversationItem(other)).toBeVisible();
+    await searchBox(page).fill(`capybara${tag}`);
+    await expect(results).toHaveCount(1);
+    await page.getByRole("button", { name: "Clear search" }).filter({ visible: true }).click();
+    await expect(chat.conversationItem(withWord)).toBeVisible();
+
+    // Following a message match opens that conversation.
+    await searchBox(page).fill(`capybara${tag}`);
+    await results.first().getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/c/${withWord}$`));
+    await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
+  });
+
+  test("a conversation exported from its row imports as a copy that opens with the same messages", async ({ page }, testInfo) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const id = await createConversation(chat, `export me ${tag}`, `and this second line ${tag}`);
+    const userTexts = await chat.userMessages.allTextContents();
+    const replyTexts = await chat.assistantMessages.locator(".prose-chat").allTextContents();
+
+    await chat.conversationItem(id).hover();
+    const downloading = page.waitForEvent("download");
+    await chat.conversationItem(id).getByTestId("export-button").click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^hintline-export-me-${tag}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    const file = testInfo.outputPath("export.json");
+    await download.saveAs(file);
+    const exported = JSON.parse(await readFile(file, "utf8")) as { version: number; conversation: { id: string; messages: unknown[] } };
+    expect(exported.version).toBe(1);
+    expect(exported.conversation.messages).toHaveLength(4);
+
+    const choosing = page.waitForEvent("filechooser");
+    await page.getByTestId("import-button").filter({ visible: true }).click();
+    await (await choosing).setFiles(file);
+    await expect(page).not.toHaveURL(new RegExp(`/c/${id}$`));
+    const copy = await chat.conversationId();
+    expect(copy).not.toBe(id);
+    await expect(chat.userMessages).toHaveText(userTexts);
+    await expect(chat.assistantMessages.locator(".prose-chat")).toHaveText(replyTexts);
+    await expect(chat.conversationItem(copy)).toBeVisible();
+
+    // A file the import refuses: the server's reason, in words.
+    const bad = testInfo.outputPath("bad.json");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(bad, JSON.stringify({ version: 2, conversation: { messages: [] } }));
+    const choosingBad = page.waitForEvent("filechooser");
+    await page.getByTestId("import-button").filter({ visible: true }).click();
+    await (await choosingBad).setFiles(bad);
+    await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText("Could not import bad.json:");
+    await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText("version");
+    await expect(page).toHaveURL(new RegExp(`/c/${copy}$`));
+  });
+});
+
+// A zone other than the machine's (UTC), so that the groups follow the browser's calendar.
+test.describe("sidebar date groups", () => {
+  test.use({ timezoneId: ZONE });
+
+  test("the list is grouped by the day of the last change, in the browser's zone, under h3 headings", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const a = await createConversation(chat, `grouped one ${tag}`);
+    const b = await createConversation(chat, `grouped two ${tag}`);
+    const listed = (await (await page.request.get("/api/conversations?workspaceId=default")).json()) as { id: string; updatedAt: string }[];
+    const updatedAt = new Date(listed.find((c) => c.id === b)?.updatedAt ?? "").getTime();
+    const day = 24 * 60 * 60 * 1000;
+    const groupOf = (id: string) =>
+      chat.conversationList.getByTestId("date-group").filter({ has: page.locator(`[data-conversation-id="${id}"]`) }).getByRole("heading", { level: 3 });
+
+    await expect(groupOf(a)).toHaveText("Today");
+    await expect(groupOf(b)).toHaveText("Today");
+    // The browser's clock moved on: the same conversations, seen later.
+    const cases: [number, string][] = [
+      [1, "Yesterday"],
+      [4, "Previous 7 days"],
+      [20, "Previous 30 days"],
+      [60, new Date(updatedAt).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: ZONE })],
+    ];
+    for (const [days, label] of cases) {
+      await page.clock.setFixedTime(new Date(updatedAt + days * day));
+      await chat.gotoNewChat();
+      await expect(groupOf(b), `${days} days later`).toHaveText(label);
+      await expect(groupOf(a)).toHaveText(label);
+      // One heading per group: the two conversations share theirs.
+      await expect(chat.conversationList.getByRole("heading", { level: 3, name: label })).toHaveCount(1);
+    }
+  });
+});
