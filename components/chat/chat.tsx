@@ -17,6 +17,8 @@ import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
 import { MessageList } from "./message-list";
 
+export const CONTINUE_TEXT = "Continue from where you stopped.";
+
 function browserTimeZone(): string | undefined {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -114,13 +116,15 @@ export function Chat({
     clearError();
     void regenerate();
   }, [clearError, regenerate]);
+  // Continue: the person asks for the rest, as a message of theirs (the model sees its own stopped reply before it).
+  const continueReply = useCallback(() => send(CONTINUE_TEXT), [send]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       {messages.length === 0 ? (
         <EmptyState model={model} onPick={send} />
       ) : (
-        <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} />
+        <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} onRegenerate={retry} onContinue={continueReply} />
       )}
       {errorText && (
         <div className="mx-auto w-full max-w-3xl px-3 sm:px-6">

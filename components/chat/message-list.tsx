@@ -4,8 +4,9 @@
 // reader is at the bottom (the virtualizer's end anchor), and leaves them alone when they scroll up. Rows are measured
 // as they render (a hint chip or tool row that expands grows its row in place).
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ChatMessage } from "@/lib/chat-message";
+import type { ReplyActions } from "./message-actions";
 import { estimateMessageHeight } from "./message-height";
 import { MessageView } from "./message-view";
 
@@ -18,10 +19,14 @@ export function MessageList({
   messages,
   streaming,
   contextWindow,
+  onRegenerate,
+  onContinue,
 }: {
   messages: ChatMessage[];
   streaming: boolean;
   contextWindow?: number;
+  onRegenerate?: () => void;
+  onContinue?: () => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   // The virtualizer's callbacks read the latest messages through a ref: stable callbacks keep its layout cache valid
@@ -70,6 +75,14 @@ export function MessageList({
   }, [lastId]);
 
   const items = virtualizer.getVirtualItems();
+  const lastMessage = messages.at(-1);
+  const actions = useMemo<ReplyActions | undefined>(
+    () =>
+      streaming || lastMessage?.role !== "assistant"
+        ? undefined
+        : { onRegenerate, onContinue: lastMessage.metadata?.status === "incomplete" ? onContinue : undefined },
+    [streaming, lastMessage, onRegenerate, onContinue],
+  );
   return (
     <div
       ref={scroller}
@@ -86,6 +99,7 @@ export function MessageList({
                 message={message}
                 streaming={streaming && i === shown.length - 1 && message.role === "assistant"}
                 contextWindow={contextWindow}
+                actions={message === lastMessage ? actions : undefined}
               />
             ))}
           </div>
@@ -106,6 +120,7 @@ export function MessageList({
                   message={message}
                   streaming={streaming && item.index === messages.length - 1 && message.role === "assistant"}
                   contextWindow={contextWindow}
+                  actions={message === lastMessage ? actions : undefined}
                 />
               </div>
             );
