@@ -15,6 +15,7 @@ import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
+import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
 
 export const CONTINUE_TEXT = "Continue from where you stopped.";
@@ -134,7 +135,7 @@ export function Chat({
             className="mb-2 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger-bg px-4 py-3 text-sm text-danger"
           >
             <AlertIcon className="mt-0.5 shrink-0" />
-            <p className="flex-1">{humanError(errorText)}</p>
+            <p className="flex-1">{errorInWords(error ?? errorText)}</p>
             <button
               type="button"
               data-testid="retry-button"
@@ -150,15 +151,4 @@ export function Chat({
       <Composer busy={busy} onSend={send} onStop={stopReply} mode={mode} onToggleMode={toggleMode} />
     </div>
   );
-}
-
-/** The transport reports HTTP errors with the raw JSON body; show just the message. */
-function humanError(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: string } };
-    if (parsed.error?.message) return parsed.error.message;
-  } catch {
-    // not JSON
-  }
-  return text;
 }
