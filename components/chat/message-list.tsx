@@ -51,7 +51,9 @@ export function MessageList({
     overscan: 4,
     gap: GAP,
     paddingStart: PADDING_TOP,
-    anchorTo: "end",
+    // Anchored to the end only while a reply is written (the list follows it if the reader is at the bottom); at
+    // rest, a chip or tool row that expands grows downward and stays where it was clicked.
+    anchorTo: streaming ? "end" : "start",
     followOnAppend: true,
     scrollEndThreshold: 80,
   });
@@ -73,6 +75,17 @@ export function MessageList({
   useLayoutEffect(() => {
     if (lastRole === "user") virtualizer.scrollToEnd();
   }, [lastId]);
+
+  // A reply that ends while the reader follows it grows once more (its buttons appear): keep them in view.
+  const following = useRef(false);
+  useLayoutEffect(() => {
+    if (streaming) following.current = virtualizer.isAtEnd(80);
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a reply starts or ends
+  useLayoutEffect(() => {
+    if (!streaming && following.current) virtualizer.scrollToEnd();
+    following.current = false;
+  }, [streaming]);
 
   const items = virtualizer.getVirtualItems();
   const lastMessage = messages.at(-1);

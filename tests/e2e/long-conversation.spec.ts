@@ -65,3 +65,30 @@ test("a 2,000-message conversation opens at its end, scrolls to its start, and s
   expect(box && list && box.y + box.height <= list.y + list.height + 2, "the reply's end is in view").toBe(true);
   expect(await page.locator("[data-message-id]").count()).toBeLessThan(100);
 });
+
+test("a hint chip at the end of a long conversation expands in place", async ({ page }) => {
+  const prefix = `chip-${Date.now().toString(36)}`;
+  const messages = seed(prefix).slice(0, 200);
+  const hintText = Array.from({ length: 12 }, (_, i) => `Line ${i}: the reminder text the model received.`).join("\n");
+  messages[messages.length - 1] = {
+    id: `${prefix}-199`,
+    role: "assistant",
+    parts: [
+      { type: "data-hint", id: "h1", data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: hintText, createdAt: "2026-12-01T10:00:00.000Z" } },
+      { type: "text", text: "Noted, it bends east." },
+    ] as never,
+  };
+  const imported = await page.request.post("/api/conversations/import", { data: { version: 1, conversation: { id: prefix, title: "Chip", messages } } });
+  expect(imported.status()).toBe(201);
+  const chat = new ChatPage(page);
+  await chat.gotoConversation(((await imported.json()) as { id: string }).id);
+  const chip = chat.lastAssistant().getByTestId("hint-chip");
+  await expect(chip).toBeInViewport();
+  const button = chip.getByRole("button").first();
+  const before = (await button.boundingBox())!.y;
+  await button.click();
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await expect(chip).toContainText("Line 11: the reminder text");
+  await page.waitForTimeout(300);
+  expect(Math.abs((await button.boundingBox())!.y - before), "the chip stays where it was clicked").toBeLessThan(2);
+});
