@@ -117,28 +117,28 @@ export function MessageList({
             ))}
           </div>
         ) : (
-        <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-          {items.map((item) => {
-            const message = messages[item.index];
-            if (!message) return null;
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className="absolute top-0 left-0 w-full"
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                <MessageView
-                  message={message}
-                  streaming={streaming && item.index === messages.length - 1 && message.role === "assistant"}
-                  contextWindow={contextWindow}
-                  actions={message === lastMessage ? actions : undefined}
-                />
-              </div>
-            );
-          })}
-        </div>
+          <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const message = messages[item.index];
+              if (!message) return null;
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute top-0 left-0 w-full"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <MessageView
+                    message={message}
+                    streaming={streaming && item.index === messages.length - 1 && message.role === "assistant"}
+                    contextWindow={contextWindow}
+                    actions={message === lastMessage ? actions : undefined}
+                  />
+                </div>
+              );
+            })}
+          </div>
         )}
         {streaming && messages.at(-1)?.role === "user" && (
           <div data-testid="thinking" className="flex gap-1 pt-6 pb-2" role="status" aria-label="Thinking">
