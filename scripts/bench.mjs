@@ -5,8 +5,10 @@
 //   bench/strategy-bench.ts — the same 60-call conversation with each injection strategy: billed, cached, cost;
 //   bench/workspace-bench.ts — the workspace's cost per model call (2 MB of knowledge, 8k tokens of memory);
 //   bench/live-bench.ts — live replies on two instances over one PostgreSQL: 200 concurrent conversations, resume
-//                         latency, the relay's cost.
-// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+//                         latency, the relay's cost;
+//   bench/browser-bench.ts — the chat in Chromium at 20, 200 and 2,000 messages: time to the last message, key-to-frame
+//                            latency, DOM nodes, JavaScript on first load.
+// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=browser`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
 // benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -45,6 +47,12 @@ if (!only || only === "live") {
   if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
   console.log("");
   const result = spawnSync(tsx, [path.join(root, "bench/live-bench.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+if (!only || only === "browser") {
+  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  console.log("");
+  const result = spawnSync(tsx, [path.join(root, "bench/browser-bench.ts")], { cwd: root, stdio: "inherit" });
   status ||= result.status ?? 1;
 }
 process.exit(status);

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exitUnlessNodeWillDo } from "./node-version.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -39,6 +40,8 @@ export function ensureBuild() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // Before anything else: on an older Node the build or the server would fail later with a far less clear error.
+  exitUnlessNodeWillDo();
   // In its own process, so the migration's database connection is closed before the server opens its own.
   const migrate = spawnSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], { cwd: root, stdio: "inherit" });
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);

@@ -18,8 +18,11 @@ import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
+import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
 import { useLiveConversation } from "./use-live-conversation";
+
+export const CONTINUE_TEXT = "Continue from where you stopped.";
 
 function browserTimeZone(): string | undefined {
   try {
@@ -140,13 +143,15 @@ export function Chat({
     clearError();
     void regenerate();
   }, [clearError, regenerate]);
+  // Continue: the person asks for the rest, as a message of theirs (the model sees its own stopped reply before it).
+  const continueReply = useCallback(() => send(CONTINUE_TEXT), [send]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       {messages.length === 0 ? (
         <EmptyState model={model} onPick={send} />
       ) : (
-        <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} />
+        <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} onRegenerate={retry} onContinue={continueReply} />
       )}
       {errorText && (
         <div className="mx-auto w-full max-w-3xl px-3 sm:px-6">
@@ -156,7 +161,7 @@ export function Chat({
             className="mb-2 flex items-start gap-3 rounded-xl border border-danger/30 bg-danger-bg px-4 py-3 text-sm text-danger"
           >
             <AlertIcon className="mt-0.5 shrink-0" />
-            <p className="flex-1">{humanError(errorText)}</p>
+            <p className="flex-1">{errorInWords(error ?? errorText)}</p>
             <button
               type="button"
               data-testid="retry-button"
@@ -172,15 +177,4 @@ export function Chat({
       <Composer busy={busy} onSend={send} onStop={stopReply} mode={mode} onToggleMode={toggleMode} />
     </div>
   );
-}
-
-/** The transport reports HTTP errors with the raw JSON body; show just the message. */
-function humanError(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: string } };
-    if (parsed.error?.message) return parsed.error.message;
-  } catch {
-    // not JSON
-  }
-  return text;
 }

@@ -6,6 +6,7 @@ import { useUiStore } from "@/lib/stores/ui-store";
 import { CompressionChip } from "./compression-chip";
 import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
+import { MessageActions, type ReplyActions } from "./message-actions";
 import { RetryNotice } from "./retry-notice";
 import { ToolRow } from "./tool-row";
 import type { ToolCallView } from "./tool-summary";
@@ -38,21 +39,34 @@ function personText(message: ChatMessage): string {
   return message.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n\n");
 }
 
+/** What Copy takes from a reply: its text parts (not hints or tool rows). */
+function replyText(message: ChatMessage): string {
+  return message.parts
+    .map((p) => (p.type === "text" ? p.text.trim() : ""))
+    .filter(Boolean)
+    .join("\n\n");
+}
+
+/** `actions`: the last reply's Regenerate / Continue (only when no reply is being written). */
 export const MessageView = memo(function MessageView({
   message,
   streaming,
   contextWindow,
+  actions,
 }: {
   message: ChatMessage;
   streaming: boolean;
   contextWindow?: number;
+  actions?: ReplyActions;
 }) {
   if (message.role === "user") {
+    const text = personText(message);
     return (
-      <div data-testid="message-user" data-message-id={message.id} className="flex justify-end">
-        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words">
-          {personText(message)}
+      <div className="flex flex-col items-end gap-1">
+        <div data-testid="message-user" data-message-id={message.id} className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words">
+          {text}
         </div>
+        <MessageActions text={text} who="your" align="end" />
       </div>
     );
   }
@@ -80,6 +94,7 @@ export const MessageView = memo(function MessageView({
           {message.metadata?.error && message.metadata.error !== "Stopped." ? message.metadata.error : "Stopped — this reply is incomplete."}
         </div>
       )}
+      {!streaming && <MessageActions text={replyText(message)} who="the reply's" actions={actions} />}
     </div>
   );
 });

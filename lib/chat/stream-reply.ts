@@ -22,6 +22,7 @@ import { prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 import { systemPromptFor } from "./system-prompt.ts";
+import { titleAfterFirstReply } from "./titles.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 
 export type ReplyJob = {
@@ -161,6 +162,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await committed;
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
+    await titleAfterFirstReply({ ...job, reply: outcome.reply, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
   } catch (error) {

@@ -102,3 +102,10 @@ export async function deleteConversation({ id }: { id: string }): Promise<boolea
   forgetHistory(id);
   return result.count > 0;
 }
+
+/** Sets the title only if it is still `from` (a rename by the person in the meantime wins); true when it was set. */
+export async function replaceTitle({ id, from, to }: { id: string; from: string; to: string }): Promise<boolean> {
+  const db = await getDb();
+  const result = await db.conversation.updateMany({ where: { id, title: from }, data: { title: to } });
+  return result.count > 0;
+}

@@ -75,14 +75,14 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
       jsonRequest("PATCH", { title: "Hacked" }, { cookie, origin: "http://evil.example" }),
     );
     await expectApiError(response, 403, "forbidden");
-    expect(await title()).toBe("hello");
+    expect(await title()).toBe("Hello");
   });
 
   it("refuses a cookie-authenticated write from an opaque (null) origin with a 403", async () => {
     const cookie = await signIn();
     const response = await fetch(`${server.url}/api/conversations/x`, jsonRequest("PATCH", { title: "Hacked" }, { cookie, origin: "null" }));
     await expectApiError(response, 403, "forbidden");
-    expect(await title()).toBe("hello");
+    expect(await title()).toBe("Hello");
   });
 
   it("accepts a cookie-authenticated write from the app's own origin", async () => {

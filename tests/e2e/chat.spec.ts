@@ -1,6 +1,7 @@
 // The chat itself on the offline demo model (a word every 25 ms): streaming, persistence, the composer's keys,
 // markdown and HTML safety, and stopping a reply.
 import { expect, test } from "@playwright/test";
+import { ruleTitle } from "../../lib/agent/titles";
 import { ChatPage } from "./pages/chat-page";
 
 const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean);
@@ -46,11 +47,14 @@ test.describe("chat", () => {
     expect(words(replyText)).toHaveLength(200);
     expect(Math.min(...streamingLengths)).toBeLessThan(replyText.trim().length);
 
-    // The new chat got its own URL and its title comes from the first message.
+    // The new chat got its own URL and, after the first exchange, a short title made from the first message
+    // (the demo model's rule), shown without a reload.
     const id = await chat.conversationId();
-    await expect(chat.conversationItem(id).getByTestId("conversation-title")).toHaveText(prompt);
-    await expect(chat.conversationTitles.first()).toHaveText(prompt);
-    await expect(chat.chatTitle).toHaveText(prompt);
+    const title = ruleTitle(prompt);
+    expect(title).toBe("Write 200 Words Rivers");
+    await expect(chat.conversationItem(id).getByTestId("conversation-title")).toHaveText(title!);
+    await expect(chat.conversationTitles.first()).toHaveText(title!);
+    await expect(chat.chatTitle).toHaveText(title!);
 
     await chat.reload();
     await expect(page).toHaveURL(new RegExp(`/c/${id}$`));
@@ -60,7 +64,7 @@ test.describe("chat", () => {
     await expect(chat.lastAssistant()).toHaveAttribute("data-status", "complete");
     expect(await chat.replyText()).toBe(replyText);
     await expect(chat.emptyState).toBeHidden();
-    await expect(chat.chatTitle).toHaveText(prompt);
+    await expect(chat.chatTitle).toHaveText(title!);
   });
 
   test("Enter sends and Shift+Enter starts a new line", async ({ page }) => {

@@ -38,9 +38,19 @@ test("the meter rises, the context hint appears, compression happens with its ch
   await expect(chip).toContainText(/Context compressed · [\d.]+k? → [\d.]+k? tokens/);
   await chip.getByRole("button").click();
   await expect(chip.getByTestId("compression-summary")).toContainText("## Task Overview");
-  // The visible history is intact and a fresh time hint follows the compression.
-  await expect(chat.userMessages).toHaveCount(seen.length);
+  // A fresh time hint follows the compression, and the visible history is intact: every message kept (counted in the
+  // stored view: the transcript is virtualised) and the first one reached by scrolling up.
   await expect(chat.lastAssistant().locator('[data-testid="hint-chip"] [data-kind="time"]')).toHaveCount(1);
+  const view = (await (await page.request.get(`/api/conversations/${id}`)).json()) as { messages: { role: string }[] };
+  expect(view.messages.filter((m) => m.role === "user")).toHaveLength(seen.length);
+  await expect
+    .poll(async () => {
+      await chat.messageList.evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      return chat.userMessages.first().textContent();
+    })
+    .toBe("hello");
 
   // The breakdown is one click away.
   await meter.getByRole("button").first().click();

@@ -1,6 +1,10 @@
 // The conversation list: ordering, switching between conversations, renaming and deleting (with confirmation).
 import { expect, type Page, test } from "@playwright/test";
+import { ruleTitle } from "../../lib/agent/titles";
 import { ChatPage } from "./pages/chat-page";
+
+/** The title the demo model's rule gives a conversation after its first exchange. */
+const titled = (first: string): string => ruleTitle(first) ?? first;
 
 /** A short tag that keeps this test's conversations apart from the ones other tests made in the same database. */
 const uniqueTag = () => Math.random().toString(36).slice(2, 8);
@@ -39,8 +43,8 @@ test.describe("conversations", () => {
     const expectOrder = async () => {
       await expect(chat.conversationItems.nth(0)).toHaveAttribute("data-conversation-id", idB);
       await expect(chat.conversationItems.nth(1)).toHaveAttribute("data-conversation-id", idA);
-      await expect(chat.conversationTitles.nth(0)).toHaveText(second);
-      await expect(chat.conversationTitles.nth(1)).toHaveText(first);
+      await expect(chat.conversationTitles.nth(0)).toHaveText(titled(second));
+      await expect(chat.conversationTitles.nth(1)).toHaveText(titled(first));
     };
     await expectOrder();
     await chat.reload();
@@ -53,7 +57,7 @@ test.describe("conversations", () => {
     await expect(chat.lastUser()).toHaveText(first);
     await expect(chat.assistantMessages).toHaveCount(1);
     await expect(chat.lastAssistant()).toContainText(first);
-    await expect(chat.chatTitle).toHaveText(first);
+    await expect(chat.chatTitle).toHaveText(titled(first));
     await expect(chat.conversationItem(idA).getByRole("link")).toHaveAttribute("aria-current", "page");
     await expect(chat.conversationItem(idB).getByRole("link")).not.toHaveAttribute("aria-current", "page");
 
@@ -63,7 +67,7 @@ test.describe("conversations", () => {
     await expect(chat.userMessages).toHaveCount(1);
     await expect(chat.lastUser()).toHaveText(second);
     await expect(chat.lastAssistant()).toContainText(second);
-    await expect(chat.chatTitle).toHaveText(second);
+    await expect(chat.chatTitle).toHaveText(titled(second));
 
     // Viewing a conversation does not reorder the list; writing in one moves it to the top.
     await expectOrder();
@@ -74,8 +78,8 @@ test.describe("conversations", () => {
     await expect(chat.userMessages).toHaveCount(2);
     await expect(chat.conversationItems.nth(0)).toHaveAttribute("data-conversation-id", idA);
     await expect(chat.conversationItems.nth(1)).toHaveAttribute("data-conversation-id", idB);
-    // The title stays the first message's.
-    await expect(chat.conversationTitles.nth(0)).toHaveText(first);
+    // The title stays the one made after the first exchange.
+    await expect(chat.conversationTitles.nth(0)).toHaveText(titled(first));
   });
 
   test("renames a conversation from the list; the header follows and the name survives a reload", async ({ page }) => {
@@ -84,7 +88,7 @@ test.describe("conversations", () => {
     const original = `to be renamed ${tag}`;
     const renamed = `Renamed ${tag}`;
     const id = await createConversation(chat, original);
-    await expect(chat.chatTitle).toHaveText(original);
+    await expect(chat.chatTitle).toHaveText(titled(original));
     const patches = patchesOf(page, id);
 
     await chat.rename(renamed, id);
@@ -122,7 +126,7 @@ test.describe("conversations", () => {
 
     // Cancel first: nothing changes.
     const confirm = await chat.startDelete(doomedId);
-    await expect(confirm).toContainText(doomed);
+    await expect(confirm).toContainText(titled(doomed));
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await expect(confirm).toBeHidden();
     await expect(chat.conversationItem(doomedId)).toBeVisible();

@@ -27,6 +27,13 @@ export type OpenAIFake = {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  /**
+   * Hintline's title requests (header `x-hintline-purpose: title`), kept apart from `requests` and from the cache's
+   * view of the conversation; each answered by the next of `enqueueTitle`, else a 404 (so a test that scripts no
+   * title keeps the first message as the title).
+   */
+  titleRequests: RecordedRequest[];
+  enqueueTitle(...replies: FakeReply[]): void;
   enqueue(...replies: FakeReply[]): void;
   setDefault(reply: FakeReply | ((req: RecordedRequest) => FakeReply)): void;
   /** The smallest common prefix (in estimated tokens) reported as cached; OpenAI's is 1,024. */
@@ -213,6 +220,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
   const host = options.host ?? "127.0.0.1";
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
+  const titleRequests: RecordedRequest[] = [];
+  const titleQueue: FakeReply[] = [];
   const sockets = new Set<Socket>();
   let defaultReply: DefaultReply = INITIAL_DEFAULT;
   let seq = 0;
@@ -223,6 +232,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
   const reset = () => {
     queue.length = 0;
     requests.length = 0;
+    titleQueue.length = 0;
+    titleRequests.length = 0;
     defaultReply = INITIAL_DEFAULT;
     lastServed = undefined;
     cacheMinTokens = options.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS;
@@ -239,14 +250,17 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
       return sendJson(res, 400, errorBody(400, "Request body is not valid JSON."));
     }
     const recorded: RecordedRequest = { path, headers: { ...req.headers }, body };
-    requests.push(recorded);
-    const previous = lastServed;
-    lastServed = body;
+    const forTitle = req.headers["x-hintline-purpose"] === "title";
+    (forTitle ? titleRequests : requests).push(recorded);
+    const previous = forTitle ? undefined : lastServed;
+    if (!forTitle) lastServed = body;
     const minTokens = cacheMinTokens;
     const cached = () => cachedPrefixTokens(body, previous, minTokens);
     let reply: FakeReply;
     try {
-      reply = queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply);
+      reply = forTitle
+        ? (titleQueue.shift() ?? { kind: "http-error", status: 404, body: errorBody(404, "This fake names no conversations unless told to.") })
+        : (queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply));
     } catch (error) {
       return sendJson(res, 500, errorBody(500, `Fake default reply threw: ${String(error)}`));
     }
@@ -352,6 +366,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
     port,
     requests,
+    titleRequests,
+    enqueueTitle: (...replies) => void titleQueue.push(...replies),
     enqueue: (...replies) => void queue.push(...replies),
     setDefault(reply) {
       defaultReply = reply;

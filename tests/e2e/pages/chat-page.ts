@@ -198,11 +198,14 @@ export class ChatPage {
 
   /** Types the text and sends it with Enter; resolves once the person's message is on screen. */
   async send(text: string): Promise<void> {
-    const before = await this.userMessages.count();
+    // The transcript is virtualised (only rows near the viewport are in the DOM): count on ids, not on rows.
+    const last = this.lastUser();
+    const before = (await last.count()) > 0 ? await last.getAttribute("data-message-id") : null;
     await this.input.fill(text);
     await expect(this.sendButton).toBeEnabled();
     await this.input.press("Enter");
-    await expect(this.userMessages).toHaveCount(before + 1);
+    await expect(last).toBeAttached();
+    if (before !== null) await expect(last).not.toHaveAttribute("data-message-id", before);
     await expect(this.input).toHaveValue("");
   }
 
