@@ -1,27 +1,12 @@
 // PostgreSQL's side of live replies when several instances share one database: reply leases (the one-reply lock),
 // the live-chunk table a follower on another instance reads, and LISTEN/NOTIFY. The two tables hold only transient
-// state (a lease lives seconds, chunks only while a reply streams), so they are created on first use, UNLOGGED, rather
-// than being part of the schema both dialects migrate.
+// state (a lease lives seconds, chunks only while a reply streams): UNLOGGED, made by a PostgreSQL-only migration.
 import pg from "pg";
 import { databaseUrl, getDb } from "./client.ts";
 
-let ready: Promise<void> | undefined;
-
-async function db() {
-  const client = await getDb();
-  ready ??= (async () => {
-    await client.$executeRawUnsafe(`CREATE UNLOGGED TABLE IF NOT EXISTS hintline_live_reply (
-      conversation_id text PRIMARY KEY, reply_id text NOT NULL, instance_id text NOT NULL, lease_until timestamptz NOT NULL)`);
-    await client.$executeRawUnsafe(`CREATE UNLOGGED TABLE IF NOT EXISTS hintline_live_chunk (
-      reply_id text NOT NULL, seq integer NOT NULL, data text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (reply_id, seq))`);
-  })().catch((error) => {
-    ready = undefined;
-    throw error;
-  });
-  await ready;
-  return client;
-}
+// The tables come from a migration (prisma/migrations/postgresql/*_live_replies): creating them on first use raced
+// when two instances started together (a unique violation in PostgreSQL's catalog failed every reply in flight).
+const db = () => getDb();
 
 /** Takes the conversation's reply lease unless a live one is held; true when taken. */
 export async function takeLease(conversationId: string, replyId: string, instanceId: string, leaseMs: number): Promise<boolean> {

@@ -61,6 +61,14 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
 
   const view = async (server: AppServer, id: string) => (await getJson<ConversationView>(`${server.url}/api/conversations/${id}`)).body;
 
+  it("serves its first replies on both instances at once: nothing is set up on first use that could race", async () => {
+    // Both instances' first requests, together: each reply takes a lease in the same tables at the same moment.
+    const sent = Array.from({ length: 24 }, (_, i) => postChat(i % 2 ? b.url : a.url, { conversationId: `first-${i}`, text: "hello" }));
+    const statuses = await Promise.all(sent.map(async (r) => (await r).status));
+    expect(statuses).toEqual(Array(24).fill(200));
+    await Promise.all(sent.map(async (r) => readChunks(await r)));
+  });
+
   it("resumes on B the reply A is writing, chunk for chunk, and refuses a second message on either", async () => {
     fake.enqueue({ text: longText(60), chunkDelayMs: 20 });
     const original = await postChat(a.url, { conversationId: "across", messageId: "x1", text: "write" });
