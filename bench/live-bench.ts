@@ -6,7 +6,7 @@
 //     like on one instance (sequential, alternating).
 // PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (a server; a fresh database is made), else a throwaway server
 // from scripts/pg-temp.sh (fsync off, as the tests use it).
-//   BENCH_LIVE_CONVERSATIONS (200) · BENCH_RUNS (30)
+//   BENCH_LIVE_CONVERSATIONS (200) · BENCH_RUNS (30) · BENCH_LIVE_ONLY=relay (only the relay's cost, no PostgreSQL)
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -53,23 +53,26 @@ async function resumeLatency(baseUrl: string, conversationId: string): Promise<n
   return value ? first : Number.NaN;
 }
 
-async function main(): Promise<void> {
+type Row = string[];
+const ENV = { OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000" };
+
+/** Two instances on one PostgreSQL: concurrent conversations over both, and resume latency on each. */
+async function scaleRows(): Promise<{ rows: Row[]; errors: string[] }> {
   const server = await postgresServer();
   const databaseUrl = await freshDatabase(server.url);
   const fake = await startFake();
-  const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000" };
+  const env = { ...ENV, OPENAI_BASE_URL: fake.url };
   const [a, b] = [await startApp(env, { databaseUrl }), await startApp(env, { databaseUrl })];
   log(`instances ${a.url} and ${b.url} on ${databaseUrl.replace(/:[^:@/]*@/, ":…@")}`);
 
-  // ---- 200 concurrent conversations over both instances ----
   await fake.setReply(prose(300));
-  const warm = [routes(a.url), routes(b.url)];
-  await Promise.all(Array.from({ length: 10 }, (_, i) => warm[i % 2]!.hintline("Warm up.")));
+  const both = [routes(a.url), routes(b.url)];
+  await Promise.all(Array.from({ length: 10 }, (_, i) => both[i % 2]!.hintline("Warm up.")));
   const ids = Array.from({ length: CONVERSATIONS }, () => newId("live"));
   const started = performance.now();
-  const results: StreamResult[] = await Promise.all(ids.map((id, i) => warm[i % 2]!.hintline("Tell me about rivers.", id)));
+  const results: StreamResult[] = await Promise.all(ids.map((id, i) => both[i % 2]!.hintline("Tell me about rivers.", id)));
   const wallMs = performance.now() - started;
-  const errors = results.filter((r) => r.error);
+  const errors = results.flatMap((r) => (r.error ? [r.error] : []));
   const ttft = summarize(results.filter((r) => !r.error).map((r) => r.ttftMs));
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
@@ -80,7 +83,6 @@ async function main(): Promise<void> {
   const once = stored.rows.filter((r) => Number(r.n) === 2 && Number(r.complete) === 2).length;
   await db.end();
 
-  // ---- resume latency ----
   await fake.setReply(prose(400), 5);
   const local: number[] = [];
   const remote: number[] = [];
@@ -94,20 +96,31 @@ async function main(): Promise<void> {
     await writing;
   }
   await stopAll();
+  server.stop();
+  const rows: Row[] = [
+    [`${CONVERSATIONS} concurrent conversations over 2 instances: errors`, String(errors.length)],
+    ["— TTFT p50 / p95", `${ms(ttft.p50)} / ${ms(ttft.p95)}`],
+    ["— all finished (wall)", ms(wallMs)],
+    ["— conversations stored with exactly their 2 messages, complete", `${once} of ${CONVERSATIONS}`],
+    [`Resume latency, same instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(local).p50)} / ${ms(summarize(local).p95)}`],
+    [`Resume latency, the other instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(remote).p50)} / ${ms(summarize(remote).p95)}`],
+  ];
+  return { rows, errors };
+}
 
-  // ---- the relay's cost, like for like on one instance (SQLite) ----
-  const fake2 = await startFake();
-  await fake2.setReply("Hello from the fake.");
-  const base = { ...env, OPENAI_BASE_URL: fake2.url };
-  const relayOn = await startApp(base);
-  const relayOff = await startApp({ ...base, HINTLINE_BENCH_NO_RELAY: "1" });
+/** The relay's cost, like for like on one instance (SQLite): sequential, alternating on and off. */
+async function relayRows(): Promise<Row[]> {
+  const fake = await startFake();
+  await fake.setReply("Hello from the fake.");
+  const env = { ...ENV, OPENAI_BASE_URL: fake.url };
+  const relayOn = await startApp(env);
+  const relayOff = await startApp({ ...env, HINTLINE_BENCH_NO_RELAY: "1" });
   const post = (url: string) => (text: string) => postStream(`${url}/api/chat`, { id: newId("c"), message: { id: newId("m"), role: "user", parts: [{ type: "text", text }] }, timezone: "UTC" });
   const pairs = async (text: string) => {
     const on: StreamResult[] = [];
     const off: StreamResult[] = [];
     for (let i = 0; i < RUNS + 5; i++) {
-      const order = i % 2 === 0 ? [true, false] : [false, true];
-      for (const useRelay of order) {
+      for (const useRelay of i % 2 === 0 ? [true, false] : [false, true]) {
         const result = await post(useRelay ? relayOn.url : relayOff.url)(text);
         if (i >= 5 && !result.error) (useRelay ? on : off).push(result);
       }
@@ -115,34 +128,26 @@ async function main(): Promise<void> {
     return { on, off };
   };
   const short = await pairs("Say hello.");
-  await fake2.setReply(prose(2_500));
+  await fake.setReply(prose(2_500));
   const long = await pairs("Write a long essay.");
-  const rate = (r: StreamResult) => r.chars / (r.deltaSpanMs / 1000);
   await stopAll();
-  server.stop();
-
+  const rate = (r: StreamResult) => r.chars / (r.deltaSpanMs / 1000);
   const t = (list: StreamResult[]) => summarize(list.map((r) => r.ttftMs));
   const tp = (list: StreamResult[]) => summarize(list.map(rate));
-  console.log(`\nLive replies: two instances on one PostgreSQL, zero-latency OpenAI fake (${new Date().toISOString().slice(0, 10)})\n`);
-  console.log(
-    markdownTable(
-      ["Measure", "Figure"],
-      [
-        [`${CONVERSATIONS} concurrent conversations over 2 instances: errors`, String(errors.length)],
-        ["— TTFT p50 / p95", `${ms(ttft.p50)} / ${ms(ttft.p95)}`],
-        ["— all finished (wall)", ms(wallMs)],
-        ["— conversations stored with exactly their 2 messages, complete", `${once} of ${CONVERSATIONS}`],
-        [`Resume latency, same instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(local).p50)} / ${ms(summarize(local).p95)}`],
-        [`Resume latency, the other instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(remote).p50)} / ${ms(summarize(remote).p95)}`],
-        [`Relay on vs off: TTFT p50 (n=${t(short.on).n})`, `${ms(t(short.on).p50)} vs ${ms(t(short.off).p50)} (${num(t(short.on).p50 / t(short.off).p50, 2)}×)`],
-        [
-          "Relay on vs off: throughput of a 2,500-word reply, median",
-          `${num(tp(long.on).p50, 0)} vs ${num(tp(long.off).p50, 0)} chars/s (${num(tp(long.on).p50 / tp(long.off).p50, 2)}×)`,
-        ],
-      ],
-    ),
-  );
-  if (errors.length) console.log(`\nFirst errors: ${errors.slice(0, 3).map((e) => e.error).join(" | ")}`);
+  const total = (list: StreamResult[]) => summarize(list.map((r) => r.totalMs));
+  return [
+    [`Relay on vs off: TTFT p50 (n=${t(short.on).n})`, `${ms(t(short.on).p50)} vs ${ms(t(short.off).p50)} (${num(t(short.on).p50 / t(short.off).p50, 2)}×)`],
+    ["Relay on vs off: throughput of a 2,500-word reply, median", `${num(tp(long.on).p50, 0)} vs ${num(tp(long.off).p50, 0)} chars/s (${num(tp(long.on).p50 / tp(long.off).p50, 2)}×)`],
+    ["Relay on vs off: the whole 2,500-word reply, p50", `${ms(total(long.on).p50)} vs ${ms(total(long.off).p50)} (${num(total(long.on).p50 / total(long.off).p50, 2)}×)`],
+  ];
+}
+
+async function main(): Promise<void> {
+  const scale = process.env.BENCH_LIVE_ONLY === "relay" ? { rows: [], errors: [] } : await scaleRows();
+  const relay = await relayRows();
+  console.log(`\nLive replies, zero-latency OpenAI fake (${new Date().toISOString().slice(0, 10)})\n`);
+  console.log(markdownTable(["Measure", "Figure"], [...scale.rows, ...relay]));
+  if (scale.errors.length) console.log(`\nFirst errors: ${scale.errors.slice(0, 3).join(" | ")}`);
 }
 
 main().catch(async (error) => {
