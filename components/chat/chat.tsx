@@ -4,7 +4,8 @@
 // when the conversation is opened again), and another tab's messages arrive through the change events.
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { BranchPoint } from "@/lib/agent/branches";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
 import { titleFrom } from "@/lib/conversation-title";
 import { apiFetch } from "@/lib/stores/api-client";
@@ -20,6 +21,7 @@ import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
 import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
+import { PersonMessageContext } from "./person-message-context";
 import { useLiveConversation } from "./use-live-conversation";
 
 export const CONTINUE_TEXT = "Continue from where you stopped.";
@@ -35,10 +37,12 @@ function browserTimeZone(): string | undefined {
 export function Chat({
   id,
   initialMessages,
+  initialBranches = [],
   model,
 }: {
   id: string;
   initialMessages: ChatMessage[];
+  initialBranches?: BranchPoint[];
   model: ModelInfo;
 }) {
   const touch = useConversationsStore((s) => s.touch);
@@ -57,7 +61,7 @@ export function Chat({
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ id: chatId, messages }) => ({
+        prepareSendMessagesRequest: ({ id: chatId, messages, body }) => ({
           // The mode matters only when this message creates the conversation (an existing one keeps its own); so does
           // the workspace, sent only then (an existing conversation stays in its own, even if that one was switched away).
           body: {
@@ -66,6 +70,8 @@ export function Chat({
             timezone: browserTimeZone(),
             mode: usePlanStore.getState().mode,
             ...(messages.length <= 1 ? { workspaceId: useWorkspacesStore.getState().currentId } : {}),
+            // An edit: the message it replaces (kept, with what followed it, as a branch).
+            ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}),
           },
         }),
         // Resuming replays the live reply from its first chunk (204 when none is live).
@@ -73,6 +79,14 @@ export function Chat({
       }),
     [],
   );
+  const [branches, setBranches] = useState(initialBranches);
+  // After an edit, the branch points are read again once its reply is stored.
+  const branchesStale = useRef(false);
+  const reloadBranches = useCallback(async () => {
+    branchesStale.current = false;
+    const view = await apiFetch<{ branches?: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}`).catch(() => null);
+    if (view?.branches) setBranches(view.branches);
+  }, [id]);
   const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages, resumeStream } = useChat<ChatMessage>({
     id,
     messages: initialMessages,
@@ -82,6 +96,7 @@ export function Chat({
     onFinish: () => {
       finishedAt.current = Date.now();
       void refresh().catch(() => {});
+      if (branchesStale.current) void reloadBranches();
     },
     onData: (part) => {
       if (part.type === "data-tasks") receiveTasks(part.data);
@@ -146,12 +161,46 @@ export function Chat({
   // Continue: the person asks for the rest, as a message of theirs (the model sees its own stopped reply before it).
   const continueReply = useCallback(() => send(CONTINUE_TEXT), [send]);
 
+  // Edit: the transcript ends before the edited message, whose new version is sent with what it replaces.
+  const editMessage = useCallback(
+    (messageId: string, text: string) => {
+      clearError();
+      branchesStale.current = true;
+      setMessages((current) => {
+        const at = current.findIndex((m) => m.id === messageId);
+        return at < 0 ? current : current.slice(0, at);
+      });
+      void stopping.current.then(() => sendMessage({ text }, { body: { editOf: messageId } }));
+    },
+    [clearError, setMessages, sendMessage],
+  );
+  // ‹ n/N ›: the server makes that alternative the active one and answers the conversation as it now is.
+  const switchBranch = useCallback(
+    async (anchorId: string, ordinal: number) => {
+      // A refusal (a reply started meanwhile, in another tab) leaves the transcript as it is.
+      const view = await apiFetch<{ messages: ChatMessage[]; branches: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}/branches`, {
+        method: "POST",
+        body: JSON.stringify({ anchorId, ordinal }),
+      }).catch(() => null);
+      if (!view) return;
+      setMessages(view.messages);
+      setBranches(view.branches);
+    },
+    [id, setMessages],
+  );
+  const personActions = useMemo(
+    () => ({ branches: new Map(branches.map((b) => [b.messageId, b])), busy, onEdit: editMessage, onSwitch: (a: string, o: number) => void switchBranch(a, o) }),
+    [branches, busy, editMessage, switchBranch],
+  );
+
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       {messages.length === 0 ? (
         <EmptyState model={model} onPick={send} />
       ) : (
-        <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} onRegenerate={retry} onContinue={continueReply} />
+        <PersonMessageContext.Provider value={personActions}>
+          <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} onRegenerate={retry} onContinue={continueReply} />
+        </PersonMessageContext.Provider>
       )}
       {errorText && (
         <div className="mx-auto w-full max-w-3xl px-3 sm:px-6">

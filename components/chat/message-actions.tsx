@@ -2,9 +2,9 @@
 // The buttons under a message, always visible (touch screens have no hover) and labelled: Copy on every message;
 // on the last reply, Regenerate, and Continue when it was stopped before its end.
 import { useState } from "react";
-import { CopyIcon, RetryIcon, SendIcon } from "../ui/icons";
+import { CopyIcon, PencilIcon, RetryIcon, SendIcon } from "../ui/icons";
 
-export type ReplyActions = { onRegenerate?: () => void; onContinue?: () => void };
+export type ReplyActions = { onRegenerate?: () => void; onContinue?: () => void; onEdit?: () => void };
 
 const BUTTON = "flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-chip hover:text-fg";
 
@@ -22,6 +22,12 @@ export function MessageActions({ text, who, actions, align = "start" }: { text: 
         <button type="button" data-testid="copy-message" aria-label={copied ? "Copied" : `Copy ${who} message`} onClick={copy} className={BUTTON}>
           <CopyIcon width={13} height={13} />
           <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+        </button>
+      )}
+      {actions?.onEdit && (
+        <button type="button" data-testid="edit-message-button" aria-label="Edit your message" onClick={actions.onEdit} className={BUTTON}>
+          <PencilIcon width={13} height={13} />
+          Edit
         </button>
       )}
       {actions?.onRegenerate && (

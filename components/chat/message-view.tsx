@@ -1,12 +1,15 @@
 "use client";
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { ChatMessage, ChatMessagePart, CompressionData, HintData, RetryData } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
+import { BranchSwitcher } from "./branch-switcher";
 import { CompressionChip } from "./compression-chip";
+import { EditMessage } from "./edit-message";
 import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
 import { MessageActions, type ReplyActions } from "./message-actions";
+import { usePersonMessageActions } from "./person-message-context";
 import { RetryNotice } from "./retry-notice";
 import { ToolRow } from "./tool-row";
 import type { ToolCallView } from "./tool-summary";
@@ -35,6 +38,37 @@ function PartView({ part, contextWindow, live }: { part: ChatMessagePart; contex
   return null;
 }
 
+/** A person's message: the bubble (or its editor), Copy and Edit, and ‹ n/N › where it has alternatives. */
+function PersonMessage({ message }: { message: ChatMessage }) {
+  const [editing, setEditing] = useState(false);
+  const person = usePersonMessageActions();
+  const text = personText(message);
+  const point = person?.branches.get(message.id);
+  const onEdit = person && !person.busy ? () => setEditing(true) : undefined;
+  return (
+    <div className="flex flex-col items-end gap-1">
+      {editing && person ? (
+        <EditMessage
+          initial={text}
+          onCancel={() => setEditing(false)}
+          onSave={(next) => {
+            setEditing(false);
+            person.onEdit(message.id, next);
+          }}
+        />
+      ) : (
+        <div data-testid="message-user" data-message-id={message.id} className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words">
+          {text}
+        </div>
+      )}
+      <div className="flex items-center gap-1">
+        {point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}
+        {!editing && <MessageActions text={text} who="your" align="end" actions={onEdit ? { onEdit } : undefined} />}
+      </div>
+    </div>
+  );
+}
+
 function personText(message: ChatMessage): string {
   return message.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n\n");
 }
@@ -59,17 +93,7 @@ export const MessageView = memo(function MessageView({
   contextWindow?: number;
   actions?: ReplyActions;
 }) {
-  if (message.role === "user") {
-    const text = personText(message);
-    return (
-      <div className="flex flex-col items-end gap-1">
-        <div data-testid="message-user" data-message-id={message.id} className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words">
-          {text}
-        </div>
-        <MessageActions text={text} who="your" align="end" />
-      </div>
-    );
-  }
+  if (message.role === "user") return <PersonMessage message={message} />;
   const status = message.metadata?.status;
   const hasText = message.parts.some((p) => p.type === "text" && p.text.length > 0);
   return (

@@ -33,7 +33,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         </>
       }
     >
-      <Chat key={id} id={id} initialMessages={view?.messages ?? []} model={model} />
+      <Chat key={id} id={id} initialMessages={view?.messages ?? []} initialBranches={view?.branches ?? []} model={model} />
     </AppShell>
   );
 }
