@@ -12,6 +12,7 @@ import { HintsToggle } from "./hints-toggle";
 import { InspectorButton } from "./inspector/inspector-button";
 import { SettingsButton } from "./settings/settings-button";
 import { ThemeToggle } from "./theme-toggle";
+import { Drawer } from "./ui/drawer";
 import { ChecklistIcon, MenuIcon } from "./ui/icons";
 
 function Logo() {
@@ -55,27 +56,31 @@ export function AppShell({
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
   return (
     <div className="flex h-dvh overflow-hidden">
-      <aside data-testid="sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
+      <aside data-testid="sidebar" aria-label="Sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
         </div>
         <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} />
       </aside>
-      {drawer && (
-        <div className="fixed inset-0 z-40 md:hidden">
-          <button type="button" data-testid="drawer-backdrop" aria-label="Close menu" className="absolute inset-0 bg-black/40" onClick={() => setDrawer(false)} />
-          <aside data-testid="drawer" className="absolute inset-y-0 left-0 flex w-[82%] max-w-xs flex-col bg-panel shadow-xl">
-            <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
-              <Logo /> Hintline
-            </div>
-            <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} onNavigate={() => setDrawer(false)} />
-            <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
-              <HintsToggle />
-              <ThemeToggle />
-            </div>
-          </aside>
+      <Drawer
+        open={drawer}
+        onOpenChange={setDrawer}
+        title="Conversations"
+        hideTitle
+        side="left"
+        testId="drawer"
+        backdropTestId="drawer-backdrop"
+        className="w-[82%] max-w-xs bg-panel md:hidden"
+      >
+        <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
+          <Logo /> Hintline
         </div>
-      )}
+        <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} onNavigate={() => setDrawer(false)} />
+        <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
+          <HintsToggle />
+          <ThemeToggle />
+        </div>
+      </Drawer>
       <main className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:gap-2 sm:px-5">
           <button
@@ -87,9 +92,9 @@ export function AppShell({
           >
             <MenuIcon />
           </button>
-          <h2 data-testid="chat-title" className="min-w-0 flex-1 truncate text-sm font-medium">
+          <h1 data-testid="chat-title" className="min-w-0 flex-1 truncate text-sm font-medium">
             {storedTitle ?? title}
-          </h2>
+          </h1>
           <ModelBadge model={model} />
           {panel && (
             <button
@@ -116,17 +121,21 @@ export function AppShell({
         {children}
       </main>
       {panel && (
-        <aside data-testid="side-panel" className="hidden w-80 shrink-0 flex-col border-l border-border bg-panel lg:flex">
+        <aside data-testid="side-panel" aria-label="Tasks and plan" className="hidden w-80 shrink-0 flex-col border-l border-border bg-panel lg:flex">
           {panel}
         </aside>
       )}
-      {panel && panelDrawer && (
-        <div className="fixed inset-0 z-40 lg:hidden">
-          <button type="button" aria-label="Close tasks" className="absolute inset-0 bg-black/40" onClick={() => setPanelDrawer(false)} />
-          <aside data-testid="panel-drawer" className="absolute inset-y-0 right-0 flex w-[88%] max-w-sm flex-col bg-panel shadow-xl">
-            {panel}
-          </aside>
-        </div>
+      {panel && (
+        <Drawer
+          open={panelDrawer}
+          onOpenChange={setPanelDrawer}
+          title="Tasks and plan"
+          hideTitle
+          testId="panel-drawer"
+          className="w-[88%] max-w-sm bg-panel lg:hidden"
+        >
+          {panel}
+        </Drawer>
       )}
     </div>
   );
