@@ -1,5 +1,6 @@
 "use client";
 // The frame: conversation list on the left (a drawer on phones), the conversation in the centre.
+import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useState } from "react";
 import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
@@ -11,6 +12,8 @@ import { ThinMeter } from "./context/context-meter";
 import { HintsToggle } from "./hints-toggle";
 import { InspectorButton } from "./inspector/inspector-button";
 import { SettingsButton } from "./settings/settings-button";
+import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog";
+import { focusComposer, useShortcuts } from "./shortcuts/use-shortcuts";
 import { ThemeToggle } from "./theme-toggle";
 import { Drawer } from "./ui/drawer";
 import { ChecklistIcon, MenuIcon } from "./ui/icons";
@@ -43,6 +46,21 @@ export function AppShell({
 }) {
   const [drawer, setDrawer] = useState(false);
   const [panelDrawer, setPanelDrawer] = useState(false);
+  /** Wide screens: the side panel was hidden (Ctrl+. or the tasks button); narrow screens use panelDrawer. */
+  const [panelHidden, setPanelHidden] = useState(false);
+  const [help, setHelp] = useState(false);
+  const router = useRouter();
+  const togglePanel = () => {
+    if (!panel) return;
+    if (window.matchMedia("(min-width: 64rem)").matches) setPanelHidden((hidden) => !hidden);
+    else setPanelDrawer((open) => !open);
+  };
+  useShortcuts({
+    "new-chat": () => router.push("/"),
+    "focus-composer": focusComposer,
+    "toggle-panel": togglePanel,
+    help: () => setHelp(true),
+  });
   useEffect(() => {
     void useUiStore.persist.rehydrate();
   }, []);
@@ -100,10 +118,12 @@ export function AppShell({
             <button
               type="button"
               data-testid="open-panel"
-              aria-label="Open tasks"
-              title="Tasks"
-              className="rounded-lg p-2 text-muted hover:bg-chip lg:hidden"
-              onClick={() => setPanelDrawer(true)}
+              aria-label="Tasks and plan"
+              aria-expanded={panelDrawer}
+              data-panel-hidden={panelHidden}
+              title="Show or hide tasks and plan (Ctrl+.)"
+              className="rounded-lg p-2 text-muted hover:bg-chip"
+              onClick={togglePanel}
             >
               <ChecklistIcon />
             </button>
@@ -113,6 +133,16 @@ export function AppShell({
           </div>
           {activeId && <InspectorButton conversationId={activeId} />}
           {activeId && <SettingsButton conversationId={activeId} />}
+          <button
+            type="button"
+            data-testid="open-shortcuts"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg sm:flex"
+            onClick={() => setHelp(true)}
+          >
+            ?
+          </button>
           <div className="hidden sm:block">
             <ThemeToggle />
           </div>
@@ -121,7 +151,11 @@ export function AppShell({
         {children}
       </main>
       {panel && (
-        <aside data-testid="side-panel" aria-label="Tasks and plan" className="hidden w-80 shrink-0 flex-col border-l border-border bg-panel lg:flex">
+        <aside
+          data-testid="side-panel"
+          aria-label="Tasks and plan"
+          className={`hidden w-80 shrink-0 flex-col border-l border-border bg-panel ${panelHidden ? "" : "lg:flex"}`}
+        >
           {panel}
         </aside>
       )}
@@ -137,6 +171,7 @@ export function AppShell({
           {panel}
         </Drawer>
       )}
+      <ShortcutsDialog open={help} onOpenChange={setHelp} />
     </div>
   );
 }
