@@ -6,6 +6,7 @@ import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { HeaderMenu } from "./header-menu";
 import { ModelBadge } from "./model-badge";
 import { ConversationList } from "./sidebar/conversation-list";
 import { ThinMeter } from "./context/context-meter";
@@ -100,20 +101,23 @@ export function AppShell({
         </div>
       </Drawer>
       <main className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:gap-2 sm:px-5">
+        {/* A container: what shows beside the title depends on the header's own width (the side columns come and go). */}
+        <header className="@container flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:px-4">
           <button
             type="button"
             data-testid="menu-button"
             aria-label="Open conversations"
-            className="rounded-lg p-2 text-muted hover:bg-chip md:hidden"
+            className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:hidden"
             onClick={() => setDrawer(true)}
           >
             <MenuIcon />
           </button>
-          <h1 data-testid="chat-title" className="min-w-0 flex-1 truncate text-sm font-medium">
+          <h1 data-testid="chat-title" className="min-w-[7.5rem] flex-1 truncate text-sm font-medium">
             {storedTitle ?? title}
           </h1>
-          <ModelBadge model={model} />
+          <div className="hidden shrink-0 @xl:flex">
+            <ModelBadge model={model} />
+          </div>
           {panel && (
             <button
               type="button"
@@ -122,13 +126,13 @@ export function AppShell({
               aria-expanded={panelDrawer}
               data-panel-hidden={panelHidden}
               title="Show or hide tasks and plan (Ctrl+.)"
-              className="rounded-lg p-2 text-muted hover:bg-chip"
+              className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip"
               onClick={togglePanel}
             >
               <ChecklistIcon />
             </button>
           )}
-          <div className="hidden items-center sm:flex">
+          <div className="hidden shrink-0 items-center @xl:flex">
             <HintsToggle />
           </div>
           {activeId && <InspectorButton conversationId={activeId} />}
@@ -138,14 +142,15 @@ export function AppShell({
             data-testid="open-shortcuts"
             aria-label="Keyboard shortcuts"
             title="Keyboard shortcuts (?)"
-            className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg sm:flex"
+            className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg @3xl:flex"
             onClick={() => setHelp(true)}
           >
             ?
           </button>
-          <div className="hidden sm:block">
+          <div className="hidden shrink-0 @xl:block">
             <ThemeToggle />
           </div>
+          <HeaderMenu model={model} onShortcuts={() => setHelp(true)} className="@3xl:hidden" />
         </header>
         {panel && <ThinMeter />}
         {children}

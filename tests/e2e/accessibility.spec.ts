@@ -48,6 +48,10 @@ for (const theme of THEMES) {
       await chat.gotoNewChat();
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await expectAxeClean(page, `new chat (${theme})`);
+      await page.getByRole("button", { name: "More" }).click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await expectAxeClean(page, `header menu (${theme})`);
+      await page.keyboard.press("Escape");
 
       await conversationWithTasks(chat);
       await chat.lastAssistant().getByTestId("hint-chip").getByRole("button").first().click();

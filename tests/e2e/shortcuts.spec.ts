@@ -35,10 +35,18 @@ test("shortcuts open the help dialog, start a new chat, focus the message box an
   await expect(help).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("open-settings")).toBeFocused();
+  // (the "?" button sits in the header when it is wide, in its "More" menu otherwise)
+  await page.getByRole("button", { name: "More" }).click();
+  await page.getByRole("menuitem", { name: "Keyboard shortcuts" }).click();
+  await expect(help).toBeVisible();
+  await help.getByRole("button", { name: "Close" }).click();
+  await expect(help).toBeHidden();
+  await page.setViewportSize({ width: 1440, height: 800 });
   await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
   await expect(help).toBeVisible();
   await help.getByRole("button", { name: "Close" }).click();
   await expect(help).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Shift+Esc puts focus in the message box.
   await page.getByTestId("open-settings").focus();
