@@ -14,7 +14,8 @@ export function HeaderMenu({ model, onShortcuts, className = "" }: { model: Mode
   const toggleHints = useUiStore((s) => s.toggleHints);
   const { toggle, label } = useTheme();
   return (
-    <Menu.Root>
+    // Not modal: a menu need not hide the page from assistive technology (and must not leave focusable parts hidden).
+    <Menu.Root modal={false}>
       <Menu.Trigger
         data-testid="header-menu"
         aria-label="More"
