@@ -28,7 +28,7 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
                 ? "Sent as the last message of its model call, then replaced by a newer status: later calls do not carry it"
                 : "A reminder: what the model was told at this point"
           }
-          className="inline-flex max-w-full items-center gap-2 rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted transition hover:text-fg"
+          className="inline-flex max-w-full items-center gap-2 rounded-full border border-chip-border bg-chip/70 px-3 py-1 text-xs text-chip-fg transition hover:text-fg"
         >
           {items.map((item, i) => {
             const Icon = ICONS[item.kind];
