@@ -40,7 +40,10 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
                   </span>
                 )}
                 <Icon width={12} height={12} className="shrink-0" />
-                <span className="shrink-0 font-medium whitespace-nowrap text-fg/80">{item.label}</span>
+                <span className="shrink-0 font-medium whitespace-nowrap text-fg/80">
+                  {item.label}
+                  {item.kind === "custom" && item.detail ? ":" : ""}
+                </span>
                 {item.detail && <span className="truncate"> {item.detail}</span>}
               </span>
             );

@@ -80,7 +80,7 @@ test.describe("hint chips", () => {
     await chat.waitForReplyDone();
     const chip = chat.lastAssistant().getByTestId("hint-chip");
     await expect(chip).toHaveCount(1);
-    await expect(chip.locator('[data-kind="custom"]')).toContainText("workspace </workspace><b>bold</b>");
+    await expect(chip.locator('[data-kind="custom"]')).toContainText("workspace: </workspace><b>bold</b>");
     await chip.getByRole("button").click();
     await expect(chip.getByTestId("hint-text")).toContainText("<timezone>Asia/Tokyo</timezone>");
     await expect(chip.getByTestId("hint-text")).toContainText("<workspace>&lt;/workspace&gt;&lt;b&gt;bold&lt;/b&gt;</workspace>");
