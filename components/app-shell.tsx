@@ -56,6 +56,21 @@ export function AppShell({
     if (window.matchMedia("(min-width: 64rem)").matches) setPanelHidden((hidden) => !hidden);
     else setPanelDrawer((open) => !open);
   };
+  // A drawer left open while the window grows past its breakpoint would hide itself but keep the page modal: close it.
+  useEffect(() => {
+    const wide = [
+      [window.matchMedia("(min-width: 48rem)"), () => setDrawer(false)],
+      [window.matchMedia("(min-width: 64rem)"), () => setPanelDrawer(false)],
+    ] as const;
+    const listeners = wide.map(([query, close]) => {
+      const listener = () => query.matches && close();
+      query.addEventListener("change", listener);
+      return () => query.removeEventListener("change", listener);
+    });
+    return () => {
+      for (const remove of listeners) remove();
+    };
+  }, []);
   useShortcuts({
     "new-chat": () => router.push("/"),
     "focus-composer": focusComposer,

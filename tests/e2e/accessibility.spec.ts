@@ -137,6 +137,14 @@ test.describe("dialogs", () => {
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
     await expect(chat.menuButton).toBeFocused();
+
+    // Left open while the window grows past the phone layout, the drawer closes rather than keep the page modal.
+    await chat.menuButton.click();
+    await expect(drawer).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(drawer).toHaveCount(0);
+    await page.getByTestId("open-settings").click();
+    await expect(page.getByRole("dialog", { name: "Conversation settings" })).toBeVisible();
   });
 
   test("the inspector's scroll boxes are reachable by keyboard and the list row controls are visible without hovering", async ({ page }) => {
