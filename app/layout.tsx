@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
+// Inter, self-hosted: the font files are bundled from node_modules and served by Hintline itself.
+import "@fontsource-variable/inter";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -1,10 +1,12 @@
 "use client";
 // The frame: conversation list on the left (a drawer on phones), the conversation in the centre.
+import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useState } from "react";
 import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { HeaderMenu } from "./header-menu";
 import { ModelBadge } from "./model-badge";
 import { ConversationList } from "./sidebar/conversation-list";
 import { ThinMeter } from "./context/context-meter";
@@ -12,7 +14,10 @@ import { HintsToggle } from "./hints-toggle";
 import { InspectorButton } from "./inspector/inspector-button";
 import { LiveEvents } from "./live-events";
 import { SettingsButton } from "./settings/settings-button";
+import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog";
+import { focusComposer, useShortcuts } from "./shortcuts/use-shortcuts";
 import { ThemeToggle } from "./theme-toggle";
+import { Drawer } from "./ui/drawer";
 import { ChecklistIcon, MenuIcon } from "./ui/icons";
 
 function Logo() {
@@ -43,6 +48,36 @@ export function AppShell({
 }) {
   const [drawer, setDrawer] = useState(false);
   const [panelDrawer, setPanelDrawer] = useState(false);
+  /** Wide screens: the side panel was hidden (Ctrl+. or the tasks button); narrow screens use panelDrawer. */
+  const [panelHidden, setPanelHidden] = useState(false);
+  const [help, setHelp] = useState(false);
+  const router = useRouter();
+  const togglePanel = () => {
+    if (!panel) return;
+    if (window.matchMedia("(min-width: 64rem)").matches) setPanelHidden((hidden) => !hidden);
+    else setPanelDrawer((open) => !open);
+  };
+  // A drawer left open while the window grows past its breakpoint would hide itself but keep the page modal: close it.
+  useEffect(() => {
+    const wide = [
+      [window.matchMedia("(min-width: 48rem)"), () => setDrawer(false)],
+      [window.matchMedia("(min-width: 64rem)"), () => setPanelDrawer(false)],
+    ] as const;
+    const listeners = wide.map(([query, close]) => {
+      const listener = () => query.matches && close();
+      query.addEventListener("change", listener);
+      return () => query.removeEventListener("change", listener);
+    });
+    return () => {
+      for (const remove of listeners) remove();
+    };
+  }, []);
+  useShortcuts({
+    "new-chat": () => router.push("/"),
+    "focus-composer": focusComposer,
+    "toggle-panel": togglePanel,
+    help: () => setHelp(true),
+  });
   useEffect(() => {
     void useUiStore.persist.rehydrate();
   }, []);
@@ -57,79 +92,108 @@ export function AppShell({
   return (
     <div className="flex h-dvh overflow-hidden">
       <LiveEvents />
-      <aside data-testid="sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
+      <aside data-testid="sidebar" aria-label="Sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
         </div>
         <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} />
       </aside>
-      {drawer && (
-        <div className="fixed inset-0 z-40 md:hidden">
-          <button type="button" data-testid="drawer-backdrop" aria-label="Close menu" className="absolute inset-0 bg-black/40" onClick={() => setDrawer(false)} />
-          <aside data-testid="drawer" className="absolute inset-y-0 left-0 flex w-[82%] max-w-xs flex-col bg-panel shadow-xl">
-            <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
-              <Logo /> Hintline
-            </div>
-            <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} onNavigate={() => setDrawer(false)} />
-            <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
-              <HintsToggle />
-              <ThemeToggle />
-            </div>
-          </aside>
+      <Drawer
+        open={drawer}
+        onOpenChange={setDrawer}
+        title="Conversations"
+        hideTitle
+        side="left"
+        testId="drawer"
+        backdropTestId="drawer-backdrop"
+        className="w-[82%] max-w-xs bg-panel md:hidden"
+      >
+        <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
+          <Logo /> Hintline
         </div>
-      )}
+        <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} onNavigate={() => setDrawer(false)} />
+        <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
+          <HintsToggle />
+          <ThemeToggle />
+        </div>
+      </Drawer>
       <main className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:gap-2 sm:px-5">
+        {/* A container: what shows beside the title depends on the header's own width (the side columns come and go). */}
+        <header className="@container flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:px-4">
           <button
             type="button"
             data-testid="menu-button"
             aria-label="Open conversations"
-            className="rounded-lg p-2 text-muted hover:bg-chip md:hidden"
+            className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:hidden"
             onClick={() => setDrawer(true)}
           >
             <MenuIcon />
           </button>
-          <h2 data-testid="chat-title" className="min-w-0 flex-1 truncate text-sm font-medium">
+          <h1 data-testid="chat-title" className="min-w-[7.5rem] flex-1 truncate text-sm font-medium">
             {storedTitle ?? title}
-          </h2>
-          <ModelBadge model={model} />
+          </h1>
+          <div className="hidden shrink-0 @xl:flex">
+            <ModelBadge model={model} />
+          </div>
           {panel && (
             <button
               type="button"
               data-testid="open-panel"
-              aria-label="Open tasks"
-              title="Tasks"
-              className="rounded-lg p-2 text-muted hover:bg-chip lg:hidden"
-              onClick={() => setPanelDrawer(true)}
+              aria-label="Tasks and plan"
+              aria-expanded={panelDrawer}
+              data-panel-hidden={panelHidden}
+              title="Show or hide tasks and plan (Ctrl+.)"
+              className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip"
+              onClick={togglePanel}
             >
               <ChecklistIcon />
             </button>
           )}
-          <div className="hidden items-center sm:flex">
+          <div className="hidden shrink-0 items-center @xl:flex">
             <HintsToggle />
           </div>
           {activeId && <InspectorButton conversationId={activeId} />}
           {activeId && <SettingsButton conversationId={activeId} />}
-          <div className="hidden sm:block">
+          <button
+            type="button"
+            data-testid="open-shortcuts"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg @3xl:flex"
+            onClick={() => setHelp(true)}
+          >
+            ?
+          </button>
+          <div className="hidden shrink-0 @xl:block">
             <ThemeToggle />
           </div>
+          <HeaderMenu model={model} onShortcuts={() => setHelp(true)} className="@3xl:hidden" />
         </header>
         {panel && <ThinMeter />}
         {children}
       </main>
       {panel && (
-        <aside data-testid="side-panel" className="hidden w-80 shrink-0 flex-col border-l border-border bg-panel lg:flex">
+        <aside
+          data-testid="side-panel"
+          aria-label="Tasks and plan"
+          className={`hidden w-80 shrink-0 flex-col border-l border-border bg-panel ${panelHidden ? "" : "lg:flex"}`}
+        >
           {panel}
         </aside>
       )}
-      {panel && panelDrawer && (
-        <div className="fixed inset-0 z-40 lg:hidden">
-          <button type="button" aria-label="Close tasks" className="absolute inset-0 bg-black/40" onClick={() => setPanelDrawer(false)} />
-          <aside data-testid="panel-drawer" className="absolute inset-y-0 right-0 flex w-[88%] max-w-sm flex-col bg-panel shadow-xl">
-            {panel}
-          </aside>
-        </div>
+      {panel && (
+        <Drawer
+          open={panelDrawer}
+          onOpenChange={setPanelDrawer}
+          title="Tasks and plan"
+          hideTitle
+          testId="panel-drawer"
+          className="w-[88%] max-w-sm bg-panel lg:hidden"
+        >
+          {panel}
+        </Drawer>
       )}
+      <ShortcutsDialog open={help} onOpenChange={setHelp} />
     </div>
   );
 }

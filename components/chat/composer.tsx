@@ -34,7 +34,8 @@ export function Composer({
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && busy) onStop();
+      // Shift+Esc focuses the box, and an Esc that closed a dialog was for the dialog.
+      if (e.key === "Escape" && !e.shiftKey && !e.defaultPrevented && busy) onStop();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

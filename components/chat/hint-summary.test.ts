@@ -4,7 +4,7 @@ import { summarizeHint } from "./hint-summary";
 const base = { source: { label: "System", sublabel: "Runtime State" }, text: "", createdAt: "2026-07-01T12:05:00.000Z" };
 
 describe("summarizeHint", () => {
-  it("shows the time in the hint's zone, open tasks, context share and custom fields", () => {
+  it("says in plain words what was updated: the time in the hint's zone, open tasks, how full the context is, custom fields", () => {
     const items = summarizeHint(
       {
         ...base,
@@ -19,10 +19,10 @@ describe("summarizeHint", () => {
       { contextWindow: 1000, locale: "en-GB" },
     );
     expect(items).toEqual([
-      { kind: "time", label: "14:05 Europe/Berlin" },
-      { kind: "tasks", label: "2 open tasks" },
-      { kind: "context", label: "62% of context" },
-      { kind: "custom", label: "workspace: /home/friday" },
+      { kind: "time", label: "Time update", detail: "14:05 Europe/Berlin" },
+      { kind: "tasks", label: "Task update", detail: "2 open tasks" },
+      { kind: "context", label: "Context 62 % full" },
+      { kind: "custom", label: "workspace", detail: "/home/friday" },
     ]);
   });
 
@@ -33,8 +33,29 @@ describe("summarizeHint", () => {
       fields: { "current-time": "x", tasks: "The user updated the task list. You have 0 in-progress tasks and 1 pending tasks." },
     });
     expect(items).toEqual([
-      { kind: "time", label: "x" },
-      { kind: "tasks", label: "You updated tasks · 1 open task" },
+      { kind: "time", label: "Time update", detail: "x" },
+      { kind: "tasks", label: "Task update", detail: "you changed the list, 1 open task" },
+    ]);
+  });
+
+  it("joins the time since the last message to the time, and says context in tokens when the window is unknown", () => {
+    const items = summarizeHint(
+      {
+        ...base,
+        fields: {
+          "current-time": "2026-07-01T14:05:00",
+          timezone: "UTC",
+          "time-since-last-message": "2 hours since the person's previous message",
+          "context-length": "Your current context contains 1234 tokens.",
+          tasks: "no tasks",
+        },
+      },
+      { locale: "en-GB" },
+    );
+    expect(items).toEqual([
+      { kind: "time", label: "Time update", detail: "12:05 UTC, 2 hours since your last message" },
+      { kind: "tasks", label: "Task update" },
+      { kind: "context", label: "Context update", detail: "1,234 tokens" },
     ]);
   });
 

@@ -1,8 +1,10 @@
-// Pure: a one-line, person-readable summary of a hint's fields ("14:05 Europe/Berlin · 2 open tasks · 70% of context").
+// Pure: a one-line summary of a hint in plain words ("Time update 14:05 Europe/Berlin · Task update 2 open tasks ·
+// Context 70 % full"), for people who never heard of a system reminder.
 import type { HintData } from "@/lib/chat-message";
 
 export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace";
-export type HintSummaryItem = { kind: HintKind; label: string };
+/** `label` says in plain words what kind of update the model got; `detail`, when there is one, what it said. */
+export type HintSummaryItem = { kind: HintKind; label: string; detail?: string };
 
 const BUILT_INS = new Set(["current-time", "timezone", "time-since-last-message", "tasks", "context-length"]);
 
@@ -26,32 +28,30 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
   // A Workspace reminder (memory, knowledge, skills or instructions changed) in plain words; the chip opens to the details.
   if (data.source?.sublabel === "Workspace") return [{ kind: "workspace", label: "Workspace update" }];
   const items: HintSummaryItem[] = [];
+  const time: string[] = [];
   if (fields["current-time"] !== undefined) {
     const zone = fields.timezone;
-    const time = formatTime(data.createdAt, zone, locale) ?? fields["current-time"];
-    items.push({ kind: "time", label: zone ? `${time} ${zone}` : time });
+    const at = formatTime(data.createdAt, zone, locale) ?? fields["current-time"];
+    time.push(zone ? `${at} ${zone}` : at);
   }
   const since = fields["time-since-last-message"];
-  if (since !== undefined) items.push({ kind: "time", label: since.replace(/ since the person's previous message$/, " since your last message") });
+  if (since !== undefined) time.push(since.replace(/ since the person's previous message$/, " since your last message"));
+  if (time.length) items.push({ kind: "time", label: "Time update", detail: time.join(", ") });
   if (fields.tasks !== undefined) {
     const m = /You have (\d+) in-progress tasks and (\d+) pending tasks/.exec(fields.tasks);
     const open = m ? Number(m[1]) + Number(m[2]) : undefined;
-    const count = open === undefined ? "tasks" : `${open} open task${open === 1 ? "" : "s"}`;
-    items.push({ kind: "tasks", label: fields.tasks.startsWith("The user updated") ? `You updated tasks · ${count}` : count });
+    const count = open === undefined ? undefined : `${open} open task${open === 1 ? "" : "s"}`;
+    const detail = fields.tasks.startsWith("The user updated") ? ["you changed the list", count].filter(Boolean).join(", ") : count;
+    items.push({ kind: "tasks", label: "Task update", ...(detail ? { detail } : {}) });
   }
   if (fields["context-length"] !== undefined) {
     const m = /contains (\d+) tokens/.exec(fields["context-length"]);
     const used = m ? Number(m[1]) : undefined;
-    const label =
-      used !== undefined && contextWindow
-        ? `${Math.round((used / contextWindow) * 100)}% of context`
-        : used !== undefined
-          ? `${used.toLocaleString(locale)} tokens in context`
-          : "context usage";
-    items.push({ kind: "context", label });
+    if (used !== undefined && contextWindow) items.push({ kind: "context", label: `Context ${Math.round((used / contextWindow) * 100)} % full` });
+    else items.push({ kind: "context", label: "Context update", ...(used !== undefined ? { detail: `${used.toLocaleString(locale)} tokens` } : {}) });
   }
   for (const [key, value] of Object.entries(fields)) {
-    if (!BUILT_INS.has(key)) items.push({ kind: "custom", label: `${key}: ${value.length > 40 ? `${value.slice(0, 39)}…` : value}` });
+    if (!BUILT_INS.has(key)) items.push({ kind: "custom", label: key, detail: value.length > 40 ? `${value.slice(0, 39)}…` : value });
   }
   return items;
 }

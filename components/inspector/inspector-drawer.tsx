@@ -6,6 +6,7 @@ import type { ModelMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "@/lib/stores/api-client";
 import type { StrategyDecision } from "@/lib/agent/injection-strategy";
+import { Drawer, DrawerClose, DrawerTitle } from "../ui/drawer";
 import { CacheCalls, type CacheView } from "./cache-calls";
 import { StrategyView } from "./strategy-view";
 
@@ -53,12 +54,10 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
   useEffect(() => void load(), [load]);
 
   return (
-    <div className="fixed inset-0 z-50 flex justify-end">
-      <button type="button" aria-label="Close inspector" className="absolute inset-0 bg-black/30" onClick={onClose} />
-      <aside data-testid="inspector" className="relative flex h-full w-full max-w-xl flex-col bg-elevated shadow-2xl">
+    <Drawer open onOpenChange={(open) => !open && onClose()} title="Next model input" testId="inspector" className="w-full max-w-xl bg-elevated">
         <header className="flex items-center justify-between gap-3 border-b border-border px-5 py-3">
           <div>
-            <h2 className="font-semibold">Next model input</h2>
+            <DrawerTitle className="font-semibold">Next model input</DrawerTitle>
             {view && (
               <p data-testid="inspector-total" className="text-xs text-muted">
                 {view.usage.inputTokens.toLocaleString()} tokens of {view.usage.contextWindow.toLocaleString()} · tools: {view.tools.join(", ")}
@@ -73,9 +72,9 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
             <button type="button" data-testid="inspector-refresh" onClick={() => void load()} className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
               Refresh
             </button>
-            <button type="button" onClick={onClose} className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
+            <DrawerClose aria-label="Close inspector" className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
               Close
-            </button>
+            </DrawerClose>
           </div>
         </header>
         <div className="flex-1 space-y-5 overflow-y-auto px-5 py-4 text-sm">
@@ -99,7 +98,13 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
                           {s.origin} · {s.tokens} tokens
                         </span>
                       </summary>
-                      <pre data-testid="inspector-section-text" className="overflow-x-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">
+                      <pre
+                        data-testid="inspector-section-text"
+                        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
+                        tabIndex={0}
+                        role="region"
+                        aria-label={`${s.title} text`}
+                        className="overflow-x-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">
                         {s.text}
                       </pre>
                     </details>
@@ -126,7 +131,13 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
                         <span className="font-medium text-fg/80">{isHint(m) ? "user · hint" : m.role}</span>
                         <span>{view.messageTokens[i]} tokens</span>
                       </div>
-                      <pre className="max-h-48 overflow-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">{messageText(m)}</pre>
+                      <pre
+                        data-testid="inspector-message-text"
+                        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
+                        tabIndex={0}
+                        role="region"
+                        aria-label={`Message ${i + 1} text`}
+                        className="max-h-48 overflow-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">{messageText(m)}</pre>
                     </li>
                   ))}
                 </ol>
@@ -134,7 +145,6 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
             </>
           )}
         </div>
-      </aside>
-    </div>
+    </Drawer>
   );
 }

@@ -26,7 +26,7 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
         data-testid="open-settings"
         onClick={() => void open()}
         title="Conversation settings"
-        className="rounded-lg p-2 text-muted hover:bg-chip hover:text-fg"
+        className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip hover:text-fg"
       >
         <GearIcon />
         <span className="sr-only">Conversation settings</span>

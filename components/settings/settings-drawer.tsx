@@ -4,26 +4,55 @@
 import { type ReactNode, useMemo, useState } from "react";
 import { type Settings, settingsIssues } from "@/lib/agent/settings";
 import { ApiRequestError, apiFetch } from "@/lib/stores/api-client";
+import { Drawer, DrawerTitle } from "../ui/drawer";
 import { fromDraft, type SettingsDraft, toDraft } from "./settings-form";
 
 type FieldProps = { label: string; path: string; errors: Record<string, string>; hint?: string; children: ReactNode };
 
-function Field({ label, path, errors, hint, children }: FieldProps) {
+/** The id of a field's control (its label points at it) and of its note (the control is described by it). */
+const fieldId = (path: string) => `setting-${path.replace(/\./g, "-")}`;
+const noteId = (path: string) => `${fieldId(path)}-note`;
+
+function Field({ label, path, errors, hint, children, group = false }: FieldProps & { group?: boolean }) {
   const error = errors[path];
+  const note = error ? (
+    <span role="alert" id={noteId(path)} data-testid={`error-${path}`} className="text-xs text-danger">
+      {error}
+    </span>
+  ) : hint ? (
+    <span id={noteId(path)} className="text-xs text-muted">
+      {hint}
+    </span>
+  ) : null;
+  // A field of several controls is a fieldset named by its legend; one control is named by its label.
+  if (group) {
+    return (
+      <fieldset className="flex flex-col gap-1" data-field={path}>
+        <legend className="mb-1 text-xs font-medium text-fg/80">{label}</legend>
+        {children}
+        {note}
+      </fieldset>
+    );
+  }
   return (
     <div className="flex flex-col gap-1" data-field={path}>
-      <span className="text-xs font-medium text-fg/80">{label}</span>
+      <label htmlFor={fieldId(path)} className="text-xs font-medium text-fg/80">
+        {label}
+      </label>
       {children}
-      {error ? (
-        <span role="alert" data-testid={`error-${path}`} className="text-xs text-danger">
-          {error}
-        </span>
-      ) : hint ? (
-        <span className="text-xs text-faint">{hint}</span>
-      ) : null}
+      {note}
     </div>
   );
 }
+
+/** What a control needs to be named and described by its Field. */
+const controlProps = (path: string, errors: Record<string, string>, hint?: string) => ({
+  id: fieldId(path),
+  "aria-describedby": errors[path] || hint ? noteId(path) : undefined,
+  "aria-invalid": errors[path] ? true : undefined,
+});
+
+const STRATEGY_HINT = "append: hints stay; replace: one status at the end of each call, removed before the next; auto: the cheaper by the cost model";
 
 const input = "w-full rounded-lg border border-border bg-bg px-2.5 py-1.5 text-sm outline-none focus:border-accent/60";
 
@@ -51,6 +80,7 @@ export function SettingsDrawer({
     <Field label={label} path={path} errors={errors} hint={hint}>
       {area ? (
         <textarea
+          {...controlProps(path, errors, hint)}
           data-testid={`setting-${path}`}
           rows={4}
           className={`${input} font-mono text-xs`}
@@ -58,7 +88,7 @@ export function SettingsDrawer({
           onChange={(e) => set(key, e.target.value as never)}
         />
       ) : (
-        <input data-testid={`setting-${path}`} className={input} value={draft[key] as string} onChange={(e) => set(key, e.target.value as never)} />
+        <input {...controlProps(path, errors, hint)} data-testid={`setting-${path}`} className={input} value={draft[key] as string} onChange={(e) => set(key, e.target.value as never)} />
       )}
     </Field>
   );
@@ -82,11 +112,9 @@ export function SettingsDrawer({
 
   const hasErrors = Object.keys(local).length > 0;
   return (
-    <div className="fixed inset-0 z-50 flex justify-end">
-      <button type="button" aria-label="Close settings" className="absolute inset-0 bg-black/30" onClick={onClose} />
-      <aside data-testid="settings-drawer" className="relative flex h-full w-full max-w-md flex-col bg-elevated shadow-2xl">
+    <Drawer open onOpenChange={(open) => !open && onClose()} title="Conversation settings" testId="settings-drawer" className="w-full max-w-md bg-elevated">
         <header className="flex items-center justify-between border-b border-border px-5 py-3">
-          <h2 className="font-semibold">Conversation settings</h2>
+          <DrawerTitle className="font-semibold">Conversation settings</DrawerTitle>
           <button type="button" onClick={onClose} className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
             Close
           </button>
@@ -102,8 +130,11 @@ export function SettingsDrawer({
               <input type="checkbox" data-testid="setting-injection.emitHintEvent" checked={draft.emitHintEvent} onChange={(e) => set("emitHintEvent", e.target.checked)} />
               Show hints live while the reply streams
             </label>
-            <Field label="Strategy" path="injection.strategy" errors={errors} hint="append: hints stay; replace: one status at the end of each call, removed before the next; auto: the cheaper by the cost model">
-              <select data-testid="setting-injection.strategy" className={input} value={draft.strategy} onChange={(e) => set("strategy", e.target.value as SettingsDraft["strategy"])}>
+            <Field label="Strategy" path="injection.strategy" errors={errors} hint={STRATEGY_HINT}>
+              <select
+                {...controlProps("injection.strategy", errors, STRATEGY_HINT)}
+                data-testid="setting-injection.strategy"
+                className={input} value={draft.strategy} onChange={(e) => set("strategy", e.target.value as SettingsDraft["strategy"])}>
                 <option value="append">append</option>
                 <option value="replace">replace</option>
                 <option value="auto">auto</option>
@@ -122,25 +153,25 @@ export function SettingsDrawer({
               {text("sourceLabel", "injection.injectionSource.label", "Source label")}
               {text("sourceSublabel", "injection.injectionSource.sublabel", "Source sublabel")}
             </div>
-            <Field label="Extra fields" path="injection.extraFields" errors={errors} hint="Added to every hint; never trigger one">
+            <Field label="Extra fields" path="injection.extraFields" errors={errors} hint="Added to every hint; never trigger one" group>
               <div className="space-y-1.5">
                 {draft.extraFields.map((f, i) => (
                   <div key={i} className="flex gap-1.5">
                     <input
-                      aria-label="Field name"
+                      aria-label={`Field ${i + 1} name`}
                       data-testid="extra-field-key"
                       className={`${input} w-2/5`}
                       value={f.key}
                       onChange={(e) => set("extraFields", draft.extraFields.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
                     />
                     <input
-                      aria-label="Field value"
+                      aria-label={`Field ${i + 1} value`}
                       data-testid="extra-field-value"
                       className={input}
                       value={f.value}
                       onChange={(e) => set("extraFields", draft.extraFields.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
                     />
-                    <button type="button" aria-label="Remove field" className="px-2 text-muted" onClick={() => set("extraFields", draft.extraFields.filter((_, j) => j !== i))}>
+                    <button type="button" aria-label={`Remove field ${i + 1}`} className="px-2 text-muted" onClick={() => set("extraFields", draft.extraFields.filter((_, j) => j !== i))}>
                       ×
                     </button>
                   </div>
@@ -192,7 +223,6 @@ export function SettingsDrawer({
             {saving ? "Saving…" : "Save"}
           </button>
         </footer>
-      </aside>
-    </div>
+    </Drawer>
   );
 }

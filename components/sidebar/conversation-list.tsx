@@ -90,11 +90,11 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
         </Link>
       )}
       {!editing && (
-        <div className="absolute top-1/2 right-1.5 flex -translate-y-1/2 gap-0.5 opacity-0 transition group-hover:opacity-100 focus-within:opacity-100">
+        <div className="absolute top-1/2 right-1.5 flex -translate-y-1/2 gap-0.5">
           <button
             type="button"
             data-testid="rename-button"
-            aria-label="Rename"
+            aria-label={`Rename “${conversation.title}”`}
             title="Rename"
             className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-fg"
             onClick={() => {
@@ -108,7 +108,7 @@ function Row({ conversation, active }: { conversation: ConversationSummary; acti
           <button
             type="button"
             data-testid="delete-button"
-            aria-label="Delete"
+            aria-label={`Delete “${conversation.title}”`}
             title="Delete"
             className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger"
             onClick={() => setConfirming(true)}

@@ -116,20 +116,20 @@ export function TaskItem({
           </button>
         )}
       </div>
-      <div className="flex shrink-0 opacity-0 transition group-hover:opacity-100 focus-within:opacity-100">
-        <button type="button" aria-label="Move up" data-testid="task-up" disabled={index === 0} onClick={() => void move(task.id, index - 1)} className="px-1 text-xs text-muted disabled:opacity-30">
+      <div className="flex shrink-0">
+        <button type="button" aria-label={`Move task ${task.id} up`} data-testid="task-up" disabled={index === 0} onClick={() => void move(task.id, index - 1)} className="px-1 text-xs text-muted disabled:opacity-30">
           ▲
         </button>
-        <button type="button" aria-label="Move down" data-testid="task-down" disabled={index === count - 1} onClick={() => void move(task.id, index + 1)} className="px-1 text-xs text-muted disabled:opacity-30">
+        <button type="button" aria-label={`Move task ${task.id} down`} data-testid="task-down" disabled={index === count - 1} onClick={() => void move(task.id, index + 1)} className="px-1 text-xs text-muted disabled:opacity-30">
           ▼
         </button>
       </div>
       <button
         type="button"
-        aria-label="Delete task"
+        aria-label={`Delete task ${task.id}`}
         data-testid="task-delete"
         onClick={() => void remove(task.id)}
-        className="mt-0.5 shrink-0 rounded p-0.5 text-muted opacity-0 transition group-hover:opacity-100 hover:text-danger focus:opacity-100"
+        className="mt-0.5 shrink-0 rounded p-0.5 text-muted hover:text-danger"
       >
         <TrashIcon />
       </button>

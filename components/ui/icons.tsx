@@ -141,3 +141,10 @@ export const UploadIcon = (p: IconProps) => (
     <path d="M12 16V4M7 9l5-5 5 5M4 20h16" />
   </Icon>
 );
+export const MoreIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="5" cy="12" r="1.3" />
+    <circle cx="12" cy="12" r="1.3" />
+    <circle cx="19" cy="12" r="1.3" />
+  </Icon>
+);

@@ -61,7 +61,7 @@ test.describe("on a phone (375×740)", () => {
     await expectNoHorizontalOverflow(page, PHONE.width);
 
     // The backdrop closes it.
-    await page.getByRole("button", { name: "Close menu" }).click({ position: { x: PHONE.width - 10, y: PHONE.height / 2 } });
+    await page.getByTestId("drawer-backdrop").click({ position: { x: PHONE.width - 10, y: PHONE.height / 2 } });
     await expect(chat.drawer).toHaveCount(0);
 
     // Following a conversation from the drawer opens it and closes the drawer.

@@ -31,7 +31,7 @@ test("plan → live plan in the panel → person edits → Approve and build →
   await planWhileStreaming;
   await chat.waitForReplyDone();
   const planned = chat.lastAssistant();
-  await expect(planned.getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(/^·Plan mode on$/);
+  await expect(planned.getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(/^Plan mode on$/);
   await expect(chat.planPanel.getByTestId("plan-version")).toContainText("v1 · agent");
   await expect(chat.planContent.locator("li")).toHaveText(["Outline a blog post", "Draft a blog post", "Review a blog post", "Publish a blog post"]);
   expect(await chat.replyText(planned)).toContain("Approve and build");
@@ -49,7 +49,7 @@ test("plan → live plan in the panel → person edits → Approve and build →
   await expect(chat.planBanner).toBeHidden();
   await expect(chat.lastUser()).toHaveText("The plan is approved: build it.");
   await chat.waitForReplyDone();
-  await expect(chat.lastAssistant().getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(/^·Build mode: plan approved$/);
+  await expect(chat.lastAssistant().getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(/^Build mode: plan approved$/);
   await expect(chat.taskPanel.getByTestId("task-subject")).toHaveText([
     "#1Outline a blog post",
     "#2Draft a blog post",

@@ -52,7 +52,7 @@ test.describe("tasks", () => {
     const reply = chat.lastAssistant();
     const chip = reply.getByTestId("hint-chip");
     await expect(chip).toHaveCount(1);
-    await expect(chip.locator('[data-kind="tasks"]')).toContainText("You updated tasks · 2 open tasks");
+    await expect(chip.locator('[data-kind="tasks"]')).toContainText("Task update you changed the list, 2 open tasks");
     await chip.getByRole("button").click();
     await expect(chip.getByTestId("hint-text")).toContainText(
       "<tasks>The user updated the task list. You have 1 in-progress tasks and 1 pending tasks.",

@@ -1,0 +1,50 @@
+// Pure: Hintline's keyboard shortcuts — the list the help dialog shows and the matcher the app's key handler uses.
+// Chosen not to clash with the browser's own: Ctrl+Shift+O (new chat, as in ChatGPT), Shift+Esc (focus the message
+// box), Ctrl+. (side panel), ? or Ctrl+/ (this list).
+
+export type ShortcutAction = "new-chat" | "focus-composer" | "toggle-panel" | "help";
+
+export type ShortcutKey = {
+  key: string;
+  code?: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+  /** The key was pressed in a text field (an input, a textarea or an editable element). */
+  inTextField: boolean;
+};
+
+export const SHORTCUTS: Array<{ keys: string[]; description: string }> = [
+  { keys: ["Ctrl", "Shift", "O"], description: "New chat" },
+  { keys: ["Shift", "Esc"], description: "Focus the message box" },
+  { keys: ["Ctrl", "."], description: "Show or hide the side panel (tasks and plan)" },
+  { keys: ["Esc"], description: "Stop the reply being written" },
+  { keys: ["Enter"], description: "Send the message" },
+  { keys: ["Shift", "Enter"], description: "New line in the message" },
+  { keys: ["Shift", "Tab"], description: "Switch plan / build mode (in the message box)" },
+  { keys: ["?"], description: "This list (also Ctrl+/)" },
+];
+
+/** The action a key press asks for, or null. Cmd counts as Ctrl (macOS). */
+export function matchShortcut(e: ShortcutKey): ShortcutAction | null {
+  const mod = e.ctrlKey || e.metaKey;
+  if (e.altKey) return null;
+  if (mod && e.shiftKey && (e.key.toLowerCase() === "o" || e.code === "KeyO")) return "new-chat";
+  if (!mod && e.shiftKey && e.key === "Escape") return "focus-composer";
+  if (mod && !e.shiftKey && (e.key === "." || e.code === "Period")) return "toggle-panel";
+  if (mod && !e.shiftKey && (e.key === "/" || e.code === "Slash")) return "help";
+  // A bare "?" is a character in a text field; outside one it opens the list.
+  if (!mod && e.key === "?" && !e.inTextField) return "help";
+  return null;
+}
+
+export function isTextField(target: EventTarget | null): boolean {
+  if (!target || typeof (target as Element).tagName !== "string") return false;
+  const el = target as HTMLElement;
+  if (el.isContentEditable) return true;
+  if (el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
+  if (el.tagName !== "INPUT") return false;
+  const type = (el as HTMLInputElement).type;
+  return !["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"].includes(type);
+}

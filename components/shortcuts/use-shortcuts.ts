@@ -1,0 +1,33 @@
+"use client";
+// Listens for the app's keyboard shortcuts (see shortcuts.ts) on the whole window.
+import { useEffect, useRef } from "react";
+import { isTextField, matchShortcut, type ShortcutAction } from "./shortcuts";
+
+export function useShortcuts(handlers: Record<ShortcutAction, () => void>): void {
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing) return;
+      const action = matchShortcut({
+        key: e.key,
+        code: e.code,
+        ctrlKey: e.ctrlKey,
+        metaKey: e.metaKey,
+        shiftKey: e.shiftKey,
+        altKey: e.altKey,
+        inTextField: isTextField(e.target),
+      });
+      if (!action) return;
+      e.preventDefault();
+      latest.current[action]();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+}
+
+/** Moves focus to the message box, when the page has one. */
+export function focusComposer(): void {
+  document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus();
+}

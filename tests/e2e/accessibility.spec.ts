@@ -1,0 +1,237 @@
+// Accessibility: axe-core on every view in both themes (0 critical, 0 serious; moderate ones are printed), and a
+// keyboard-only journey through the chat (Tab order, the settings dialog, sending, the inspector).
+import AxeBuilder from "@axe-core/playwright";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { AUTH_APP_URL, DEMO_PORT } from "../../playwright.config";
+import { ChatPage } from "./pages/chat-page";
+
+type Theme = "light" | "dark";
+const THEMES: Theme[] = ["light", "dark"];
+
+async function useTheme(context: BrowserContext, theme: Theme, url = `http://127.0.0.1:${DEMO_PORT}`): Promise<void> {
+  await context.addCookies([{ name: "hintline_theme", value: theme, url }]);
+}
+
+/** Runs axe on the page; fails on critical or serious violations (listed with their nodes), prints moderate ones. */
+async function expectAxeClean(page: Page, view: string): Promise<void> {
+  // Transitions finish first, so that colours are measured at rest.
+  await page.waitForTimeout(300);
+  const results = await new AxeBuilder({ page }).analyze();
+  const describe = (v: (typeof results.violations)[number]) =>
+    `${v.impact} ${v.id}: ${v.help}\n${v.nodes
+      .slice(0, 6)
+      .map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`)
+      .join("\n")}`;
+  const moderate = results.violations.filter((v) => v.impact === "moderate" || v.impact === "minor");
+  if (moderate.length) console.log(`[axe] ${view}: ${moderate.length} moderate/minor\n${moderate.map(describe).join("\n")}`);
+  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  // Soft: every view of a test is checked and reported, even after one of them failed.
+  expect.soft(severe.map(describe), `${view}: critical/serious axe violations`).toEqual([]);
+}
+
+/** A conversation with a hint chip, tool rows and tasks (the demo model creates tasks on request). */
+async function conversationWithTasks(chat: ChatPage): Promise<void> {
+  await chat.gotoNewChat();
+  await chat.send("add tasks: Draft the outline; Write the tests; Publish the post");
+  await chat.waitForReplyDone();
+  await expect(chat.lastAssistant().getByTestId("hint-chip")).toHaveCount(1);
+  await expect(chat.lastAssistant().getByTestId("tool-row")).toHaveCount(3);
+  await expect(chat.page.getByTestId("side-panel").getByTestId("task-item")).toHaveCount(3);
+}
+
+for (const theme of THEMES) {
+  test.describe(`axe, ${theme} theme`, () => {
+    test.beforeEach(async ({ context }) => useTheme(context, theme));
+
+    test("new chat, a conversation with hints/tool rows/tasks, the settings dialog and the inspector", async ({ page }) => {
+      const chat = new ChatPage(page);
+      await chat.gotoNewChat();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await expectAxeClean(page, `new chat (${theme})`);
+      await page.getByRole("button", { name: "More" }).click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await expectAxeClean(page, `header menu (${theme})`);
+      await page.keyboard.press("Escape");
+
+      await conversationWithTasks(chat);
+      await chat.lastAssistant().getByTestId("hint-chip").getByRole("button").first().click();
+      await chat.lastAssistant().getByTestId("tool-row").first().getByRole("button").first().click();
+      await expectAxeClean(page, `conversation (${theme})`);
+
+      const settings = await chat.openSettings();
+      await expect(settings).toBeVisible();
+      await expectAxeClean(page, `settings dialog (${theme})`);
+      await page.keyboard.press("Escape");
+      await expect(settings).toBeHidden();
+
+      await page.getByTestId("open-inspector").click();
+      const inspector = page.getByTestId("inspector");
+      await expect(inspector.getByTestId("inspector-message").first()).toBeVisible();
+      await expectAxeClean(page, `inspector (${theme})`);
+    });
+
+    test("the workspace settings page", async ({ page }) => {
+      await page.goto("/w/default");
+      await expect(page.getByTestId("workspace-settings")).toBeVisible();
+      await expect(page.getByTestId("conversation-list").first().locator("li").first()).toBeAttached();
+      await expectAxeClean(page, `workspace settings (${theme})`);
+    });
+
+    test("the sign-in page", async ({ page, context }) => {
+      await useTheme(context, theme, AUTH_APP_URL);
+      await page.goto(`${AUTH_APP_URL}/sign-in`);
+      await expect(page.getByTestId("sign-in-token")).toBeVisible();
+      await expectAxeClean(page, `sign-in (${theme})`);
+    });
+
+    test.describe("on a phone", () => {
+      test.use({ viewport: { width: 375, height: 740 } });
+
+      test("the conversation drawer and the tasks drawer", async ({ page }) => {
+        const chat = new ChatPage(page);
+        await conversationWithTasks(chat);
+        await expectAxeClean(page, `phone conversation (${theme})`);
+        await chat.menuButton.click();
+        await expect(chat.drawer).toBeVisible();
+        await expectAxeClean(page, `phone drawer (${theme})`);
+        await page.keyboard.press("Escape");
+        await expect(chat.drawer).toBeHidden();
+        await page.getByTestId("open-panel").click();
+        await expect(page.getByTestId("panel-drawer")).toBeVisible();
+        await expectAxeClean(page, `phone tasks drawer (${theme})`);
+      });
+    });
+  });
+}
+
+test.describe("dialogs", () => {
+  test("the settings, inspector and phone drawers are modal dialogs: focus moves in, stays in, Esc closes, focus returns", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.gotoNewChat();
+    await chat.send("hello");
+    await chat.waitForReplyDone();
+
+    for (const [opener, name] of [
+      ["open-settings", "Conversation settings"],
+      ["open-inspector", "Next model input"],
+    ] as const) {
+      await page.getByTestId(opener).click();
+      const dialog = page.getByRole("dialog", { name });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toHaveAttribute("aria-modal", "true");
+      // Focus is inside, and 40 Tabs never leave the dialog.
+      for (let i = 0; i < 40; i++) {
+        expect(await dialog.evaluate((el) => el.contains(document.activeElement)), `focus inside "${name}" after ${i} Tabs`).toBe(true);
+        await page.keyboard.press("Tab");
+      }
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId(opener)).toBeFocused();
+    }
+
+    await page.setViewportSize({ width: 375, height: 740 });
+    await chat.menuButton.click();
+    const drawer = page.getByRole("dialog", { name: "Conversations" });
+    await expect(drawer).toBeVisible();
+    await expect(drawer).toHaveAttribute("aria-modal", "true");
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await expect(chat.menuButton).toBeFocused();
+
+    // Left open while the window grows past the phone layout, the drawer closes rather than keep the page modal.
+    await chat.menuButton.click();
+    await expect(drawer).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(drawer).toHaveCount(0);
+    await page.getByTestId("open-settings").click();
+    await expect(page.getByRole("dialog", { name: "Conversation settings" })).toBeVisible();
+  });
+
+  test("the inspector's scroll boxes are reachable by keyboard and the list row controls are visible without hovering", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.gotoNewChat();
+    await chat.send("hello");
+    await chat.waitForReplyDone();
+    const id = await chat.conversationId();
+    // Rename and delete are visible without hover (opacity 1).
+    const row = chat.conversationItem(id);
+    await page.mouse.move(0, 0);
+    for (const control of ["rename-button", "delete-button"]) {
+      expect(Number(await row.getByTestId(control).evaluate((el) => getComputedStyle(el.parentElement!).opacity))).toBeGreaterThan(0.9);
+    }
+    await page.getByTestId("open-inspector").click();
+    const box = page.getByTestId("inspector").getByTestId("inspector-message-text").first();
+    await expect(box).toHaveAttribute("tabindex", "0");
+    await expect(box).toHaveAttribute("aria-label", /.+/);
+  });
+});
+
+test("keyboard only: Tab follows the screen, settings open and close, a message is sent, the inspector opens and closes", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.gotoNewChat();
+  await chat.send("hello");
+  await chat.waitForReplyDone();
+  await chat.reload();
+
+  // Tab through one whole round of the page (from leaving it at the end to leaving it again): every stop is visible,
+  // and stops go region by region the way the screen reads (sidebar, header, transcript, composer, side panel).
+  const region = (el: Element | null): string => {
+    for (let node = el; node; node = node.parentElement) {
+      const id = (node as HTMLElement).dataset?.testid;
+      if (id === "sidebar" || id === "side-panel") return id;
+      if (node.tagName === "HEADER" && node.parentElement?.tagName === "MAIN") return "header";
+      if (id === "message-list") return "transcript";
+      if (node.tagName === "FORM" && node.querySelector('[data-testid="composer-input"]')) return "composer";
+    }
+    return "other";
+  };
+  const focusedStop = () =>
+    page.evaluate(`(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const r = el.getBoundingClientRect();
+      return { visible: r.width > 0 && r.height > 0, testid: el.dataset.testid ?? el.tagName, region: (${region.toString()})(el) };
+    })()`) as Promise<{ visible: boolean; testid: string; region: string } | null>;
+  for (let i = 0; i < 120 && (await focusedStop()); i++) await page.keyboard.press("Tab");
+  expect(await focusedStop(), "Tab leaves the page at its end").toBeNull();
+  const order: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    await page.keyboard.press("Tab");
+    const stop = await focusedStop();
+    if (!stop) break;
+    expect(stop.visible, `Tab stop ${i} (${stop.testid}) is visible`).toBe(true);
+    if (order.at(-1) !== stop.region) order.push(stop.region);
+  }
+  const expected = ["sidebar", "header", "transcript", "composer", "side-panel"];
+  expect(order.filter((r) => expected.includes(r))).toEqual(expected);
+
+  // Settings with the keyboard: focus its button, Enter opens, Esc closes, focus returns to the button.
+  await page.getByTestId("open-settings").focus();
+  await page.keyboard.press("Enter");
+  const settings = page.getByRole("dialog", { name: "Conversation settings" });
+  await expect(settings).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(settings).toBeHidden();
+  await expect(page.getByTestId("open-settings")).toBeFocused();
+
+  // Send a message without the mouse: Tab until the composer has focus.
+  for (let i = 0; i < 30 && !(await chat.input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(chat.input).toBeFocused();
+  await page.keyboard.type("what time is it?");
+  await page.keyboard.press("Enter");
+  await expect(chat.userMessages).toHaveCount(2);
+  await chat.waitForReplyDone();
+
+  // The inspector: Tab on (Shift+Tab in the composer switches plan/build) round to its button, Enter opens, Esc
+  // closes, focus returns.
+  for (let i = 0; i < 80 && !(await page.getByTestId("open-inspector").evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(page.getByTestId("open-inspector")).toBeFocused();
+  await page.keyboard.press("Enter");
+  const inspector = page.getByRole("dialog", { name: "Next model input" });
+  await expect(inspector).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(inspector).toBeHidden();
+  await expect(page.getByTestId("open-inspector")).toBeFocused();
+});
