@@ -36,13 +36,13 @@ export const WORKSPACE_GUIDANCE = [
   "When the person states a preference, a background fact or a decision, or a key result appears, append one concise entry with MemoryWrite. Never write an entry that is already there.",
 ].join("\n");
 
-/** KNOWLEDGE.md's lines that fit `budget` tokens, with a note when the rest was left out. */
-export function knowledgeIndexWithin(index: string, budget: number, countTokens: (t: string) => number): string {
-  const text = escapeWorkspaceText(index.trim());
-  if (!text || countTokens(text) <= budget) return text;
-  const lines = text.split("\n");
-  const note = (shown: number) =>
-    `[KNOWLEDGE.md cut to the budget: ${shown} of ${lines.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
+/**
+ * The leading `lines` that fit `budget` tokens with the note that says how many were shown (all of them, without a
+ * note, when they fit).
+ */
+function linesWithin(lines: readonly string[], budget: number, countTokens: (t: string) => number, note: (shown: number) => string): { text: string; shown: number } {
+  const all = lines.join("\n");
+  if (countTokens(all) <= budget) return { text: all, shown: lines.length };
   let room = budget - countTokens(note(lines.length));
   const kept: string[] = [];
   for (const line of lines) {
@@ -51,7 +51,16 @@ export function knowledgeIndexWithin(index: string, budget: number, countTokens:
     kept.push(line);
     room -= cost;
   }
-  return [...kept, note(kept.length)].join("\n");
+  return { text: [...kept, note(kept.length)].join("\n"), shown: kept.length };
+}
+
+/** KNOWLEDGE.md's lines that fit `budget` tokens, with a note when the rest was left out. */
+export function knowledgeIndexWithin(index: string, budget: number, countTokens: (t: string) => number): string {
+  const text = escapeWorkspaceText(index.trim());
+  if (!text) return text;
+  const lines = text.split("\n");
+  const note = (shown: number) => `[KNOWLEDGE.md cut to the budget: ${shown} of ${lines.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
+  return linesWithin(lines, budget, countTokens, note).text;
 }
 
 function knowledgeBlock(ws: WorkspaceSnapshot, index: string): string {
@@ -64,19 +73,8 @@ function knowledgeBlock(ws: WorkspaceSnapshot, index: string): string {
 /** The memory entries that fit `budget` tokens, oldest first, with a note when some were left out. */
 export function memoryWithin(entries: readonly string[], budget: number, countTokens: (t: string) => number): { text: string; shown: number } {
   const lines = entries.map((e) => `- ${escapeWorkspaceText(oneLine(e))}`);
-  const all = lines.join("\n");
-  if (countTokens(all) <= budget) return { text: all, shown: lines.length };
-  const note = (shown: number) =>
-    `[Memory cut to the budget: ${shown} of ${lines.length} entries shown. Search the rest with MemorySearch.]`;
-  let room = budget - countTokens(note(lines.length));
-  const kept: string[] = [];
-  for (const line of lines) {
-    const cost = countTokens(`${line}\n`);
-    if (cost > room) break;
-    kept.push(line);
-    room -= cost;
-  }
-  return { text: [...kept, note(kept.length)].join("\n"), shown: kept.length };
+  const note = (shown: number) => `[Memory cut to the budget: ${shown} of ${lines.length} entries shown. Search the rest with MemorySearch.]`;
+  return linesWithin(lines, budget, countTokens, note);
 }
 
 export const workspaceSection: PromptTransformer = (sections, context) => {
