@@ -122,10 +122,12 @@ test.describe("tasks", () => {
     await panel.locator('[data-task-id="3"]').getByTestId("task-status").focus();
     await page.keyboard.press("Enter");
     await expect(page.getByRole("menu")).toBeVisible();
-    await page.keyboard.press("ArrowDown");
-    await page.keyboard.press("ArrowDown");
-    await page.keyboard.press("ArrowDown");
-    await page.keyboard.press("ArrowDown");
+    // Down until "Cancelled" has the focus (the menu does not wrap; a key pressed before it took the focus is not lost).
+    const cancelled = page.getByRole("menuitemradio", { name: "Cancelled" });
+    await expect(async () => {
+      await page.keyboard.press("ArrowDown");
+      await expect(cancelled).toBeFocused({ timeout: 300 });
+    }).toPass({ timeout: 10_000 });
     await page.keyboard.press("Enter");
     await expect(panel.locator('[data-task-id="3"]')).toHaveAttribute("data-status", "cancelled");
 
