@@ -2,10 +2,10 @@
 
 export const MAX_SEARCH_WORDS = 8;
 
-/** The lower-cased words (letters and digits) of a query, at most MAX_SEARCH_WORDS of at most 64 characters. */
-export function searchWords(query: string): string[] {
+/** The lower-cased words (letters and digits) of a query, without repeats, at most `max` of at most 64 characters. */
+export function searchWords(query: string, max = MAX_SEARCH_WORDS): string[] {
   const words = query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.filter((w) => w.length <= 64))].slice(0, MAX_SEARCH_WORDS);
+  return [...new Set(words.filter((w) => w.length <= 64))].slice(0, max);
 }
 
 /** The text parts of stored message parts, read defensively. */

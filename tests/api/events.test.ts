@@ -1,46 +1,17 @@
 // GET /api/events (issue #17): every write reaches the open tabs as a change event `{ type, id }`.
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
-import { chat } from "../support/chat-client.ts";
+import { chat, listenToEvents as listen } from "../support/chat-client.ts";
 import { jsonRequest, pollUntil } from "./helpers.ts";
 
 const env = providerServerForFile();
 
-/** Reads server-sent events from GET /api/events into `events` until the returned function is called. */
-function listen(url: string): { events: Array<{ type: string; id: string }>; comments: string[]; close: () => void; opened: Promise<void> } {
-  const events: Array<{ type: string; id: string }> = [];
-  const comments: string[] = [];
-  const controller = new AbortController();
-  let resolveOpened!: () => void;
-  const opened = new Promise<void>((resolve) => (resolveOpened = resolve));
-  void (async () => {
-    const response = await fetch(`${url}/api/events`, { signal: controller.signal });
-    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const blocks = buffer.split("\n\n");
-      buffer = blocks.pop() ?? "";
-      for (const block of blocks) {
-        if (block.startsWith(":")) {
-          comments.push(block);
-          resolveOpened();
-        } else if (block.startsWith("data: ")) events.push(JSON.parse(block.slice(6)));
-      }
-    }
-  })().catch(() => {});
-  return { events, comments, close: () => controller.abort(), opened };
-}
 
 describe("events: GET /api/events", () => {
   it("tells a listener about messages, the list, tasks and workspaces as they change", async () => {
     const listener = listen(env.server.url);
     try {
-      await listener.opened;
+      expect(await listener.opened).toMatch(/^text\/event-stream/);
       const has = (type: string, id: string) => () => listener.events.some((e) => e.type === type && e.id === id);
       const waitFor = async (check: () => boolean) => expect(await pollUntil(async () => check(), Boolean, 10_000)).toBe(true);
 

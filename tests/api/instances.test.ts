@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
-import { getJson, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
+import { chunkReader, getJson, listenToEvents, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { type ConversationView, expectApiError, messageText, pollUntil } from "./helpers.ts";
 
@@ -13,30 +13,6 @@ const LEASE_MS = 1_500;
 
 const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 
-/** Reads a UI message stream up to a chunk, then the rest, without losing what was read in between. */
-function chunkReader(response: Response) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const chunks: StreamChunk[] = [];
-  let buffer = "";
-  const pump = async (stop: () => boolean): Promise<void> => {
-    while (!stop()) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
-      for (const line of lines) if (line.startsWith("data: ") && line !== "data: [DONE]") chunks.push(JSON.parse(line.slice(6)));
-    }
-  };
-  return {
-    until: (match: (c: StreamChunk) => boolean) => pump(() => chunks.some(match)),
-    rest: async () => {
-      await pump(() => false);
-      return chunks;
-    },
-  };
-}
 
 const lasting = (chunks: StreamChunk[]) => chunks.filter((c) => c.transient !== true);
 
@@ -103,38 +79,19 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
   });
 
   it("delivers A's change events to a listener on B", async () => {
-    const controller = new AbortController();
-    const events: Array<{ type: string; id: string }> = [];
-    let connected = false;
-    const response = await fetch(`${b.url}/api/events`, { signal: controller.signal });
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    void (async () => {
-      let buffer = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        const blocks = buffer.split("\n\n");
-        buffer = blocks.pop() ?? "";
-        for (const block of blocks) {
-          if (block.startsWith(": connected")) connected = true;
-          if (block.startsWith("data: ")) events.push(JSON.parse(block.slice(6)));
-        }
-      }
-    })().catch(() => {});
+    const listener = listenToEvents(b.url);
     try {
-      expect(await pollUntil(async () => connected, Boolean, 10_000)).toBe(true);
+      await listener.opened;
       const task = await fetch(`${a.url}/api/conversations/across/tasks`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ subject: "from A" }),
       });
       expect(task.status).toBe(201);
-      const seen = await pollUntil(async () => events.some((e) => e.type === "tasks" && e.id === "across"), Boolean, 10_000);
+      const seen = await pollUntil(async () => listener.events.some((e) => e.type === "tasks" && e.id === "across"), Boolean, 10_000);
       expect(seen).toBe(true);
     } finally {
-      controller.abort();
+      listener.close();
     }
   });
 

@@ -2,38 +2,9 @@
 // chunk, Stop works from anywhere, and every write reaches the open tabs as a change event.
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
-import { chat, getJson, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
+import { chat, chunkReader, getJson, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
 import { type ConversationView, expectApiError, messageText, pollUntil, readUntil } from "./helpers.ts";
 
-/** Reads a UI message stream in two goes: up to a chunk, then the rest (nothing read is lost in between). */
-function chunkReader(response: Response) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const chunks: StreamChunk[] = [];
-  let buffer = "";
-  let position = 0;
-  const pump = async (stop: () => boolean): Promise<void> => {
-    while (!stop()) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
-      for (const line of lines) if (line.startsWith("data: ") && line !== "data: [DONE]") chunks.push(JSON.parse(line.slice(6)));
-    }
-  };
-  return {
-    chunks,
-    until: async (match: (c: StreamChunk) => boolean) => {
-      await pump(() => chunks.slice(position).some(match));
-      position = chunks.length;
-    },
-    rest: async () => {
-      await pump(() => false);
-      return chunks;
-    },
-  };
-}
 
 const env = providerServerForFile();
 

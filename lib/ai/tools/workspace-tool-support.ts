@@ -1,6 +1,7 @@
 // What the workspace tools (memory, knowledge, skills) share: the conversation's workspace, safe result text, and
 // the words of a search query.
 import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
+import { searchWords } from "../../agent/search-text.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { DEFAULT_WORKSPACE_ID } from "../../db/workspaces.ts";
 import { oneLine, withCallCount } from "./task-format.ts";
@@ -24,8 +25,5 @@ export function shownLine(text: string, max = 300): string {
 
 export const MAX_QUERY_WORDS = 16;
 
-/** The lower-cased words (letters and digits) of a query, at most MAX_QUERY_WORDS of at most 64 characters. */
-export function queryWords(query: string): string[] {
-  const words = query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.filter((w) => w.length <= 64))].slice(0, MAX_QUERY_WORDS);
-}
+/** The lower-cased words (letters and digits) of a tool's query, at most MAX_QUERY_WORDS. */
+export const queryWords = (query: string): string[] => searchWords(query, MAX_QUERY_WORDS);
