@@ -15,6 +15,9 @@ const messages = [{ role: "user" as const, content: "Say hi" }];
 const quiet = { maxRetries: 0, onError: () => {} };
 const ephemeral = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
 type Part = { type: string; [key: string]: unknown };
+/** A long system prompt (about 1,500 tokens) so the first breakpoint is cacheable on its own. */
+const SYSTEM = `You are a careful assistant. ${"Remember the rules of the house. ".repeat(180)}`;
+const turn = (i: number) => `Message ${i}: ${"and some more words about the topic at hand ".repeat(10)}`;
 
 async function collect(stream: AsyncIterable<{ type: string }>) {
   const parts: Part[] = [];
@@ -152,6 +155,20 @@ describe("anthropic fake: wire format", () => {
     expect(hung.map((p) => p.type)).toContain("abort");
   });
 
+  it("keeps Hintline's title requests apart, out of the cache, answered only when scripted", async () => {
+    const title = () =>
+      streamText({ model: model(), system: { role: "system", content: SYSTEM, providerOptions: ephemeral }, messages, headers: { "x-hintline-purpose": "title" }, ...quiet });
+    expect(((await errorOf(title())) as APICallError).statusCode).toBe(404);
+    fake.enqueueTitle({ text: "A title" });
+    expect(await title().text).toBe("A title");
+    expect(fake.titleRequests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(0);
+    // Neither title request wrote the system prompt's prefix: the first chat request reads nothing.
+    await streamText({ model: model(), system: { role: "system", content: SYSTEM, providerOptions: ephemeral }, messages, ...quiet }).text;
+    expect(fake.requests[0]?.cache).toMatchObject({ readTokens: 0, breakpoints: ["system.0"] });
+    expect(fake.requests[0]?.cache?.writeTokens).toBeGreaterThan(1024);
+  });
+
   it("can be scripted over the HTTP control API and lists its models", async () => {
     const origin = new URL(fake.url).origin;
     const control = (path: string, body: unknown) => fetch(`${origin}/__fake/${path}`, { method: "POST", body: JSON.stringify(body) });
@@ -163,9 +180,6 @@ describe("anthropic fake: wire format", () => {
   });
 });
 
-/** A long system prompt (about 1,500 tokens) so the first breakpoint is cacheable on its own. */
-const SYSTEM = `You are a careful assistant. ${"Remember the rules of the house. ".repeat(180)}`;
-const turn = (i: number) => `Message ${i}: ${"and some more words about the topic at hand ".repeat(10)}`;
 
 /** Calls with a breakpoint on the system message and on the newest message, as issue 28 places them. */
 async function call(history: ModelMessage[]) {
