@@ -249,11 +249,27 @@ describe("anthropic fake: prompt cache", () => {
     const send = (content: { type: "text"; text: string }[]) =>
       streamText({ model: model(), messages: [{ role: "user", content, providerOptions: ephemeral }], ...quiet }).usage;
     const base = blocks(15);
-    await send(base); // writes the prefix ending at block 15
+    expect((await send(base)).inputTokenDetails.cacheWriteTokens).toBeGreaterThan(1024); // writes the prefix ending at block 15
     expect((await send(blocks(34))).inputTokenDetails.cacheReadTokens).toBe(fake.requests[0]?.cache?.writeTokens); // 20 back reaches it
     fake.reset();
     await send(base);
     expect((await send(blocks(35))).inputTokenDetails.cacheReadTokens).toBe(0); // 21 back does not
+  });
+
+  it("when a turn adds more than 20 blocks, only the previous call's breakpoint, kept, lets the next call read", async () => {
+    const parts = (turn: number, n: number) => Array.from({ length: n }, (_, i) => ({ type: "text" as const, text: `turn ${turn} part ${i} ${"y".repeat(500)}` }));
+    const first: ModelMessage = { role: "user", content: parts(1, 10) };
+    const reply: ModelMessage = { role: "assistant", content: parts(2, 12) };
+    const next: ModelMessage = { role: "user", content: parts(3, 12) };
+    const usage = (sent: ModelMessage[]) => streamText({ model: model(), messages: sent, ...quiet }).usage;
+    expect((await usage([{ ...first, providerOptions: ephemeral }])).inputTokenDetails.cacheWriteTokens).toBeGreaterThan(1024);
+    // Only the newest message marked: 24 blocks back to the written prefix, beyond the lookback.
+    expect((await usage([first, reply, { ...next, providerOptions: ephemeral }])).inputTokenDetails.cacheReadTokens).toBe(0);
+    fake.reset();
+    await usage([{ ...first, providerOptions: ephemeral }]);
+    const kept = await usage([{ ...first, providerOptions: ephemeral }, reply, { ...next, providerOptions: ephemeral }]);
+    expect(kept.inputTokenDetails.cacheReadTokens).toBe(fake.requests[0]?.cache?.writeTokens);
+    expect(fake.requests[1]?.cache?.breakpoints).toEqual(["messages.0.content.9", "messages.2.content.11"]);
   });
 
   it("refuses five breakpoints with a 400 as Anthropic does; the SDK itself drops the fifth with a warning", async () => {
@@ -269,6 +285,11 @@ describe("anthropic fake: prompt cache", () => {
     const bad = { ...body, messages: [{ role: "user", content: [{ ...marked, cache_control: { type: "forever" } }] }] };
     const badRes = await fetch(`${fake.url}/messages`, { method: "POST", headers, body: JSON.stringify(bad) });
     expect(badRes.status).toBe(400);
+    const empty = { ...body, messages: [{ role: "user", content: [{ ...marked, text: "" }] }] };
+    const emptyRes = await fetch(`${fake.url}/messages`, { method: "POST", headers, body: JSON.stringify(empty) });
+    expect(((await emptyRes.json()) as { error: { message: string } }).error.message).toBe(
+      "messages.0.content.0.text: cache_control cannot be set for empty text blocks",
+    );
     // Through the SDK: five markers become four on the wire, and a warning.
     const five: ModelMessage[] = [1, 2, 3, 4, 5].map((i) => ({ role: i % 2 ? "user" : "assistant", content: turn(i), providerOptions: ephemeral }));
     const result = streamText({ model: model(), messages: five, ...quiet });

@@ -70,6 +70,7 @@ function analyse(body: Json, model: string): Analysis {
       const { cache_control: mark, ...rest } = value;
       if (mark?.type !== "ephemeral") badMarker ??= `${path}.cache_control.type: Input should be 'ephemeral'`;
       else if (mark.ttl !== undefined && mark.ttl !== "5m" && mark.ttl !== "1h") badMarker ??= `${path}.cache_control.ttl: Input should be '5m' or '1h'`;
+      else if (rest.type === "text" && rest.text === "") badMarker ??= `${path}.text: cache_control cannot be set for empty text blocks`;
       blocks.push(block(path, context, JSON.stringify(rest), true));
     } else {
       blocks.push(block(path, context, JSON.stringify(value)));
