@@ -148,6 +148,10 @@ describe("anthropic fake: wire format", () => {
     fake.enqueue({ kind: "cut", text: "one two three", afterChunks: 1 });
     const cut = streamText({ model: model(), messages, ...quiet });
     await expect(cut.text).rejects.toThrow();
+    fake.enqueue({ kind: "no-finish", text: "Half a reply" });
+    const half = streamText({ model: model(), messages, ...quiet });
+    expect(await half.text).toBe("Half a reply");
+    expect(await half.finishReason).toBe("interrupted");
     fake.enqueue({ kind: "hang" });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
