@@ -65,20 +65,29 @@ const BUILD_PREFIX = "You have switched from PLAN to BUILD mode; the read-only r
 export function planExcerpt(content: string, max = PLAN_IN_REMINDER_MAX_CHARS): string {
   const safe = neutralizeHintTags(content.trim());
   if (safe.length <= max) return safe;
-  const note = `\n… [the plan goes on for ${safe.length - max} more characters; the person sees all of it in the side panel]`;
+  const note = `\n… [the plan goes on for ${safe.length - max} more characters: read it whole with PlanRead]`;
   return safe.slice(0, Math.max(0, max - note.length)) + note;
 }
 
 export type ModeReminder = { fields: Record<string, string>; text: string };
 
-/** The reminder for a switch to `mode`; `plan` is the approved plan's content when there is one. */
-export function renderModeReminder(mode: ConversationMode, plan?: string | null): ModeReminder {
+export type ApprovedPlan = { content: string; version: number };
+
+/**
+ * The reminder for a switch to `mode`; `plan` is the approved plan when there is one. The reminder names the plan's
+ * version and carries its start; PlanRead reads the whole of it (a plan holds up to PLAN_MAX_CHARS).
+ */
+export function renderModeReminder(mode: ConversationMode, plan?: ApprovedPlan | null): ModeReminder {
   if (mode === "plan") {
     return { fields: { mode: "plan" }, text: `<system-reminder>\n${PLAN_TEXT}\n</system-reminder>` };
   }
-  const body = plan?.trim()
-    ? `${BUILD_PREFIX} An approved plan exists:\n<approved-plan>\n${planExcerpt(plan)}\n</approved-plan>\nCarry it out: turn its steps into tasks (TaskCreate) and work through them, keeping the task list up to date.`
-    : `${BUILD_PREFIX} No plan was written; go ahead with the person's request.`;
+  const content = plan?.content.trim() ?? "";
+  const size = `${(plan?.content.length ?? 0).toLocaleString("en-US")} characters`;
+  const body =
+    plan && content
+      ? `${BUILD_PREFIX} An approved plan exists (version ${plan.version}, ${size}; PlanRead reads it whole):\n<approved-plan>\n${planExcerpt(content)}\n</approved-plan>\nCarry it out: turn its steps into tasks (TaskCreate) and work through them, keeping the task list up to date.`
+      : `${BUILD_PREFIX} No plan was written; go ahead with the person's request.`;
   const text = `<system-reminder>\n${body}\n</system-reminder>`;
-  return { fields: { mode: "build", plan: plan?.trim() ? "approved" : "none" }, text };
+  const fields: Record<string, string> = plan && content ? { mode: "build", plan: "approved", version: String(plan.version) } : { mode: "build", plan: "none" };
+  return { fields, text };
 }

@@ -83,7 +83,7 @@ describe("the Workspace hint", () => {
     const hint = renderWorkspaceHint("Research", changes);
     expect(hint.text.length).toBeLessThanOrEqual(HINT_MAX_CHARS);
     expect(hint.text).toMatch(/… and \d+ more changes/);
-    expect(hint.text).toContain("more characters; the whole text joins your system prompt at the next compression]");
+    expect(hint.text).toContain("more characters; read them whole with InstructionsRead]");
     expect(summarizeChanges(changes)).toBe("memory +500, instructions");
   });
 

@@ -108,7 +108,7 @@ export function describeChange(change: WorkspaceChange): string {
       return `- The workspace was renamed to "${cut(line(change.name), 100)}".`;
     case "instructions":
       return change.text.trim()
-        ? `- The workspace instructions changed; they now read:${blockOf(change.text, "the whole text joins your system prompt at the next compression")}`
+        ? `- The workspace instructions changed; they now read:${blockOf(change.text, "read them whole with InstructionsRead")}`
         : "- The workspace instructions were removed.";
     case "memory-added":
       return `- Memory entry added: ${cut(line(change.text), LINE_MAX_CHARS)}`;
@@ -165,7 +165,7 @@ export function renderWorkspaceHint(name: string, changes: readonly WorkspaceCha
   const open = "<system-reminder>\n";
   const close = "\n</system-reminder>";
   const head = HEAD(name);
-  const more = (n: number) => `\n- … and ${n} more change${n === 1 ? "" : "s"}: search memory with MemorySearch and list knowledge with KnowledgeSearch.`;
+  const more = (n: number) => `\n- … and ${n} more change${n === 1 ? "" : "s"}: list the knowledge files with KnowledgeList, read the instructions with InstructionsRead, search memory with MemorySearch.`;
   let body = head;
   let shown = 0;
   for (const change of changes) {

@@ -45,7 +45,7 @@ describe("demo model in plan mode", () => {
   });
 
   it("right after the BUILD reminder, turns the approved plan's list items into tasks", () => {
-    const build = user(renderModeReminder("build", "# Plan\n\n- Outline it\n* Write &lt;it&gt;\n1. Ship it\nnot a step").text);
+    const build = user(renderModeReminder("build", { content: "# Plan\n\n- Outline it\n* Write &lt;it&gt;\n1. Ship it\nnot a step", version: 1 }).text);
     const prompt = [PLAN, user("plan it"), user("The plan is approved: build it."), build];
     expect(decide(prompt).calls).toEqual(
       ["Outline it", "Write <it>", "Ship it"].map((subject) => ({ toolName: "TaskCreate", input: { subject, description: `From the approved plan: ${subject}` } })),

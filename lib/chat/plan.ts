@@ -48,7 +48,7 @@ export async function modeHintChunk({
 }): Promise<Extract<ChatChunk, { type: "data-hint" }> | undefined> {
   if (!modeReminderDue({ mode, toldMode: agentState.toldMode, compressed })) return undefined;
   const plan = mode === "build" ? await currentPlan({ conversationId }) : null;
-  const { fields, text } = renderModeReminder(mode, plan?.content);
+  const { fields, text } = renderModeReminder(mode, plan);
   const data: HintData = { source: MODE_HINT_SOURCE, fields, text, createdAt: now.toISOString() };
   return { type: "data-hint", id: generateId(), data };
 }

@@ -6,6 +6,7 @@ import { ApiError } from "../api/errors.ts";
 import type { createSkillSchema, updateSkillSchema } from "../api/workspace-schemas.ts";
 import { countSkills, createSkill, deleteSkill, getSkill, listSkills, type Skill, updateSkill } from "../db/skills.ts";
 import { DEFAULT_WORKSPACE_ID, isUniqueViolation } from "../db/workspaces.ts";
+import { OPERATOR_SKILLS_ORIGIN, type OperatorSkill, operatorSkill, operatorSkills } from "./operator-skills.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 export type { Skill };
@@ -24,11 +25,34 @@ export async function readSkill(workspaceId: string, name: string): Promise<Skil
   return skill;
 }
 
-/** The skill the agent of a conversation in `workspaceId` loads by that name: its workspace's, else default's. */
-export async function visibleSkill(workspaceId: string, name: string): Promise<Skill | null> {
+export type VisibleSkill = Pick<Skill, "name" | "description" | "instructions"> & {
+  origin: "workspace" | "default" | typeof OPERATOR_SKILLS_ORIGIN;
+  /** The operator's skill folder, whose other files the agent may load by path. */
+  operator?: OperatorSkill;
+};
+
+/**
+ * The skill the agent of a conversation in `workspaceId` loads by that name. Precedence: the workspace's own, then
+ * default's, then the operator's folder (HINTLINE_SKILLS_DIR).
+ */
+export async function visibleSkill(workspaceId: string, name: string): Promise<VisibleSkill | null> {
   const own = await getSkill({ workspaceId, name });
-  if (own || workspaceId === DEFAULT_WORKSPACE_ID) return own;
-  return getSkill({ workspaceId: DEFAULT_WORKSPACE_ID, name });
+  if (own) return { ...own, origin: "workspace" };
+  const shared = workspaceId === DEFAULT_WORKSPACE_ID ? null : await getSkill({ workspaceId: DEFAULT_WORKSPACE_ID, name });
+  if (shared) return { ...shared, origin: "default" };
+  const operator = operatorSkill(name);
+  return operator ? { ...operator, origin: OPERATOR_SKILLS_ORIGIN, operator } : null;
+}
+
+/** Every skill a conversation in `workspaceId` sees, by name, each from where it comes by the precedence above. */
+export async function visibleSkills(workspaceId: string): Promise<Pick<Skill, "name" | "description">[]> {
+  const [own, shared] = await Promise.all([
+    listSkills({ workspaceId }),
+    workspaceId === DEFAULT_WORKSPACE_ID ? Promise.resolve([]) : listSkills({ workspaceId: DEFAULT_WORKSPACE_ID }),
+  ]);
+  const byName = new Map<string, Pick<Skill, "name" | "description">>();
+  for (const skill of [...own, ...shared, ...operatorSkills()]) if (!byName.has(skill.name)) byName.set(skill.name, { name: skill.name, description: skill.description });
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function addSkill(workspaceId: string, input: z.infer<typeof createSkillSchema>): Promise<Skill> {

@@ -18,7 +18,6 @@ import type { ChatChunk, HintData } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { getKnowledgeFile, listKnowledge } from "../db/knowledge.ts";
 import { listMemory } from "../db/memory.ts";
-import { listSkills } from "../db/skills.ts";
 import {
   getWorkspaceView,
   putWorkspaceView,
@@ -27,7 +26,8 @@ import {
   workspaceViewStatus,
   type WorkspaceViewStatus,
 } from "../db/workspace-views.ts";
-import { DEFAULT_WORKSPACE_ID, getWorkspace } from "../db/workspaces.ts";
+import { getWorkspace } from "../db/workspaces.ts";
+import { visibleSkills } from "./skills.ts";
 
 // The newest state read per workspace, under the revision read before it: a conversation started in a workspace that
 // did not change since costs no read of it. The revision comes from the database, so this stays exact when another
@@ -42,16 +42,13 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
   const revision = knownRevision ?? (await workspaceRevision({ workspaceId }));
   const cached = liveByWorkspace.get(workspaceId);
   if (cached?.revision === revision) return cached;
-  const [workspace, memory, files, index, own, shared] = await Promise.all([
+  const [workspace, memory, files, index, skills] = await Promise.all([
     getWorkspace({ id: workspaceId }),
     listMemory({ workspaceId }),
     listKnowledge({ workspaceId }),
     getKnowledgeFile({ workspaceId, path: KNOWLEDGE_INDEX_PATH }),
-    listSkills({ workspaceId }),
-    workspaceId === DEFAULT_WORKSPACE_ID ? Promise.resolve([]) : listSkills({ workspaceId: DEFAULT_WORKSPACE_ID }),
+    visibleSkills(workspaceId),
   ]);
-  const ownNames = new Set(own.map((s) => s.name));
-  const skills = [...own, ...shared.filter((s) => !ownNames.has(s.name))].sort((a, b) => a.name.localeCompare(b.name));
   const state: WorkspaceState = {
     name: workspace?.name ?? workspaceId,
     instructions: workspace?.instructions ?? "",

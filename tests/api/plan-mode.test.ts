@@ -119,7 +119,7 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const building = await chat(server.url, { conversationId: id, text: "go" });
     const buildReminders = remindersAfter(fake.requests[4], "go").filter((t) => t.includes("BUILD mode"));
     expect(buildReminders).toHaveLength(1);
-    expect(buildReminders[0]).toMatch(/^<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted\. An approved plan exists:\n<approved-plan>\n# Plan\n\n- Outline\n- Draft\n- Publish \(added by me\)\n<\/approved-plan>\n/);
+    expect(buildReminders[0]).toMatch(/^<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted\. An approved plan exists \(version 2, 49 characters; PlanRead reads it whole\):\n<approved-plan>\n# Plan\n\n- Outline\n- Draft\n- Publish \(added by me\)\n<\/approved-plan>\n/);
     expect(toolText(fake.requests[5], "call_build")).toBe("Task (id=1) created successfully: Outline\n(Tool call #2 for 'TaskCreate' in this conversation.)");
     expect(building.chunks.some((c) => c.type === "data-tasks")).toBe(true);
 
@@ -134,7 +134,7 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const requests = fake.requests;
     expect(requests).toHaveLength(8);
     const tools = JSON.stringify(requests[0]!.body.tools);
-    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "SkillLoad"]);
+    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad"]);
     const system = JSON.stringify(messagesOf(requests[0])[0]);
     expect(messagesOf(requests[0])[0]?.role).toBe("system");
     for (let i = 1; i < requests.length; i++) {
@@ -148,7 +148,7 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     expect(stored.tasks.map((t) => t.subject)).toEqual(["Outline"]);
     expect(stored.plan).toMatchObject({ content: "- Outline ✓\n- Draft", version: 3, author: "agent" });
     const modeHints = stored.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Mode");
-    expect(modeHints.map((p) => p.data?.fields)).toEqual([{ mode: "plan" }, { mode: "build", plan: "approved" }]);
+    expect(modeHints.map((p) => p.data?.fields)).toEqual([{ mode: "plan" }, { mode: "build", plan: "approved", version: "2" }]);
 
     // Export and import carry the mode and every version; the imported Mode hints are never sent.
     await patch(id, { mode: "plan" });

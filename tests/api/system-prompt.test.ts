@@ -45,7 +45,7 @@ describe("system prompt assembly", () => {
       ["memory", "global default"],
       ["task-guidance", "Hintline"],
     ]);
-    expect(context.tools).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "SkillLoad"]);
+    expect(context.tools).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad"]);
 
     env.fake.enqueue({ text: "d'accord" });
     await chat(env.server.url, { conversationId: id, text: "four" });

@@ -88,10 +88,13 @@ describe("task tools through the provider", () => {
 
     const [first, second] = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
     expect(env.fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+      "InstructionsRead",
+      "KnowledgeList",
       "KnowledgeRead",
       "KnowledgeSearch",
       "MemorySearch",
       "MemoryWrite",
+      "PlanRead",
       "PlanWrite",
       "SkillLoad",
       "TaskCreate",

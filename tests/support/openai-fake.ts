@@ -385,3 +385,16 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     },
   };
 }
+
+/** The text the model got for a tool call in a recorded request (an error goes over the wire as {"error": text}). */
+export function toolResultText(request: RecordedRequest | undefined, callId: string): string {
+  const messages = (request?.body.messages ?? []) as Array<{ role: string; content: unknown; tool_call_id?: string }>;
+  const message = messages.find((m) => m.role === "tool" && m.tool_call_id === callId);
+  const content = typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
+  try {
+    const parsed = JSON.parse(content) as { error?: string };
+    return typeof parsed?.error === "string" ? parsed.error : content;
+  } catch {
+    return content;
+  }
+}

@@ -13,10 +13,13 @@ describe("the tool list in plan mode", () => {
       ["TaskList", "read"],
       ["TaskUpdate", "write"],
       ["PlanWrite", "plan"],
+      ["PlanRead", "read"],
       ["MemoryWrite", "write"],
       ["MemorySearch", "read"],
       ["KnowledgeRead", "read"],
       ["KnowledgeSearch", "read"],
+      ["KnowledgeList", "read"],
+      ["InstructionsRead", "read"],
       ["SkillLoad", "read"],
     ]);
     expect(TOOL_NAMES).toContain("PlanWrite");

@@ -4,10 +4,13 @@
 import { asSchema, type Tool } from "ai";
 import { type ToolAccess, planModeRefusal, refusesInMode } from "../../agent/plan-mode.ts";
 import { countTokens } from "../../agent/token-count.ts";
+import { instructionsReadTool } from "./instructions-read.ts";
+import { knowledgeListTool } from "./knowledge-list.ts";
 import { knowledgeReadTool } from "./knowledge-read.ts";
 import { knowledgeSearchTool } from "./knowledge-search.ts";
 import { memorySearchTool } from "./memory-search.ts";
 import { memoryWriteTool } from "./memory-write.ts";
+import { planReadTool } from "./plan-read.ts";
 import { planWriteTool } from "./plan-write.ts";
 import { skillLoadTool } from "./skill-load.ts";
 import { taskCreateTool } from "./task-create.ts";
@@ -26,10 +29,13 @@ export const TOOL_DEFINITIONS = [
   { name: "TaskList", access: "read", create: taskListTool },
   { name: "TaskUpdate", access: "write", create: taskUpdateTool },
   { name: "PlanWrite", access: "plan", create: planWriteTool },
+  { name: "PlanRead", access: "read", create: planReadTool },
   { name: "MemoryWrite", access: "write", create: memoryWriteTool },
   { name: "MemorySearch", access: "read", create: memorySearchTool },
   { name: "KnowledgeRead", access: "read", create: knowledgeReadTool },
   { name: "KnowledgeSearch", access: "read", create: knowledgeSearchTool },
+  { name: "KnowledgeList", access: "read", create: knowledgeListTool },
+  { name: "InstructionsRead", access: "read", create: instructionsReadTool },
   { name: "SkillLoad", access: "read", create: skillLoadTool },
 ] as const satisfies readonly ToolDefinition[];
 
