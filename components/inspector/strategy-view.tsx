@@ -1,6 +1,6 @@
 "use client";
 // The injection strategy in the inspector: as configured, what the last model call chose, and why, with the figures
-// of the cost model it used (S tokens per status, R tokens of new suffix per update, N updates, α cached price ratio).
+// of the cost model it used, in words.
 import type { StrategyDecision } from "@/lib/agent/injection-strategy";
 
 export function StrategyView({ strategy }: { strategy: StrategyDecision }) {
@@ -18,7 +18,11 @@ export function StrategyView({ strategy }: { strategy: StrategyDecision }) {
         )}
       </p>
       <p data-testid="inspector-strategy-reason" className="text-xs text-muted">
-        {strategy.reason} · S {figure(strategy.S)} · R {figure(strategy.R)} · N {strategy.N} · α {strategy.alpha.toFixed(2)}
+        {strategy.reason}
+      </p>
+      <p data-testid="inspector-strategy-figures" className="text-xs text-muted">
+        A status is {figure(strategy.S)} tokens, a hint {figure(strategy.h)}; the state changed at {Math.round(strategy.p * 100)} % of {strategy.M}{" "}
+        calls; re-reading costs {Math.round(strategy.alpha * 100)} % of new input ({strategy.alphaFrom === "measured" ? "as this conversation's provider cached" : "by the price list"}).
       </p>
     </section>
   );

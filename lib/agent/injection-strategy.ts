@@ -1,16 +1,17 @@
 // Append or replace: how a conversation keeps the agent's runtime state current (spec/injection.md, "strategy").
-// append: hints stay in the history for good (every call extends the last; stale hints accumulate).
-// replace: one status with the full runtime state is the last message of every call and is gone from the next one,
-// so only the short suffix after it is computed again by the provider; nothing accumulates.
-// auto: the cost model of the agent-status-bar practice, with this conversation's measured figures. With S tokens
-// per status, R tokens of new suffix between two updates, N updates and cached input priced at α of normal input:
-//   C_replace ≈ (N−1)(1−α)R     (the suffix after the removed status is paid uncached at every update)
-//   C_append  ≈ αSN(N−1)/2      (every stale status is paid again, cached, at every later update)
-// so append is cheaper while αSN/2 < (1−α)R. An update is a call at which the runtime state changed (what append
-// would add a hint for: the time went stale, the tasks changed, the context passed the buffer), not every call:
-// Hintline's append adds a hint only then, so with few changes N stays small and R spans many calls. Counting every
-// call as an update made auto pick replace where append cost less (docs/benchmarks.md). Pure: the caller keeps the
-// figures and says, per call, whether the state changed.
+// append: a hint is added when the state changed, and stays in the history (every call extends the last).
+// replace: one status with the full runtime state is the last message of every call and is gone from the next one.
+// auto: prices what each actually sends, per call, with this conversation's own figures:
+//   replace pays its status (S tokens) uncached on every call: it is the last message, and gone by the next call;
+//   append pays a new hint (h tokens) when the state changed (a share p of the calls), and from then on re-reads it
+//   on every later call at α, the price of re-reading tokens the provider has seen (cached) relative to new ones.
+// Hints already in the history are re-read under either strategy, so they cancel out. Over a horizon of M calls
+// (as many again as the conversation has made: a long conversation is likely to go on), per call:
+//   C_append ≈ p·h·(1 + α(M−1)/2)        C_replace ≈ S
+// α comes from what this conversation's provider actually cached (its measured cached share; a provider that caches
+// nothing re-reads at full price, α = 1), else from the price list. auto switches only when the other strategy is
+// clearly cheaper (HYSTERESIS), so a figure near the boundary does not flip it back and forth. Pure: the caller keeps
+// the figures and says, per call, whether the state changed and what the previous call chose.
 
 export const INJECTION_STRATEGIES = ["append", "replace", "auto"] as const;
 export type InjectionStrategy = (typeof INJECTION_STRATEGIES)[number];
@@ -18,47 +19,50 @@ export type ChosenStrategy = "append" | "replace";
 
 /** α when the model has no known price: cached input at half the price, as OpenAI's older models bill it. */
 export const DEFAULT_CACHED_PRICE_RATIO = 0.5;
+/** auto switches only when the other strategy costs at most this share of the current one. */
+export const HYSTERESIS = 0.8;
+/** Calls with cache figures before the measured cached share replaces the price list's α. */
+export const MEASURED_CALLS_MIN = 3;
 
 /** A conversation's running figures (kept in its agent state, updated once per model call). */
 export type StrategyFigures = {
   /** Model calls so far. */
   calls: number;
-  /** Calls at which the runtime state changed (the updates of the cost model). */
+  /** Calls at which the runtime state changed (when append adds a hint). */
   updates: number;
   /** Summed tokens of the full statuses measured, and how many. */
   statusTokens: number;
   statuses: number;
-  /** Summed tokens of new suffix between two updates (statuses left out), and how many such gaps were measured. */
-  suffixTokens: number;
-  suffixes: number;
-  /** New suffix since the last update (the gap still open). */
-  openSuffix: number;
+  /** Summed tokens of the hints append actually sent, and how many. */
+  hintTokens: number;
+  hints: number;
 };
 
-export const NO_FIGURES: StrategyFigures = { calls: 0, updates: 0, statusTokens: 0, statuses: 0, suffixTokens: 0, suffixes: 0, openSuffix: 0 };
+export const NO_FIGURES: StrategyFigures = { calls: 0, updates: 0, statusTokens: 0, statuses: 0, hintTokens: 0, hints: 0 };
 
 export type StrategyDecision = {
   configured: InjectionStrategy;
   chosen: ChosenStrategy;
   reason: string;
-  /** Tokens per status (mean), tokens of new suffix per update (mean), updates including this one, and α. */
+  /** Tokens per status and per hint (means), the share of calls that change the state, the horizon, and α. */
   S: number;
-  R: number;
-  N: number;
+  h: number;
+  p: number;
+  M: number;
   alpha: number;
+  /** Where α came from: the conversation's measured cached share, or the model's prices. */
+  alphaFrom: "measured" | "prices";
+  /** The expected cost per call of each, in input-token equivalents. */
+  appendCost: number;
+  replaceCost: number;
 };
 
-export function replaceCost({ N, R, alpha }: { N: number; R: number; alpha: number }): number {
-  return Math.max(0, N - 1) * (1 - alpha) * R;
+export function appendCost({ p, h, M, alpha }: { p: number; h: number; M: number; alpha: number }): number {
+  return p * h * (1 + (alpha * Math.max(0, M - 1)) / 2);
 }
 
-export function appendCost({ N, S, alpha }: { N: number; S: number; alpha: number }): number {
-  return (alpha * S * N * Math.max(0, N - 1)) / 2;
-}
-
-/** The practice's rule: append while αSN/2 < (1−α)R. */
-export function appendIsCheaper({ S, R, N, alpha }: { S: number; R: number; N: number; alpha: number }): boolean {
-  return (alpha * S * N) / 2 < (1 - alpha) * R;
+export function replaceCost({ S }: { S: number }): number {
+  return S;
 }
 
 /** α from a price (dollars per million): cached input over input, within 0..1; the default without a price. */
@@ -67,62 +71,82 @@ export function cachedPriceRatio(price: { input: number; cachedInput: number } |
   return Math.min(1, Math.max(0, price.cachedInput / price.input));
 }
 
-const round = (n: number) => Math.round(n * 10) / 10;
+/**
+ * α as this conversation's provider bills re-reading: the share of input it reported cached is billed at the price
+ * ratio, the rest at full price. A provider that reports no cache re-reads everything at full price (α = 1).
+ */
+export function measuredAlpha(cachedShare: number, priceRatio: number): number {
+  const share = Math.min(1, Math.max(0, Number.isFinite(cachedShare) ? cachedShare : 0));
+  return share * priceRatio + (1 - share);
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The calls' cache figures so far (all calls after the conversation's first, which can hit nothing). */
+export type MeasuredCache = { calls: number; inputTokens: number; cachedInputTokens: number };
+
+/** α for the next decision: measured once MEASURED_CALLS_MIN calls reported, else the price list's. */
+export function alphaFor(priceRatio: number, measured?: MeasuredCache): { alpha: number; from: StrategyDecision["alphaFrom"] } {
+  if (!measured || measured.calls < MEASURED_CALLS_MIN || measured.inputTokens <= 0) return { alpha: priceRatio, from: "prices" };
+  return { alpha: measuredAlpha(measured.cachedInputTokens / measured.inputTokens, priceRatio), from: "measured" };
+}
 
 /**
- * The strategy of the next call. `statusTokens`: the size of this call's full status; `suffixTokens`: what was
- * added since the previous call (none for a conversation's first call); `changed`: the runtime state changed since
- * the last update. All count before deciding, so S is known from the first call on and R from the second update.
+ * The strategy of the next call. `statusTokens`: the size of this call's full status; `changed`: the runtime state
+ * changed since the last update; `previous`: what the conversation's last call chose (for the hysteresis).
  */
 export function decideStrategy({
   configured,
   figures,
   statusTokens,
-  suffixTokens,
   changed,
   alpha,
+  alphaFrom = "prices",
+  previous,
 }: {
   configured: InjectionStrategy;
   figures: StrategyFigures;
   statusTokens: number;
-  suffixTokens?: number;
   changed: boolean;
   alpha: number;
+  alphaFrom?: StrategyDecision["alphaFrom"];
+  previous?: ChosenStrategy;
 }): StrategyDecision {
-  const next = recordCall(figures, { statusTokens, suffixTokens, changed });
+  const next = recordCall(figures, { statusTokens, changed });
   const S = round(next.statusTokens / next.statuses);
-  // A gap still open counts once it is longer than the ones measured: a long quiet stretch is a long R.
-  const R = round(Math.max(next.suffixes ? next.suffixTokens / next.suffixes : 0, next.openSuffix));
-  const N = next.updates;
-  const base = { configured, S, R, N, alpha };
+  const h = round(next.hints ? next.hintTokens / next.hints : S);
+  const p = round(next.updates / next.calls);
+  const M = next.calls;
+  const costs = { appendCost: round(appendCost({ p, h, M, alpha })), replaceCost: round(replaceCost({ S })) };
+  const base = { configured, S, h, p, M, alpha: round(alpha), alphaFrom, ...costs };
   if (configured !== "auto") return { ...base, chosen: configured, reason: `configured: ${configured}` };
-  if (next.suffixes === 0 && next.openSuffix === 0) return { ...base, chosen: "append", reason: "no suffix measured yet: append until R is known" };
-  const left = round((alpha * S * N) / 2);
-  const right = round((1 - alpha) * R);
-  return appendIsCheaper(base)
-    ? { ...base, chosen: "append", reason: `αSN/2 = ${left} < (1−α)R = ${right}: append is cheaper` }
-    : { ...base, chosen: "replace", reason: `αSN/2 = ${left} ≥ (1−α)R = ${right}: replace is cheaper` };
+  const figuresText = `append ≈ ${costs.appendCost} tokens a call, replace ≈ ${costs.replaceCost}`;
+  const current = previous ?? "append";
+  if (current === "append" && costs.replaceCost <= HYSTERESIS * costs.appendCost) {
+    return { ...base, chosen: "replace", reason: `${figuresText}: replace is clearly cheaper` };
+  }
+  if (current === "replace" && costs.appendCost <= HYSTERESIS * costs.replaceCost) {
+    return { ...base, chosen: "append", reason: `${figuresText}: append is clearly cheaper` };
+  }
+  const cheaper = costs.appendCost <= costs.replaceCost ? "append" : "replace";
+  const why = cheaper === current ? `${current} is cheaper` : `${cheaper} is cheaper, but not by enough to switch`;
+  return { ...base, chosen: current, reason: `${figuresText}: ${why}` };
 }
 
-/**
- * The figures after a call: its status measured, the suffix since the previous call (if known) added to the open gap,
- * and, when the state changed, the gap closed (from the second update on) and the update counted.
- */
-export function recordCall(
-  figures: StrategyFigures,
-  { statusTokens, suffixTokens, changed }: { statusTokens: number; suffixTokens?: number; changed: boolean },
-): StrategyFigures {
-  const next = { ...figures, calls: figures.calls + 1, statusTokens: figures.statusTokens + statusTokens, statuses: figures.statuses + 1 };
-  if (suffixTokens !== undefined && suffixTokens >= 0) next.openSuffix += suffixTokens;
-  if (changed) {
-    if (next.updates > 0) {
-      next.suffixTokens += next.openSuffix;
-      next.suffixes += 1;
-    }
-    next.openSuffix = 0;
-    next.updates += 1;
-  }
-  return next;
+/** The figures after a call: its status measured, and the update counted when the state changed. */
+export function recordCall(figures: StrategyFigures, { statusTokens, changed }: { statusTokens: number; changed: boolean }): StrategyFigures {
+  return {
+    ...figures,
+    calls: figures.calls + 1,
+    updates: figures.updates + (changed ? 1 : 0),
+    statusTokens: figures.statusTokens + statusTokens,
+    statuses: figures.statuses + 1,
+  };
+}
+
+/** The figures after append sent a hint of `tokens`. */
+export function recordHint(figures: StrategyFigures, tokens: number): StrategyFigures {
+  return { ...figures, hintTokens: figures.hintTokens + tokens, hints: figures.hints + 1 };
 }
 
 /** Stored figures read defensively (agent state is JSON). */
@@ -131,7 +155,7 @@ export function parseStrategyFigures(value: unknown): StrategyFigures | undefine
   const raw = value as Record<string, unknown>;
   const out = { ...NO_FIGURES };
   for (const key of Object.keys(NO_FIGURES) as Array<keyof StrategyFigures>) {
-    const n = raw[key];
+    const n = raw[key] ?? 0; // figures stored before a field existed count it from zero
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return undefined;
     out[key] = n;
   }

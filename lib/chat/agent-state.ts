@@ -32,10 +32,12 @@ export type AgentState = {
 function parseDecision(value: unknown): StrategyDecision | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const d = value as Record<string, unknown>;
-  const numbers = [d.S, d.R, d.N, d.alpha].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+  const numbers = [d.S, d.h, d.p, d.M, d.alpha, d.appendCost, d.replaceCost].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
   if (!numbers || typeof d.reason !== "string" || (d.chosen !== "append" && d.chosen !== "replace")) return undefined;
   if (!(INJECTION_STRATEGIES as readonly unknown[]).includes(d.configured)) return undefined;
-  return { configured: d.configured, chosen: d.chosen, reason: d.reason, S: d.S, R: d.R, N: d.N, alpha: d.alpha } as StrategyDecision;
+  const alphaFrom = d.alphaFrom === "measured" ? "measured" : "prices";
+  const { S, h, p, M, alpha, appendCost, replaceCost } = d as Record<string, number>;
+  return { configured: d.configured, chosen: d.chosen, reason: d.reason, S, h, p, M, alpha, alphaFrom, appendCost, replaceCost } as StrategyDecision;
 }
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;

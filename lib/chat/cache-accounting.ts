@@ -60,6 +60,18 @@ export function conversationCallTotals(history: readonly ChatMessage[], reply?: 
   return reply?.length ? add(totals, totalsOfCalls(reply)) : totals;
 }
 
+/**
+ * The cache figures of the conversation's calls after its first (which no cache can serve): what its provider caches
+ * of what it has seen. Finds the first call from the start (the first reply, in practice).
+ */
+export function cacheAfterFirstCall(history: readonly ChatMessage[]): { calls: number; inputTokens: number; cachedInputTokens: number } {
+  const totals = conversationCallTotals(history);
+  const replied = history.find((m) => callsOf(m).length > 0);
+  const first = replied ? figuresOf(callsOf(replied)[0]) : null;
+  if (!first) return { calls: totals.calls, inputTokens: totals.inputTokens, cachedInputTokens: totals.cachedInputTokens };
+  return { calls: totals.calls - 1, inputTokens: totals.inputTokens - first.inputTokens, cachedInputTokens: totals.cachedInputTokens - first.cachedInputTokens };
+}
+
 export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[]) {
   const totals = conversationCallTotals(history, reply);
   return {

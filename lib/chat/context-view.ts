@@ -50,7 +50,8 @@ function strategyView(settings: Settings, decision: StrategyDecision | undefined
   const configured = settings.injection.strategy;
   if (!decision) {
     const alpha = cachedPriceRatio(priceFor(currentModel().info.id));
-    return { configured, chosen: configured === "replace" ? "replace" : "append", reason: "no model call yet", S: 0, R: 0, N: 0, alpha };
+    const none = { S: 0, h: 0, p: 0, M: 0, appendCost: 0, replaceCost: 0 };
+    return { configured, chosen: configured === "replace" ? "replace" : "append", reason: "no model call yet", ...none, alpha, alphaFrom: "prices" };
   }
   const reason = decision.configured === configured ? decision.reason : `${decision.reason} (the last call was made under "${decision.configured}")`;
   return { ...decision, configured, reason };

@@ -1,75 +1,73 @@
 // The injection strategy within one reply (lib/agent/injection-strategy.ts has the rules): before each model call it
-// measures the call's full status (S) and the suffix added since the last call (R), decides append or replace, and
-// supersedes the status the previous call carried under replace. A replaced status is superseded before the next
-// call of the same reply, and when the reply ends (its last call is over: whatever call comes next gets its own
-// status), so a settled message never changes afterwards and the history stays append-only at the message level.
-import { countModelMessageTokens } from "../agent/context-usage.ts";
-import { cachedPriceRatio, decideStrategy, NO_FIGURES, recordCall, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
+// measures the call's full status (S), decides append or replace from the conversation's figures and what its provider
+// actually cached, and supersedes the status the previous call carried under replace. A replaced status is superseded
+// before the next call of the same reply, and when the reply ends (its last call is over: whatever call comes next
+// gets its own status), so a settled message never changes afterwards and the history stays append-only at the
+// message level.
+import {
+  alphaFor,
+  cachedPriceRatio,
+  type ChosenStrategy,
+  decideStrategy,
+  type MeasuredCache,
+  NO_FIGURES,
+  recordCall,
+  recordHint,
+  type StrategyDecision,
+  type StrategyFigures,
+} from "../agent/injection-strategy.ts";
 import type { Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
-import { toModelMessages } from "../agent/to-model-messages.ts";
 import { priceFor } from "../ai/prices.ts";
 import type { ChatChunk, ChatMessage, HintData } from "../chat-message.ts";
-import { messageTokens } from "./context-usage.ts";
 import type { StatusUpdate } from "./runtime-hints.ts";
 
 type HintChunk = Extract<ChatChunk, { type: "data-hint" }>;
-
-/**
- * Tokens of a reply's last step that the next call adds after the previous call's input: the model's output and the
- * tool results after its last step start (statuses and other hints are left out). Only that step is converted.
- */
-export function lastStepSuffixTokens(reply: ChatMessage): number {
-  const start = reply.parts.findLastIndex((p) => p.type === "step-start");
-  if (start < 0) return 0;
-  const parts = reply.parts.slice(start + 1).filter((p) => p.type !== "data-hint");
-  return countModelMessageTokens(toModelMessages([{ ...reply, parts }]));
-}
-
-/**
- * What the first call of a reply adds after the previous reply's last call: that reply's last step and the person's
- * message. Walks back from the end only to the previous reply.
- */
-export function firstCallSuffixTokens(history: readonly ChatMessage[]): number | undefined {
-  const person = history.at(-1);
-  if (!person || person.role !== "user") return undefined;
-  const previous = history.at(-2);
-  if (!previous) return undefined;
-  return messageTokens(person) + (previous.role === "assistant" ? lastStepSuffixTokens(previous) : messageTokens(previous));
-}
 
 export function createStatusStrategy({
   settings,
   modelId,
   figures: stored,
   lastUpdate: storedUpdate,
+  previous,
+  measured,
 }: {
   settings: Settings;
   modelId: string;
   figures?: StrategyFigures;
   lastUpdate?: StatusUpdate;
+  /** What the conversation's last call chose. */
+  previous?: ChosenStrategy;
+  /** The conversation's cache figures so far (its calls after the first). */
+  measured?: () => MeasuredCache;
 }) {
   let figures = stored ?? NO_FIGURES;
   let lastUpdate = storedUpdate;
-  const alpha = cachedPriceRatio(priceFor(modelId));
+  const priceRatio = cachedPriceRatio(priceFor(modelId));
   let open: { chunk: HintChunk; quiet: boolean } | undefined;
   let sentReplace = false;
   let decision: StrategyDecision | undefined;
 
   return {
     /**
-     * Decides the next call's strategy from its full status, the suffix since the last call and `update`: the state
-     * this call's status tells when it changed since the last update (undefined: unchanged). Counts the call.
+     * Decides the next call's strategy from its full status and `update`: the state this call's status tells when it
+     * changed since the last update (undefined: unchanged). Counts the call.
      */
-    decide(status: string, suffixTokens: number | undefined, update: StatusUpdate | undefined): StrategyDecision {
+    decide(status: string, update: StatusUpdate | undefined): StrategyDecision {
       const statusTokens = countTokens(status) + 4;
       sentReplace = false;
-      const suffix = figures.calls > 0 ? suffixTokens : undefined;
       const changed = update !== undefined;
-      decision = decideStrategy({ configured: settings.injection.strategy, figures, statusTokens, suffixTokens: suffix, changed, alpha });
-      figures = recordCall(figures, { statusTokens, suffixTokens: suffix, changed });
+      const configured = settings.injection.strategy;
+      // Measured only when it can matter: under auto.
+      const { alpha, from } = configured === "auto" ? alphaFor(priceRatio, measured?.()) : { alpha: priceRatio, from: "prices" as const };
+      decision = decideStrategy({ configured, figures, statusTokens, changed, alpha, alphaFrom: from, previous: decision?.chosen ?? previous });
+      figures = recordCall(figures, { statusTokens, changed });
       if (update) lastUpdate = update;
       return decision;
+    },
+    /** Append sent a hint of this text (h of the cost model). */
+    sentHint(text: string): void {
+      figures = recordHint(figures, countTokens(text) + 4);
     },
     /** The state at the last update, to compare the next call's with. */
     lastUpdate: () => lastUpdate,

@@ -18,7 +18,8 @@ import type { ConversationMode } from "../agent/plan-mode.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { createHintStep } from "./runtime-hints.ts";
-import { createStatusStrategy, firstCallSuffixTokens, lastStepSuffixTokens } from "./status-strategy.ts";
+import { cacheAfterFirstCall } from "./cache-accounting.ts";
+import { createStatusStrategy } from "./status-strategy.ts";
 
 export function createStepPreparation({
   conversationId,
@@ -68,7 +69,14 @@ export function createStepPreparation({
       return tasksRead.tasks;
     },
   });
-  const strategy = createStatusStrategy({ settings, modelId, figures: agentState.strategy, lastUpdate: agentState.strategyUpdate });
+  const strategy = createStatusStrategy({
+    settings,
+    modelId,
+    figures: agentState.strategy,
+    lastUpdate: agentState.strategyUpdate,
+    previous: agentState.strategyDecision?.chosen,
+    measured: () => cacheAfterFirstCall(history),
+  });
 
   // The state a step stores is written while its model call starts; the next step (and the reply's end) waits for it.
   let written: Promise<void> | undefined;
@@ -134,13 +142,17 @@ export function createStepPreparation({
   async function hintForStep(step: StepContext, inputTokens: number, sincePersonsPrevious: number | undefined) {
     if (!settings.injection.injectRuntimeState) return undefined;
     const full = await hintStep.decide(step, { full: true, inputTokens, sincePersonsPrevious });
-    const suffix = step.stepIndex === 0 ? firstCallSuffixTokens(history) : lastStepSuffixTokens(step.reply);
     // An update of the cost model: the state changed since the last one, by the rules append follows.
     const last = strategy.lastUpdate();
     const changed = !!full && (!last || (await hintStep.decide(step, { since: last, sincePersonsPrevious })) !== null);
     const update = full && changed ? { text: full.injection.text, ...full.counts } : undefined;
-    const decision = strategy.decide(full?.injection.text ?? "", suffix, update);
-    if (decision.chosen === "append") return hintStep(step, { sincePersonsPrevious });
+    const decision = strategy.decide(full?.injection.text ?? "", update);
+    if (decision.chosen === "append") {
+      const hint = await hintStep(step, { sincePersonsPrevious });
+      const sent = hint?.chunks?.[0] ?? hint?.quiet?.[0];
+      if (sent?.type === "data-hint") strategy.sentHint(sent.data.text);
+      return hint;
+    }
     if (!full) return undefined;
     const hint = hintStep.chunkOf(full, { full: true });
     const chunk = hint?.chunks?.[0] ?? hint?.quiet?.[0];

@@ -2,7 +2,7 @@
 // extends the previous one byte for byte; replace sends one full status as the last message of every call and
 // removes it from the next (each request is the previous one minus its status plus the new suffix, with the system
 // prompt and tools byte-identical), marks it superseded in the transcript, and the detector names every removal
-// "replaced-status"; auto follows the cost model with the conversation's measured S and R.
+// "replaced-status"; auto prices what each sends, with the conversation's measured figures and cache.
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -12,7 +12,7 @@ import { type ApiMessage, expectApiError, jsonRequest } from "./helpers.ts";
 const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "200000" });
 
 type WireMessage = { role: string; content: unknown };
-type Strategy = { configured: string; chosen: string; reason: string; S: number; R: number; N: number; alpha: number };
+type Strategy = { configured: string; chosen: string; reason: string; S: number; h: number; p: number; M: number; alpha: number; alphaFrom: string };
 type Break = { call: number; firstChangedMessage: number | null; changed: string; cause: string };
 
 const wire = (r: RecordedRequest) => (r.body.messages as WireMessage[]).map((m) => JSON.stringify(m));
@@ -104,7 +104,7 @@ describe("injection strategies", () => {
     expect(strategy).toMatchObject({ configured: "replace", chosen: "replace", reason: "configured: replace" });
   });
 
-  it("auto keeps appending while the runtime state does not change: N counts changes, not calls", async () => {
+  it("auto keeps appending while the runtime state does not change", async () => {
     env.fake.reset();
     const c = conversation("strategy-auto-quiet");
     await c.turn("hello", { text: `${words(115, "hix")}.` });
@@ -114,51 +114,71 @@ describe("injection strategies", () => {
       await c.turn(`next ${turn}`, { text: `${words(115, `q${turn}x`)}.` });
       decisions.push((await c.context()).strategy);
     }
-    console.log(`auto, state unchanged: ${decisions.map((d) => `N=${d.N} R=${d.R} → ${d.chosen}`).join("; ")}`);
-    expect(decisions.every((d) => d.chosen === "append" && d.N <= 2)).toBe(true);
-    const { cache } = await c.context();
-    expect(cache.breaks).toEqual([]);
+    console.log(`auto, state unchanged: ${decisions.map((d) => `p=${d.p} → ${d.chosen}`).join("; ")}`);
+    expect(decisions.map((d) => d.chosen)).toEqual(Array(9).fill("append"));
+    expect(decisions.at(-1)!.p).toBeLessThanOrEqual(0.2);
+    expect((await c.context()).cache.breaks).toEqual([]);
   });
 
-  it("auto appends while αSN/2 < (1−α)R and replaces once the statuses would cost more", async () => {
-    env.fake.reset();
-    const c = conversation("strategy-auto");
+  /** `turns` turns under auto, the person adding a task before every `every`-th (every 1: the state changes at every call). */
+  async function changingState(prefix: string, { turns = 9, every = 1 } = {}) {
+    const c = conversation(prefix);
     await c.turn("hello", { text: `${words(115, "hix")}.` });
     expect((await c.patch({ strategy: "auto" })).status).toBe(200);
     const decisions: Strategy[] = [];
     const firstRequest: number[] = [];
-    // Answers of about 400 tokens (R), statuses of about 135 (S), α = 0.5: append while 0.5·S·N/2 < 0.5·R, i.e. N < 6.
-    // The person adds a task before every turn, so the runtime state changes at every call (one update each).
-    for (let turn = 0; turn < 9; turn++) {
-      await c.addTask(`step ${turn}`);
+    for (let turn = 0; turn < turns; turn++) {
+      if (turn % every === 0) await c.addTask(`step ${turn}`);
       firstRequest.push(env.fake.requests.length);
       await c.turn(`next ${turn}`, { text: `${words(115, `w${turn}x`)}.` });
       decisions.push((await c.context()).strategy);
     }
-    const chosen = decisions.map((d) => d.chosen);
-    console.log(`auto: ${decisions.map((d) => `N=${d.N} S=${d.S} R=${d.R} → ${d.chosen}`).join("; ")}`);
-    // Each decision is the model's: the rule applied to the figures it reports.
-    for (const d of decisions) {
-      expect(d.alpha).toBe(0.5); // the fake's model has no price
-      expect(d.chosen).toBe((d.alpha * d.S * d.N) / 2 < (1 - d.alpha) * d.R ? "append" : "replace");
-    }
-    // It flips once, from append to replace.
-    const flip = chosen.indexOf("replace");
+    console.log(`${prefix}: ${decisions.map((d) => `M=${d.M} p=${d.p} h=${d.h} S=${d.S} α=${d.alpha} (${d.alphaFrom}) → ${d.chosen}`).join("; ")}`);
+    return { c, decisions, firstRequest, chosen: decisions.map((d) => d.chosen) };
+  }
+
+  it("auto goes from append to replace once the state changes at every call", async () => {
+    env.fake.reset();
+    env.fake.setCacheMinTokens(128); // a short conversation: the fake caches its prefixes from the start
+    const cached = await changingState("strategy-auto-cached");
+    // The provider cached: re-reading is measured cheaper than new input.
+    expect(cached.decisions.at(-1)).toMatchObject({ alphaFrom: "measured", p: 1 });
+    expect(cached.decisions.at(-1)!.alpha).toBeLessThan(1);
+    // It flips once, from append to replace, and stays.
+    const flip = cached.chosen.indexOf("replace");
     expect(flip).toBeGreaterThan(0);
-    expect(chosen.slice(flip).every((x) => x === "replace")).toBe(true);
-    // And the requests show it: an append call's hint stays in the next request, a replace call's status does not.
+    expect(cached.chosen.slice(flip).every((x) => x === "replace")).toBe(true);
+    // The requests show it: an append call's hint stays in the next request, a replace call's status does not.
     const requests = env.fake.requests.map(wire);
     for (let turn = 0; turn < 8; turn++) {
-      const sent = requests[firstRequest[turn]!]!;
-      const next = requests[firstRequest[turn + 1]!]!;
-      if (chosen[turn] === "append") expect(startsWith(next, sent)).toBe(true);
+      const sent = requests[cached.firstRequest[turn]!]!;
+      const next = requests[cached.firstRequest[turn + 1]!]!;
+      if (cached.chosen[turn] === "append") expect(startsWith(next, sent)).toBe(true);
       else {
         expect(isFullStatus(sent.at(-1)!)).toBe(true);
         expect(startsWith(next, sent.slice(0, -1))).toBe(true);
         expect(next).not.toContain(sent.at(-1));
       }
     }
-    const { cache } = await c.context();
-    expect(cache.breaks.every((b) => b.cause === "replaced-status")).toBe(true);
+    expect((await cached.c.context()).cache.breaks.every((b) => b.cause === "replaced-status")).toBe(true);
+
+    env.fake.setCacheMinTokens(1024);
+  });
+
+  it("auto switches sooner on a provider that caches nothing, where every stale hint is re-read at full price", async () => {
+    env.fake.reset();
+    env.fake.setCacheMinTokens(128);
+    const cached = await changingState("strategy-half-cached", { turns: 14, every: 2 });
+    env.fake.setCacheMinTokens(Number.MAX_SAFE_INTEGER);
+    try {
+      const uncached = await changingState("strategy-half-uncached", { turns: 14, every: 2 });
+      expect(uncached.decisions.at(-1)).toMatchObject({ alphaFrom: "measured", alpha: 1 });
+      expect(cached.decisions.at(-1)!.alpha).toBeLessThan(0.8);
+      const [flipCached, flipUncached] = [cached.chosen.indexOf("replace"), uncached.chosen.indexOf("replace")];
+      expect(flipUncached).toBeGreaterThan(0);
+      expect(flipCached === -1 || flipUncached < flipCached).toBe(true);
+    } finally {
+      env.fake.setCacheMinTokens(1024);
+    }
   });
 });
