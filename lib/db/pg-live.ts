@@ -3,6 +3,7 @@
 // state (a lease lives seconds, chunks only while a reply streams): UNLOGGED, made by a PostgreSQL-only migration.
 import pg from "pg";
 import { databaseUrl, getDb } from "./client.ts";
+import { logFailure } from "../ops/logger.ts";
 
 // The tables come from a migration (prisma/migrations/postgresql/*_live_replies): creating them on first use raced
 // when two instances started together (a unique violation in PostgreSQL's catalog failed every reply in flight).
@@ -97,15 +98,20 @@ function connect(): Promise<pg.Client> {
       for (const handler of listening.handlers.get(message.channel) ?? []) {
         try {
           handler(message.payload ?? "");
-        } catch {
+        } catch (error) {
           // one handler's failure is not the others'
+          logFailure("a notification handler failed", { channel: message.channel })(error);
         }
       }
     });
     // A lost connection is opened again (with every channel) on the next listen or a timer.
-    const reconnect = () => {
+    let lost = false;
+    const reconnect = (error?: unknown) => {
+      if (lost) return;
+      lost = true;
       listening.client = undefined;
-      setTimeout(() => void connect().catch(() => {}), 1_000).unref?.();
+      logFailure("the LISTEN connection was lost; reconnecting in 1 s")(error ?? new Error("connection ended"));
+      setTimeout(() => void connect().catch(logFailure("reconnecting the LISTEN connection failed; the next listen tries again")), 1_000).unref?.();
     };
     client.on("error", reconnect);
     client.on("end", reconnect);
