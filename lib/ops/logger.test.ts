@@ -27,6 +27,12 @@ describe("logger", () => {
     expect(JSON.parse(line).err.stack).toMatch(/^at /);
   });
 
+  it("keeps a Prisma error's reason (its last line) but not the arguments it quotes", () => {
+    const error = Object.assign(new Error("\nInvalid `prisma.message.create()` invocation:\n\n{ data: { parts: 'private words' } }\n\nTransaction API error: Unable to start a transaction in the given time."), { code: "P2028" });
+    expect(serializeError(error)).toMatchObject({ code: "P2028", message: "Invalid `prisma.message.create()` invocation:", reason: "Transaction API error: Unable to start a transaction in the given time." });
+    expect(JSON.stringify(serializeError(error))).not.toContain("private words");
+  });
+
   it("censors fields named like a secret or a text", () => {
     const { lines, logger } = capture();
     logger.info({ token: "t0k", cookie: "c00k", text: "hello", nested: { apiKey: "k3y" } }, "x");

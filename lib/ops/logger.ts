@@ -21,15 +21,21 @@ export function scrub(text: string): string {
   return out;
 }
 
+const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean);
+const firstLine = (text: string) => scrub((lines(text)[0] ?? "").slice(0, 300));
+const lastLine = (text: string) => scrub((lines(text).at(-1) ?? "").slice(0, 300));
+
 /**
  * An error as a log holds it: name, code, the message's first line (a library's message may quote what it was given
- * on the lines after), the stack's frames, and the cause the same way.
+ * on the lines after; a Prisma error's last line, its reason, too), the stack's frames, and the cause the same way.
  */
 export function serializeError(error: unknown, depth = 0): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: scrub(String(error).split("\n")[0]!.slice(0, 300)) };
-  const out: Record<string, unknown> = { type: error.name, message: scrub(error.message.split("\n")[0]!.slice(0, 300)) };
+  if (!(error instanceof Error)) return { message: firstLine(String(error)) };
+  const out: Record<string, unknown> = { type: error.name, message: firstLine(error.message) };
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" || typeof code === "number") out.code = code;
+  // Prisma's messages quote the call and its arguments in the middle and end with the reason.
+  if (typeof code === "string" && /^P\d{4}$/.test(code)) out.reason = lastLine(error.message);
   const frames = error.stack?.split("\n").filter((line) => /^\s+at /.test(line)).slice(0, 8);
   if (frames?.length) out.stack = frames.map((line) => line.trim()).join("\n");
   if (error.cause !== undefined && depth < 3) out.cause = serializeError(error.cause, depth + 1);
