@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, providerEnv, startAppServer } from "../support/app-server.ts";
-import { chunkReader, postChat } from "../support/chat-client.ts";
+import { chunkReader, listenToEvents, postChat } from "../support/chat-client.ts";
 import { migrate } from "../support/db-global-setup.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { pollUntil } from "./helpers.ts";
@@ -51,6 +51,7 @@ describe.skipIf(!hasPostgres)("health and survived failures on PostgreSQL", () =
     const reader = chunkReader(reply);
     await reader.until((c) => c.type === "text-delta");
     pgTemp("stop", port);
+    const stoppedAt = Date.now();
     try {
       const down = await health();
       expect(down).toMatchObject({ status: 503, body: { status: "unavailable", database: "unreachable", problems: ["the database is unreachable"] } });
@@ -67,10 +68,28 @@ describe.skipIf(!hasPostgres)("health and survived failures on PostgreSQL", () =
       expect(line).toBeDefined();
       expect(JSON.parse(line!)).toMatchObject({ level: 40, err: { message: expect.any(String) } });
     } finally {
+      // Down for longer than the first reconnect attempt of the LISTEN connection (1 s after it was lost).
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + 3_000 - Date.now())));
       pgTemp("start", port);
     }
     const back = await pollUntil(health, (h) => h.status === 200, 15_000);
     expect(back).toMatchObject({ status: 200, body: { status: "ok", database: "ok" } });
     void reader.rest().catch(() => {});
+    // Change events travel through LISTEN/NOTIFY: the LISTEN connection came back by itself.
+    const listener = listenToEvents(server.url);
+    try {
+      await listener.opened;
+      const delivered = await pollUntil(
+        async () => {
+          await fetch(`${server.url}/api/conversations/lease`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Back" }) });
+          return listener.events.some((e) => e.type === "conversation" && e.id === "lease");
+        },
+        Boolean,
+        15_000,
+      );
+      expect(delivered).toBe(true);
+    } finally {
+      listener.close();
+    }
   });
 });
