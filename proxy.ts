@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { allowedHost, authToken, SESSION_COOKIE, safeEqual, verifySessionValue } from "@/lib/auth";
 import { isSessionRevoked } from "@/lib/chat/sessions";
 
-const OPEN_PATHS = new Set(["/sign-in", "/api/auth/sign-in"]);
+const OPEN_PATHS = new Set(["/sign-in", "/api/auth/sign-in", "/api/health"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**

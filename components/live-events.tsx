@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useLiveStore } from "@/lib/stores/live-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
+import { warnFailure } from "@/lib/client-log";
 
 type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace"; id: string };
 
@@ -20,7 +21,7 @@ export function LiveEvents() {
       timer = undefined;
       const events = [...pending.values()];
       pending.clear();
-      if (events.some((e) => e.type === "conversations")) void useConversationsStore.getState().refresh().catch(() => {});
+      if (events.some((e) => e.type === "conversations")) void useConversationsStore.getState().refresh().catch(warnFailure("reloading the conversation list failed"));
       for (const event of events) {
         if (event.type === "conversation") useLiveStore.getState().conversationChanged(event.id);
         if (event.type === "tasks") void useTasksStore.getState().reload(event.id);

@@ -9,6 +9,9 @@ import { exitUnlessNodeWillDo } from "./node-version.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+// SIGTERM drains the server (lib/ops/shutdown.ts): Next.js's own handler would stop listening and wait for every open
+// stream instead.
+process.env.NEXT_MANUAL_SIG_HANDLE = "true";
 
 const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
 

@@ -23,6 +23,7 @@ import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
 import { PersonMessageContext } from "./person-message-context";
 import { useLiveConversation } from "./use-live-conversation";
+import { warnFailure } from "@/lib/client-log";
 
 export const CONTINUE_TEXT = "Continue from where you stopped.";
 
@@ -84,7 +85,10 @@ export function Chat({
   const branchesStale = useRef(false);
   const reloadBranches = useCallback(async () => {
     branchesStale.current = false;
-    const view = await apiFetch<{ branches?: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}`).catch(() => null);
+    const view = await apiFetch<{ branches?: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}`).catch((error) => {
+      warnFailure("reading the branch points failed")(error);
+      return null;
+    });
     if (view?.branches) setBranches(view.branches);
   }, [id]);
   const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages, resumeStream } = useChat<ChatMessage>({
@@ -95,7 +99,7 @@ export function Chat({
     resume: initialMessages.at(-1)?.metadata?.status === "streaming",
     onFinish: () => {
       finishedAt.current = Date.now();
-      void refresh().catch(() => {});
+      void refresh().catch(warnFailure("reloading the conversation list failed"));
       if (branchesStale.current) void reloadBranches();
     },
     onData: (part) => {
@@ -144,7 +148,7 @@ export function Chat({
   // Stop ends the reply on the server, wherever it runs, and this tab's own request; the server's closing
   // "incomplete" status then never reaches this tab: mark it here.
   const stopReply = useCallback(() => {
-    stopping.current = apiFetch(`/api/conversations/${encodeURIComponent(id)}/stop`, { method: "POST" }).catch(() => {});
+    stopping.current = apiFetch(`/api/conversations/${encodeURIComponent(id)}/stop`, { method: "POST" }).catch(warnFailure("Stop was not accepted"));
     void stop().then(() =>
       setMessages((current) => {
         const last = current.at(-1);
@@ -181,7 +185,10 @@ export function Chat({
       const view = await apiFetch<{ messages: ChatMessage[]; branches: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}/branches`, {
         method: "POST",
         body: JSON.stringify({ anchorId, ordinal }),
-      }).catch(() => null);
+      }).catch((error) => {
+        warnFailure("switching the branch was refused")(error);
+        return null;
+      });
       if (!view) return;
       setMessages(view.messages);
       setBranches(view.branches);

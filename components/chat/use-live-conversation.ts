@@ -7,6 +7,7 @@ import { type RefObject, useEffect, useRef } from "react";
 import type { ChatMessage } from "@/lib/chat-message";
 import { apiFetch } from "@/lib/stores/api-client";
 import { useLiveStore } from "@/lib/stores/live-store";
+import { warnFailure } from "@/lib/client-log";
 
 const OWN_REPLY_SETTLE_MS = 1_000;
 
@@ -50,7 +51,7 @@ export function useLiveConversation({
       if (cancelled || busy()) return;
       setMessages(view.messages);
       if (view.messages.at(-1)?.metadata?.status === "streaming") await resumeStream();
-    })().catch(() => {});
+    })().catch(warnFailure("reloading the conversation after a change failed"));
     return () => {
       cancelled = true;
     };

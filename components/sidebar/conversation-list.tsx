@@ -13,6 +13,7 @@ import { ExportButton } from "./export-button";
 import { ImportButton } from "./import-button";
 import { SidebarSearch } from "./sidebar-search";
 import { WorkspaceSwitcher } from "./workspace-switcher";
+import { warnFailure } from "@/lib/client-log";
 
 function Row({ conversation, active }: { conversation: ConversationSummary; active: boolean }) {
   const rename = useConversationsStore((s) => s.rename);
@@ -139,7 +140,7 @@ export function ConversationList({
   const [searching, setSearching] = useState(false);
 
   useEffect(() => {
-    if (ready) void showWorkspace(workspaceId).catch(() => {});
+    if (ready) void showWorkspace(workspaceId).catch(warnFailure("loading the workspace's conversations failed"));
   }, [ready, workspaceId, showWorkspace]);
 
   return (

@@ -6,6 +6,7 @@ import { useRef, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { UploadIcon } from "../ui/icons";
+import { warnFailure } from "@/lib/client-log";
 
 export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
   const router = useRouter();
@@ -19,7 +20,7 @@ export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
     setError(null);
     try {
       const { id } = await apiFetch<{ id: string }>("/api/conversations/import", { method: "POST", body: await file.text() });
-      await refresh().catch(() => {});
+      await refresh().catch(warnFailure("reloading the conversation list failed"));
       onNavigate?.();
       router.push(`/c/${id}`);
     } catch (e) {

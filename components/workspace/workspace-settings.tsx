@@ -9,6 +9,7 @@ import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { KnowledgeSection } from "./knowledge-section";
 import { MemorySection } from "./memory-section";
 import { SkillsSection } from "./skills-section";
+import { warnFailure } from "@/lib/client-log";
 
 export type WorkspaceDetail = { id: string; name: string; instructions: string; createdAt: string; updatedAt: string; tokens: WorkspaceTokens };
 
@@ -55,8 +56,9 @@ export function WorkspaceSettings({ initial }: { initial: WorkspaceDetail }) {
   const reload = useCallback(async () => {
     try {
       setWorkspace(await apiFetch<WorkspaceDetail>(url));
-    } catch {
+    } catch (error) {
       // The figures stay as they were; the sections say what failed.
+      warnFailure("reloading the workspace failed")(error);
     }
   }, [url]);
 

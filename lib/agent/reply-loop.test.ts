@@ -154,6 +154,15 @@ describe("runReply", () => {
     const model = new MockLanguageModelV4({ doStream: [textStep("never")] });
     const outcome = await runReply({ model, instructions: "S", history: [], replyId: "r1", emit: () => {}, abortSignal: controller.signal });
     expect(outcome.status).toBe("incomplete");
+    expect(outcome.error).toBe("Stopped.");
     expect(model.doStreamCalls).toHaveLength(0);
+  });
+
+  it("stores a stop's reason when the stop gives one as text (a server shutting down)", async () => {
+    const controller = new AbortController();
+    controller.abort("The server restarted.");
+    const model = new MockLanguageModelV4({ doStream: [textStep("never")] });
+    const outcome = await runReply({ model, instructions: "S", history: [], replyId: "r1", emit: () => {}, abortSignal: controller.signal });
+    expect(outcome).toMatchObject({ status: "incomplete", error: "The server restarted." });
   });
 });

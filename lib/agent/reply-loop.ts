@@ -77,7 +77,7 @@ export type ReplyOptions = {
   /** `final`: the reply ends with this step (no tool calls to answer). */
   onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage; final: boolean }) => Promise<void> | void;
   /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
-  checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number };
+  checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number; onError?: (error: unknown) => void };
 };
 
 export type ReplyOutcome = {
@@ -204,7 +204,8 @@ function checkpointer(options: ReplyOptions["checkpoint"], builder: AssistantMes
       last = now();
       inFlight = options
         .save(builder.snapshot())
-        .catch(() => {}) // the next checkpoint or the final save writes it again
+        // The next checkpoint or the final save writes it again; the failure is reported.
+        .catch((error) => options.onError?.(error))
         .finally(() => {
           inFlight = undefined;
         });
@@ -232,7 +233,13 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     emit(chunk);
     checkpoint.tick();
   };
-  const stopped = (steps: number): ReplyOutcome => ({ reply: builder.snapshot(), status: "incomplete", error: "Stopped.", steps });
+  // A stop that gives its reason as text (a server shutting down) is stored with it.
+  const stopped = (steps: number): ReplyOutcome => ({
+    reply: builder.snapshot(),
+    status: "incomplete",
+    error: typeof abortSignal?.reason === "string" ? abortSignal.reason : "Stopped.",
+    steps,
+  });
 
   for (const chunk of options.prelude ?? []) send(chunk);
   const budget = { chars: options.maxReplyChars ?? Number.POSITIVE_INFINITY };

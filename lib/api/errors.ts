@@ -1,5 +1,9 @@
 // Typed API errors: every failure the HTTP API reports has a code, a status and a person-readable message.
 import { DISK_FULL_MESSAGE, isDiskFull } from "../agent/disk-full.ts";
+import { log } from "../ops/logger.ts";
+
+/** Seconds a client is told to wait before it tries again (another instance, or this one restarted). */
+export const RETRY_AFTER_SECONDS = 5;
 
 export type ErrorCode =
   | "bad_request"
@@ -14,6 +18,7 @@ export type ErrorCode =
   | "too_many_requests"
   | "disk_full"
   | "provider_error"
+  | "unavailable"
   | "internal_error";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -30,6 +35,8 @@ const STATUS: Record<ErrorCode, number> = {
   // 507 Insufficient Storage: the database could not write (SQLITE_FULL, PostgreSQL disk_full, ENOSPC).
   disk_full: 507,
   provider_error: 502,
+  // The instance is shutting down: the client tries again (another instance, or this one restarted).
+  unavailable: 503,
   internal_error: 500,
 };
 
@@ -50,13 +57,14 @@ export class ApiError extends Error {
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) {
     const body = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
-    return Response.json({ error: body }, { status: error.status });
+    const headers = error.code === "unavailable" ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined;
+    return Response.json({ error: body }, { status: error.status, headers });
   }
   if (isDiskFull(error)) {
-    console.error("[hintline] the disk is full", error);
+    log().error({ err: error }, "the disk is full");
     return errorResponse(new ApiError("disk_full", DISK_FULL_MESSAGE));
   }
-  console.error("[hintline] unexpected error", error);
+  log().error({ err: error }, "unexpected error");
   return Response.json(
     { error: { code: "internal_error", message: "Something went wrong on the server. Please try again." } },
     { status: 500 },

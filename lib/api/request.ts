@@ -1,6 +1,7 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
 import { publishChangesOf } from "../chat/live/change-events.ts";
+import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
 export const MAX_CHAT_BODY_BYTES = 100 * 1024;
@@ -92,18 +93,24 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, name =
 
 type RouteContext<P> = { params: Promise<P> };
 
-/** Wraps a route handler so every thrown error becomes the API's JSON error shape (and a write tells open tabs). */
+/**
+ * Wraps a route handler so every thrown error becomes the API's JSON error shape (and a write tells open tabs), and
+ * every request is logged with its id (returned as `x-request-id`).
+ */
 export function route<P = Record<string, never>>(
   handler: (request: Request, params: P) => Promise<Response>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
+    const startedAt = performance.now();
+    const requestId = requestIdOf(request);
+    let response: Response;
     try {
-      const response = await handler(request, await context.params);
+      response = await handler(request, await context.params);
       publishChangesOf(request, response);
-      return response;
     } catch (error) {
-      return errorResponse(error);
+      response = errorResponse(error);
     }
+    return logRequest(request, response, requestId, startedAt);
   };
 }
 

@@ -24,6 +24,7 @@ import { harnessOptions } from "../harness-options.ts";
 import { patchAgentState } from "./agent-state.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
+import { logFailure } from "../ops/logger.ts";
 
 export type CompressionState = {
   summary: string;
@@ -100,6 +101,7 @@ export async function compressContext({
     summary = result.summary;
     usage = result.usage;
   } catch (error) {
+    logFailure("a compression's summary failed; the truncation note is used", { conversationId })(error);
     // Pieces summarised before the failure are kept: they are a summary of what came before the note.
     summary = fallbackSummary((error as { partial?: string }).partial ?? state?.summary, count, nowText);
     fallback = true;

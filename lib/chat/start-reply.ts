@@ -19,12 +19,15 @@ import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
+import { logFailure } from "../ops/logger.ts";
+import { isDraining, replyRunning } from "../ops/shutdown.ts";
 
 export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string; editOf?: string };
 
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
 export async function startReply({ request }: { request: ChatRequest }): Promise<Response> {
   const conversationId = request.id;
+  if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
@@ -62,7 +65,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   } catch (error) {
     await replyLock()
       .release(conversationId, replyId)
-      .catch(() => {});
+      .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
     throw error;
   }
 
@@ -106,12 +109,14 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   };
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
+      const over = replyRunning();
       try {
         await streamReply(job, writer);
       } finally {
         await replyLock()
           .release(conversationId, replyId)
-          .catch(() => {});
+          .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
+        over();
       }
     },
     onError: describeError,

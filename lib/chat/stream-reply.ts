@@ -23,6 +23,8 @@ import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 import { systemPromptFor } from "./system-prompt.ts";
 import { titleAfterFirstReply } from "./titles.ts";
+import { logFailure } from "../ops/logger.ts";
+import { replyReport } from "../ops/reply-report.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 
 export type ReplyJob = {
@@ -72,7 +74,9 @@ export function plausibleUsage(usage: StepUsage, contextWindow: number): { input
 export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<ChatMessage>): Promise<void> {
   const { conversationId, replyId, model, settings, contextWindow, agentState, history, committed } = job;
   writer.write({ type: "start", messageId: replyId, messageMetadata: { model: job.modelId } });
+  const report = replyReport({ conversationId, replyId, model: job.modelId });
   const emit = (chunk: ChatChunk) => {
+    report.chunk(chunk.type);
     try {
       writer.write(chunk);
     } catch {
@@ -123,9 +127,10 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       emit,
       beforeStep: steps.beforeStep,
       // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
-      checkpoint: { everyMs: 1000, save: saveParts },
+      checkpoint: { everyMs: 1000, save: saveParts, onError: logFailure("a reply checkpoint failed; the next one writes it again", { conversationId, replyId }) },
       onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
         calls.push(plausibleUsage(reported, contextWindow) ?? {});
+        report.call(calls.at(-1)!);
         const found = observeCall(conversationId, callsBefore + calls.length, {
           system: instructions,
           tools: toolDefinitions,
@@ -165,10 +170,12 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await titleAfterFirstReply({ ...job, reply: outcome.reply, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
+    report.end({ status: outcome.status, error: outcome.error, stopped: job.abortSignal.aborted, stopReason: job.abortSignal.reason });
   } catch (error) {
+    report.end({ status: "error", error, stopped: false });
     await committed
       .then(() => updateMessage({ conversationId, id: replyId, metadata: metadataOf({ error: describeError(error) }), status: "error" }))
-      .catch(() => {});
+      .catch(logFailure("storing a failed reply's error failed", { conversationId, replyId }));
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { DEMO_MODEL_ID } from "../ai/demo-model.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import { getConversation, replaceTitle } from "../db/conversations.ts";
+import { logFailure } from "../ops/logger.ts";
 
 const TITLE_TIMEOUT_MS = 8_000;
 
@@ -53,7 +54,8 @@ export async function titleAfterFirstReply(job: {
     }
     if (!title || title === conversation.title) return undefined;
     return (await replaceTitle({ id: job.conversationId, from: conversation.title, to: title })) ? title : undefined;
-  } catch {
+  } catch (error) {
+    logFailure("making a conversation title failed", { conversationId: job.conversationId })(error);
     return undefined;
   }
 }

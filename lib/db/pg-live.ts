@@ -3,6 +3,7 @@
 // state (a lease lives seconds, chunks only while a reply streams): UNLOGGED, made by a PostgreSQL-only migration.
 import pg from "pg";
 import { databaseUrl, getDb } from "./client.ts";
+import { log, logFailure } from "../ops/logger.ts";
 
 // The tables come from a migration (prisma/migrations/postgresql/*_live_replies): creating them on first use raced
 // when two instances started together (a unique violation in PostgreSQL's catalog failed every reply in flight).
@@ -90,30 +91,61 @@ const holder = globalThis as unknown as { __hintlineListen?: { handlers: Map<str
 holder.__hintlineListen ??= { handlers: new Map() };
 const listening = holder.__hintlineListen;
 
+const RECONNECT_FIRST_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
+let retrying = false;
+
+/** Opens the LISTEN connection again after `ms`, then keeps trying (doubling the wait up to 30 s) until it is open. */
+function retryListen(ms: number): void {
+  if (retrying) return;
+  retrying = true;
+  setTimeout(() => {
+    retrying = false;
+    if (listening.client) return;
+    connect().then(
+      () => log().info("the LISTEN connection is open again"),
+      (error) => {
+        const next = Math.min(ms * 2, RECONNECT_MAX_MS);
+        logFailure(`reconnecting the LISTEN connection failed; trying again in ${next / 1000} s`)(error);
+        retryListen(next);
+      },
+    );
+  }, ms).unref?.();
+}
+
 function connect(): Promise<pg.Client> {
-  listening.client ??= (async () => {
+  let self: Promise<pg.Client> | undefined;
+  listening.client ??= self = (async () => {
     const client = new pg.Client({ connectionString: databaseUrl() });
     client.on("notification", (message) => {
       for (const handler of listening.handlers.get(message.channel) ?? []) {
         try {
           handler(message.payload ?? "");
-        } catch {
+        } catch (error) {
           // one handler's failure is not the others'
+          logFailure("a notification handler failed", { channel: message.channel })(error);
         }
       }
     });
-    // A lost connection is opened again (with every channel) on the next listen or a timer.
-    const reconnect = () => {
-      listening.client = undefined;
-      setTimeout(() => void connect().catch(() => {}), 1_000).unref?.();
+    // A lost connection is opened again (with every channel), retried until the database answers again.
+    let lost = false;
+    let connected = false;
+    const reconnect = (error?: unknown) => {
+      // A connection that never opened is reported by connect()'s rejection, to whoever asked.
+      if (lost || !connected) return;
+      lost = true;
+      if (listening.client === self) listening.client = undefined;
+      logFailure("the LISTEN connection was lost; reconnecting")(error ?? new Error("connection ended"));
+      retryListen(RECONNECT_FIRST_MS);
     };
     client.on("error", reconnect);
     client.on("end", reconnect);
     await client.connect();
+    connected = true;
     for (const channel of listening.handlers.keys()) await client.query(`LISTEN "${channel}"`);
     return client;
   })().catch((error) => {
-    listening.client = undefined;
+    if (listening.client === self) listening.client = undefined;
     throw error;
   });
   return listening.client;

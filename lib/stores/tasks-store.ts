@@ -4,6 +4,7 @@
 import { create } from "zustand";
 import type { Task, TaskStatus } from "../chat-message.ts";
 import { apiFetch, failureText } from "./api-client.ts";
+import { warnFailure } from "@/lib/client-log";
 
 type TasksState = {
   conversationId: string | null;
@@ -57,8 +58,9 @@ export const useTasksStore = create<TasksState>((set, get) => {
       try {
         const tasks = await apiFetch<Task[]>(base());
         if (get().conversationId === conversationId) set({ tasks });
-      } catch {
+      } catch (error) {
         // the next change or a reload tries again
+        warnFailure("reloading the tasks failed")(error);
       }
     },
     add: (subject) => guard(() => apiFetch(base(), { method: "POST", body: JSON.stringify({ subject }) }), { kept: "task" }),

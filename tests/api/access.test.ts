@@ -55,12 +55,13 @@ const apiRoutes: Route[] = [
   { method: "PATCH", path: `${W}/skills/evil`, body: { description: "d" } },
   { method: "DELETE", path: `${W}/skills/evil` },
   { method: "GET", path: "/api/model" },
+  { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
 ];
 const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default"];
-// The sign-in route and page are open by design (auth.test.ts covers them).
-const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in"]);
+// The sign-in route and page are open by design (auth.test.ts covers them), and so is the health check (ops.test.ts).
+const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in", "GET /api/health"]);
 
 const credentials: { name: string; headers: () => Promise<Record<string, string>> }[] = [
   { name: "without credentials", headers: async () => ({}) },

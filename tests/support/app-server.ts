@@ -16,6 +16,8 @@ export type AppServer = {
   stop: () => Promise<void>;
   /** Kills the server the hard way (SIGKILL), as a crash would. */
   kill: () => Promise<void>;
+  /** Sends SIGTERM (a rolling restart's stop) and resolves with the exit code once the process is gone. */
+  terminate: () => Promise<number | null>;
 };
 
 export function freePort(): Promise<number> {
@@ -57,7 +59,9 @@ export async function startAppServer({
   for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN"]) {
     if (!(key in env)) delete childEnv[key];
   }
-  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) });
+  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), NEXT_MANUAL_SIG_HANDLE: "true" });
+  // stop() sends SIGTERM, which drains: a test's server gives a reply still running 2 s unless the test says otherwise.
+  childEnv.HINTLINE_SHUTDOWN_GRACE_MS ??= "2000";
   const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
     env: childEnv as NodeJS.ProcessEnv,
@@ -90,6 +94,11 @@ export async function startAppServer({
     kill: async () => {
       child.kill("SIGKILL");
       await exited(child);
+    },
+    terminate: async () => {
+      child.kill("SIGTERM");
+      await exited(child);
+      return child.exitCode;
     },
   };
 }

@@ -2,6 +2,7 @@
 // database-backed one (LISTEN/NOTIFY, several instances) implements the same interface.
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { createPostgresBus } from "./pg-event-bus.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 export type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace"; id: string };
 
@@ -20,8 +21,9 @@ export function createMemoryBus(): EventBus {
       for (const listener of [...listeners]) {
         try {
           listener(event);
-        } catch {
+        } catch (error) {
           // one listener's failure is not the publisher's
+          logFailure("a change-event listener failed", { event: event.type })(error);
         }
       }
     },

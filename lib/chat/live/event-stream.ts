@@ -7,6 +7,21 @@ export const EVENTS_QUEUE_LIMIT = 256;
 const KEEP_ALIVE_MS = 15_000;
 const encoder = new TextEncoder();
 
+// Every open stream of this process, so that metrics can count them and a shutting-down server can close them (the
+// browsers' EventSource then reconnects, to another instance behind a load balancer).
+const holder = globalThis as unknown as { __hintlineEventStreams?: Set<() => void> };
+holder.__hintlineEventStreams ??= new Set();
+const open = holder.__hintlineEventStreams;
+
+export function eventListenerCount(): number {
+  return open.size;
+}
+
+/** Ends every open event stream of this process. */
+export function closeEventStreams(): void {
+  for (const close of [...open]) close();
+}
+
 export function eventStream({
   bus = eventBus(),
   queueLimit = EVENTS_QUEUE_LIMIT,
@@ -19,25 +34,27 @@ export function eventStream({
       async start(controller) {
         await bus.ready?.();
         let closed = false;
+        const close = () => {
+          stop();
+          try {
+            controller.close();
+          } catch {
+            // already closed
+          }
+        };
         const send = (text: string) => {
           if (closed) return;
           // desiredSize counts what is queued and not yet read: past the limit the listener is dropped.
-          if ((controller.desiredSize ?? 0) <= 0) {
-            stop();
-            try {
-              controller.close();
-            } catch {
-              // already closed
-            }
-            return;
-          }
+          if ((controller.desiredSize ?? 0) <= 0) return close();
           controller.enqueue(encoder.encode(text));
         };
         const unsubscribe = bus.subscribe((event: ChangeEvent) => send(`data: ${JSON.stringify({ type: event.type, id: event.id })}\n\n`));
         const timer = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
         timer.unref?.();
+        open.add(close);
         stop = () => {
           closed = true;
+          open.delete(close);
           unsubscribe();
           clearInterval(timer);
           signal?.removeEventListener("abort", stop);

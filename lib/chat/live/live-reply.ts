@@ -10,6 +10,7 @@ import { publishChange } from "./event-bus.ts";
 import { followRemote, ownReply } from "./pg-relay.ts";
 import { liveRelay } from "./relay.ts";
 import { replyLock } from "./reply-lock.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 /** The AI SDK's UI message stream headers, plus Hintline's. */
 export const LIVE_STREAM_HEADERS = {
@@ -32,7 +33,10 @@ export function detachReply({ conversationId, replyId, stream }: { conversationI
   publishChange({ type: "conversation", id: conversationId });
   publishChange({ type: "conversations", id: conversationId });
   // On PostgreSQL a follower on another instance may ask for the reply.
-  const disown = isPostgresUrl(databaseUrl()) ? ownReply(conversationId, replyId).catch(() => () => {}) : undefined;
+  const disown = isPostgresUrl(databaseUrl()) ? ownReply(conversationId, replyId).catch((error) => {
+        logFailure("listening for followers on other instances failed", { conversationId, replyId })(error);
+        return () => {};
+      }) : undefined;
   void (async () => {
     const reader = stream.getReader();
     try {
@@ -43,8 +47,9 @@ export function detachReply({ conversationId, replyId, stream }: { conversationI
         // The agent changed the task list: other tabs' panels look again.
         if (value.type === "data-tasks") publishChange({ type: "tasks", id: conversationId });
       }
-    } catch {
+    } catch (error) {
       // createUIMessageStream reports errors as chunks; a failure here only ends the stream
+      logFailure("a live reply's stream failed", { conversationId, replyId })(error);
     } finally {
       sink.end();
       void disown?.then((release) => release());

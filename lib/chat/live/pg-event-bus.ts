@@ -3,19 +3,21 @@
 import { listen, notify } from "../../db/pg-live.ts";
 import type { ChangeEvent, EventBus } from "./event-bus.ts";
 import { createMemoryBus } from "./event-bus.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 export function createPostgresBus(): EventBus {
   const local = createMemoryBus();
   let listening: Promise<void> | undefined;
   const setUp = () => {
-    listening ??= listen("hintline_events", (payload) => local.publish(JSON.parse(payload) as ChangeEvent)).catch(() => {
+    listening ??= listen("hintline_events", (payload) => local.publish(JSON.parse(payload) as ChangeEvent)).catch((error) => {
+      logFailure("listening for change events failed; the next subscriber tries again")(error);
       listening = undefined;
     });
     return listening;
   };
   return {
     publish(event) {
-      void notify("hintline_events", JSON.stringify({ type: event.type, id: event.id })).catch(() => {});
+      void notify("hintline_events", JSON.stringify({ type: event.type, id: event.id })).catch(logFailure("publishing a change event failed", { event: event.type }));
     },
     subscribe(listener) {
       void setUp();

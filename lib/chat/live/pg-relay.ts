@@ -6,6 +6,7 @@
 import { appendChunks, dropChunks, listen, notify, readChunks } from "../../db/pg-live.ts";
 import { liveRelay } from "./relay.ts";
 import { replyLock } from "./reply-lock.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -58,7 +59,7 @@ async function mirror(conversationId: string, replyId: string): Promise<void> {
   const reader = stream.getReader();
   let seq = 0;
   try {
-    await dropChunks("", STALE_ROWS_MS).catch(() => {});
+    await dropChunks("", STALE_ROWS_MS).catch(logFailure("dropping stale live-chunk rows failed"));
     for (;;) {
       const { value, done } = await reader.read();
       const rows = done ? [""] : [decoder.decode(value)];
@@ -71,7 +72,7 @@ async function mirror(conversationId: string, replyId: string): Promise<void> {
   } finally {
     setTimeout(() => {
       mirrored.delete(replyId);
-      void dropChunks(replyId, STALE_ROWS_MS).catch(() => {});
+      void dropChunks(replyId, STALE_ROWS_MS).catch(logFailure("dropping a reply's live-chunk rows failed", { replyId }));
     }, KEEP_ROWS_MS).unref?.();
   }
 }

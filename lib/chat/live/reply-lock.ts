@@ -6,6 +6,7 @@ import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { dropLease, liveLease, listen, notify, renewLeases, takeLease } from "../../db/pg-live.ts";
 import { envNumber } from "../../env-number.ts";
 import { activeReply, activeReplyIds, activeReplyList, beginReply, endReply } from "../active-replies.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 export type LiveReplyRef = { replyId: string; local: boolean };
 
@@ -60,7 +61,7 @@ export function postgresLock(): ReplyLock {
       void renewLeases(
         activeReplyList().map(([, replyId]) => replyId),
         leaseMs(),
-      ).catch(() => {});
+      ).catch(logFailure("reply lease renewal failed: another instance may take over these replies"));
     }, leaseMs() / 3);
     renewing.unref?.();
     return listening;

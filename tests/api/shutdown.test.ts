@@ -1,0 +1,116 @@
+// Graceful shutdown with two instances on one PostgreSQL: SIGTERM during a reply on A lets it finish within the grace
+// (or stores it incomplete with "The server restarted." after it), refuses new replies meanwhile with 503 and
+// Retry-After, closes A's event streams, exits 0, and B serves throughout and takes the conversation's next message at
+// once (the lease is released, not left to run out).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { chunkReader, getJson, postChat, readChunks, streamedText } from "../support/chat-client.ts";
+import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
+import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
+import { type ConversationView, expectApiError, messageText } from "./helpers.ts";
+
+const postgres = process.env.TEST_POSTGRES_URL;
+const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+
+/** An open GET /api/events stream; `ended` settles with "closed" when the server ends it cleanly. */
+function openEvents(url: string): { opened: Promise<void>; ended: Promise<"closed" | "reset"> } {
+  let markOpened!: () => void;
+  const opened = new Promise<void>((resolve) => (markOpened = resolve));
+  const ended = (async () => {
+    try {
+      const response = await fetch(`${url}/api/events`);
+      const reader = response.body!.getReader();
+      for (;;) {
+        const { done } = await reader.read();
+        markOpened();
+        if (done) return "closed" as const;
+      }
+    } catch {
+      return "reset" as const;
+    }
+  })();
+  return { opened, ended };
+}
+
+describe.skipIf(!postgres)("SIGTERM with two instances on one PostgreSQL", () => {
+  let fake: OpenAIFake;
+  let b: AppServer;
+  let databaseUrl: string;
+  const started: AppServer[] = [];
+  // The default 15 s lease: B taking the next message at once shows that A released it.
+  const instance = async (graceMs: number) => {
+    const server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_SHUTDOWN_GRACE_MS: String(graceMs) }, databaseUrl });
+    started.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createPostgresDatabase(postgres!, `hintline_shutdown_${process.pid}`);
+    migrate(databaseUrl);
+    fake = await startOpenAIFake();
+    b = await instance(2_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(started.map((s) => s.kill()));
+    await fake?.close();
+  });
+
+  const view = async (id: string) => (await getJson<ConversationView>(`${b.url}/api/conversations/${id}`)).body;
+
+  it("lets a running reply finish, refuses new ones with 503 and Retry-After meanwhile, and exits 0", async () => {
+    const a = await instance(20_000);
+    const events = openEvents(a.url);
+    await events.opened;
+    fake.enqueue({ text: longText(80), chunkDelayMs: 25 });
+    const original = await postChat(a.url, { conversationId: "drain", messageId: "d1", text: "write" });
+    expect(original.status).toBe(200);
+    const reader = chunkReader(original);
+    await reader.until((c) => c.type === "text-delta");
+    const exit = a.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await postChat(a.url, { conversationId: "elsewhere", text: "hello" });
+    expect(refused.headers.get("retry-after")).toBe("5");
+    await expectApiError(refused, 503, "unavailable");
+    const health = await fetch(`${a.url}/api/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ draining: true, problems: ["the server is shutting down"] });
+    // B serves meanwhile.
+    fake.enqueue({ text: "B here" });
+    const onB = await postChat(b.url, { conversationId: "meanwhile", text: "hello" });
+    expect(onB.status).toBe(200);
+    expect(streamedText(await readChunks(onB))).toBe("B here");
+    // A's reply runs to its end, and is stored whole.
+    const chunks = await reader.rest();
+    expect(streamedText(chunks)).toBe(longText(80));
+    expect(await exit).toBe(0);
+    expect(await events.ended).toBe("closed");
+    const stored = await view("drain");
+    expect(stored.messages.map((m) => m.id)[0]).toBe("d1");
+    expect(stored.messages[1]?.metadata?.status).toBeUndefined();
+    expect(messageText(stored.messages[1])).toBe(longText(80));
+    expect(a.logs()).toMatch(/"msg":"shut down"/);
+  });
+
+  it("stores a reply still running after the grace as incomplete (the server restarted), and B takes the next message at once", async () => {
+    const a = await instance(1_000);
+    fake.enqueue({ text: longText(3000), chunkDelayMs: 20 });
+    const original = await postChat(a.url, { conversationId: "cut", messageId: "c1", text: "write forever" });
+    const reader = chunkReader(original);
+    await reader.until((c) => c.type === "text-delta");
+    const exit = a.terminate();
+    // The browser's stream ends with the reply's status and reason.
+    const chunks = await reader.rest();
+    expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({ status: "incomplete", error: "The server restarted." });
+    expect(await exit).toBe(0);
+    const stored = await view("cut");
+    expect(stored.messages[1]?.metadata).toMatchObject({ status: "incomplete", error: "The server restarted." });
+    expect(messageText(stored.messages[1]).length).toBeGreaterThan(0);
+    // No lease left to run out: B answers the next message now (a Retry on the next instance).
+    fake.enqueue({ text: "I am B" });
+    const next = await postChat(b.url, { conversationId: "cut", messageId: "c3", text: "still there?" });
+    expect(next.status).toBe(200);
+    expect(streamedText(await readChunks(next))).toBe("I am B");
+    expect(a.logs()).toMatch(/"outcome":"stopped","stopReason":"shutdown".*"msg":"reply"/);
+  });
+});

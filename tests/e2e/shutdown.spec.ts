@@ -1,0 +1,43 @@
+// A restart under a browser tab: the server gets SIGTERM while it writes a reply (the demo model, a word every 50 ms,
+// a 300 ms grace), the tab shows the reply stopped with "The server restarted.", and once the server is back (same
+// port, same database) Regenerate writes the reply anew.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+import { type AppProcess, migrateDatabase, startApp } from "./support/app-process";
+
+const PORT = (Number(process.env.HINTLINE_E2E_PORT_BASE) || 3400) + 5;
+const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean);
+
+test.describe("restarts", () => {
+  let app: AppProcess | undefined;
+  test.afterEach(() => {
+    app?.child.kill("SIGKILL");
+  });
+
+  test("a reply cut by a restart says so, and Regenerate works on the restarted server", async ({ page }) => {
+    const databaseUrl = `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-e2e-restart-")), "app.db")}`;
+    migrateDatabase(databaseUrl);
+    const env = { HINTLINE_DEMO_WORD_DELAY_MS: "50", HINTLINE_SHUTDOWN_GRACE_MS: "300" };
+    app = await startApp({ port: PORT, databaseUrl, env });
+    const chat = new ChatPage(page, app.url);
+    await chat.gotoNewChat();
+    await chat.send("write 300 words about rivers");
+    await expect.poll(async () => words(await chat.replyText()).length).toBeGreaterThanOrEqual(5);
+
+    expect(await app.terminate()).toBe(0);
+    const reply = chat.lastAssistant();
+    await expect(reply).toHaveAttribute("data-status", "incomplete");
+    await expect(reply.getByTestId("message-incomplete")).toHaveText("The server restarted.");
+    expect(words(await chat.replyText(reply)).length).toBeLessThan(300);
+
+    app = await startApp({ port: PORT, databaseUrl, env: { HINTLINE_DEMO_WORD_DELAY_MS: "1" } });
+    await reply.getByTestId("regenerate").click();
+    await chat.waitForReplyDone({ timeout: 30_000 });
+    await expect(chat.lastAssistant()).toHaveAttribute("data-status", "complete");
+    expect(words(await chat.replyText(chat.lastAssistant()))).toHaveLength(300);
+    await expect(chat.assistantMessages).toHaveCount(1);
+  });
+});
