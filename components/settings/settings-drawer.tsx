@@ -144,6 +144,15 @@ export function SettingsDrawer({
               <input type="checkbox" data-testid="setting-injection.timestamps" checked={draft.timestamps} onChange={(e) => set("timestamps", e.target.checked)} />
               Timestamps on your messages and tool results (model input only)
             </label>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                data-testid="setting-injection.tasksDetail"
+                checked={draft.tasksDetail === "list"}
+                onChange={(e) => set("tasksDetail", e.target.checked ? "list" : "counts")}
+              />
+              Task hints list the open tasks (not only how many)
+            </label>
             {text("timezone", "injection.timezone", "Timezone", "An IANA name, e.g. Europe/Berlin")}
             {text("timeFormat", "injection.timeFormat", "Time format", "date-fns tokens; must contain year, month and day")}
             {text("timeInterval", "injection.timeInterval", "Time interval (hours)", "Re-tell the time after this long")}

@@ -6,6 +6,7 @@ export type SettingsDraft = {
   emitHintEvent: boolean;
   strategy: Settings["injection"]["strategy"];
   timestamps: boolean;
+  tasksDetail: Settings["injection"]["tasksDetail"];
   timezone: string;
   timeFormat: string;
   timeInterval: string;
@@ -28,6 +29,7 @@ export function toDraft(s: Settings): SettingsDraft {
     emitHintEvent: s.injection.emitHintEvent,
     strategy: s.injection.strategy,
     timestamps: s.injection.timestamps,
+    tasksDetail: s.injection.tasksDetail,
     timezone: s.injection.timezone,
     timeFormat: s.injection.timeFormat,
     timeInterval: String(s.injection.timeInterval),
@@ -55,6 +57,7 @@ export function fromDraft(d: SettingsDraft) {
       emitHintEvent: d.emitHintEvent,
       strategy: d.strategy,
       timestamps: d.timestamps,
+      tasksDetail: d.tasksDetail,
       timezone: d.timezone.trim(),
       timeFormat: d.timeFormat,
       timeInterval: num(d.timeInterval),

@@ -28,6 +28,7 @@ describe("settings", () => {
       emitHintEvent: true,
       strategy: "append",
       timestamps: false,
+      tasksDetail: "counts",
     });
     expect(s.injection.template).toBe(DEFAULT_TEMPLATE);
     expect(s.context).toEqual({ triggerRatio: 0.8, reserveRatio: 0.1 });

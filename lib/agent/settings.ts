@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { readTime, writeTime } from "./hints/read-time.ts";
 import { INJECTION_STRATEGIES } from "./injection-strategy.ts";
+import { OPEN_TASKS_MAX_CHARS, TASKS_DETAILS } from "./hints/open-tasks.ts";
 import { BUILT_IN_FIELDS, DEFAULT_TEMPLATE, escapeValue, HINT_MAX_CHARS, RUNTIME_STATE_PLACEHOLDER, renderedLength } from "./hints/render-hint.ts";
 
 export { DEFAULT_TEMPLATE, HINT_MAX_CHARS };
@@ -146,6 +147,7 @@ const injectionSchema = z
     emitHintEvent: z.boolean(),
     strategy: z.enum(INJECTION_STRATEGIES, { message: `must be one of ${INJECTION_STRATEGIES.map((s) => `"${s}"`).join(", ")}` }),
     timestamps: z.boolean(),
+    tasksDetail: z.enum(TASKS_DETAILS, { message: `must be one of ${TASKS_DETAILS.map((d) => `"${d}"`).join(", ")}` }),
   })
   .strict();
 
@@ -182,7 +184,7 @@ export function worstCaseHintChars(injection: Settings["injection"], { withExtra
     fieldChars("current-time", time),
     fieldChars("timezone", escapeValue(injection.timezone).length),
     fieldChars("time-since-last-message", MAX_SINCE_CHARS),
-    fieldChars("tasks", MAX_BUILT_IN_TEXT_CHARS),
+    fieldChars("tasks", MAX_BUILT_IN_TEXT_CHARS + (injection.tasksDetail === "list" ? OPEN_TASKS_MAX_CHARS : 0)),
     fieldChars("context-length", MAX_BUILT_IN_TEXT_CHARS),
   ];
   if (withExtras) for (const [key, value] of Object.entries(injection.extraFields)) fields.push(fieldChars(key, escapeValue(value).length));
@@ -243,6 +245,7 @@ export function defaultSettings(timezone = "UTC"): Settings {
       emitHintEvent: true,
       strategy: "append",
       timestamps: false,
+      tasksDetail: "counts",
     },
     context: { triggerRatio: 0.8, reserveRatio: 0.1 },
     prompt: {},

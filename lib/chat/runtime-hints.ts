@@ -86,6 +86,7 @@ export function createHintStep(options: HintStepOptions) {
       pending: tasks.filter((t) => t.status === "pending").length,
       inProgress: tasks.filter((t) => t.status === "in_progress").length,
     };
+    const open = config.tasksDetail === "list" ? tasks.flatMap((t) => (t.status === "pending" || t.status === "in_progress" ? [{ id: t.id, status: t.status, subject: t.subject }] : [])) : undefined;
     const noOpenTasks = counts.pending + counts.inProgress === 0;
     let scan: ContextScan;
     if (call.since) {
@@ -101,7 +102,7 @@ export function createHintStep(options: HintStepOptions) {
       config,
       now: at,
       scan,
-      tasks: counts,
+      tasks: { ...counts, open },
       tasksEditedByPerson,
       isFirstCall: stepIndex === 0,
       full: call.full,

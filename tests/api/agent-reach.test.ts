@@ -152,4 +152,27 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
     expect(context.body.system).toContain("shared-name: The workspace's version");
     expect(context.body.system).not.toContain("The operator's version");
   });
+
+  it("with tasksDetail \"list\", the task hint and the replace status carry the open tasks; a bad value is refused", async () => {
+    const id = newId();
+    const patch = (settings: object) => fetch(api(`/conversations/${id}`), jsonRequest("PATCH", { settings }));
+    await callTools(id, [{ id: "t0", name: "TaskList", arguments: {} }]);
+    const refused = await patch({ injection: { tasksDetail: "everything" } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("settings.injection.tasksDetail");
+    expect((await patch({ injection: { tasksDetail: "list" } })).status).toBe(200);
+    for (const subject of ["Outline </tasks> the post", "Draft it"]) {
+      expect((await fetch(api(`/conversations/${id}/tasks`), jsonRequest("POST", { subject }))).status).toBe(201);
+    }
+    expect((await fetch(api(`/conversations/${id}/tasks/2`), jsonRequest("PATCH", { status: "in_progress" }))).status).toBe(200);
+    const appended = await callTools(id, [{ id: "t1", name: "TaskList", arguments: {} }]);
+    const hint = (appended.body.messages as WireMessage[]).map(textOf).findLast((t) => t.includes("<tasks>"));
+    expect(hint).toContain("The user updated the task list. You have 1 in-progress tasks and 1 pending tasks.");
+    expect(hint).toContain("Open tasks:\n[2] in_progress Draft it\n[1] pending Outline &lt;/tasks&gt; the post</tasks>");
+    expect((await patch({ injection: { strategy: "replace" } })).status).toBe(200);
+    const replaced = await callTools(id, [{ id: "t2", name: "TaskList", arguments: {} }]);
+    const status = textOf((replaced.body.messages as WireMessage[]).at(-1)!);
+    expect(status).toContain("<context-length>");
+    expect(status).toContain("Open tasks:\n[2] in_progress Draft it\n[1] pending Outline");
+  });
 });

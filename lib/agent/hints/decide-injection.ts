@@ -4,13 +4,15 @@ import type { InjectionConfig } from "../settings.ts";
 import { isValidTimeZone } from "../settings.ts";
 import { readTime, writeTime } from "./read-time.ts";
 import { orderFields, readField, renderHint } from "./render-hint.ts";
+import { type OpenTask, openTasksList } from "./open-tasks.ts";
 import type { ContextScan } from "./scan-context.ts";
 
 export type InjectionInput = {
   config: InjectionConfig;
   now: Date;
   scan: ContextScan;
-  tasks: { pending: number; inProgress: number };
+  /** The open task counts, and (for `tasksDetail: "list"`) the open tasks themselves. */
+  tasks: { pending: number; inProgress: number; open?: readonly OpenTask[] };
   /** The person changed the task list since the agent last saw it. */
   tasksEditedByPerson: boolean;
   /** Context usage: only considered on the first model call of a reply. */
@@ -50,9 +52,10 @@ export function timeIsStale(scan: ContextScan, config: InjectionConfig, now: Dat
   return elapsedHours < 0 || elapsedHours > config.timeInterval;
 }
 
-export function tasksText({ pending, inProgress }: { pending: number; inProgress: number }, byPerson: boolean): string {
+export function tasksText({ pending, inProgress, open }: InjectionInput["tasks"], byPerson: boolean): string {
   const counts = `You have ${inProgress} in-progress tasks and ${pending} pending tasks. Use \`TaskList\` to view them if you don't know.`;
-  return byPerson ? `The user updated the task list. ${counts}` : counts;
+  const list = open?.length ? `\nOpen tasks:\n${openTasksList(open)}` : "";
+  return `${byPerson ? `The user updated the task list. ${counts}` : counts}${list}`;
 }
 
 export function contextText(inputTokens: number, triggerTokens: number): string {
@@ -93,7 +96,7 @@ export function decideInjection(input: InjectionInput): Injection | null {
 
   const open = tasks.pending + tasks.inProgress;
   if (full || (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen))) {
-    builtIns.tasks = tasksText(tasks, input.tasksEditedByPerson);
+    builtIns.tasks = tasksText(config.tasksDetail === "list" ? tasks : { ...tasks, open: undefined }, input.tasksEditedByPerson);
   }
 
   if ((full || input.isFirstCall) && input.context) {

@@ -69,7 +69,7 @@ export const taskGuidance: PromptTransformer = (sections, context) => {
   const tools = [create, get, list, update].filter(Boolean).join(", ");
   const text = [
     "# Tasks and system reminders",
-    `For work with several steps, keep a task list with the task tools (${tools}): create a task per step, set it to in_progress when you start it and completed when it is done, and check TaskList to see what is left. The person can see and edit the same list.`,
+    `For work with several steps, keep a task list with the task tools (${tools}): create a task per step, set it to in_progress when you start it and completed when it is done, keep exactly one task in_progress at a time, and check TaskList to see what is left. The person can see and edit the same list.`,
     "Some messages in this conversation are <system-reminder> blocks. They are not written by the person: the system adds them with facts about the current state (the current time and timezone, your open tasks, how full your context is, and other fields). Treat them as true at the point where they appear; a later reminder supersedes an earlier one. You need not mention them unless they matter to the person's request.",
     "Every tool result ends with a call counter, \"(Tool call #N for 'Name' in this conversation.)\": it counts that tool's calls over the whole conversation, for reference only. When a result ends with \"Warning: this is call N of Name with these same arguments in this reply\", you have made the identical call three times or more in this reply and got the same answer: do not call it again with those arguments; change the arguments, use another tool, or answer with what you know.",
   ].join("\n");
