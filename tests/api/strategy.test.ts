@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import type { FakeReply, RecordedRequest } from "../support/openai-fake.ts";
+import { countTokens } from "@/lib/agent/token-count";
 import { type ApiMessage, expectApiError, jsonRequest } from "./helpers.ts";
 
 const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "200000" });
@@ -137,20 +138,50 @@ describe("injection strategies", () => {
     }
     const chosen = decisions.map((d) => d.chosen);
     console.log(`auto: ${decisions.map((d) => `N=${d.N} S=${d.S} R=${d.R} → ${d.chosen}`).join("; ")}`);
-    // Each decision is the model's: the rule applied to the figures it reports.
-    for (const d of decisions) {
+    // The figures the endpoint reports are checked against what was sent, not taken on trust. N: one update at the
+    // first call and one per turn (the person adds a task before each). R: the tokens the conversation grew by between
+    // two updates (the answer and the next message; hints left out), counted here from the requests, averaged.
+    // S: a full status as sent once auto replaces (the same counter plus the message's overhead; within 5 %, as the
+    // endpoint's S averages every status measured and the task counts in them grow).
+    const requests = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
+    const updates = [0, ...firstRequest].map((i) => requests[i]!);
+    const content = (m: WireMessage) => (typeof m.content === "string" ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join(""));
+    const tokens = (m: WireMessage) => countTokens(content(m)) + 4;
+    const shared = (a: WireMessage[], b: WireMessage[]) => {
+      let i = 0;
+      while (i < a.length && JSON.stringify(a[i]) === JSON.stringify(b[i])) i++;
+      return i;
+    };
+    const gaps = updates.slice(1).map((after, k) => {
+      const before = updates[k]!;
+      return after.slice(shared(before, after)).filter((m) => !isStatus(JSON.stringify(m))).reduce((n, m) => n + tokens(m), 0);
+    });
+    const fullStatuses = firstRequest.map((i) => requests[i]!.at(-1)!).filter((m) => isFullStatus(JSON.stringify(m)));
+    expect(fullStatuses.length).toBeGreaterThan(0);
+    const sentS = tokens(fullStatuses[0]!);
+    const near = (figure: number, measured: number, share: number) => Math.abs(figure - measured) <= share * measured;
+    decisions.forEach((d, turn) => {
+      const sentR = gaps.slice(0, turn + 1).reduce((a, b) => a + b, 0) / (turn + 1);
+      expect({ turn, N: d.N, S: near(d.S, sentS, 0.05), R: near(d.R, sentR, 0.01), sent: { S: sentS, R: Math.round(sentR) } }).toEqual({
+        turn,
+        N: turn + 2,
+        S: true,
+        R: true,
+        sent: expect.anything(),
+      });
       expect(d.alpha).toBe(0.5); // the fake's model has no price
+      // And the decision is the rule applied to those figures.
       expect(d.chosen).toBe((d.alpha * d.S * d.N) / 2 < (1 - d.alpha) * d.R ? "append" : "replace");
-    }
+    });
     // It flips once, from append to replace.
     const flip = chosen.indexOf("replace");
     expect(flip).toBeGreaterThan(0);
     expect(chosen.slice(flip).every((x) => x === "replace")).toBe(true);
     // And the requests show it: an append call's hint stays in the next request, a replace call's status does not.
-    const requests = env.fake.requests.map(wire);
+    const sentBodies = env.fake.requests.map(wire);
     for (let turn = 0; turn < 8; turn++) {
-      const sent = requests[firstRequest[turn]!]!;
-      const next = requests[firstRequest[turn + 1]!]!;
+      const sent = sentBodies[firstRequest[turn]!]!;
+      const next = sentBodies[firstRequest[turn + 1]!]!;
       if (chosen[turn] === "append") expect(startsWith(next, sent)).toBe(true);
       else {
         expect(isFullStatus(sent.at(-1)!)).toBe(true);
