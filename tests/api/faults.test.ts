@@ -110,7 +110,9 @@ describe("a provider that never answers, and the person presses Stop", () => {
     const started = Date.now();
     stop.abort();
     expect((await stopReply(env.server.url, "hang")).status).toBe(200);
-    const settled = await pollUntil(() => view(env.server.url, "hang"), (c) => c.messages[1]?.metadata?.status === "incomplete", 10_000, "the reply to be stored incomplete");
+    const status = async () => (await view(env.server.url, "hang")).messages[1]?.metadata?.status;
+    await pollUntil(status, (s) => s === "incomplete", 10_000, "the reply to be stored incomplete");
+    const settled = await view(env.server.url, "hang");
     expect(settled.messages[1]?.metadata?.status).toBe("incomplete");
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(messageText(settled.messages[0])).toBe("are you there?");
