@@ -84,10 +84,13 @@ export function recordBuildInputs(fingerprint, { root = ROOT, distDir } = {}) {
 export function ensureBuild() {
   if (!buildIsStale()) return;
   console.log("hintline: building the app (first start or sources changed)…");
+  fs.rmSync(path.join(distPath(ROOT), INPUTS_STAMP), { force: true });
   const fingerprint = buildInputsFingerprint();
   const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit", env: process.env });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  recordBuildInputs(fingerprint);
+  // Inputs that changed while it ran (an edit, or Next adding another build directory's types to tsconfig.json):
+  // no record, so this build is judged by time.
+  if (buildInputsFingerprint() === fingerprint) recordBuildInputs(fingerprint);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
