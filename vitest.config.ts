@@ -32,6 +32,8 @@ export default defineConfig({
         test: {
           name: "db-postgres",
           include: ["tests/db/**/*.test.ts"],
+          // The direct SQLite path's tests run on SQLite only: left out here rather than skipped.
+          exclude: ["tests/db/sqlite-direct.test.ts"],
           globalSetup: ["tests/support/db-global-setup.ts"],
           provide: { databaseKind: "postgres" },
           fileParallelism: false,

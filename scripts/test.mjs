@@ -1,8 +1,10 @@
-// `npm test`: every check, each suite closing with a plain `name: N passed, N failed` line.
+// `npm test`: every check, each suite closing with a plain `name: N passed, N failed, N skipped` line and the run
+// with `total: N passed, N failed, N skipped`.
 //   lint · typecheck · unit · db (SQLite and PostgreSQL) · api (real servers) · e2e (Chromium)
 // PostgreSQL: TEST_POSTGRES_URL, or a throwaway server started with scripts/pg-temp.sh.
 // Options: --only=unit,api (run some suites); HINTLINE_SKIP_E2E=1 / HINTLINE_SKIP_POSTGRES=1 to leave suites out
-// on a machine without Chromium or PostgreSQL (reported as skipped, never as passed).
+// on a machine without Chromium or PostgreSQL (counted as skipped, never as passed). Under CI (CI=true) nothing may be
+// skipped: a skipped test or a suite left out fails the run.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -13,6 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wanted = (suite) => !only || only.includes(suite);
+const underCi = !!process.env.CI && !["false", "0"].includes(process.env.CI);
 const results = [];
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
@@ -22,31 +25,60 @@ function run(cmd, args, env = {}) {
   return { ok: result.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
 }
 
-function report(name, passed, failed, extra = "") {
-  results.push({ name, passed, failed });
-  console.log(`\n${name}: ${passed} passed, ${failed} failed${extra}`);
+/** The suite's line: `name: N passed, N failed, N skipped`, with what was left out and how long it took. */
+export function suiteLine(name, { passed, failed, skipped }, extra = "") {
+  return `${name}: ${passed} passed, ${failed} failed, ${skipped} skipped${extra}`;
+}
+
+function report(name, counts, extra = "") {
+  results.push({ name, skipped: 0, ...counts });
+  console.log(`\n${suiteLine(name, { skipped: 0, ...counts }, extra)}`);
 }
 
 function check(name, cmd, args) {
   if (!wanted(name)) return;
   const { ok, seconds } = run(cmd, args);
-  report(name, ok ? 1 : 0, ok ? 0 : 1, ` (${seconds}s)`);
+  report(name, { passed: ok ? 1 : 0, failed: ok ? 0 : 1 }, ` (${seconds}s)`);
 }
 
-function countVitest(file) {
-  const data = JSON.parse(fs.readFileSync(file, "utf8"));
-  return { passed: data.numPassedTests ?? 0, failed: (data.numFailedTests ?? 0) + (data.numRuntimeErrorTestSuites ?? 0) };
+/** Counts from Vitest's JSON report: skipped (`.skip`, `skipIf`) and todo tests count as skipped. */
+export function countVitest(data) {
+  return {
+    passed: data.numPassedTests ?? 0,
+    failed: (data.numFailedTests ?? 0) + (data.numRuntimeErrorTestSuites ?? 0),
+    skipped: (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0),
+  };
 }
 
-function vitestSuite(name, projects, env = {}) {
+/** Counts from Playwright's JSON report: flaky (passed on a retry) counts as failed. */
+export function countPlaywright(stats = {}) {
+  return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0), skipped: stats.skipped ?? 0 };
+}
+
+/**
+ * Runs Vitest projects as one suite and reports it. `leftOut(counts)`: tests of the suite that were not run at all
+ * (a database left out), counted as skipped.
+ */
+function vitestSuite(name, projects, { env = {}, extra = "", leftOut = () => 0 } = {}) {
   if (!wanted(name)) return;
   const out = path.join(root, `test-results/${name}.json`);
   fs.rmSync(out, { force: true });
   const args = ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
   const { ok, seconds } = run(bin("vitest"), args, env);
-  const counts = fs.existsSync(out) ? countVitest(out) : { passed: 0, failed: 1 };
+  const counts = fs.existsSync(out) ? countVitest(JSON.parse(fs.readFileSync(out, "utf8"))) : { passed: 0, failed: 1, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
-  report(name, counts.passed, counts.failed, ` (${seconds}s)`);
+  counts.skipped += leftOut(counts);
+  report(name, counts, `${extra} (${seconds}s)`);
+}
+
+/** How many tests the browser suite holds (listed, not run: no server or browser is started). */
+function countE2eTests() {
+  const listed = spawnSync(bin("playwright"), ["test", "--list", "--reporter=json"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  try {
+    return JSON.parse(listed.stdout).stats?.skipped ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 function postgresUrl() {
@@ -59,48 +91,53 @@ function postgresUrl() {
   return started.stdout.trim().split("\n").at(-1);
 }
 
-fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
-check("lint", bin("biome"), ["check", "."]);
-check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
-vitestSuite("unit", ["unit"]);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
+  check("lint", bin("biome"), ["check", "."]);
+  check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+  vitestSuite("unit", ["unit"]);
 
-// One PostgreSQL server for the persistence tests and the API tests that also run on PostgreSQL.
-let postgres;
-if ((wanted("db") || wanted("api")) && process.env.HINTLINE_SKIP_POSTGRES !== "1") {
-  postgres = postgresUrl();
-  if (!postgres) {
-    console.error("PostgreSQL is not available: install it or set TEST_POSTGRES_URL (or HINTLINE_SKIP_POSTGRES=1)");
-    report("postgres", 0, 1);
-  }
-} else if (process.env.HINTLINE_SKIP_POSTGRES === "1") {
-  console.log("PostgreSQL skipped (HINTLINE_SKIP_POSTGRES=1): db and api tests run on SQLite only");
-}
-const postgresEnv = postgres ? { TEST_POSTGRES_URL: postgres } : {};
-vitestSuite("db", postgres ? ["db-sqlite", "db-postgres"] : ["db-sqlite"], postgresEnv);
-
-if (wanted("api") || wanted("e2e")) ensureBuild();
-vitestSuite("api", ["api"], postgresEnv);
-
-if (wanted("e2e")) {
-  if (process.env.HINTLINE_SKIP_E2E === "1") {
-    console.log("e2e: skipped (HINTLINE_SKIP_E2E=1)");
-  } else {
-    const out = path.join(root, "test-results/e2e.json");
-    fs.rmSync(out, { force: true });
-    const { ok, seconds } = run(bin("playwright"), ["test"]);
-    let passed = 0;
-    let failed = ok ? 0 : 1;
-    if (fs.existsSync(out)) {
-      const stats = JSON.parse(fs.readFileSync(out, "utf8")).stats ?? {};
-      passed = stats.expected ?? 0;
-      failed = (stats.unexpected ?? 0) + (stats.flaky ?? 0) + (ok || stats.unexpected ? 0 : 1);
+  // One PostgreSQL server for the persistence tests and the API tests that also run on PostgreSQL.
+  const skipPostgres = process.env.HINTLINE_SKIP_POSTGRES === "1";
+  let postgres;
+  if ((wanted("db") || wanted("api")) && !skipPostgres) {
+    postgres = postgresUrl();
+    if (!postgres) {
+      console.error("PostgreSQL is not available: install it or set TEST_POSTGRES_URL (or HINTLINE_SKIP_POSTGRES=1)");
+      report("postgres", { passed: 0, failed: 1 });
     }
-    report("e2e", passed, failed, ` (${seconds}s)`);
+  } else if (skipPostgres) {
+    console.log("PostgreSQL skipped (HINTLINE_SKIP_POSTGRES=1): db and api tests run on SQLite only");
   }
-}
+  const postgresEnv = postgres ? { TEST_POSTGRES_URL: postgres } : {};
+  // Without PostgreSQL, the persistence tests' PostgreSQL half (the same files as the SQLite half) is counted as skipped.
+  vitestSuite("db", postgres ? ["db-sqlite", "db-postgres"] : ["db-sqlite"], {
+    env: postgresEnv,
+    ...(postgres ? {} : { extra: " (PostgreSQL left out)", leftOut: (c) => c.passed + c.failed + c.skipped }),
+  });
 
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
-console.log(`\nsuites: ${results.map((r) => `${r.name} ${r.failed ? "FAILED" : "ok"}`).join(" · ")}`);
-console.log(`total: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+  const skipE2e = process.env.HINTLINE_SKIP_E2E === "1";
+  if (wanted("api") || (wanted("e2e") && !skipE2e)) ensureBuild();
+  vitestSuite("api", ["api"], { env: postgresEnv, extra: postgres ? "" : " (PostgreSQL variants left out)" });
+
+  if (wanted("e2e")) {
+    if (skipE2e) {
+      report("e2e", { passed: 0, failed: 0, skipped: countE2eTests() }, " (HINTLINE_SKIP_E2E=1: not run)");
+    } else {
+      const out = path.join(root, "test-results/e2e.json");
+      fs.rmSync(out, { force: true });
+      const { ok, seconds } = run(bin("playwright"), ["test"]);
+      const counts = fs.existsSync(out) ? countPlaywright(JSON.parse(fs.readFileSync(out, "utf8")).stats) : { passed: 0, failed: 1, skipped: 0 };
+      if (!ok && counts.failed === 0) counts.failed = 1;
+      report("e2e", counts, ` (${seconds}s)`);
+    }
+  }
+
+  const sum = (key) => results.reduce((n, r) => n + r[key], 0);
+  const [passed, failed, skipped] = [sum("passed"), sum("failed"), sum("skipped")];
+  const skippedUnderCi = underCi && (skipped > 0 || skipPostgres || skipE2e);
+  console.log(`\nsuites: ${results.map((r) => `${r.name} ${r.failed ? "FAILED" : r.skipped ? "ok, some skipped" : "ok"}`).join(" · ")}`);
+  console.log(suiteLine("total", { passed, failed, skipped }));
+  if (skippedUnderCi) console.error("CI: tests were skipped; under CI every test must run (a skip there hides a test that cannot fail)");
+  process.exit(failed || skippedUnderCi ? 1 : 0);
+}

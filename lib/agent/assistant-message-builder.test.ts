@@ -41,13 +41,19 @@ describe("AssistantMessageBuilder", () => {
   });
 
   it("replaces a data part sent again with the same id and ignores transient ones", () => {
+    const task = (subject: string) => ({ id: "1", subject, description: "", status: "pending" as const, blocks: [], blockedBy: [], metadata: {}, createdAt: "t", updatedAt: "t" });
+    const usage = (inputTokens: number) => ({ inputTokens, contextWindow: 10, triggerTokens: 8, bufferStartTokens: 6 });
     const message = build([
-      { type: "data-tasks", id: "tasks", data: [] },
-      { type: "data-tasks", id: "tasks", data: [], transient: true },
-      { type: "data-context-usage", id: "u", data: { inputTokens: 1, contextWindow: 10, triggerTokens: 8, bufferStartTokens: 6 } },
-      { type: "data-context-usage", id: "u", data: { inputTokens: 2, contextWindow: 10, triggerTokens: 8, bufferStartTokens: 6 } },
+      { type: "data-tasks", id: "tasks", data: [task("stored")] },
+      // Transient: streamed to the tab, never part of the stored message, so it neither replaces nor adds a part.
+      { type: "data-tasks", id: "tasks", data: [task("transient")], transient: true },
+      { type: "data-plan", id: "plan", data: { content: "draft", updatedAt: "t", version: 1, author: "agent" }, transient: true },
+      { type: "data-context-usage", id: "u", data: usage(1) },
+      { type: "data-context-usage", id: "u", data: usage(2) },
     ]);
-    expect(message.parts).toHaveLength(2);
-    expect(message.parts[1]).toMatchObject({ data: { inputTokens: 2 } });
+    expect(message.parts).toEqual([
+      { type: "data-tasks", id: "tasks", data: [task("stored")] },
+      { type: "data-context-usage", id: "u", data: usage(2) },
+    ]);
   });
 });

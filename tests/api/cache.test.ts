@@ -44,7 +44,7 @@ describe("cache accounting", () => {
     const callsSoFar = () => env.fake.requests.filter((r) => !isSummary(r)).length;
 
     await turn("Plan the move: pack, drive, unpack", tool("TaskCreate", { subject: "Pack", description: "boxes" }), tool("TaskCreate", { subject: "Drive", description: "van" }), tool("TaskCreate", { subject: "Unpack", description: "boxes" }));
-    await turn("start packing", tool("TaskUpdate", { taskId: "1", status: "in_progress" }));
+    await turn("start packing", tool("TaskUpdate", { task_id: "1", status: "in_progress" }));
     // The person edits tasks in the panel: the agent hears of it (a hint) on its next step.
     expect((await fetch(`${url}/api/conversations/${id}/tasks/2`, jsonRequest("PATCH", { subject: "Drive the van" }))).status).toBe(200);
     expect((await fetch(`${url}/api/conversations/${id}/tasks`, jsonRequest("POST", { subject: "Return the keys" }))).status).toBe(201);
@@ -52,19 +52,19 @@ describe("cache accounting", () => {
     // A settings change that does not touch the system prompt.
     expect((await patch({ settings: { injection: { timeInterval: 0.0005 } } })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 2_000)); // a fresh time hint on the next turn
-    await turn("packing is done", tool("TaskUpdate", { taskId: "1", status: "completed" }), tool("TaskList", {}));
+    await turn("packing is done", tool("TaskUpdate", { task_id: "1", status: "completed" }), tool("TaskList", {}));
     await turn("how far are we?");
     // The person edits the prompt: the next call's system prompt changes (an expected break).
     expect((await patch({ settings: { prompt: { instructions: "Answer briefly." } } })).status).toBe(200);
     const promptEditCall = callsSoFar() + 1;
-    await turn("drive now", tool("TaskUpdate", { taskId: "2", status: "in_progress" }));
+    await turn("drive now", tool("TaskUpdate", { task_id: "2", status: "in_progress" }));
     await turn("anything else?", tool("TaskList", {}));
     // Compress now: the next call starts from the summary (an expected break).
     env.fake.enqueue({ text: SUMMARY });
     const compact = await getJson<{ compressed: boolean }>(`${url}/api/conversations/${id}/compact`, { method: "POST" });
     expect(compact.body.compressed).toBe(true);
     const compressionCall = callsSoFar() + 1;
-    await turn("we arrived", tool("TaskUpdate", { taskId: "2", status: "completed" }));
+    await turn("we arrived", tool("TaskUpdate", { task_id: "2", status: "completed" }));
     expect((await fetch(`${url}/api/conversations/${id}/tasks/3`, jsonRequest("PATCH", { status: "in_progress" }))).status).toBe(200);
     await turn("unpacking", tool("TaskList", {}));
     await turn("done for today");
@@ -91,8 +91,21 @@ describe("cache accounting", () => {
     expect(seen).toEqual([promptEditCall, compressionCall]);
     expect(system(requests[promptEditCall - 1]!)).toContain("Answer briefly.");
 
-    // metadata.usage: one entry per model call, in order, with the figures the fake reported.
+    // The tools did what the turns say: every call accepted (none came back as an error the model would read), and
+    // the task list ends as the agent's updates and the person's edits left it.
     const { body: view } = await getJson<{ messages: ApiMessage[] }>(`${url}/api/conversations/${id}`);
+    const toolParts = view.messages.flatMap((m) => m.parts.filter((p) => p.type.startsWith("tool-")));
+    expect(toolParts.map((p) => p.type)).toEqual(["tool-TaskCreate", "tool-TaskCreate", "tool-TaskCreate", "tool-TaskUpdate", "tool-TaskList", "tool-TaskUpdate", "tool-TaskList", "tool-TaskUpdate", "tool-TaskList", "tool-TaskUpdate", "tool-TaskList"]);
+    expect(toolParts.filter((p) => p.state !== "output-available").map((p) => `${p.type}: ${p.errorText}`)).toEqual([]);
+    const { body: tasks } = await getJson<Array<{ id: string; subject: string; status: string }>>(`${url}/api/conversations/${id}/tasks`);
+    expect(tasks.map(({ id, subject, status }) => ({ id, subject, status }))).toEqual([
+      { id: "1", subject: "Pack", status: "completed" },
+      { id: "2", subject: "Drive the van", status: "completed" },
+      { id: "3", subject: "Unpack", status: "in_progress" },
+      { id: "4", subject: "Return the keys", status: "pending" },
+    ]);
+
+    // metadata.usage: one entry per model call, in order, with the figures the fake reported.
     const usage = view.messages.flatMap((m) => (m.role === "assistant" ? ((m.metadata?.usage as Usage[] | undefined) ?? []) : []));
     expect(usage).toHaveLength(requests.length);
     const served = env.fake.requests;

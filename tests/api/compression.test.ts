@@ -29,9 +29,17 @@ describe("context usage and compression", () => {
     expect(compressedAt).toBeGreaterThan(0);
 
     const requests = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
-    const contextHints = requests.filter((m) => text(m.at(-1)).includes("<context-length>"));
-    expect(contextHints.length).toBeGreaterThanOrEqual(1);
-    expect(text(contextHints[0]!.at(-1))).toMatch(/Your current context contains \d+ tokens\. When reaching 3200 tokens, your context will be compressed\./);
+    // Once: of all the calls, before the compression and after it, exactly one carried a context hint (every later
+    // request before the compression repeats that same message), and its figure lies past the buffer (2400 of the
+    // 4000-token window) and short of the trigger (3200).
+    const isContextHint = (m: WireMessage) => m.role === "user" && text(m).includes("<context-length>");
+    const hinted = requests.flatMap((m, i) => (isContextHint(m.at(-1)!) ? [i] : []));
+    expect(hinted).toHaveLength(1);
+    const warning = text(requests[hinted[0]!]!.at(-1));
+    expect(new Set(requests.flatMap((m) => m.filter(isContextHint).map(text)))).toEqual(new Set([warning]));
+    const stated = Number(warning.match(/Your current context contains (\d+) tokens\. When reaching 3200 tokens, your context will be compressed\./)?.[1]);
+    expect(stated).toBeGreaterThan(2400);
+    expect(stated).toBeLessThan(3200);
 
     // The summary call, then the reply's first call: system, summary, kept tail, and a fresh time hint.
     // (What is summarised may take more than one request, each within the window.)

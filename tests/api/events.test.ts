@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
 import { chat, listenToEvents as listen } from "../support/chat-client.ts";
-import { jsonRequest, pollUntil } from "./helpers.ts";
+import { jsonRequest } from "./helpers.ts";
 
 const env = providerServerForFile();
 
@@ -12,8 +12,8 @@ describe("events: GET /api/events", () => {
     const listener = listen(env.server.url);
     try {
       expect(await listener.opened).toMatch(/^text\/event-stream/);
-      const has = (type: string, id: string) => () => listener.events.some((e) => e.type === type && e.id === id);
-      const waitFor = async (check: () => boolean) => expect(await pollUntil(async () => check(), Boolean, 10_000)).toBe(true);
+      const has = (type: string, id: string) => [(e: { type: string; id: string }) => e.type === type && e.id === id, `a ${type} event for ${id}`] as const;
+      const waitFor = ([match, what]: ReturnType<typeof has>) => listener.waitFor(match, what);
 
       env.fake.enqueue({ text: "hello there" });
       await chat(env.server.url, { conversationId: "evented", text: "hello" });
@@ -48,7 +48,7 @@ describe("events: GET /api/events", () => {
       await listener.opened;
       env.fake.enqueue({ kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "agent task", description: "d" } }] }, { text: "ok" });
       await chat(env.server.url, { conversationId: "agent-tasks", text: "add a task" });
-      expect(await pollUntil(async () => listener.events.some((e) => e.type === "tasks" && e.id === "agent-tasks"), Boolean, 10_000)).toBe(true);
+      await listener.waitFor((e) => e.type === "tasks" && e.id === "agent-tasks", "a tasks event for agent-tasks");
     } finally {
       listener.close();
     }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, providerEnv, providerServerForFile, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, postChat, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
 import { startOpenAIFake } from "../support/openai-fake.ts";
-import { type ConversationView, expectNoStackTrace, messageText, readUntil } from "./helpers.ts";
+import { type ConversationView, expectNoStackTrace, messageText, pollUntil, readUntil } from "./helpers.ts";
 
 const RETRYING = { HINTLINE_MAX_RETRIES: "2", HINTLINE_RETRY_BASE_MS: "50" };
 const retries = (chunks: StreamChunk[]) => chunks.filter((c) => c.type === "data-retry").map((c) => c.data as { attempt: number; reason: string });
@@ -110,7 +110,10 @@ describe("a provider that never answers, and the person presses Stop", () => {
     const started = Date.now();
     stop.abort();
     expect((await stopReply(env.server.url, "hang")).status).toBe(200);
-    const settled = await pollUntilStatus(env.server.url, "hang", "incomplete");
+    const status = async () => (await view(env.server.url, "hang")).messages[1]?.metadata?.status;
+    await pollUntil(status, (s) => s === "incomplete", 10_000, "the reply to be stored incomplete");
+    const settled = await view(env.server.url, "hang");
+    expect(settled.messages[1]?.metadata?.status).toBe("incomplete");
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(messageText(settled.messages[0])).toBe("are you there?");
     env.fake.enqueue({ text: "yes" });
@@ -118,15 +121,6 @@ describe("a provider that never answers, and the person presses Stop", () => {
     expect(next.text).toBe("yes");
   });
 });
-
-async function pollUntilStatus(baseUrl: string, id: string, status: string): Promise<ConversationView> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const conversation = await view(baseUrl, id);
-    if (conversation.messages[1]?.metadata?.status === status || Date.now() > deadline) return conversation;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("a briefly locked database (SQLite)", () => {
   const env = providerServerForFile();

@@ -1,9 +1,11 @@
-// Shared helpers for the HTTP API tests: error-shape checks, polling with a deadline, incremental stream reading and
-// snapshots of the app's SQLite file.
+// Shared helpers for the HTTP API tests: error-shape checks, polling with a deadline (tests/support/poll.ts),
+// incremental stream reading and snapshots of the app's SQLite file.
 import Database from "better-sqlite3";
 import { expect } from "vitest";
 import type { StreamChunk } from "../support/chat-client.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
+
+export { pollUntil } from "../support/poll.ts";
 
 export type ApiPart = { type: string; text?: string; [key: string]: unknown };
 export type ApiMessage = {
@@ -55,16 +57,6 @@ export async function expectApiError(response: Response, status: number, code: s
   expect(message.trim().length).toBeGreaterThan(0);
   expectNoStackTrace(raw);
   return message;
-}
-
-/** Polls `probe` until `done` accepts its value or the deadline passes; returns the last value either way. */
-export async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Reads an SSE UI message stream until a chunk matches; the rest of the stream is left unread. */
@@ -143,6 +135,30 @@ export async function settledSnapshot(databaseUrl: string): Promise<DatabaseSnap
     previous = current;
   }
   throw new Error("the database kept changing for 5 s");
+}
+
+/**
+ * How many rows of `table` have `column` = `value`, read straight from a server's database (SQLite or PostgreSQL),
+ * to see what a request really left behind rather than what the API says.
+ */
+export async function countRows(databaseUrl: string, table: string, column: string, value: string): Promise<number> {
+  const sql = `SELECT count(*) AS n FROM "${table}" WHERE "${column}" = `;
+  if (databaseUrl.startsWith("file:")) {
+    const db = new Database(databaseUrl.replace(/^file:/, ""), { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare(`${sql}?`).get(value) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return Number((await client.query(`${sql}$1`, [value])).rows[0].n);
+  } finally {
+    await client.end();
+  }
 }
 
 export type DatabaseKind = { name: string; databaseUrl: () => Promise<string | undefined> };

@@ -39,10 +39,36 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
 
   it("serves its first replies on both instances at once: nothing is set up on first use that could race", async () => {
     // Both instances' first requests, together: each reply takes a lease in the same tables at the same moment.
-    const sent = Array.from({ length: 24 }, (_, i) => postChat(i % 2 ? b.url : a.url, { conversationId: `first-${i}`, text: "hello" }));
-    const statuses = await Promise.all(sent.map(async (r) => (await r).status));
-    expect(statuses).toEqual(Array(24).fill(200));
-    await Promise.all(sent.map(async (r) => readChunks(await r)));
+    // The fake answers each with its own text, so a reply that lands in another conversation shows.
+    fake.setDefault((request) => {
+      const asked = JSON.stringify(request.body.messages).match(/hello (\d+)/)?.[1];
+      return { text: `reply to hello ${asked}` };
+    });
+    try {
+      const sent = Array.from({ length: 24 }, (_, i) => postChat(i % 2 ? b.url : a.url, { conversationId: `first-${i}`, text: `hello ${i}` }));
+      // A refusal shows with its body.
+      const statuses = await Promise.all(sent.map(async (r) => ((await r).status === 200 ? 200 : `${(await r).status}: ${await (await r).clone().text()}`)));
+      expect(statuses, `the servers' logs:\n${a.logs().slice(-2_000)}\n${b.logs().slice(-2_000)}`).toEqual(Array(24).fill(200));
+      const replies = await Promise.all(sent.map(async (r) => readChunks(await r)));
+      // Every reply streamed whole: its own text, a finish, no error and not marked incomplete.
+      const streamed = replies.map((chunks) => ({
+        text: streamedText(chunks),
+        finished: chunks.at(-1)?.type === "finish",
+        errors: chunks.filter((c) => c.type === "error").map((c) => c.errorText),
+        incomplete: chunks.some((c) => c.type === "message-metadata" && (c.messageMetadata as { status?: string }).status === "incomplete"),
+      }));
+      expect(streamed).toEqual(replies.map((_, i) => ({ text: `reply to hello ${i}`, finished: true, errors: [], incomplete: false })));
+      // And stored as streamed, read on the other instance: the person's message and the complete reply.
+      for (let i = 0; i < 24; i++) {
+        const stored = await view(i % 2 ? a : b, `first-${i}`);
+        expect(stored.messages.map((m) => [m.role, messageText(m), m.metadata?.status])).toEqual([
+          ["user", `hello ${i}`, undefined],
+          ["assistant", `reply to hello ${i}`, undefined],
+        ]);
+      }
+    } finally {
+      fake.reset();
+    }
   });
 
   it("resumes on B the reply A is writing, chunk for chunk, and refuses a second message on either", async () => {
@@ -88,8 +114,7 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
         body: JSON.stringify({ subject: "from A" }),
       });
       expect(task.status).toBe(201);
-      const seen = await pollUntil(async () => listener.events.some((e) => e.type === "tasks" && e.id === "across"), Boolean, 10_000);
-      expect(seen).toBe(true);
+      await listener.waitFor((e) => e.type === "tasks" && e.id === "across", "A's tasks event for across");
     } finally {
       listener.close();
     }

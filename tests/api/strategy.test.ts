@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import type { FakeReply, RecordedRequest } from "../support/openai-fake.ts";
+import { countTokens } from "@/lib/agent/token-count";
 import { type ApiMessage, expectApiError, jsonRequest } from "./helpers.ts";
 
 const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "200000" });
@@ -144,6 +145,19 @@ describe("injection strategies", () => {
     // The provider cached: re-reading is measured cheaper than new input.
     expect(cached.decisions.at(-1)).toMatchObject({ alphaFrom: "measured", p: 1 });
     expect(cached.decisions.at(-1)!.alpha).toBeLessThan(1);
+    // The figures are checked against what was sent, not taken on trust: S is a full status as sent once auto
+    // replaces, h a task hint as sent while it appended (the same counter plus the message's overhead; within 5 %, as
+    // the endpoint averages every one measured and the task counts in them grow).
+    const sent = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
+    const content = (m: WireMessage) => (typeof m.content === "string" ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join(""));
+    const tokens = (m: WireMessage) => countTokens(content(m)) + 4;
+    const near = (figure: number, measured: number) => Math.abs(figure - measured) <= 0.05 * measured;
+    const lastCall = sent[cached.firstRequest.at(-1)!]!;
+    expect(isFullStatus(JSON.stringify(lastCall.at(-1)))).toBe(true);
+    expect({ S: cached.decisions.at(-1)!.S, sent: tokens(lastCall.at(-1)!) }).toSatisfy(({ S, sent: t }: { S: number; sent: number }) => near(S, t));
+    const appendedHint = sent[cached.firstRequest[0]!]!.findLast((m) => isStatus(JSON.stringify(m)) && !isFullStatus(JSON.stringify(m)));
+    expect(appendedHint).toBeDefined();
+    expect({ h: cached.decisions.at(-1)!.h, sent: tokens(appendedHint!) }).toSatisfy(({ h, sent: t }: { h: number; sent: number }) => near(h, t));
     // It flips once, from append to replace, and stays.
     const flip = cached.chosen.indexOf("replace");
     expect(flip).toBeGreaterThan(0);

@@ -2,10 +2,11 @@
 // `next start` on SQLite and on PostgreSQL (when TEST_POSTGRES_URL is set). Bad input gets a 4xx naming the problem
 // and stores nothing.
 import http from "node:http";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
-import { expectApiError, jsonRequest, userMessage, databaseKinds } from "./helpers.ts";
+import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
 
 type Workspace = { id: string; name: string; instructions?: string; createdAt: string; updatedAt: string };
 type Entry = { id: string; text: string; author: string; createdAt: string; updatedAt: string };
@@ -216,12 +217,37 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
 
   it("deleting a workspace deletes its memory, knowledge and skills with it", async () => {
     const ws = await newWorkspace("Doomed");
-    await fetch(api(`/workspaces/${ws.id}/memory`), jsonRequest("POST", { text: "a fact" }));
-    await fetch(api(`/workspaces/${ws.id}/knowledge/KNOWLEDGE.md`), text("k"));
-    await fetch(api(`/workspaces/${ws.id}/skills`), jsonRequest("POST", { name: "s", description: "d", instructions: "i" }));
+    expect((await fetch(api(`/workspaces/${ws.id}/memory`), jsonRequest("POST", { text: "a fact" }))).status).toBe(201);
+    expect((await fetch(api(`/workspaces/${ws.id}/knowledge/KNOWLEDGE.md`), text("zanzibar line one\nzanzibar line two"))).status).toBe(201);
+    expect((await fetch(api(`/workspaces/${ws.id}/knowledge/notes/a.md`), text("zanzibar notes"))).status).toBe(201);
+    expect((await fetch(api(`/workspaces/${ws.id}/skills`), jsonRequest("POST", { name: "s", description: "d", instructions: "i" }))).status).toBe(201);
+    // The rows, read from the database itself: what the deletion must remove, and what it must leave alone.
+    const tables = [["Workspace", "id"], ["MemoryEntry", "workspaceId"], ["KnowledgeFile", "workspaceId"], ["KnowledgeLine", "workspaceId"], ["Skill", "workspaceId"]] as const;
+    const rows = async (id: string) => {
+      const counts: Record<string, number> = {};
+      for (const [table, column] of tables) counts[table] = await countRows(server.databaseUrl, table, column, id);
+      return counts;
+    };
+    // SQLite's full-text index of knowledge lines (kept by triggers): its entries for the doomed files' word.
+    const indexed = () => {
+      const db = new Database(server.databaseUrl.replace(/^file:/, ""), { readonly: true });
+      try {
+        return (db.prepare(`SELECT count(*) AS n FROM "KnowledgeLineFts" WHERE "KnowledgeLineFts" MATCH 'zanzibar'`).get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const sqlite = server.databaseUrl.startsWith("file:");
+    expect(await rows(ws.id)).toEqual({ Workspace: 1, MemoryEntry: 1, KnowledgeFile: 2, KnowledgeLine: 3, Skill: 1 });
+    if (sqlite) expect(indexed()).toBe(3);
+    const defaultBefore = await rows("default");
+
     expect((await fetch(api(`/workspaces/${ws.id}`), { method: "DELETE" })).status).toBe(204);
+    expect(await rows(ws.id)).toEqual({ Workspace: 0, MemoryEntry: 0, KnowledgeFile: 0, KnowledgeLine: 0, Skill: 0 });
+    if (sqlite) expect(indexed()).toBe(0);
+    expect(await rows("default")).toEqual(defaultBefore);
+    for (const path of ["memory", "knowledge", "skills"]) await expectApiError(await fetch(api(`/workspaces/${ws.id}/${path}`)), 404, "not_found");
     const again = await newWorkspace("Doomed");
     expect((await getJson(api(`/workspaces/${again.id}/memory`))).body).toEqual([]);
-    for (const path of ["memory", "knowledge", "skills"]) await expectApiError(await fetch(api(`/workspaces/${ws.id}/${path}`)), 404, "not_found");
   });
 });

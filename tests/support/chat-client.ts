@@ -1,5 +1,6 @@
 // A minimal client of the app's HTTP API for tests: send a chat message and read the UI message stream.
 import { generateId } from "ai";
+import { shortJson } from "./poll.ts";
 
 export type StreamChunk = { type: string; [key: string]: unknown };
 
@@ -91,35 +92,79 @@ export function chunkReader(response: Response) {
   };
 }
 
+export type EventListener = {
+  events: Array<{ type: string; id: string }>;
+  comments: string[];
+  close: () => void;
+  /** The response's content type once the first comment (the server's "connected") has come; rejects at the deadline. */
+  opened: Promise<string | null>;
+  /** Resolves once an event matches; throws at the deadline (or when the stream failed), naming `what` and the events seen. */
+  waitFor: (match: (event: { type: string; id: string }) => boolean, what: string, timeoutMs?: number) => Promise<void>;
+};
+
 /**
- * Reads server-sent events from GET /api/events into `events` until `close` is called. `opened` resolves with the
- * response's content type once the first comment (the server's "connected") has come.
+ * Reads server-sent events from GET /api/events into `events` until `close` is called. Fails loudly: `opened` rejects
+ * when the request fails, is refused or sends no comment within `openTimeoutMs`; `waitFor` throws at its deadline,
+ * and a stream that fails or ends before `close` makes the next `waitFor` throw.
  */
-export function listenToEvents(url: string): { events: Array<{ type: string; id: string }>; comments: string[]; close: () => void; opened: Promise<string | null> } {
+export function listenToEvents(url: string, { openTimeoutMs = 10_000 }: { openTimeoutMs?: number } = {}): EventListener {
   const events: Array<{ type: string; id: string }> = [];
   const comments: string[] = [];
   const controller = new AbortController();
+  let closed = false;
+  let failure: Error | undefined;
   let resolveOpened!: (contentType: string | null) => void;
-  const opened = new Promise<string | null>((resolve) => (resolveOpened = resolve));
+  let rejectOpened!: (error: Error) => void;
+  const opened = new Promise<string | null>((resolve, reject) => {
+    resolveOpened = resolve;
+    rejectOpened = reject;
+  });
+  const openTimer = setTimeout(
+    () => rejectOpened(new Error(`listenToEvents: no "connected" comment from GET ${url}/api/events within ${openTimeoutMs} ms`)),
+    openTimeoutMs,
+  );
   void (async () => {
     const response = await fetch(`${url}/api/events`, { signal: controller.signal });
+    if (!response.ok || !response.body) throw new Error(`listenToEvents: GET ${url}/api/events answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
     const contentType = response.headers.get("content-type");
-    const reader = response.body!.getReader();
+    const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
+      if (done) throw new Error(`listenToEvents: the event stream of ${url} ended before close()`);
       buffer += decoder.decode(value, { stream: true });
       const blocks = buffer.split("\n\n");
       buffer = blocks.pop() ?? "";
       for (const block of blocks) {
         if (block.startsWith(":")) {
           comments.push(block);
+          clearTimeout(openTimer);
           resolveOpened(contentType);
         } else if (block.startsWith("data: ")) events.push(JSON.parse(block.slice(6)));
       }
     }
-  })().catch(() => {});
-  return { events, comments, close: () => controller.abort(), opened };
+  })().catch((error: Error) => {
+    clearTimeout(openTimer);
+    if (closed) return;
+    failure = error;
+    rejectOpened(error);
+  });
+  const close = () => {
+    closed = true;
+    clearTimeout(openTimer);
+    controller.abort();
+  };
+  const waitFor: EventListener["waitFor"] = async (match, what, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (events.some(match)) return;
+      if (failure) throw new Error(`listenToEvents: waiting for ${what}: ${failure.message}`);
+      if (Date.now() > deadline) {
+        throw new Error(`listenToEvents: waited ${timeoutMs} ms for ${what} from ${url}; events seen: ${shortJson(events)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { events, comments, close, opened, waitFor };
 }

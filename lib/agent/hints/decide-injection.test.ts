@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatMessage, ChatMessagePart, HintSource } from "../../chat-message.ts";
 import { DEFAULT_TEMPLATE, defaultSettings, type InjectionConfig, validateSettings } from "../settings.ts";
 import { sinceText, decideInjection, type InjectionInput } from "./decide-injection.ts";
+import { splitForCompression } from "../compression.ts";
 import { renderHint } from "./render-hint.ts";
 import { scanContext } from "./scan-context.ts";
 
@@ -50,9 +51,26 @@ describe("runtime state injection — acceptance scenarios", () => {
     expect(decide([person, reply(timeHint(RECENT))])).toBeNull();
   });
 
-  it("3. after compression drops the recent hint (only the kept tail is scanned), time is injected again", () => {
-    const keptTail = [person];
-    expect(decide(keptTail)?.fields).toHaveProperty("current-time");
+  it("3. after compression drops the recent hint (summary present), time is injected again", () => {
+    const said = (id: string, role: "user" | "assistant", words: number, ...parts: ChatMessagePart[]): ChatMessage => ({
+      id,
+      role,
+      parts: [...parts, { type: "text", text: "word ".repeat(words) }],
+    });
+    const history = [said("u1", "user", 200), said("a1", "assistant", 200, timeHint(RECENT)), said("u2", "user", 200), said("a2", "assistant", 20), said("u3", "user", 5)];
+    // Before the compression the recent hint is in context: nothing is due.
+    expect(decide(history, { isFirstCall: false })).toBeNull();
+    // The compression summarises what does not fit the reserve, the hint's reply with it...
+    const { summarize, keep } = splitForCompression(history, (m) => JSON.stringify(m).length / 4, 100);
+    expect(summarize.map((m) => m.id)).toEqual(["u1", "a1", "u2"]);
+    // ...and the reply after it starts with the compression chip, whose summary even quotes the old time: the summary
+    // is never scanned, so the time is injected again.
+    const chip: ChatMessagePart = {
+      type: "data-compression",
+      id: "c1",
+      data: { tokensBefore: 900, tokensAfter: 90, summarizedMessages: 3, keptMessages: 2, fallback: false, summary: renderHint(DEFAULT_TEMPLATE, [["current-time", RECENT], ["timezone", "UTC"]]), createdAt: NOW.toISOString() },
+    } as ChatMessagePart;
+    expect(decide([...keep, reply(chip)], { isFirstCall: false })?.fields).toEqual({ "current-time": "2026-07-01T12:00:00", timezone: "UTC" });
   });
 
   it("4. one pending task and no task tool calls: only the tasks field; once it is in context, nothing", () => {

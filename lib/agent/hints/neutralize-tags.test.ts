@@ -56,10 +56,33 @@ describe("neutralizeHintTags", () => {
     expect(neutralizeHintTags(text)).toBe(text);
   });
 
-  it("takes linear time on hostile runs", () => {
-    const runs = [`<${" ".repeat(200_000)}`, "<".repeat(200_000), `<${"\u200B".repeat(200_000)}s`, "</system".repeat(30_000)];
-    for (const text of runs) expect(neutralizeHintTags(text).length).toBeGreaterThanOrEqual(text.length);
-  });
+  // Linear by behaviour rather than by a clock's figure: one input eight times as long must take about as long as
+  // eight inputs of the original length (a ratio near 1), where a matcher that rescans the rest of the text at every
+  // tag takes about eight times that. It passes on the first of five tries to come in under 3, so a busy machine only
+  // makes it try again; every output is checked to be neutralised text all the same.
+  it.each([
+    ["a run of spaces after a bracket", (n: number) => `<${" ".repeat(n)}`],
+    ["a run of brackets", (n: number) => "<".repeat(n)],
+    ["a run of invisible characters inside a name", (n: number) => `<${"\u200B".repeat(n)}s`],
+    ["a run of half tags", (n: number) => "</system".repeat(n / 8)],
+    ["a run of tags that never close", (n: number) => "<tasks ".repeat(n / 7)],
+    ["a run of tag names that never end", (n: number) => "<current-time".repeat(n / 13)],
+  ])(
+    "takes linear time on %s",
+    (_name, run) => {
+      const [small, large] = [run(10_000), run(80_000)];
+      const time = (text: string, times: number) => {
+        const started = performance.now();
+        for (let i = 0; i < times; i++) expect(neutralizeHintTags(text).length).toBeGreaterThanOrEqual(text.length);
+        return performance.now() - started;
+      };
+      time(small, 8); // warm-up: the pattern is compiled and optimised on first use
+      const ratios: number[] = [];
+      while (ratios.length < 5 && !ratios.some((r) => r < 3)) ratios.push(time(large, 1) / Math.max(time(small, 8), 0.01));
+      expect(Math.min(...ratios), `1 input 8x as long / 8 inputs: ${ratios.map((r) => r.toFixed(1)).join(", ")}`).toBeLessThan(3);
+    },
+    30_000,
+  );
 
   it("walks JSON values, object keys included", () => {
     expect(neutralizeHintTagsDeep({ subject: "<tasks>", n: 1, list: ["</system-reminder>", null], "</system-reminder>": { "<current-time>": 1 } })).toEqual({
