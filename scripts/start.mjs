@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exitUnlessSqliteDriverLoads } from "./native-modules.mjs";
 import { exitUnlessNodeWillDo } from "./node-version.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -42,6 +43,9 @@ export function ensureBuild() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // Before anything else: on an older Node the build or the server would fail later with a far less clear error.
   exitUnlessNodeWillDo();
+  // Then the SQLite driver, a native module built for one Node.js: after a Node switch it would fail inside the
+  // migration as "External error id#0".
+  if (!/^postgres(ql)?:/.test(process.env.DATABASE_URL || "")) exitUnlessSqliteDriverLoads(root);
   // In its own process, so the migration's database connection is closed before the server opens its own.
   const migrate = spawnSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], { cwd: root, stdio: "inherit" });
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);
