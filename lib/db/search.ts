@@ -1,9 +1,51 @@
 // Search across conversations: titles (every word, anywhere in the title) and the text of settled messages through
 // the database's full-text index (SQLite: the FTS5 table MessageFts kept by triggers; PostgreSQL: the GIN index
 // Message_search_idx on the text parts' words). The last word also matches as a prefix (search as you type).
+// A word index sees a run of Chinese or Japanese as one word, so a query holding such text reads the newest messages
+// instead (at most UNSPACED_SCAN_MESSAGES), keeping those whose text the caller accepts (every word as a substring).
 import { databaseUrl, getDb, isPostgresUrl } from "./client.ts";
 
 export type SearchHit = { conversationId: string; messageId?: string; parts?: unknown };
+
+/** How many of the newest messages a search for text without spaces between words reads at most. */
+export const UNSPACED_SCAN_MESSAGES = 20_000;
+
+/** A search by substring: `probe` must occur in a message's stored parts, and `accept` decides on their text. */
+export type SubstringSearch = { probe: string; accept: (parts: unknown) => boolean };
+
+type MatchRow = { conversationId: string; position: number | bigint; id?: string; parts?: unknown };
+
+/** The newest messages holding `probe`, newest conversation first, those `accept` keeps. */
+async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: boolean, search: SubstringSearch, workspaceId: string | undefined): Promise<MatchRow[]> {
+  const rows: MatchRow[] = postgres
+    ? await db.$queryRawUnsafe(
+        `SELECT m."conversationId" AS "conversationId", m."id" AS "id", m."position" AS "position", m."parts" AS "parts"
+         FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
+         WHERE m."createdAt" >= coalesce((SELECT "createdAt" FROM "Message" ORDER BY "createdAt" DESC OFFSET $1::integer - 1 LIMIT 1), '-infinity')
+           AND m."status" <> 'streaming' AND strpos(m."parts"::text, $2) > 0${workspaceId ? ` AND c."workspaceId" = $3` : ""}
+         ORDER BY c."updatedAt" DESC, m."position" DESC`,
+        UNSPACED_SCAN_MESSAGES,
+        search.probe,
+        ...(workspaceId ? [workspaceId] : []),
+      )
+    : await db.$queryRawUnsafe(
+        `SELECT m."conversationId" AS "conversationId", m."id" AS "id", m."position" AS "position", m."parts" AS "parts"
+         FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
+         WHERE m."rowid" > (SELECT coalesce(max("rowid"), 0) FROM "Message") - ? AND m."status" <> 'streaming'
+           AND instr(m."parts", ?) > 0${workspaceId ? ` AND c."workspaceId" = ?` : ""}
+         ORDER BY c."updatedAt" DESC, m."position" DESC`,
+        UNSPACED_SCAN_MESSAGES,
+        search.probe,
+        ...(workspaceId ? [workspaceId] : []),
+      );
+  const newest = new Map<string, MatchRow>();
+  for (const row of rows) {
+    if (newest.has(row.conversationId)) continue;
+    const parts = typeof row.parts === "string" ? JSON.parse(row.parts) : row.parts;
+    if (search.accept(parts)) newest.set(row.conversationId, { ...row, parts });
+  }
+  return [...newest.values()];
+}
 
 /** The PostgreSQL expression the GIN index covers (it must be written exactly so for the index to be used). */
 const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ? (@.type == "text").text')::text)`;
@@ -12,7 +54,18 @@ const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ?
  * Conversations whose title holds every word, then those with a message holding every word (its newest such
  * message), newest first, at most `limit`. `words` are lower-case letters and digits only.
  */
-export async function searchConversations({ words, workspaceId, limit }: { words: readonly string[]; workspaceId?: string; limit: number }): Promise<SearchHit[]> {
+export async function searchConversations({
+  words,
+  workspaceId,
+  limit,
+  substring,
+}: {
+  words: readonly string[];
+  workspaceId?: string;
+  limit: number;
+  /** Search message text by substring instead of through the word index. */
+  substring?: SubstringSearch;
+}): Promise<SearchHit[]> {
   if (words.length === 0) return [];
   const db = await getDb();
   const postgres = isPostgresUrl(databaseUrl());
@@ -27,8 +80,10 @@ export async function searchConversations({ words, workspaceId, limit }: { words
     args.push(value);
     return postgres ? `$${args.length}` : "?";
   };
-  let rows: Array<{ conversationId: string; position: number | bigint }>;
-  if (postgres) {
+  let rows: MatchRow[];
+  if (substring) {
+    rows = (await substringRows(db, postgres, substring, workspaceId)).slice(0, limit);
+  } else if (postgres) {
     const query = words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(" & ");
     rows = await db.$queryRawUnsafe(
       `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
@@ -46,7 +101,9 @@ export async function searchConversations({ words, workspaceId, limit }: { words
       ...args,
     );
   }
-  const messages = rows.length
+  const messages = substring
+    ? []
+    : rows.length
     ? await db.message.findMany({
         where: { OR: rows.map((r) => ({ conversationId: r.conversationId, position: Number(r.position) })) },
         select: { conversationId: true, id: true, parts: true },
@@ -57,8 +114,8 @@ export async function searchConversations({ words, workspaceId, limit }: { words
   const seen = new Set(hits.map((h) => h.conversationId));
   for (const row of rows) {
     if (seen.has(row.conversationId)) continue;
-    const message = byConversation.get(row.conversationId);
-    hits.push({ conversationId: row.conversationId, ...(message ? { messageId: message.id, parts: message.parts } : {}) });
+    const message = substring ? row : byConversation.get(row.conversationId);
+    hits.push({ conversationId: row.conversationId, ...(message?.id ? { messageId: message.id, parts: message.parts } : {}) });
   }
   return hits.slice(0, limit);
 }
