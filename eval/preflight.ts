@@ -33,7 +33,7 @@ function errorDetail(body: string): string {
 }
 
 /**
- * Null when `POST <baseUrl>/chat/completions` (one message, one output token, streamed) answers as the API does;
+ * Null when `POST <baseUrl>/chat/completions` (one short message, streamed, cut after the headers) answers as the API does;
  * otherwise one sentence naming the URL and the reason.
  */
 export async function baseUrlProblem({ baseUrl, model, apiKey, timeoutMs = 15_000 }: BaseUrlProbe): Promise<string | null> {
@@ -51,7 +51,8 @@ export async function baseUrlProblem({ baseUrl, model, apiKey, timeoutMs = 15_00
     response = await fetch(endpoint, {
       method: "POST",
       headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-      body: JSON.stringify({ model, messages: [{ role: "user", content: "Say OK." }], max_tokens: 1, stream: true }),
+      // No max_tokens: some models refuse it (max_completion_tokens); the stream is cut once its headers are in.
+      body: JSON.stringify({ model, messages: [{ role: "user", content: "Say OK." }], stream: true }),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
