@@ -55,7 +55,7 @@ describe("npm run eval with an unusable --base-url", () => {
     expect(result.stderr).toContain(`The model server at ${closedUrl} cannot be used: the connection was refused (nothing listens there).`);
     expect(result.stdout).not.toContain("0 %");
     expect(result.stderr).not.toContain("[1/");
-  }, 60_000);
+  }, 120_000);
 
   it("names an HTTP error, a page that is not the API and a string that is not a URL", async () => {
     expect(await baseUrlProblem({ baseUrl: notFound.url, model: "nope" })).toBe(
@@ -81,7 +81,7 @@ describe("npm run eval's flags", () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("eval: Unknown option '--base-ur'");
     expect(result.stderr).toContain("usage: npm run eval -- [--base-url URL");
-  }, 60_000);
+  }, 120_000);
 
   it("says to put -- before the options when npm kept them for itself", async () => {
     // `npm run eval --base-url URL --model M` (no --) hands the script only "URL M" and keeps the flags as npm_config_*.
@@ -89,5 +89,5 @@ describe("npm run eval's flags", () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("npm kept --base-url, --model for itself; put -- before the eval's options (npm run eval -- --base-url …)");
     expect(result.stderr).toContain("usage: npm run eval --");
-  }, 60_000);
+  }, 120_000);
 });

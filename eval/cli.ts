@@ -45,9 +45,12 @@ function parseEvalArgs(args: string[], env: NodeJS.ProcessEnv = process.env) {
 async function main() {
   const values = parseEvalArgs(process.argv.slice(2));
   if (values.help) return console.log(USAGE);
-  // The harness (and the whole app behind it) loads only once the flags are known to be right: a typo fails at once.
-  const { SCENARIOS } = await import("./scenarios.ts");
-  if (values.list) return console.log(SCENARIOS.map((s) => `${s.id.padEnd(32)} ${s.title}`).join("\n"));
+  // The harness (and the whole app behind it) loads only once the flags and the model server are known to be right:
+  // a typo or an unusable URL fails at once.
+  if (values.list) {
+    const { SCENARIOS } = await import("./scenarios.ts");
+    return console.log(SCENARIOS.map((s) => `${s.id.padEnd(32)} ${s.title}`).join("\n"));
+  }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new Error("--runs must be a whole number from 1 to 100");
   if (values["base-url"] && !values.model) throw new Error("--model is required with --base-url");

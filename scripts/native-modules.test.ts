@@ -49,7 +49,7 @@ describe("the SQLite driver check `npm start` runs", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).not.toContain("went on");
     expect(result.stderr).toContain("Run `npm rebuild better-sqlite3`");
-  });
+  }, 30_000);
 
   it("catches the real error of this checkout's driver under another Node.js, when the machine has one", () => {
     const other = ["/usr/bin/node", "/usr/local/bin/node"].find((p) => fs.existsSync(p) && fs.realpathSync(p) !== fs.realpathSync(process.execPath));
@@ -59,7 +59,7 @@ describe("the SQLite driver check `npm start` runs", () => {
     const script = `import(${JSON.stringify(path.join(root, "scripts/native-modules.mjs"))}).then((m) => console.log(m.betterSqliteProblem(${JSON.stringify(root)})))`;
     const result = spawnSync(other, ["-e", script], { encoding: "utf8" });
     expect(result.stdout).toContain("was built for another Node.js version than this one");
-  });
+  }, 30_000);
 
   it("runs in `npm start` before the migration, for SQLite only", () => {
     const start = fs.readFileSync(path.join(root, "scripts/start.mjs"), "utf8");
