@@ -57,7 +57,7 @@ export async function searchWorkspaceConversations(query: string, workspaceId?: 
   // Chinese, Japanese and the like are found anywhere in a message (a word index only finds a run's start).
   const unspaced = words.some(isUnspacedWord);
   const terms = unspaced ? splitUnspacedRuns(words) : words;
-  const substring = unspaced ? { probe: terms.find(isUnspacedWord)!, accept: (parts: unknown) => holdsEveryWord(textOfParts(parts), terms) } : undefined;
+  const substring = unspaced ? { accept: (parts: unknown) => holdsEveryWord(textOfParts(parts), terms) } : undefined;
   const hits = await searchConversations({ words: terms, workspaceId, limit: SEARCH_LIMIT, substring });
   const summaries = new Map((await listConversations({ workspaceId })).map((c) => [c.id, c]));
   return hits.flatMap((hit) => {
