@@ -2,9 +2,8 @@
 // Runs the suite through Hintline's real harness (the demo model without --base-url), prints a table and writes every
 // request and answer to eval-results/.
 import { parseArgs } from "node:util";
-import { prepareEnvironment } from "./harness.ts";
-import { formatTable, type Progress, runEval, writeReport } from "./run.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { baseUrlProblem } from "./preflight.ts";
+import type { Progress } from "./run.ts";
 
 const USAGE = `usage: npm run eval -- [--base-url URL --model NAME [--api-key KEY]] [--runs N] [--only id,id] [--context-window N] [--out DIR] [--list]
 Without --base-url the built-in demo model answers (offline, deterministic).`;
@@ -19,27 +18,50 @@ function progressReporter(stream: NodeJS.WriteStream): (p: Progress) => void {
   };
 }
 
+const OPTIONS = {
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  "api-key": { type: "string" },
+  runs: { type: "string", default: "1" },
+  only: { type: "string" },
+  "context-window": { type: "string" },
+  out: { type: "string", default: "eval-results" },
+  list: { type: "boolean" },
+  help: { type: "boolean" },
+} as const;
+
+/** The options as parsed, or an error that names the flag (and npm's habit of keeping flags given without `--`). */
+function parseEvalArgs(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  try {
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const eaten = Object.keys(OPTIONS).filter((name) => env[`npm_config_${name.replace(/-/g, "_")}`] !== undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    if (eaten.length) throw new Error(`${message}: npm kept --${eaten.join(", --")} for itself; put -- before the eval's options (npm run eval -- --${eaten[0]} …)`);
+    throw new Error(message);
+  }
+}
+
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      "base-url": { type: "string" },
-      model: { type: "string" },
-      "api-key": { type: "string" },
-      runs: { type: "string", default: "1" },
-      only: { type: "string" },
-      "context-window": { type: "string" },
-      out: { type: "string", default: "eval-results" },
-      list: { type: "boolean" },
-      help: { type: "boolean" },
-    },
-  });
+  const values = parseEvalArgs(process.argv.slice(2));
   if (values.help) return console.log(USAGE);
-  if (values.list) return console.log(SCENARIOS.map((s) => `${s.id.padEnd(32)} ${s.title}`).join("\n"));
+  // The harness (and the whole app behind it) loads only once the flags and the model server are known to be right:
+  // a typo or an unusable URL fails at once.
+  if (values.list) {
+    const { SCENARIOS } = await import("./scenarios.ts");
+    return console.log(SCENARIOS.map((s) => `${s.id.padEnd(32)} ${s.title}`).join("\n"));
+  }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new Error("--runs must be a whole number from 1 to 100");
   if (values["base-url"] && !values.model) throw new Error("--model is required with --base-url");
   const contextWindow = values["context-window"] ? Number(values["context-window"]) : undefined;
   const only = values.only?.split(",").map((s) => s.trim()).filter(Boolean);
+  if (values["base-url"]) {
+    const problem = await baseUrlProblem({ baseUrl: values["base-url"], model: values.model!, apiKey: values["api-key"] });
+    if (problem) throw new Error(problem);
+  }
+  const { prepareEnvironment } = await import("./harness.ts");
+  const { formatTable, runEval, writeReport } = await import("./run.ts");
   const env = prepareEnvironment({ baseUrl: values["base-url"], model: values.model, apiKey: values["api-key"], contextWindow });
   try {
     const report = await runEval({ only, runs, baseUrl: values["base-url"], onProgress: progressReporter(process.stderr) });
@@ -47,6 +69,13 @@ async function main() {
     console.log(formatTable(report.rows));
     const file = writeReport(report, values.out!);
     console.log(`\nEvery request and answer: ${file}`);
+    // A model that answered nothing at all was not measured: that is a failure, not 0 %.
+    const failed = report.records.filter((r) => r.error || r.turns.every((t) => t.status === "error"));
+    if (failed.length === report.records.length) {
+      const first = failed[0];
+      const reason = first?.error ?? first?.turns.find((t) => t.status === "error")?.answer ?? "no answer";
+      throw new Error(`every run failed, so nothing was measured (first: ${reason})`);
+    }
   } finally {
     env.cleanup();
   }

@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exitUnlessSqliteDriverLoads } from "./native-modules.mjs";
 import { exitUnlessNodeWillDo } from "./node-version.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -99,6 +100,9 @@ export function ensureBuild() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // Before anything else: on an older Node the build or the server would fail later with a far less clear error.
   exitUnlessNodeWillDo();
+  // Then the SQLite driver, a native module built for one Node.js: after a Node switch it would fail inside the
+  // migration as "External error id#0".
+  if (!/^postgres(ql)?:/.test(process.env.DATABASE_URL || "")) exitUnlessSqliteDriverLoads(root);
   // In its own process, so the migration's database connection is closed before the server opens its own.
   const migrate = spawnSync(process.execPath, [path.join(ROOT, "scripts/db-migrate.mjs"), "deploy"], { cwd: ROOT, stdio: "inherit" });
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);

@@ -13,6 +13,11 @@ describe("highlightPieces", () => {
     expect(marked("…ends here", "ends")).toBe("…[ends] here");
   });
 
+  it("marks every word anywhere, only the match, when the query holds Chinese or Japanese (searched as substrings)", () => {
+    expect(marked("我们明天去北京abc旅游 and Beijing", "北京 abc beij")).toBe("我们明天去[北京][abc]旅游 and [Beij]ing");
+    expect(marked("東京タワーに行きました", "タワー")).toBe("東京[タワー]に行きました");
+  });
+
   it("gives the text unmarked when the query has no words, and nothing for no text", () => {
     expect(highlightPieces("plain", "  !! ")).toEqual([{ text: "plain", mark: false }]);
     expect(highlightPieces("", "x")).toEqual([]);

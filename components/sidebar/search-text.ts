@@ -1,16 +1,19 @@
 // Pure helpers of the sidebar: the matched words of a search result marked, and an export's file name.
-import { searchWords } from "@/lib/agent/search-text";
+import { isUnspacedWord, searchWords, splitUnspacedRuns } from "@/lib/agent/search-text";
 
 export type TextPiece = { text: string; mark: boolean };
 
 /**
  * `text` cut into pieces, those that match a word of `query` marked: a word matches at the start of a word of the
- * text (the search matches whole words, the last one as a prefix) and the mark runs to the end of that word.
+ * text (the search matches whole words, the last one as a prefix) and the mark runs to the end of that word. A query
+ * with Chinese, Japanese or the like is searched by substring, so then every word is marked wherever it occurs.
  */
 export function highlightPieces(text: string, query: string): TextPiece[] {
-  const words = searchWords(query);
+  const words = splitUnspacedRuns(searchWords(query));
   if (words.length === 0 || text === "") return text ? [{ text, mark: false }] : [];
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join("|")})[\\p{L}\\p{N}]*`, "giu");
+  const substrings = words.some(isUnspacedWord);
+  const source = substrings ? `(?:${words.join("|")})` : `(?<![\\p{L}\\p{N}])(?:${words.join("|")})[\\p{L}\\p{N}]*`;
+  const pattern = new RegExp(source, "giu");
   const pieces: TextPiece[] = [];
   let last = 0;
   for (const match of text.matchAll(pattern)) {

@@ -3,7 +3,7 @@
 // asked 200 ms after the last keystroke; the matching conversations replace the list while there is a query.
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
-import { searchWords } from "@/lib/agent/search-text";
+import { MAX_SEARCH_QUERY_CHARS, searchWords } from "@/lib/agent/search-text";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { highlightPieces } from "./search-text";
@@ -85,7 +85,7 @@ export function SidebarSearch({
             placeholder="Search conversations"
             autoComplete="off"
             value={text}
-            maxLength={500}
+            maxLength={MAX_SEARCH_QUERY_CHARS}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === "Escape" && text) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchWords, snippetAround, textOfParts } from "./search-text.ts";
+import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspacedRuns, textOfParts } from "./search-text.ts";
 
 describe("search text", () => {
   it("takes letters and digits, lower-cased, without repeats, at most eight words", () => {
@@ -20,5 +20,17 @@ describe("search text", () => {
     expect(snippet).toMatch(/^….*the delta widens here.*…$/);
     expect(snippet.length).toBeLessThanOrEqual(62);
     expect(snippetAround("short text", ["x"])).toBe("short text");
+  });
+});
+
+describe("text without spaces between words (Chinese, Japanese, …)", () => {
+  it("tells unspaced words apart and splits their runs from the letters around them", () => {
+    expect(["北京", "タワー", "서울에서", "ภาษา", "delta", "café", "42"].map(isUnspacedWord)).toEqual([true, true, true, true, false, false, false]);
+    expect(splitUnspacedRuns(searchWords("iPhone手机 北京 東京タワー delta 北京"))).toEqual(["iphone", "手机", "北京", "東京タワー", "delta"]);
+  });
+
+  it("holds every word as a substring, compared as a query is", () => {
+    expect(holdsEveryWord("我们明天去北京旅游，Then ＫＹＯＴＯ.", ["北京", "旅游", "kyoto"])).toBe(true);
+    expect(holdsEveryWord("我们明天去北京旅游", ["北京", "上海"])).toBe(false);
   });
 });

@@ -1,6 +1,28 @@
 // The sidebar's search, the pure part: the words of a query, and the snippet of a message that matched.
 
 export const MAX_SEARCH_WORDS = 8;
+/** The longest search query, in characters: the API refuses longer ones and the search box takes no more. */
+export const MAX_SEARCH_QUERY_CHARS = 200;
+
+/**
+ * Letters of scripts written without spaces between words (Chinese, Japanese, Thai, …) and Korean, whose words carry
+ * particles: a word index sees a whole run of them as one word, so a run is searched as a substring instead.
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]/u;
+const UNSPACED_RUNS = new RegExp(`${UNSPACED.source}+|(?:(?!${UNSPACED.source})[\\p{L}\\p{N}])+`, "gu");
+
+export const isUnspacedWord = (word: string): boolean => UNSPACED.test(word);
+
+/** The words with runs of unspaced scripts apart from the letters around them ("iphone手机" → "iphone", "手机"). */
+export function splitUnspacedRuns(words: readonly string[]): string[] {
+  return [...new Set(words.flatMap((w) => (isUnspacedWord(w) ? (w.match(UNSPACED_RUNS) ?? []) : [w])))];
+}
+
+/** Whether `text` holds every word as a substring, compared as a query is (NFKC, lower case). */
+export function holdsEveryWord(text: string, words: readonly string[]): boolean {
+  const folded = text.normalize("NFKC").toLowerCase();
+  return words.every((w) => folded.includes(w));
+}
 
 /** The lower-cased words (letters and digits) of a query, without repeats, at most `max` of at most 64 characters. */
 export function searchWords(query: string, max = MAX_SEARCH_WORDS): string[] {

@@ -1,6 +1,7 @@
 // Request schemas of the public HTTP API.
 import { z } from "zod";
 import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
+import { MAX_SEARCH_QUERY_CHARS } from "../agent/search-text.ts";
 import { maxReplyChars } from "../env-number.ts";
 import { MAX_CONVERSATION_MESSAGES, MAX_CONVERSATION_TASKS } from "./limits.ts";
 
@@ -63,7 +64,7 @@ export const chatRequestSchema = z.object({
 });
 
 /** The sidebar's search (`GET /api/conversations?q=`). */
-export const searchQuerySchema = z.string().max(200, { message: "must be at most 200 characters" });
+export const searchQuerySchema = z.string().max(MAX_SEARCH_QUERY_CHARS, { message: `must be at most ${MAX_SEARCH_QUERY_CHARS} characters` });
 
 export const switchBranchSchema = z
   .object({

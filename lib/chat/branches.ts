@@ -5,6 +5,7 @@ import type { ArchivedBranch } from "../agent/branches.ts";
 import { ApiError } from "../api/errors.ts";
 import { type BranchFailure, branchForEdit, type StateMove, switchBranch } from "../db/branches.ts";
 import { getConversation } from "../db/conversations.ts";
+import { findMessagePosition } from "../db/messages.ts";
 import { generateId } from "ai";
 import { parseAgentState } from "./agent-state.ts";
 import { replyLock } from "./live/reply-lock.ts";
@@ -32,6 +33,24 @@ export const moveBranchState: StateMove = (stored, archivedIds, restored?: Archi
 function failure(kind: BranchFailure, what: string): ApiError {
   if (kind === "not-person") return new ApiError("bad_request", `${what} is not a message of yours; only your own messages can be edited.`, "editOf");
   return new ApiError("not_found", `${what} does not exist in this conversation.`, kind === "no-message" ? "editOf" : undefined);
+}
+
+/**
+ * Refuses, before anything is archived, an edit whose turn could not be opened: the edited message must be the
+ * person's, and the new message's id must not be one the kept history (what precedes the edited message) uses.
+ */
+export async function checkEdit(conversationId: string, messageId: string, newMessageId: string): Promise<void> {
+  const edited = await findMessagePosition({ conversationId, id: messageId });
+  if (!edited) throw failure("no-message", `Message ${messageId}`);
+  if (edited.role !== "user") throw failure("not-person", `Message ${messageId}`);
+  if (newMessageId === messageId) return;
+  const used = await findMessagePosition({ conversationId, id: newMessageId });
+  if (used && used.position < edited.position) {
+    throw new ApiError(
+      "conflict",
+      `Message id ${newMessageId} is already used by an earlier message of this conversation; send the edited message with a new id. Nothing was changed.`,
+    );
+  }
 }
 
 /** Archives the person's message `messageId` and what followed it as an alternative, ahead of its edited version. */

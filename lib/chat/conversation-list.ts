@@ -3,10 +3,23 @@
 import { ApiError } from "../api/errors.ts";
 import { deleteConversation, getConversation } from "../db/conversations.ts";
 import { forgetCalls } from "./cache-accounting.ts";
+import { holdConversation } from "./live/hold-conversation.ts";
 import { type ConversationView, getConversationView } from "./conversation-view.ts";
 
+const missing = (id: string) => new ApiError("not_found", `Conversation ${id} does not exist.`);
+
+/**
+ * Deletes the conversation once its live reply (on any instance) has stopped and is stored, holding the reply lock
+ * meanwhile: nothing of the reply is written afterwards, and no new one starts (nor re-creates it) in between.
+ */
 export async function removeConversation(id: string): Promise<void> {
-  if (!(await deleteConversation({ id }))) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
+  if (!(await getConversation({ id }))) throw missing(id);
+  const release = await holdConversation(id, "delete");
+  try {
+    if (!(await deleteConversation({ id }))) throw missing(id);
+  } finally {
+    await release().catch(() => {});
+  }
   // A new conversation may take the id: its first call is not a break of this one's cache.
   forgetCalls(id);
 }

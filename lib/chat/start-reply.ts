@@ -7,11 +7,11 @@ import type { ConversationMode } from "../agent/plan-mode.ts";
 import { canonicalTimeZone, resolveSettings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers.ts";
 import { ApiError } from "../api/errors.ts";
-import type { ChatMessage } from "../chat-message.ts";
-import { ensureConversation, getConversation } from "../db/conversations.ts";
+import type { ChatMessage, Task } from "../chat-message.ts";
+import { deleteConversation, ensureConversation, getConversation } from "../db/conversations.ts";
 import { listTasks } from "../db/tasks.ts";
 import { parseAgentState } from "./agent-state.ts";
-import { branchForEditedMessage } from "./branches.ts";
+import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
@@ -36,26 +36,31 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   if (request.editOf !== undefined && !(await getConversation({ id: conversationId }))) {
     throw new ApiError("not_found", `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`);
   }
-  // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
-  let [conversation, tasksAtStart] = await Promise.all([
-    ensureConversation({
-      id: conversationId,
-      settings: timezone ? { injection: { timezone } } : {},
-      mode: request.mode,
-      workspaceId: request.workspaceId,
-    }),
-    listTasks({ conversationId }),
-  ]);
+  // The lock first: a message refused because a reply is live (409) creates nothing, not even the conversation.
   const replyId = generateId();
   const controller = await replyLock().acquire(conversationId, replyId);
   if (!controller) {
     throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
   }
   const { model, info } = currentModel();
+  let conversation: Awaited<ReturnType<typeof ensureConversation>> | undefined;
+  let tasksAtStart: Task[];
   let turn: OpenedTurn;
   try {
+    // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
+    [conversation, tasksAtStart] = await Promise.all([
+      ensureConversation({
+        id: conversationId,
+        settings: timezone ? { injection: { timezone } } : {},
+        mode: request.mode,
+        workspaceId: request.workspaceId,
+      }),
+      listTasks({ conversationId }),
+    ]);
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: info.id } };
     if (request.editOf !== undefined) {
+      // Whatever would refuse the edited turn is checked first: a refused edit archives nothing.
+      await checkEdit(conversationId, request.editOf, request.message.id);
       // The edited message and what followed it become an alternative; the new message follows the same anchor.
       await branchForEditedMessage(conversationId, request.editOf);
       const edited = await getConversation({ id: conversationId });
@@ -63,6 +68,8 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     }
     turn = await openTurn({ conversation, message: request.message, reply });
   } catch (error) {
+    // A conversation this request created and could not use is removed again (it holds no message).
+    if (conversation?.created) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
     await replyLock()
       .release(conversationId, replyId)
       .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
@@ -125,6 +132,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     await turn.committed;
   } catch (error) {
     controller.abort(); // the model call started; nothing of it is kept
+    if (conversation.created) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
     throw error;
   }
   return detachReply({ conversationId, replyId, stream });

@@ -7,7 +7,7 @@ import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts"
 import { ApiError } from "../api/errors.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
-import { searchWords, snippetAround, textOfParts } from "../agent/search-text.ts";
+import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspacedRuns, textOfParts } from "../agent/search-text.ts";
 import { listConversations } from "../db/conversations.ts";
 import { searchConversations } from "../db/search.ts";
 import {
@@ -54,12 +54,16 @@ export async function searchWorkspaceConversations(query: string, workspaceId?: 
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
   const words = searchWords(query);
   if (words.length === 0) throw new ApiError("bad_request", "The search has no words to look for (letters or digits).", "q");
-  const hits = await searchConversations({ words, workspaceId, limit: SEARCH_LIMIT });
+  // Chinese, Japanese and the like are found anywhere in a message (a word index only finds a run's start).
+  const unspaced = words.some(isUnspacedWord);
+  const terms = unspaced ? splitUnspacedRuns(words) : words;
+  const substring = unspaced ? { accept: (parts: unknown) => holdsEveryWord(textOfParts(parts), terms) } : undefined;
+  const hits = await searchConversations({ words: terms, workspaceId, limit: SEARCH_LIMIT, substring });
   const summaries = new Map((await listConversations({ workspaceId })).map((c) => [c.id, c]));
   return hits.flatMap((hit) => {
     const summary = summaries.get(hit.conversationId);
     if (!summary) return [];
-    const match = hit.messageId ? { messageId: hit.messageId, snippet: snippetAround(textOfParts(hit.parts), words) } : { title: true as const };
+    const match = hit.messageId ? { messageId: hit.messageId, snippet: snippetAround(textOfParts(hit.parts), terms) } : { title: true as const };
     return [{ ...summary, match }];
   });
 }

@@ -96,9 +96,10 @@ export async function touchConversation({ id }: { id: string }): Promise<void> {
   await db.conversation.updateMany({ where: { id }, data: { updatedAt: new Date() } });
 }
 
-export async function deleteConversation({ id }: { id: string }): Promise<boolean> {
+/** Deletes the conversation (only while it has never held a message, with `onlyIfEmpty`); true when it did. */
+export async function deleteConversation({ id, onlyIfEmpty = false }: { id: string; onlyIfEmpty?: boolean }): Promise<boolean> {
   const db = await getDb();
-  const result = await db.conversation.deleteMany({ where: { id } });
+  const result = await db.conversation.deleteMany({ where: { id, ...(onlyIfEmpty ? { messageSeq: 0 } : {}) } });
   forgetHistory(id);
   return result.count > 0;
 }

@@ -199,19 +199,24 @@ export async function findMessagePosition({
 export async function settleStaleReplies({
   conversationId,
   activeIds,
+  reason = "The reply was interrupted.",
 }: {
   conversationId: string;
   activeIds: ReadonlySet<string>;
-}): Promise<void> {
+  /** Stored as the reply's error. */
+  reason?: string;
+}): Promise<number> {
   const db = await getDb();
   const stale = await db.message.findMany({
     where: { conversationId, status: "streaming" },
     select: { id: true, metadata: true },
   });
+  let settled = 0;
   for (const row of stale) {
     if (activeIds.has(row.id)) continue;
-    const metadata = { ...((row.metadata as object | null) ?? {}), error: "The reply was interrupted." };
-    await db.message.updateMany({ where: { conversationId, id: row.id }, data: { status: "incomplete", metadata } });
+    const metadata = { ...((row.metadata as object | null) ?? {}), error: reason };
+    settled += (await db.message.updateMany({ where: { conversationId, id: row.id, status: "streaming" }, data: { status: "incomplete", metadata } })).count;
     forgetHistory(conversationId);
   }
+  return settled;
 }

@@ -1,9 +1,42 @@
 // Search across conversations: titles (every word, anywhere in the title) and the text of settled messages through
 // the database's full-text index (SQLite: the FTS5 table MessageFts kept by triggers; PostgreSQL: the GIN index
 // Message_search_idx on the text parts' words). The last word also matches as a prefix (search as you type).
+// A word index sees a run of Chinese or Japanese as one word, so a query holding such text reads the newest messages
+// instead (at most UNSPACED_SCAN_MESSAGES) for every word as a substring, and the caller checks the text found.
 import { databaseUrl, getDb, isPostgresUrl } from "./client.ts";
 
 export type SearchHit = { conversationId: string; messageId?: string; parts?: unknown };
+
+/** How many of the newest messages a search for text without spaces between words reads at most. */
+export const UNSPACED_SCAN_MESSAGES = 20_000;
+
+/** A search by substring: every word must occur in a message's stored parts, and `accept` decides on their text. */
+export type SubstringSearch = { accept: (parts: unknown) => boolean };
+
+type MatchRow = { conversationId: string; position: number | bigint };
+
+/**
+ * The newest message holding every word (in its stored parts, lower-cased) of each conversation among the newest
+ * UNSPACED_SCAN_MESSAGES messages, newest conversation first: one row per conversation, so a word found in thousands
+ * of messages costs no more to answer.
+ */
+async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: boolean, words: readonly string[], workspaceId: string | undefined, limit: number): Promise<MatchRow[]> {
+  const args: unknown[] = [UNSPACED_SCAN_MESSAGES];
+  const arg = (value: unknown) => {
+    args.push(value);
+    return postgres ? `$${args.length}` : "?";
+  };
+  const recent = postgres
+    ? `m."createdAt" >= coalesce((SELECT "createdAt" FROM "Message" ORDER BY "createdAt" DESC OFFSET $1::integer - 1 LIMIT 1), '-infinity')`
+    : `m."rowid" > (SELECT coalesce(max("rowid"), 0) FROM "Message") - ?`;
+  const holds = words.map((w) => (postgres ? `strpos(lower(m."parts"::text), ${arg(w)}) > 0` : `instr(lower(m."parts"), ${arg(w)}) > 0`)).join(" AND ");
+  return db.$queryRawUnsafe(
+    `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
+     WHERE ${recent} AND m."status" <> 'streaming' AND ${holds}${workspaceId ? ` AND c."workspaceId" = ${arg(workspaceId)}` : ""}
+     GROUP BY m."conversationId" ORDER BY max(c."updatedAt") DESC LIMIT ${arg(limit)}`,
+    ...args,
+  );
+}
 
 /** The PostgreSQL expression the GIN index covers (it must be written exactly so for the index to be used). */
 const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ? (@.type == "text").text')::text)`;
@@ -12,7 +45,18 @@ const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ?
  * Conversations whose title holds every word, then those with a message holding every word (its newest such
  * message), newest first, at most `limit`. `words` are lower-case letters and digits only.
  */
-export async function searchConversations({ words, workspaceId, limit }: { words: readonly string[]; workspaceId?: string; limit: number }): Promise<SearchHit[]> {
+export async function searchConversations({
+  words,
+  workspaceId,
+  limit,
+  substring,
+}: {
+  words: readonly string[];
+  workspaceId?: string;
+  limit: number;
+  /** Search message text by substring instead of through the word index. */
+  substring?: SubstringSearch;
+}): Promise<SearchHit[]> {
   if (words.length === 0) return [];
   const db = await getDb();
   const postgres = isPostgresUrl(databaseUrl());
@@ -27,8 +71,10 @@ export async function searchConversations({ words, workspaceId, limit }: { words
     args.push(value);
     return postgres ? `$${args.length}` : "?";
   };
-  let rows: Array<{ conversationId: string; position: number | bigint }>;
-  if (postgres) {
+  let rows: MatchRow[];
+  if (substring) {
+    rows = await substringRows(db, postgres, words, workspaceId, limit);
+  } else if (postgres) {
     const query = words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(" & ");
     rows = await db.$queryRawUnsafe(
       `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
@@ -46,18 +92,21 @@ export async function searchConversations({ words, workspaceId, limit }: { words
       ...args,
     );
   }
-  const messages = rows.length
+  const found = rows.length
     ? await db.message.findMany({
         where: { OR: rows.map((r) => ({ conversationId: r.conversationId, position: Number(r.position) })) },
         select: { conversationId: true, id: true, parts: true },
       })
     : [];
+  // A substring found only outside the text parts (a tool's arguments) or only before NFKC is no match.
+  const messages = substring ? found.filter((m) => substring.accept(m.parts)) : found;
   const byConversation = new Map(messages.map((m) => [m.conversationId, m]));
   const hits: SearchHit[] = titled.map((c) => ({ conversationId: c.id }));
   const seen = new Set(hits.map((h) => h.conversationId));
   for (const row of rows) {
     if (seen.has(row.conversationId)) continue;
     const message = byConversation.get(row.conversationId);
+    if (substring && !message) continue;
     hits.push({ conversationId: row.conversationId, ...(message ? { messageId: message.id, parts: message.parts } : {}) });
   }
   return hits.slice(0, limit);

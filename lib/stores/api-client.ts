@@ -27,7 +27,11 @@ export async function apiFetch<T = unknown>(url: string, init: RequestInit = {})
     throw new ApiRequestError(0, "unreachable", `${UNREACHABLE} — ${TRY_LATER}`);
   }
   if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string; field?: string } } | null;
+  // A request aborted while its body is read (the search box asks again on every pause) is an abort, not a null body.
+  const body = (await response.json().catch((error) => {
+    if ((error as Error)?.name === "AbortError") throw error;
+    return null;
+  })) as { error?: { code: string; message: string; field?: string } } | null;
   if (!response.ok) {
     const e = body?.error;
     const fallback = response.status >= 500 ? `The server failed (HTTP ${response.status}) — ${TRY_LATER}` : `The server refused the request (HTTP ${response.status}).`;

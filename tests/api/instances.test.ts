@@ -120,6 +120,40 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     }
   });
 
+  it("stops A's reply when B deletes its conversation, and A writes nothing into it afterwards", async () => {
+    fake.enqueue({ text: longText(500), chunkDelayMs: 20 });
+    const reader = chunkReader(await postChat(a.url, { conversationId: "delete-across", messageId: "d1", text: "write a lot" }));
+    await reader.until((c) => c.type === "text-delta");
+    expect((await fetch(`${b.url}/api/conversations/delete-across`, { method: "DELETE" })).status).toBe(204);
+    const chunks = await reader.rest();
+    expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({ status: "incomplete" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const server of [a, b]) await expectApiError(await fetch(`${server.url}/api/conversations/delete-across`), 404, "not_found");
+    // The id is free again on either instance.
+    fake.enqueue({ text: "new here" });
+    const next = await postChat(a.url, { conversationId: "delete-across", messageId: "d1", text: "again" });
+    expect(next.status).toBe(200);
+    expect(streamedText(await readChunks(next))).toBe("new here");
+    expect((await view(b, "delete-across")).messages.map(messageText)).toEqual(["again", "new here"]);
+  });
+
+  it("answers Stop on the reply of an instance that was killed truthfully: not stopped, settled as incomplete with why", async () => {
+    const doomed = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(LEASE_MS) }, databaseUrl });
+    fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
+    const reader = chunkReader(await postChat(doomed.url, { conversationId: "stop-dead", messageId: "k1", text: "write forever" }));
+    await reader.until((c) => c.type === "text-delta");
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await doomed.kill();
+    const answer = await stopReply(b.url, "stop-dead");
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { stopped: boolean; settled?: string; reason?: string };
+    expect(body).toEqual({ stopped: false, settled: "incomplete", reason: expect.stringContaining("stopped responding") });
+    const stored = (await view(b, "stop-dead")).messages[1];
+    expect(stored?.metadata).toMatchObject({ status: "incomplete", error: body.reason });
+    expect(messageText(stored).length).toBeGreaterThan(0);
+    await expectApiError(await stopReply(b.url, "stop-dead"), 409, "conflict");
+  });
+
   it("marks the reply of an instance that died incomplete once its lease runs out, and serves the conversation on B", async () => {
     fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
     const original = await postChat(a.url, { conversationId: "crash", messageId: "c1", text: "write forever" });

@@ -36,6 +36,7 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
     await send(`b-${tag}`, "Notes on rivers", "Where the river meets the sea the delta widens near the estuary, slowly.");
     await send(`c-${tag}`, "Rocks?", "Mostly granite and some basalt.");
     await send(`d-${tag}`, "Another delta", "Yes, a delta.", { workspaceId: other });
+    await send(`f-${tag}`, "旅行の計画", "我们明天去北京旅游，然后去上海。東京タワーにも行きました。Then Kyoto.");
   });
   afterAll(async () => {
     await server?.stop();
@@ -55,6 +56,18 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
     expect(await search('"delta" OR NEAR(x')).toEqual([]);
   });
 
+  it("finds Chinese and Japanese anywhere in a message, not only at the start of a run of it", async () => {
+    const found = async (q: string, workspaceId?: string) => (await search(q, workspaceId)).map((m) => m.id);
+    for (const q of ["北京", "上海", "去北京旅游", "タワー", "京タワーにも", "北京 上海", "上海 kyoto", "Kyo上海"]) expect({ q, ids: await found(q) }).toEqual({ q, ids: [`f-${tag}`] });
+    const hit = (await search("上海"))[0]!;
+    expect(hit.match).toMatchObject({ snippet: expect.stringContaining("然后去上海。") });
+    expect(await found("計画")).toEqual([`f-${tag}`]); // the title
+    expect(await found("北京 delta")).toEqual([]);
+    expect(await found("南京")).toEqual([]);
+    expect(await found("上海", other)).toEqual([]);
+    expect(await found("上海", "default")).toEqual([`f-${tag}`]);
+  });
+
   it("forgets what leaves the conversation: an edit's old branch, a deleted conversation", async () => {
     const id = `e-${tag}`;
     await send(id, "crossings", "ok"); // the title: the first message
@@ -70,6 +83,7 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
   it("refuses a query with no words, a long one and an unknown workspace", async () => {
     expect(await expectApiError(await fetch(api("/conversations?q=%21%21")), 400, "bad_request")).toMatch(/no words to look for/);
     await expectApiError(await fetch(api(`/conversations?q=${"a".repeat(201)}`)), 400, "bad_request");
+    expect((await fetch(api(`/conversations?q=${"abcd ".repeat(40)}`))).status).toBe(200); // 200 characters: the search box's limit
     await expectApiError(await fetch(api("/conversations?q=delta&workspaceId=nope")), 404, "not_found");
   });
 });

@@ -69,6 +69,24 @@ test.describe("sidebar", () => {
     await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
   });
 
+  test("the search box takes no more than the search does (200 characters) and finds Chinese in the middle of a message", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const tag = uniqueTag();
+    const id = await createConversation(chat, `travel ${tag}`, `我们明天去北京${tag}旅游然后去上海`);
+    await searchBox(page).fill(`上海 ${tag}`);
+    const results = page.getByTestId("search-result");
+    await expect(results).toHaveCount(1);
+    await expect(results.first().getByRole("link")).toHaveAttribute("href", `/c/${id}`);
+    await expect(results.first().getByTestId("search-snippet").locator("mark")).toHaveText([tag, "上海"]);
+
+    await searchBox(page).fill("");
+    // 300 characters typed: the box keeps 200, which the search accepts (it used to take 500 and show the API's refusal).
+    const typed = `q${tag} ${"wxyz ".repeat(60)}`;
+    await searchBox(page).fill(typed);
+    await expect(searchBox(page)).toHaveValue(typed.slice(0, 200));
+    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(`No conversations match “${typed.slice(0, 200).trim()}”.`);
+  });
+
   test("a conversation exported from its row imports as a copy that opens with the same messages", async ({ page }, testInfo) => {
     const chat = new ChatPage(page);
     const tag = uniqueTag();

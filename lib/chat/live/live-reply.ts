@@ -6,6 +6,8 @@ import { CHAT_STREAM_HEADERS } from "../../api/stream-headers.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { ApiError } from "../../api/errors.ts";
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
+import { settleStaleReplies } from "../../db/messages.ts";
+import { stopWaitMs } from "./hold-conversation.ts";
 import { publishChange } from "./event-bus.ts";
 import { followRemote, ownReply } from "./pg-relay.ts";
 import { liveRelay } from "./relay.ts";
@@ -76,29 +78,57 @@ export async function resumeReply(conversationId: string): Promise<Response> {
   return new Response(follower, { headers: LIVE_STREAM_HEADERS });
 }
 
-/** How long a stop waits for the stopped reply to be stored as incomplete before answering. */
+/** How long a stop waits for a reply on this instance to be stored as incomplete before answering. */
 const STOP_WAIT_MS = 10_000;
 
-/** Stops the conversation's live reply; answers once it is stored (incomplete), or 409 when none is live. */
-export async function stopLiveReply(conversationId: string): Promise<{ stopped: true }> {
+/** Stored with a reply whose instance died, when Stop finds it so. */
+export const DEAD_INSTANCE_REASON =
+  "The server instance writing this reply stopped responding, so the reply was stored as incomplete with what it had saved.";
+
+/** Stopped as asked; or found stopped already (its instance died) and settled here as incomplete, with why. */
+export type StopAnswer = { stopped: true } | { stopped: false; settled: "incomplete"; reason: string };
+
+/**
+ * Stops the conversation's live reply and answers once it is stored as incomplete; 409 when none is live or when it
+ * did not stop in time. A reply whose instance died (its lease runs out unrenewed) is settled here, and the answer
+ * says so instead of claiming a stop that never happened.
+ */
+export async function stopLiveReply(conversationId: string): Promise<StopAnswer> {
   await requireConversation(conversationId);
   const reply = await replyLock().stop(conversationId);
   if (!reply) throw new ApiError("conflict", `No reply is being written in conversation ${conversationId}.`);
-  const deadline = Date.now() + STOP_WAIT_MS;
+  const didNotStop = (seconds: number) =>
+    new ApiError("conflict", `The reply in conversation ${conversationId} did not stop within ${seconds} s; it is still being written. Try Stop again.`);
   if (reply.local) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      liveRelay().ended(conversationId, reply.replyId),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, STOP_WAIT_MS);
+    const ended = await Promise.race([
+      liveRelay()
+        .ended(conversationId, reply.replyId)
+        .then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), STOP_WAIT_MS);
       }),
     ]);
     clearTimeout(timer);
-  } else {
-    // Another instance writes it: done when its lease is released (the reply is stored by then).
-    while (Date.now() < deadline && (await replyLock().live(conversationId))?.replyId === reply.replyId) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    if (!ended && (await replyLock().live(conversationId))?.replyId === reply.replyId) throw didNotStop(STOP_WAIT_MS / 1000);
+    return { stopped: true };
   }
-  return { stopped: true };
+  // Another instance writes it: done when its lease is released (the reply is stored by then), or has run out
+  // unrenewed (that instance is gone, and nothing stored the reply's end).
+  const deadline = Date.now() + stopWaitMs();
+  while ((await replyLock().live(conversationId))?.replyId === reply.replyId) {
+    if (Date.now() > deadline) throw didNotStop(Math.round(stopWaitMs() / 1000));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const holder = `stop-${reply.replyId}`;
+  // Taken only when no new reply started meanwhile (which settles the old one itself).
+  if (!(await replyLock().acquire(conversationId, holder))) return { stopped: true };
+  try {
+    const settled = await settleStaleReplies({ conversationId, activeIds: new Set(), reason: DEAD_INSTANCE_REASON });
+    return settled > 0 ? { stopped: false, settled: "incomplete", reason: DEAD_INSTANCE_REASON } : { stopped: true };
+  } finally {
+    await replyLock()
+      .release(conversationId, holder)
+      .catch(() => {});
+  }
 }

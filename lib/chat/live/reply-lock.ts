@@ -41,7 +41,8 @@ export function memoryLock(): ReplyLock {
 /** This process, as lease rows name it. */
 export const INSTANCE_ID = generateId();
 
-const leaseMs = () => Math.max(500, envNumber("HINTLINE_REPLY_LEASE_MS", 15_000));
+/** How long a reply's lease lasts without renewal (HINTLINE_REPLY_LEASE_MS, default 15 s). */
+export const leaseMs = () => Math.max(500, envNumber("HINTLINE_REPLY_LEASE_MS", 15_000));
 
 export function postgresLock(): ReplyLock {
   const local = memoryLock();

@@ -1,0 +1,3 @@
+export declare function isNativeBuildError(error: unknown): boolean;
+export declare function betterSqliteProblem(root: string, nodeVersion?: string): string | null;
+export declare function exitUnlessSqliteDriverLoads(root: string): void;
