@@ -1,0 +1,2 @@
+export declare function buildIsStale(): boolean;
+export declare function ensureBuild(): void;
