@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
-// Browser tests drive Debian's Chromium (never a downloaded browser) against real `next start` servers:
+// Browser tests drive Debian's Chromium (never a downloaded browser) against real servers (scripts/server.mjs, which runs Next.js):
 // one on the offline demo model, one pointed at the OpenAI fake, which runs as its own process, and one on the demo
 // model behind an access token.
 // HINTLINE_E2E_PORT_BASE moves all four ports, so two checkouts can run their browser tests side by side.
@@ -16,7 +16,7 @@ export const AUTH_APP_URL = `http://127.0.0.1:${AUTH_APP_PORT}`;
 export const AUTH_TOKEN = "e2e-access-token";
 const stamp = `${process.pid}`;
 const db = (name: string) => `file:${path.join(os.tmpdir(), `hintline-e2e-${stamp}`, `${name}.db`)}`;
-const next = "node node_modules/next/dist/bin/next start -H 127.0.0.1";
+const next = (port: number) => `HOST=127.0.0.1 PORT=${port} node scripts/server.mjs`;
 const migrate = (url: string) => `DATABASE_URL=${url} node scripts/db-migrate.mjs deploy`;
 
 // The servers inherit this process's environment: a provider or token set there would change what they test.
@@ -52,7 +52,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `${migrate(db("demo"))} && DATABASE_URL=${db("demo")} HINTLINE_DEMO_WORD_DELAY_MS=25 ${next} -p ${DEMO_PORT}`,
+      command: `${migrate(db("demo"))} && DATABASE_URL=${db("demo")} HINTLINE_DEMO_WORD_DELAY_MS=25 ${next(DEMO_PORT)}`,
       url: `http://127.0.0.1:${DEMO_PORT}/api/model`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -66,7 +66,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `${migrate(db("fake"))} && DATABASE_URL=${db("fake")} ${next} -p ${FAKE_APP_PORT}`,
+      command: `${migrate(db("fake"))} && DATABASE_URL=${db("fake")} ${next(FAKE_APP_PORT)}`,
       url: `http://127.0.0.1:${FAKE_APP_PORT}/api/model`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -85,7 +85,7 @@ export default defineConfig({
       },
     },
     {
-      command: `${migrate(db("auth"))} && DATABASE_URL=${db("auth")} ${next} -p ${AUTH_APP_PORT}`,
+      command: `${migrate(db("auth"))} && DATABASE_URL=${db("auth")} ${next(AUTH_APP_PORT)}`,
       // The sign-in page is the one page served without the token.
       url: `${AUTH_APP_URL}/sign-in`,
       reuseExistingServer: false,

@@ -51,6 +51,40 @@ function pageUrl(request: NextRequest, path: string): URL {
   return new URL(path, `${protocol}://${request.headers.get("host")}`);
 }
 
+/**
+ * A page's Content-Security-Policy: scripts only from this server (Next.js puts the nonce on its inline ones), images
+ * only from this server, data: or blob: (a remote image in a reply waits for a click: components/chat/markdown-image.tsx),
+ * connections only to this server, and no framing by any page. Inline styles stay allowed (React's style attributes).
+ */
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'${process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Lets the request through; a page gets its policy and frame protection (an API answer is JSON or a stream). */
+function pass(request: NextRequest): NextResponse {
+  if (request.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
+  const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+  const policy = contentSecurityPolicy(nonce);
+  // Next.js reads the nonce for its own inline scripts from the request's policy header.
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  response.headers.set("x-frame-options", "DENY");
+  return response;
+}
+
 async function validSession(request: NextRequest, token: string): Promise<boolean> {
   const cookie = request.cookies.get(SESSION_COOKIE)?.value;
   if (!cookie) return false;
@@ -86,14 +120,14 @@ export async function proxy(request: NextRequest) {
   // browser marks as coming from another origin is refused whether or not a token is configured.
   if (UNSAFE_METHODS.has(request.method) && !sameOrigin(request)) return crossSite();
   const token = authToken();
-  if (!token) return NextResponse.next();
-  if (OPEN_PATHS.has(path)) return NextResponse.next();
+  if (!token) return pass(request);
+  if (OPEN_PATHS.has(path)) return pass(request);
 
   const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
-  if (bearer && safeEqual(bearer, token)) return NextResponse.next();
+  if (bearer && safeEqual(bearer, token)) return pass(request);
 
   // The cookie is SameSite=Strict, and a cross-origin write carrying one was refused above.
-  if (await validSession(request, token)) return NextResponse.next();
+  if (await validSession(request, token)) return pass(request);
   if (path.startsWith("/api/")) return unauthorized();
   const signIn = pageUrl(request, "/sign-in");
   signIn.searchParams.set("next", path);

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { allowedHost, newSessionValue, safeEqual, safeNextPath, verifySessionValue } from "./auth.ts";
 
@@ -22,6 +23,20 @@ describe("auth helpers", () => {
     expect(await verifySessionValue("token-a", `${id}.${Number(expires) + 1}.${mac}`, now)).toBeNull();
     expect(await verifySessionValue("token-a", a.value, a.session.expiresAt.getTime())).toBeNull();
     expect(await verifySessionValue("token-a", "token-a", now)).toBeNull();
+  });
+
+  it("keys the cookie's MAC with a key scrypt derives from the token, so one HMAC cannot test a guessed token", async () => {
+    const { value } = await newSessionValue("token-a");
+    const [id, expires, mac] = value.split(".");
+    // A stolen cookie and a guess: an HMAC keyed with the guess, over any spelling of the payload, never matches.
+    for (const prefix of ["", "hintline-session-v2:", "hintline-session-v3:"]) {
+      expect(createHmac("sha256", "token-a").update(`${prefix}${id}.${expires}`).digest("hex")).not.toBe(mac);
+    }
+  });
+
+  it("keeps a full-width solidus in `next` on the site, percent-encoded (a Location header cannot hold it)", () => {
+    expect(safeNextPath("/\uff0fevil.example")).toBe("/%EF%BC%8Fevil.example");
+    expect(safeNextPath("/c/caf\u00e9")).toBe("/c/caf%C3%A9");
   });
 
   it("only follows same-site paths after sign-in", () => {

@@ -1,7 +1,9 @@
 // Failed sign-ins, counted per client address and in total over a sliding minute. Past a limit, sign-in answers 429
 // without looking at the token, until the oldest failure in the window is a minute old: guessing is slowed to a
-// crawl, and the person is never locked out for longer than a minute after the guessing stops. The total limit
-// holds when the address is forged (X-Forwarded-For is whatever the client sent, when it sent one).
+// crawl, and the person is never locked out for longer than a minute after the guessing stops. The address is the
+// connection's: scripts/server.mjs replaces any X-Forwarded-For a client sends with it, unless HINTLINE_TRUST_PROXY=1
+// says a reverse proxy sets the header (then the last entry, the address the proxy itself saw, counts). The total
+// limit holds when many addresses guess.
 export const SIGN_IN_WINDOW_MS = 60_000;
 export const MAX_FAILURES_PER_ADDRESS = 10;
 export const MAX_FAILURES_TOTAL = 100;
@@ -21,7 +23,7 @@ function prune(failures: Failures, now: number): void {
 }
 
 export function clientAddress(request: Request): string {
-  return (request.headers.get("x-forwarded-for") ?? "").split(",")[0]!.trim().slice(0, 100) || "unknown";
+  return (request.headers.get("x-forwarded-for") ?? "").split(",").at(-1)!.trim().slice(0, 100) || "unknown";
 }
 
 /** Seconds until another attempt is allowed, or 0 when it is allowed now. */

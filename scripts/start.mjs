@@ -1,12 +1,15 @@
 // `npm start`: migrates the database (creating the SQLite file on first run), builds the app when the build is
-// missing or made from other inputs (BUILD_INPUTS below), then serves it on PORT (default 3000).
-import { spawn, spawnSync } from "node:child_process";
+// missing or made from other inputs (BUILD_INPUTS below), then serves it (scripts/server.mjs) on HOST (default
+// 127.0.0.1) and PORT (default 3000). An address open to the network is refused without HINTLINE_AUTH_TOKEN, before
+// anything else is done.
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { exitUnlessSqliteDriverLoads } from "./native-modules.mjs";
 import { exitUnlessNodeWillDo } from "./node-version.mjs";
+import { listenHost, serve } from "./server.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -100,19 +103,18 @@ export function ensureBuild() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // Before anything else: on an older Node the build or the server would fail later with a far less clear error.
   exitUnlessNodeWillDo();
+  const where = listenHost();
+  if (where.error) {
+    console.error(where.error);
+    process.exit(1);
+  }
   // Then the SQLite driver, a native module built for one Node.js: after a Node switch it would fail inside the
   // migration as "External error id#0".
-  if (!/^postgres(ql)?:/.test(process.env.DATABASE_URL || "")) exitUnlessSqliteDriverLoads(root);
+  if (!/^postgres(ql)?:/.test(process.env.DATABASE_URL || "")) exitUnlessSqliteDriverLoads(ROOT);
   // In its own process, so the migration's database connection is closed before the server opens its own.
   const migrate = spawnSync(process.execPath, [path.join(ROOT, "scripts/db-migrate.mjs"), "deploy"], { cwd: ROOT, stdio: "inherit" });
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);
   ensureBuild();
-  const port = process.env.PORT || "3000";
-  const child = spawn(process.execPath, [nextBin, "start", "-p", port, ...(process.env.HOST ? ["-H", process.env.HOST] : [])], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: process.env,
-  });
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  process.env.NODE_ENV ??= "production";
+  await serve();
 }

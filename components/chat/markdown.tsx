@@ -1,13 +1,15 @@
 "use client";
 // Markdown for replies. Raw HTML in the text is shown as text, never executed (no rehype-raw), and link URLs go
-// through react-markdown's safe URL filter (no javascript: links).
+// through react-markdown's safe URL filter (no javascript: links). A remote image waits for a click (markdown-image.tsx).
 import { memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./code-block";
+import { MarkdownImage } from "./markdown-image";
 
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
+  img: ({ src, alt }) => <MarkdownImage src={src} alt={alt} />,
   // react-markdown empties an unsafe URL (javascript:, data:…); such a link is shown as its text, not as a link
   // to nowhere that would open the app again in a new tab.
   a: ({ children, href }) =>

@@ -148,3 +148,10 @@ export const MoreIcon = (p: IconProps) => (
     <circle cx="19" cy="12" r="1.3" />
   </Icon>
 );
+export const ImageIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
+    <circle cx="9" cy="10" r="1.6" />
+    <path d="M20.5 16l-5-5-9 8.5" />
+  </Icon>
+);

@@ -27,13 +27,40 @@ export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
-  const buffer = await request.arrayBuffer();
-  if (buffer.byteLength > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
+  const buffer = await readLimited(request, maxBytes);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
   } catch {
     throw new ApiError("bad_request", "The request body is not valid UTF-8.");
   }
+}
+
+/**
+ * The body's bytes, counted as they arrive: a body sent without Content-Length (chunked) is refused as soon as it
+ * passes `maxBytes`, never read whole into memory first.
+ */
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
+    }
+    chunks.push(value);
+  }
+  const buffer = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    buffer.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return buffer;
 }
 
 /** The deepest nesting of arrays and objects in a JSON text (strings skipped), stopping once it is over `limit`. */

@@ -1,27 +1,27 @@
-// Which sign-in sessions were signed out. Every request with a session cookie asks, so the revoked ids are read from
-// the database once per process and kept in memory (shared through globalThis by the proxy and the routes, which
-// run in the same process); signing out writes the row first, then updates the copy.
+// Which sign-in sessions were signed out. Every request with a session cookie asks the database, so a session signed
+// out on one instance is refused on every other at once. Only "revoked" answers are remembered (a revoked session
+// never comes back), in a small bounded set shared through globalThis by the proxy and the routes.
 import type { Session } from "../auth.ts";
-import { listRevokedSessions, revokeSession } from "../db/sessions.ts";
+import { isRevokedSession, revokeSession } from "../db/sessions.ts";
 
-const holder = globalThis as unknown as { __hintlineRevokedSessions?: Promise<Set<string>> };
+const MAX_REMEMBERED = 1_000;
+const holder = globalThis as unknown as { __hintlineRevokedSessions?: Set<string> };
 
-function revokedIds(): Promise<Set<string>> {
-  if (!holder.__hintlineRevokedSessions) {
-    const loading = listRevokedSessions().then((ids) => new Set(ids));
-    holder.__hintlineRevokedSessions = loading;
-    loading.catch(() => {
-      if (holder.__hintlineRevokedSessions === loading) holder.__hintlineRevokedSessions = undefined;
-    });
-  }
-  return holder.__hintlineRevokedSessions;
+function remember(id: string): void {
+  holder.__hintlineRevokedSessions ??= new Set();
+  const revoked = holder.__hintlineRevokedSessions;
+  if (revoked.size >= MAX_REMEMBERED) revoked.delete(revoked.values().next().value!);
+  revoked.add(id);
 }
 
 export async function isSessionRevoked(id: string): Promise<boolean> {
-  return (await revokedIds()).has(id);
+  if (holder.__hintlineRevokedSessions?.has(id)) return true;
+  const revoked = await isRevokedSession(id);
+  if (revoked) remember(id);
+  return revoked;
 }
 
 export async function endSession(session: Session): Promise<void> {
   await revokeSession({ id: session.id, expiresAt: session.expiresAt });
-  (await revokedIds()).add(session.id);
+  remember(session.id);
 }

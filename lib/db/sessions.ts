@@ -2,10 +2,10 @@
 // expired, its HMAC check refuses it anyway and the row is pruned.
 import { getDb } from "./client.ts";
 
-export async function listRevokedSessions({ now = new Date() } = {}): Promise<string[]> {
+/** Whether a session was signed out (a row whose cookie has expired counts too: its HMAC check refuses it anyway). */
+export async function isRevokedSession(id: string): Promise<boolean> {
   const db = await getDb();
-  const rows = await db.revokedSession.findMany({ where: { expiresAt: { gt: now } }, select: { id: true } });
-  return rows.map((row) => row.id);
+  return (await db.revokedSession.findUnique({ where: { id }, select: { id: true } })) !== null;
 }
 
 export async function revokeSession({ id, expiresAt, now = new Date() }: { id: string; expiresAt: Date; now?: Date }): Promise<void> {

@@ -1,6 +1,8 @@
-// Access control with HINTLINE_AUTH_TOKEN: bearer tokens, the sign-in cookie, cross-origin refusal of JSON writes, and
-// open routes when no token is configured. The refusal of every route and page without valid credentials, and of
-// cross-site form posts, is in access.test.ts.
+// Access control with HINTLINE_AUTH_TOKEN: bearer tokens, the sign-in cookie, cross-origin refusal of JSON writes,
+// open routes when no token is configured, the sign-in limiter keyed by the connection's address (X-Forwarded-For
+// only behind HINTLINE_TRUST_PROXY=1), Secure cookies behind HTTPS and frame protection. The refusal of every route
+// and page without valid credentials, and of cross-site form posts, is in access.test.ts.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -112,6 +114,14 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
     const page = await fetch(`${server.url}/sign-in?next=%2F%09%2Fevil.example`, { redirect: "manual" });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<input type="hidden" name="next" value="\/"\/>/);
+    // A full-width solidus (U+FF0F) answered 500: a Location header cannot hold it. It stays, percent-encoded, a path.
+    const fullWidth = await fetch(`${server.url}/api/auth/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ token: TOKEN, next: "/\uff0fevil.example" }),
+    });
+    expect({ status: fullWidth.status, location: fullWidth.headers.get("location") }).toEqual({ status: 303, location: "/%EF%BC%8Fevil.example" });
+    expect((await fetch(`${server.url}/sign-in?next=%2F%EF%BC%8Fevil.example`, { redirect: "manual" })).status).toBe(200);
     for (const next of ["/\t/evil.example", "/\n/evil.example", "/a\nb", "/\r\nSet-Cookie: x=1", "/\\evil.example", "//evil.example"]) {
       const response = await fetch(`${server.url}/api/auth/sign-in`, {
         method: "POST",
@@ -126,20 +136,6 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
       body: new URLSearchParams({ token: "guess", next: "/a\nb" }),
     });
     expect({ status: wrong.status, location: wrong.headers.get("location") }).toEqual({ status: 303, location: "/sign-in?error=1&next=%2F" });
-  });
-
-  it("answers failed sign-ins past ten a minute from one address with 429 and Retry-After, other addresses unaffected", async () => {
-    const from = (address: string, token: string) =>
-      fetch(`${server.url}/api/auth/sign-in`, jsonRequest("POST", { token }, { "x-forwarded-for": address }));
-    for (let i = 0; i < 10; i++) await expectApiError(await from("203.0.113.7", `guess-${i}`), 401, "unauthorized");
-    const limited = await from("203.0.113.7", "guess-10");
-    const retryAfter = Number(limited.headers.get("retry-after"));
-    expect(await expectApiError(limited, 429, "too_many_requests")).toMatch(/Too many failed sign-in attempts; try again in \d+ s/);
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    // Not even the right token is looked at from there until the minute is over; another address signs in.
-    await expectApiError(await from("203.0.113.7", TOKEN), 429, "too_many_requests");
-    expect((await from("203.0.113.8", TOKEN)).status).toBe(200);
   });
 });
 
@@ -208,5 +204,95 @@ describe("without HINTLINE_AUTH_TOKEN", () => {
     expect(listed.body.map((c) => c.id)).toEqual(["open"]);
     const renamed = await fetch(`${server.url}/api/conversations/open`, jsonRequest("PATCH", { title: "Open" }, { origin: server.url }));
     expect(renamed.status).toBe(200);
+  });
+});
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders };
+
+/** A JSON sign-in sent from a given loopback address (127.0.0.2 stands for another machine than the owner's). */
+function signInFrom(baseUrl: string, localAddress: string, token: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: url.hostname, port: url.port, method: "POST", path: "/api/auth/sign-in", localAddress, headers: { "content-type": "application/json", ...headers } },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      },
+    );
+    request.on("error", reject);
+    request.end(JSON.stringify({ token }));
+  });
+}
+
+describe("the sign-in limiter without HINTLINE_TRUST_PROXY", () => {
+  let server: AppServer;
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN } });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("counts failures by the connection's address: a forged X-Forwarded-For neither locks the owner out nor lets anyone out", async () => {
+    // Someone on another machine sends ten wrong tokens, naming the owner's address.
+    for (let i = 0; i < 10; i++) {
+      expect((await signInFrom(server.url, "127.0.0.2", `guess-${i}`, { "x-forwarded-for": "127.0.0.1" })).status).toBe(401);
+    }
+    const limited = await signInFrom(server.url, "127.0.0.2", "guess-10");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    // Naming another address does not get them out, not even with the right token.
+    expect((await signInFrom(server.url, "127.0.0.2", TOKEN, { "x-forwarded-for": "203.0.113.50" })).status).toBe(429);
+    // The owner, on their own machine, signs in.
+    expect((await signInFrom(server.url, "127.0.0.1", TOKEN)).status).toBe(200);
+  });
+
+  it("gives no Secure cookie for an X-Forwarded-Proto a client sent over plain HTTP, and frames no page", async () => {
+    const answer = await signInFrom(server.url, "127.0.0.3", TOKEN, { "x-forwarded-proto": "https" });
+    expect(answer.status).toBe(200);
+    expect(String(answer.headers["set-cookie"])).not.toMatch(/;\s*Secure/i);
+    const page = await fetch(`${server.url}/sign-in`);
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+  });
+});
+
+describe("the sign-in limiter with HINTLINE_TRUST_PROXY=1 (behind a reverse proxy)", () => {
+  let server: AppServer;
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN, HINTLINE_TRUST_PROXY: "1" } });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const from = (address: string, token: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/auth/sign-in`, jsonRequest("POST", { token }, { "x-forwarded-for": address, ...headers }));
+
+  it("answers failed sign-ins past ten a minute from one address with 429 and Retry-After, other addresses unaffected", async () => {
+    for (let i = 0; i < 10; i++) await expectApiError(await from("203.0.113.7", `guess-${i}`), 401, "unauthorized");
+    const limited = await from("203.0.113.7", "guess-10");
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(await expectApiError(limited, 429, "too_many_requests")).toMatch(/Too many failed sign-in attempts; try again in \d+ s/);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Not even the right token is looked at from there until the minute is over; another address signs in.
+    await expectApiError(await from("203.0.113.7", TOKEN), 429, "too_many_requests");
+    expect((await from("203.0.113.8", TOKEN)).status).toBe(200);
+    // The proxy appends the address it saw: what the client put before it does not count.
+    await expectApiError(await from("203.0.113.8, 203.0.113.7", TOKEN), 429, "too_many_requests");
+    expect((await from("203.0.113.7, 203.0.113.9", TOKEN)).status).toBe(200);
+  });
+
+  it("marks the cookie Secure when the proxy says the client came over HTTPS", async () => {
+    const secure = await from("203.0.113.20", TOKEN, { "x-forwarded-proto": "https" });
+    expect(secure.headers.get("set-cookie")).toMatch(/;\s*Secure/i);
+    const plain = await from("203.0.113.21", TOKEN, { "x-forwarded-proto": "http" });
+    expect(plain.headers.get("set-cookie")).not.toMatch(/;\s*Secure/i);
   });
 });

@@ -1,6 +1,6 @@
-// The edges of the HTTP API (issue #14, items 4 and 6): foreign Host headers (DNS rebinding), paths Next.js would
-// redirect, JSON nested too deep, bodies that are not UTF-8, a full disk, limits that an export must fit, and
-// retries of anything but the latest message. Each refusal is a 4xx JSON error naming the problem and changes nothing.
+// The edges of the HTTP API (issue #14, items 4 and 6; issue #24): foreign Host headers (DNS rebinding), paths Next.js
+// would redirect, unknown API paths, JSON nested too deep, bodies that are not UTF-8 or never end, a full disk, limits
+// that an export must fit, and retries of anything but the latest message. Each refusal is a 4xx JSON error naming the problem and changes nothing.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -106,6 +106,41 @@ describe("routes at the edges", () => {
     // Pages still lose a trailing slash the usual way.
     const page = await rawRequest(server.url, { path: "/c/seed/?x=1" });
     expect({ status: page.status, location: page.headers.location }).toEqual({ status: 308, location: "/c/seed?x=1" });
+  });
+
+  it("answers an API path with an empty segment or a backslash with a JSON 400, never a 308, and deletes nothing", async () => {
+    const before = await settledSnapshot(server.databaseUrl);
+    for (const requestPath of [
+      "/api//conversations/seed",
+      "/api/conversations//seed",
+      "//api/conversations/seed",
+      "/api/conversations/seed//tasks/1",
+      "/api/conversations\\seed",
+    ]) {
+      const response = await rawRequest(server.url, { method: "DELETE", path: requestPath });
+      if (requestPath.startsWith("//")) {
+        // Not an API path: a page path, which Next.js cleans up with a redirect on this site (never to another).
+        expect({ status: response.status, location: response.headers.location }).toEqual({ status: 308, location: "/api/conversations/seed" });
+        continue;
+      }
+      expectRawError(response, 400, "bad_request", /must not contain "\/\/" or "\\"/);
+    }
+    expect(snapshotDatabase(server.databaseUrl)).toEqual(before);
+  });
+
+  it("answers an unknown API path with the API's JSON 404 for every method, not an HTML page", async () => {
+    for (const [method, requestPath] of [
+      ["GET", "/api/nothing-here"],
+      ["POST", "/api/nothing-here"],
+      ["DELETE", "/api/conversations/seed/nothing/deeper"],
+      ["PATCH", "/api/v2/conversations"],
+    ] as const) {
+      const body = method === "POST" || method === "PATCH" ? "{}" : undefined;
+      const response = await rawRequest(server.url, { method, path: requestPath, headers: { "content-type": "application/json" }, body });
+      expectRawError(response, 404, "not_found", /^There is no API route at \/api\//);
+    }
+    const page = await rawRequest(server.url, { path: "/no-such-page" });
+    expect({ status: page.status, type: page.headers["content-type"] }).toEqual({ status: 404, type: expect.stringMatching(/text\/html/) });
   });
 
   it("answers JSON nested 5,000 levels deep with a 400", async () => {
@@ -380,5 +415,73 @@ describe.skipIf(cannotMount !== null && !underCi)("a full disk", () => {
       .filter((chunk) => chunk.type === "error");
     expect(errors).toEqual([{ type: "error", errorText: "The server's disk is full, so the rest of this reply could not be saved. Free some space and retry." }]);
     expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(200);
+  });
+});
+
+/**
+ * Sends a chunked body (no Content-Length) of `total` bytes and then keeps the request open without ending it, as a
+ * slow or hostile client would: resolves with the answer, or with status 0 when none came within `waitMs`.
+ */
+function endlessUpload(baseUrl: string, requestPath: string, { total, headers = {}, waitMs = 15_000 }: { total: number; headers?: Record<string, string>; waitMs?: number }) {
+  const url = new URL(baseUrl);
+  return new Promise<RawResponse>((resolve) => {
+    const request = http.request(
+      { host: url.hostname, port: url.port, method: "POST", path: requestPath, headers: { "content-type": "application/json", ...headers } },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (d) => (text += d));
+        response.on("end", () => {
+          clearTimeout(timer);
+          request.destroy();
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text });
+        });
+      },
+    );
+    request.on("error", () => {});
+    const timer = setTimeout(() => {
+      request.destroy();
+      resolve({ status: 0, headers: {}, body: "no answer while the body was still arriving" });
+    }, waitMs);
+    const piece = Buffer.alloc(16 * 1024, "a");
+    let sent = 0;
+    const pump = () => {
+      while (sent < total && !request.destroyed) {
+        sent += piece.length;
+        if (!request.write(piece)) return void request.once("drain", pump);
+      }
+    };
+    pump();
+  });
+}
+
+describe("bodies that never end", () => {
+  let server: AppServer;
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: "edge-token" } });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses a chunked sign-in body once it passes the limit, without waiting for its end", async () => {
+    const response = await endlessUpload(server.url, "/api/auth/sign-in", { total: 1024 * 1024 });
+    expectRawError(response, 413, "payload_too_large", /over the 16384-byte limit/);
+  });
+
+  it("refuses a chunked body sent without credentials the same way, on any route", async () => {
+    const response = await endlessUpload(server.url, "/api/chat", { total: 1024 * 1024 });
+    expectRawError(response, 413, "payload_too_large", /over the 16384-byte limit/);
+    // The server still answers, and a complete oversize body with credentials gets the route's own 413.
+    const chunked = await fetch(`${server.url}/api/chat`, {
+      method: "POST",
+      headers: { authorization: "Bearer edge-token", "content-type": "application/json" },
+      body: new Blob([chatBody("big", "big-1", "x".repeat(300 * 1024))]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    await expectApiError(chunked, 413, "payload_too_large");
+    expect((await fetch(`${server.url}/api/model`, { headers: { authorization: "Bearer edge-token" } })).status).toBe(200);
   });
 });

@@ -59,11 +59,14 @@ async function expectInert(page: Page): Promise<void> {
   await expect(page.locator('a[href^="javascript:" i]')).toHaveCount(0);
   const shown = page.locator('[data-testid="message-user"], [data-testid="message-text"], [data-testid="task-subject"], [data-testid="hint-text"]');
   await expect(shown.locator("img, script, svg, iframe")).toHaveCount(0);
-  // A control image made by the test proves the trap works, and gives any payload's broken image time to fail.
+  // A control image made by the test proves the trap works, and gives any payload's broken image time to fail. Its
+  // inline handler, as a payload would carry one, is refused by the page's Content-Security-Policy: only the one
+  // added by script runs.
   await page.evaluate(() => {
     const img = document.createElement("img");
     img.id = "xss-control";
-    img.setAttribute("onerror", "__pwned('control')");
+    img.setAttribute("onerror", "__pwned('inline')");
+    img.addEventListener("error", () => window.__pwned?.("control"));
     img.src = `/xss-control-${Date.now()}.png`;
     document.body.append(img);
   });

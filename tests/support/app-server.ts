@@ -1,4 +1,4 @@
-// Starts the built app (`next start`) as a real server process on a free port with its own fresh SQLite database.
+// Starts the built app (scripts/server.mjs, the server `npm start` runs) as a real server process on a free port with its own fresh SQLite database.
 // Requires a build (`npm test` makes one; or `npx next build`).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -59,10 +59,10 @@ export async function startAppServer({
   for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN"]) {
     if (!(key in env)) delete childEnv[key];
   }
-  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), NEXT_MANUAL_SIG_HANDLE: "true" });
+  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", NEXT_MANUAL_SIG_HANDLE: "true" });
   // stop() sends SIGTERM, which drains: a test's server gives a reply still running 2 s unless the test says otherwise.
   childEnv.HINTLINE_SHUTDOWN_GRACE_MS ??= "2000";
-  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
     cwd: root,
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
@@ -73,14 +73,14 @@ export async function startAppServer({
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited early:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
     try {
       const response = await fetch(`${url}/api/model`, { headers: env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {} });
       if (response.status < 500) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next start did not become ready:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server did not become ready:\n${output}`);
     await new Promise((r) => setTimeout(r, 150));
   }
   return {

@@ -1,7 +1,7 @@
 import { ApiError, errorResponse } from "@/lib/api/errors";
 import { otherMethodsNotAllowed, parseWith, readBody, readJson } from "@/lib/api/request";
 import { signInSchema } from "@/lib/api/schemas";
-import { authToken, newSessionValue, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, safeEqual, safeNextPath } from "@/lib/auth";
+import { authToken, newSessionValue, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, safeEqual, safeNextPath, viaHttps } from "@/lib/auth";
 import { clientAddress, recordSignInFailure, recordSignInSuccess, signInRetryAfter } from "@/lib/sign-in-limit";
 
 export const dynamic = "force-dynamic";
@@ -40,7 +40,7 @@ export async function POST(request: Request) {
   }
   recordSignInSuccess(address);
   const cookie = expected
-    ? `${SESSION_COOKIE}=${(await newSessionValue(expected)).value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MAX_AGE_SECONDS}`
+    ? `${SESSION_COOKIE}=${(await newSessionValue(expected)).value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MAX_AGE_SECONDS}${viaHttps(request) ? "; Secure" : ""}`
     : undefined;
   const headers = new Headers(cookie ? { "set-cookie": cookie } : {});
   if (isForm) {

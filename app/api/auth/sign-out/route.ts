@@ -1,6 +1,6 @@
 import { errorResponse } from "@/lib/api/errors";
 import { otherMethodsNotAllowed } from "@/lib/api/request";
-import { authToken, SESSION_COOKIE, verifySessionValue } from "@/lib/auth";
+import { authToken, SESSION_COOKIE, verifySessionValue, viaHttps } from "@/lib/auth";
 import { endSession } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
@@ -29,7 +29,7 @@ export async function POST(request: Request) {
     status: 303,
     headers: {
       location: "/sign-in",
-      "set-cookie": `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
+      "set-cookie": `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${viaHttps(request) ? "; Secure" : ""}`,
     },
   });
 }
