@@ -22,7 +22,7 @@ export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; outp
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 
 /** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
-export type CacheBreakCause = "compression" | "prompt-edit" | "replaced-status" | "retry" | "branch" | "unexpected";
+export type CacheBreakCause = "compression" | "prompt-edit" | "settings-edit" | "replaced-status" | "retry" | "branch" | "unexpected";
 
 export type CacheBreak = {
   /** The conversation's model call (1 for its first), as numbered in the inspector's call list. */

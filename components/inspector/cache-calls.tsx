@@ -19,6 +19,7 @@ export type CacheView = { lastCall: CacheTotals | null; conversation: CacheTotal
 const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   compression: "compression",
   "prompt-edit": "prompt edited",
+  "settings-edit": "settings changed the history (timestamps)",
   "replaced-status": "replaced status",
   retry: "reply retried",
   branch: "branch edited or switched",

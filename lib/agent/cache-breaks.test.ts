@@ -41,6 +41,18 @@ describe("cache-break detector", () => {
     expect(detector.observe(call(messages, { system: "Now: 10:31", promptSource: '{"instructions":"French"}' }))).toMatchObject({ changed: "system", cause: "unexpected" });
   });
 
+  it("names a history rewritten by a settings edit (timestamps on, their zone) as such, never unexpected", () => {
+    const detector = createCacheBreakDetector();
+    detector.observe(call([user("a"), assistant("b")]));
+    const stamped = [user("[2026-12-01 10:00:00] a"), assistant("b"), user("[2026-12-01 10:01:00] c")];
+    expect(detector.observe(call(stamped, { inputSettings: "timestamps UTC" }))).toEqual({ firstChangedMessage: 0, changed: "messages", cause: "settings-edit" });
+    expect(detector.observe(call([...stamped, assistant("d")], { inputSettings: "timestamps UTC" }))).toBeUndefined();
+    const zoned = [user("[2026-12-01 11:00:00] a"), assistant("b"), user("[2026-12-01 11:01:00] c"), assistant("d")];
+    expect(detector.observe(call(zoned, { inputSettings: "timestamps Europe/Berlin" }))).toMatchObject({ firstChangedMessage: 0, cause: "settings-edit" });
+    // The same settings and a rewritten message: still unexpected.
+    expect(detector.observe(call([user("x"), ...zoned.slice(1)], { inputSettings: "timestamps Europe/Berlin" }))).toMatchObject({ cause: "unexpected" });
+  });
+
   it("attributes a divergence after a branch edit or switch to the branch", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c"), assistant("d")]));

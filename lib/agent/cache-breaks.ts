@@ -18,6 +18,11 @@ export type CallInput = {
   stable?: readonly ModelMessage[];
   /** What the system prompt is assembled from (the person's prompt settings): a change there is the person's edit. */
   promptSource: string;
+  /**
+   * The settings that shape how past messages are written to the model (timestamps and their zone): a change there is
+   * the person's edit, which rewrites the history.
+   */
+  inputSettings?: string;
   /** The compression state the call was built on (its summary): a change means a compression came before it. */
   compression: string;
   /** The conversation's branch state (lib/chat/branches.ts): a change means the person edited or switched a branch. */
@@ -64,6 +69,7 @@ type Previous = {
   system: string;
   tools: string;
   promptSource: string;
+  inputSettings?: string;
   compression: string;
   branch?: string;
   replaceStatusAt?: number;
@@ -77,6 +83,7 @@ function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["c
   if ((input.branch ?? "") !== (previous.branch ?? "")) return "branch";
   if (input.compression !== previous.compression) return "compression";
   if (changed === "system" && input.promptSource !== previous.promptSource) return "prompt-edit";
+  if (changed === "messages" && (input.inputSettings ?? "") !== (previous.inputSettings ?? "")) return "settings-edit";
   if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt) return "replaced-status";
   if (changed === "messages" && input.retry) return "retry";
   return "unexpected";
@@ -109,7 +116,7 @@ export function createCacheBreakDetector() {
       const hashes = last?.hashes ?? [];
       hashes.length = same;
       for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
-      previous = { system, tools, promptSource: input.promptSource, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
+      previous = { system, tools, promptSource: input.promptSource, inputSettings: input.inputSettings, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
       if (!last) return undefined;
       let changed: DetectedBreak["changed"] | undefined;
       if (system !== last.system) changed = "system";

@@ -112,7 +112,7 @@ export function forgetCalls(conversationId: string): void {
   detectors.delete(conversationId);
 }
 
-const CAUSES = new Set(["compression", "prompt-edit", "replaced-status", "retry", "branch", "unexpected"]);
+const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "unexpected"]);
 const CHANGED = new Set(["system", "tools", "messages"]);
 
 /** Stored breaks read defensively (agent state is JSON). */

@@ -137,6 +137,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           messages,
           stable,
           promptSource: job.promptSource(),
+          inputSettings: settings.injection.timestamps ? `timestamps ${settings.injection.timezone}` : "",
           compression: steps.compression()?.summary ?? "",
           branch: String(agentState.branchEpoch ?? 0),
           retry: job.retry === true && stepIndex === 0,

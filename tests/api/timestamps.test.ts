@@ -51,6 +51,9 @@ describe("timestamps", () => {
     const hint = messages(requests[2]!).at(-1)!.content as string;
     expect(hint).toMatch(/<time-since-last-message>1 min since the person's previous message<\/time-since-last-message>/);
     expect(hint).toContain("<current-time>");
+    // Turning timestamps on rewrote the history once: the cache-break detector names it the settings edit it was.
+    const context = await fetch(`${url}/api/conversations/${id}/context`).then((r) => r.json() as Promise<{ cache: { breaks: Array<{ cause: string; firstChangedMessage: number | null }> } }>);
+    expect(context.cache.breaks.map((b) => b.cause)).toEqual(["settings-edit"]);
   });
 });
 
