@@ -38,7 +38,7 @@ export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.nam
 
 /**
  * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result
- * or error) from the third call with the same arguments within one reply.
+ * or error) from the third call with the same arguments within one reply that gave the same result each time.
  */
 function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext): Tool {
   const tool = create(ctx);
@@ -49,20 +49,24 @@ function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext)
   return {
     ...tool,
     execute: async (input, options) => {
-      const repeats = ctx.repeatCount?.(name, input) ?? 0;
-      const warn = (text: string) => (repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text);
+      // The warning goes on a result (or error) that repeats the previous identical call's.
+      const warn = (text: string) => {
+        const repeats = ctx.repeatCount?.(name, input, text) ?? 0;
+        return repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text;
+      };
+      let result: unknown;
       try {
         const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
         if (refusesInMode(access, mode)) {
           const call = ctx.nextCallNumber(name);
           throw new TaskToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
         }
-        const result = await execute(input, options);
-        return typeof result === "string" ? warn(result) : result;
+        result = await execute(input, options);
       } catch (error) {
-        if (repeats >= REPEAT_WARNING_FROM && error instanceof Error) error.message = warn(error.message);
+        if (error instanceof Error) error.message = warn(error.message);
         throw error;
       }
+      return typeof result === "string" ? warn(result) : result;
     },
   };
 }
