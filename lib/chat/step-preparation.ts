@@ -17,7 +17,7 @@ import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 import type { PreparedContext } from "./prepare-context.ts";
-import { createHintStep } from "./runtime-hints.ts";
+import { createHintStep, toldSoFar } from "./runtime-hints.ts";
 import { createStatusStrategy, firstCallSuffixTokens, lastStepSuffixTokens } from "./status-strategy.ts";
 
 export function createStepPreparation({
@@ -54,6 +54,7 @@ export function createStepPreparation({
   let lastStepTokens = context.usage.inputTokens;
   let reported = false;
   let edited = false;
+  let taskEdits = agentState.taskEdits ?? 0;
   let tasksRead: { stepIndex: number; tasks: Promise<Task[]> } | undefined;
   const hintStep = createHintStep({
     settings,
@@ -61,6 +62,7 @@ export function createStepPreparation({
     contextWindow,
     firstCallInputTokens: context.usage.inputTokens,
     tasksEditedByPerson: () => edited,
+    taskEdits: () => taskEdits,
     tasks: (stepIndex) => {
       // Asked twice a step (the full status and the rule's hint): read once.
       if (stepIndex === 0) return Promise.resolve(tasksAtStart);
@@ -78,7 +80,6 @@ export function createStepPreparation({
     let inputTokens = context.usage.inputTokens;
     // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
     const state = step.stepIndex === 0 ? { agentState, mode: modeAtStart } : await readConversationState(conversationId);
-    edited = state.agentState.tasksEditedByPerson === true;
     let justCompressed = step.stepIndex === 0 && !!context.prelude?.some((c) => c.type === "data-compression");
     if (step.stepIndex > 0) {
       // What the last step added that its reported figures do not cover: tool results (and its output, unreported).
@@ -98,11 +99,16 @@ export function createStepPreparation({
         justCompressed = !!result.history;
       }
     }
+    // What the hints in this call's input told the agent (the kept tail and the reply so far): a hint whose reply was
+    // regenerated, retried, edited away or switched out of is not there, so it is told again.
+    const told = toldSoFar(tail, step.reply, settings.injection.injectionSource);
+    taskEdits = state.agentState.taskEdits ?? 0;
+    edited = taskEdits > told.taskEdits;
     // A switch of mode is announced once, on the next step, before the runtime hint.
-    const modeHint = await modeHintChunk({ conversationId, mode: state.mode, agentState: state.agentState, compressed: justCompressed });
+    const modeHint = await modeHintChunk({ conversationId, mode: state.mode, toldMode: told.mode, compressed: justCompressed });
     if (modeHint) result.chunks = [...(result.chunks ?? []), modeHint];
     // Then what changed in the workspace since the agent last heard (the system prompt keeps its frozen copy).
-    const workspaceHint = await workspace.beforeStep();
+    const workspaceHint = await workspace.beforeStep(told.workspaceRevision);
     if (workspaceHint) result.chunks = [...(result.chunks ?? []), workspaceHint];
     // The status the previous call of this reply ended with under replace is gone from this call.
     const superseded = strategy.supersede();
@@ -111,10 +117,7 @@ export function createStepPreparation({
     const hint = await hintForStep(step, inputTokens, sincePersonsPrevious);
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
     if (hint?.quiet) result.quiet = [...(result.quiet ?? []), ...hint.quiet];
-    // The person's edit is news for this step only, whether or not it called for a hint (no open tasks, hints off).
     const patch: Partial<AgentState> = {};
-    if (edited) patch.tasksEditedByPerson = false;
-    if (modeHint) patch.toldMode = state.mode;
     if (settings.injection.injectRuntimeState) {
       patch.strategy = strategy.figures();
       patch.strategyDecision = strategy.decision();
