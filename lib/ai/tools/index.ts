@@ -75,6 +75,25 @@ export function createTools(ctx: TaskToolContext): Record<ToolName, Tool> {
   return Object.fromEntries(TOOL_DEFINITIONS.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
+/**
+ * The error a call of a tool that does not exist gets (the SDK's own would be its raw NoSuchToolError): the names
+ * that do exist and what to do instead, with the call counter like every tool error.
+ */
+export function unknownToolError(nextCallNumber: (toolName: string) => number) {
+  return ({ toolName, input }: { toolName: string; input: unknown }): TaskToolError => {
+    const name = toolName.replace(/\s+/g, " ").slice(0, 100);
+    const near = TOOL_NAMES.find((t) => t.toLowerCase() === name.toLowerCase().replace(/[\s_-]/g, ""));
+    return new TaskToolError({
+      type: "UnknownToolError",
+      text: `UnknownToolError: There is no tool named "${name}", so nothing was run. The tools are: ${TOOL_NAMES.join(", ")}.`,
+      args: input,
+      advice: `${near ? `Did you mean ${near}? ` : ""}Call one of those tools by its exact name (names are case-sensitive); if none of them does what you need, say so instead of guessing a tool name.`,
+      toolName: name,
+      call: nextCallNumber(name),
+    });
+  };
+}
+
 let definitionTokens: number | undefined;
 
 /** The tool definitions' share of every prompt, counted once (the tool set is fixed). */

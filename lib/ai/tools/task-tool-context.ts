@@ -63,8 +63,9 @@ export function createCallCounter(history: readonly ChatMessage[]): (toolName: s
     const found = new Map<string, number>();
     for (const message of history) {
       for (const part of message.parts) {
-        if (!part.type.startsWith("tool-")) continue;
-        const name = part.type.slice(5);
+        // A call of an unknown tool is stored as a dynamic tool part under the name the model used.
+        const name = part.type.startsWith("tool-") ? part.type.slice(5) : part.type === "dynamic-tool" ? (part as { toolName?: string }).toolName : undefined;
+        if (!name) continue;
         found.set(name, (found.get(name) ?? 0) + 1);
       }
     }
