@@ -88,8 +88,10 @@ export type HintCallOptions = {
    * changed since it, by the same rules. The auto strategy's updates, free of which strategy sent what.
    */
   since?: StatusUpdate;
-  /** The input size the call is about to send (for a full status's context-length). */
+  /** The input size the call is about to send (for a full status's context-length, and after a compression). */
   inputTokens?: number;
+  /** The context was just compressed: the call tells its new size. */
+  compressed?: boolean;
   /** Timestamps on, first call of a reply: how long after the person's previous message this one came (ms). */
   sincePersonsPrevious?: number;
 };
@@ -126,10 +128,11 @@ export function createHintStep(options: HintStepOptions) {
       tasks: counts,
       tasksEditedByPerson,
       isFirstCall: stepIndex === 0,
+      compressed: call.compressed,
       full: call.full,
       sincePersonsPrevious: call.sincePersonsPrevious,
       context: {
-        inputTokens: call.full && call.inputTokens !== undefined ? call.inputTokens : options.firstCallInputTokens,
+        inputTokens: (call.full || call.compressed) && call.inputTokens !== undefined ? call.inputTokens : options.firstCallInputTokens,
         contextWindow: options.contextWindow,
         triggerRatio: settings.context.triggerRatio,
       },

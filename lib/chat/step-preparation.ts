@@ -94,6 +94,7 @@ export function createStepPreparation({
           result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings)));
           result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
           lastStepTokens = compressed.data.tokensAfter;
+          inputTokens = compressed.data.tokensAfter;
           await workspace.refresh();
         }
         justCompressed = !!result.history;
@@ -114,7 +115,7 @@ export function createStepPreparation({
     const superseded = strategy.supersede();
     if (superseded) result[superseded.quiet ? "quiet" : "chunks"] = [...(result[superseded.quiet ? "quiet" : "chunks"] ?? []), superseded.chunk];
     const sincePersonsPrevious = step.stepIndex === 0 && settings.injection.timestamps ? personsPause(history) : undefined;
-    const hint = await hintForStep(step, inputTokens, sincePersonsPrevious);
+    const hint = await hintForStep(step, inputTokens, sincePersonsPrevious, justCompressed);
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
     if (hint?.quiet) result.quiet = [...(result.quiet ?? []), ...hint.quiet];
     const patch: Partial<AgentState> = {};
@@ -134,7 +135,7 @@ export function createStepPreparation({
    * The step's hint: under replace (configured, or chosen by auto) the full status, marked to be replaced; under
    * append what the rules find stale. The full status is measured either way (S of the cost model).
    */
-  async function hintForStep(step: StepContext, inputTokens: number, sincePersonsPrevious: number | undefined) {
+  async function hintForStep(step: StepContext, inputTokens: number, sincePersonsPrevious: number | undefined, compressed: boolean) {
     if (!settings.injection.injectRuntimeState) return undefined;
     const full = await hintStep.decide(step, { full: true, inputTokens, sincePersonsPrevious });
     const suffix = step.stepIndex === 0 ? firstCallSuffixTokens(history) : lastStepSuffixTokens(step.reply);
@@ -143,7 +144,8 @@ export function createStepPreparation({
     const changed = !!full && (!last || (await hintStep.decide(step, { since: last, sincePersonsPrevious })) !== null);
     const update = full && changed ? { text: full.injection.text, ...full.counts } : undefined;
     const decision = strategy.decide(full?.injection.text ?? "", suffix, update);
-    if (decision.chosen === "append") return hintStep(step, { sincePersonsPrevious });
+    // After a compression the append hint tells the new context size (a figure kept in the tail is out of date).
+    if (decision.chosen === "append") return hintStep(step, { sincePersonsPrevious, compressed, inputTokens });
     if (!full) return undefined;
     const hint = hintStep.chunkOf(full, { full: true });
     const chunk = hint?.chunks?.[0] ?? hint?.quiet?.[0];
