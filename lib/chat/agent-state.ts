@@ -16,6 +16,8 @@ export type AgentState = {
    * covers that many: see lib/agent/hints/told.ts).
    */
   taskEdits?: number;
+  /** The edits a step went through without a task hint (none open then): news for that reply's step only. */
+  taskEditsNoticed?: { count: number; replyId: string };
   /** The model context's summary and where its kept tail starts. */
   compression?: CompressionState;
   /** Model calls whose input was not an extension of the previous call's (newest last, bounded). */
@@ -50,6 +52,8 @@ export function parseAgentState(value: unknown): AgentState {
   }
   if (isCount(raw.taskEdits)) state.taskEdits = Math.floor(raw.taskEdits);
   else if (raw.tasksEditedByPerson === true) state.taskEdits = 1; // stored before edits were counted
+  const noticed = raw.taskEditsNoticed as Record<string, unknown> | undefined;
+  if (noticed && isCount(noticed.count) && typeof noticed.replyId === "string") state.taskEditsNoticed = { count: noticed.count, replyId: noticed.replyId };
   if (isCount(raw.branchEpoch)) state.branchEpoch = raw.branchEpoch;
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {

@@ -12,6 +12,7 @@ import type { ChatMessage, Task } from "../chat-message.ts";
 import { listTasks } from "../db/tasks.ts";
 import { type AgentState, patchAgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
+import { historyIndexOf } from "./history-fold.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
@@ -19,6 +20,9 @@ import type { WorkspaceTracker } from "./workspace-view.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { createHintStep, toldSoFar } from "./runtime-hints.ts";
 import { createStatusStrategy, firstCallSuffixTokens, lastStepSuffixTokens } from "./status-strategy.ts";
+
+// Where a message is in a kept tail (kept per conversation, extended turn by turn).
+const tailIndexOf = historyIndexOf();
 
 export function createStepPreparation({
   conversationId,
@@ -104,7 +108,11 @@ export function createStepPreparation({
     // regenerated, retried, edited away or switched out of is not there, so it is told again.
     const told = toldSoFar(tail, step.reply, settings.injection.injectionSource);
     taskEdits = state.agentState.taskEdits ?? 0;
-    edited = taskEdits > told.taskEdits;
+    // An edit a step went through without a task hint (no task open then, or hints off) was news for that step only,
+    // while that step's reply is in the input.
+    const noticed = state.agentState.taskEditsNoticed;
+    const noticedHere = noticed && (noticed.replyId === step.reply.id || tailIndexOf(tail, noticed.replyId) >= 0) ? noticed.count : 0;
+    edited = taskEdits > Math.max(told.taskEdits, noticedHere);
     // A switch of mode is announced once, on the next step, before the runtime hint.
     const modeHint = await modeHintChunk({ conversationId, mode: state.mode, toldMode: told.mode, compressed: justCompressed });
     if (modeHint) result.chunks = [...(result.chunks ?? []), modeHint];
@@ -119,6 +127,8 @@ export function createStepPreparation({
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
     if (hint?.quiet) result.quiet = [...(result.quiet ?? []), ...hint.quiet];
     const patch: Partial<AgentState> = {};
+    const toldEdits = [...(hint?.chunks ?? []), ...(hint?.quiet ?? [])].some((c) => c.type === "data-hint" && c.data.taskEdits !== undefined);
+    if (edited && !toldEdits) patch.taskEditsNoticed = { count: taskEdits, replyId: step.reply.id };
     if (settings.injection.injectRuntimeState) {
       patch.strategy = strategy.figures();
       patch.strategyDecision = strategy.decision();
