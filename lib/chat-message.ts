@@ -51,6 +51,10 @@ export type HintData = {
    */
   replace?: boolean;
   superseded?: boolean;
+  /** A Workspace hint: the workspace revision it told (what the agent knows from then on). */
+  revision?: string;
+  /** A runtime hint with the task counts: how many of the person's task edits it covered. */
+  taskEdits?: number;
 };
 
 export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";

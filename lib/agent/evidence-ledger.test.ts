@@ -29,8 +29,27 @@ describe("evidence extraction", () => {
     ]);
   });
 
-  it("leaves prose alone: and/or, fractions, bare numbers, single words in backticks", () => {
-    expect(kinds("Use this and/or that, 1/2 of 30 people, version `foo` at 5 o'clock.")).toEqual([]);
+  it("leaves prose alone: and/or, fractions, single digits, versions, times, single words in backticks", () => {
+    expect(kinds("Use this and/or that, 1/2 of the people, version `foo` 1.2.3 at 5 o'clock, 10:30 sharp.")).toEqual([]);
+  });
+
+  it("keeps standalone numbers: a port, a count, an amount with no unit beside it", () => {
+    const text = "PostgreSQL listens on port 5432. We have 17 replicas of which 12 are healthy; the invoice total is 1,250.75 and the limit 0.85.";
+    expect(kinds(text)).toEqual([
+      ["number", "5432"],
+      ["number", "17 replicas"],
+      ["number", "12"],
+      ["number", "1,250.75"],
+      ["number", "0.85"],
+    ]);
+    expect(findIdentifiers("PostgreSQL listens on port 5432.")[0]).toMatchObject({ value: "5432", context: "PostgreSQL listens on port" });
+    // Digits that belong to something else stay with it.
+    expect(kinds("ticket OPS-1234, task #42, commit 3fa9c1e2, file v2/app.js")).toEqual([
+      ["id", "OPS-1234"],
+      ["id", "#42"],
+      ["id", "3fa9c1e2"],
+      ["path", "v2/app.js"],
+    ]);
   });
 
   it("keeps the words that say what an identifier was", () => {

@@ -1,6 +1,6 @@
 // The evidence ledger of a compression: the exact identifiers found by code in the part being summarised — file
-// paths, URLs, shell commands, numbers with units, dates, ids and task names — kept verbatim beside the summary, so
-// the model can still quote them after a summariser paraphrased or dropped them. Pure: no model, no clock.
+// paths, URLs, shell commands, numbers (with a unit, or standalone: a port, a count), dates, ids and task names — kept
+// verbatim beside the summary, so the model can still quote them after a summariser paraphrased or dropped them. Pure: no model, no clock.
 import { countTokens } from "./token-count.ts";
 
 export const LEDGER_KINDS = ["path", "url", "command", "number", "date", "id", "task"] as const;
@@ -43,6 +43,9 @@ const PATTERNS: ReadonlyArray<readonly [LedgerKind, RegExp]> = [
   ["path", /(?<![\w/.:-])(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)+\/?|(?<![\w/.:-])\/[\w@+-]+\.[A-Za-z0-9]{1,8}\b/g],
   ["path", /(?<![\w/.:@-])[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)*\/[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,8}\b/g],
   ["number", new RegExp(String.raw`(?<![\w.,/-])(?:[$€£](?:${NUMBER})|(?:${NUMBER}) ?(?:${UNITS.join("|")}))(?![\w/])`, "g")],
+  // A standalone number (a port, a count, an amount whose unit is not beside it): two digits or more, or a decimal;
+  // not part of a fraction, a version, a time, a word or another identifier.
+  ["number", new RegExp(String.raw`(?<![\w.,/:#-])(?=\d[\d,.]*\d)(?:${NUMBER})(?![\w/%]|[.,:]\d)`, "g")],
   ["id", /(?<![\w#])#\d{1,9}\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g],
 ];
 

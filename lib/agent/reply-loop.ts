@@ -50,6 +50,11 @@ export type ReplyOptions = {
   tools?: ToolSet;
   /** Asked when a tool call's arguments do not parse (lets the tool itself report them, counted like any call). */
   repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  /**
+   * Rewrites the error of a call no tool ran (an unknown tool name): what it returns reaches the model instead, so
+   * such a call gets the detailed error (and counter) every tool error has rather than the SDK's own.
+   */
+  unrunToolError?: (call: { toolName: string; input: unknown; error: unknown }) => unknown;
   maxSteps?: number;
   /** Retries of a model call that failed retryably before streaming anything (HTTP 429/5xx, refused). */
   maxRetries?: number;
@@ -102,7 +107,7 @@ type CallResult = {
   contentType?: string;
 };
 
-type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens"> & {
+type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "unrunToolError" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens"> & {
   instructions: string;
   messages: ModelMessage[];
   send: (chunk: ChatChunk) => void;
@@ -112,7 +117,7 @@ type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "ab
 
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
 async function streamCall(options: CallOptions): Promise<CallResult> {
-  const { model, tools, repairToolCall, abortSignal, idleTimeoutMs, maxOutputTokens, instructions, messages, send, budget } = options;
+  const { model, tools, repairToolCall, unrunToolError, abortSignal, idleTimeoutMs, maxOutputTokens, instructions, messages, send, budget } = options;
   const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
   const watchdog = new AbortController();
@@ -142,8 +147,12 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   let opening: ChatChunk | undefined;
   const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
   try {
-    for await (const part of result.stream) {
+    for await (let part of result.stream) {
       arm();
+      // A call of a tool that does not exist: the SDK answers it itself, with its own error.
+      if (part.type === "tool-error" && unrunToolError && !(tools && Object.hasOwn(tools, part.toolName))) {
+        part = { ...part, error: unrunToolError({ toolName: part.toolName, input: part.input, error: part.error }) };
+      }
       if (part.type === "error") {
         out.error = describeError(part.error);
         out.rawError = part.error;

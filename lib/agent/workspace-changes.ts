@@ -4,7 +4,7 @@
 // at the next compression. Pure: states in, changes and texts out.
 import type { HintSource } from "../chat-message.ts";
 import { HINT_MAX_CHARS } from "./hints/render-hint.ts";
-import { escapeWorkspaceText, type WorkspaceSnapshot } from "./system-prompt/workspace.ts";
+import { escapeWorkspaceText, oneLine, type WorkspaceSnapshot } from "./system-prompt/workspace.ts";
 
 export const WORKSPACE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Workspace" };
 export const KNOWLEDGE_INDEX_PATH = "KNOWLEDGE.md";
@@ -84,7 +84,7 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
   return changes;
 }
 
-const line = (text: string) => escapeWorkspaceText(text.replace(/\s+/g, " ").trim());
+const line = (text: string) => escapeWorkspaceText(oneLine(text));
 
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;

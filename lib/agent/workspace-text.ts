@@ -1,4 +1,5 @@
 // Pure rules for what a workspace stores: knowledge paths, memory entries, skill names.
+import { hasLineBreak, splitLines } from "./hints/neutralize-tags.ts";
 import { MAX_KNOWLEDGE_PATH_CHARS } from "./workspace-limits.ts";
 
 // C0 and C1 control characters (NUL among them) and the Unicode line/paragraph separators.
@@ -26,8 +27,7 @@ export function normalizeMemoryEntry(text: string): string {
 
 /** The entries of a memory written as text: one per line, trimmed, blank lines left out. */
 export function memoryLinesOf(text: string): string[] {
-  return text
-    .split(/\r\n|[\r\n\u2028\u2029]/)
+  return splitLines(text)
     .map((line) => line.trim())
     .filter(Boolean);
 }
@@ -35,7 +35,7 @@ export function memoryLinesOf(text: string): string[] {
 /** Why `text` is not one memory line, or null. */
 export function memoryEntryProblem(text: string, maxChars: number): string | null {
   if (text.trim().length === 0) return "must not be empty";
-  if (/[\r\n\u2028\u2029]/.test(text)) return "must be one line (no line breaks): write one entry per fact";
+  if (hasLineBreak(text)) return "must be one line (no line breaks, NEL and line or paragraph separators included): write one entry per fact";
   if (text.length > maxChars) return `is ${text.length} characters, over the limit of ${maxChars}`;
   return null;
 }

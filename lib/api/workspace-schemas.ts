@@ -9,6 +9,7 @@ import {
   MAX_SKILL_NAME_CHARS,
   MAX_WORKSPACE_NAME_CHARS,
 } from "../agent/workspace-limits.ts";
+import { hasLineBreak } from "../agent/hints/neutralize-tags.ts";
 import { memoryEntryProblem, memoryLinesOf, normalizeMemoryEntry, SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -71,7 +72,7 @@ const skillDescription = z
   .string({ message: "must be a string (one line)" })
   .trim()
   .min(1, { message: "must not be empty" })
-  .refine((v) => !/[\r\n\u2028\u2029]/.test(v), { message: "must be one line" })
+  .refine((v) => !hasLineBreak(v), { message: "must be one line (no line breaks, NEL and line or paragraph separators included)" })
   .refine((v) => v.length <= MAX_SKILL_DESCRIPTION_CHARS, { error: overLimit("description", MAX_SKILL_DESCRIPTION_CHARS) });
 
 const skillInstructions = z

@@ -3,7 +3,6 @@ import type { LastCallUsage } from "../agent/context-usage.ts";
 import { parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
 import type { StatusUpdate } from "./runtime-hints.ts";
-import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
 import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
 import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
@@ -12,14 +11,17 @@ import type { CompressionState } from "./compression.ts";
 export type AgentState = {
   /** The provider's report for the last model call, to count the next input incrementally. */
   lastCall?: LastCallUsage;
-  /** The person changed the task list since the agent last heard about it. */
-  tasksEditedByPerson?: boolean;
+  /**
+   * How many times the person changed the task list (the agent has heard of them when a runtime hint in its input
+   * covers that many: see lib/agent/hints/told.ts).
+   */
+  taskEdits?: number;
+  /** The edits a step went through without a task hint (none open then): news for that reply's step only. */
+  taskEditsNoticed?: { count: number; replyId: string };
   /** The model context's summary and where its kept tail starts. */
   compression?: CompressionState;
   /** Model calls whose input was not an extension of the previous call's (newest last, bounded). */
   cacheBreaks?: CacheBreak[];
-  /** The mode the agent was last told by a Mode reminder (none yet: build, which needs no reminder). */
-  toldMode?: ConversationMode;
   /** The injection strategy's running figures (S, R, N), and what the last model call chose and why. */
   strategy?: StrategyFigures;
   strategyDecision?: StrategyDecision;
@@ -50,9 +52,11 @@ export function parseAgentState(value: unknown): AgentState {
   if (last && isCount(last.inputTokens) && isCount(last.outputTokens) && isCount(last.messageCount)) {
     state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
   }
-  if (raw.tasksEditedByPerson === true) state.tasksEditedByPerson = true;
+  if (isCount(raw.taskEdits)) state.taskEdits = Math.floor(raw.taskEdits);
+  else if (raw.tasksEditedByPerson === true) state.taskEdits = 1; // stored before edits were counted
+  const noticed = raw.taskEditsNoticed as Record<string, unknown> | undefined;
+  if (noticed && isCount(noticed.count) && typeof noticed.replyId === "string") state.taskEditsNoticed = { count: noticed.count, replyId: noticed.replyId };
   if (isCount(raw.branchEpoch)) state.branchEpoch = raw.branchEpoch;
-  if (isConversationMode(raw.toldMode)) state.toldMode = raw.toldMode;
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
     state.compression = { summary: c.summary, keptFromId: c.keptFromId, summarizedCount: c.summarizedCount };

@@ -1,5 +1,6 @@
 // Plan mode for the API and the reply: the conversation's mode, its plan and the plan's versions, and the Mode
-// reminder a step carries when the agent has not been told the current mode yet.
+// reminder a step carries when the agent has not been told the current mode yet (by the Mode reminders in the input the
+// step sends).
 import { generateId } from "ai";
 import { type ConversationMode, MODE_HINT_SOURCE, modeReminderDue, renderModeReminder } from "../agent/plan-mode.ts";
 import type { ChatChunk, HintData, PlanData } from "../chat-message.ts";
@@ -36,17 +37,18 @@ export async function readConversationState(conversationId: string): Promise<{ a
 export async function modeHintChunk({
   conversationId,
   mode,
-  agentState,
+  toldMode,
   compressed,
   now = clockNow(),
 }: {
   conversationId: string;
   mode: ConversationMode;
-  agentState: AgentState;
+  /** The mode the newest Mode reminder in the next call's input told (none: build). */
+  toldMode: ConversationMode | undefined;
   compressed: boolean;
   now?: Date;
 }): Promise<Extract<ChatChunk, { type: "data-hint" }> | undefined> {
-  if (!modeReminderDue({ mode, toldMode: agentState.toldMode, compressed })) return undefined;
+  if (!modeReminderDue({ mode, toldMode, compressed })) return undefined;
   const plan = mode === "build" ? await currentPlan({ conversationId }) : null;
   const { fields, text } = renderModeReminder(mode, plan);
   const data: HintData = { source: MODE_HINT_SOURCE, fields, text, createdAt: now.toISOString() };

@@ -3,6 +3,7 @@
 import { generateId } from "ai";
 import { decideInjection } from "../agent/hints/decide-injection.ts";
 import { type ContextScan, scanContext } from "../agent/hints/scan-context.ts";
+import { combineTold, NOTHING_TOLD, type Told, toldIn } from "../agent/hints/told.ts";
 import type { BeforeStepResult, StepContext } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import type { ChatMessage, HintData, HintSource, Task } from "../chat-message.ts";
@@ -18,6 +19,8 @@ export type HintStepOptions = {
   firstCallInputTokens: number;
   /** Whether the person changed the task list since the agent last heard of it (asked before every step). */
   tasksEditedByPerson: (stepIndex: number) => Promise<boolean> | boolean;
+  /** How many task edits the person made in the conversation so far (a hint with the task counts covers them). */
+  taskEdits?: () => number;
   /** The conversation's tasks before the step. */
   tasks: (stepIndex: number) => Promise<Task[]>;
   now?: () => Date;
@@ -48,10 +51,29 @@ function scanHistory(history: readonly ChatMessage[], options: ScanOptions): Con
   return totals(history)(history.length);
 }
 
+const toldTotals = new Map<string, ReturnType<typeof historyTotals<Told>>>();
+
+/**
+ * What the "told once" hints in the next call's input told the agent: the history it sends (kept per conversation
+ * and extended turn by turn, like scanHistory) and the reply so far.
+ */
+export function toldSoFar(history: readonly ChatMessage[], reply: ChatMessage | undefined, runtimeSource: HintSource): Told {
+  const key = JSON.stringify(runtimeSource);
+  let totals = toldTotals.get(key);
+  if (!totals) {
+    if (toldTotals.size >= 16) toldTotals.clear();
+    totals = historyTotals((m) => toldIn(m, runtimeSource), combineTold, NOTHING_TOLD);
+    toldTotals.set(key, totals);
+  }
+  const told = totals(history)(history.length);
+  return reply ? combineTold(told, toldIn(reply, runtimeSource)) : told;
+}
+
 /** Scans a conversation's model context ahead of its next reply (after an import). */
 export function warmHintScan(history: readonly ChatMessage[], settings: Settings): void {
   const { injectionSource, taskToolNames } = settings.injection;
   scanHistory(history, { source: injectionSource, taskToolNames });
+  toldSoFar(history, undefined, injectionSource);
 }
 
 /** What one call asks of the hint besides the rules: the replace strategy's full status, its input size, a pause. */
@@ -66,8 +88,10 @@ export type HintCallOptions = {
    * changed since it, by the same rules. The auto strategy's updates, free of which strategy sent what.
    */
   since?: StatusUpdate;
-  /** The input size the call is about to send (for a full status's context-length). */
+  /** The input size the call is about to send (for a full status's context-length, and after a compression). */
   inputTokens?: number;
+  /** The context was just compressed: the call tells its new size. */
+  compressed?: boolean;
   /** Timestamps on, first call of a reply: how long after the person's previous message this one came (ms). */
   sincePersonsPrevious?: number;
 };
@@ -105,20 +129,26 @@ export function createHintStep(options: HintStepOptions) {
       tasks: { ...counts, open },
       tasksEditedByPerson,
       isFirstCall: stepIndex === 0,
+      compressed: call.compressed,
       full: call.full,
       sincePersonsPrevious: call.sincePersonsPrevious,
       context: {
-        inputTokens: call.full && call.inputTokens !== undefined ? call.inputTokens : options.firstCallInputTokens,
+        inputTokens: (call.full || call.compressed) && call.inputTokens !== undefined ? call.inputTokens : options.firstCallInputTokens,
         contextWindow: options.contextWindow,
         triggerRatio: settings.context.triggerRatio,
       },
     });
-    return injection ? { injection, at, counts } : null;
+    return injection ? { injection, at, counts, taskEdits: options.taskEdits?.() } : null;
   };
 
   /** The decided injection as the step's chunk (streamed, or quiet when hint events are off). */
-  const chunkOf = ({ injection, at }: { injection: { fields: Record<string, string>; text: string }; at: Date }, call: HintCallOptions = {}): BeforeStepResult => {
+  const chunkOf = (
+    { injection, at, taskEdits }: { injection: { fields: Record<string, string>; text: string }; at: Date; taskEdits?: number },
+    call: HintCallOptions = {},
+  ): BeforeStepResult => {
     const data: HintData = { source: config.injectionSource, fields: injection.fields, text: injection.text, createdAt: at.toISOString() };
+    // The task counts tell the person's edits so far: the agent has heard of them while this hint is in its input.
+    if (taskEdits && injection.fields.tasks !== undefined) data.taskEdits = taskEdits;
     if (call.full) data.replace = true;
     const chunk = { type: "data-hint" as const, id: generateId(), data };
     return config.emitHintEvent ? { chunks: [chunk] } : { quiet: [chunk] };

@@ -12,14 +12,18 @@ import type { ChatMessage, Task } from "../chat-message.ts";
 import { listTasks } from "../db/tasks.ts";
 import { type AgentState, patchAgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
+import { historyIndexOf } from "./history-fold.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 import type { PreparedContext } from "./prepare-context.ts";
-import { createHintStep } from "./runtime-hints.ts";
 import { cacheAfterFirstCall } from "./cache-accounting.ts";
+import { createHintStep, toldSoFar } from "./runtime-hints.ts";
 import { createStatusStrategy } from "./status-strategy.ts";
+
+// Where a message is in a kept tail (kept per conversation, extended turn by turn).
+const tailIndexOf = historyIndexOf();
 
 export function createStepPreparation({
   conversationId,
@@ -55,6 +59,7 @@ export function createStepPreparation({
   let lastStepTokens = context.usage.inputTokens;
   let reported = false;
   let edited = false;
+  let taskEdits = agentState.taskEdits ?? 0;
   let tasksRead: { stepIndex: number; tasks: Promise<Task[]> } | undefined;
   const hintStep = createHintStep({
     settings,
@@ -62,6 +67,7 @@ export function createStepPreparation({
     contextWindow,
     firstCallInputTokens: context.usage.inputTokens,
     tasksEditedByPerson: () => edited,
+    taskEdits: () => taskEdits,
     tasks: (stepIndex) => {
       // Asked twice a step (the full status and the rule's hint): read once.
       if (stepIndex === 0) return Promise.resolve(tasksAtStart);
@@ -86,7 +92,6 @@ export function createStepPreparation({
     let inputTokens = context.usage.inputTokens;
     // The first step uses the state this request read; later steps read it again (the person may edit meanwhile).
     const state = step.stepIndex === 0 ? { agentState, mode: modeAtStart } : await readConversationState(conversationId);
-    edited = state.agentState.tasksEditedByPerson === true;
     let justCompressed = step.stepIndex === 0 && !!context.prelude?.some((c) => c.type === "data-compression");
     if (step.stepIndex > 0) {
       // What the last step added that its reported figures do not cover: tool results (and its output, unreported).
@@ -101,28 +106,37 @@ export function createStepPreparation({
           result.history = summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings)));
           result.chunks = [{ type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data }];
           lastStepTokens = compressed.data.tokensAfter;
+          inputTokens = compressed.data.tokensAfter;
           await workspace.refresh();
         }
         justCompressed = !!result.history;
       }
     }
+    // What the hints in this call's input told the agent (the kept tail and the reply so far): a hint whose reply was
+    // regenerated, retried, edited away or switched out of is not there, so it is told again.
+    const told = toldSoFar(tail, step.reply, settings.injection.injectionSource);
+    taskEdits = state.agentState.taskEdits ?? 0;
+    // An edit a step went through without a task hint (no task open then, or hints off) was news for that step only,
+    // while that step's reply is in the input.
+    const noticed = state.agentState.taskEditsNoticed;
+    const noticedHere = noticed && (noticed.replyId === step.reply.id || tailIndexOf(tail, noticed.replyId) >= 0) ? noticed.count : 0;
+    edited = taskEdits > Math.max(told.taskEdits, noticedHere);
     // A switch of mode is announced once, on the next step, before the runtime hint.
-    const modeHint = await modeHintChunk({ conversationId, mode: state.mode, agentState: state.agentState, compressed: justCompressed });
+    const modeHint = await modeHintChunk({ conversationId, mode: state.mode, toldMode: told.mode, compressed: justCompressed });
     if (modeHint) result.chunks = [...(result.chunks ?? []), modeHint];
     // Then what changed in the workspace since the agent last heard (the system prompt keeps its frozen copy).
-    const workspaceHint = await workspace.beforeStep();
+    const workspaceHint = await workspace.beforeStep(told.workspaceRevision);
     if (workspaceHint) result.chunks = [...(result.chunks ?? []), workspaceHint];
     // The status the previous call of this reply ended with under replace is gone from this call.
     const superseded = strategy.supersede();
     if (superseded) result[superseded.quiet ? "quiet" : "chunks"] = [...(result[superseded.quiet ? "quiet" : "chunks"] ?? []), superseded.chunk];
     const sincePersonsPrevious = step.stepIndex === 0 && settings.injection.timestamps ? personsPause(history) : undefined;
-    const hint = await hintForStep(step, inputTokens, sincePersonsPrevious);
+    const hint = await hintForStep(step, inputTokens, sincePersonsPrevious, justCompressed);
     if (hint?.chunks) result.chunks = [...(result.chunks ?? []), ...hint.chunks];
     if (hint?.quiet) result.quiet = [...(result.quiet ?? []), ...hint.quiet];
-    // The person's edit is news for this step only, whether or not it called for a hint (no open tasks, hints off).
     const patch: Partial<AgentState> = {};
-    if (edited) patch.tasksEditedByPerson = false;
-    if (modeHint) patch.toldMode = state.mode;
+    const toldEdits = [...(hint?.chunks ?? []), ...(hint?.quiet ?? [])].some((c) => c.type === "data-hint" && c.data.taskEdits !== undefined);
+    if (edited && !toldEdits) patch.taskEditsNoticed = { count: taskEdits, replyId: step.reply.id };
     if (settings.injection.injectRuntimeState) {
       patch.strategy = strategy.figures();
       patch.strategyDecision = strategy.decision();
@@ -139,7 +153,7 @@ export function createStepPreparation({
    * The step's hint: under replace (configured, or chosen by auto) the full status, marked to be replaced; under
    * append what the rules find stale. The full status is measured either way (S of the cost model).
    */
-  async function hintForStep(step: StepContext, inputTokens: number, sincePersonsPrevious: number | undefined) {
+  async function hintForStep(step: StepContext, inputTokens: number, sincePersonsPrevious: number | undefined, compressed: boolean) {
     if (!settings.injection.injectRuntimeState) return undefined;
     const full = await hintStep.decide(step, { full: true, inputTokens, sincePersonsPrevious });
     // An update of the cost model: the state changed since the last one, by the rules append follows.
@@ -148,7 +162,8 @@ export function createStepPreparation({
     const update = full && changed ? { text: full.injection.text, ...full.counts } : undefined;
     const decision = strategy.decide(full?.injection.text ?? "", update);
     if (decision.chosen === "append") {
-      const hint = await hintStep(step, { sincePersonsPrevious });
+      // After a compression the append hint tells the new context size (a figure kept in the tail is out of date).
+      const hint = await hintStep(step, { sincePersonsPrevious, compressed, inputTokens });
       const sent = hint?.chunks?.[0] ?? hint?.quiet?.[0];
       if (sent?.type === "data-hint") strategy.sentHint(sent.data.text);
       return hint;

@@ -6,7 +6,7 @@ import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers.ts";
-import { createTools, repairToolInput } from "../ai/tools/index.ts";
+import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../ai/tools/task-tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
@@ -92,10 +92,11 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const context = await prepareContext({ conversationId, model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
+  const nextCallNumber = createCallCounter(history);
   const tools = createTools({
     conversationId,
     workspaceId: job.workspaceId,
-    nextCallNumber: createCallCounter(history),
+    nextCallNumber,
     repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
@@ -114,6 +115,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       instructions: job.currentInstructions,
       tools,
       repairToolCall: repairToolInput,
+      unrunToolError: unknownToolError(nextCallNumber),
       history: context.modelMessages,
       prelude: context.prelude,
       convert: convertOptionsFor(settings),

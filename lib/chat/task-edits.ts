@@ -1,5 +1,5 @@
-// The person's task edits from the panel (REST). Each one marks the agent's picture of the list as stale, so its
-// next step carries a "The user updated the task list." hint.
+// The person's task edits from the panel (REST). Each one is counted, so the agent's next step carries a "The user
+// updated the task list." hint until one in the input it sends covers the edit.
 import { z } from "zod";
 import { ApiError } from "../api/errors.ts";
 import { jsonObjectSchema } from "../api/schemas.ts";
@@ -43,7 +43,8 @@ function requireTaskId(taskId: string): string {
   return taskId;
 }
 
-const markEdited = (conversationId: string) => patchAgentState(conversationId, { tasksEditedByPerson: true });
+/** Counts the person's edit: the agent's next step is told, unless a hint in its input already covers it. */
+const markEdited = (conversationId: string) => patchAgentState(conversationId, (state) => ({ taskEdits: (state.taskEdits ?? 0) + 1 }));
 
 export async function listConversationTasks(conversationId: string): Promise<Task[]> {
   await requireConversation(conversationId);

@@ -15,6 +15,7 @@ import {
   type WorkspaceState,
 } from "../agent/workspace-changes.ts";
 import type { ChatChunk, HintData } from "../chat-message.ts";
+import { laterRevision } from "../agent/hints/told.ts";
 import { now as clockNow } from "../clock.ts";
 import { getKnowledgeFile, listKnowledge } from "../db/knowledge.ts";
 import { listMemory } from "../db/memory.ts";
@@ -62,7 +63,8 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
   return { revision, state };
 }
 
-export type FrozenWorkspace = { id: string; state: WorkspaceState; snapshot: WorkspaceSnapshot };
+/** `revision`: the workspace revision it was frozen at (unknown for a copy stored before revisions were kept). */
+export type FrozenWorkspace = { id: string; state: WorkspaceState; snapshot: WorkspaceSnapshot; revision?: string };
 
 // Frozen states by their id: a step's prompt is assembled from the frozen state without reading it again.
 const frozenById = new Map<string, FrozenWorkspace>();
@@ -71,13 +73,20 @@ function remember(frozen: FrozenWorkspace): FrozenWorkspace {
   frozenById.set(frozen.id, frozen);
   return frozen;
 }
-const frozenOf = (id: string, state: WorkspaceState): FrozenWorkspace => remember({ id, state, snapshot: snapshotOf(state) });
+const frozenOf = (id: string, state: WorkspaceState, revision?: string): FrozenWorkspace =>
+  remember({ id, state, snapshot: snapshotOf(state), ...(revision ? { revision } : {}) });
+
+/** The revision a stored frozen copy was taken at (kept beside the state in its JSON). */
+const frozenRevisionOf = (frozen: unknown): string | undefined => {
+  const revision = (frozen as { revision?: unknown } | null)?.revision;
+  return typeof revision === "string" ? revision : undefined;
+};
 
 /** The workspace as it is now, frozen for the conversation's view, and how to store it there. */
 async function freeze(conversationId: string, workspaceId: string, knownRevision?: string) {
   const { revision, state } = await liveWorkspace(workspaceId, knownRevision);
-  const frozen = frozenOf(generateId(), state);
-  const store = () => putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: state, seenRevision: revision, seen: state });
+  const frozen = frozenOf(generateId(), state, revision);
+  const store = () => putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: { ...state, revision }, seenRevision: revision, seen: state });
   return { frozen, store };
 }
 
@@ -95,7 +104,7 @@ async function readFrozen(conversationId: string, status: WorkspaceViewStatus): 
   const view = await getWorkspaceView({ conversationId });
   const state = parseWorkspaceState(view?.frozen);
   if (!view || !state) return refreshWorkspaceView(conversationId, status.workspaceId);
-  return frozenOf(view.frozenId, state);
+  return frozenOf(view.frozenId, state, frozenRevisionOf(view.frozen));
 }
 
 /**
@@ -137,6 +146,8 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
   let frozen: FrozenWorkspace | null = null;
   // A conversation's first reply freezes the workspace; storing it waits until the first model call is under way.
   let stored: Promise<void> | undefined;
+  // The revisions last found to hold nothing to tell (what the agent knew, and the workspace's).
+  let quiet: { known: string | undefined; revision: string } | undefined;
   if (opened?.frozenId) frozen = await readFrozen(conversationId, opened);
   else if (opened) {
     const first = await freeze(conversationId, opened.workspaceId, opened.revision);
@@ -157,21 +168,35 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
       const status = await workspaceViewStatus({ conversationId });
       if (status) frozen = await refreshWorkspaceView(conversationId, status.workspaceId);
     },
-    /** Before a step (after any compression): the frozen copy brought up to date, and the hint, if one is due. */
-    async beforeStep(): Promise<WorkspaceHintChunk | undefined> {
+    /**
+     * Before a step (after any compression): the frozen copy brought up to date, and the hint, if one is due. `told`:
+     * the revision the newest Workspace hint in the step's input told (none: only the prompt's frozen copy). A hint
+     * whose reply is gone (regenerated, edited away, another branch) is not in the input, so its changes are told again.
+     */
+    async beforeStep(told?: string): Promise<WorkspaceHintChunk | undefined> {
       if (!opened) await stored;
       const status = opened ?? (await workspaceViewStatus({ conversationId }));
       opened = null;
       if (!status) return undefined;
       if (status.frozenId !== frozen?.id) frozen = await readFrozen(conversationId, status);
-      if (status.revision === status.seenRevision) return undefined;
+      // What the agent knows: the later of the prompt's copy and the newest hint (a hint kept in the tail across a
+      // compression is older than the copy the compression froze).
+      const known = laterRevision(frozen.revision ?? status.seenRevision ?? undefined, told);
+      if (known === status.revision) return undefined;
+      if (quiet && quiet.known === known && quiet.revision === status.revision) return undefined;
       const [view, live] = await Promise.all([getWorkspaceView({ conversationId }), liveWorkspace(status.workspaceId, status.revision)]);
-      const seen = parseWorkspaceState(view?.seen) ?? frozen.state;
+      // The changes since the state the agent knows: the last one told when that is what the input holds, else the
+      // prompt's copy (all changes since it, some perhaps told again by an older hint still in the input).
+      const seen = known === view?.seenRevision ? parseWorkspaceState(view?.seen) : null;
+      const changes = diffWorkspace(seen ?? frozen.state, live.state, conversationId);
+      if (changes.length === 0) {
+        // Nothing to tell (the agent's own memory entry): not looked at again until the workspace changes.
+        quiet = { known, revision: live.revision };
+        return undefined;
+      }
       await setWorkspaceSeen({ conversationId, seenRevision: live.revision, seen: live.state });
-      const changes = diffWorkspace(seen, live.state, conversationId);
-      if (changes.length === 0) return undefined;
       const { fields, text } = renderWorkspaceHint(live.state.name, changes);
-      const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: now().toISOString() };
+      const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: now().toISOString(), revision: live.revision };
       return { type: "data-hint", id: generateId(), data };
     },
   };

@@ -62,6 +62,11 @@ describe("context usage and compression", () => {
     expect(chip?.data?.tokensBefore).toBeGreaterThanOrEqual(3200);
     expect(chip?.data?.tokensAfter).toBeLessThan(chip!.data!.tokensBefore);
     expect(chip?.data?.usage).toBeTruthy();
+    // The agent's context figure is the new one: the newest <context-length> in the first call after the compression
+    // is the compressed size, never a larger figure from before it kept in the tail.
+    const figures = after.flatMap((m) => [...text(m).matchAll(/Your current context contains (\d+) tokens/g)].map((f) => Number(f[1])));
+    expect(figures.length).toBeGreaterThan(0);
+    expect(figures.at(-1)).toBeLessThanOrEqual(chip!.data!.tokensAfter);
 
     // The context endpoint shows exactly what the next call then receives (before its own new message and hint).
     const { body: context } = await getJson<{ messages: WireMessage[] }>(`${env.server.url}/api/conversations/${id}/context`);

@@ -69,7 +69,7 @@ describe("the repeat warning", () => {
     expect(results).toHaveLength(4);
     expect(results[0]).not.toContain("Warning:");
     expect(results[1]).not.toContain("Warning:");
-    expect(results[2]).toMatch(/\nWarning: this is call 3 of TaskList with these same arguments in this reply; .*try a different approach/);
+    expect(results[2]).toMatch(/\nWarning: this is call 3 of TaskList with these same arguments in this reply, and it gave the same result as the one before\. .*try a different approach/);
     expect(results[3]).toContain("Warning: this is call 4 of TaskList");
     // The system prompt says what the counter and the warning mean, and is the same in every call.
     const systems = env.fake.requests.map((r) => JSON.stringify(messages(r)[0]));

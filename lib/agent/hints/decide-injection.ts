@@ -19,6 +19,11 @@ export type InjectionInput = {
   context?: { inputTokens: number; contextWindow: number; triggerRatio: number };
   isFirstCall: boolean;
   /**
+   * The context was just compressed (the one moment the input is rewritten anyway): its new size is told whatever it
+   * is, so that no figure from before the compression, kept in the tail, stands as the latest.
+   */
+  compressed?: boolean;
+  /**
    * Replace strategy: the status is the agent's only picture of the state (the previous one is gone), so every
    * built-in field is rendered: time, timezone, the task counts (also none) and the context size.
    */
@@ -99,10 +104,10 @@ export function decideInjection(input: InjectionInput): Injection | null {
     builtIns.tasks = tasksText(config.tasksDetail === "list" ? tasks : { ...tasks, open: undefined }, input.tasksEditedByPerson);
   }
 
-  if ((full || input.isFirstCall) && input.context) {
+  if ((full || input.isFirstCall || input.compressed) && input.context) {
     const { inputTokens, contextWindow, triggerRatio } = input.context;
     const threshold = Math.max(0, triggerRatio - config.contextBufferRatio) * contextWindow;
-    if (full || inputTokens > threshold) builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
+    if (full || input.compressed || inputTokens > threshold) builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
   }
 
   if (Object.keys(builtIns).length === 0) return null;

@@ -5,7 +5,10 @@
 // small form, angle brackets), invisible characters inside the name, Cyrillic/Greek look-alike letters, attributes,
 // no closing `>`. Other markup (code, HTML, `a < b`, `List<T>`) is left exactly as written.
 
-/** The tags only the harness writes, by word: the hint, its built-in fields, the compression summary's tags and the BUILD reminder's plan. */
+/**
+ * The tags only the harness writes, by word: the hint, its built-in fields, the compression summary's tags, the BUILD
+ * reminder's plan, and the system prompt's workspace section (so stored workspace text can close none of them).
+ */
 export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["system", "reminder"],
   ["current", "time"],
@@ -16,7 +19,36 @@ export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["previous", "summary"],
   ["conversation"],
   ["approved", "plan"],
+  ["loaded", "context"],
+  ["agents", "context"],
+  ["memory", "context"],
+  ["domain", "knowledge", "context"],
+  ["available", "skills"],
 ];
+
+// CR LF, and every other character a model or a line splitter may read as a line break: LF, CR, VT, FF, the file,
+// group and record separators, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+const LINE_BREAKS = /\r\n|[\n\r\v\f\u001C-\u001E\u0085\u2028\u2029]/g;
+
+/** Whether `text` holds a line break of any kind (a field that must be one line refuses it). */
+export function hasLineBreak(text: string): boolean {
+  return text.search(LINE_BREAKS) >= 0;
+}
+
+/** `text` cut into lines at every kind of line break. */
+export function splitLines(text: string): string[] {
+  return text.split(LINE_BREAKS);
+}
+
+/** A field shown on one line (a memory entry, a skill, a path, a task subject): every line break becomes a space. */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, " ");
+}
+
+/** Text kept on several lines (instructions, KNOWLEDGE.md) with every kind of line break written as a plain "\n". */
+export function withPlainLineBreaks(text: string): string {
+  return text.replace(LINE_BREAKS, "\n");
+}
 
 const OPENERS = "<\uFF1C\uFE64\u27E8\u2329\u3008\u2039\u276E\u1438\u29FC";
 const CLOSERS = ">\uFF1E\uFE65\u27E9\u232A\u3009\u203A\u276F\u1433\u29FD";

@@ -2,7 +2,7 @@
 // <available_skills> list (its HarnessSkillMiddleware). Both add nothing when the workspace gives them nothing, so a
 // conversation without workspace content keeps the prompt it had. Stored text is escaped: it can neither forge
 // Hintline's hint tags nor close the workspace's own.
-import { neutralizeHintTags } from "../hints/neutralize-tags.ts";
+import { neutralizeHintTags, oneLine as plainOneLine, withPlainLineBreaks } from "../hints/neutralize-tags.ts";
 import type { PromptSection, PromptTransformer } from "./types.ts";
 
 export type WorkspaceSnapshot = {
@@ -18,14 +18,16 @@ export type WorkspaceSnapshot = {
   skills: ReadonlyArray<{ name: string; description: string }>;
 };
 
-const OWN_TAGS = /<(\s*\/?\s*)(loaded_context|agents_context|memory_context|domain_knowledge_context|available_skills)/gi;
-
-/** Stored text as it may appear inside the section. */
+/**
+ * Stored text as it may appear inside the section: the one escaper (every spelling of a hint's or this section's own
+ * tags), with every kind of line break written as a plain newline.
+ */
 export function escapeWorkspaceText(text: string): string {
-  return neutralizeHintTags(text).replace(OWN_TAGS, "‹$1$2");
+  return neutralizeHintTags(withPlainLineBreaks(text));
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+/** A stored field on one line (memory entries, skills, paths, the name): no line break of any kind survives. */
+export const oneLine = (text: string) => plainOneLine(text).replace(/\s+/g, " ").trim();
 
 export const WORKSPACE_GUIDANCE = [
   "## Domain Knowledge",

@@ -52,21 +52,31 @@ describe("the tool list in plan mode", () => {
 });
 
 describe("the repeat warning", () => {
-  it("counts identical calls per reply by name and canonical arguments, and warns from the third", async () => {
+  it("counts identical calls per reply by name and canonical arguments, and warns from the third with the same result", async () => {
     const repeatCount = createRepeatCounter();
     const tools = createTools({ conversationId: "none", nextCallNumber: () => 1, onTasksChanged: () => {}, mode: () => "plan", repeatCount });
     const run = (args: unknown) =>
       Promise.resolve(tools.TaskCreate.execute!(args, { toolCallId: "c", messages: [], context: {} } as never)).catch((e: Error) => String(e));
     const first = await run({ subject: "x", description: "y" });
     const other = await run({ subject: "z", description: "y" });
-    const second = await run({ description: "y", subject: "x" }); // the same arguments, keys in another order
+    const second = await run({ subject: "x", description: "y" });
     const third = await run({ subject: "x", description: "y" });
     for (const text of [first, other, second]) expect(text).not.toContain("Warning:");
     expect(third.endsWith(`\n${repeatWarning("TaskCreate", 3)}`)).toBe(true);
-    expect(third).toContain("Warning: this is call 3 of TaskCreate with these same arguments in this reply");
+    expect(third).toContain("Warning: this is call 3 of TaskCreate with these same arguments in this reply, and it gave the same result as the one before.");
     expect(await run({ subject: "x", description: "y" })).toContain("Warning: this is call 4 of TaskCreate");
     // A new reply counts afresh.
-    expect(createRepeatCounter()("TaskCreate", { subject: "x", description: "y" })).toBe(1);
+    const fresh = createRepeatCounter();
+    expect(fresh("TaskCreate", { subject: "x", description: "y" }, "done")).toBe(1);
+    expect(fresh("TaskCreate", { description: "y", subject: "x" }, "done")).toBe(2); // the same arguments, keys in another order
     expect(canonicalJson({ b: [1, { d: 2, c: 3 }], a: null })).toBe('{"a":null,"b":[1,{"c":3,"d":2}]}');
+  });
+
+  it("counts only calls whose result is the same as the previous identical call's (the call counter aside)", () => {
+    const count = createRepeatCounter();
+    const list = (text: string, call: number) => count("TaskList", {}, `${text}\n(Tool call #${call} for 'TaskList' in this conversation.)`);
+    expect([list("1 [completed] a\n2 [pending] b", 1), list("1 [completed] a\n2 [completed] b", 2), list("1 [completed] a\n2 [cancelled] b", 3)]).toEqual([1, 1, 1]);
+    expect([list("1 [completed] a\n2 [cancelled] b", 4), list("1 [completed] a\n2 [cancelled] b", 5)]).toEqual([2, 3]);
+    expect(list("changed", 6)).toBe(1);
   });
 });

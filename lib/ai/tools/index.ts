@@ -44,7 +44,7 @@ export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.nam
 
 /**
  * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result
- * or error) from the third call with the same arguments within one reply.
+ * or error) from the third call with the same arguments within one reply that gave the same result each time.
  */
 function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext): Tool {
   const tool = create(ctx);
@@ -55,26 +55,49 @@ function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext)
   return {
     ...tool,
     execute: async (input, options) => {
-      const repeats = ctx.repeatCount?.(name, input) ?? 0;
-      const warn = (text: string) => (repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text);
+      // The warning goes on a result (or error) that repeats the previous identical call's.
+      const warn = (text: string) => {
+        const repeats = ctx.repeatCount?.(name, input, text) ?? 0;
+        return repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text;
+      };
+      let result: unknown;
       try {
         const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
         if (refusesInMode(access, mode)) {
           const call = ctx.nextCallNumber(name);
           throw new TaskToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
         }
-        const result = await execute(input, options);
-        return typeof result === "string" ? warn(result) : result;
+        result = await execute(input, options);
       } catch (error) {
-        if (repeats >= REPEAT_WARNING_FROM && error instanceof Error) error.message = warn(error.message);
+        if (error instanceof Error) error.message = warn(error.message);
         throw error;
       }
+      return typeof result === "string" ? warn(result) : result;
     },
   };
 }
 
 export function createTools(ctx: TaskToolContext): Record<ToolName, Tool> {
   return Object.fromEntries(TOOL_DEFINITIONS.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
+}
+
+/**
+ * The error a call of a tool that does not exist gets (the SDK's own would be its raw NoSuchToolError): the names
+ * that do exist and what to do instead, with the call counter like every tool error.
+ */
+export function unknownToolError(nextCallNumber: (toolName: string) => number) {
+  return ({ toolName, input }: { toolName: string; input: unknown }): TaskToolError => {
+    const name = toolName.replace(/\s+/g, " ").slice(0, 100);
+    const near = TOOL_NAMES.find((t) => t.toLowerCase() === name.toLowerCase().replace(/[\s_-]/g, ""));
+    return new TaskToolError({
+      type: "UnknownToolError",
+      text: `UnknownToolError: There is no tool named "${name}", so nothing was run. The tools are: ${TOOL_NAMES.join(", ")}.`,
+      args: input,
+      advice: `${near ? `Did you mean ${near}? ` : ""}Call one of those tools by its exact name (names are case-sensitive); if none of them does what you need, say so instead of guessing a tool name.`,
+      toolName: name,
+      call: nextCallNumber(name),
+    });
+  };
 }
 
 let definitionTokens: number | undefined;

@@ -1,17 +1,13 @@
 // Pure: the task tools' result texts (they follow AgentScope's, so prompts written for it work here).
+import { oneLine } from "../../agent/hints/neutralize-tags.ts";
 import type { Task } from "../../chat-message.ts";
 import { harnessOptions } from "../../harness-options.ts";
 
 /** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
 export const TOOL_RESULT_MAX_CHARS = 8_000;
 
-// CR, LF, and the other characters a model may read as a line break (VT, FF, NEL, LS, PS).
-const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
-
-/** A field shown on one line of a result (a subject, an owner): line breaks become spaces, so it cannot forge lines. */
-export function oneLine(text: string): string {
-  return text.replace(LINE_BREAKS, " ");
-}
+// A field shown on one line of a result (a subject, an owner): line breaks become spaces, so it cannot forge lines.
+export { oneLine };
 
 export function formatTaskLine(task: Task): string {
   let line = `${task.id} [${task.status}] ${oneLine(task.subject)}`;

@@ -13,8 +13,8 @@ export type TaskToolContext = {
   /** The conversation's mode now (the person may switch it mid-reply); build when absent. */
   mode?: () => Promise<ConversationMode> | ConversationMode;
   onPlanChanged?: (plan: PlanData) => Promise<void> | void;
-  /** Counts this call among the reply's calls of the same tool with the same arguments (1 for the first). */
-  repeatCount?: (toolName: string, input: unknown) => number;
+  /** How many calls of the tool with the same arguments gave this same result in a row in the reply (1: the first). */
+  repeatCount?: (toolName: string, input: unknown, result: string) => number;
 };
 
 /** JSON with object keys sorted at every level: the same arguments give the same text whatever their key order. */
@@ -29,22 +29,30 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** Per reply: how many times each tool was called with the same arguments (keyed by name + canonical JSON). */
-export function createRepeatCounter(): (toolName: string, input: unknown) => number {
-  const counts = new Map<string, number>();
-  return (toolName, input) => {
+const CALL_COUNTER_LINE = /\n\(Tool call #\d+ for '[^'\n]*' in this conversation\.\)$/;
+
+/**
+ * Per reply: how many calls of each tool with the same arguments (keyed by name + canonical JSON) gave the same
+ * result one after another — 1 for the first, and again 1 whenever the result differs from the previous such call's
+ * (a TaskList after each TaskUpdate is not a repeat). The call counter at the end of a result is not compared.
+ */
+export function createRepeatCounter(): (toolName: string, input: unknown, result: string) => number {
+  const last = new Map<string, { result: string; count: number }>();
+  return (toolName, input, result) => {
     const key = `${toolName}\u0000${canonicalJson(input)}`;
-    const next = (counts.get(key) ?? 0) + 1;
-    counts.set(key, next);
-    return next;
+    const text = result.replace(CALL_COUNTER_LINE, "");
+    const previous = last.get(key);
+    const count = previous?.result === text ? previous.count + 1 : 1;
+    last.set(key, { result: text, count });
+    return count;
   };
 }
 
-/** From this many identical calls in one reply on, the result ends with a warning. */
+/** From this many identical calls in one reply with the same result each time on, the result ends with a warning. */
 export const REPEAT_WARNING_FROM = 3;
 
 export function repeatWarning(toolName: string, count: number): string {
-  return `Warning: this is call ${count} of ${toolName} with these same arguments in this reply; it gives the same result again. Stop repeating it and try a different approach (other arguments, another tool, or answer with what you have).`;
+  return `Warning: this is call ${count} of ${toolName} with these same arguments in this reply, and it gave the same result as the one before. Stop repeating it and try a different approach (other arguments, another tool, or answer with what you have).`;
 }
 
 /** Counts earlier calls of each tool in the stored conversation, once per reply; later calls count on in memory. */
@@ -55,8 +63,9 @@ export function createCallCounter(history: readonly ChatMessage[]): (toolName: s
     const found = new Map<string, number>();
     for (const message of history) {
       for (const part of message.parts) {
-        if (!part.type.startsWith("tool-")) continue;
-        const name = part.type.slice(5);
+        // A call of an unknown tool is stored as a dynamic tool part under the name the model used.
+        const name = part.type.startsWith("tool-") ? part.type.slice(5) : part.type === "dynamic-tool" ? (part as { toolName?: string }).toolName : undefined;
+        if (!name) continue;
         found.set(name, (found.get(name) ?? 0) + 1);
       }
     }

@@ -1,0 +1,64 @@
+// What the "told once" hints — the Mode reminder, the Workspace hint and the person's task edit — have told the agent,
+// read from the messages the next model call sends (the active branch's kept tail and the reply so far), like the time
+// and task rules: a hint in a reply that was regenerated, retried, edited away or switched out of is not there, so the
+// agent is told again. Pure; lib/chat folds it over a history incrementally (one message at a time, kept per
+// conversation), so a step costs the new messages and the reply, never the whole conversation.
+import type { ChatMessage, HintData, HintSource } from "../../chat-message.ts";
+import { type ConversationMode, isConversationMode, MODE_HINT_SOURCE } from "../plan-mode.ts";
+import { WORKSPACE_HINT_SOURCE } from "../workspace-changes.ts";
+import { sameSource } from "./scan-context.ts";
+
+export type Told = {
+  /** The mode the newest Mode reminder told (none: nothing, which is build). */
+  mode?: ConversationMode;
+  /** The workspace revision the newest Workspace hint told (none: only the system prompt's frozen copy). */
+  workspaceRevision?: string;
+  /** How many of the person's task edits the newest runtime hint with the task counts covered. */
+  taskEdits: number;
+};
+
+export const NOTHING_TOLD: Told = { taskEdits: 0 };
+
+/** `newer` told after `older`: its newest hints win; task edits only grow. */
+export function combineTold(older: Told, newer: Told): Told {
+  return {
+    mode: newer.mode ?? older.mode,
+    workspaceRevision: newer.workspaceRevision ?? older.workspaceRevision,
+    taskEdits: Math.max(older.taskEdits, newer.taskEdits),
+  };
+}
+
+/**
+ * What one message told. Imported hints were never sent; a superseded status (the replace strategy's) is not in the
+ * next input, but its task counts were news for the call it was sent with, so its edits count as told.
+ */
+export function toldIn(message: ChatMessage, runtimeSource: HintSource): Told {
+  let told = NOTHING_TOLD;
+  for (const part of message.parts) {
+    if (part.type !== "data-hint") continue;
+    const data = part.data as HintData | undefined;
+    if (!data || data.imported === true || typeof data.fields !== "object" || data.fields === null) continue;
+    if (sameSource(data.source, MODE_HINT_SOURCE)) {
+      if (data.superseded !== true && isConversationMode(data.fields.mode)) told = { ...told, mode: data.fields.mode };
+    } else if (sameSource(data.source, WORKSPACE_HINT_SOURCE)) {
+      if (data.superseded !== true && typeof data.revision === "string") told = { ...told, workspaceRevision: data.revision };
+    } else if (sameSource(data.source, runtimeSource) && typeof data.taskEdits === "number" && data.taskEdits > told.taskEdits) {
+      told = { ...told, taskEdits: data.taskEdits };
+    }
+  }
+  return told;
+}
+
+/** A workspace revision ("<workspace>:<default>", each a counter that only grows) as its two counters. */
+function counters(revision: string): [number, number] | undefined {
+  const match = /^(\d+):(\d+)$/.exec(revision);
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+/** The later of two workspace revisions (the first when they cannot be compared). */
+export function laterRevision(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const [x, y] = [counters(a), counters(b)];
+  if (!x || !y) return a;
+  return y[0] >= x[0] && y[1] >= x[1] ? b : a;
+}
