@@ -27,6 +27,41 @@ export async function getKnowledgeFile({ workspaceId, path }: { workspaceId: str
 }
 
 /**
+ * SQLite runs each statement on the server's own thread, and a transaction's statements back to back: indexing a
+ * 1 MB file's chunks in one go held every other request for the whole FTS5 write. There the old chunks are removed
+ * and the new ones written in batches of this many, each its own short transaction, yielding in between (a search
+ * meanwhile sees part of the file). PostgreSQL writes them in the file's transaction, on its own server.
+ */
+const SQLITE_CHUNK_BATCH = 16;
+
+/** Uploads of one path in this process, one at a time (their batches must not interleave). */
+const indexing = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = indexing.get(key) ?? Promise.resolve();
+  const run = previous.then(work, work);
+  const settled = run.catch(() => undefined);
+  indexing.set(key, settled);
+  void settled.then(() => {
+    if (indexing.get(key) === settled) indexing.delete(key);
+  });
+  return run;
+}
+
+const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Deletes a file's chunks (seq ≥ `from`) in batches, each its own transaction, yielding between them. */
+async function deleteChunksInBatches(workspaceId: string, path: string, from = 0): Promise<void> {
+  const db = await getDb();
+  for (;;) {
+    const rows = await db.knowledgeChunk.findMany({ where: { workspaceId, path, seq: { gte: from } }, select: { seq: true }, orderBy: { seq: "asc" }, take: SQLITE_CHUNK_BATCH });
+    if (rows.length === 0) return;
+    await db.knowledgeChunk.deleteMany({ where: { workspaceId, path, seq: { in: rows.map((r) => r.seq) } } });
+    await yieldToOthers();
+  }
+}
+
+/**
  * Creates or replaces the file; `maxFiles` is checked for a new path in the same transaction, under the workspace's
  * knowledge lock, so racing uploads cannot pass it. "limit" when a new file would be one too many.
  */
@@ -40,26 +75,47 @@ export async function putKnowledgeFile(file: {
 }): Promise<{ file: KnowledgeFileInfo; created: boolean } | "limit"> {
   const { workspaceId, path, content, bytes, tokens, maxFiles } = file;
   const chunks = knowledgeChunks(content);
-  return lockedTransaction(`knowledge:${workspaceId}`, async (tx) => {
-    const key = { workspaceId_path: { workspaceId, path } };
-    const existing = await tx.knowledgeFile.findUnique({ where: key, select: { path: true } });
-    if (!existing && (await tx.knowledgeFile.count({ where: { workspaceId } })) >= maxFiles) return "limit" as const;
-    const row = await tx.knowledgeFile.upsert({
-      where: key,
-      create: { workspaceId, path, content, bytes, tokens },
-      update: { content, bytes, tokens },
-      select: { path: true, bytes: true, tokens: true, updatedAt: true },
+  const postgres = isPostgresUrl(databaseUrl());
+  return oneAtATime(`${workspaceId}\u0000${path}`, async () => {
+    if (!postgres) await deleteChunksInBatches(workspaceId, path);
+    const saved = await lockedTransaction(`knowledge:${workspaceId}`, async (tx) => {
+      const key = { workspaceId_path: { workspaceId, path } };
+      const existing = await tx.knowledgeFile.findUnique({ where: key, select: { path: true } });
+      if (!existing && (await tx.knowledgeFile.count({ where: { workspaceId } })) >= maxFiles) return "limit" as const;
+      const row = await tx.knowledgeFile.upsert({
+        where: key,
+        create: { workspaceId, path, content, bytes, tokens },
+        update: { content, bytes, tokens },
+        select: { path: true, bytes: true, tokens: true, updatedAt: true },
+      });
+      // The chunks the full-text index covers (the migrations' triggers / GIN index keep it in step): a few hundred
+      // rows at most for a 1 MiB file, whatever its shape.
+      if (postgres) {
+        await tx.knowledgeChunk.deleteMany({ where: { workspaceId, path } });
+        if (chunks.length) await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ workspaceId, path, ...c })) });
+      }
+      return { file: toInfo(row), created: !existing };
     });
-    // The chunks the full-text index covers (the migrations' triggers / GIN index keep it in step): a few hundred
-    // rows at most for a 1 MiB file, whatever its shape.
-    await tx.knowledgeChunk.deleteMany({ where: { workspaceId, path } });
-    if (chunks.length) await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ workspaceId, path, ...c })) });
-    return { file: toInfo(row), created: !existing };
+    if (saved === "limit" || postgres) return saved;
+    const db = await getDb();
+    for (let i = 0; i < chunks.length; i += SQLITE_CHUNK_BATCH) {
+      await yieldToOthers();
+      const batch = chunks.slice(i, i + SQLITE_CHUNK_BATCH).map((c) => ({ workspaceId, path, ...c }));
+      try {
+        await db.knowledgeChunk.createMany({ data: batch });
+      } catch (error) {
+        // The file was deleted meanwhile (its chunks' foreign key): nothing left to index.
+        if (!(await db.knowledgeFile.findUnique({ where: { workspaceId_path: { workspaceId, path } }, select: { path: true } }))) break;
+        throw error;
+      }
+    }
+    return saved;
   });
 }
 
 export async function deleteKnowledgeFile({ workspaceId, path }: { workspaceId: string; path: string }): Promise<boolean> {
   const db = await getDb();
+  if (!isPostgresUrl(databaseUrl())) await oneAtATime(`${workspaceId}\u0000${path}`, () => deleteChunksInBatches(workspaceId, path));
   return (await db.knowledgeFile.deleteMany({ where: { workspaceId, path } })).count > 0;
 }
 

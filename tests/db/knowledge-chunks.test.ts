@@ -12,7 +12,7 @@ process.env.DATABASE_URL = inject("databaseUrl");
 const kind = inject("databaseKind");
 
 const { disconnectDb, getDb } = await import("@/lib/db/client");
-const { searchKnowledgeLines } = await import("@/lib/db/knowledge");
+const { getKnowledgeFile, searchKnowledgeLines } = await import("@/lib/db/knowledge");
 const { saveKnowledge } = await import("@/lib/chat/knowledge");
 const { addWorkspace } = await import("@/lib/chat/workspaces");
 
@@ -48,6 +48,15 @@ describe(`knowledge search over chunks on ${kind}`, () => {
     expect(any.map((h) => `${h.path}:${h.line}`)).toEqual(["split.md:1", "split.md:2"]);
     // A common word: the limit holds.
     expect(await searchKnowledgeLines({ workspaceId: ws.id, words: ["berlin"], limit: 50 })).toHaveLength(50);
+
+    // Two uploads of one path at once: the index holds the later one's chunks only (SQLite writes them in batches).
+    const a = Array.from({ length: 3_000 }, (_, i) => `alpaca row ${i}`).join("\n");
+    const b = Array.from({ length: 2_000 }, (_, i) => `bison row ${i}`).join("\n");
+    await Promise.all([saveKnowledge(ws.id, "race.md", a), saveKnowledge(ws.id, "race.md", b)]);
+    const stored = (await getKnowledgeFile({ workspaceId: ws.id, path: "race.md" }))!.content;
+    const [kept, gone] = stored === a ? ["alpaca", "bison"] : ["bison", "alpaca"];
+    expect(lines("race.md", await searchKnowledgeLines({ workspaceId: ws.id, words: [gone], limit: 50 }))).toEqual([]);
+    expect(lines("race.md", await searchKnowledgeLines({ workspaceId: ws.id, words: [kept, "1999"], limit: 50 }))).toEqual([2_000]);
 
     // Saving again replaces the chunks.
     await saveKnowledge(ws.id, "customers.csv", "no animals here");
