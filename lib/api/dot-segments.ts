@@ -8,11 +8,13 @@ const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 /** Whether a request target (path and query, as sent) is an API path holding a dot segment. */
 export function apiPathHasDotSegment(target: string): boolean {
   const path = target.split("?", 1)[0]!;
-  if (!/^\/+api(?:\/|%2f|$)/i.test(path)) return false;
-  return path.split(/\/|%2f/i).some((segment) => DOT_SEGMENT.test(segment));
+  if (!/^\/+api(?:\/|$)/.test(path)) return false;
+  // Only a real "/" separates segments: an encoded one ("..%2Fseed") stays inside its segment, which the route checks.
+  return path.split("/").some((segment) => DOT_SEGMENT.test(segment));
 }
 
-const MESSAGE = 'The URL path must not contain "." or ".." segments, also percent-encoded (API paths are never resolved).';
+// The words proxy.ts uses for the same refusal.
+const MESSAGE = 'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API paths never redirect).';
 
 /** Makes every HTTP server of this process answer such requests with the API's 400 JSON error. */
 export function refuseApiDotSegments(httpModule: typeof http): void {
