@@ -68,6 +68,9 @@ async function main(): Promise<void> {
   console.log("| upload | took | longest poll wait | database growth |\n| --- | --- | --- | --- |");
   // Warm-up: the first request of each kind loads code.
   await fetch(`${app.url}/api/workspaces/default/knowledge/warm.txt`, { method: "PUT", headers: { "content-type": "text/plain" }, body: "warm up" });
+  // The machine's own noise: the longest wait over 3 s with nothing else running.
+  const idle = await longestWait(`${app.url}/api/model`, new Promise((resolve) => setTimeout(resolve, 3_000)));
+  console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | – |`);
   for (const [i, [name, body]] of UPLOADS.entries()) {
     const before = await databaseBytes(dbUrl);
     const start = performance.now();

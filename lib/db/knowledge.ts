@@ -92,7 +92,19 @@ export async function putKnowledgeFile(file: {
       // rows at most for a 1 MiB file, whatever its shape.
       if (postgres) {
         await tx.knowledgeChunk.deleteMany({ where: { workspaceId, path } });
-        if (chunks.length) await tx.knowledgeChunk.createMany({ data: chunks.map((c) => ({ workspaceId, path, ...c })) });
+        // One statement with the chunks as array parameters: Prisma's createMany prepares 1 MB of parameters on this
+        // thread (~1 s), the driver sends arrays as they are.
+        if (chunks.length) {
+          await tx.$executeRawUnsafe(
+            `INSERT INTO "KnowledgeChunk" ("workspaceId", "path", "seq", "firstLine", "text")
+             SELECT $1, $2, t.seq, t.first, t.text FROM unnest($3::int[], $4::int[], $5::text[]) AS t(seq, first, text)`,
+            workspaceId,
+            path,
+            chunks.map((c) => c.seq),
+            chunks.map((c) => c.firstLine),
+            chunks.map((c) => c.text),
+          );
+        }
       }
       return { file: toInfo(row), created: !existing };
     });
