@@ -6,8 +6,8 @@
 //   bench/workspace-bench.ts — the workspace's cost per model call (2 MB of knowledge, 8k tokens of memory);
 //   bench/live-bench.ts — live replies on two instances over one PostgreSQL: 200 concurrent conversations, resume
 //                         latency, the relay's cost;
-//   bench/stall-bench.ts — how long a heavy request (1 MiB knowledge uploads of awkward shapes, a branch switch on a
-//                          20,000-message conversation) stalls another client's requests;
+//   bench/stall-bench.ts — how long a heavy request (1 MiB knowledge uploads of awkward shapes) stalls another
+//                          client's requests, on SQLite or (BENCH_DATABASE_URL) PostgreSQL;
 //   bench/browser-bench.ts — the chat in Chromium at 20, 200 and 2,000 messages: time to the last message, key-to-frame
 //                            latency, DOM nodes, JavaScript on first load.
 // `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
