@@ -91,7 +91,7 @@ export async function startFake(): Promise<Fake> {
   };
 }
 
-export type AppServer = { url: string; pid: number; logs: () => string };
+export type AppServer = { url: string; pid: number; databaseUrl: string; logs: () => string };
 
 /**
  * `next start` on a free loopback port, on a fresh SQLite database in a temporary directory (migrated), or on the
@@ -136,7 +136,7 @@ export async function startApp(env: Record<string, string>, { databaseUrl: share
     if (Date.now() > deadline) throw new Error(`next start did not become ready:\n${logs()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
-  return { url, pid: child.pid!, logs };
+  return { url, pid: child.pid!, databaseUrl, logs };
 }
 
 export type Memory = { rssKiB: number; peakKiB: number };

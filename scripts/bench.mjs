@@ -6,9 +6,11 @@
 //   bench/workspace-bench.ts — the workspace's cost per model call (2 MB of knowledge, 8k tokens of memory);
 //   bench/live-bench.ts — live replies on two instances over one PostgreSQL: 200 concurrent conversations, resume
 //                         latency, the relay's cost;
+//   bench/stall-bench.ts — how long a heavy request (1 MiB knowledge uploads of awkward shapes) stalls another
+//                          client's requests, on SQLite or (BENCH_DATABASE_URL) PostgreSQL;
 //   bench/browser-bench.ts — the chat in Chromium at 20, 200 and 2,000 messages: time to the last message, key-to-frame
 //                            latency, DOM nodes, JavaScript on first load.
-// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=browser`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
 // benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -47,6 +49,12 @@ if (!only || only === "live") {
   if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
   console.log("");
   const result = spawnSync(tsx, [path.join(root, "bench/live-bench.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+if (!only || only === "stall") {
+  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  console.log("");
+  const result = spawnSync(tsx, [path.join(root, "bench/stall-bench.ts")], { cwd: root, stdio: "inherit" });
   status ||= result.status ?? 1;
 }
 if (!only || only === "browser") {

@@ -123,7 +123,7 @@ export async function openEngine(url = process.env.DATABASE_URL || DEFAULT_DATAB
 
 // Tables the migrations create by hand that Prisma's schema cannot describe (SQLite's FTS5 indexes of knowledge lines
 // and of messages, and their shadow tables): a new migration must not drop them.
-const FTS_TABLES = ["KnowledgeLineFts", "MessageFts"].flatMap((t) => [t, `${t}_config`, `${t}_data`, `${t}_docsize`, `${t}_idx`]);
+const FTS_TABLES = ["KnowledgeLineFts", "KnowledgeChunkFts", "MessageFts"].flatMap((t) => [t, `${t}_config`, `${t}_data`, `${t}_docsize`, `${t}_idx`]);
 const filters = { externalTables: FTS_TABLES, externalEnums: [] };
 
 /** Applies every pending migration; returns the names applied. */

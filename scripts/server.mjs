@@ -4,7 +4,9 @@
 //   HINTLINE_AUTH_TOKEN (unless HINTLINE_ALLOW_OPEN=1 says the operator means it);
 // - sets X-Forwarded-For / X-Forwarded-Proto from the connection itself, unless HINTLINE_TRUST_PROXY=1 says a reverse
 //   proxy in front sets them (a client could otherwise name any address or claim HTTPS);
-// - answers an API path with "//" or "\" with a JSON 400 (Next.js would redirect it with a 308 before proxy.ts runs);
+// - answers an API path with "//" or "\" with a JSON 400 (Next.js would redirect it with a 308 before proxy.ts runs),
+//   and one with a "." or ".." segment, also percent-encoded (Next.js would resolve "knowledge/a/%2e%2e/b.md" to
+//   "knowledge/b.md" before any route sees it);
 // - counts a request body as it arrives and answers 413 once it passes the route's ceiling (Next.js holds a whole
 //   body, up to 10 MB, before proxy.ts or the route sees it; a chunked body declares no length to refuse it by).
 import http from "node:http";
@@ -41,6 +43,16 @@ export function bodyLimit(pathname, headers, env = process.env) {
   return Math.max(Number(env.HINTLINE_MAX_IMPORT_BYTES) || 0, 32 * 1024 * 1024) + 1024 * 1024;
 }
 
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/** Whether a request target (path and query, as sent) is an API path holding a dot segment, plain or percent-encoded. */
+export function apiPathHasDotSegment(target) {
+  const pathname = target.split("?", 1)[0];
+  if (!/^\/+api(?:\/|$)/.test(pathname)) return false;
+  // Only a real "/" separates segments: an encoded one ("..%2Fseed") stays inside its segment, which the route checks.
+  return pathname.split("/").some((segment) => DOT_SEGMENT.test(segment));
+}
+
 function jsonError(res, status, code, message) {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code, message } }));
@@ -51,6 +63,10 @@ export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST
   const pathname = (req.url ?? "/").split("?", 1)[0];
   if (pathname.startsWith("/api/") && /\/\/|\\/.test(pathname)) {
     jsonError(res, 400, "bad_request", 'The URL path must not contain "//" or "\\" (API routes never redirect).');
+    return true;
+  }
+  if (apiPathHasDotSegment(req.url ?? "/")) {
+    jsonError(res, 400, "bad_request", 'The URL path must not contain a "." or ".." segment (API paths never redirect).');
     return true;
   }
   const limit = bodyLimit(pathname, req.headers);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimit, listenHost, SIGN_IN_BODY_LIMIT } from "./server.mjs";
+import { apiPathHasDotSegment, bodyLimit, listenHost, SIGN_IN_BODY_LIMIT } from "./server.mjs";
 
 describe("where the server listens", () => {
   it("listens on loopback when HOST is not set, and on any loopback address it names", () => {
@@ -23,5 +23,19 @@ describe("where the server listens", () => {
     expect(bodyLimit("/api/chat", { cookie: "a=1; hintline_session=x" }, token)).toBeGreaterThan(32 * 1024 * 1024);
     expect(bodyLimit("/api/chat", {}, token)).toBe(SIGN_IN_BODY_LIMIT);
     expect(bodyLimit("/api/chat", {}, {})).toBeGreaterThan(32 * 1024 * 1024);
+  });
+});
+
+describe("API paths with dot segments", () => {
+  it("finds plain and percent-encoded dot segments in API paths", () => {
+    for (const target of ["/api/w/knowledge/a/%2e%2e/b.md", "/api/x/%2E%2E", "/api/x/.%2e/y", "/api/x/%2e/y", "/api/x/../y", "/api/x/./y", "/api/x/..?q=1"]) {
+      expect(apiPathHasDotSegment(target)).toBe(true);
+    }
+  });
+
+  it("leaves other paths alone", () => {
+    for (const target of ["/api/w/knowledge/a..b.md", "/api/x/.hidden", "/api/x/%2e%2e%2e", "/c/%2e%2e/x", "/api/x?q=/../", "/apix/..", "/api/a%2f%2e%2e%2fb", "/api/conversations/%2E%2E%2Fseed"]) {
+      expect(apiPathHasDotSegment(target)).toBe(false);
+    }
   });
 });

@@ -19,6 +19,12 @@ describe("knowledgePathProblem", () => {
     expect(knowledgePathProblem("x".repeat(256))).toMatch(/255/);
     expect(knowledgePathProblem("a\nb")).toMatch(/control/);
   });
+  it("refuses bidi overrides and other invisible format characters, but not an emoji's zero-width joiner", () => {
+    for (const p of ["invoice\u202Efdp.md", "a\u2066b", "x\u200Fy", "zero\u200Bwidth", "bom\uFEFF", "soft\u00ADhyphen", "lone\ud800"]) {
+      expect(knowledgePathProblem(p)).toMatch(/invisible/);
+    }
+    expect(knowledgePathProblem("team-👩‍💻.md")).toBeNull();
+  });
 });
 
 describe("memory entries", () => {

@@ -5,12 +5,26 @@ import { MAX_KNOWLEDGE_PATH_CHARS } from "./workspace-limits.ts";
 // C0 and C1 control characters (NUL among them) and the Unicode line/paragraph separators.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
+// Invisible format characters: bidi overrides, embeddings and isolates (U+202A–202E, U+2066–2069), marks (U+200E/F,
+// U+061C), zero-width spaces and joiners, the BOM… (Unicode category Cf), except the zero-width joiner of emoji
+// sequences; and lone surrogates. A name holding one can show as another name.
+const INVISIBLE = /[\p{Cf}\p{Cs}]/u;
+
+/**
+ * The one spelling of a knowledge path: Unicode NFC, so that "café" typed precomposed or with a combining accent is
+ * one file. Every way in (the API, the agent's tools) normalizes before it checks and stores.
+ */
+export const normalizeKnowledgePath = (path: string): string => path.normalize("NFC");
+
 /** Why `path` is not a relative knowledge path ("notes/api.md"), or null when it is one. */
 export function knowledgePathProblem(path: string): string | null {
   if (path.length === 0) return "must not be empty";
   if (path.length > MAX_KNOWLEDGE_PATH_CHARS) return `is ${path.length} characters, over the limit of ${MAX_KNOWLEDGE_PATH_CHARS}`;
   if (path.includes("\u0000")) return "must not contain a NUL character";
   if (CONTROL.test(path)) return "must not contain control characters";
+  if (INVISIBLE.test(path.replaceAll("\u200d", ""))) {
+    return "must not contain invisible format characters (right-to-left overrides and other bidirectional controls, zero-width spaces)";
+  }
   if (path.includes("\\")) return "must use / between folders, not a backslash";
   if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return "must be relative (like notes/api.md), not absolute";
   const segments = path.split("/");

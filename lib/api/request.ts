@@ -1,6 +1,7 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
 import { publishChangesOf } from "../chat/live/change-events.ts";
+import { nulPath } from "../agent/nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
@@ -101,11 +102,16 @@ export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new ApiError("invalid_json", `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
+  // PostgreSQL cannot store a NUL: refused here, the same on both databases, before anything is written.
+  const nul = nulPath(value);
+  if (nul !== null) throw new ApiError("bad_request", `Invalid ${nul}: must not contain a NUL character (U+0000).`, nul === "body" ? undefined : nul);
+  return value;
 }
 
 /** Validates `value`; `name` is what the value is called in error messages when the problem is the value itself. */

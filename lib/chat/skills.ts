@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { MAX_SKILLS } from "../agent/workspace-limits.ts";
 import { ApiError } from "../api/errors.ts";
 import type { createSkillSchema, updateSkillSchema } from "../api/workspace-schemas.ts";
-import { countSkills, createSkill, deleteSkill, getSkill, listSkills, type Skill, updateSkill } from "../db/skills.ts";
+import { createSkill, deleteSkill, getSkill, listSkills, type Skill, updateSkill } from "../db/skills.ts";
 import { DEFAULT_WORKSPACE_ID, isUniqueViolation } from "../db/workspaces.ts";
 import { OPERATOR_SKILLS_ORIGIN, type OperatorSkill, operatorSkill, operatorSkills } from "./operator-skills.ts";
 import { requireWorkspace } from "./workspaces.ts";
@@ -57,11 +57,9 @@ export async function visibleSkills(workspaceId: string): Promise<Pick<Skill, "n
 
 export async function addSkill(workspaceId: string, input: z.infer<typeof createSkillSchema>): Promise<Skill> {
   await requireWorkspace(workspaceId);
-  if ((await countSkills({ workspaceId })) >= MAX_SKILLS) {
-    throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_SKILLS} skills, the limit; delete one first.`);
-  }
   try {
-    const skill = await createSkill({ workspaceId, ...input });
+    const skill = await createSkill({ workspaceId, ...input, max: MAX_SKILLS });
+    if (skill === "limit") throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_SKILLS} skills, the limit; delete one first.`);
     await bumpWorkspaceRevision({ workspaceId });
     return skill;
   } catch (error) {

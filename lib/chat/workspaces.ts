@@ -11,7 +11,7 @@ import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspac
 import { listConversations } from "../db/conversations.ts";
 import { searchConversations } from "../db/search.ts";
 import {
-  addMemoryEntry,
+  addMemoryEntryUnless,
   deleteMemoryEntry,
   listMemory,
   type MemoryAuthor,
@@ -80,11 +80,10 @@ async function nameTaken(name: string): Promise<ApiError> {
 }
 
 export async function addWorkspace(input: z.infer<typeof createWorkspaceSchema>): Promise<Workspace> {
-  if ((await listWorkspaces()).length >= MAX_WORKSPACES) {
-    throw new ApiError("conflict", `There are already ${MAX_WORKSPACES} workspaces, the limit; delete one first.`);
-  }
   try {
-    return await createWorkspace({ id: `ws_${generateId()}`, name: input.name, instructions: input.instructions });
+    const created = await createWorkspace({ id: `ws_${generateId()}`, name: input.name, instructions: input.instructions, max: MAX_WORKSPACES });
+    if (created === "limit") throw new ApiError("conflict", `There are already ${MAX_WORKSPACES} workspaces, the limit; delete one first.`);
+    return created;
   } catch (error) {
     if (isUniqueViolation(error)) throw await nameTaken(input.name);
     throw error;
@@ -174,15 +173,18 @@ const duplicateError = (existing: MemoryEntry) =>
  */
 export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor, conversationId?: string): Promise<MemoryEntry> {
   await requireWorkspace(workspaceId);
-  const entries = await listMemory({ workspaceId });
-  const existing = duplicateOf(entries, text);
-  if (existing) throw duplicateError(existing);
-  if (entries.length >= MAX_MEMORY_ENTRIES) {
-    throw new ApiError("conflict", `Memory already holds ${MAX_MEMORY_ENTRIES} entries, the limit; delete or merge some first.`);
-  }
-  const entry = await addMemoryEntry({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId });
+  // Checked and written under the workspace's memory lock: concurrent appends once passed both checks.
+  const added = await addMemoryEntryUnless({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId }, (entries) => {
+    const existing = duplicateOf(entries, text);
+    if (existing) return duplicateError(existing);
+    if (entries.length >= MAX_MEMORY_ENTRIES) {
+      return new ApiError("conflict", `Memory already holds ${MAX_MEMORY_ENTRIES} entries, the limit; delete or merge some first.`);
+    }
+    return undefined;
+  });
+  if ("refused" in added) throw added.refused;
   await bumpWorkspaceRevision({ workspaceId });
-  return entry;
+  return added.entry;
 }
 
 export async function editMemoryEntry(workspaceId: string, entryId: string, text: string): Promise<MemoryEntry> {

@@ -97,3 +97,20 @@ export async function disconnectDb(): Promise<void> {
   holder.__hintlineDb = undefined;
   if (current) await (await current.db).$disconnect();
 }
+
+export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/**
+ * Runs `fn` in a transaction that holds the lock named `key` until it ends, so that a count checked in it still holds
+ * when it writes ("at most N", "no duplicate"): concurrent requests on PostgreSQL all passed such checks before.
+ * PostgreSQL: a transaction-scoped advisory lock on the key's hash (every instance sees it). SQLite: Prisma's adapter
+ * already runs one transaction at a time per process, and the write lock covers other processes.
+ */
+export async function lockedTransaction<T>(key: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  const postgres = isPostgresUrl(databaseUrl());
+  return db.$transaction(async (tx) => {
+    if (postgres) await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked`, key);
+    return fn(tx);
+  }, LONG_TRANSACTION);
+}

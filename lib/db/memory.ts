@@ -1,5 +1,5 @@
 // Queries for a workspace's memory: one row per entry, oldest first.
-import { getDb } from "./client.ts";
+import { getDb, lockedTransaction } from "./client.ts";
 
 export type MemoryAuthor = "agent" | "person";
 /** `conversationId`: the conversation whose agent wrote it (absent for the person's entries). */
@@ -44,6 +44,22 @@ export async function addMemoryEntry(entry: {
   return toEntry(await db.memoryEntry.create({ data: entry }));
 }
 
+/**
+ * Appends the entry unless `refusal` — given the workspace's entries as read under its memory lock, so no concurrent
+ * append can slip in between — gives a reason not to; then that reason is returned instead.
+ */
+export async function addMemoryEntryUnless<R>(
+  entry: { workspaceId: string; id: string; text: string; author: MemoryAuthor; conversationId?: string },
+  refusal: (entries: MemoryEntry[]) => R | undefined,
+): Promise<{ entry: MemoryEntry } | { refused: R }> {
+  return lockedTransaction(`memory:${entry.workspaceId}`, async (tx) => {
+    const rows = await tx.memoryEntry.findMany({ where: { workspaceId: entry.workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const refused = refusal(rows.map(toEntry));
+    if (refused !== undefined) return { refused };
+    return { entry: toEntry(await tx.memoryEntry.create({ data: entry })) };
+  });
+}
+
 /** Deletes `removeIds` and appends `add` in one transaction (the whole memory replaced at once). */
 export async function replaceMemoryEntries({
   workspaceId,
@@ -54,11 +70,10 @@ export async function replaceMemoryEntries({
   removeIds: readonly string[];
   add: ReadonlyArray<{ id: string; text: string; author: MemoryAuthor; createdAt: Date }>;
 }): Promise<void> {
-  const db = await getDb();
-  await db.$transaction([
-    db.memoryEntry.deleteMany({ where: { workspaceId, id: { in: [...removeIds] } } }),
-    db.memoryEntry.createMany({ data: add.map((e) => ({ ...e, workspaceId })) }),
-  ]);
+  await lockedTransaction(`memory:${workspaceId}`, async (tx) => {
+    await tx.memoryEntry.deleteMany({ where: { workspaceId, id: { in: [...removeIds] } } });
+    await tx.memoryEntry.createMany({ data: add.map((e) => ({ ...e, workspaceId })) });
+  });
 }
 
 /** null when the entry does not exist in that workspace. */

@@ -1,5 +1,5 @@
 // Queries for a workspace's skills (one row per kebab-case name).
-import { getDb } from "./client.ts";
+import { getDb, lockedTransaction } from "./client.ts";
 
 export type Skill = { workspaceId: string; name: string; description: string; instructions: string; createdAt: string; updatedAt: string };
 
@@ -23,10 +23,15 @@ export async function getSkill({ workspaceId, name }: { workspaceId: string; nam
   return row ? toSkill(row) : null;
 }
 
-/** Throws Prisma's P2002 when the workspace already has a skill of that name. */
-export async function createSkill(skill: { workspaceId: string; name: string; description: string; instructions: string }): Promise<Skill> {
-  const db = await getDb();
-  return toSkill(await db.skill.create({ data: skill }));
+/**
+ * "limit" when the workspace has `max` skills already (counted under its skills lock, so concurrent creates cannot
+ * pass it); throws Prisma's P2002 when the workspace already has a skill of that name.
+ */
+export async function createSkill({ max, ...skill }: { workspaceId: string; name: string; description: string; instructions: string; max: number }): Promise<Skill | "limit"> {
+  return lockedTransaction(`skills:${skill.workspaceId}`, async (tx) => {
+    if ((await tx.skill.count({ where: { workspaceId: skill.workspaceId } })) >= max) return "limit" as const;
+    return toSkill(await tx.skill.create({ data: skill }));
+  });
 }
 
 export async function updateSkill({

@@ -1,6 +1,6 @@
 // Queries for the Workspace aggregate: the workspace row itself (its memory, knowledge and skills have their own
 // modules). "default" always exists: its migration creates it and nothing here deletes it.
-import { getDb } from "./client.ts";
+import { getDb, lockedTransaction } from "./client.ts";
 
 export const DEFAULT_WORKSPACE_ID = "default";
 
@@ -42,9 +42,15 @@ export async function findWorkspaceByName({ name }: { name: string }): Promise<W
 }
 
 /** Throws Prisma's P2002 when the name is taken. */
-export async function createWorkspace({ id, name, instructions = "" }: { id: string; name: string; instructions?: string }): Promise<Workspace> {
-  const db = await getDb();
-  return toWorkspace(await db.workspace.create({ data: { id, name, instructions } }));
+/**
+ * "limit" when there are `max` workspaces already (counted under a lock, so concurrent creates cannot pass it);
+ * throws Prisma's P2002 when the name is taken.
+ */
+export async function createWorkspace({ id, name, instructions = "", max }: { id: string; name: string; instructions?: string; max: number }): Promise<Workspace | "limit"> {
+  return lockedTransaction("workspaces", async (tx) => {
+    if ((await tx.workspace.count()) >= max) return "limit" as const;
+    return toWorkspace(await tx.workspace.create({ data: { id, name, instructions } }));
+  });
 }
 
 /** null when it does not exist; throws Prisma's P2002 when the new name is taken. */

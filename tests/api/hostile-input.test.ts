@@ -85,7 +85,7 @@ const rows: Row[] = [
   chatRow("a numeric timezone", { ...send({}), timezone: 5 }, /timezone: .*expected string/),
   chatRow("a conversation id with a slash", send({}, "a/b"), /Invalid id: must be 1–64/),
   chatRow("a conversation id of ..", send({}, ".."), /Invalid id: must be 1–64/),
-  chatRow("a conversation id with a NUL byte", send({}, "seed\u0000"), /Invalid id: must be 1–64/),
+  chatRow("a conversation id with a NUL byte", send({}, "seed\u0000"), /Invalid id: must not contain a NUL/),
   chatRow("a conversation id of 65 characters", send({}, long(65)), /Invalid id: must be 1–64/),
   chatRow("a message id with ..", send({ id: "../t1" }), /Invalid message\.id: must be 1–64/),
   chatRow("a message id of 65 characters", send({ id: long(65, "m") }), /Invalid message\.id: must be 1–64/),

@@ -1,6 +1,6 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { knowledgePathProblem } from "../../agent/workspace-text.ts";
+import { knowledgePathProblem, normalizeKnowledgePath } from "../../agent/workspace-text.ts";
 import { getKnowledgeFile, listKnowledge } from "../../db/knowledge.ts";
 import { TaskToolError, TOOL_RESULT_MAX_CHARS } from "./task-format.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
@@ -29,7 +29,8 @@ export function knowledgeReadTool(ctx: TaskToolContext) {
     execute: async (raw) => {
       const toolName = "KnowledgeRead";
       const call = ctx.nextCallNumber(toolName);
-      const input = parseToolInput(knowledgeReadInput, raw, { toolName, call, example: EXAMPLE });
+      const parsed = parseToolInput(knowledgeReadInput, raw, { toolName, call, example: EXAMPLE });
+      const input = { ...parsed, path: normalizeKnowledgePath(parsed.path) };
       const problem = knowledgePathProblem(input.path);
       if (problem) {
         const text = `InvalidArgumentsError: The path ${problem}.`;

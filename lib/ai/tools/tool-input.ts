@@ -3,6 +3,7 @@
 // the real one, but the AI SDK's validation lets everything through to execute, which validates with zod.
 import { InvalidToolInputError, jsonSchema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
 import type { z } from "zod";
+import { withoutNul } from "../../agent/nul.ts";
 import { TaskToolError } from "./task-format.ts";
 
 /** The schema sent to the provider, with a validation that accepts any JSON value (execute checks it). */
@@ -38,7 +39,8 @@ export function parseToolInput<S extends z.ZodType>(
     const text = `InvalidArgumentsError: The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}.`;
     throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
   }
-  const parsed = schema.safeParse(raw);
+  // A NUL in a model's arguments is dropped: PostgreSQL could not store the task, entry or plan written from them.
+  const parsed = schema.safeParse(withoutNul(raw));
   if (parsed.success) return parsed.data;
   const text = `InvalidArgumentsError: The arguments do not match ${toolName}'s parameters: ${issueText(parsed.error.issues)}.`;
   throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });

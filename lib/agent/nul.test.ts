@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { nulPath, withoutNul } from "./nul.ts";
+
+describe("NUL", () => {
+  it("names the first field holding one", () => {
+    expect(nulPath({ a: "ok", b: [{ c: "x\u0000y" }] })).toBe("b.0.c");
+    expect(nulPath("a\u0000")).toBe("body");
+    expect(nulPath({ "k\u0000": 1 })).toBe("k\\u0000");
+    expect(nulPath({ a: ["fine", 1, null, { b: true }] })).toBeNull();
+  });
+  it("strips it from strings and keys, keeping objects without one as they are", () => {
+    const clean = { a: "ok", b: [1, { c: "d" }] };
+    expect(withoutNul(clean)).toBe(clean);
+    expect(withoutNul({ a: "x\u0000y", b: [{ "c\u0000": "\u0000" }], d: 3 })).toEqual({ a: "xy", b: [{ c: "" }], d: 3 });
+    const date = new Date(0);
+    expect(withoutNul({ date }).date).toBe(date);
+  });
+});

@@ -1,0 +1,154 @@
+// Large inputs that once stalled or broke the server, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL: 1 MiB knowledge
+// files of any shape (a million empty lines, a 39,000-line CSV, one long line) are stored in space proportional to
+// their size while another client's requests keep being answered, and read back whole. How long a request waits
+// meanwhile is measured by `npm run bench -- --only=stall`, not asserted here.
+import fs from "node:fs";
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { databaseKinds } from "./helpers.ts";
+
+const kinds = databaseKinds("uploads");
+const MiB = 1024 * 1024;
+
+/** The bytes the database takes: the SQLite file and its WAL, or PostgreSQL's pg_database_size. */
+async function databaseBytes(databaseUrl: string): Promise<number> {
+  if (databaseUrl.startsWith("file:")) {
+    const file = databaseUrl.slice(5);
+    return [file, `${file}-wal`].reduce((sum, f) => sum + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+  }
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ size: string }>("SELECT pg_database_size(current_database()) AS size");
+    return Number(rows[0]!.size);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Requests `url` back to back until `stop` resolves; the statuses it got. */
+async function pollWhile(url: string, stop: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void stop.finally(() => (done = true));
+  const statuses: number[] = [];
+  while (!done) {
+    statuses.push(await fetch(url).then((r) => r.status, () => 0));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return statuses;
+}
+
+const csv = (() => {
+  const rows = ["id,name,city,amount"];
+  let size = rows[0]!.length;
+  for (let i = 1; size < 1_000_000; i++) {
+    const row = `${i},customer ${i % 977},${["Berlin", "Lagos", "Lima", "Osaka"][i % 4]},${(i * 37) % 10_000}`;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  rows[31_337] = "31337,zebra holdings,Quito,42";
+  return rows.join("\n");
+})();
+
+describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
+  let server: AppServer;
+  const api = (path: string) => `${server.url}/api${path}`;
+  const put = (path: string, body: string) => fetch(api(`/workspaces/default/knowledge/${path}`), { method: "PUT", headers: { "content-type": "text/plain" }, body });
+
+  beforeAll(async () => {
+    server = await startAppServer({ databaseUrl: await databaseUrl() });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("stores 1 MiB files of any shape in space proportional to their size, answering other requests meanwhile", { timeout: 240_000 }, async () => {
+    const files: Array<[string, string]> = [
+      ["newlines.txt", "\n".repeat(MiB)],
+      ["crlf.txt", "\r\n".repeat(MiB / 2)],
+      ["data/customers.csv", csv],
+      ["one-line.txt", "word ".repeat(MiB / 5)],
+    ];
+    const before = await databaseBytes(server.databaseUrl);
+    const uploads = (async () => {
+      const statuses: number[] = [];
+      for (const [path, body] of files) statuses.push((await put(path, body)).status);
+      return statuses;
+    })();
+    const polls = await pollWhile(api("/model"), uploads);
+    expect(await uploads).toEqual([201, 201, 201, 201]);
+    // Every poll made while the uploads ran was answered (none failed or hung until the uploads ended).
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.every((s) => s === 200)).toBe(true);
+    const uploaded = files.reduce((sum, [, body]) => sum + Buffer.byteLength(body), 0);
+    const growth = (await databaseBytes(server.databaseUrl)) - before;
+    // The content once, its search index and the database's own overhead: a small multiple of the files' size (a row
+    // per line made it ~160 times on PostgreSQL).
+    expect(growth).toBeLessThan(6 * uploaded + 8 * MiB);
+    for (const [path, body] of files) {
+      const back = await fetch(api(`/workspaces/default/knowledge/${path}`));
+      expect(back.status).toBe(200);
+      expect(await back.text()).toBe(body);
+    }
+    const list = (await (await fetch(api("/workspaces/default/knowledge"))).json()) as Array<{ path: string; bytes: number }>;
+    expect(list.find((f) => f.path === "newlines.txt")?.bytes).toBe(MiB);
+  });
+});
+
+describe("large imports", () => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const post = (body: string) =>
+    fetch(`${server.url}/api/conversations/import`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  /**
+   * POSTs `body` with node:http, keeping the answer the server may give before it has read the whole body (it refuses
+   * an oversized body by its Content-Length and closes the connection, which fetch reports as a failed write).
+   */
+  const postEarlyAnswer = (body: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const request = http.request(
+        { host: hostname, port, method: "POST", path: "/api/conversations/import", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (response) => {
+          let text = "";
+          response.on("data", (d) => (text += d));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      request.on("error", (error) => setTimeout(() => reject(error), 2_000)); // a write error after the answer is expected
+      request.end(body);
+    });
+  /** An export of a little over `bytes` bytes: person messages of about 95,000 characters, each with a short reply. */
+  const exportOf = (id: string, bytes: number) => {
+    const messages = Array.from({ length: Math.ceil(bytes / 94_000) }, (_, i) => [
+      { id: `u${i}`, role: "user", parts: [{ type: "text", text: `${i} ${"lorem ipsum dolor sit amet ".repeat(3_500)}` }] },
+      { id: `a${i}`, role: "assistant", parts: [{ type: "text", text: "Noted." }] },
+    ]).flat();
+    return JSON.stringify({ version: 1, conversation: { id, title: "Big", messages } });
+  };
+
+  it("accepts a 20 MB import (the documented limit is 32 MiB) and refuses one over 32 MiB as too large", { timeout: 240_000 }, async () => {
+    const twenty = exportOf("big-import", 20_000_000);
+    expect(Buffer.byteLength(twenty)).toBeGreaterThan(20_000_000);
+    expect(Buffer.byteLength(twenty)).toBeLessThan(32 * MiB);
+    const accepted = await post(twenty);
+    expect({ status: accepted.status, body: (await accepted.text()).slice(0, 300) }).toMatchObject({ status: 201 });
+    const opened = await fetch(`${server.url}/api/conversations/big-import`);
+    expect(opened.status).toBe(200);
+    expect(((await opened.json()) as { messages: unknown[] }).messages.length).toBe(JSON.parse(twenty).conversation.messages.length);
+
+    const over = exportOf("too-big", 33 * MiB);
+    expect(Buffer.byteLength(over)).toBeGreaterThan(33 * MiB);
+    const refused = await postEarlyAnswer(over);
+    expect(refused.status).toBe(413);
+    expect((JSON.parse(refused.body) as { error: { code: string; message: string } }).error.message).toMatch(/limit|large/i);
+    expect((await fetch(`${server.url}/api/conversations/too-big`)).status).toBe(404);
+  });
+});
