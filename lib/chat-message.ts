@@ -111,7 +111,13 @@ export type RetryData = {
 };
 
 /** A conversation's plan (its newest version), streamed as a transient `data-plan` chunk while PlanWrite writes it. */
-export type PlanData = { content: string; updatedAt: string; version: number; author: "agent" | "person" };
+/** A conversation's mode: planning (read-only tools) or building. */
+export type ConversationMode = "plan" | "build";
+export const isConversationMode = (value: unknown): value is ConversationMode => value === "plan" || value === "build";
+/** Who wrote a plan version. */
+export type PlanAuthor = "agent" | "person";
+
+export type PlanData = { content: string; updatedAt: string; version: number; author: PlanAuthor };
 
 export type DataParts = {
   hint: HintData;

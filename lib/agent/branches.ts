@@ -4,21 +4,9 @@
 // history; an archived one is kept whole, with the alternatives that branched within it and the compression state
 // that belonged to it.
 
-/** A message as an archived alternative keeps it (a stored row, without its conversation and position). */
-export type ArchivedMessage = { id: string; role: string; parts: unknown; metadata: unknown; status: string; createdAt: string };
+import { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, parseRecord, START_ANCHOR } from "../archived-branch.ts";
 
-export type BranchRecord = { anchorId: string; ordinal: number; archived: ArchivedBranch | null };
-
-export type ArchivedBranch = {
-  messages: ArchivedMessage[];
-  /** Alternatives whose anchor is one of `messages` (archived with them, restored with them). */
-  nested: BranchRecord[];
-  /** The model context's compression state when it summarised part of `messages` (restored with them). */
-  compression?: unknown;
-};
-
-/** The anchor of alternatives that start the conversation. */
-export const START_ANCHOR = "";
+export { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, parseRecord, START_ANCHOR };
 
 /** Where the person sees ‹ index/count ›: on the first active message after the anchor. */
 export type BranchPoint = { anchorId: string; messageId: string; index: number; count: number; ordinals: number[] };
@@ -38,24 +26,4 @@ export function branchPoints(records: readonly BranchRecord[], activeIds: readon
     points.push({ anchorId, messageId, index: ordinals.indexOf(active.ordinal) + 1, count: ordinals.length, ordinals });
   }
   return points.sort((a, b) => activeIds.indexOf(a.messageId) - activeIds.indexOf(b.messageId));
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** A stored archived alternative, read defensively (malformed messages and records are dropped). */
-export function parseArchived(value: unknown, depth = 0): ArchivedBranch | null {
-  if (!isRecord(value) || !Array.isArray(value.messages) || depth > 50) return null;
-  const messages = value.messages.filter(
-    (m): m is ArchivedMessage =>
-      isRecord(m) && typeof m.id === "string" && typeof m.role === "string" && Array.isArray(m.parts) && typeof m.status === "string" && typeof m.createdAt === "string",
-  );
-  const nested = Array.isArray(value.nested) ? value.nested.flatMap((r) => parseRecord(r, depth + 1) ?? []) : [];
-  return { messages, nested, ...(value.compression !== undefined ? { compression: value.compression } : {}) };
-}
-
-export function parseRecord(value: unknown, depth = 0): BranchRecord | null {
-  if (!isRecord(value) || typeof value.anchorId !== "string" || typeof value.ordinal !== "number") return null;
-  if (value.archived === null) return { anchorId: value.anchorId, ordinal: value.ordinal, archived: null };
-  const archived = parseArchived(value.archived, depth);
-  return archived ? { anchorId: value.anchorId, ordinal: value.ordinal, archived } : null;
 }

@@ -1,10 +1,10 @@
 // Plan mode, the pure rules: which tools refuse while planning, when the agent is told about a switch, and the
 // reminder texts (AgentScope's PlanModeMiddleware wording). The tool list and the system prompt never change with the
 // mode (both sit in the provider's cached prefix): the mode reaches the agent as a hint, and write tools refuse.
-import type { HintSource } from "../chat-message.ts";
+import { type ConversationMode, type HintSource, isConversationMode, type PlanAuthor } from "../chat-message.ts";
 import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
 
-export type ConversationMode = "plan" | "build";
+export { type ConversationMode, isConversationMode, type PlanAuthor };
 export const CONVERSATION_MODES: readonly ConversationMode[] = ["plan", "build"];
 export const DEFAULT_MODE: ConversationMode = "build";
 
@@ -17,9 +17,6 @@ export const PLAN_MAX_CHARS = 50_000;
 export const PLAN_VERSIONS_KEPT = 50;
 export const MODE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Mode" };
 
-export type PlanAuthor = "agent" | "person";
-
-export const isConversationMode = (value: unknown): value is ConversationMode => value === "plan" || value === "build";
 
 /** Whether a tool with this access refuses in this mode. */
 export function refusesInMode(access: ToolAccess, mode: ConversationMode): boolean {

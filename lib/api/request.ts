@@ -1,7 +1,7 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
 import { publishChangesOf } from "../chat/live/change-events.ts";
-import { nulPath } from "../agent/nul.ts";
+import { nulPath } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 

@@ -1,12 +1,23 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
-import { parseLedgerItems } from "../agent/evidence-ledger.ts";
+import { type LedgerItem, parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
 import type { StatusUpdate } from "./runtime-hints.ts";
 import type { CacheBreak } from "../chat-message.ts";
 import { getConversation, setAgentState } from "../db/conversations.ts";
 import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
-import type { CompressionState } from "./compression.ts";
+
+/** The model context's compression: where it starts in the stored history, and the summary and ledger before it. */
+export type CompressionState = {
+  summary: string;
+  keptFromId: string;
+  summarizedCount: number;
+  /** Kept verbatim with the summary (sent with it), and what the bound left out (shown, pinnable). */
+  ledger?: LedgerItem[];
+  dropped?: LedgerItem[];
+  /** Items the person pinned since: they join the ledger, for good, at the next compression. */
+  pins?: LedgerItem[];
+};
 
 export type AgentState = {
   /** The provider's report for the last model call, to count the next input incrementally. */

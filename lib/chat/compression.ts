@@ -15,27 +15,18 @@ import {
   summaryMessageText,
   transcript,
 } from "../agent/compression.ts";
-import { boundLedger, collectLedger, type LedgerItem, type LedgerSource, ledgerBudget } from "../agent/evidence-ledger.ts";
+import { boundLedger, collectLedger, type LedgerSource, ledgerBudget } from "../agent/evidence-ledger.ts";
 import { isValidTimeZone, type Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
 import type { ChatMessage, CompressionData } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { harnessOptions } from "../harness-options.ts";
-import { patchAgentState } from "./agent-state.ts";
+import { type CompressionState, patchAgentState } from "./agent-state.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../ops/logger.ts";
 
-export type CompressionState = {
-  summary: string;
-  keptFromId: string;
-  summarizedCount: number;
-  /** Kept verbatim with the summary (sent with it), and what the bound left out (shown, pinnable). */
-  ledger?: LedgerItem[];
-  dropped?: LedgerItem[];
-  /** Items the person pinned since: they join the ledger, for good, at the next compression. */
-  pins?: LedgerItem[];
-};
+export type { CompressionState };
 
 /** Where the model context starts in the stored history. */
 export function tailStart(history: readonly ChatMessage[], state?: CompressionState): number {

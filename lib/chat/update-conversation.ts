@@ -1,6 +1,6 @@
 // Applies a PATCH: a new title and/or settings merged into the stored ones and validated as a whole, a mode switch,
 // and the person's edit of the plan (a new version). Everything is checked before anything is written.
-import type { ConversationMode } from "../agent/plan-mode.ts";
+import { type ConversationMode, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import { getConversation, setConversationMode, updateConversation } from "../db/conversations.ts";
@@ -25,6 +25,6 @@ export async function updateConversationFields(
   }
   if (patch.title !== undefined || settings !== undefined) await updateConversation({ id, title: patch.title, settings });
   // The plan first: "Approve and build" with an edit sends both, and the BUILD reminder carries the edited plan.
-  if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person" });
+  if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person", keep: PLAN_VERSIONS_KEPT });
   if (patch.mode && patch.mode !== conversation.mode) await setConversationMode({ id, mode: patch.mode });
 }

@@ -1,7 +1,7 @@
-// Queries for a conversation's branches (lib/agent/branches.ts): archiving the messages after an anchor as one
+// Queries for a conversation's branches (stored as lib/archived-branch.ts describes): archiving the messages after an anchor as one
 // alternative and restoring another, each in one transaction that also moves the conversation's message counter (so
 // every history cache reloads) and its harness state.
-import { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, START_ANCHOR } from "../agent/branches.ts";
+import { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, START_ANCHOR } from "../archived-branch.ts";
 import { getDb, LONG_TRANSACTION } from "./client.ts";
 import { forgetHistory } from "./history-cache.ts";
 

@@ -1,6 +1,5 @@
 // Queries for the Conversation aggregate.
-import { type ConversationMode, isConversationMode } from "../agent/plan-mode.ts";
-import type { ConversationSummary } from "../chat-message.ts";
+import { type ConversationMode, type ConversationSummary, isConversationMode } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import { toConversationSummary } from "./converters.ts";
 import { forgetHistory } from "./history-cache.ts";

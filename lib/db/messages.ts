@@ -1,7 +1,7 @@
 // Queries for messages. Each message keeps the AI SDK UIMessage parts as JSON, in order, with a position that the
 // server assigns from the conversation's messageSeq counter (increasing, not necessarily contiguous). Every write
 // reports to the history cache, which spares a reply from loading the whole conversation again.
-import { withoutNul } from "../agent/nul.ts";
+import { withoutNul } from "../nul.ts";
 import type { ChatMessage, MessageMetadata, MessageStatus } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import { toChatMessage } from "./converters.ts";

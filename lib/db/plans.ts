@@ -1,7 +1,7 @@
 // Queries for a conversation's plan: its versions, numbered 1, 2, … by the conversation's planSeq counter (incrementing
-// it locks the row, so racing writes get distinct numbers); the newest is the plan. Only the newest
-// PLAN_VERSIONS_KEPT are kept.
-import { type PlanAuthor, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
+// it locks the row, so racing writes get distinct numbers); the newest is the plan. Only the newest `keep` versions are
+// kept.
+import type { PlanAuthor } from "../chat-message.ts";
 import { getDb } from "./client.ts";
 import type { PlanVersionRow } from "./rows.ts";
 
@@ -30,10 +30,13 @@ export async function savePlanVersion({
   conversationId,
   content,
   author,
+  keep,
 }: {
   conversationId: string;
   content: string;
   author: PlanAuthor;
+  /** How many versions to keep (the oldest beyond are dropped). */
+  keep: number;
 }): Promise<PlanVersion | null> {
   const db = await getDb();
   const row = await db.$transaction(async (tx) => {
@@ -45,7 +48,7 @@ export async function savePlanVersion({
     const planSeq = updated[0]?.planSeq;
     if (planSeq === undefined) return null;
     const created = await tx.planVersion.create({ data: { conversationId, version: planSeq, content, author } });
-    await tx.planVersion.deleteMany({ where: { conversationId, version: { lte: planSeq - PLAN_VERSIONS_KEPT } } });
+    await tx.planVersion.deleteMany({ where: { conversationId, version: { lte: planSeq - keep } } });
     return created;
   });
   return row ? toPlanVersion(row) : null;

@@ -1,5 +1,18 @@
 // The system prompt is assembled from sections by an ordered chain of small pure transformers.
-import type { WorkspaceSnapshot } from "./workspace.ts";
+
+/** A workspace as a conversation's system prompt holds it (frozen when the conversation first replied). */
+export type WorkspaceSnapshot = {
+  name: string;
+  instructions: string;
+  /** Memory entries, oldest first. */
+  memory: readonly string[];
+  /** KNOWLEDGE.md, injected whole (empty when there is none). */
+  knowledgeIndex: string;
+  /** Every other knowledge file. */
+  files: ReadonlyArray<{ path: string; bytes: number }>;
+  /** Visible skills (the workspace's over default's of the same name), by name. */
+  skills: ReadonlyArray<{ name: string; description: string }>;
+};
 
 export type PromptSection = {
   id: string;

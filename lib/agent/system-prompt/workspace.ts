@@ -3,20 +3,10 @@
 // conversation without workspace content keeps the prompt it had. Stored text is escaped: it can neither forge
 // Hintline's hint tags nor close the workspace's own.
 import { neutralizeHintTags, oneLine as plainOneLine, withPlainLineBreaks } from "../hints/neutralize-tags.ts";
-import type { PromptSection, PromptTransformer } from "./types.ts";
+import type { PromptSection, PromptTransformer, WorkspaceSnapshot } from "./types.ts";
 
-export type WorkspaceSnapshot = {
-  name: string;
-  instructions: string;
-  /** Memory entries, oldest first. */
-  memory: readonly string[];
-  /** KNOWLEDGE.md, injected whole (empty when there is none). */
-  knowledgeIndex: string;
-  /** Every other knowledge file. */
-  files: ReadonlyArray<{ path: string; bytes: number }>;
-  /** Visible skills (the workspace's over default's of the same name), by name. */
-  skills: ReadonlyArray<{ name: string; description: string }>;
-};
+export type { WorkspaceSnapshot };
+
 
 /**
  * Stored text as it may appear inside the section: the one escaper (every spelling of a hint's or this section's own
@@ -88,7 +78,7 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   const agents = instructions ? `\n<agents_context>\n${instructions}\n</agents_context>` : "";
   // Fixed parts first: the instructions and the file list whole, KNOWLEDGE.md up to half of what they leave, and
   // memory gets the rest.
-  const fixed = context.countTokens(head + agents + knowledgeBlock(ws, "") + "\n</loaded_context>") + 40;
+  const fixed = context.countTokens(`${head}${agents}${knowledgeBlock(ws, "")}\n</loaded_context>`) + 40;
   const index = knowledgeIndexWithin(ws.knowledgeIndex, Math.max(0, Math.floor((context.workspaceBudget - fixed) / 2)), context.countTokens);
   const knowledge = knowledgeBlock(ws, index);
   const domain = knowledge ? `\n<domain_knowledge_context>\n${knowledge}\n</domain_knowledge_context>` : "";

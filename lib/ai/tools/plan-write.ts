@@ -1,6 +1,6 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { PLAN_MAX_CHARS } from "../../agent/plan-mode.ts";
+import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../../agent/plan-mode.ts";
 import { savePlanVersion } from "../../db/plans.ts";
 import { TaskToolError, withCallCount } from "./task-format.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
@@ -36,7 +36,7 @@ export function planWriteTool(ctx: TaskToolContext) {
           call,
         });
       }
-      const saved = await savePlanVersion({ conversationId: ctx.conversationId, content, author: "agent" });
+      const saved = await savePlanVersion({ conversationId: ctx.conversationId, content, author: "agent", keep: PLAN_VERSIONS_KEPT });
       if (!saved) throw new Error("The conversation no longer exists.");
       await ctx.onPlanChanged?.({ content: saved.content, updatedAt: saved.createdAt, version: saved.version, author: saved.author });
       const mode = (await ctx.mode?.()) ?? "build";

@@ -3,7 +3,7 @@
 // the real one, but the AI SDK's validation lets everything through to execute, which validates with zod.
 import { InvalidToolInputError, jsonSchema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
 import type { z } from "zod";
-import { withoutNul } from "../../agent/nul.ts";
+import { withoutNul } from "../../nul.ts";
 import { TaskToolError } from "./task-format.ts";
 
 /** The schema sent to the provider, with a validation that accepts any JSON value (execute checks it). */

@@ -1,8 +1,7 @@
 // Change events across instances: published with NOTIFY hintline_events and delivered to this instance's listeners
 // from its LISTEN connection (so every instance, this one included, delivers each event once).
 import { listen, notify } from "../../db/pg-live.ts";
-import type { ChangeEvent, EventBus } from "./event-bus.ts";
-import { createMemoryBus } from "./event-bus.ts";
+import { type ChangeEvent, createMemoryBus, type EventBus } from "./memory-event-bus.ts";
 import { logFailure } from "../../ops/logger.ts";
 
 export function createPostgresBus(): EventBus {
