@@ -40,7 +40,9 @@ export function bodyLimit(pathname, headers, env = process.env) {
   if (pathname === "/api/auth/sign-in") return SIGN_IN_BODY_LIMIT;
   const credentials = headers.authorization || /(?:^|;\s*)hintline_session=/.test(headers.cookie ?? "");
   if (env.HINTLINE_AUTH_TOKEN && !credentials) return SIGN_IN_BODY_LIMIT;
-  return Math.max(Number(env.HINTLINE_MAX_IMPORT_BYTES) || 0, 32 * 1024 * 1024) + 1024 * 1024;
+  // Generous above the largest route limit (an import's), so that a route answers a body just over its own limit
+  // with its own words; this only stops bodies far past any limit.
+  return Math.max(Number(env.HINTLINE_MAX_IMPORT_BYTES) || 0, 32 * 1024 * 1024) + 8 * 1024 * 1024;
 }
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
@@ -66,7 +68,7 @@ export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST
     return true;
   }
   if (apiPathHasDotSegment(req.url ?? "/")) {
-    jsonError(res, 400, "bad_request", 'The URL path must not contain a "." or ".." segment (API paths never redirect).');
+    jsonError(res, 400, "bad_request", 'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API paths never redirect).');
     return true;
   }
   const limit = bodyLimit(pathname, req.headers);

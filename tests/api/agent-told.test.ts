@@ -186,7 +186,7 @@ describe.each(databaseKinds("toolresults"))("$name: what tool results and the wo
     const error = toolText(fake.requests[1], "call_x");
     expect(error).toMatch(/^UnknownToolError: There is no tool named "DeleteEverything"/);
     expect(error).not.toContain("AI_NoSuchToolError");
-    expect(error).toContain("TaskCreate, TaskGet, TaskList, TaskUpdate, PlanWrite, MemoryWrite, MemorySearch, KnowledgeRead, KnowledgeSearch, SkillLoad");
+    expect(error).toContain("TaskCreate, TaskGet, TaskList, TaskUpdate, PlanWrite, PlanRead, MemoryWrite, MemorySearch, KnowledgeRead, KnowledgeSearch, KnowledgeList, InstructionsRead, SkillLoad");
     expect(error).toContain('Arguments sent: {"really":true}');
     expect(error).toContain("What to do:");
     expect(error.endsWith("\n(Tool call #1 for 'DeleteEverything' in this conversation.)")).toBe(true);

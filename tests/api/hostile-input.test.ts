@@ -229,7 +229,7 @@ const rows: Row[] = [
   signInRow("a numeric token", { token: 42 }, /token: must be a string/),
   signInRow("no token", {}, /token: must be a string/),
   signInRow("a multipart body", "--x--", /Content-Type: application\/json.*multipart\/form-data/, 415, MULTIPART),
-  signInRow("a body over 256 KB", { token: long(300_000) }, /over the 262144-byte limit/, 413),
+  signInRow("a body over 16 KiB", { token: long(300_000) }, /over the 16384-byte limit/, 413),
   notAllowed("GET", "/api/auth/sign-in"),
 
   chatRow("an unknown workspace", { ...send({}, "brand-new"), workspaceId: "nope" }, /Workspace nope does not exist/, 404),

@@ -222,28 +222,28 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     expect((await fetch(api(`/workspaces/${ws.id}/knowledge/notes/a.md`), text("zanzibar notes"))).status).toBe(201);
     expect((await fetch(api(`/workspaces/${ws.id}/skills`), jsonRequest("POST", { name: "s", description: "d", instructions: "i" }))).status).toBe(201);
     // The rows, read from the database itself: what the deletion must remove, and what it must leave alone.
-    const tables = [["Workspace", "id"], ["MemoryEntry", "workspaceId"], ["KnowledgeFile", "workspaceId"], ["KnowledgeLine", "workspaceId"], ["Skill", "workspaceId"]] as const;
+    const tables = [["Workspace", "id"], ["MemoryEntry", "workspaceId"], ["KnowledgeFile", "workspaceId"], ["KnowledgeChunk", "workspaceId"], ["Skill", "workspaceId"]] as const;
     const rows = async (id: string) => {
       const counts: Record<string, number> = {};
       for (const [table, column] of tables) counts[table] = await countRows(server.databaseUrl, table, column, id);
       return counts;
     };
-    // SQLite's full-text index of knowledge lines (kept by triggers): its entries for the doomed files' word.
+    // SQLite's full-text index of knowledge chunks (kept by triggers): its entries for the doomed files' word.
     const indexed = () => {
       const db = new Database(server.databaseUrl.replace(/^file:/, ""), { readonly: true });
       try {
-        return (db.prepare(`SELECT count(*) AS n FROM "KnowledgeLineFts" WHERE "KnowledgeLineFts" MATCH 'zanzibar'`).get() as { n: number }).n;
+        return (db.prepare(`SELECT count(*) AS n FROM "KnowledgeChunkFts" WHERE "KnowledgeChunkFts" MATCH 'zanzibar'`).get() as { n: number }).n;
       } finally {
         db.close();
       }
     };
     const sqlite = server.databaseUrl.startsWith("file:");
-    expect(await rows(ws.id)).toEqual({ Workspace: 1, MemoryEntry: 1, KnowledgeFile: 2, KnowledgeLine: 3, Skill: 1 });
-    if (sqlite) expect(indexed()).toBe(3);
+    expect(await rows(ws.id)).toEqual({ Workspace: 1, MemoryEntry: 1, KnowledgeFile: 2, KnowledgeChunk: 2, Skill: 1 });
+    if (sqlite) expect(indexed()).toBe(2);
     const defaultBefore = await rows("default");
 
     expect((await fetch(api(`/workspaces/${ws.id}`), { method: "DELETE" })).status).toBe(204);
-    expect(await rows(ws.id)).toEqual({ Workspace: 0, MemoryEntry: 0, KnowledgeFile: 0, KnowledgeLine: 0, Skill: 0 });
+    expect(await rows(ws.id)).toEqual({ Workspace: 0, MemoryEntry: 0, KnowledgeFile: 0, KnowledgeChunk: 0, Skill: 0 });
     if (sqlite) expect(indexed()).toBe(0);
     expect(await rows("default")).toEqual(defaultBefore);
     for (const path of ["memory", "knowledge", "skills"]) await expectApiError(await fetch(api(`/workspaces/${ws.id}/${path}`)), 404, "not_found");
