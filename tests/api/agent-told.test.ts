@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { readChunks } from "../support/chat-client.ts";
-import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
+import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { databaseKinds, jsonRequest, userMessage } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown };
@@ -125,18 +125,6 @@ describe.each(databaseKinds("toldonce"))("$name: hints told once are told again 
   });
 });
 
-/** The text the model got for a tool call (an error goes over the wire as {"error": text}). */
-function toolText(request: RecordedRequest | undefined, callId: string): string {
-  const message = ((request?.body.messages ?? []) as Array<WireMessage & { tool_call_id?: string }>).find((m) => m.role === "tool" && m.tool_call_id === callId);
-  const content = text(message);
-  try {
-    const parsed = JSON.parse(content) as { error?: string };
-    return typeof parsed?.error === "string" ? parsed.error : content;
-  } catch {
-    return content;
-  }
-}
-
 describe.each(databaseKinds("toolresults"))("$name: what tool results and the workspace tell the agent", ({ databaseUrl }) => {
   let fake: OpenAIFake;
   let server: AppServer;
@@ -183,7 +171,7 @@ describe.each(databaseKinds("toolresults"))("$name: what tool results and the wo
   it("answers a call of a tool that does not exist with the detailed error and the call counter", async () => {
     const id = `unknown-tool-${Date.now().toString(36)}`;
     await chatWith(id, "clean up", [{ kind: "tools", calls: [{ id: "call_x", name: "DeleteEverything", arguments: { really: true } }] }, { text: "Sorry." }]);
-    const error = toolText(fake.requests[1], "call_x");
+    const error = toolResultText(fake.requests[1], "call_x");
     expect(error).toMatch(/^UnknownToolError: There is no tool named "DeleteEverything"/);
     expect(error).not.toContain("AI_NoSuchToolError");
     expect(error).toContain("TaskCreate, TaskGet, TaskList, TaskUpdate, PlanWrite, PlanRead, MemoryWrite, MemorySearch, KnowledgeRead, KnowledgeSearch, KnowledgeList, InstructionsRead, SkillLoad");
@@ -192,7 +180,7 @@ describe.each(databaseKinds("toolresults"))("$name: what tool results and the wo
     expect(error.endsWith("\n(Tool call #1 for 'DeleteEverything' in this conversation.)")).toBe(true);
     // The counter goes on across replies like any tool's.
     await chatWith(id, "again", [{ kind: "tools", calls: [{ id: "call_y", name: "DeleteEverything", arguments: {} }] }, { text: "Sorry." }]);
-    expect(toolText(fake.requests[1], "call_y").endsWith("\n(Tool call #2 for 'DeleteEverything' in this conversation.)")).toBe(true);
+    expect(toolResultText(fake.requests[1], "call_y").endsWith("\n(Tool call #2 for 'DeleteEverything' in this conversation.)")).toBe(true);
   });
   it("neutralises forged lines and tags in memory entries and skill descriptions before they reach the provider", async () => {
     const api = (path: string) => `${server.url}/api${path}`;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
+import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { expectApiError, jsonRequest, databaseKinds } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown; tool_call_id?: string };
@@ -37,17 +37,6 @@ function remindersAfter(r: RecordedRequest | undefined, text: string): string[] 
     after.push(textOf(m));
   }
   return after;
-}
-
-/** The text the model got for a tool call (an error goes over the wire as {"error": text}). */
-function toolText(request: RecordedRequest | undefined, callId: string): string {
-  const content = textOf(messagesOf(request).find((m) => m.role === "tool" && m.tool_call_id === callId));
-  try {
-    const parsed = JSON.parse(content) as { error?: string };
-    return typeof parsed?.error === "string" ? parsed.error : content;
-  } catch {
-    return content;
-  }
 }
 
 const kinds = databaseKinds("plan");
@@ -94,12 +83,12 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const planReminders = remindersAfter(fake.requests[1], "plan a blog post").filter((t) => t.includes("MODE"));
     expect(planReminders).toHaveLength(1);
     expect(planReminders[0]).toMatch(/^<system-reminder>\nPLAN MODE is active \(read-only\)\. Investigate the problem and draft a plan with PlanWrite, but do NOT modify tasks/);
-    const refusal = toolText(fake.requests[2], "call_create");
+    const refusal = toolResultText(fake.requests[2], "call_create");
     expect(refusal).toMatch(/^PlanModeError: PLAN MODE is on \(read-only\): TaskCreate .*nothing changed\./);
     expect(refusal).toContain('Arguments sent: {"subject":"Write it","description":"now"}');
     expect(refusal).toContain("write your plan with PlanWrite");
     expect(refusal.endsWith("\n(Tool call #1 for 'TaskCreate' in this conversation.)")).toBe(true);
-    expect(toolText(fake.requests[2], "call_plan")).toMatch(/^Plan saved \(version 1, 25 characters\)\. .*\n\(Tool call #1 for 'PlanWrite' in this conversation\.\)$/s);
+    expect(toolResultText(fake.requests[2], "call_plan")).toMatch(/^Plan saved \(version 1, 25 characters\)\. .*\n\(Tool call #1 for 'PlanWrite' in this conversation\.\)$/s);
     expect(planning.chunks.filter((c) => c.type === "data-tasks")).toEqual([]);
     expect(planning.chunks.find((c) => c.type === "data-plan")).toMatchObject({ data: { content: "# Plan\n\n- Outline\n- Draft", version: 1, author: "agent" } });
     expect((await view(id)).tasks).toEqual([]);
@@ -120,13 +109,13 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const buildReminders = remindersAfter(fake.requests[4], "go").filter((t) => t.includes("BUILD mode"));
     expect(buildReminders).toHaveLength(1);
     expect(buildReminders[0]).toMatch(/^<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted\. An approved plan exists \(version 2, 49 characters; PlanRead reads it whole\):\n<approved-plan>\n# Plan\n\n- Outline\n- Draft\n- Publish \(added by me\)\n<\/approved-plan>\n/);
-    expect(toolText(fake.requests[5], "call_build")).toBe("Task (id=1) created successfully: Outline\n(Tool call #2 for 'TaskCreate' in this conversation.)");
+    expect(toolResultText(fake.requests[5], "call_build")).toBe("Task (id=1) created successfully: Outline\n(Tool call #2 for 'TaskCreate' in this conversation.)");
     expect(building.chunks.some((c) => c.type === "data-tasks")).toBe(true);
 
     // PlanWrite works in build mode too (it updates the plan).
     fake.enqueue({ kind: "tools", calls: [{ id: "call_plan2", name: "PlanWrite", arguments: { content: "- Outline ✓\n- Draft" } }] }, { text: "Updated." });
     await chat(server.url, { conversationId: id, text: "note the progress" });
-    expect(toolText(fake.requests[7], "call_plan2")).toMatch(/^Plan saved \(version 3, /);
+    expect(toolResultText(fake.requests[7], "call_plan2")).toMatch(/^Plan saved \(version 3, /);
     expect(countStarting(fake.requests[7], PLAN_REMINDER)).toBe(1);
     expect(countStarting(fake.requests[7], BUILD_REMINDER)).toBe(1);
 
@@ -190,7 +179,7 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
 
     fake.enqueue({ kind: "tools", calls: [{ id: "call_big", name: "PlanWrite", arguments: { content: tooLong } }] }, { text: "Too long." });
     await chat(server.url, { conversationId: id, text: "write a long plan" });
-    const error = toolText(fake.requests.at(-1), "call_big");
+    const error = toolResultText(fake.requests.at(-1), "call_big");
     expect(error).toMatch(/^PlanTooLargeError: The plan is 50,001 characters, over the limit of 50,000; it was not saved\./);
     expect(error.endsWith("\n(Tool call #1 for 'PlanWrite' in this conversation.)")).toBe(true);
     expect((await view(id)).plan).toMatchObject({ content: "- keep me", version: 1 });

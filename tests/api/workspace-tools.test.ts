@@ -5,25 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
-import { type FakeToolCall, type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
+import { type FakeToolCall, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { jsonRequest, userMessage, databaseKinds } from "./helpers.ts";
 
-type WireMessage = { role: string; content: unknown; tool_call_id?: string };
-
 const kinds = databaseKinds("wstools");
-
-/** The text the model got for a tool call (an error goes over the wire as {"error": text}). */
-function toolText(request: RecordedRequest | undefined, callId: string): string {
-  const messages = (request?.body.messages ?? []) as WireMessage[];
-  const message = messages.find((m) => m.role === "tool" && m.tool_call_id === callId);
-  const content = typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
-  try {
-    const parsed = JSON.parse(content) as { error?: string };
-    return typeof parsed?.error === "string" ? parsed.error : content;
-  } catch {
-    return content;
-  }
-}
 
 const API_LINES = Array.from({ length: 300 }, (_, i) => `Line ${i + 1} of the API notes.`);
 API_LINES[56] = "The rate limit is 120 requests per minute.";
@@ -72,7 +57,7 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
 
   it("MemoryWrite appends an entry as the agent, refuses a duplicate naming it, and MemorySearch finds entries", async () => {
     const first = await callTools([{ id: "w1", name: "MemoryWrite", arguments: { entry: "Prefers metric units" } }]);
-    expect(toolText(first, "w1")).toMatch(/^Memory entry saved \(mem_\w+\): Prefers metric units\nThe workspace memory now holds 2 entries\.\n\(Tool call #1 for 'MemoryWrite' in this conversation\.\)$/);
+    expect(toolResultText(first, "w1")).toMatch(/^Memory entry saved \(mem_\w+\): Prefers metric units\nThe workspace memory now holds 2 entries\.\n\(Tool call #1 for 'MemoryWrite' in this conversation\.\)$/);
     const memory = (await getJson<Array<{ id: string; text: string; author: string }>>(api(`/workspaces/${workspaceId}/memory`))).body;
     expect(memory.map((e) => [e.text, e.author])).toEqual([
       ["Works in Berlin", "person"],
@@ -83,12 +68,12 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "s1", name: "MemorySearch", arguments: { query: "metric UNITS" } },
       { id: "s2", name: "MemorySearch", arguments: { query: "nothing-like-it" } },
     ]);
-    const duplicate = toolText(second, "w2");
+    const duplicate = toolResultText(second, "w2");
     expect(duplicate).toMatch(/^DuplicateMemoryError: Memory already holds this entry \(mem_\w+, written by the agent at .*\): "Prefers metric units"/);
     expect(duplicate).toContain(memory[1]!.id);
     expect(duplicate).toContain("What to do: The fact is already remembered");
-    expect(toolText(second, "s1")).toMatch(new RegExp(`^1 memory entry matches "metric UNITS", best first:\\n- \\[${memory[1]!.id}\\] \\(agent, \\d{4}-\\d{2}-\\d{2}\\) Prefers metric units\\n`));
-    expect(toolText(second, "s2")).toMatch(/^No memory entry matches "nothing-like-it" \(the memory holds 2 entries\)\./);
+    expect(toolResultText(second, "s1")).toMatch(new RegExp(`^1 memory entry matches "metric UNITS", best first:\\n- \\[${memory[1]!.id}\\] \\(agent, \\d{4}-\\d{2}-\\d{2}\\) Prefers metric units\\n`));
+    expect(toolResultText(second, "s2")).toMatch(/^No memory entry matches "nothing-like-it" \(the memory holds 2 entries\)\./);
     expect((await getJson<unknown[]>(api(`/workspaces/${workspaceId}/memory`))).body).toHaveLength(2);
   });
 
@@ -98,13 +83,13 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "k2", name: "KnowledgeSearch", arguments: { query: "zebra unicorn" } },
       { id: "k3", name: "KnowledgeSearch", arguments: { query: "!!!" } },
     ]);
-    expect(toolText(request, "k1")).toBe(
+    expect(toolResultText(request, "k1")).toBe(
       `1 matching line for "rate limit" (lines with every word):\nnotes/api.md:57: The rate limit is 120 requests per minute.\n(Tool call #1 for 'KnowledgeSearch' in this conversation.)`,
     );
-    expect(toolText(request, "k2")).toMatch(/no line holds every word; lines with any of them\):\nnotes\/api\.md:200: Rate limits reset hourly; a zebra appears here\.\n/);
-    expect(toolText(request, "k3")).toMatch(/^InvalidArgumentsError: The query has no words to look for/);
+    expect(toolResultText(request, "k2")).toMatch(/no line holds every word; lines with any of them\):\nnotes\/api\.md:200: Rate limits reset hourly; a zebra appears here\.\n/);
+    expect(toolResultText(request, "k3")).toMatch(/^InvalidArgumentsError: The query has no words to look for/);
     const fromDefault = await callTools([{ id: "k4", name: "KnowledgeSearch", arguments: { query: "rate limit" } }], "default");
-    expect(toolText(fromDefault, "k4")).toMatch(/^1 matching line .*\nsecret\.md:1: default-secret: the rate limit is 5 requests per minute\n/);
+    expect(toolResultText(fromDefault, "k4")).toMatch(/^1 matching line .*\nsecret\.md:1: default-secret: the rate limit is 5 requests per minute\n/);
   });
 
   it("KnowledgeRead reads numbered lines from an offset, says where to go on, and names what is wrong", async () => {
@@ -115,15 +100,15 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "r4", name: "KnowledgeRead", arguments: { path: "missing.md" } },
     ]);
     const bytes = Buffer.byteLength(API_LINES.join("\n")).toLocaleString("en-US");
-    expect(toolText(request, "r1")).toBe(
+    expect(toolResultText(request, "r1")).toBe(
       `notes/api.md (${bytes} bytes, 300 lines), lines 56–57:\n    56\tLine 56 of the API notes.\n    57\tThe rate limit is 120 requests per minute.\n(Lines 58–300 not shown: continue with offset 58.)\n(Tool call #1 for 'KnowledgeRead' in this conversation.)`,
     );
-    const big = toolText(request, "r2");
+    const big = toolResultText(request, "r2");
     expect(big.length).toBeLessThanOrEqual(8_100);
     expect(big).toMatch(/^big\.txt \([\d,]+ bytes, 20000 lines\), lines 1–\d+:\n {5}1\trow 0 x+\n/);
     expect(big).toMatch(/\(Lines \d+–20000 not shown: continue with offset \d+\.\)\n\(Tool call #2 for 'KnowledgeRead' in this conversation\.\)$/);
-    expect(toolText(request, "r3")).toMatch(/^InvalidArgumentsError: The path must not contain "\.\."/);
-    expect(toolText(request, "r4")).toMatch(/^KnowledgeFileNotFoundError: No knowledge file missing\.md\. Files: KNOWLEDGE\.md, big\.txt, notes\/api\.md\./);
+    expect(toolResultText(request, "r3")).toMatch(/^InvalidArgumentsError: The path must not contain "\.\."/);
+    expect(toolResultText(request, "r4")).toMatch(/^KnowledgeFileNotFoundError: No knowledge file missing\.md\. Files: KNOWLEDGE\.md, big\.txt, notes\/api\.md\./);
   });
 
   it("SkillLoad loads the workspace's skill over default's of the same name, default's others too, and lists names when unknown", async () => {
@@ -132,9 +117,9 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "l2", name: "SkillLoad", arguments: { name: "release-notes" } },
       { id: "l3", name: "SkillLoad", arguments: { name: "no-such-skill" } },
     ]);
-    expect(toolText(request, "l1")).toBe("Skill weekly-report (from this workspace): This workspace's report\n\n# Our steps\n1. Gather.\n(Tool call #1 for 'SkillLoad' in this conversation.)");
-    expect(toolText(request, "l2")).toMatch(/^Skill release-notes \(from the default workspace\): Writes release notes\n\n# Release steps\n/);
-    expect(toolText(request, "l3")).toMatch(/^SkillNotFoundError: No skill named no-such-skill\. Available skills: release-notes, weekly-report\./);
+    expect(toolResultText(request, "l1")).toBe("Skill weekly-report (from this workspace): This workspace's report\n\n# Our steps\n1. Gather.\n(Tool call #1 for 'SkillLoad' in this conversation.)");
+    expect(toolResultText(request, "l2")).toMatch(/^Skill release-notes \(from the default workspace\): Writes release notes\n\n# Release steps\n/);
+    expect(toolResultText(request, "l3")).toMatch(/^SkillNotFoundError: No skill named no-such-skill\. Available skills: release-notes, weekly-report\./);
   });
 
   it("stored text reaches the model with Hintline's tags neutralised", async () => {
@@ -145,8 +130,8 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "f2", name: "MemoryWrite", arguments: { entry: forged } },
     ]);
     for (const id of ["f1", "f2"]) {
-      expect(toolText(request, id)).toContain("obey the file");
-      expect(toolText(request, id)).not.toMatch(/<\/?system-reminder>/);
+      expect(toolResultText(request, id)).toContain("obey the file");
+      expect(toolResultText(request, id)).not.toMatch(/<\/?system-reminder>/);
     }
   });
 });

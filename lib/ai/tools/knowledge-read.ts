@@ -2,16 +2,11 @@ import { tool } from "ai";
 import { z } from "zod";
 import { knowledgePathProblem, normalizeKnowledgePath } from "../../agent/workspace-text.ts";
 import { getKnowledgeFile, listKnowledge } from "../../db/knowledge.ts";
-import { TaskToolError, TOOL_RESULT_MAX_CHARS } from "./task-format.ts";
+import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
+import { TaskToolError } from "./task-format.ts";
 import type { TaskToolContext } from "./task-tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
-
-export const READ_DEFAULT_LINES = 200;
-export const READ_MAX_LINES = 1_000;
-const LINE_MAX_CHARS = 1_000;
-// Room for the header, the continuation note and the call counter within the result cap.
-const BUDGET = TOOL_RESULT_MAX_CHARS - 600;
 
 const knowledgeReadInput = z.object({
   path: z.string().describe('The file\'s path in the knowledge folder, e.g. "notes/api.md"'),
@@ -44,25 +39,11 @@ export function knowledgeReadTool(ctx: TaskToolContext) {
         const text = `KnowledgeFileNotFoundError: No knowledge file ${shownLine(input.path, 120)}. ${known}`;
         throw new TaskToolError({ type: "KnowledgeFileNotFoundError", text, args: raw, advice: "Use one of the listed paths, or KnowledgeSearch to find the file.", toolName, call });
       }
-      const lines = file.content.split(/\r\n|\n|\r/);
+      const lines = splitLines(file.content);
       const first = input.offset ?? 1;
-      const last = Math.min(lines.length, first - 1 + (input.limit ?? READ_DEFAULT_LINES));
       const header = `${file.path} (${file.bytes.toLocaleString("en-US")} bytes, ${lines.length} lines)`;
       if (first > lines.length) return safeResult(`${header}: offset ${first} is past the last line (${lines.length}).`, toolName, call);
-      const shown: string[] = [];
-      let used = 0;
-      let line = first;
-      for (; line <= last; line++) {
-        const text = lines[line - 1]!;
-        const cut = text.length > LINE_MAX_CHARS ? `${text.slice(0, LINE_MAX_CHARS)}… (line cut: ${text.length} characters)` : text;
-        const row = `${String(line).padStart(6)}\t${cut}`;
-        if (used + row.length + 1 > BUDGET && shown.length > 0) break;
-        shown.push(row);
-        used += row.length + 1;
-      }
-      const end = line - 1;
-      const rest = end < lines.length ? `\n(Lines ${end + 1}–${lines.length} not shown: continue with offset ${end + 1}.)` : "";
-      return safeResult(`${header}, lines ${first}–${end}:\n${shown.join("\n")}${rest}`, toolName, call);
+      return safeResult(`${header}, ${numberedLines(lines, first, input.limit ?? READ_DEFAULT_LINES).text}`, toolName, call);
     },
   });
 }
