@@ -71,4 +71,10 @@ describe("house rules", () => {
     // The one known exception, a speed-up over one provider that issue 28 replaces with public APIs or removes.
     expect(files.filter((f) => /from\s+["']ai\/internal["']/.test(fs.readFileSync(path.join(root, f), "utf8")))).toEqual(["lib/agent/converted-prefix.ts"]);
   });
+
+  it("reads the tool-call counter line in one place", () => {
+    // The counter's text is written by tool-result.ts; anything that parses it must go through its helpers.
+    const parsers = files.filter((f) => /Tool call #\(?\\d/.test(fs.readFileSync(path.join(root, f), "utf8")));
+    expect(parsers).toEqual(["lib/ai/tools/tool-result.ts"]);
+  });
 });

@@ -5,7 +5,6 @@ import { type ConversationMode, type HintSource, isConversationMode, type PlanAu
 import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
 
 export { type ConversationMode, isConversationMode, type PlanAuthor };
-export const CONVERSATION_MODES: readonly ConversationMode[] = ["plan", "build"];
 export const DEFAULT_MODE: ConversationMode = "build";
 
 /** What a tool does to the conversation's state: reads it, writes it (refused while planning), or writes the plan. */

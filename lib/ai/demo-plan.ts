@@ -4,6 +4,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
 import { type DemoToolCall, type ReplySegment, summarizeResults } from "./demo-tasks.ts";
+import { withoutCallCount } from "./tools/tool-result.ts";
 
 const PLAN_MARK = "PLAN MODE is active (read-only)";
 const BUILD_MARK = "You have switched from PLAN to BUILD mode";
@@ -93,7 +94,6 @@ export function demoPlan(request: string, taskListText: string | undefined): str
   ].join("\n");
 }
 
-const stripCounter = (text: string) => text.replace(/\n\(Tool call #\d+ for '[^']+' in this conversation\.\)$/, "");
 
 export type PlanDecision = { text: string; calls?: DemoToolCall[] };
 
@@ -126,10 +126,10 @@ export function planModeDecision(prompt: LanguageModelV4Prompt, segment: ReplySe
   if (!segment.calledTools.includes("TaskList")) return { text: "", calls: [{ toolName: "TaskList", input: {} }] };
   if (!segment.calledTools.includes("PlanWrite")) {
     const list = segment.results.find((r) => r.toolName === "TaskList");
-    return { text: "", calls: [{ toolName: "PlanWrite", input: { content: demoPlan(said, list && stripCounter(list.text)) } }] };
+    return { text: "", calls: [{ toolName: "PlanWrite", input: { content: demoPlan(said, list && withoutCallCount(list.text)) } }] };
   }
   const result = segment.results.findLast((r) => r.toolName === "PlanWrite");
-  if (!result || result.isError) return { text: `I couldn't save the plan: ${stripCounter(result?.text ?? "no result").split("\n")[0]}` };
+  if (!result || result.isError) return { text: `I couldn't save the plan: ${withoutCallCount(result?.text ?? "no result").split("\n")[0]}` };
   const version = /version (\d+)/.exec(result.text)?.[1];
   return {
     text:

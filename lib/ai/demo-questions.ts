@@ -5,6 +5,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { findIdentifiers, type LedgerKind } from "../agent/evidence-ledger.ts";
 import { type DemoToolCall, plannedCalls, type ReplySegment } from "./demo-tasks.ts";
+import { callCountOf, withoutCallCount } from "./tools/tool-result.ts";
 
 type Part = { type: string; text?: string; toolName?: string; toolCallId?: string; input?: unknown; output?: { type: string; value: unknown } };
 type Message = LanguageModelV4Prompt[number];
@@ -12,7 +13,6 @@ const partsOf = (m: Message): Part[] => (typeof m.content === "string" ? [{ type
 const textOf = (m: Message) => partsOf(m).map((p) => p.text ?? "").join("\n");
 const isReminder = (text: string) => text.trimStart().startsWith("<system-reminder>");
 const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
-const stripCounter = (text: string) => text.replace(/\n\(Tool call #\d+ for '[^']+' in this conversation\.\)$/, "");
 
 /** Every `<tag>` value in the reminders, oldest first, with the index of its message. */
 function reminderValues(prompt: LanguageModelV4Prompt, tag: string): Array<{ index: number; value: string }> {
@@ -80,7 +80,7 @@ export function taskPicture(prompt: LanguageModelV4Prompt): Picture {
     for (const p of partsOf(m)) {
       if (p.type === "tool-call" && p.toolCallId) inputs.set(p.toolCallId, typeof p.input === "string" ? safeJson(p.input) : p.input);
       if (p.type !== "tool-result" || !p.output || p.output.type.startsWith("error")) continue;
-      const text = stripCounter(valueText(p.output.value));
+      const text = withoutCallCount(valueText(p.output.value));
       if (p.toolName === "TaskList" && !/^… /m.test(text)) {
         tasks.clear();
         for (const line of text.split("\n")) {
@@ -176,15 +176,15 @@ export function recoveryDecision(segment: ReplySegment): { text: string; calls?:
   const last = segment.results.at(-1)!;
   const id = /\(id=(\d+)\)/.exec(failed.at(-1)!.text)?.[1] ?? "?";
   if (last.toolName === "TaskList" && !last.isError) {
-    return { text: `Task ${id} does not exist, so nothing changed. The tasks are:\n\n${stripCounter(last.text).split("\n").map((l) => `- ${l}`).join("\n")}` };
+    return { text: `Task ${id} does not exist, so nothing changed. The tasks are:\n\n${withoutCallCount(last.text).split("\n").map((l) => `- ${l}`).join("\n")}` };
   }
   if (last !== failed.at(-1)) return undefined;
   if (/What to do: Call TaskList/.test(last.text) && !segment.calledTools.includes("TaskList")) {
     return { text: "", calls: [{ toolName: "TaskList", input: {} }] };
   }
-  const attempts = Number(/Tool call #(\d+)/.exec(last.text)?.[1] ?? 0);
+  const attempts = callCountOf(last.text) ?? 0;
   if (attempts && failed.length >= 3) {
-    return { text: `Task ${id} does not exist: the update failed ${failed.length} times (${stripCounter(last.text).split("\n")[0]}), so I stopped.` };
+    return { text: `Task ${id} does not exist: the update failed ${failed.length} times (${withoutCallCount(last.text).split("\n")[0]}), so I stopped.` };
   }
   return { text: "", calls: plannedCalls(segment.personText) };
 }

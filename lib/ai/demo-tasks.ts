@@ -2,6 +2,7 @@
 // into real task tool calls, calls TaskList first when a tasks reminder arrives, and sums up tool results.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
+import { withoutCallCount } from "./tools/tool-result.ts";
 
 export type DemoToolCall = { toolName: string; input: Record<string, unknown> };
 
@@ -94,7 +95,6 @@ export function nextCalls(segment: ReplySegment): DemoToolCall[] {
   return done ? [] : planned;
 }
 
-const stripCounter = (text: string) => text.replace(/\n\(Tool call #\d+ for '[^']+' in this conversation\.\)$/, "");
 
 /** Lines as a Markdown list, one item per line (`indent` nests it under the item before). */
 const asList = (lines: readonly string[], indent = "") => lines.map((l) => `${indent}- ${l}`).join("\n");
@@ -103,11 +103,11 @@ const asList = (lines: readonly string[], indent = "") => lines.map((l) => `${in
 export function summarizeResults(segment: ReplySegment): string {
   const last = segment.results.at(-1);
   if (last?.toolName === "TaskList" && segment.results.length === 1 && !last.isError) {
-    const lines = stripCounter(last.text).split("\n");
+    const lines = withoutCallCount(last.text).split("\n");
     return lines.length === 1 && !/^\S+ \[/.test(lines[0]!) ? lines[0]! : `Here is the task list:\n\n${asList(lines)}`;
   }
   const items = segment.results.map((r) => {
-    const [first = "", ...rest] = stripCounter(r.text).split("\n");
+    const [first = "", ...rest] = withoutCallCount(r.text).split("\n");
     if (r.isError) return `⚠️ ${first}`;
     return rest.length ? `${first}\n${asList(rest, "  ")}` : first;
   });

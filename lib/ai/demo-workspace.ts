@@ -4,8 +4,8 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
 import type { DemoToolCall, ReplySegment } from "./demo-tasks.ts";
+import { withoutCallCount } from "./tools/tool-result.ts";
 
-const stripCounter = (text: string) => text.replace(/\n\(Tool call #\d+ for '[^']+' in this conversation\.\)$/, "");
 const trimEnd = (text: string) => text.trim().replace(/[.?!,;:]+$/, "");
 
 const FIRST_PERSON: Array<[RegExp, string]> = [
@@ -65,7 +65,7 @@ export function systemPromptMemory(prompt: LanguageModelV4Prompt): string[] {
 const quote = (lines: readonly string[]) => lines.map((l) => `> ${l}`).join("\n");
 
 function answer(call: DemoToolCall, result: { text: string; isError: boolean }): string {
-  const text = stripCounter(result.text);
+  const text = withoutCallCount(result.text);
   const [first = "", ...rest] = text.split("\n");
   if (result.isError) {
     if (/DuplicateMemoryError/.test(first)) return `I already remember that: ${/"(.*)"\. Entries are compared/.exec(first)?.[1] ?? call.input.entry}.`;

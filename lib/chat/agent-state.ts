@@ -118,6 +118,3 @@ export function patchAgentState(conversationId: string, patch: Partial<AgentStat
   return run;
 }
 
-export async function readAgentState(conversationId: string): Promise<AgentState> {
-  return parseAgentState((await getConversation({ id: conversationId }))?.agentState);
-}

@@ -93,8 +93,6 @@ export function createStatusStrategy({
   };
 }
 
-export type StatusStrategy = ReturnType<typeof createStatusStrategy>;
-
 /** Marks the hint `id` in a settled reply's parts superseded (the reply's last replace status, as the reply ends). */
 export function markSuperseded(reply: ChatMessage, id: string): void {
   for (const part of reply.parts) {

@@ -7,7 +7,7 @@ import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers.ts";
 import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
-import { createCallCounter, createRepeatCounter } from "../ai/tools/task-tool-context.ts";
+import { createCallCounter, createRepeatCounter } from "../ai/tools/tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";

@@ -89,12 +89,6 @@ export async function setAgentState({ id, agentState }: { id: string; agentState
   else await db.conversation.updateMany({ where: { id }, data: { agentState } });
 }
 
-/** Marks the conversation as recently active (the list is ordered by it). */
-export async function touchConversation({ id }: { id: string }): Promise<void> {
-  const db = await getDb();
-  await db.conversation.updateMany({ where: { id }, data: { updatedAt: new Date() } });
-}
-
 /** Deletes the conversation (only while it has never held a message, with `onlyIfEmpty`); true when it did. */
 export async function deleteConversation({ id, onlyIfEmpty = false }: { id: string; onlyIfEmpty?: boolean }): Promise<boolean> {
   const db = await getDb();

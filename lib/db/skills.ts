@@ -12,11 +12,6 @@ export async function listSkills({ workspaceId }: { workspaceId: string }): Prom
   return (await db.skill.findMany({ where: { workspaceId }, orderBy: { name: "asc" } })).map(toSkill);
 }
 
-export async function countSkills({ workspaceId }: { workspaceId: string }): Promise<number> {
-  const db = await getDb();
-  return db.skill.count({ where: { workspaceId } });
-}
-
 export async function getSkill({ workspaceId, name }: { workspaceId: string; name: string }): Promise<Skill | null> {
   const db = await getDb();
   const row = await db.skill.findUnique({ where: { workspaceId_name: { workspaceId, name } } });

@@ -8,7 +8,7 @@ const { disconnectDb } = await import("@/lib/db/client");
 const { ensureConversation } = await import("@/lib/db/conversations");
 const { getTask, listTasks, createTask } = await import("@/lib/db/tasks");
 const { createTools } = await import("@/lib/ai/tools/index");
-const { createCallCounter } = await import("@/lib/ai/tools/task-tool-context");
+const { createCallCounter } = await import("@/lib/ai/tools/tool-context");
 
 afterAll(async () => {
   await disconnectDb();

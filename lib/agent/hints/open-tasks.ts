@@ -4,7 +4,6 @@
 import { escapeValue } from "./render-hint.ts";
 
 export const TASKS_DETAILS = ["counts", "list"] as const;
-export type TasksDetail = (typeof TASKS_DETAILS)[number];
 export const OPEN_TASKS_MAX_LINES = 20;
 export const OPEN_TASKS_MAX_CHARS = 1_600;
 const SUBJECT_MAX_CHARS = 100;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTools, TOOL_DEFINITIONS, TOOL_NAMES } from "./index.ts";
-import { canonicalJson, createRepeatCounter, repeatWarning } from "./task-tool-context.ts";
+import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
 
 const describeTools = (tools: ReturnType<typeof createTools>) =>
   JSON.stringify(Object.entries(tools).map(([name, t]) => [name, t.description, t.inputSchema]));

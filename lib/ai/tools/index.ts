@@ -14,13 +14,13 @@ import { planReadTool } from "./plan-read.ts";
 import { planWriteTool } from "./plan-write.ts";
 import { skillLoadTool } from "./skill-load.ts";
 import { taskCreateTool } from "./task-create.ts";
-import { TaskToolError } from "./task-format.ts";
+import { ToolError } from "./tool-result.ts";
 import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
-import { REPEAT_WARNING_FROM, repeatWarning, type TaskToolContext } from "./task-tool-context.ts";
+import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-context.ts";
 import { taskUpdateTool } from "./task-update.ts";
 
-type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: TaskToolContext) => Tool };
+type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: ToolContext) => Tool };
 
 /** Every tool, in the order the provider sees them, with what it does to the conversation's state. */
 export const TOOL_DEFINITIONS = [
@@ -46,7 +46,7 @@ export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.nam
  * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result
  * or error) from the third call with the same arguments within one reply that gave the same result each time.
  */
-function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext): Tool {
+function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): Tool {
   const tool = create(ctx);
   const execute = tool.execute;
   if (!execute) return tool;
@@ -65,7 +65,7 @@ function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext)
         const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
         if (refusesInMode(access, mode)) {
           const call = ctx.nextCallNumber(name);
-          throw new TaskToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
+          throw new ToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
         }
         result = await execute(input, options);
       } catch (error) {
@@ -77,7 +77,7 @@ function guarded({ name, access, create }: ToolDefinition, ctx: TaskToolContext)
   };
 }
 
-export function createTools(ctx: TaskToolContext): Record<ToolName, Tool> {
+export function createTools(ctx: ToolContext): Record<ToolName, Tool> {
   return Object.fromEntries(TOOL_DEFINITIONS.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
@@ -86,10 +86,10 @@ export function createTools(ctx: TaskToolContext): Record<ToolName, Tool> {
  * that do exist and what to do instead, with the call counter like every tool error.
  */
 export function unknownToolError(nextCallNumber: (toolName: string) => number) {
-  return ({ toolName, input }: { toolName: string; input: unknown }): TaskToolError => {
+  return ({ toolName, input }: { toolName: string; input: unknown }): ToolError => {
     const name = toolName.replace(/\s+/g, " ").slice(0, 100);
     const near = TOOL_NAMES.find((t) => t.toLowerCase() === name.toLowerCase().replace(/[\s_-]/g, ""));
-    return new TaskToolError({
+    return new ToolError({
       type: "UnknownToolError",
       text: `UnknownToolError: There is no tool named "${name}", so nothing was run. The tools are: ${TOOL_NAMES.join(", ")}.`,
       args: input,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getConversation } from "../../db/conversations.ts";
 import { getWorkspace } from "../../db/workspaces.ts";
 import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -20,7 +20,7 @@ function conversationInstructions(settings: unknown): string {
   return typeof prompt?.instructions === "string" ? prompt.instructions.trim() : "";
 }
 
-export function instructionsReadTool(ctx: TaskToolContext) {
+export function instructionsReadTool(ctx: ToolContext) {
   return tool({
     description:
       "Read the workspace's standing instructions as they are now (your system prompt holds them as they were when it was written), a range of lines at a time, numbered.",

@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { listKnowledge } from "../../db/knowledge.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -13,7 +13,7 @@ const knowledgeListInput = z.object({
 const knowledgeListSchema = lenientInputSchema(knowledgeListInput);
 const EXAMPLE = '{"prefix": "notes/"}';
 
-export function knowledgeListTool(ctx: TaskToolContext) {
+export function knowledgeListTool(ctx: ToolContext) {
   return tool({
     description:
       "List the workspace's knowledge files as they are now (path, size, tokens), optionally only those under a path prefix. The list in your system prompt may be older.",

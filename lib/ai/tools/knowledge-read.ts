@@ -3,8 +3,8 @@ import { z } from "zod";
 import { knowledgePathProblem, normalizeKnowledgePath } from "../../agent/workspace-text.ts";
 import { getKnowledgeFile, listKnowledge } from "../../db/knowledge.ts";
 import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
-import { TaskToolError } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { ToolError } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -16,7 +16,7 @@ const knowledgeReadInput = z.object({
 const knowledgeReadSchema = lenientInputSchema(knowledgeReadInput);
 const EXAMPLE = '{"path": "notes/api.md", "offset": 1, "limit": 200}';
 
-export function knowledgeReadTool(ctx: TaskToolContext) {
+export function knowledgeReadTool(ctx: ToolContext) {
   return tool({
     description:
       "Read a file of the workspace's knowledge folder (the authoritative source for the domain), a range of lines at a time, numbered. Read only the files you need.",
@@ -29,7 +29,7 @@ export function knowledgeReadTool(ctx: TaskToolContext) {
       const problem = knowledgePathProblem(input.path);
       if (problem) {
         const text = `InvalidArgumentsError: The path ${problem}.`;
-        throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Use a path from the knowledge list, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Use a path from the knowledge list, like ${EXAMPLE}.`, toolName, call });
       }
       const workspaceId = await workspaceOf(ctx);
       const file = await getKnowledgeFile({ workspaceId, path: input.path });
@@ -37,7 +37,7 @@ export function knowledgeReadTool(ctx: TaskToolContext) {
         const paths = (await listKnowledge({ workspaceId })).map((f) => f.path);
         const known = paths.length ? `Files: ${paths.slice(0, 30).map((p) => shownLine(p, 120)).join(", ")}${paths.length > 30 ? `, … (${paths.length} in all)` : ""}.` : "The knowledge folder is empty.";
         const text = `KnowledgeFileNotFoundError: No knowledge file ${shownLine(input.path, 120)}. ${known}`;
-        throw new TaskToolError({ type: "KnowledgeFileNotFoundError", text, args: raw, advice: "Use one of the listed paths, or KnowledgeSearch to find the file.", toolName, call });
+        throw new ToolError({ type: "KnowledgeFileNotFoundError", text, args: raw, advice: "Use one of the listed paths, or KnowledgeSearch to find the file.", toolName, call });
       }
       const lines = splitLines(file.content);
       const first = input.offset ?? 1;

@@ -1,8 +1,8 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { searchKnowledgeLines } from "../../db/knowledge.ts";
-import { TaskToolError } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { ToolError } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { MAX_QUERY_WORDS, queryWords, safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -12,7 +12,7 @@ const knowledgeSearchInput = z.object({ query: z.string().describe("Words to loo
 const knowledgeSearchSchema = lenientInputSchema(knowledgeSearchInput);
 const EXAMPLE = '{"query": "rate limit"}';
 
-export function knowledgeSearchTool(ctx: TaskToolContext) {
+export function knowledgeSearchTool(ctx: ToolContext) {
   return tool({
     description: `Full-text search of the workspace's knowledge files: the matching lines with their path and line number (lines with every word first; when none has them all, lines with any). Up to ${SEARCH_MAX_LINES} lines; read around a hit with KnowledgeRead.`,
     inputSchema: knowledgeSearchSchema,
@@ -23,7 +23,7 @@ export function knowledgeSearchTool(ctx: TaskToolContext) {
       const words = queryWords(query);
       if (words.length === 0) {
         const text = "InvalidArgumentsError: The query has no words to look for (letters or digits).";
-        throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
       }
       const workspaceId = await workspaceOf(ctx);
       let anyWord = false;

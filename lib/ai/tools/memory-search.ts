@@ -1,8 +1,8 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { listMemory } from "../../db/memory.ts";
-import { TaskToolError } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { ToolError } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { queryWords, safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -11,7 +11,7 @@ const memorySearchSchema = lenientInputSchema(memorySearchInput);
 const EXAMPLE = '{"query": "units"}';
 const SHOWN = 50;
 
-export function memorySearchTool(ctx: TaskToolContext) {
+export function memorySearchTool(ctx: ToolContext) {
   return tool({
     description:
       "Search the workspace's memory entries (facts, preferences and decisions kept across conversations). Use it before answering about past decisions, dates, people or preferences, above all when the memory in the system prompt was cut.",
@@ -23,7 +23,7 @@ export function memorySearchTool(ctx: TaskToolContext) {
       const words = queryWords(query);
       if (words.length === 0) {
         const text = "InvalidArgumentsError: The query has no words to look for.";
-        throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
       }
       // A workspace holds at most MAX_MEMORY_ENTRIES short lines: scoring them here is bounded.
       const entries = await listMemory({ workspaceId: await workspaceOf(ctx) });

@@ -5,8 +5,8 @@ import { memoryEntryProblem } from "../../agent/workspace-text.ts";
 import { ApiError } from "../../api/errors.ts";
 import { countMemory } from "../../db/memory.ts";
 import { rememberEntry } from "../../chat/workspaces.ts";
-import { TaskToolError } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { ToolError } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -16,7 +16,7 @@ const memoryWriteInput = z.object({
 const memoryWriteSchema = lenientInputSchema(memoryWriteInput);
 const EXAMPLE = '{"entry": "Prefers metric units"}';
 
-export function memoryWriteTool(ctx: TaskToolContext) {
+export function memoryWriteTool(ctx: ToolContext) {
   return tool({
     description:
       "Append one line to the workspace's memory, kept across conversations. Use it when the person states a preference, a background fact or a decision, or a key result appears. Never add an entry that is already there (MemorySearch finds entries).",
@@ -28,7 +28,7 @@ export function memoryWriteTool(ctx: TaskToolContext) {
       const problem = memoryEntryProblem(entry, MAX_MEMORY_ENTRY_CHARS);
       if (problem) {
         const text = `InvalidArgumentsError: The entry ${problem}.`;
-        throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send one concise line, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send one concise line, like ${EXAMPLE}.`, toolName, call });
       }
       const workspaceId = await workspaceOf(ctx);
       try {
@@ -38,7 +38,7 @@ export function memoryWriteTool(ctx: TaskToolContext) {
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "conflict") throw error;
         const duplicate = error.message.startsWith("Memory already holds this entry");
-        throw new TaskToolError({
+        throw new ToolError({
           type: duplicate ? "DuplicateMemoryError" : "MemoryFullError",
           text: `${duplicate ? "DuplicateMemoryError" : "MemoryFullError"}: ${error.message}`,
           args: raw,

@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { currentPlan } from "../../db/plans.ts";
 import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult } from "./workspace-tool-support.ts";
 
@@ -13,7 +13,7 @@ const planReadInput = z.object({
 const planReadSchema = lenientInputSchema(planReadInput);
 const EXAMPLE = '{"offset": 1, "limit": 200}';
 
-export function planReadTool(ctx: TaskToolContext) {
+export function planReadTool(ctx: ToolContext) {
   return tool({
     description:
       "Read this conversation's current plan (the newest version, as the person may have edited it), a range of lines at a time, numbered. Works in PLAN and BUILD mode.",

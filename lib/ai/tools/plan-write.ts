@@ -2,8 +2,8 @@ import { tool } from "ai";
 import { z } from "zod";
 import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../../agent/plan-mode.ts";
 import { savePlanVersion } from "../../db/plans.ts";
-import { TaskToolError, withCallCount } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { ToolError, withCallCount } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 const planWriteInput = z.object({
@@ -13,7 +13,7 @@ const planWriteSchema = lenientInputSchema(planWriteInput);
 const EXAMPLE = '{"content": "# Plan\\n\\n- Outline the post\\n- Write the draft"}';
 const count = (n: number) => n.toLocaleString("en-US");
 
-export function planWriteTool(ctx: TaskToolContext) {
+export function planWriteTool(ctx: ToolContext) {
   return tool({
     description:
       "Write this conversation's plan (markdown), shown to the person in the side panel; each call stores a new version that replaces the plan. Works in PLAN and BUILD mode.",
@@ -24,10 +24,10 @@ export function planWriteTool(ctx: TaskToolContext) {
       const { content } = parseToolInput(planWriteInput, raw, { toolName, call, example: EXAMPLE });
       if (!content.trim()) {
         const advice = "Send the whole plan as markdown in content.";
-        throw new TaskToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The plan is empty.", args: raw, advice, toolName, call });
+        throw new ToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The plan is empty.", args: raw, advice, toolName, call });
       }
       if (content.length > PLAN_MAX_CHARS) {
-        throw new TaskToolError({
+        throw new ToolError({
           type: "PlanTooLargeError",
           text: `PlanTooLargeError: The plan is ${count(content.length)} characters, over the limit of ${count(PLAN_MAX_CHARS)}; it was not saved.`,
           args: raw,

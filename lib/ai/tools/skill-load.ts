@@ -4,8 +4,8 @@ import { SKILL_NAME_PATTERN } from "../../agent/workspace-text.ts";
 import { readSkillResource, skillResources } from "../../chat/operator-skills.ts";
 import { type VisibleSkill, visibleSkill, visibleSkills } from "../../chat/skills.ts";
 import { numberedLines, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
-import { TaskToolError, TOOL_RESULT_MAX_CHARS } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { ToolError, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
@@ -25,7 +25,7 @@ const ORIGIN: Record<VisibleSkill["origin"], string> = {
   operator: "the server's skills folder",
 };
 
-export function skillLoadTool(ctx: TaskToolContext) {
+export function skillLoadTool(ctx: ToolContext) {
   return tool({
     description:
       "Load a skill's full instructions (markdown) by its name from <available_skills>, when the skill is relevant to the task; then follow them. Long instructions come a window at a time (offset); a skill's resource files load by path.",
@@ -40,7 +40,7 @@ export function skillLoadTool(ctx: TaskToolContext) {
         const names = (await visibleSkills(workspaceId)).map((s) => s.name);
         const known = names.length ? `Available skills: ${names.slice(0, 50).join(", ")}.` : "This workspace has no skills.";
         const text = `SkillNotFoundError: No skill named ${shownLine(input.name, 80)}. ${known}`;
-        throw new TaskToolError({ type: "SkillNotFoundError", text, args: raw, advice: "Use a name from <available_skills>, or go on without a skill.", toolName, call });
+        throw new ToolError({ type: "SkillNotFoundError", text, args: raw, advice: "Use a name from <available_skills>, or go on without a skill.", toolName, call });
       }
       const head = `Skill ${skill.name} (from ${ORIGIN[skill.origin]})`;
       if (input.path !== undefined) {
@@ -48,7 +48,7 @@ export function skillLoadTool(ctx: TaskToolContext) {
         if ("problem" in read) {
           const listed = read.files.length ? ` Its files: ${read.files.slice(0, 30).map((f) => shownLine(f, 120)).join(", ")}.` : "";
           const text = `SkillResourceNotFoundError: The resource ${shownLine(input.path, 120)} ${read.problem}.${listed}`;
-          throw new TaskToolError({ type: "SkillResourceNotFoundError", text, args: raw, advice: "Use a path the skill's instructions name, relative to the skill.", toolName, call });
+          throw new ToolError({ type: "SkillResourceNotFoundError", text, args: raw, advice: "Use a path the skill's instructions name, relative to the skill.", toolName, call });
         }
         const window = numberedLines(splitLines(read.text), input.offset, READ_MAX_LINES);
         return safeResult(`${head}, resource ${shownLine(input.path, 120)} (${read.bytes} bytes, ${window.total} lines), ${window.text}`, toolName, call);

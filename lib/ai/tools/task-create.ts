@@ -1,8 +1,9 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { createTask } from "../../db/tasks.ts";
-import { oneLine, TaskToolError, withCallCount } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { oneLine } from "./task-format.ts";
+import { ToolError, withCallCount } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 export const taskCreateInput = z.object({
@@ -16,7 +17,7 @@ export const taskCreateInput = z.object({
 const taskCreateSchema = lenientInputSchema(taskCreateInput);
 const EXAMPLE = '{"subject": "Write the tests", "description": "Cover the API routes"}';
 
-export function taskCreateTool(ctx: TaskToolContext) {
+export function taskCreateTool(ctx: ToolContext) {
   return tool({
     description: "Create a task in this conversation's task list. Use it to plan multi-step work; ids are sequential.",
     inputSchema: taskCreateSchema,
@@ -28,7 +29,7 @@ export function taskCreateTool(ctx: TaskToolContext) {
       const subject = oneLine(input.subject).trim();
       if (!subject) {
         const advice = "Send a short, non-empty subject.";
-        throw new TaskToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The subject is empty.", args: raw, advice, toolName, call });
+        throw new ToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The subject is empty.", args: raw, advice, toolName, call });
       }
       const task = await createTask({
         conversationId: ctx.conversationId,

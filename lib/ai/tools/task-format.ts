@@ -1,10 +1,7 @@
 // Pure: the task tools' result texts (they follow AgentScope's, so prompts written for it work here).
 import { oneLine } from "../../agent/hints/neutralize-tags.ts";
 import type { Task } from "../../chat-message.ts";
-import { harnessOptions } from "../../harness-options.ts";
-
-/** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
-export const TOOL_RESULT_MAX_CHARS = 8_000;
+import { capText, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
 
 // A field shown on one line of a result (a subject, an owner): line breaks become spaces, so it cannot forge lines.
 export { oneLine };
@@ -24,51 +21,6 @@ export function formatTaskDetail(task: Task): string {
   if (task.blocks.length) lines.push(`Blocks: ${task.blocks.map((id) => `#${id}`).join(", ")}`);
   if (Object.keys(task.metadata).length) lines.push(`Metadata: ${JSON.stringify(task.metadata)}`);
   return lines.join("\n");
-}
-
-/** Cuts a text to `max` characters, saying so at the end. */
-export function capText(text: string, max = TOOL_RESULT_MAX_CHARS): string {
-  if (text.length <= max) return text;
-  const note = `\n… [cut: ${text.length - max} more characters not shown]`;
-  return text.slice(0, Math.max(0, max - note.length)) + note;
-}
-
-export function callCountLine(toolName: string, count: number): string {
-  return `(Tool call #${count} for '${toolName}' in this conversation.)`;
-}
-
-/** A tool's result: the text (bounded), then the call counter. */
-export function withCallCount(text: string, toolName: string, count: number): string {
-  if (!harnessOptions().toolCallCounter) return capText(text);
-  return `${capText(text)}\n${callCountLine(toolName, count)}`;
-}
-
-const ARGUMENTS_SHOWN = 1_000;
-
-function argumentsText(args: unknown): string {
-  const text = typeof args === "string" ? args : (JSON.stringify(args) ?? String(args));
-  return text.length > ARGUMENTS_SHOWN ? `${text.slice(0, ARGUMENTS_SHOWN)}… (${text.length} characters)` : text;
-}
-
-/**
- * A detailed tool error for the model: its text (AgentScope's where it has one), the error type, the arguments it
- * sent, what to do instead, and the call counter. The AI SDK hands the model `error.toString()`.
- */
-export class TaskToolError extends Error {
-  constructor({ type, text, args, advice, toolName, call }: { type: string; text: string; args: unknown; advice: string; toolName: string; call: number }) {
-    const lines = [text];
-    // The evaluation's "plain errors" variant (lib/harness-options.ts) keeps only the error's own text.
-    if (harnessOptions().toolErrorDetails) {
-      if (!text.startsWith(`${type}:`)) lines.push(`Error type: ${type}`);
-      lines.push(`Arguments sent: ${argumentsText(args)}`, `What to do: ${advice}`);
-    }
-    super(withCallCount(lines.join("\n"), toolName, call));
-    this.name = type;
-  }
-
-  override toString(): string {
-    return this.message;
-  }
 }
 
 export const TASK_PAGE_DEFAULT = 50;

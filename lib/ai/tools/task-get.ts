@@ -1,8 +1,9 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { getTask } from "../../db/tasks.ts";
-import { formatTaskDetail, TaskToolError, withCallCount } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { formatTaskDetail } from "./task-format.ts";
+import { ToolError, withCallCount } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 export const taskIdSchema = z.union([z.string(), z.number()]).transform((v) => String(v).trim().replace(/^#/, ""));
@@ -10,7 +11,7 @@ export const taskIdSchema = z.union([z.string(), z.number()]).transform((v) => S
 const taskGetInput = z.object({ task_id: taskIdSchema.describe('The task id, e.g. "3"') });
 const taskGetSchema = lenientInputSchema(taskGetInput);
 
-export function taskGetTool(ctx: TaskToolContext) {
+export function taskGetTool(ctx: ToolContext) {
   return tool({
     description: "Get one task's full details (status, description, owner, blocking links, metadata).",
     inputSchema: taskGetSchema,
@@ -21,7 +22,7 @@ export function taskGetTool(ctx: TaskToolContext) {
       const task = await getTask({ conversationId: ctx.conversationId, id: input.task_id });
       if (!task) {
         const advice = "Call TaskList to see the existing task ids.";
-        throw new TaskToolError({ type: "TaskNotFoundError", text: "Task not found", args: raw, advice, toolName, call });
+        throw new ToolError({ type: "TaskNotFoundError", text: "Task not found", args: raw, advice, toolName, call });
       }
       return withCallCount(formatTaskDetail(task), toolName, call);
     },

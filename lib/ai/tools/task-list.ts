@@ -1,8 +1,9 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { listTasks } from "../../db/tasks.ts";
-import { formatTaskList, TASK_PAGE_DEFAULT, TASK_PAGE_MAX, withCallCount } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { formatTaskList, TASK_PAGE_DEFAULT, TASK_PAGE_MAX } from "./task-format.ts";
+import { withCallCount } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 // AgentScope's TaskList takes no arguments; the optional page keeps a long list's result bounded.
@@ -12,7 +13,7 @@ const taskListInput = z.object({
 });
 const taskListSchema = lenientInputSchema(taskListInput);
 
-export function taskListTool(ctx: TaskToolContext) {
+export function taskListTool(ctx: ToolContext) {
   return tool({
     description: "List the tasks in this conversation with their id, status and subject. A long list comes in pages, open tasks first.",
     inputSchema: taskListSchema,

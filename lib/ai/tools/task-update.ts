@@ -2,9 +2,10 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { Task } from "../../chat-message.ts";
 import { deleteTask, getTask, listTasks, type TaskChanges, updateTask } from "../../db/tasks.ts";
-import { oneLine, TaskToolError, withCallCount } from "./task-format.ts";
+import { oneLine } from "./task-format.ts";
+import { ToolError, withCallCount } from "./tool-result.ts";
 import { taskIdSchema } from "./task-get.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 export const taskUpdateInput = z.object({
@@ -43,7 +44,7 @@ function changedFields(task: Task, input: Input, links: { blocks: string[]; bloc
   return changed;
 }
 
-export function taskUpdateTool(ctx: TaskToolContext) {
+export function taskUpdateTool(ctx: ToolContext) {
   return tool({
     description:
       "Update a task: subject, description, status (pending, in_progress, completed, cancelled, or deleted to remove it), owner, blocking links, metadata.",
@@ -57,7 +58,7 @@ export function taskUpdateTool(ctx: TaskToolContext) {
       const conversationId = ctx.conversationId;
       const task = await getTask({ conversationId, id: input.task_id });
       if (!task) {
-        throw new TaskToolError({
+        throw new ToolError({
           type: "TaskNotFoundError",
           text: `TaskNotFoundError: The task (id=${input.task_id}) does not exist.`,
           args: raw,

@@ -4,7 +4,7 @@
 import { InvalidToolInputError, jsonSchema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
 import type { z } from "zod";
 import { withoutNul } from "../../nul.ts";
-import { TaskToolError } from "./task-format.ts";
+import { ToolError } from "./tool-result.ts";
 
 /** The schema sent to the provider, with a validation that accepts any JSON value (execute checks it). */
 export function lenientInputSchema(schema: z.ZodType) {
@@ -37,11 +37,11 @@ export function parseToolInput<S extends z.ZodType>(
   const advice = `Call ${toolName} again with a JSON object like ${example}.`;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     const text = `InvalidArgumentsError: The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}.`;
-    throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
+    throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
   }
   // A NUL in a model's arguments is dropped: PostgreSQL could not store the task, entry or plan written from them.
   const parsed = schema.safeParse(withoutNul(raw));
   if (parsed.success) return parsed.data;
   const text = `InvalidArgumentsError: The arguments do not match ${toolName}'s parameters: ${issueText(parsed.error.issues)}.`;
-  throw new TaskToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
+  throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
 }

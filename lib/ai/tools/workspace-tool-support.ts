@@ -4,10 +4,11 @@ import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
 import { searchWords } from "../../agent/search-text.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { DEFAULT_WORKSPACE_ID } from "../../db/workspaces.ts";
-import { oneLine, withCallCount } from "./task-format.ts";
-import type { TaskToolContext } from "./task-tool-context.ts";
+import { oneLine } from "./task-format.ts";
+import { withCallCount } from "./tool-result.ts";
+import type { ToolContext } from "./tool-context.ts";
 
-export async function workspaceOf(ctx: TaskToolContext): Promise<string> {
+export async function workspaceOf(ctx: ToolContext): Promise<string> {
   if (ctx.workspaceId) return ctx.workspaceId;
   return (await getConversation({ id: ctx.conversationId }))?.workspaceId ?? DEFAULT_WORKSPACE_ID;
 }

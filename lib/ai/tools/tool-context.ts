@@ -2,8 +2,9 @@
 // that fire after a change (the reply streams a fresh task snapshot or plan to the panel).
 import type { ConversationMode } from "../../agent/plan-mode.ts";
 import type { ChatMessage, PlanData } from "../../chat-message.ts";
+import { withoutCallCount } from "./tool-result.ts";
 
-export type TaskToolContext = {
+export type ToolContext = {
   conversationId: string;
   /** The conversation's workspace (the workspace tools read it from the conversation when absent). */
   workspaceId?: string;
@@ -29,8 +30,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-const CALL_COUNTER_LINE = /\n\(Tool call #\d+ for '[^'\n]*' in this conversation\.\)$/;
-
 /**
  * Per reply: how many calls of each tool with the same arguments (keyed by name + canonical JSON) gave the same
  * result one after another — 1 for the first, and again 1 whenever the result differs from the previous such call's
@@ -40,7 +39,7 @@ export function createRepeatCounter(): (toolName: string, input: unknown, result
   const last = new Map<string, { result: string; count: number }>();
   return (toolName, input, result) => {
     const key = `${toolName}\u0000${canonicalJson(input)}`;
-    const text = result.replace(CALL_COUNTER_LINE, "");
+    const text = withoutCallCount(result);
     const previous = last.get(key);
     const count = previous?.result === text ? previous.count + 1 : 1;
     last.set(key, { result: text, count });

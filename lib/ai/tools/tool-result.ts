@@ -1,0 +1,64 @@
+// Pure: what every tool's result shares — the size cap, the call counter and the detailed error.
+import { harnessOptions } from "../../harness-options.ts";
+
+/** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
+export const TOOL_RESULT_MAX_CHARS = 8_000;
+
+/** Cuts a text to `max` characters, saying so at the end. */
+export function capText(text: string, max = TOOL_RESULT_MAX_CHARS): string {
+  if (text.length <= max) return text;
+  const note = `\n… [cut: ${text.length - max} more characters not shown]`;
+  return text.slice(0, Math.max(0, max - note.length)) + note;
+}
+
+export function callCountLine(toolName: string, count: number): string {
+  return `(Tool call #${count} for '${toolName}' in this conversation.)`;
+}
+
+// The one parser of the line above: the repeat counter compares results without it, the demo model reads it.
+const CALL_COUNT_AT_END = /\n\(Tool call #(\d+) for '[^'\n]*' in this conversation\.\)$/;
+
+/** A tool result without its call counter line. */
+export function withoutCallCount(text: string): string {
+  return text.replace(CALL_COUNT_AT_END, "");
+}
+
+/** The call number a tool result ends with, or undefined when it has no counter. */
+export function callCountOf(text: string): number | undefined {
+  const match = CALL_COUNT_AT_END.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A tool's result: the text (bounded), then the call counter. */
+export function withCallCount(text: string, toolName: string, count: number): string {
+  if (!harnessOptions().toolCallCounter) return capText(text);
+  return `${capText(text)}\n${callCountLine(toolName, count)}`;
+}
+
+const ARGUMENTS_SHOWN = 1_000;
+
+function argumentsText(args: unknown): string {
+  const text = typeof args === "string" ? args : (JSON.stringify(args) ?? String(args));
+  return text.length > ARGUMENTS_SHOWN ? `${text.slice(0, ARGUMENTS_SHOWN)}… (${text.length} characters)` : text;
+}
+
+/**
+ * A detailed tool error for the model: its text (AgentScope's where it has one), the error type, the arguments it
+ * sent, what to do instead, and the call counter. The AI SDK hands the model `error.toString()`.
+ */
+export class ToolError extends Error {
+  constructor({ type, text, args, advice, toolName, call }: { type: string; text: string; args: unknown; advice: string; toolName: string; call: number }) {
+    const lines = [text];
+    // The evaluation's "plain errors" variant (lib/harness-options.ts) keeps only the error's own text.
+    if (harnessOptions().toolErrorDetails) {
+      if (!text.startsWith(`${type}:`)) lines.push(`Error type: ${type}`);
+      lines.push(`Arguments sent: ${argumentsText(args)}`, `What to do: ${advice}`);
+    }
+    super(withCallCount(lines.join("\n"), toolName, call));
+    this.name = type;
+  }
+
+  override toString(): string {
+    return this.message;
+  }
+}
