@@ -1,7 +1,7 @@
 "use client";
 // A workspace's knowledge files: upload by drag and drop or the file picker (read here as UTF-8 text and sent as
-// text), list with size, tokens and date, view, replace, delete. KNOWLEDGE.md is injected whole into new
-// conversations; the agent reads the others on demand.
+// text), list with size, tokens and date, view, replace, delete. KNOWLEDGE.md goes into new conversations'
+// system prompt within the workspace budget; the agent reads the others on demand.
 import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { EyeIcon, RetryIcon, TrashIcon, UploadIcon } from "../ui/icons";
@@ -91,8 +91,8 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
         Knowledge files <span className="font-normal text-faint">{files ? `· ${files.length}` : ""}</span>
       </h2>
       <p className="text-xs text-muted">
-        <code>KNOWLEDGE.md</code> goes whole into the system prompt of new conversations; the agent sees every other file by path and size and reads it
-        when needed.
+        <code>KNOWLEDGE.md</code> goes into the system prompt of new conversations as far as the workspace budget allows (the agent reads the rest
+        with a tool); the agent sees every other file by path and size and reads it when needed. Running conversations are told of changes.
       </p>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop zone; its button is the keyboard way in */}
       <div

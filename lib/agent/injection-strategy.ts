@@ -1,4 +1,4 @@
-// Append or replace: how a conversation keeps the agent's runtime state current (spec/injection.md, "strategy").
+// Append or replace: how a conversation keeps the agent's runtime state current (docs/injection.md, "strategy").
 // append: a hint is added when the state changed, and stays in the history (every call extends the last).
 // replace: one status with the full runtime state is the last message of every call and is gone from the next one.
 // auto: prices what each actually sends, per call, with this conversation's own figures:

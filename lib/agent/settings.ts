@@ -1,4 +1,4 @@
-// Per-conversation settings: the injection rules (spec/injection.md), the context limits and the prompt parts,
+// Per-conversation settings: the injection rules (docs/injection.md), the context limits and the prompt parts,
 // with their defaults and validation. Stored settings are partial; `resolveSettings` fills in the defaults.
 import { z } from "zod";
 import { readTime, writeTime } from "./hints/read-time.ts";

@@ -1,4 +1,4 @@
-// The acceptance scenarios of spec/injection.md, with the clock frozen at 2026-07-01T12:00:00Z,
+// The acceptance scenarios of docs/injection.md, with the clock frozen at 2026-07-01T12:00:00Z,
 // window 1000, trigger 0.8, buffer 0.2.
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, ChatMessagePart, HintSource } from "../../chat-message.ts";

@@ -1,4 +1,4 @@
-// The injection decision (spec/injection.md): before every model call each dimension — time, tasks, context
+// The injection decision (docs/injection.md): before every model call each dimension — time, tasks, context
 // usage — decides on its own; whatever fires goes into one hint. Pure: the clock is an argument.
 import type { InjectionConfig } from "../settings.ts";
 import { isValidTimeZone } from "../settings.ts";
