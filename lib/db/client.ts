@@ -46,6 +46,11 @@ class SqliteAdapter extends PrismaBetterSqlite3 {
   }
 }
 
+// Prisma gives up on starting a transaction after 2 s by default (P2028). In a burst (two dozen replies starting at
+// once on a 10-connection pool, or a busy SQLite writer) that refuses work that would have run a moment later; wait
+// longer instead — each transaction here is short, so the queue drains.
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 10_000 };
+
 type Holder = { url: string; db: Promise<Db>; sqlite?: SqliteAdapter };
 
 async function createDb(url: string, holder: Holder): Promise<Db> {
@@ -54,13 +59,13 @@ async function createDb(url: string, holder: Holder): Promise<Db> {
       import("@prisma/adapter-pg"),
       import("./generated/postgresql/client.ts"),
     ]);
-    const client = new pg.PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+    const client = new pg.PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }), transactionOptions: TRANSACTION_OPTIONS });
     return client as unknown as Db;
   }
   const file = url.replace(/^file:/, "");
   const adapter = new SqliteAdapter({ url: `file:${path.resolve(file)}` });
   holder.sqlite = adapter;
-  const client = new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   // WAL lets readers proceed while a reply is being written; busy_timeout rides out a briefly locked file.
   // synchronous=NORMAL is WAL's usual partner: a commit survives the process dying (even SIGKILL) and the file never
   // corrupts; only an operating-system crash or power cut can undo the last commits. It saves an fsync per write,
