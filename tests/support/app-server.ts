@@ -1,6 +1,5 @@
 // Starts the built app (scripts/server.mjs, the server `npm start` runs) as a real server process on a free port with its own fresh SQLite database.
 // Requires a build (`npm test` makes one; or `npx next build`).
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -8,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { migrate } from "./db-global-setup.ts";
 import { type OpenAIFake, startOpenAIFake } from "./openai-fake.ts";
+import { spawnServer } from "./server-process.ts";
 
 export type AppServer = {
   url: string;
@@ -28,13 +28,6 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
     server.on("error", reject);
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once("exit", () => resolve());
   });
 }
 
@@ -59,46 +52,26 @@ export async function startAppServer({
   for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN"]) {
     if (!(key in env)) delete childEnv[key];
   }
-  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", NEXT_MANUAL_SIG_HANDLE: "true" });
+  Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_MANUAL_SIG_HANDLE: "true" });
   // stop() sends SIGTERM, which drains: a test's server gives a reply still running 2 s unless the test says otherwise.
   childEnv.HINTLINE_SHUTDOWN_GRACE_MS ??= "2000";
-  const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
-    cwd: root,
-    env: childEnv as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-    try {
-      const response = await fetch(`${url}/api/model`, { headers: env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {} });
-      if (response.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not become ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  const headers: Record<string, string> = env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {};
+  const { url, child, output, exited } = await spawnServer({ port, env: childEnv, ready: "/api/model", headers });
   return {
     url,
     databaseUrl: dbUrl,
-    logs: () => output,
+    logs: output,
     stop: async () => {
       child.kill("SIGTERM");
-      await exited(child);
+      await exited();
     },
     kill: async () => {
       child.kill("SIGKILL");
-      await exited(child);
+      await exited();
     },
     terminate: async () => {
       child.kill("SIGTERM");
-      await exited(child);
-      return child.exitCode;
+      return exited();
     },
   };
 }
