@@ -58,16 +58,16 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
 /** settings.memory.fromCompression: whether a compression may add durable facts to this workspace's memory. */
 function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: boolean; onSaved: (detail: WorkspaceDetail) => void }) {
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // Shown at once; put back when the server refuses.
+  const [checked, setChecked] = useState(value);
   const change = async (fromCompression: boolean) => {
-    setSaving(true);
+    setChecked(fromCompression);
     setError(null);
     try {
       onSaved(await apiFetch<WorkspaceDetail>(url, { method: "PATCH", body: JSON.stringify({ settings: { memory: { fromCompression } } }) }));
     } catch (e) {
+      setChecked(!fromCompression);
       setError(failureText(e));
-    } finally {
-      setSaving(false);
     }
   };
   return (
@@ -76,8 +76,7 @@ function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: bo
         <input
           type="checkbox"
           data-testid="workspace-memory-from-compression"
-          checked={value}
-          disabled={saving}
+          checked={checked}
           onChange={(e) => void change(e.target.checked)}
           className="accent-accent"
         />

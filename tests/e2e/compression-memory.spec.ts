@@ -18,7 +18,7 @@ test("the compression chip lists the facts it remembered, Undo removes one, and 
   await chat.send("hello");
   await chat.waitForReplyDone();
   const id = await chat.conversationId();
-  expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 3000 } } } })).status()).toBe(200);
+  expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 6000 } } } })).status()).toBe(200);
   for (const text of ["I prefer metric units.", "My editor is Helix.", "write 150 words about rivers", "write 150 words about lakes", "write 100 words about hills"]) {
     await chat.send(text);
     await chat.waitForReplyDone({ timeout: 30_000 });
@@ -27,6 +27,8 @@ test("the compression chip lists the facts it remembered, Undo removes one, and 
   expect(((await compact.json()) as { compressed: boolean }).compressed).toBe(true);
   await chat.reload();
 
+  // One compression: "Compress now" (the window is large enough that nothing compressed on its own before).
+  await expect(page.getByTestId("compression-chip")).toHaveCount(1);
   const chip = new CompressionChip(page);
   await expect(chip.toggle).toContainText("2 remembered");
   await chip.open();
