@@ -1,9 +1,9 @@
 // A workspace's own switches, stored as JSON on the workspace and read defensively: what is missing or malformed
 // takes its default. Today one: whether a compression may add durable facts to the workspace's memory.
 export type WorkspaceSettings = { memory: { fromCompression: boolean } };
-export type WorkspaceSettingsPatch = { memory?: { fromCompression?: boolean } };
+type WorkspaceSettingsPatch = { memory?: { fromCompression?: boolean } };
 
-export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { memory: { fromCompression: true } };
+const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { memory: { fromCompression: true } };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
