@@ -14,8 +14,8 @@ describe("npm run eval (fast subset, demo model)", () => {
 
   beforeAll(async () => {
     env = prepareEnvironment({});
-    report = await runEval({ only: ["time-after-jump", "tool-keeps-failing", "compressed-path"] });
-  }, 60_000);
+    report = await runEval({ only: ["time-after-jump", "tool-keeps-failing", "compressed-path", "preference-across-conversations"] });
+  }, 90_000);
 
   afterAll(async () => {
     await disconnectDb();
@@ -39,6 +39,8 @@ describe("npm run eval (fast subset, demo model)", () => {
       "tool-keeps-failing / hints off · plain errors",
       "compressed-path / hints on · ledger",
       "compressed-path / hints on · no ledger",
+      "preference-across-conversations / hints on · memory from compression",
+      "preference-across-conversations / hints on · no memory from compression",
     ]);
     for (const row of report.rows) {
       expect(row.total).toBeGreaterThan(0);
@@ -49,7 +51,7 @@ describe("npm run eval (fast subset, demo model)", () => {
     for (const record of report.records) expect(record.error).toBeUndefined();
   });
 
-  it("measures what hints, each status strategy, detailed errors and the ledger are worth on the demo model", () => {
+  it("measures what hints, each status strategy, detailed errors, the ledger and memory from compression are worth on the demo model", () => {
     const accuracy = Object.fromEntries(report.rows.map((r) => [`${r.scenario} / ${r.variant}`, r.accuracy]));
     for (const strategy of ["append", "replace", "auto"]) expect(accuracy[`time-after-jump / hints on · ${strategy}`]).toBe(1);
     expect(accuracy["time-after-jump / hints off"]).toBe(0);
@@ -57,6 +59,9 @@ describe("npm run eval (fast subset, demo model)", () => {
     expect(accuracy["tool-keeps-failing / hints on · append · plain errors"]).toBe(0);
     expect(accuracy["compressed-path / hints on · ledger"]).toBe(1);
     expect(accuracy["compressed-path / hints on · no ledger"]).toBe(0);
+    // A preference said in one conversation reaches another of the workspace only through memory kept at a compression.
+    expect(accuracy["preference-across-conversations / hints on · memory from compression"]).toBe(1);
+    expect(accuracy["preference-across-conversations / hints on · no memory from compression"]).toBe(0);
   });
 
   it("prints a table and writes every request and answer as JSON", () => {

@@ -14,6 +14,7 @@ import { addTaskByPerson, editTaskByPerson, listConversationTasks } from "../lib
 import { startReply } from "../lib/chat/start-reply.ts";
 import { updateConversationFields } from "../lib/chat/update-conversation.ts";
 import { setClock } from "../lib/clock.ts";
+import { addWorkspace, editWorkspace } from "../lib/chat/workspaces.ts";
 import { ensureConversation } from "../lib/db/conversations.ts";
 import { listMessages } from "../lib/db/messages.ts";
 
@@ -71,27 +72,52 @@ export class SimulatedClock {
   }
 }
 
+type Options = { hints?: boolean; strategy?: InjectionStrategy; memoryFromCompression?: boolean };
+
 export class EvalConversation {
   readonly id = `eval-${generateId()}`;
-  readonly turns: Turn[] = [];
-  readonly actions: Action[] = [];
+  /** Every turn and action of the run: a sibling conversation records into the same lists. */
+  readonly turns: Turn[];
+  readonly actions: Action[];
   readonly clock: SimulatedClock;
 
-  readonly #hints: boolean;
-  readonly #strategy: InjectionStrategy | undefined;
+  readonly #options: Options;
+  #workspaceId = "default";
 
-  /** `hints`: settings.injection.injectRuntimeState of the conversation; `strategy`: settings.injection.strategy. */
-  constructor(start: string, { hints = true, strategy }: { hints?: boolean; strategy?: InjectionStrategy } = {}) {
-    this.clock = new SimulatedClock(start);
-    this.#hints = hints;
-    this.#strategy = strategy;
-    setClock(this.clock.now);
+  /**
+   * `hints`: settings.injection.injectRuntimeState of the conversation; `strategy`: settings.injection.strategy;
+   * `memoryFromCompression`: the setting of a workspace `newWorkspace` makes (its default when not given).
+   */
+  constructor(start: string, options: Options = {}, shared?: { clock: SimulatedClock; turns: Turn[]; actions: Action[] }) {
+    this.clock = shared?.clock ?? new SimulatedClock(start);
+    this.turns = shared?.turns ?? [];
+    this.actions = shared?.actions ?? [];
+    this.#options = options;
+    if (!shared) setClock(this.clock.now);
+  }
+
+  /** Moves this conversation (before `open`) into a workspace of its own, made now. */
+  async newWorkspace(): Promise<string> {
+    const workspace = await addWorkspace({ name: `eval ${this.id}` });
+    if (this.#options.memoryFromCompression !== undefined) {
+      await editWorkspace(workspace.id, { settings: { memory: { fromCompression: this.#options.memoryFromCompression } } });
+    }
+    this.#log("new workspace", { id: workspace.id, memoryFromCompression: this.#options.memoryFromCompression ?? true });
+    this.#workspaceId = workspace.id;
+    return workspace.id;
+  }
+
+  /** Another conversation in the same workspace, on the same clock, recording into the same turns. */
+  sibling(): EvalConversation {
+    const other = new EvalConversation("", this.#options, { clock: this.clock, turns: this.turns, actions: this.actions });
+    other.#workspaceId = this.#workspaceId;
+    return other;
   }
 
   async open({ settings = {}, mode }: { settings?: Record<string, unknown>; mode?: "build" | "plan" } = {}): Promise<void> {
-    await ensureConversation({ id: this.id, settings: {} });
-    const strategy = this.#strategy ? { strategy: this.#strategy } : {};
-    const injection = { ...(settings.injection as object | undefined), ...strategy, injectRuntimeState: this.#hints };
+    await ensureConversation({ id: this.id, settings: {}, workspaceId: this.#workspaceId });
+    const strategy = this.#options.strategy ? { strategy: this.#options.strategy } : {};
+    const injection = { ...(settings.injection as object | undefined), ...strategy, injectRuntimeState: this.#options.hints ?? true };
     await this.patch({ settings: { ...settings, injection }, ...(mode ? { mode } : {}) });
   }
 

@@ -10,13 +10,15 @@ import { type Axis, SCENARIOS, type Scenario } from "./scenarios.ts";
 import { INJECTION_STRATEGIES, type InjectionStrategy } from "../lib/agent/injection-strategy.ts";
 
 /** One setting of every axis. `strategy`: how hints keep the state current (settings.injection.strategy). */
-export type Variant = { hints: boolean; strategy?: InjectionStrategy; errors?: "detailed" | "plain"; ledger?: boolean };
+export type Variant = { hints: boolean; strategy?: InjectionStrategy; errors?: "detailed" | "plain"; ledger?: boolean; memory?: boolean };
 
 const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
   // Hints on under each status strategy, and hints off (where no strategy applies).
   hints: [...INJECTION_STRATEGIES.map((strategy) => ({ hints: true, strategy })), { hints: false }],
   errors: [{ errors: "detailed" }, { errors: "plain" }],
   ledger: [{ ledger: true }, { ledger: false }],
+  // The workspace setting memory.fromCompression: durable facts kept at a compression, or not.
+  memory: [{ memory: true }, { memory: false }],
 };
 
 export function variantsOf(scenario: Scenario): Variant[] {
@@ -31,6 +33,7 @@ export function variantName(v: Variant): string {
   if (v.strategy) parts.push(v.strategy);
   if (v.errors) parts.push(`${v.errors} errors`);
   if (v.ledger !== undefined) parts.push(v.ledger ? "ledger" : "no ledger");
+  if (v.memory !== undefined) parts.push(v.memory ? "memory from compression" : "no memory from compression");
   return parts.join(" · ");
 }
 
@@ -73,7 +76,7 @@ export function selectScenarios(only?: readonly string[]): Scenario[] {
 
 async function runOnce(scenario: Scenario, variant: Variant, run: number): Promise<RunRecord> {
   setHarnessOptions({ ledger: variant.ledger ?? true, toolCallCounter: variant.errors !== "plain", toolErrorDetails: variant.errors !== "plain" });
-  const conversation = new EvalConversation(scenario.start, { hints: variant.hints, strategy: variant.strategy });
+  const conversation = new EvalConversation(scenario.start, { hints: variant.hints, strategy: variant.strategy, memoryFromCompression: variant.memory });
   const started = performance.now();
   let score: { correct: number; total: number; expected: string; got: string };
   let error: string | undefined;

@@ -11,7 +11,7 @@ import { plantedFacts } from "./facts.ts";
 import type { EvalConversation } from "./harness.ts";
 import { pass, type Score, scoreCount, scoreDuration, scoreNear, scoreTask, scoreTime, scoreVerbatim, scoreWeekday } from "./score.ts";
 
-export type Axis = "hints" | "errors" | "ledger";
+export type Axis = "hints" | "errors" | "ledger" | "memory";
 
 export type Scenario = {
   id: string;
@@ -276,5 +276,25 @@ export const SCENARIOS: readonly Scenario[] = [
     start: "2026-07-01T09:00:00Z",
     axes: ["ledger"],
     run: (c) => plantedRecall(c, 3),
+  },
+  {
+    id: "preference-across-conversations",
+    title: "A preference stated in one conversation, recalled in another after the first was compressed",
+    start: "2026-07-01T09:00:00Z",
+    axes: ["memory"],
+    run: async (c) => {
+      await c.newWorkspace();
+      const other = c.sibling();
+      // The other conversation is already running: it hears of the new memory through the Workspace hint.
+      await other.open();
+      await other.say("Hello! I'll have a question for you later.");
+      await c.open({ settings: { context: { contextWindow: 4300 } } });
+      await c.say("Hello! Let's plan the garden beds.");
+      await c.say("I prefer metric units in every answer.");
+      for (let i = 0; i < 5; i++) await c.say(`write 80 words about garden bed ${i + 1}`);
+      if (!(await c.compact())) throw new Error("the first conversation did not compress");
+      const turn = await other.say("What do you remember about my preferred units?");
+      return pass(/\bmetric\b/i.test(turn.answer), "names metric units", turn.answer);
+    },
   },
 ];

@@ -97,7 +97,22 @@ export type CompressionData = {
   /** The identifiers kept verbatim with the summary (lib/agent/evidence-ledger.ts), and those the bound left out. */
   ledger?: LedgerItem[];
   dropped?: LedgerItem[];
+  /** The durable facts this compression added to the workspace's memory (absent when that is off for the workspace). */
+  memory?: CompressionMemory;
   createdAt: string;
+};
+
+/** What a compression did to the workspace's memory (lib/chat/compression-memory.ts). */
+export type CompressionMemory = {
+  workspaceId: string;
+  /** The entries stored, as the system's; the chip's Undo deletes them. */
+  stored: Array<{ id: string; text: string }>;
+  /** Proposed facts the memory already held. */
+  duplicates: number;
+  /** Proposed facts left out because the memory was full. */
+  full: number;
+  /** The facts call failed (logged at warn): nothing was proposed. */
+  failed?: boolean;
 };
 
 /** A failed model call about to be tried again (streamed into the reply, never stored). */

@@ -1,13 +1,15 @@
 "use client";
 // Where the context was compressed: a divider chip ("Context compressed · 41k → 6k tokens") that expands to the
 // summary, its evidence ledger (the identifiers kept verbatim) and what the ledger's bound dropped — each of those
-// can be pinned back: it joins the ledger at the next compression.
+// can be pinned back: it joins the ledger at the next compression — and the durable facts it kept in the workspace's
+// memory, each with an Undo.
 import { useState } from "react";
 import type { LedgerItem } from "@/lib/agent/evidence-ledger";
 import type { CompressionData } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { shortTokens } from "../context/meter-math";
+import { CompressionMemoryFacts, rememberedLabel } from "./compression-memory";
 
 const keyOf = (item: LedgerItem) => `${item.kind}:${item.value}`;
 
@@ -50,6 +52,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
           Context compressed · {shortTokens(data.tokensBefore)} → {shortTokens(data.tokensAfter)} tokens
           {data.fallback ? " · truncated" : ""}
           {ledger.length ? ` · ${ledger.length} kept verbatim` : ""}
+          {rememberedLabel(data.memory)}
         </button>
         <div className="h-px flex-1 bg-border" />
       </div>
@@ -59,6 +62,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
             {data.summary}
             {data.usage ? `\n\n(summary call: ${data.usage.inputTokens} in / ${data.usage.outputTokens} out tokens)` : ""}
           </pre>
+          {data.memory ? <CompressionMemoryFacts memory={data.memory} /> : null}
           {ledger.length > 0 && (
             <section data-testid="compression-ledger" className="rounded-lg border border-border px-3 py-2 text-xs text-muted">
               <h4 className="mb-1 font-medium text-fg">Evidence ledger · {ledger.length} kept verbatim with the summary</h4>

@@ -1,10 +1,11 @@
 "use client";
-// A workspace's memory: every entry with who wrote it (the agent or you) and when; edit inline, delete, add.
+// A workspace's memory: every entry with who wrote it (the agent, a compression or you) and when; edit inline, delete,
+// add.
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { PencilIcon, TrashIcon } from "../ui/icons";
 
-export type MemoryEntryView = { id: string; text: string; author: "agent" | "person"; createdAt: string; updatedAt: string };
+export type MemoryEntryView = { id: string; text: string; author: "agent" | "person" | "system"; createdAt: string; updatedAt: string };
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -43,8 +44,8 @@ function EntryRow({ entry, onSave, onDelete }: { entry: MemoryEntryView; onSave:
           </p>
         )}
         <p className="mt-0.5 text-xs text-faint">
-          <span data-testid="memory-author" className={entry.author === "agent" ? "text-accent" : undefined}>
-            {entry.author === "agent" ? "agent" : "you"}
+          <span data-testid="memory-author" className={entry.author === "person" ? undefined : "text-accent"}>
+            {entry.author === "agent" ? "agent" : entry.author === "system" ? "kept at a compression" : "you"}
           </span>
           {" · "}
           <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>

@@ -3,6 +3,7 @@
 // files and skills. Changes reach running conversations as a Workspace hint and new ones in their system prompt.
 import Link from "next/link";
 import { useCallback, useState } from "react";
+import type { WorkspaceSettings as Switches } from "@/lib/agent/workspace-settings";
 import type { WorkspaceTokens } from "@/lib/chat/workspace-tokens";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
@@ -11,7 +12,15 @@ import { MemorySection } from "./memory-section";
 import { SkillsSection } from "./skills-section";
 import { warnFailure } from "@/lib/client-log";
 
-export type WorkspaceDetail = { id: string; name: string; instructions: string; createdAt: string; updatedAt: string; tokens: WorkspaceTokens };
+export type WorkspaceDetail = {
+  id: string;
+  name: string;
+  instructions: string;
+  settings: Switches;
+  createdAt: string;
+  updatedAt: string;
+  tokens: WorkspaceTokens;
+};
 
 const n = (value: number) => value.toLocaleString("en-US");
 
@@ -40,6 +49,46 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
         <p data-testid="tokens-cut" className="text-fg">
           Memory is larger than the {n(left)} tokens left: the system prompt holds the oldest entries that fit, says it was cut, and the agent searches the rest
           with MemorySearch.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** settings.memory.fromCompression: whether a compression may add durable facts to this workspace's memory. */
+function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: boolean; onSaved: (detail: WorkspaceDetail) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  // Shown at once; put back when the server refuses.
+  const [checked, setChecked] = useState(value);
+  const change = async (fromCompression: boolean) => {
+    setChecked(fromCompression);
+    setError(null);
+    try {
+      onSaved(await apiFetch<WorkspaceDetail>(url, { method: "PATCH", body: JSON.stringify({ settings: { memory: { fromCompression } } }) }));
+    } catch (e) {
+      setChecked(!fromCompression);
+      setError(failureText(e));
+    }
+  };
+  return (
+    <div className="space-y-1 text-xs">
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          data-testid="workspace-memory-from-compression"
+          checked={checked}
+          onChange={(e) => void change(e.target.checked)}
+          className="accent-accent"
+        />
+        Remember durable facts at each compression
+      </label>
+      <p className="text-muted">
+        When a conversation is compressed, up to 5 facts (preferences, decisions, names) from the part summarised join this memory, marked “kept at a
+        compression”; the compression chip lists them with an Undo.
+      </p>
+      {error && (
+        <p role="alert" className="text-danger">
+          {error}
         </p>
       )}
     </div>
@@ -126,6 +175,7 @@ export function WorkspaceSettings({ initial }: { initial: WorkspaceDetail }) {
             </p>
           )}
         </section>
+        <FromCompressionSwitch url={url} value={workspace.settings.memory.fromCompression} onSaved={setWorkspace} />
         <MemorySection workspaceId={workspace.id} onChanged={() => void reload()} />
         <KnowledgeSection workspaceId={workspace.id} onChanged={() => void reload()} />
         <SkillsSection workspaceId={workspace.id} isDefault={workspace.id === "default"} />

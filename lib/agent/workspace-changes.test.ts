@@ -58,6 +58,18 @@ describe("what changed in a workspace", () => {
     expect(diffWorkspace(base, after, "c2")).toEqual([{ kind: "memory-added", text: "Likes tea" }]);
   });
 
+  it("tells other conversations that an entry is a fact a compression kept, and the compressed one nothing", () => {
+    const after = { ...base, memory: [...base.memory, { id: "m9", text: "Prefers tea", conversationId: "c1", fromCompression: true as const }] };
+    expect(diffWorkspace(base, after, "c1")).toEqual([]);
+    const changes = diffWorkspace(base, after, "c2");
+    expect(changes).toEqual([{ kind: "memory-added", text: "Prefers tea", fromCompression: true }]);
+    expect(renderWorkspaceHint("Research", changes).text).toContain(
+      "- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): Prefers tea",
+    );
+    // Stored and read back, the state keeps where the entry came from.
+    expect(parseWorkspaceState(JSON.parse(JSON.stringify(after)))?.memory.at(-1)).toEqual(after.memory.at(-1));
+  });
+
   it("keeps KNOWLEDGE.md out of the file list and whole in the snapshot", () => {
     const snapshot = snapshotOf(base);
     expect(snapshot.files).toEqual([{ path: "notes/api.md", bytes: 9175 }]);

@@ -13,7 +13,8 @@ export const KNOWLEDGE_INDEX_PATH = "KNOWLEDGE.md";
 export type WorkspaceState = {
   name: string;
   instructions: string;
-  memory: ReadonlyArray<{ id: string; text: string; conversationId?: string }>;
+  /** `fromCompression`: a durable fact a compression of `conversationId` kept (lib/agent/compression-memory.ts). */
+  memory: ReadonlyArray<{ id: string; text: string; conversationId?: string; fromCompression?: true }>;
   /** KNOWLEDGE.md's text (empty when there is none). */
   knowledgeIndex: string;
   /** Every knowledge file, KNOWLEDGE.md included. */
@@ -24,7 +25,8 @@ export type WorkspaceState = {
 export type WorkspaceChange =
   | { kind: "renamed"; name: string }
   | { kind: "instructions"; text: string }
-  | { kind: "memory-added" | "memory-removed"; text: string }
+  | { kind: "memory-added"; text: string; fromCompression?: true }
+  | { kind: "memory-removed"; text: string }
   | { kind: "memory-edited"; before: string; text: string }
   | { kind: "knowledge-index"; text: string }
   | { kind: "file-added" | "file-replaced"; path: string; bytes: number }
@@ -57,7 +59,9 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
   for (const entry of after.memory) {
     const old = beforeMemory.get(entry.id);
     if (old === undefined) {
-      if (!conversationId || entry.conversationId !== conversationId) changes.push({ kind: "memory-added", text: entry.text });
+      if (!conversationId || entry.conversationId !== conversationId) {
+        changes.push({ kind: "memory-added", text: entry.text, ...(entry.fromCompression ? { fromCompression: true as const } : {}) });
+      }
     } else if (old !== entry.text) changes.push({ kind: "memory-edited", before: old, text: entry.text });
   }
   for (const entry of before.memory) if (!afterIds.has(entry.id)) changes.push({ kind: "memory-removed", text: entry.text });
@@ -111,7 +115,9 @@ export function describeChange(change: WorkspaceChange): string {
         ? `- The workspace instructions changed; they now read:${blockOf(change.text, "read them whole with InstructionsRead")}`
         : "- The workspace instructions were removed.";
     case "memory-added":
-      return `- Memory entry added: ${cut(line(change.text), LINE_MAX_CHARS)}`;
+      return change.fromCompression
+        ? `- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): ${cut(line(change.text), LINE_MAX_CHARS)}`
+        : `- Memory entry added: ${cut(line(change.text), LINE_MAX_CHARS)}`;
     case "memory-removed":
       return `- Memory entry removed: ${cut(line(change.text), LINE_MAX_CHARS)}`;
     case "memory-edited":
@@ -192,7 +198,14 @@ export function parseWorkspaceState(value: unknown): WorkspaceState | null {
     instructions: value.instructions,
     knowledgeIndex: value.knowledgeIndex,
     memory: listOf(value.memory, (m) =>
-      isText(m.id) && isText(m.text) ? { id: m.id, text: m.text, ...(isText(m.conversationId) ? { conversationId: m.conversationId } : {}) } : undefined,
+      isText(m.id) && isText(m.text)
+        ? {
+            id: m.id,
+            text: m.text,
+            ...(isText(m.conversationId) ? { conversationId: m.conversationId } : {}),
+            ...(m.fromCompression === true ? { fromCompression: true as const } : {}),
+          }
+        : undefined,
     ),
     files: listOf(value.files, (f) =>
       isText(f.path) && typeof f.bytes === "number" && isText(f.updatedAt) ? { path: f.path, bytes: f.bytes, updatedAt: f.updatedAt } : undefined,

@@ -9,9 +9,10 @@ import type {
 } from "@ai-sdk/provider";
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
+import { MEMORY_FACTS_MARKER } from "../agent/compression-memory.ts";
 import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
-import { extractiveSummary } from "./demo-summary.ts";
+import { demoFacts, extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 import { workspaceDecision } from "./demo-workspace.ts";
 
@@ -96,6 +97,7 @@ const HELP = [
 export function decide(prompt: LanguageModelV4Prompt): Decision {
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
+  if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };
   const segment = replySegment(prompt);
   const planMode = planModeDecision(prompt, segment, plannedCalls(segment.personText));
   if (planMode) return planMode;

@@ -49,11 +49,24 @@ const memoryLines = z.string({ message: "must be a string (one entry per line)" 
   }
 });
 
+/** A workspace's own switches (lib/agent/workspace-settings.ts); what is left out stays as it was. */
+const workspaceSettings = z
+  .object(
+    {
+      memory: z
+        .object({ fromCompression: z.boolean({ message: "must be true or false" }).optional() }, { message: "must be an object" })
+        .strict()
+        .optional(),
+    },
+    { message: "must be an object" },
+  )
+  .strict();
+
 export const updateWorkspaceSchema = z
-  .object({ name: workspaceName.optional(), instructions: instructions.optional(), memory: memoryLines.optional() })
+  .object({ name: workspaceName.optional(), instructions: instructions.optional(), memory: memoryLines.optional(), settings: workspaceSettings.optional() })
   .strict()
-  .refine((v) => v.name !== undefined || v.instructions !== undefined || v.memory !== undefined, {
-    message: "send name, instructions and/or memory",
+  .refine((v) => v.name !== undefined || v.instructions !== undefined || v.memory !== undefined || v.settings !== undefined, {
+    message: "send name, instructions, memory and/or settings",
   });
 
 const memoryText = z.string({ message: "must be a string (one line)" }).superRefine((text, ctx) => {

@@ -50,10 +50,11 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
   if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
   await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
+  const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
   await refreshWorkspaceView(conversationId, conversation.workspaceId);
   const systemAfter = (await conversationSystemPrompt(conversationId, settings)).text;
-  const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens };
+  const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens, ...(memory ? { memory } : {}) };
   const message = await appendMessage({
     conversationId,
     message: { id: generateId(), role: "assistant", parts: [{ type: "data-compression", id: `compression-${data.createdAt}`, data }], metadata: { model: info.id } },

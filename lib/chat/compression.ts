@@ -22,6 +22,7 @@ import type { ChatMessage, CompressionData } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { harnessOptions } from "../harness-options.ts";
 import { type CompressionState, patchAgentState } from "./agent-state.ts";
+import { type ProposedFacts, factsTarget, proposeFacts, rememberFacts } from "./compression-memory.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../ops/logger.ts";
@@ -75,7 +76,12 @@ export async function compressContext({
   now?: Date;
   /** false: only compute it; the caller stores `state` if it wants it (lib/chat/compact-now.ts). */
   commit?: boolean;
-}): Promise<{ state: CompressionState; data: CompressionData } | null> {
+}): Promise<{
+  state: CompressionState;
+  data: CompressionData;
+  /** Stores the durable facts proposed meanwhile (done here when `commit`); undefined when that is off. */
+  remember?: () => Promise<NonNullable<CompressionData["memory"]>>;
+} | null> {
   const start = tailStart(history, state);
   const tail = history.slice(start);
   const reserve = settings.context.reserveRatio * contextWindow;
@@ -87,6 +93,11 @@ export async function compressContext({
   let summary: string;
   let usage: CompressionData["usage"];
   let fallback = false;
+  // The durable facts are asked for alongside the summary: the compression waits for the longer of the two calls.
+  const workspaceId = await factsTarget(conversationId);
+  const facts: Promise<ProposedFacts> | undefined = workspaceId
+    ? proposeFacts({ conversationId, workspaceId, model, contextWindow, lines: summarize.map((m) => transcript(modelMessagesOf([m]))) })
+    : undefined;
   try {
     const result = await summarizeInPieces({ model, contextWindow, previous: state?.summary, messages: summarize, now: nowText });
     summary = result.summary;
@@ -102,8 +113,15 @@ export async function compressContext({
   const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count, ...evidence };
   const tokensAfter =
     countTokens(summaryMessageText(summary, next.ledger)) + keep.reduce((n, m) => n + messageTokens(m), 0);
-  if (commit) await patchAgentState(conversationId, { compression: next, lastCall: undefined });
+  const proposed = await facts;
+  const remember = proposed ? () => rememberFacts(conversationId, proposed) : undefined;
+  let memory: CompressionData["memory"];
+  if (commit) {
+    await patchAgentState(conversationId, { compression: next, lastCall: undefined });
+    memory = await remember?.();
+  }
   return {
+    ...(commit || !remember ? {} : { remember }),
     state: next,
     data: {
       tokensBefore,
@@ -114,6 +132,7 @@ export async function compressContext({
       ...(usage ? { usage } : {}),
       summary,
       ...evidence,
+      ...(memory ? { memory } : {}),
       createdAt: now.toISOString(),
     },
   };

@@ -53,7 +53,12 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
   const state: WorkspaceState = {
     name: workspace?.name ?? workspaceId,
     instructions: workspace?.instructions ?? "",
-    memory: memory.map((m) => ({ id: m.id, text: m.text, ...(m.conversationId ? { conversationId: m.conversationId } : {}) })),
+    memory: memory.map((m) => ({
+      id: m.id,
+      text: m.text,
+      ...(m.conversationId ? { conversationId: m.conversationId } : {}),
+      ...(m.author === "system" ? { fromCompression: true as const } : {}),
+    })),
     knowledgeIndex: index?.content ?? "",
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
     skills: skills.map((s) => ({ name: s.name, description: s.description })),

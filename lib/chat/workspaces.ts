@@ -4,6 +4,7 @@ import { generateId } from "ai";
 import type { z } from "zod";
 import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts";
 import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts";
+import { mergeWorkspaceSettings, resolveWorkspaceSettings, type WorkspaceSettings } from "../agent/workspace-settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
@@ -26,9 +27,11 @@ import {
   deleteWorkspace,
   findWorkspaceByName,
   getWorkspace,
+  getWorkspaceSettings,
   isForeignKeyViolation,
   isUniqueViolation,
   listWorkspaces,
+  setWorkspaceSettings,
   updateWorkspace,
   type Workspace,
   type WorkspaceSummary,
@@ -90,15 +93,21 @@ export async function addWorkspace(input: z.infer<typeof createWorkspaceSchema>)
   }
 }
 
-/** A workspace as GET /api/workspaces/:id shows it: with its memory as text, one entry per line. */
-export type WorkspaceDetails = Workspace & { memory: string };
+/** A workspace as GET /api/workspaces/:id shows it: with its memory as text, one entry per line, and its settings. */
+export type WorkspaceDetails = Workspace & { memory: string; settings: WorkspaceSettings };
 
 export async function workspaceDetails(id: string): Promise<WorkspaceDetails> {
-  const [workspace, memory] = await Promise.all([requireWorkspace(id), listMemory({ workspaceId: id })]);
-  return { ...workspace, memory: memory.map((e) => e.text).join("\n") };
+  const [workspace, memory, settings] = await Promise.all([requireWorkspace(id), listMemory({ workspaceId: id }), getWorkspaceSettings({ id })]);
+  return { ...workspace, memory: memory.map((e) => e.text).join("\n"), settings: resolveWorkspaceSettings(settings) };
 }
 
-export async function editWorkspace(id: string, { memory, ...input }: z.infer<typeof updateWorkspaceSchema>): Promise<WorkspaceDetails> {
+/** The workspace's settings with their defaults; null when it does not exist. */
+export async function workspaceSettingsOf(id: string): Promise<WorkspaceSettings | null> {
+  const stored = await getWorkspaceSettings({ id });
+  return stored === undefined ? null : resolveWorkspaceSettings(stored);
+}
+
+export async function editWorkspace(id: string, { memory, settings, ...input }: z.infer<typeof updateWorkspaceSchema>): Promise<WorkspaceDetails> {
   if (id === DEFAULT_WORKSPACE_ID && input.name !== undefined && input.name !== DEFAULT_WORKSPACE_ID) {
     throw new ApiError("bad_request", 'The default workspace cannot be renamed (its name is "default").', "name");
   }
@@ -107,6 +116,10 @@ export async function editWorkspace(id: string, { memory, ...input }: z.infer<ty
       if (!(await updateWorkspace({ id, ...input }))) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
     } else await requireWorkspace(id);
     if (memory !== undefined) await replaceMemory(id, memory);
+    if (settings !== undefined) {
+      const current = resolveWorkspaceSettings(await getWorkspaceSettings({ id }));
+      await setWorkspaceSettings({ id, settings: mergeWorkspaceSettings(current, settings) });
+    }
     await bumpWorkspaceRevision({ workspaceId: id });
     return workspaceDetails(id);
   } catch (error) {

@@ -1,8 +1,9 @@
 // Queries for a workspace's memory: one row per entry, oldest first.
 import { getDb, lockedTransaction } from "./client.ts";
 
-export type MemoryAuthor = "agent" | "person";
-/** `conversationId`: the conversation whose agent wrote it (absent for the person's entries). */
+/** system: a durable fact a compression proposed (lib/chat/compression-memory.ts). */
+export type MemoryAuthor = "agent" | "person" | "system";
+/** `conversationId`: the conversation whose agent (or compression) wrote it (absent for the person's entries). */
 export type MemoryEntry = { id: string; text: string; author: MemoryAuthor; conversationId?: string; createdAt: string; updatedAt: string };
 
 type MemoryRow = { id: string; text: string; author: string; conversationId: string | null; createdAt: Date; updatedAt: Date };
@@ -10,7 +11,7 @@ type MemoryRow = { id: string; text: string; author: string; conversationId: str
 const toEntry = (row: MemoryRow): MemoryEntry => ({
   id: row.id,
   text: row.text,
-  author: row.author === "agent" ? "agent" : "person",
+  author: row.author === "agent" || row.author === "system" ? row.author : "person",
   ...(row.conversationId ? { conversationId: row.conversationId } : {}),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),

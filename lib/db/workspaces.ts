@@ -63,6 +63,19 @@ export async function updateWorkspace({ id, name, instructions }: { id: string; 
   return rows[0] ? toWorkspace(rows[0]) : null;
 }
 
+/** The workspace's stored settings as JSON (read defensively by the caller); undefined when it does not exist. */
+export async function getWorkspaceSettings({ id }: { id: string }): Promise<unknown> {
+  const db = await getDb();
+  const row = await db.workspace.findUnique({ where: { id }, select: { settings: true } });
+  return row ? (row.settings ?? null) : undefined;
+}
+
+/** false when the workspace does not exist. */
+export async function setWorkspaceSettings({ id, settings }: { id: string; settings: object }): Promise<boolean> {
+  const db = await getDb();
+  return (await db.workspace.updateMany({ where: { id }, data: { settings } })).count > 0;
+}
+
 export async function countWorkspaceConversations({ id }: { id: string }): Promise<number> {
   const db = await getDb();
   return db.conversation.count({ where: { workspaceId: id } });

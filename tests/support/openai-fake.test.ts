@@ -1,6 +1,6 @@
 // Proves the OpenAI fake speaks the wire format the real `@ai-sdk/openai` chat model and `streamText` understand.
 import { createOpenAI } from "@ai-sdk/openai";
-import { APICallError, jsonSchema, type ModelMessage, streamText, tool } from "ai";
+import { APICallError, generateText, jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type OpenAIFake, startOpenAIFake } from "./openai-fake.ts";
 
@@ -36,6 +36,20 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 describe("openai fake", () => {
+  it("keeps durable-facts calls (x-hintline-purpose: memory) apart: their own queue, else a 404, and out of the cache's view", async () => {
+    fake.setDefault({ text: "main" });
+    const memory = { "x-hintline-purpose": "memory" };
+    await expect(generateText({ model: model(), messages, headers: memory, maxRetries: 0 })).rejects.toThrow(/proposes no durable facts/);
+    fake.enqueueMemory({ text: '["Prefers tea"]' });
+    fake.enqueue({ text: "queued for the chat" });
+    expect((await generateText({ model: model(), messages, headers: memory, maxRetries: 0 })).text).toBe('["Prefers tea"]');
+    expect((await generateText({ model: model(), messages, maxRetries: 0 })).text).toBe("queued for the chat");
+    expect(fake.memoryRequests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(1);
+    fake.reset();
+    expect(fake.memoryRequests).toHaveLength(0);
+  });
+
   it("streams scripted text back through streamText, in several chunks, with scripted usage", async () => {
     fake.enqueue({ text: "The quick  brown fox.\nDone!", usage: { promptTokens: 42, completionTokens: 7 } });
     const result = streamText({ model: model(), instructions: "Be brief.", messages });

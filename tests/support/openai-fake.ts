@@ -34,6 +34,12 @@ export type OpenAIFake = {
    */
   titleRequests: RecordedRequest[];
   enqueueTitle(...replies: FakeReply[]): void;
+  /**
+   * Hintline's durable-facts requests at a compression (header `x-hintline-purpose: memory`), kept apart the same way;
+   * each answered by the next of `enqueueMemory`, else a 404 (so a test that scripts none gets no facts).
+   */
+  memoryRequests: RecordedRequest[];
+  enqueueMemory(...replies: FakeReply[]): void;
   enqueue(...replies: FakeReply[]): void;
   setDefault(reply: FakeReply | ((req: RecordedRequest) => FakeReply)): void;
   /** The smallest common prefix (in estimated tokens) reported as cached; OpenAI's is 1,024. */
@@ -222,6 +228,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
   const queue: FakeReply[] = [];
   const titleRequests: RecordedRequest[] = [];
   const titleQueue: FakeReply[] = [];
+  const memoryRequests: RecordedRequest[] = [];
+  const memoryQueue: FakeReply[] = [];
   const sockets = new Set<Socket>();
   let defaultReply: DefaultReply = INITIAL_DEFAULT;
   let seq = 0;
@@ -234,6 +242,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     requests.length = 0;
     titleQueue.length = 0;
     titleRequests.length = 0;
+    memoryQueue.length = 0;
+    memoryRequests.length = 0;
     defaultReply = INITIAL_DEFAULT;
     lastServed = undefined;
     cacheMinTokens = options.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS;
@@ -250,17 +260,22 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
       return sendJson(res, 400, errorBody(400, "Request body is not valid JSON."));
     }
     const recorded: RecordedRequest = { path, headers: { ...req.headers }, body };
-    const forTitle = req.headers["x-hintline-purpose"] === "title";
-    (forTitle ? titleRequests : requests).push(recorded);
-    const previous = forTitle ? undefined : lastServed;
-    if (!forTitle) lastServed = body;
+    const purpose = req.headers["x-hintline-purpose"];
+    const forTitle = purpose === "title";
+    const forMemory = purpose === "memory";
+    const apart = forTitle || forMemory;
+    (forTitle ? titleRequests : forMemory ? memoryRequests : requests).push(recorded);
+    const previous = apart ? undefined : lastServed;
+    if (!apart) lastServed = body;
     const minTokens = cacheMinTokens;
     const cached = () => cachedPrefixTokens(body, previous, minTokens);
     let reply: FakeReply;
     try {
       reply = forTitle
         ? (titleQueue.shift() ?? { kind: "http-error", status: 404, body: errorBody(404, "This fake names no conversations unless told to.") })
-        : (queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply));
+        : forMemory
+          ? (memoryQueue.shift() ?? { kind: "http-error", status: 404, body: errorBody(404, "This fake proposes no durable facts unless told to.") })
+          : (queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply));
     } catch (error) {
       return sendJson(res, 500, errorBody(500, `Fake default reply threw: ${String(error)}`));
     }
@@ -311,11 +326,12 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
       reset();
       return sendJson(res, 200, { ok: true });
     }
-    if (path === "/__fake/enqueue") {
+    if (path === "/__fake/enqueue" || path === "/__fake/enqueue-memory") {
       const replies = Array.isArray(payload) ? payload : [payload];
       if (!replies.every(isFakeReply)) return sendJson(res, 400, errorBody(400, "Expected FakeReply[]."));
-      queue.push(...replies);
-      return sendJson(res, 200, { ok: true, queued: queue.length });
+      const target = path === "/__fake/enqueue" ? queue : memoryQueue;
+      target.push(...replies);
+      return sendJson(res, 200, { ok: true, queued: target.length });
     }
     if (path === "/__fake/cache") {
       const minTokens = (payload as { minTokens?: unknown } | undefined)?.minTokens;
@@ -368,6 +384,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     requests,
     titleRequests,
     enqueueTitle: (...replies) => void titleQueue.push(...replies),
+    memoryRequests,
+    enqueueMemory: (...replies) => void memoryQueue.push(...replies),
     enqueue: (...replies) => void queue.push(...replies),
     setDefault(reply) {
       defaultReply = reply;

@@ -79,6 +79,11 @@ export class WorkspacePage {
     return this.page.locator(`[data-testid="knowledge-file"][data-path="${path}"]`);
   }
 
+  /** The settings view's switch for settings.memory.fromCompression. */
+  get memoryFromCompression(): Locator {
+    return this.page.getByTestId("workspace-memory-from-compression");
+  }
+
   async gotoSettings(id: string): Promise<void> {
     await this.page.goto(`/w/${id}`);
     await expect(this.settings).toBeVisible();
