@@ -3,7 +3,7 @@
 // knowledge files of awkward shapes while another polls a cheap route (GET /api/model) back to back. Prints, per
 // upload: how long it took, the longest any poll waited meanwhile, and how much the database grew. Then the same for
 // the branch operations on a conversation of 20,000 messages: editing its first message (every other message becomes
-// an archived alternative) and switching back and forth. Asserts nothing.
+// an archived alternative) and switching back and forth (imported; on PostgreSQL written directly). Asserts nothing.
 //   BENCH_STALL_TIMEOUT_S (120): an upload still running after this is reported as such and the run stops there.
 //   BENCH_STALL_MESSAGES (20000): the branch cases' conversation size; BENCH_STALL_ONLY=branches skips the uploads.
 import fs from "node:fs";
@@ -78,6 +78,22 @@ async function timed(app: App, request: () => Promise<Response>): Promise<{ took
   return { took: performance.now() - start, longest, status };
 }
 
+async function seedPostgres(url: string, id: string, messages: Array<{ id: string; role: string; parts: unknown }>): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`INSERT INTO "Conversation" ("id", "updatedAt", "messageSeq") VALUES ($1, now(), $2)`, [id, messages.length]);
+    await client.query(
+      `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "updatedAt")
+       SELECT $1, m->>'id', (ord - 1)::int, m->>'role', m->'parts', '{}'::jsonb, 'complete', now() FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(m, ord)`,
+      [id, JSON.stringify(messages)],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 /** A conversation of BRANCH_MESSAGES messages is imported; its first message is edited, then switched back and forth. */
 async function branchCases(app: App): Promise<void> {
   const id = `stall-branches-${Date.now().toString(36)}`;
@@ -92,10 +108,17 @@ async function branchCases(app: App): Promise<void> {
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
-  const imported = await fetch(`${app.url}/api/conversations/import`, json("POST", { version: 1, conversation: { id, messages } }));
-  if (imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${await imported.text()}`);
+  if (app.databaseUrl.startsWith("file:")) {
+    const imported = await fetch(`${app.url}/api/conversations/import`, json("POST", { version: 1, conversation: { id, messages } }));
+    if (imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${await imported.text()}`);
+  } else {
+    // The same rows written directly: importing 20,000 messages exceeds the import's 5 s transaction on a busy PostgreSQL.
+    await seedPostgres(app.databaseUrl, id, messages);
+  }
   const n = BRANCH_MESSAGES.toLocaleString("en");
   const cases: Array<[string, () => Promise<Response>]> = [
+    // The reference: a switch answers the whole conversation, which is read (and sent) like this.
+    [`open the conversation (GET, ${n} messages)`, () => fetch(`${app.url}/api/conversations/${id}`, { signal: AbortSignal.timeout(TIMEOUT_MS) })],
     [`edit the first of ${n} messages (archives ${n})`, () => fetch(`${app.url}/api/chat`, json("POST", { id, editOf: "m0", message: { id: "e0", role: "user", parts: [{ type: "text", text: "edited" }] } }))],
     [`switch back (restores ${n}, archives 2)`, () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 1 }))],
     [`switch again (archives ${n}, restores 2)`, () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 2 }))],

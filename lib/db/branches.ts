@@ -15,7 +15,7 @@ type Db = Awaited<ReturnType<typeof getDb>>;
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /** Rows moved per transaction: a few milliseconds of work each on SQLite. */
-export const BRANCH_BATCH = 500;
+export const BRANCH_BATCH = 250;
 
 // better-sqlite3 answers every query synchronously (as resolved promises): without a turn of the event loop between
 // batches, no other request would be served until the whole move ends.

@@ -129,6 +129,30 @@ describe(`branches of a long conversation on ${inject("databaseKind")}`, () => {
     expect(await db.archivedMessage.count({ where: { conversationId: id } })).toBe(2);
   });
 
+  it("restores an alternative archived before ArchivedMessage existed (its messages whole in the record)", { timeout: 60_000 }, async () => {
+    const id = newId("legacy");
+    await conversations.ensureConversation({ id });
+    await append(id, conversationOf(4, "m"));
+    await branches.branchForEdit({ conversationId: id, messageId: "m2", move: moveBranchState });
+    await append(id, conversationOf(1, "e"));
+    const db = await getDb();
+    // The old shape, as the message_branches migration's code stored it.
+    const old = (n: number) => ({ id: `old${n}`, role: n % 2 ? "assistant" : "user", parts: [{ type: "text", text: `old ${n}` }], metadata: {}, status: "complete", createdAt: "2026-12-01T10:00:00.000Z" });
+    await db.messageBranch.update({
+      where: { conversationId_anchorId_ordinal: { conversationId: id, anchorId: "m1", ordinal: 1 } },
+      data: { archived: { messages: [old(0), old(1)], nested: [] } },
+    });
+    expect(await branches.switchBranch({ conversationId: id, anchorId: "m1", ordinal: 1, move: moveBranchState })).toBe("switched");
+    expect((await listed(id)).map((m) => m.id)).toEqual(["m0", "m1", "old0", "old1"]);
+    expect(await branches.switchBranch({ conversationId: id, anchorId: "m1", ordinal: 2, move: moveBranchState })).toBe("switched");
+    expect((await listed(id)).map((m) => m.id)).toEqual(["m0", "m1", "e0"]);
+    expect(await branches.switchBranch({ conversationId: id, anchorId: "m1", ordinal: 1, move: moveBranchState })).toBe("switched");
+    expect((await listed(id)).slice(2).map((m) => [m.id, m.parts])).toEqual([
+      ["old0", [{ type: "text", text: "old 0" }]],
+      ["old1", [{ type: "text", text: "old 1" }]],
+    ]);
+  });
+
   it("lets another transaction through while a long conversation's alternatives are moved", { timeout: 120_000 }, async () => {
     const id = newId("busy");
     const other = newId("other");
