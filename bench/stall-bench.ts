@@ -1,13 +1,17 @@
 // How long one heavy request stalls everyone else (`npm run bench -- --only=stall`): a real `next start` on a fresh
 // SQLite database (or, with BENCH_DATABASE_URL=postgresql://…, on that PostgreSQL database), one client uploading
 // knowledge files of awkward shapes while another polls a cheap route (GET /api/model) back to back. Prints, per
-// upload: how long it took, the longest any poll waited meanwhile, and how much the database grew. Asserts nothing.
+// upload: how long it took, the longest any poll waited meanwhile, and how much the database grew. Then the same for
+// the branch operations on a conversation of 20,000 messages: editing its first message (every other message becomes
+// an archived alternative) and switching back and forth (imported; on PostgreSQL written directly). Asserts nothing.
 //   BENCH_STALL_TIMEOUT_S (120): an upload still running after this is reported as such and the run stops there.
+//   BENCH_STALL_MESSAGES (20000): the branch cases' conversation size; BENCH_STALL_ONLY=branches skips the uploads.
 import fs from "node:fs";
-import { startApp, stopAll } from "./servers.ts";
+import { startApp, startFake, stopAll } from "./servers.ts";
 
 const TIMEOUT_MS = Number(process.env.BENCH_STALL_TIMEOUT_S ?? 120) * 1000;
 const MiB = 1024 * 1024;
+const BRANCH_MESSAGES = Number(process.env.BENCH_STALL_MESSAGES ?? 20_000);
 
 function csvOf(bytes: number): string {
   const rows = ["id,name,city,amount"];
@@ -60,9 +64,83 @@ async function longestWait(url: string, work: Promise<unknown>): Promise<{ longe
   return { longest, polls };
 }
 
+type App = Awaited<ReturnType<typeof startApp>>;
+
+/** One request while GET /api/model is polled: how long it took (body read whole), the longest poll wait, the status. */
+async function timed(app: App, request: () => Promise<Response>): Promise<{ took: number; longest: number; status: number | "timeout" }> {
+  const start = performance.now();
+  const work = request().then(async (r) => {
+    await r.arrayBuffer();
+    return r.status;
+  });
+  const { longest } = await longestWait(`${app.url}/api/model`, work.catch(() => 0));
+  const status = await work.catch(() => "timeout" as const);
+  return { took: performance.now() - start, longest, status };
+}
+
+async function seedPostgres(url: string, id: string, messages: Array<{ id: string; role: string; parts: unknown }>): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`INSERT INTO "Conversation" ("id", "updatedAt", "messageSeq") VALUES ($1, now(), $2)`, [id, messages.length]);
+    await client.query(
+      `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "updatedAt")
+       SELECT $1, m->>'id', (ord - 1)::int, m->>'role', m->'parts', '{}'::jsonb, 'complete', now() FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(m, ord)`,
+      [id, JSON.stringify(messages)],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** A conversation of BRANCH_MESSAGES messages is imported; its first message is edited, then switched back and forth. */
+async function branchCases(app: App): Promise<void> {
+  const id = `stall-branches-${Date.now().toString(36)}`;
+  const messages = Array.from({ length: BRANCH_MESSAGES }, (_, i) => ({
+    id: `m${i}`,
+    role: i % 2 ? "assistant" : "user",
+    parts: [{ type: "text", text: `Message ${i}: ${"a sentence of ordinary length about the work at hand ".repeat(2)}` }],
+  }));
+  const json = (method: string, body: unknown): RequestInit => ({
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  if (app.databaseUrl.startsWith("file:")) {
+    const imported = await fetch(`${app.url}/api/conversations/import`, json("POST", { version: 1, conversation: { id, messages } }));
+    if (imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${await imported.text()}`);
+  } else {
+    // The same rows written directly: importing 20,000 messages exceeds the import's 5 s transaction on a busy PostgreSQL.
+    await seedPostgres(app.databaseUrl, id, messages);
+  }
+  const n = BRANCH_MESSAGES.toLocaleString("en");
+  const cases: Array<[string, () => Promise<Response>]> = [
+    // The reference: a switch answers the whole conversation, which is read (and sent) like this.
+    [`open the conversation (GET, ${n} messages)`, () => fetch(`${app.url}/api/conversations/${id}`, { signal: AbortSignal.timeout(TIMEOUT_MS) })],
+    [`edit the first of ${n} messages (archives ${n})`, () => fetch(`${app.url}/api/chat`, json("POST", { id, editOf: "m0", message: { id: "e0", role: "user", parts: [{ type: "text", text: "edited" }] } }))],
+    [`switch back (restores ${n}, archives 2)`, () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 1 }))],
+    [`switch again (archives ${n}, restores 2)`, () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 2 }))],
+  ];
+  for (const [name, request] of cases) {
+    const before = await databaseBytes(app.databaseUrl);
+    const { took, longest, status } = await timed(app, request);
+    if (status === "timeout") {
+      console.log(`| ${name} | > ${TIMEOUT_MS / 1000} s (still running; stopped) | > ${TIMEOUT_MS / 1000} s | – |`);
+      return;
+    }
+    const growth = (await databaseBytes(app.databaseUrl)) - before;
+    console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
+  }
+}
+
 async function main(): Promise<void> {
   const shared = process.env.BENCH_DATABASE_URL;
-  const app = await startApp({}, shared ? { databaseUrl: shared } : {});
+  const fake = await startFake();
+  await fake.setReply("A short reply.");
+  const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000" };
+  const app = await startApp(env, shared ? { databaseUrl: shared } : {});
   const dbUrl = app.databaseUrl;
   console.log(`\n### Stalls (${shared ? "PostgreSQL" : "SQLite"}): one upload at a time, GET /api/model polled meanwhile\n`);
   console.log("| upload | took | longest poll wait | database growth |\n| --- | --- | --- | --- |");
@@ -71,7 +149,7 @@ async function main(): Promise<void> {
   // The machine's own noise: the longest wait over 3 s with nothing else running.
   const idle = await longestWait(`${app.url}/api/model`, new Promise((resolve) => setTimeout(resolve, 3_000)));
   console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | – |`);
-  for (const [i, [name, body]] of UPLOADS.entries()) {
+  for (const [i, [name, body]] of (process.env.BENCH_STALL_ONLY === "branches" ? [] : UPLOADS).entries()) {
     const before = await databaseBytes(dbUrl);
     const start = performance.now();
     const upload = fetch(`${app.url}/api/workspaces/default/knowledge/bench-${i}.txt`, {
@@ -90,6 +168,8 @@ async function main(): Promise<void> {
     const growth = (await databaseBytes(dbUrl)) - before;
     console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
   }
+  console.log(`\n| branch operation (whole response read) | took | longest poll wait | database growth |\n| --- | --- | --- | --- |`);
+  await branchCases(app);
 }
 
 main()

@@ -1,6 +1,8 @@
 // The stored shape of a conversation's alternatives (lib/agent/branches.ts has the rules, lib/db/branches.ts the
-// queries): an archived alternative keeps its messages whole, with the alternatives that branched within it and the
-// compression state that belonged to it. Stored JSON is read defensively.
+// queries): an archived alternative names the key of its messages (ArchivedMessage rows, moved there and back in bounded
+// batches), with the alternatives that branched within it and the compression state that belonged to it. Alternatives
+// archived before ArchivedMessage existed hold their messages whole instead, and are still restored. Stored JSON is
+// read defensively.
 
 /** A message as an archived alternative keeps it (a stored row, without its conversation and position). */
 export type ArchivedMessage = { id: string; role: string; parts: unknown; metadata: unknown; status: string; createdAt: string };
@@ -8,6 +10,9 @@ export type ArchivedMessage = { id: string; role: string; parts: unknown; metada
 export type BranchRecord = { anchorId: string; ordinal: number; archived: ArchivedBranch | null };
 
 export type ArchivedBranch = {
+  /** Its messages are the conversation's ArchivedMessage rows under this key. */
+  key?: string;
+  /** Its messages whole: only in alternatives archived before ArchivedMessage existed (`key` absent). */
   messages: ArchivedMessage[];
   /** Alternatives whose anchor is one of `messages` (archived with them, restored with them). */
   nested: BranchRecord[];
@@ -22,13 +27,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** A stored archived alternative, read defensively (malformed messages and records are dropped). */
 export function parseArchived(value: unknown, depth = 0): ArchivedBranch | null {
-  if (!isRecord(value) || !Array.isArray(value.messages) || depth > 50) return null;
-  const messages = value.messages.filter(
+  if (!isRecord(value) || depth > 50) return null;
+  const key = typeof value.key === "string" && value.key ? value.key : undefined;
+  if (key === undefined && !Array.isArray(value.messages)) return null;
+  const messages = (key === undefined && Array.isArray(value.messages) ? value.messages : []).filter(
     (m): m is ArchivedMessage =>
       isRecord(m) && typeof m.id === "string" && typeof m.role === "string" && Array.isArray(m.parts) && typeof m.status === "string" && typeof m.createdAt === "string",
   );
   const nested = Array.isArray(value.nested) ? value.nested.flatMap((r) => parseRecord(r, depth + 1) ?? []) : [];
-  return { messages, nested, ...(value.compression !== undefined ? { compression: value.compression } : {}) };
+  return { ...(key !== undefined ? { key } : {}), messages, nested, ...(value.compression !== undefined ? { compression: value.compression } : {}) };
 }
 
 export function parseRecord(value: unknown, depth = 0): BranchRecord | null {

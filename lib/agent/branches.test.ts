@@ -42,4 +42,17 @@ describe("stored alternatives", () => {
     });
     expect(parseRecord({ anchorId: "x", ordinal: 2, archived: { messages: "no" } })).toBeNull();
   });
+
+  it("name the key of their archived rows (the messages are not in the record), nested ones too", () => {
+    const nested = { anchorId: "m3", ordinal: 1, archived: { key: "k2", nested: [] } };
+    expect(parseArchived({ key: "k1", nested: [nested, { anchorId: "m5", ordinal: 2, archived: null }], compression: { summary: "s" } })).toEqual({
+      key: "k1",
+      messages: [],
+      nested: [{ anchorId: "m3", ordinal: 1, archived: { key: "k2", messages: [], nested: [] } }, { anchorId: "m5", ordinal: 2, archived: null }],
+      compression: { summary: "s" },
+    });
+    // A key wins over stray messages; an empty key is no key.
+    expect(parseArchived({ key: "k1", messages: [{ id: "m1" }] })?.messages).toEqual([]);
+    expect(parseArchived({ key: "" })).toBeNull();
+  });
 });

@@ -3,7 +3,7 @@
 // where a call's input may diverge from the previous call's, which the cache-break detector names "branch".
 import type { ArchivedBranch } from "../agent/branches.ts";
 import { ApiError } from "../api/errors.ts";
-import { type BranchFailure, branchForEdit, type StateMove, switchBranch } from "../db/branches.ts";
+import { type BranchFailure, branchForEdit, finishBranchMove, hasUnfinishedBranchMove, type StateMove, switchBranch } from "../db/branches.ts";
 import { getConversation } from "../db/conversations.ts";
 import { findMessagePosition } from "../db/messages.ts";
 import { generateId } from "ai";
@@ -15,7 +15,16 @@ import { replyLock } from "./live/reply-lock.ts";
  * one the restored alternative carried comes back); the last call's figures no longer describe the context; the
  * branch counter moves, so the next call's divergence is attributed to the branch.
  */
-export const moveBranchState: StateMove = (stored, archivedIds, restored?: ArchivedBranch) => {
+export const moveBranchState: StateMove = {
+  // The one message the move depends on: where the stored compression's kept tail starts.
+  watched: (stored) => {
+    const { compression } = parseAgentState(stored);
+    return compression ? [compression.keptFromId] : [];
+  },
+  move: (stored, archivedIds, restored?: ArchivedBranch) => moveState(stored, archivedIds, restored),
+};
+
+function moveState(stored: unknown, archivedIds: ReadonlySet<string>, restored?: ArchivedBranch) {
   const state = parseAgentState(stored);
   const { compression } = state;
   const carried = compression && archivedIds.has(compression.keptFromId) ? compression : undefined;
@@ -28,7 +37,7 @@ export const moveBranchState: StateMove = (stored, archivedIds, restored?: Archi
   };
   for (const key of Object.keys(next) as Array<keyof typeof next>) if (next[key] === undefined) delete next[key];
   return { state: next, carried };
-};
+}
 
 function failure(kind: BranchFailure, what: string): ApiError {
   if (kind === "not-person") return new ApiError("bad_request", `${what} is not a message of yours; only your own messages can be edited.`, "editOf");
@@ -75,5 +84,20 @@ export async function switchConversationBranch(conversationId: string, anchorId:
   }
   if (result === "no-message" || result === "not-person" || result === "no-branch") {
     throw failure(result, `Alternative ${ordinal} after ${anchorId ? `message ${anchorId}` : "the start"}`);
+  }
+}
+
+/**
+ * Finishes an edit or switch of the conversation that a dying server cut short (its rows part moved). One running now
+ * holds the reply lock, and is left alone.
+ */
+export async function finishInterruptedBranchMove(conversationId: string): Promise<void> {
+  if (!(await hasUnfinishedBranchMove({ conversationId }))) return;
+  const holder = `branch-finish-${generateId()}`;
+  if (!(await replyLock().acquire(conversationId, holder))) return;
+  try {
+    await finishBranchMove({ conversationId, move: moveBranchState });
+  } finally {
+    await replyLock().release(conversationId, holder);
   }
 }

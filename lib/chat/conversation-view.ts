@@ -7,6 +7,7 @@ import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "../db/client.ts";
 import { type BranchPoint, branchPoints } from "../agent/branches.ts";
 import { listBranches } from "../db/branches.ts";
+import { finishInterruptedBranchMove } from "./branches.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
@@ -43,6 +44,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   await settleStaleReplies({ conversationId: id, activeIds: await replyLock().activeIds(id) });
+  await finishInterruptedBranchMove(id);
   const settings = resolveSettings(conversation.settings);
   const [messages, tasks, plan, prompt, branchRecords] = await Promise.all([
     listMessages({ conversationId: id }),

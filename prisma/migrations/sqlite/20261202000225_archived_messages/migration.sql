@@ -1,0 +1,19 @@
+-- AlterTable
+ALTER TABLE "Conversation" ADD COLUMN "branchMove" JSONB;
+
+-- CreateTable
+CREATE TABLE "ArchivedMessage" (
+    "conversationId" TEXT NOT NULL,
+    "branchKey" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "position" INTEGER NOT NULL,
+    "role" TEXT NOT NULL,
+    "parts" JSONB NOT NULL,
+    "metadata" JSONB,
+    "status" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+    "updatedAt" DATETIME NOT NULL,
+
+    PRIMARY KEY ("conversationId", "branchKey", "position"),
+    CONSTRAINT "ArchivedMessage_conversationId_fkey" FOREIGN KEY ("conversationId") REFERENCES "Conversation" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
