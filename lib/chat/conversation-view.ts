@@ -4,7 +4,7 @@ import { resolveSettings, type Settings, validateSettings } from "../agent/setti
 import { ApiError } from "../api/errors.ts";
 import type { ImportBody } from "../api/schemas.ts";
 import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
-import { getDb, sqliteDirect } from "../db/client.ts";
+import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
 import { type BranchPoint, branchPoints } from "../agent/branches.ts";
 import { listBranches } from "../db/branches.ts";
 import { finishInterruptedBranchMove } from "./branches.ts";
@@ -169,7 +169,8 @@ export async function importConversation(body: ImportBody, newId: () => string, 
       await tx.message.createMany({ data: rows.messages.map((m) => ({ conversationId: id, ...m })) });
       await tx.task.createMany({ data: rows.tasks.map((t) => ({ conversationId: id, ...t })) });
       await tx.planVersion.createMany({ data: rows.planVersions.map((v) => ({ conversationId: id, ...v })) });
-    });
+      // The largest import (20,000 messages) takes seconds on a busy PostgreSQL: more than a default transaction's.
+    }, LONG_TRANSACTION);
   }
   await warmHistory(id);
   return { id };
