@@ -17,7 +17,8 @@ export type MessageMetadata = {
 };
 
 /** One model call's token figures as the provider reported them. */
-export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+/** One model call's figures: all input (cache reads and writes included), cache reads, cache writes, output. */
+export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
 
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 

@@ -5,7 +5,7 @@ import type { LanguageModel, UIMessageStreamWriter } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { replyTokenCeiling } from "../ai/providers.ts";
+import { replyTokenCeiling } from "../ai/providers/index.ts";
 import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../ai/tools/task-tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
@@ -14,7 +14,7 @@ import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
-import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
+import { breakpointsFor, cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
@@ -32,6 +32,8 @@ export type ReplyJob = {
   replyId: string;
   model: LanguageModel;
   modelId: string;
+  /** The model's provider ("anthropic" gets cache breakpoints). */
+  provider: string;
   settings: Settings;
   contextWindow: number;
   agentState: AgentState;
@@ -59,14 +61,19 @@ export type ReplyJob = {
  * the better one), and no more cached input than input. Otherwise none: the meter and the hints then count locally,
  * and the call is recorded without figures.
  */
-export function plausibleUsage(usage: StepUsage, contextWindow: number): { inputTokens: number; cachedInputTokens?: number; outputTokens: number } | undefined {
+export function plausibleUsage(
+  usage: StepUsage,
+  contextWindow: number,
+): { inputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens: number } | undefined {
   const ceiling = 4 * contextWindow;
   const ok = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0 && n <= ceiling);
-  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens) || !ok(usage.cachedInputTokens)) return undefined;
-  if ((usage.cachedInputTokens ?? 0) > usage.inputTokens) return undefined;
+  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens) || !ok(usage.cachedInputTokens) || !ok(usage.cacheWriteTokens)) return undefined;
+  if ((usage.cachedInputTokens ?? 0) + (usage.cacheWriteTokens ?? 0) > usage.inputTokens) return undefined;
   return {
     inputTokens: usage.inputTokens,
     ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+    // Only where the provider reports writes (Anthropic); 0 is not a figure worth storing on every OpenAI call.
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
     outputTokens: usage.outputTokens ?? 0,
   };
 }
@@ -128,6 +135,11 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       maxReplyChars: maxReplyChars(),
       emit,
       beforeStep: steps.beforeStep,
+      // Anthropic caches only at marked breakpoints (lib/agent/cache-breakpoints.ts); a replace status goes away.
+      markCall:
+        job.provider === "anthropic"
+          ? (instructions, messages) => breakpointsFor(conversationId).mark(instructions, messages, { lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined })
+          : undefined,
       // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
       checkpoint: { everyMs: 1000, save: saveParts, onError: logFailure("a reply checkpoint failed; the next one writes it again", { conversationId, replyId }) },
       onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {

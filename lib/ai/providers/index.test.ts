@@ -2,10 +2,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
-import { describeError } from "../agent/describe-error.ts";
-import { type OpenAIFake, startOpenAIFake } from "../../tests/support/openai-fake.ts";
-import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "./context-windows.ts";
-import { replyTokenCeiling, resolveModel } from "./providers.ts";
+import { describeError } from "../../agent/describe-error.ts";
+import { type OpenAIFake, startOpenAIFake } from "../../../tests/support/openai-fake.ts";
+import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "../context-windows.ts";
+import { replyTokenCeiling, resolveModel } from "./index.ts";
 
 describe("resolveModel", () => {
   it("uses the offline demo model when neither key nor base URL is set", () => {

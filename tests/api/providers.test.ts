@@ -1,0 +1,94 @@
+// provider/model ids through the real server with two providers configured at once (Anthropic and Gemini, each at its
+// HTTP fake, no OpenAI): GET /api/models, PATCH { model } with its 400s, and a conversation that switches provider.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnthropicFake, startAnthropicFake } from "../support/anthropic-fake.ts";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { chat, getJson } from "../support/chat-client.ts";
+import { type GeminiFake, startGeminiFake } from "../support/gemini-fake.ts";
+import { type ApiMessage, expectApiError, jsonRequest } from "./helpers.ts";
+
+let anthropic: AnthropicFake;
+let gemini: GeminiFake;
+let server: AppServer;
+
+beforeAll(async () => {
+  [anthropic, gemini] = await Promise.all([startAnthropicFake({ apiKey: "sk-ant" }), startGeminiFake({ apiKey: "g-key" })]);
+  server = await startAppServer({
+    env: {
+      ANTHROPIC_API_KEY: "sk-ant",
+      ANTHROPIC_BASE_URL: anthropic.url,
+      GOOGLE_GENERATIVE_AI_API_KEY: "g-key",
+      GOOGLE_BASE_URL: gemini.url,
+      HINTLINE_MAX_RETRIES: "0",
+    },
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all([anthropic?.close(), gemini?.close()]);
+});
+
+type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };
+
+describe("provider/model ids", () => {
+  it("GET /api/models lists the default first and the models of every configured provider", async () => {
+    const { status, body } = await getJson<{ default: string; models: ModelInfo[] }>(`${server.url}/api/models`);
+    expect(status).toBe(200);
+    expect(body.default).toBe("anthropic/claude-sonnet-4-5");
+    expect(body.models[0]).toEqual({ id: "anthropic/claude-sonnet-4-5", provider: "anthropic", contextWindow: 200_000, isDemo: false });
+    const ids = body.models.map((m) => m.id);
+    expect(ids).toEqual(expect.arrayContaining(["anthropic/claude-haiku-4-5", "google/gemini-2.5-pro", "google/gemini-2.5-flash"]));
+    expect(ids.some((id) => id.startsWith("openai/") || id === "hintline-demo")).toBe(false);
+    expect((await fetch(`${server.url}/api/models`, { method: "POST" })).status).toBe(405);
+  });
+
+  it("a conversation uses the default model, then the one PATCH { model } chose, and back with null", async () => {
+    const id = `providers-switch-${Date.now()}`;
+    const url = `${server.url}/api/conversations/${id}`;
+    anthropic.enqueue({ text: "Claude here." });
+    const first = await chat(server.url, { conversationId: id, text: "Who are you?" });
+    expect(first.response.status).toBe(200);
+    expect(first.text).toBe("Claude here.");
+    expect(anthropic.requests.at(-1)!.body.model).toBe("claude-sonnet-4-5");
+
+    const patched = await fetch(url, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" }));
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as { model: ModelInfo }).model).toEqual({ id: "google/gemini-2.5-pro", provider: "google", contextWindow: 1_048_576, isDemo: false });
+    gemini.enqueue({ text: "Gemini here." });
+    const second = await chat(server.url, { conversationId: id, text: "And now?" });
+    expect(second.text).toBe("Gemini here.");
+    expect(gemini.requests.at(-1)!.path).toContain("/models/gemini-2.5-pro:streamGenerateContent");
+    // The new provider gets the whole conversation, the earlier reply included.
+    expect(JSON.stringify(gemini.requests.at(-1)!.body.contents)).toContain("Claude here.");
+
+    const view = await getJson<{ model: ModelInfo; messages: ApiMessage[]; contextUsage: { contextWindow: number } }>(url);
+    expect(view.body.model.id).toBe("google/gemini-2.5-pro");
+    expect(view.body.contextUsage.contextWindow).toBe(1_048_576);
+    expect(view.body.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual(["anthropic/claude-sonnet-4-5", "google/gemini-2.5-pro"]);
+
+    expect((await fetch(url, jsonRequest("PATCH", { model: null }))).status).toBe(200);
+    expect((await getJson<{ model: ModelInfo }>(url)).body.model.id).toBe("anthropic/claude-sonnet-4-5");
+  });
+
+  it("refuses a model it cannot use with a 400 that names the field and what to set, and changes nothing", async () => {
+    const id = `providers-bad-${Date.now()}`;
+    const url = `${server.url}/api/conversations/${id}`;
+    anthropic.enqueue({ text: "Hi." });
+    await chat(server.url, { conversationId: id, text: "Hi" });
+    expect((await fetch(url, jsonRequest("PATCH", { model: "anthropic/claude-haiku-4-5" }))).status).toBe(200);
+    const cases: Array<[unknown, RegExp]> = [
+      ["gpt-4o", /Invalid model:.*OPENAI_API_KEY/],
+      ["google/palm-9", /context window of google\/palm-9.*HINTLINE_CONTEXT_WINDOW/],
+      ["hintline-demo", /demo model/],
+      ["anthropic/", /names no model/],
+      ["", /model/],
+      ["has space", /model/],
+      [42, /model/],
+    ];
+    for (const [model, message] of cases) {
+      expect(await expectApiError(await fetch(url, jsonRequest("PATCH", { model })), 400, "bad_request")).toMatch(message);
+    }
+    expect((await getJson<{ model: ModelInfo }>(url)).body.model.id).toBe("anthropic/claude-haiku-4-5");
+    await expectApiError(await fetch(`${server.url}/api/conversations/nope-${Date.now()}`, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" })), 404, "not_found");
+  });
+});
