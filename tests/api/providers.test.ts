@@ -92,3 +92,36 @@ describe("provider/model ids", () => {
     await expectApiError(await fetch(`${server.url}/api/conversations/nope-${Date.now()}`, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" })), 404, "not_found");
   });
 });
+
+describe("Gemini", () => {
+  it("answers with a tool call that runs, and records each call's usage with its cached-content tokens", async () => {
+    const id = `providers-gemini-${Date.now()}`;
+    expect((await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model: "google/gemini-2.5-flash" }))).status).toBe(404);
+    anthropic.enqueue({ text: "Hi." });
+    await chat(server.url, { conversationId: id, text: "Hi" });
+    expect((await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model: "google/gemini-2.5-flash" }))).status).toBe(200);
+    gemini.setCacheMinTokens(64);
+    const before = gemini.requests.length;
+    gemini.enqueue({ kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "Pack", description: "boxes" } }] }, { text: "Made the task." });
+    const { text } = await chat(server.url, { conversationId: id, text: "add a task: Pack" });
+    expect(text).toBe("Made the task.");
+    const served = gemini.requests.slice(before);
+    expect(served).toHaveLength(2);
+    // The tool's result went back to Gemini as a functionResponse.
+    expect(JSON.stringify(served[1]!.body.contents)).toContain("functionResponse");
+    const { body: tasks } = await getJson<Array<{ subject: string }>>(`${server.url}/api/conversations/${id}/tasks`);
+    expect(tasks.map((t) => t.subject)).toEqual(["Pack"]);
+    const { body: view } = await getJson<{ messages: ApiMessage[] }>(`${server.url}/api/conversations/${id}`);
+    const reply = view.messages.at(-1)!;
+    expect(reply.metadata?.model).toBe("google/gemini-2.5-flash");
+    // Complete (a stored reply shows a status only when it is not).
+    expect(reply.metadata?.status).toBeUndefined();
+    expect(reply.metadata?.error).toBeUndefined();
+    const usage = reply.metadata?.usage as Array<{ inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number }>;
+    expect(usage.map((u) => u.inputTokens)).toEqual(served.map((r) => r.cache!.inputTokens + r.cache!.readTokens));
+    expect(usage.map((u) => u.cachedInputTokens ?? 0)).toEqual(served.map((r) => r.cache!.readTokens));
+    // The second call re-sent the first's prompt: Gemini's implicit cache served it.
+    expect(usage[1]!.cachedInputTokens).toBeGreaterThan(0);
+    expect(usage.every((u) => u.cacheWriteTokens === undefined)).toBe(true);
+  });
+});
