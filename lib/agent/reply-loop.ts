@@ -4,7 +4,6 @@
 import { type Instructions, type LanguageModel, type ModelMessage, streamText, type ToolCallRepairFunction, type ToolSet, toUIMessageChunk } from "ai";
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
-import { withConvertedPrefix } from "./converted-prefix.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
 import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
@@ -140,11 +139,10 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   // Ends the call when the reply reaches its character ceiling.
   const limiter = new AbortController();
   const signal = AbortSignal.any([...(abortSignal ? [abortSignal] : []), watchdog.signal, limiter.signal]);
-  const prompt = await withConvertedPrefix({ model, messages, abortSignal: signal });
   const result = streamText({
-    model: prompt.model,
+    model,
     instructions,
-    messages: prompt.messages,
+    messages,
     tools,
     repairToolCall,
     abortSignal: signal,

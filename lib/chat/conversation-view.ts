@@ -1,5 +1,4 @@
 // The conversation as the API and the page show it, and its export/import format.
-import { warmConvertedPrefix } from "../agent/converted-prefix.ts";
 import { resolveSettings, type Settings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ImportBody } from "../api/schemas.ts";
@@ -11,11 +10,11 @@ import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { listTasks } from "../db/tasks.ts";
-import { modelFor, modelInfoFor } from "../ai/providers/index.ts";
+import { modelInfoFor } from "../ai/providers/index.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
-import { summaryModelMessages, tailStart } from "./compression.ts";
+import { tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
 import { forgetCalls } from "./cache-accounting.ts";
@@ -185,7 +184,7 @@ function markImportedHint<P extends { type: string; data?: unknown }>(part: P): 
 
 /**
  * An imported conversation is usually continued: its history goes into the cache and its messages are counted,
- * indexed, scanned for hints and converted now (to model messages and on to the provider's prompt), so the first
+ * indexed, scanned for hints and converted to model messages now, so the first
  * reply does not load, tokenize, scan or convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
@@ -199,5 +198,5 @@ async function warmHistory(id: string): Promise<void> {
   const { compression } = parseAgentState(conversation.agentState);
   const tail = messages.slice(tailStart(messages, compression));
   warmHintScan(tail, resolveSettings(conversation.settings));
-  await warmConvertedPrefix(modelFor(conversation.model).model, summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(resolveSettings(conversation.settings)))));
+  modelMessagesOf(tail, convertOptionsFor(resolveSettings(conversation.settings)));
 }

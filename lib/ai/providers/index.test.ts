@@ -19,14 +19,6 @@ describe("resolveModel", () => {
     expect((model as { provider: string }).provider).toContain("chat");
   });
 
-  it("keeps its requests' JSON unless asked for the model as the AI SDK makes it", () => {
-    const env = { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" };
-    const warmable = (model: unknown) => typeof (model as { warmPrompt?: unknown }).warmPrompt === "function";
-    expect(warmable(resolveModel(env).model)).toBe(true);
-    expect(warmable(resolveModel(env, { keepRequestJson: false }).model)).toBe(false);
-    expect(warmable(resolveModel({}).model)).toBe(false);
-  });
-
   it("uses OpenAI with a key and honours HINTLINE_CONTEXT_WINDOW", () => {
     const { info } = resolveModel({ OPENAI_API_KEY: "sk-test", HINTLINE_CONTEXT_WINDOW: "32000" });
     expect(info).toMatchObject({ id: "gpt-4o-mini", provider: "openai", contextWindow: 32_000 });

@@ -102,11 +102,10 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
 }
 
 /**
- * The model `id` names (default: the default model). `keepRequestJson: false` gives the Chat Completions model
- * exactly as the AI SDK makes it (the benchmark's bare route uses it). Throws a ModelChoiceError for an id that
- * cannot be used as configured.
+ * The model `id` names (default: the default model), as its provider's AI SDK package makes it: one request path for
+ * every provider. Throws a ModelChoiceError for an id that cannot be used as configured.
  */
-export function resolveModel(env: Env = process.env, { keepRequestJson = true, id }: { keepRequestJson?: boolean; id?: string } = {}): ResolvedModel {
+export function resolveModel(env: Env = process.env, { id }: { id?: string } = {}): ResolvedModel {
   const choice = chooseModel(id ?? defaultModelId(env), env);
   switch (choice.provider) {
     case "demo": {
@@ -114,7 +113,7 @@ export function resolveModel(env: Env = process.env, { keepRequestJson = true, i
       return { model: createDemoModel({ wordDelayMs: delay ? Number(delay) : undefined }), info: choice.info };
     }
     case "openai":
-      return { model: openaiModel(choice.model, env, { keepRequestJson }), info: choice.info };
+      return { model: openaiModel(choice.model, env), info: choice.info };
     case "anthropic":
       return { model: anthropicModel(choice.model, env), info: choice.info };
     case "google":
