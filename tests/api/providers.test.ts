@@ -125,3 +125,46 @@ describe("Gemini", () => {
     expect(usage.every((u) => u.cacheWriteTokens === undefined)).toBe(true);
   });
 });
+
+describe("a provider's refusal", () => {
+  it("is stored as an error in words, never as a complete reply, keeps the message, and the retry works", async () => {
+    const id = `providers-refusal-${Date.now()}`;
+    const errorsOf = (chunks: Array<{ type: string; errorText?: unknown }>) => chunks.filter((c) => c.type === "error").map((c) => c.errorText);
+    const view = async () => (await getJson<{ messages: ApiMessage[] }>(`${server.url}/api/conversations/${id}`)).body.messages;
+
+    anthropic.enqueue({ kind: "error", error: "overloaded" });
+    const first = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });
+    expect(first.response.status).toBe(200);
+    expect(errorsOf(first.chunks)).toEqual(["Anthropic is overloaded (HTTP 529: Overloaded). Try again in a moment."]);
+    let messages = await view();
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(messages[1]!.metadata).toMatchObject({ status: "error", error: expect.stringMatching(/^Anthropic is overloaded/) });
+
+    // Retry (the same message again): a reply that breaks off mid-stream is kept as it is, not as complete.
+    anthropic.enqueue({ kind: "stream-error", text: "One two three four five", afterChunks: 2, error: "overloaded" });
+    const second = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });
+    expect(errorsOf(second.chunks)[0]).toMatch(/overloaded/i);
+    messages = await view();
+    expect(messages.at(-1)!.metadata?.status).toBe("error");
+
+    anthropic.enqueue({ kind: "error", error: "too-long" });
+    const third = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });
+    expect(errorsOf(third.chunks)[0]).toMatch(/^The conversation is too long for this model's context window \(HTTP 400: prompt is too long/);
+
+    anthropic.enqueue({ text: "Here now." });
+    const fourth = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });
+    expect(fourth.text).toBe("Here now.");
+    messages = await view();
+    expect(messages.filter((m) => m.role === "user")).toHaveLength(1);
+    expect(messages.at(-1)!.metadata?.status).toBeUndefined();
+  });
+
+  it("a wrong key names the provider's key variable", async () => {
+    const id = `providers-key-${Date.now()}`;
+    anthropic.enqueue({ kind: "error", error: "auth" });
+    const { chunks } = await chat(server.url, { conversationId: id, text: "Hi" });
+    expect(chunks.filter((c) => c.type === "error").map((c) => c.errorText)).toEqual([
+      "Anthropic refused the request (HTTP 401: invalid x-api-key): check the API key (ANTHROPIC_API_KEY).",
+    ]);
+  });
+});
