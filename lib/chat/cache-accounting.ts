@@ -128,8 +128,8 @@ export function forgetCalls(conversationId: string): void {
   detectors.delete(conversationId);
 }
 
-const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "unexpected"]);
-const CHANGED = new Set(["system", "tools", "messages"]);
+const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "model-switch", "unexpected"]);
+const CHANGED = new Set(["model", "system", "tools", "messages"]);
 
 /** Stored breaks read defensively (agent state is JSON). */
 export function parseCacheBreaks(value: unknown): CacheBreak[] | undefined {

@@ -146,6 +146,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
         calls.push(plausibleUsage(reported, contextWindow) ?? {});
         report.call(calls.at(-1)!);
         const found = observeCall(conversationId, callsBefore + calls.length, {
+          model: job.modelId,
           system: instructions,
           tools: toolDefinitions,
           messages,

@@ -61,6 +61,9 @@ describe("provider/model ids", () => {
     // The new provider gets the whole conversation, the earlier reply included.
     expect(JSON.stringify(gemini.requests.at(-1)!.body.contents)).toContain("Claude here.");
 
+    // The cache detector names the break: nothing cached by the first provider serves the second.
+    const { body: context } = await getJson<{ cache: { breaks: Array<{ call: number; changed: string; cause: string }> } }>(`${url}/context`);
+    expect(context.cache.breaks.map(({ call, changed, cause }) => ({ call, changed, cause }))).toEqual([{ call: 2, changed: "model", cause: "model-switch" }]);
     const view = await getJson<{ model: ModelInfo; messages: ApiMessage[]; contextUsage: { contextWindow: number } }>(url);
     expect(view.body.model.id).toBe("google/gemini-2.5-pro");
     expect(view.body.contextUsage.contextWindow).toBe(1_048_576);
