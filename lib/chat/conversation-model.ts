@@ -12,6 +12,21 @@ export function modelForConversation(stored: string | null | undefined): Resolve
   }
 }
 
+/**
+ * The model for a conversation's titles and summaries: HINTLINE_UTILITY_MODEL when it names one this server can use,
+ * else the conversation's own.
+ */
+export function utilityModelFor(conversationModel: ResolvedModel): ResolvedModel {
+  const id = process.env.HINTLINE_UTILITY_MODEL?.trim();
+  if (!id) return conversationModel;
+  try {
+    return modelFor(id);
+  } catch (error) {
+    if (error instanceof ModelChoiceError) return conversationModel;
+    throw error;
+  }
+}
+
 /** The id a PATCH may store, or a 400 naming the field and what is wrong with it. */
 export function checkModelChoice(id: string): string {
   try {

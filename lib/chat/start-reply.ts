@@ -15,7 +15,7 @@ import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
-import { modelForConversation } from "./conversation-model.ts";
+import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
@@ -104,6 +104,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     model,
     modelId: info.id,
     provider: info.provider,
+    utility: utilityModelFor(resolved),
     settings,
     contextWindow: settings.context.contextWindow ?? info.contextWindow,
     agentState: parseAgentState(conversation.agentState),

@@ -2,6 +2,7 @@
 // prepared (compressed if due), every step gets its hint, tools run, and the reply is saved as it goes and when it
 // settles. Nothing is written to the reply row before the turn's own rows are committed.
 import type { LanguageModel, UIMessageStreamWriter } from "ai";
+import type { ResolvedModel } from "../ai/providers/index.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
@@ -34,6 +35,8 @@ export type ReplyJob = {
   modelId: string;
   /** The model's provider ("anthropic" gets cache breakpoints). */
   provider: string;
+  /** The model of titles and summaries (HINTLINE_UTILITY_MODEL, else the conversation's). */
+  utility: ResolvedModel;
   settings: Settings;
   contextWindow: number;
   agentState: AgentState;
@@ -96,9 +99,9 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const system = () => systemPromptFor(settings, job.workspace.frozen()).text;
-  const context = await prepareContext({ conversationId, model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
+  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
+  const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
   const nextCallNumber = createCallCounter(history);
   const tools = createTools({
     conversationId,
@@ -183,7 +186,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await committed;
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
-    await titleAfterFirstReply({ ...job, reply: outcome.reply, status: outcome.status });
+    await titleAfterFirstReply({ ...job, model: job.utility.model, modelId: job.utility.info.id, reply: outcome.reply, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
     report.end({ status: outcome.status, error: outcome.error, stopped: job.abortSignal.aborted, stopReason: job.abortSignal.reason });
