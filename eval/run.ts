@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { setClock } from "../lib/clock.ts";
 import { setHarnessOptions } from "../lib/harness-options.ts";
-import { currentModel } from "../lib/ai/providers.ts";
+import { currentModel } from "../lib/ai/providers/index.ts";
 import { type Action, EvalConversation, type Turn } from "./harness.ts";
 import { type Axis, SCENARIOS, type Scenario } from "./scenarios.ts";
 import { INJECTION_STRATEGIES, type InjectionStrategy } from "../lib/agent/injection-strategy.ts";

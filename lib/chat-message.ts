@@ -17,20 +17,21 @@ export type MessageMetadata = {
 };
 
 /** One model call's token figures as the provider reported them. */
-export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+/** One model call's figures: all input (cache reads and writes included), cache reads, cache writes, output. */
+export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
 
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 
 /** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
-export type CacheBreakCause = "compression" | "prompt-edit" | "settings-edit" | "replaced-status" | "retry" | "branch" | "unexpected";
+export type CacheBreakCause = "compression" | "prompt-edit" | "settings-edit" | "replaced-status" | "retry" | "branch" | "model-switch" | "unexpected";
 
 export type CacheBreak = {
   /** The conversation's model call (1 for its first), as numbered in the inspector's call list. */
   call: number;
-  /** Index of the first model message that differs; null when the system prompt or the tools changed. */
+  /** Index of the first model message that differs; null when the model, the system prompt or the tools changed. */
   firstChangedMessage: number | null;
-  /** What changed first: the system prompt, the tool definitions or the messages. */
-  changed: "system" | "tools" | "messages";
+  /** What changed first: the model (no provider cache carries over), the system prompt, the tools or the messages. */
+  changed: "model" | "system" | "tools" | "messages";
   cause: CacheBreakCause;
   at: string;
 };

@@ -23,6 +23,7 @@ const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   "replaced-status": "replaced status",
   retry: "reply retried",
   branch: "branch edited or switched",
+  "model-switch": "model switched",
   unexpected: "unexpected change",
 };
 
@@ -35,7 +36,14 @@ export function formatCost(dollars: number): string {
 }
 
 function breakText(b: CacheBreak): string {
-  const where = b.changed === "messages" ? `from message ${b.firstChangedMessage}` : b.changed === "system" ? "system prompt changed" : "tools changed";
+  const where =
+    b.changed === "messages"
+      ? `from message ${b.firstChangedMessage}`
+      : b.changed === "system"
+        ? "system prompt changed"
+        : b.changed === "model"
+          ? "another model"
+          : "tools changed";
   return `Cache break · ${where} · ${CAUSE_TEXT[b.cause]}`;
 }
 

@@ -23,6 +23,19 @@ describe("cache-break detector", () => {
     expect(detector.observe(call(next, { stable: next }))).toBeUndefined();
   });
 
+  it("names a switch to another model a model-switch, even when the input extends the last", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b")];
+    detector.observe(call(history, { model: "anthropic/claude-sonnet-4-5" }));
+    expect(detector.observe(call([...history, user("c")], { model: "anthropic/claude-sonnet-4-5" }))).toBeUndefined();
+    expect(detector.observe(call([...history, user("c"), user("d")], { model: "google/gemini-2.5-pro" }))).toEqual({
+      firstChangedMessage: null,
+      changed: "model",
+      cause: "model-switch",
+    });
+    expect(detector.observe(call([...history, user("c"), user("d"), user("e")], { model: "google/gemini-2.5-pro" }))).toBeUndefined();
+  });
+
   it("names the first changed message of an unexpected rewrite", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c")]));

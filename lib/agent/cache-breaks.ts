@@ -10,6 +10,8 @@ import type { ModelMessage } from "ai";
 import type { CacheBreak, CacheBreakCause } from "../chat-message.ts";
 
 export type CallInput = {
+  /** The model the call went to: another model (or provider) caches nothing of what the previous one saw. */
+  model?: string;
   system: string;
   /** The tool definitions as one string (names, descriptions, schemas); small and fixed per reply. */
   tools: string;
@@ -66,6 +68,7 @@ export function messageHash(message: ModelMessage): string {
 }
 
 type Previous = {
+  model?: string;
   system: string;
   tools: string;
   promptSource: string;
@@ -116,8 +119,11 @@ export function createCacheBreakDetector() {
       const hashes = last?.hashes ?? [];
       hashes.length = same;
       for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
-      previous = { system, tools, promptSource: input.promptSource, inputSettings: input.inputSettings, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
+      previous = { model: input.model, system, tools, promptSource: input.promptSource, inputSettings: input.inputSettings, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
       if (!last) return undefined;
+      if (input.model !== undefined && last.model !== undefined && input.model !== last.model) {
+        return { firstChangedMessage: null, changed: "model", cause: "model-switch" };
+      }
       let changed: DetectedBreak["changed"] | undefined;
       if (system !== last.system) changed = "system";
       else if (tools !== last.tools) changed = "tools";

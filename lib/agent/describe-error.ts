@@ -1,7 +1,19 @@
-// Turns provider and network failures into one short sentence a person can act on (never a stack trace).
+// Turns provider and network failures into one short sentence a person can act on (never a stack trace): which
+// provider refused and why in its own words (a wrong key, an unknown model, overloaded, rate-limited, a conversation
+// too long for the model), and what to do.
 import { DISK_FULL_REPLY_MESSAGE, isDiskFull } from "./disk-full.ts";
 
-type ErrorLike = { name?: string; message?: string; statusCode?: number; cause?: unknown; lastError?: unknown; code?: string };
+type ErrorLike = {
+  name?: string;
+  message?: string;
+  statusCode?: number;
+  cause?: unknown;
+  lastError?: unknown;
+  code?: string;
+  url?: string;
+  data?: unknown;
+  responseBody?: string;
+};
 
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ECONNRESET", "UND_ERR_SOCKET", "ETIMEDOUT"]);
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
@@ -18,6 +30,43 @@ function chain(error: unknown): ErrorLike[] {
   return out;
 }
 
+type Provider = { name: string; key: string; base: string };
+const ANTHROPIC: Provider = { name: "Anthropic", key: "ANTHROPIC_API_KEY", base: "ANTHROPIC_BASE_URL" };
+const GEMINI: Provider = { name: "Gemini", key: "GOOGLE_GENERATIVE_AI_API_KEY", base: "GOOGLE_BASE_URL" };
+const OPENAI: Provider = { name: "The model provider", key: "OPENAI_API_KEY", base: "OPENAI_BASE_URL" };
+
+/** Which API the failed request went to, from its address (the fakes' and proxies' too). */
+function providerOf(errors: ErrorLike[]): Provider {
+  const url = errors.map((e) => e.url).find((u) => typeof u === "string") ?? "";
+  if (/\/messages(\?|$)/.test(url)) return ANTHROPIC;
+  if (/:(stream)?generateContent/i.test(url)) return GEMINI;
+  return OPENAI;
+}
+
+/** The provider's own explanation: `error.message` in OpenAI's, Anthropic's and Gemini's error bodies alike. */
+function providerMessage(errors: ErrorLike[]): string | undefined {
+  for (const e of errors) {
+    let data = e.data;
+    if (data === undefined && typeof e.responseBody === "string") {
+      try {
+        data = JSON.parse(e.responseBody);
+      } catch {
+        data = undefined;
+      }
+    }
+    const message = (data as { error?: { message?: unknown } } | undefined)?.error?.message;
+    if (typeof message === "string" && message.trim()) {
+      const oneLine = message.replace(/\s+/g, " ").trim();
+      return oneLine.length > 160 ? `${oneLine.slice(0, 157)}…` : oneLine;
+    }
+  }
+  return undefined;
+}
+
+const TOO_LONG = /prompt is too long|context.length|maximum context|input token count.*exceeds|too many tokens|context window/i;
+const BAD_KEY = /api key not valid|invalid.{0,10}api.?key|incorrect api key|x-api-key/i;
+const UNKNOWN_MODEL = /model.*(not found|does not exist|not supported)|^model: |model_not_found|unknown model/i;
+
 export function describeError(error: unknown): string {
   if (isDiskFull(error)) return DISK_FULL_REPLY_MESSAGE;
   const errors = chain(error);
@@ -25,23 +74,37 @@ export function describeError(error: unknown): string {
   const code = errors.map((e) => e.code).find((c) => typeof c === "string" && NETWORK_CODES.has(c));
   const status = errors.map((e) => e.statusCode).find((s) => typeof s === "number");
   const messages = errors.map((e) => (typeof e.message === "string" ? e.message : "")).join(" | ");
+  const provider = providerOf(errors);
   if (top.name === "AbortError" || top.name === "TimeoutError") return "The model provider did not answer in time.";
   if (code && UNREACHABLE.has(code)) {
-    return `Could not reach the model provider (${code}). Check that it is running and OPENAI_BASE_URL is right.`;
+    return `Could not reach the model provider (${code}). Check that it is running and ${provider.base} is right.`;
   }
   const broke = code !== undefined || /terminated|socket|other side closed|network/i.test(messages);
   if (broke && (status === undefined || (status >= 200 && status < 300))) {
     return "The connection to the model provider broke off mid-reply. Try again.";
   }
   if (status !== undefined && status >= 400) {
-    if (status === 401 || status === 403) return `The model provider refused the request (HTTP ${status}): check the API key.`;
-    if (status === 429) return "The model provider is rate-limiting requests (HTTP 429). Try again in a moment.";
-    return `The model provider failed (HTTP ${status}). Try again.`;
+    const said = providerMessage(errors);
+    const http = said ? `HTTP ${status}: ${said}` : `HTTP ${status}`;
+    const who = provider.name;
+    if (status === 401 || status === 403 || (status === 400 && said && BAD_KEY.test(said))) {
+      return `${who} refused the request (${http}): check the API key (${provider.key}).`;
+    }
+    if (said && TOO_LONG.test(said)) {
+      return `The conversation is too long for this model's context window (${http}). Compress it, or choose a model with a larger window.`;
+    }
+    if (status === 404 || (said && UNKNOWN_MODEL.test(said) && status < 500)) {
+      return `${who} does not know this model (${http}). Choose another model, or check HINTLINE_MODEL.`;
+    }
+    if (status === 429) return `${who === OPENAI.name ? "The model provider" : who} is rate-limiting requests (${http}). Try again in a moment.`;
+    if (status === 529 || (status === 503 && said && /overloaded/i.test(said))) return `${who} is overloaded (${http}). Try again in a moment.`;
+    if (provider === OPENAI) return `The model provider failed (HTTP ${status}). Try again.`;
+    return `${who} failed (${http}). Try again.`;
   }
   if (/unexpected redirect/i.test(messages)) {
-    return "The model provider's address redirects elsewhere, which Hintline does not follow. Set OPENAI_BASE_URL to the final address.";
+    return `The model provider's address redirects elsewhere, which Hintline does not follow. Set ${provider.base} to the final address.`;
   }
-  if (/fetch failed/i.test(messages)) return "Could not reach the model provider. Check that it is running and OPENAI_BASE_URL is right.";
+  if (/fetch failed/i.test(messages)) return `Could not reach the model provider. Check that it is running and ${provider.base} is right.`;
   const message = typeof top.message === "string" && top.message ? top.message : String(error);
   return `The model provider failed: ${message.slice(0, 300)}`;
 }

@@ -128,3 +128,15 @@ describe("the strategy rules", () => {
     expect(parseStrategyFigures(null)).toBeUndefined();
   });
 });
+
+describe("the cost model with a cache-write premium", () => {
+  it("bills a new hint's and each status's first send at w (Anthropic 1.25), re-reads at α", () => {
+    expect(appendCost({ p: 1, h: 100, M: 1, alpha: 0.1, writeRatio: 1.25 })).toBeCloseTo(125, 10);
+    expect(appendCost({ p: 0.5, h: 100, M: 11, alpha: 0.1, writeRatio: 1.25 })).toBeCloseTo(0.5 * 100 * (1.25 + 0.5), 10);
+    expect(replaceCost({ S: 200, writeRatio: 1.25 })).toBe(250);
+    expect(appendCost({ p: 1, h: 100, M: 1, alpha: 0.5 })).toBe(100);
+    const decision = decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 100, changed: true, alpha: 0.1, writeRatio: 1.25 });
+    expect(decision.writeRatio).toBe(1.25);
+    expect(decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 100, changed: true, alpha: 0.1 })).not.toHaveProperty("writeRatio");
+  });
+});

@@ -7,7 +7,10 @@
 //   on every later call at α, the price of re-reading tokens the provider has seen (cached) relative to new ones.
 // Hints already in the history are re-read under either strategy, so they cancel out. Over a horizon of M calls
 // (as many again as the conversation has made: a long conversation is likely to go on), per call:
-//   C_append ≈ p·h·(1 + α(M−1)/2)        C_replace ≈ S
+//   C_append ≈ p·h·(w + α(M−1)/2)        C_replace ≈ S·w
+// where w is what writing a token to the cache costs relative to sending it uncached: 1 where writes cost nothing
+// extra (OpenAI, Gemini), 1.25 on Anthropic (a new hint and the replace status are each written once, as the newest
+// message of their call).
 // α comes from what this conversation's provider actually cached (its measured cached share; a provider that caches
 // nothing re-reads at full price, α = 1), else from the price list. auto switches only when the other strategy is
 // clearly cheaper (HYSTERESIS), so a figure near the boundary does not flip it back and forth. Pure: the caller keeps
@@ -52,17 +55,19 @@ export type StrategyDecision = {
   alpha: number;
   /** Where α came from: the conversation's measured cached share, or the model's prices. */
   alphaFrom: "measured" | "prices";
+  /** w, the cache-write price over the input price, when writes cost more (absent: 1). */
+  writeRatio?: number;
   /** The expected cost per call of each, in input-token equivalents. */
   appendCost: number;
   replaceCost: number;
 };
 
-export function appendCost({ p, h, M, alpha }: { p: number; h: number; M: number; alpha: number }): number {
-  return p * h * (1 + (alpha * Math.max(0, M - 1)) / 2);
+export function appendCost({ p, h, M, alpha, writeRatio = 1 }: { p: number; h: number; M: number; alpha: number; writeRatio?: number }): number {
+  return p * h * (writeRatio + (alpha * Math.max(0, M - 1)) / 2);
 }
 
-export function replaceCost({ S }: { S: number }): number {
-  return S;
+export function replaceCost({ S, writeRatio = 1 }: { S: number; writeRatio?: number }): number {
+  return S * writeRatio;
 }
 
 /** α from a price (dollars per million): cached input over input, within 0..1; the default without a price. */
@@ -102,6 +107,7 @@ export function decideStrategy({
   changed,
   alpha,
   alphaFrom = "prices",
+  writeRatio = 1,
   previous,
 }: {
   configured: InjectionStrategy;
@@ -110,6 +116,8 @@ export function decideStrategy({
   changed: boolean;
   alpha: number;
   alphaFrom?: StrategyDecision["alphaFrom"];
+  /** w of the cost model (default 1). */
+  writeRatio?: number;
   previous?: ChosenStrategy;
 }): StrategyDecision {
   const next = recordCall(figures, { statusTokens, changed });
@@ -117,8 +125,8 @@ export function decideStrategy({
   const h = round(next.hints ? next.hintTokens / next.hints : S);
   const p = round(next.updates / next.calls);
   const M = next.calls;
-  const costs = { appendCost: round(appendCost({ p, h, M, alpha })), replaceCost: round(replaceCost({ S })) };
-  const base = { configured, S, h, p, M, alpha: round(alpha), alphaFrom, ...costs };
+  const costs = { appendCost: round(appendCost({ p, h, M, alpha, writeRatio })), replaceCost: round(replaceCost({ S, writeRatio })) };
+  const base = { configured, S, h, p, M, alpha: round(alpha), alphaFrom, ...(writeRatio === 1 ? {} : { writeRatio: round(writeRatio) }), ...costs };
   if (configured !== "auto") return { ...base, chosen: configured, reason: `configured: ${configured}` };
   const figuresText = `append ≈ ${costs.appendCost} tokens a call, replace ≈ ${costs.replaceCost}`;
   const current = previous ?? "append";

@@ -1,10 +1,9 @@
 // The reply loop: one streamText call per reasoning step, driven by hand so that the harness decides what goes into
 // every call (hints are appended between steps at a deterministic position) and every chunk is folded into the
 // assistant message that gets persisted.
-import { type LanguageModel, type ModelMessage, streamText, type ToolCallRepairFunction, type ToolSet, toUIMessageChunk } from "ai";
+import { type Instructions, type LanguageModel, type ModelMessage, streamText, type ToolCallRepairFunction, type ToolSet, toUIMessageChunk } from "ai";
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
-import { withConvertedPrefix } from "./converted-prefix.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
 import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
@@ -28,7 +27,11 @@ export type BeforeStepResult = {
   history?: ModelMessage[];
 };
 
-export type StepUsage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+/** A call's figures; `inputTokens` counts all input, `cachedInputTokens` (read) and `cacheWriteTokens` included. */
+export type StepUsage = { inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
+
+/** What one model call sends, as the provider's options may mark it (cache breakpoints). */
+export type CallPrompt = { instructions: Instructions; messages: ModelMessage[] };
 
 /** A model call that finished (its provider sent the step's end), with exactly what it was sent. */
 export type ModelCallEvent = {
@@ -75,6 +78,11 @@ export type ReplyOptions = {
   prelude?: ChatChunk[];
   /** Receives every chunk for the client, in order. */
   emit: (chunk: ChatChunk) => void;
+  /**
+   * Marks each model call's prompt for the provider (Anthropic's cache breakpoints, lib/agent/cache-breakpoints.ts);
+   * what the other callbacks see stays unmarked.
+   */
+  markCall?: (instructions: string, messages: ModelMessage[]) => CallPrompt;
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
   /** After every model call that finished, before its outcome is judged (also a call cut at its token limit). */
@@ -107,7 +115,7 @@ type CallResult = {
   contentType?: string;
 };
 
-type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "unrunToolError" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens"> & {
+type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "unrunToolError" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens" | "markCall"> & {
   instructions: string;
   messages: ModelMessage[];
   send: (chunk: ChatChunk) => void;
@@ -117,7 +125,8 @@ type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "un
 
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
 async function streamCall(options: CallOptions): Promise<CallResult> {
-  const { model, tools, repairToolCall, unrunToolError, abortSignal, idleTimeoutMs, maxOutputTokens, instructions, messages, send, budget } = options;
+  const { model, tools, repairToolCall, unrunToolError, abortSignal, idleTimeoutMs, maxOutputTokens, send, budget } = options;
+  const { instructions, messages } = options.markCall ? options.markCall(options.instructions, options.messages) : options;
   const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
   const watchdog = new AbortController();
@@ -130,11 +139,10 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   // Ends the call when the reply reaches its character ceiling.
   const limiter = new AbortController();
   const signal = AbortSignal.any([...(abortSignal ? [abortSignal] : []), watchdog.signal, limiter.signal]);
-  const prompt = await withConvertedPrefix({ model, messages, abortSignal: signal });
   const result = streamText({
-    model: prompt.model,
+    model,
     instructions,
-    messages: prompt.messages,
+    messages,
     tools,
     repairToolCall,
     abortSignal: signal,
@@ -164,6 +172,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
         out.usage = {
           inputTokens: part.usage.inputTokens,
           cachedInputTokens: part.usage.inputTokenDetails?.cacheReadTokens,
+          cacheWriteTokens: part.usage.inputTokenDetails?.cacheWriteTokens,
           outputTokens: part.usage.outputTokens,
         };
         out.contentType = part.response?.headers?.["content-type"];

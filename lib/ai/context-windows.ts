@@ -9,8 +9,12 @@ const TABLE: ReadonlyArray<readonly [prefix: string, tokens: number]> = [
   ["o1", 200_000],
   ["o3", 200_000],
   ["o4", 200_000],
+  // Anthropic: every current Claude (opus/sonnet/haiku 4.x, 4.5, 4.6…, 3 haiku) has a 200k window by default.
   ["claude", 200_000],
+  // Google: Gemini 2.0, 2.5 and 3 (pro, flash, flash-lite) take 1,048,576 input tokens.
   ["gemini", 1_048_576],
+  ["gemma-3n", 32_768],
+  ["gemma-3", 131_072],
   ["llama3.1", 131_072],
   ["llama3.2", 131_072],
   ["llama3.3", 131_072],
@@ -32,9 +36,14 @@ const SORTED = [...TABLE].sort((a, b) => b[0].length - a[0].length);
 
 export const FALLBACK_CONTEXT_WINDOW = 8_192;
 
+/** The table's window for the model (a `provider/` prefix ignored), or undefined when it does not know it. */
+export function knownContextWindow(modelId: string): number | undefined {
+  const id = modelId.toLowerCase().replace(/^.*\//, "");
+  return SORTED.find(([prefix]) => id.startsWith(prefix))?.[1];
+}
+
 /** The model's context window in tokens: an explicit override, else the table, else a conservative fallback. */
 export function contextWindowFor(modelId: string, override?: number): number {
   if (override && Number.isFinite(override) && override > 0) return Math.floor(override);
-  const id = modelId.toLowerCase().replace(/^.*\//, "");
-  return SORTED.find(([prefix]) => id.startsWith(prefix))?.[1] ?? FALLBACK_CONTEXT_WINDOW;
+  return knownContextWindow(modelId) ?? FALLBACK_CONTEXT_WINDOW;
 }

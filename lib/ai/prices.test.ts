@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callCost, priceFor } from "./prices.ts";
+import { cacheWriteRatio, callCost, priceFor } from "./prices.ts";
 
 describe("model prices", () => {
   it("knows OpenAI list prices by model id, the most specific family first", () => {
@@ -34,5 +34,30 @@ describe("model prices", () => {
     // Cached input never counts for more than the input.
     expect(callCost({ inputTokens: 100, cachedInputTokens: 500, outputTokens: 0 }, price)).toBeCloseTo(0.000125, 10);
     expect(callCost({}, price)).toBeNull();
+  });
+});
+
+describe("Anthropic and Gemini prices", () => {
+  it("know the current Claude models with reads at 0.1× and writes at 1.25× the input price", () => {
+    expect(priceFor("anthropic/claude-sonnet-4-5", {})).toEqual({ input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 });
+    expect(priceFor("claude-sonnet-4-20250514", {})?.input).toBe(3);
+    expect(priceFor("anthropic/claude-opus-4-1", {})).toMatchObject({ input: 15, output: 75, cacheWrite: 18.75 });
+    expect(priceFor("anthropic/claude-opus-4-5", {})).toMatchObject({ input: 5, output: 25 });
+    expect(priceFor("anthropic/claude-haiku-4-5-20251001", {})).toMatchObject({ input: 1, output: 5, cacheWrite: 1.25 });
+    expect(priceFor("google/gemini-2.5-pro", {})).toEqual({ input: 1.25, cachedInput: 0.125, output: 10 });
+    expect(priceFor("google/gemini-2.5-flash", {})?.input).toBe(0.3);
+    expect(priceFor("google/gemini-2.5-flash-lite", {})?.input).toBe(0.1);
+    expect(cacheWriteRatio(priceFor("anthropic/claude-sonnet-4-5", {}))).toBeCloseTo(1.25, 10);
+    expect(cacheWriteRatio(priceFor("gpt-4o", {}))).toBe(1);
+    expect(priceFor("gpt-4o", { HINTLINE_PRICE_CACHE_WRITE: "3" })?.cacheWrite).toBe(3);
+  });
+
+  it("price cache writes at the write price and reads at the read price", () => {
+    const price = { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 };
+    // 10,000 input: 6,000 read, 3,000 written, 1,000 plain; 100 output.
+    const cost = callCost({ inputTokens: 10_000, cachedInputTokens: 6_000, cacheWriteTokens: 3_000, outputTokens: 100 }, price)!;
+    expect(cost).toBeCloseTo((1_000 * 3 + 6_000 * 0.3 + 3_000 * 3.75 + 100 * 15) / 1e6, 12);
+    // A price without a write figure bills writes as plain input.
+    expect(callCost({ inputTokens: 1000, cacheWriteTokens: 1000 }, { input: 1, cachedInput: 0.5, output: 0 })).toBeCloseTo(0.001, 12);
   });
 });

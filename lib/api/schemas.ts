@@ -81,10 +81,19 @@ export const patchConversationSchema = z
     mode: modeSchema.optional(),
     /** The person's edit of the plan: stored as a new version. */
     plan: z.object({ content: planContentSchema }).strict().optional(),
+    /** A provider/model id (GET /api/models lists them); null: back to the default model. */
+    model: z
+      .string()
+      .trim()
+      .min(1, { message: "must not be empty" })
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/, { message: "must be a model id without spaces, e.g. anthropic/claude-sonnet-4-5" })
+      .nullable()
+      .optional(),
   })
   .strict()
-  .refine((v) => v.title !== undefined || v.settings !== undefined || v.mode !== undefined || v.plan !== undefined, {
-    message: "send title, settings, mode and/or plan",
+  .refine((v) => v.title !== undefined || v.settings !== undefined || v.mode !== undefined || v.plan !== undefined || v.model !== undefined, {
+    message: "send title, settings, mode, model and/or plan",
   });
 
 // Text and reasoning parts are read as strings everywhere (model input, token counts, the page).

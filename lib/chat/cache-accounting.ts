@@ -2,6 +2,7 @@
 // metadata.usage), the totals over the conversation (running totals kept per conversation, not summed per call),
 // and the cache breaks the detector finds (kept, newest last, in the conversation's agent state).
 import { asSchema, type ToolSet } from "ai";
+import { type BreakpointTracker, createBreakpointTracker } from "../agent/cache-breakpoints.ts";
 import { type CallInput, type CacheBreakDetector, createCacheBreakDetector } from "../agent/cache-breaks.ts";
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
@@ -101,6 +102,21 @@ function detectorFor(conversationId: string): CacheBreakDetector {
   return detector;
 }
 
+const trackers = new Map<string, BreakpointTracker>();
+
+/** The conversation's cache breakpoints (Anthropic): where its previous call marked, kept like the detectors. */
+export function breakpointsFor(conversationId: string): BreakpointTracker {
+  let tracker = trackers.get(conversationId);
+  if (tracker) {
+    trackers.delete(conversationId);
+  } else {
+    tracker = createBreakpointTracker();
+    if (trackers.size >= DETECTORS_KEPT) trackers.delete(trackers.keys().next().value as string);
+  }
+  trackers.set(conversationId, tracker);
+  return tracker;
+}
+
 /** Compares a call's input with the conversation's previous call; the break it was, if any, numbered `call`. */
 export function observeCall(conversationId: string, call: number, input: CallInput, now = new Date()): CacheBreak | undefined {
   const found = detectorFor(conversationId).observe(input);
@@ -112,8 +128,8 @@ export function forgetCalls(conversationId: string): void {
   detectors.delete(conversationId);
 }
 
-const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "unexpected"]);
-const CHANGED = new Set(["system", "tools", "messages"]);
+const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "model-switch", "unexpected"]);
+const CHANGED = new Set(["model", "system", "tools", "messages"]);
 
 /** Stored breaks read defensively (agent state is JSON). */
 export function parseCacheBreaks(value: unknown): CacheBreak[] | undefined {

@@ -4,7 +4,7 @@
 // so and nothing changes.
 import { generateId } from "ai";
 import { resolveSettings } from "../agent/settings.ts";
-import { currentModel } from "../ai/providers.ts";
+import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
@@ -28,10 +28,13 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (!conversation) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
   const settings = resolveSettings(conversation.settings);
-  const { model, info } = currentModel();
+  const conversationModel = modelForConversation(conversation.model);
+  const { info } = conversationModel;
+  // Summaries are written by the utility model (HINTLINE_UTILITY_MODEL), else the conversation's own.
+  const { model } = utilityModelFor(conversationModel);
   const history = await listMessages({ conversationId });
   const { compression } = parseAgentState(conversation.agentState);
-  const contextWindow = contextWindowFor(settings);
+  const contextWindow = contextWindowFor(settings, conversation.model);
   const system = (await conversationSystemPrompt(conversationId, settings)).text;
   const before = measureContext({ settings, history, compression, system, contextWindow });
   // Computed, compared, and only then stored.

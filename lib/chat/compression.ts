@@ -40,8 +40,8 @@ const summaryMessages = new Map<string, ModelMessage>();
 const SUMMARY_MESSAGES_KEPT = 64;
 
 /**
- * The summary as the model context's first message: the same object for the same summary, so the conversion kept
- * per conversation (lib/agent/converted-prefix.ts, keyed by that first message) is found again on the next call.
+ * The summary as the model context's first message: the same object for the same summary, so that what is kept per
+ * model message (token counts, the cache-break detector's comparison) is found again on the next call.
  */
 export function summaryModelMessages(state?: CompressionState): ModelMessage[] {
   if (!state) return [];

@@ -3,14 +3,15 @@
 // context hint and the live usage chunks get it from.
 import { summaryWithLedger } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
-import { currentModel } from "../ai/providers.ts";
+import { modelInfoFor } from "../ai/providers/index.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import type { ChatMessage, ContextUsage } from "../chat-message.ts";
 import { type CompressionState, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";
 
-export function contextWindowFor(settings: Settings): number {
-  return settings.context.contextWindow ?? currentModel().info.contextWindow;
+/** The window a conversation's context is measured against: its settings' override, else its model's window. */
+export function contextWindowFor(settings: Settings, model: string | null | undefined): number {
+  return settings.context.contextWindow ?? modelInfoFor(model).contextWindow;
 }
 
 export function measureContext({
@@ -18,7 +19,8 @@ export function measureContext({
   history,
   compression,
   system,
-  contextWindow = contextWindowFor(settings),
+  model,
+  contextWindow = contextWindowFor(settings, model),
   start = tailStart(history, compression),
   reply,
 }: {
@@ -28,6 +30,8 @@ export function measureContext({
   compression?: CompressionState;
   /** The system prompt's text (lib/chat/system-prompt.ts, with the conversation's frozen workspace). */
   system: string;
+  /** The conversation's model (null: the default), whose window applies unless `contextWindow` is given. */
+  model?: string | null;
   contextWindow?: number;
   /** Where the model context starts in `history`, when the caller knows it already. */
   start?: number;

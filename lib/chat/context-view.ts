@@ -7,7 +7,7 @@ import { cachedPriceRatio, type StrategyDecision } from "../agent/injection-stra
 import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
-import { currentModel } from "../ai/providers.ts";
+import { modelInfoFor } from "../ai/providers/index.ts";
 import { TOOL_NAMES } from "../ai/tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
@@ -35,10 +35,13 @@ function callList(history: readonly ChatMessage[]) {
     const price = priceFor(model);
     for (const call of usage as CallUsage[]) {
       const figures = { inputTokens: figure(call?.inputTokens), cachedInputTokens: figure(call?.cachedInputTokens), outputTokens: figure(call?.outputTokens) };
+      const written = figure(call?.cacheWriteTokens);
       const cost =
         price && figures.inputTokens !== null
-          ? callCost({ inputTokens: figures.inputTokens, cachedInputTokens: figures.cachedInputTokens ?? 0, outputTokens: figures.outputTokens ?? 0 }, price)
+          ? callCost({ inputTokens: figures.inputTokens, cachedInputTokens: figures.cachedInputTokens ?? 0, cacheWriteTokens: written ?? 0, outputTokens: figures.outputTokens ?? 0 }, price)
           : null;
+      // Cache writes only where the provider reports them (Anthropic).
+      if (written !== null) Object.assign(figures, { cacheWriteTokens: written });
       calls.push({ call: calls.length + 1, messageId: message.id, model, ...figures, cost });
     }
   }
@@ -46,10 +49,10 @@ function callList(history: readonly ChatMessage[]) {
 }
 
 /** The injection strategy as configured now, and what the last model call chose and why (with the figures it used). */
-function strategyView(settings: Settings, decision: StrategyDecision | undefined): StrategyDecision {
+function strategyView(settings: Settings, decision: StrategyDecision | undefined, modelId: string): StrategyDecision {
   const configured = settings.injection.strategy;
   if (!decision) {
-    const alpha = cachedPriceRatio(priceFor(currentModel().info.id));
+    const alpha = cachedPriceRatio(priceFor(modelId));
     const none = { S: 0, h: 0, p: 0, M: 0, appendCost: 0, replaceCost: 0 };
     return { configured, chosen: configured === "replace" ? "replace" : "append", reason: "no model call yet", ...none, alpha, alphaFrom: "prices" };
   }
@@ -72,7 +75,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   await precountTokens(history);
   const messageTokens = await mapYielding(messages, (m) => countModelMessageTokens([m]));
   // The figure of the next input as it is (with its hints), also when previewing it without them.
-  const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text });
+  const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text, model: conversation.model });
   return {
     system: prompt.text,
     sections: prompt.sections.map(({ id: sectionId, title, origin, tokens, text }) => ({ id: sectionId, title, origin, tokens, text })),
@@ -82,7 +85,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     summary: state.compression?.summary ?? null,
     usage,
     cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },
-    strategy: strategyView(settings, state.strategyDecision),
+    strategy: strategyView(settings, state.strategyDecision, modelInfoFor(conversation.model).id),
     /** Workspace changes the system prompt does not hold yet (the agent was told them as hints). */
     workspace: { workspaceId: conversation.workspaceId, pending: pendingWorkspace },
   };

@@ -1,9 +1,8 @@
 // The conversation as the API and the page show it, and its export/import format.
-import { warmConvertedPrefix } from "../agent/converted-prefix.ts";
 import { resolveSettings, type Settings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ImportBody } from "../api/schemas.ts";
-import type { ChatMessage, ContextUsage, Task } from "../chat-message.ts";
+import type { ChatMessage, ContextUsage, ModelInfo, Task } from "../chat-message.ts";
 import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
 import { type BranchPoint, branchPoints } from "../agent/branches.ts";
 import { listBranches } from "../db/branches.ts";
@@ -12,11 +11,11 @@ import { getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { listTasks } from "../db/tasks.ts";
-import { currentModel } from "../ai/providers.ts";
+import { modelInfoFor } from "../ai/providers/index.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
-import { summaryModelMessages, tailStart } from "./compression.ts";
+import { tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
 import { forgetCalls } from "./cache-accounting.ts";
@@ -36,6 +35,8 @@ export type ConversationView = {
   messages: ChatMessage[];
   tasks: Task[];
   contextUsage: ContextUsage | null;
+  /** The model the conversation uses (its own choice, else the default). */
+  model: ModelInfo;
   /** Where the person can switch between alternatives (‹ index/count ›, on the message `messageId`). */
   branches: BranchPoint[];
 } & PlanView;
@@ -55,7 +56,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
   ]);
   const state = parseAgentState(conversation.agentState);
   await precountTokens(messages);
-  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text }), cache: cacheFigures(messages) };
+  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text, model: conversation.model }), cache: cacheFigures(messages) };
   return {
     id: conversation.id,
     workspaceId: conversation.workspaceId,
@@ -66,6 +67,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
     messages,
     tasks,
     contextUsage,
+    model: modelInfoFor(conversation.model),
     branches: branchPoints(branchRecords, messages.map((m) => m.id)),
     ...plan,
   };
@@ -185,7 +187,7 @@ function markImportedHint<P extends { type: string; data?: unknown }>(part: P): 
 
 /**
  * An imported conversation is usually continued: its history goes into the cache and its messages are counted,
- * indexed, scanned for hints and converted now (to model messages and on to the provider's prompt), so the first
+ * indexed, scanned for hints and converted to model messages now, so the first
  * reply does not load, tokenize, scan or convert the whole of it.
  */
 async function warmHistory(id: string): Promise<void> {
@@ -199,5 +201,5 @@ async function warmHistory(id: string): Promise<void> {
   const { compression } = parseAgentState(conversation.agentState);
   const tail = messages.slice(tailStart(messages, compression));
   warmHintScan(tail, resolveSettings(conversation.settings));
-  await warmConvertedPrefix(currentModel().model, summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(resolveSettings(conversation.settings)))));
+  modelMessagesOf(tail, convertOptionsFor(resolveSettings(conversation.settings)));
 }

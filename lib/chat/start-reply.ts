@@ -5,7 +5,7 @@ import { createUIMessageStream, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { canonicalTimeZone, resolveSettings } from "../agent/settings.ts";
-import { currentModel } from "../ai/providers.ts";
+import type { ResolvedModel } from "../ai/providers/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, Task } from "../chat-message.ts";
 import { deleteConversation, ensureConversation, getConversation } from "../db/conversations.ts";
@@ -15,6 +15,7 @@ import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
+import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
@@ -42,7 +43,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   if (!controller) {
     throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
   }
-  const { model, info } = currentModel();
+  let resolved: ResolvedModel;
   let conversation: Awaited<ReturnType<typeof ensureConversation>> | undefined;
   let tasksAtStart: Task[];
   let turn: OpenedTurn;
@@ -57,7 +58,9 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
       }),
       listTasks({ conversationId }),
     ]);
-    const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: info.id } };
+    // The conversation's own model, else the default; one the environment no longer allows is refused here.
+    resolved = modelForConversation(conversation.model);
+    const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: resolved.info.id } };
     if (request.editOf !== undefined) {
       // Whatever would refuse the edited turn is checked first: a refused edit archives nothing.
       await checkEdit(conversationId, request.editOf, request.message.id);
@@ -76,6 +79,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     throw error;
   }
 
+  const { model, info } = resolved;
   const settings = resolveSettings(conversation.settings);
   // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
   const workspace = await openWorkspaceTracker(conversationId);
@@ -99,6 +103,8 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     replyId,
     model,
     modelId: info.id,
+    provider: info.provider,
+    utility: utilityModelFor(resolved),
     settings,
     contextWindow: settings.context.contextWindow ?? info.contextWindow,
     agentState: parseAgentState(conversation.agentState),

@@ -18,7 +18,7 @@ import {
 } from "../agent/injection-strategy.ts";
 import type { Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
-import { priceFor } from "../ai/prices.ts";
+import { cacheWriteRatio, priceFor } from "../ai/prices.ts";
 import type { ChatChunk, ChatMessage, HintData } from "../chat-message.ts";
 import type { StatusUpdate } from "./runtime-hints.ts";
 
@@ -43,7 +43,9 @@ export function createStatusStrategy({
 }) {
   let figures = stored ?? NO_FIGURES;
   let lastUpdate = storedUpdate;
-  const priceRatio = cachedPriceRatio(priceFor(modelId));
+  const price = priceFor(modelId);
+  const priceRatio = cachedPriceRatio(price);
+  const writeRatio = cacheWriteRatio(price);
   let open: { chunk: HintChunk; quiet: boolean } | undefined;
   let sentReplace = false;
   let decision: StrategyDecision | undefined;
@@ -60,7 +62,7 @@ export function createStatusStrategy({
       const configured = settings.injection.strategy;
       // Measured only when it can matter: under auto.
       const { alpha, from } = configured === "auto" ? alphaFor(priceRatio, measured?.()) : { alpha: priceRatio, from: "prices" as const };
-      decision = decideStrategy({ configured, figures, statusTokens, changed, alpha, alphaFrom: from, previous: decision?.chosen ?? previous });
+      decision = decideStrategy({ configured, figures, statusTokens, changed, alpha, alphaFrom: from, writeRatio, previous: decision?.chosen ?? previous });
       figures = recordCall(figures, { statusTokens, changed });
       if (update) lastUpdate = update;
       return decision;

@@ -2,10 +2,11 @@
 // prepared (compressed if due), every step gets its hint, tools run, and the reply is saved as it goes and when it
 // settles. Nothing is written to the reply row before the turn's own rows are committed.
 import type { LanguageModel, UIMessageStreamWriter } from "ai";
+import type { ResolvedModel } from "../ai/providers/index.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { replyTokenCeiling } from "../ai/providers.ts";
+import { replyTokenCeiling } from "../ai/providers/index.ts";
 import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../ai/tools/tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
@@ -14,7 +15,7 @@ import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
-import { cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
+import { breakpointsFor, cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
@@ -32,6 +33,10 @@ export type ReplyJob = {
   replyId: string;
   model: LanguageModel;
   modelId: string;
+  /** The model's provider ("anthropic" gets cache breakpoints). */
+  provider: string;
+  /** The model of titles and summaries (HINTLINE_UTILITY_MODEL, else the conversation's). */
+  utility: ResolvedModel;
   settings: Settings;
   contextWindow: number;
   agentState: AgentState;
@@ -59,14 +64,19 @@ export type ReplyJob = {
  * the better one), and no more cached input than input. Otherwise none: the meter and the hints then count locally,
  * and the call is recorded without figures.
  */
-export function plausibleUsage(usage: StepUsage, contextWindow: number): { inputTokens: number; cachedInputTokens?: number; outputTokens: number } | undefined {
+export function plausibleUsage(
+  usage: StepUsage,
+  contextWindow: number,
+): { inputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens: number } | undefined {
   const ceiling = 4 * contextWindow;
   const ok = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0 && n <= ceiling);
-  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens) || !ok(usage.cachedInputTokens)) return undefined;
-  if ((usage.cachedInputTokens ?? 0) > usage.inputTokens) return undefined;
+  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens) || !ok(usage.cachedInputTokens) || !ok(usage.cacheWriteTokens)) return undefined;
+  if ((usage.cachedInputTokens ?? 0) + (usage.cacheWriteTokens ?? 0) > usage.inputTokens) return undefined;
   return {
     inputTokens: usage.inputTokens,
     ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+    // Only where the provider reports writes (Anthropic); 0 is not a figure worth storing on every OpenAI call.
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
     outputTokens: usage.outputTokens ?? 0,
   };
 }
@@ -89,9 +99,9 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const system = () => systemPromptFor(settings, job.workspace.frozen()).text;
-  const context = await prepareContext({ conversationId, model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
+  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
+  const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
   const nextCallNumber = createCallCounter(history);
   const tools = createTools({
     conversationId,
@@ -128,12 +138,18 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       maxReplyChars: maxReplyChars(),
       emit,
       beforeStep: steps.beforeStep,
+      // Anthropic caches only at marked breakpoints (lib/agent/cache-breakpoints.ts); a replace status goes away.
+      markCall:
+        job.provider === "anthropic"
+          ? (instructions, messages) => breakpointsFor(conversationId).mark(instructions, messages, { lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined })
+          : undefined,
       // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
       checkpoint: { everyMs: 1000, save: saveParts, onError: logFailure("a reply checkpoint failed; the next one writes it again", { conversationId, replyId }) },
       onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
         calls.push(plausibleUsage(reported, contextWindow) ?? {});
         report.call(calls.at(-1)!);
         const found = observeCall(conversationId, callsBefore + calls.length, {
+          model: job.modelId,
           system: instructions,
           tools: toolDefinitions,
           messages,
@@ -170,7 +186,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await committed;
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
-    await titleAfterFirstReply({ ...job, reply: outcome.reply, status: outcome.status });
+    await titleAfterFirstReply({ ...job, model: job.utility.model, modelId: job.utility.info.id, reply: outcome.reply, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
     report.end({ status: outcome.status, error: outcome.error, stopped: job.abortSignal.aborted, stopReason: job.abortSignal.reason });

@@ -1,14 +1,15 @@
 // Applies a PATCH: a new title and/or settings merged into the stored ones and validated as a whole, a mode switch,
-// and the person's edit of the plan (a new version). Everything is checked before anything is written.
+// a model switch, and the person's edit of the plan (a new version). Everything is checked before anything is written.
 import { type ConversationMode, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import { getConversation, setConversationMode, updateConversation } from "../db/conversations.ts";
+import { getConversation, setConversationMode, setConversationModel, updateConversation } from "../db/conversations.ts";
 import { savePlanVersion } from "../db/plans.ts";
+import { checkModelChoice } from "./conversation-model.ts";
 
 export async function updateConversationFields(
   id: string,
-  patch: { title?: string; settings?: Record<string, unknown>; mode?: ConversationMode; plan?: { content: string } },
+  patch: { title?: string; settings?: Record<string, unknown>; mode?: ConversationMode; plan?: { content: string }; model?: string | null },
 ): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
@@ -23,8 +24,11 @@ export async function updateConversationFields(
     }
     settings = merged;
   }
+  // null: back to the default model. A model the environment cannot serve is refused (400 naming what to set).
+  const model = patch.model === undefined || patch.model === null ? patch.model : checkModelChoice(patch.model);
   if (patch.title !== undefined || settings !== undefined) await updateConversation({ id, title: patch.title, settings });
   // The plan first: "Approve and build" with an edit sends both, and the BUILD reminder carries the edited plan.
   if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person", keep: PLAN_VERSIONS_KEPT });
   if (patch.mode && patch.mode !== conversation.mode) await setConversationMode({ id, mode: patch.mode });
+  if (model !== undefined && model !== conversation.model) await setConversationModel({ id, model });
 }

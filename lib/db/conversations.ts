@@ -12,11 +12,13 @@ export type ConversationRecord = ConversationSummary & {
   mode: ConversationMode;
   /** Moves with every message appended or deleted (see lib/db/history-cache.ts). */
   messageSeq: number;
+  /** The model the conversation chose; null: the default model. */
+  model: string | null;
 };
 
 function toRecord(row: ConversationRow): ConversationRecord {
   const mode = isConversationMode(row.mode) ? row.mode : "build";
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq };
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null };
 }
 
 export async function listConversations({ workspaceId }: { workspaceId?: string } = {}): Promise<ConversationSummary[]> {
@@ -78,6 +80,13 @@ export async function updateConversation({ id, title, settings }: { id: string; 
 export async function setConversationMode({ id, mode }: { id: string; mode: ConversationMode }): Promise<boolean> {
   const db = await getDb();
   const result = await db.conversation.updateMany({ where: { id }, data: { mode } });
+  return result.count > 0;
+}
+
+/** Sets the conversation's model (null: the default again); false when it does not exist. */
+export async function setConversationModel({ id, model }: { id: string; model: string | null }): Promise<boolean> {
+  const db = await getDb();
+  const result = await db.conversation.updateMany({ where: { id }, data: { model } });
   return result.count > 0;
 }
 

@@ -10,6 +10,7 @@ export type ConversationRow = {
   messageSeq: number;
   mode: string;
   planSeq: number;
+  model: string | null;
   createdAt: Date;
   updatedAt: Date;
 };

@@ -48,6 +48,7 @@ const toConversationRow = (r: Row): ConversationRow => ({
   messageSeq: Number(r.messageSeq),
   mode: String(r.mode ?? "build"),
   planSeq: Number(r.planSeq ?? 0),
+  model: r.model === null || r.model === undefined ? null : String(r.model),
   createdAt: readTime(r.createdAt),
   updatedAt: readTime(r.updatedAt),
 });

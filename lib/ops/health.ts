@@ -3,7 +3,7 @@
 // not spend tokens or depend on the provider being up).
 import fs from "node:fs";
 import path from "node:path";
-import { currentModel } from "../ai/providers.ts";
+import { configuredProviders } from "../ai/providers/index.ts";
 import { databaseUrl, isPostgresUrl } from "../db/client.ts";
 import { appliedMigrations, pingDatabase } from "../db/health.ts";
 import { log } from "./logger.ts";
@@ -47,7 +47,7 @@ function shippedMigrations(): string[] {
 }
 
 export async function health(): Promise<Health> {
-  const provider = currentModel().info.isDemo ? "demo" : "configured";
+  const provider = configuredProviders().length === 0 ? "demo" : "configured";
   const problems: string[] = [];
   let database: Health["database"] = "ok";
   let migrations: Health["migrations"] = "unknown";

@@ -55,6 +55,7 @@ const apiRoutes: Route[] = [
   { method: "PATCH", path: `${W}/skills/evil`, body: { description: "d" } },
   { method: "DELETE", path: `${W}/skills/evil` },
   { method: "GET", path: "/api/model" },
+  { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },

@@ -111,7 +111,8 @@ const rows: Row[] = [
   patchRow("a blank title", { title: "   " }, /title: must not be empty/),
   patchRow("a numeric title", { title: 5 }, /title: .*expected string/),
   patchRow("a title of 201 characters", { title: long(201) }, /title: .*200/),
-  patchRow("no fields", {}, /send title, settings, mode and\/or plan/),
+  patchRow("no fields", {}, /send title, settings, mode, model and\/or plan/),
+  patchRow("a model id with spaces", { model: "my model" }, /model: must be a model id without spaces/),
   patchRow("an unknown mode", { mode: "draft" }, /mode: must be "plan" or "build" \(got "draft"\)/),
   patchRow("a plan over 50,000 characters", { plan: { content: long(50_001) } }, /plan\.content: is 50,001 characters, over the plan's limit of 50,000/),
   patchRow("an empty plan", { plan: { content: " " } }, /plan\.content: must not be empty/),
@@ -225,6 +226,7 @@ const rows: Row[] = [
   notAllowed("GET", `${C}/import`),
 
   notAllowed("POST", "/api/model"),
+  notAllowed("POST", "/api/models"),
   signInRow("malformed JSON", '{"token":', /not valid JSON/),
   signInRow("a numeric token", { token: 42 }, /token: must be a string/),
   signInRow("no token", {}, /token: must be a string/),

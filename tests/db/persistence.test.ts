@@ -35,6 +35,18 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     expect((await conversations.getConversation({ id: a }))?.settings).toEqual({ injection: { timezone: "Europe/Berlin" } });
   });
 
+  it("stores the model a conversation chose, and forgets it again (null: the default)", async () => {
+    const id = newId("model");
+    await conversations.ensureConversation({ id });
+    expect((await conversations.getConversation({ id }))?.model).toBeNull();
+    expect(await conversations.setConversationModel({ id, model: "anthropic/claude-sonnet-4-5" })).toBe(true);
+    expect((await conversations.getConversation({ id }))?.model).toBe("anthropic/claude-sonnet-4-5");
+    expect((await conversations.ensureConversation({ id })).model).toBe("anthropic/claude-sonnet-4-5");
+    expect(await conversations.setConversationModel({ id, model: null })).toBe(true);
+    expect((await conversations.getConversation({ id }))?.model).toBeNull();
+    expect(await conversations.setConversationModel({ id: newId("none"), model: "google/gemini-2.5-pro" })).toBe(false);
+  });
+
   it("keeps message parts as JSON, in order, exactly", async () => {
     const id = newId("c");
     await conversations.ensureConversation({ id });

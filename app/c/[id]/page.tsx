@@ -4,7 +4,7 @@ import { Chat } from "@/components/chat/chat";
 import { ContextMeter } from "@/components/context/context-meter";
 import { PlanPanel } from "@/components/plan/plan-panel";
 import { TaskPanel } from "@/components/tasks/task-panel";
-import { currentModel } from "@/lib/ai/providers";
+import { modelInfoFor } from "@/lib/ai/providers";
 import { ID_PATTERN } from "@/lib/api/schemas";
 import { findConversationView } from "@/lib/chat/conversation-list";
 
@@ -13,8 +13,8 @@ export const dynamic = "force-dynamic";
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!ID_PATTERN.test(id)) notFound();
-  const model = currentModel().info;
   const view = await findConversationView(id);
+  const model = view?.model ?? modelInfoFor();
   return (
     <AppShell
       activeId={id}

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { WorkspaceSettings } from "@/components/workspace/workspace-settings";
-import { currentModel } from "@/lib/ai/providers";
+import { modelInfoFor } from "@/lib/ai/providers";
 import { ApiError } from "@/lib/api/errors";
 import { ID_PATTERN } from "@/lib/api/schemas";
 import { workspaceWithTokens } from "@/lib/chat/workspace-tokens";
@@ -17,7 +17,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ id: 
     throw error;
   });
   return (
-    <AppShell workspaceId={id} title={`Workspace · ${workspace.name}`} model={currentModel().info}>
+    <AppShell workspaceId={id} title={`Workspace · ${workspace.name}`} model={modelInfoFor()}>
       <WorkspaceSettings key={id} initial={workspace} />
     </AppShell>
   );

@@ -7,7 +7,7 @@ import { CHAT_STREAM_HEADERS } from "@/lib/api/stream-headers";
 
 export const dynamic = "force-dynamic";
 
-// The provider as the AI SDK makes it: none of Hintline's request keeping (lib/ai/kept-request-json.ts).
+// The default model, as its provider's AI SDK package makes it (the same request path /api/chat uses).
 let model: LanguageModel | undefined;
 
 export async function POST(request: Request): Promise<Response> {
@@ -15,7 +15,7 @@ export async function POST(request: Request): Promise<Response> {
     return Response.json({ error: { code: "not_found", message: "Not found." } }, { status: 404 });
   }
   const body = (await request.json()) as { messages: UIMessage[] };
-  model ??= resolveModel(process.env, { keepRequestJson: false }).model;
+  model ??= resolveModel(process.env).model;
   const result = streamText({ model, messages: await convertToModelMessages(body.messages) });
   const sameHeaders = new URL(request.url).searchParams.get("headers") === "chat";
   return result.toUIMessageStreamResponse(sameHeaders ? { headers: CHAT_STREAM_HEADERS } : {});

@@ -2,10 +2,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
-import { describeError } from "../agent/describe-error.ts";
-import { type OpenAIFake, startOpenAIFake } from "../../tests/support/openai-fake.ts";
-import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "./context-windows.ts";
-import { replyTokenCeiling, resolveModel } from "./providers.ts";
+import { describeError } from "../../agent/describe-error.ts";
+import { type OpenAIFake, startOpenAIFake } from "../../../tests/support/openai-fake.ts";
+import { contextWindowFor, FALLBACK_CONTEXT_WINDOW } from "../context-windows.ts";
+import { replyTokenCeiling, resolveModel } from "./index.ts";
 
 describe("resolveModel", () => {
   it("uses the offline demo model when neither key nor base URL is set", () => {
@@ -17,14 +17,6 @@ describe("resolveModel", () => {
     const { model, info } = resolveModel({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", HINTLINE_MODEL: "llama3.1:8b" });
     expect(info).toMatchObject({ id: "llama3.1:8b", provider: "openai-compatible", contextWindow: 131_072, isDemo: false });
     expect((model as { provider: string }).provider).toContain("chat");
-  });
-
-  it("keeps its requests' JSON unless asked for the model as the AI SDK makes it", () => {
-    const env = { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" };
-    const warmable = (model: unknown) => typeof (model as { warmPrompt?: unknown }).warmPrompt === "function";
-    expect(warmable(resolveModel(env).model)).toBe(true);
-    expect(warmable(resolveModel(env, { keepRequestJson: false }).model)).toBe(false);
-    expect(warmable(resolveModel({}).model)).toBe(false);
   });
 
   it("uses OpenAI with a key and honours HINTLINE_CONTEXT_WINDOW", () => {

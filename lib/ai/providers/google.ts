@@ -1,0 +1,17 @@
+// Google's Gemini API (GOOGLE_GENERATIVE_AI_API_KEY; GOOGLE_BASE_URL for a proxy or a fake, ending in /v1beta).
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { type Env, providerFetch, setting, withoutTrailingSlash } from "./fetch.ts";
+
+export const GOOGLE_DEFAULT_MODEL = "gemini-2.5-flash";
+
+export const googleConfigured = (env: Env) => Boolean(setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") || setting(env, "GOOGLE_BASE_URL"));
+
+export function googleModel(model: string, env: Env): LanguageModelV4 {
+  const baseURL = setting(env, "GOOGLE_BASE_URL");
+  return createGoogleGenerativeAI({
+    apiKey: setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") ?? "not-needed",
+    ...(baseURL ? { baseURL: withoutTrailingSlash(baseURL) } : {}),
+    fetch: providerFetch,
+  })(model);
+}
