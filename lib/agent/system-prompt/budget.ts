@@ -50,33 +50,38 @@ export function wholeParts(context: PromptContext): PromptCuts {
   };
 }
 
+/** The most characters one token can take as lib/agent/token-count.ts counts (it counts long pieces in slices). */
+const MAX_CHARS_PER_TOKEN = 256;
+
 /**
- * What keeping the first `n` units of `part` costs, estimated from each unit counted on its own (close to the count
- * of them together; the real total is checked after).
+ * The largest number of units of `part` whose estimated cost fits `ceiling` tokens, each unit counted on its own
+ * (close to the count of them together; the real total is checked after). Units are counted only as far as they fit.
  */
-function unitCosts(part: keyof PromptCuts, context: PromptContext, countTokens: (t: string) => number): (n: number) => number {
+function fitter(part: keyof PromptCuts, context: PromptContext, countTokens: (t: string) => number, whole: number): (ceiling: number) => number {
   const ws = context.workspace;
-  const prefix = (lines: readonly string[]) => {
-    const sums = [0];
-    for (const line of lines) sums.push(sums.at(-1)! + countTokens(`${line}\n`));
-    return (n: number) => sums[Math.max(0, Math.min(n, lines.length))]!;
-  };
-  switch (part) {
-    case "memory":
-      return prefix(memoryLines(ws?.memory ?? []));
-    case "knowledge":
-      return prefix(knowledgeLines(ws?.knowledgeIndex ?? ""));
-    case "files":
-      return prefix(fileLines(ws?.files ?? []));
-    case "skills": {
-      const skills = skillLines(ws?.skills ?? []);
-      const names = prefix(skills.map((s) => s.name));
-      const extra = prefix(skills.map((s) => s.described.slice(s.name.length)));
-      return (n: number) => (n <= skills.length ? names(n) : names(skills.length) + extra(n - skills.length));
-    }
-    default:
-      return (n: number) => n; // token parts
+  if (part === "settingsMemory" || part === "instructions" || part === "settingsInstructions") {
+    return (ceiling) => Math.max(0, Math.min(whole, Math.floor(ceiling))); // token parts
   }
+  let units: string[];
+  if (part === "memory") units = memoryLines(ws?.memory ?? []);
+  else if (part === "knowledge") units = knowledgeLines(ws?.knowledgeIndex ?? "");
+  else if (part === "files") units = fileLines(ws?.files ?? []);
+  else {
+    // Skills: the names first, then the descriptions (what each adds to its name).
+    const skills = skillLines(ws?.skills ?? []);
+    units = [...skills.map((s) => s.name), ...skills.map((s) => s.described.slice(s.name.length))];
+  }
+  return (ceiling) => {
+    let n = 0;
+    let used = 0;
+    while (n < whole) {
+      const cost = countTokens(`${units[n]}\n`);
+      if (used + cost > ceiling) break;
+      used += cost;
+      n++;
+    }
+    return n;
+  };
 }
 
 /**
@@ -95,7 +100,13 @@ export function fitToBudget(context: PromptContext): PromptCuts {
   };
   const ctx = { ...context, countTokens };
   const budget = context.workspaceBudget;
-  const total = (cuts: PromptCuts) => budgetedSections(ctx, cuts).reduce((n, s) => n + countTokens(s.text), 0);
+  // A text longer than this cannot fit: it is not counted (a large KNOWLEDGE.md is not tokenized whole to be cut).
+  const countable = Math.max(0, budget) * MAX_CHARS_PER_TOKEN;
+  const total = (cuts: PromptCuts) => {
+    const sections = budgetedSections(ctx, cuts);
+    if (sections.reduce((n, s) => n + s.text.length, 0) > countable) return Number.POSITIVE_INFINITY;
+    return sections.reduce((n, s) => n + countTokens(s.text), 0);
+  };
   const whole = wholeParts(ctx);
   let cuts = { ...whole };
   if (total(cuts) <= budget) return cuts;
@@ -108,22 +119,15 @@ export function fitToBudget(context: PromptContext): PromptCuts {
       continue;
     }
     // The most of this part that fits: estimated from its units' costs, then lowered until the real count fits.
-    const cost = unitCosts(part, ctx, countTokens);
-    const largest = (ceiling: number) => {
-      let [low, high] = [0, whole[part]];
-      while (low < high) {
-        const mid = Math.ceil((low + high) / 2);
-        if (cost(mid) <= ceiling) low = mid;
-        else high = mid - 1;
-      }
-      return low;
-    };
+    const largest = fitter(part, ctx, countTokens, whole[part]);
     let keep = largest(budget - rest);
     for (;;) {
       const tried = { ...cuts, [part]: keep };
       const over = total(tried) - budget;
-      if (over <= 0 || keep === 0) return over <= 0 ? tried : without;
-      keep = Math.min(keep - 1, largest(cost(keep) - over));
+      if (over <= 0) return tried;
+      if (keep === 0) return without;
+      // Lower by at least one unit, and by about the excess.
+      keep = Math.min(keep - 1, largest(budget - rest - over));
     }
   }
   return cuts;
