@@ -24,12 +24,16 @@ export type WorkspaceDetail = {
 
 const n = (value: number) => value.toLocaleString("en-US");
 
-/** The budget line: fixed parts first, memory gets what is left (and is cut to it in the system prompt). */
+/**
+ * The budget line. One budget covers the workspace's instructions, memory, KNOWLEDGE.md and file list (and the skills
+ * list and a conversation's own instructions and memory): memory is cut first, the instructions last.
+ */
 export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
   const fixed = tokens.instructions + tokens.knowledgeIndex;
   const left = Math.max(0, tokens.budget - fixed);
   const cut = tokens.memory > left;
   const used = Math.min(tokens.budget, fixed + Math.min(tokens.memory, left));
+  const share = (part: number) => `${tokens.budget > 0 ? (part / tokens.budget) * 100 : 0}%`;
   return (
     <div data-testid="workspace-tokens" data-cut={cut} className="space-y-1.5 rounded-xl border border-border bg-elevated p-3 text-xs">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
@@ -42,9 +46,20 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
         </span>
       </div>
       <div className="flex h-1.5 overflow-hidden rounded-full bg-chip" aria-hidden="true">
-        <div className="bg-accent" style={{ width: `${(Math.min(fixed, tokens.budget) / tokens.budget) * 100}%` }} />
-        <div className="bg-accent/50" style={{ width: `${(Math.min(tokens.memory, left) / tokens.budget) * 100}%` }} />
+        <div className="bg-accent" style={{ width: share(Math.min(fixed, tokens.budget)) }} />
+        <div className="bg-accent/50" style={{ width: share(Math.min(tokens.memory, left)) }} />
       </div>
+      <p className="text-faint">
+        The budget is HINTLINE_WORKSPACE_BUDGET, at most a quarter of the context window: here the server model&apos;s{" "}
+        <span data-testid="tokens-window">{n(tokens.window)}</span> tokens (a conversation with its own window gets its own budget).
+      </p>
+      {tokens.instructions > tokens.budget && (
+        <p data-testid="instructions-over-budget" role="alert" className="text-danger">
+          The instructions alone take {n(tokens.instructions)} tokens, more than the budget of {n(tokens.budget)} tokens worked out for a{" "}
+          {n(tokens.window)}-token window. A conversation&apos;s system prompt then holds only their beginning, with a note that the agent reads the rest with
+          InstructionsRead, and no memory, KNOWLEDGE.md, skill descriptions or file list. Shorten them, or move reference material into knowledge files.
+        </p>
+      )}
       {cut && (
         <p data-testid="tokens-cut" className="text-fg">
           Memory is larger than the {n(left)} tokens left: the system prompt holds the oldest entries that fit, says it was cut, and the agent searches the rest

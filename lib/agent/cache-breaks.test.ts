@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { type CallInput, createCacheBreakDetector } from "./cache-breaks.ts";
+import { type CallInput, createCacheBreakDetector, parseCallBaseline } from "./cache-breaks.ts";
 
 const user = (text: string): ModelMessage => ({ role: "user", content: text });
 const assistant = (text: string): ModelMessage => ({ role: "assistant", content: text });
@@ -135,5 +135,47 @@ describe("cache-break detector", () => {
     const plain = createCacheBreakDetector();
     plain.observe(call(first));
     expect(plain.observe(call(second))).toMatchObject({ firstChangedMessage: 1, cause: "unexpected" });
+  });
+
+  it("compares the first call with a stored baseline, as a new process or another instance would", () => {
+    const first = createCacheBreakDetector();
+    const history = [user("a"), assistant("b"), user("c")];
+    first.observe(call(history, { stable: history, inputSettings: "", branch: "0" }));
+    // Stored as JSON and read back: the copy of the messages is gone, the hashes remain.
+    const stored = parseCallBaseline(JSON.parse(JSON.stringify(first.baseline())));
+    expect(stored).toBeDefined();
+    const extended = [user("a"), assistant("b"), user("c"), assistant("d"), user("e")];
+    expect(createCacheBreakDetector(stored).observe(call(extended, { inputSettings: "", branch: "0" }))).toBeUndefined();
+    expect(createCacheBreakDetector(stored).observe(call(extended, { system: "Answer in French.", promptSource: '{"x":1}', inputSettings: "", branch: "0" }))).toEqual({
+      firstChangedMessage: null,
+      changed: "system",
+      cause: "prompt-edit",
+    });
+    const stamped = [user("[Mon 10:00] a"), assistant("b"), user("[Mon 10:01] c"), user("e")];
+    expect(createCacheBreakDetector(stored).observe(call(stamped, { inputSettings: "timestamps Europe/Berlin", branch: "0" }))).toEqual({
+      firstChangedMessage: 0,
+      changed: "messages",
+      cause: "settings-edit",
+    });
+    expect(createCacheBreakDetector(stored).observe(call([user("a"), assistant("B")], { inputSettings: "", branch: "0" }))).toEqual({
+      firstChangedMessage: 1,
+      changed: "messages",
+      cause: "unexpected",
+    });
+    // A seeded detector goes on comparing by identity from its own next call.
+    const seeded = createCacheBreakDetector(stored);
+    seeded.observe(call(extended, { stable: extended, inputSettings: "", branch: "0" }));
+    expect(seeded.observe(call(extended.concat(user("f")), { stable: extended, inputSettings: "", branch: "0" }))).toBeUndefined();
+    expect(seeded.baseline()!.hashes).toHaveLength(6);
+  });
+
+  it("reads no baseline from what is not one", () => {
+    const good = createCacheBreakDetector();
+    good.observe(call([user("a")]));
+    const baseline = good.baseline()!;
+    for (const bad of [null, 1, "x", {}, { ...baseline, hashes: [1] }, { ...baseline, system: 3 }, { ...baseline, replaceStatusAt: "1" }]) {
+      expect(parseCallBaseline(bad)).toBeUndefined();
+    }
+    expect(parseCallBaseline(baseline)).toEqual(baseline);
   });
 });

@@ -67,34 +67,68 @@ export function messageHash(message: ModelMessage): string {
   return hash;
 }
 
-type Previous = {
+/**
+ * What the next call is compared with, as plain data (every text as its hash; the model as its id): kept in the
+ * database, so the first call after a restart or on another instance is compared too.
+ */
+export type CallBaseline = {
   model?: string;
   system: string;
   tools: string;
   promptSource: string;
-  inputSettings?: string;
+  inputSettings: string;
   compression: string;
-  branch?: string;
+  branch: string;
   replaceStatusAt?: number;
-  messages: readonly ModelMessage[];
-  stable?: readonly ModelMessage[];
-  /** Content hash of each of `messages`, kept in step with them (mutated in place, never copied). */
+  /** Content hash of each message of the call, in order. */
   hashes: string[];
 };
 
+type Previous = CallBaseline & {
+  /** The call's messages, when this process made it (recognised by identity); none for a stored baseline. */
+  messages: readonly ModelMessage[];
+  stable?: readonly ModelMessage[];
+};
+
+const isText = (v: unknown): v is string => typeof v === "string";
+
+/** A stored baseline read defensively (JSON): undefined when it is not one. */
+export function parseCallBaseline(value: unknown): CallBaseline | undefined {
+  const v = value as Partial<CallBaseline> | null;
+  if (typeof v !== "object" || v === null) return undefined;
+  if (![v.system, v.tools, v.promptSource, v.inputSettings, v.compression, v.branch].every(isText)) return undefined;
+  if (!Array.isArray(v.hashes) || !v.hashes.every(isText)) return undefined;
+  if (v.replaceStatusAt !== undefined && !Number.isSafeInteger(v.replaceStatusAt)) return undefined;
+  if (v.model !== undefined && !isText(v.model)) return undefined;
+  return {
+    ...(v.model === undefined ? {} : { model: v.model }),
+    system: v.system!,
+    tools: v.tools!,
+    promptSource: v.promptSource!,
+    inputSettings: v.inputSettings!,
+    compression: v.compression!,
+    branch: v.branch!,
+    ...(v.replaceStatusAt === undefined ? {} : { replaceStatusAt: v.replaceStatusAt }),
+    hashes: [...v.hashes],
+  };
+}
+
 function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"], firstChanged: number | undefined): CacheBreakCause {
-  if ((input.branch ?? "") !== (previous.branch ?? "")) return "branch";
-  if (input.compression !== previous.compression) return "compression";
-  if (changed === "system" && input.promptSource !== previous.promptSource) return "prompt-edit";
-  if (changed === "messages" && (input.inputSettings ?? "") !== (previous.inputSettings ?? "")) return "settings-edit";
+  if (hashText(input.branch ?? "") !== previous.branch) return "branch";
+  if (hashText(input.compression) !== previous.compression) return "compression";
+  if (changed === "system" && hashText(input.promptSource) !== previous.promptSource) return "prompt-edit";
+  if (changed === "messages" && hashText(input.inputSettings ?? "") !== previous.inputSettings) return "settings-edit";
   if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt) return "replaced-status";
   if (changed === "messages" && input.retry) return "retry";
   return "unexpected";
 }
 
-/** One conversation's detector: `observe` each call's input in order; it returns the break, if the call is one. */
-export function createCacheBreakDetector() {
-  let previous: Previous | undefined;
+/**
+ * One conversation's detector: `observe` each call's input in order; it returns the break, if the call is one. Given
+ * a `baseline` (the conversation's last call, stored), the first call is compared with it.
+ */
+export function createCacheBreakDetector(baseline?: CallBaseline) {
+  let previous: Previous | undefined = baseline && { ...baseline, hashes: [...baseline.hashes], messages: [] };
   return {
     observe(input: CallInput): DetectedBreak | undefined {
       const { messages } = input;
@@ -104,22 +138,36 @@ export function createCacheBreakDetector() {
       let same = 0;
       let firstChanged: number | undefined;
       if (last) {
-        const shared = Math.min(last.messages.length, messages.length);
-        if (input.stable && input.stable === last.stable) same = Math.min(input.stable.length, shared);
-        while (same < shared && messages[same] === last.messages[same]) same++;
+        const shared = Math.min(last.hashes.length, messages.length);
+        // Messages this process sent last time are recognised by identity (a stored baseline has none).
+        const known = Math.min(last.messages.length, shared);
+        if (input.stable && input.stable === last.stable) same = Math.min(input.stable.length, known);
+        while (same < known && messages[same] === last.messages[same]) same++;
         for (let i = same; i < shared; i++) {
           if (messageHash(messages[i]!) !== last.hashes[i]) {
             firstChanged = i;
             break;
           }
         }
-        if (firstChanged === undefined && messages.length < last.messages.length) firstChanged = messages.length;
+        if (firstChanged === undefined && messages.length < last.hashes.length) firstChanged = messages.length;
       }
       // The hashes of this call: the shared identical prefix keeps its hashes, the rest is hashed (each object once).
       const hashes = last?.hashes ?? [];
       hashes.length = same;
       for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
-      previous = { model: input.model, system, tools, promptSource: input.promptSource, inputSettings: input.inputSettings, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
+      previous = {
+        ...(input.model === undefined ? {} : { model: input.model }),
+        system,
+        tools,
+        promptSource: hashText(input.promptSource),
+        inputSettings: hashText(input.inputSettings ?? ""),
+        compression: hashText(input.compression),
+        branch: hashText(input.branch ?? ""),
+        ...(input.replaceStatusAt === undefined ? {} : { replaceStatusAt: input.replaceStatusAt }),
+        messages,
+        stable: input.stable,
+        hashes,
+      };
       if (!last) return undefined;
       if (input.model !== undefined && last.model !== undefined && input.model !== last.model) {
         return { firstChangedMessage: null, changed: "model", cause: "model-switch" };
@@ -130,6 +178,12 @@ export function createCacheBreakDetector() {
       else if (firstChanged !== undefined) changed = "messages";
       if (!changed) return undefined;
       return { firstChangedMessage: changed === "messages" ? firstChanged! : null, changed, cause: causeOf(input, last, changed, firstChanged) };
+    },
+    /** The last call as plain data (a copy), to store; none before the first call. */
+    baseline(): CallBaseline | undefined {
+      if (!previous) return undefined;
+      const { messages: _messages, stable: _stable, hashes, ...rest } = previous;
+      return { ...rest, hashes: [...hashes] };
     },
   };
 }

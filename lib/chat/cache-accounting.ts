@@ -1,15 +1,19 @@
 // The provider's cache, accounted per conversation: each model call's figures (stored in its assistant message's
 // metadata.usage), the totals over the conversation (running totals kept per conversation, not summed per call),
-// and the cache breaks the detector finds (kept, newest last, in the conversation's agent state).
-import { asSchema, type ToolSet } from "ai";
+// and the cache breaks the detector finds (kept, newest last, in the conversation's agent state). The detector's
+// baseline (the last call, as hashes) is stored with the conversation, so the first call after a restart or on another
+// instance is compared too.
+import { asSchema, generateId, type ToolSet } from "ai";
 import { type BreakpointTracker, createBreakpointTracker } from "../agent/cache-breakpoints.ts";
-import { type CallInput, type CacheBreakDetector, createCacheBreakDetector } from "../agent/cache-breaks.ts";
+import { type CallInput, type CacheBreakDetector, createCacheBreakDetector, parseCallBaseline } from "../agent/cache-breaks.ts";
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
+import { getCacheBaseline, putCacheBaseline } from "../db/cache-baselines.ts";
+import { logFailure } from "../ops/logger.ts";
 import { historyTotals } from "./history-fold.ts";
 
 /** Breaks kept per conversation (the newest). */
 export const CACHE_BREAKS_KEPT = 50;
-/** Conversations whose last call the server remembers (the least recently used is dropped). */
+/** Conversations whose last call the server keeps in memory too (the least recently used is dropped). */
 const DETECTORS_KEPT = 500;
 
 /** Summed figures of the calls so far, and the newest call's own figures (null: no call with figures yet). */
@@ -88,18 +92,25 @@ export function toolsKey(tools: ToolSet): string {
   );
 }
 
-const detectors = new Map<string, CacheBreakDetector>();
+/** This process's detector of a conversation and the version of the stored baseline it last wrote (or read). */
+type Kept = { detector: CacheBreakDetector; version: string | undefined };
+const detectors = new Map<string, Kept>();
 
-function detectorFor(conversationId: string): CacheBreakDetector {
-  let detector = detectors.get(conversationId);
-  if (detector) {
-    detectors.delete(conversationId); // re-inserted: the map's order is the recency order
-  } else {
-    detector = createCacheBreakDetector();
-    if (detectors.size >= DETECTORS_KEPT) detectors.delete(detectors.keys().next().value as string);
+/**
+ * The detector a reply compares its calls with: this process's own when the stored baseline is the one it wrote last
+ * (its in-memory copy also knows the messages by identity), else one seeded from the stored baseline (written by
+ * another instance, or before a restart), else a fresh one (the conversation's first call).
+ */
+async function detectorForReply(conversationId: string): Promise<Kept> {
+  const stored = await getCacheBaseline({ conversationId });
+  let kept = detectors.get(conversationId);
+  detectors.delete(conversationId); // re-inserted: the map's order is the recency order
+  if (!kept || kept.version !== stored?.version) {
+    kept = { detector: createCacheBreakDetector(parseCallBaseline(stored?.data)), version: stored?.version };
   }
-  detectors.set(conversationId, detector);
-  return detector;
+  if (detectors.size >= DETECTORS_KEPT) detectors.delete(detectors.keys().next().value as string);
+  detectors.set(conversationId, kept);
+  return kept;
 }
 
 const trackers = new Map<string, BreakpointTracker>();
@@ -117,10 +128,37 @@ export function breakpointsFor(conversationId: string): BreakpointTracker {
   return tracker;
 }
 
-/** Compares a call's input with the conversation's previous call; the break it was, if any, numbered `call`. */
-export function observeCall(conversationId: string, call: number, input: CallInput, now = new Date()): CacheBreak | undefined {
-  const found = detectorFor(conversationId).observe(input);
-  return found ? { call, ...found, at: now.toISOString() } : undefined;
+/**
+ * One reply's cache-break observer. A reply's calls run one after another on one instance (the reply lock), so the
+ * stored baseline is read once, at its first call, and written after each.
+ */
+export function cacheBreakObserver(conversationId: string) {
+  let kept: Promise<Kept> | undefined;
+  return {
+    /**
+     * Compares a call's input with the conversation's previous call and stores it as the next one's baseline (once
+     * `ready`: the conversation's row is written); the break it was, if any, numbered `call`.
+     */
+    async observe(call: number, input: CallInput, ready: Promise<unknown> = Promise.resolve(), now = new Date()): Promise<CacheBreak | undefined> {
+      kept ??= detectorForReply(conversationId);
+      const own = await kept;
+      const found = own.detector.observe(input);
+      const baseline = own.detector.baseline();
+      if (baseline) {
+        const version = generateId();
+        // Until the write lands the stored baseline is not this process's copy: a failed write makes the next reply
+        // read what is stored.
+        own.version = undefined;
+        await ready;
+        await putCacheBaseline({ conversationId, version, data: baseline })
+          .then(() => {
+            own.version = version;
+          })
+          .catch(logFailure("storing the cache-break baseline failed", { conversationId }));
+      }
+      return found ? { call, ...found, at: now.toISOString() } : undefined;
+    },
+  };
 }
 
 /** A conversation's calls are compared from the next one on afresh (it was deleted, or replaced by an import). */

@@ -15,7 +15,7 @@ import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
-import { breakpointsFor, cacheFigures, conversationCallTotals, observeCall, toolsKey } from "./cache-accounting.ts";
+import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
@@ -118,6 +118,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const calls: CallUsage[] = [];
   const callsBefore = conversationCallTotals(history).calls;
   const toolDefinitions = toolsKey(tools);
+  const cacheBreaks = cacheBreakObserver(conversationId);
   const metadataOf = (extra: object) => ({ model: job.modelId, ...(calls.length ? { usage: calls } : {}), ...extra });
   try {
     const outcome = await runReply({
@@ -148,7 +149,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
         calls.push(plausibleUsage(reported, contextWindow) ?? {});
         report.call(calls.at(-1)!);
-        const found = observeCall(conversationId, callsBefore + calls.length, {
+        const found = await cacheBreaks.observe(callsBefore + calls.length, {
           model: job.modelId,
           system: instructions,
           tools: toolDefinitions,
@@ -160,7 +161,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           branch: String(agentState.branchEpoch ?? 0),
           retry: job.retry === true && stepIndex === 0,
           replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
-        });
+        }, committed);
         if (found) {
           await committed;
           await recordCacheBreak(conversationId, found);

@@ -1,21 +1,35 @@
 // The system prompt for a conversation: its own prompt settings over the global defaults from the environment, and
 // its workspace as frozen in its view (lib/chat/workspace-view.ts).
-import { assembleSystemPrompt, type AssembledPrompt, DEFAULT_WORKSPACE_BUDGET } from "../agent/system-prompt/assemble.ts";
+import { assembleSystemPrompt, type AssembledPrompt } from "../agent/system-prompt/assemble.ts";
+import { DEFAULT_WORKSPACE_BUDGET, promptBudget } from "../agent/system-prompt/budget.ts";
 import type { Settings } from "../agent/settings.ts";
+import { currentModel } from "../ai/providers/index.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { envNumber } from "../env-number.ts";
 import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
 
 const countTokens = createTokenCounter();
 
-export const workspaceBudget = () => envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET;
+/** HINTLINE_WORKSPACE_BUDGET: the budget before the window's share caps it. */
+export const configuredWorkspaceBudget = () => envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET;
+
+/** The context window a budget is worked out for: the conversation's own setting, else the model's. */
+export const budgetWindow = (settings?: Settings) => settings?.context.contextWindow ?? currentModel().info.contextWindow;
+
+/**
+ * The one budget of a conversation's workspace section, settings instructions and memory, and skills list: the
+ * configured budget, at most a quarter of its context window (stable per conversation: the window is its setting or
+ * the server's model).
+ */
+export const workspaceBudget = (settings?: Settings) => promptBudget(configuredWorkspaceBudget(), budgetWindow(settings));
 
 // Assembled prompts by what they were assembled from: a call whose settings and frozen workspace did not change gets
 // the same prompt without counting its sections again.
 const assembled = new Map<string, AssembledPrompt>();
 
 export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace | null): AssembledPrompt {
-  const key = `${promptSourceOf(settings)}\u0000${workspace?.id ?? ""}\u0000${workspaceBudget()}`;
+  const budget = workspaceBudget(settings);
+  const key = `${promptSourceOf(settings)}\u0000${workspace?.id ?? ""}\u0000${budget}`;
   const cached = assembled.get(key);
   if (cached) return cached;
   const prompt = assembleSystemPrompt({
@@ -26,7 +40,7 @@ export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace 
       memory: process.env.HINTLINE_MEMORY,
     },
     taskToolNames: settings.injection.taskToolNames,
-    workspaceBudget: workspaceBudget(),
+    workspaceBudget: budget,
     countTokens,
     workspace: workspace?.snapshot,
   });
@@ -43,5 +57,5 @@ export async function conversationSystemPrompt(conversationId: string, settings:
 /** What the system prompt is assembled from: when this changes, so may the prompt (the person's edit). */
 export function promptSourceOf(settings: Settings): string {
   const env = process.env;
-  return JSON.stringify([settings.prompt, settings.injection.taskToolNames, env.HINTLINE_BASE_PROMPT, env.HINTLINE_INSTRUCTIONS, env.HINTLINE_MEMORY]);
+  return JSON.stringify([settings.prompt, settings.injection.taskToolNames, env.HINTLINE_BASE_PROMPT, env.HINTLINE_INSTRUCTIONS, env.HINTLINE_MEMORY, workspaceBudget(settings)]);
 }

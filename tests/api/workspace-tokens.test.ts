@@ -6,7 +6,7 @@ import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { getJson } from "../support/chat-client.ts";
 import { databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
-type Tokens = { budget: number; instructions: number; memory: number; knowledgeIndex: number };
+type Tokens = { budget: number; window: number; instructions: number; memory: number; knowledgeIndex: number };
 type WorkspaceWithTokens = { id: string; name: string; instructions: string; tokens: Tokens };
 
 describe.each(databaseKinds("workspace_tokens"))("$name: workspace token figures", ({ databaseUrl }) => {
@@ -25,7 +25,8 @@ describe.each(databaseKinds("workspace_tokens"))("$name: workspace token figures
     const empty = await getJson<WorkspaceWithTokens>(api(`/workspaces/${ws.id}`));
     expect(empty.status).toBe(200);
     expect(empty.body).toMatchObject({ id: ws.id, name: "Tokens", instructions });
-    expect(empty.body.tokens).toEqual({ budget: 1234, instructions: countTokens(instructions), memory: 0, knowledgeIndex: 0 });
+    // The demo model's window is 8,192 tokens: a quarter of it (2,048) is more than the configured 1,234.
+    expect(empty.body.tokens).toEqual({ budget: 1234, window: 8192, instructions: countTokens(instructions), memory: 0, knowledgeIndex: 0 });
 
     for (const text of ["Prefers metric units", "Lives in Lyon"]) {
       expect((await fetch(api(`/workspaces/${ws.id}/memory`), jsonRequest("POST", { text }))).status).toBe(201);
@@ -39,6 +40,7 @@ describe.each(databaseKinds("workspace_tokens"))("$name: workspace token figures
     const apiBytes = Buffer.byteLength("# API\nThe rate limit is 10 per second.\n");
     expect(body.tokens).toEqual({
       budget: 1234,
+      window: 8192,
       instructions: countTokens(instructions),
       memory: countTokens("- Prefers metric units\n- Lives in Lyon"),
       knowledgeIndex: countTokens(index) + countTokens(`- notes/api.md (${apiBytes} bytes)`),

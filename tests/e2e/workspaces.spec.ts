@@ -98,6 +98,28 @@ test.describe("workspaces", () => {
     await expect(ws.memoryEntry("Prefers metric units").getByTestId("memory-author")).toHaveText("agent");
   });
 
+  test("warns when the instructions alone exceed the budget worked out for the model's window, and stops when they fit", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    const tag = uniqueTag();
+    await chat.gotoNewChat();
+    const id = await ws.create(`Budget ${tag}`);
+    await ws.gotoSettings(id);
+    await expect(ws.instructionsOverBudget).toHaveCount(0);
+    // The demo model's window is 8,192 tokens: the budget is min(8,000, 8,192 / 4) = 2,048.
+    await expect(page.getByTestId("tokens-budget")).toHaveText("2,048");
+    await expect(page.getByTestId("tokens-window")).toHaveText("8,192");
+    const long = Array.from({ length: 400 }, (_, i) => `Rule ${i}: answer in full sentences.`).join("\n");
+    await ws.saveInstructions(long);
+    await expect(ws.instructionsOverBudget).toBeVisible();
+    await expect(ws.instructionsOverBudget).toContainText("more than the budget of 2,048 tokens worked out for a 8,192-token window");
+    await expect(ws.instructionsOverBudget).toContainText("InstructionsRead");
+    const tokens = Number((await page.getByTestId("tokens-instructions").textContent())?.replace(/,/g, ""));
+    expect(tokens).toBeGreaterThan(2_048);
+    await ws.saveInstructions("Answer in full sentences.");
+    await expect(ws.instructionsOverBudget).toHaveCount(0);
+  });
+
   test("the switcher works from the drawer at phone width", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const chat = new ChatPage(page);

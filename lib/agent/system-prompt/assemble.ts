@@ -1,4 +1,5 @@
 // The system prompt's middleware chain, in order. Adding a transformer is one module and one line here.
+import { fitToBudget } from "./budget.ts";
 import { basePrompt, instructions, memory, taskGuidance } from "./transformers.ts";
 import type { PromptContext, PromptSection, PromptTransformer } from "./types.ts";
 import { availableSkills, workspaceSection } from "./workspace.ts";
@@ -16,12 +17,12 @@ export const PROMPT_CHAIN: readonly PromptTransformer[] = [
   availableSkills,
 ];
 
-export const DEFAULT_WORKSPACE_BUDGET = 8_000;
-
 export type AssembledPrompt = { text: string; sections: Array<PromptSection & { tokens: number }> };
 
+/** The prompt: the chain run with the budgeted parts cut to the budget (lib/agent/system-prompt/budget.ts). */
 export function assembleSystemPrompt(context: PromptContext, chain: readonly PromptTransformer[] = PROMPT_CHAIN): AssembledPrompt {
-  const sections = chain.reduce<PromptSection[]>((acc, transform) => transform(acc, context), []);
+  const budgeted = { ...context, cuts: context.cuts ?? fitToBudget(context) };
+  const sections = chain.reduce<PromptSection[]>((acc, transform) => transform(acc, budgeted), []);
   return {
     text: sections.map((s) => s.text).join("\n\n"),
     sections: sections.map((s) => ({ ...s, tokens: context.countTokens(s.text) })),

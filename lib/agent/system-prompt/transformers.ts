@@ -36,30 +36,40 @@ export function cutToTokens(text: string, budget: number, countTokens: (t: strin
   return lineEnd > low * 0.8 ? cut.slice(0, lineEnd) : cut;
 }
 
-const INSTRUCTIONS_HEADER = "# Instructions\nStanding rules from the person; follow them throughout.";
-const MEMORY_HEADER = "# Memory\nNotes kept across conversations; use them when relevant.";
+export const INSTRUCTIONS_HEADER = "# Instructions\nStanding rules from the person; follow them throughout.";
+export const MEMORY_HEADER = "# Memory\nNotes kept across conversations; use them when relevant.";
 
+/** The settings part the prompt holds: the conversation's own, else the global default (none: neither is set). */
+export function settingsPart(context: PromptContext, key: "instructions" | "memory"): { text: string; origin: string } | undefined {
+  return pick(context, key);
+}
+
+/** `text` cut to `keep` tokens (whole when unset or enough), with `note` saying how much was shown. */
+function tokensWithin(text: string, keep: number | undefined, countTokens: (t: string) => number, note: (shown: number, total: number) => string): string {
+  if (keep === undefined) return text;
+  const total = countTokens(text);
+  if (keep >= total) return text;
+  const shown = cutToTokens(text, keep, countTokens);
+  return `${shown}${shown ? "\n" : ""}${note(shown ? countTokens(shown) : 0, total)}`;
+}
+
+/** The settings instructions: cut last of everything the budget covers, and then with a note. */
 export const instructions: PromptTransformer = (sections, context) => {
   const chosen = pick(context, "instructions");
   if (!chosen) return sections;
-  const budget = context.workspaceBudget - context.countTokens(INSTRUCTIONS_HEADER);
-  const text = cutToTokens(chosen.text, budget, context.countTokens);
-  const note = text.length < chosen.text.length ? "\n[Instructions truncated to fit the workspace budget.]" : "";
-  return [...sections, { id: "instructions", title: "Instructions", origin: chosen.origin, text: `${INSTRUCTIONS_HEADER}\n${text}${note}` }];
+  const note = (shown: number, total: number) =>
+    `[Instructions cut to the budget (${context.workspaceBudget} tokens): ${shown} of ${total} tokens shown. The rest is in the ${chosen.origin === "global default" ? "server's HINTLINE_INSTRUCTIONS" : "conversation's prompt settings"}, which you cannot read: ask the person when it matters.]`;
+  const text = tokensWithin(chosen.text, context.cuts?.settingsInstructions, context.countTokens, note);
+  return [...sections, { id: "instructions", title: "Instructions", origin: chosen.origin, text: `${INSTRUCTIONS_HEADER}\n${text}` }];
 };
 
-/** Memory gets what the instructions left of the workspace budget, with a visible note when cut. */
+/** The settings memory: cut right after the workspace memory, with a note. */
 export const memory: PromptTransformer = (sections, context) => {
   const chosen = pick(context, "memory");
   if (!chosen) return sections;
-  const used = sections.filter((s) => s.id === "instructions").reduce((n, s) => n + context.countTokens(s.text), 0);
-  const note = (shown: number, total: number) => `\n[Memory truncated: ${shown} of ${total} tokens shown (workspace budget ${context.workspaceBudget} tokens).]`;
-  const total = context.countTokens(chosen.text);
-  const room = context.workspaceBudget - used - context.countTokens(MEMORY_HEADER) - context.countTokens(note(total, total));
-  const text = cutToTokens(chosen.text, room, context.countTokens);
-  const truncated = text.length < chosen.text.length;
-  const body = `${MEMORY_HEADER}\n${text}${truncated ? note(context.countTokens(text), total) : ""}`;
-  return [...sections, { id: "memory", title: "Memory", origin: chosen.origin, text: body }];
+  const note = (shown: number, total: number) => `[Memory truncated: ${shown} of ${total} tokens shown (workspace budget ${context.workspaceBudget} tokens).]`;
+  const text = tokensWithin(chosen.text, context.cuts?.settingsMemory, context.countTokens, note);
+  return [...sections, { id: "memory", title: "Memory", origin: chosen.origin, text: `${MEMORY_HEADER}\n${text}` }];
 };
 
 export const taskGuidance: PromptTransformer = (sections, context) => {

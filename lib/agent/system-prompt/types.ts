@@ -28,11 +28,38 @@ export type PromptContext = {
   /** Global defaults (HINTLINE_BASE_PROMPT / HINTLINE_INSTRUCTIONS / HINTLINE_MEMORY). */
   defaults: { base?: string; instructions?: string; memory?: string };
   taskToolNames: readonly string[];
-  /** Token budget for the whole workspace section (instructions + memory). */
+  /**
+   * The one token budget of the budgeted sections: the workspace section, the settings instructions and memory, and
+   * the skills list (lib/agent/system-prompt/budget.ts, `promptBudget`).
+   */
   workspaceBudget: number;
   countTokens: (text: string) => number;
   /** The conversation's workspace as its system prompt was frozen; none adds no workspace sections. */
   workspace?: WorkspaceSnapshot;
+  /** How much of each budgeted part the sections hold (set by assembleSystemPrompt); none: all of every part. */
+  cuts?: PromptCuts;
+};
+
+/**
+ * How much of each budgeted part the system prompt holds, in the part's own units. Listed in the cut order: the first
+ * is cut first when the budgeted sections exceed the budget, the last (the instructions) only when nothing else is
+ * left to cut.
+ */
+export type PromptCuts = {
+  /** Workspace memory entries kept, oldest first. */
+  memory: number;
+  /** Tokens of the settings memory kept. */
+  settingsMemory: number;
+  /** Lines of KNOWLEDGE.md kept. */
+  knowledge: number;
+  /** The skills list: the first `n` names when `n` ≤ skills, else every name and the first `n − skills` descriptions. */
+  skills: number;
+  /** Knowledge files listed. */
+  files: number;
+  /** Tokens of the workspace instructions kept. */
+  instructions: number;
+  /** Tokens of the settings instructions kept. */
+  settingsInstructions: number;
 };
 
 export type PromptTransformer = (sections: PromptSection[], context: PromptContext) => PromptSection[];

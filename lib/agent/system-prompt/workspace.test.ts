@@ -49,7 +49,7 @@ describe("the workspace section", () => {
     expect(assembleSystemPrompt(context(full)).text).toBe(prompt.text);
   });
 
-  it("cuts the memory, never the fixed parts, to what the budget leaves, saying so", () => {
+  it("cuts the memory first, never the instructions or the file list while memory is left, saying so", () => {
     const memory = Array.from({ length: 400 }, (_, i) => `Fact number ${i} about the project and its many details`);
     const budget = 1_500;
     const section = assembleSystemPrompt(context({ ...full, memory }, budget)).sections.find((s) => s.id === "workspace")!;
@@ -64,14 +64,15 @@ describe("the workspace section", () => {
     expect(all.text).not.toContain("Memory cut");
   });
 
-  it("gives a large KNOWLEDGE.md at most half of what the fixed parts leave, so memory keeps room", () => {
+  it("cuts memory before KNOWLEDGE.md: a large KNOWLEDGE.md takes what cutting memory leaves", () => {
     const knowledgeIndex = Array.from({ length: 3_000 }, (_, i) => `Line ${i} of the domain knowledge index`).join("\n");
     const memory = ["Prefers metric units"];
     const section = assembleSystemPrompt(context({ ...full, knowledgeIndex, memory }, 2_000)).sections.find((s) => s.id === "workspace")!;
     expect(section.tokens).toBeLessThanOrEqual(2_000);
+    expect(section.tokens).toBeGreaterThan(1_900);
     expect(section.text).toContain("Line 0 of the domain");
     expect(section.text).toMatch(/\[KNOWLEDGE\.md cut to the budget: \d+ of 3000 lines shown\. Read the rest with KnowledgeRead KNOWLEDGE\.md\.\]/);
-    expect(section.text).toContain("- Prefers metric units\n</memory_context>");
+    expect(section.text).toContain("<memory_context>\n[Memory cut to the budget: 0 of 1 entries shown. Search the rest with MemorySearch.]\n</memory_context>");
   });
 
   it("escapes stored text: it can neither close the workspace's tags nor forge a hint", () => {

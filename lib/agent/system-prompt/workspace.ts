@@ -1,12 +1,12 @@
 // The workspace section of the system prompt (after the reference's WorkspaceContextMiddleware) and the
 // <available_skills> list (its HarnessSkillMiddleware). Both add nothing when the workspace gives them nothing, so a
 // conversation without workspace content keeps the prompt it had. Stored text is escaped: it can neither forge
-// Hintline's hint tags nor close the workspace's own.
+// Hintline's hint tags nor close the workspace's own. How much of each part they hold is context.cuts (budget.ts).
 import { neutralizeHintTags, oneLine as plainOneLine, withPlainLineBreaks } from "../hints/neutralize-tags.ts";
+import { cutToTokens } from "./transformers.ts";
 import type { PromptSection, PromptTransformer, WorkspaceSnapshot } from "./types.ts";
 
 export type { WorkspaceSnapshot };
-
 
 /**
  * Stored text as it may appear inside the section: the one escaper (every spelling of a hint's or this section's own
@@ -28,45 +28,38 @@ export const WORKSPACE_GUIDANCE = [
   "When the person states a preference, a background fact or a decision, or a key result appears, append one concise entry with MemoryWrite. Never write an entry that is already there.",
 ].join("\n");
 
-/**
- * The leading `lines` that fit `budget` tokens with the note that says how many were shown (all of them, without a
- * note, when they fit).
- */
-function linesWithin(lines: readonly string[], budget: number, countTokens: (t: string) => number, note: (shown: number) => string): { text: string; shown: number } {
-  const all = lines.join("\n");
-  if (countTokens(all) <= budget) return { text: all, shown: lines.length };
-  let room = budget - countTokens(note(lines.length));
-  const kept: string[] = [];
-  for (const line of lines) {
-    const cost = countTokens(`${line}\n`);
-    if (cost > room) break;
-    kept.push(line);
-    room -= cost;
-  }
-  return { text: [...kept, note(kept.length)].join("\n"), shown: kept.length };
+/** The first `keep` lines (every line when `keep` is unset or covers them), with `note` when some were left out. */
+function firstLines(lines: readonly string[], keep: number | undefined, note: (shown: number) => string): string {
+  if (keep === undefined || keep >= lines.length) return lines.join("\n");
+  const shown = Math.max(0, keep);
+  return [...lines.slice(0, shown), note(shown)].join("\n");
 }
 
-/** KNOWLEDGE.md's lines that fit `budget` tokens, with a note when the rest was left out. */
-export function knowledgeIndexWithin(index: string, budget: number, countTokens: (t: string) => number): string {
+/** The memory entries as the prompt lists them, oldest first. */
+export const memoryLines = (entries: readonly string[]) => entries.map((e) => `- ${escapeWorkspaceText(oneLine(e))}`);
+/** KNOWLEDGE.md's lines as the prompt holds them (none when it is empty). */
+export function knowledgeLines(index: string): string[] {
   const text = escapeWorkspaceText(index.trim());
-  if (!text) return text;
-  const lines = text.split("\n");
-  const note = (shown: number) => `[KNOWLEDGE.md cut to the budget: ${shown} of ${lines.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
-  return linesWithin(lines, budget, countTokens, note).text;
+  return text ? text.split("\n") : [];
+}
+/** The knowledge files as the prompt lists them. */
+export const fileLines = (files: WorkspaceSnapshot["files"]) => files.map((f) => `- ${escapeWorkspaceText(oneLine(f.path))} (${f.bytes} bytes)`);
+/** The skills as the prompt lists them: by name alone, and with their descriptions. */
+export function skillLines(skills: WorkspaceSnapshot["skills"]): Array<{ name: string; described: string }> {
+  return skills.map((s) => {
+    const name = `- ${escapeWorkspaceText(oneLine(s.name))}`;
+    return { name, described: `${name}: ${escapeWorkspaceText(oneLine(s.description))}` };
+  });
 }
 
-function knowledgeBlock(ws: WorkspaceSnapshot, index: string): string {
-  const parts: string[] = [];
-  if (index) parts.push(index);
-  if (ws.files.length) parts.push(["Files (read with KnowledgeRead):", ...ws.files.map((f) => `- ${escapeWorkspaceText(oneLine(f.path))} (${f.bytes} bytes)`)].join("\n"));
-  return parts.join("\n\n");
-}
-
-/** The memory entries that fit `budget` tokens, oldest first, with a note when some were left out. */
-export function memoryWithin(entries: readonly string[], budget: number, countTokens: (t: string) => number): { text: string; shown: number } {
-  const lines = entries.map((e) => `- ${escapeWorkspaceText(oneLine(e))}`);
-  const note = (shown: number) => `[Memory cut to the budget: ${shown} of ${lines.length} entries shown. Search the rest with MemorySearch.]`;
-  return linesWithin(lines, budget, countTokens, note);
+/** The workspace instructions cut to `keep` tokens (whole when unset or enough), saying so and where the rest is. */
+export function instructionsWithin(text: string, keep: number | undefined, budget: number, countTokens: (t: string) => number): string {
+  if (keep === undefined) return text;
+  const total = countTokens(text);
+  if (keep >= total) return text;
+  const shown = cutToTokens(text, keep, countTokens);
+  const note = `[Instructions cut to the budget (${budget} tokens): ${shown ? countTokens(shown) : 0} of ${total} tokens shown. Read them whole with InstructionsRead.]`;
+  return shown ? `${shown}\n${note}` : note;
 }
 
 export const workspaceSection: PromptTransformer = (sections, context) => {
@@ -74,30 +67,32 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   if (!ws) return sections;
   const instructions = ws.instructions.trim() ? escapeWorkspaceText(ws.instructions.trim()) : "";
   if (!instructions && !ws.knowledgeIndex.trim() && ws.files.length === 0 && ws.memory.length === 0) return sections;
+  const cuts = context.cuts;
   const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${WORKSPACE_GUIDANCE}\n\n## Workspace Files (Injected)\n<loaded_context>`;
-  const agents = instructions ? `\n<agents_context>\n${instructions}\n</agents_context>` : "";
-  // Fixed parts first: the instructions and the file list whole, KNOWLEDGE.md up to half of what they leave, and
-  // memory gets the rest.
-  const fixed = context.countTokens(`${head}${agents}${knowledgeBlock(ws, "")}\n</loaded_context>`) + 40;
-  const index = knowledgeIndexWithin(ws.knowledgeIndex, Math.max(0, Math.floor((context.workspaceBudget - fixed) / 2)), context.countTokens);
-  const knowledge = knowledgeBlock(ws, index);
+  const agents = instructions ? `\n<agents_context>\n${instructionsWithin(instructions, cuts?.instructions, context.workspaceBudget, context.countTokens)}\n</agents_context>` : "";
+  const memory = memoryLines(ws.memory);
+  const memoryNote = (shown: number) => `[Memory cut to the budget: ${shown} of ${memory.length} entries shown. Search the rest with MemorySearch.]`;
+  const memoryPart = memory.length ? `\n<memory_context>\n${firstLines(memory, cuts?.memory, memoryNote)}\n</memory_context>` : "";
+  const index = knowledgeLines(ws.knowledgeIndex);
+  const indexNote = (shown: number) => `[KNOWLEDGE.md cut to the budget: ${shown} of ${index.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
+  const files = fileLines(ws.files);
+  const filesNote = (shown: number) => `[File list cut to the budget: ${shown} of ${files.length} files listed. List them all with KnowledgeList.]`;
+  const knowledge = [
+    ...(index.length ? [firstLines(index, cuts?.knowledge, indexNote)] : []),
+    ...(files.length ? [`Files (read with KnowledgeRead):\n${firstLines(files, cuts?.files, filesNote)}`] : []),
+  ].join("\n\n");
   const domain = knowledge ? `\n<domain_knowledge_context>\n${knowledge}\n</domain_knowledge_context>` : "";
-  const tail = "\n</loaded_context>";
-  let memoryPart = "";
-  if (ws.memory.length) {
-    const frame = "\n<memory_context>\n\n</memory_context>";
-    const available = context.workspaceBudget - context.countTokens(head + agents + domain + tail + frame);
-    const { text } = memoryWithin(ws.memory, Math.max(0, available), context.countTokens);
-    memoryPart = `\n<memory_context>\n${text}\n</memory_context>`;
-  }
-  const section: PromptSection = { id: "workspace", title: "Workspace", origin: `workspace ${oneLine(ws.name)}`, text: head + agents + memoryPart + domain + tail };
+  const section: PromptSection = { id: "workspace", title: "Workspace", origin: `workspace ${oneLine(ws.name)}`, text: `${head}${agents}${memoryPart}${domain}\n</loaded_context>` };
   return [...sections, section];
 };
 
 export const availableSkills: PromptTransformer = (sections, context) => {
-  const skills = context.workspace?.skills ?? [];
+  const skills = skillLines(context.workspace?.skills ?? []);
   if (skills.length === 0) return sections;
-  const lines = skills.map((s) => `- ${escapeWorkspaceText(oneLine(s.name))}: ${escapeWorkspaceText(oneLine(s.description))}`);
+  const level = Math.max(0, context.cuts?.skills ?? 2 * skills.length);
+  const lines = level <= skills.length ? skills.slice(0, level).map((s) => s.name) : skills.map((s, i) => (i < level - skills.length ? s.described : s.name));
+  if (level < skills.length) lines.push(`[Skills cut to the budget: ${level} of ${skills.length} listed. SkillLoad loads any skill by name.]`);
+  else if (level < 2 * skills.length) lines.push(`[Skill descriptions cut to the budget: ${level - skills.length} of ${skills.length} shown. SkillLoad loads any skill by name.]`);
   const text = `# Skills\nLoad a skill's full instructions with SkillLoad when it is relevant, then follow them.\n<available_skills>\n${lines.join("\n")}\n</available_skills>`;
   return [...sections, { id: "skills", title: "Available skills", origin: `workspace ${oneLine(context.workspace!.name)}`, text }];
 };

@@ -71,6 +71,20 @@ export class WorkspacePage {
   get knowledgeError(): Locator {
     return this.page.getByTestId("knowledge-error");
   }
+  /** The warning that the instructions alone exceed the budget. */
+  get instructionsOverBudget(): Locator {
+    return this.page.getByTestId("instructions-over-budget");
+  }
+  get instructionsInput(): Locator {
+    return this.page.getByTestId("workspace-instructions");
+  }
+
+  /** Replaces the instructions in the settings view and saves them. */
+  async saveInstructions(text: string): Promise<void> {
+    await this.instructionsInput.fill(text);
+    await this.page.getByTestId("workspace-instructions-save").click();
+    await expect(this.page.getByTestId("workspace-instructions-message")).toContainText("Instructions saved.");
+  }
 
   memoryEntry(text: string): Locator {
     return this.memoryEntries.filter({ has: this.page.getByTestId("memory-text").getByText(text, { exact: true }) });
