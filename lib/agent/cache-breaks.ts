@@ -49,20 +49,26 @@ export function hashText(text: string, seed = 0): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-const messageHashes = new WeakMap<ModelMessage, string>();
+const messageHashes = new WeakMap<ModelMessage, { hash: string; bytes: number }>();
 
 function binaryReplacer(_key: string, value: unknown): unknown {
   return value instanceof Uint8Array ? `bytes:${Buffer.from(value).toString("base64")}` : value;
 }
 
+/** A message's content hash and its JSON text's size in bytes (2 a character), worked out once per message object. */
+function messageDigest(message: ModelMessage): { hash: string; bytes: number } {
+  let digest = messageHashes.get(message);
+  if (digest === undefined) {
+    const json = JSON.stringify(message, binaryReplacer);
+    digest = { hash: hashText(json), bytes: 2 * json.length };
+    messageHashes.set(message, digest);
+  }
+  return digest;
+}
+
 /** A message's content hash, worked out once per message object. */
 export function messageHash(message: ModelMessage): string {
-  let hash = messageHashes.get(message);
-  if (hash === undefined) {
-    hash = hashText(JSON.stringify(message, binaryReplacer));
-    messageHashes.set(message, hash);
-  }
-  return hash;
+  return messageDigest(message).hash;
 }
 
 type Previous = {
@@ -77,6 +83,9 @@ type Previous = {
   stable?: readonly ModelMessage[];
   /** Content hash of each of `messages`, kept in step with them (mutated in place, never copied). */
   hashes: string[];
+  /** The size of each of `messages` (messageDigest), in step with `hashes`, and their sum. */
+  sizes: number[];
+  bytes: number;
 };
 
 function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"], firstChanged: number | undefined): CacheBreakCause {
@@ -114,9 +123,31 @@ export function createCacheBreakDetector() {
       }
       // The hashes of this call: the shared identical prefix keeps its hashes, the rest is hashed (each object once).
       const hashes = last?.hashes ?? [];
+      const sizes = last?.sizes ?? [];
+      let bytes = last?.bytes ?? 0;
+      for (let i = same; i < sizes.length; i++) bytes -= sizes[i]!;
       hashes.length = same;
-      for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
-      previous = { system, tools, promptSource: input.promptSource, inputSettings: input.inputSettings, compression: input.compression, branch: input.branch, replaceStatusAt: input.replaceStatusAt, messages, stable: input.stable, hashes };
+      sizes.length = same;
+      for (let i = same; i < messages.length; i++) {
+        const digest = messageDigest(messages[i]!);
+        hashes.push(digest.hash);
+        sizes.push(digest.bytes);
+        bytes += digest.bytes;
+      }
+      previous = {
+        system,
+        tools,
+        promptSource: input.promptSource,
+        inputSettings: input.inputSettings,
+        compression: input.compression,
+        branch: input.branch,
+        replaceStatusAt: input.replaceStatusAt,
+        messages,
+        stable: input.stable,
+        hashes,
+        sizes,
+        bytes,
+      };
       if (!last) return undefined;
       let changed: DetectedBreak["changed"] | undefined;
       if (system !== last.system) changed = "system";
@@ -124,6 +155,10 @@ export function createCacheBreakDetector() {
       else if (firstChanged !== undefined) changed = "messages";
       if (!changed) return undefined;
       return { firstChangedMessage: changed === "messages" ? firstChanged! : null, changed, cause: causeOf(input, last, changed, firstChanged) };
+    },
+    /** The size of the previous call's messages it keeps (as JSON text), for the caches that keep detectors. */
+    heldBytes(): number {
+      return previous?.bytes ?? 0;
     },
   };
 }

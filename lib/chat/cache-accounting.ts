@@ -4,12 +4,20 @@
 import { asSchema, type ToolSet } from "ai";
 import { type CallInput, type CacheBreakDetector, createCacheBreakDetector } from "../agent/cache-breaks.ts";
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
+import { sharedBoundedMap } from "../bounded-map.ts";
 import { historyTotals } from "./history-fold.ts";
 
 /** Breaks kept per conversation (the newest). */
 export const CACHE_BREAKS_KEPT = 50;
-/** Conversations whose last call the server remembers (the least recently used is dropped). */
-const DETECTORS_KEPT = 500;
+/**
+ * Conversations whose last call the server remembers (the least recently used is dropped). A detector keeps its last
+ * call's model messages, and with them everything derived from them and held weakly by them (the converted prompt,
+ * lib/agent/converted-prefix.ts, and the request's JSON, lib/ai/kept-request-json.ts): about three times their JSON,
+ * which is what it is weighed at. One set for the process. A conversation dropped here only misses the comparison of
+ * its next call (no break is reported for it).
+ */
+const DETECTORS_KEPT = 200;
+export const DETECTORS_MAX_BYTES = 48 * 1024 * 1024;
 
 /** Summed figures of the calls so far, and the newest call's own figures (null: no call with figures yet). */
 type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number; last: CacheTotals | null };
@@ -87,23 +95,17 @@ export function toolsKey(tools: ToolSet): string {
   );
 }
 
-const detectors = new Map<string, CacheBreakDetector>();
-
-function detectorFor(conversationId: string): CacheBreakDetector {
-  let detector = detectors.get(conversationId);
-  if (detector) {
-    detectors.delete(conversationId); // re-inserted: the map's order is the recency order
-  } else {
-    detector = createCacheBreakDetector();
-    if (detectors.size >= DETECTORS_KEPT) detectors.delete(detectors.keys().next().value as string);
-  }
-  detectors.set(conversationId, detector);
-  return detector;
-}
+const detectors = sharedBoundedMap<string, CacheBreakDetector>("cache-break-detectors", {
+  maxEntries: DETECTORS_KEPT,
+  maxBytes: DETECTORS_MAX_BYTES,
+  sizeOf: (_id, detector) => 3 * detector.heldBytes(),
+});
 
 /** Compares a call's input with the conversation's previous call; the break it was, if any, numbered `call`. */
 export function observeCall(conversationId: string, call: number, input: CallInput, now = new Date()): CacheBreak | undefined {
-  const found = detectorFor(conversationId).observe(input);
+  const detector = detectors.get(conversationId) ?? createCacheBreakDetector();
+  const found = detector.observe(input);
+  detectors.set(conversationId, detector); // re-weighed with this call's messages, the most recently used
   return found ? { call, ...found, at: now.toISOString() } : undefined;
 }
 
