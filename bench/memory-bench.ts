@@ -7,7 +7,8 @@
 //      reply — with RSS and the V8 heap after 100 and after 1,000.
 // BENCH_HEAP_SNAPSHOT_DIR=dir also writes a V8 heap snapshot of each process after each phase (node's
 // --heapsnapshot-signal); `tsx bench/heap-summary.ts <file>` says what holds the heap.
-//   BENCH_MEMORY_BURST (20) · BENCH_MEMORY_CONVERSATIONS (1000) · BENCH_MEMORY_SETTLE_MS (3000)
+//   BENCH_MEMORY_BURST (20) · BENCH_MEMORY_CONVERSATIONS (1000) · BENCH_MEMORY_SETTLE_MS (3000) ·
+//   BENCH_HINTLINE_NODE_OPTIONS (more node options for Hintline's process, after package.json's start script's)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
