@@ -7,12 +7,15 @@
 // PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (a server; a fresh database is made), else a throwaway server
 // from scripts/pg-temp.sh (fsync off, as the tests use it).
 //   BENCH_LIVE_CONVERSATIONS (200) · BENCH_RUNS (30) · BENCH_LIVE_ONLY=relay (only the relay's cost, no PostgreSQL)
+// BENCH_LIVE_ONLY=scale (`npm run bench -- --only=scale`): the same concurrent conversations on 1, 2 and 4 instances
+// (BENCH_LIVE_INSTANCES="1,2,4") of one PostgreSQL, with what they cost it (bench/pg-traffic.ts); docs/scaling.md.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { newId, prose, routes } from "./http-scenarios.ts";
-import { startApp, startFake, stopAll } from "./servers.ts";
+import { CHANNELS, type Traffic, watchTraffic } from "./pg-traffic.ts";
+import { type AppServer, startApp, startFake, stopAll } from "./servers.ts";
 import { markdownTable, ms, num, summarize } from "./stats.ts";
 import { postStream, type StreamResult } from "./ui-stream-client.ts";
 
@@ -29,8 +32,8 @@ async function postgresServer(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "stop", port], { stdio: "ignore" }) };
 }
 
-async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `hintline_bench_live_${process.pid}`;
+async function freshDatabase(serverUrl: string, suffix = ""): Promise<string> {
+  const name = `hintline_bench_live_${process.pid}${suffix}`;
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -142,7 +145,107 @@ async function relayRows(): Promise<Row[]> {
   ];
 }
 
+const FOLLOW_EVERY = 4;
+
+/** GET …/stream read to its end; true when it ended with the reply's finish. */
+async function followToEnd(baseUrl: string, conversationId: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/api/conversations/${conversationId}/stream`).catch(() => undefined);
+  if (!response?.body || response.status !== 200) return false;
+  const text = await response.text().catch(() => "");
+  return text.includes('"type":"finish"');
+}
+
+/** `count` instances on one fresh PostgreSQL database: CONVERSATIONS concurrent replies spread over them, and the traffic. */
+async function sweepPoint(serverUrl: string, count: number) {
+  const databaseUrl = await freshDatabase(serverUrl, `_${count}`);
+  const fake = await startFake();
+  const env = { ...ENV, OPENAI_BASE_URL: fake.url };
+  const instances: AppServer[] = [];
+  for (let i = 1; i <= count; i++) {
+    const url = new URL(databaseUrl);
+    url.searchParams.set("application_name", `hintline-${i}`);
+    instances.push(await startApp(env, { databaseUrl: url.toString() }));
+  }
+  await fake.setReply(prose(300));
+  const all = instances.map((a) => routes(a.url));
+  await Promise.all(Array.from({ length: 10 }, (_, i) => all[i % count]!.hintline("Warm up.")));
+  const watch = await watchTraffic(databaseUrl, instances.map((a) => a.pid));
+  const started = performance.now();
+  // Every FOLLOW_EVERY-th reply is also followed from the next instance (a second tab there), which makes the writing
+  // instance mirror it into hintline_live_chunk.
+  const followed: Promise<boolean>[] = [];
+  const results = await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, i) => {
+      const id = newId("scale");
+      const reply = all[i % count]!.hintline("Tell me about rivers.", id);
+      if (count > 1 && i % FOLLOW_EVERY === 0) followed.push(new Promise((r) => setTimeout(r, 100)).then(() => followToEnd(instances[(i + 1) % count]!.url, id)));
+      return reply;
+    }),
+  );
+  const followedOk = (await Promise.all(followed)).filter(Boolean).length;
+  const wallMs = performance.now() - started;
+  const traffic = await watch.stop();
+  const errors = results.flatMap((r) => (r.error ? [r.error] : []));
+  if (errors.length) log(`instance 1's log, errors and warnings:\n${instances[0]!.logs().split("\n").filter((l) => /"level":50/.test(l)).slice(0, 5).join("\n")}`);
+  await stopAll();
+  const ttft = summarize(results.filter((r) => !r.error).map((r) => r.ttftMs));
+  const chunksPerReply = results.filter((r) => !r.error).reduce((sum, r) => sum + r.deltas, 0) / Math.max(1, CONVERSATIONS - errors.length);
+  return { count, wallMs, errors, ttft, traffic, chunksPerReply, followed: followed.length, followedOk };
+}
+
+/** The sweep's table: one column per instance count. */
+function sweepRows(points: Awaited<ReturnType<typeof sweepPoint>>[]): Row[] {
+  const col = (f: (p: (typeof points)[number]) => string) => points.map(f);
+  const perSecond = (n: number, ms: number) => num(n / (ms / 1000), 0);
+  const notes = (t: Traffic) => Object.values(t.notifications).reduce((s, c) => s + c.count, 0);
+  const instanceConnections = (t: Traffic) =>
+    Object.entries(t.connections)
+      .filter(([app]) => app.startsWith("hintline-"))
+      .map(([, n]) => n);
+  return [
+    ["Errors", ...col((p) => String(p.errors.length))],
+    ["Replies per second (all finished, wall)", ...col((p) => `${perSecond(CONVERSATIONS, p.wallMs)} (${ms(p.wallMs)})`)],
+    ["TTFT p50 / p95", ...col((p) => `${ms(p.ttft.p50)} / ${ms(p.ttft.p95)}`)],
+    [`Replies also followed from another instance (read to the end)`, ...col((p) => (p.followed ? `${p.followedOk} of ${p.followed}` : "–"))],
+    ["Text chunks per reply (streamed to the client)", ...col((p) => num(p.chunksPerReply, 0))],
+    ["NOTIFY messages (per second; per reply)", ...col((p) => `${num(notes(p.traffic), 0)} (${perSecond(notes(p.traffic), p.wallMs)}/s; ${num(notes(p.traffic) / CONVERSATIONS, 1)})`)],
+    ...CHANNELS.map((c) => [`— ${c} (messages, payload bytes)`, ...col((p) => `${num(p.traffic.notifications[c]!.count, 0)}, ${num(p.traffic.notifications[c]!.bytes, 0)} B`)]),
+    ["Connections per instance, most at once (each instance)", ...col((p) => instanceConnections(p.traffic).join(" · ") || "–")],
+    [
+      "hintline_live_chunk rows written (per second; per reply)",
+      ...col((p) => {
+        const n = p.traffic.inserted.hintline_live_chunk ?? 0;
+        return `${num(n, 0)} (${perSecond(n, p.wallMs)}/s; ${num(n / CONVERSATIONS, 1)})`;
+      }),
+    ],
+    ["Message rows written", ...col((p) => num(p.traffic.inserted.Message ?? 0, 0))],
+    ["Transactions committed (per second)", ...col((p) => `${num(p.traffic.commits, 0)} (${perSecond(p.traffic.commits, p.wallMs)}/s)`)],
+    ["PostgreSQL CPU (seconds; ms per reply)", ...col((p) => `${num(p.traffic.postgresCpuSeconds, 1)} s; ${num((1000 * p.traffic.postgresCpuSeconds) / CONVERSATIONS, 1)} ms`)],
+    ["Instances' CPU (seconds, each)", ...col((p) => p.traffic.instanceCpuSeconds.map((s) => num(s, 1)).join(" · "))],
+  ];
+}
+
+async function scaleSweep(): Promise<void> {
+  const counts = (process.env.BENCH_LIVE_INSTANCES ?? "1,2,4").split(",").map(Number);
+  const server = await postgresServer();
+  const points = [];
+  for (const count of counts) {
+    log(`${count} instance(s): ${CONVERSATIONS} concurrent conversations`);
+    points.push(await sweepPoint(server.url, count));
+  }
+  server.stop();
+  const load = (await import("node:os")).loadavg().map((l) => num(l, 1)).join(" ");
+  console.log(`
+Instances on one PostgreSQL, ${CONVERSATIONS} concurrent 300-word replies, zero-latency OpenAI fake (${new Date().toISOString().slice(0, 10)}, load average ${load})
+`);
+  console.log(markdownTable(["Measure", ...points.map((p) => `${p.count} instance${p.count === 1 ? "" : "s"}`)], sweepRows(points)));
+  const errors = points.flatMap((p) => p.errors);
+  if (errors.length) console.log(`
+First errors: ${errors.slice(0, 3).join(" | ")}`);
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_LIVE_ONLY === "scale") return scaleSweep();
   const scale = process.env.BENCH_LIVE_ONLY === "relay" ? { rows: [], errors: [] } : await scaleRows();
   const relay = await relayRows();
   console.log(`\nLive replies, zero-latency OpenAI fake (${new Date().toISOString().slice(0, 10)})\n`);

@@ -1,5 +1,5 @@
 // The processes the HTTP benchmark drives: the OpenAI fake (its CLI, in its own process), a fresh migrated SQLite
-// database, and `next start` serving the built app. Every child is tracked and killed on exit, even on error.
+// database, and the built app as `npm start` serves it (scripts/server.mjs). Every child is tracked and killed on exit, even on error.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -93,11 +93,43 @@ export async function startFake(): Promise<Fake> {
 
 export type AppServer = { url: string; pid: number; databaseUrl: string; logs: () => string };
 
+/** Node options for a server process: a CPU profile (BENCH_CPU_PROF_DIR) and any given here (e.g. a heap-snapshot signal). */
+function nodeArgs(extra: readonly string[]): string[] {
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  return [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...extra];
+}
+
+/** The node options `npm start` runs the server with (package.json's start script), e.g. the young generation's cap. */
+export function startScriptNodeOptions(): string[] {
+  const script = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  return script.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
+/** Waits until `probe` answers 200 (the server is ready), failing when the process exits or after 60 s. */
+async function ready(child: ChildProcess, probe: string, logs: () => string, name: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited early:\n${logs()}`);
+    const status = await fetch(probe).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not become ready:\n${logs()}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 /**
- * `next start` on a free loopback port, on a fresh SQLite database in a temporary directory (migrated), or on the
- * given database (migrated too; several instances may share a PostgreSQL one).
+ * The app as `npm start` serves it (scripts/server.mjs, the server in front of Next.js, with the node options of
+ * package.json's start script) on a free loopback port, on a
+ * fresh SQLite database in a temporary directory (migrated), or on the given database (migrated too; several instances
+ * may share a PostgreSQL one). `nodeOptions` go to the server's node process.
  */
-export async function startApp(env: Record<string, string>, { databaseUrl: shared }: { databaseUrl?: string } = {}): Promise<AppServer> {
+export async function startApp(
+  env: Record<string, string>,
+  { databaseUrl: shared, nodeOptions = [] }: { databaseUrl?: string; nodeOptions?: readonly string[] } = {},
+): Promise<AppServer> {
   const distDir = process.env.HINTLINE_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
   let databaseUrl = shared;
@@ -112,31 +144,43 @@ export async function startApp(env: Record<string, string>, { databaseUrl: share
     stdio: "pipe",
   });
   const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    DATABASE_URL: databaseUrl,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_MANUAL_SIG_HANDLE: "true",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+  };
   delete childEnv.HINTLINE_AUTH_TOKEN; // the proxy lets everything through without a token
-  const profileDir = process.env.BENCH_CPU_PROF_DIR;
-  const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  const nextBin = path.join(root, "node_modules/next/dist/bin/next");
-  // The node process spawned here is the server itself (`next start` does not fork), so its pid is the one to watch.
-  const child = spawn(process.execPath, [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // The node process spawned here is the server itself (scripts/server.mjs runs Next.js in-process), so its pid is
+  // the one to watch.
+  const child = spawn(process.execPath, [...startScriptNodeOptions(), ...nodeArgs(nodeOptions), path.join(root, "scripts/server.mjs")], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const { logs } = track(child, "next start");
+  const { logs } = track(child, "hintline server");
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited early:\n${logs()}`);
-    const status = await fetch(`${url}/api/model`).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    if (Date.now() > deadline) throw new Error(`next start did not become ready:\n${logs()}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  await ready(child, `${url}/api/model`, logs, "the Hintline server");
   return { url, pid: child.pid!, databaseUrl, logs };
+}
+
+/** A separate Next.js app (e.g. bench/bare-app, already built) under `next start` on a free loopback port. */
+export async function startNextApp(dir: string, env: Record<string, string>, { nodeOptions = [] }: { nodeOptions?: readonly string[] } = {}): Promise<AppServer> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
+  const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+  const child = spawn(process.execPath, [...nodeArgs(nodeOptions), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: dir,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const { logs } = track(child, `next start (${path.basename(dir)})`);
+  const url = `http://127.0.0.1:${port}`;
+  await ready(child, `${url}/`, logs, `next start in ${dir}`);
+  return { url, pid: child.pid!, databaseUrl: "", logs };
 }
 
 export type Memory = { rssKiB: number; peakKiB: number };

@@ -9,8 +9,12 @@
 //   bench/stall-bench.ts — how long a heavy request (1 MiB knowledge uploads of awkward shapes) stalls another
 //                          client's requests, on SQLite or (BENCH_DATABASE_URL) PostgreSQL;
 //   bench/browser-bench.ts — the chat in Chromium at 20, 200 and 2,000 messages: time to the last message, key-to-frame
-//                            latency, DOM nodes, JavaScript on first load.
-// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+//                            latency, DOM nodes, JavaScript on first load;
+//   bench/memory-bench.ts — the serving process's RSS after a 20-stream burst vs a bare Next.js app with the AI SDK
+//                           example route (bench/bare-app, built when needed), and after 100 vs 1,000 conversations;
+//   bench/live-bench.ts with BENCH_LIVE_ONLY=scale (`--only=scale`, not in the default run) — 1, 2 and 4 instances on
+//                           one PostgreSQL: replies per second, NOTIFY traffic, connections, rows written (docs/scaling.md).
+// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
 // benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -61,6 +65,18 @@ if (!only || only === "browser") {
   if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
   console.log("");
   const result = spawnSync(tsx, [path.join(root, "bench/browser-bench.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+if (!only || only === "memory") {
+  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  console.log("");
+  const result = spawnSync(tsx, [path.join(root, "bench/memory-bench.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+if (only === "scale") {
+  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  console.log("");
+  const result = spawnSync(tsx, [path.join(root, "bench/live-bench.ts")], { cwd: root, stdio: "inherit", env: { ...process.env, BENCH_LIVE_ONLY: "scale" } });
   status ||= result.status ?? 1;
 }
 process.exit(status);

@@ -179,3 +179,19 @@ describe("cache-break detector", () => {
     expect(parseCallBaseline(baseline)).toEqual(baseline);
   });
 });
+
+describe("what a detector keeps", () => {
+  it("counts the bytes of the previous call's messages, following the prefix it shares", () => {
+    const detector = createCacheBreakDetector();
+    expect(detector.heldBytes()).toBe(0);
+    const a = user("a".repeat(1000));
+    const b = assistant("b".repeat(3000));
+    detector.observe(call([a, b]));
+    const both = detector.heldBytes();
+    expect(both).toBeGreaterThan(8000);
+    detector.observe(call([a]));
+    expect(detector.heldBytes()).toBeLessThan(both / 2);
+    detector.observe(call([a, b, user("c")]));
+    expect(detector.heldBytes()).toBeGreaterThan(both);
+  });
+});

@@ -51,20 +51,26 @@ export function hashText(text: string, seed = 0): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-const messageHashes = new WeakMap<ModelMessage, string>();
+const messageHashes = new WeakMap<ModelMessage, { hash: string; bytes: number }>();
 
 function binaryReplacer(_key: string, value: unknown): unknown {
   return value instanceof Uint8Array ? `bytes:${Buffer.from(value).toString("base64")}` : value;
 }
 
+/** A message's content hash and its JSON text's size in bytes (2 a character), worked out once per message object. */
+function messageDigest(message: ModelMessage): { hash: string; bytes: number } {
+  let digest = messageHashes.get(message);
+  if (digest === undefined) {
+    const json = JSON.stringify(message, binaryReplacer);
+    digest = { hash: hashText(json), bytes: 2 * json.length };
+    messageHashes.set(message, digest);
+  }
+  return digest;
+}
+
 /** A message's content hash, worked out once per message object. */
 export function messageHash(message: ModelMessage): string {
-  let hash = messageHashes.get(message);
-  if (hash === undefined) {
-    hash = hashText(JSON.stringify(message, binaryReplacer));
-    messageHashes.set(message, hash);
-  }
-  return hash;
+  return messageDigest(message).hash;
 }
 
 /**
@@ -88,6 +94,9 @@ type Previous = CallBaseline & {
   /** The call's messages, when this process made it (recognised by identity); none for a stored baseline. */
   messages: readonly ModelMessage[];
   stable?: readonly ModelMessage[];
+  /** The size of each message (messageDigest), in step with `hashes` (0 where only the stored hash is known), and their sum. */
+  sizes: number[];
+  bytes: number;
 };
 
 const isText = (v: unknown): v is string => typeof v === "string";
@@ -128,7 +137,7 @@ function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["c
  * a `baseline` (the conversation's last call, stored), the first call is compared with it.
  */
 export function createCacheBreakDetector(baseline?: CallBaseline) {
-  let previous: Previous | undefined = baseline && { ...baseline, hashes: [...baseline.hashes], messages: [] };
+  let previous: Previous | undefined = baseline && { ...baseline, hashes: [...baseline.hashes], messages: [], sizes: baseline.hashes.map(() => 0), bytes: 0 };
   return {
     observe(input: CallInput): DetectedBreak | undefined {
       const { messages } = input;
@@ -153,8 +162,17 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
       }
       // The hashes of this call: the shared identical prefix keeps its hashes, the rest is hashed (each object once).
       const hashes = last?.hashes ?? [];
+      const sizes = last?.sizes ?? [];
+      let bytes = last?.bytes ?? 0;
+      for (let i = same; i < sizes.length; i++) bytes -= sizes[i]!;
       hashes.length = same;
-      for (let i = same; i < messages.length; i++) hashes.push(messageHash(messages[i]!));
+      sizes.length = same;
+      for (let i = same; i < messages.length; i++) {
+        const digest = messageDigest(messages[i]!);
+        hashes.push(digest.hash);
+        sizes.push(digest.bytes);
+        bytes += digest.bytes;
+      }
       previous = {
         ...(input.model === undefined ? {} : { model: input.model }),
         system,
@@ -167,6 +185,8 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
         messages,
         stable: input.stable,
         hashes,
+        sizes,
+        bytes,
       };
       if (!last) return undefined;
       if (input.model !== undefined && last.model !== undefined && input.model !== last.model) {
@@ -182,8 +202,12 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
     /** The last call as plain data (a copy), to store; none before the first call. */
     baseline(): CallBaseline | undefined {
       if (!previous) return undefined;
-      const { messages: _messages, stable: _stable, hashes, ...rest } = previous;
+      const { messages: _messages, stable: _stable, sizes: _sizes, bytes: _bytes, hashes, ...rest } = previous;
       return { ...rest, hashes: [...hashes] };
+    },
+    /** The size of the previous call's messages it keeps (as JSON text), for the caches that keep detectors. */
+    heldBytes(): number {
+      return previous?.bytes ?? 0;
     },
   };
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { contextText, decideInjection, sinceText, tasksText } from "./hints/decide-injection.ts";
 import { HINT_MAX_CHARS, renderHint } from "./hints/render-hint.ts";
+import { sharedCacheSizes } from "../bounded-map.ts";
 import {
   DEFAULT_TEMPLATE,
+  RESOLVED_SETTINGS_MAX_BYTES,
   defaultSettings,
   MAX_BUILT_IN_TEXT_CHARS,
   MAX_SINCE_CHARS,
@@ -196,3 +198,15 @@ describe("settings", () => {
   });
 });
 
+
+describe("the resolved settings kept", () => {
+  it("stay within their byte budget when prompts are long", () => {
+    for (let i = 0; i < 40; i++) {
+      const settings = resolveSettings({ prompt: { memory: `${i} ${"remember this. ".repeat(13_000)}` } });
+      expect(settings.prompt.memory).toContain(`${i} remember`);
+    }
+    const cache = sharedCacheSizes().settings!;
+    expect(cache.bytes).toBeLessThanOrEqual(RESOLVED_SETTINGS_MAX_BYTES);
+    expect(cache.entries).toBeLessThan(40);
+  });
+});

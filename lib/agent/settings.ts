@@ -5,6 +5,7 @@ import { readTime, writeTime } from "./hints/read-time.ts";
 import { INJECTION_STRATEGIES } from "./injection-strategy.ts";
 import { OPEN_TASKS_MAX_CHARS, TASKS_DETAILS } from "./hints/open-tasks.ts";
 import { BUILT_IN_FIELDS, DEFAULT_TEMPLATE, escapeValue, HINT_MAX_CHARS, RUNTIME_STATE_PLACEHOLDER, renderedLength } from "./hints/render-hint.ts";
+import { sharedBoundedMap } from "../bounded-map.ts";
 
 export { DEFAULT_TEMPLATE, HINT_MAX_CHARS };
 
@@ -295,8 +296,14 @@ export function settingsIssues(partial: unknown): Record<string, string> {
 }
 
 // Resolved settings by their stored JSON: a turn resolves the same settings several times, and a zod parse of the
-// whole tree is not free. The objects are shared, so they are frozen.
-const resolved = new Map<string, Settings>();
+// whole tree is not free. The objects are shared, so they are frozen. The prompt texts may hold 400,000 characters,
+// in the key and in the value: bounded by bytes too, one cache for the process.
+export const RESOLVED_SETTINGS_MAX_BYTES = 8 * 1024 * 1024;
+const resolved = sharedBoundedMap<string, Settings>("settings", {
+  maxEntries: 256,
+  maxBytes: RESOLVED_SETTINGS_MAX_BYTES,
+  sizeOf: (key) => 4 * key.length + 4096,
+});
 
 /** Settings for use by the engine: stored values over defaults; anything invalid falls back to the defaults. */
 export function resolveSettings(stored: unknown): Settings {
@@ -305,7 +312,6 @@ export function resolveSettings(stored: unknown): Settings {
   if (known) return known;
   const result = validateSettings(withCanonicalZone(stored));
   const settings = deepFreeze(result.ok ? result.settings : defaultSettings());
-  if (resolved.size >= 256) resolved.delete(resolved.keys().next().value as string);
   resolved.set(key, settings);
   return settings;
 }

@@ -3,7 +3,7 @@ import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { describe, expect, it } from "vitest";
-import { countInBoundedPieces, countTokens, DIRECT_LIMIT, encodingFor, MAX_PIECE, selectEncodingFor } from "./token-count.ts";
+import { countInBoundedPieces, countTokens, createTokenCounter, DIRECT_LIMIT, encodingFor, MAX_PIECE, selectEncodingFor, TOKEN_COUNTER_MAX_BYTES } from "./token-count.ts";
 
 describe("token counting", () => {
   it("chooses the encoding per model family", () => {
@@ -108,5 +108,15 @@ describe("token counting in bounded pieces", () => {
     const s = spy();
     countInBoundedPieces("😀".repeat(3_000), s.count, O200K_TOKEN_SPLIT_REGEX);
     for (const call of s.calls) expect(call).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});
+
+describe("a token counter's cache", () => {
+  it("keeps at most TOKEN_COUNTER_MAX_BYTES of text, and still counts right", () => {
+    const count = createTokenCounter(64);
+    const text = (i: number) => `${i} ${"word ".repeat(40_000)}`; // 200,000 characters each
+    for (let i = 0; i < 20; i++) expect(count(text(i))).toBe(countTokens(text(i)));
+    expect(count.cachedBytes()).toBeLessThanOrEqual(TOKEN_COUNTER_MAX_BYTES);
+    expect(count.cachedBytes()).toBeGreaterThan(0);
   });
 });

@@ -7,6 +7,7 @@
 // and a piece longer than MAX_PIECE is counted in slices of that length (a close count, in linear time).
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+import { BoundedMap } from "../bounded-map.ts";
 
 export type Encoding = "o200k_base" | "cl100k_base";
 
@@ -76,15 +77,21 @@ export function countTokens(text: string): number {
   return countInBoundedPieces(text, active.count, active.split);
 }
 
-/** countTokens with a small cache, for texts counted again and again (memory, instructions). */
-export function createTokenCounter(limit = 64): (text: string) => number {
-  const cache = new Map<string, number>();
-  return (text) => {
+/** The most text a counter's cache keeps (its keys are whole texts: a system prompt, a summary, a tool's schema). */
+export const TOKEN_COUNTER_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * countTokens with a small cache, for texts counted again and again (memory, instructions): at most `limit` texts and
+ * TOKEN_COUNTER_MAX_BYTES of them. `cachedBytes()` tells what it holds.
+ */
+export function createTokenCounter(limit = 64): ((text: string) => number) & { cachedBytes: () => number } {
+  const cache = new BoundedMap<string, number>({ maxEntries: limit, maxBytes: TOKEN_COUNTER_MAX_BYTES, sizeOf: (text) => 2 * text.length + 64 });
+  const count = (text: string) => {
     const hit = cache.get(text);
     if (hit !== undefined) return hit;
-    const count = countTokens(text);
-    if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-    cache.set(text, count);
-    return count;
+    const tokens = countTokens(text);
+    cache.set(text, tokens);
+    return tokens;
   };
+  return Object.assign(count, { cachedBytes: () => cache.bytes });
 }

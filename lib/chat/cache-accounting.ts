@@ -7,14 +7,21 @@ import { asSchema, generateId, type ToolSet } from "ai";
 import { type BreakpointTracker, createBreakpointTracker } from "../agent/cache-breakpoints.ts";
 import { type CallInput, type CacheBreakDetector, createCacheBreakDetector, parseCallBaseline } from "../agent/cache-breaks.ts";
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
+import { sharedBoundedMap } from "../bounded-map.ts";
 import { getCacheBaseline, putCacheBaseline } from "../db/cache-baselines.ts";
 import { logFailure } from "../ops/logger.ts";
 import { historyTotals } from "./history-fold.ts";
 
 /** Breaks kept per conversation (the newest). */
 export const CACHE_BREAKS_KEPT = 50;
-/** Conversations whose last call the server keeps in memory too (the least recently used is dropped). */
-const DETECTORS_KEPT = 500;
+/**
+ * Conversations whose last call the server remembers (the least recently used is dropped). A detector keeps its last
+ * call's model messages, and with them what is derived from them and held weakly by them: weighed at three times their
+ * JSON. One set for the process. A conversation dropped here only misses the comparison of
+ * its next call (no break is reported for it).
+ */
+const DETECTORS_KEPT = 200;
+export const DETECTORS_MAX_BYTES = 48 * 1024 * 1024;
 
 /** Summed figures of the calls so far, and the newest call's own figures (null: no call with figures yet). */
 type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number; last: CacheTotals | null };
@@ -93,23 +100,30 @@ export function toolsKey(tools: ToolSet): string {
 }
 
 /** This process's detector of a conversation and the version of the stored baseline it last wrote (or read). */
-type Kept = { detector: CacheBreakDetector; version: string | undefined };
-const detectors = new Map<string, Kept>();
+export type KeptDetector = { detector: CacheBreakDetector; version: string | undefined };
+const detectors = sharedBoundedMap<string, KeptDetector>("cache-break-detectors", {
+  maxEntries: DETECTORS_KEPT,
+  maxBytes: DETECTORS_MAX_BYTES,
+  sizeOf: (_id, kept) => 3 * kept.detector.heldBytes(),
+});
+
+/** Keeps a conversation's detector, weighed with its newest call, as the most recently used. */
+export function keepDetector(conversationId: string, kept: KeptDetector): void {
+  detectors.set(conversationId, kept);
+}
 
 /**
  * The detector a reply compares its calls with: this process's own when the stored baseline is the one it wrote last
  * (its in-memory copy also knows the messages by identity), else one seeded from the stored baseline (written by
  * another instance, or before a restart), else a fresh one (the conversation's first call).
  */
-async function detectorForReply(conversationId: string): Promise<Kept> {
+async function detectorForReply(conversationId: string): Promise<KeptDetector> {
   const stored = await getCacheBaseline({ conversationId });
   let kept = detectors.get(conversationId);
-  detectors.delete(conversationId); // re-inserted: the map's order is the recency order
   if (!kept || kept.version !== stored?.version) {
     kept = { detector: createCacheBreakDetector(parseCallBaseline(stored?.data)), version: stored?.version };
   }
-  if (detectors.size >= DETECTORS_KEPT) detectors.delete(detectors.keys().next().value as string);
-  detectors.set(conversationId, kept);
+  keepDetector(conversationId, kept);
   return kept;
 }
 
@@ -133,7 +147,7 @@ export function breakpointsFor(conversationId: string): BreakpointTracker {
  * stored baseline is read once, at its first call, and written after each.
  */
 export function cacheBreakObserver(conversationId: string) {
-  let kept: Promise<Kept> | undefined;
+  let kept: Promise<KeptDetector> | undefined;
   return {
     /**
      * Compares a call's input with the conversation's previous call and stores it as the next one's baseline (once
@@ -143,6 +157,7 @@ export function cacheBreakObserver(conversationId: string) {
       kept ??= detectorForReply(conversationId);
       const own = await kept;
       const found = own.detector.observe(input);
+      keepDetector(conversationId, own); // re-weighed with this call's messages
       const baseline = own.detector.baseline();
       if (baseline) {
         const version = generateId();

@@ -26,6 +26,7 @@ import { type ProposedFacts, factsTarget, proposeFacts, rememberFacts } from "./
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../ops/logger.ts";
+import { sharedBoundedMap } from "../bounded-map.ts";
 
 export type { CompressionState };
 
@@ -36,8 +37,11 @@ export function tailStart(history: readonly ChatMessage[], state?: CompressionSt
   return index >= 0 ? index : Math.min(state.summarizedCount, history.length);
 }
 
-const summaryMessages = new Map<string, ModelMessage>();
-const SUMMARY_MESSAGES_KEPT = 64;
+const summaryMessages = sharedBoundedMap<string, ModelMessage>("summary-messages", {
+  maxEntries: 64,
+  maxBytes: 8 * 1024 * 1024,
+  sizeOf: (text) => 4 * text.length, // the key and the message's content are the same text
+});
 
 /**
  * The summary as the model context's first message: the same object for the same summary, so that what is kept per
@@ -49,7 +53,6 @@ export function summaryModelMessages(state?: CompressionState): ModelMessage[] {
   let message = summaryMessages.get(text);
   if (!message) {
     message = { role: "user", content: text };
-    if (summaryMessages.size >= SUMMARY_MESSAGES_KEPT) summaryMessages.delete(summaryMessages.keys().next().value as string);
     summaryMessages.set(text, message);
   }
   return [message];

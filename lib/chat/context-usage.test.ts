@@ -4,7 +4,8 @@ import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { defaultSettings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
 import type { ChatMessage, ContextUsage } from "../chat-message.ts";
-import { contextUsageFor } from "./context-usage.ts";
+import { sharedCacheSizes } from "../bounded-map.ts";
+import { contextUsageFor, MESSAGE_TOKENS_MAX_BYTES, messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 
 const settings = defaultSettings();
@@ -82,5 +83,15 @@ describe("contextUsageFor: a reply object changed in place", () => {
     const empty = contextUsageFor({ ...base2, reply }).inputTokens;
     reply.parts.push({ type: "text", text: "now with words in it ".repeat(10) });
     expect(contextUsageFor({ ...base2, reply }).inputTokens).toBeGreaterThan(empty + 40);
+  });
+});
+
+describe("the cache of stored messages' token counts", () => {
+  it("stays within its byte budget however many messages are counted, and long ids count", () => {
+    const id = "i".repeat(400); // message ids are chosen by clients
+    for (let i = 0; i < 12_000; i++) messageTokens({ ...msg(`${id}${i}`, "user", "hi"), metadata: { createdAt: "2026-07-01T12:00:00.000Z" } });
+    const cache = sharedCacheSizes()["message-tokens"]!;
+    expect(cache.bytes).toBeLessThanOrEqual(MESSAGE_TOKENS_MAX_BYTES);
+    expect(cache.entries).toBeLessThan(12_000);
   });
 });

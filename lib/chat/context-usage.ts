@@ -10,6 +10,7 @@ import { countModelMessageTokens } from "../agent/context-usage.ts";
 import type { Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
+import { sharedBoundedMap } from "../bounded-map.ts";
 import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
@@ -33,9 +34,17 @@ function stampsOf(message: ChatMessage): number {
 /** The system prompt and the summary are the same texts turn after turn. */
 const countRepeated = createTokenCounter(16);
 
-/** Across reloads of the same rows (page views): keyed by what identifies a stored message's content. */
-const byKey = new Map<string, MessageCount>();
-const BY_KEY_LIMIT = 20_000;
+/**
+ * Across reloads of the same rows (page views): keyed by what identifies a stored message's content. One cache for
+ * the process (the pages' bundle and the API routes' share it), bounded by entries and bytes.
+ */
+export const MESSAGE_TOKENS_MAX_BYTES = 4 * 1024 * 1024;
+const byKey = sharedBoundedMap<string, MessageCount>("message-tokens", {
+  maxEntries: 20_000,
+  maxBytes: MESSAGE_TOKENS_MAX_BYTES,
+  // The key's text and the map's slot, the count object and its fields.
+  sizeOf: (key) => 2 * key.length + 160,
+});
 
 /** A stored message's tokens as the model receives it (cached once the message is settled). */
 export function messageTokens(message: ChatMessage): number {
@@ -55,11 +64,11 @@ function messageCount(message: ChatMessage): MessageCount {
 
 function countOnce(message: ChatMessage): MessageCount {
   // Message ids are chosen by clients (and imported), so the creation time tells two conversations' messages apart.
-  const key = `${message.id}:${message.metadata?.createdAt ?? ""}:${message.parts.length}:${message.metadata?.status ?? "complete"}`;
+  // Joined rather than concatenated: a key built with + or a template is a chain of string pieces V8 keeps as such.
+  const key = [message.id, message.metadata?.createdAt ?? "", message.parts.length, message.metadata?.status ?? "complete"].join(":");
   const hit = byKey.get(key);
   if (hit) return hit;
   const count = countMessage(message, modelMessagesOf([message]));
-  if (byKey.size >= BY_KEY_LIMIT) byKey.delete(byKey.keys().next().value as string);
   // Only settled messages are cached; a streaming reply changes.
   if (message.metadata?.status !== "streaming") byKey.set(key, count);
   return count;

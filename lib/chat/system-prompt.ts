@@ -5,6 +5,7 @@ import { DEFAULT_WORKSPACE_BUDGET, promptBudget } from "../agent/system-prompt/b
 import type { Settings } from "../agent/settings.ts";
 import { currentModel } from "../ai/providers/index.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
+import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { envNumber } from "../env-number.ts";
 import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
 
@@ -24,8 +25,14 @@ export const budgetWindow = (settings?: Settings) => settings?.context.contextWi
 export const workspaceBudget = (settings?: Settings) => promptBudget(configuredWorkspaceBudget(), budgetWindow(settings));
 
 // Assembled prompts by what they were assembled from: a call whose settings and frozen workspace did not change gets
-// the same prompt without counting its sections again.
-const assembled = new Map<string, AssembledPrompt>();
+// the same prompt without counting its sections again. A conversation's own prompt may hold 400,000 characters, and its
+// text is in the key as well: bounded by bytes too, one cache for the process.
+export const SYSTEM_PROMPTS_MAX_BYTES = 16 * 1024 * 1024;
+const assembled = sharedBoundedMap<string, AssembledPrompt>("system-prompts", {
+  maxEntries: 200,
+  maxBytes: SYSTEM_PROMPTS_MAX_BYTES,
+  sizeOf: (key, prompt) => 2 * key.length + approximateBytes(prompt),
+});
 
 export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace | null): AssembledPrompt {
   const budget = workspaceBudget(settings);
@@ -44,7 +51,6 @@ export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace 
     countTokens,
     workspace: workspace?.snapshot,
   });
-  if (assembled.size >= 200) assembled.delete(assembled.keys().next().value!);
   assembled.set(key, prompt);
   return prompt;
 }

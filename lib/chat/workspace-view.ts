@@ -27,13 +27,19 @@ import {
   workspaceViewStatus,
   type WorkspaceViewStatus,
 } from "../db/workspace-views.ts";
+import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
 import { visibleSkills } from "./skills.ts";
 
 // The newest state read per workspace, under the revision read before it: a conversation started in a workspace that
 // did not change since costs no read of it. The revision comes from the database, so this stays exact when another
 // instance changes the workspace.
-const liveByWorkspace = new Map<string, { revision: string; state: WorkspaceState }>();
+// Bounded by workspaces and by bytes (memory and the knowledge index are long texts), one cache for the process.
+const liveByWorkspace = sharedBoundedMap<string, { revision: string; state: WorkspaceState }>("live-workspaces", {
+  maxEntries: 200,
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (_id, live) => approximateBytes(live.state),
+});
 
 /**
  * The workspace as it is now. The revision is read first (or given, read just before): a change landing meanwhile is
@@ -63,7 +69,6 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
     skills: skills.map((s) => ({ name: s.name, description: s.description })),
   };
-  if (liveByWorkspace.size >= 200) liveByWorkspace.delete(liveByWorkspace.keys().next().value!);
   liveByWorkspace.set(workspaceId, { revision, state });
   return { revision, state };
 }
@@ -72,9 +77,12 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
 export type FrozenWorkspace = { id: string; state: WorkspaceState; snapshot: WorkspaceSnapshot; revision?: string };
 
 // Frozen states by their id: a step's prompt is assembled from the frozen state without reading it again.
-const frozenById = new Map<string, FrozenWorkspace>();
+const frozenById = sharedBoundedMap<string, FrozenWorkspace>("frozen-workspaces", {
+  maxEntries: 200,
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (_id, frozen) => approximateBytes(frozen.state) + approximateBytes(frozen.snapshot),
+});
 function remember(frozen: FrozenWorkspace): FrozenWorkspace {
-  if (frozenById.size >= 200) frozenById.delete(frozenById.keys().next().value!);
   frozenById.set(frozen.id, frozen);
   return frozen;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat-message.ts";
-import { cachedHistory, forgetHistory, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
+import { sharedCacheSizes } from "../bounded-map.ts";
+import { cachedHistory, forgetHistory, HISTORY_CACHE_MAX_BYTES, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
 
 const message = (id: string, status?: "streaming"): ChatMessage => ({
   id,
@@ -48,5 +49,14 @@ describe("history cache", () => {
     rememberHistory("e", v(big.length), big);
     expect(cachedHistory("d", v(big.length))).toBeUndefined(); // evicted: 24,000 messages is over the budget
     expect(cachedHistory("e", v(big.length))).toHaveLength(12_000);
+  });
+
+  it("stays within its byte budget however large the messages, appended ones included", () => {
+    const large = (id: string) => ({ ...message(id), parts: [{ type: "text" as const, text: "x".repeat(6_000_000) }] });
+    for (const id of ["f", "g", "h", "i", "j"]) rememberHistory(id, v(1), [large(`${id}1`)]);
+    historyAppended("j", large("j2"), 1);
+    expect(sharedCacheSizes().history!.bytes).toBeLessThanOrEqual(HISTORY_CACHE_MAX_BYTES);
+    expect(cachedHistory("f", v(1))).toBeUndefined(); // the least recently used went first
+    expect(cachedHistory("j", v(2))).toHaveLength(2);
   });
 });
