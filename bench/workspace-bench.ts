@@ -66,18 +66,18 @@ for (const fileBytes of [4_000, 40_000]) {
   await ensureConversation({ id: conversationId, settings: {}, workspaceId: ws.id });
   const coldStart = performance.now();
   const tracker = await openWorkspaceTracker(conversationId);
-  const prompt = systemPromptFor(settings, tracker.frozen());
+  const prompt = systemPromptFor(settings, tracker.frozen(), 128_000);
   const cold = performance.now() - coldStart;
   const unchanged = await time(async () => {
     await tracker.beforeStep();
-    systemPromptFor(settings, tracker.frozen());
+    systemPromptFor(settings, tracker.frozen(), 128_000);
   }, 200);
   let n = 0;
   const changed = await time(async () => {
     await rememberEntry(ws.id, `Change ${n++} to the memory`, "person");
     const hint = await tracker.beforeStep();
     if (!hint) throw new Error("expected a Workspace hint");
-    systemPromptFor(settings, tracker.frozen());
+    systemPromptFor(settings, tracker.frozen(), 128_000);
   }, 30);
   const label = `${((fileBytes * 50) / 1e6).toFixed(1)} MB knowledge (50 files), ${memoryTokens} memory tokens`;
   console.log(`${label}: system prompt ${countTokens(prompt.text)} tokens`);

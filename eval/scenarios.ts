@@ -208,7 +208,7 @@ export const SCENARIOS: readonly Scenario[] = [
       const conversation = (await getConversation({ id: c.id }))!;
       const history = await listMessages({ conversationId: c.id });
       const settings = resolveSettings(conversation.settings);
-      const system = (await conversationSystemPrompt(c.id, settings)).text;
+      const system = (await conversationSystemPrompt(c.id, settings, conversation.model)).text;
       const before = measureContext({ settings, history: history.slice(0, -1), compression: parseAgentState(conversation.agentState).compression, system });
       const expected = before.triggerTokens - before.inputTokens;
       return scoreNear(turn.answer, expected, Math.max(50, Math.round(expected * 0.15)));

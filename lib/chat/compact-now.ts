@@ -35,7 +35,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   const history = await listMessages({ conversationId });
   const { compression } = parseAgentState(conversation.agentState);
   const contextWindow = contextWindowFor(settings, conversation.model);
-  const system = (await conversationSystemPrompt(conversationId, settings)).text;
+  const system = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
   const before = measureContext({ settings, history, compression, system, contextWindow });
   // Computed, compared, and only then stored.
   const result = await compressContext({
@@ -56,7 +56,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
   await refreshWorkspaceView(conversationId, conversation.workspaceId);
-  const systemAfter = (await conversationSystemPrompt(conversationId, settings)).text;
+  const systemAfter = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
   const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens, ...(memory ? { memory } : {}) };
   const message = await appendMessage({
     conversationId,

@@ -67,7 +67,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   const settings = resolveSettings(conversation.settings);
-  const [prompt, pendingWorkspace] = await Promise.all([conversationSystemPrompt(id, settings), pendingWorkspaceChanges(id)]);
+  const [prompt, pendingWorkspace] = await Promise.all([conversationSystemPrompt(id, settings, conversation.model), pendingWorkspaceChanges(id)]);
   const state = parseAgentState(conversation.agentState);
   const history = await listMessages({ conversationId: id });
   const tail = history.slice(tailStart(history, state.compression));

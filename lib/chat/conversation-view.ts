@@ -51,7 +51,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
     listMessages({ conversationId: id }),
     listTasks({ conversationId: id }),
     planView(id, conversation.mode),
-    conversationSystemPrompt(id, settings),
+    conversationSystemPrompt(id, settings, conversation.model),
     listBranches({ conversationId: id }),
   ]);
   const state = parseAgentState(conversation.agentState);

@@ -83,20 +83,20 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   const settings = resolveSettings(conversation.settings);
   // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
   const workspace = await openWorkspaceTracker(conversationId);
-  const instructions = systemPromptFor(settings, workspace.frozen()).text;
+  const instructions = systemPromptFor(settings, workspace.frozen(), info.contextWindow).text;
   // Rebuilt before every model call from the stored settings, so an edit made mid-reply applies on the next step
   // (the first call uses the settings this request just read), and from the frozen workspace, which a compression
   // during the reply refreshes.
   let calls = 0;
   // What the last prompt was assembled from, so that a changed prompt is told apart from the person's edit.
-  let promptSource = promptSourceOf(settings);
+  let promptSource = promptSourceOf(settings, info.contextWindow);
   const currentInstructions = async () => {
-    if (calls++ === 0) return systemPromptFor(settings, workspace.frozen()).text;
+    if (calls++ === 0) return systemPromptFor(settings, workspace.frozen(), info.contextWindow).text;
     const fresh = await getConversation({ id: conversationId });
     if (!fresh) return instructions;
     const freshSettings = resolveSettings(fresh.settings);
-    promptSource = promptSourceOf(freshSettings);
-    return systemPromptFor(freshSettings, workspace.frozen()).text;
+    promptSource = promptSourceOf(freshSettings, info.contextWindow);
+    return systemPromptFor(freshSettings, workspace.frozen(), info.contextWindow).text;
   };
   const job = {
     conversationId,

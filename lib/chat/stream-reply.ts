@@ -98,7 +98,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await updateMessage({ conversationId, id: replyId, parts: reply.parts });
   };
   await precountTokens(history);
-  const system = () => systemPromptFor(settings, job.workspace.frozen()).text;
+  const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow).text;
   const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });

@@ -3,7 +3,7 @@
 import { assembleSystemPrompt, type AssembledPrompt } from "../agent/system-prompt/assemble.ts";
 import { DEFAULT_WORKSPACE_BUDGET, promptBudget } from "../agent/system-prompt/budget.ts";
 import type { Settings } from "../agent/settings.ts";
-import { currentModel } from "../ai/providers/index.ts";
+import { currentModel, modelInfoFor } from "../ai/providers/index.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { envNumber } from "../env-number.ts";
@@ -14,15 +14,19 @@ const countTokens = createTokenCounter();
 /** HINTLINE_WORKSPACE_BUDGET: the budget before the window's share caps it. */
 export const configuredWorkspaceBudget = () => envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET;
 
-/** The context window a budget is worked out for: the conversation's own setting, else the model's. */
-export const budgetWindow = (settings?: Settings) => settings?.context.contextWindow ?? currentModel().info.contextWindow;
+/**
+ * The context window a budget is worked out for: the conversation's own setting, else its model's (`modelWindow`; the
+ * server's model when not given, as the workspace screen shows it).
+ */
+export const budgetWindow = (settings?: Settings, modelWindow?: number) =>
+  settings?.context.contextWindow ?? modelWindow ?? currentModel().info.contextWindow;
 
 /**
  * The one budget of a conversation's workspace section, settings instructions and memory, and skills list: the
- * configured budget, at most a quarter of its context window (stable per conversation: the window is its setting or
- * the server's model).
+ * configured budget, at most a quarter of its context window (stable while the conversation keeps its window setting
+ * and its model; a model switch is a cache break anyway).
  */
-export const workspaceBudget = (settings?: Settings) => promptBudget(configuredWorkspaceBudget(), budgetWindow(settings));
+export const workspaceBudget = (settings?: Settings, modelWindow?: number) => promptBudget(configuredWorkspaceBudget(), budgetWindow(settings, modelWindow));
 
 // Assembled prompts by what they were assembled from: a call whose settings and frozen workspace did not change gets
 // the same prompt without counting its sections again. A conversation's own prompt may hold 400,000 characters, and its
@@ -34,9 +38,9 @@ const assembled = sharedBoundedMap<string, AssembledPrompt>("system-prompts", {
   sizeOf: (key, prompt) => 2 * key.length + approximateBytes(prompt),
 });
 
-export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace | null): AssembledPrompt {
-  const budget = workspaceBudget(settings);
-  const key = `${promptSourceOf(settings)}\u0000${workspace?.id ?? ""}\u0000${budget}`;
+export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace | null | undefined, modelWindow: number): AssembledPrompt {
+  const budget = workspaceBudget(settings, modelWindow);
+  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}`;
   const cached = assembled.get(key);
   if (cached) return cached;
   const prompt = assembleSystemPrompt({
@@ -56,12 +60,12 @@ export function systemPromptFor(settings: Settings, workspace?: FrozenWorkspace 
 }
 
 /** A conversation's system prompt as its next call sends it, for views that write nothing. */
-export async function conversationSystemPrompt(conversationId: string, settings: Settings): Promise<AssembledPrompt> {
-  return systemPromptFor(settings, await promptWorkspace(conversationId));
+export async function conversationSystemPrompt(conversationId: string, settings: Settings, model: string | null | undefined): Promise<AssembledPrompt> {
+  return systemPromptFor(settings, await promptWorkspace(conversationId), modelInfoFor(model).contextWindow);
 }
 
 /** What the system prompt is assembled from: when this changes, so may the prompt (the person's edit). */
-export function promptSourceOf(settings: Settings): string {
+export function promptSourceOf(settings: Settings, modelWindow: number): string {
   const env = process.env;
-  return JSON.stringify([settings.prompt, settings.injection.taskToolNames, env.HINTLINE_BASE_PROMPT, env.HINTLINE_INSTRUCTIONS, env.HINTLINE_MEMORY, workspaceBudget(settings)]);
+  return JSON.stringify([settings.prompt, settings.injection.taskToolNames, env.HINTLINE_BASE_PROMPT, env.HINTLINE_INSTRUCTIONS, env.HINTLINE_MEMORY, workspaceBudget(settings, modelWindow)]);
 }
