@@ -7,7 +7,7 @@ describe("the assembled system prompts kept", () => {
   it("stay within their byte budget when conversations have long prompts of their own", () => {
     const settings = defaultSettings();
     for (let i = 0; i < 60; i++) {
-      const prompt = systemPromptFor({ ...settings, prompt: { instructions: `${i} ${"Be brief. ".repeat(10_000)}` } }, undefined, 128_000);
+      const prompt = systemPromptFor({ ...settings, prompt: { instructions: `${i} ${"Be brief. ".repeat(30_000)}` } }, undefined, 8_192);
       expect(prompt.text).toContain(`${i} Be brief.`);
     }
     const cache = sharedCacheSizes()["system-prompts"]!;
