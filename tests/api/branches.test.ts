@@ -18,7 +18,7 @@ const wireText = (m: WireMessage) =>
 const said = (r: RecordedRequest) =>
   (r.body.messages as WireMessage[]).filter((m) => m.role !== "system" && !wireText(m).startsWith("<system-reminder>")).map(wireText);
 
-describe.each(databaseKinds("branches"))("$name: branches", ({ name, databaseUrl }) => {
+describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) => {
   let fake: OpenAIFake;
   let server: AppServer;
   let seq = 0;
