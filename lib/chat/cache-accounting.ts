@@ -127,17 +127,11 @@ async function detectorForReply(conversationId: string): Promise<KeptDetector> {
   return kept;
 }
 
-const trackers = new Map<string, BreakpointTracker>();
+const trackers = sharedBoundedMap<string, BreakpointTracker>("cache-breakpoints", { maxEntries: DETECTORS_KEPT });
 
 /** The conversation's cache breakpoints (Anthropic): where its previous call marked, kept like the detectors. */
 export function breakpointsFor(conversationId: string): BreakpointTracker {
-  let tracker = trackers.get(conversationId);
-  if (tracker) {
-    trackers.delete(conversationId);
-  } else {
-    tracker = createBreakpointTracker();
-    if (trackers.size >= DETECTORS_KEPT) trackers.delete(trackers.keys().next().value as string);
-  }
+  const tracker = trackers.get(conversationId) ?? createBreakpointTracker();
   trackers.set(conversationId, tracker);
   return tracker;
 }
