@@ -8,11 +8,68 @@ import { toChatMessage } from "./converters.ts";
 import { cachedHistory, forgetHistory, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
 import type { MessageRow } from "./rows.ts";
 
+/**
+ * Messages read per query. A long conversation is read a page at a time, by position, with a turn of the event loop
+ * between pages: 20,000 rows read and decoded at once held every other request for a few hundred milliseconds.
+ */
+export const MESSAGE_PAGE = 500;
+/** Reads of a long conversation that may be spoiled by writes landing between its pages before one query reads it all. */
+const PAGED_TRIES = 2;
+
+type Db = Awaited<ReturnType<typeof getDb>>;
+type MessagesVersion = { messageSeq: number; createdAt: Date; moving: boolean } | null;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function allRows(db: Db, conversationId: string): Promise<MessageRow[]> {
+  const direct = sqliteDirect();
+  return direct ? direct.messages(conversationId) : db.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
+}
+
+async function rowsAfter(db: Db, conversationId: string, after: number): Promise<MessageRow[]> {
+  const direct = sqliteDirect();
+  if (direct) return direct.messagesAfter(conversationId, after, MESSAGE_PAGE);
+  return db.message.findMany({ where: { conversationId, position: { gt: after } }, orderBy: { position: "asc" }, take: MESSAGE_PAGE });
+}
+
+/**
+ * The counter every append, delete and finished branch move advances, the creation time (a conversation deleted and
+ * made again) and whether a branch move is under way (its batches move rows before the counter does).
+ */
+async function messagesVersion(db: Db, conversationId: string): Promise<MessagesVersion> {
+  const direct = sqliteDirect();
+  if (direct) return direct.messagesVersion(conversationId);
+  const row = await db.conversation.findUnique({ where: { id: conversationId }, select: { messageSeq: true, createdAt: true, branchMove: true } });
+  return row ? { messageSeq: row.messageSeq, createdAt: row.createdAt, moving: row.branchMove !== null } : null;
+}
+
+const sameVersion = (a: MessagesVersion, b: MessagesVersion) =>
+  a !== null && b !== null && !a.moving && !b.moving && a.messageSeq === b.messageSeq && a.createdAt.getTime() === b.createdAt.getTime();
+
+/**
+ * The conversation's messages in order. Up to MESSAGE_PAGE of them in one query; a longer conversation page by page,
+ * with a turn of the event loop between pages, and kept only if nothing was appended, deleted or moved meanwhile (the
+ * version is the same before and after), so that it is what one query would have read. A conversation written to on
+ * every try, or in the middle of a branch move, is read in one query.
+ */
 export async function listMessages({ conversationId }: { conversationId: string }): Promise<ChatMessage[]> {
   const db = await getDb();
-  const direct = sqliteDirect();
-  const rows = direct ? direct.messages(conversationId) : await db.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
-  return rows.map(toChatMessage);
+  for (let tried = 0; tried < PAGED_TRIES; tried++) {
+    const before = await messagesVersion(db, conversationId);
+    if (!before || before.moving) break;
+    const messages: ChatMessage[] = [];
+    let page: MessageRow[];
+    let after = -1;
+    do {
+      if (after >= 0) await nextTurn();
+      page = await rowsAfter(db, conversationId, after);
+      for (const row of page) messages.push(toChatMessage(row));
+      after = page.at(-1)?.position ?? after;
+    } while (page.length === MESSAGE_PAGE);
+    // One page is what one query reads; more must not have been written to in between.
+    if (messages.length < MESSAGE_PAGE || sameVersion(before, await messagesVersion(db, conversationId))) return messages;
+  }
+  return (await allRows(db, conversationId)).map(toChatMessage);
 }
 
 /**

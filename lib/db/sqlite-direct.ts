@@ -133,6 +133,19 @@ export class SqliteDirect {
     return (rows as Row[]).map(toMessageRow);
   }
 
+  /** At most `limit` messages after position `after`, in order (one page of a long conversation). */
+  messagesAfter(conversationId: string, after: number, limit: number): MessageRow[] {
+    const sql = `SELECT * FROM "Message" WHERE "conversationId" = ? AND "position" > ? ORDER BY "position" ASC LIMIT ?`;
+    return (this.#statement(sql).all(conversationId, after, limit) as Row[]).map(toMessageRow);
+  }
+
+  /** What tells whether a conversation's messages changed (see listMessages), or null when it does not exist. */
+  messagesVersion(conversationId: string): { messageSeq: number; createdAt: Date; moving: boolean } | null {
+    const sql = `SELECT "messageSeq", "createdAt", "branchMove" IS NOT NULL AS "moving" FROM "Conversation" WHERE "id" = ?`;
+    const row = this.#statement(sql).get(conversationId) as Row | undefined;
+    return row ? { messageSeq: Number(row.messageSeq), createdAt: readTime(row.createdAt), moving: Boolean(row.moving) } : null;
+  }
+
   tasks(conversationId: string): TaskRow[] {
     const rows = this.#statement(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(conversationId);
     return (rows as Row[]).map(toTaskRow);
