@@ -84,6 +84,11 @@ export function cacheAfterFirstCall(history: readonly ChatMessage[]): { calls: n
   return { calls: totals.calls - 1, inputTokens: totals.inputTokens - first.inputTokens, cachedInputTokens: totals.cachedInputTokens - first.cachedInputTokens };
 }
 
+/** Extends the running totals over a long history in slices that let other requests run (it was read afresh). */
+export function precountCacheFigures(history: readonly ChatMessage[]): Promise<void> {
+  return totalsOf.warm(history);
+}
+
 export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[]) {
   const totals = conversationCallTotals(history, reply);
   return {

@@ -94,4 +94,17 @@ describe("the cache of stored messages' token counts", () => {
     expect(cache.bytes).toBeLessThanOrEqual(MESSAGE_TOKENS_MAX_BYTES);
     expect(cache.entries).toBeLessThan(12_000);
   });
+
+  it("keeps every count of a 20,000-message conversation with UUIDs for ids, so that opening it again counts nothing", () => {
+    const conversation = Array.from({ length: 20_000 }, (_, i) => ({
+      ...msg(`${crypto.randomUUID().slice(0, 30)}${String(i).padStart(6, "0")}`, i % 2 ? "assistant" : "user", `message ${i}`),
+      metadata: { createdAt: "2026-07-01T12:00:00.000Z", status: "incomplete" as const },
+    }));
+    for (const message of conversation) messageTokens(message);
+    // Read again from the database: new objects, the same rows.
+    for (const message of conversation) messageTokens(structuredClone(message));
+    const cache = sharedCacheSizes()["message-tokens"]!;
+    // Before (4 MiB): 13,617 kept; read in order, the second pass found none of its counts.
+    expect(cache.entries).toBe(20_000);
+  });
 });

@@ -36,9 +36,11 @@ const countRepeated = createTokenCounter(16);
 
 /**
  * Across reloads of the same rows (page views): keyed by what identifies a stored message's content. One cache for
- * the process (the pages' bundle and the API routes' share it), bounded by entries and bytes.
+ * the process (the pages' bundle and the API routes' share it), bounded by entries and bytes: room for the 20,000
+ * messages the history cache holds, with UUIDs for ids (a conversation longer than the cache is read in order, least
+ * recently used first, so it would find none of its counts and tokenize the whole of it on every open).
  */
-export const MESSAGE_TOKENS_MAX_BYTES = 4 * 1024 * 1024;
+export const MESSAGE_TOKENS_MAX_BYTES = 6 * 1024 * 1024;
 const byKey = sharedBoundedMap<string, MessageCount>("message-tokens", {
   maxEntries: 20_000,
   maxBytes: MESSAGE_TOKENS_MAX_BYTES,
@@ -96,13 +98,17 @@ export function warmTokenCounts(history: readonly ChatMessage[]): void {
 }
 
 /**
- * Counts every message not counted yet, in slices that let other requests run: a long conversation opened cold (after
- * an import or a restart) is then measured from cached counts, without holding the event loop for the whole count.
+ * Counts every message not counted yet and extends the running totals over them, in slices that let other requests
+ * run: a long conversation opened cold (after an import or a restart), or read afresh (new message objects, whose
+ * counts are found in the cache but must still be summed), is then measured without holding the event loop for the
+ * whole of it.
  */
-export function precountTokens(history: readonly ChatMessage[]): Promise<void> {
+export async function precountTokens(history: readonly ChatMessage[]): Promise<void> {
   // A conversation whose running totals hold all but its newest few messages needs no pass over the others.
-  if (history.length - totalsOf.known(history) <= PRECOUNT_UNSLICED) return Promise.resolve();
-  return eachYielding(history, messageCount);
+  if (history.length - totalsOf.known(history) <= PRECOUNT_UNSLICED) return;
+  await totalsOf.warm(history);
+  // What follows a reply still being written is counted afresh on every measure: counted (and cached) here.
+  await eachYielding(history.slice(totalsOf.known(history)), messageCount);
 }
 
 /** New messages the next totals may count in one go (a turn adds two; an agent's reply with tools a few more). */

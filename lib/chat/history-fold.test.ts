@@ -97,6 +97,42 @@ describe("historyTotals", () => {
     expect(totals([a, message("x")])(2)).toBe(2);
     expect(totals([a, b])(2)).toBe(3);
   });
+
+  it("warms the totals of a long history in slices, with turns of the event loop between them, then counts nothing", async () => {
+    const calls: string[] = [];
+    // Slow enough per message that the history takes several slices.
+    const totals = historyTotals(
+      (m: ChatMessage) => {
+        calls.push(m.id);
+        const until = performance.now() + 0.05;
+        while (performance.now() < until);
+        return m.id.length;
+      },
+      (x, y) => x + y,
+      0,
+    );
+    const history = [...Array.from({ length: 2_000 }, (_, i) => message(`m${i}`)), message("live", "streaming")];
+    expect(totals.known(history)).toBe(0);
+    let turns = 0;
+    let warming = true;
+    const tick = () => {
+      if (!warming) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await totals.warm(history);
+    warming = false;
+    // About 100 ms of counting in slices of about 8 ms (before: no warm-up; the first totals counted in one go).
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(totals.known(history)).toBe(2_000);
+    expect(calls).toHaveLength(2_000);
+    const expected = history.reduce((sum, m) => sum + m.id.length, 0);
+    expect(totals(history)(history.length)).toBe(expected);
+    // Only the streaming message is counted again.
+    expect(calls.slice(2_000)).toEqual(["live"]);
+    await totals.warm([]);
+  });
 });
 
 describe("historyIndexOf", () => {

@@ -9,6 +9,9 @@ import type { ChatMessage } from "../chat-message.ts";
 type Fold<T> = { messages: ChatMessage[]; items: T[]; ends: number[] };
 
 const settled = (message: ChatMessage) => message.metadata?.status !== "streaming";
+/** The longest stretch a warm-up holds the event loop for (about; it checks the time every 64 messages). */
+const SLICE_MS = 8;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Per conversation (keyed by its first message, dropped with it): the fold cut back to what `history` still shares
@@ -25,7 +28,8 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
     while (same < shared && messages[same] === history[same]) same++;
     return same;
   };
-  const sync = (history: readonly ChatMessage[]): { fold: Fold<T>; seen: number; kept: number } => {
+  /** `deadline` (a performance.now() time): stop extending once it has passed, leaving the rest to a later call. */
+  const sync = (history: readonly ChatMessage[], deadline = Number.POSITIVE_INFINITY): { fold: Fold<T>; seen: number; kept: number } => {
     let fold = byFirst.get(history[0]!);
     if (!fold) {
       fold = { messages: [], items: [], ends: [] };
@@ -44,10 +48,23 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
       keep(history[same]!, fold.items);
       fold.ends.push(fold.items.length);
       same++;
+      if (same % 64 === 0 && performance.now() > deadline) break;
     }
     return { fold, seen: same, kept };
   };
-  return Object.assign(sync, { known });
+  /**
+   * Extends the fold over every settled message of `history` in slices of about SLICE_MS, with a turn of the event
+   * loop between them: a long conversation read afresh (new message objects) is folded without holding other requests.
+   */
+  const warm = async (history: readonly ChatMessage[]): Promise<void> => {
+    for (;;) {
+      if (history.length === 0) return;
+      const { seen } = sync(history, performance.now() + SLICE_MS);
+      if (seen >= history.length || !settled(history[seen]!)) return;
+      await nextTurn();
+    }
+  };
+  return Object.assign(sync, { known, warm });
 }
 
 /** `derive(message)` for every message of a history, concatenated. A new array each time: the caller may keep it. */
@@ -88,6 +105,8 @@ export function historyTotals<T>(count: (message: ChatMessage) => T, add: (a: T,
   return Object.assign(totals, {
     /** How many leading messages of `history` are already in the running totals (read without extending them). */
     known: (history: readonly ChatMessage[]): number => sync.known(history),
+    /** Extends the running totals over `history` in slices that let other requests run (see keptFolds). */
+    warm: (history: readonly ChatMessage[]): Promise<void> => sync.warm(history),
   });
 }
 
