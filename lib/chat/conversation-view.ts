@@ -14,7 +14,7 @@ import { listTasks } from "../db/tasks.ts";
 import { modelInfoFor } from "../ai/providers/index.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
-import { cacheFigures } from "./cache-accounting.ts";
+import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";
 import { tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
@@ -55,7 +55,9 @@ export async function getConversationView(id: string): Promise<ConversationView>
     listBranches({ conversationId: id }),
   ]);
   const state = parseAgentState(conversation.agentState);
+  // A long conversation's counts and cache figures are summed in slices first, so that measuring it is a lookup.
   await precountTokens(messages);
+  await precountCacheFigures(messages);
   const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text, model: conversation.model }), cache: cacheFigures(messages) };
   return {
     id: conversation.id,

@@ -1,3 +1,4 @@
+import { jsonResponse } from "@/lib/api/json-slices";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema, patchConversationSchema } from "@/lib/api/schemas";
 import { removeConversation } from "@/lib/chat/conversation-list";
@@ -9,14 +10,14 @@ export const dynamic = "force-dynamic";
 type Params = { id: string };
 
 export const GET = route<Params>(async (_request, { id }) =>
-  Response.json(await getConversationView(parseWith(idSchema, id, "conversation id"))),
+  jsonResponse(await getConversationView(parseWith(idSchema, id, "conversation id"))),
 );
 
 export const PATCH = route<Params>(async (request, { id }) => {
   const conversationId = parseWith(idSchema, id, "conversation id");
   const patch = parseWith(patchConversationSchema, await readJson(request));
   await updateConversationFields(conversationId, patch);
-  return Response.json(await getConversationView(conversationId));
+  return jsonResponse(await getConversationView(conversationId));
 });
 
 export const DELETE = route<Params>(async (_request, { id }) => {

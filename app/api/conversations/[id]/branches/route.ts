@@ -1,3 +1,4 @@
+import { jsonResponse } from "@/lib/api/json-slices";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema, switchBranchSchema } from "@/lib/api/schemas";
 import { switchConversationBranch } from "@/lib/chat/branches";
@@ -10,7 +11,7 @@ export const POST = route<{ id: string }>(async (request, { id }) => {
   const conversationId = parseWith(idSchema, id, "conversation id");
   const { anchorId, ordinal } = parseWith(switchBranchSchema, await readJson(request));
   await switchConversationBranch(conversationId, anchorId, ordinal);
-  return Response.json(await getConversationView(conversationId));
+  return jsonResponse(await getConversationView(conversationId));
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");
