@@ -10,6 +10,8 @@ const PORT_BASE = Number(process.env.HINTLINE_E2E_PORT_BASE) || 3400;
 export const DEMO_PORT = PORT_BASE + 1;
 export const FAKE_APP_PORT = PORT_BASE + 2;
 export const FAKE_PORT = PORT_BASE + 9;
+/** The Anthropic fake: the fake app's second provider (its models are offered beside the OpenAI fake's). */
+export const ANTHROPIC_FAKE_PORT = PORT_BASE + 8;
 /** A third app instance that requires an access token (HINTLINE_AUTH_TOKEN), for the sign-in and cross-site tests. */
 export const AUTH_APP_PORT = PORT_BASE + 3;
 export const AUTH_APP_URL = `http://127.0.0.1:${AUTH_APP_PORT}`;
@@ -20,7 +22,7 @@ const next = (port: number) => `HOST=127.0.0.1 PORT=${port} node scripts/server.
 const migrate = (url: string) => `DATABASE_URL=${url} node scripts/db-migrate.mjs deploy`;
 
 // The servers inherit this process's environment: a provider or token set there would change what they test.
-for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "DATABASE_URL"]) delete process.env[key];
+for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GOOGLE_GENERATIVE_AI_API_KEY", "GOOGLE_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "DATABASE_URL"]) delete process.env[key];
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -66,6 +68,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: `node --experimental-strip-types tests/support/provider-fake-cli.ts --provider anthropic --port ${ANTHROPIC_FAKE_PORT} --api-key anthropic-test-key`,
+      url: `http://127.0.0.1:${ANTHROPIC_FAKE_PORT}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: `${migrate(db("fake"))} && DATABASE_URL=${db("fake")} ${next(FAKE_APP_PORT)}`,
       url: `http://127.0.0.1:${FAKE_APP_PORT}/api/model`,
       reuseExistingServer: false,
@@ -75,6 +83,9 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/v1`,
         OPENAI_API_KEY: "test-key",
         HINTLINE_MODEL: "fake-model",
+        // A second provider, so that a conversation can switch between two (the model picker).
+        ANTHROPIC_API_KEY: "anthropic-test-key",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${ANTHROPIC_FAKE_PORT}/v1`,
         // One visible retry per failed call, with a short backoff (a provider's retry-after wins).
         HINTLINE_MAX_RETRIES: "1",
         HINTLINE_RETRY_BASE_MS: "100",

@@ -65,24 +65,33 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 export type Fake = { url: string; setReply: (text: string, chunkDelayMs?: number) => Promise<void> };
 
-/** The OpenAI fake's CLI on a free port; `setReply` makes every completion stream `text` word by word, no delay. */
-export async function startFake(): Promise<Fake> {
+export type FakeProvider = "openai" | "anthropic" | "gemini";
+const BASE_PATH: Record<FakeProvider, string> = { openai: "/v1", anthropic: "/v1", gemini: "/v1beta" };
+
+/**
+ * A provider's fake (its CLI, as its own process) on a free port: the OpenAI fake by default, or the Anthropic or
+ * Gemini one; `setReply` makes every call stream `text`, no delay.
+ */
+export async function startFake(provider: FakeProvider = "openai"): Promise<Fake> {
   const port = await freePort();
-  const cli = path.join(root, "tests/support/openai-fake-cli.ts");
-  const child = spawn(process.execPath, [cli, "--port", String(port), "--host", "127.0.0.1"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  const { logs } = track(child, "openai-fake");
+  const args =
+    provider === "openai"
+      ? [path.join(root, "tests/support/openai-fake-cli.ts"), "--port", String(port), "--host", "127.0.0.1"]
+      : [path.join(root, "tests/support/provider-fake-cli.ts"), "--provider", provider, "--port", String(port), "--host", "127.0.0.1"];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const { logs } = track(child, `${provider}-fake`);
   const deadline = Date.now() + 15_000;
   while (!logs().includes("listening on")) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`openai-fake did not start:\n${logs()}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${provider}-fake did not start:\n${logs()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const control = `http://127.0.0.1:${port}/__fake`;
   const post = async (what: string, body?: unknown) => {
     const response = await fetch(`${control}/${what}`, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`openai-fake ${what}: HTTP ${response.status} ${await response.text()}`);
+    if (!response.ok) throw new Error(`${provider}-fake ${what}: HTTP ${response.status} ${await response.text()}`);
   };
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${port}${BASE_PATH[provider]}`,
     // The fake records every request body; a reset keeps its memory flat over thousands of 2,000-message calls.
     setReply: async (text, chunkDelayMs) => {
       await post("reset");

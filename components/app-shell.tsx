@@ -8,6 +8,7 @@ import { useUiStore } from "@/lib/stores/ui-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { HeaderMenu } from "./header-menu";
 import { ModelBadge } from "./model-badge";
+import { ModelPicker } from "./model-picker";
 import { ConversationList } from "./sidebar/conversation-list";
 import { ThinMeter } from "./context/context-meter";
 import { HintsToggle } from "./hints-toggle";
@@ -34,6 +35,7 @@ export function AppShell({
   workspaceId,
   title,
   model,
+  stored = false,
   panel,
   children,
 }: {
@@ -42,6 +44,8 @@ export function AppShell({
   workspaceId?: string;
   title: string;
   model: ModelInfo;
+  /** The open conversation is stored (a new one is created by its first message, with the model picked before it). */
+  stored?: boolean;
   /** The right-hand side (tasks); a drawer on narrow screens. */
   panel?: ReactNode;
   children: ReactNode;
@@ -133,7 +137,7 @@ export function AppShell({
             {storedTitle ?? title}
           </h1>
           <div className="hidden shrink-0 @xl:flex">
-            <ModelBadge model={model} />
+            {activeId ? <ModelPicker conversationId={activeId} stored={stored} model={model} /> : <ModelBadge model={model} />}
           </div>
           {panel && (
             <button

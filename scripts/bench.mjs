@@ -12,9 +12,11 @@
 //                            latency, DOM nodes, JavaScript on first load;
 //   bench/memory-bench.ts — the serving process's RSS after a 20-stream burst vs a bare Next.js app with the AI SDK
 //                           example route (bench/bare-app, built when needed), and after 100 vs 1,000 conversations;
+//   bench/provider-bench.ts (`--only=providers`, not in the default run) — per provider (the OpenAI, Anthropic and Gemini
+//                           fakes): first token and the next message at 2,000 vs 20 messages, against the bare route;
 //   bench/live-bench.ts with BENCH_LIVE_ONLY=scale (`--only=scale`, not in the default run) — 1, 2 and 4 instances on
 //                           one PostgreSQL: replies per second, NOTIFY traffic, connections, rows written (docs/scaling.md).
-// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`, `--only=providers`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
 // benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -71,6 +73,12 @@ if (!only || only === "memory") {
   if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
   console.log("");
   const result = spawnSync(tsx, [path.join(root, "bench/memory-bench.ts")], { cwd: root, stdio: "inherit" });
+  status ||= result.status ?? 1;
+}
+if (only === "providers") {
+  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  console.log("");
+  const result = spawnSync(tsx, [path.join(root, "bench/provider-bench.ts")], { cwd: root, stdio: "inherit" });
   status ||= result.status ?? 1;
 }
 if (only === "scale") {

@@ -14,6 +14,7 @@ import { usePlanStore } from "@/lib/stores/plan-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
+import { useModelChoiceStore } from "@/lib/stores/model-choice-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
@@ -71,6 +72,8 @@ export function Chat({
             timezone: browserTimeZone(),
             mode: usePlanStore.getState().mode,
             ...(messages.length <= 1 ? { workspaceId: useWorkspacesStore.getState().currentId } : {}),
+            // The model picked in the header before the first message: the conversation is created with it.
+            ...(messages.length <= 1 && useModelChoiceStore.getState().pending[chatId] ? { model: useModelChoiceStore.getState().pending[chatId] } : {}),
             // An edit: the message it replaces (kept, with what followed it, as a branch).
             ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}),
           },

@@ -9,6 +9,8 @@ import type { ChatMessage } from "@/lib/chat-message";
 import type { ReplyActions } from "./message-actions";
 import { estimateMessageHeight } from "./message-height";
 import { MessageView } from "./message-view";
+import { ModelSwitchMarker } from "./model-switch-marker";
+import { modelSwitches } from "./model-switches";
 
 const GAP = 24;
 const PADDING_TOP = 24;
@@ -88,6 +90,8 @@ export function MessageList({
   }, [streaming]);
 
   const items = virtualizer.getVirtualItems();
+  // Where the model changed (from each reply's recorded model): a divider before that turn.
+  const switches = useMemo(() => modelSwitches(messages), [messages]);
   const lastMessage = messages.at(-1);
   const actions = useMemo<ReplyActions | undefined>(
     () =>
@@ -106,21 +110,27 @@ export function MessageList({
       <div className="mx-auto w-full max-w-3xl px-3 pb-6 sm:px-6">
         {!mounted ? (
           <div className="flex flex-col gap-6" style={{ paddingTop: PADDING_TOP }}>
-            {tail(messages).map((message, i, shown) => (
-              <MessageView
-                key={message.id}
-                message={message}
-                streaming={streaming && i === shown.length - 1 && message.role === "assistant"}
-                contextWindow={contextWindow}
-                actions={message === lastMessage ? actions : undefined}
-              />
-            ))}
+            {tail(messages).map((message, i, shown) => {
+              const change = switches.get(message.id);
+              return (
+                <div key={message.id}>
+                  {change && <ModelSwitchMarker change={change} />}
+                  <MessageView
+                    message={message}
+                    streaming={streaming && i === shown.length - 1 && message.role === "assistant"}
+                    contextWindow={contextWindow}
+                    actions={message === lastMessage ? actions : undefined}
+                  />
+                </div>
+              );
+            })}
           </div>
         ) : (
           <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const message = messages[item.index];
               if (!message) return null;
+              const change = switches.get(message.id);
               return (
                 <div
                   key={item.key}
@@ -129,6 +139,7 @@ export function MessageList({
                   className="absolute top-0 left-0 w-full"
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
+                  {change && <ModelSwitchMarker change={change} />}
                   <MessageView
                     message={message}
                     streaming={streaming && item.index === messages.length - 1 && message.role === "assistant"}

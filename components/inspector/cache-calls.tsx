@@ -1,6 +1,7 @@
 "use client";
 // The inspector's list of the conversation's model calls: input, cached and output tokens, the estimated cost (when
-// the model has a price), and the calls whose input broke the provider's cache, with where and why.
+// the model has a price), the model that answered each, and the calls whose input broke the provider's cache, with
+// where and why.
 import type { CacheBreak, CacheTotals } from "@/lib/chat-message";
 import { hitRate } from "../context/meter-math";
 
@@ -65,6 +66,7 @@ export function CacheCalls({ cache }: { cache: CacheView }) {
           <thead className="text-muted">
             <tr>
               <th className="text-left font-medium">#</th>
+              <th className="pl-2 text-left font-medium">Model</th>
               <th className="text-right font-medium">Input</th>
               <th className="text-right font-medium">Cached</th>
               <th className="text-right font-medium">Output</th>
@@ -83,6 +85,9 @@ export function CacheCalls({ cache }: { cache: CacheView }) {
                   className={found ? (found.cause === "unexpected" ? "bg-danger/10" : "bg-amber-500/10") : undefined}
                 >
                   <td>{c.call}</td>
+                  <td data-testid="inspector-call-model" title={c.model} className="max-w-[10rem] truncate pl-2 font-sans">
+                    {c.model}
+                  </td>
                   <td className="text-right">{n(c.inputTokens)}</td>
                   <td className="text-right">{n(c.cachedInputTokens)}</td>
                   <td className="text-right">{n(c.outputTokens)}</td>
@@ -90,7 +95,7 @@ export function CacheCalls({ cache }: { cache: CacheView }) {
                 </tr>,
                 found && (
                   <tr key={`${c.call}-break`} data-testid="inspector-break" data-cause={found.cause}>
-                    <td colSpan={5} className={found.cause === "unexpected" ? "pb-1 text-danger" : "pb-1 text-amber-700 dark:text-amber-400"}>
+                    <td colSpan={6} className={found.cause === "unexpected" ? "pb-1 text-danger" : "pb-1 text-amber-700 dark:text-amber-400"}>
                       {breakText(found)}
                     </td>
                   </tr>

@@ -47,6 +47,14 @@ export const planContentSchema = z
     error: (issue) => `is ${count(String(issue.input).length)} characters, over the plan's limit of ${count(PLAN_MAX_CHARS)}`,
   });
 
+/** A provider/model id as GET /api/models lists them (whether this server can use it is checked where it is used). */
+export const modelIdSchema = z
+  .string({ message: "must be a model id (a string), e.g. anthropic/claude-sonnet-4-5" })
+  .trim()
+  .min(1, { message: "must not be empty" })
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, { message: "must be a model id without spaces, e.g. anthropic/claude-sonnet-4-5" });
+
 export const chatRequestSchema = z.object({
   id: idSchema,
   message: userMessageSchema,
@@ -56,6 +64,8 @@ export const chatRequestSchema = z.object({
   mode: modeSchema.optional(),
   /** The workspace of the conversation when this message creates it (it must exist; an existing conversation keeps its own). */
   workspaceId: idSchema.optional(),
+  /** The model of the conversation when this message creates it (an existing conversation keeps its own; PATCH switches it). */
+  model: modelIdSchema.optional(),
   /**
    * The id of an earlier message of the person's that this one replaces: it and everything after it are kept as an
    * alternative (a branch), and this message follows the same message it followed.
@@ -82,14 +92,7 @@ export const patchConversationSchema = z
     /** The person's edit of the plan: stored as a new version. */
     plan: z.object({ content: planContentSchema }).strict().optional(),
     /** A provider/model id (GET /api/models lists them); null: back to the default model. */
-    model: z
-      .string()
-      .trim()
-      .min(1, { message: "must not be empty" })
-      .max(200)
-      .regex(/^[\x21-\x7e]+$/, { message: "must be a model id without spaces, e.g. anthropic/claude-sonnet-4-5" })
-      .nullable()
-      .optional(),
+    model: modelIdSchema.nullable().optional(),
   })
   .strict()
   .refine((v) => v.title !== undefined || v.settings !== undefined || v.mode !== undefined || v.plan !== undefined || v.model !== undefined, {
@@ -158,6 +161,8 @@ export const importSchema = z.object({
     tasks: z.array(importedTaskSchema).max(MAX_CONVERSATION_TASKS).default([]),
     mode: modeSchema.default("build"),
     planVersions: z.array(importedPlanVersionSchema).max(PLAN_VERSIONS_KEPT).default([]),
+    /** The conversation's chosen model (absent or null: the default); one this server cannot use is refused. */
+    model: modelIdSchema.nullable().optional(),
   }),
 });
 

@@ -17,6 +17,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";
 import { tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { checkModelChoice } from "./conversation-model.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
 import { forgetCalls } from "./cache-accounting.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
@@ -90,6 +91,8 @@ export async function exportConversation(id: string) {
       messages: view.messages,
       tasks: view.tasks,
       mode: view.mode,
+      /** The model the conversation chose (null: the server's default); each reply's own is in its metadata. */
+      model: conversation?.model ?? null,
       plan: view.plan,
       planVersions: view.planVersions.map(({ content, author, createdAt }) => ({ content, author, createdAt })),
     },
@@ -110,6 +113,8 @@ export async function importConversation(body: ImportBody, newId: () => string, 
       throw new ApiError("bad_request", `Invalid conversation.settings${check.field === "settings" ? " " : "."}${check.message}.`, field);
     }
   }
+  // A model this server cannot use is refused, naming the field (remove it to import with the default model).
+  const model = source.model ? checkImportedModel(source.model) : null;
   const db = await getDb();
   const taken = source.id ? await getConversation({ id: source.id }) : null;
   const id = source.id && !taken ? source.id : newId();
@@ -142,6 +147,7 @@ export async function importConversation(body: ImportBody, newId: () => string, 
       // The agent of the new conversation has been told nothing: in plan mode its first reply says so again.
       mode: source.mode,
       planSeq: source.planVersions.length,
+      model,
     },
     messages: source.messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
@@ -178,6 +184,16 @@ export async function importConversation(body: ImportBody, newId: () => string, 
   }
   await warmHistory(id);
   return { id };
+}
+
+function checkImportedModel(id: string): string {
+  try {
+    return checkModelChoice(id);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const reason = error.message.replace(/^Invalid model: /, "");
+    throw new ApiError("bad_request", `Invalid conversation.model: ${reason} Or leave the model out to import with the default one.`, "conversation.model");
+  }
 }
 
 /** Only the harness writes hints: whatever an import says about `imported`, its hints are marked as imported. */

@@ -15,7 +15,7 @@ import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
-import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
+import { checkModelChoice, modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { streamReply } from "./stream-reply.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
@@ -23,7 +23,16 @@ import { requireWorkspace } from "./workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
 import { isDraining, replyRunning } from "../ops/shutdown.ts";
 
-export type ChatRequest = { id: string; message: PersonMessage; timezone?: string; mode?: ConversationMode; workspaceId?: string; editOf?: string };
+export type ChatRequest = {
+  id: string;
+  message: PersonMessage;
+  timezone?: string;
+  mode?: ConversationMode;
+  workspaceId?: string;
+  /** The model of the conversation this message creates (an existing one keeps its own). */
+  model?: string;
+  editOf?: string;
+};
 
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
 export async function startReply({ request }: { request: ChatRequest }): Promise<Response> {
@@ -33,6 +42,8 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
   if (request.workspaceId !== undefined) await requireWorkspace(request.workspaceId);
+  // A model this server cannot use is refused (400 naming what to set) before anything is written.
+  const chosenModel = request.model === undefined ? null : checkModelChoice(request.model);
   // An edit needs the conversation it edits: an unknown one is refused before anything is written.
   if (request.editOf !== undefined && !(await getConversation({ id: conversationId }))) {
     throw new ApiError("not_found", `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`);
@@ -55,6 +66,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
         settings: timezone ? { injection: { timezone } } : {},
         mode: request.mode,
         workspaceId: request.workspaceId,
+        model: chosenModel,
       }),
       listTasks({ conversationId }),
     ]);

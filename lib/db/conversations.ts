@@ -44,6 +44,7 @@ export async function ensureConversation({
   settings,
   mode = "build",
   workspaceId = "default",
+  model = null,
 }: {
   id: string;
   settings?: object;
@@ -51,18 +52,20 @@ export async function ensureConversation({
   mode?: ConversationMode;
   /** The workspace of a conversation this creates (it must exist); an existing one keeps its own. */
   workspaceId?: string;
+  /** The model of a conversation this creates (null: the default); an existing one keeps its own. */
+  model?: string | null;
 }): Promise<ConversationRecord & { created: boolean }> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) {
-    const row = direct.ensureConversation(id, settings ?? {}, mode, workspaceId);
+    const row = direct.ensureConversation(id, settings ?? {}, mode, workspaceId, model);
     return { ...toRecord(row), created: row.messageSeq === 0 };
   }
   // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
   if (existing) return { ...toRecord(existing), created: false };
-  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode, workspaceId }, update: {} });
+  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode, workspaceId, model }, update: {} });
   return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 

@@ -46,7 +46,7 @@ export type TaskRow = {
 
 /** A whole conversation as an import writes it (timestamps are the time of the import). */
 export type ImportedRows = {
-  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number; mode: string; planSeq: number };
+  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number; mode: string; planSeq: number; model?: string | null };
   messages: Array<{ id: string; role: string; position: number; parts: object[]; metadata: object; status: string }>;
   tasks: Array<{
     id: string;

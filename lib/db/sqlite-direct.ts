@@ -112,13 +112,13 @@ export class SqliteDirect {
   }
 
   /** Creates the conversation unless it exists (a read is all an existing one costs); the stored row either way. */
-  ensureConversation(id: string, settings: object, mode = "build", workspaceId = "default"): ConversationRow {
+  ensureConversation(id: string, settings: object, mode = "build", workspaceId = "default", model: string | null = null): ConversationRow {
     const existing = this.conversation(id);
     if (existing) return existing;
     const now = storedTime(new Date());
     const created = this.#statement(
-      `INSERT INTO "Conversation" ("id", "workspaceId", "settings", "mode", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
-    ).get(id, workspaceId, writeJson(settings), mode, now, now) as Row | undefined;
+      `INSERT INTO "Conversation" ("id", "workspaceId", "settings", "mode", "model", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
+    ).get(id, workspaceId, writeJson(settings), mode, model, now, now) as Row | undefined;
     return created ? toConversationRow(created) : this.conversation(id)!;
   }
 
@@ -192,7 +192,7 @@ export class SqliteDirect {
   importConversation({ conversation: c, messages, tasks, planVersions }: ImportedRows): boolean {
     const now = storedTime(new Date());
     const conversation = this.#statement(
-      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const plan = this.#statement(`INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`);
     const message = this.#statement(
@@ -202,7 +202,7 @@ export class SqliteDirect {
       `INSERT INTO "Task" ("conversationId", "id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const write = this.#connection.transaction(() => {
-      conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, now, now);
+      conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, now, now);
       for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
       for (const m of messages) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
       for (const t of tasks) {

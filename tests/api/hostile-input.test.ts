@@ -236,6 +236,9 @@ const rows: Row[] = [
 
   chatRow("an unknown workspace", { ...send({}, "brand-new"), workspaceId: "nope" }, /Workspace nope does not exist/, 404),
   chatRow("a malformed workspace id", { ...send({}, "brand-new"), workspaceId: "a b" }, /workspaceId: must be 1–64 characters/),
+  chatRow("a first message naming a model no provider here serves", { ...send({}, "brand-new"), model: "anthropic/claude-sonnet-4-5" }, /Invalid model: .*ANTHROPIC_API_KEY/),
+  chatRow("a malformed model id", { ...send({}, "brand-new"), model: "a b" }, /model: must be a model id without spaces/),
+  importRow("a model no provider here serves", conversationWith({ model: "google/gemini-2.5-pro" }), /Invalid conversation\.model: .*GOOGLE_GENERATIVE_AI_API_KEY/),
   req("conversations of an unknown workspace", "GET", `${C}?workspaceId=nope`, 404, /Workspace nope does not exist/),
   req("conversations of a malformed workspace id", "GET", `${C}?workspaceId=a%20b`, 400, /workspaceId: must be 1–64 characters/),
   workspaceRow("malformed JSON", '{"name":', /not valid JSON/),

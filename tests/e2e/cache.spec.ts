@@ -35,13 +35,15 @@ test("the meter and the inspector show the cache hit rates, every call's figures
   await expect(calls).toHaveCount(4);
   const cells = async (i: number) => (await calls.nth(i).locator("td").allTextContents()).map((t) => t.trim());
   const [first, second, , fourth] = [await cells(0), await cells(1), await cells(2), await cells(3)];
+  // Columns: #, model, input, cached, output, cost.
   expect(first[0]).toBe("1");
-  expect(first[2]).toBe("0");
-  expect(Number(second[2]!.replace(/,/g, ""))).toBeGreaterThan(0);
-  expect(Number(second[2]!.replace(/,/g, ""))).toBeLessThanOrEqual(Number(second[1]!.replace(/,/g, "")));
+  expect(first[1]).toBe("fake-model");
+  expect(first[3]).toBe("0");
+  expect(Number(second[3]!.replace(/,/g, ""))).toBeGreaterThan(0);
+  expect(Number(second[3]!.replace(/,/g, ""))).toBeLessThanOrEqual(Number(second[2]!.replace(/,/g, "")));
   // Priced by HINTLINE_PRICE_* (playwright.config.ts): a dollar figure per call.
-  expect(second[4]).toMatch(/^\$0\.\d+$/);
-  expect(fourth[2]).toBe("0");
+  expect(second[5]).toMatch(/^\$0\.\d+$/);
+  expect(fourth[3]).toBe("0");
   await expect(calls.nth(3)).toHaveAttribute("data-break", "prompt-edit");
   const broken = page.getByTestId("inspector-break");
   await expect(broken).toHaveCount(1);

@@ -21,6 +21,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       workspaceId={view?.workspaceId}
       title={view?.title ?? "New chat"}
       model={model}
+      stored={!!view}
       panel={
         <>
           <ContextMeter conversationId={id} initial={view?.contextUsage ?? null} />

@@ -50,6 +50,14 @@ export class ChatPage {
   get modelBadge(): Locator {
     return this.page.getByTestId("model-badge");
   }
+  /** The header's model picker (a native select labelled "Model", over the model badge). */
+  get modelPicker(): Locator {
+    return this.page.getByTestId("model-picker");
+  }
+  /** The transcript's "Model: A → B" dividers. */
+  get modelSwitches(): Locator {
+    return this.page.getByTestId("model-switch");
+  }
   get themeToggle(): Locator {
     return this.page.getByTestId("theme-toggle");
   }
@@ -210,6 +218,14 @@ export class ChatPage {
   }
 
   /** Sends the text and waits for the reply to settle; returns the reply's text. */
+  /** Picks a model in the header and waits until the picker shows it (a stored conversation has been switched). */
+  async pickModel(id: string): Promise<void> {
+    await this.modelPicker.selectOption(id);
+    await expect(this.modelPicker).toBeEnabled();
+    await expect(this.modelPicker).toHaveValue(id);
+    await expect(this.modelBadge).toContainText(id.replace(/^.*\//, ""));
+  }
+
   async ask(text: string): Promise<string> {
     await this.send(text);
     await this.waitForReplyDone();
