@@ -8,7 +8,7 @@ import type { ConversationSummary } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { DEFAULT_WORKSPACE, useWorkspacesStore } from "@/lib/stores/workspaces-store";
-import { GearIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
+import { SlidersIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
 type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind: "delete" } | { kind: "delete-blocked"; conversations: number };
 
@@ -131,7 +131,7 @@ export function WorkspaceSwitcher({
           className={iconButton}
           onClick={onNavigate}
         >
-          <GearIcon />
+          <SlidersIcon />
         </Link>
         <button
           type="button"
