@@ -3,6 +3,8 @@ import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 // Inter, self-hosted: the font files are bundled from node_modules and served by Hintline itself.
 import "@fontsource-variable/inter";
+// KaTeX's stylesheet and fonts for math in replies, bundled the same way (no CDN).
+import "katex/dist/katex.min.css";
 import "./globals.css";
 
 export const metadata: Metadata = {

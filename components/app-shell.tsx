@@ -19,7 +19,7 @@ import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog";
 import { focusComposer, useShortcuts } from "./shortcuts/use-shortcuts";
 import { ThemeToggle } from "./theme-toggle";
 import { Drawer } from "./ui/drawer";
-import { ChecklistIcon, MenuIcon } from "./ui/icons";
+import { ChecklistIcon, MenuIcon, SidebarIcon } from "./ui/icons";
 
 function Logo() {
   return (
@@ -52,14 +52,20 @@ export function AppShell({
 }) {
   const [drawer, setDrawer] = useState(false);
   const [panelDrawer, setPanelDrawer] = useState(false);
-  /** Wide screens: the side panel was hidden (Ctrl+. or the tasks button); narrow screens use panelDrawer. */
-  const [panelHidden, setPanelHidden] = useState(false);
+  // Wide screens fold the conversation list (Ctrl+Shift+S) and the side panel (Ctrl+.) away, remembered on this
+  // device; narrow screens use the drawers.
+  const sidebarHidden = useUiStore((s) => s.sidebarHidden);
+  const panelHidden = useUiStore((s) => s.panelHidden);
   const [help, setHelp] = useState(false);
   const router = useRouter();
   const togglePanel = () => {
     if (!panel) return;
-    if (window.matchMedia("(min-width: 64rem)").matches) setPanelHidden((hidden) => !hidden);
+    if (window.matchMedia("(min-width: 64rem)").matches) useUiStore.getState().togglePanel();
     else setPanelDrawer((open) => !open);
+  };
+  const toggleSidebar = () => {
+    if (window.matchMedia("(min-width: 48rem)").matches) useUiStore.getState().toggleSidebar();
+    else setDrawer((open) => !open);
   };
   // A drawer left open while the window grows past its breakpoint would hide itself but keep the page modal: close it.
   useEffect(() => {
@@ -79,6 +85,7 @@ export function AppShell({
   useShortcuts({
     "new-chat": () => router.push("/"),
     "focus-composer": focusComposer,
+    "toggle-sidebar": toggleSidebar,
     "toggle-panel": togglePanel,
     help: () => setHelp(true),
   });
@@ -96,7 +103,11 @@ export function AppShell({
   return (
     <div className="flex h-dvh overflow-hidden">
       <LiveEvents />
-      <aside data-testid="sidebar" aria-label="Sidebar" className="hidden w-72 shrink-0 flex-col border-r border-border bg-panel md:flex">
+      <aside
+        data-testid="sidebar"
+        aria-label="Sidebar"
+        className={`hidden w-72 shrink-0 flex-col border-r border-border bg-panel ${sidebarHidden ? "" : "md:flex"}`}
+      >
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
         </div>
@@ -132,6 +143,17 @@ export function AppShell({
             onClick={() => setDrawer(true)}
           >
             <MenuIcon />
+          </button>
+          <button
+            type="button"
+            data-testid="toggle-sidebar"
+            aria-label="Conversation list"
+            aria-expanded={!sidebarHidden}
+            title="Show or hide the conversation list (Ctrl+Shift+S)"
+            className="hidden shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:block"
+            onClick={toggleSidebar}
+          >
+            <SidebarIcon />
           </button>
           <h1 data-testid="chat-title" className="min-w-[7.5rem] flex-1 truncate text-sm font-medium">
             {storedTitle ?? title}

@@ -25,16 +25,10 @@ import { MessageList } from "./message-list";
 import { PersonMessageContext } from "./person-message-context";
 import { useLiveConversation } from "./use-live-conversation";
 import { warnFailure } from "@/lib/client-log";
+import { browserTimeZone } from "@/lib/stores/browser-zone";
 
 export const CONTINUE_TEXT = "Continue from where you stopped.";
 
-function browserTimeZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
 
 export function Chat({
   id,

@@ -13,6 +13,15 @@ import { CompressionMemoryFacts, rememberedLabel } from "./compression-memory";
 
 const keyOf = (item: LedgerItem) => `${item.kind}:${item.value}`;
 
+/**
+ * The summary as a person reads it. The transcript the summariser read had Hintline's own tags escaped
+ * (`&lt;current-time&gt;`, lib/agent/hints/neutralize-tags.ts), so a summary quotes them that way, and shown as text
+ * the entities read literally. Shown as written here; the inspector keeps the exact text the model gets.
+ */
+export function readableSummary(summary: string): string {
+  return summary.replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+}
+
 function ItemLine({ item }: { item: LedgerItem }) {
   return (
     <>
@@ -59,7 +68,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
       {open && (
         <div className="flex w-full flex-col gap-2">
           <pre data-testid="compression-summary" className="w-full overflow-x-auto rounded-lg border border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap text-muted">
-            {data.summary}
+            {readableSummary(data.summary)}
             {data.usage ? `\n\n(summary call: ${data.usage.inputTokens} in / ${data.usage.outputTokens} out tokens)` : ""}
           </pre>
           {data.memory ? <CompressionMemoryFacts memory={data.memory} /> : null}

@@ -25,13 +25,13 @@ describe("summarizeTool", () => {
       "Listed tasks · 2",
     );
     expect(summarizeTool({ toolName: "TaskUpdate", state: "output-error", input: { task_id: "9" }, errorText: "TaskNotFoundError: The task (id=9) does not exist." })).toBe(
-      "TaskUpdate failed · TaskNotFoundError",
+      "Update a task · there is no task 9",
     );
     expect(summarizeTool({ toolName: "PlanWrite", state: "output-available", input: { content: "- a" }, output: "Plan saved (version 2, 3 characters)." })).toBe(
       "Wrote the plan · version 2",
     );
     expect(summarizeTool({ toolName: "TaskCreate", state: "output-error", input: {}, errorText: "PlanModeError: PLAN MODE is on (read-only): …" })).toBe(
-      "TaskCreate failed · PlanModeError",
+      "Create a task · not run: plan mode is read-only",
     );
   });
 
@@ -64,7 +64,7 @@ describe("summarizeTool", () => {
       "Loaded skill weekly-report",
     );
     expect(summarizeTool({ toolName: "KnowledgeRead", state: "output-error", input: { path: "x.md" }, errorText: "KnowledgeFileNotFoundError: No knowledge file x.md." })).toBe(
-      "KnowledgeRead failed · KnowledgeFileNotFoundError",
+      "Read a knowledge file · there is no file x.md",
     );
   });
 });

@@ -19,11 +19,54 @@ const quoted = (text: string | undefined, max = 60) => {
   return `“${line.length > max ? `${line.slice(0, max - 1)}…` : line}”`;
 };
 
+/** What a tool does, as a person says it ("update a task"); the name itself for a tool not listed (an MCP tool). */
+const ACTION: Record<string, string> = {
+  TaskCreate: "Create a task",
+  TaskUpdate: "Update a task",
+  TaskGet: "Read a task",
+  TaskList: "List the tasks",
+  PlanWrite: "Write the plan",
+  MemoryWrite: "Remember",
+  MemorySearch: "Search memory",
+  KnowledgeRead: "Read a knowledge file",
+  KnowledgeSearch: "Search knowledge",
+  SkillLoad: "Load a skill",
+};
+
+/**
+ * A failed call in words ("Not run · plan mode is read-only"), never the error's type ("PlanModeError"); the exact
+ * error text the model got is one click away, in the row's detail.
+ */
+function failureInWords(toolName: string, input: unknown, errorText: string): string {
+  const type = /^(\w+Error):/.exec(errorText)?.[1] ?? (/^Task not found/.test(errorText) ? "TaskNotFoundError" : "");
+  const action = ACTION[toolName] ?? toolName;
+  switch (type) {
+    case "PlanModeError":
+      return `${action} · not run: plan mode is read-only`;
+    case "TaskNotFoundError":
+      return `${action} · there is no task ${field(input, "task_id") ?? ""}`.trimEnd();
+    case "InvalidArgumentsError":
+      return `${action} · not run: the model's request was incomplete or malformed`;
+    case "KnowledgeFileNotFoundError":
+      return `${action} · there is no file ${field(input, "path") ?? ""}`.trimEnd();
+    case "SkillNotFoundError":
+      return `${action} · there is no skill ${field(input, "name") ?? ""}`.trimEnd();
+    case "SkillResourceNotFoundError":
+      return `${action} · the skill has no file ${field(input, "path") ?? ""}`.trimEnd();
+    case "UnknownToolError":
+      return `There is no tool ${toolName} · nothing was run`;
+    case "PlanTooLargeError":
+      return `${action} · not saved: the plan is too long`;
+    default:
+      return `${action} · failed`;
+  }
+}
+
 export function summarizeTool({ toolName, state, input, output, errorText }: ToolCallView): string {
   if (toolName === "MemoryWrite" && state === "output-error" && /DuplicateMemoryError/.test(errorText ?? "")) {
     return `Already remembered: ${field(input, "entry") ?? ""}`.trim();
   }
-  if (state === "output-error") return `${toolName} failed · ${(errorText ?? "error").split(/[:\n]/)[0]}`;
+  if (state === "output-error") return failureInWords(toolName, input, errorText ?? "");
   const done = state === "output-available";
   const text = typeof output === "string" ? output : "";
   const id = field(input, "task_id");

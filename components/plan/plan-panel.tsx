@@ -2,10 +2,11 @@
 // The plan in the side panel: live while the agent writes it, with its versions, editable by the person, and the
 // "Approve and build" button that switches to build mode and asks the agent to carry it out.
 import { useEffect, useState } from "react";
-import { type ConversationMode, PLAN_MAX_CHARS } from "@/lib/agent/plan-mode";
+import type { ConversationMode } from "@/lib/agent/plan-mode";
 import type { PlanData } from "@/lib/chat-message";
 import { type PlanVersionView, usePlanStore } from "@/lib/stores/plan-store";
 import { Markdown } from "../chat/markdown";
+import { PlanEditorDialog } from "./plan-editor-dialog";
 
 type Initial = { mode: ConversationMode; plan: PlanData | null; planVersions: PlanVersionView[] };
 
@@ -37,7 +38,6 @@ export function PlanPanel({ conversationId, initial, exists }: { conversationId:
 
   const viewed = shown === null ? undefined : versions.find((v) => v.version === shown);
   const content = viewed?.content ?? plan?.content ?? "";
-  const tooLong = draft !== null && draft.length > PLAN_MAX_CHARS;
   const run = async (action: () => Promise<boolean>) => {
     setBusy(true);
     const ok = await action();
@@ -56,16 +56,7 @@ export function PlanPanel({ conversationId, initial, exists }: { conversationId:
         )}
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto px-4 text-sm">
-        {draft !== null ? (
-          <textarea
-            data-testid="plan-editor"
-            aria-label="Edit the plan"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            rows={10}
-            className="w-full rounded-lg border border-border bg-bg px-2 py-1.5 font-mono text-xs outline-none focus:border-accent/60"
-          />
-        ) : plan ? (
+        {plan ? (
           <div data-testid="plan-content" className="prose-sm">
             <Markdown text={content} />
           </div>
@@ -82,8 +73,7 @@ export function PlanPanel({ conversationId, initial, exists }: { conversationId:
             </button>
           </p>
         )}
-        {tooLong && <p className="py-1 text-xs text-danger">The plan is over its {PLAN_MAX_CHARS.toLocaleString()}-character limit.</p>}
-        {error && (
+        {error && draft === null && (
           <p role="alert" className="py-1 text-xs text-danger">
             {error}
           </p>
@@ -108,39 +98,22 @@ export function PlanPanel({ conversationId, initial, exists }: { conversationId:
           </details>
         )}
       </div>
-      {(plan || draft !== null) && (
+      {plan && (
         <div className="flex flex-wrap items-center gap-2 border-t border-border px-3 py-2">
-          {draft === null ? (
-            <button
-              type="button"
-              data-testid="plan-edit"
-              onClick={() => setDraft(plan?.content ?? "")}
-              className="rounded-lg border border-border px-2.5 py-1 text-xs hover:bg-chip"
-            >
-              Edit
-            </button>
-          ) : (
-            <>
-              <button
-                type="button"
-                data-testid="plan-save"
-                disabled={busy || tooLong || !draft.trim()}
-                onClick={() => void run(() => savePlan(draft))}
-                className="rounded-lg border border-border px-2.5 py-1 text-xs hover:bg-chip disabled:opacity-40"
-              >
-                Save
-              </button>
-              <button type="button" data-testid="plan-cancel" onClick={() => setDraft(null)} className="rounded-lg px-2.5 py-1 text-xs text-muted hover:bg-chip">
-                Cancel
-              </button>
-            </>
-          )}
-          {mode === "plan" && plan && (
+          <button
+            type="button"
+            data-testid="plan-edit"
+            onClick={() => setDraft(plan.content)}
+            className="rounded-lg border border-border px-2.5 py-1 text-xs hover:bg-chip"
+          >
+            Edit
+          </button>
+          {mode === "plan" && (
             <button
               type="button"
               data-testid="plan-approve"
-              disabled={busy || tooLong || (draft !== null && !draft.trim())}
-              onClick={() => void run(() => approve(draft ?? undefined))}
+              disabled={busy}
+              onClick={() => void run(() => approve())}
               className="ml-auto rounded-lg bg-accent px-2.5 py-1 text-xs font-medium text-accent-fg disabled:opacity-40"
             >
               Approve and build
@@ -148,6 +121,15 @@ export function PlanPanel({ conversationId, initial, exists }: { conversationId:
           )}
         </div>
       )}
+      <PlanEditorDialog
+        draft={draft}
+        onDraft={setDraft}
+        busy={busy}
+        error={error}
+        canApprove={mode === "plan"}
+        onSave={(text) => void run(() => savePlan(text))}
+        onApprove={(text) => void run(() => approve(text))}
+      />
     </section>
   );
 }

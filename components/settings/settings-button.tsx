@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { Settings } from "@/lib/agent/settings";
 import { ApiRequestError, apiFetch } from "@/lib/stores/api-client";
-import { GearIcon } from "../ui/icons";
+import { SlidersIcon } from "../ui/icons";
 import { SettingsDrawer } from "./settings-drawer";
 
 export function SettingsButton({ conversationId }: { conversationId: string }) {
@@ -28,7 +28,7 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
         title="Conversation settings"
         className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip hover:text-fg"
       >
-        <GearIcon />
+        <SlidersIcon />
         <span className="sr-only">Conversation settings</span>
       </button>
       {notice && (

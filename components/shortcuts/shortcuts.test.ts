@@ -17,6 +17,9 @@ describe("matchShortcut", () => {
     expect(matchShortcut(press("o", { metaKey: true, shiftKey: true }))).toBe("new-chat");
     expect(matchShortcut(press("Escape", { shiftKey: true, inTextField: true }))).toBe("focus-composer");
     expect(matchShortcut(press(".", { ctrlKey: true }))).toBe("toggle-panel");
+    expect(matchShortcut(press("S", { ctrlKey: true, shiftKey: true }))).toBe("toggle-sidebar");
+    expect(matchShortcut(press("s", { metaKey: true, shiftKey: true }))).toBe("toggle-sidebar");
+    expect(matchShortcut(press("s", { ctrlKey: true }))).toBeNull();
     expect(matchShortcut(press("/", { ctrlKey: true, inTextField: true }))).toBe("help");
     expect(matchShortcut(press("?", { shiftKey: true }))).toBe("help");
   });

@@ -1,8 +1,8 @@
 // Pure: Hintline's keyboard shortcuts — the list the help dialog shows and the matcher the app's key handler uses.
 // Chosen not to clash with the browser's own: Ctrl+Shift+O (new chat, as in ChatGPT), Shift+Esc (focus the message
-// box), Ctrl+. (side panel), ? or Ctrl+/ (this list).
+// box), Ctrl+Shift+S (conversation list, as in ChatGPT), Ctrl+. (side panel), ? or Ctrl+/ (this list).
 
-export type ShortcutAction = "new-chat" | "focus-composer" | "toggle-panel" | "help";
+export type ShortcutAction = "new-chat" | "focus-composer" | "toggle-sidebar" | "toggle-panel" | "help";
 
 export type ShortcutKey = {
   key: string;
@@ -18,6 +18,7 @@ export type ShortcutKey = {
 export const SHORTCUTS: Array<{ keys: string[]; description: string }> = [
   { keys: ["Ctrl", "Shift", "O"], description: "New chat" },
   { keys: ["Shift", "Esc"], description: "Focus the message box" },
+  { keys: ["Ctrl", "Shift", "S"], description: "Show or hide the conversation list" },
   { keys: ["Ctrl", "."], description: "Show or hide the side panel (tasks and plan)" },
   { keys: ["Esc"], description: "Stop the reply being written" },
   { keys: ["Enter"], description: "Send the message" },
@@ -32,6 +33,7 @@ export function matchShortcut(e: ShortcutKey): ShortcutAction | null {
   if (e.altKey) return null;
   if (mod && e.shiftKey && (e.key.toLowerCase() === "o" || e.code === "KeyO")) return "new-chat";
   if (!mod && e.shiftKey && e.key === "Escape") return "focus-composer";
+  if (mod && e.shiftKey && (e.key.toLowerCase() === "s" || e.code === "KeyS")) return "toggle-sidebar";
   if (mod && !e.shiftKey && (e.key === "." || e.code === "Period")) return "toggle-panel";
   if (mod && !e.shiftKey && (e.key === "/" || e.code === "Slash")) return "help";
   // A bare "?" is a character in a text field; outside one it opens the list.

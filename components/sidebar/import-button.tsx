@@ -7,6 +7,7 @@ import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { UploadIcon } from "../ui/icons";
 import { warnFailure } from "@/lib/client-log";
+import { browserTimeZone } from "@/lib/stores/browser-zone";
 
 export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
   const router = useRouter();
@@ -19,7 +20,10 @@ export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const { id } = await apiFetch<{ id: string }>("/api/conversations/import", { method: "POST", body: await file.text() });
+      // The copy lives in this browser's zone, as a new conversation does (not UTC).
+      const zone = browserTimeZone();
+      const url = zone ? `/api/conversations/import?timezone=${encodeURIComponent(zone)}` : "/api/conversations/import";
+      const { id } = await apiFetch<{ id: string }>(url, { method: "POST", body: await file.text() });
       await refresh().catch(warnFailure("reloading the conversation list failed"));
       onNavigate?.();
       router.push(`/c/${id}`);

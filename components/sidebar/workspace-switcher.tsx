@@ -4,12 +4,13 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
-import { failureText } from "@/lib/stores/api-client";
+import type { ConversationSummary } from "@/lib/chat-message";
+import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { DEFAULT_WORKSPACE, useWorkspacesStore } from "@/lib/stores/workspaces-store";
-import { GearIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
+import { SlidersIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
-type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind: "delete" };
+type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind: "delete" } | { kind: "delete-blocked"; conversations: number };
 
 const iconButton = "rounded-md p-1.5 text-muted hover:bg-chip hover:text-fg disabled:opacity-40";
 
@@ -78,12 +79,26 @@ export function WorkspaceSwitcher({
     });
   };
 
-  const open = (kind: Mode["kind"]) => {
+  const open = (kind: "create" | "rename") => {
     setError(null);
     setDraft(kind === "rename" ? (current?.name ?? "") : "");
     setMode({ kind } as Mode);
   };
   const isDefault = currentId === DEFAULT_WORKSPACE;
+
+  // A workspace that still has conversations is never deleted: that is checked (and said) before anything is asked.
+  const askDelete = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const held = await apiFetch<ConversationSummary[]>(`/api/conversations?workspaceId=${encodeURIComponent(currentId)}`);
+      setMode(held.length > 0 ? { kind: "delete-blocked", conversations: held.length } : { kind: "delete" });
+    } catch (e) {
+      setError(failureText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <div data-testid="workspace-switcher" data-current={currentId} data-loaded={loaded} className="px-3 pt-3">
@@ -116,7 +131,7 @@ export function WorkspaceSwitcher({
           className={iconButton}
           onClick={onNavigate}
         >
-          <GearIcon />
+          <SlidersIcon />
         </Link>
         <button
           type="button"
@@ -136,7 +151,7 @@ export function WorkspaceSwitcher({
           title={isDefault ? "The default workspace cannot be deleted" : "Delete workspace"}
           disabled={isDefault}
           className={`${iconButton} hover:text-danger`}
-          onClick={() => open("delete")}
+          onClick={() => void askDelete()}
         >
           <TrashIcon />
         </button>
@@ -186,6 +201,17 @@ export function WorkspaceSwitcher({
               Cancel
             </button>
           </div>
+        </div>
+      )}
+      {mode.kind === "delete-blocked" && current && (
+        <div data-testid="workspace-delete-blocked-box" className="mt-2 flex items-start gap-2 rounded-lg border border-border bg-elevated p-2 text-sm">
+          <p data-testid="workspace-delete-blocked" className="flex-1 text-muted">
+            The workspace “{current.name}” still has {mode.conversations} conversation{mode.conversations === 1 ? "" : "s"}. Delete{" "}
+            {mode.conversations === 1 ? "it" : "them"} first; then the workspace can be deleted.
+          </p>
+          <button type="button" aria-label="Close" className="rounded-md px-1.5 text-muted hover:text-fg" onClick={() => setMode({ kind: "idle" })}>
+            ✕
+          </button>
         </div>
       )}
       {error && (

@@ -58,13 +58,13 @@ export const RetryIcon = (p: IconProps) => (
   </Icon>
 );
 export const SunIcon = (p: IconProps) => (
-  <Icon {...p}>
+  <Icon data-icon="sun" {...p}>
     <circle cx="12" cy="12" r="4" />
     <path d="M12 2v2M12 20v2M2 12h2M20 12h2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
   </Icon>
 );
 export const MoonIcon = (p: IconProps) => (
-  <Icon {...p}>
+  <Icon data-icon="moon" {...p}>
     <path d="M20 14.5A8 8 0 0 1 9.5 4 8 8 0 1 0 20 14.5z" />
   </Icon>
 );
@@ -109,10 +109,20 @@ export const EyeIcon = (p: IconProps) => (
     <circle cx="12" cy="12" r="3" />
   </Icon>
 );
-export const GearIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="12" cy="12" r="3" />
-    <path d="M12 2.5v2.2M12 19.3v2.2M4.6 4.6l1.6 1.6M17.8 17.8l1.6 1.6M2.5 12h2.2M19.3 12h2.2M4.6 19.4l1.6-1.6M17.8 6.2l1.6-1.6" />
+/** Settings: three sliders (a gear with rays read as the theme's sun beside it). */
+export const SlidersIcon = (p: IconProps) => (
+  <Icon data-icon="sliders" {...p}>
+    <path d="M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1" />
+    <circle cx="15" cy="6" r="2" />
+    <circle cx="9" cy="12" r="2" />
+    <circle cx="17" cy="18" r="2" />
+  </Icon>
+);
+/** A window with a column on the left: the conversation list. */
+export const SidebarIcon = (p: IconProps) => (
+  <Icon data-icon="sidebar" {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M9 4v16" />
   </Icon>
 );
 export const CodeIcon = (p: IconProps) => (

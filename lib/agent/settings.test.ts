@@ -66,7 +66,7 @@ describe("settings", () => {
 
   it("rejects a field named __proto__ instead of letting it replace a prototype", () => {
     const top = validateSettings(JSON.parse('{"__proto__": {"injection": {"timeInterval": 9}}}'));
-    expect(top).toMatchObject({ ok: false, field: "settings", message: "settings unknown field(s) __proto__" });
+    expect(top).toMatchObject({ ok: false, field: "settings", message: "settings has unknown field(s) __proto__" });
     const nested = validateSettings(JSON.parse('{"injection": {"__proto__": {"timeInterval": 9}}}'));
     expect(nested).toMatchObject({ ok: false, field: "injection" });
     expect(Object.getPrototypeOf(mergeSettings({}, JSON.parse('{"__proto__": {"x": 1}}')))).toBe(Object.prototype);

@@ -6,6 +6,7 @@ import { INJECTION_STRATEGIES } from "./injection-strategy.ts";
 import { OPEN_TASKS_MAX_CHARS, TASKS_DETAILS } from "./hints/open-tasks.ts";
 import { BUILT_IN_FIELDS, DEFAULT_TEMPLATE, escapeValue, HINT_MAX_CHARS, RUNTIME_STATE_PLACEHOLDER, renderedLength } from "./hints/render-hint.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
+import { issueInWords } from "../issue-words.ts";
 
 export { DEFAULT_TEMPLATE, HINT_MAX_CHARS };
 
@@ -277,8 +278,7 @@ export function validateSettings(partial: unknown): SettingsResult {
   if (result.success) return { ok: true, settings: result.data };
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.join(".") : "settings";
-  const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
-  return { ok: false, field, message: `${field} ${message}` };
+  return { ok: false, field, message: `${field} ${issueInWords(issue)}` };
 }
 
 /** Every problem with the settings, keyed by field path — for showing each error beside its field. */
@@ -289,8 +289,7 @@ export function settingsIssues(partial: unknown): Record<string, string> {
   if (result.success) return issues;
   for (const issue of result.error.issues) {
     const field = issue.path.length ? issue.path.join(".") : "settings";
-    const message = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
-    issues[field] ??= message;
+    issues[field] ??= issueInWords(issue);
   }
   return issues;
 }

@@ -102,11 +102,11 @@ describe("demo model answers", () => {
   });
 
   it("lays a task list out as a Markdown list, one task per line", () => {
-    expect(decide([user("what's left?"), ...listed]).text).toBe("Here is the task list:\n\n- 1 [pending] a\n- 2 [pending] b");
-    expect(decide([user("what's left?"), call("TaskList"), result("TaskList", "No tasks available.")]).text).toBe("No tasks available.");
+    expect(decide([user("what's left?"), ...listed]).text).toBe("Here are your tasks:\n\n- #1 a — pending\n- #2 b — pending");
+    expect(decide([user("what's left?"), call("TaskList"), result("TaskList", "No tasks available.")]).text).toBe("You have no tasks yet.");
   });
 
-  it("sums up several results as a list, a multi-line result as a nested list", () => {
+  it("sums up what the calls did in words, lists as lists, never the results' text", () => {
     const prompt = [
       user("add tasks: a; b"),
       call("TaskCreate"),
@@ -114,6 +114,18 @@ describe("demo model answers", () => {
       call("TaskList"),
       result("TaskList", "Tasks:\n1 [pending] a\n2 [pending] b"),
     ];
-    expect(decide(prompt).text).toBe("Done.\n\n- Task (id=1) created successfully: a\n- Tasks:\n  - 1 [pending] a\n  - 2 [pending] b");
+    expect(decide(prompt).text).toBe("I added a task:\n\n- #1 a");
+    const finished = [
+      user("finish 1"),
+      call("TaskUpdate"),
+      result("TaskUpdate", "Update task (id=1) status.\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others."),
+    ];
+    expect(decide(finished).text).toBe("Task #1 is now done.");
+    const failure: LanguageModelV4Prompt[number] = {
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "c-TaskUpdate", toolName: "TaskUpdate", output: { type: "error-text", value: "TaskNotFoundError: The task (id=9) does not exist.\nWhat to do: x" } }],
+    };
+    const refused = [user("start 9"), call("TaskUpdate"), failure];
+    expect(decide(refused).text).not.toMatch(/Error|What to do|Call TaskList/);
   });
 });

@@ -51,7 +51,7 @@ describe("demo model in plan mode", () => {
       ["Outline it", "Write <it>", "Ship it"].map((subject) => ({ toolName: "TaskCreate", input: { subject, description: `From the approved plan: ${subject}` } })),
     );
     const after = decide([...prompt, call("TaskCreate"), result("TaskCreate", "Task (id=1) created successfully: Outline it")]);
-    expect(after.text).toContain("Task (id=1) created successfully");
+    expect(after.text).toBe("I added a task:\n\n- #1 Outline it");
     // Later messages in build mode are ordinary again.
     expect(decide([...prompt, user("hello")]).text).toMatch(/^Hello!/);
   });

@@ -3,7 +3,7 @@
 // or asked to "build it", it creates one task per list item of the plan. A write refused in plan mode is said so.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
-import { type DemoToolCall, type ReplySegment, summarizeResults } from "./demo-tasks.ts";
+import { type DemoToolCall, errorInWords, type ReplySegment, summarizeResults } from "./demo-tasks.ts";
 import { withoutCallCount } from "./tools/tool-result.ts";
 
 const PLAN_MARK = "PLAN MODE is active (read-only)";
@@ -129,7 +129,7 @@ export function planModeDecision(prompt: LanguageModelV4Prompt, segment: ReplySe
     return { text: "", calls: [{ toolName: "PlanWrite", input: { content: demoPlan(said, list && withoutCallCount(list.text)) } }] };
   }
   const result = segment.results.findLast((r) => r.toolName === "PlanWrite");
-  if (!result || result.isError) return { text: `I couldn't save the plan: ${withoutCallCount(result?.text ?? "no result").split("\n")[0]}` };
+  if (!result || result.isError) return { text: `I couldn't save the plan: ${result ? errorInWords(result.text) : "the save did not answer."}` };
   const version = /version (\d+)/.exec(result.text)?.[1];
   return {
     text:

@@ -4,7 +4,7 @@
 // from a tool call that keeps failing. What it was not told, it cannot know — which is what the evaluation measures.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { findIdentifiers, type LedgerKind } from "../agent/evidence-ledger.ts";
-import { type DemoToolCall, plannedCalls, type ReplySegment } from "./demo-tasks.ts";
+import { type DemoToolCall, plannedCalls, type ReplySegment, taskListInWords } from "./demo-tasks.ts";
 import { callCountOf, withoutCallCount } from "./tools/tool-result.ts";
 
 type Part = { type: string; text?: string; toolName?: string; toolCallId?: string; input?: unknown; output?: { type: string; value: unknown } };
@@ -176,7 +176,7 @@ export function recoveryDecision(segment: ReplySegment): { text: string; calls?:
   const last = segment.results.at(-1)!;
   const id = /\(id=(\d+)\)/.exec(failed.at(-1)!.text)?.[1] ?? "?";
   if (last.toolName === "TaskList" && !last.isError) {
-    return { text: `Task ${id} does not exist, so nothing changed. The tasks are:\n\n${withoutCallCount(last.text).split("\n").map((l) => `- ${l}`).join("\n")}` };
+    return { text: `Task #${id} does not exist, so nothing changed. ${taskListInWords(last.text)}` };
   }
   if (last !== failed.at(-1)) return undefined;
   if (/What to do: Call TaskList/.test(last.text) && !segment.calledTools.includes("TaskList")) {
@@ -184,7 +184,7 @@ export function recoveryDecision(segment: ReplySegment): { text: string; calls?:
   }
   const attempts = callCountOf(last.text) ?? 0;
   if (attempts && failed.length >= 3) {
-    return { text: `Task ${id} does not exist: the update failed ${failed.length} times (${withoutCallCount(last.text).split("\n")[0]}), so I stopped.` };
+    return { text: `Task #${id} does not exist: I tried ${failed.length} times, so I stopped. Nothing changed.` };
   }
   return { text: "", calls: plannedCalls(segment.personText) };
 }

@@ -37,7 +37,7 @@ describe("demo model task behaviours", () => {
     expect(first.calls).toEqual([{ toolName: "TaskUpdate", input: { task_id: "1", status: "completed" } }]);
     const after = decide([user("finish 1"), call("TaskUpdate"), result("TaskUpdate", "Update task (id=1) status. Task completed.")]);
     expect(after.calls).toBeUndefined();
-    expect(after.text).toContain("Update task (id=1) status.");
+    expect(after.text).toBe("Task #1 is now done.");
   });
 
   it("calls TaskList first when a tasks reminder arrives, then does what was asked", () => {

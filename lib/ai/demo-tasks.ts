@@ -96,20 +96,69 @@ export function nextCalls(segment: ReplySegment): DemoToolCall[] {
 }
 
 
-/** Lines as a Markdown list, one item per line (`indent` nests it under the item before). */
-const asList = (lines: readonly string[], indent = "") => lines.map((l) => `${indent}- ${l}`).join("\n");
+/** Lines as a Markdown list, one item per line. */
+const asList = (lines: readonly string[]) => lines.map((l) => `- ${l}`).join("\n");
 
-/** A short answer that sums up the tool results of this reply, lists laid out as Markdown lists. */
+const STATUS_WORD: Record<string, string> = { pending: "pending", in_progress: "in progress", completed: "done", cancelled: "cancelled" };
+
+/** A TaskList line ("2 [in_progress] Review (ana) [blocked by 1]") as a person reads it; undefined for another line. */
+export function taskLineInWords(line: string): string | undefined {
+  const m = /^(\d+) \[(\w+)\] (.*?)(?: \[blocked by ([\d, ]+)\])?$/.exec(line);
+  if (!m) return undefined;
+  const blocked = m[4] ? `, waiting for ${m[4].split(/,\s*/).map((id) => `#${id}`).join(", ")}` : "";
+  return `#${m[1]} ${m[3]} — ${STATUS_WORD[m[2]!] ?? m[2]}${blocked}`;
+}
+
+/** The task list as a Markdown list, or a sentence when there is none; what is meant for the model is left out. */
+export function taskListInWords(result: string): string {
+  const lines = withoutCallCount(result).split("\n");
+  const tasks = lines.map(taskLineInWords).filter((l): l is string => l !== undefined);
+  if (!tasks.length) return "You have no tasks yet.";
+  const more = lines.some((l) => l.startsWith("… ")) ? "\n\nThere are more; ask me to show the rest." : "";
+  return `Here are your tasks:\n\n${asList(tasks)}${more}`;
+}
+
+/** An error result's own sentence ("The task (id=9) does not exist."), without its type or the advice to the model. */
+export function errorInWords(result: string): string {
+  const first = withoutCallCount(result).split("\n")[0] ?? "";
+  return first.replace(/^\w+Error:\s*/, "").replace(/^PLAN MODE is on \(read-only\): /, "Plan mode is on, so nothing was changed: ");
+}
+
+/**
+ * A short answer that sums up what this reply's tool calls did, in the person's words: never the tool results
+ * themselves, nor what they tell the model ("Call TaskList now…"). Lists are Markdown lists.
+ */
 export function summarizeResults(segment: ReplySegment): string {
   const last = segment.results.at(-1);
-  if (last?.toolName === "TaskList" && segment.results.length === 1 && !last.isError) {
-    const lines = withoutCallCount(last.text).split("\n");
-    return lines.length === 1 && !/^\S+ \[/.test(lines[0]!) ? lines[0]! : `Here is the task list:\n\n${asList(lines)}`;
+  if (last?.toolName === "TaskList" && segment.results.length === 1 && !last.isError) return taskListInWords(last.text);
+  const requested = plannedCalls(segment.personText);
+  const created: string[] = [];
+  const said: string[] = [];
+  for (const r of segment.results) {
+    if (r.isError) {
+      said.push(`I couldn't do that: ${errorInWords(r.text)}`);
+      continue;
+    }
+    const text = withoutCallCount(r.text);
+    const made = /^Task \(id=(\d+)\) created successfully: (.*)$/m.exec(text);
+    if (made) {
+      created.push(`#${made[1]} ${made[2]}`);
+      continue;
+    }
+    const id = /\(id=(\d+)\)/.exec(text)?.[1];
+    if (r.toolName === "TaskUpdate" && id) {
+      const status = requested.find((c) => c.input.task_id === id)?.input.status as string | undefined;
+      if (/has been deleted/.test(text)) said.push(`Task #${id} is deleted.`);
+      else if (/^No updates/.test(text)) said.push(`Task #${id} was already ${STATUS_WORD[status ?? ""] ?? "like that"}; nothing changed.`);
+      else said.push(status ? `Task #${id} is now ${STATUS_WORD[status] ?? status}.` : `Task #${id} is updated.`);
+      continue;
+    }
+    if (r.toolName === "TaskList") continue;
+    said.push(text.split("\n")[0] ?? "");
   }
-  const items = segment.results.map((r) => {
-    const [first = "", ...rest] = withoutCallCount(r.text).split("\n");
-    if (r.isError) return `⚠️ ${first}`;
-    return rest.length ? `${first}\n${asList(rest, "  ")}` : first;
-  });
-  return `Done.\n\n${asList(items)}`;
+  const parts: string[] = [];
+  if (created.length) parts.push(`I added ${created.length === 1 ? "a task" : `${created.length} tasks`}:\n\n${asList(created)}`);
+  if (said.length === 1) parts.push(said[0]!);
+  else if (said.length) parts.push(asList(said));
+  return parts.join("\n\n") || "Done.";
 }

@@ -59,7 +59,7 @@ describe("demo model and the workspace tools", () => {
     );
     const missing = "KnowledgeFileNotFoundError: No knowledge file guide.md. The knowledge folder is empty.";
     expect(decide([...read, call("KnowledgeRead"), result("KnowledgeRead", missing, true)]).text).toBe(
-      "KnowledgeRead didn't work: No knowledge file guide.md. The knowledge folder is empty.",
+      "That didn't work: No knowledge file guide.md. The knowledge folder is empty.",
     );
   });
 

@@ -69,7 +69,7 @@ function answer(call: DemoToolCall, result: { text: string; isError: boolean }):
   const [first = "", ...rest] = text.split("\n");
   if (result.isError) {
     if (/DuplicateMemoryError/.test(first)) return `I already remember that: ${/"(.*)"\. Entries are compared/.exec(first)?.[1] ?? call.input.entry}.`;
-    return `${call.toolName} didn't work: ${first.replace(/^(\w+Error: )+/, "")}`;
+    return `That didn't work: ${first.replace(/^(\w+Error: )+/, "")}`;
   }
   switch (call.toolName) {
     case "MemoryWrite":

@@ -1,6 +1,7 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
 import { publishChangesOf } from "../chat/live/change-events.ts";
+import { issueInWords } from "../issue-words.ts";
 import { nulPath } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
@@ -120,8 +121,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, name =
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.join(".") : name;
-  const detail = issue.code === "unrecognized_keys" ? `has unknown field(s) ${issue.keys.join(", ")}` : issue.message;
-  throw new ApiError("bad_request", `Invalid ${field}: ${detail}.`, issue.path.length ? field : undefined);
+  throw new ApiError("bad_request", `Invalid ${field}: ${issueInWords(issue)}.`, issue.path.length ? field : undefined);
 }
 
 type RouteContext<P> = { params: Promise<P> };

@@ -99,12 +99,24 @@ export async function exportConversation(id: string) {
   };
 }
 
+/** `settings` with the importing browser's zone, unless they name one: a conversation, imported or new, lives in it. */
+function withZone(settings: Record<string, unknown>, timezone: string | undefined): object {
+  const injection = (settings.injection ?? {}) as Record<string, unknown>;
+  if (!timezone || injection.timezone !== undefined) return settings;
+  return { ...settings, injection: { ...injection, timezone } };
+}
+
 /**
  * Imports an exported conversation under a new id (or the exported one when it is free). Its settings are applied
- * only when the person asks for it (`applySettings`), validated like a PATCH; otherwise it gets the defaults. Its
+ * only when the person asks for it (`applySettings`), validated like a PATCH; otherwise it gets the defaults, in the
+ * importing browser's `timezone` (as a new conversation does) rather than UTC. Its
  * hints are marked imported: they stay in the transcript but are never sent to the model as reminders.
  */
-export async function importConversation(body: ImportBody, newId: () => string, { applySettings = false } = {}): Promise<{ id: string }> {
+export async function importConversation(
+  body: ImportBody,
+  newId: () => string,
+  { applySettings = false, timezone }: { applySettings?: boolean; timezone?: string } = {},
+): Promise<{ id: string }> {
   const source = body.conversation;
   if (applySettings) {
     const check = validateSettings(source.settings);
@@ -140,7 +152,7 @@ export async function importConversation(body: ImportBody, newId: () => string, 
     conversation: {
       id,
       title: source.title || "Imported chat",
-      settings: applySettings ? (source.settings as object) : {},
+      settings: withZone(applySettings ? (source.settings as Record<string, unknown>) : {}, timezone),
       taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
       // The positions handed out below; the next appended message takes the one after them.
       messageSeq: source.messages.length,

@@ -107,6 +107,18 @@ describe("imports cannot forge hints", () => {
     expect(await expectApiError(unknownMode, 400, "bad_request")).toMatch(/query parameter settings: must be "apply"/);
     expect(await count()).toBe(before);
   });
+
+  it("?timezone= gives the copy the importing browser's zone (not UTC) unless its applied settings name one; an unknown zone is refused", async () => {
+    const zoned = `import-zone-${Date.now()}`;
+    expect((await api("/api/conversations/import?timezone=asia/tokyo", jsonRequest("POST", fileWith(zoned)))).status).toBe(201);
+    expect((await view(zoned)).settings.injection.timezone).toBe("Asia/Tokyo");
+    const own = `import-own-zone-${Date.now()}`;
+    const settings = { injection: { timezone: "Europe/Berlin" } };
+    expect((await api("/api/conversations/import?settings=apply&timezone=Asia/Tokyo", jsonRequest("POST", fileWith(own, { settings })))).status).toBe(201);
+    expect((await view(own)).settings.injection.timezone).toBe("Europe/Berlin");
+    const bad = await api("/api/conversations/import?timezone=Mars/Olympus", jsonRequest("POST", fileWith(`import-mars-${Date.now()}`)));
+    expect(await expectApiError(bad, 400, "bad_request")).toMatch(/query parameter timezone: "Mars\/Olympus" is not a known IANA time zone/);
+  });
 });
 
 describe("settings cannot blow up or bend a hint", () => {

@@ -40,11 +40,13 @@ test("plan → live plan in the panel → person edits → Approve and build →
   expect(await chat.ask("add tasks: sneak in a task")).toContain("Plan mode is on (read-only), so I couldn't change the task list");
   await expect(chat.taskPanel.getByTestId("task-count")).toHaveText("0/0 done");
 
-  // The person edits the plan, then approves it.
+  // The person edits the plan (in the editor dialog), then approves it from there.
   await chat.planPanel.getByTestId("plan-edit").click();
-  const editor = chat.planPanel.getByTestId("plan-editor");
+  const editorDialog = page.getByTestId("plan-editor-dialog");
+  const editor = editorDialog.getByTestId("plan-editor");
   await editor.fill(`${await editor.inputValue()}\n- Share it with friends`);
-  await chat.planPanel.getByTestId("plan-approve").click();
+  await editorDialog.getByTestId("plan-approve").click();
+  await expect(editorDialog).toBeHidden();
   await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
   await expect(chat.planBanner).toBeHidden();
   await expect(chat.lastUser()).toHaveText("The plan is approved: build it.");

@@ -64,9 +64,9 @@ test.describe("workspaces", () => {
     await chat.gotoNewChat();
     expect(await ws.currentId()).toBe(id);
 
-    // A workspace with conversations is not deleted; the refusal is said in words.
-    await ws.deleteCurrent();
-    await expect(ws.error).toHaveText(`The workspace “${name}” still has 1 conversation; delete it first.`);
+    // A workspace with conversations is not deleted; why is said before anything is asked.
+    await ws.switcher.getByTestId("workspace-delete").click();
+    await expect(ws.switcher.getByTestId("workspace-delete-blocked")).toHaveText(`The workspace “${name}” still has 1 conversation. Delete it first; then the workspace can be deleted.`);
     expect(await ws.currentId()).toBe(id);
     expect((await page.request.get(`/api/workspaces/${id}`)).status()).toBe(200);
   });

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/api/errors";
 import { maxImportBytes } from "@/lib/api/limits";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { importSchema } from "@/lib/api/schemas";
+import { canonicalTimeZone } from "@/lib/agent/settings";
 import { importConversation } from "@/lib/chat/conversation-view";
 
 export const dynamic = "force-dynamic";
@@ -16,10 +17,21 @@ function settingsMode(request: Request): "apply" | "default" {
   throw new ApiError("bad_request", `Invalid query parameter settings: must be "apply" (use the file's settings) or "default" (got "${mode.slice(0, 40)}").`, "settings");
 }
 
+// `?timezone=Europe/Berlin`: the importing browser's zone, which the copy lives in (as a new conversation does) unless
+// its applied settings name one. An unknown zone is refused, as a PATCH refuses it.
+function importZone(request: Request): string | undefined {
+  const zone = new URL(request.url).searchParams.get("timezone");
+  if (zone === null || zone === "") return undefined;
+  const canonical = canonicalTimeZone(zone.slice(0, 64));
+  if (!canonical) throw new ApiError("bad_request", `Invalid query parameter timezone: "${zone.slice(0, 40)}" is not a known IANA time zone (e.g. Europe/Berlin).`, "timezone");
+  return canonical;
+}
+
 export const POST = route(async (request) => {
   const applySettings = settingsMode(request) === "apply";
+  const timezone = importZone(request);
   const body = parseWith(importSchema, await readJson(request, { maxBytes: maxImportBytes() }));
-  return Response.json(await importConversation(body, generateId, { applySettings }), { status: 201 });
+  return Response.json(await importConversation(body, generateId, { applySettings, timezone }), { status: 201 });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");
