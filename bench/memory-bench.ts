@@ -4,10 +4,13 @@
 //   1. The same load on each: the page once, 5 sequential replies, then a burst of 20 concurrent streams (300-word
 //      replies); RSS (VmRSS, /proc/<pid>/status) after the burst, once the process is idle.
 //   2. Hintline only: 1,000 conversations (20 stored messages each, imported) opened once each — the page, then one
-//      reply — with RSS and the V8 heap after 100 and after 1,000.
+//      reply — with RSS and the V8 heap after 100 and after 1,000; then on to 2,000, the plateau check: a heap that
+//      holds as much at 2,000 as at 1,000 is caches filled to their bounds (lib/bounded-map.ts), one that keeps
+//      growing holds something per conversation.
 // BENCH_HEAP_SNAPSHOT_DIR=dir also writes a V8 heap snapshot of each process after each phase (node's
 // --heapsnapshot-signal); `tsx bench/heap-summary.ts <file>` says what holds the heap.
-//   BENCH_MEMORY_BURST (20) · BENCH_MEMORY_CONVERSATIONS (1000) · BENCH_MEMORY_SETTLE_MS (3000) ·
+//   BENCH_MEMORY_BURST (20) · BENCH_MEMORY_CONVERSATIONS (1000) · BENCH_MEMORY_PLATEAU (2000; 0: no plateau check) ·
+//   BENCH_MEMORY_SETTLE_MS (3000) ·
 //   BENCH_HINTLINE_NODE_OPTIONS (more node options for Hintline's process, after package.json's start script's)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -20,6 +23,7 @@ import { postJson, postStream, type StreamResult } from "./ui-stream-client.ts";
 
 const BURST = Number(process.env.BENCH_MEMORY_BURST ?? 20);
 const CONVERSATIONS = Number(process.env.BENCH_MEMORY_CONVERSATIONS ?? 1000);
+const PLATEAU = Number(process.env.BENCH_MEMORY_PLATEAU ?? 2 * CONVERSATIONS);
 const SETTLE_MS = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 3000);
 const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR ? path.resolve(process.env.BENCH_HEAP_SNAPSHOT_DIR) : undefined;
 /** Goal of the issue: Hintline's RSS after the burst at most this many times the bare app's. */
@@ -160,10 +164,11 @@ async function main(): Promise<void> {
   log(`${CONVERSATIONS} conversations opened once each (4 at a time)`);
   await fake.setReply("Noted.");
   const marks = [100, CONVERSATIONS].filter((n, i, all) => n <= CONVERSATIONS && all.indexOf(n) === i);
+  const plateau = PLATEAU > CONVERSATIONS ? PLATEAU : undefined;
   const at = new Map<number, { rss: number; heap: number; gc: Usage }>();
   const errors: string[] = [];
   let opened = 0;
-  for (const mark of marks) {
+  for (const mark of plateau ? [...marks, plateau] : marks) {
     const workers = Array.from({ length: 4 }, async () => {
       while (opened < mark) {
         opened++;
@@ -180,8 +185,9 @@ async function main(): Promise<void> {
     log(
       `${mark} conversations: RSS ${mib(rss)}; after a full GC: RSS ${mib(gc.rss)}, heap ${mib(gc.heapUsed)} used of ${mib(gc.heapTotal)}, external ${mib(gc.external)}`,
     );
+    // Two snapshots to diff (heap-summary.ts) when the plateau check runs: what 1,000 more conversations added.
+    if (mark >= CONVERSATIONS) await heapSnapshot(app, `hintline-after-${mark}`);
   }
-  await heapSnapshot(app, `hintline-after-${CONVERSATIONS}`);
 
   const ratio = hintlineLoad.after / bareLoad.after;
   const first = at.get(marks[0]!)!;
@@ -215,6 +221,13 @@ async function main(): Promise<void> {
     ],
     [`RSS after a full GC, ${num(marks.at(-1)!, 0)} vs ${num(marks[0]!, 0)} conversations (Hintline)`, mib(last.gc.rss), mib(first.gc.rss), `${num(last.gc.rss / first.gc.rss, 2)}×`, "–", ""],
   ];
+  const top = plateau ? at.get(plateau) : undefined;
+  if (plateau && top) {
+    rows.push(
+      [`V8 heap used after a full GC, ${num(plateau, 0)} vs ${num(marks.at(-1)!, 0)} conversations (the plateau)`, mib(top.heap), mib(last.heap), `+${mib(top.heap - last.heap)}`, "–", ""],
+      [`RSS after a full GC, ${num(plateau, 0)} vs ${num(marks.at(-1)!, 0)} conversations (the plateau)`, mib(top.gc.rss), mib(last.gc.rss), `${num(top.gc.rss / last.gc.rss, 2)}×`, "–", ""],
+    );
+  }
   console.log("\nMemory of the serving process: Hintline (scripts/server.mjs) vs a bare Next.js app with the AI SDK example route\n");
   console.log(markdownTable(["Measure", "Hintline", "Reference", "Ratio", "Goal", "Met"], rows));
   const allErrors = [...bareLoad.errors, ...hintlineLoad.errors, ...errors];

@@ -3,7 +3,8 @@
 // knowledge files of awkward shapes while another polls a cheap route (GET /api/model) back to back. Prints, per
 // upload: how long it took, the longest any poll waited meanwhile, and how much the database grew. Then the same for
 // the branch operations on a conversation of 20,000 messages: editing its first message (every other message becomes
-// an archived alternative) and switching back and forth (imported; on PostgreSQL written directly). Asserts nothing.
+// an archived alternative) and switching back and forth (imported; on PostgreSQL written directly), each with the
+// server's own longest event-loop delay meanwhile (from /api/metrics), after a warm-up of their routes. Asserts nothing.
 //   BENCH_STALL_TIMEOUT_S (120): an upload still running after this is reported as such and the run stops there.
 //   BENCH_STALL_MESSAGES (20000): the branch cases' conversation size; BENCH_STALL_ONLY=branches skips the uploads.
 import fs from "node:fs";
@@ -66,8 +67,22 @@ async function longestWait(url: string, work: Promise<unknown>): Promise<{ longe
 
 type App = Awaited<ReturnType<typeof startApp>>;
 
-/** One request while GET /api/model is polled: how long it took (body read whole), the longest poll wait, the status. */
-async function timed(app: App, request: () => Promise<Response>): Promise<{ took: number; longest: number; status: number | "timeout" }> {
+/**
+ * The server's longest event-loop delay (ms) since the last call: prom-client's histogram of it (10 ms resolution),
+ * which /api/metrics reports and then resets. Unlike the poll's wait, it leaves out the client and the network.
+ */
+async function serverLag(app: App): Promise<number> {
+  const text = await (await fetch(`${app.url}/api/metrics`)).text();
+  const match = /^nodejs_eventloop_lag_max_seconds\s+([\d.e+-]+)$/m.exec(text);
+  return match ? Number(match[1]) * 1000 : Number.NaN;
+}
+
+/**
+ * One request while GET /api/model is polled: how long it took (body read whole), the longest poll wait, the server's
+ * longest event-loop delay meanwhile, the status.
+ */
+async function timed(app: App, request: () => Promise<Response>): Promise<{ took: number; longest: number; lag: number; status: number | "timeout" }> {
+  await serverLag(app);
   const start = performance.now();
   const work = request().then(async (r) => {
     await r.arrayBuffer();
@@ -75,7 +90,8 @@ async function timed(app: App, request: () => Promise<Response>): Promise<{ took
   });
   const { longest } = await longestWait(`${app.url}/api/model`, work.catch(() => 0));
   const status = await work.catch(() => "timeout" as const);
-  return { took: performance.now() - start, longest, status };
+  const took = performance.now() - start;
+  return { took, longest, lag: await serverLag(app), status };
 }
 
 async function seedPostgres(url: string, id: string, messages: Array<{ id: string; role: string; parts: unknown }>): Promise<void> {
@@ -115,6 +131,13 @@ async function branchCases(app: App): Promise<void> {
     // The same rows written directly: importing 20,000 messages exceeds the import's 5 s transaction on a busy PostgreSQL.
     await seedPostgres(app.databaseUrl, id, messages);
   }
+  // Warm-up: each route's code is loaded by its first request (hundreds of ms), which is not what is measured here.
+  const small = `${id}-warm`;
+  const two = messages.slice(0, 2);
+  await fetch(`${app.url}/api/conversations/import`, json("POST", { version: 1, conversation: { id: small, messages: two } }));
+  await (await fetch(`${app.url}/api/conversations/${small}`)).arrayBuffer();
+  await (await fetch(`${app.url}/api/chat`, json("POST", { id: small, editOf: "m0", message: { id: "w0", role: "user", parts: [{ type: "text", text: "edited" }] } }))).arrayBuffer();
+  await (await fetch(`${app.url}/api/conversations/${small}/branches`, json("POST", { anchorId: "", ordinal: 1 }))).arrayBuffer();
   const n = BRANCH_MESSAGES.toLocaleString("en");
   const cases: Array<[string, () => Promise<Response>]> = [
     // The reference: a switch answers the whole conversation, which is read (and sent) like this.
@@ -125,13 +148,13 @@ async function branchCases(app: App): Promise<void> {
   ];
   for (const [name, request] of cases) {
     const before = await databaseBytes(app.databaseUrl);
-    const { took, longest, status } = await timed(app, request);
+    const { took, longest, lag, status } = await timed(app, request);
     if (status === "timeout") {
-      console.log(`| ${name} | > ${TIMEOUT_MS / 1000} s (still running; stopped) | > ${TIMEOUT_MS / 1000} s | – |`);
+      console.log(`| ${name} | > ${TIMEOUT_MS / 1000} s (still running; stopped) | > ${TIMEOUT_MS / 1000} s | – | – |`);
       return;
     }
     const growth = (await databaseBytes(app.databaseUrl)) - before;
-    console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
+    console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${lag.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
   }
 }
 
@@ -147,7 +170,9 @@ async function main(): Promise<void> {
   // Warm-up: the first request of each kind loads code.
   await fetch(`${app.url}/api/workspaces/default/knowledge/warm.txt`, { method: "PUT", headers: { "content-type": "text/plain" }, body: "warm up" });
   // The machine's own noise: the longest wait over 3 s with nothing else running.
+  await serverLag(app);
   const idle = await longestWait(`${app.url}/api/model`, new Promise((resolve) => setTimeout(resolve, 3_000)));
+  const idleLag = await serverLag(app);
   console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | – |`);
   for (const [i, [name, body]] of (process.env.BENCH_STALL_ONLY === "branches" ? [] : UPLOADS).entries()) {
     const before = await databaseBytes(dbUrl);
@@ -168,7 +193,10 @@ async function main(): Promise<void> {
     const growth = (await databaseBytes(dbUrl)) - before;
     console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
   }
-  console.log(`\n| branch operation (whole response read) | took | longest poll wait | database growth |\n| --- | --- | --- | --- |`);
+  console.log(
+    `\n| branch operation (whole response read) | took | longest poll wait | server's longest event-loop delay | database growth |\n| --- | --- | --- | --- | --- |`,
+  );
+  console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | ${idleLag.toFixed(0)} ms | – |`);
   await branchCases(app);
 }
 
