@@ -85,3 +85,24 @@ export const updateMcpServerSchema = z
   .object({ url: url.optional(), headers: headers.optional(), approval: approval.optional(), enabled: enabled.optional(), timeoutSeconds: timeoutSeconds.optional() })
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "send url, headers, approval, enabled and/or timeoutSeconds" });
+
+export const MAX_APPROVAL_REASON_CHARS = 1_000;
+
+/** POST /api/conversations/:id/approvals/:toolCallId */
+export const approvalAnswerSchema = z
+  .object({
+    approved: z.boolean({ message: "must be true or false" }),
+    reason: z
+      .string({ message: "must be a string" })
+      .max(MAX_APPROVAL_REASON_CHARS, { message: `must be at most ${MAX_APPROVAL_REASON_CHARS.toLocaleString("en-US")} characters` })
+      .optional(),
+    remember: z.literal("tool", { message: 'must be "tool" (always allow this tool)' }).optional(),
+  })
+  .strict()
+  .refine((v) => !(v.remember && !v.approved), { message: "remember goes with an approval (approved: true)", path: ["remember"] });
+
+export const toolCallIdSchema = z
+  .string({ message: "must be a string" })
+  .min(1, { message: "must not be empty" })
+  .max(200, { message: "must be at most 200 characters" })
+  .regex(/^[A-Za-z0-9_.:-]+$/, { message: "must hold only letters, digits, _ . : -" });

@@ -1,6 +1,7 @@
 // A reply's MCP tools: the conversation's list, fixed at its first model call (every enabled server of its workspace
 // and the operator's, connected in parallel; one that fails is left out), and the connections its calls use.
 import type { Tool } from "ai";
+import { mcpCallDecision } from "../agent/mcp-rules.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { listMcpTools } from "../ai/mcp/connect.ts";
 import { type FixedMcpTool, fixedToolsOf } from "../ai/mcp/mcp-tool-list.ts";
@@ -13,7 +14,15 @@ import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 
-export type ReplyMcp = { tools: Record<string, Tool>; list: FixedMcpTool[]; close: () => Promise<void> };
+export type ReplyMcp = {
+  tools: Record<string, Tool>;
+  list: FixedMcpTool[];
+  /** Whether a call waits for the person (the server's approval setting, the tool's annotation, the mode). */
+  approvalFor: (toolName: string) => Promise<"user-approval" | undefined>;
+  /** The person chose "Always allow this tool": later calls of this reply run too. */
+  remember: (toolName: string) => void;
+  close: () => Promise<void>;
+};
 
 const isFixedTool = (v: unknown): v is FixedMcpTool => {
   const t = v as FixedMcpTool | null;
@@ -68,6 +77,21 @@ export async function openReplyMcp({
       .then(() => fixConversationMcpTools({ conversationId, data: list }))
       .catch(logFailure("storing a conversation's MCP tool list failed", { conversationId }));
   }
-  const servers = new Map(configs.map((c) => [c.name, c]));
-  return { tools: createMcpTools(list, { ...ctx, servers, sessions }), list, close: () => sessions.close() };
+  const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
+  const byName = new Map(list.map((t) => [t.name, t]));
+  const approvalFor = async (toolName: string) => {
+    const tool = byName.get(toolName);
+    const server = tool && servers.get(tool.server);
+    if (!tool || !server?.enabled) return undefined;
+    const mode = (await ctx.mode?.()) ?? "build";
+    const decision = mcpCallDecision({ approval: server.approval, readOnly: tool.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(tool.tool), mode });
+    return decision === "ask" ? ("user-approval" as const) : undefined;
+  };
+  const remember = (toolName: string) => {
+    const tool = byName.get(toolName);
+    const server = tool && servers.get(tool.server);
+    if (tool && server && !server.alwaysAllow.includes(tool.tool)) server.alwaysAllow.push(tool.tool);
+  };
+  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true });
+  return { tools, list, approvalFor, remember, close: () => sessions.close() };
 }

@@ -16,6 +16,7 @@ import { envNumber, maxReplyChars } from "../env-number.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
+import { waitForApprovals } from "./approvals.ts";
 import { openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
@@ -131,6 +132,13 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       tools,
       repairToolCall: repairToolInput,
       unrunToolError: unknownToolError(nextCallNumber),
+      // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
+      toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
+      awaitApprovals: async (pending) => {
+        const answers = await waitForApprovals({ conversationId, replyId, pending, signal: job.abortSignal, committed, nextCallNumber });
+        for (const answer of answers) if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
+        return answers;
+      },
       history: context.modelMessages,
       prelude: context.prelude,
       convert: convertOptionsFor(settings),

@@ -76,14 +76,13 @@ describe.each(kinds)("$name: MCP tools", ({ databaseUrl }) => {
     expect(result).not.toMatch(/<\/system-reminder>|<current-time>/);
   });
 
-  it("a tool not annotated read-only is not run without approval; in plan mode it refuses with the plan-mode error", async () => {
+  it("in plan mode a tool not annotated read-only refuses with the plan-mode error without asking; a read-only one runs", async () => {
     const target = path.join(filesDir, "written.txt");
     const write = { name: "mcp__files__write_file", arguments: { path: target, content: "x" } };
-    const asked = await reply([tools({ id: "w1", ...write }), { text: "ok" }]);
-    expect(toolResultText(asked.requests[1], "w1")).toMatch(/^ApprovalRequiredError: write_file on MCP server files needs the person's approval/);
     const planned = await reply([tools({ id: "w2", ...write }, { id: "r2", name: "mcp__files__list_directory", arguments: { path: filesDir } }), { text: "ok" }], { mode: "plan" });
     expect(toolResultText(planned.requests[1], "w2")).toMatch(/^PlanModeError: PLAN MODE is on/);
     expect(toolResultText(planned.requests[1], "r2")).toContain("notes.txt");
+    expect(planned.chunks.some((c) => c.type === "tool-approval-request")).toBe(false);
     expect(fs.existsSync(target)).toBe(false);
   });
 

@@ -5,11 +5,23 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "./app-server.ts";
+import net from "node:net";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const EVERYTHING_BIN = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 export const FILESYSTEM_BIN = path.join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+
+/** A free local port (this module is shared with the browser tests, so it imports no test framework). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
 
 export type McpHttpServer = { url: string; port: number; stop: () => Promise<void>; kill: () => void; output: () => string };
 
