@@ -43,3 +43,29 @@ test("a call that waits is a card: Approve runs it, Deny gives the model the per
   await expect(chat.lastAssistant()).toContainText("ApprovalDeniedError");
   await expect(chat.lastAssistant()).toContainText("Not now, thanks");
 });
+
+test("a server is added in the workspace's settings: header value masked, status and tools shown, then removed", async ({ page, request }) => {
+  const ws = (await (await request.post("/api/workspaces", { data: { name: `MCP UI ${Date.now().toString(36)}` } })).json()) as { id: string };
+  await page.goto(`/w/${ws.id}`);
+  const section = page.getByTestId("mcp-section");
+  await expect(section.getByTestId("mcp-list")).toHaveAttribute("data-loaded", "true");
+  await section.getByTestId("mcp-new").click();
+  await section.getByTestId("mcp-name-input").fill("Not Kebab");
+  await section.getByTestId("mcp-url-input").fill(everything.url);
+  await section.getByTestId("mcp-save").click();
+  await expect(section.getByTestId("mcp-error")).toContainText("kebab-case");
+  await section.getByTestId("mcp-name-input").fill("everything");
+  await section.getByTestId("mcp-headers-input").fill("Authorization: Bearer sup3r-secret");
+  await section.getByTestId("mcp-save").click();
+  const item = section.locator('[data-testid="mcp-item"][data-name="everything"]');
+  await expect(item).toContainText("Authorization: ••••••••");
+  await expect(page.getByText("sup3r-secret")).toHaveCount(0);
+  await item.getByTestId("mcp-item-check").click();
+  await expect(item.getByTestId("mcp-item-status")).toHaveAttribute("data-status", "connected");
+  await expect(item.getByTestId("mcp-tool").filter({ hasText: "echo" }).first()).toContainText("read-only");
+  // The box follows the stored value: it turns off once the PATCH is stored.
+  await item.getByTestId("mcp-item-enabled").click();
+  await expect(item.getByTestId("mcp-item-enabled")).not.toBeChecked();
+  await item.getByTestId("mcp-item-delete").click();
+  await expect(section.getByTestId("mcp-item")).toHaveCount(0);
+});
