@@ -11,11 +11,12 @@ import { Markdown } from "./markdown";
 import { MessageActions, type ReplyActions } from "./message-actions";
 import { usePersonMessageActions } from "./person-message-context";
 import { RetryNotice } from "./retry-notice";
+import { ApprovalCard } from "./approval-card";
 import { ToolRow } from "./tool-row";
 import type { ToolCallView } from "./tool-summary";
 
-/** `live`: the last part of a reply that is still streaming. */
-function PartView({ part, contextWindow, live }: { part: ChatMessagePart; contextWindow?: number; live: boolean }) {
+/** `live`: the last part of a reply that is still streaming; `waiting`: the reply is still running (stored or followed). */
+function PartView({ part, contextWindow, live, waiting = false }: { part: ChatMessagePart; contextWindow?: number; live: boolean; waiting?: boolean }) {
   const showHints = useUiStore((s) => s.showHints);
   if (part.type === "text") return <Markdown text={part.text} />;
   if (part.type === "data-hint") {
@@ -32,7 +33,11 @@ function PartView({ part, contextWindow, live }: { part: ChatMessagePart; contex
     return live && data && typeof data.delayMs === "number" ? <RetryNotice key={data.attempt} retry={data} /> : null;
   }
   if (part.type.startsWith("tool-")) {
-    const p = part as unknown as Omit<ToolCallView, "toolName">;
+    const p = part as unknown as Omit<ToolCallView, "toolName"> & { toolCallId?: string };
+    // A call that waits for the person's approval (lib/chat/approvals.ts), while its reply waits.
+    if (p.state === "approval-requested" && waiting && p.toolCallId) {
+      return <ApprovalCard toolName={part.type.slice("tool-".length)} toolCallId={p.toolCallId} input={p.input} />;
+    }
     return <ToolRow call={{ ...p, toolName: part.type.slice("tool-".length) }} />;
   }
   return null;
@@ -104,7 +109,7 @@ export const MessageView = memo(function MessageView({
       className="flex flex-col gap-2"
     >
       {message.parts.map((part, i) => (
-        <PartView key={i} part={part} contextWindow={contextWindow} live={streaming && i === message.parts.length - 1} />
+        <PartView key={i} part={part} contextWindow={contextWindow} live={streaming && i === message.parts.length - 1} waiting={streaming || status === "streaming"} />
       ))}
       {streaming && !hasText && (
         <div data-testid="thinking" className="flex gap-1 py-2" role="status" aria-label="Thinking">

@@ -8,6 +8,7 @@ import type { WorkspaceTokens } from "@/lib/chat/workspace-tokens";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { KnowledgeSection } from "./knowledge-section";
+import { McpSection } from "./mcp-section";
 import { MemorySection } from "./memory-section";
 import { SkillsSection } from "./skills-section";
 import { warnFailure } from "@/lib/client-log";
@@ -194,6 +195,7 @@ export function WorkspaceSettings({ initial }: { initial: WorkspaceDetail }) {
         <MemorySection workspaceId={workspace.id} onChanged={() => void reload()} />
         <KnowledgeSection workspaceId={workspace.id} onChanged={() => void reload()} />
         <SkillsSection workspaceId={workspace.id} isDefault={workspace.id === "default"} />
+        <McpSection workspaceId={workspace.id} />
       </div>
     </div>
   );

@@ -56,4 +56,21 @@ describe("AssistantMessageBuilder", () => {
       { type: "data-context-usage", id: "u", data: usage(2) },
     ]);
   });
+
+  it("folds a call that waits for approval: approval-requested, then approval-responded, then its result or error", () => {
+    const call = (id: string): ChatChunk[] => [{ type: "tool-input-available", toolCallId: id, toolName: "mcp__files__write_file", input: { path: "a" } }, { type: "tool-approval-request", approvalId: `ap-${id}`, toolCallId: id }];
+    const waiting = build([{ type: "start-step" }, ...call("c1")]);
+    expect(waiting.parts[1]).toMatchObject({ type: "tool-mcp__files__write_file", state: "approval-requested", approval: { id: "ap-c1" } });
+    const message = build([
+      { type: "start-step" },
+      ...call("c1"),
+      ...call("c2"),
+      { type: "tool-approval-response", approvalId: "ap-c1", approved: true },
+      { type: "tool-output-available", toolCallId: "c1", output: "written" },
+      { type: "tool-approval-response", approvalId: "ap-c2", approved: false, reason: "no" },
+      { type: "tool-output-error", toolCallId: "c2", errorText: "ApprovalDeniedError: no" },
+    ]);
+    expect(message.parts[1]).toMatchObject({ state: "output-available", output: "written", approval: { id: "ap-c1", approved: true } });
+    expect(message.parts[2]).toMatchObject({ state: "output-error", errorText: "ApprovalDeniedError: no", approval: { id: "ap-c2", approved: false, reason: "no" } });
+  });
 });

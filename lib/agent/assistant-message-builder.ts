@@ -80,6 +80,19 @@ export class AssistantMessageBuilder {
         }
         break;
       }
+      case "tool-approval-request": {
+        const part = this.toolParts.get(chunk.toolCallId);
+        if (part) Object.assign(part, { state: "approval-requested", approval: { id: chunk.approvalId } });
+        break;
+      }
+      case "tool-approval-response": {
+        const part = [...this.toolParts.values()].find((p) => (p.approval as { id?: string } | undefined)?.id === chunk.approvalId);
+        if (part) {
+          const approval = { id: chunk.approvalId, approved: chunk.approved, ...(chunk.reason ? { reason: chunk.reason } : {}) };
+          Object.assign(part, { state: "approval-responded", approval });
+        }
+        break;
+      }
       case "tool-output-available": {
         const part = this.toolParts.get(chunk.toolCallId);
         if (part) Object.assign(part, { state: "output-available", output: chunk.output, resultAt: this.now().toISOString() });

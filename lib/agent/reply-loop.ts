@@ -83,6 +83,17 @@ export type ReplyOptions = {
    * what the other callbacks see stays unmarked.
    */
   markCall?: (instructions: string, messages: ModelMessage[]) => CallPrompt;
+  /**
+   * Whether a tool call waits for the person (the AI SDK's tool approval: the call becomes a tool part in state
+   * `approval-requested` and is not run); undefined or "not-applicable" runs it.
+   */
+  toolApproval?: (call: { toolName: string; toolCallId: string; input: unknown }) => Promise<"user-approval" | "not-applicable" | undefined> | "user-approval" | "not-applicable" | undefined;
+  /**
+   * Waits for the person's answers to the calls of a step that wait (stored, so any tab or instance may answer).
+   * An approved call then runs (its result reaches the model as any tool's); a denied one gets `errorText` as its
+   * tool error. Resolves early with what it has when the reply is stopped.
+   */
+  awaitApprovals?: (pending: PendingApproval[]) => Promise<ApprovalAnswer[]>;
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
   /** After every model call that finished, before its outcome is judged (also a call cut at its token limit). */
@@ -92,6 +103,10 @@ export type ReplyOptions = {
   /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
   checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number; onError?: (error: unknown) => void };
 };
+
+/** A tool call of the reply that waits for the person's approval. */
+export type PendingApproval = { toolCallId: string; approvalId: string; toolName: string; input: unknown };
+export type ApprovalAnswer = { toolCallId: string; approved: boolean; reason?: string; errorText?: string };
 
 export type ReplyOutcome = {
   reply: ChatMessage;
@@ -115,7 +130,7 @@ type CallResult = {
   contentType?: string;
 };
 
-type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "unrunToolError" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens" | "markCall"> & {
+type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "unrunToolError" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens" | "markCall" | "toolApproval"> & {
   instructions: string;
   messages: ModelMessage[];
   send: (chunk: ChatChunk) => void;
@@ -125,7 +140,7 @@ type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "un
 
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
 async function streamCall(options: CallOptions): Promise<CallResult> {
-  const { model, tools, repairToolCall, unrunToolError, abortSignal, idleTimeoutMs, maxOutputTokens, send, budget } = options;
+  const { model, tools, repairToolCall, unrunToolError, abortSignal, idleTimeoutMs, maxOutputTokens, send, budget, toolApproval } = options;
   const { instructions, messages } = options.markCall ? options.markCall(options.instructions, options.messages) : options;
   const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
@@ -145,6 +160,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     messages,
     tools,
     repairToolCall,
+    ...(toolApproval ? { toolApproval: ({ toolCall }: { toolCall: { toolName: string; toolCallId: string; input: unknown } }) => toolApproval(toolCall) } : {}),
     abortSignal: signal,
     maxOutputTokens,
     // Retries are the reply loop's, so that the person sees them.
@@ -310,6 +326,45 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     const final = call.finishReason !== "tool-calls";
     await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final });
     if (final) return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
+    const pending = pendingApprovals(builder.message);
+    if (pending.length && options.awaitApprovals) {
+      const answers = await options.awaitApprovals(pending);
+      if (abortSignal?.aborted) return stopped(stepIndex + 1);
+      await answerApprovals(pending, answers, options, send);
+      await checkpoint.settled();
+    }
   }
   return { reply: builder.snapshot(), status: "complete", steps: maxSteps };
+}
+
+/** The reply's tool calls that wait for the person. */
+function pendingApprovals(reply: ChatMessage): PendingApproval[] {
+  const out: PendingApproval[] = [];
+  for (const part of reply.parts) {
+    const p = part as { type: string; state?: string; toolCallId?: string; input?: unknown; approval?: { id?: string } };
+    if (!p.type.startsWith("tool-") || p.state !== "approval-requested" || !p.toolCallId || !p.approval?.id) continue;
+    out.push({ toolCallId: p.toolCallId, approvalId: p.approval.id, toolName: p.type.slice("tool-".length), input: p.input });
+  }
+  return out;
+}
+
+/** The person's answers into the reply: an approved call runs now, a denied one gets its error; both as tool results. */
+async function answerApprovals(pending: PendingApproval[], answers: ApprovalAnswer[], options: ReplyOptions, send: (chunk: ChatChunk) => void): Promise<void> {
+  for (const call of pending) {
+    const answer = answers.find((a) => a.toolCallId === call.toolCallId);
+    if (!answer) continue;
+    send({ type: "tool-approval-response", approvalId: call.approvalId, approved: answer.approved, ...(answer.reason ? { reason: answer.reason } : {}) });
+    if (!answer.approved) {
+      send({ type: "tool-output-error", toolCallId: call.toolCallId, errorText: answer.errorText ?? "The person denied this tool call." });
+      continue;
+    }
+    const execute = options.tools?.[call.toolName]?.execute;
+    try {
+      if (!execute) throw new Error(`${call.toolName} cannot run here.`);
+      const output = await execute(call.input as never, { toolCallId: call.toolCallId, messages: [], abortSignal: options.abortSignal } as never);
+      send({ type: "tool-output-available", toolCallId: call.toolCallId, output });
+    } catch (error) {
+      send({ type: "tool-output-error", toolCallId: call.toolCallId, errorText: error instanceof Error ? error.message : String(error) });
+    }
+  }
 }

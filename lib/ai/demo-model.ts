@@ -10,6 +10,7 @@ import type {
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { MEMORY_FACTS_MARKER } from "../agent/compression-memory.ts";
+import { mcpDecision } from "./demo-mcp.ts";
 import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { demoFacts, extractiveSummary } from "./demo-summary.ts";
@@ -92,13 +93,17 @@ const HELP = [
   "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
   "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
   "- *remember that I prefer metric units*, *what do you remember?*, *search the knowledge for X*, *read notes.md*, *use the weekly-report skill*",
+  "- *mcp echo {\"message\": \"hi\"}* calls a tool of the workspace's MCP servers",
 ].join("\n");
 
-export function decide(prompt: LanguageModelV4Prompt): Decision {
+/** `tools`: the names of the tools offered to this call ("mcp <tool> …" calls one of its MCP tools). */
+export function decide(prompt: LanguageModelV4Prompt, tools: readonly string[] = []): Decision {
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };
   const segment = replySegment(prompt);
+  const mcp = mcpDecision(segment, tools);
+  if (mcp) return mcp;
   const planMode = planModeDecision(prompt, segment, plannedCalls(segment.personText));
   if (planMode) return planMode;
   const recovery = recoveryDecision(segment);
@@ -209,7 +214,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       };
     },
     async doStream(options: LanguageModelV4CallOptions) {
-      const { text, calls } = decide(options.prompt);
+      const { text, calls } = decide(options.prompt, (options.tools ?? []).map((t) => t.name));
       const signal = options.abortSignal;
       if (calls?.length) {
         const base = hash(JSON.stringify(options.prompt.length) + lastPersonMessage(options.prompt));
@@ -220,7 +225,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
               type: "tool-call",
               toolCallId: `demo-${base.toString(36)}-${options.prompt.length}-${i}`,
               toolName: call.toolName,
-              input: JSON.stringify(call.input),
+              input: call.rawInput ?? JSON.stringify(call.input),
             }),
           ),
           { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(options.prompt, JSON.stringify(calls), options.tools) },

@@ -4,7 +4,8 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
 import { withoutCallCount } from "./tools/tool-result.ts";
 
-export type DemoToolCall = { toolName: string; input: Record<string, unknown> };
+/** `rawInput`: arguments sent as this text instead of `input`'s JSON (not JSON at all, to exercise the harness's errors). */
+export type DemoToolCall = { toolName: string; input: Record<string, unknown>; rawInput?: string };
 
 const STATUS_WORDS: Array<[RegExp, string]> = [
   [/^(?:start|begin|work on)\s+(?:task\s+)?#?(\d+)\b/i, "in_progress"],

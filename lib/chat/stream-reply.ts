@@ -9,13 +9,15 @@ import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers/index.ts";
 import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../ai/tools/tool-context.ts";
-import type { CallUsage, ChatChunk, ChatMessage, Task } from "../chat-message.ts";
+import type { CallUsage, ChatChunk, ChatMessage, PlanData, Task } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
+import { waitForApprovals } from "./approvals.ts";
+import { openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
@@ -103,7 +105,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
   const nextCallNumber = createCallCounter(history);
-  const tools = createTools({
+  const toolContext = {
     conversationId,
     workspaceId: job.workspaceId,
     nextCallNumber,
@@ -112,8 +114,11 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
     // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply.
     mode: () => conversationMode(conversationId),
-    onPlanChanged: (plan) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
-  });
+    onPlanChanged: (plan: PlanData) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
+  };
+  // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts).
+  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext });
+  const tools = { ...createTools(toolContext), ...mcp.tools };
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [];
   const callsBefore = conversationCallTotals(history).calls;
@@ -127,6 +132,13 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       tools,
       repairToolCall: repairToolInput,
       unrunToolError: unknownToolError(nextCallNumber),
+      // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
+      toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
+      awaitApprovals: async (pending) => {
+        const answers = await waitForApprovals({ conversationId, replyId, pending, signal: job.abortSignal, committed, nextCallNumber });
+        for (const answer of answers) if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
+        return answers;
+      },
       history: context.modelMessages,
       prelude: context.prelude,
       convert: convertOptionsFor(settings),
@@ -197,5 +209,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       .then(() => updateMessage({ conversationId, id: replyId, metadata: metadataOf({ error: describeError(error) }), status: "error" }))
       .catch(logFailure("storing a failed reply's error failed", { conversationId, replyId }));
     throw error;
+  } finally {
+    await mcp.close();
   }
 }

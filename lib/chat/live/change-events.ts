@@ -22,7 +22,7 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
   const sub = parts[3];
   if (sub === undefined) return [{ type: "conversation", id }, { type: "conversations", id }];
   if (sub === "tasks") return [{ type: "tasks", id }];
-  if (sub === "compact" || sub === "compression") return [{ type: "conversation", id }];
+  if (sub === "compact" || sub === "compression" || sub === "approvals") return [{ type: "conversation", id }];
   if (sub === "branches") return [{ type: "conversation", id }, { type: "conversations", id }];
   return [];
 }

@@ -1,0 +1,83 @@
+"use client";
+// A tool call that waits for the person: the tool, its arguments and Approve / Deny / Always allow this tool. The
+// answer goes to POST /api/conversations/:id/approvals/:toolCallId, so it works from any tab or instance; the reply
+// (followed live) goes on from there.
+import { useParams } from "next/navigation";
+import { useState } from "react";
+
+function conversationIdOf(params: Record<string, string | string[]> | null): string | undefined {
+  const id = params?.id;
+  if (typeof id === "string") return id;
+  const match = /^\/c\/([^/]+)/.exec(typeof window === "undefined" ? "" : window.location.pathname);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+export function ApprovalCard({ toolName, toolCallId, input }: { toolName: string; toolCallId: string; input: unknown }) {
+  const params = useParams();
+  const [reason, setReason] = useState("");
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const mcp = /^mcp__([a-z0-9-]+)__(.+)$/.exec(toolName);
+  const answer = async (body: { approved: boolean; reason?: string; remember?: "tool" }) => {
+    const id = conversationIdOf(params as Record<string, string | string[]> | null);
+    if (!id) return setError("This conversation has no id yet; reload the page.");
+    setError(null);
+    setSent(body.approved ? "Approved" : "Denied");
+    const response = await fetch(`/api/conversations/${encodeURIComponent(id)}/approvals/${encodeURIComponent(toolCallId)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).catch(() => null);
+    if (!response?.ok) {
+      const message = response ? ((await response.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message : undefined;
+      setSent(null);
+      setError(message ?? "The answer could not be sent; try again.");
+    }
+  };
+  return (
+    <div data-testid="approval-card" data-tool={toolName} className="w-full max-w-xl space-y-2 rounded-lg border border-accent/40 bg-elevated p-3 text-sm">
+      <div className="text-fg">
+        <span className="font-medium">Allow this tool call?</span>{" "}
+        <span data-testid="approval-tool" className="font-mono text-xs text-muted">
+          {mcp ? `${mcp[2]} (MCP server ${mcp[1]})` : toolName}
+        </span>
+      </div>
+      <pre data-testid="approval-input" className="max-h-48 overflow-auto whitespace-pre-wrap rounded bg-code p-2 font-mono text-xs text-muted">
+        {JSON.stringify(input ?? {}, null, 2)}
+      </pre>
+      {sent ? (
+        <div data-testid="approval-sent" role="status" className="text-xs text-muted">
+          {sent} — the reply goes on.
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="button" data-testid="approval-approve" onClick={() => answer({ approved: true })} className="rounded-md bg-accent px-2.5 py-1 text-xs text-white">
+            Approve
+          </button>
+          {mcp && (
+            <button type="button" data-testid="approval-always" onClick={() => answer({ approved: true, remember: "tool" })} className="rounded-md border border-border px-2.5 py-1 text-xs text-fg">
+              Always allow this tool
+            </button>
+          )}
+          <input
+            data-testid="approval-reason"
+            aria-label="Reason for denying"
+            placeholder="Reason (optional)"
+            value={reason}
+            maxLength={1000}
+            onChange={(e) => setReason(e.target.value)}
+            className="min-w-0 flex-1 rounded-md border border-border bg-bg px-2 py-1 text-xs"
+          />
+          <button type="button" data-testid="approval-deny" onClick={() => answer({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) })} className="rounded-md border border-danger/40 px-2.5 py-1 text-xs text-danger">
+            Deny
+          </button>
+        </div>
+      )}
+      {error && (
+        <div data-testid="approval-error" role="alert" className="text-xs text-danger">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,225 @@
+"use client";
+// A workspace's MCP servers (issue 27): add one (name, URL, headers, approval, timeout), enable or disable it, change
+// its approval, see its status and tools, remove it. Header values are write-only: shown masked, sent again in full
+// to change them. The operator's servers (HINTLINE_MCP_CONFIG) are listed read-only.
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { apiFetch, failureText } from "@/lib/stores/api-client";
+import { PlusIcon, TrashIcon } from "../ui/icons";
+
+type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number };
+type Server = {
+  name: string;
+  source: "workspace" | "operator";
+  transport: "http" | "stdio";
+  url?: string;
+  headers: Record<string, string>;
+  approval: "ask" | "read-only-auto" | "always";
+  enabled: boolean;
+  timeoutSeconds: number;
+  status?: "connected" | "failed" | "disabled";
+  error?: string;
+  tools?: Tool[];
+};
+
+const field = "w-full rounded-lg border border-border bg-elevated px-3 py-1.5 text-sm outline-none focus:border-accent/60";
+const APPROVALS: { value: Server["approval"]; label: string }[] = [
+  { value: "read-only-auto", label: "Ask unless read-only" },
+  { value: "ask", label: "Ask every call" },
+  { value: "always", label: "Never ask" },
+];
+
+/** "Name: value" lines into a header object (values are write-only: the server never sends them back). */
+function headersOf(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    const at = line.indexOf(":");
+    if (at <= 0) return `"${line}" is not a "Name: value" header line.`;
+    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+function AddServerForm({ onSubmit, onCancel }: { onSubmit: (body: object) => Promise<string | null>; onCancel: () => void }) {
+  const [name, setName] = useState("");
+  const [url, setUrl] = useState("");
+  const [headers, setHeaders] = useState("");
+  const [approval, setApproval] = useState<Server["approval"]>("read-only-auto");
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = headersOf(headers);
+    if (typeof parsed === "string") return setError(parsed);
+    setError(await onSubmit({ name: name.trim(), url: url.trim(), approval, ...(Object.keys(parsed).length ? { headers: parsed } : {}) }));
+  };
+  return (
+    <form data-testid="mcp-form" onSubmit={(e) => void submit(e)} className="space-y-2 rounded-lg border border-border p-3">
+      <label className="block text-xs font-medium text-muted">
+        Name (kebab-case)
+        <input data-testid="mcp-name-input" value={name} maxLength={32} placeholder="issue-tracker" onChange={(e) => setName(e.target.value)} className={`${field} mt-1 font-mono`} />
+      </label>
+      <label className="block text-xs font-medium text-muted">
+        URL (Streamable HTTP or SSE)
+        <input data-testid="mcp-url-input" value={url} maxLength={2048} placeholder="https://mcp.example.com/mcp" onChange={(e) => setUrl(e.target.value)} className={`${field} mt-1 font-mono`} />
+      </label>
+      <label className="block text-xs font-medium text-muted">
+        Headers, one "Name: value" per line (write-only: never shown again)
+        <textarea data-testid="mcp-headers-input" value={headers} rows={2} onChange={(e) => setHeaders(e.target.value)} className={`${field} mt-1 font-mono`} />
+      </label>
+      <label className="block text-xs font-medium text-muted">
+        Approval
+        <select data-testid="mcp-approval-input" value={approval} onChange={(e) => setApproval(e.target.value as Server["approval"])} className={`${field} mt-1`}>
+          {APPROVALS.map((a) => (
+            <option key={a.value} value={a.value}>
+              {a.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {error && (
+        <p role="alert" data-testid="mcp-error" className="text-xs text-danger">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <button type="submit" data-testid="mcp-save" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg">
+          Add server
+        </button>
+        <button type="button" className="rounded-lg border border-border px-3 py-1.5 text-sm" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ServerItem({ server, base, onChanged }: { server: Server; base: string; onChanged: () => Promise<void> }) {
+  const [detail, setDetail] = useState<Server | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const own = server.source === "workspace";
+  const path = `${base}/${encodeURIComponent(server.name)}`;
+  const act = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await fn();
+      await onChanged();
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+  const check = async () => {
+    setError(null);
+    try {
+      setDetail(await apiFetch<Server>(path));
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+  return (
+    <li data-testid="mcp-item" data-name={server.name} className="space-y-1 rounded-lg px-2 py-1.5 hover:bg-chip/50">
+      <div className="flex items-center gap-2">
+        <div className="min-w-0 flex-1">
+          <p className="font-mono text-xs font-medium">
+            {server.name} <span className="font-sans font-normal text-faint">· {own ? server.url : `operator's ${server.transport} server`}</span>
+          </p>
+          {Object.keys(server.headers).length > 0 && <p className="font-mono text-xs text-faint">{Object.entries(server.headers).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>}
+        </div>
+        {own ? (
+          <>
+            <select aria-label={`Approval for ${server.name}`} data-testid="mcp-item-approval" value={server.approval} onChange={(e) => void act(() => apiFetch(path, { method: "PATCH", body: JSON.stringify({ approval: e.target.value }) }))} className="rounded-md border border-border bg-elevated px-1.5 py-1 text-xs">
+              {APPROVALS.map((a) => (
+                <option key={a.value} value={a.value}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
+            <label className="flex items-center gap-1 text-xs text-muted">
+              <input type="checkbox" data-testid="mcp-item-enabled" checked={server.enabled} onChange={(e) => void act(() => apiFetch(path, { method: "PATCH", body: JSON.stringify({ enabled: e.target.checked }) }))} />
+              Enabled
+            </label>
+          </>
+        ) : (
+          <span className="text-xs text-faint">{APPROVALS.find((a) => a.value === server.approval)?.label}</span>
+        )}
+        <button type="button" data-testid="mcp-item-check" className="rounded-md border border-border px-2 py-1 text-xs" onClick={() => void check()}>
+          Status
+        </button>
+        {own && (
+          <button type="button" data-testid="mcp-item-delete" aria-label={`Remove MCP server ${server.name}`} className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger" onClick={() => void act(() => apiFetch(path, { method: "DELETE" }))}>
+            <TrashIcon />
+          </button>
+        )}
+      </div>
+      {detail && (
+        <div data-testid="mcp-item-status" data-status={detail.status} className="text-xs text-muted">
+          {detail.status === "connected" ? `Connected · ${detail.tools?.length ?? 0} tools, ${(detail.tools ?? []).reduce((n, t) => n + t.tokens, 0).toLocaleString("en-US")} tokens` : detail.status === "failed" ? `Cannot connect: ${detail.error}` : "Disabled"}
+          {detail.tools && detail.tools.length > 0 && (
+            <ul className="mt-1 space-y-0.5">
+              {detail.tools.map((t) => (
+                <li key={t.name} data-testid="mcp-tool" className="font-mono">
+                  {t.name} <span className="font-sans text-faint">{t.annotations.readOnlyHint ? "read-only" : "may change things"} · {t.tokens} tokens</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-xs text-danger">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function McpSection({ workspaceId }: { workspaceId: string }) {
+  const [servers, setServers] = useState<Server[] | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const base = `/api/workspaces/${encodeURIComponent(workspaceId)}/mcp-servers`;
+  const load = useCallback(async () => {
+    try {
+      setServers(await apiFetch<Server[]>(base));
+    } catch (e) {
+      setError(failureText(e));
+    }
+  }, [base]);
+  useEffect(() => void load(), [load]);
+  const add = async (body: object): Promise<string | null> => {
+    try {
+      await apiFetch(base, { method: "POST", body: JSON.stringify(body) });
+      setAdding(false);
+      await load();
+      return null;
+    } catch (e) {
+      return failureText(e);
+    }
+  };
+  return (
+    <section data-testid="mcp-section" aria-labelledby="mcp-heading" className="space-y-2">
+      <div className="flex items-baseline justify-between">
+        <h2 id="mcp-heading" className="text-sm font-semibold">
+          MCP servers <span className="font-normal text-faint">{servers ? `· ${servers.length}` : ""}</span>
+        </h2>
+        {!adding && (
+          <button type="button" data-testid="mcp-new" className="flex items-center gap-1 text-xs text-muted hover:text-fg" onClick={() => setAdding(true)}>
+            <PlusIcon width={12} height={12} /> Add server
+          </button>
+        )}
+      </div>
+      <p className="text-xs text-muted">Their tools reach new conversations of this workspace as mcp__&lt;server&gt;__&lt;tool&gt;; a running conversation keeps the tools it started with.</p>
+      {adding && <AddServerForm onSubmit={add} onCancel={() => setAdding(false)} />}
+      <ul data-testid="mcp-list" data-loaded={servers !== null} className="space-y-1">
+        {servers?.length === 0 && !adding && <li className="text-sm text-muted">No MCP servers yet.</li>}
+        {servers?.map((s) => (
+          <ServerItem key={`${s.source}:${s.name}`} server={s} base={base} onChanged={load} />
+        ))}
+      </ul>
+      {error && (
+        <p role="alert" className="text-xs text-danger">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// Connecting to an MCP server through the AI SDK's MCP client (@ai-sdk/mcp): Streamable HTTP with SSE as the
+// fallback, or a program over stdio that inherits none of this server's environment (no provider keys), and the
+// server's tool definitions. Failures become one line a person can read.
+import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
+import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
+import type { McpServerConfig } from "./server-config.ts";
+
+/** How long connecting (and listing tools) may take before the server counts as unreachable. */
+export const MCP_CONNECT_TIMEOUT_MS = 10_000;
+const CLIENT_NAME = "hintline";
+
+export type McpToolDefinition = { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: unknown };
+
+/** A failure as one line: the client's message and, where there is one, the network reason under it. */
+export function describeMcpError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { message?: unknown; code?: unknown; cause?: unknown };
+    const message = typeof e.message === "string" ? e.message.replace(/\s+/g, " ").trim() : String(current);
+    const code = typeof e.code === "string" ? e.code : undefined;
+    const line = code && !message.includes(code) ? `${message} (${code})` : message;
+    if (line && !parts.some((p) => p.includes(line))) parts.push(line);
+    current = e.cause;
+  }
+  const text = parts.join(": ") || "unknown error";
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+async function open(server: McpServerConfig, kind: "http" | "sse" | "stdio", timeoutMs: number): Promise<MCPClient> {
+  const { transport } = server;
+  const initializationOptions = { timeout: timeoutMs };
+  if (transport.type === "stdio") {
+    const stdio = new StdioMCPTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
+    return createMCPClient({ transport: stdio, clientName: CLIENT_NAME, initializationOptions });
+  }
+  return createMCPClient({
+    transport: { type: kind === "sse" ? "sse" : "http", url: transport.url, headers: transport.headers, redirect: "error" },
+    clientName: CLIENT_NAME,
+    initializationOptions,
+  });
+}
+
+/** A connected client; an HTTP server that does not speak Streamable HTTP is tried again over SSE. */
+export async function connectMcp(server: McpServerConfig, timeoutMs = MCP_CONNECT_TIMEOUT_MS): Promise<MCPClient> {
+  if (server.transport.type === "stdio") return open(server, "stdio", timeoutMs);
+  try {
+    return await open(server, "http", timeoutMs);
+  } catch (first) {
+    try {
+      return await open(server, "sse", timeoutMs);
+    } catch {
+      throw first;
+    }
+  }
+}
+
+/** Every tool the server lists (all pages), as it defines them. */
+export async function listMcpTools(client: MCPClient, timeoutMs = MCP_CONNECT_TIMEOUT_MS): Promise<McpToolDefinition[]> {
+  const tools: McpToolDefinition[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const result = await client.listTools({ ...(cursor ? { params: { cursor } } : {}), options: { timeout: timeoutMs } });
+    tools.push(...(result.tools as McpToolDefinition[]));
+    cursor = result.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+/** Connects, lists the tools and closes again: what GET …/mcp-servers/:name shows. */
+export async function probeMcpServer(server: McpServerConfig): Promise<{ ok: true; tools: McpToolDefinition[] } | { ok: false; error: string }> {
+  let client: MCPClient | undefined;
+  try {
+    client = await connectMcp(server);
+    return { ok: true, tools: await listMcpTools(client) };
+  } catch (error) {
+    return { ok: false, error: describeMcpError(error) };
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}

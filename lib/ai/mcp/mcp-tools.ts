@@ -1,0 +1,139 @@
+// A conversation's MCP tools as AI SDK tools named mcp__<server>__<tool>, offered exactly as fixed at its first call.
+// Each call gets what every Hintline tool gives: the call counter, detailed errors (what was sent, what to do), the
+// repeated-call warning, the 8,000-character cap and tag neutralisation. The call runs through the AI SDK's MCP
+// client with the server's timeout; plan mode refuses a tool not annotated read-only without running it.
+import { type CallToolResult, MCPClientError } from "@ai-sdk/mcp";
+import { jsonSchema, type Tool, tool } from "ai";
+import { mcpCallDecision } from "../../agent/mcp-rules.ts";
+import { planModeRefusal } from "../../agent/plan-mode.ts";
+import { withoutNul } from "../../nul.ts";
+import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "../tools/tool-context.ts";
+import { ToolError } from "../tools/tool-result.ts";
+import { safeResult } from "../tools/workspace-tool-support.ts";
+import { describeMcpError } from "./connect.ts";
+import type { FixedMcpTool } from "./mcp-tool-list.ts";
+import type { McpServerConfig } from "./server-config.ts";
+import type { McpSessions } from "./sessions.ts";
+
+export type McpToolContext = ToolContext & {
+  /** The servers the conversation's workspace offers now, by name (a removed or disabled one refuses its tools). */
+  servers: ReadonlyMap<string, McpServerConfig>;
+  sessions: McpSessions;
+  /**
+   * Whether a call that needs the person's approval reaches execute only once they approved it. Until then such a
+   * call is refused (never run unapproved).
+   */
+  approvalsAnswered?: boolean;
+};
+
+/** JSON-RPC's "invalid params". */
+const INVALID_PARAMS = -32602;
+const SHOWN_RESULT_BLOB = "not shown";
+
+/** A call's result as text: text parts as they are, anything else named in one line; structured content as JSON. */
+export function mcpResultText(result: CallToolResult): string {
+  const lines: string[] = [];
+  const content = Array.isArray((result as { content?: unknown }).content) ? (result as { content: Record<string, unknown>[] }).content : [];
+  for (const part of content) {
+    if (part.type === "text" && typeof part.text === "string") lines.push(part.text);
+    else if ((part.type === "image" || part.type === "audio") && typeof part.data === "string") {
+      lines.push(`[${part.type} ${String(part.mimeType ?? "")}, about ${Math.floor((part.data.length * 3) / 4).toLocaleString("en-US")} bytes: ${SHOWN_RESULT_BLOB}]`);
+    } else if (part.type === "resource" && part.resource && typeof part.resource === "object") {
+      const r = part.resource as { uri?: unknown; text?: unknown; mimeType?: unknown };
+      lines.push(typeof r.text === "string" ? `[resource ${String(r.uri ?? "")}]\n${r.text}` : `[resource ${String(r.uri ?? "")} (${String(r.mimeType ?? "binary")}): ${SHOWN_RESULT_BLOB}]`);
+    } else if (part.type === "resource_link") {
+      lines.push(`[resource link ${String(part.uri ?? "")}${part.name ? ` (${String(part.name)})` : ""}]`);
+    }
+  }
+  const structured = (result as { structuredContent?: unknown }).structuredContent;
+  if (!lines.length && structured !== undefined) lines.push(JSON.stringify(structured));
+  return lines.join("\n") || "(the tool returned no content)";
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The parameters of a schema in one short line, for the advice of an InvalidArgumentsError. */
+function parameterHint(schema: Record<string, unknown>): string {
+  const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+  if (!properties.length) return "it takes no parameters";
+  return `parameters: ${properties.slice(0, 12).join(", ")}${required.length ? `; required: ${required.join(", ")}` : ""}`;
+}
+
+function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
+  const { name } = definition;
+  const execute = async (raw: unknown, options: { abortSignal?: AbortSignal }): Promise<string> => {
+    const call = ctx.nextCallNumber(name);
+    const fail = (type: string, text: string, advice: string) => new ToolError({ type, text: `${type}: ${text}`, args: raw, advice, toolName: name, call });
+    if (!isObject(raw)) {
+      throw fail("InvalidArgumentsError", `The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}, so nothing was sent to the server.`, `Call ${name} again with a JSON object (${parameterHint(definition.inputSchema)}).`);
+    }
+    const server = ctx.servers.get(definition.server);
+    if (!server?.enabled) {
+      throw fail("McpServerUnavailableError", `MCP server ${definition.server} is no longer available to this conversation (removed or disabled), so nothing was run.`, "Do without this tool; tell the person if you need it.");
+    }
+    const mode = (await ctx.mode?.()) ?? "build";
+    const decision = mcpCallDecision({ approval: server.approval, readOnly: definition.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(definition.tool), mode });
+    if (decision === "plan-refusal") {
+      const refusal = planModeRefusal(name);
+      throw new ToolError({ ...refusal, args: raw, toolName: name, call });
+    }
+    if (decision === "ask" && !ctx.approvalsAnswered) {
+      throw fail(
+        "ApprovalRequiredError",
+        `${definition.tool} on MCP server ${server.name} needs the person's approval (the server's approval setting is "${server.approval}"), so it was not run.`,
+        "Tell the person what you wanted to do with it; they can allow the tool or set the server's approval to always.",
+      );
+    }
+    let client: Awaited<ReturnType<McpSessions["client"]>>;
+    try {
+      client = await ctx.sessions.client(server);
+    } catch (error) {
+      throw fail("McpConnectionError", `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`, "Try again later or do without this tool; tell the person if it keeps failing.");
+    }
+    const timer = AbortSignal.timeout(server.timeoutSeconds * 1000);
+    const signal = options.abortSignal ? AbortSignal.any([timer, options.abortSignal]) : timer;
+    let result: CallToolResult;
+    try {
+      result = await client.callTool({ name: definition.tool, arguments: withoutNul(raw) as Record<string, unknown>, options: { signal } });
+    } catch (error) {
+      if (options.abortSignal?.aborted) throw error;
+      if (timer.aborted) {
+        throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
+      }
+      if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
+        throw fail("InvalidArgumentsError", `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`, `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`);
+      }
+      // The connection may be gone (a server that died): the next call connects again.
+      ctx.sessions.forget(server.name);
+      throw fail("McpProtocolError", `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
+    }
+    const text = mcpResultText(result);
+    if (result.isError) {
+      throw fail("McpToolError", `${definition.tool} on MCP server ${server.name} reported an error: ${text}`, "Read the error: fix the arguments or try another approach rather than repeating the same call.");
+    }
+    return safeResult(text, name, call);
+  };
+  return tool({
+    description: definition.description,
+    // The server checks the arguments; the AI SDK hands any JSON on, so a bad call gets the detailed error above.
+    inputSchema: jsonSchema<unknown>(definition.inputSchema as Parameters<typeof jsonSchema>[0], { validate: (value) => ({ success: true, value }) }),
+    execute: async (input, options) => {
+      const warn = (text: string) => {
+        const repeats = ctx.repeatCount?.(name, input, text) ?? 0;
+        return repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text;
+      };
+      try {
+        return warn(await execute(input, options));
+      } catch (error) {
+        if (error instanceof ToolError) error.message = warn(error.message);
+        throw error;
+      }
+    },
+  });
+}
+
+/** The conversation's MCP tools, in the fixed list's order. */
+export function createMcpTools(list: readonly FixedMcpTool[], ctx: McpToolContext): Record<string, Tool> {
+  return Object.fromEntries(list.map((definition) => [definition.name, mcpTool(definition, ctx)]));
+}

@@ -1,0 +1,122 @@
+// Tool calls that wait for the person: stored while the reply waits (so any tab, a reload or another instance shows
+// the card and may answer), and the answer, which the waiting reply picks up to run the call or give the model the
+// person's reason as a tool error.
+import { oneLine } from "../agent/hints/neutralize-tags.ts";
+import { parseMcpToolName } from "../agent/mcp-rules.ts";
+import type { ApprovalAnswer, PendingApproval } from "../agent/reply-loop.ts";
+import { ToolError } from "../ai/tools/tool-result.ts";
+import { ApiError } from "../api/errors.ts";
+import { getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
+import { getConversation } from "../db/conversations.ts";
+import { getMcpServer, updateMcpServer } from "../db/mcp-servers.ts";
+import { answerToolApproval, createPendingApprovals, getToolApproval, listToolApprovals } from "../db/tool-approvals.ts";
+import { publishChange } from "./live/event-bus.ts";
+import { replyLock } from "./live/reply-lock.ts";
+
+/** How often a waiting reply looks for answers (the answer may come from another instance). */
+const POLL_MS = 250;
+
+/** The error a denied call gives the model: the person's reason, and what to do instead. */
+export function deniedError(call: PendingApproval, reason: string | null | undefined, callNumber: number): string {
+  const said = reason ? oneLine(reason).trim() : "";
+  return new ToolError({
+    type: "ApprovalDeniedError",
+    text: `ApprovalDeniedError: The person denied this call of ${call.toolName}, so it was not run. ${said ? `Their reason: "${said}"` : "They gave no reason."}`,
+    args: call.input,
+    advice: "Do not call it again with the same arguments: follow the person's reason, or ask them what they want instead.",
+    toolName: call.toolName,
+    call: callNumber,
+  }).message;
+}
+
+/**
+ * Stores the pending calls and waits until each is answered (or the reply is stopped: then with what it has).
+ * `remembered` hears of a tool the person chose to always allow.
+ */
+export async function waitForApprovals({
+  conversationId,
+  replyId,
+  pending,
+  signal,
+  committed,
+  nextCallNumber,
+}: {
+  conversationId: string;
+  replyId: string;
+  pending: PendingApproval[];
+  signal: AbortSignal;
+  committed: Promise<void>;
+  nextCallNumber: (toolName: string) => number;
+}): Promise<(ApprovalAnswer & { remember: boolean })[]> {
+  await committed;
+  await createPendingApprovals(pending.map((p) => ({ conversationId, toolCallId: p.toolCallId, replyId, toolName: p.toolName })));
+  publishChange({ type: "conversation", id: conversationId });
+  const toolCallIds = pending.map((p) => p.toolCallId);
+  for (;;) {
+    const rows = await listToolApprovals({ conversationId, toolCallIds });
+    const answered = rows.filter((r) => r.status !== "pending");
+    if (answered.length === pending.length || signal.aborted) {
+      return answered.map((row) => {
+        const call = pending.find((p) => p.toolCallId === row.toolCallId)!;
+        const approved = row.status === "approved";
+        return {
+          toolCallId: row.toolCallId,
+          approved,
+          remember: row.remember,
+          ...(row.reason ? { reason: row.reason } : {}),
+          ...(approved ? {} : { errorText: deniedError(call, row.reason, nextCallNumber(call.toolName)) }),
+        };
+      });
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, POLL_MS);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      }
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+/** How long an answer waits for its call to be stored (the card is streamed just before the reply stores it). */
+const STORE_WAIT_MS = 5_000;
+
+/** The call's stored row; while a reply of the conversation is live, an answer that came first waits for it a moment. */
+async function pendingRow(conversationId: string, toolCallId: string) {
+  const deadline = Date.now() + STORE_WAIT_MS;
+  for (;;) {
+    const row = await getToolApproval({ conversationId, toolCallId });
+    if (row || Date.now() > deadline || !(await replyLock().live(conversationId))) return row;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The person's answer to a waiting call, from any tab or instance. Checked whole before anything is written. */
+export async function answerApproval(conversationId: string, toolCallId: string, input: { approved: boolean; reason?: string; remember?: "tool" }): Promise<{ toolCallId: string; status: "approved" | "denied" }> {
+  const row = await pendingRow(conversationId, toolCallId);
+  if (!row) throw new ApiError("not_found", `Conversation ${conversationId} has no tool call ${toolCallId} waiting for approval.`);
+  if (row.status !== "pending") throw new ApiError("conflict", `Tool call ${toolCallId} was already ${row.status}; the first answer stands.`);
+  const live = await replyLock().live(conversationId);
+  if (live?.replyId !== row.replyId) {
+    throw new ApiError("conflict", `The reply that asked for tool call ${toolCallId} is no longer running (it was stopped or its server restarted); send a new message instead.`);
+  }
+  let remember: (() => Promise<unknown>) | undefined;
+  if (input.remember === "tool") {
+    const parsed = parseMcpToolName(row.toolName);
+    const conversation = await getConversation({ id: conversationId });
+    const fixed = ((await getConversationMcpTools({ conversationId })) ?? []) as { name?: string; server?: string; tool?: string }[];
+    const entry = fixed.find((t) => t.name === row.toolName);
+    const server = parsed && conversation ? await getMcpServer({ workspaceId: conversation.workspaceId, name: parsed.server }) : null;
+    if (!server || !entry?.tool) {
+      throw new ApiError("conflict", `${row.toolName} cannot be always allowed here: only the tools of a workspace's own MCP servers can (the operator's servers are set in HINTLINE_MCP_CONFIG).`, "remember");
+    }
+    const tool = entry.tool;
+    if (!server.alwaysAllow.includes(tool)) remember = () => updateMcpServer({ workspaceId: server.workspaceId, name: server.name, alwaysAllow: [...server.alwaysAllow, tool] });
+  }
+  const stored = await answerToolApproval({ conversationId, toolCallId, approved: input.approved, reason: input.reason, remember: input.remember === "tool" });
+  if (!stored) throw new ApiError("conflict", `Tool call ${toolCallId} was answered meanwhile; the first answer stands.`);
+  await remember?.();
+  return { toolCallId, status: input.approved ? "approved" : "denied" };
+}

@@ -1,0 +1,97 @@
+// A reply's MCP tools: the conversation's list, fixed at its first model call (every enabled server of its workspace
+// and the operator's, connected in parallel; one that fails is left out), and the connections its calls use.
+import type { Tool } from "ai";
+import { mcpCallDecision } from "../agent/mcp-rules.ts";
+import type { ChatMessage } from "../chat-message.ts";
+import { listMcpTools } from "../ai/mcp/connect.ts";
+import { type FixedMcpTool, fixedToolsOf } from "../ai/mcp/mcp-tool-list.ts";
+import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
+import type { McpServerConfig } from "../ai/mcp/server-config.ts";
+import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
+import type { ToolContext } from "../ai/tools/tool-context.ts";
+import { fixConversationMcpTools, getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
+import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
+import { logFailure } from "../ops/logger.ts";
+import { workspaceMcpConfigs } from "./mcp-servers.ts";
+
+export type ReplyMcp = {
+  tools: Record<string, Tool>;
+  list: FixedMcpTool[];
+  /** Whether a call waits for the person (the server's approval setting, the tool's annotation, the mode). */
+  approvalFor: (toolName: string) => Promise<"user-approval" | undefined>;
+  /** The person chose "Always allow this tool": later calls of this reply run too. */
+  remember: (toolName: string) => void;
+  close: () => Promise<void>;
+};
+
+const isFixedTool = (v: unknown): v is FixedMcpTool => {
+  const t = v as FixedMcpTool | null;
+  return !!t && typeof t.name === "string" && typeof t.server === "string" && typeof t.tool === "string" && typeof t.description === "string" && typeof t.inputSchema === "object";
+};
+
+/** Every enabled server's tools, servers in the order given, each server's tools in its own order. */
+export async function discoverMcpTools(servers: readonly McpServerConfig[], sessions: McpSessions): Promise<FixedMcpTool[]> {
+  const lists = await Promise.all(
+    servers
+      .filter((s) => s.enabled)
+      .map(async (server) => {
+        try {
+          return fixedToolsOf(server.name, await listMcpTools(await sessions.client(server)));
+        } catch {
+          sessions.forget(server.name);
+          return [];
+        }
+      }),
+  );
+  return lists.flat();
+}
+
+/**
+ * The MCP tools of this reply. A conversation that has no fixed list gets one now: discovered when this is its first
+ * reply, empty when it had replies before MCP existed (its cached prefix stays as it was).
+ */
+export async function openReplyMcp({
+  conversationId,
+  workspaceId,
+  history,
+  committed,
+  ctx,
+}: {
+  conversationId: string;
+  workspaceId: string | undefined;
+  history: readonly ChatMessage[];
+  committed: Promise<void>;
+  ctx: ToolContext;
+}): Promise<ReplyMcp> {
+  const sessions = createMcpSessions();
+  const [configs, stored] = await Promise.all([workspaceMcpConfigs(workspaceId ?? DEFAULT_WORKSPACE_ID), getConversationMcpTools({ conversationId })]);
+  let list: FixedMcpTool[];
+  if (stored) {
+    list = stored.filter(isFixedTool);
+  } else {
+    const started = history.some((m) => m.role === "assistant");
+    list = started ? [] : await discoverMcpTools(configs, sessions);
+    // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
+    // reply of the conversation from starting before this one ends.
+    committed
+      .then(() => fixConversationMcpTools({ conversationId, data: list }))
+      .catch(logFailure("storing a conversation's MCP tool list failed", { conversationId }));
+  }
+  const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
+  const byName = new Map(list.map((t) => [t.name, t]));
+  const approvalFor = async (toolName: string) => {
+    const tool = byName.get(toolName);
+    const server = tool && servers.get(tool.server);
+    if (!tool || !server?.enabled) return undefined;
+    const mode = (await ctx.mode?.()) ?? "build";
+    const decision = mcpCallDecision({ approval: server.approval, readOnly: tool.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(tool.tool), mode });
+    return decision === "ask" ? ("user-approval" as const) : undefined;
+  };
+  const remember = (toolName: string) => {
+    const tool = byName.get(toolName);
+    const server = tool && servers.get(tool.server);
+    if (tool && server && !server.alwaysAllow.includes(tool.tool)) server.alwaysAllow.push(tool.tool);
+  };
+  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true });
+  return { tools, list, approvalFor, remember, close: () => sessions.close() };
+}

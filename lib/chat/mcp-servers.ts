@@ -1,0 +1,127 @@
+// A workspace's MCP servers: its own (HTTP, stored, edited over the API) and the operator's (HINTLINE_MCP_CONFIG,
+// offered to every workspace, read-only). Header values are write-only: every view masks them.
+import type { z } from "zod";
+import { DEFAULT_MCP_APPROVAL, DEFAULT_MCP_TIMEOUT_SECONDS, MAX_MCP_SERVERS, type McpApproval, MCP_APPROVALS } from "../agent/mcp-rules.ts";
+import { ApiError } from "../api/errors.ts";
+import type { createMcpServerSchema, updateMcpServerSchema } from "../api/mcp-schemas.ts";
+import { describeMcpTools, type McpToolView } from "../ai/mcp/mcp-tool-list.ts";
+import { probeMcpServer } from "../ai/mcp/connect.ts";
+import { operatorMcpServers } from "../ai/mcp/operator-config.ts";
+import type { McpServerConfig } from "../ai/mcp/server-config.ts";
+import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, type McpServerRow, updateMcpServer } from "../db/mcp-servers.ts";
+import { isUniqueViolation } from "../db/workspaces.ts";
+import { requireWorkspace } from "./workspaces.ts";
+
+/** What a header value is shown as: never the value, nor its length. */
+export const MASKED_HEADER_VALUE = "••••••••";
+
+export type McpServerView = {
+  name: string;
+  source: "workspace" | "operator";
+  transport: "http" | "stdio";
+  url?: string;
+  /** Header names with masked values. */
+  headers: Record<string, string>;
+  approval: McpApproval;
+  enabled: boolean;
+  timeoutSeconds: number;
+  alwaysAllow: string[];
+  createdAt?: string;
+  updatedAt?: string;
+};
+
+export type McpServerStatusView = McpServerView & { status: "connected" | "failed" | "disabled"; error?: string; tools: McpToolView[] };
+
+const approvalOf = (value: string): McpApproval => (MCP_APPROVALS.includes(value as McpApproval) ? (value as McpApproval) : DEFAULT_MCP_APPROVAL);
+const masked = (headers: Record<string, string>) => Object.fromEntries(Object.keys(headers).map((name) => [name, MASKED_HEADER_VALUE]));
+
+/** A stored server as the harness connects to it (header values included: never hand this to a response). */
+export function configOfRow(row: McpServerRow): McpServerConfig {
+  return {
+    name: row.name,
+    source: "workspace",
+    transport: { type: "http", url: row.url, headers: row.headers },
+    approval: approvalOf(row.approval),
+    enabled: row.enabled,
+    timeoutSeconds: row.timeoutSeconds ?? DEFAULT_MCP_TIMEOUT_SECONDS,
+    alwaysAllow: row.alwaysAllow,
+  };
+}
+
+function viewOfRow(row: McpServerRow): McpServerView {
+  const config = configOfRow(row);
+  return { ...viewOfConfig(config), createdAt: row.createdAt, updatedAt: row.updatedAt };
+}
+
+function viewOfConfig(config: McpServerConfig): McpServerView {
+  const { transport } = config;
+  return {
+    name: config.name,
+    source: config.source,
+    transport: transport.type,
+    ...(transport.type === "http" ? { url: transport.url } : {}),
+    // The operator's program, arguments and environment are the operator's: not shown.
+    headers: transport.type === "http" ? masked(transport.headers) : {},
+    approval: config.approval,
+    enabled: config.enabled,
+    timeoutSeconds: config.timeoutSeconds,
+    alwaysAllow: config.alwaysAllow,
+  };
+}
+
+const missing = (workspaceId: string, name: string) => new ApiError("not_found", `MCP server ${name} does not exist in workspace ${workspaceId}.`);
+const operatorServer = (name: string) => operatorMcpServers().find((s) => s.name === name);
+const readOnlyOperator = (name: string) =>
+  new ApiError("conflict", `MCP server ${name} comes from the operator's HINTLINE_MCP_CONFIG file and cannot be changed over the API.`);
+
+/** Every server a conversation of the workspace may use, the workspace's own first (by name), then the operator's. */
+export async function workspaceMcpConfigs(workspaceId: string): Promise<McpServerConfig[]> {
+  const own = (await listMcpServers({ workspaceId })).map(configOfRow);
+  const names = new Set(own.map((s) => s.name));
+  return [...own, ...operatorMcpServers().filter((s) => !names.has(s.name))];
+}
+
+export async function workspaceMcpServers(workspaceId: string): Promise<McpServerView[]> {
+  await requireWorkspace(workspaceId);
+  const own = (await listMcpServers({ workspaceId })).map(viewOfRow);
+  return [...own, ...operatorMcpServers().map(viewOfConfig)];
+}
+
+/** One server with its connection status (connected now, with the reason when it fails) and its tools. */
+export async function readMcpServer(workspaceId: string, name: string): Promise<McpServerStatusView> {
+  await requireWorkspace(workspaceId);
+  const row = await getMcpServer({ workspaceId, name });
+  const config = row ? configOfRow(row) : operatorServer(name);
+  if (!config) throw missing(workspaceId, name);
+  const view = row ? viewOfRow(row) : viewOfConfig(config);
+  if (!config.enabled) return { ...view, status: "disabled", tools: [] };
+  const probe = await probeMcpServer(config);
+  if (!probe.ok) return { ...view, status: "failed", error: probe.error, tools: [] };
+  return { ...view, status: "connected", tools: describeMcpTools(config.name, probe.tools) };
+}
+
+export async function addMcpServer(workspaceId: string, input: z.infer<typeof createMcpServerSchema>): Promise<McpServerView> {
+  await requireWorkspace(workspaceId);
+  if (operatorServer(input.name)) throw new ApiError("conflict", `The operator's HINTLINE_MCP_CONFIG file already has a server named ${input.name}; choose another name.`, "name");
+  try {
+    const row = await createMcpServer({ workspaceId, ...input, max: MAX_MCP_SERVERS });
+    if (row === "limit") throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_MCP_SERVERS} MCP servers, the limit; remove one first.`);
+    return viewOfRow(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError("conflict", `Workspace ${workspaceId} already has an MCP server named ${input.name}; edit it instead.`, "name");
+    throw error;
+  }
+}
+
+export async function editMcpServer(workspaceId: string, name: string, input: z.infer<typeof updateMcpServerSchema>): Promise<McpServerView> {
+  await requireWorkspace(workspaceId);
+  const updated = await updateMcpServer({ workspaceId, name, ...input });
+  if (updated) return viewOfRow(updated);
+  throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);
+}
+
+export async function removeMcpServer(workspaceId: string, name: string): Promise<void> {
+  await requireWorkspace(workspaceId);
+  if (await deleteMcpServer({ workspaceId, name })) return;
+  throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);
+}
