@@ -24,7 +24,8 @@ function toRecord(row: ConversationRow): ConversationRecord {
 export async function listConversations({ workspaceId }: { workspaceId?: string } = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
-    where: workspaceId === undefined ? {} : { workspaceId },
+    // A subagent's conversation is reached through its parent, never listed.
+    where: workspaceId === undefined ? { parentId: null } : { workspaceId, parentId: null },
     orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
     select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true },
   });
