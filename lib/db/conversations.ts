@@ -14,11 +14,13 @@ export type ConversationRecord = ConversationSummary & {
   messageSeq: number;
   /** The model the conversation chose; null: the default model. */
   model: string | null;
+  /** A subagent's conversation: the conversation that spawned it (null: a person's conversation). */
+  parentId: string | null;
 };
 
 function toRecord(row: ConversationRow): ConversationRecord {
   const mode = isConversationMode(row.mode) ? row.mode : "build";
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null };
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null, parentId: row.parentId ?? null };
 }
 
 export async function listConversations({ workspaceId }: { workspaceId?: string } = {}): Promise<ConversationSummary[]> {

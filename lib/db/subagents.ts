@@ -237,15 +237,19 @@ export async function updateChildRun({ id, run }: { id: string; run: ChildRun })
   await db.conversation.updateMany({ where: { id, agentStatus: "running" }, data: { agentRun: run } });
 }
 
-/** Takes the parent's children whose answers wait to be told (each taken once, by one caller), oldest first. */
-export async function takePendingChildren({ parentId }: { parentId: string }): Promise<ChildRecord[]> {
+/**
+ * Takes the parent's children whose answers wait to be told (each taken once, by one caller), oldest first, at most
+ * `limit`; `left`: how many still wait after them.
+ */
+export async function takePendingChildren({ parentId, limit = 1_000 }: { parentId: string; limit?: number }): Promise<ChildRecord[] & { left?: number }> {
   const db = await getDb();
-  const pending = children(await db.conversation.findMany({ where: { parentId, agentPending: true }, orderBy: [{ updatedAt: "asc" }, { id: "asc" }], select: SELECT }));
+  const all = children(await db.conversation.findMany({ where: { parentId, agentPending: true }, orderBy: [{ updatedAt: "asc" }, { id: "asc" }], select: SELECT }));
+  const pending = all.slice(0, limit);
   const taken: ChildRecord[] = [];
   for (const child of pending) {
     if ((await db.conversation.updateMany({ where: { id: child.id, agentPending: true }, data: { agentPending: false } })).count > 0) taken.push(child);
   }
-  return taken;
+  return Object.assign(taken, { left: all.length - pending.length });
 }
 
 /** Every descendant of `id` (children, then theirs), deepest last. */

@@ -17,6 +17,9 @@ export const TOOL_ACCESS = {
   KnowledgeList: "read",
   InstructionsRead: "read",
   SkillLoad: "read",
+  AgentSpawn: "read",
+  AgentSend: "read",
+  AgentList: "read",
 } as const satisfies Record<string, ToolAccess>;
 
 export type BuiltInToolName = keyof typeof TOOL_ACCESS;

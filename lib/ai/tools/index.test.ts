@@ -22,6 +22,9 @@ describe("the tool list in plan mode", () => {
       ["KnowledgeList", "read"],
       ["InstructionsRead", "read"],
       ["SkillLoad", "read"],
+      ["AgentSpawn", "read"],
+      ["AgentSend", "read"],
+      ["AgentList", "read"],
     ]);
     expect(TOOL_NAMES).toContain("PlanWrite");
   });
