@@ -1,5 +1,6 @@
 // What a conversation's view says about subagents: its children (`agents`), and for a child its parent and key.
 import { type ChildRecord, getChild, listChildren } from "../db/subagents.ts";
+import { settleOrphans } from "./subagent-runs.ts";
 
 export type AgentSummary = {
   agentKey: string;
@@ -29,6 +30,8 @@ export type SubagentFields = { agents: AgentSummary[]; parentId?: string; agentK
 
 /** The conversation's children, oldest first, and its own place when it is a child. */
 export async function subagentFields(conversationId: string): Promise<SubagentFields> {
-  const [children, self] = await Promise.all([listChildren({ parentId: conversationId }), getChild({ id: conversationId })]);
+  let [children, self] = await Promise.all([listChildren({ parentId: conversationId }), getChild({ id: conversationId })]);
+  // A child whose server died while it ran reads as stopped (its parent is told at its next step).
+  if (await settleOrphans(children)) children = await listChildren({ parentId: conversationId });
   return { agents: children.map(agentSummaryOf), ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}) };
 }

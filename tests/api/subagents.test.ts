@@ -125,4 +125,20 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     await expectApiError(await fetch(api(`/conversations/${childId}`)), 404, "not_found");
     expect(await countRows(server.databaseUrl, "Message", "conversationId", childId)).toBe(0);
   });
+
+  it("settles a background child whose server died as stopped after a restart, and tells the parent once", async () => {
+    await chat(server.url, { conversationId: "sa-crash", text: "delegate in background: write 5000 words about lakes" });
+    const childId = (await view("sa-crash")).agents[0]!.conversationId;
+    await pollUntil(() => view(childId), (v) => v.messages.length >= 2, 20_000, "the child's reply started");
+    expect((await view("sa-crash")).agents[0]!.status).toBe("running");
+    await server.kill();
+    server = await startAppServer({ databaseUrl: server.databaseUrl, env: { HINTLINE_DEMO_WORD_DELAY_MS: "2" } });
+    const settled = await pollUntil(() => view("sa-crash"), (v) => v.agents[0]?.status === "stopped", 40_000, "the orphan settled as stopped");
+    expect(settled.agents[0]!.endedAt).toBeDefined();
+    await chat(server.url, { conversationId: "sa-crash", text: "hello" });
+    await chat(server.url, { conversationId: "sa-crash", text: "hello again" });
+    const hints = hintsOf(await view("sa-crash"), "Subagents");
+    expect(hints).toHaveLength(1);
+    expect(hints[0]!.data!.text).toContain('- agent:general-purpose:1 "write 5000 words about" — stopped (The server running this agent stopped before it finished');
+  });
 });
