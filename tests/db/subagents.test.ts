@@ -81,7 +81,7 @@ describe(`subagent conversations on ${inject("databaseKind")}`, () => {
     expect(await db.backgroundChild({ id: sync.child.id })).toBe(false);
     const [first, second] = await Promise.all([db.takePendingChildren({ parentId: parent }), db.takePendingChildren({ parentId: parent })]);
     expect([...first, ...second].map((c) => c.id).sort()).toEqual([background.child.id, promoted.child.id].sort());
-    expect(await db.takePendingChildren({ parentId: parent })).toEqual([]);
+    expect([...(await db.takePendingChildren({ parentId: parent }))]).toEqual([]);
     expect((await db.getChild({ id: sync.child.id }))?.status).toBe("done");
   });
 
