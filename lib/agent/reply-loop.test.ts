@@ -148,6 +148,17 @@ describe("runReply", () => {
     expect(outcome.error).toMatch(/did not answer in time/);
   });
 
+  it("does not count a tool's own running time as the provider's silence", async () => {
+    const slow = tool({
+      inputSchema: jsonSchema<{ value: string }>({ type: "object", properties: { value: { type: "string" } }, required: ["value"] }),
+      execute: async ({ value }) => new Promise<string>((resolve) => setTimeout(() => resolve(`slow: ${value}`), 300)),
+    });
+    const model = new MockLanguageModelV4({ doStream: [toolStep(), textStep("done")] });
+    const outcome = await runReply({ model, instructions: "S", history: [{ role: "user", content: "go" }], replyId: "r1", tools: { echo: slow }, emit: () => {}, idleTimeoutMs: 100 });
+    expect(outcome.status).toBe("complete");
+    expect(outcome.reply.parts[1]).toMatchObject({ state: "output-available", output: "slow: x" });
+  });
+
   it("stops when aborted and marks the reply incomplete", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -146,9 +146,11 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
   const watchdog = new AbortController();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  // While tools run the provider has nothing to send: the watchdog waits for them (AgentSpawn may wait 600 s).
+  const running = new Set<string>();
   const arm = () => {
     clearTimeout(idleTimer);
-    if (idleTimeoutMs) idleTimer = setTimeout(() => watchdog.abort(), idleTimeoutMs);
+    if (idleTimeoutMs && running.size === 0) idleTimer = setTimeout(() => watchdog.abort(), idleTimeoutMs);
   };
   arm();
   // Ends the call when the reply reaches its character ceiling.
@@ -172,6 +174,8 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
   try {
     for await (let part of result.stream) {
+      if (part.type === "tool-call" && !part.providerExecuted && tools && Object.hasOwn(tools, part.toolName)) running.add(part.toolCallId);
+      if (part.type === "tool-result" || part.type === "tool-error") running.delete(part.toolCallId);
       arm();
       // A call of a tool that does not exist: the SDK answers it itself, with its own error.
       if (part.type === "tool-error" && unrunToolError && !(tools && Object.hasOwn(tools, part.toolName))) {

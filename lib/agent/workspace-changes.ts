@@ -20,6 +20,8 @@ export type WorkspaceState = {
   /** Every knowledge file, KNOWLEDGE.md included. */
   files: ReadonlyArray<{ path: string; bytes: number; updatedAt: string }>;
   skills: ReadonlyArray<{ name: string; description: string }>;
+  /** Agents visible to its conversations; absent in a state stored before subagents (read as none). */
+  agents?: ReadonlyArray<{ id: string; description: string }>;
 };
 
 export type WorkspaceChange =
@@ -32,7 +34,9 @@ export type WorkspaceChange =
   | { kind: "file-added" | "file-replaced"; path: string; bytes: number }
   | { kind: "file-removed"; path: string }
   | { kind: "skill-added" | "skill-changed"; name: string; description: string }
-  | { kind: "skill-removed"; name: string };
+  | { kind: "skill-removed"; name: string }
+  | { kind: "agent-added" | "agent-changed"; id: string; description: string }
+  | { kind: "agent-removed"; id: string };
 
 /** The part of the state the system prompt's workspace section is assembled from. */
 export function snapshotOf(state: WorkspaceState): WorkspaceSnapshot {
@@ -43,6 +47,7 @@ export function snapshotOf(state: WorkspaceState): WorkspaceSnapshot {
     knowledgeIndex: state.knowledgeIndex,
     files: state.files.filter((f) => f.path !== KNOWLEDGE_INDEX_PATH).map((f) => ({ path: f.path, bytes: f.bytes })),
     skills: state.skills,
+    ...(state.agents ? { agents: state.agents } : {}),
   };
 }
 
@@ -85,6 +90,14 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
     else if (old !== skill.description) changes.push({ kind: "skill-changed", ...skill });
   }
   for (const skill of before.skills) if (!afterSkills.has(skill.name)) changes.push({ kind: "skill-removed", name: skill.name });
+  const beforeAgents = new Map((before.agents ?? []).map((a) => [a.id, a.description]));
+  const afterAgents = new Set((after.agents ?? []).map((a) => a.id));
+  for (const agent of after.agents ?? []) {
+    const old = beforeAgents.get(agent.id);
+    if (old === undefined) changes.push({ kind: "agent-added", ...agent });
+    else if (old !== agent.description) changes.push({ kind: "agent-changed", ...agent });
+  }
+  for (const agent of before.agents ?? []) if (!afterAgents.has(agent.id)) changes.push({ kind: "agent-removed", id: agent.id });
   return changes;
 }
 
@@ -138,6 +151,12 @@ export function describeChange(change: WorkspaceChange): string {
       return `- Skill changed: ${cut(line(change.name), 64)}: ${cut(line(change.description), 300)} (load it again with SkillLoad before using it).`;
     case "skill-removed":
       return `- Skill removed: ${cut(line(change.name), 64)}.`;
+    case "agent-added":
+      return `- Agent added: ${cut(line(change.id), 64)}: ${cut(line(change.description), 300)} (spawn it with AgentSpawn).`;
+    case "agent-changed":
+      return `- Agent changed: ${cut(line(change.id), 64)}: ${cut(line(change.description), 300)} (agents you spawn from now on follow the new definition).`;
+    case "agent-removed":
+      return `- Agent removed: ${cut(line(change.id), 64)} (AgentSpawn no longer knows it).`;
   }
 }
 
@@ -156,6 +175,8 @@ export function summarizeChanges(changes: readonly WorkspaceChange[]): string {
       named.push(`file ${c.kind.slice(5)} ${cut(line(c.path), 60)}`);
     } else if (c.kind === "skill-added" || c.kind === "skill-changed" || c.kind === "skill-removed") {
       named.push(`skill ${c.kind.slice(6)} ${cut(line(c.name), 40)}`);
+    } else if (c.kind === "agent-added" || c.kind === "agent-changed" || c.kind === "agent-removed") {
+      named.push(`agent ${c.kind.slice(6)} ${cut(line(c.id), 40)}`);
     }
   }
   const parts = [...[...counts].map(([k, n]) => `${k}${n}`), ...named];
@@ -211,5 +232,8 @@ export function parseWorkspaceState(value: unknown): WorkspaceState | null {
       isText(f.path) && typeof f.bytes === "number" && isText(f.updatedAt) ? { path: f.path, bytes: f.bytes, updatedAt: f.updatedAt } : undefined,
     ),
     skills: listOf(value.skills, (s) => (isText(s.name) && isText(s.description) ? { name: s.name, description: s.description } : undefined)),
+    ...(Array.isArray(value.agents)
+      ? { agents: listOf(value.agents, (a) => (isText(a.id) && isText(a.description) ? { id: a.id, description: a.description } : undefined)) }
+      : {}),
   };
 }

@@ -15,6 +15,7 @@ import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { demoFacts, extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
+import { childAnswer, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
 import { workspaceDecision } from "./demo-workspace.ts";
 
 export const DEMO_MODEL_ID = "hintline-demo";
@@ -94,6 +95,7 @@ const HELP = [
   "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
   "- *remember that I prefer metric units*, *what do you remember?*, *search the knowledge for X*, *read notes.md*, *use the weekly-report skill*",
   "- *mcp echo {\"message\": \"hi\"}* calls a tool of the workspace's MCP servers",
+  "- *delegate: summarise the notes* (a subagent does it and answers), or *delegate in background: …*",
 ].join("\n");
 
 /** `tools`: the names of the tools offered to this call ("mcp <tool> …" calls one of its MCP tools). */
@@ -104,6 +106,9 @@ export function decide(prompt: LanguageModelV4Prompt, tools: readonly string[] =
   const segment = replySegment(prompt);
   const mcp = mcpDecision(segment, tools);
   if (mcp) return mcp;
+  // Delegating is reading, in either mode: a child of a planning conversation plans too.
+  const delegation = delegationDecision(segment);
+  if (delegation) return delegation;
   const planMode = planModeDecision(prompt, segment, plannedCalls(segment.personText));
   if (planMode) return planMode;
   const recovery = recoveryDecision(segment);
@@ -141,6 +146,10 @@ export function decide(prompt: LanguageModelV4Prompt, tools: readonly string[] =
   }
   const answer = answerQuestion(prompt, said);
   if (answer) return { text: answer };
+  const finished = finishedAgentsNote(prompt, segment);
+  if (finished) return { text: finished };
+  const report = childAnswer(prompt, segment);
+  if (report) return { text: report };
   if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
   if (!said) return { text: HELP };
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };

@@ -25,6 +25,7 @@ import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
 import { type PlanView, planView } from "./plan.ts";
+import { type SubagentFields, subagentFields } from "./subagent-view.ts";
 
 export type ConversationView = {
   id: string;
@@ -40,7 +41,8 @@ export type ConversationView = {
   model: ModelInfo;
   /** Where the person can switch between alternatives (‹ index/count ›, on the message `messageId`). */
   branches: BranchPoint[];
-} & PlanView;
+} & PlanView &
+  SubagentFields;
 
 export async function getConversationView(id: string): Promise<ConversationView> {
   const conversation = await getConversation({ id });
@@ -48,12 +50,13 @@ export async function getConversationView(id: string): Promise<ConversationView>
   await settleStaleReplies({ conversationId: id, activeIds: await replyLock().activeIds(id) });
   await finishInterruptedBranchMove(id);
   const settings = resolveSettings(conversation.settings);
-  const [messages, tasks, plan, prompt, branchRecords] = await Promise.all([
+  const [messages, tasks, plan, prompt, branchRecords, subagents] = await Promise.all([
     listMessages({ conversationId: id }),
     listTasks({ conversationId: id }),
     planView(id, conversation.mode),
     conversationSystemPrompt(id, settings, conversation.model),
     listBranches({ conversationId: id }),
+    subagentFields(id),
   ]);
   const state = parseAgentState(conversation.agentState);
   // A long conversation's counts and cache figures are summed in slices first, so that measuring it is a lookup.
@@ -73,6 +76,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
     model: modelInfoFor(conversation.model),
     branches: branchPoints(branchRecords, messages.map((m) => m.id)),
     ...plan,
+    ...subagents,
   };
 }
 

@@ -46,6 +46,9 @@ export async function discoverMcpTools(servers: readonly McpServerConfig[], sess
   return lists.flat();
 }
 
+/** A reply without MCP tools (a subagent's turn). */
+export const noReplyMcp = (): ReplyMcp => ({ tools: {}, list: [], approvalFor: async () => undefined, remember: () => {}, close: async () => {} });
+
 /**
  * The MCP tools of this reply. A conversation that has no fixed list gets one now: discovered when this is its first
  * reply, empty when it had replies before MCP existed (its cached prefix stays as it was).

@@ -17,6 +17,7 @@ import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
 import { checkModelChoice, modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { streamReply } from "./stream-reply.ts";
+import type { ChildTurn } from "./subagent-runs.ts";
 import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
@@ -35,7 +36,7 @@ export type ChatRequest = {
 };
 
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
-export async function startReply({ request }: { request: ChatRequest }): Promise<Response> {
+export async function startReply({ request, child }: { request: ChatRequest; child?: ChildTurn }): Promise<Response> {
   const conversationId = request.id;
   if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
@@ -70,6 +71,9 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
       }),
       listTasks({ conversationId }),
     ]);
+    if (conversation.parentId && !child) {
+      throw new ApiError("conflict", `Conversation ${conversationId} is a subagent's: only its parent's agent writes to it (AgentSend). Read it, or stop it.`);
+    }
     // The conversation's own model, else the default; one the environment no longer allows is refused here.
     resolved = modelForConversation(conversation.model);
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: resolved.info.id } };
@@ -83,8 +87,9 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     }
     turn = await openTurn({ conversation, message: request.message, reply });
   } catch (error) {
-    // A conversation this request created and could not use is removed again (it holds no message).
-    if (conversation?.created) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
+    // A conversation this request created and could not use is removed again (it holds no message); a child's row
+    // belongs to its parent.
+    if (conversation?.created && !conversation.parentId) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
     await replyLock()
       .release(conversationId, replyId)
       .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
@@ -95,7 +100,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   const settings = resolveSettings(conversation.settings);
   // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
   const workspace = await openWorkspaceTracker(conversationId);
-  const instructions = systemPromptFor(settings, workspace.frozen(), info.contextWindow).text;
+  const instructions = systemPromptFor(settings, workspace.frozen(), info.contextWindow, child?.agent).text;
   // Rebuilt before every model call from the stored settings, so an edit made mid-reply applies on the next step
   // (the first call uses the settings this request just read), and from the frozen workspace, which a compression
   // during the reply refreshes.
@@ -103,12 +108,12 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
   // What the last prompt was assembled from, so that a changed prompt is told apart from the person's edit.
   let promptSource = promptSourceOf(settings, info.contextWindow);
   const currentInstructions = async () => {
-    if (calls++ === 0) return systemPromptFor(settings, workspace.frozen(), info.contextWindow).text;
+    if (calls++ === 0) return systemPromptFor(settings, workspace.frozen(), info.contextWindow, child?.agent).text;
     const fresh = await getConversation({ id: conversationId });
     if (!fresh) return instructions;
     const freshSettings = resolveSettings(fresh.settings);
     promptSource = promptSourceOf(freshSettings, info.contextWindow);
-    return systemPromptFor(freshSettings, workspace.frozen(), info.contextWindow).text;
+    return systemPromptFor(freshSettings, workspace.frozen(), info.contextWindow, child?.agent).text;
   };
   const job = {
     conversationId,
@@ -131,6 +136,9 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     tasksAtStart,
     committed: turn.committed,
     abortSignal: controller.signal,
+    // A reply's AgentSpawn and AgentSend start their children's turns through this same function.
+    startChild: startReply,
+    ...(child ? { agent: child.agent, toolNames: child.tools, parentId: child.parentId, onSettled: child.onSettled } : {}),
   };
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
@@ -150,7 +158,7 @@ export async function startReply({ request }: { request: ChatRequest }): Promise
     await turn.committed;
   } catch (error) {
     controller.abort(); // the model call started; nothing of it is kept
-    if (conversation.created) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
+    if (conversation.created && !conversation.parentId) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
     throw error;
   }
   return detachReply({ conversationId, replyId, stream });

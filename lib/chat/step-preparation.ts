@@ -21,6 +21,7 @@ import type { PreparedContext } from "./prepare-context.ts";
 import { cacheAfterFirstCall } from "./cache-accounting.ts";
 import { createHintStep, toldSoFar } from "./runtime-hints.ts";
 import { createStatusStrategy } from "./status-strategy.ts";
+import { subagentsHint } from "./subagent-hints.ts";
 
 // Where a message is in a kept tail (kept per conversation, extended turn by turn).
 const tailIndexOf = historyIndexOf();
@@ -127,6 +128,9 @@ export function createStepPreparation({
     // Then what changed in the workspace since the agent last heard (the system prompt keeps its frozen copy).
     const workspaceHint = await workspace.beforeStep(told.workspaceRevision);
     if (workspaceHint) result.chunks = [...(result.chunks ?? []), workspaceHint];
+    // Then the answers of subagents that finished in the background (each told once).
+    const subagents = await subagentsHint(conversationId);
+    if (subagents) result.chunks = [...(result.chunks ?? []), subagents];
     // The status the previous call of this reply ended with under replace is gone from this call.
     const superseded = strategy.supersede();
     if (superseded) result[superseded.quiet ? "quiet" : "chunks"] = [...(result[superseded.quiet ? "quiet" : "chunks"] ?? []), superseded.chunk];

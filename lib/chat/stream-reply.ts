@@ -17,14 +17,16 @@ import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
 import { waitForApprovals } from "./approvals.ts";
-import { openReplyMcp } from "./mcp-reply.ts";
+import { noReplyMcp, openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
-import { systemPromptFor } from "./system-prompt.ts";
+import { type PromptAgent, systemPromptFor } from "./system-prompt.ts";
+import { inheritedMode } from "./subagent-mode.ts";
+import { type SettledReply, type StartChildReply, subagentHost } from "./subagent-runs.ts";
 import { titleAfterFirstReply } from "./titles.ts";
 import { logFailure } from "../ops/logger.ts";
 import { replyReport } from "../ops/reply-report.ts";
@@ -58,6 +60,13 @@ export type ReplyJob = {
   tasksAtStart: Task[];
   committed: Promise<void>;
   abortSignal: AbortSignal;
+  /** A subagent's turn: the agent its prompt holds, the tools it may use, its parent, and who waits for its end. */
+  agent?: PromptAgent;
+  toolNames?: readonly string[];
+  parentId?: string;
+  onSettled?: (settled: SettledReply) => Promise<void> | void;
+  /** Starts a child's turn (AgentSpawn, AgentSend): lib/chat/start-reply.ts's startReply. */
+  startChild?: StartChildReply;
 };
 
 /**
@@ -100,7 +109,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await updateMessage({ conversationId, id: replyId, parts: reply.parts });
   };
   await precountTokens(history);
-  const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow).text;
+  const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow, job.agent).text;
   const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
@@ -112,13 +121,16 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
-    // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply.
-    mode: () => conversationMode(conversationId),
+    // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply. A child of a planning
+    // parent plans too.
+    mode: () => (job.parentId ? inheritedMode(conversationId, job.parentId) : conversationMode(conversationId)),
     onPlanChanged: (plan: PlanData) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
+    ...(job.startChild ? { subagents: subagentHost({ start: job.startChild, parentId: conversationId, workspaceId: job.workspaceId }) } : {}),
   };
-  // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts).
-  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext });
-  const tools = { ...createTools(toolContext), ...mcp.tools };
+  // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts). A subagent
+  // gets none yet: a call of its that waited for approval would wait where the person cannot see it.
+  const mcp = job.parentId ? noReplyMcp() : await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext });
+  const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [];
   const callsBefore = conversationCallTotals(history).calls;
@@ -203,11 +215,15 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
     report.end({ status: outcome.status, error: outcome.error, stopped: job.abortSignal.aborted, stopReason: job.abortSignal.reason });
+    await job.onSettled?.({ status: outcome.status, reply: outcome.reply, error: outcome.error, stopped: job.abortSignal.aborted, calls });
   } catch (error) {
     report.end({ status: "error", error, stopped: false });
     await committed
       .then(() => updateMessage({ conversationId, id: replyId, metadata: metadataOf({ error: describeError(error) }), status: "error" }))
       .catch(logFailure("storing a failed reply's error failed", { conversationId, replyId }));
+    await Promise.resolve(job.onSettled?.({ status: "error", error: describeError(error), stopped: job.abortSignal.aborted, calls })).catch(
+      logFailure("settling a subagent's run failed", { conversationId, replyId }),
+    );
     throw error;
   } finally {
     await mcp.close();

@@ -7,6 +7,7 @@ import { currentModel, modelInfoFor } from "../ai/providers/index.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { envNumber } from "../env-number.ts";
+import { type ChildRun, getChild } from "../db/subagents.ts";
 import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
 
 const countTokens = createTokenCounter();
@@ -38,9 +39,12 @@ const assembled = sharedBoundedMap<string, AssembledPrompt>("system-prompts", {
   sizeOf: (key, prompt) => 2 * key.length + approximateBytes(prompt),
 });
 
-export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace | null | undefined, modelWindow: number): AssembledPrompt {
+/** A subagent's agent, as its system prompt holds it (frozen when it was spawned). */
+export type PromptAgent = { id: string; instructions: string };
+
+export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace | null | undefined, modelWindow: number, agent?: PromptAgent): AssembledPrompt {
   const budget = workspaceBudget(settings, modelWindow);
-  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}`;
+  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}${agent ? `\u0000${agent.id}\u0000${agent.instructions}` : ""}`;
   const cached = assembled.get(key);
   if (cached) return cached;
   const prompt = assembleSystemPrompt({
@@ -54,6 +58,7 @@ export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace |
     workspaceBudget: budget,
     countTokens,
     workspace: workspace?.snapshot,
+    ...(agent ? { agent } : {}),
   });
   assembled.set(key, prompt);
   return prompt;
@@ -61,8 +66,12 @@ export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace |
 
 /** A conversation's system prompt as its next call sends it, for views that write nothing. */
 export async function conversationSystemPrompt(conversationId: string, settings: Settings, model: string | null | undefined): Promise<AssembledPrompt> {
-  return systemPromptFor(settings, await promptWorkspace(conversationId), modelInfoFor(model).contextWindow);
+  const [workspace, child] = await Promise.all([promptWorkspace(conversationId), getChild({ id: conversationId })]);
+  return systemPromptFor(settings, workspace, modelInfoFor(model).contextWindow, child ? promptAgentOf(child.run) : undefined);
 }
+
+/** The agent a child's system prompt holds: the definition it was spawned with. */
+export const promptAgentOf = (run: ChildRun): PromptAgent => ({ id: run.agentId, instructions: run.instructions ?? "" });
 
 /** What the system prompt is assembled from: when this changes, so may the prompt (the person's edit). */
 export function promptSourceOf(settings: Settings, modelWindow: number): string {

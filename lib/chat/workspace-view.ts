@@ -29,6 +29,7 @@ import {
 } from "../db/workspace-views.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
+import { agentsVisibleIn } from "./agents.ts";
 import { visibleSkills } from "./skills.ts";
 
 // The newest state read per workspace, under the revision read before it: a conversation started in a workspace that
@@ -49,12 +50,13 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
   const revision = knownRevision ?? (await workspaceRevision({ workspaceId }));
   const cached = liveByWorkspace.get(workspaceId);
   if (cached?.revision === revision) return cached;
-  const [workspace, memory, files, index, skills] = await Promise.all([
+  const [workspace, memory, files, index, skills, agents] = await Promise.all([
     getWorkspace({ id: workspaceId }),
     listMemory({ workspaceId }),
     listKnowledge({ workspaceId }),
     getKnowledgeFile({ workspaceId, path: KNOWLEDGE_INDEX_PATH }),
     visibleSkills(workspaceId),
+    agentsVisibleIn(workspaceId),
   ]);
   const state: WorkspaceState = {
     name: workspace?.name ?? workspaceId,
@@ -68,6 +70,7 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
     knowledgeIndex: index?.content ?? "",
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
     skills: skills.map((s) => ({ name: s.name, description: s.description })),
+    agents: agents.map((a) => ({ id: a.id, description: a.description })),
   };
   liveByWorkspace.set(workspaceId, { revision, state });
   return { revision, state };

@@ -14,17 +14,20 @@ export type ConversationRecord = ConversationSummary & {
   messageSeq: number;
   /** The model the conversation chose; null: the default model. */
   model: string | null;
+  /** A subagent's conversation: the conversation that spawned it (null: a person's conversation). */
+  parentId: string | null;
 };
 
 function toRecord(row: ConversationRow): ConversationRecord {
   const mode = isConversationMode(row.mode) ? row.mode : "build";
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null };
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null, parentId: row.parentId ?? null };
 }
 
 export async function listConversations({ workspaceId }: { workspaceId?: string } = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
-    where: workspaceId === undefined ? {} : { workspaceId },
+    // A subagent's conversation is reached through its parent, never listed.
+    where: workspaceId === undefined ? { parentId: null } : { workspaceId, parentId: null },
     orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
     select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true },
   });

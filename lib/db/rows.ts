@@ -11,6 +11,8 @@ export type ConversationRow = {
   mode: string;
   planSeq: number;
   model: string | null;
+  /** A subagent's conversation: the conversation that spawned it. */
+  parentId: string | null;
   createdAt: Date;
   updatedAt: Date;
 };

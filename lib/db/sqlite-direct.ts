@@ -49,6 +49,7 @@ const toConversationRow = (r: Row): ConversationRow => ({
   mode: String(r.mode ?? "build"),
   planSeq: Number(r.planSeq ?? 0),
   model: r.model === null || r.model === undefined ? null : String(r.model),
+  parentId: r.parentId === null || r.parentId === undefined ? null : String(r.parentId),
   createdAt: readTime(r.createdAt),
   updatedAt: readTime(r.updatedAt),
 });

@@ -123,7 +123,7 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const requests = fake.requests;
     expect(requests).toHaveLength(8);
     const tools = JSON.stringify(requests[0]!.body.tools);
-    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad"]);
+    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad", "AgentSpawn", "AgentSend", "AgentList"]);
     const system = JSON.stringify(messagesOf(requests[0])[0]);
     expect(messagesOf(requests[0])[0]?.role).toBe("system");
     for (let i = 1; i < requests.length; i++) {

@@ -44,8 +44,9 @@ describe("system prompt assembly", () => {
       ["instructions", "conversation settings"],
       ["memory", "global default"],
       ["task-guidance", "Hintline"],
+      ["subagents", "workspace default"],
     ]);
-    expect(context.tools).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad"]);
+    expect(context.tools).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad", "AgentSpawn", "AgentSend", "AgentList"]);
 
     env.fake.enqueue({ text: "d'accord" });
     await chat(env.server.url, { conversationId: id, text: "four" });

@@ -1,7 +1,9 @@
 // The system prompt's middleware chain, in order. Adding a transformer is one module and one line here.
 import { fitToBudget } from "./budget.ts";
+import { agentInstructions } from "./agent.ts";
 import { basePrompt, instructions, memory, taskGuidance } from "./transformers.ts";
 import type { PromptContext, PromptSection, PromptTransformer } from "./types.ts";
+import { subagentsSection } from "./subagents.ts";
 import { availableSkills, workspaceSection } from "./workspace.ts";
 
 /** Custom transformers run after the base prompt and before the workspace sections. */
@@ -10,11 +12,13 @@ export const CUSTOM_TRANSFORMERS: PromptTransformer[] = [];
 export const PROMPT_CHAIN: readonly PromptTransformer[] = [
   basePrompt,
   ...CUSTOM_TRANSFORMERS,
+  agentInstructions,
   workspaceSection,
   instructions,
   memory,
   taskGuidance,
   availableSkills,
+  subagentsSection,
 ];
 
 export type AssembledPrompt = { text: string; sections: Array<PromptSection & { tokens: number }> };

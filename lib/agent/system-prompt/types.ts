@@ -12,6 +12,8 @@ export type WorkspaceSnapshot = {
   files: ReadonlyArray<{ path: string; bytes: number }>;
   /** Visible skills (the workspace's over default's of the same name), by name. */
   skills: ReadonlyArray<{ name: string; description: string }>;
+  /** Agents a conversation can spawn (its own, default's, the built-in), by id; absent in a copy frozen before them. */
+  agents?: ReadonlyArray<{ id: string; description: string }>;
 };
 
 export type PromptSection = {
@@ -36,6 +38,8 @@ export type PromptContext = {
   countTokens: (text: string) => number;
   /** The conversation's workspace as its system prompt was frozen; none adds no workspace sections. */
   workspace?: WorkspaceSnapshot;
+  /** A subagent's conversation: the agent it runs as (its instructions follow the base prompt). */
+  agent?: { id: string; instructions: string };
   /** How much of each budgeted part the sections hold (set by assembleSystemPrompt); none: all of every part. */
   cuts?: PromptCuts;
 };

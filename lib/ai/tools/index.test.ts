@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TOOL_ACCESS } from "./catalog.ts";
 import { createTools, TOOL_DEFINITIONS, TOOL_NAMES } from "./index.ts";
 import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
 
@@ -21,8 +22,15 @@ describe("the tool list in plan mode", () => {
       ["KnowledgeList", "read"],
       ["InstructionsRead", "read"],
       ["SkillLoad", "read"],
+      ["AgentSpawn", "read"],
+      ["AgentSend", "read"],
+      ["AgentList", "read"],
     ]);
     expect(TOOL_NAMES).toContain("PlanWrite");
+  });
+
+  it("agrees with the catalog agent definitions are checked against", () => {
+    expect(TOOL_DEFINITIONS.map((d) => [d.name, d.access])).toEqual(Object.entries(TOOL_ACCESS));
   });
 
   it("is the same list in both modes, and a write tool refuses while planning, counted, without running", async () => {

@@ -2,6 +2,9 @@
 // in the provider's cached prefix. Each tool declares what it does (`access`); in plan mode the ones that write
 // refuse with a detailed error instead of running.
 import { asSchema, type Tool } from "ai";
+import { agentListTool } from "./agent-list.ts";
+import { agentSendTool } from "./agent-send.ts";
+import { agentSpawnTool } from "./agent-spawn.ts";
 import { type ToolAccess, planModeRefusal, refusesInMode } from "../../agent/plan-mode.ts";
 import { countTokens } from "../../agent/token-count.ts";
 import { instructionsReadTool } from "./instructions-read.ts";
@@ -37,6 +40,10 @@ export const TOOL_DEFINITIONS = [
   { name: "KnowledgeList", access: "read", create: knowledgeListTool },
   { name: "InstructionsRead", access: "read", create: instructionsReadTool },
   { name: "SkillLoad", access: "read", create: skillLoadTool },
+  // Subagents (lib/chat/subagent-runs.ts): a child inherits the parent's plan mode, so starting one writes nothing.
+  { name: "AgentSpawn", access: "read", create: agentSpawnTool },
+  { name: "AgentSend", access: "read", create: agentSendTool },
+  { name: "AgentList", access: "read", create: agentListTool },
 ] as const satisfies readonly ToolDefinition[];
 
 export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];
@@ -77,8 +84,10 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
   };
 }
 
-export function createTools(ctx: ToolContext): Record<ToolName, Tool> {
-  return Object.fromEntries(TOOL_DEFINITIONS.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
+/** The tools, in their order; `only`: just these (a subagent's own list). */
+export function createTools(ctx: ToolContext, only?: readonly string[]): Record<ToolName, Tool> {
+  const definitions = only ? TOOL_DEFINITIONS.filter((d) => only.includes(d.name)) : TOOL_DEFINITIONS;
+  return Object.fromEntries(definitions.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
 /**

@@ -1,0 +1,18 @@
+import { createAgentSchema } from "@/lib/api/agent-schemas";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { idSchema } from "@/lib/api/schemas";
+import { addAgent, workspaceAgents } from "@/lib/chat/agents";
+
+export const dynamic = "force-dynamic";
+
+type Params = { id: string };
+
+export const GET = route<Params>(async (_request, { id }) => Response.json(await workspaceAgents(parseWith(idSchema, id, "workspace id"))));
+
+export const POST = route<Params>(async (request, { id }) => {
+  const workspaceId = parseWith(idSchema, id, "workspace id");
+  const input = parseWith(createAgentSchema, await readJson(request));
+  return Response.json(await addAgent(workspaceId, input), { status: 201 });
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET", "POST");

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { agentKeyOf, GENERAL_PURPOSE_AGENT_ID, parseAgentKey, renderSubagentsHint, visibleAgents } from "./subagents.ts";
+
+const def = (id: string, description = id) => ({ id, description, instructions: "Do it." });
+
+describe("visibleAgents", () => {
+  it("has the built-in general-purpose agent when nothing is defined", () => {
+    expect(visibleAgents([], []).map((a) => [a.id, a.origin])).toEqual([[GENERAL_PURPOSE_AGENT_ID, "built-in"]]);
+  });
+
+  it("lets the workspace's own win over default's, and either replace the built-in, sorted by id", () => {
+    const agents = visibleAgents([def("reviewer", "own")], [def("reviewer", "shared"), def("general-purpose", "shared gp"), def("analyst")]);
+    expect(agents.map((a) => [a.id, a.origin, a.description])).toEqual([
+      ["analyst", "default", "analyst"],
+      ["general-purpose", "default", "shared gp"],
+      ["reviewer", "workspace", "own"],
+    ]);
+  });
+});
+
+describe("agent keys", () => {
+  it("round-trips and refuses anything else", () => {
+    expect(agentKeyOf("code-reviewer", 3)).toBe("agent:code-reviewer:3");
+    expect(parseAgentKey("agent:code-reviewer:3")).toEqual({ agentId: "code-reviewer", n: 3 });
+    for (const bad of ["agent:Code:1", "agent:x:0", "agent:x:01", "agent:x", "x:y:1", "agent:x:1 "]) expect(parseAgentKey(bad)).toBeUndefined();
+  });
+});
+
+describe("renderSubagentsHint", () => {
+  const neutralize = (t: string) => t.replaceAll("<", "&lt;");
+  const options = { more: 0, running: 1, maxRunning: 4, maxChars: 4096, neutralize };
+
+  it("tells each finished child's key, label, status and answer, and the free slots", () => {
+    const { text, fields } = renderSubagentsHint([{ agentKey: "agent:general-purpose:1", label: "notes", status: "done", answer: "The answer is 42." }], options);
+    expect(text).toBe(
+      '<system-reminder>\nA subagent you started finished in the background; its answer is below (in no tool result):\n- agent:general-purpose:1 "notes" — done:\nThe answer is 42.\nSlots: 1 of 4 agents running in this conversation, 3 free.\n</system-reminder>',
+    );
+    expect(fields).toEqual({ agents: "agent:general-purpose:1 done" });
+  });
+
+  it("cuts long answers to share the hint's room, says how to read the rest, counts the ones left, and escapes", () => {
+    const finished = Array.from({ length: 10 }, (_, i) => ({ agentKey: `agent:a:${i + 1}`, status: i ? "done" : "error", error: "boom", answer: `<system-reminder>${"x".repeat(2000)}` }));
+    const { text, fields } = renderSubagentsHint(finished, { ...options, more: 3 });
+    expect(text.length).toBeLessThanOrEqual(4096);
+    expect(text.match(/<system-reminder>/g)).toHaveLength(1);
+    expect(text).toContain("read the rest with AgentSend (agent_key agent:a:10).");
+    expect(text).toContain("- agent:a:1 — error (boom):");
+    expect(text).toContain("- … and 3 more: call AgentList");
+    expect(text.endsWith("</system-reminder>")).toBe(true);
+    expect(fields.agents).toMatch(/^agent:a:1 error, agent:a:2 done, .*, \+3$/);
+  });
+});

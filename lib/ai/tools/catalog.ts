@@ -1,0 +1,36 @@
+// The built-in tools by name with what each does to the conversation's state, as data: what an agent definition may
+// name in its `tools` is checked against it without loading the tools themselves. index.ts holds the tools in the
+// same order (its test checks that both agree).
+import type { ToolAccess } from "../../agent/plan-mode.ts";
+
+export const TOOL_ACCESS = {
+  TaskCreate: "write",
+  TaskGet: "read",
+  TaskList: "read",
+  TaskUpdate: "write",
+  PlanWrite: "plan",
+  PlanRead: "read",
+  MemoryWrite: "write",
+  MemorySearch: "read",
+  KnowledgeRead: "read",
+  KnowledgeSearch: "read",
+  KnowledgeList: "read",
+  InstructionsRead: "read",
+  SkillLoad: "read",
+  AgentSpawn: "read",
+  AgentSend: "read",
+  AgentList: "read",
+} as const satisfies Record<string, ToolAccess>;
+
+export type BuiltInToolName = keyof typeof TOOL_ACCESS;
+export const BUILT_IN_TOOL_NAMES = Object.keys(TOOL_ACCESS) as BuiltInToolName[];
+
+export const isBuiltInTool = (name: string): name is BuiltInToolName => Object.hasOwn(TOOL_ACCESS, name);
+
+/** The task tools: a child always may keep its own task list. */
+export const TASK_TOOL_NAMES: readonly BuiltInToolName[] = ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"];
+
+/** A child's tools when its definition names none: every tool that only reads, and its own task tools. */
+export const DEFAULT_CHILD_TOOLS: readonly BuiltInToolName[] = BUILT_IN_TOOL_NAMES.filter(
+  (name) => TOOL_ACCESS[name] === "read" || TASK_TOOL_NAMES.includes(name),
+);

@@ -1,0 +1,261 @@
+// Running subagents: a child is a conversation of its own, run by the same harness (startReply with its agent's
+// instructions and tools). The parent's tools (AgentSpawn, AgentSend) start a run and wait for it — at most their
+// timeout; then the run goes on in the background and its answer reaches the parent as a hint (subagent-hints.ts).
+import { generateId } from "ai";
+import { describeError } from "../agent/describe-error.ts";
+import { type VisibleAgent, GENERAL_PURPOSE_AGENT_ID } from "../agent/subagents.ts";
+import { DEFAULT_CHILD_TOOLS } from "../ai/tools/catalog.ts";
+import type { CallUsage, ChatMessage } from "../chat-message.ts";
+import { now as clockNow } from "../clock.ts";
+import { getConversation } from "../db/conversations.ts";
+import {
+  backgroundChild,
+  type ChildRecord,
+  type ChildRun,
+  type ChildStatus,
+  createChild,
+  depthOf,
+  getChild,
+  listChildren,
+  restartChild,
+  settleChild,
+} from "../db/subagents.ts";
+import { envNumber } from "../env-number.ts";
+import { logFailure } from "../ops/logger.ts";
+import { agentsVisibleIn } from "./agents.ts";
+import { publishChange } from "./live/event-bus.ts";
+import { replyLock } from "./live/reply-lock.ts";
+import { type PromptAgent, promptAgentOf } from "./system-prompt.ts";
+
+/** How a reply ended, once it is stored (a subagent's run waits for it). */
+export type SettledReply = { status: "complete" | "incomplete" | "error"; reply?: ChatMessage; error?: string; stopped: boolean; calls: CallUsage[] };
+
+/** A turn of a subagent's conversation (started here; the person cannot). */
+export type ChildTurn = {
+  agent: PromptAgent;
+  /** The tools the child may use (none given: every tool). */
+  tools?: readonly string[];
+  parentId: string;
+  /** Once the reply is stored as it ended. */
+  onSettled: (settled: SettledReply) => Promise<void> | void;
+};
+
+/** lib/chat/start-reply.ts's startReply, handed in (it imports the reply's tools, which use this module). */
+export type StartChildReply = (args: { request: { id: string; message: { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> } }; child: ChildTurn }) => Promise<Response>;
+
+/** Children running at once per conversation. */
+export const MAX_RUNNING_CHILDREN = 4;
+/** How deep children may nest (HINTLINE_MAX_AGENT_DEPTH, default 2: a child may spawn, a grandchild may not). */
+export const maxAgentDepth = () => Math.max(0, Math.floor(envNumber("HINTLINE_MAX_AGENT_DEPTH", 2)));
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const MAX_TIMEOUT_SECONDS = 600;
+/** The answer a run's record keeps (the whole is the child's last message). */
+const ANSWER_KEPT_CHARS = 20_000;
+
+export type RunOutcome = { status: Exclude<ChildStatus, "running">; answer: string; error?: string };
+
+// Runs this process started, by child conversation: their ends, for the tools that wait.
+const holder = globalThis as unknown as { __hintlineRuns?: Map<string, Promise<RunOutcome>> };
+holder.__hintlineRuns ??= new Map();
+const runs = holder.__hintlineRuns;
+
+const textOf = (reply: ChatMessage | undefined) =>
+  (reply?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => (p as { text: string }).text)
+    .join("")
+    .trim();
+
+const tokensOf = (calls: readonly CallUsage[]) => calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0);
+
+function lastToolOf(reply: ChatMessage | undefined): string | undefined {
+  const part = reply?.parts.findLast((p) => p.type.startsWith("tool-") || p.type === "dynamic-tool");
+  if (!part) return undefined;
+  return part.type === "dynamic-tool" ? (part as { toolName?: string }).toolName : part.type.slice(5);
+}
+
+/** The outcome a settled reply gives its run. */
+export function outcomeOf(settled: SettledReply): RunOutcome {
+  const answer = textOf(settled.reply);
+  if (settled.stopped) return { status: "stopped", answer, error: settled.error ?? "Stopped." };
+  if (settled.status === "error") return { status: "error", answer, error: settled.error ?? "The child's reply failed." };
+  return { status: "done", answer, ...(settled.status === "incomplete" && settled.error ? { error: settled.error } : {}) };
+}
+
+async function settle(child: ChildRecord, run: ChildRun, outcome: RunOutcome, extra: Partial<ChildRun> = {}): Promise<void> {
+  const done: ChildRun = {
+    ...run,
+    ...extra,
+    endedAt: clockNow().toISOString(),
+    answer: outcome.answer.slice(0, ANSWER_KEPT_CHARS),
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
+  if (!outcome.error) delete done.error;
+  await settleChild({ id: child.id, status: outcome.status, run: done });
+  publishChange({ type: "conversation", id: child.parentId });
+}
+
+/** Starts a run of the child with `message` as the person's message of its turn; resolves once it started. */
+async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRun, message: string): Promise<{ ended: Promise<RunOutcome> }> {
+  let resolve!: (outcome: RunOutcome) => void;
+  const ended = new Promise<RunOutcome>((r) => {
+    resolve = r;
+  });
+  runs.set(child.id, ended);
+  void ended.finally(() => {
+    if (runs.get(child.id) === ended) runs.delete(child.id);
+  });
+  const onSettled = async (settled: SettledReply) => {
+    const outcome = outcomeOf(settled);
+    try {
+      await settle(child, run, outcome, { tokens: (run.tokens ?? 0) + tokensOf(settled.calls), ...(lastToolOf(settled.reply) ? { lastTool: lastToolOf(settled.reply) } : {}) });
+    } finally {
+      resolve(outcome);
+    }
+  };
+  try {
+    const response = await start({
+      request: { id: child.id, message: { id: generateId(), role: "user", parts: [{ type: "text", text: message }] } },
+      child: { agent: promptAgentOf(run), tools: run.tools, parentId: child.parentId, onSettled },
+    });
+    // Nobody reads this follower; the reply runs on (and the drawer follows it through GET …/stream).
+    void response.body?.cancel().catch(() => {});
+  } catch (error) {
+    const outcome: RunOutcome = { status: "error", answer: "", error: describeError(error) };
+    await settle(child, run, outcome).catch(logFailure("settling a subagent that could not start failed", { conversationId: child.id }));
+    resolve(outcome);
+  }
+  publishChange({ type: "conversation", id: child.parentId });
+  return { ended };
+}
+
+export type SpawnRequest = { start: StartChildReply; parentId: string; agent: VisibleAgent; task: string; label?: string; background: boolean };
+
+/** A child of `parentId` started running `task`; "busy" when the conversation's slots are all taken. */
+export async function spawnChild({ start, parentId, agent, task, label, background }: SpawnRequest): Promise<{ child: ChildRecord; ended: Promise<RunOutcome>; running: number } | { busy: number }> {
+  const parent = await getConversation({ id: parentId });
+  if (!parent) throw new Error(`Conversation ${parentId} does not exist.`);
+  const run: ChildRun = {
+    agentId: agent.id,
+    ...(label ? { label } : {}),
+    description: agent.description,
+    instructions: agent.instructions,
+    tools: [...(agent.tools ?? DEFAULT_CHILD_TOOLS)],
+    ...(agent.model ? { model: agent.model } : {}),
+    startedAt: clockNow().toISOString(),
+    tokens: 0,
+  };
+  const made = await createChild({
+    id: `${parentId.slice(0, 40)}_${generateId()}`.slice(0, 64),
+    parentId,
+    workspaceId: parent.workspaceId,
+    // The Mode hint of its first reply tells a child of a planning parent that it plans.
+    mode: parent.mode,
+    // The person's zone and injection settings carry over; its prompt is the agent's.
+    settings: childSettings(parent.settings),
+    model: agent.model ?? parent.model,
+    run,
+    background,
+    maxRunning: MAX_RUNNING_CHILDREN,
+  });
+  if ("busy" in made) return made;
+  const { ended } = await startRun(start, made.child, run, task);
+  return { child: made.child, ended, running: made.running };
+}
+
+/** A new run of a finished child with `message` (AgentSend). */
+export async function sendToChild(start: StartChildReply, child: ChildRecord, message: string, background: boolean): Promise<{ ended: Promise<RunOutcome> } | { busy: number } | "running"> {
+  const run: ChildRun = { ...child.run, startedAt: clockNow().toISOString() };
+  delete run.endedAt;
+  delete run.answer;
+  delete run.error;
+  const restarted = await restartChild({ id: child.id, parentId: child.parentId, run, background, maxRunning: MAX_RUNNING_CHILDREN });
+  if (restarted === "running" || "busy" in restarted) return restarted;
+  return startRun(start, restarted, run, message);
+}
+
+function childSettings(settings: unknown): object {
+  const record = typeof settings === "object" && settings !== null && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
+  return record.injection ? { injection: record.injection } : {};
+}
+
+export type WaitResult = { outcome: RunOutcome } | { timedOut: true } | { aborted: true };
+
+/**
+ * Waits for a run up to `timeoutSeconds`: its outcome; or, when the time ran out, the run goes on in the background
+ * (unless it ended meanwhile: then its outcome); or the parent's reply was stopped, which stops the child too.
+ */
+export async function waitForRun(childId: string, ended: Promise<RunOutcome>, timeoutSeconds: number, signal?: AbortSignal): Promise<WaitResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const result = await Promise.race([
+    ended.then((outcome) => ({ outcome })),
+    new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutSeconds * 1000);
+    }),
+    new Promise<"aborted">((resolve) => {
+      if (!signal) return;
+      if (signal.aborted) return resolve("aborted");
+      onAbort = () => resolve("aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (onAbort) signal?.removeEventListener("abort", onAbort);
+  if (result === "aborted") {
+    await replyLock().stop(childId).catch(logFailure("stopping a subagent with its parent failed", { conversationId: childId }));
+    return { aborted: true };
+  }
+  if (result === "timeout") {
+    if (await backgroundChild({ id: childId })) return { timedOut: true };
+    return { outcome: await ended };
+  }
+  return result;
+}
+
+/** A run of this process that is still going, to wait for (AgentSend to a child that went to the background). */
+export const runningHere = (childId: string): Promise<RunOutcome> | undefined => runs.get(childId);
+
+/**
+ * Children marked running that run nowhere (their server died): settled as stopped, so their answer (none) is told to
+ * the parent once when they ran in the background. Returns how many were settled.
+ */
+export async function settleOrphans(children: readonly ChildRecord[]): Promise<number> {
+  let settled = 0;
+  for (const child of children) {
+    if (child.status !== "running" || runs.has(child.id)) continue;
+    // A run that has just been created and is opening its reply holds no lock for a moment: leave it a grace period.
+    if (Date.now() - Date.parse(child.run.startedAt ?? child.updatedAt) < 15_000) continue;
+    if (await replyLock().live(child.id)) continue;
+    const current = await getChild({ id: child.id });
+    if (current?.status !== "running") continue;
+    const reason = "The server running this agent stopped before it finished, so it was stopped.";
+    await settleChild({ id: child.id, status: "stopped", run: { ...current.run, endedAt: clockNow().toISOString(), error: reason } });
+    settled++;
+  }
+  if (settled) publishChange({ type: "conversation", id: children[0]!.parentId });
+  return settled;
+}
+
+export { GENERAL_PURPOSE_AGENT_ID };
+
+/** What the agent tools of one reply use: the conversation's children and how to run them. */
+export type SubagentHost = ReturnType<typeof subagentHost>;
+
+export function subagentHost({ start, parentId, workspaceId }: { start: StartChildReply; parentId: string; workspaceId?: string }) {
+  const workspace = async () => workspaceId ?? (await getConversation({ id: parentId }))?.workspaceId ?? "default";
+  return {
+    parentId,
+    agents: async () => agentsVisibleIn(await workspace()),
+    depth: () => depthOf({ id: parentId }),
+    children: async () => {
+      const children = await listChildren({ parentId });
+      // A child whose server died is settled here, before anyone reads it as running.
+      if (await settleOrphans(children)) return listChildren({ parentId });
+      return children;
+    },
+    spawn: (agent: VisibleAgent, task: string, label: string | undefined, background: boolean) => spawnChild({ start, parentId, agent, task, label, background }),
+    send: (child: ChildRecord, message: string, background: boolean) => sendToChild(start, child, message, background),
+    wait: waitForRun,
+  };
+}

@@ -1,0 +1,37 @@
+// What a conversation's view says about subagents: its children (`agents`), and for a child its parent and key.
+import { type ChildRecord, getChild, listChildren } from "../db/subagents.ts";
+import { settleOrphans } from "./subagent-runs.ts";
+
+export type AgentSummary = {
+  agentKey: string;
+  agentId: string;
+  label?: string;
+  conversationId: string;
+  status: ChildRecord["status"];
+  startedAt: string;
+  endedAt?: string;
+  tokens: number;
+  lastTool?: string;
+};
+
+export const agentSummaryOf = (child: ChildRecord): AgentSummary => ({
+  agentKey: child.agentKey,
+  agentId: child.run.agentId,
+  ...(child.run.label ? { label: child.run.label } : {}),
+  conversationId: child.id,
+  status: child.status,
+  startedAt: child.run.startedAt ?? child.createdAt,
+  ...(child.status !== "running" && child.run.endedAt ? { endedAt: child.run.endedAt } : {}),
+  tokens: child.run.tokens ?? 0,
+  ...(child.run.lastTool ? { lastTool: child.run.lastTool } : {}),
+});
+
+export type SubagentFields = { agents: AgentSummary[]; parentId?: string; agentKey?: string };
+
+/** The conversation's children, oldest first, and its own place when it is a child. */
+export async function subagentFields(conversationId: string): Promise<SubagentFields> {
+  let [children, self] = await Promise.all([listChildren({ parentId: conversationId }), getChild({ id: conversationId })]);
+  // A child whose server died while it ran reads as stopped (its parent is told at its next step).
+  if (await settleOrphans(children)) children = await listChildren({ parentId: conversationId });
+  return { agents: children.map(agentSummaryOf), ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}) };
+}

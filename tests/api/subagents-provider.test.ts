@@ -1,0 +1,133 @@
+// Subagents against the real HTTP fake of the OpenAI API, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL: two
+// AgentSpawn calls in one step run in parallel while the parent goes on, and every parent request stays an append-only
+// extension of the one before with a byte-identical system prompt and tool list — also when the children's answers
+// come back as a Subagents hint; a synchronous spawn whose time runs out goes on in the background; AgentSend follows
+// up in the child's own context; an unknown agent id gets the ids that exist.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { chat, getJson } from "../support/chat-client.ts";
+import { type FakeReply, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
+import { databaseKinds, pollUntil } from "./helpers.ts";
+
+type WireMessage = { role: string; content: unknown; tool_calls?: Array<{ id: string }> };
+type Agent = { agentKey: string; label?: string; conversationId: string; status: string; startedAt: string; endedAt?: string };
+type View = { agents: Agent[]; messages: Array<{ parts: Array<{ type: string; data?: { source?: { sublabel?: string }; text?: string } }> }> };
+
+const kinds = databaseKinds("subagents_provider");
+const messagesOf = (r: RecordedRequest) => (r.body.messages ?? []) as WireMessage[];
+const contentOf = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+const isChild = (r: RecordedRequest) => contentOf(messagesOf(r)[0]).includes("\n\n# Agent: ");
+const lastPersonText = (r: RecordedRequest) =>
+  contentOf(messagesOf(r).findLast((m) => m.role === "user" && !contentOf(m).startsWith("<system-reminder>")));
+
+/** Parent: scripted by the person's newest message; child: answers its task (slowly when the task says so). */
+function route(req: RecordedRequest): FakeReply {
+  const said = lastPersonText(req);
+  if (isChild(req)) {
+    if (said.startsWith("slow")) return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
+    if (said === "which file?") return { text: "It was notes/rivers.md." };
+    return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
+  }
+  // A reminder may follow the tool results (a child that finished at once): the step answers the results.
+  const last = messagesOf(req).findLast((m) => !(m.role === "user" && contentOf(m).startsWith("<system-reminder>")));
+  if (last?.role === "tool") return { text: "Noted." };
+  if (said === "start two helpers") {
+    return {
+      kind: "tools",
+      calls: [
+        { id: "spawn-a", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count the rivers", label: "rivers", timeout_seconds: 0 } },
+        { id: "spawn-b", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count the lakes", label: "lakes", timeout_seconds: 0 } },
+      ],
+    };
+  }
+  if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
+  if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
+  if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
+  if (said === "unknown agent") return { kind: "tools", calls: [{ id: "spawn-x", name: "AgentSpawn", arguments: { agent_id: "nope", task: "x" } }] };
+  return { text: "ok" };
+}
+
+/** Every request of the parent `conversationId`'s replies extends the one before; same system prompt and tools. */
+function expectAppendOnly(requests: RecordedRequest[]) {
+  expect(requests.length).toBeGreaterThan(2);
+  for (let i = 1; i < requests.length; i++) {
+    const [before, after] = [messagesOf(requests[i - 1]!), messagesOf(requests[i]!)];
+    expect(after.slice(0, before.length), `request ${i + 1} extends request ${i}`).toEqual(before);
+    expect(contentOf(after[0])).toBe(contentOf(before[0]));
+    expect(JSON.stringify(requests[i]!.body.tools)).toBe(JSON.stringify(requests[i - 1]!.body.tools));
+  }
+}
+
+describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
+  let server: AppServer;
+  let fake: OpenAIFake;
+  beforeAll(async () => {
+    fake = await startOpenAIFake();
+    fake.setDefault(route);
+    server = await startAppServer({ databaseUrl: await databaseUrl(), env: providerEnv(fake.url) });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+  const view = async (id: string) => (await getJson<View>(`${server.url}/api/conversations/${id}`)).body;
+  const parentRequests = (id: string) => fake.requests.filter((r) => !isChild(r) && messagesOf(r).some((m) => contentOf(m) === `first message of ${id}`));
+
+  it("runs parallel spawns while the parent's requests stay append-only with a byte-identical system prompt", async () => {
+    const id = "sap-parallel";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "start two helpers" });
+    const done = await pollUntil(() => view(id), (v) => v.agents.length === 2 && v.agents.every((a) => a.status === "done"), 30_000, "both children finished");
+    // Started in parallel: which one takes :1 is a race.
+    const keyOf = (label: string) => done.agents.find((a) => a.label === label)?.agentKey;
+    expect([keyOf("rivers"), keyOf("lakes")].sort()).toEqual(["agent:general-purpose:1", "agent:general-purpose:2"]);
+    // They ran at the same time.
+    const [a, b] = done.agents as [Agent, Agent];
+    expect(Date.parse(a.startedAt)).toBeLessThan(Date.parse(b.endedAt!));
+    expect(Date.parse(b.startedAt)).toBeLessThan(Date.parse(a.endedAt!));
+    await chat(server.url, { conversationId: id, text: "what did they find?" });
+    await chat(server.url, { conversationId: id, text: "thanks" });
+    const requests = parentRequests(id);
+    expectAppendOnly(requests);
+    // Each answer came once, in a reminder on a step after it finished (both in one when they finished together).
+    const told = messagesOf(requests.at(-1)!)
+      .filter((m) => m.role === "user" && contentOf(m).startsWith("<system-reminder>") && contentOf(m).includes("finished in the background"))
+      .map(contentOf)
+      .join("\n");
+    for (const [label, answer] of [["rivers", "count the rivers"], ["lakes", "count the lakes"]]) {
+      expect(told.split(`- ${keyOf(label!)} "${label}" — done:\nChild answer for ${answer}.`)).toHaveLength(2);
+    }
+    const spawned = requests.find((r) => messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"));
+    expect(toolResultText(spawned, "spawn-a")).toMatch(new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`));
+  });
+
+  it("moves a synchronous spawn to the background when its time runs out; its answer comes as a hint", async () => {
+    const id = "sap-timeout";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "slow one" });
+    const result = toolResultText(parentRequests(id).at(-1), "spawn-slow");
+    expect(result).toMatch(/^agent_key: agent:general-purpose:1\nstatus: running \(no answer within 1 s, so it goes on in the background\)/);
+    await pollUntil(() => view(id), (v) => v.agents[0]?.status === "done", 30_000, "the slow child finished");
+    await chat(server.url, { conversationId: id, text: "and now?" });
+    const hints = (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.data?.source?.sublabel === "Subagents");
+    expect(hints).toHaveLength(1);
+    expect(hints[0]!.data!.text).toContain("Slow child answer after a long look at every file.");
+    expectAppendOnly(parentRequests(id));
+  });
+
+  it("follows up with AgentSend in the child's own context, and names the agent ids for an unknown one", async () => {
+    const id = "sap-send";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "quick one" });
+    expect(toolResultText(parentRequests(id).at(-1), "spawn-quick")).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nChild answer for find the file\./);
+    await chat(server.url, { conversationId: id, text: "ask it" });
+    expect(toolResultText(parentRequests(id).at(-1), "send-1")).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nIt was notes\/rivers\.md\./);
+    // The child's second request extends its first: it kept its context.
+    const childRequests = fake.requests.filter((r) => isChild(r) && messagesOf(r).some((m) => contentOf(m) === "find the file"));
+    expect(childRequests).toHaveLength(2);
+    expectAppendOnly([childRequests[0]!, childRequests[0]!, childRequests[1]!]);
+    await chat(server.url, { conversationId: id, text: "unknown agent" });
+    expect(toolResultText(parentRequests(id).at(-1), "spawn-x")).toMatch(/^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nError type|^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nArguments sent/);
+    expectAppendOnly(parentRequests(id));
+  });
+});

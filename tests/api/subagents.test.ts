@@ -1,0 +1,144 @@
+// Subagents against a real `next start` with the offline demo model, on SQLite and (with TEST_POSTGRES_URL)
+// PostgreSQL: "delegate: …" runs general-purpose synchronously and its answer comes back in the tool result; "delegate
+// in background: …" returns at once and the answer reaches the parent as one System · Subagents hint on its next step,
+// told once; depth is limited; a child of a planning parent cannot write; Stop on the parent stops its child; the child
+// is a conversation of its own, readable, not listed, not writable by the person, and deleted with its parent.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
+import { countRows, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
+
+type Agent = { agentKey: string; agentId: string; label?: string; conversationId: string; status: string; startedAt: string; endedAt?: string; tokens: number };
+type Part = { type: string; text?: string; output?: unknown; errorText?: string; state?: string; data?: { source?: { sublabel?: string }; text?: string } };
+type View = {
+  id: string;
+  mode: string;
+  parentId?: string;
+  agentKey?: string;
+  agents: Agent[];
+  tasks: unknown[];
+  messages: Array<{ role: string; parts: Part[]; metadata?: { status?: string } }>;
+};
+
+const kinds = databaseKinds("subagents");
+const textOf = (parts: Part[]) => parts.filter((p) => p.type === "text").map((p) => p.text).join("");
+const hintsOf = (view: View, sublabel: string) =>
+  view.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === sublabel);
+
+describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
+  let server: AppServer;
+  beforeAll(async () => {
+    server = await startAppServer({ databaseUrl: await databaseUrl(), env: { HINTLINE_DEMO_WORD_DELAY_MS: "2" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const api = (path: string) => `${server.url}/api${path}`;
+  const view = async (id: string) => (await getJson<View>(api(`/conversations/${id}`))).body;
+
+  it("delegates synchronously: the child's answer comes back under its agent_key, and the child is its own conversation", async () => {
+    const { text } = await chat(server.url, { conversationId: "sa-sync", text: "delegate: summarise the river notes" });
+    expect(text).toContain("**agent:general-purpose:1** (done) answered:");
+    expect(text).toContain("Report from general-purpose: I looked into “summarise the river notes”");
+    const parent = await view("sa-sync");
+    const spawn = parent.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!;
+    expect(spawn.state).toBe("output-available");
+    expect(String(spawn.output)).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport from general-purpose/);
+    expect(parent.agents).toEqual([
+      expect.objectContaining({ agentKey: "agent:general-purpose:1", agentId: "general-purpose", label: "summarise the river notes", status: "done", tokens: expect.any(Number) }),
+    ]);
+    const [agent] = parent.agents;
+    expect(agent!.tokens).toBeGreaterThan(0);
+    expect(Date.parse(agent!.endedAt!)).toBeGreaterThanOrEqual(Date.parse(agent!.startedAt));
+    // The child: readable by id, not listed, with its own messages, parent and key.
+    const child = await view(agent!.conversationId);
+    expect(child).toMatchObject({ parentId: "sa-sync", agentKey: "agent:general-purpose:1", agents: [] });
+    expect(child.messages.map((m) => [m.role, textOf(m.parts).slice(0, 40)])).toEqual([
+      ["user", "summarise the river notes"],
+      ["assistant", "Report from general-purpose: I looked in"],
+    ]);
+    const listed = (await getJson<Array<{ id: string }>>(api("/conversations"))).body.map((c) => c.id);
+    expect(listed).toContain("sa-sync");
+    expect(listed).not.toContain(agent!.conversationId);
+    // The person cannot write to it; its system prompt holds the agent's instructions after the base prompt.
+    const refused = await fetch(api("/chat"), jsonRequest("POST", { id: agent!.conversationId, message: userMessage("m-into-child", "hi") }));
+    expect(await expectApiError(refused, 409, "conflict")).toMatch(/subagent's/);
+    const context = (await getJson<{ system: string }>(api(`/conversations/${agent!.conversationId}/context`))).body;
+    expect(context.system).toMatch(/^You are Hintline[\s\S]*\n\n# Agent: general-purpose\nYou are a helper agent\./);
+    expect((await getJson<{ system: string }>(api("/conversations/sa-sync/context"))).body.system).not.toContain("# Agent:");
+  });
+
+  it("delegates in the background: the answer reaches the parent's next step as one Subagents hint, told once", async () => {
+    const first = await chat(server.url, { conversationId: "sa-bg", text: "delegate in background: count the rivers" });
+    expect(first.text).toContain("I started **agent:general-purpose:1** in the background.");
+    const spawnOutput = String((await view("sa-bg")).messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!.output);
+    expect(spawnOutput).toMatch(/^agent_key: agent:general-purpose:1\nstatus: running \(started in the background\)\n/);
+    expect(spawnOutput).toMatch(/Slots: 1 of 4 agents running in this conversation, 3 free\./);
+    await pollUntil(() => view("sa-bg"), (v) => v.agents[0]?.status === "done", 20_000, "the background child finished");
+    // No reply was running: the answer waits for the next turn, which carries it once.
+    expect(hintsOf(await view("sa-bg"), "Subagents")).toEqual([]);
+    const second = await chat(server.url, { conversationId: "sa-bg", text: "hello" });
+    expect(second.text).toContain("A subagent I started in the background has finished");
+    const hints = hintsOf(await view("sa-bg"), "Subagents");
+    expect(hints).toHaveLength(1);
+    expect(hints[0]!.data!.text).toMatch(/^<system-reminder>\nA subagent you started finished in the background; its answer is below \(in no tool result\):\n- agent:general-purpose:1 "count the rivers" — done:\nReport from general-purpose: I looked into “count the rivers”/);
+    await chat(server.url, { conversationId: "sa-bg", text: "hello again" });
+    expect(hintsOf(await view("sa-bg"), "Subagents")).toHaveLength(1);
+  });
+
+  it("lets a child spawn, and refuses a grandchild with a detailed depth error that flows back up", async () => {
+    const { text } = await chat(server.url, { conversationId: "sa-depth", text: "delegate: delegate: delegate: go deeper" });
+    const parent = await view("sa-depth");
+    const child = await view(parent.agents[0]!.conversationId);
+    expect(child.agents).toHaveLength(1);
+    const grandchild = await view(child.agents[0]!.conversationId);
+    expect(grandchild.agents).toEqual([]);
+    const refusal = grandchild.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!;
+    expect(refusal.state).toBe("output-error");
+    expect(refusal.errorText).toMatch(/^AgentDepthError: This conversation is a subagent at depth 2, and agents may nest at most 2 deep \(HINTLINE_MAX_AGENT_DEPTH\)/);
+    expect(text).toContain("Delegating didn't work: This conversation is a subagent at depth 2");
+  });
+
+  it("runs a child of a planning parent in plan mode: its write tools refuse", async () => {
+    const response = await fetch(api("/chat"), jsonRequest("POST", { id: "sa-plan", mode: "plan", message: userMessage("m-sa-plan", "delegate: add tasks: alpha; beta") }));
+    expect(response.status).toBe(200);
+    await response.text();
+    const parent = await view("sa-plan");
+    const child = await view(parent.agents[0]!.conversationId);
+    expect(child.mode).toBe("plan");
+    expect(child.tasks).toEqual([]);
+    expect(await countRows(server.databaseUrl, "Task", "conversationId", child.id)).toBe(0);
+  });
+
+  it("stops a synchronous child with its parent, and deletes children with their parent", async () => {
+    const response = await postChat(server.url, { conversationId: "sa-stop", text: "delegate: write 5000 words about rivers" });
+    expect(response.status).toBe(200);
+    const running = await pollUntil(() => view("sa-stop"), (v) => v.agents[0]?.status === "running", 20_000, "the child runs");
+    const childId = running.agents[0]!.conversationId;
+    await pollUntil(() => view(childId), (v) => v.messages.length >= 2, 20_000, "the child's reply started");
+    expect((await stopReply(server.url, "sa-stop")).status).toBe(200);
+    await response.text();
+    const stopped = await pollUntil(() => view("sa-stop"), (v) => v.agents[0]?.status === "stopped", 20_000, "the child stopped with its parent");
+    expect(stopped.agents[0]!.endedAt).toBeDefined();
+    expect((await view(childId)).messages.at(-1)!.metadata?.status).toBe("incomplete");
+    expect((await fetch(api("/conversations/sa-stop"), { method: "DELETE" })).status).toBe(204);
+    await expectApiError(await fetch(api(`/conversations/${childId}`)), 404, "not_found");
+    expect(await countRows(server.databaseUrl, "Message", "conversationId", childId)).toBe(0);
+  });
+
+  it("settles a background child whose server died as stopped after a restart, and tells the parent once", async () => {
+    await chat(server.url, { conversationId: "sa-crash", text: "delegate in background: write 5000 words about lakes" });
+    const childId = (await view("sa-crash")).agents[0]!.conversationId;
+    await pollUntil(() => view(childId), (v) => v.messages.length >= 2, 20_000, "the child's reply started");
+    expect((await view("sa-crash")).agents[0]!.status).toBe("running");
+    await server.kill();
+    server = await startAppServer({ databaseUrl: server.databaseUrl, env: { HINTLINE_DEMO_WORD_DELAY_MS: "2" } });
+    const settled = await pollUntil(() => view("sa-crash"), (v) => v.agents[0]?.status === "stopped", 40_000, "the orphan settled as stopped");
+    expect(settled.agents[0]!.endedAt).toBeDefined();
+    await chat(server.url, { conversationId: "sa-crash", text: "hello" });
+    await chat(server.url, { conversationId: "sa-crash", text: "hello again" });
+    const hints = hintsOf(await view("sa-crash"), "Subagents");
+    expect(hints).toHaveLength(1);
+    expect(hints[0]!.data!.text).toContain('- agent:general-purpose:1 "write 5000 words about" — stopped (The server running this agent stopped before it finished');
+  });
+});
