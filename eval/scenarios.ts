@@ -34,9 +34,9 @@ async function askTime(c: EvalConversation, timezone: string): Promise<Score> {
 
 /** Recall after the context was compressed: plant facts, fill the window until it compresses, ask. */
 async function recallAfterFilling(c: EvalConversation, facts: Array<{ note: string; question: string; answer: string }>): Promise<Score> {
-  // Room for the opening, the notes and about eight filler answers besides the tool definitions (about 1,740 tokens),
+  // Room for the opening, the notes and about eight filler answers besides the tool definitions (about 2,400 tokens with the subagent tools and section),
   // so that the notes are among the oldest messages when the context compresses.
-  await c.open({ settings: { context: { contextWindow: 4300 } } });
+  await c.open({ settings: { context: { contextWindow: 5600 } } });
   await c.say("Hello! Let's set up the servers.");
   for (const fact of facts) await c.say(fact.note);
   for (let i = 0; i < 14 && !c.turns.some((t) => t.compressions.length); i++) await c.say(`write 80 words about topic ${i + 1}`);
