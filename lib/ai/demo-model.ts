@@ -94,7 +94,21 @@ const HELP = [
   "- *remember that I prefer metric units*, *what do you remember?*, *search the knowledge for X*, *read notes.md*, *use the weekly-report skill*",
 ].join("\n");
 
-export function decide(prompt: LanguageModelV4Prompt): Decision {
+/**
+ * "How full is your context?": from the newest context hint when one came (the harness's own count), else from the
+ * demo's count of the input it was given — tools, system prompt and messages, the figure the meter shows.
+ */
+function contextAnswer(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"]): string {
+  const hinted = /contains (\d+) tokens\.(?: When reaching (\d+) tokens)?/.exec(newestReminderField(prompt, "context-length") ?? "");
+  const used = hinted ? Number(hinted[1]) : inputTokens(prompt, tools);
+  const pct = Math.round((used / DEMO_CONTEXT_WINDOW) * 100);
+  const figure = `${used.toLocaleString("en-US")} of my ${DEMO_CONTEXT_WINDOW.toLocaleString("en-US")} tokens (${pct}%)`;
+  return hinted
+    ? `My context holds ${figure}, as the newest context hint told me.${hinted[2] ? ` It is compressed at ${Number(hinted[2]).toLocaleString("en-US")} tokens.` : ""}`
+    : `My context holds about ${figure} — the figure the meter shows. Most of it is my instructions and tool definitions; I get a context hint once it nears the point where it is compressed.`;
+}
+
+export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4CallOptions["tools"]): Decision {
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };
@@ -126,19 +140,19 @@ export function decide(prompt: LanguageModelV4Prompt): Decision {
         : "I haven't been told the time in this conversation, so I can't say what time it is.",
     };
   }
-  if (/how full|context (?:usage|size|window)|your context/.test(lower)) {
-    const usage = newestReminderField(prompt, "context-length");
-    return {
-      text: usage
-        ? `The newest context reminder says: ${usage}`
-        : "I haven't received a context-usage reminder yet, which means my context is still comfortably small.",
-    };
-  }
+  if (/how full|context (?:usage|size|window)|your context/.test(lower)) return { text: contextAnswer(prompt, tools) };
   const answer = answerQuestion(prompt, said);
   if (answer) return { text: answer };
   if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
   if (!said) return { text: HELP };
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };
+}
+
+/** The input's tokens, counted as usage() counts them (tool definitions included). */
+function inputTokens(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"]): number {
+  let total = tools?.length ? countToolTokens(JSON.stringify(tools)) + 4 : 0;
+  for (const m of prompt) total += countTokens(messageText(m)) + 4;
+  return total;
 }
 
 /** The last prompt this process answered, message by message: the prefix a provider's cache would hold. */
@@ -200,7 +214,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
     async doGenerate(options: LanguageModelV4CallOptions) {
-      const { text } = decide(options.prompt);
+      const { text } = decide(options.prompt, options.tools);
       return {
         content: [{ type: "text", text }],
         finishReason: { unified: "stop", raw: "stop" },
@@ -209,7 +223,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       };
     },
     async doStream(options: LanguageModelV4CallOptions) {
-      const { text, calls } = decide(options.prompt);
+      const { text, calls } = decide(options.prompt, options.tools);
       const signal = options.abortSignal;
       if (calls?.length) {
         const base = hash(JSON.stringify(options.prompt.length) + lastPersonMessage(options.prompt));
