@@ -14,6 +14,18 @@ import { MarkdownImage } from "./markdown-image";
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   img: ({ src, alt }) => <MarkdownImage src={src} alt={alt} />,
+  // A task list's checkbox shows the state and is named by it; it cannot be ticked in a reply.
+  input: ({ type, checked }) =>
+    type === "checkbox" ? (
+      <input type="checkbox" checked={!!checked} disabled readOnly aria-label={checked ? "Done" : "Not done"} />
+    ) : null,
+  // A wide table scrolls inside the reply; the scroller takes the focus so that it scrolls by keyboard too.
+  table: ({ children }) => (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+    <div role="region" aria-label="Table" tabIndex={0} className="max-w-full overflow-x-auto rounded outline-none focus-visible:ring-2 focus-visible:ring-accent/60">
+      <table>{children}</table>
+    </div>
+  ),
   // react-markdown empties an unsafe URL (javascript:, data:…); such a link is shown as its text, not as a link
   // to nowhere that would open the app again in a new tab.
   a: ({ children, href }) =>

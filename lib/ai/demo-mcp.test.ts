@@ -1,9 +1,10 @@
-import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { decide } from "./demo-model.ts";
 
 const person = (text: string): LanguageModelV4Prompt[number] => ({ role: "user", content: [{ type: "text", text }] });
-const TOOLS = ["TaskList", "mcp__everything__echo", "mcp__files__read_text_file"];
+const offered = (...names: string[]): LanguageModelV4CallOptions["tools"] => names.map((name) => ({ type: "function", name, inputSchema: { type: "object" } }));
+const TOOLS = offered("TaskList", "mcp__everything__echo", "mcp__files__read_text_file");
 
 describe("the demo model's MCP requests", () => {
   it("calls the named MCP tool with the JSON arguments, by its own, server or full name", () => {
@@ -15,7 +16,7 @@ describe("the demo model's MCP requests", () => {
   it("sends arguments that are not JSON as they are, and says when there is no such tool", () => {
     expect(decide([person("mcp echo {oops")], TOOLS).calls).toEqual([{ toolName: "mcp__everything__echo", input: {}, rawInput: "{oops" }]);
     expect(decide([person("mcp nothing {}")], TOOLS).text).toMatch(/no MCP tool called `nothing`.*`mcp__everything__echo`/);
-    expect(decide([person("mcp echo {}")], ["TaskList"]).text).toMatch(/has no MCP tools/);
+    expect(decide([person("mcp echo {}")], offered("TaskList")).text).toMatch(/has no MCP tools/);
   });
 
   it("quotes the result once the tool answered", () => {

@@ -2,6 +2,7 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { jsonSchema, type LanguageModelUsage, streamText, type ToolSet, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { createDemoModel, decide, essay, newestReminderField } from "./demo-model.ts";
+import { PANEL_TIP } from "./demo-tasks.ts";
 
 const user = (text: string): LanguageModelV4Prompt[number] => ({ role: "user", content: [{ type: "text", text }] });
 const reminder = (fields: string) => user(`<system-reminder>Ground truth:\n${fields}\n</system-reminder>`);
@@ -41,7 +42,13 @@ describe("demo model", () => {
 
   it("answers context questions from the newest context reminder", () => {
     const prompt = [reminder("<context-length>Your current context contains 700 tokens.</context-length>"), user("how full is your context?")];
-    expect(decide(prompt).text).toContain("700 tokens");
+    expect(decide(prompt).text).toBe("My context holds 700 of my 8,192 tokens (9%), as the newest context hint told me.");
+    const full = [reminder("<context-length>Your current context contains 6000 tokens. When reaching 6553 tokens, your context will be compressed.</context-length>"), user("how full is your context?")];
+    expect(decide(full).text).toBe("My context holds 6,000 of my 8,192 tokens (73%), as the newest context hint told me. It is compressed at 6,553 tokens.");
+  });
+
+  it("without a context hint, answers how full its context is from its own count of its input", () => {
+    expect(decide([user("How full is your context?")]).text).toMatch(/^My context holds about \d+ of my 8,192 tokens \(\d+%\) — the figure the meter shows\./);
   });
 
   it("streams word by word through the AI SDK and reports token usage", async () => {
@@ -114,7 +121,7 @@ describe("demo model answers", () => {
       call("TaskList"),
       result("TaskList", "Tasks:\n1 [pending] a\n2 [pending] b"),
     ];
-    expect(decide(prompt).text).toBe("I added a task:\n\n- #1 a");
+    expect(decide(prompt).text).toBe(`I added a task:\n\n- #1 a\n\n${PANEL_TIP}`);
     const finished = [
       user("finish 1"),
       call("TaskUpdate"),

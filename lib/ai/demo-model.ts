@@ -98,13 +98,27 @@ const HELP = [
   "- *delegate: summarise the notes* (a subagent does it and answers), or *delegate in background: …*",
 ].join("\n");
 
-/** `tools`: the names of the tools offered to this call ("mcp <tool> …" calls one of its MCP tools). */
-export function decide(prompt: LanguageModelV4Prompt, tools: readonly string[] = []): Decision {
+/**
+ * "How full is your context?": from the newest context hint when one came (the harness's own count), else from the
+ * demo's count of the input it was given — tools, system prompt and messages, the figure the meter shows.
+ */
+function contextAnswer(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"]): string {
+  const hinted = /contains (\d+) tokens\.(?: When reaching (\d+) tokens)?/.exec(newestReminderField(prompt, "context-length") ?? "");
+  const used = hinted ? Number(hinted[1]) : inputTokens(prompt, tools);
+  const pct = Math.round((used / DEMO_CONTEXT_WINDOW) * 100);
+  const figure = `${used.toLocaleString("en-US")} of my ${DEMO_CONTEXT_WINDOW.toLocaleString("en-US")} tokens (${pct}%)`;
+  return hinted
+    ? `My context holds ${figure}, as the newest context hint told me.${hinted[2] ? ` It is compressed at ${Number(hinted[2]).toLocaleString("en-US")} tokens.` : ""}`
+    : `My context holds about ${figure} — the figure the meter shows. Most of it is my instructions and tool definitions; I get a context hint once it nears the point where it is compressed.`;
+}
+
+/** `tools`: the tools offered to this call ("mcp <tool> …" calls one of its MCP tools). */
+export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4CallOptions["tools"]): Decision {
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };
   const segment = replySegment(prompt);
-  const mcp = mcpDecision(segment, tools);
+  const mcp = mcpDecision(segment, (tools ?? []).map((t) => t.name));
   if (mcp) return mcp;
   // Delegating is reading, in either mode: a child of a planning conversation plans too.
   const delegation = delegationDecision(segment);
@@ -136,14 +150,7 @@ export function decide(prompt: LanguageModelV4Prompt, tools: readonly string[] =
         : "I haven't been told the time in this conversation, so I can't say what time it is.",
     };
   }
-  if (/how full|context (?:usage|size|window)|your context/.test(lower)) {
-    const usage = newestReminderField(prompt, "context-length");
-    return {
-      text: usage
-        ? `The newest context reminder says: ${usage}`
-        : "I haven't received a context-usage reminder yet, which means my context is still comfortably small.",
-    };
-  }
+  if (/how full|context (?:usage|size|window)|your context/.test(lower)) return { text: contextAnswer(prompt, tools) };
   const answer = answerQuestion(prompt, said);
   if (answer) return { text: answer };
   const finished = finishedAgentsNote(prompt, segment);
@@ -153,6 +160,13 @@ export function decide(prompt: LanguageModelV4Prompt, tools: readonly string[] =
   if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
   if (!said) return { text: HELP };
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };
+}
+
+/** The input's tokens, counted as usage() counts them (tool definitions included). */
+function inputTokens(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"]): number {
+  let total = tools?.length ? countToolTokens(JSON.stringify(tools)) + 4 : 0;
+  for (const m of prompt) total += countTokens(messageText(m)) + 4;
+  return total;
 }
 
 /** The last prompt this process answered, message by message: the prefix a provider's cache would hold. */
@@ -214,7 +228,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
     async doGenerate(options: LanguageModelV4CallOptions) {
-      const { text } = decide(options.prompt);
+      const { text } = decide(options.prompt, options.tools);
       return {
         content: [{ type: "text", text }],
         finishReason: { unified: "stop", raw: "stop" },
@@ -223,7 +237,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       };
     },
     async doStream(options: LanguageModelV4CallOptions) {
-      const { text, calls } = decide(options.prompt, (options.tools ?? []).map((t) => t.name));
+      const { text, calls } = decide(options.prompt, options.tools);
       const signal = options.abortSignal;
       if (calls?.length) {
         const base = hash(JSON.stringify(options.prompt.length) + lastPersonMessage(options.prompt));

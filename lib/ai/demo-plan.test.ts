@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderModeReminder } from "../agent/plan-mode.ts";
 import { decide } from "./demo-model.ts";
 import { planSteps } from "./demo-plan.ts";
+import { PANEL_TIP } from "./demo-tasks.ts";
 
 const user = (text: string): LanguageModelV4Prompt[number] => ({ role: "user", content: [{ type: "text", text }] });
 const call = (toolName: string, input: unknown = {}): LanguageModelV4Prompt[number] => ({
@@ -51,7 +52,7 @@ describe("demo model in plan mode", () => {
       ["Outline it", "Write <it>", "Ship it"].map((subject) => ({ toolName: "TaskCreate", input: { subject, description: `From the approved plan: ${subject}` } })),
     );
     const after = decide([...prompt, call("TaskCreate"), result("TaskCreate", "Task (id=1) created successfully: Outline it")]);
-    expect(after.text).toBe("I added a task:\n\n- #1 Outline it");
+    expect(after.text).toBe(`I added a task:\n\n- #1 Outline it\n\n${PANEL_TIP}`);
     // Later messages in build mode are ordinary again.
     expect(decide([...prompt, user("hello")]).text).toMatch(/^Hello!/);
   });

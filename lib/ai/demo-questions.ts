@@ -115,10 +115,17 @@ function openTasks(prompt: LanguageModelV4Prompt): string {
   return `You have ${open.length} open tasks (${inProgress} in progress, ${open.length - inProgress} pending).`;
 }
 
+/** Whether a tasks hint since the person's last message says they changed the list (in the side panel). */
+function editedByPerson(prompt: LanguageModelV4Prompt): boolean {
+  const asked = personIndexes(prompt).at(-1) ?? -1;
+  return reminderValues(prompt, "tasks").some((r) => r.index > asked && /The user updated the task list/.test(r.value));
+}
+
 function nextTask(prompt: LanguageModelV4Prompt): string {
   const entries = [...taskPicture(prompt).entries()];
   const next = entries.find(([, t]) => t.status === "in_progress") ?? entries.find(([, t]) => t.status === "pending");
-  return next ? `Next up: task #${next[0]} — ${next[1].subject}.` : "There is nothing left to do: no open tasks.";
+  const seen = editedByPerson(prompt) ? "You changed the task list in the panel — I was told in a hint and read it again. " : "";
+  return `${seen}${next ? `Next up: task #${next[0]} — ${next[1].subject}.` : "There is nothing left to do: no open tasks."}`;
 }
 
 const KIND_WORDS: ReadonlyArray<readonly [LedgerKind, RegExp]> = [

@@ -125,6 +125,9 @@ export function errorInWords(result: string): string {
   return first.replace(/^\w+Error:\s*/, "").replace(/^PLAN MODE is on \(read-only\): /, "Plan mode is on, so nothing was changed: ");
 }
 
+/** After tasks are added: how to see a panel edit reach the agent (a tasks hint on the next message). */
+export const PANEL_TIP = "Change one in the side panel (tick it off, rename it), then ask me *what's next?* — your edit reaches me as a hint.";
+
 /**
  * A short answer that sums up what this reply's tool calls did, in the person's words: never the tool results
  * themselves, nor what they tell the model ("Call TaskList now…"). Lists are Markdown lists.
@@ -158,7 +161,10 @@ export function summarizeResults(segment: ReplySegment): string {
     said.push(text.split("\n")[0] ?? "");
   }
   const parts: string[] = [];
-  if (created.length) parts.push(`I added ${created.length === 1 ? "a task" : `${created.length} tasks`}:\n\n${asList(created)}`);
+  if (created.length) {
+    parts.push(`I added ${created.length === 1 ? "a task" : `${created.length} tasks`}:\n\n${asList(created)}`);
+    parts.push(PANEL_TIP);
+  }
   if (said.length === 1) parts.push(said[0]!);
   else if (said.length) parts.push(asList(said));
   return parts.join("\n\n") || "Done.";

@@ -70,6 +70,38 @@ for (const theme of THEMES) {
       await expectAxeClean(page, `inspector (${theme})`);
     });
 
+    test("a reply with math, a table and a task list; the folded layout; the suggestions; the plan editor", async ({ page }) => {
+      const chat = new ChatPage(page);
+      const id = `axe-math-${theme}-${Date.now().toString(36)}`;
+      const text = "Inline $a^2+b^2=c^2$ and\n\n$$\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$$\n\n| A | B |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n- [ ] open";
+      const messages = [
+        { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "math" }] },
+        { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text }] },
+      ];
+      const imported = await page.request.post("/api/conversations/import", { data: { version: 1, conversation: { id, title: "Math", messages } } });
+      expect(imported.status()).toBe(201);
+      await chat.gotoConversation(((await imported.json()) as { id: string }).id);
+      await expect(chat.lastAssistant().locator(".katex")).toHaveCount(2);
+      await expectAxeClean(page, `math, table and task list (${theme})`);
+
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.getByTestId("toggle-sidebar").click();
+      await page.keyboard.press("Control+.");
+      await expect(page.getByTestId("sidebar")).toBeHidden();
+      await expectAxeClean(page, `folded list and panel (${theme})`);
+      await page.getByTestId("toggle-sidebar").click();
+      await page.keyboard.press("Control+.");
+
+      await chat.gotoNewChat();
+      await expectAxeClean(page, `suggestions (${theme})`);
+      await chat.input.press("Shift+Tab");
+      await chat.ask("plan a picnic");
+      await chat.planPanel.getByTestId("plan-edit").click();
+      await expect(page.getByTestId("plan-editor-dialog")).toBeVisible();
+      await expectAxeClean(page, `plan editor (${theme})`);
+      await page.keyboard.press("Escape");
+    });
+
     test("the workspace settings page", async ({ page }) => {
       await page.goto("/w/default");
       await expect(page.getByTestId("workspace-settings")).toBeVisible();
