@@ -1,7 +1,7 @@
 "use client";
 // Markdown for replies. Raw HTML in the text is shown as text, never executed (no rehype-raw), and link URLs go
 // through react-markdown's safe URL filter (no javascript: links). A remote image waits for a click (markdown-image.tsx).
-// Math ($…$ inline, $$…$$ on its own lines) is typeset by KaTeX; its stylesheet and fonts are bundled with the app
+// Math ($…$ or \(…\) inline, $$…$$ or \[…\] displayed; "$5" stays money: math-delimiters.ts) is typeset by KaTeX; its stylesheet and fonts are bundled with the app
 // (app/layout.tsx), nothing is fetched from elsewhere. A formula KaTeX cannot read is shown as its TeX, in red.
 import { memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
@@ -10,6 +10,7 @@ import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import { CodeBlock } from "./code-block";
 import { MarkdownImage } from "./markdown-image";
+import { prepareMath } from "./math-delimiters";
 
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
@@ -46,7 +47,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div data-testid="message-text" className="prose-chat">
       <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={components} skipHtml={false}>
-        {text}
+        {prepareMath(text)}
       </ReactMarkdown>
     </div>
   );

@@ -6,6 +6,8 @@ import { ChatPage } from "./pages/chat-page";
 const REPLY = [
   "Euler's identity is $e^{i\\pi} + 1 = 0$, and the area under the parabola:",
   "",
+  "It costs $5 and $10 a month, and \\( a^2 + b^2 = c^2 \\) holds.",
+  "",
   "$$",
   "\\int_0^1 x^2\\,dx = \\frac{1}{3}",
   "$$",
@@ -44,8 +46,10 @@ test("a reply's math is typeset by KaTeX with local fonts; its table and task li
   await chat.gotoConversation(((await imported.json()) as { id: string }).id);
   const reply = chat.lastAssistant().getByTestId("message-text");
 
-  // Math: one inline formula and one display formula, each with its TeX kept for screen readers and copying.
-  await expect(reply.locator(".katex")).toHaveCount(2);
+  // Math: two inline formulas ($…$ and \(…\)) and one display formula, each with its TeX kept for screen readers
+  // and copying; dollar amounts stay money.
+  await expect(reply.locator(".katex")).toHaveCount(3);
+  await expect(reply).toContainText("It costs $5 and $10 a month");
   await expect(reply.locator(".katex-display")).toHaveCount(1);
   await expect(reply.locator(".katex-display annotation")).toHaveText("\\int_0^1 x^2\\,dx = \\frac{1}{3}");
   await expect(reply.locator(".katex math").first()).toBeAttached();
