@@ -20,7 +20,6 @@ import {
   restartChild,
   settleChild,
 } from "../db/subagents.ts";
-import { envNumber } from "../env-number.ts";
 import { logFailure } from "../ops/logger.ts";
 import { agentsVisibleIn } from "./agents.ts";
 import { publishChange } from "./live/event-bus.ts";
@@ -45,8 +44,7 @@ export type StartChildReply = (args: { request: { id: string; message: { id: str
 
 /** Children running at once per conversation. */
 export const MAX_RUNNING_CHILDREN = 4;
-/** How deep children may nest (HINTLINE_MAX_AGENT_DEPTH, default 2: a child may spawn, a grandchild may not). */
-export const maxAgentDepth = () => Math.max(0, Math.floor(envNumber("HINTLINE_MAX_AGENT_DEPTH", 2)));
+export { maxAgentDepth } from "../ai/tools/catalog.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const MAX_TIMEOUT_SECONDS = 600;
 /** The answer a run's record keeps (the whole is the child's last message). */

@@ -29,6 +29,7 @@ import {
 } from "../db/workspace-views.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
+import { subagentsEnabled } from "../ai/tools/catalog.ts";
 import { agentsVisibleIn } from "./agents.ts";
 import { visibleSkills } from "./skills.ts";
 
@@ -70,7 +71,8 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
     knowledgeIndex: index?.content ?? "",
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
     skills: skills.map((s) => ({ name: s.name, description: s.description })),
-    agents: agents.map((a) => ({ id: a.id, description: a.description })),
+    // Subagents off (HINTLINE_MAX_AGENT_DEPTH=0): no agent is listed, so the prompt has no Subagents section.
+    agents: subagentsEnabled() ? agents.map((a) => ({ id: a.id, description: a.description })) : [],
   };
   liveByWorkspace.set(workspaceId, { revision, state });
   return { revision, state };

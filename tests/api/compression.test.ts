@@ -8,7 +8,9 @@ type WireMessage = { role: string; content: unknown };
 const text = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 7} river`).join(" ");
 
-const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "4500" });
+// Subagents off: this file's small window is sized for the other tools alone (the agent tools and the Subagents
+// section would take ~900 of its 4,500 tokens; tests/api/subagents*.test.ts cover them).
+const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "4500", HINTLINE_MAX_AGENT_DEPTH: "0" });
 
 describe("context usage and compression", () => {
   it("warns once past the buffer, compresses at the trigger, and restarts from system + summary with a fresh time hint", async () => {

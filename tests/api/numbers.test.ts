@@ -105,8 +105,8 @@ describe("compress now", () => {
 
   it("does not store a summary larger than what it would replace", async () => {
     const id = `bigger-${Date.now()}`;
-    // Short messages: the demo model's five-section summary of them is larger than they are.
-    for (const text of ["hi", "hey", "hello", "hi there"]) await chat(server.url, { conversationId: id, text });
+    // Short messages and short answers: the demo model's five-section summary of them is larger than they are.
+    for (const text of ["what time is it?", "what time is it?", "what time is it?"]) await chat(server.url, { conversationId: id, text });
     const before = await figures(id);
     const response = await fetch(`${server.url}/api/conversations/${id}/compact`, { method: "POST" });
     expect(response.status).toBe(200);
@@ -153,8 +153,8 @@ describe("the demo model after a task hint", () => {
     const { text } = await chat(server.url, { conversationId: id, text: "what's left?" });
     const { body } = await getJson<View>(`${server.url}/api/conversations/${id}`);
     expect(messageText(body.messages.at(-1) as never)).toBe(text);
-    expect(text).toMatch(/^- 1 \[pending\] draft$/m);
-    expect(text).toMatch(/^- 2 \[pending\] review$/m);
-    expect(text).toMatch(/^- 3 \[pending\] publish$/m);
+    expect(text).toMatch(/^- #1 draft — pending$/m);
+    expect(text).toMatch(/^- #2 review — pending$/m);
+    expect(text).toMatch(/^- #3 publish — pending$/m);
   });
 });

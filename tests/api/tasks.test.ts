@@ -88,6 +88,9 @@ describe("task tools through the provider", () => {
 
     const [first, second] = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
     expect(env.fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+      "AgentList",
+      "AgentSend",
+      "AgentSpawn",
       "InstructionsRead",
       "KnowledgeList",
       "KnowledgeRead",

@@ -2,6 +2,7 @@
 // name in its `tools` is checked against it without loading the tools themselves. index.ts holds the tools in the
 // same order (its test checks that both agree).
 import type { ToolAccess } from "../../agent/plan-mode.ts";
+import { envNumber } from "../../env-number.ts";
 
 export const TOOL_ACCESS = {
   TaskCreate: "write",
@@ -34,3 +35,10 @@ export const TASK_TOOL_NAMES: readonly BuiltInToolName[] = ["TaskCreate", "TaskG
 export const DEFAULT_CHILD_TOOLS: readonly BuiltInToolName[] = BUILT_IN_TOOL_NAMES.filter(
   (name) => TOOL_ACCESS[name] === "read" || TASK_TOOL_NAMES.includes(name),
 );
+
+/** How deep children may nest (HINTLINE_MAX_AGENT_DEPTH, default 2: a child may spawn, a grandchild may not). */
+export const maxAgentDepth = () => Math.max(0, Math.floor(envNumber("HINTLINE_MAX_AGENT_DEPTH", 2)));
+
+/** With HINTLINE_MAX_AGENT_DEPTH=0 subagents are off: no agent tools and no "## Subagents" section in any prompt. */
+export const subagentsEnabled = () => maxAgentDepth() > 0;
+export const AGENT_TOOL_NAMES: readonly BuiltInToolName[] = ["AgentSpawn", "AgentSend", "AgentList"];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TOOL_ACCESS } from "./catalog.ts";
 import { createTools, TOOL_DEFINITIONS, TOOL_NAMES } from "./index.ts";
 import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
@@ -86,5 +86,16 @@ describe("the repeat warning", () => {
     expect([list("1 [completed] a\n2 [pending] b", 1), list("1 [completed] a\n2 [completed] b", 2), list("1 [completed] a\n2 [cancelled] b", 3)]).toEqual([1, 1, 1]);
     expect([list("1 [completed] a\n2 [cancelled] b", 4), list("1 [completed] a\n2 [cancelled] b", 5)]).toEqual([2, 3]);
     expect(list("changed", 6)).toBe(1);
+  });
+});
+
+describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("offers no agent tools, and every other tool as before", () => {
+    const ctx = { conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} };
+    expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES);
+    vi.stubEnv("HINTLINE_MAX_AGENT_DEPTH", "0");
+    expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
   });
 });

@@ -22,6 +22,7 @@ import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
 import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-context.ts";
 import { taskUpdateTool } from "./task-update.ts";
+import { AGENT_TOOL_NAMES, subagentsEnabled } from "./catalog.ts";
 
 type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: ToolContext) => Tool };
 
@@ -86,7 +87,8 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
 
 /** The tools, in their order; `only`: just these (a subagent's own list). */
 export function createTools(ctx: ToolContext, only?: readonly string[]): Record<ToolName, Tool> {
-  const definitions = only ? TOOL_DEFINITIONS.filter((d) => only.includes(d.name)) : TOOL_DEFINITIONS;
+  const enabled = subagentsEnabled() ? TOOL_DEFINITIONS : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
+  const definitions = only ? enabled.filter((d) => only.includes(d.name)) : enabled;
   return Object.fromEntries(definitions.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
