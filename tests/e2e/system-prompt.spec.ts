@@ -10,7 +10,9 @@ test("instructions edited in the UI reach the next model input, shown section by
 
   await page.getByTestId("open-inspector").click();
   const inspector = page.getByTestId("inspector");
-  await expect(inspector.getByTestId("inspector-section")).toHaveCount(2);
+  // The base prompt, the workspace section and the Subagents section (the built-in general-purpose agent).
+  await expect(inspector.getByTestId("inspector-section")).toHaveCount(3);
+  await expect(inspector.locator('[data-section="subagents"]')).toHaveCount(1);
   await expect(inspector.locator('[data-section="instructions"]')).toHaveCount(0);
   // The first reply's time hint is part of the input, as a user-role message.
   await expect(inspector.locator('[data-testid="inspector-message"][data-hint="true"]')).toHaveCount(1);

@@ -58,7 +58,7 @@ test.describe("tasks", () => {
       "<tasks>The user updated the task list. You have 1 in-progress tasks and 1 pending tasks.",
     );
     await expect(reply.getByTestId("tool-summary")).toHaveText(["Listed tasks · 3"]);
-    await expect(reply.getByTestId("message-text")).toContainText("1 [completed] Draft the outline");
+    await expect(reply.getByTestId("message-text")).toContainText("#1 Draft the outline — done");
 
     // After a reload the panel and the transcript are as they were.
     await chat.reload();
