@@ -10,14 +10,14 @@ test("the meter rises, the context hint appears, compression happens with its ch
   await chat.send("hello");
   await chat.waitForReplyDone();
   const id = await chat.conversationId();
-  const patch = await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 4200 } } } });
+  const patch = await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 6000 } } } });
   expect(patch.status()).toBe(200);
   await chat.reload();
 
   const meter = page.getByTestId("context-meter").filter({ visible: true });
   const tokens = async () => Number(await meter.getAttribute("data-tokens"));
   const before = await tokens();
-  await expect(meter.getByTestId("meter-label")).toContainText("/ 4.2k");
+  await expect(meter.getByTestId("meter-label")).toContainText("/ 6.0k");
 
   let compressed = false;
   const seen: number[] = [before];
