@@ -37,7 +37,9 @@ export async function discoverMcpTools(servers: readonly McpServerConfig[], sess
       .map(async (server) => {
         try {
           return fixedToolsOf(server.name, await listMcpTools(await sessions.client(server)));
-        } catch {
+        } catch (error) {
+          // Left out of this conversation's list; GET …/mcp-servers/:name shows the reason to the person.
+          logFailure("an MCP server could not be reached for a conversation's tool list", { server: server.name })(error);
           sessions.forget(server.name);
           return [];
         }

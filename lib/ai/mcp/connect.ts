@@ -4,6 +4,7 @@
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import type { McpServerConfig } from "./server-config.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 /** How long connecting (and listing tools) may take before the server counts as unreachable. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -77,6 +78,6 @@ export async function probeMcpServer(server: McpServerConfig): Promise<{ ok: tru
   } catch (error) {
     return { ok: false, error: describeMcpError(error) };
   } finally {
-    await client?.close().catch(() => {});
+    await client?.close().catch(logFailure("closing an MCP connection failed", { server: server.name }));
   }
 }

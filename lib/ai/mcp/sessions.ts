@@ -3,6 +3,7 @@
 import type { MCPClient } from "@ai-sdk/mcp";
 import { connectMcp } from "./connect.ts";
 import type { McpServerConfig } from "./server-config.ts";
+import { logFailure } from "../../ops/logger.ts";
 
 export type McpSessions = {
   client(server: McpServerConfig): Promise<MCPClient>;
@@ -12,7 +13,12 @@ export type McpSessions = {
 
 export function createMcpSessions(connect: (server: McpServerConfig) => Promise<MCPClient> = (s) => connectMcp(s)): McpSessions {
   const clients = new Map<string, Promise<MCPClient>>();
-  const closeOne = (client: Promise<MCPClient>) => client.then((c) => c.close()).catch(() => {});
+  // A client that never connected has nothing to close (its failure was reported where it was used).
+  const closeOne = (name: string, client: Promise<MCPClient>) =>
+    client.then(
+      (c) => c.close().catch(logFailure("closing an MCP connection failed", { server: name })),
+      () => undefined,
+    );
   return {
     client(server) {
       let client = clients.get(server.name);
@@ -28,12 +34,12 @@ export function createMcpSessions(connect: (server: McpServerConfig) => Promise<
     forget(name) {
       const client = clients.get(name);
       clients.delete(name);
-      if (client) void closeOne(client);
+      if (client) void closeOne(name, client);
     },
     async close() {
-      const all = [...clients.values()];
+      const all = [...clients.entries()];
       clients.clear();
-      await Promise.all(all.map(closeOne));
+      await Promise.all(all.map(([name, client]) => closeOne(name, client)));
     },
   };
 }
