@@ -5,9 +5,12 @@
 // Options: --only=unit,api (run some suites); HINTLINE_SKIP_E2E=1 / HINTLINE_SKIP_POSTGRES=1 to leave suites out
 // on a machine without Chromium or PostgreSQL (counted as skipped, never as passed). Under CI (CI=true) nothing may be
 // skipped: a skipped test or a suite left out fails the run.
-import { spawnSync } from "node:child_process";
+// The two slow suites (api and e2e) run side by side, each line of their output prefixed with the suite's name and the
+// whole of it kept in test-results/<suite>.log; the run ends with the names of the tests that failed.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ensureBuild } from "./start.mjs";
 
@@ -28,6 +31,25 @@ function run(cmd, args, env = {}) {
 /** The suite's line: `name: N passed, N failed, N skipped`, with what was left out and how long it took. */
 export function suiteLine(name, { passed, failed, skipped }, extra = "") {
   return `${name}: ${passed} passed, ${failed} failed, ${skipped} skipped${extra}`;
+}
+
+/** Runs a command with its output prefixed by `[name] ` and copied to test-results/<name>.log. */
+function runPrefixed(name, cmd, args, env = {}) {
+  const started = Date.now();
+  const log = fs.createWriteStream(path.join(root, `test-results/${name}.log`));
+  const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+      console.log(`[${name}] ${line}`);
+      log.write(`${line}\n`);
+    });
+  }
+  return new Promise((resolve) => {
+    child.on("close", (status) => {
+      log.end();
+      resolve({ ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+    });
+  });
 }
 
 function report(name, counts, extra = "") {
@@ -55,20 +77,60 @@ export function countPlaywright(stats = {}) {
   return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0), skipped: stats.skipped ?? 0 };
 }
 
+const failures = [];
+
 /**
  * Runs Vitest projects as one suite and reports it. `leftOut(counts)`: tests of the suite that were not run at all
- * (a database left out), counted as skipped.
+ * (a database left out), counted as skipped. `parallel`: run beside another suite, output prefixed.
  */
-function vitestSuite(name, projects, { env = {}, extra = "", leftOut = () => 0 } = {}) {
+async function vitestSuite(name, projects, { env = {}, extra = "", leftOut = () => 0, parallel = false } = {}) {
   if (!wanted(name)) return;
   const out = path.join(root, `test-results/${name}.json`);
   fs.rmSync(out, { force: true });
   const args = ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
-  const { ok, seconds } = run(bin("vitest"), args, env);
-  const counts = fs.existsSync(out) ? countVitest(JSON.parse(fs.readFileSync(out, "utf8"))) : { passed: 0, failed: 1, skipped: 0 };
+  const { ok, seconds } = parallel ? await runPrefixed(name, bin("vitest"), args, env) : run(bin("vitest"), args, env);
+  const data = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : undefined;
+  const counts = data ? countVitest(data) : { passed: 0, failed: 1, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
   counts.skipped += leftOut(counts);
+  if (data) failures.push(...failedVitest(data).map((f) => `${name}: ${f}`));
   report(name, counts, `${extra} (${seconds}s)`);
+}
+
+async function e2eSuite({ parallel }) {
+  const out = path.join(root, "test-results/e2e.json");
+  fs.rmSync(out, { force: true });
+  const { ok, seconds } = parallel ? await runPrefixed("e2e", bin("playwright"), ["test"]) : run(bin("playwright"), ["test"]);
+  const data = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : undefined;
+  const counts = data ? countPlaywright(data.stats) : { passed: 0, failed: 1, skipped: 0 };
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  if (data) failures.push(...failedPlaywright(data).map((f) => `e2e: ${f}`));
+  report("e2e", counts, ` (${seconds}s)`);
+}
+
+/** The failed tests of a Vitest JSON report, as `file › title` (a file that failed to load counts as one). */
+export function failedVitest(data) {
+  const failed = [];
+  for (const file of data.testResults ?? []) {
+    const name = path.relative(root, file.name ?? "");
+    const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of tests) failed.push(`${name} › ${t.fullName ?? t.title}`);
+    if (!tests.length && file.status === "failed") failed.push(`${name} (${(file.message ?? "failed").split("\n")[0]})`);
+  }
+  return failed;
+}
+
+/** The failed (or flaky) tests of a Playwright JSON report, as `file:line › title`. */
+export function failedPlaywright(data) {
+  const failed = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      if (!spec.ok || (spec.tests ?? []).some((t) => t.status === "flaky")) failed.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")}`);
+    }
+    for (const child of suite.suites ?? []) walk(child, suite.file === child.file && child.title ? [...titles, child.title] : titles);
+  };
+  for (const suite of data.suites ?? []) walk(suite, []);
+  return failed;
 }
 
 /** How many tests the browser suite holds (listed, not run: no server or browser is started). */
@@ -95,7 +157,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
   check("lint", bin("biome"), ["check", "."]);
   check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
-  vitestSuite("unit", ["unit"]);
+  await vitestSuite("unit", ["unit"]);
 
   // One PostgreSQL server for the persistence tests and the API tests that also run on PostgreSQL.
   const skipPostgres = process.env.HINTLINE_SKIP_POSTGRES === "1";
@@ -111,32 +173,26 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const postgresEnv = postgres ? { TEST_POSTGRES_URL: postgres } : {};
   // Without PostgreSQL, the persistence tests' PostgreSQL half (the same files as the SQLite half) is counted as skipped.
-  vitestSuite("db", postgres ? ["db-sqlite", "db-postgres"] : ["db-sqlite"], {
+  await vitestSuite("db", postgres ? ["db-sqlite", "db-postgres"] : ["db-sqlite"], {
     env: postgresEnv,
     ...(postgres ? {} : { extra: " (PostgreSQL left out)", leftOut: (c) => c.passed + c.failed + c.skipped }),
   });
 
   const skipE2e = process.env.HINTLINE_SKIP_E2E === "1";
   if (wanted("api") || (wanted("e2e") && !skipE2e)) ensureBuild();
-  vitestSuite("api", ["api"], { env: postgresEnv, extra: postgres ? "" : " (PostgreSQL variants left out)" });
-
-  if (wanted("e2e")) {
-    if (skipE2e) {
-      report("e2e", { passed: 0, failed: 0, skipped: countE2eTests() }, " (HINTLINE_SKIP_E2E=1: not run)");
-    } else {
-      const out = path.join(root, "test-results/e2e.json");
-      fs.rmSync(out, { force: true });
-      const { ok, seconds } = run(bin("playwright"), ["test"]);
-      const counts = fs.existsSync(out) ? countPlaywright(JSON.parse(fs.readFileSync(out, "utf8")).stats) : { passed: 0, failed: 1, skipped: 0 };
-      if (!ok && counts.failed === 0) counts.failed = 1;
-      report("e2e", counts, ` (${seconds}s)`);
-    }
-  }
+  const runE2e = wanted("e2e") && !skipE2e;
+  const parallel = wanted("api") && runE2e && process.env.HINTLINE_TEST_SERIAL !== "1";
+  const api = vitestSuite("api", ["api"], { env: postgresEnv, extra: postgres ? "" : " (PostgreSQL variants left out)", parallel });
+  if (!parallel) await api;
+  const e2e = runE2e ? e2eSuite({ parallel }) : undefined;
+  if (wanted("e2e") && skipE2e) report("e2e", { passed: 0, failed: 0, skipped: countE2eTests() }, " (HINTLINE_SKIP_E2E=1: not run)");
+  await Promise.all([api, e2e]);
 
   const sum = (key) => results.reduce((n, r) => n + r[key], 0);
   const [passed, failed, skipped] = [sum("passed"), sum("failed"), sum("skipped")];
   const skippedUnderCi = underCi && (skipped > 0 || skipPostgres || skipE2e);
   console.log(`\nsuites: ${results.map((r) => `${r.name} ${r.failed ? "FAILED" : r.skipped ? "ok, some skipped" : "ok"}`).join(" · ")}`);
+  if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
   console.log(suiteLine("total", { passed, failed, skipped }));
   if (skippedUnderCi) console.error("CI: tests were skipped; under CI every test must run (a skip there hides a test that cannot fail)");
   process.exit(failed || skippedUnderCi ? 1 : 0);
