@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, providerEnv, providerServerForFile, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, postChat, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
 import { startOpenAIFake } from "../support/openai-fake.ts";
-import { type ConversationView, expectNoStackTrace, messageText, pollUntil, readUntil } from "./helpers.ts";
+import { type ConversationView, expectNoStackTrace, messageText, readUntil } from "./helpers.ts";
 
 const RETRYING = { HINTLINE_MAX_RETRIES: "2", HINTLINE_RETRY_BASE_MS: "50" };
 const retries = (chunks: StreamChunk[]) => chunks.filter((c) => c.type === "data-retry").map((c) => c.data as { attempt: number; reason: string });
@@ -107,14 +107,12 @@ describe("a provider that never answers, and the person presses Stop", () => {
     const stop = new AbortController();
     const response = await postChat(env.server.url, { conversationId: "hang", messageId: "u-hang", text: "are you there?", signal: stop.signal });
     await readUntil(response, (c) => c.type === "data-context-usage");
-    const started = Date.now();
     stop.abort();
+    // "At once" is behaviour, not a stopwatch: Stop answers only once the reply is stored, so the very next read
+    // holds it as incomplete (no polling), long before the provider's 30 s timeout would have ended it.
     expect((await stopReply(env.server.url, "hang")).status).toBe(200);
-    const status = async () => (await view(env.server.url, "hang")).messages[1]?.metadata?.status;
-    await pollUntil(status, (s) => s === "incomplete", 10_000, "the reply to be stored incomplete");
     const settled = await view(env.server.url, "hang");
     expect(settled.messages[1]?.metadata?.status).toBe("incomplete");
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(messageText(settled.messages[0])).toBe("are you there?");
     env.fake.enqueue({ text: "yes" });
     const next = await chat(env.server.url, { conversationId: "hang", text: "hello again" });
