@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, providerEnv, providerServerForFile, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, postChat, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
 import { startOpenAIFake } from "../support/openai-fake.ts";
-import { type ConversationView, expectNoStackTrace, messageText, readUntil } from "./helpers.ts";
+import { type ConversationView, expectNoStackTrace, messageText, pollUntil, readUntil } from "./helpers.ts";
 
 const RETRYING = { HINTLINE_MAX_RETRIES: "2", HINTLINE_RETRY_BASE_MS: "50" };
 const retries = (chunks: StreamChunk[]) => chunks.filter((c) => c.type === "data-retry").map((c) => c.data as { attempt: number; reason: string });
@@ -107,6 +107,10 @@ describe("a provider that never answers, and the person presses Stop", () => {
     const stop = new AbortController();
     const response = await postChat(env.server.url, { conversationId: "hang", messageId: "u-hang", text: "are you there?", signal: stop.signal });
     await readUntil(response, (c) => c.type === "data-context-usage");
+    // Stop only once the hanging request has reached the provider: stopped before it (a loaded machine is slow to send
+    // it), the scripted hang would stay queued and answer the next message instead of "yes".
+    const reached = async () => env.fake.requests.some((r) => JSON.stringify(r.body).includes("are you there?"));
+    await pollUntil(reached, Boolean, 10_000, "the request to reach the provider");
     stop.abort();
     // "At once" is behaviour, not a stopwatch: Stop answers only once the reply is stored, so the very next read
     // holds it as incomplete (no polling), long before the provider's 30 s timeout would have ended it.
@@ -116,6 +120,7 @@ describe("a provider that never answers, and the person presses Stop", () => {
     expect(messageText(settled.messages[0])).toBe("are you there?");
     env.fake.enqueue({ text: "yes" });
     const next = await chat(env.server.url, { conversationId: "hang", text: "hello again" });
+    expect(next.response.status).toBe(200);
     expect(next.text).toBe("yes");
   });
 });
