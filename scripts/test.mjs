@@ -81,32 +81,35 @@ export function countPlaywright(stats = {}) {
 const failures = [];
 
 /**
- * Runs Vitest projects as one suite and reports it. `leftOut(counts)`: tests of the suite that were not run at all
- * (a database left out), counted as skipped. `parallel`: run beside another suite, output prefixed.
+ * Runs one suite's command and reports it from its JSON report `out`: counted by `count`, its failed tests named by
+ * `failedOf`. A command that failed without a report counts as one failure. `parallel`: run beside another suite,
+ * output prefixed.
  */
-async function vitestSuite(name, projects, { env = {}, extra = "", leftOut = () => 0, parallel = false } = {}) {
-  if (!wanted(name)) return;
-  const out = path.join(root, `test-results/${name}.json`);
+async function suite(name, { cmd, args, env = {}, out, count, failedOf, extra = "", leftOut = () => 0, parallel = false }) {
   fs.rmSync(out, { force: true });
-  const args = ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
-  const { ok, seconds } = parallel ? await runPrefixed(name, bin("vitest"), args, env) : run(bin("vitest"), args, env);
+  const { ok, seconds } = parallel ? await runPrefixed(name, cmd, args, env) : run(cmd, args, env);
   const data = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : undefined;
-  const counts = data ? countVitest(data) : { passed: 0, failed: 1, skipped: 0 };
+  const counts = data ? count(data) : { passed: 0, failed: 1, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
   counts.skipped += leftOut(counts);
-  if (data) failures.push(...failedVitest(data).map((f) => `${name}: ${f}`));
+  if (data) failures.push(...failedOf(data).map((f) => `${name}: ${f}`));
   report(name, counts, `${extra} (${seconds}s)`);
 }
 
-async function e2eSuite({ parallel }) {
+/**
+ * Runs Vitest projects as one suite. `leftOut(counts)`: tests of the suite that were not run at all (a database left
+ * out), counted as skipped.
+ */
+async function vitestSuite(name, projects, options = {}) {
+  if (!wanted(name)) return;
+  const out = path.join(root, `test-results/${name}.json`);
+  const args = ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
+  await suite(name, { cmd: bin("vitest"), args, out, count: countVitest, failedOf: failedVitest, ...options });
+}
+
+function e2eSuite({ parallel }) {
   const out = path.join(root, "test-results/e2e.json");
-  fs.rmSync(out, { force: true });
-  const { ok, seconds } = parallel ? await runPrefixed("e2e", bin("playwright"), ["test"]) : run(bin("playwright"), ["test"]);
-  const data = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : undefined;
-  const counts = data ? countPlaywright(data.stats) : { passed: 0, failed: 1, skipped: 0 };
-  if (!ok && counts.failed === 0) counts.failed = 1;
-  if (data) failures.push(...failedPlaywright(data).map((f) => `e2e: ${f}`));
-  report("e2e", counts, ` (${seconds}s)`);
+  return suite("e2e", { cmd: bin("playwright"), args: ["test"], out, count: (data) => countPlaywright(data.stats), failedOf: failedPlaywright, parallel });
 }
 
 /** The failed tests of a Vitest JSON report, as `file › title` (a file that failed to load counts as one). */
