@@ -14,7 +14,7 @@ describe("npm run eval (fast subset, demo model)", () => {
 
   beforeAll(async () => {
     env = prepareEnvironment({});
-    report = await runEval({ only: ["time-after-jump", "tool-keeps-failing", "compressed-path", "preference-across-conversations"] });
+    report = await runEval({ only: ["time-after-jump", "tool-keeps-failing", "compressed-path", "preference-across-conversations", "delegation-keeps-context-small"] });
   }, 90_000);
 
   afterAll(async () => {
@@ -41,6 +41,8 @@ describe("npm run eval (fast subset, demo model)", () => {
       "compressed-path / hints on · no ledger",
       "preference-across-conversations / hints on · memory from compression",
       "preference-across-conversations / hints on · no memory from compression",
+      "delegation-keeps-context-small / hints on · delegated",
+      "delegation-keeps-context-small / hints on · done itself",
     ]);
     for (const row of report.rows) {
       expect(row.total).toBeGreaterThan(0);
@@ -64,9 +66,20 @@ describe("npm run eval (fast subset, demo model)", () => {
     expect(accuracy["preference-across-conversations / hints on · no memory from compression"]).toBe(0);
   });
 
+  it("measures that delegating the work keeps the parent's context smaller than doing it itself, at the same accuracy", () => {
+    const row = (variant: string) => report.rows.find((r) => r.scenario === "delegation-keeps-context-small" && r.variant === `hints on · ${variant}`)!;
+    const delegated = row("delegated");
+    const itself = row("done itself");
+    expect([delegated.accuracy, itself.accuracy]).toEqual([1, 1]);
+    // The survey (about 3,000 tokens) is in the context of the agent that read it: the child's, when delegated.
+    expect(itself.contextTokens - delegated.contextTokens).toBeGreaterThan(2000);
+    const record = report.records.find((r) => r.scenario === "delegation-keeps-context-small" && r.variant === "hints on · delegated")!;
+    expect(record.turns[1]!.toolCalls.map((call) => call.tool)).toEqual(["AgentSpawn"]);
+  });
+
   it("prints a table and writes every request and answer as JSON", () => {
     const table = formatTable(report.rows).split("\n");
-    expect(table[0]).toMatch(/^scenario\s+variant\s+accuracy\s+right\s+steps\s+input tok\s+cached tok\s+wall ms$/);
+    expect(table[0]).toMatch(/^scenario\s+variant\s+accuracy\s+right\s+steps\s+input tok\s+cached tok\s+context tok\s+wall ms$/);
     expect(table).toHaveLength(2 + report.rows.length);
     expect(table[2]).toMatch(/^time-after-jump\s+hints on · append\s+100 %\s+1\/1/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-eval-out-"));

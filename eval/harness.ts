@@ -15,6 +15,7 @@ import { startReply } from "../lib/chat/start-reply.ts";
 import { updateConversationFields } from "../lib/chat/update-conversation.ts";
 import { setClock } from "../lib/clock.ts";
 import { addWorkspace, editWorkspace } from "../lib/chat/workspaces.ts";
+import { saveKnowledge } from "../lib/chat/knowledge.ts";
 import { ensureConversation } from "../lib/db/conversations.ts";
 import { listMessages } from "../lib/db/messages.ts";
 
@@ -72,7 +73,7 @@ export class SimulatedClock {
   }
 }
 
-type Options = { hints?: boolean; strategy?: InjectionStrategy; memoryFromCompression?: boolean };
+type Options = { hints?: boolean; strategy?: InjectionStrategy; memoryFromCompression?: boolean; delegate?: boolean };
 
 export class EvalConversation {
   readonly id = `eval-${generateId()}`;
@@ -86,7 +87,8 @@ export class EvalConversation {
 
   /**
    * `hints`: settings.injection.injectRuntimeState of the conversation; `strategy`: settings.injection.strategy;
-   * `memoryFromCompression`: the setting of a workspace `newWorkspace` makes (its default when not given).
+   * `memoryFromCompression`: the setting of a workspace `newWorkspace` makes (its default when not given);
+   * `delegate`: whether the person hands the work to a subagent (the scenario reads it as `delegates`).
    */
   constructor(start: string, options: Options = {}, shared?: { clock: SimulatedClock; turns: Turn[]; actions: Action[] }) {
     this.clock = shared?.clock ?? new SimulatedClock(start);
@@ -105,6 +107,16 @@ export class EvalConversation {
     this.#log("new workspace", { id: workspace.id, memoryFromCompression: this.#options.memoryFromCompression ?? true });
     this.#workspaceId = workspace.id;
     return workspace.id;
+  }
+
+  get delegates(): boolean {
+    return this.#options.delegate ?? false;
+  }
+
+  /** A knowledge file in this conversation's workspace, as the upload route stores it. */
+  async knowledge(path: string, content: string): Promise<void> {
+    this.#log("knowledge file", { path, characters: content.length });
+    await saveKnowledge(this.#workspaceId, path, content);
   }
 
   /** Another conversation in the same workspace, on the same clock, recording into the same turns. */

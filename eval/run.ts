@@ -10,7 +10,7 @@ import { type Axis, SCENARIOS, type Scenario } from "./scenarios.ts";
 import { INJECTION_STRATEGIES, type InjectionStrategy } from "../lib/agent/injection-strategy.ts";
 
 /** One setting of every axis. `strategy`: how hints keep the state current (settings.injection.strategy). */
-export type Variant = { hints: boolean; strategy?: InjectionStrategy; errors?: "detailed" | "plain"; ledger?: boolean; memory?: boolean };
+export type Variant = { hints: boolean; strategy?: InjectionStrategy; errors?: "detailed" | "plain"; ledger?: boolean; memory?: boolean; delegate?: boolean };
 
 const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
   // Hints on under each status strategy, and hints off (where no strategy applies).
@@ -19,6 +19,8 @@ const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
   ledger: [{ ledger: true }, { ledger: false }],
   // The workspace setting memory.fromCompression: durable facts kept at a compression, or not.
   memory: [{ memory: true }, { memory: false }],
+  // The person hands the work to a subagent, or asks the agent to do it itself.
+  delegation: [{ delegate: true }, { delegate: false }],
 };
 
 export function variantsOf(scenario: Scenario): Variant[] {
@@ -34,6 +36,7 @@ export function variantName(v: Variant): string {
   if (v.errors) parts.push(`${v.errors} errors`);
   if (v.ledger !== undefined) parts.push(v.ledger ? "ledger" : "no ledger");
   if (v.memory !== undefined) parts.push(v.memory ? "memory from compression" : "no memory from compression");
+  if (v.delegate !== undefined) parts.push(v.delegate ? "delegated" : "done itself");
   return parts.join(" · ");
 }
 
@@ -49,12 +52,26 @@ export type RunRecord = {
   steps: number;
   inputTokens: number;
   cachedInputTokens: number;
+  /** The input of the run's last model call: how full the context was when it ended. */
+  contextTokens: number;
   wallMs: number;
   turns: Turn[];
   actions: Action[];
 };
 
-export type Row = { scenario: string; variant: string; runs: number; accuracy: number; correct: number; total: number; steps: number; inputTokens: number; cachedInputTokens: number; wallMs: number };
+export type Row = {
+  scenario: string;
+  variant: string;
+  runs: number;
+  accuracy: number;
+  correct: number;
+  total: number;
+  steps: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  contextTokens: number;
+  wallMs: number;
+};
 
 export type EvalReport = {
   model: { id: string; provider: string; contextWindow: number; baseUrl?: string };
@@ -76,7 +93,7 @@ export function selectScenarios(only?: readonly string[]): Scenario[] {
 
 async function runOnce(scenario: Scenario, variant: Variant, run: number): Promise<RunRecord> {
   setHarnessOptions({ ledger: variant.ledger ?? true, toolCallCounter: variant.errors !== "plain", toolErrorDetails: variant.errors !== "plain" });
-  const conversation = new EvalConversation(scenario.start, { hints: variant.hints, strategy: variant.strategy, memoryFromCompression: variant.memory });
+  const conversation = new EvalConversation(scenario.start, { hints: variant.hints, strategy: variant.strategy, memoryFromCompression: variant.memory, delegate: variant.delegate });
   const started = performance.now();
   let score: { correct: number; total: number; expected: string; got: string };
   let error: string | undefined;
@@ -99,6 +116,7 @@ async function runOnce(scenario: Scenario, variant: Variant, run: number): Promi
     steps: conversation.turns.reduce((n, t) => n + t.steps, 0),
     inputTokens: calls.reduce((n, c) => n + (c.inputTokens ?? 0), 0),
     cachedInputTokens: calls.reduce((n, c) => n + (c.cachedInputTokens ?? 0), 0),
+    contextTokens: calls.at(-1)?.inputTokens ?? 0,
     wallMs: Math.round(performance.now() - started),
     turns: conversation.turns,
     actions: conversation.actions,
@@ -109,13 +127,26 @@ export function summarize(records: readonly RunRecord[]): Row[] {
   const rows = new Map<string, Row>();
   for (const r of records) {
     const key = `${r.scenario}\u0000${r.variant}`;
-    const row = rows.get(key) ?? { scenario: r.scenario, variant: r.variant, runs: 0, accuracy: 0, correct: 0, total: 0, steps: 0, inputTokens: 0, cachedInputTokens: 0, wallMs: 0 };
+    const row = rows.get(key) ?? {
+      scenario: r.scenario,
+      variant: r.variant,
+      runs: 0,
+      accuracy: 0,
+      correct: 0,
+      total: 0,
+      steps: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      contextTokens: 0,
+      wallMs: 0,
+    };
     row.runs++;
     row.correct += r.correct;
     row.total += r.total;
     row.steps += r.steps;
     row.inputTokens += r.inputTokens;
     row.cachedInputTokens += r.cachedInputTokens;
+    row.contextTokens += r.contextTokens;
     row.wallMs += r.wallMs;
     rows.set(key, row);
   }
@@ -126,6 +157,7 @@ export function summarize(records: readonly RunRecord[]): Row[] {
     steps: Math.round(row.steps / row.runs),
     inputTokens: Math.round(row.inputTokens / row.runs),
     cachedInputTokens: Math.round(row.cachedInputTokens / row.runs),
+    contextTokens: Math.round(row.contextTokens / row.runs),
     wallMs: Math.round(row.wallMs / row.runs),
   }));
 }
@@ -165,8 +197,18 @@ const pct = (n: number) => `${Math.round(n * 100)} %`;
 
 /** The report as a plain-text table, one row per scenario and variant. */
 export function formatTable(rows: readonly Row[]): string {
-  const head = ["scenario", "variant", "accuracy", "right", "steps", "input tok", "cached tok", "wall ms"];
-  const body = rows.map((r) => [r.scenario, r.variant, pct(r.accuracy), `${r.correct}/${r.total}`, String(r.steps), String(r.inputTokens), String(r.cachedInputTokens), String(r.wallMs)]);
+  const head = ["scenario", "variant", "accuracy", "right", "steps", "input tok", "cached tok", "context tok", "wall ms"];
+  const body = rows.map((r) => [
+    r.scenario,
+    r.variant,
+    pct(r.accuracy),
+    `${r.correct}/${r.total}`,
+    String(r.steps),
+    String(r.inputTokens),
+    String(r.cachedInputTokens),
+    String(r.contextTokens),
+    String(r.wallMs),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");

@@ -7,11 +7,12 @@ import { resolveSettings } from "../lib/agent/settings.ts";
 import { parseAgentState } from "../lib/chat/agent-state.ts";
 import { getConversation } from "../lib/db/conversations.ts";
 import { listMessages } from "../lib/db/messages.ts";
+import { delegationScenario } from "./delegation-scenario.ts";
 import { plantedFacts } from "./facts.ts";
 import type { EvalConversation } from "./harness.ts";
 import { pass, type Score, scoreCount, scoreDuration, scoreNear, scoreTask, scoreTime, scoreVerbatim, scoreWeekday } from "./score.ts";
 
-export type Axis = "hints" | "errors" | "ledger" | "memory";
+export type Axis = "hints" | "errors" | "ledger" | "memory" | "delegation";
 
 export type Scenario = {
   id: string;
@@ -297,4 +298,5 @@ export const SCENARIOS: readonly Scenario[] = [
       return pass(/\bmetric\b/i.test(turn.answer), "names metric units", turn.answer);
     },
   },
+  delegationScenario,
 ];
