@@ -18,6 +18,8 @@ test.describe("restarts", () => {
   });
 
   test("a reply cut by a restart says so, and Regenerate works on the restarted server", async ({ page }) => {
+    // Two server starts and a 300-word reply: minutes on a loaded machine.
+    test.setTimeout(150_000);
     const databaseUrl = `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-e2e-restart-")), "app.db")}`;
     migrateDatabase(databaseUrl);
     const env = { HINTLINE_DEMO_WORD_DELAY_MS: "50", HINTLINE_SHUTDOWN_GRACE_MS: "300" };
