@@ -64,6 +64,7 @@ const apiRoutes: Route[] = [
   { method: "GET", path: `${W}/mcp-servers/evil` },
   { method: "PATCH", path: `${W}/mcp-servers/evil`, body: { enabled: false } },
   { method: "DELETE", path: `${W}/mcp-servers/evil` },
+  { method: "POST", path: `${W}/mcp-servers/evil/tools/echo/accept` },
   { method: "POST", path: `${X}/approvals/call_1`, body: { approved: true } },
   { method: "GET", path: "/api/model" },
   { method: "GET", path: "/api/models" },

@@ -24,6 +24,8 @@ export type McpToolContext = ToolContext & {
    * call is refused (never run unapproved).
    */
   approvalsAnswered?: boolean;
+  /** Whether the server now defines the tool otherwise than the person approved (the call is blocked until they review it). */
+  toolChanged?: (server: McpServerConfig, tool: string) => Promise<boolean>;
 };
 
 /** JSON-RPC's "invalid params". */
@@ -90,6 +92,20 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       client = await ctx.sessions.client(server);
     } catch (error) {
       throw fail("McpConnectionError", `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`, "Try again later or do without this tool; tell the person if it keeps failing.");
+    }
+    let changed = false;
+    try {
+      changed = (await ctx.toolChanged?.(server, definition.tool)) ?? false;
+    } catch (error) {
+      ctx.sessions.forget(server.name);
+      throw fail("McpProtocolError", `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
+    }
+    if (changed) {
+      throw fail(
+        "McpToolChangedError",
+        `MCP server ${server.name} now defines ${definition.tool} otherwise than the person approved it (its description, input schema or annotations changed), so it was not run. It stays blocked until the person reviews the change in the workspace's MCP settings.`,
+        "Do not call it again; tell the person that the tool changed and needs their review before you can use it.",
+      );
     }
     const timer = AbortSignal.timeout(server.timeoutSeconds * 1000);
     const signal = options.abortSignal ? AbortSignal.any([timer, options.abortSignal]) : timer;
