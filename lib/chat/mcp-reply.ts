@@ -13,6 +13,7 @@ import { fixConversationMcpTools, getConversationMcpTools } from "../db/conversa
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
 import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
+import { startToolCall } from "./running-tool-calls.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 
 export type ReplyMcp = {
@@ -119,6 +120,7 @@ export async function openReplyMcp({
     const server = tool && servers.get(tool.server);
     if (tool && server && !server.alwaysAllow.includes(tool.tool)) server.alwaysAllow.push(tool.tool);
   };
-  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged });
+  const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
+  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
   return { tools, list, approvalFor, remember, close: () => sessions.close() };
 }

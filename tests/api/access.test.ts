@@ -66,6 +66,7 @@ const apiRoutes: Route[] = [
   { method: "DELETE", path: `${W}/mcp-servers/evil` },
   { method: "POST", path: `${W}/mcp-servers/evil/tools/echo/accept` },
   { method: "POST", path: `${X}/approvals/call_1`, body: { approved: true } },
+  { method: "POST", path: `${X}/tool-calls/call_1/cancel` },
   { method: "GET", path: "/api/model" },
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },

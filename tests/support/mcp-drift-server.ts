@@ -1,6 +1,7 @@
 // A real MCP server (the protocol's own SDK, Streamable HTTP, stateless) whose tool definitions the test changes
 // between requests: it stands for a server that changes a tool under a running conversation. It counts the calls it
-// runs, so a test can tell a blocked call (never sent) from a refused one.
+// runs, so a test can tell a blocked call (never sent) from a refused one. Its `wait` tool answers after `ms`, or
+// notes that the client went away (a cancelled call) in `aborted`.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -15,6 +16,8 @@ export type DriftServer = {
   tools: DriftTool[];
   /** Calls run, by tool name. */
   calls: Array<{ name: string; arguments: unknown }>;
+  /** Calls whose client went away before they answered. */
+  aborted: string[];
   close: () => Promise<void>;
 };
 
@@ -25,13 +28,34 @@ export const echoTool = (description = "Echoes the message back."): DriftTool =>
   annotations: { readOnlyHint: true },
 });
 
+export const waitTool = (): DriftTool => ({
+  name: "wait",
+  description: "Waits the given milliseconds, then answers.",
+  inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] },
+  annotations: { readOnlyHint: true },
+});
+
 export async function startDriftServer(tools: DriftTool[] = [echoTool()]): Promise<DriftServer> {
-  const state: DriftServer = { url: "", tools, calls: [], close: async () => {} };
-  const mcpServer = () => {
+  const state: DriftServer = { url: "", tools, calls: [], aborted: [], close: async () => {} };
+  const mcpServer = (response: http.ServerResponse) => {
     const server = new Server({ name: "drift", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       state.calls.push({ name: request.params.name, arguments: request.params.arguments });
+      if (request.params.name === "wait") {
+        const ms = Number((request.params.arguments as { ms?: unknown } | undefined)?.ms) || 0;
+        const done = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(true), ms);
+          const gone = () => {
+            clearTimeout(timer);
+            resolve(false);
+          };
+          extra.signal.addEventListener("abort", gone, { once: true });
+          response.once("close", gone);
+        });
+        if (!done) state.aborted.push(request.params.name);
+        return { content: [{ type: "text", text: `waited ${ms} ms` }] };
+      }
       const message = (request.params.arguments as { message?: unknown } | undefined)?.message;
       return { content: [{ type: "text", text: `echo: ${String(message ?? "")}` }] };
     });
@@ -46,7 +70,7 @@ export async function startDriftServer(tools: DriftTool[] = [echoTool()]): Promi
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") as unknown;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = mcpServer();
+    const server = mcpServer(response);
     response.on("close", () => {
       void transport.close();
       void server.close();
