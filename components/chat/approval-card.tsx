@@ -4,13 +4,7 @@
 // (followed live) goes on from there.
 import { useParams } from "next/navigation";
 import { useState } from "react";
-
-function conversationIdOf(params: Record<string, string | string[]> | null): string | undefined {
-  const id = params?.id;
-  if (typeof id === "string") return id;
-  const match = /^\/c\/([^/]+)/.exec(typeof window === "undefined" ? "" : window.location.pathname);
-  return match ? decodeURIComponent(match[1]!) : undefined;
-}
+import { conversationIdOf } from "./conversation-id";
 
 export function ApprovalCard({ toolName, toolCallId, input }: { toolName: string; toolCallId: string; input: unknown }) {
   const params = useParams();

@@ -12,6 +12,7 @@ import { MessageActions, type ReplyActions } from "./message-actions";
 import { usePersonMessageActions } from "./person-message-context";
 import { RetryNotice } from "./retry-notice";
 import { ApprovalCard } from "./approval-card";
+import { RunningToolCall } from "./running-tool-call";
 import { ToolRow } from "./tool-row";
 import type { ToolCallView } from "./tool-summary";
 
@@ -38,7 +39,17 @@ function PartView({ part, contextWindow, live, waiting = false }: { part: ChatMe
     if (p.state === "approval-requested" && waiting && p.toolCallId) {
       return <ApprovalCard toolName={part.type.slice("tool-".length)} toolCallId={p.toolCallId} input={p.input} />;
     }
-    return <ToolRow call={{ ...p, toolName: part.type.slice("tool-".length) }} />;
+    const toolName = part.type.slice("tool-".length);
+    // A running MCP call can be cancelled alone (it may take minutes); the reply goes on without its result.
+    if (p.state === "input-available" && waiting && p.toolCallId && toolName.startsWith("mcp__")) {
+      return (
+        <div>
+          <ToolRow call={{ ...p, toolName }} />
+          <RunningToolCall key={p.toolCallId} toolCallId={p.toolCallId} />
+        </div>
+      );
+    }
+    return <ToolRow call={{ ...p, toolName }} />;
   }
   return null;
 }

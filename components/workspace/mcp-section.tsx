@@ -5,8 +5,9 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { PlusIcon, TrashIcon } from "../ui/icons";
+import { McpToolChange, type ToolChange } from "./mcp-tool-change";
 
-type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number };
+type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number; change?: ToolChange };
 type Server = {
   name: string;
   source: "workspace" | "operator";
@@ -155,8 +156,9 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
           {detail.tools && detail.tools.length > 0 && (
             <ul className="mt-1 space-y-0.5">
               {detail.tools.map((t) => (
-                <li key={t.name} data-testid="mcp-tool" className="font-mono">
+                <li key={t.name} data-testid="mcp-tool" data-name={t.name} data-changed={t.change ? "true" : undefined} className="font-mono">
                   {t.name} <span className="font-sans text-faint">{t.annotations.readOnlyHint ? "read-only" : "may change things"} · {t.tokens} tokens</span>
+                  {t.change && <McpToolChange tool={t.name} change={t.change} acceptPath={`${path}/tools/${encodeURIComponent(t.name)}/accept`} onAccepted={check} />}
                 </li>
               ))}
             </ul>

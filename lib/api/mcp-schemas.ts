@@ -13,6 +13,13 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 // Control characters (CR and LF would forge headers), tab allowed as HTTP allows it.
 const HEADER_VALUE_BAD = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
+/** A tool's own name on its server (as it lists it), in a path. */
+export const mcpToolNameSchema = z
+  .string({ message: "must be a string" })
+  .min(1, { message: "must not be empty" })
+  .max(128, { message: "must be at most 128 characters" })
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { message: "must not hold control characters" });
+
 export const mcpServerNameSchema = z
   .string({ message: "must be a string" })
   .refine((v) => v.length <= MCP_SERVER_NAME_MAX_CHARS, { message: `must be at most ${MCP_SERVER_NAME_MAX_CHARS} characters` })

@@ -3,7 +3,7 @@
 import type { Tool } from "ai";
 import { mcpCallDecision } from "../agent/mcp-rules.ts";
 import type { ChatMessage } from "../chat-message.ts";
-import { listMcpTools } from "../ai/mcp/connect.ts";
+import { listMcpTools, type McpToolDefinition } from "../ai/mcp/connect.ts";
 import { type FixedMcpTool, fixedToolsOf } from "../ai/mcp/mcp-tool-list.ts";
 import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
@@ -12,6 +12,8 @@ import type { ToolContext } from "../ai/tools/tool-context.ts";
 import { fixConversationMcpTools, getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
+import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
+import { startToolCall } from "./running-tool-calls.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 
 export type ReplyMcp = {
@@ -29,14 +31,19 @@ const isFixedTool = (v: unknown): v is FixedMcpTool => {
   return !!t && typeof t.name === "string" && typeof t.server === "string" && typeof t.tool === "string" && typeof t.description === "string" && typeof t.inputSchema === "object";
 };
 
-/** Every enabled server's tools, servers in the order given, each server's tools in its own order. */
-export async function discoverMcpTools(servers: readonly McpServerConfig[], sessions: McpSessions): Promise<FixedMcpTool[]> {
+/**
+ * Every enabled server's tools, servers in the order given, each server's tools in its own order; a tool whose
+ * definition changed since the person approved it is offered as approved (its calls are blocked until they review it).
+ */
+export async function discoverMcpTools(servers: readonly McpServerConfig[], sessions: McpSessions, workspaceId: string): Promise<FixedMcpTool[]> {
   const lists = await Promise.all(
     servers
       .filter((s) => s.enabled)
       .map(async (server) => {
         try {
-          return fixedToolsOf(server.name, await listMcpTools(await sessions.client(server)));
+          const definitions = await listMcpTools(await sessions.client(server));
+          const drifted = await reviewMcpDefinitions(workspaceId, server.name, definitions);
+          return fixedToolsOf(server.name, approvedDefinitions(definitions, drifted));
         } catch (error) {
           // Left out of this conversation's list; GET …/mcp-servers/:name shows the reason to the person.
           logFailure("an MCP server could not be reached for a conversation's tool list", { server: server.name })(error);
@@ -69,13 +76,14 @@ export async function openReplyMcp({
   ctx: ToolContext;
 }): Promise<ReplyMcp> {
   const sessions = createMcpSessions();
-  const [configs, stored] = await Promise.all([workspaceMcpConfigs(workspaceId ?? DEFAULT_WORKSPACE_ID), getConversationMcpTools({ conversationId })]);
+  const workspace = workspaceId ?? DEFAULT_WORKSPACE_ID;
+  const [configs, stored] = await Promise.all([workspaceMcpConfigs(workspace), getConversationMcpTools({ conversationId })]);
   let list: FixedMcpTool[];
   if (stored) {
     list = stored.filter(isFixedTool);
   } else {
     const started = history.some((m) => m.role === "assistant");
-    list = started ? [] : await discoverMcpTools(configs, sessions);
+    list = started ? [] : await discoverMcpTools(configs, sessions, workspace);
     // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
     // reply of the conversation from starting before this one ends.
     committed
@@ -84,10 +92,25 @@ export async function openReplyMcp({
   }
   const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
   const byName = new Map(list.map((t) => [t.name, t]));
+  // Each server's tools are listed once a reply (the first call that needs them); each call compares its tool's
+  // definition with the approved one, so a change accepted meanwhile counts at once.
+  const listed = new Map<string, Promise<McpToolDefinition[]>>();
+  const toolChanged = async (server: McpServerConfig, tool: string): Promise<boolean> => {
+    let definitions = listed.get(server.name);
+    if (!definitions) {
+      definitions = sessions.client(server).then((client) => listMcpTools(client));
+      listed.set(server.name, definitions);
+      definitions.catch(() => listed.delete(server.name));
+    }
+    const current = (await definitions).filter((d) => d.name === tool);
+    return (await reviewMcpDefinitions(workspace, server.name, current)).has(tool);
+  };
   const approvalFor = async (toolName: string) => {
     const tool = byName.get(toolName);
     const server = tool && servers.get(tool.server);
     if (!tool || !server?.enabled) return undefined;
+    // A changed tool is refused without asking (its call says why).
+    if (await toolChanged(server, tool.tool).catch(logFailure("checking an MCP tool's definition before asking for approval failed", { server: server.name }))) return undefined;
     const mode = (await ctx.mode?.()) ?? "build";
     const decision = mcpCallDecision({ approval: server.approval, readOnly: tool.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(tool.tool), mode });
     return decision === "ask" ? ("user-approval" as const) : undefined;
@@ -97,6 +120,7 @@ export async function openReplyMcp({
     const server = tool && servers.get(tool.server);
     if (tool && server && !server.alwaysAllow.includes(tool.tool)) server.alwaysAllow.push(tool.tool);
   };
-  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true });
+  const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
+  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
   return { tools, list, approvalFor, remember, close: () => sessions.close() };
 }

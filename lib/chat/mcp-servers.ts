@@ -9,7 +9,9 @@ import { probeMcpServer } from "../ai/mcp/connect.ts";
 import { operatorMcpServers } from "../ai/mcp/operator-config.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, type McpServerRow, updateMcpServer } from "../db/mcp-servers.ts";
+import { deleteMcpFingerprints } from "../db/mcp-fingerprints.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
+import { acceptMcpToolChange, type McpToolDrift, reviewMcpDefinitions } from "./mcp-drift.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 /** What a header value is shown as: never the value, nor its length. */
@@ -30,7 +32,10 @@ export type McpServerView = {
   updatedAt?: string;
 };
 
-export type McpServerStatusView = McpServerView & { status: "connected" | "failed" | "disabled"; error?: string; tools: McpToolView[] };
+/** A tool as GET …/mcp-servers/:name lists it; `change`: its definition differs from the approved one (blocked until accepted). */
+export type McpServerToolView = McpToolView & { change?: Omit<McpToolDrift, "tool"> };
+
+export type McpServerStatusView = McpServerView & { status: "connected" | "failed" | "disabled"; error?: string; tools: McpServerToolView[] };
 
 const approvalOf = (value: string): McpApproval => (MCP_APPROVALS.includes(value as McpApproval) ? (value as McpApproval) : DEFAULT_MCP_APPROVAL);
 const masked = (headers: Record<string, string>) => Object.fromEntries(Object.keys(headers).map((name) => [name, MASKED_HEADER_VALUE]));
@@ -97,7 +102,19 @@ export async function readMcpServer(workspaceId: string, name: string): Promise<
   if (!config.enabled) return { ...view, status: "disabled", tools: [] };
   const probe = await probeMcpServer(config);
   if (!probe.ok) return { ...view, status: "failed", error: probe.error, tools: [] };
-  return { ...view, status: "connected", tools: describeMcpTools(config.name, probe.tools) };
+  const drifted = await reviewMcpDefinitions(workspaceId, config.name, probe.tools);
+  const tools = describeMcpTools(config.name, probe.tools).map((tool): McpServerToolView => {
+    const drift = drifted.get(tool.name);
+    return drift ? { ...tool, change: { approved: drift.approved, current: drift.current } } : tool;
+  });
+  return { ...view, status: "connected", tools };
+}
+
+/** The person reviewed a changed tool and accepts its new definition: its calls run again. */
+export async function acceptMcpServerToolChange(workspaceId: string, name: string, tool: string): Promise<{ server: string; tool: string; definition: string }> {
+  await requireWorkspace(workspaceId);
+  if (!(await getMcpServer({ workspaceId, name })) && !operatorServer(name)) throw missing(workspaceId, name);
+  return acceptMcpToolChange(workspaceId, name, tool);
 }
 
 export async function addMcpServer(workspaceId: string, input: z.infer<typeof createMcpServerSchema>): Promise<McpServerView> {
@@ -122,6 +139,6 @@ export async function editMcpServer(workspaceId: string, name: string, input: z.
 
 export async function removeMcpServer(workspaceId: string, name: string): Promise<void> {
   await requireWorkspace(workspaceId);
-  if (await deleteMcpServer({ workspaceId, name })) return;
+  if (await deleteMcpServer({ workspaceId, name })) return deleteMcpFingerprints({ workspaceId, server: name });
   throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);
 }

@@ -24,6 +24,10 @@ export type McpToolContext = ToolContext & {
    * call is refused (never run unapproved).
    */
   approvalsAnswered?: boolean;
+  /** Whether the server now defines the tool otherwise than the person approved (the call is blocked until they review it). */
+  toolChanged?: (server: McpServerConfig, tool: string) => Promise<boolean>;
+  /** Registers a running call so that the person can cancel it alone (the reply goes on). */
+  startCall?: (toolCallId: string) => { signal: AbortSignal; done: () => void };
 };
 
 /** JSON-RPC's "invalid params". */
@@ -62,7 +66,7 @@ function parameterHint(schema: Record<string, unknown>): string {
 
 function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
   const { name } = definition;
-  const execute = async (raw: unknown, options: { abortSignal?: AbortSignal }): Promise<string> => {
+  const execute = async (raw: unknown, options: { abortSignal?: AbortSignal; toolCallId?: string }): Promise<string> => {
     const call = ctx.nextCallNumber(name);
     const fail = (type: string, text: string, advice: string) => new ToolError({ type, text: `${type}: ${text}`, args: raw, advice, toolName: name, call });
     if (!isObject(raw)) {
@@ -91,13 +95,33 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     } catch (error) {
       throw fail("McpConnectionError", `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`, "Try again later or do without this tool; tell the person if it keeps failing.");
     }
+    let changed = false;
+    try {
+      changed = (await ctx.toolChanged?.(server, definition.tool)) ?? false;
+    } catch (error) {
+      ctx.sessions.forget(server.name);
+      throw fail("McpProtocolError", `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
+    }
+    if (changed) {
+      throw fail(
+        "McpToolChangedError",
+        `MCP server ${server.name} now defines ${definition.tool} otherwise than the person approved it (its description, input schema or annotations changed), so it was not run. It stays blocked until the person reviews the change in the workspace's MCP settings.`,
+        "Do not call it again; tell the person that the tool changed and needs their review before you can use it.",
+      );
+    }
     const timer = AbortSignal.timeout(server.timeoutSeconds * 1000);
-    const signal = options.abortSignal ? AbortSignal.any([timer, options.abortSignal]) : timer;
+    const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
+    const signal = AbortSignal.any([timer, ...(options.abortSignal ? [options.abortSignal] : []), ...(running ? [running.signal] : [])]);
+    const started = Date.now();
     let result: CallToolResult;
     try {
       result = await client.callTool({ name: definition.tool, arguments: withoutNul(raw) as Record<string, unknown>, options: { signal } });
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
+      if (running?.signal.aborted) {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        throw fail("McpCallCancelledError", `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`, "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.");
+      }
       if (timer.aborted) {
         throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
       }
@@ -107,6 +131,8 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       // The connection may be gone (a server that died): the next call connects again.
       ctx.sessions.forget(server.name);
       throw fail("McpProtocolError", `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
+    } finally {
+      running?.done();
     }
     const text = mcpResultText(result);
     if (result.isError) {

@@ -7,6 +7,7 @@ import { dropLease, liveLease, listen, notify, renewLeases, takeLease } from "..
 import { envNumber } from "../../env-number.ts";
 import { activeReply, activeReplyIds, activeReplyList, beginReply, endReply } from "../active-replies.ts";
 import { logFailure } from "../../ops/logger.ts";
+import { cancelRunningToolCall } from "../running-tool-calls.ts";
 
 export type LiveReplyRef = { replyId: string; local: boolean };
 
@@ -18,6 +19,11 @@ export interface ReplyLock {
   live(conversationId: string): Promise<LiveReplyRef | undefined>;
   /** Stops the conversation's live reply wherever it runs; the reply stopped, or undefined when none is live. */
   stop(conversationId: string): Promise<LiveReplyRef | undefined>;
+  /**
+   * Cancels one running tool call of the conversation's live reply: "cancelled" when this process ran it, "sent" when
+   * the reply runs on another instance (told through NOTIFY), undefined when no such call or reply is running.
+   */
+  cancelToolCall(conversationId: string, toolCallId: string): Promise<"cancelled" | "sent" | undefined>;
 }
 
 export function memoryLock(): ReplyLock {
@@ -35,6 +41,7 @@ export function memoryLock(): ReplyLock {
       reply.controller.abort();
       return { replyId: reply.replyId, local: true };
     },
+    cancelToolCall: async (conversationId, toolCallId) => (cancelRunningToolCall(conversationId, toolCallId) ? "cancelled" : undefined),
   };
 }
 
@@ -49,11 +56,19 @@ export function postgresLock(): ReplyLock {
   let renewing: ReturnType<typeof setInterval> | undefined;
   let listening: Promise<void> | undefined;
   const setUp = () => {
-    listening ??= listen("hintline_stop", (payload) => {
-      const { conversationId, replyId } = JSON.parse(payload) as { conversationId: string; replyId: string };
-      const reply = activeReply(conversationId);
-      if (reply?.replyId === replyId) reply.controller.abort();
-    }).catch((error) => {
+    listening ??= Promise.all([
+      listen("hintline_stop", (payload) => {
+        const { conversationId, replyId } = JSON.parse(payload) as { conversationId: string; replyId: string };
+        const reply = activeReply(conversationId);
+        if (reply?.replyId === replyId) reply.controller.abort();
+      }),
+      listen("hintline_cancel_tool", (payload) => {
+        const { conversationId, toolCallId } = JSON.parse(payload) as { conversationId: string; toolCallId: string };
+        cancelRunningToolCall(conversationId, toolCallId);
+      }),
+    ])
+      .then(() => undefined)
+      .catch((error) => {
       listening = undefined;
       throw error;
     });
@@ -104,6 +119,14 @@ export function postgresLock(): ReplyLock {
       if (!lease) return undefined;
       await notify("hintline_stop", JSON.stringify({ conversationId, replyId: lease.replyId }));
       return { replyId: lease.replyId, local: false };
+    },
+    async cancelToolCall(conversationId, toolCallId) {
+      await setUp();
+      if (cancelRunningToolCall(conversationId, toolCallId)) return "cancelled";
+      const lease = await liveLease(conversationId);
+      if (!lease || lease.instanceId === INSTANCE_ID) return undefined;
+      await notify("hintline_cancel_tool", JSON.stringify({ conversationId, toolCallId }));
+      return "sent";
     },
   };
 }

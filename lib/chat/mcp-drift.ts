@@ -1,0 +1,59 @@
+// MCP tool drift: each tool's definition is fingerprinted the first time a workspace sees it; a server that later sends
+// a different description, schema or annotations gets that tool blocked until the person reviews the change (shown as
+// before/after in /w/<id>) and accepts it. A new conversation is offered the approved definition, never the unreviewed
+// one, so a changed description cannot reach the model before the person has read it.
+import { createHash } from "node:crypto";
+import { canonicalDefinition, driftOf, MCP_DEFINITION_MAX_CHARS, parseDefinition } from "../agent/mcp-drift.ts";
+import { ApiError } from "../api/errors.ts";
+import type { McpToolDefinition } from "../ai/mcp/connect.ts";
+import { acceptPendingDefinition, listMcpFingerprints, recordFirstSeen, setPendingDefinition } from "../db/mcp-fingerprints.ts";
+
+/** A tool whose definition changed since the person approved it: both texts, for the review. */
+export type McpToolDrift = { tool: string; approved: string; current: string };
+
+const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
+const stored = (text: string) => (text.length > MCP_DEFINITION_MAX_CHARS ? `${text.slice(0, MCP_DEFINITION_MAX_CHARS)}\n… (cut)` : text);
+
+/**
+ * Compares the definitions a server lists now with the approved ones: a tool seen for the first time is approved as
+ * it is; a changed one waits for review (and a change the server took back stops waiting). Returns the changed tools.
+ */
+export async function reviewMcpDefinitions(workspaceId: string, server: string, definitions: readonly McpToolDefinition[]): Promise<Map<string, McpToolDrift>> {
+  const rows = new Map((await listMcpFingerprints({ workspaceId, server })).map((r) => [r.tool, r]));
+  const drifted = new Map<string, McpToolDrift>();
+  await Promise.all(
+    definitions
+      .filter((d) => typeof d?.name === "string")
+      .map(async (d) => {
+        const text = canonicalDefinition(d);
+        const hash = hashOf(text);
+        const row = rows.get(d.name);
+        const drift = driftOf(row?.hash, hash, row?.definition);
+        if (drift.state === "new") return recordFirstSeen({ workspaceId, server, tool: d.name, hash, definition: stored(text) });
+        if (drift.state === "same") {
+          if (row?.pendingHash) await setPendingDefinition({ workspaceId, server, tool: d.name, hash: null, definition: null });
+          return;
+        }
+        drifted.set(d.name, { tool: d.name, approved: drift.approved, current: stored(text) });
+        if (row?.pendingHash !== hash) await setPendingDefinition({ workspaceId, server, tool: d.name, hash, definition: stored(text) });
+      }),
+  );
+  return drifted;
+}
+
+/** The definitions a new conversation is offered: a changed tool as the person approved it. */
+export function approvedDefinitions(definitions: readonly McpToolDefinition[], drifted: ReadonlyMap<string, McpToolDrift>): McpToolDefinition[] {
+  return definitions.map((d) => {
+    const drift = drifted.get(d.name);
+    return drift ? { name: d.name, ...parseDefinition(drift.approved) } : d;
+  });
+}
+
+/** POST …/mcp-servers/:name/tools/:tool/accept: the waiting change becomes the approved definition. */
+export async function acceptMcpToolChange(workspaceId: string, server: string, tool: string): Promise<{ server: string; tool: string; definition: string }> {
+  const row = await acceptPendingDefinition({ workspaceId, server, tool });
+  if (!row) {
+    throw new ApiError("not_found", `Tool ${tool} of MCP server ${server} has no changed definition waiting for review in workspace ${workspaceId}.`, "tool");
+  }
+  return { server, tool, definition: row.definition };
+}
