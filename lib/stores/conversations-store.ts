@@ -36,7 +36,7 @@ export const useConversationsStore = create<ConversationsState>((set, get) => ({
   touch: ({ id, title }) => {
     const now = new Date().toISOString();
     const existing = get().conversations.find((c) => c.id === id);
-    const updated = existing ? { ...existing, updatedAt: now } : { id, workspaceId: get().workspaceId ?? "default", title, createdAt: now, updatedAt: now };
+    const updated = existing ? { ...existing, updatedAt: now } : { id, workspaceId: get().workspaceId ?? "default", title, createdAt: now, updatedAt: now, pinned: false, archived: false };
     set({ conversations: [updated, ...get().conversations.filter((c) => c.id !== id)] });
   },
   rename: async (id, title) => {
