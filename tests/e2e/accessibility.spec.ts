@@ -4,6 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { AUTH_APP_URL, DEMO_PORT } from "../../playwright.config";
 import { ChatPage } from "./pages/chat-page";
+import { OrganisePage } from "./pages/organise-page";
 
 type Theme = "light" | "dark";
 const THEMES: Theme[] = ["light", "dark"];
@@ -107,6 +108,29 @@ for (const theme of THEMES) {
       await expect(page.getByTestId("workspace-settings")).toBeVisible();
       await expect(page.getByTestId("conversation-list").first().locator("li").first()).toBeAttached();
       await expectAxeClean(page, `workspace settings (${theme})`);
+    });
+
+    test("the conversation list's row menu, its Pinned section, the Archived view and selecting to export", async ({ page }) => {
+      const organise = new OrganisePage(page);
+      const t = `${theme}-${Date.now().toString(36)}`;
+      const pinned = await organise.importConversation(`axe-pin-${t}`, `Pinned ${t}`);
+      const archived = await organise.importConversation(`axe-arch-${t}`, `Archived ${t}`);
+      await organise.chat.gotoConversation(pinned);
+      await organise.pin(pinned);
+      await organise.openMenu(pinned);
+      await expectAxeClean(page, `row menu open, a pinned section (${theme})`);
+      await page.keyboard.press("Escape");
+      await organise.toggleArchived(archived);
+      await organise.showArchived(true);
+      await expect(organise.row(archived)).toBeVisible();
+      await expectAxeClean(page, `archived view (${theme})`);
+      await organise.openMenu(archived);
+      await expectAxeClean(page, `archived view, row menu open (${theme})`);
+      await page.keyboard.press("Escape");
+      await organise.showArchived(false);
+      await page.getByTestId("select-toggle").filter({ visible: true }).click();
+      await organise.row(pinned).getByTestId("select-conversation").check();
+      await expectAxeClean(page, `selecting conversations (${theme})`);
     });
 
     test("the sign-in page", async ({ page, context }) => {
