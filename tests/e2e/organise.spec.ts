@@ -2,14 +2,25 @@
 // archiving hides it and the Archived view shows and restores it (search still finds it), and selecting two exports
 // one file holding both, which imports back.
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { OrganisePage } from "./pages/organise-page";
 
 const tag = () => Math.random().toString(36).slice(2, 8);
 
 test.describe("organising conversations", () => {
-  test("pinning moves a conversation to the top, in this tab and the other one, and unpinning puts it back", async ({ page, context }) => {
+  // What each test made goes again (pinned rows would head other tests' lists: the database is shared).
+  const made: OrganisePage[] = [];
+  const pageObject = (page: Page): OrganisePage => {
     const organise = new OrganisePage(page);
+    made.push(organise);
+    return organise;
+  };
+  test.afterEach(async () => {
+    for (const organise of made.splice(0)) await organise.removeImported();
+  });
+
+  test("pinning moves a conversation to the top, in this tab and the other one, and unpinning puts it back", async ({ page, context }) => {
+    const organise = pageObject(page);
     const t = tag();
     const old = await organise.importConversation(`pin-old-${t}`, `Oldest ${t}`);
     const recent = await organise.importConversation(`pin-new-${t}`, `Newest ${t}`);
@@ -33,7 +44,7 @@ test.describe("organising conversations", () => {
   });
 
   test("archiving hides a conversation; the Archived view shows it and restores it; search still finds it", async ({ page }) => {
-    const organise = new OrganisePage(page);
+    const organise = pageObject(page);
     const t = tag();
     const id = await organise.importConversation(`arch-${t}`, `Archive me ${t}`);
     await organise.chat.gotoConversation(id);
@@ -61,7 +72,7 @@ test.describe("organising conversations", () => {
   });
 
   test("selecting two conversations exports one file holding both, which imports back", async ({ page }, testInfo) => {
-    const organise = new OrganisePage(page);
+    const organise = pageObject(page);
     const t = tag();
     const a = await organise.importConversation(`exp-a-${t}`, `Export A ${t}`);
     const b = await organise.importConversation(`exp-b-${t}`, `Export B ${t}`);
@@ -93,7 +104,7 @@ test.describe("organising conversations", () => {
 
   test("on a phone the row menu and the toolbar fit, and choosing from the menu keeps the drawer open", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 });
-    const organise = new OrganisePage(page);
+    const organise = pageObject(page);
     const t = tag();
     const id = await organise.importConversation(`phone-${t}`, `A conversation with a rather long title that must be cut ${t}`);
     await organise.chat.gotoConversation(id);

@@ -13,6 +13,14 @@ export class OrganisePage {
     this.chat = new ChatPage(page);
   }
 
+  /** The conversations importConversation made (removeImported deletes them: a pinned one left behind would stand
+   * above the newest conversation in other tests' lists, which share the database). */
+  readonly imported: string[] = [];
+
+  async removeImported(): Promise<void> {
+    for (const id of this.imported.splice(0)) await this.page.request.delete(this.chat.url(`/api/conversations/${id}`));
+  }
+
   /** Imports a conversation with one exchange through the API; returns its id. */
   async importConversation(id: string, title: string): Promise<string> {
     const messages = [
@@ -21,7 +29,9 @@ export class OrganisePage {
     ];
     const response = await this.page.request.post(this.chat.url("/api/conversations/import"), { data: { version: 1, conversation: { id, title, messages } } });
     expect(response.status()).toBe(201);
-    return ((await response.json()) as { id: string }).id;
+    const created = ((await response.json()) as { id: string }).id;
+    this.imported.push(created);
+    return created;
   }
 
   get list(): Locator {
