@@ -148,6 +148,7 @@ export type ChatMessage = UIMessage<MessageMetadata, DataParts>;
 export type ChatMessagePart = ChatMessage["parts"][number];
 export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 
-export type ConversationSummary = { id: string; workspaceId: string; title: string; createdAt: string; updatedAt: string };
+/** A conversation in the list: `pinned` ones come first; `archived` ones are listed only when asked for (and found by search). */
+export type ConversationSummary = { id: string; workspaceId: string; title: string; createdAt: string; updatedAt: string; pinned: boolean; archived: boolean };
 
 export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };

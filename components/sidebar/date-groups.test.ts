@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupByDate } from "./date-groups";
+import { groupByDate, groupForList } from "./date-groups";
 
 // Local times, so that the test holds in any time zone (TZ is the browser's in the app).
 const local = (y: number, m: number, d: number, h = 12, min = 0) => new Date(y, m - 1, d, h, min).toISOString();
@@ -45,5 +45,30 @@ describe("groupByDate", () => {
       "Previous 30 days: o",
       "December 2026: p",
     ]);
+  });
+});
+
+describe("groupForList", () => {
+  const now = new Date(2026, 11, 1, 9, 30);
+  const sections = (items: { id: string; updatedAt: string; pinned?: unknown }[]) =>
+    groupForList(items, now).map((g) => `${g.label}: ${g.items.map((i) => i.id).join(",")}`);
+
+  it("puts the pinned conversations first, in the list's order, whatever their date, and dates the rest", () => {
+    expect(
+      sections([
+        { id: "p1", updatedAt: local(2025, 1, 3), pinned: true },
+        { id: "a", updatedAt: local(2026, 12, 1, 9, 0), pinned: false },
+        { id: "p2", updatedAt: local(2026, 12, 1, 8, 0), pinned: true },
+        { id: "b", updatedAt: local(2026, 11, 30), pinned: false },
+      ]),
+    ).toEqual(["Pinned: p1,p2", "Today: a", "Yesterday: b"]);
+  });
+
+  it("has no Pinned section when nothing is pinned, and reads anything but true as not pinned", () => {
+    expect(sections([{ id: "a", updatedAt: local(2026, 12, 1), pinned: "true" }, { id: "b", updatedAt: local(2026, 12, 1), pinned: 1 }, { id: "c", updatedAt: local(2026, 12, 1) }])).toEqual([
+      "Today: a,b,c",
+    ]);
+    expect(groupForList([], now)).toEqual([]);
+    expect(sections([{ id: "p", updatedAt: "not a date", pinned: true }])).toEqual(["Pinned: p"]);
   });
 });

@@ -1,49 +1,46 @@
 "use client";
-// A conversation row's Export: fetches GET /api/conversations/:id/export and saves it as a JSON file named after the
-// title. A refusal (too large to import again, gone) is said in words under the row.
+// Saving conversations as JSON files: one (GET /api/conversations/:id/export, named after its title) from its row's
+// menu, or several at once (POST /api/conversations/export, one bundle) from the list's selection. A refusal (too
+// large to import again, gone) is said in words.
 import { useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { exportFileName } from "./search-text";
 
-const DownloadIcon = () => (
-  <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <path d="M12 4v11M7 10l5 5 5-5M5 19h14" />
-  </svg>
-);
+/** Offers `body` as a download named `name`. */
+export function saveJson(body: unknown, name: string): void {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
-export function ExportButton({ id, title }: { id: string; title: string }) {
+/** One conversation's export: `save` downloads it; `error` says why it could not. */
+export function useExport(id: string, title: string): { save: () => Promise<void>; error: string | null } {
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     setError(null);
     try {
-      const body = await apiFetch<unknown>(`/api/conversations/${id}/export`);
-      const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: "application/json" }));
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = exportFileName(title, new Date());
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveJson(await apiFetch<unknown>(`/api/conversations/${id}/export`), exportFileName(title, new Date()));
     } catch (e) {
       setError(`Export failed: ${failureText(e)}`);
     }
   };
+  return { save, error };
+}
+
+/** Several conversations in one file; throws the server's refusal. */
+export async function exportSeveral(ids: readonly string[]): Promise<void> {
+  const body = await apiFetch<unknown>("/api/conversations/export", { method: "POST", body: JSON.stringify({ ids }) });
+  saveJson(body, exportFileName(`${ids.length} conversations`, new Date()));
+}
+
+export function ExportError({ error }: { error: string | null }) {
+  if (!error) return null;
   return (
-    <>
-      <button
-        type="button"
-        data-testid="export-button"
-        aria-label={`Export “${title}” as JSON`}
-        title="Export as JSON"
-        className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-fg"
-        onClick={() => void save()}
-      >
-        <DownloadIcon />
-      </button>
-      {error && (
-        <p role="alert" data-testid="export-error" className="absolute top-full right-0 z-10 w-56 rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
-          {error}
-        </p>
-      )}
-    </>
+    <p role="alert" data-testid="export-error" className="absolute top-full right-0 z-10 w-56 rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
+      {error}
+    </p>
   );
 }

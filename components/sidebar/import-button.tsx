@@ -1,5 +1,6 @@
 "use client";
-// The sidebar's Import: a JSON file (a Hintline export) sent to POST /api/conversations/import; the copy opens.
+// The sidebar's Import: a JSON file (a Hintline export, of one conversation or several) sent to POST
+// /api/conversations/import; the copy (the first one) opens.
 // The server's refusal is shown in words (the file is not JSON, a message too long, …).
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
@@ -23,10 +24,12 @@ export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
       // The copy lives in this browser's zone, as a new conversation does (not UTC).
       const zone = browserTimeZone();
       const url = zone ? `/api/conversations/import?timezone=${encodeURIComponent(zone)}` : "/api/conversations/import";
-      const { id } = await apiFetch<{ id: string }>(url, { method: "POST", body: await file.text() });
+      // One conversation's export answers its id; a bundle of several (the list's "Export N") their ids: the first opens.
+      const result = await apiFetch<{ id?: string; ids?: string[] }>(url, { method: "POST", body: await file.text() });
       await refresh().catch(warnFailure("reloading the conversation list failed"));
+      const id = result.id ?? result.ids?.[0];
       onNavigate?.();
-      router.push(`/c/${id}`);
+      if (id) router.push(`/c/${id}`);
     } catch (e) {
       setError(`Could not import ${file.name}: ${failureText(e)}`);
     } finally {

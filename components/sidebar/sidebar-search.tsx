@@ -125,8 +125,15 @@ export function SidebarSearch({
                     aria-current={m.id === activeId ? "page" : undefined}
                     className={`block rounded-lg px-3 py-2 text-sm transition ${m.id === activeId ? "bg-chip font-medium" : "text-fg/85 hover:bg-chip/60"}`}
                   >
-                    <span data-testid="search-result-title" className="block truncate">
-                      <Marked text={m.title} query={results.query} />
+                    <span className="flex items-baseline gap-2">
+                      <span data-testid="search-result-title" className="min-w-0 truncate">
+                        <Marked text={m.title} query={results.query} />
+                      </span>
+                      {m.archived === true && (
+                        <span data-testid="search-archived" className="shrink-0 rounded border border-border px-1 text-[11px] font-normal text-muted">
+                          Archived
+                        </span>
+                      )}
                     </span>
                     {"snippet" in m.match && (
                       <span data-testid="search-snippet" className="mt-0.5 line-clamp-2 block text-xs font-normal text-muted">

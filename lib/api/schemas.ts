@@ -84,6 +84,11 @@ export const switchBranchSchema = z
   })
   .strict();
 
+/** true or false, nothing else ("true", 1 and null are refused, naming what was sent). */
+export const flagSchema = z.boolean({
+  error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)?.slice(0, 60) ?? String(issue.input)})`,
+});
+
 export const patchConversationSchema = z
   .object({
     title: z.string().trim().min(1, { message: "must not be empty" }).max(200).optional(),
@@ -93,10 +98,14 @@ export const patchConversationSchema = z
     plan: z.object({ content: planContentSchema }).strict().optional(),
     /** A provider/model id (GET /api/models lists them); null: back to the default model. */
     model: modelIdSchema.nullable().optional(),
+    /** Pinned conversations come first in the list. */
+    pinned: flagSchema.optional(),
+    /** Archived conversations are left out of the list (GET ?archived=true lists them) and still found by search. */
+    archived: flagSchema.optional(),
   })
   .strict()
-  .refine((v) => v.title !== undefined || v.settings !== undefined || v.mode !== undefined || v.plan !== undefined || v.model !== undefined, {
-    message: "send title, settings, mode, model and/or plan",
+  .refine((v) => Object.values(v).some((value) => value !== undefined), {
+    message: "send title, settings, mode, model, plan, pinned and/or archived",
   });
 
 // Text and reasoning parts are read as strings everywhere (model input, token counts, the page).
@@ -163,6 +172,9 @@ export const importSchema = z.object({
     planVersions: z.array(importedPlanVersionSchema).max(PLAN_VERSIONS_KEPT).default([]),
     /** The conversation's chosen model (absent or null: the default); one this server cannot use is refused. */
     model: modelIdSchema.nullable().optional(),
+    /** The person's organising of the list, kept by an import (absent: neither). */
+    pinned: flagSchema.default(false),
+    archived: flagSchema.default(false),
   }),
 });
 

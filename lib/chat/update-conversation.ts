@@ -1,15 +1,23 @@
 // Applies a PATCH: a new title and/or settings merged into the stored ones and validated as a whole, a mode switch,
-// a model switch, and the person's edit of the plan (a new version). Everything is checked before anything is written.
+// a model switch, the person's edit of the plan (a new version), pinning and archiving. Everything is checked before anything is written.
 import { type ConversationMode, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import { getConversation, setConversationMode, setConversationModel, updateConversation } from "../db/conversations.ts";
+import { getConversation, setConversationFlags, setConversationMode, setConversationModel, updateConversation } from "../db/conversations.ts";
 import { savePlanVersion } from "../db/plans.ts";
 import { checkModelChoice } from "./conversation-model.ts";
 
 export async function updateConversationFields(
   id: string,
-  patch: { title?: string; settings?: Record<string, unknown>; mode?: ConversationMode; plan?: { content: string }; model?: string | null },
+  patch: {
+    title?: string;
+    settings?: Record<string, unknown>;
+    mode?: ConversationMode;
+    plan?: { content: string };
+    model?: string | null;
+    pinned?: boolean;
+    archived?: boolean;
+  },
 ): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
@@ -31,4 +39,9 @@ export async function updateConversationFields(
   if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person", keep: PLAN_VERSIONS_KEPT });
   if (patch.mode && patch.mode !== conversation.mode) await setConversationMode({ id, mode: patch.mode });
   if (model !== undefined && model !== conversation.model) await setConversationModel({ id, model });
+  // Organising is not activity: the conversation keeps its place in time (a rename or reply moves it).
+  if (patch.pinned !== undefined || patch.archived !== undefined) {
+    const { updatedAt } = (await getConversation({ id })) ?? conversation;
+    await setConversationFlags({ id, pinned: patch.pinned, archived: patch.archived, updatedAt: new Date(updatedAt) });
+  }
 }

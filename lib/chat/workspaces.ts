@@ -62,7 +62,8 @@ export async function searchWorkspaceConversations(query: string, workspaceId?: 
   const terms = unspaced ? splitUnspacedRuns(words) : words;
   const substring = unspaced ? { accept: (parts: unknown) => holdsEveryWord(textOfParts(parts), terms) } : undefined;
   const hits = await searchConversations({ words: terms, workspaceId, limit: SEARCH_LIMIT, substring });
-  const summaries = new Map((await listConversations({ workspaceId })).map((c) => [c.id, c]));
+  // Archived conversations are found too (their summary says `archived: true`).
+  const summaries = new Map((await listConversations({ workspaceId, archived: "any" })).map((c) => [c.id, c]));
   return hits.flatMap((hit) => {
     const summary = summaries.get(hit.conversationId);
     if (!summary) return [];

@@ -23,15 +23,29 @@ function toRecord(row: ConversationRow): ConversationRecord {
   return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null, parentId: row.parentId ?? null };
 }
 
-export async function listConversations({ workspaceId }: { workspaceId?: string } = {}): Promise<ConversationSummary[]> {
+/**
+ * The person's conversations (of one workspace, when given): pinned first, then the most recently updated. Without
+ * `archived` the archived ones are left out; `archived: true` lists only them, `"any"` both (what search looks in).
+ */
+export async function listConversations({ workspaceId, archived = false }: { workspaceId?: string; archived?: boolean | "any" } = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
     // A subagent's conversation is reached through its parent, never listed.
-    where: workspaceId === undefined ? { parentId: null } : { workspaceId, parentId: null },
-    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
-    select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true },
+    where: { parentId: null, ...(workspaceId === undefined ? {} : { workspaceId }), ...(archived === "any" ? {} : { archived }) },
+    orderBy: [{ pinned: "desc" }, { updatedAt: "desc" }, { id: "asc" }],
+    select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true, pinned: true, archived: true },
   });
   return rows.map(toConversationSummary);
+}
+
+/** Pins/unpins and archives/unarchives the conversation, keeping its place in time; false when it does not exist. */
+export async function setConversationFlags({ id, pinned, archived, updatedAt }: { id: string; pinned?: boolean; archived?: boolean; updatedAt: Date }): Promise<boolean> {
+  const db = await getDb();
+  const result = await db.conversation.updateMany({
+    where: { id },
+    data: { ...(pinned !== undefined ? { pinned } : {}), ...(archived !== undefined ? { archived } : {}), updatedAt },
+  });
+  return result.count > 0;
 }
 
 export async function getConversation({ id }: { id: string }): Promise<ConversationRecord | null> {

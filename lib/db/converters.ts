@@ -30,6 +30,23 @@ export function toChatMessage(row: MessageRow): ChatMessage {
   };
 }
 
-export function toConversationSummary(row: { id: string; workspaceId: string; title: string; createdAt: Date; updatedAt: Date }): ConversationSummary {
-  return { id: row.id, workspaceId: row.workspaceId, title: row.title, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+export function toConversationSummary(row: {
+  id: string;
+  workspaceId: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+  pinned?: unknown;
+  archived?: unknown;
+}): ConversationSummary {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    title: row.title,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    // Defensive: SQLite read directly gives 0/1.
+    pinned: row.pinned === true || row.pinned === 1,
+    archived: row.archived === true || row.archived === 1,
+  };
 }

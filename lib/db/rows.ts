@@ -13,6 +13,8 @@ export type ConversationRow = {
   model: string | null;
   /** A subagent's conversation: the conversation that spawned it. */
   parentId: string | null;
+  pinned?: boolean;
+  archived?: boolean;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -48,7 +50,7 @@ export type TaskRow = {
 
 /** A whole conversation as an import writes it (timestamps are the time of the import). */
 export type ImportedRows = {
-  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number; mode: string; planSeq: number; model?: string | null };
+  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number; mode: string; planSeq: number; model?: string | null; pinned?: boolean; archived?: boolean };
   messages: Array<{ id: string; role: string; position: number; parts: object[]; metadata: object; status: string }>;
   tasks: Array<{
     id: string;

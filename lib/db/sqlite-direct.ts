@@ -50,6 +50,8 @@ const toConversationRow = (r: Row): ConversationRow => ({
   planSeq: Number(r.planSeq ?? 0),
   model: r.model === null || r.model === undefined ? null : String(r.model),
   parentId: r.parentId === null || r.parentId === undefined ? null : String(r.parentId),
+  pinned: r.pinned === 1 || r.pinned === true,
+  archived: r.archived === 1 || r.archived === true,
   createdAt: readTime(r.createdAt),
   updatedAt: readTime(r.updatedAt),
 });
@@ -190,10 +192,15 @@ export class SqliteDirect {
   }
 
   /** Writes an imported conversation in one immediate transaction; false (nothing written) when a row is refused. */
-  importConversation({ conversation: c, messages, tasks, planVersions }: ImportedRows): boolean {
+  importConversation(rows: ImportedRows): boolean {
+    return this.importConversations([rows]);
+  }
+
+  /** Writes imported conversations in one immediate transaction; false (nothing written) when a row is refused. */
+  importConversations(imports: readonly ImportedRows[]): boolean {
     const now = storedTime(new Date());
     const conversation = this.#statement(
-      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const plan = this.#statement(`INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`);
     const message = this.#statement(
@@ -203,12 +210,15 @@ export class SqliteDirect {
       `INSERT INTO "Task" ("conversationId", "id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const write = this.#connection.transaction(() => {
-      conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, now, now);
-      for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
-      for (const m of messages) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
-      for (const t of tasks) {
-        const json = [t.blocks, t.blockedBy, t.metadata].map((v) => JSON.stringify(v));
-        task.run(c.id, t.id, t.subject, t.description, t.status, t.owner, ...json, t.position, now, now);
+      for (const { conversation: c, messages, tasks, planVersions } of imports) {
+        const flags = [c.pinned ? 1 : 0, c.archived ? 1 : 0];
+        conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, ...flags, now, now);
+        for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
+        for (const m of messages) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
+        for (const t of tasks) {
+          const json = [t.blocks, t.blockedBy, t.metadata].map((v) => JSON.stringify(v));
+          task.run(c.id, t.id, t.subject, t.description, t.status, t.owner, ...json, t.position, now, now);
+        }
       }
     });
     try {

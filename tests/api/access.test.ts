@@ -36,6 +36,7 @@ const apiRoutes: Route[] = [
   { method: "POST", path: `${X}/stop` },
   { method: "GET", path: "/api/events" },
   { method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { id: "smuggled", messages: [] } } },
+  { method: "POST", path: "/api/conversations/export", body: { ids: ["x"] } },
   { method: "GET", path: "/api/workspaces" },
   { method: "POST", path: "/api/workspaces", body: { name: "Smuggled" } },
   { method: "GET", path: W },

@@ -111,7 +111,7 @@ const rows: Row[] = [
   patchRow("a blank title", { title: "   " }, /title: must not be empty/),
   patchRow("a numeric title", { title: 5 }, /title: .*must be text/),
   patchRow("a title of 201 characters", { title: long(201) }, /title: .*200/),
-  patchRow("no fields", {}, /send title, settings, mode, model and\/or plan/),
+  patchRow("no fields", {}, /send title, settings, mode, model, plan, pinned and\/or archived/),
   patchRow("a model id with spaces", { model: "my model" }, /model: must be a model id without spaces/),
   patchRow("an unknown mode", { mode: "draft" }, /mode: must be "plan" or "build" \(got "draft"\)/),
   patchRow("a plan over 50,000 characters", { plan: { content: long(50_001) } }, /plan\.content: is 50,001 characters, over the plan's limit of 50,000/),

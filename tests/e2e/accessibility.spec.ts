@@ -4,6 +4,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { AUTH_APP_URL, DEMO_PORT } from "../../playwright.config";
 import { ChatPage } from "./pages/chat-page";
+import { OrganisePage } from "./pages/organise-page";
+import { WorkspacePage } from "./pages/workspace-page";
+import { enqueueReplies, FAKE_APP_URL, resetFake } from "./support/openai-fake-control";
 
 type Theme = "light" | "dark";
 const THEMES: Theme[] = ["light", "dark"];
@@ -107,6 +110,68 @@ for (const theme of THEMES) {
       await expect(page.getByTestId("workspace-settings")).toBeVisible();
       await expect(page.getByTestId("conversation-list").first().locator("li").first()).toBeAttached();
       await expectAxeClean(page, `workspace settings (${theme})`);
+    });
+
+    test("the conversation list's row menu, its Pinned section, the Archived view and selecting to export", async ({ page }) => {
+      const organise = new OrganisePage(page);
+      const t = `${theme}-${Date.now().toString(36)}`;
+      const pinned = await organise.importConversation(`axe-pin-${t}`, `Pinned ${t}`);
+      const archived = await organise.importConversation(`axe-arch-${t}`, `Archived ${t}`);
+      await organise.chat.gotoConversation(pinned);
+      await organise.pin(pinned);
+      await organise.openMenu(pinned);
+      await expectAxeClean(page, `row menu open, a pinned section (${theme})`);
+      await page.keyboard.press("Escape");
+      await organise.toggleArchived(archived);
+      await organise.showArchived(true);
+      await expect(organise.row(archived)).toBeVisible();
+      await expectAxeClean(page, `archived view (${theme})`);
+      await organise.openMenu(archived);
+      await expectAxeClean(page, `archived view, row menu open (${theme})`);
+      await page.keyboard.press("Escape");
+      await organise.showArchived(false);
+      await page.getByTestId("select-toggle").filter({ visible: true }).click();
+      await organise.row(pinned).getByTestId("select-conversation").check();
+      await expectAxeClean(page, `selecting conversations (${theme})`);
+      // A pinned conversation left behind would head other tests' lists.
+      await organise.removeImported();
+    });
+
+    test("a provider error in the chat, an empty workspace's list and the task-status menu open", async ({ page, context, request }) => {
+      // The chat's error state, on the app wired to the OpenAI fake (a call and its retry both fail).
+      await useTheme(context, theme, FAKE_APP_URL);
+      await resetFake(request);
+      await enqueueReplies(request, [
+        { kind: "http-error", status: 500 },
+        { kind: "http-error", status: 500 },
+      ]);
+      const failing = new ChatPage(page, FAKE_APP_URL);
+      await failing.gotoNewChat();
+      await failing.send(`an error, please (${theme})`);
+      await expect(failing.chatError).toBeVisible();
+      await expect(failing.retryButton).toBeVisible();
+      await expectAxeClean(page, `chat error (${theme})`);
+      await resetFake(request);
+
+      // A workspace without conversations: the list's empty state.
+      const chat = new ChatPage(page);
+      const name = `Empty ${theme} ${Date.now().toString(36)}`;
+      const created = await page.request.post("/api/workspaces", { data: { name } });
+      expect(created.status()).toBe(201);
+      const workspaceId = ((await created.json()) as { id: string }).id;
+      await chat.gotoNewChat();
+      await new WorkspacePage(page).choose(name);
+      await expect(chat.conversationList.getByText("No conversations in this workspace yet.")).toBeVisible();
+      await expectAxeClean(page, `empty workspace list (${theme})`);
+      await new WorkspacePage(page).choose("default");
+      expect((await page.request.delete(`/api/workspaces/${workspaceId}`)).status()).toBe(204);
+
+      // A task's status menu, open.
+      await conversationWithTasks(chat);
+      await page.getByTestId("side-panel").getByTestId("task-status").first().click();
+      await expect(page.getByTestId("task-status-menu")).toBeVisible();
+      await expectAxeClean(page, `task-status menu open (${theme})`);
+      await page.keyboard.press("Escape");
     });
 
     test("the sign-in page", async ({ page, context }) => {

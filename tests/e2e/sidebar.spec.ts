@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { OrganisePage } from "./pages/organise-page";
 
 /** A short tag that keeps this test's conversations apart from the ones other tests made in the same database. */
 const uniqueTag = () => Math.random().toString(36).slice(2, 8);
@@ -94,9 +95,9 @@ test.describe("sidebar", () => {
     const userTexts = await chat.userMessages.allTextContents();
     const replyTexts = await chat.assistantMessages.locator(".prose-chat").allTextContents();
 
-    await chat.conversationItem(id).hover();
+    // Export is in the row's menu (with pin and archive).
     const downloading = page.waitForEvent("download");
-    await chat.conversationItem(id).getByTestId("export-button").click();
+    await new OrganisePage(page).choose(id, "export-button");
     const download = await downloading;
     // Named after the conversation's title (the generated one, e.g. "Export 1a2b3c", once the first reply is in).
     expect(download.suggestedFilename()).toMatch(new RegExp(`^hintline-export-(me-)?${tag}-\\d{4}-\\d{2}-\\d{2}\\.json$`));

@@ -1,6 +1,7 @@
 import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
 import { idSchema, searchQuerySchema } from "@/lib/api/schemas";
-import { searchWorkspaceConversations, workspaceConversations } from "@/lib/chat/workspaces";
+import { archivedParam, listedConversations } from "@/lib/chat/organise";
+import { searchWorkspaceConversations } from "@/lib/chat/workspaces";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export const GET = route(async (request) => {
   const workspaceId = raw === null ? undefined : parseWith(idSchema, raw, "workspaceId");
   const q = params.get("q");
   if (q !== null) return Response.json(await searchWorkspaceConversations(parseWith(searchQuerySchema, q, "q"), workspaceId));
-  return Response.json(await workspaceConversations(workspaceId));
+  return Response.json(await listedConversations({ workspaceId, archived: archivedParam(params.get("archived")) }));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

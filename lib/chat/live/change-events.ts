@@ -19,6 +19,7 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
   const id = parts[2];
   if (id === undefined) return [];
   if (id === "import" && parts.length === 3) return [{ type: "conversations", id: "" }];
+  if (id === "export" && parts.length === 3) return [];
   const sub = parts[3];
   if (sub === undefined) return [{ type: "conversation", id }, { type: "conversations", id }];
   if (sub === "tasks") return [{ type: "tasks", id }];

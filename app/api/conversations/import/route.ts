@@ -4,7 +4,8 @@ import { maxImportBytes } from "@/lib/api/limits";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { importSchema } from "@/lib/api/schemas";
 import { canonicalTimeZone } from "@/lib/agent/settings";
-import { importConversation } from "@/lib/chat/conversation-view";
+import { importBundleSchema, isBundle } from "@/lib/api/organise-schemas";
+import { importConversation, importConversations } from "@/lib/chat/conversation-import";
 
 export const dynamic = "force-dynamic";
 
@@ -30,8 +31,13 @@ function importZone(request: Request): string | undefined {
 export const POST = route(async (request) => {
   const applySettings = settingsMode(request) === "apply";
   const timezone = importZone(request);
-  const body = parseWith(importSchema, await readJson(request, { maxBytes: maxImportBytes() }));
-  return Response.json(await importConversation(body, generateId, { applySettings, timezone }), { status: 201 });
+  const body = await readJson(request, { maxBytes: maxImportBytes() });
+  // A bundle (POST /api/conversations/export's answer) is imported whole or not at all.
+  if (isBundle(body)) {
+    const ids = await importConversations(parseWith(importBundleSchema, body).conversations, generateId, { applySettings, timezone });
+    return Response.json({ ids }, { status: 201 });
+  }
+  return Response.json(await importConversation(parseWith(importSchema, body), generateId, { applySettings, timezone }), { status: 201 });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");
