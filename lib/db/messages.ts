@@ -250,6 +250,12 @@ export async function findMessagePosition({
   });
 }
 
+/** The conversation's last message: its id and role (Continue looks it up before it takes the reply lock). */
+export async function findLastMessage({ conversationId }: { conversationId: string }): Promise<{ id: string; role: string } | null> {
+  const db = await getDb();
+  return db.message.findFirst({ where: { conversationId }, orderBy: { position: "desc" }, select: { id: true, role: true } });
+}
+
 /**
  * Replies left "streaming" by a server that died mid-reply are marked incomplete; `activeIds` are replies this
  * process is streaming right now.
