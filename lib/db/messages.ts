@@ -218,7 +218,7 @@ export async function updateMessage({
   }
 }
 
-/** Deletes the messages after the given position (a retry replaces the reply it retries). */
+/** Deletes the messages after the given position (a retry no longer does: it keeps the reply as a branch). */
 export async function deleteMessagesAfter({
   conversationId,
   position,
