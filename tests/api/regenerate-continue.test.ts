@@ -195,6 +195,26 @@ describe.each(databaseKinds("regencont"))("$name: regenerate keeps versions, con
     expect((await view(id)).messages).toHaveLength(2);
   });
 
+  it("a tab that opens the conversation while a Continue runs follows the whole reply: the stream replays it from its start", async () => {
+    const id = newId("follow");
+    await send(id, "count", { kind: "cut", text: "alpha beta gamma delta", afterChunks: 2 });
+    const partial = messageText((await view(id)).messages.at(-1));
+    fake.enqueue({ text: Array.from({ length: 40 }, (_, i) => `v${i}`).join(" "), chunkDelayMs: 30 });
+    const own = await fetch(api("/chat"), jsonRequest("POST", { id, continue: true }));
+    expect(own.status).toBe(200);
+    const ownChunks = readChunks(own);
+    // Another tab (or a reload) resumes the live reply: it gets the reply so far, then the continuation.
+    await expect.poll(async () => (await view(id)).messages.at(-1)?.metadata?.status).toBe("streaming");
+    const follower = await fetch(api(`/conversations/${id}/stream`));
+    expect(follower.status).toBe(200);
+    const followed = await readChunks(follower);
+    await ownChunks;
+    const deltas = followed.filter((c) => c.type === "text-delta").map((c) => String(c.delta));
+    expect(deltas[0]).toBe(partial);
+    expect(deltas.join("")).toBe(messageText((await view(id)).messages.at(-1)));
+    expect(followed.find((c) => c.type === "data-hint" && (c.data as { text?: string }).text === CONTINUE_REMINDER)).toBeDefined();
+  });
+
   it("refuses a Continue with nothing to continue, naming why, and changes nothing", async () => {
     const post = (body: unknown) => fetch(api("/chat"), jsonRequest("POST", body));
     expect(await expectApiError(await post({ id: "rc-none", continue: true }), 404, "not_found")).toMatch(/does not exist/);
