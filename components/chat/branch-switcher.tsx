@@ -1,6 +1,6 @@
 "use client";
-// ‹ n/N › under a person's message that has alternatives (an earlier version was edited): the arrows switch to the
-// previous or next one; the model sees only the one shown.
+// ‹ n/N › under a person's message that has alternatives (an earlier version was edited), or under a regenerated
+// reply (its earlier versions): the arrows switch to the previous or next one; the model sees only the one shown.
 import type { BranchPoint } from "@/lib/agent/branches";
 
 const ARROW = "rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-chip hover:text-fg disabled:opacity-40 disabled:hover:bg-transparent";

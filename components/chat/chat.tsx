@@ -3,7 +3,6 @@
 // conversation list in step. A reply runs on the server until it ends or is stopped: the page resumes it on load (and
 // when the conversation is opened again), and another tab's messages arrive through the change events.
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { BranchPoint } from "@/lib/agent/branches";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
@@ -18,6 +17,7 @@ import { useModelChoiceStore } from "@/lib/stores/model-choice-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
+import { ChatTransport } from "./chat-transport";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
 import { errorInWords } from "./error-words";
@@ -26,8 +26,6 @@ import { PersonMessageContext } from "./person-message-context";
 import { useLiveConversation } from "./use-live-conversation";
 import { warnFailure } from "@/lib/client-log";
 import { browserTimeZone } from "@/lib/stores/browser-zone";
-
-export const CONTINUE_TEXT = "Continue from where you stopped.";
 
 
 export function Chat({
@@ -55,7 +53,7 @@ export function Chat({
   const finishedAt = useRef(0);
   const transport = useMemo(
     () =>
-      new DefaultChatTransport<ChatMessage>({
+      new ChatTransport({
         api: "/api/chat",
         prepareSendMessagesRequest: ({ id: chatId, messages, body }) => ({
           // The mode matters only when this message creates the conversation (an existing one keeps its own); so does
@@ -155,12 +153,21 @@ export function Chat({
     );
   }, [id, stop, setMessages]);
 
+  // Regenerate (and Retry after an error): the earlier reply is kept as a version ‹ n/N › of the new one.
   const retry = useCallback(() => {
     clearError();
+    branchesStale.current = true;
     void regenerate();
   }, [clearError, regenerate]);
-  // Continue: the person asks for the rest, as a message of theirs (the model sees its own stopped reply before it).
-  const continueReply = useCallback(() => send(CONTINUE_TEXT), [send]);
+  // Continue: the stopped reply goes on in place (no message of the person's): the transport answers the resume with
+  // the continuation's stream (components/chat/chat-transport.ts).
+  const continueReply = useCallback(() => {
+    clearError();
+    void stopping.current.then(() => {
+      transport.continueNext();
+      return resumeStream();
+    });
+  }, [clearError, transport, resumeStream]);
 
   // Edit: the transcript ends before the edited message, whose new version is sent with what it replaces.
   const editMessage = useCallback(

@@ -3,11 +3,11 @@
 // ("Time update 14:05", "Context 73 % full") and expands to the raw text.
 import { useState } from "react";
 import type { HintData } from "@/lib/chat-message";
-import { ChecklistIcon, ClockIcon, FolderIcon, GaugeIcon, PlanIcon, TagIcon } from "../ui/icons";
+import { ChecklistIcon, ClockIcon, FolderIcon, GaugeIcon, PlanIcon, SendIcon, TagIcon } from "../ui/icons";
 import { type HintKind, summarizeHint } from "./hint-summary";
 import { ReminderExplainer, useReminderExplainer } from "./reminder-explainer";
 
-const ICONS: Record<HintKind, typeof ClockIcon> = { time: ClockIcon, tasks: ChecklistIcon, context: GaugeIcon, custom: TagIcon, mode: PlanIcon, workspace: FolderIcon };
+const ICONS: Record<HintKind, typeof ClockIcon> = { time: ClockIcon, tasks: ChecklistIcon, context: GaugeIcon, custom: TagIcon, mode: PlanIcon, workspace: FolderIcon, continue: SendIcon };
 
 export function HintChip({ data, contextWindow }: { data: HintData; contextWindow?: number }) {
   const [open, setOpen] = useState(false);

@@ -73,3 +73,10 @@ describe("summarizeHint", () => {
     ]);
   });
 });
+
+describe("the Continue reminder", () => {
+  it("says in plain words that the model was asked to go on", () => {
+    const data = { source: { label: "System", sublabel: "Continue" }, fields: {}, text: "<system-reminder>\nx\n</system-reminder>", createdAt: "2026-07-01T10:00:00Z" };
+    expect(summarizeHint(data)).toEqual([{ kind: "continue", label: "Asked to continue" }]);
+  });
+});

@@ -2,7 +2,7 @@
 // Context 70 % full"), for people who never heard of a system reminder.
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace";
+export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue";
 /** `label` says in plain words what kind of update the model got; `detail`, when there is one, what it said. */
 export type HintSummaryItem = { kind: HintKind; label: string; detail?: string };
 
@@ -27,6 +27,8 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
   }
   // A Workspace reminder (memory, knowledge, skills or instructions changed) in plain words; the chip opens to the details.
   if (data.source?.sublabel === "Workspace") return [{ kind: "workspace", label: "Workspace update" }];
+  // Continue: the model was asked to go on where its reply stopped.
+  if (data.source?.sublabel === "Continue") return [{ kind: "continue", label: "Asked to continue" }];
   const items: HintSummaryItem[] = [];
   const time: string[] = [];
   if (fields["current-time"] !== undefined) {

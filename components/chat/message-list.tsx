@@ -12,6 +12,12 @@ import { MessageView } from "./message-view";
 import { ModelSwitchMarker } from "./model-switch-marker";
 import { modelSwitches } from "./model-switches";
 
+/** Continue is offered on a reply stopped early: by Stop or its length limit, or by an error after some text. */
+function continuable(reply: ChatMessage): boolean {
+  const status = reply.metadata?.status;
+  return status === "incomplete" || (status === "error" && reply.parts.some((p) => p.type === "text" && p.text.trim().length > 0));
+}
+
 const GAP = 24;
 const PADDING_TOP = 24;
 /** What the server (and the first client render) assumes of the viewport, so both render the same rows. */
@@ -97,7 +103,7 @@ export function MessageList({
     () =>
       streaming || lastMessage?.role !== "assistant"
         ? undefined
-        : { onRegenerate, onContinue: lastMessage.metadata?.status === "incomplete" ? onContinue : undefined },
+        : { onRegenerate, onContinue: continuable(lastMessage) ? onContinue : undefined },
     [streaming, lastMessage, onRegenerate, onContinue],
   );
   return (

@@ -110,6 +110,13 @@ export const MessageView = memo(function MessageView({
   actions?: ReplyActions;
 }) {
   if (message.role === "user") return <PersonMessage message={message} />;
+  return <ReplyMessage message={message} streaming={streaming} contextWindow={contextWindow} actions={actions} />;
+});
+
+/** A reply: its parts, whether it ended early, and Copy, Regenerate, Continue and ‹ n/N › (its regenerated versions). */
+function ReplyMessage({ message, streaming, contextWindow, actions }: { message: ChatMessage; streaming: boolean; contextWindow?: number; actions?: ReplyActions }) {
+  const person = usePersonMessageActions();
+  const point = person?.branches.get(message.id);
   const status = message.metadata?.status;
   const hasText = message.parts.some((p) => p.type === "text" && p.text.length > 0);
   return (
@@ -134,7 +141,12 @@ export const MessageView = memo(function MessageView({
           {message.metadata?.error && message.metadata.error !== "Stopped." ? message.metadata.error : "Stopped — this reply is incomplete."}
         </div>
       )}
-      {!streaming && <MessageActions text={replyText(message)} who="the reply's" actions={actions} />}
+      {!streaming && (
+        <div className="flex items-center gap-1">
+          {point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}
+          <MessageActions text={replyText(message)} who="the reply's" actions={actions} />
+        </div>
+      )}
     </div>
   );
-});
+}

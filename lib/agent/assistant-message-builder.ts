@@ -20,6 +20,11 @@ export class AssistantMessageBuilder {
     this.message = { id, role: "assistant", parts: [], metadata };
   }
 
+  /** Starts from a reply stored earlier (Continue): its parts are kept, closed; what follows is appended. */
+  seed(parts: readonly ChatMessagePart[]): void {
+    for (const part of parts) this.message.parts.push(structuredClone(part) as MutablePart);
+  }
+
   private push(part: Record<string, unknown>): MutablePart {
     const p = part as MutablePart;
     this.message.parts.push(p);

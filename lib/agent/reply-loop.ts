@@ -49,6 +49,8 @@ export type ReplyOptions = {
   instructions: string | (() => string | Promise<string>);
   /** The conversation before this reply, as model messages. */
   history: ModelMessage[];
+  /** The parts of the reply being continued (Continue): the model sees them, and the reply grows from them. */
+  seed?: ChatMessage["parts"];
   replyId: string;
   tools?: ToolSet;
   /** Asked when a tool call's arguments do not parse (lets the tool itself report them, counted like any call). */
@@ -254,6 +256,7 @@ function checkpointer(options: ReplyOptions["checkpoint"], builder: AssistantMes
 
 export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
   const builder = new AssistantMessageBuilder(options.replyId, {}, options.now);
+  if (options.seed) builder.seed(options.seed);
   const checkpoint = checkpointer(options.checkpoint, builder);
   try {
     return await replyLoop(options, builder, checkpoint);

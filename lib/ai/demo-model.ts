@@ -10,6 +10,7 @@ import type {
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { MEMORY_FACTS_MARKER } from "../agent/compression-memory.ts";
+import { continuation, remainder } from "./demo-continue.ts";
 import { mcpDecision } from "./demo-mcp.ts";
 import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
@@ -114,6 +115,12 @@ function contextAnswer(prompt: LanguageModelV4Prompt, tools: LanguageModelV4Call
 
 /** `tools`: the tools offered to this call ("mcp <tool> …" calls one of its MCP tools). */
 export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4CallOptions["tools"]): Decision {
+  // Continue: the answer to the person's message again, from where the stopped reply ended.
+  const continued = continuation(prompt);
+  if (continued) {
+    const whole = decide(continued.before, tools);
+    return whole.calls?.length ? whole : { text: remainder(whole.text, continued.written) };
+  }
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };

@@ -73,6 +73,18 @@ export const chatRequestSchema = z.object({
   editOf: idSchema.optional(),
 });
 
+/**
+ * Continue (`POST /api/chat { id, continue: true }`): the conversation's last reply, stopped before its end, goes on
+ * in place; no message of the person's is added.
+ */
+export const continueRequestSchema = z
+  .object({
+    id: idSchema,
+    continue: z.literal(true),
+    timezone: z.string().max(64).optional(),
+  })
+  .strict();
+
 /** The sidebar's search (`GET /api/conversations?q=`). */
 export const searchQuerySchema = z.string().max(MAX_SEARCH_QUERY_CHARS, { message: `must be at most ${MAX_SEARCH_QUERY_CHARS} characters` });
 

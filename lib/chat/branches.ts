@@ -3,7 +3,7 @@
 // where a call's input may diverge from the previous call's, which the cache-break detector names "branch".
 import type { ArchivedBranch } from "../agent/branches.ts";
 import { ApiError } from "../api/errors.ts";
-import { type BranchFailure, branchForEdit, finishBranchMove, hasUnfinishedBranchMove, type StateMove, switchBranch } from "../db/branches.ts";
+import { type BranchFailure, branchForEdit, branchForRetry, finishBranchMove, hasUnfinishedBranchMove, type StateMove, switchBranch } from "../db/branches.ts";
 import { getConversation } from "../db/conversations.ts";
 import { findMessagePosition } from "../db/messages.ts";
 import { generateId } from "ai";
@@ -39,6 +39,19 @@ function moveState(stored: unknown, archivedIds: ReadonlySet<string>, restored?:
   return { state: next, carried };
 }
 
+/**
+ * A regenerated reply's move: the new reply's input is a prefix of the last call's (the person's message stays), so
+ * the last call stays the baseline and the break is named "retry"; only a compression that goes with the archived
+ * reply makes it a full branch move.
+ */
+const moveRetryState: StateMove = {
+  watched: moveBranchState.watched,
+  move: (stored, archivedIds, restored) => {
+    const moved = moveState(stored, archivedIds, restored);
+    return moved.carried ? moved : { state: parseAgentState(stored) };
+  },
+};
+
 function failure(kind: BranchFailure, what: string): ApiError {
   if (kind === "not-person") return new ApiError("bad_request", `${what} is not a message of yours; only your own messages can be edited.`, "editOf");
   return new ApiError("not_found", `${what} does not exist in this conversation.`, kind === "no-message" ? "editOf" : undefined);
@@ -65,6 +78,15 @@ export async function checkEdit(conversationId: string, messageId: string, newMe
 /** Archives the person's message `messageId` and what followed it as an alternative, ahead of its edited version. */
 export async function branchForEditedMessage(conversationId: string, messageId: string): Promise<void> {
   const result = await branchForEdit({ conversationId, messageId, move: moveBranchState });
+  if (typeof result === "string") throw failure(result, `Message ${messageId}`);
+}
+
+/**
+ * Archives what follows the person's latest message `messageId` (the reply being regenerated) as an alternative, so
+ * that the new reply and the earlier one are versions ‹ n/N › of each other, as an edit's are.
+ */
+export async function branchForRetriedReply(conversationId: string, messageId: string): Promise<void> {
+  const result = await branchForRetry({ conversationId, messageId, move: moveRetryState });
   if (typeof result === "string") throw failure(result, `Message ${messageId}`);
 }
 

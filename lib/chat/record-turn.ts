@@ -9,12 +9,13 @@ import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import type { ConversationRecord } from "../db/conversations.ts";
 import {
   appendMessages,
-  deleteMessagesAfter,
-  findMessagePosition,
   listMessages,
+  updateMessage,
   loadHistory,
   settleStaleReplies,
 } from "../db/messages.ts";
+import { branchForRetriedReply } from "./branches.ts";
+import { continuable, isRefusal } from "../agent/continue-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { historyIndexOf } from "./history-fold.ts";
 import { now as clockNow } from "../clock.ts";
@@ -86,9 +87,8 @@ export async function openTurn({
         `Message ${message.id} is stored with different text; a retry resends it unchanged. Send a new message (with a new id) to say something else.`,
       );
     }
-    // A retry: the reply (and anything after it) is generated again.
-    const existing = await findMessagePosition({ conversationId, id: message.id });
-    if (existing) await deleteMessagesAfter({ conversationId, position: existing.position });
+    // A retry: the reply (and anything after it) is generated again; the earlier one is kept as an alternative.
+    await branchForRetriedReply(conversationId, message.id);
     const committed = appendMessages({ conversationId, messages: [opening] }).then(() => {});
     committed.catch(() => {}); // the caller awaits it
     return { history: history.slice(0, index + 1), committed, retry: true };
@@ -111,4 +111,26 @@ export async function openTurn({
   }).then(() => {});
   committed.catch(() => {}); // the caller awaits it
   return { history: [...history, person], committed };
+}
+
+/**
+ * Opening a Continue: the conversation's last message must be the reply `replyId`, stopped before its end; it is
+ * marked "streaming" again (the same row grows). The history is what precedes it; `continued` is the reply so far.
+ */
+export async function openContinuation({
+  conversation,
+  replyId,
+}: {
+  conversation: ConversationRecord;
+  replyId: string;
+}): Promise<OpenedTurn & { continued: ChatMessage }> {
+  const conversationId = conversation.id;
+  const version = { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt };
+  const history = await settleStale(conversationId, await loadHistory({ conversationId, version }));
+  const last = history.at(-1);
+  const checked = continuable(last?.id === replyId ? last : undefined);
+  if (isRefusal(checked)) throw new ApiError(checked.status === 409 ? "conflict" : "bad_request", checked.reason);
+  const committed = updateMessage({ conversationId, id: replyId, status: "streaming" });
+  committed.catch(() => {}); // the caller awaits it
+  return { history: history.slice(0, -1), committed, continued: checked };
 }

@@ -9,12 +9,13 @@ import type { ResolvedModel } from "../ai/providers/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, Task } from "../chat-message.ts";
 import { deleteConversation, ensureConversation, getConversation } from "../db/conversations.ts";
+import { findLastMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
-import { type OpenedTurn, openTurn, type PersonMessage } from "./record-turn.ts";
+import { type OpenedTurn, openContinuation, openTurn, type PersonMessage } from "./record-turn.ts";
 import { checkModelChoice, modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { streamReply } from "./stream-reply.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
@@ -35,22 +36,38 @@ export type ChatRequest = {
   editOf?: string;
 };
 
+/** Continue (`POST /api/chat { id, continue: true }`): the conversation's last reply, stopped early, goes on in place. */
+export type ContinueRequest = { id: string; continue: true; timezone?: string };
+
+const isContinue = (request: ChatRequest | ContinueRequest): request is ContinueRequest => "continue" in request && request.continue === true;
+
+/** The reply a Continue carries on (its row id is the reply's), or why not, before anything is locked or written. */
+async function continuedReplyId(conversationId: string): Promise<string> {
+  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  const last = await findLastMessage({ conversationId });
+  if (!last) throw new ApiError("bad_request", "This conversation has no reply to continue.");
+  if (last.role !== "assistant") throw new ApiError("bad_request", "The last message is yours, not a reply: there is nothing to continue. Send a message or regenerate.");
+  return last.id;
+}
+
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
-export async function startReply({ request, child }: { request: ChatRequest; child?: ChildTurn }): Promise<Response> {
+export async function startReply({ request, child }: { request: ChatRequest | ContinueRequest; child?: ChildTurn }): Promise<Response> {
   const conversationId = request.id;
+  const continuing = isContinue(request);
   if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
-  if (request.workspaceId !== undefined) await requireWorkspace(request.workspaceId);
+  if (!continuing && request.workspaceId !== undefined) await requireWorkspace(request.workspaceId);
   // A model this server cannot use is refused (400 naming what to set) before anything is written.
-  const chosenModel = request.model === undefined ? null : checkModelChoice(request.model);
+  const chosenModel = continuing || request.model === undefined ? null : checkModelChoice(request.model);
   // An edit needs the conversation it edits: an unknown one is refused before anything is written.
-  if (request.editOf !== undefined && !(await getConversation({ id: conversationId }))) {
+  if (!continuing && request.editOf !== undefined && !(await getConversation({ id: conversationId }))) {
     throw new ApiError("not_found", `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`);
   }
   // The lock first: a message refused because a reply is live (409) creates nothing, not even the conversation.
-  const replyId = generateId();
+  // A Continue holds it under the id of the reply it continues (the row that is "streaming" again).
+  const replyId = continuing ? await continuedReplyId(conversationId) : generateId();
   const controller = await replyLock().acquire(conversationId, replyId);
   if (!controller) {
     throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
@@ -58,17 +75,19 @@ export async function startReply({ request, child }: { request: ChatRequest; chi
   let resolved: ResolvedModel;
   let conversation: Awaited<ReturnType<typeof ensureConversation>> | undefined;
   let tasksAtStart: Task[];
-  let turn: OpenedTurn;
+  let turn: OpenedTurn & { continued?: ChatMessage };
   try {
     // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
     [conversation, tasksAtStart] = await Promise.all([
-      ensureConversation({
-        id: conversationId,
-        settings: timezone ? { injection: { timezone } } : {},
-        mode: request.mode,
-        workspaceId: request.workspaceId,
-        model: chosenModel,
-      }),
+      continuing
+        ? ensureConversation({ id: conversationId, settings: {} })
+        : ensureConversation({
+            id: conversationId,
+            settings: timezone ? { injection: { timezone } } : {},
+            mode: request.mode,
+            workspaceId: request.workspaceId,
+            model: chosenModel,
+          }),
       listTasks({ conversationId }),
     ]);
     if (conversation.parentId && !child) {
@@ -77,7 +96,7 @@ export async function startReply({ request, child }: { request: ChatRequest; chi
     // The conversation's own model, else the default; one the environment no longer allows is refused here.
     resolved = modelForConversation(conversation.model);
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: resolved.info.id } };
-    if (request.editOf !== undefined) {
+    if (!continuing && request.editOf !== undefined) {
       // Whatever would refuse the edited turn is checked first: a refused edit archives nothing.
       await checkEdit(conversationId, request.editOf, request.message.id);
       // The edited message and what followed it become an alternative; the new message follows the same anchor.
@@ -85,7 +104,12 @@ export async function startReply({ request, child }: { request: ChatRequest; chi
       const edited = await getConversation({ id: conversationId });
       if (edited) conversation = { ...edited, created: false };
     }
-    turn = await openTurn({ conversation, message: request.message, reply });
+    turn = continuing ? await openContinuation({ conversation, replyId }) : await openTurn({ conversation, message: request.message, reply });
+    if (turn.retry) {
+      // The regenerated reply was archived as an alternative: the harness state is read as that move left it.
+      const moved = await getConversation({ id: conversationId });
+      if (moved) conversation = { ...moved, created: false };
+    }
   } catch (error) {
     // A conversation this request created and could not use is removed again (it holds no message); a child's row
     // belongs to its parent.
@@ -132,6 +156,7 @@ export async function startReply({ request, child }: { request: ChatRequest; chi
     workspace,
     promptSource: () => promptSource,
     retry: turn.retry === true,
+    ...(turn.continued ? { continued: turn.continued } : {}),
     history: turn.history,
     tasksAtStart,
     committed: turn.committed,

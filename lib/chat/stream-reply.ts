@@ -3,6 +3,7 @@
 // settles. Nothing is written to the reply row before the turn's own rows are committed.
 import type { LanguageModel, UIMessageStreamWriter } from "ai";
 import type { ResolvedModel } from "../ai/providers/index.ts";
+import { continueHintChunk, replayChunks } from "../agent/continue-reply.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
@@ -29,6 +30,7 @@ import { inheritedMode } from "./subagent-mode.ts";
 import { type SettledReply, type StartChildReply, subagentHost } from "./subagent-runs.ts";
 import { titleAfterFirstReply } from "./titles.ts";
 import { logFailure } from "../ops/logger.ts";
+import { now as clockNow } from "../clock.ts";
 import { replyReport } from "../ops/reply-report.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 
@@ -56,6 +58,8 @@ export type ReplyJob = {
   workspace: WorkspaceTracker;
   /** The reply to the person's latest message is generated again. */
   retry?: boolean;
+  /** Continue: the stored reply (the row `replyId`) that this one carries on; `history` is what precedes it. */
+  continued?: ChatMessage;
   history: ChatMessage[];
   tasksAtStart: Task[];
   committed: Promise<void>;
@@ -104,6 +108,8 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       // The client went away; the reply is still folded and persisted.
     }
   };
+  // Continue: the reply so far first, so that whoever follows this stream sees the whole message.
+  for (const chunk of job.continued ? replayChunks(job.continued.parts) : []) emit(chunk);
   const saveParts = async (reply: ChatMessage) => {
     await committed;
     await updateMessage({ conversationId, id: replyId, parts: reply.parts });
@@ -132,7 +138,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const mcp = job.parentId ? noReplyMcp() : await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
-  const calls: CallUsage[] = [];
+  const calls: CallUsage[] = [...(job.continued?.metadata?.usage ?? [])];
   const callsBefore = conversationCallTotals(history).calls;
   const toolDefinitions = toolsKey(tools);
   const cacheBreaks = cacheBreakObserver(conversationId);
@@ -152,7 +158,9 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
         return answers;
       },
       history: context.modelMessages,
-      prelude: context.prelude,
+      // Continue: the reply so far, then the one reminder to go on (lib/agent/continue-reply.ts).
+      prelude: job.continued ? [...context.prelude, continueHintChunk(replyId, callsBefore + calls.length + 1, clockNow())] : context.prelude,
+      ...(job.continued ? { seed: job.continued.parts } : {}),
       convert: convertOptionsFor(settings),
       replyId,
       abortSignal: job.abortSignal,
@@ -211,7 +219,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     await committed;
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
-    await titleAfterFirstReply({ ...job, model: job.utility.model, modelId: job.utility.info.id, reply: outcome.reply, status: outcome.status });
+    if (!job.continued) await titleAfterFirstReply({ ...job, model: job.utility.model, modelId: job.utility.info.id, reply: outcome.reply, status: outcome.status });
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
     report.end({ status: outcome.status, error: outcome.error, stopped: job.abortSignal.aborted, stopReason: job.abortSignal.reason });

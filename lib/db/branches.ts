@@ -247,6 +247,23 @@ export async function branchForEdit({ conversationId, messageId, move }: { conve
 }
 
 /**
+ * The person regenerates the reply to their latest message `messageId`: what follows it becomes an archived
+ * alternative, and a new, empty active one follows it (the caller appends the new reply). False when nothing follows
+ * it (nothing to keep). The caller holds the conversation's reply lock.
+ */
+export async function branchForRetry({ conversationId, messageId, move }: { conversationId: string; messageId: string; move: StateMove }): Promise<boolean | BranchFailure> {
+  const db = await getDb();
+  await finishBranchMove({ conversationId, move });
+  const anchor = await db.message.findUnique({ where: { conversationId_id: { conversationId, id: messageId } }, select: { position: true, role: true } });
+  if (!anchor) return "no-message";
+  if (anchor.role !== "user") return "not-person";
+  const next = await db.message.findFirst({ where: { conversationId, position: { gt: anchor.position } }, select: { id: true } });
+  if (!next) return false;
+  await startMove(db, conversationId, { from: anchor.position + 1, key: randomUUID(), phase: "archive", anchorId: messageId }, move);
+  return true;
+}
+
+/**
  * Makes alternative `ordinal` after `anchorId` the active one (the active one is archived); why not, if it cannot.
  * The caller holds the conversation's reply lock.
  */

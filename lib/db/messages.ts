@@ -218,7 +218,7 @@ export async function updateMessage({
   }
 }
 
-/** Deletes the messages after the given position (a retry replaces the reply it retries). */
+/** Deletes the messages after the given position (a retry no longer does: it keeps the reply as a branch). */
 export async function deleteMessagesAfter({
   conversationId,
   position,
@@ -248,6 +248,12 @@ export async function findMessagePosition({
     where: { conversationId_id: { conversationId, id } },
     select: { position: true, role: true },
   });
+}
+
+/** The conversation's last message: its id and role (Continue looks it up before it takes the reply lock). */
+export async function findLastMessage({ conversationId }: { conversationId: string }): Promise<{ id: string; role: string } | null> {
+  const db = await getDb();
+  return db.message.findFirst({ where: { conversationId }, orderBy: { position: "desc" }, select: { id: true, role: true } });
 }
 
 /**

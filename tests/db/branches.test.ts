@@ -177,4 +177,30 @@ describe(`branches of a long conversation on ${inject("databaseKind")}`, () => {
     expect(finishedDuring).toBeGreaterThan(0);
     expect(await db.message.count({ where: { conversationId: id } })).toBe(SIZE);
   });
+
+  it("a regenerated reply is archived after the person's message, and switching brings it back exactly", async () => {
+    const id = newId("rg");
+    await conversations.ensureConversation({ id });
+    await append(id, conversationOf(4, "g"));
+    const original = await listed(id);
+    // Only the person's message can anchor a regenerate; nothing changes otherwise.
+    expect(await branches.branchForRetry({ conversationId: id, messageId: "g3", move: moveBranchState })).toBe("not-person");
+    expect(await branches.branchForRetry({ conversationId: id, messageId: "nope", move: moveBranchState })).toBe("no-message");
+    expect(await listed(id)).toEqual(original);
+
+    expect(await branches.branchForRetry({ conversationId: id, messageId: "g2", move: moveBranchState })).toBe(true);
+    expect(await listed(id)).toEqual(original.slice(0, 3));
+    // Nothing follows the person's message now: nothing to keep.
+    expect(await branches.branchForRetry({ conversationId: id, messageId: "g2", move: moveBranchState })).toBe(false);
+    const again: ChatMessage = { id: "g3b", role: "assistant", parts: [{ type: "text", text: "again" }], metadata: {} };
+    await messages.appendMessages({ conversationId: id, messages: [{ message: again }] });
+    expect((await branches.listBranches({ conversationId: id })).map((r) => [r.anchorId, r.ordinal, r.archived === null])).toEqual([
+      ["g2", 1, false],
+      ["g2", 2, true],
+    ]);
+    expect(await branches.switchBranch({ conversationId: id, anchorId: "g2", ordinal: 1, move: moveBranchState })).toBe("switched");
+    expect(await listed(id)).toEqual(original);
+    expect(await branches.switchBranch({ conversationId: id, anchorId: "g2", ordinal: 2, move: moveBranchState })).toBe("switched");
+    expect((await listed(id)).map((m) => m.id)).toEqual(["g0", "g1", "g2", "g3b"]);
+  });
 });

@@ -1,10 +1,16 @@
 // The buttons under each message, visible without hovering: Copy on the person's messages and the replies,
-// Regenerate on the last reply, and Continue after a reply that was stopped.
-import { expect, test } from "@playwright/test";
+// Regenerate on the last reply (the earlier reply stays, as version ‹ 1/2 ›), and Continue after a reply that was
+// stopped (the same reply grows; no message of the person's is added).
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
 type View = { messages: { id: string; role: string; parts: { type: string; text?: string }[]; metadata?: { status?: string } }[] };
 const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean);
+async function expectAxeClean(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+}
 
 test.describe("message actions", () => {
   test("Copy on the person's message and on the reply copies their text", async ({ page, context }) => {
@@ -30,7 +36,7 @@ test.describe("message actions", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(stored);
   });
 
-  test("Regenerate writes the last reply anew, in place, and only the last reply offers it", async ({ page }) => {
+  test("Regenerate writes the last reply anew and keeps the earlier one as version 1/2, across a reload", async ({ page }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.ask("hello");
@@ -41,6 +47,7 @@ test.describe("message actions", () => {
     const id = await chat.conversationId();
     const before = (await (await page.request.get(`/api/conversations/${id}`)).json()) as View;
     const oldReplyId = before.messages.at(-1)!.id;
+    await expect(page.getByTestId("branch-switcher")).toHaveCount(0);
 
     await regenerate.click();
     await expect(chat.lastAssistant()).toHaveAttribute("data-status", "streaming");
@@ -52,32 +59,68 @@ test.describe("message actions", () => {
 
     const after = (await (await page.request.get(`/api/conversations/${id}`)).json()) as View;
     expect(after.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    expect(after.messages.at(-1)!.id).not.toBe(oldReplyId);
+    const newReplyId = after.messages.at(-1)!.id;
+    expect(newReplyId).not.toBe(oldReplyId);
     expect(after.messages.at(-2)!.id).toBe(before.messages.at(-2)!.id);
+
+    // ‹ 2/2 › under the new reply; back to the first version and forth again.
+    const switcher = chat.lastAssistant().getByTestId("branch-switcher");
+    await expect(switcher.getByTestId("branch-position")).toHaveText("2/2");
+    await expect(switcher.getByTestId("branch-next")).toBeDisabled();
+    await expectAxeClean(page);
+    await switcher.getByTestId("branch-previous").click();
+    await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", oldReplyId);
+    await expect(chat.lastAssistant().getByTestId("branch-position")).toHaveText("1/2");
+    await chat.lastAssistant().getByTestId("branch-next").click();
+    await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", newReplyId);
+    await expect(chat.lastAssistant().getByTestId("branch-position")).toHaveText("2/2");
+    await chat.lastAssistant().getByTestId("branch-previous").click();
+    await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", oldReplyId);
+
+    // Stored: a reload shows the version last chosen, still switchable.
+    await chat.reload();
+    await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", oldReplyId);
+    await expect(chat.lastAssistant().getByTestId("branch-position")).toHaveText("1/2");
+    await expect(chat.assistantMessages).toHaveCount(2);
+    expect(words(await chat.replyText())).toHaveLength(40);
   });
 
-  test("Continue after a stopped reply asks for the rest, and a complete reply does not offer it", async ({ page }) => {
+  test("Continue after a stopped reply grows the same reply, with no message of the person's, and a complete reply does not offer it", async ({ page }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.ask("hello");
     await expect(chat.lastAssistant().getByTestId("continue")).toHaveCount(0);
 
-    await chat.send("write 2000 words about rivers");
+    await chat.send("write 300 words about rivers");
     await expect.poll(async () => words(await chat.replyText()).length).toBeGreaterThanOrEqual(5);
     await chat.stopButton.click();
     const stopped = chat.lastAssistant();
     await expect(stopped).toHaveAttribute("data-status", "incomplete");
+    const replyId = await stopped.getAttribute("data-message-id");
     const cont = stopped.getByRole("button", { name: "Continue this reply from where it stopped" });
     await expect(cont).toBeVisible();
+    await expectAxeClean(page);
+    const written = words(await chat.replyText()).length;
+    expect(written).toBeLessThan(300);
 
     await cont.click();
-    await expect(chat.lastUser()).toHaveText("Continue from where you stopped.");
     await chat.waitForReplyDone();
+    // The same bubble, grown to the whole count (the demo model goes on where it stopped); no new person message.
+    await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", replyId!);
     await expect(chat.lastAssistant()).toHaveAttribute("data-status", "complete");
-    await expect(chat.userMessages).toHaveCount(3);
-    await expect(chat.assistantMessages).toHaveCount(3);
-    // The stopped reply is kept as it was, and no longer offers Continue (it is not the last reply).
-    await expect(chat.assistantMessages.nth(1)).toHaveAttribute("data-status", "incomplete");
+    await expect(chat.userMessages).toHaveCount(2);
+    await expect(chat.assistantMessages).toHaveCount(2);
+    await expect.poll(async () => words(await chat.replyText()).length).toBe(300);
     await expect(page.getByTestId("continue")).toHaveCount(0);
+    await expectAxeClean(page);
+
+    // Stored so: a reload shows the one grown reply.
+    await chat.reload();
+    await expect(chat.assistantMessages).toHaveCount(2);
+    await expect(chat.userMessages).toHaveCount(2);
+    expect(words(await chat.replyText())).toHaveLength(300);
+    const view = (await (await page.request.get(`/api/conversations/${await chat.conversationId()}`)).json()) as View;
+    expect(view.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(view.messages.at(-1)!.id).toBe(replyId);
   });
 });

@@ -1,13 +1,15 @@
 import { MAX_CHAT_BODY_BYTES, otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
-import { chatRequestSchema } from "@/lib/api/schemas";
+import { chatRequestSchema, continueRequestSchema } from "@/lib/api/schemas";
 import { startReply } from "@/lib/chat/start-reply";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
 export const POST = route(async (request) => {
-  const body = parseWith(chatRequestSchema, await readJson(request, { maxBytes: MAX_CHAT_BODY_BYTES }));
-  return startReply({ request: body });
+  const body = await readJson(request, { maxBytes: MAX_CHAT_BODY_BYTES });
+  // `{ id, continue: true }` continues the last reply in place; anything else is a message.
+  const continuing = typeof body === "object" && body !== null && "continue" in body;
+  return startReply({ request: continuing ? parseWith(continueRequestSchema, body) : parseWith(chatRequestSchema, body) });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");
