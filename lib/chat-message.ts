@@ -73,13 +73,18 @@ export type Task = {
   updatedAt: string;
 };
 
+/** The MCP tools' definitions in every call, tokens per server. */
+export type McpToolTokens = { byServer: Record<string, number> };
+
 export type ContextUsage = {
   inputTokens: number;
   contextWindow: number;
   triggerTokens: number;
   bufferStartTokens: number;
-  /** Tokenizer counts per kind of content. */
+  /** Tokenizer counts per kind of content (`tools` includes the MCP tools). */
   breakdown?: { system: number; tools: number; summary: number; messages: number; hints: number };
+  /** The MCP tools' share of `breakdown.tools`, per server (absent when the conversation has none). */
+  toolsByServer?: Record<string, number>;
   /** Provider-reported cache figures: the last model call's and the whole conversation's. */
   cache?: { lastCall: CacheTotals | null; conversation: CacheTotals };
 };

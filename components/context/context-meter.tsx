@@ -6,7 +6,7 @@ import type { ChatMessage, ContextUsage } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
-import { cacheLabel, meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
+import { cacheLabel, mcpToolsOf, meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
 
 type CompactResult = { compressed: false; message: string } | { compressed: true; message: ChatMessage; contextUsage: ContextUsage };
 
@@ -40,6 +40,7 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
   if (!usage) return null;
   const b = usage.breakdown;
   const cache = cacheLabel(usage.cache);
+  const mcp = mcpToolsOf(usage);
 
   const compact = async () => {
     setBusy(true);
@@ -94,6 +95,21 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
                 </div>
               ))}
             </dl>
+          )}
+          {mcp && (
+            <dl data-testid="meter-mcp-tools" className="grid grid-cols-2 gap-x-3 gap-y-0.5 pl-3 tabular-nums">
+              {mcp.servers.map(([server, tokens]) => (
+                <div key={server} className="contents">
+                  <dt className="truncate">of which MCP {server}</dt>
+                  <dd className="text-right">{tokens.toLocaleString()}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {mcp?.warn && (
+            <p data-testid="meter-tools-warning" className="text-danger">
+              MCP tools take {Math.round(mcp.share * 100)}% of the window with every call. Turning off the servers you do not need in the workspace settings gives new conversations more room.
+            </p>
           )}
           <p>
             Warning from {shortTokens(usage.bufferStartTokens)}, compression at {shortTokens(usage.triggerTokens)} tokens.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheLabel, hitRate, meterLabel, shortTokens, zoneOf } from "./meter-math";
+import { cacheLabel, hitRate, mcpToolsOf, meterLabel, shortTokens, zoneOf } from "./meter-math";
 
 const usage = (inputTokens: number) => ({ inputTokens, contextWindow: 128_000, triggerTokens: 102_400, bufferStartTokens: 76_800 });
 
@@ -21,5 +21,14 @@ describe("cache label", () => {
     expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 0, cachedInputTokens: 0 } })).toBeNull();
     expect(cacheLabel(undefined)).toBeNull();
     expect(hitRate({ inputTokens: 10, cachedInputTokens: 50 })).toBe(100);
+  });
+
+  it("lists the MCP tools per server, largest first, and warns above 10 % of the window", () => {
+    expect(mcpToolsOf(usage(1000))).toBeNull();
+    expect(mcpToolsOf({ ...usage(1000), toolsByServer: {} })).toBeNull();
+    const some = mcpToolsOf({ ...usage(20_000), toolsByServer: { files: 2_000, everything: 9_000 } });
+    expect(some).toEqual({ servers: [["everything", 9_000], ["files", 2_000]], tokens: 11_000, share: 11_000 / 128_000, warn: false });
+    expect(mcpToolsOf({ ...usage(20_000), toolsByServer: { everything: 12_801 } })?.warn).toBe(true);
+    expect(mcpToolsOf({ ...usage(20_000), toolsByServer: { everything: 12_800 } })?.warn).toBe(false);
   });
 });

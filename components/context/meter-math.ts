@@ -36,3 +36,15 @@ export function cacheLabel(cache: ContextUsage["cache"]): string | null {
   const last = hitRate(cache?.lastCall);
   return `Cache ${last === null ? "–" : `${last} %`} · conversation ${conversation} %`;
 }
+
+/** MCP tools taking more of the window than this are worth a warning: they are sent with every call. */
+export const MCP_TOOLS_WARNING_SHARE = 0.1;
+
+/** The MCP tools' tokens per server (largest first), their share of the window, and whether it is worth a warning. */
+export function mcpToolsOf(u: ContextUsage): { servers: Array<[string, number]>; tokens: number; share: number; warn: boolean } | null {
+  const servers = Object.entries(u.toolsByServer ?? {}).sort((a, b) => b[1] - a[1]);
+  if (!servers.length) return null;
+  const tokens = servers.reduce((n, [, t]) => n + t, 0);
+  const share = u.contextWindow > 0 ? tokens / u.contextWindow : 0;
+  return { servers, tokens, share, warn: share > MCP_TOOLS_WARNING_SHARE };
+}

@@ -12,6 +12,7 @@ import { appendMessage, listMessages } from "../db/messages.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState, patchAgentState } from "./agent-state.ts";
 import { compressContext } from "./compression.ts";
+import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { contextWindowFor, measureContext } from "./context-measure.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
 import { refreshWorkspaceView } from "./workspace-view.ts";
@@ -32,11 +33,11 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   const { info } = conversationModel;
   // Summaries are written by the utility model (HINTLINE_UTILITY_MODEL), else the conversation's own.
   const { model } = utilityModelFor(conversationModel);
-  const history = await listMessages({ conversationId });
+  const [history, mcpTools] = await Promise.all([listMessages({ conversationId }), conversationMcpToolTokens(conversationId)]);
   const { compression } = parseAgentState(conversation.agentState);
   const contextWindow = contextWindowFor(settings, conversation.model);
   const system = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
-  const before = measureContext({ settings, history, compression, system, contextWindow });
+  const before = measureContext({ settings, history, compression, system, contextWindow, mcpTools });
   // Computed, compared, and only then stored.
   const result = await compressContext({
     conversationId,
@@ -49,7 +50,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
     commit: false,
   });
   if (!result) return { compressed: false, message: NOTHING_OUTSIDE_RESERVE };
-  const after = measureContext({ settings, history, compression: result.state, system, contextWindow });
+  const after = measureContext({ settings, history, compression: result.state, system, contextWindow, mcpTools });
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
   if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
   await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
@@ -62,5 +63,5 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
     conversationId,
     message: { id: generateId(), role: "assistant", parts: [{ type: "data-compression", id: `compression-${data.createdAt}`, data }], metadata: { model: info.id } },
   });
-  return { compressed: true, compression: data, message, contextUsage: measureContext({ settings, history: [...history, message], compression: result.state, system: systemAfter, contextWindow }) };
+  return { compressed: true, compression: data, message, contextUsage: measureContext({ settings, history: [...history, message], compression: result.state, system: systemAfter, contextWindow, mcpTools }) };
 }

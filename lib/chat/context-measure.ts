@@ -5,7 +5,7 @@ import { summaryWithLedger } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
 import { modelInfoFor } from "../ai/providers/index.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
-import type { ChatMessage, ContextUsage } from "../chat-message.ts";
+import type { ChatMessage, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import { type CompressionState, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";
 
@@ -22,6 +22,7 @@ export function measureContext({
   model,
   contextWindow = contextWindowFor(settings, model),
   start = tailStart(history, compression),
+  mcpTools,
   reply,
 }: {
   settings: Settings;
@@ -37,6 +38,8 @@ export function measureContext({
   start?: number;
   /** A reply being written, not yet in `history`. */
   reply?: ChatMessage;
+  /** The conversation's MCP tools (lib/chat/mcp-tool-tokens.ts). */
+  mcpTools?: McpToolTokens;
 }): ContextUsage {
   return contextUsageFor({
     settings,
@@ -46,6 +49,7 @@ export function measureContext({
     history,
     tailStart: start,
     tools: toolDefinitionTokens(),
+    mcpTools,
     reply,
   });
 }

@@ -11,7 +11,7 @@ import type { Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
-import type { ChatMessage, CompressionData, ContextUsage } from "../chat-message.ts";
+import type { ChatMessage, CompressionData, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import { historyTotals } from "./history-fold.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { eachYielding } from "./yielding.ts";
@@ -144,6 +144,7 @@ export function contextUsageFor({
   history,
   tailStart = 0,
   tools = 0,
+  mcpTools,
   reply,
 }: {
   settings: Settings;
@@ -155,6 +156,8 @@ export function contextUsageFor({
   /** Where the model context starts in `history` (after a compression). */
   tailStart?: number;
   tools?: number;
+  /** The conversation's MCP tools, counted into `tools` and listed per server. */
+  mcpTools?: McpToolTokens;
   reply?: ChatMessage;
 }): ContextUsage {
   const compressed = compressionIn(reply);
@@ -172,7 +175,7 @@ export function contextUsageFor({
   const hints = whole.hints - before.hints + replying.hints;
   const breakdown = {
     system: countRepeated(system),
-    tools,
+    tools: tools + Object.values(mcpTools?.byServer ?? {}).reduce((n, t) => n + t, 0),
     summary: summaryTokens(summary),
     messages: all - hints,
     hints,
@@ -184,5 +187,6 @@ export function contextUsageFor({
     triggerTokens: Math.floor(triggerRatio * contextWindow),
     bufferStartTokens: Math.floor(Math.max(0, triggerRatio - settings.injection.contextBufferRatio) * contextWindow),
     breakdown,
+    ...(mcpTools && Object.keys(mcpTools.byServer).length ? { toolsByServer: { ...mcpTools.byServer } } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { listMessages } from "../db/messages.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
+import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { measureContext } from "./context-measure.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
@@ -69,13 +70,13 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const settings = resolveSettings(conversation.settings);
   const [prompt, pendingWorkspace] = await Promise.all([conversationSystemPrompt(id, settings, conversation.model), pendingWorkspaceChanges(id)]);
   const state = parseAgentState(conversation.agentState);
-  const history = await listMessages({ conversationId: id });
+  const [history, mcpTools] = await Promise.all([listMessages({ conversationId: id }), conversationMcpToolTokens(id)]);
   const tail = history.slice(tailStart(history, state.compression));
   const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail), convertOptionsFor(settings))];
   await precountTokens(history);
   const messageTokens = await mapYielding(messages, (m) => countModelMessageTokens([m]));
   // The figure of the next input as it is (with its hints), also when previewing it without them.
-  const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text, model: conversation.model });
+  const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text, model: conversation.model, mcpTools });
   return {
     system: prompt.text,
     sections: prompt.sections.map(({ id: sectionId, title, origin, tokens, text }) => ({ id: sectionId, title, origin, tokens, text })),

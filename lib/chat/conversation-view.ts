@@ -12,6 +12,7 @@ import { modelInfoFor } from "../ai/providers/index.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";
+import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { measureContext } from "./context-measure.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
 import { precountTokens } from "./context-usage.ts";
@@ -41,19 +42,20 @@ export async function getConversationView(id: string): Promise<ConversationView>
   await settleStaleReplies({ conversationId: id, activeIds: await replyLock().activeIds(id) });
   await finishInterruptedBranchMove(id);
   const settings = resolveSettings(conversation.settings);
-  const [messages, tasks, plan, prompt, branchRecords, subagents] = await Promise.all([
+  const [messages, tasks, plan, prompt, branchRecords, subagents, mcpTools] = await Promise.all([
     listMessages({ conversationId: id }),
     listTasks({ conversationId: id }),
     planView(id, conversation.mode),
     conversationSystemPrompt(id, settings, conversation.model),
     listBranches({ conversationId: id }),
     subagentFields(id),
+    conversationMcpToolTokens(id),
   ]);
   const state = parseAgentState(conversation.agentState);
   // A long conversation's counts and cache figures are summed in slices first, so that measuring it is a lookup.
   await precountTokens(messages);
   await precountCacheFigures(messages);
-  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text, model: conversation.model }), cache: cacheFigures(messages) };
+  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text, model: conversation.model, mcpTools }), cache: cacheFigures(messages) };
   return {
     id: conversation.id,
     workspaceId: conversation.workspaceId,

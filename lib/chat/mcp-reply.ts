@@ -26,7 +26,7 @@ export type ReplyMcp = {
   close: () => Promise<void>;
 };
 
-const isFixedTool = (v: unknown): v is FixedMcpTool => {
+export const isFixedTool = (v: unknown): v is FixedMcpTool => {
   const t = v as FixedMcpTool | null;
   return !!t && typeof t.name === "string" && typeof t.server === "string" && typeof t.tool === "string" && typeof t.description === "string" && typeof t.inputSchema === "object";
 };

@@ -3,7 +3,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { shouldCompress } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
-import type { ChatChunk, ChatMessage, ContextUsage } from "../chat-message.ts";
+import type { ChatChunk, ChatMessage, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import type { AgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
@@ -28,6 +28,7 @@ export async function prepareContext({
   system,
   history,
   agentState,
+  mcpTools,
   onCompressed,
 }: {
   conversationId: string;
@@ -38,11 +39,13 @@ export async function prepareContext({
   system: () => string;
   history: ChatMessage[];
   agentState: AgentState;
+  /** The conversation's MCP tools, counted with Hintline's own. */
+  mcpTools?: McpToolTokens;
   /** After a compression was stored here, before the figure is measured again. */
   onCompressed?: () => Promise<void>;
 }): Promise<PreparedContext> {
   let compression = agentState.compression;
-  const measure = () => measureContext({ settings, contextWindow, system: system(), history, compression });
+  const measure = () => measureContext({ settings, contextWindow, system: system(), history, compression, mcpTools });
   let usage = measure();
   const prelude: ChatChunk[] = [];
   if (shouldCompress(usage.inputTokens, settings.context.triggerRatio, contextWindow)) {
@@ -65,6 +68,6 @@ export async function prepareContext({
   const start = tailStart(history, compression);
   const tail = history.slice(start);
   const usageWith = (reply: ChatMessage, current = compression) =>
-    measureContext({ settings, contextWindow, system: system(), history, compression: current, start: current === compression ? start : undefined, reply });
+    measureContext({ settings, contextWindow, system: system(), history, compression: current, start: current === compression ? start : undefined, reply, mcpTools });
   return { compression, usage, usageWith, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings))), prelude };
 }

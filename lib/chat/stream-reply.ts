@@ -18,6 +18,7 @@ import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
 import { waitForApprovals } from "./approvals.ts";
+import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { noReplyMcp, openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
@@ -116,7 +117,9 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow, job.agent).text;
-  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, onCompressed: job.workspace.refresh });
+  // A subagent's turn has no MCP tools; a conversation's first reply has none fixed yet (its list is made below).
+  const mcpTools = job.parentId ? undefined : await conversationMcpToolTokens(conversationId);
+  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
   const nextCallNumber = createCallCounter(history);

@@ -50,7 +50,28 @@ describe.each(kinds)("$name: MCP tool drift", ({ databaseUrl }) => {
     return { requests: [...fake.requests], result: toolResultText(fake.requests[1], callId) };
   }
 
+  it("counts the conversation's MCP tools in its context, per server, as GET …/mcp-servers/:name prices them", async () => {
+    type Usage = { breakdown: { tools: number }; toolsByServer?: Record<string, number>; inputTokens: number };
+    await echo("tokens-mcp", "count me");
+    fake.reset();
+    fake.enqueue({ text: "Plain." });
+    const plain = await fetch(api("/chat"), jsonRequest("POST", { id: "tokens-plain", message: userMessage(`m-plain-${seq++}`, "go") }));
+    await readChunks(plain);
+    const context = async (id: string) => (await getJson<{ usage: Usage }>(api(`/conversations/${id}/context`))).body.usage;
+    const [withMcp, without] = [await context("tokens-mcp"), await context("tokens-plain")];
+    const priced = (await getJson<{ tools: Array<{ tokens: number }> }>(api(`/workspaces/${workspaceId}/mcp-servers/drifty`))).body.tools.reduce((n, t) => n + t.tokens, 0);
+    expect(priced).toBeGreaterThan(20);
+    expect(withMcp.toolsByServer).toEqual({ drifty: priced });
+    expect(without.toolsByServer).toBeUndefined();
+    expect(withMcp.breakdown.tools - without.breakdown.tools).toBe(priced);
+    // The conversation view (the meter) says the same.
+    const view = (await getJson<{ contextUsage: Usage }>(api("/conversations/tokens-mcp"))).body.contextUsage;
+    expect(view.toolsByServer).toEqual({ drifty: priced });
+    expect(view.breakdown.tools).toBe(withMcp.breakdown.tools);
+  });
+
   it("blocks a tool whose definition changed until the person accepts the change, and never offers the unreviewed text", async () => {
+    drift.calls.length = 0;
     const first = await echo("drift-a", "one");
     expect(description(first.requests[0], "mcp__drifty__echo")).toBe("Echoes the message back.");
     expect(first.result).toMatch(/^echo: one\n/);

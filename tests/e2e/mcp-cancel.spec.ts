@@ -1,6 +1,7 @@
 // Cancel on one MCP call in the browser (issue #27 §5), with the demo model ("mcp <tool> <json>") and a real MCP server
 // (the protocol's SDK) whose `wait` tool takes a minute: the running call's row shows how long it has run and a
-// Cancel; Cancel stops that call (the server sees its client go) and the reply goes on to the end.
+// Cancel; Cancel stops that call (the server sees its client go) and the reply goes on to the end. The meter lists the
+// server's tools' tokens.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { type DriftServer, startDriftServer, waitTool } from "../support/mcp-drift-server";
@@ -37,4 +38,9 @@ test("a slow MCP call shows its elapsed time and is cancelled alone; the reply g
   await expect(chat.lastAssistant().getByTestId("tool-row")).toHaveAttribute("data-state", "output-error");
   await expect(chat.lastAssistant()).toContainText(/cancelled/i);
   await expect.poll(() => mcp.aborted.length).toBe(1);
+
+  // The meter counts the server's tools, as they are sent with every call.
+  const meter = page.getByTestId("context-meter").filter({ visible: true });
+  await meter.getByRole("button").first().click();
+  await expect(meter.getByTestId("meter-mcp-tools")).toContainText(/of which MCP slow\s*[1-9]\d*/);
 });

@@ -14,7 +14,7 @@ async function watchMeter(page: Page): Promise<() => Promise<Reading[]>> {
     const read = () => {
       const meter = [...document.querySelectorAll('[data-testid="context-meter"]')].find((m) => (m as HTMLElement).offsetParent !== null);
       if (!meter) return;
-      const parts = [...meter.querySelectorAll('[data-testid="meter-details"] dd')].reduce((n, dd) => n + Number((dd.textContent ?? "").replace(/\D/g, "")), 0);
+      const parts = [...meter.querySelectorAll('[data-testid="meter-details"] dl:not([data-testid="meter-mcp-tools"]) dd')].reduce((n, dd) => n + Number((dd.textContent ?? "").replace(/\D/g, "")), 0);
       const reading = { tokens: Number(meter.getAttribute("data-tokens")), parts };
       const last = w.meterReadings.at(-1);
       if (!last || last.tokens !== reading.tokens || last.parts !== reading.parts) w.meterReadings.push(reading);
