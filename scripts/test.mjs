@@ -5,9 +5,9 @@
 // Options: --only=unit,api (run some suites); HINTLINE_SKIP_E2E=1 / HINTLINE_SKIP_POSTGRES=1 to leave suites out
 // on a machine without Chromium or PostgreSQL (counted as skipped, never as passed). Under CI (CI=true) nothing may be
 // skipped: a skipped test or a suite left out fails the run.
-// HINTLINE_TEST_PARALLEL=1 runs the two slow suites (api and e2e) side by side, each line of their output prefixed with
-// the suite's name and the whole of it kept in test-results/<suite>.log: about 34 min instead of 66 on a 2-core machine,
-// not yet the default until a full run side by side is green. The run ends with the names of the tests that failed.
+// The two slow suites (api and e2e) run side by side, each line of their output prefixed with the suite's name and the
+// whole of it kept in test-results/<suite>.log: about 35 min instead of 66 on a 2-core machine (CI's limit is 40).
+// HINTLINE_TEST_SERIAL=1 runs them one after the other. The run ends with the names of the tests that failed.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -185,7 +185,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const skipE2e = process.env.HINTLINE_SKIP_E2E === "1";
   if (wanted("api") || (wanted("e2e") && !skipE2e)) ensureBuild();
   const runE2e = wanted("e2e") && !skipE2e;
-  const parallel = wanted("api") && runE2e && process.env.HINTLINE_TEST_PARALLEL === "1";
+  const parallel = wanted("api") && runE2e && process.env.HINTLINE_TEST_SERIAL !== "1";
   const api = vitestSuite("api", ["api"], { env: postgresEnv, extra: postgres ? "" : " (PostgreSQL variants left out)", parallel });
   if (!parallel) await api;
   const e2e = runE2e ? e2eSuite({ parallel }) : undefined;
