@@ -90,7 +90,13 @@ async function settle(child: ChildRecord, run: ChildRun, outcome: RunOutcome, ex
   };
   if (!outcome.error) delete done.error;
   await settleChild({ id: child.id, status: outcome.status, run: done });
-  publishChange({ type: "conversation", id: child.parentId });
+  publishAgents(child.parentId);
+}
+
+/** A child of `parentId` started or ended: the parent's view (its hint) and its side panel's list look again. */
+function publishAgents(parentId: string): void {
+  publishChange({ type: "conversation", id: parentId });
+  publishChange({ type: "agents", id: parentId });
 }
 
 /** Starts a run of the child with `message` as the person's message of its turn; resolves once it started. */
@@ -123,7 +129,7 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
     await settle(child, run, outcome).catch(logFailure("settling a subagent that could not start failed", { conversationId: child.id }));
     resolve(outcome);
   }
-  publishChange({ type: "conversation", id: child.parentId });
+  publishAgents(child.parentId);
   return { ended };
 }
 
@@ -231,7 +237,7 @@ export async function settleOrphans(children: readonly ChildRecord[]): Promise<n
     await settleChild({ id: child.id, status: "stopped", run: { ...current.run, endedAt: clockNow().toISOString(), error: reason } });
     settled++;
   }
-  if (settled) publishChange({ type: "conversation", id: children[0]!.parentId });
+  if (settled) publishAgents(children[0]!.parentId);
   return settled;
 }
 
