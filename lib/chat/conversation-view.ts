@@ -1,13 +1,13 @@
 // The conversation as the API and the page show it, and its export/import format.
 import { resolveSettings, type Settings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import type { ImportBody } from "../api/schemas.ts";
+import type { ImportedConversation } from "../api/schemas.ts";
 import type { ChatMessage, ContextUsage, ModelInfo, Task } from "../chat-message.ts";
 import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
 import { type BranchPoint, branchPoints } from "../agent/branches.ts";
 import { listBranches } from "../db/branches.ts";
 import { finishInterruptedBranchMove } from "./branches.ts";
-import { getConversation } from "../db/conversations.ts";
+import { deleteConversation, getConversation } from "../db/conversations.ts";
 import { listMessages, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { listTasks } from "../db/tasks.ts";
@@ -25,6 +25,7 @@ import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
 import { type PlanView, planView } from "./plan.ts";
+import { type ExportedAgent, exportedAgents, importAgents } from "./subagent-transfer.ts";
 import { type SubagentFields, subagentFields } from "./subagent-view.ts";
 
 export type ConversationView = {
@@ -80,13 +81,26 @@ export async function getConversationView(id: string): Promise<ConversationView>
   };
 }
 
-export async function exportConversation(id: string) {
-  const view = await getConversationView(id);
-  const conversation = await getConversation({ id });
+/** A conversation as its export holds it, with its subagents' conversations inside. */
+type ExportedConversation = Awaited<ReturnType<typeof exportedFields>> & { agents: ExportedAgent<ExportedConversation>[] };
+
+export async function exportConversation(id: string, level = 0): Promise<{ version: 1; exportedAt: string; conversation: ExportedConversation }> {
+  const fields = await exportedFields(id);
   return {
     version: 1 as const,
     exportedAt: new Date().toISOString(),
     conversation: {
+      ...fields,
+      /** Its subagents, each with its own conversation (lib/chat/subagent-transfer.ts). */
+      agents: await exportedAgents<ExportedConversation>(id, async (childId, childLevel) => (await exportConversation(childId, childLevel)).conversation, level),
+    },
+  };
+}
+
+async function exportedFields(id: string) {
+  const view = await getConversationView(id);
+  const conversation = await getConversation({ id });
+  return {
       id: view.id,
       title: view.title,
       createdAt: view.createdAt,
@@ -99,7 +113,6 @@ export async function exportConversation(id: string) {
       model: conversation?.model ?? null,
       plan: view.plan,
       planVersions: view.planVersions.map(({ content, author, createdAt }) => ({ content, author, createdAt })),
-    },
   };
 }
 
@@ -117,7 +130,7 @@ function withZone(settings: Record<string, unknown>, timezone: string | undefine
  * hints are marked imported: they stay in the transcript but are never sent to the model as reminders.
  */
 export async function importConversation(
-  body: ImportBody,
+  body: { conversation: ImportedConversation },
   newId: () => string,
   { applySettings = false, timezone }: { applySettings?: boolean; timezone?: string } = {},
 ): Promise<{ id: string }> {
@@ -199,6 +212,15 @@ export async function importConversation(
     }, LONG_TRANSACTION);
   }
   await warmHistory(id);
+  // Its subagents, each imported the same way under its own id; one that fails takes the whole import back.
+  if (source.agents?.length) {
+    try {
+      await importAgents(id, source.agents, (agent) => importConversation({ conversation: agent.conversation }, newId, { applySettings, timezone }));
+    } catch (error) {
+      await deleteConversation({ id });
+      throw error;
+    }
+  }
   return { id };
 }
 
