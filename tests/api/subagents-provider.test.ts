@@ -2,7 +2,8 @@
 // AgentSpawn calls in one step run in parallel while the parent goes on, and every parent request stays an append-only
 // extension of the one before with a byte-identical system prompt and tool list — also when the children's answers
 // come back as a Subagents hint; a synchronous spawn whose time runs out goes on in the background; AgentSend follows
-// up in the child's own context; an unknown agent id gets the ids that exist.
+// up in the child's own context; an unknown agent id gets the ids that exist; a child whose provider fails ends as
+// "error" with a clear result (or one hint, in the background) while the parent's reply completes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -24,6 +25,7 @@ const lastPersonText = (r: RecordedRequest) =>
 function route(req: RecordedRequest): FakeReply {
   const said = lastPersonText(req);
   if (isChild(req)) {
+    if (said.startsWith("fail")) return { kind: "http-error", status: 401, body: { error: { message: "Incorrect API key provided for the child.", type: "authentication_error", param: null, code: "401" } } };
     if (said.startsWith("slow")) return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
@@ -43,6 +45,10 @@ function route(req: RecordedRequest): FakeReply {
   if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
   if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
   if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
+  if (said === "failing one") return { kind: "tools", calls: [{ id: "spawn-fail", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail now", label: "failing" } }] };
+  if (said === "failing in background") {
+    return { kind: "tools", calls: [{ id: "spawn-fail-bg", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail later", label: "failing bg", timeout_seconds: 0 } }] };
+  }
   if (said === "unknown agent") return { kind: "tools", calls: [{ id: "spawn-x", name: "AgentSpawn", arguments: { agent_id: "nope", task: "x" } }] };
   return { text: "ok" };
 }
@@ -99,6 +105,29 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     }
     const spawned = requests.find((r) => messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"));
     expect(toolResultText(spawned, "spawn-a")).toMatch(new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`));
+  });
+
+  it("a child whose provider fails ends as error with a clear result; the parent's reply completes; told once", async () => {
+    const id = "sap-fail";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    const reply = await chat(server.url, { conversationId: id, text: "failing one" });
+    expect(reply.text).toBe("Noted.");
+    const result = toolResultText(parentRequests(id).at(-1), "spawn-fail");
+    expect(result).toMatch(/^agent_key: agent:general-purpose:1\nstatus: error\nerror: .*Incorrect API key provided for the child\./);
+    const [agent] = (await view(id)).agents;
+    expect(agent).toMatchObject({ agentKey: "agent:general-purpose:1", label: "failing", status: "error" });
+    expect((await getJson<{ messages: Array<{ metadata?: { status?: string } }> }>(`${server.url}/api/conversations/${id}`)).body.messages.at(-1)!.metadata?.status ?? "complete").toBe("complete");
+
+    // In the background: its failure reaches the parent's next turn as one Subagents hint; a told synchronous one never.
+    await chat(server.url, { conversationId: id, text: "failing in background" });
+    await pollUntil(() => view(id), (v) => v.agents[1]?.status === "error", 30_000, "the background child failed");
+    await chat(server.url, { conversationId: id, text: "and now?" });
+    await chat(server.url, { conversationId: id, text: "and again?" });
+    const hints = (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.data?.source?.sublabel === "Subagents");
+    expect(hints).toHaveLength(1);
+    expect(hints[0]!.data!.text).toContain('- agent:general-purpose:2 "failing bg" — error');
+    expect(hints[0]!.data!.text).not.toContain("agent:general-purpose:1 ");
+    expectAppendOnly(parentRequests(id));
   });
 
   it("moves a synchronous spawn to the background when its time runs out; its answer comes as a hint", async () => {
