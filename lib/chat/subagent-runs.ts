@@ -19,6 +19,7 @@ import {
   listChildren,
   restartChild,
   settleChild,
+  updateChildRun,
 } from "../db/subagents.ts";
 import { logFailure } from "../ops/logger.ts";
 import { agentsVisibleIn } from "./agents.ts";
@@ -37,6 +38,8 @@ export type ChildTurn = {
   parentId: string;
   /** Once the reply is stored as it ended. */
   onSettled: (settled: SettledReply) => Promise<void> | void;
+  /** After each step but the last: the run's tokens and last tool so far. */
+  onProgress?: (progress: { reply: ChatMessage; calls: CallUsage[] }) => Promise<void> | void;
 };
 
 /** lib/chat/start-reply.ts's startReply, handed in (it imports the reply's tools, which use this module). */
@@ -117,10 +120,16 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
       resolve(outcome);
     }
   };
+  // Each step but the last records the run's figures so far and tells the side panel (one row update, one event).
+  const onProgress = async ({ reply, calls }: { reply: ChatMessage; calls: CallUsage[] }) => {
+    const lastTool = lastToolOf(reply);
+    await updateChildRun({ id: child.id, run: { ...run, tokens: (run.tokens ?? 0) + tokensOf(calls), ...(lastTool ? { lastTool } : {}) } });
+    publishChange({ type: "agents", id: child.parentId });
+  };
   try {
     const response = await start({
       request: { id: child.id, message: { id: generateId(), role: "user", parts: [{ type: "text", text: message }] } },
-      child: { agent: promptAgentOf(run), tools: run.tools, parentId: child.parentId, onSettled },
+      child: { agent: promptAgentOf(run), tools: run.tools, parentId: child.parentId, onSettled, onProgress },
     });
     // Nobody reads this follower; the reply runs on (and the drawer follows it through GET …/stream).
     void response.body?.cancel().catch(() => {});

@@ -25,6 +25,11 @@ const lastPersonText = (r: RecordedRequest) =>
 function route(req: RecordedRequest): FakeReply {
   const said = lastPersonText(req);
   if (isChild(req)) {
+    if (said === "tool then slow") {
+      const last = messagesOf(req).at(-1);
+      if (last?.role !== "tool") return { kind: "tools", calls: [{ id: "child-list", name: "TaskList", arguments: {} }] };
+      return { text: "Listed the tasks and now writing a slow and careful summary of them all.", chunkDelayMs: 400 };
+    }
     if (said.startsWith("fail")) return { kind: "http-error", status: 401, body: { error: { message: "Incorrect API key provided for the child.", type: "authentication_error", param: null, code: "401" } } };
     if (said.startsWith("slow")) return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
@@ -45,6 +50,9 @@ function route(req: RecordedRequest): FakeReply {
   if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
   if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
   if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
+  if (said === "busy one") {
+    return { kind: "tools", calls: [{ id: "spawn-busy", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "tool then slow", label: "busy", timeout_seconds: 0 } }] };
+  }
   if (said === "failing one") return { kind: "tools", calls: [{ id: "spawn-fail", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail now", label: "failing" } }] };
   if (said === "failing in background") {
     return { kind: "tools", calls: [{ id: "spawn-fail-bg", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail later", label: "failing bg", timeout_seconds: 0 } }] };
@@ -105,6 +113,22 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     }
     const spawned = requests.find((r) => messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"));
     expect(toolResultText(spawned, "spawn-a")).toMatch(new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`));
+  });
+
+  it("a running child's tokens and last tool reach the parent's agents list after each of its steps", async () => {
+    const id = "sap-progress";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "busy one" });
+    type Progress = { agents: Array<Agent & { tokens: number; lastTool?: string }> };
+    const agents = async () => (await getJson<Progress>(`${server.url}/api/conversations/${id}/agents`)).body.agents;
+    const midway = await pollUntil(agents, (a) => a[0]?.lastTool === "TaskList", 20_000, "the child's first step was recorded");
+    expect(midway[0]).toMatchObject({ status: "running", label: "busy" });
+    expect(midway[0]!.tokens).toBeGreaterThan(0);
+    const done = await pollUntil(agents, (a) => a[0]?.status === "done", 30_000, "the child finished");
+    // Its run's total counts each call once (the steps recorded while it ran are not added again).
+    expect(done[0]!.tokens).toBeGreaterThan(midway[0]!.tokens);
+    const childCalls = (await getJson<{ cache: { calls: Array<{ inputTokens: number; outputTokens: number }> } }>(`${server.url}/api/conversations/${done[0]!.conversationId}/context`)).body.cache.calls;
+    expect(done[0]!.tokens).toBe(childCalls.reduce((sum, c) => sum + c.inputTokens + c.outputTokens, 0));
   });
 
   it("a child whose provider fails ends as error with a clear result; the parent's reply completes; told once", async () => {
