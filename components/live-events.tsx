@@ -1,13 +1,14 @@
 "use client";
-// Subscribes the tab to the server's change events and routes them: the conversation list and the task panel load
-// again, and the open conversation hears of its changes (components/chat/chat.tsx). Bursts are coalesced.
+// Subscribes the tab to the server's change events and routes them: the conversation list, the task panel and the
+// Subagents list load again, and the open conversation hears of its changes (components/chat/chat.tsx). Bursts are coalesced.
 import { useEffect } from "react";
+import { useAgentsStore } from "@/lib/stores/agents-store";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useLiveStore } from "@/lib/stores/live-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { warnFailure } from "@/lib/client-log";
 
-type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace"; id: string };
+type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace" | "agents"; id: string };
 
 const COALESCE_MS = 150;
 
@@ -25,6 +26,7 @@ export function LiveEvents() {
       for (const event of events) {
         if (event.type === "conversation") useLiveStore.getState().conversationChanged(event.id);
         if (event.type === "tasks") void useTasksStore.getState().reload(event.id);
+        if (event.type === "agents") void useAgentsStore.getState().reload(event.id);
         if (event.type === "workspace") useLiveStore.getState().workspaceChanged();
       }
     };

@@ -2,6 +2,8 @@
 // A tool call in the transcript: a compact row of the same family as the hint chips, expandable to the exact
 // input and output.
 import { useState } from "react";
+import { useAgentsStore } from "@/lib/stores/agents-store";
+import { agentKeyOf } from "../agents/agent-figures";
 import { BookmarkIcon, ChecklistIcon, FolderIcon } from "../ui/icons";
 import { summarizeTool, type ToolCallView } from "./tool-summary";
 
@@ -9,9 +11,13 @@ export function ToolRow({ call }: { call: ToolCallView }) {
   const [open, setOpen] = useState(false);
   const failed = call.state === "output-error";
   const running = call.state === "input-streaming" || call.state === "input-available";
+  // An AgentSpawn / AgentSend row opens its child's transcript (a child of this conversation, by the result's key).
+  const agentKey = call.toolName.startsWith("Agent") ? agentKeyOf(call.output) : undefined;
+  const childId = useAgentsStore((s) => (agentKey ? s.agents.find((a) => a.agentKey === agentKey)?.conversationId : undefined));
   const Icon = call.toolName.startsWith("Memory") ? BookmarkIcon : /^(Knowledge|Skill)/.test(call.toolName) ? FolderIcon : ChecklistIcon;
   return (
     <div data-testid="tool-row" data-tool={call.toolName} data-state={call.state} className="flex flex-col items-start">
+      <div className="flex max-w-full items-center gap-1.5">
       <button
         type="button"
         aria-expanded={open}
@@ -26,6 +32,18 @@ export function ToolRow({ call }: { call: ToolCallView }) {
         </span>
         {running && <span className="size-1.5 animate-pulse rounded-full bg-accent" role="status" aria-label="running" />}
       </button>
+      {childId && (
+        <button
+          type="button"
+          data-testid="tool-open-agent"
+          aria-label={`Transcript of ${agentKey}`}
+          onClick={() => useAgentsStore.getState().open(childId)}
+          className="shrink-0 rounded-lg border border-border bg-elevated px-2 py-1 text-xs text-muted hover:text-fg"
+        >
+          Transcript
+        </button>
+      )}
+      </div>
       {open && (
         <div data-testid="tool-detail" className="mt-1.5 w-full space-y-1.5 rounded-lg border border-border bg-code p-2.5 font-mono text-xs">
           <div>

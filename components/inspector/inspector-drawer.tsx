@@ -8,7 +8,9 @@ import { apiFetch } from "@/lib/stores/api-client";
 import type { StrategyDecision } from "@/lib/agent/injection-strategy";
 import { Drawer, DrawerClose, DrawerTitle } from "../ui/drawer";
 import { CacheCalls, type CacheView } from "./cache-calls";
+import type { ChildCalls } from "./cost-rollup";
 import { StrategyView } from "./strategy-view";
+import { SubagentCosts } from "./subagent-costs";
 
 type ContextView = {
   system: string;
@@ -18,6 +20,8 @@ type ContextView = {
   tools: string[];
   usage: { inputTokens: number; contextWindow: number; triggerTokens: number; bufferStartTokens: number };
   cache: CacheView;
+  /** The subagents' model calls, rolled into this conversation's figures. */
+  subagents?: ChildCalls[];
   strategy?: StrategyDecision;
   workspace?: { workspaceId: string; pending: string[] };
 };
@@ -86,6 +90,7 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
           {view && (
             <>
               <CacheCalls cache={view.cache} />
+              <SubagentCosts own={view.cache.calls} agents={view.subagents ?? []} />
               {view.strategy && <StrategyView strategy={view.strategy} />}
               <section>
                 <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">System prompt</h3>

@@ -172,23 +172,44 @@ const importedPlanVersionSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }).optional(),
 });
 
+const importedConversationFields = {
+  id: idSchema.optional(),
+  title: z.string().max(200).default("Imported chat"),
+  settings: jsonObjectSchema.default({}),
+  messages: z.array(importedMessageSchema).max(MAX_CONVERSATION_MESSAGES),
+  tasks: z.array(importedTaskSchema).max(MAX_CONVERSATION_TASKS).default([]),
+  mode: modeSchema.default("build"),
+  planVersions: z.array(importedPlanVersionSchema).max(PLAN_VERSIONS_KEPT).default([]),
+  /** The conversation's chosen model (absent or null: the default); one this server cannot use is refused. */
+  model: modelIdSchema.nullable().optional(),
+  /** The person's organising of the list, kept by an import (absent: neither). */
+  pinned: flagSchema.default(false),
+  archived: flagSchema.default(false),
+};
+
+/** Subagents a conversation exports with it (two levels: a child and its children), each a conversation of its own. */
+const MAX_IMPORTED_AGENTS = 100;
+const importedAgentOf = <C extends z.ZodType>(conversation: C) =>
+  z.object({
+    agentKey: z.string().regex(/^agent:[a-z0-9][a-z0-9-]{0,63}:[1-9][0-9]{0,5}$/, { message: 'must be an agent key like "agent:general-purpose:1"' }),
+    status: z.enum(["running", "done", "error", "stopped"]),
+    run: jsonObjectSchema.default({}),
+    conversation,
+  });
+const uniqueKeys = (agents: Array<{ agentKey: string }>) => new Set(agents.map((a) => a.agentKey)).size === agents.length;
+const importedAgentsOf = <C extends z.ZodType>(conversation: C) =>
+  z.array(importedAgentOf(conversation)).max(MAX_IMPORTED_AGENTS).default([]).refine(uniqueKeys, { message: "two subagents have the same agentKey" });
+const importedGrandchildren = importedAgentsOf(z.object(importedConversationFields));
+const importedChildren = importedAgentsOf(z.object({ ...importedConversationFields, agents: importedGrandchildren }));
+
 export const importSchema = z.object({
   version: z.literal(1, { message: "must be 1 (the export format version)" }),
-  conversation: z.object({
-    id: idSchema.optional(),
-    title: z.string().max(200).default("Imported chat"),
-    settings: jsonObjectSchema.default({}),
-    messages: z.array(importedMessageSchema).max(MAX_CONVERSATION_MESSAGES),
-    tasks: z.array(importedTaskSchema).max(MAX_CONVERSATION_TASKS).default([]),
-    mode: modeSchema.default("build"),
-    planVersions: z.array(importedPlanVersionSchema).max(PLAN_VERSIONS_KEPT).default([]),
-    /** The conversation's chosen model (absent or null: the default); one this server cannot use is refused. */
-    model: modelIdSchema.nullable().optional(),
-    /** The person's organising of the list, kept by an import (absent: neither). */
-    pinned: flagSchema.default(false),
-    archived: flagSchema.default(false),
-  }),
+  conversation: z.object({ ...importedConversationFields, agents: importedChildren }),
 });
+
+/** A conversation of an import, the top one or a subagent's (whose `agents` are its own children). */
+export type ImportedConversation = Omit<ImportBody["conversation"], "agents"> & { agents?: ImportedAgent[] };
+export type ImportedAgent = { agentKey: string; status: "running" | "done" | "error" | "stopped"; run: Record<string, unknown>; conversation: ImportedConversation };
 
 export const signInSchema = z.object({ token: z.string({ message: "must be a string" }) });
 

@@ -13,6 +13,7 @@ import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages } from "../db/messages.ts";
+import { descendantIds, getChild } from "../db/subagents.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures } from "./cache-accounting.ts";
 import { summaryModelMessages, tailStart } from "./compression.ts";
@@ -47,6 +48,35 @@ function callList(history: readonly ChatMessage[]) {
     }
   }
   return calls;
+}
+
+/**
+ * The model calls of the conversation's subagents (grandchildren too, each on its own), for the inspector to roll
+ * their cost into the parent's (components/inspector/cost-rollup.ts). Read when the inspector opens, not per step.
+ */
+async function subagentCalls(id: string) {
+  const rows = [];
+  for (const childId of await descendantIds({ id })) {
+    const child = await getChild({ id: childId });
+    if (!child) continue;
+    const calls = callList(await listMessages({ conversationId: childId })).map(({ inputTokens, cachedInputTokens, outputTokens, cost, model }) => ({
+      inputTokens,
+      cachedInputTokens,
+      outputTokens,
+      cost,
+      model,
+    }));
+    rows.push({
+      agentKey: child.agentKey,
+      agentId: child.run.agentId,
+      ...(child.run.label ? { label: child.run.label } : {}),
+      conversationId: child.id,
+      status: child.status,
+      depth: child.parentId === id ? 1 : 2,
+      calls,
+    });
+  }
+  return rows;
 }
 
 /** The injection strategy as configured now, and what the last model call chose and why (with the figures it used). */
@@ -86,6 +116,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     summary: state.compression?.summary ?? null,
     usage,
     cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },
+    subagents: await subagentCalls(id),
     strategy: strategyView(settings, state.strategyDecision, modelInfoFor(conversation.model).id),
     /** Workspace changes the system prompt does not hold yet (the agent was told them as hints). */
     workspace: { workspaceId: conversation.workspaceId, pending: pendingWorkspace },

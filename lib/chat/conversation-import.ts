@@ -2,9 +2,9 @@
 // POST /api/conversations/export), all or nothing.
 import { resolveSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import type { ImportBody } from "../api/schemas.ts";
+import type { ImportedConversation } from "../api/schemas.ts";
 import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
-import { getConversation } from "../db/conversations.ts";
+import { deleteConversation, getConversation } from "../db/conversations.ts";
 import { loadHistory } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { parseAgentState } from "./agent-state.ts";
@@ -15,8 +15,8 @@ import { checkModelChoice } from "./conversation-model.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
+import { importAgents } from "./subagent-transfer.ts";
 
-type ImportedConversation = ImportBody["conversation"];
 type ImportOptions = { applySettings?: boolean; timezone?: string };
 
 /** `settings` with the importing browser's zone, unless they name one: a conversation, imported or new, lives in it. */
@@ -32,7 +32,7 @@ function withZone(settings: Record<string, unknown>, timezone: string | undefine
  * importing browser's `timezone` (as a new conversation does) rather than UTC. Its
  * hints are marked imported: they stay in the transcript but are never sent to the model as reminders.
  */
-export async function importConversation(body: ImportBody, newId: () => string, options: ImportOptions = {}): Promise<{ id: string }> {
+export async function importConversation(body: { conversation: ImportedConversation }, newId: () => string, options: ImportOptions = {}): Promise<{ id: string }> {
   const [id] = await importConversations([body.conversation], newId, options, "conversation");
   return { id: id! };
 }
@@ -71,6 +71,15 @@ export async function importConversations(
     }, LONG_TRANSACTION);
   }
   for (const id of ids) await warmHistory(id);
+  // Their subagents, each imported the same way under its own id; one that fails takes the whole import back.
+  try {
+    for (const [i, source] of sources.entries()) {
+      if (source.agents?.length) await importAgents(ids[i]!, source.agents, (agent) => importConversation({ conversation: agent.conversation }, newId, options));
+    }
+  } catch (error) {
+    for (const id of ids) await deleteConversation({ id });
+    throw error;
+  }
   return ids;
 }
 

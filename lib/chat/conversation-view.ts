@@ -17,6 +17,7 @@ import { measureContext } from "./context-measure.ts";
 import { conversationSystemPrompt } from "./system-prompt.ts";
 import { precountTokens } from "./context-usage.ts";
 import { type PlanView, planView } from "./plan.ts";
+import { type ExportedAgent, exportedAgents } from "./subagent-transfer.ts";
 import { type SubagentFields, subagentFields } from "./subagent-view.ts";
 
 export type ConversationView = {
@@ -73,13 +74,26 @@ export async function getConversationView(id: string): Promise<ConversationView>
   };
 }
 
-export async function exportConversation(id: string) {
-  const view = await getConversationView(id);
-  const conversation = await getConversation({ id });
+/** A conversation as its export holds it, with its subagents' conversations inside. */
+type ExportedConversation = Awaited<ReturnType<typeof exportedFields>> & { agents: ExportedAgent<ExportedConversation>[] };
+
+export async function exportConversation(id: string, level = 0): Promise<{ version: 1; exportedAt: string; conversation: ExportedConversation }> {
+  const fields = await exportedFields(id);
   return {
     version: 1 as const,
     exportedAt: new Date().toISOString(),
     conversation: {
+      ...fields,
+      /** Its subagents, each with its own conversation (lib/chat/subagent-transfer.ts). */
+      agents: await exportedAgents<ExportedConversation>(id, async (childId, childLevel) => (await exportConversation(childId, childLevel)).conversation, level),
+    },
+  };
+}
+
+async function exportedFields(id: string) {
+  const view = await getConversationView(id);
+  const conversation = await getConversation({ id });
+  return {
       id: view.id,
       title: view.title,
       createdAt: view.createdAt,
@@ -94,7 +108,6 @@ export async function exportConversation(id: string) {
       planVersions: view.planVersions.map(({ content, author, createdAt }) => ({ content, author, createdAt })),
       pinned: conversation?.pinned ?? false,
       archived: conversation?.archived ?? false,
-    },
   };
 }
 

@@ -163,7 +163,7 @@ export async function startReply({ request, child }: { request: ChatRequest | Co
     abortSignal: controller.signal,
     // A reply's AgentSpawn and AgentSend start their children's turns through this same function.
     startChild: startReply,
-    ...(child ? { agent: child.agent, toolNames: child.tools, parentId: child.parentId, onSettled: child.onSettled } : {}),
+    ...(child ? { agent: child.agent, toolNames: child.tools, parentId: child.parentId, onSettled: child.onSettled, onProgress: child.onProgress } : {}),
   };
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {

@@ -70,6 +70,8 @@ export type ReplyJob = {
   toolNames?: readonly string[];
   parentId?: string;
   onSettled?: (settled: SettledReply) => Promise<void> | void;
+  /** A subagent's step ended (not its last): its calls so far, for the side panel's tokens and last tool. */
+  onProgress?: (progress: { reply: ChatMessage; calls: CallUsage[] }) => Promise<void> | void;
   /** Starts a child's turn (AgentSpawn, AgentSend): lib/chat/start-reply.ts's startReply. */
   startChild?: StartChildReply;
 };
@@ -210,6 +212,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
         emit({ type: "data-context-usage", id: "usage", data: { ...figure, cache: cacheFigures(history, calls) }, transient: true });
         // A step that ends the reply is saved once, with its status, right after.
         if (!final) await saveParts(reply);
+        if (!final && job.onProgress) await Promise.resolve(job.onProgress({ reply, calls })).catch(logFailure("recording a subagent's progress failed", { conversationId }));
       },
     });
     // The reply's last call is over: its replace status (if any) is not part of any later call.

@@ -19,6 +19,7 @@ import {
   listChildren,
   restartChild,
   settleChild,
+  updateChildRun,
 } from "../db/subagents.ts";
 import { logFailure } from "../ops/logger.ts";
 import { agentsVisibleIn } from "./agents.ts";
@@ -37,6 +38,8 @@ export type ChildTurn = {
   parentId: string;
   /** Once the reply is stored as it ended. */
   onSettled: (settled: SettledReply) => Promise<void> | void;
+  /** After each step but the last: the run's tokens and last tool so far. */
+  onProgress?: (progress: { reply: ChatMessage; calls: CallUsage[] }) => Promise<void> | void;
 };
 
 /** lib/chat/start-reply.ts's startReply, handed in (it imports the reply's tools, which use this module). */
@@ -90,7 +93,13 @@ async function settle(child: ChildRecord, run: ChildRun, outcome: RunOutcome, ex
   };
   if (!outcome.error) delete done.error;
   await settleChild({ id: child.id, status: outcome.status, run: done });
-  publishChange({ type: "conversation", id: child.parentId });
+  publishAgents(child.parentId);
+}
+
+/** A child of `parentId` started or ended: the parent's view (its hint) and its side panel's list look again. */
+function publishAgents(parentId: string): void {
+  publishChange({ type: "conversation", id: parentId });
+  publishChange({ type: "agents", id: parentId });
 }
 
 /** Starts a run of the child with `message` as the person's message of its turn; resolves once it started. */
@@ -111,10 +120,16 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
       resolve(outcome);
     }
   };
+  // Each step but the last records the run's figures so far and tells the side panel (one row update, one event).
+  const onProgress = async ({ reply, calls }: { reply: ChatMessage; calls: CallUsage[] }) => {
+    const lastTool = lastToolOf(reply);
+    await updateChildRun({ id: child.id, run: { ...run, tokens: (run.tokens ?? 0) + tokensOf(calls), ...(lastTool ? { lastTool } : {}) } });
+    publishChange({ type: "agents", id: child.parentId });
+  };
   try {
     const response = await start({
       request: { id: child.id, message: { id: generateId(), role: "user", parts: [{ type: "text", text: message }] } },
-      child: { agent: promptAgentOf(run), tools: run.tools, parentId: child.parentId, onSettled },
+      child: { agent: promptAgentOf(run), tools: run.tools, parentId: child.parentId, onSettled, onProgress },
     });
     // Nobody reads this follower; the reply runs on (and the drawer follows it through GET …/stream).
     void response.body?.cancel().catch(() => {});
@@ -123,7 +138,7 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
     await settle(child, run, outcome).catch(logFailure("settling a subagent that could not start failed", { conversationId: child.id }));
     resolve(outcome);
   }
-  publishChange({ type: "conversation", id: child.parentId });
+  publishAgents(child.parentId);
   return { ended };
 }
 
@@ -231,7 +246,7 @@ export async function settleOrphans(children: readonly ChildRecord[]): Promise<n
     await settleChild({ id: child.id, status: "stopped", run: { ...current.run, endedAt: clockNow().toISOString(), error: reason } });
     settled++;
   }
-  if (settled) publishChange({ type: "conversation", id: children[0]!.parentId });
+  if (settled) publishAgents(children[0]!.parentId);
   return settled;
 }
 

@@ -1,4 +1,6 @@
 // What a conversation's view says about subagents: its children (`agents`), and for a child its parent and key.
+import { ApiError } from "../api/errors.ts";
+import { getConversation } from "../db/conversations.ts";
 import { type ChildRecord, getChild, listChildren } from "../db/subagents.ts";
 import { settleOrphans } from "./subagent-runs.ts";
 
@@ -34,4 +36,10 @@ export async function subagentFields(conversationId: string): Promise<SubagentFi
   // A child whose server died while it ran reads as stopped (its parent is told at its next step).
   if (await settleOrphans(children)) children = await listChildren({ parentId: conversationId });
   return { agents: children.map(agentSummaryOf), ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}) };
+}
+
+/** GET /api/conversations/:id/agents: the same fields, without the rest of the conversation's view. */
+export async function agentsView(conversationId: string): Promise<SubagentFields> {
+  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  return subagentFields(conversationId);
 }

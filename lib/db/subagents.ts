@@ -72,7 +72,8 @@ const SELECT = {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-function runOf(value: unknown): ChildRun {
+/** A run record as stored data or an import gives it: only the known fields of the right types. */
+export function runOf(value: unknown): ChildRun {
   const r = isRecord(value) ? value : {};
   const tools = Array.isArray(r.tools) && r.tools.every((t) => typeof t === "string") ? (r.tools as string[]) : undefined;
   const run: ChildRun = { agentId: text(r.agentId) ?? "" };
@@ -229,6 +230,29 @@ export async function settleChild({ id, status, run }: { id: string; status: Exc
   const postgres = isPostgresUrl(databaseUrl());
   const sql = `UPDATE "Conversation" SET "agentStatus" = ${postgres ? "$1" : "?"}, "agentPending" = "agentBackground", "agentRun" = ${postgres ? "$2::jsonb" : "?"} WHERE "id" = ${postgres ? "$3" : "?"} AND "agentStatus" = 'running'`;
   return (await db.$executeRawUnsafe(sql, status, JSON.stringify(run), id)) > 0;
+}
+
+/** Makes an imported conversation the child `agentKey` of `parentId` (an import recreates its subagents so). */
+export async function adoptChild({
+  id,
+  parentId,
+  workspaceId,
+  agentKey,
+  status,
+  run,
+}: {
+  id: string;
+  parentId: string;
+  workspaceId: string;
+  agentKey: string;
+  status: Exclude<ChildStatus, "running">;
+  run: ChildRun;
+}): Promise<void> {
+  const db = await getDb();
+  await db.conversation.update({
+    where: { id },
+    data: { parentId, workspaceId, agentKey, agentStatus: status, agentBackground: false, agentPending: false, agentRun: run },
+  });
 }
 
 /** Records the run as it goes (tokens, last tool) while the child runs. */

@@ -24,6 +24,7 @@ const apiRoutes: Route[] = [
   { method: "DELETE", path: X },
   { method: "GET", path: `${X}/export` },
   { method: "GET", path: `${X}/context` },
+  { method: "GET", path: `${X}/agents` },
   { method: "POST", path: `${X}/compact` },
   { method: "POST", path: `${X}/branches`, body: { anchorId: "", ordinal: 1 } },
   { method: "GET", path: `${X}/compression/pins` },

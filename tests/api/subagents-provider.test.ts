@@ -2,7 +2,8 @@
 // AgentSpawn calls in one step run in parallel while the parent goes on, and every parent request stays an append-only
 // extension of the one before with a byte-identical system prompt and tool list — also when the children's answers
 // come back as a Subagents hint; a synchronous spawn whose time runs out goes on in the background; AgentSend follows
-// up in the child's own context; an unknown agent id gets the ids that exist.
+// up in the child's own context; an unknown agent id gets the ids that exist; a child whose provider fails ends as
+// "error" with a clear result (or one hint, in the background) while the parent's reply completes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -24,6 +25,12 @@ const lastPersonText = (r: RecordedRequest) =>
 function route(req: RecordedRequest): FakeReply {
   const said = lastPersonText(req);
   if (isChild(req)) {
+    if (said === "tool then slow") {
+      const last = messagesOf(req).at(-1);
+      if (last?.role !== "tool") return { kind: "tools", calls: [{ id: "child-list", name: "TaskList", arguments: {} }] };
+      return { text: "Listed the tasks and now writing a slow and careful summary of them all.", chunkDelayMs: 400 };
+    }
+    if (said.startsWith("fail")) return { kind: "http-error", status: 401, body: { error: { message: "Incorrect API key provided for the child.", type: "authentication_error", param: null, code: "401" } } };
     if (said.startsWith("slow")) return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
@@ -43,6 +50,13 @@ function route(req: RecordedRequest): FakeReply {
   if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
   if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
   if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
+  if (said === "busy one") {
+    return { kind: "tools", calls: [{ id: "spawn-busy", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "tool then slow", label: "busy", timeout_seconds: 0 } }] };
+  }
+  if (said === "failing one") return { kind: "tools", calls: [{ id: "spawn-fail", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail now", label: "failing" } }] };
+  if (said === "failing in background") {
+    return { kind: "tools", calls: [{ id: "spawn-fail-bg", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail later", label: "failing bg", timeout_seconds: 0 } }] };
+  }
   if (said === "unknown agent") return { kind: "tools", calls: [{ id: "spawn-x", name: "AgentSpawn", arguments: { agent_id: "nope", task: "x" } }] };
   return { text: "ok" };
 }
@@ -99,6 +113,45 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     }
     const spawned = requests.find((r) => messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"));
     expect(toolResultText(spawned, "spawn-a")).toMatch(new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`));
+  });
+
+  it("a running child's tokens and last tool reach the parent's agents list after each of its steps", async () => {
+    const id = "sap-progress";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "busy one" });
+    type Progress = { agents: Array<Agent & { tokens: number; lastTool?: string }> };
+    const agents = async () => (await getJson<Progress>(`${server.url}/api/conversations/${id}/agents`)).body.agents;
+    const midway = await pollUntil(agents, (a) => a[0]?.lastTool === "TaskList", 20_000, "the child's first step was recorded");
+    expect(midway[0]).toMatchObject({ status: "running", label: "busy" });
+    expect(midway[0]!.tokens).toBeGreaterThan(0);
+    const done = await pollUntil(agents, (a) => a[0]?.status === "done", 30_000, "the child finished");
+    // Its run's total counts each call once (the steps recorded while it ran are not added again).
+    expect(done[0]!.tokens).toBeGreaterThan(midway[0]!.tokens);
+    const childCalls = (await getJson<{ cache: { calls: Array<{ inputTokens: number; outputTokens: number }> } }>(`${server.url}/api/conversations/${done[0]!.conversationId}/context`)).body.cache.calls;
+    expect(done[0]!.tokens).toBe(childCalls.reduce((sum, c) => sum + c.inputTokens + c.outputTokens, 0));
+  });
+
+  it("a child whose provider fails ends as error with a clear result; the parent's reply completes; told once", async () => {
+    const id = "sap-fail";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    const reply = await chat(server.url, { conversationId: id, text: "failing one" });
+    expect(reply.text).toBe("Noted.");
+    const result = toolResultText(parentRequests(id).at(-1), "spawn-fail");
+    expect(result).toMatch(/^agent_key: agent:general-purpose:1\nstatus: error\nerror: .*Incorrect API key provided for the child\./);
+    const [agent] = (await view(id)).agents;
+    expect(agent).toMatchObject({ agentKey: "agent:general-purpose:1", label: "failing", status: "error" });
+    expect((await getJson<{ messages: Array<{ metadata?: { status?: string } }> }>(`${server.url}/api/conversations/${id}`)).body.messages.at(-1)!.metadata?.status ?? "complete").toBe("complete");
+
+    // In the background: its failure reaches the parent's next turn as one Subagents hint; a told synchronous one never.
+    await chat(server.url, { conversationId: id, text: "failing in background" });
+    await pollUntil(() => view(id), (v) => v.agents[1]?.status === "error", 30_000, "the background child failed");
+    await chat(server.url, { conversationId: id, text: "and now?" });
+    await chat(server.url, { conversationId: id, text: "and again?" });
+    const hints = (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.data?.source?.sublabel === "Subagents");
+    expect(hints).toHaveLength(1);
+    expect(hints[0]!.data!.text).toContain('- agent:general-purpose:2 "failing bg" — error');
+    expect(hints[0]!.data!.text).not.toContain("agent:general-purpose:1 ");
+    expectAppendOnly(parentRequests(id));
   });
 
   it("moves a synchronous spawn to the background when its time runs out; its answer comes as a hint", async () => {

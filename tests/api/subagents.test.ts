@@ -66,6 +66,15 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     const context = (await getJson<{ system: string }>(api(`/conversations/${agent!.conversationId}/context`))).body;
     expect(context.system).toMatch(/^You are Hintline[\s\S]*\n\n# Agent: general-purpose\nYou are a helper agent\./);
     expect((await getJson<{ system: string }>(api("/conversations/sa-sync/context"))).body.system).not.toContain("# Agent:");
+    // The side panel's route lists the same children; the inspector's context carries the child's calls for its cost.
+    expect((await getJson<{ agents: Agent[] }>(api("/conversations/sa-sync/agents"))).body.agents).toEqual(parent.agents);
+    await expectApiError(await fetch(api("/conversations/sa-none/agents")), 404, "not_found");
+    type Calls = Array<{ inputTokens: number; outputTokens: number }>;
+    const childCalls = (await getJson<{ cache: { calls: Calls } }>(api(`/conversations/${agent!.conversationId}/context`))).body.cache.calls;
+    const parentContext = (await getJson<{ subagents: Array<{ agentKey: string; conversationId: string; depth: number; calls: Calls }> }>(api("/conversations/sa-sync/context"))).body;
+    expect(parentContext.subagents).toEqual([expect.objectContaining({ agentKey: "agent:general-purpose:1", conversationId: agent!.conversationId, depth: 1 })]);
+    expect(childCalls.length).toBeGreaterThan(0);
+    expect(parentContext.subagents[0]!.calls.map((c) => [c.inputTokens, c.outputTokens])).toEqual(childCalls.map((c) => [c.inputTokens, c.outputTokens]));
   });
 
   it("delegates in the background: the answer reaches the parent's next step as one Subagents hint, told once", async () => {

@@ -23,6 +23,22 @@ const spawn = (parentId: string, agentId: string, { id = `${parentId}-c${n++}`, 
   db.createChild({ id, parentId, workspaceId: "default", mode: "build", settings: {}, model: null, run: { agentId, label: `${agentId} job` }, background, maxRunning });
 
 describe(`subagent conversations on ${inject("databaseKind")}`, () => {
+  it("adopts an imported conversation as a child (export/import), keeping only a run record's known fields", async () => {
+    const parent = await fresh();
+    const imported = `${parent}-imported`;
+    await ensureConversation({ id: imported });
+    const run = db.runOf({ agentId: "reviewer", label: "check", tokens: 12, answer: "ok", tools: ["TaskList"], extra: "dropped", startedAt: 5 });
+    expect(run).toEqual({ agentId: "reviewer", label: "check", tokens: 12, answer: "ok", tools: ["TaskList"] });
+    await db.adoptChild({ id: imported, parentId: parent, workspaceId: "default", agentKey: "agent:reviewer:3", status: "done", run });
+    expect(await db.listChildren({ parentId: parent })).toEqual([
+      expect.objectContaining({ id: imported, agentKey: "agent:reviewer:3", status: "done", background: false, pending: false, run }),
+    ]);
+    expect((await listConversations()).map((c) => c.id)).not.toContain(imported);
+    // The next spawn of that agent numbers after the adopted key.
+    const next = await spawn(parent, "reviewer");
+    expect("child" in next && next.child.agentKey).toBe("agent:reviewer:4");
+  });
+
   it("numbers each agent's children from 1 and refuses a fifth running one", async () => {
     const parent = await fresh();
     const keys = [];

@@ -1,6 +1,8 @@
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { Chat } from "@/components/chat/chat";
+import { AgentPanel } from "@/components/agents/agent-panel";
+import { AgentTranscriptDrawer } from "@/components/agents/agent-transcript-drawer";
 import { ContextMeter } from "@/components/context/context-meter";
 import { PlanPanel } from "@/components/plan/plan-panel";
 import { TaskPanel } from "@/components/tasks/task-panel";
@@ -9,6 +11,8 @@ import { ID_PATTERN } from "@/lib/api/schemas";
 import { findConversationView } from "@/lib/chat/conversation-list";
 
 export const dynamic = "force-dynamic";
+
+const NO_AGENTS: never[] = [];
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -26,6 +30,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         <>
           <ContextMeter conversationId={id} initial={view?.contextUsage ?? null} />
           <TaskPanel conversationId={id} initialTasks={view?.tasks ?? []} />
+          <AgentPanel conversationId={id} initial={view?.agents ?? NO_AGENTS} />
           <PlanPanel
             conversationId={id}
             exists={!!view}
@@ -35,6 +40,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       }
     >
       <Chat key={id} id={id} initialMessages={view?.messages ?? []} initialBranches={view?.branches ?? []} model={model} />
+      <AgentTranscriptDrawer />
     </AppShell>
   );
 }

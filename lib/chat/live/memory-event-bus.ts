@@ -1,7 +1,8 @@
 // The in-process change-event bus, and the interface every bus implements (lib/chat/live/event-bus.ts picks one).
 import { logFailure } from "../../ops/logger.ts";
 
-export type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace"; id: string };
+/** "agents": a subagent of conversation `id` started or ended (the side panel lists them). */
+export type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace" | "agents"; id: string };
 
 export interface EventBus {
   publish(event: ChangeEvent): void;
