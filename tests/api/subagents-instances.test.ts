@@ -33,7 +33,7 @@ describe.skipIf(!postgres)("PostgreSQL, two instances: a subagent seen and stopp
     const running = await pollUntil(() => view(b, "two-sa"), (v) => v.agents[0]?.status === "running", 20_000, "B sees the child running");
     const childId = running.agents[0]!.conversationId;
     await pollUntil(() => view(b, childId), (v) => v.messages.length >= 2, 20_000, "the child's reply started");
-    const listed = (await getJson<Agent[]>(`${b.url}/api/conversations/two-sa/agents`)).body;
+    const listed = (await getJson<{ agents: Agent[] }>(`${b.url}/api/conversations/two-sa/agents`)).body.agents;
     expect(listed.map((agent) => agent.status)).toEqual(["running"]);
 
     expect((await stopReply(b.url, childId)).status).toBe(200);
