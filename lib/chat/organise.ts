@@ -39,14 +39,22 @@ export async function exportConversations(ids: readonly string[]): Promise<{ jso
   const bundle: ExportBundle = { version: 1, exportedAt: new Date().toISOString(), conversations: [] };
   // One at a time: a hundred long conversations are not all loaded at once.
   for (const id of unique) bundle.conversations.push((await exportConversation(id)).conversation);
-  const json = JSON.stringify(bundle);
+  const json = importableJson(bundle, (size, limit) => `These ${unique.length} conversations export to ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES); export fewer at once.`);
+  return { json, count: unique.length };
+}
+
+/** An export serialised; one the import would refuse for its size is a 413 saying so (what is exported must import). */
+export function importableJson(value: unknown, tooLarge: (size: string, limit: string) => string): string {
+  const json = JSON.stringify(value);
   const bytes = Buffer.byteLength(json);
   const limit = maxImportBytes();
-  if (bytes > limit) {
-    throw new ApiError(
-      "payload_too_large",
-      `These ${unique.length} conversations export to ${megabytes(bytes)}, over the ${megabytes(limit)} an import accepts (HINTLINE_MAX_IMPORT_BYTES); export fewer at once.`,
-    );
-  }
-  return { json, count: unique.length };
+  if (bytes > limit) throw new ApiError("payload_too_large", tooLarge(megabytes(bytes), megabytes(limit)));
+  return json;
+}
+
+/** One conversation's export file (GET /api/conversations/:id/export). */
+export async function exportOneConversation(id: string): Promise<{ json: string; id: string }> {
+  const body = await exportConversation(id);
+  const json = importableJson(body, (size, limit) => `This conversation's export is ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES).`);
+  return { json, id: body.conversation.id };
 }
