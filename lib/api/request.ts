@@ -6,7 +6,8 @@ import { nulPath } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
-export const MAX_CHAT_BODY_BYTES = 100 * 1024;
+/** A chat body without attachments (lib/chat/attachments.ts adds room for those: maxChatBodyBytes). */
+export const MAX_CHAT_TEXT_BODY_BYTES = 100 * 1024;
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 /** Deeper JSON than this is refused before it is parsed (nothing Hintline stores nests nearly as deep). */
 export const MAX_JSON_DEPTH = 100;

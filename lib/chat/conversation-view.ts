@@ -14,6 +14,7 @@ import { listTasks } from "../db/tasks.ts";
 import { modelInfoFor } from "../ai/providers/index.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { prepareAttachments } from "./attachments.ts";
 import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";
 import { tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
@@ -141,6 +142,13 @@ export async function importConversation(
     if (seen.has(m.id)) throw new ApiError("bad_request", `Invalid conversation.messages: duplicate message id ${m.id}.`);
     seen.add(m.id);
   }
+  // A person's attachments are checked as chat checks them, and a PDF's text is extracted again here (never taken
+  // from the file).
+  const messages = [];
+  for (const [i, m] of source.messages.entries()) {
+    const hasFiles = m.role === "user" && m.parts.some((p) => p.type === "file");
+    messages.push(hasFiles ? { ...m, parts: await prepareAttachments(m.parts, `conversation.messages.${i}.parts`) } : m);
+  }
   const taskIds = new Set(source.tasks.map((t) => t.id));
   if (taskIds.size !== source.tasks.length) throw new ApiError("bad_request", "Invalid conversation.tasks: duplicate task id.");
   // Hintline's own exports never hold a link to a missing task (deleting a task removes the links to it).
@@ -165,7 +173,7 @@ export async function importConversation(
       planSeq: source.planVersions.length,
       model,
     },
-    messages: source.messages.map((m, position) => {
+    messages: messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
       const stored = status === "error" || status === "incomplete" ? status : "complete";
       return { id: m.id, role: m.role, position, parts: m.parts.map(markImportedHint) as object[], metadata: metadata as object, status: stored };

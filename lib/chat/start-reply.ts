@@ -11,6 +11,7 @@ import type { ChatMessage, Task } from "../chat-message.ts";
 import { deleteConversation, ensureConversation, getConversation } from "../db/conversations.ts";
 import { listTasks } from "../db/tasks.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { checkImagesAccepted, prepareAttachments } from "./attachments.ts";
 import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
@@ -36,9 +37,11 @@ export type ChatRequest = {
 };
 
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
-export async function startReply({ request, child }: { request: ChatRequest; child?: ChildTurn }): Promise<Response> {
-  const conversationId = request.id;
+export async function startReply({ request: asked, child }: { request: ChatRequest; child?: ChildTurn }): Promise<Response> {
+  const conversationId = asked.id;
   if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
+  // Attachments are checked (and a PDF's text extracted) before anything is written.
+  const request: ChatRequest = { ...asked, message: { ...asked.message, parts: await prepareAttachments(asked.message.parts, "message.parts") } };
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
@@ -76,6 +79,8 @@ export async function startReply({ request, child }: { request: ChatRequest; chi
     }
     // The conversation's own model, else the default; one the environment no longer allows is refused here.
     resolved = modelForConversation(conversation.model);
+    // An image for a model that takes none is refused, naming the model (nothing is written).
+    checkImagesAccepted(request.message.parts, resolved.info.id);
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: resolved.info.id } };
     if (request.editOf !== undefined) {
       // Whatever would refuse the edited turn is checked first: a refused edit archives nothing.
