@@ -160,8 +160,12 @@ export function pdfModelText(filename: string | undefined, pdf: PdfText | null):
   if (pdf.pages.every((p) => p.trim() === "")) {
     return `${ATTACHED_PDF_PREFIX}${name} (${count}): it has no text layer (a scan or only images), so no text could be extracted from it.`;
   }
-  const pages = pdf.pages.map((text, i) => `--- Page ${i + 1} ---\n${text.trim() || "(no text on this page)"}`);
-  return `${ATTACHED_PDF_PREFIX}${name} (${count}):\n\n${pages.join("\n\n")}`;
+  return `${ATTACHED_PDF_PREFIX}${name} (${count}):\n\n${pdfPagesText(pdf)}`;
+}
+
+/** A PDF's text page by page, each under a `--- Page n ---` line. */
+export function pdfPagesText(pdf: PdfText): string {
+  return pdf.pages.map((text, i) => `--- Page ${i + 1} ---\n${text.trim() || "(no text on this page)"}`).join("\n\n");
 }
 
 /**

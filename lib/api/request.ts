@@ -38,6 +38,13 @@ export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   }
 }
 
+/** The raw body's bytes (a binary upload), refused with a 413 once it is over `maxBytes`. */
+export async function readBytes(request: Request, { maxBytes }: { maxBytes: number }): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
+  return readLimited(request, maxBytes);
+}
+
 /**
  * The body's bytes, counted as they arrive: a body sent without Content-Length (chunked) is refused as soon as it
  * passes `maxBytes`, never read whole into memory first.
