@@ -62,6 +62,15 @@ test.describe("attachments", () => {
     expect(parts.map((p) => p.text ?? "").join("\n")).toContain(`Attached PDF "report.pdf" (2 pages):\n\n--- Page 1 ---\nReport about ${word}`);
     expect(JSON.stringify(parts)).not.toContain("wrong");
 
+    // The inspector shows the message as the model received it.
+    await page.getByTestId("open-inspector").click();
+    const inspector = page.getByRole("dialog", { name: "Next model input" });
+    const person = inspector.getByTestId("inspector-message-text").filter({ hasText: "What do these say?" });
+    await expect(person).toContainText(`Attached image "dot.png" (image/png, ${PNG.length} B):\n[image/png sent as a file part · "dot.png" · ${PNG.length} B]`);
+    await expect(person).toContainText(`--- Page 1 ---\nReport about ${word}`);
+    await page.keyboard.press("Escape");
+    await expect(inspector).toBeHidden();
+
     // The sent message shows the image as a thumbnail and the files as named chips, after a reload too.
     for (const pass of ["live", "reloaded"]) {
       if (pass === "reloaded") await chat.reload();
