@@ -137,6 +137,16 @@ describe.each(databaseKinds("attach"))("$name: attachments", ({ databaseUrl }) =
     expect((await fetch(api(`/conversations/${id}`))).status).toBe(404);
     const [request] = await turn(id, message("t2", "Read this", textFile("plain words")), { model: "fake-model" });
     expect(JSON.stringify(lastUser(request!.body.messages as WireMessage[]).content)).toContain("plain words");
+
+    // A conversation that holds an image cannot switch to such a model; one without images can.
+    const withImage = fresh("switch");
+    await turn(withImage, message("s1", "Look", image()));
+    const patch = (conversation: string) => fetch(api(`/conversations/${conversation}`), jsonRequest("PATCH", { model: "fake-model" }));
+    expect(await expectApiError(await patch(withImage), 400, "bad_request")).toMatch(/this conversation holds images and fake-model does not take images/);
+    expect((await getJson<{ model: { id: string } }>(api(`/conversations/${withImage}`))).body.model.id).toBe("gpt-4o");
+    const textOnly = fresh("switch");
+    await turn(textOnly, message("s2", "Hello"));
+    expect((await patch(textOnly)).status).toBe(200);
   });
 
   it("exports and imports the attachments; the import checks them and extracts a PDF's text again", async () => {
