@@ -1,3 +1,11 @@
+const envNumber = (name, fallback) => {
+  const value = Number(process.env[name]?.trim() || Number.NaN);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+};
+const importBytes = () => envNumber("HINTLINE_MAX_IMPORT_BYTES", 32 * 1024 * 1024) || 32 * 1024 * 1024;
+const chatBytes = () =>
+  100 * 1024 + Math.floor(envNumber("HINTLINE_MAX_ATTACHMENTS", 4)) * (Math.ceil((Math.floor(envNumber("HINTLINE_MAX_ATTACHMENT_BYTES", 8 * 1024 * 1024)) || 8 * 1024 * 1024) / 3) * 4 + 1024);
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native and driver packages stay outside the server bundle.
@@ -13,7 +21,9 @@ const nextConfig = {
   // HINTLINE_MAX_IMPORT_BYTES, 32 MiB by default, lib/api/limits.ts) arrived cut and was refused as "not valid JSON".
   // The buffer allows the import limit plus 1 MiB, so a body over the limit still reaches the route over it, which
   // answers 413 "too large".
-  experimental: { proxyClientMaxBodySize: (Number(process.env.HINTLINE_MAX_IMPORT_BYTES) || 32 * 1024 * 1024) + 1024 * 1024 },
+  // A chat body with attachments may be larger (lib/chat/attachments.ts maxChatBodyBytes: 100 KiB of text plus
+  // HINTLINE_MAX_ATTACHMENTS files of HINTLINE_MAX_ATTACHMENT_BYTES as base64): the buffer fits the larger of the two.
+  experimental: { proxyClientMaxBodySize: Math.max(importBytes(), chatBytes()) + 1024 * 1024 },
   // `npm test` type-checks the whole project (tsc); `npm start` should not fail on a test file's types.
   typescript: { ignoreBuildErrors: true },
 };

@@ -83,6 +83,8 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/v1`,
         OPENAI_API_KEY: "test-key",
         HINTLINE_MODEL: "fake-model",
+        // The fake model takes images (attachments.spec.ts sends it one).
+        HINTLINE_IMAGE_MODELS: "fake-model",
         // A second provider, so that a conversation can switch between two (the model picker).
         ANTHROPIC_API_KEY: "anthropic-test-key",
         ANTHROPIC_BASE_URL: `http://127.0.0.1:${ANTHROPIC_FAKE_PORT}/v1`,

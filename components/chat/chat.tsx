@@ -18,7 +18,7 @@ import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { ChatTransport } from "./chat-transport";
-import { Composer } from "./composer";
+import { Composer, type OutgoingFile } from "./composer";
 import { EmptyState } from "./empty-state";
 import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
@@ -120,12 +120,12 @@ export function Chat({
 
   const stopping = useRef<Promise<unknown>>(Promise.resolve());
   const send = useCallback(
-    (text: string) => {
+    (text: string, files?: OutgoingFile[]) => {
       touch({ id, title: titleFrom(text) });
       clearError();
       created();
       // After a Stop, the next message waits until the stopped reply is stored (or it would find it still running).
-      void stopping.current.then(() => sendMessage({ text }));
+      void stopping.current.then(() => sendMessage(files?.length ? { text, files } : { text }));
     },
     [id, sendMessage, touch, clearError, created],
   );

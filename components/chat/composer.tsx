@@ -1,9 +1,14 @@
 "use client";
 // The message box: Enter sends, Shift+Enter breaks the line, Esc stops a streaming reply, Shift+Tab switches between
-// plan and build mode (the toggle beside the box does the same).
-import { useEffect, useRef, useState } from "react";
+// plan and build mode (the toggle beside the box does the same). Files are attached by the paperclip button, by
+// dropping them on the box or by pasting them; they wait as chips (Remove) until the message is sent.
+import { type ClipboardEvent, type DragEvent, useEffect, useRef, useState } from "react";
 import type { ConversationMode } from "@/lib/agent/plan-mode";
-import { PlanIcon, SendIcon, StopIcon } from "../ui/icons";
+import { PaperclipIcon, PlanIcon, SendIcon, StopIcon } from "../ui/icons";
+import { PendingChips } from "./attachment-chips";
+import { ACCEPT, type PendingAttachment, readAttachments } from "./attachment-files";
+
+export type OutgoingFile = { type: "file"; mediaType: string; filename: string; url: string };
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -15,13 +20,36 @@ export function Composer({
   onToggleMode,
 }: {
   busy: boolean;
-  onSend: (text: string) => void;
+  onSend: (text: string, files?: OutgoingFile[]) => void;
   onStop: () => void;
   mode?: ConversationMode;
   onToggleMode?: () => void;
 }) {
   const [text, setText] = useState("");
+  const [pending, setPending] = useState<PendingAttachment[]>([]);
+  const [attachErrors, setAttachErrors] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  const attach = async (files: readonly File[]) => {
+    if (!files.length) return;
+    const { added, errors } = await readAttachments(files, pending.length);
+    setPending((current) => [...current, ...added]);
+    setAttachErrors(errors);
+  };
+  const onDrop = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes("Files")) return;
+    e.preventDefault();
+    setDragging(false);
+    void attach([...e.dataTransfer.files]);
+  };
+  const onPaste = (e: ClipboardEvent) => {
+    const files = [...e.clipboardData.files];
+    if (!files.length) return;
+    e.preventDefault();
+    void attach(files);
+  };
   const tooLong = text.length > MAX_MESSAGE_CHARS;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the box grows with the text it holds
@@ -43,19 +71,62 @@ export function Composer({
 
   const submit = () => {
     if (busy || tooLong || !text.trim()) return;
-    onSend(text);
+    onSend(
+      text,
+      pending.map(({ mediaType, filename, url }) => ({ type: "file" as const, mediaType, filename, url })),
+    );
     setText("");
+    setPending([]);
+    setAttachErrors([]);
   };
 
   return (
     <form
       className="mx-auto w-full max-w-3xl px-3 pb-3 sm:px-6 sm:pb-5"
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
       }}
     >
-      <div className="flex items-end gap-2 rounded-2xl border border-border bg-elevated p-2 shadow-sm focus-within:border-accent/60">
+      <div
+        data-testid="composer-dropzone"
+        data-dragging={dragging || undefined}
+        className={`rounded-2xl border bg-elevated p-2 shadow-sm focus-within:border-accent/60 ${dragging ? "border-accent border-dashed" : "border-border"}`}
+      >
+      <PendingChips items={pending} onRemove={(key) => setPending((current) => current.filter((p) => p.key !== key))} />
+      <div className="flex items-end gap-2">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          accept={ACCEPT}
+          data-testid="attach-input"
+          className="hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = "";
+            void attach(files);
+          }}
+        />
+        <button
+          type="button"
+          data-testid="attach-button"
+          onClick={() => picker.current?.click()}
+          aria-label="Attach files (images, PDFs, text)"
+          title="Attach files: images, PDFs, text — or drop or paste them here"
+          className="flex size-9 shrink-0 items-center justify-center rounded-xl text-muted hover:bg-chip hover:text-fg"
+        >
+          <PaperclipIcon width={18} height={18} />
+        </button>
         {onToggleMode && (
           <button
             type="button"
@@ -81,6 +152,7 @@ export function Composer({
           value={text}
           placeholder="Message Hintline…"
           onChange={(e) => setText(e.target.value)}
+          onPaste={onPaste}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
@@ -116,9 +188,19 @@ export function Composer({
           </button>
         )}
       </div>
+      </div>
       <p className="mt-1.5 hidden px-2 text-center text-[11px] text-faint sm:block">
         Enter to send · Shift+Enter for a new line · Shift+Tab plan/build mode · Esc to stop
       </p>
+      {attachErrors.length > 0 && (
+        <div data-testid="attachment-errors" role="alert" className="mt-1 px-2 text-xs text-danger">
+          <ul className="space-y-0.5">
+            {attachErrors.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {tooLong && (
         <p className="mt-1 px-2 text-xs text-danger">
           This message is over the {MAX_MESSAGE_CHARS.toLocaleString()}-character limit.

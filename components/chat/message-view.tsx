@@ -3,6 +3,7 @@
 import { memo, useState } from "react";
 import type { ChatMessage, ChatMessagePart, CompressionData, HintData, RetryData } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
+import { MessageAttachments } from "./attachment-chips";
 import { BranchSwitcher } from "./branch-switcher";
 import { CompressionChip } from "./compression-chip";
 import { EditMessage } from "./edit-message";
@@ -63,6 +64,7 @@ function PersonMessage({ message }: { message: ChatMessage }) {
   const onEdit = person && !person.busy ? () => setEditing(true) : undefined;
   return (
     <div className="flex flex-col items-end gap-1">
+      <MessageAttachments parts={message.parts} />
       {editing && person ? (
         <EditMessage
           initial={text}

@@ -2,6 +2,7 @@
 // The inspector: exactly what the next model call would receive — the system prompt section by section (origin and
 // tokens), then every message as the model gets it, hints included; a switch previews the context without hints.
 // Above them, the conversation's model calls so far with their cache figures, costs and cache breaks.
+import { base64Bytes, formatBytes } from "@/lib/agent/attachments";
 import type { ModelMessage } from "ai";
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "@/lib/stores/api-client";
@@ -35,6 +36,12 @@ function messageText(message: ModelMessage): string {
       if (part.type === "tool-result") {
         const value = (part.output as { value?: unknown }).value;
         return `← ${part.toolName}: ${typeof value === "string" ? value : JSON.stringify(value)}`;
+      }
+      if (part.type === "file") {
+        // The image itself is sent as base64: shown by what it is, not by its thousands of characters.
+        const data = (part as { data?: unknown }).data;
+        const size = typeof data === "string" ? ` · ${formatBytes(base64Bytes(data))}` : "";
+        return `[${part.mediaType} sent as a file part${part.filename ? ` · ${JSON.stringify(part.filename)}` : ""}${size}]`;
       }
       return `[${part.type}]`;
     })

@@ -1,11 +1,11 @@
 "use client";
 // A workspace's knowledge files: upload by drag and drop or the file picker (read here as UTF-8 text and sent as
-// text), list with size, tokens and date, view, replace, delete. KNOWLEDGE.md goes into new conversations'
+// text; a PDF is sent as it is and the server keeps its extracted text), list with size, tokens and date, view, replace, delete. KNOWLEDGE.md goes into new conversations'
 // system prompt within the workspace budget; the agent reads the others on demand.
 import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { EyeIcon, RetryIcon, TrashIcon, UploadIcon } from "../ui/icons";
-import { ACCEPT_ATTRIBUTE, ACCEPTED_TYPES_TEXT, formatBytes, knowledgePathFor, knowledgeUrl, readTextFile } from "./text-file";
+import { ACCEPT_ATTRIBUTE, ACCEPTED_TYPES_TEXT, checkPdfFile, formatBytes, isPdfName, knowledgePathFor, knowledgeUrl, readTextFile } from "./text-file";
 
 type FileInfo = { path: string; bytes: number; tokens: number; updatedAt: string };
 
@@ -37,14 +37,17 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
     const saved: string[] = [];
     setStatus(`Uploading ${chosen.length} file${chosen.length === 1 ? "" : "s"}…`);
     for (const file of chosen) {
-      const read = readTextFile(file.name, new Uint8Array(await file.arrayBuffer()));
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const pdf = isPdfName(file.name);
+      const read = pdf ? checkPdfFile(file.name, bytes) : readTextFile(file.name, bytes);
       if (!read.ok) {
         failed.push(read.error);
         continue;
       }
       const target = path ?? knowledgePathFor(file.name);
+      const body: BodyInit = "text" in read ? (read.text as string) : bytes;
       try {
-        await apiFetch(knowledgeUrl(workspaceId, target), { method: "PUT", body: read.text, headers: { "content-type": contentType(target) } });
+        await apiFetch(knowledgeUrl(workspaceId, target), { method: "PUT", body, headers: { "content-type": pdf ? "application/pdf" : contentType(target) } });
         saved.push(target);
       } catch (e) {
         failed.push(`“${file.name}” was not saved: ${failureText(e)}`);

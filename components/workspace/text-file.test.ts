@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { knowledgePathFor, knowledgeUrl, readTextFile } from "./text-file";
+import { checkPdfFile, knowledgePathFor, knowledgeUrl, readTextFile } from "./text-file";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -10,8 +10,13 @@ describe("readTextFile", () => {
     expect(readTextFile("Makefile", bytes("all:\n\techo hi\n"))).toEqual({ ok: true, text: "all:\n\techo hi\n" });
   });
 
-  it("refuses PDF, images, binary and non-UTF-8 files in words that name the file", () => {
-    expect(readTextFile("report.PDF", bytes("%PDF-1.7"))).toEqual({ ok: false, error: expect.stringMatching(/^“report\.PDF” is a PDF: PDF files are not supported/) });
+  it("sends a PDF as it is (the server keeps its text), refusing one too large or not a PDF", () => {
+    expect(checkPdfFile("report.PDF", bytes("%PDF-1.7"))).toEqual({ ok: true });
+    expect(checkPdfFile("fake.pdf", bytes("hello"))).toEqual({ ok: false, error: "“fake.pdf” is named .pdf but is not a PDF file." });
+    expect(checkPdfFile("huge.pdf", new Uint8Array(8 * 1024 * 1024 + 1))).toEqual({ ok: false, error: "“huge.pdf” is 8.00 MiB: a PDF knowledge file may be at most 8 MiB." });
+  });
+
+  it("refuses images, binary and non-UTF-8 files in words that name the file", () => {
     expect(readTextFile("photo.jpg", bytes("x"))).toEqual({ ok: false, error: "“photo.jpg” is an image: only text files can be knowledge files." });
     expect(readTextFile("blob.dat", new Uint8Array([65, 0, 66]))).toEqual({ ok: false, error: "“blob.dat” holds NUL bytes: it is a binary file, not text." });
     expect(readTextFile("latin1.txt", new Uint8Array([0x63, 0x61, 0x66, 0xe9]))).toEqual({

@@ -1,16 +1,16 @@
 // Pure: what the browser does with a file dropped or picked for the knowledge folder — read it as UTF-8 text, or
-// say in words why not (binary, PDF, not UTF-8, too large) before anything is sent.
+// say in words why not (binary, not UTF-8, too large) before anything is sent. A PDF is sent as it is: the server keeps
+// its extracted text.
 import { MAX_KNOWLEDGE_FILE_BYTES } from "@/lib/agent/workspace-limits";
 
 export const ACCEPTED_TYPES_TEXT =
-  "Text files only: plain text, Markdown, code, CSV, JSON (UTF-8, up to 1 MiB each). PDF and other binary files are not supported.";
+  "Text files: plain text, Markdown, code, CSV, JSON (UTF-8, up to 1 MiB each), and PDFs (up to 8 MiB; their text is kept). Images and other binary files are not supported.";
 
 /** For the file picker: the usual text extensions (any other file is still checked by its content). */
 export const ACCEPT_ATTRIBUTE =
-  ".txt,.md,.markdown,.csv,.tsv,.json,.jsonl,.yaml,.yml,.toml,.xml,.html,.css,.js,.mjs,.cjs,.ts,.tsx,.jsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.hpp,.cs,.php,.swift,.sh,.sql,.ini,.cfg,.conf,.log,.env,text/*,application/json";
+  ".pdf,application/pdf,.txt,.md,.markdown,.csv,.tsv,.json,.jsonl,.yaml,.yml,.toml,.xml,.html,.css,.js,.mjs,.cjs,.ts,.tsx,.jsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.hpp,.cs,.php,.swift,.sh,.sql,.ini,.cfg,.conf,.log,.env,text/*,application/json";
 
 const BINARY_KINDS: Array<[RegExp, string]> = [
-  [/\.pdf$/i, "a PDF: PDF files are not supported (paste or save its text as a .txt or .md file instead)"],
   [/\.(png|jpe?g|gif|webp|bmp|ico|heic|tiff?)$/i, "an image: only text files can be knowledge files"],
   [/\.(zip|gz|tgz|bz2|xz|7z|rar|tar)$/i, "an archive: unpack it and upload its text files"],
   [/\.(docx?|xlsx?|pptx?|odt|ods|odp|rtf|pages|numbers|key)$/i, "an office document: save it as plain text, Markdown or CSV first"],
@@ -23,6 +23,17 @@ const formatBytes = (n: number) =>
 export { formatBytes };
 
 export type TextFileResult = { ok: true; text: string } | { ok: false; error: string };
+
+export const MAX_PDF_BYTES = 8 * 1024 * 1024;
+
+export const isPdfName = (name: string) => /\.pdf$/i.test(name);
+
+/** A PDF to upload as it is, or why it is refused (too large, not a PDF), in words that name the file. */
+export function checkPdfFile(name: string, bytes: Uint8Array): { ok: true } | { ok: false; error: string } {
+  if (bytes.length > MAX_PDF_BYTES) return { ok: false, error: `“${name}” is ${formatBytes(bytes.length)}: a PDF knowledge file may be at most 8 MiB.` };
+  if (String.fromCharCode(...bytes.subarray(0, 5)) !== "%PDF-") return { ok: false, error: `“${name}” is named .pdf but is not a PDF file.` };
+  return { ok: true };
+}
 
 /** The file's text, or why it is refused, in words that name the file. */
 export function readTextFile(name: string, bytes: Uint8Array): TextFileResult {

@@ -41,6 +41,7 @@ function line(message: ModelMessage): string {
       const value = (part.output as { value?: unknown }).value;
       return `[${part.toolName} result: ${typeof value === "string" ? value : JSON.stringify(value)}]`;
     }
+    if (part.type === "file") return `[an attached file${part.filename ? ` ${JSON.stringify(part.filename)}` : ""} (${part.mediaType})]`;
     return "";
   });
   return `${role}: ${parts.join(" ")}`;

@@ -1,5 +1,6 @@
 // Token counts of model messages (the context figure is built from them; see lib/chat/context-usage.ts).
 import type { ModelMessage } from "ai";
+import { IMAGE_TOKEN_ESTIMATE } from "./attachments.ts";
 import { countTokens } from "./token-count.ts";
 
 /**
@@ -23,6 +24,8 @@ export function countModelMessageTokens(messages: readonly ModelMessage[]): numb
       if (part.type === "text") total += countTokens(part.text);
       else if (part.type === "tool-call") total += countTokens(`${part.toolName}${JSON.stringify(part.input)}`);
       else if (part.type === "tool-result") total += countTokens(JSON.stringify(part.output));
+      // An image is a fixed estimate (providers count images by their size in tiles, not by their bytes).
+      else if (part.type === "file" || part.type === "image") total += IMAGE_TOKEN_ESTIMATE;
     }
   }
   return total;

@@ -6,6 +6,7 @@
 // (rather than sent as plain text, which would still read as a claim about the time and tasks).
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import type { ChatMessage, ChatMessagePart } from "../chat-message.ts";
+import { attachmentModelParts, isFilePart } from "./attachments.ts";
 import { neutralizeHintTags, neutralizeHintTagsDeep } from "./hints/neutralize-tags.ts";
 import { writeTime } from "./hints/read-time.ts";
 
@@ -111,7 +112,15 @@ export function toModelMessages(messages: readonly ChatMessage[], options?: Conv
   for (const message of messages) {
     if (message.role === "user") {
       const text = userContent(message, options);
-      if (text) out.push({ role: "user", content: text });
+      // Attachments follow the person's text, in the order they were attached; without any the text goes as a
+      // string, as it always has (conversations stored before attachments convert to the same input).
+      const files = (message.parts as ReadonlyArray<{ type: string }>).filter(isFilePart);
+      if (files.length === 0) {
+        if (text) out.push({ role: "user", content: text });
+      } else {
+        const content = [...(text ? [{ type: "text" as const, text }] : []), ...files.flatMap(attachmentModelParts)];
+        out.push({ role: "user", content });
+      }
     } else if (message.role === "assistant") {
       convertAssistant(message, out, options);
     }

@@ -47,3 +47,40 @@ export function contextWindowFor(modelId: string, override?: number): number {
   if (override && Number.isFinite(override) && override > 0) return Math.floor(override);
   return knownContextWindow(modelId) ?? FALLBACK_CONTEXT_WINDOW;
 }
+
+// Which models take images, matched the same way (longest prefix first): true for the vision families of the table,
+// false for the text-only ones. A model the table does not know is taken as text-only unless HINTLINE_IMAGE_MODELS
+// (comma-separated id prefixes, e.g. "llava,qwen2.5-vl") names it.
+const IMAGE_TABLE: ReadonlyArray<readonly [prefix: string, images: boolean]> = [
+  ["gpt-4.1", true],
+  ["gpt-4o", true],
+  ["gpt-4-turbo", true],
+  ["gpt-4", false],
+  ["gpt-3.5-turbo", false],
+  ["gpt-5", true],
+  ["o1", true],
+  ["o3", true],
+  ["o4", true],
+  ["claude", true],
+  ["gemini", true],
+  ["gemma-3n", true],
+  ["gemma-3", true],
+  ["gemma3", true],
+  ["llama3.2-vision", true],
+  ["llava", true],
+  ["qwen2.5-vl", true],
+  ["pixtral", true],
+  ["hintline-demo", true],
+];
+const IMAGE_SORTED = [...IMAGE_TABLE].sort((a, b) => b[0].length - a[0].length);
+
+/** Does the model take image input (a `provider/` prefix ignored)? */
+export function takesImages(modelId: string, extraPrefixes: string | undefined = process.env.HINTLINE_IMAGE_MODELS): boolean {
+  const id = modelId.toLowerCase().replace(/^.*\//, "");
+  const extra = (extraPrefixes ?? "")
+    .split(",")
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
+  if (extra.some((prefix) => id.startsWith(prefix))) return true;
+  return IMAGE_SORTED.find(([prefix]) => id.startsWith(prefix))?.[1] ?? false;
+}

@@ -10,6 +10,7 @@ import type {
 import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { MEMORY_FACTS_MARKER } from "../agent/compression-memory.ts";
+import { attachmentAck, personWords } from "./demo-attachments.ts";
 import { continuation, remainder } from "./demo-continue.ts";
 import { mcpDecision } from "./demo-mcp.ts";
 import { planModeDecision } from "./demo-plan.ts";
@@ -53,12 +54,19 @@ export function newestReminderField(prompt: LanguageModelV4Prompt, tag: string):
   return undefined;
 }
 
-function lastPersonMessage(prompt: LanguageModelV4Prompt): string {
+function lastPersonEntry(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt[number] | undefined {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i]!;
-    if (message.role === "user" && !isReminder(messageText(message))) return messageText(message);
+    if (message.role === "user" && !isReminder(messageText(message))) return message;
   }
-  return "";
+  return undefined;
+}
+
+/** The person's latest words (the texts that carry their attachments left out). */
+function lastPersonMessage(prompt: LanguageModelV4Prompt): string {
+  const message = lastPersonEntry(prompt);
+  if (!message) return "";
+  return typeof message.content === "string" ? message.content : personWords(message.content as Parameters<typeof personWords>[0]);
 }
 
 const WORDS = [
@@ -141,6 +149,8 @@ export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4Cal
   // Results of what the person asked for are summed up; a TaskList the model made only because a tasks reminder
   // arrived is not the answer: the person's request is.
   if (segment.results.length && plannedCalls(segment.personText).length) return { text: summarizeResults(segment) };
+  const ack = attachmentAck(lastPersonEntry(prompt)?.content);
+  if (ack) return { text: ack };
   const said = lastPersonMessage(prompt).trim();
   const lower = said.toLowerCase();
   const write = /write\s+(\d{1,5})\s+words?\s+(?:about|on)\s+(.+)/i.exec(said);

@@ -6,7 +6,8 @@ import { nulPath } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
-export const MAX_CHAT_BODY_BYTES = 100 * 1024;
+/** A chat body without attachments (lib/chat/attachments.ts adds room for those: maxChatBodyBytes). */
+export const MAX_CHAT_TEXT_BODY_BYTES = 100 * 1024;
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 /** Deeper JSON than this is refused before it is parsed (nothing Hintline stores nests nearly as deep). */
 export const MAX_JSON_DEPTH = 100;
@@ -35,6 +36,13 @@ export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   } catch {
     throw new ApiError("bad_request", "The request body is not valid UTF-8.");
   }
+}
+
+/** The raw body's bytes (a binary upload), refused with a 413 once it is over `maxBytes`. */
+export async function readBytes(request: Request, { maxBytes }: { maxBytes: number }): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
+  return readLimited(request, maxBytes);
 }
 
 /**

@@ -21,14 +21,24 @@ export const jsonObjectSchema = z
 
 const textPartSchema = z.object({ type: z.literal("text"), text: z.string().max(MAX_MESSAGE_TEXT) }).passthrough();
 
+/** An attachment's shape; its kind, data URL and size are checked by lib/chat/attachments.ts. */
+const filePartSchema = z.object({
+  type: z.literal("file"),
+  mediaType: z.string({ message: "must be a media type such as image/png" }).max(255),
+  url: z.string({ message: "must be a data: URL" }),
+  filename: z.string({ message: "must be a string" }).optional(),
+});
+
 export const userMessageSchema = z.object({
   id: idSchema,
   role: z.literal("user", { message: 'must be "user" (the server writes assistant and system messages)' }),
   parts: z
-    .array(textPartSchema, { message: "must be an array of text parts" })
+    .array(z.discriminatedUnion("type", [textPartSchema, filePartSchema], { message: 'must be a text or file part ("type": "text" or "file")' }), {
+      message: "must be an array of text and file parts",
+    })
     .min(1, { message: "must contain at least one text part" })
     .max(20, { message: "must have at most 20 parts" })
-    .refine((parts) => parts.some((p) => p.text.trim().length > 0), { message: "must contain some text" }),
+    .refine((parts) => parts.some((p) => p.type === "text" && p.text.trim().length > 0), { message: "must contain some text" }),
   metadata: z.unknown().optional(),
 });
 

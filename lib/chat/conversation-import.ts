@@ -8,6 +8,7 @@ import { deleteConversation, getConversation } from "../db/conversations.ts";
 import { loadHistory } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { prepareAttachments } from "./attachments.ts";
 import { cacheFigures, forgetCalls } from "./cache-accounting.ts";
 import { tailStart } from "./compression.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
@@ -104,6 +105,13 @@ async function importedRows(source: ImportedConversation, newId: () => string, o
     if (seen.has(m.id)) throw new ApiError("bad_request", `Invalid ${at}.messages: duplicate message id ${m.id}.`);
     seen.add(m.id);
   }
+  // A person's attachments are checked as chat checks them, and a PDF's text is extracted again here (never taken
+  // from the file).
+  const messages = [];
+  for (const [i, m] of source.messages.entries()) {
+    const hasFiles = m.role === "user" && m.parts.some((p) => p.type === "file");
+    messages.push(hasFiles ? { ...m, parts: await prepareAttachments(m.parts, `${at}.messages.${i}.parts`) } : m);
+  }
   const taskIds = new Set(source.tasks.map((t) => t.id));
   if (taskIds.size !== source.tasks.length) throw new ApiError("bad_request", `Invalid ${at}.tasks: duplicate task id.`);
   // Hintline's own exports never hold a link to a missing task (deleting a task removes the links to it).
@@ -130,7 +138,7 @@ async function importedRows(source: ImportedConversation, newId: () => string, o
       pinned: source.pinned,
       archived: source.archived,
     },
-    messages: source.messages.map((m, position) => {
+    messages: messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
       const stored = status === "error" || status === "incomplete" ? status : "complete";
       return { id: m.id, role: m.role, position, parts: m.parts.map(markImportedHint) as object[], metadata: metadata as object, status: stored };

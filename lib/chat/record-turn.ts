@@ -20,7 +20,14 @@ import { replyLock } from "./live/reply-lock.ts";
 import { historyIndexOf } from "./history-fold.ts";
 import { now as clockNow } from "../clock.ts";
 
-export type PersonMessage = { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> };
+export type PersonMessage = {
+  id: string;
+  role: "user";
+  parts: Array<{ type: "text"; text: string } | { type: "file"; mediaType: string; url: string; filename?: string; providerMetadata?: Record<string, unknown> }>;
+};
+
+const personText = (message: PersonMessage, separator: string) =>
+  message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(separator);
 
 /**
  * Marks replies a dead server left "streaming" as incomplete; only when the history shows some (rare: a crash). The
@@ -81,7 +88,7 @@ export async function openTurn({
         `Message ${message.id} is not your latest message; only the reply to the latest one can be retried. Send a new message (with a new id) instead.`,
       );
     }
-    if (textOf(stored) !== message.parts.map((p) => p.text).join("")) {
+    if (textOf(stored) !== personText(message, "")) {
       throw new ApiError(
         "conflict",
         `Message ${message.id} is stored with different text; a retry resends it unchanged. Send a new message (with a new id) to say something else.`,
@@ -99,8 +106,9 @@ export async function openTurn({
       `This conversation holds ${history.length.toLocaleString("en-US")} messages, the most one can (${MAX_CONVERSATION_MESSAGES.toLocaleString("en-US")}); start a new conversation.`,
     );
   }
-  const parts = message.parts.map((p) => ({ type: "text" as const, text: p.text }));
-  const title = conversation.title === DEFAULT_TITLE ? titleFrom(message.parts.map((p) => p.text).join(" ")) : undefined;
+  // Text parts as text; file parts as lib/chat/attachments.ts prepared them (checked, a PDF's text added).
+  const parts = message.parts.map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : p)) as ChatMessage["parts"];
+  const title = conversation.title === DEFAULT_TITLE ? titleFrom(personText(message, " ")) : undefined;
   // Its creation time is set here (and stored as is), so the copy in memory matches the stored row.
   const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: clockNow().toISOString() } };
   const committed = appendMessages({

@@ -12,6 +12,7 @@ import { deleteConversation, ensureConversation, getConversation } from "../db/c
 import { findLastMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { parseAgentState } from "./agent-state.ts";
+import { checkImagesAccepted, prepareAttachments } from "./attachments.ts";
 import { branchForEditedMessage, checkEdit } from "./branches.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
@@ -51,10 +52,14 @@ async function continuedReplyId(conversationId: string): Promise<string> {
 }
 
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
-export async function startReply({ request, child }: { request: ChatRequest | ContinueRequest; child?: ChildTurn }): Promise<Response> {
-  const conversationId = request.id;
-  const continuing = isContinue(request);
+export async function startReply({ request: asked, child }: { request: ChatRequest | ContinueRequest; child?: ChildTurn }): Promise<Response> {
+  const conversationId = asked.id;
   if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
+  // Attachments are checked (and a PDF's text extracted) before anything is written.
+  const request: ChatRequest | ContinueRequest = isContinue(asked)
+    ? asked
+    : { ...asked, message: { ...asked.message, parts: await prepareAttachments(asked.message.parts, "message.parts") } };
+  const continuing = isContinue(request);
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
   // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
@@ -95,6 +100,8 @@ export async function startReply({ request, child }: { request: ChatRequest | Co
     }
     // The conversation's own model, else the default; one the environment no longer allows is refused here.
     resolved = modelForConversation(conversation.model);
+    // An image for a model that takes none is refused, naming the model (nothing is written).
+    if (!continuing) checkImagesAccepted(request.message.parts, resolved.info.id);
     const reply: ChatMessage = { id: replyId, role: "assistant", parts: [], metadata: { model: resolved.info.id } };
     if (!continuing && request.editOf !== undefined) {
       // Whatever would refuse the edited turn is checked first: a refused edit archives nothing.

@@ -5,7 +5,26 @@ import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import { getConversation, setConversationFlags, setConversationMode, setConversationModel, updateConversation } from "../db/conversations.ts";
 import { savePlanVersion } from "../db/plans.ts";
+import { hasImage } from "../agent/attachments.ts";
+import { takesImages } from "../ai/context-windows.ts";
+import { defaultModelId } from "../ai/providers/index.ts";
+import { listMessages } from "../db/messages.ts";
 import { checkModelChoice } from "./conversation-model.ts";
+
+/**
+ * A conversation that holds images cannot switch to a model that takes none: every later call would send it the images.
+ * The messages are read only for such a switch.
+ */
+async function checkImagesForSwitch(id: string, modelId: string): Promise<void> {
+  if (takesImages(modelId)) return;
+  const messages = await listMessages({ conversationId: id });
+  if (!messages.some((m) => m.role === "user" && hasImage(m.parts))) return;
+  throw new ApiError(
+    "bad_request",
+    `Invalid model: this conversation holds images and ${modelId} does not take images; keep a model that does, or start a new conversation for ${modelId}.`,
+    "model",
+  );
+}
 
 export async function updateConversationFields(
   id: string,
@@ -34,6 +53,7 @@ export async function updateConversationFields(
   }
   // null: back to the default model. A model the environment cannot serve is refused (400 naming what to set).
   const model = patch.model === undefined || patch.model === null ? patch.model : checkModelChoice(patch.model);
+  if (model !== undefined && model !== conversation.model) await checkImagesForSwitch(id, model ?? defaultModelId());
   if (patch.title !== undefined || settings !== undefined) await updateConversation({ id, title: patch.title, settings });
   // The plan first: "Approve and build" with an edit sends both, and the BUILD reminder carries the edited plan.
   if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person", keep: PLAN_VERSIONS_KEPT });

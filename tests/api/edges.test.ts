@@ -459,7 +459,8 @@ describe("bodies that never end", () => {
   let server: AppServer;
 
   beforeAll(async () => {
-    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: "edge-token" } });
+    // Room for one 64 KiB attachment: the chat body limit (190,808 bytes) stays under the 300 KB body below.
+    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: "edge-token", HINTLINE_MAX_ATTACHMENTS: "1", HINTLINE_MAX_ATTACHMENT_BYTES: "65536" } });
   });
 
   afterAll(async () => {

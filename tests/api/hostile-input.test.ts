@@ -77,7 +77,9 @@ const rows: Row[] = [
   chatRow("parts not an array", send({ parts: { type: "text", text: "hi" } }), /message\.parts: must be an array/),
   chatRow("no parts", send({ parts: [] }), /message\.parts: must contain at least one text part/),
   chatRow("21 parts", send({ parts: Array(21).fill({ type: "text", text: "hi" }) }), /message\.parts: must have at most 20 parts/),
-  chatRow("a file part", send({ parts: [{ type: "file", url: "data:text/plain,hi", mediaType: "text/plain" }] }), /parts\.0\.type/),
+  chatRow("only a file part", send({ parts: [{ type: "file", url: "data:text/plain;base64,aGk=", mediaType: "text/plain" }] }), /message\.parts: must contain some text/),
+  chatRow("a file part whose data URL is not base64", send({ parts: [{ type: "text", text: "hi" }, { type: "file", url: "data:text/plain,hi", mediaType: "text/plain" }] }), /message\.parts\.1: the attachment has a data URL that is not well-formed base64/),
+  chatRow("an image part", send({ parts: [{ type: "text", text: "hi" }, { type: "image", image: "x" }] }), /parts\.1\.type/),
   chatRow("a text and a reasoning part", send({ parts: [{ type: "text", text: "hi" }, { type: "reasoning", text: "x" }] }), /parts\.1\.type/),
   chatRow("empty text", send({ parts: [{ type: "text", text: "" }] }), /message\.parts: must contain some text/),
   chatRow("blank text", send({ parts: [{ type: "text", text: "  \n " }] }), /message\.parts: must contain some text/),
@@ -89,7 +91,8 @@ const rows: Row[] = [
   chatRow("a conversation id of 65 characters", send({}, long(65)), /Invalid id: must be 1–64/),
   chatRow("a message id with ..", send({ id: "../t1" }), /Invalid message\.id: must be 1–64/),
   chatRow("a message id of 65 characters", send({ id: long(65, "m") }), /Invalid message\.id: must be 1–64/),
-  chatRow("a 150 KB body", send({ parts: [{ type: "text", text: long(150_000, "x") }] }), /over the 102400-byte limit/, 413),
+  // 100 KiB of text plus one attachment of 16 KiB as base64 and its JSON (this server's HINTLINE_MAX_ATTACHMENT*).
+  chatRow("a 150 KB body", send({ parts: [{ type: "text", text: long(150_000, "x") }] }), /over the 125272-byte limit/, 413),
   chatRow("the id of a reply as the message id", () => send({ id: replyId }), /already used by a reply/, 409),
   chatRow("a JSON body sent as text/plain", send({ id: "m-plain" }), /Content-Type: application\/json.*text\/plain/, 415, "text/plain"),
   chatRow("a form body", "id=seed&message=hi", /Content-Type: application\/json.*x-www-form-urlencoded/, 415, FORM),
@@ -313,7 +316,7 @@ let server: AppServer;
 let seeded: DatabaseSnapshot;
 
 beforeAll(async () => {
-  server = await startAppServer();
+  server = await startAppServer({ env: { HINTLINE_MAX_ATTACHMENTS: "1", HINTLINE_MAX_ATTACHMENT_BYTES: "16384" } });
   const first = await chat(server.url, { conversationId: "seed", messageId: "t1", text: "add tasks: draft; review; publish" });
   expect(first.response.status).toBe(200);
   replyId = first.chunks.find((c) => c.type === "start")?.messageId as string;

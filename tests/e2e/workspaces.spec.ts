@@ -2,6 +2,7 @@
 // workspace; knowledge files are uploaded by the picker and by drag and drop and the agent reads them; memory is
 // added, edited and deleted in the settings view, and an entry the agent writes shows with author "agent".
 import { expect, test } from "@playwright/test";
+import { tinyPdf } from "../support/tiny-pdf";
 import { ChatPage } from "./pages/chat-page";
 import { WorkspacePage } from "./pages/workspace-page";
 
@@ -20,10 +21,10 @@ test.describe("workspaces", () => {
     expect(id).toMatch(/^ws_/);
     await expect(chat.conversationList).toContainText("No conversations in this workspace yet.");
 
-    // Settings: one file by the picker, one by a drop; a PDF is refused in words before anything is sent.
+    // Settings: one file by the picker, one by a drop; a damaged PDF is refused in words, a PDF with text is kept as its text.
     await ws.switcher.getByTestId("workspace-settings-link").click();
     await expect(ws.settings).toHaveAttribute("data-workspace-id", id);
-    await expect(page.getByTestId("knowledge-accepted")).toContainText("PDF and other binary files are not supported");
+    await expect(page.getByTestId("knowledge-accepted")).toContainText("and PDFs (up to 8 MiB; their text is kept). Images and other binary files are not supported");
     const guide = `guide-${tag}.md`;
     await ws.uploadByPicker([{ name: guide, content: `# Field guide ${tag}\n\nAlways wear a helmet on the ${tag} trail.\nCarry two litres of water.\n`, mimeType: "text/markdown" }]);
     await expect(ws.knowledgeFile(guide)).toBeVisible();
@@ -32,11 +33,17 @@ test.describe("workspaces", () => {
     await ws.uploadByDrop([{ name: notes, content: `Dropped notes for ${tag}: the ranger station opens at 7.\n` }]);
     await expect(ws.knowledgeFile(notes)).toBeVisible();
     await ws.uploadByDrop([{ name: "map.pdf", content: "%PDF-1.7 binary", mimeType: "application/pdf" }]);
-    await expect(ws.knowledgeError).toContainText("“map.pdf” is a PDF: PDF files are not supported");
+    await expect(ws.knowledgeError).toContainText("“map.pdf” was not saved: map.pdf could not be read as a PDF");
     await expect(ws.knowledgeFiles).toHaveCount(2);
     await ws.knowledgeFile(notes).getByTestId("knowledge-view").click();
     await expect(ws.knowledgeFile(notes).getByTestId("knowledge-content")).toHaveText(`Dropped notes for ${tag}: the ranger station opens at 7.\n`);
     await expect(page.getByTestId("tokens-knowledge")).not.toHaveText("0");
+    const pdf = `trail-map-${tag}.pdf`;
+    await ws.uploadByPicker([{ name: pdf, content: tinyPdf([`Trail map ${tag}: the north loop is closed.`, "Page two"]).toString("latin1"), mimeType: "application/pdf" }]);
+    await expect(ws.knowledgeFile(pdf)).toBeVisible();
+    await ws.knowledgeFile(pdf).getByTestId("knowledge-view").click();
+    await expect(ws.knowledgeFile(pdf).getByTestId("knowledge-content")).toContainText(`Text extracted from the PDF "${pdf}" (2 pages):`);
+    await expect(ws.knowledgeFile(pdf).getByTestId("knowledge-content")).toContainText(`Trail map ${tag}: the north loop is closed.`);
 
     // A new chat starts in the workspace; the agent reads the file and quotes it.
     await chat.newChatLink.click();

@@ -5,6 +5,9 @@ import { expect, type Locator, type Page } from "@playwright/test";
 /** The id in a /c/<id> URL. */
 const CONVERSATION_URL = /\/c\/([A-Za-z0-9_-]{1,64})(?:[?#].*)?$/;
 
+/** A file to attach in a test. */
+export type AttachmentFile = { name: string; mimeType: string; buffer: Buffer };
+
 export class ChatPage {
   readonly page: Page;
   /** Origin of the app under test; undefined means the config's baseURL (the demo app). */
@@ -106,6 +109,25 @@ export class ChatPage {
   get planContent(): Locator {
     return this.planPanel.getByTestId("plan-content");
   }
+  get attachButton(): Locator {
+    return this.page.getByTestId("attach-button");
+  }
+  get attachmentChips(): Locator {
+    return this.page.getByTestId("attachment-chip");
+  }
+  get attachmentErrors(): Locator {
+    return this.page.getByTestId("attachment-errors");
+  }
+  get composerDropzone(): Locator {
+    return this.page.getByTestId("composer-dropzone");
+  }
+  /** Sent images (thumbnails in the person's messages) and other sent files (named chips). */
+  get sentImages(): Locator {
+    return this.page.getByTestId("message-attachment-image");
+  }
+  get sentFiles(): Locator {
+    return this.page.getByTestId("message-attachment-file");
+  }
   get signInToken(): Locator {
     return this.page.getByTestId("sign-in-token");
   }
@@ -203,6 +225,37 @@ export class ChatPage {
   }
 
   // ---- composing ------------------------------------------------------------------------------------------------
+
+  /** Attaches files with the paperclip button's file picker. */
+  async attachByButton(files: AttachmentFile[]): Promise<void> {
+    const chooser = this.page.waitForEvent("filechooser");
+    await this.attachButton.click();
+    await (await chooser).setFiles(files.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: f.buffer })));
+  }
+
+  /** Drops files on the composer, as a drag from the desktop does. */
+  async dropFiles(files: AttachmentFile[]): Promise<void> {
+    const transfer = await this.transferOf(files);
+    await this.composerDropzone.dispatchEvent("dragover", { dataTransfer: transfer });
+    await this.composerDropzone.dispatchEvent("drop", { dataTransfer: transfer });
+  }
+
+  /** Pastes files into the message box, as pasting a copied image does. */
+  async pasteFiles(files: AttachmentFile[]): Promise<void> {
+    const transfer = await this.transferOf(files);
+    await this.input.evaluate((box, data) => {
+      box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data as DataTransfer, bubbles: true, cancelable: true }));
+    }, transfer);
+  }
+
+  private transferOf(files: AttachmentFile[]) {
+    const encoded = files.map((f) => ({ name: f.name, type: f.mimeType, base64: f.buffer.toString("base64") }));
+    return this.page.evaluateHandle((list) => {
+      const transfer = new DataTransfer();
+      for (const f of list) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      return transfer;
+    }, encoded);
+  }
 
   /** Types the text and sends it with Enter; resolves once the person's message is on screen. */
   async send(text: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
-import { readTextBody } from "@/lib/api/text-body";
+import { readKnowledgeBody } from "@/lib/api/text-body";
 import { MAX_KNOWLEDGE_FILE_BYTES } from "@/lib/agent/workspace-limits";
 import { KNOWLEDGE_FILE_LIMIT, knowledgePath, readKnowledge, removeKnowledge, saveKnowledge } from "@/lib/chat/knowledge";
 
@@ -17,7 +17,7 @@ export const GET = route<Params>(async (_request, { id, path }) => {
 export const PUT = route<Params>(async (request, { id, path }) => {
   const workspaceId = parseWith(idSchema, id, "workspace id");
   const filePath = knowledgePath(path);
-  const content = await readTextBody(request, { maxBytes: MAX_KNOWLEDGE_FILE_BYTES, limitName: KNOWLEDGE_FILE_LIMIT });
+  const content = await readKnowledgeBody(request, { maxBytes: MAX_KNOWLEDGE_FILE_BYTES, limitName: KNOWLEDGE_FILE_LIMIT, name: filePath });
   const { file, created } = await saveKnowledge(workspaceId, filePath, content);
   return Response.json(file, { status: created ? 201 : 200 });
 });
