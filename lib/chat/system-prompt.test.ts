@@ -13,7 +13,8 @@ describe("the assembled system prompts kept", () => {
     const cache = sharedCacheSizes()["system-prompts"]!;
     expect(cache.bytes).toBeLessThanOrEqual(SYSTEM_PROMPTS_MAX_BYTES);
     expect(cache.entries).toBeLessThan(60);
-  });
+    // 60 prompts of 300,000 characters, each cut to its budget: about 3 s alone, far more on a loaded machine.
+  }, 60_000);
 });
 
 describe("the budget of a conversation's prompt", () => {
