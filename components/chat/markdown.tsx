@@ -3,14 +3,15 @@
 // through react-markdown's safe URL filter (no javascript: links). A remote image waits for a click (markdown-image.tsx).
 // Math ($…$ or \(…\) inline, $$…$$ or \[…\] displayed; "$5" stays money: math-delimiters.ts) is typeset by KaTeX; its stylesheet and fonts are bundled with the app
 // (app/layout.tsx), nothing is fetched from elsewhere. A formula KaTeX cannot read is shown as its TeX, in red.
-import { memo } from "react";
+// KaTeX and remark-math are loaded only once a message may hold math (as highlight.js is for code): most pages never
+// need them, and they are the largest part of the chat's JavaScript.
+import { memo, useEffect, useState } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeKatex from "rehype-katex";
 import remarkGfm from "remark-gfm";
-import remarkMath from "remark-math";
+import { warnFailure } from "@/lib/client-log";
 import { CodeBlock } from "./code-block";
 import { MarkdownImage } from "./markdown-image";
-import { prepareMath } from "./math-delimiters";
+import { mayHoldMath, prepareMath } from "./math-delimiters";
 
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
@@ -39,15 +40,41 @@ const components: Components = {
     ),
 };
 
-const REMARK = [remarkGfm, remarkMath];
-// `trust: false` (KaTeX's default) keeps \href, \url and friends from making links; errors render as text.
-const REHYPE: NonNullable<Parameters<typeof ReactMarkdown>[0]["rehypePlugins"]> = [[rehypeKatex, { throwOnError: false, strict: "ignore", trust: false, maxExpand: 200, maxSize: 20 }]];
+type Plugins = NonNullable<Parameters<typeof ReactMarkdown>[0]["remarkPlugins"]>;
+type MathPlugins = { remark: Plugins; rehype: Plugins };
+
+const PLAIN: Plugins = [remarkGfm];
+let mathPlugins: MathPlugins | null = null;
+let loadingMath: Promise<MathPlugins> | null = null;
+
+function loadMath(): Promise<MathPlugins> {
+  loadingMath ??= Promise.all([import("remark-math"), import("rehype-katex")]).then(([remarkMath, rehypeKatex]) => {
+    // `trust: false` (KaTeX's default) keeps \href, \url and friends from making links; errors render as text.
+    const options = { throwOnError: false, strict: "ignore", trust: false, maxExpand: 200, maxSize: 20 } as const;
+    mathPlugins = { remark: [remarkGfm, remarkMath.default], rehype: [[rehypeKatex.default, options]] };
+    return mathPlugins;
+  });
+  return loadingMath;
+}
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const prepared = prepareMath(text);
+  const wantsMath = mayHoldMath(prepared);
+  const [math, setMath] = useState<MathPlugins | null>(mathPlugins);
+  useEffect(() => {
+    if (!wantsMath || math) return;
+    let live = true;
+    // Shown as written (its TeX) when the math code cannot be loaded.
+    loadMath().then((loaded) => live && setMath(loaded), warnFailure("loading the math typesetter failed"));
+    return () => {
+      live = false;
+    };
+  }, [wantsMath, math]);
+  const typeset = wantsMath ? math : null;
   return (
     <div data-testid="message-text" className="prose-chat">
-      <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={components} skipHtml={false}>
-        {prepareMath(text)}
+      <ReactMarkdown remarkPlugins={typeset?.remark ?? PLAIN} rehypePlugins={typeset?.rehype} components={components} skipHtml={false}>
+        {prepared}
       </ReactMarkdown>
     </div>
   );

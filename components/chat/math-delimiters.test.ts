@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prepareMath } from "./math-delimiters.ts";
+import { mayHoldMath, prepareMath } from "./math-delimiters.ts";
 
 describe("prepareMath", () => {
   it("keeps dollar amounts as money", () => {
@@ -30,5 +30,15 @@ describe("prepareMath", () => {
   it("returns text without dollars or backslashes unchanged", () => {
     const text = "x".repeat(10_000);
     expect(prepareMath(text)).toBe(text);
+  });
+});
+
+describe("mayHoldMath", () => {
+  it("is true only where a formula can be: not for plain text, money or escaped dollars", () => {
+    expect(mayHoldMath(prepareMath("Plain words, no formulas."))).toBe(false);
+    expect(mayHoldMath(prepareMath("It costs $5 and $10."))).toBe(false);
+    expect(mayHoldMath(prepareMath("Inline $x^2$ here."))).toBe(true);
+    expect(mayHoldMath(prepareMath("Displayed \\[ a + b \\] there."))).toBe(true);
+    expect(mayHoldMath(prepareMath("Inline \\( y \\) too."))).toBe(true);
   });
 });

@@ -28,3 +28,8 @@ export function prepareMath(text: string): string {
   }
   return out + prose(text.slice(last));
 }
+
+/** Whether prepared markdown may hold math (an unescaped dollar sign): only then is KaTeX loaded. */
+export function mayHoldMath(prepared: string): boolean {
+  return /(^|[^\\])\$/.test(prepared);
+}
