@@ -23,7 +23,7 @@ export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; cach
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 
 /** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
-export type CacheBreakCause = "compression" | "prompt-edit" | "settings-edit" | "replaced-status" | "retry" | "branch" | "model-switch" | "unexpected";
+export type CacheBreakCause = "compression" | "prompt-edit" | "settings-edit" | "replaced-status" | "retry" | "branch" | "model-switch" | "tools-changed" | "unexpected";
 
 export type CacheBreak = {
   /** The conversation's model call (1 for its first), as numbered in the inspector's call list. */

@@ -6,6 +6,7 @@ import type { HintData } from "@/lib/chat-message";
 import { ChecklistIcon, ClockIcon, FolderIcon, GaugeIcon, PlanIcon, SendIcon, TagIcon } from "../ui/icons";
 import { type HintKind, summarizeHint } from "./hint-summary";
 import { ReminderExplainer, useReminderExplainer } from "./reminder-explainer";
+import { UseNewTools } from "./use-new-tools";
 
 const ICONS: Record<HintKind, typeof ClockIcon> = { time: ClockIcon, tasks: ChecklistIcon, context: GaugeIcon, custom: TagIcon, mode: PlanIcon, workspace: FolderIcon, continue: SendIcon };
 
@@ -63,6 +64,7 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
             {source}
           </span>
         </button>
+        {data.fields?.mcpTools !== undefined && !data.imported && <UseNewTools />}
         {open && (
           <div className="mt-1.5 w-full max-w-full">
             <p className="mb-1 text-xs text-muted">

@@ -72,6 +72,13 @@ describe("summarizeHint", () => {
       { kind: "workspace", label: "Workspace update" },
     ]);
   });
+
+  it("names MCP tools that changed under the conversation", () => {
+    const workspace = { ...base, source: { label: "System", sublabel: "Workspace" } };
+    expect(summarizeHint({ ...workspace, fields: { changes: "MCP: server beta added, tool mcp__a__b removed", mcpTools: "2" } })).toEqual([
+      { kind: "workspace", label: "MCP tools changed", detail: "server beta added, tool mcp__a__b removed" },
+    ]);
+  });
 });
 
 describe("the Continue reminder", () => {

@@ -26,7 +26,11 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
     return [{ kind: "mode", label }];
   }
   // A Workspace reminder (memory, knowledge, skills or instructions changed) in plain words; the chip opens to the details.
-  if (data.source?.sublabel === "Workspace") return [{ kind: "workspace", label: "Workspace update" }];
+  if (data.source?.sublabel === "Workspace") {
+    // MCP tools that changed under the conversation: which ones, since the chip offers to take them in.
+    if (fields.mcpTools !== undefined && fields.changes?.startsWith("MCP: ")) return [{ kind: "workspace", label: "MCP tools changed", detail: fields.changes.slice(5) }];
+    return [{ kind: "workspace", label: "Workspace update" }];
+  }
   // Continue: the model was asked to go on where its reply stopped.
   if (data.source?.sublabel === "Continue") return [{ kind: "continue", label: "Asked to continue" }];
   const items: HintSummaryItem[] = [];

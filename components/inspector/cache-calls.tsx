@@ -25,6 +25,7 @@ const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   retry: "reply retried",
   branch: "branch edited or switched",
   "model-switch": "model switched",
+  "tools-changed": "new tools taken in",
   unexpected: "unexpected change",
 };
 

@@ -36,6 +36,25 @@ describe("cache-break detector", () => {
     expect(detector.observe(call([...history, user("c"), user("d"), user("e")], { model: "google/gemini-2.5-pro" }))).toBeUndefined();
   });
 
+  it("names tools made again by the person's choice tools-changed, and tools changed otherwise unexpected, also after a restart", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b")];
+    detector.observe(call(history, { toolsSource: "0" }));
+    expect(detector.observe(call([...history, user("c")], { tools: "[TaskList, mcp__x__y]", toolsSource: "1" }))).toEqual({
+      firstChangedMessage: null,
+      changed: "tools",
+      cause: "tools-changed",
+    });
+    expect(detector.observe(call([...history, user("c"), user("d")], { tools: "[TaskList]", toolsSource: "1" }))).toMatchObject({ changed: "tools", cause: "unexpected" });
+    // A stored baseline (another instance, a restart) knows the list's revision too.
+    const restarted = createCacheBreakDetector(parseCallBaseline(JSON.parse(JSON.stringify(detector.baseline()))));
+    expect(restarted.observe(call([...history, user("c"), user("d")], { tools: "[TaskList, mcp__z__w]", toolsSource: "2" }))).toMatchObject({ cause: "tools-changed" });
+    // A baseline stored before the detector knew the revision still parses.
+    const { toolsSource: _dropped, ...old } = detector.baseline()!;
+    expect(parseCallBaseline(old)).toBeDefined();
+    expect(parseCallBaseline({ ...old, toolsSource: 3 })).toBeUndefined();
+  });
+
   it("names the first changed message of an unexpected rewrite", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c")]));

@@ -15,6 +15,11 @@ export type CallInput = {
   system: string;
   /** The tool definitions as one string (names, descriptions, schemas); small and fixed per reply. */
   tools: string;
+  /**
+   * What the tool list was made from (the conversation's MCP list revision): a change there is the person's choice
+   * ("Use the new tools now", or the list made again after a compression).
+   */
+  toolsSource?: string;
   messages: readonly ModelMessage[];
   /** An array `messages` begins with; passing the same array as last time (unchanged, never mutated) skips it. */
   stable?: readonly ModelMessage[];
@@ -81,6 +86,8 @@ export type CallBaseline = {
   model?: string;
   system: string;
   tools: string;
+  /** Absent in a baseline stored before the detector knew it (read as ""). */
+  toolsSource?: string;
   promptSource: string;
   inputSettings: string;
   compression: string;
@@ -109,10 +116,12 @@ export function parseCallBaseline(value: unknown): CallBaseline | undefined {
   if (!Array.isArray(v.hashes) || !v.hashes.every(isText)) return undefined;
   if (v.replaceStatusAt !== undefined && !Number.isSafeInteger(v.replaceStatusAt)) return undefined;
   if (v.model !== undefined && !isText(v.model)) return undefined;
+  if (v.toolsSource !== undefined && !isText(v.toolsSource)) return undefined;
   return {
     ...(v.model === undefined ? {} : { model: v.model }),
     system: v.system!,
     tools: v.tools!,
+    ...(v.toolsSource === undefined ? {} : { toolsSource: v.toolsSource }),
     promptSource: v.promptSource!,
     inputSettings: v.inputSettings!,
     compression: v.compression!,
@@ -126,6 +135,7 @@ function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["c
   if (hashText(input.branch ?? "") !== previous.branch) return "branch";
   if (hashText(input.compression) !== previous.compression) return "compression";
   if (changed === "system" && hashText(input.promptSource) !== previous.promptSource) return "prompt-edit";
+  if (changed === "tools" && hashText(input.toolsSource ?? "") !== (previous.toolsSource ?? hashText(""))) return "tools-changed";
   if (changed === "messages" && hashText(input.inputSettings ?? "") !== previous.inputSettings) return "settings-edit";
   if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt) return "replaced-status";
   if (changed === "messages" && input.retry) return "retry";
@@ -177,6 +187,7 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
         ...(input.model === undefined ? {} : { model: input.model }),
         system,
         tools,
+        toolsSource: hashText(input.toolsSource ?? ""),
         promptSource: hashText(input.promptSource),
         inputSettings: hashText(input.inputSettings ?? ""),
         compression: hashText(input.compression),

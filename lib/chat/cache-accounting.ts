@@ -180,7 +180,7 @@ export function forgetCalls(conversationId: string): void {
   detectors.delete(conversationId);
 }
 
-const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "model-switch", "unexpected"]);
+const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "model-switch", "tools-changed", "unexpected"]);
 const CHANGED = new Set(["model", "system", "tools", "messages"]);
 
 /** Stored breaks read defensively (agent state is JSON). */

@@ -2,6 +2,7 @@
 // divider message at the end (the visible history stays as it is). A compression that cannot make the context
 // smaller (nothing outside the reserve, or a summary no smaller than what it replaces) is not stored: the answer says
 // so and nothing changes.
+import { markConversationMcpToolsStale } from "../db/conversation-mcp-tools.ts";
 import { generateId } from "ai";
 import { resolveSettings } from "../agent/settings.ts";
 import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
@@ -54,6 +55,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
   if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
   await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
+  await markConversationMcpToolsStale({ conversationId });
   const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
   await refreshWorkspaceView(conversationId, conversation.workspaceId);

@@ -2,6 +2,7 @@
 // model (or, when that fails, the previous summary with a fixed truncation note); the newest messages that fit the
 // reserve stay. The person's visible history is never touched — only what the model is sent. What is summarised
 // goes to the summariser in pieces that each fit its window, the running summary carried from one to the next.
+import { markConversationMcpToolsStale } from "../db/conversation-mcp-tools.ts";
 import { generateText, type LanguageModel, type ModelMessage } from "ai";
 import { formatInTimeZone } from "date-fns-tz";
 import {
@@ -121,6 +122,8 @@ export async function compressContext({
   let memory: CompressionData["memory"];
   if (commit) {
     await patchAgentState(conversationId, { compression: next, lastCall: undefined });
+    // The prompt's cached prefix is rewritten anyway: the next reply takes in the workspace's MCP tools as they are.
+    await markConversationMcpToolsStale({ conversationId });
     memory = await remember?.();
   }
   return {

@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { canonicalDefinition, driftOf, MCP_DEFINITION_MAX_CHARS, parseDefinition } from "../agent/mcp-drift.ts";
 import { ApiError } from "../api/errors.ts";
 import type { McpToolDefinition } from "../ai/mcp/connect.ts";
-import { acceptPendingDefinition, listMcpFingerprints, recordFirstSeen, setPendingDefinition } from "../db/mcp-fingerprints.ts";
+import { acceptPendingDefinition, listMcpFingerprints, recordFirstSeen, setListedTools, setPendingDefinition } from "../db/mcp-fingerprints.ts";
+import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 
 /** A tool whose definition changed since the person approved it: both texts, for the review. */
 export type McpToolDrift = { tool: string; approved: string; current: string };
@@ -17,10 +18,19 @@ const stored = (text: string) => (text.length > MCP_DEFINITION_MAX_CHARS ? `${te
 /**
  * Compares the definitions a server lists now with the approved ones: a tool seen for the first time is approved as
  * it is; a changed one waits for review (and a change the server took back stops waiting). Returns the changed tools.
+ * `complete`: the definitions are the server's whole listing, so a tool not among them is gone; a tool new or gone
+ * raises the workspace's revision, which tells running conversations (lib/chat/mcp-tool-changes.ts).
  */
-export async function reviewMcpDefinitions(workspaceId: string, server: string, definitions: readonly McpToolDefinition[]): Promise<Map<string, McpToolDrift>> {
+export async function reviewMcpDefinitions(
+  workspaceId: string,
+  server: string,
+  definitions: readonly McpToolDefinition[],
+  { complete = false }: { complete?: boolean } = {},
+): Promise<Map<string, McpToolDrift>> {
   const rows = new Map((await listMcpFingerprints({ workspaceId, server })).map((r) => [r.tool, r]));
   const drifted = new Map<string, McpToolDrift>();
+  const named = definitions.filter((d) => typeof d?.name === "string");
+  const fresh = named.some((d) => !rows.has(d.name));
   await Promise.all(
     definitions
       .filter((d) => typeof d?.name === "string")
@@ -38,6 +48,10 @@ export async function reviewMcpDefinitions(workspaceId: string, server: string, 
         if (row?.pendingHash !== hash) await setPendingDefinition({ workspaceId, server, tool: d.name, hash, definition: stored(text) });
       }),
   );
+  if (complete) {
+    const flipped = await setListedTools({ workspaceId, server, tools: named.map((d) => d.name) });
+    if (flipped || fresh) await bumpWorkspaceRevision({ workspaceId });
+  }
   return drifted;
 }
 
@@ -55,5 +69,6 @@ export async function acceptMcpToolChange(workspaceId: string, server: string, t
   if (!row) {
     throw new ApiError("not_found", `Tool ${tool} of MCP server ${server} has no changed definition waiting for review in workspace ${workspaceId}.`, "tool");
   }
+  await bumpWorkspaceRevision({ workspaceId });
   return { server, tool, definition: row.definition };
 }

@@ -9,16 +9,21 @@ import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
 import type { ToolContext } from "../ai/tools/tool-context.ts";
-import { fixConversationMcpTools, getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
+import { fixConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
 import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
+import { type McpChangeTracker, openMcpChangeTracker } from "./mcp-tool-changes.ts";
 import { startToolCall } from "./running-tool-calls.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 
 export type ReplyMcp = {
   tools: Record<string, Tool>;
   list: FixedMcpTool[];
+  /** The list's revision: raised each time it is made again (the cache-break detector names that tools-changed). */
+  revision: number;
+  /** Before each step: the Workspace hint when the workspace's MCP tools differ from this list (told once). */
+  changes?: McpChangeTracker;
   /** Whether a call waits for the person (the server's approval setting, the tool's annotation, the mode). */
   approvalFor: (toolName: string) => Promise<"user-approval" | undefined>;
   /** The person chose "Always allow this tool": later calls of this reply run too. */
@@ -34,21 +39,22 @@ export const isFixedTool = (v: unknown): v is FixedMcpTool => {
 /**
  * Every enabled server's tools, servers in the order given, each server's tools in its own order; a tool whose
  * definition changed since the person approved it is offered as approved (its calls are blocked until they review it).
+ * `previous`: a list made before; a server that cannot be reached now keeps its tools from it.
  */
-export async function discoverMcpTools(servers: readonly McpServerConfig[], sessions: McpSessions, workspaceId: string): Promise<FixedMcpTool[]> {
+export async function discoverMcpTools(servers: readonly McpServerConfig[], sessions: McpSessions, workspaceId: string, previous: readonly FixedMcpTool[] = []): Promise<FixedMcpTool[]> {
   const lists = await Promise.all(
     servers
       .filter((s) => s.enabled)
       .map(async (server) => {
         try {
           const definitions = await listMcpTools(await sessions.client(server));
-          const drifted = await reviewMcpDefinitions(workspaceId, server.name, definitions);
+          const drifted = await reviewMcpDefinitions(workspaceId, server.name, definitions, { complete: true });
           return fixedToolsOf(server.name, approvedDefinitions(definitions, drifted));
         } catch (error) {
           // Left out of this conversation's list; GET …/mcp-servers/:name shows the reason to the person.
           logFailure("an MCP server could not be reached for a conversation's tool list", { server: server.name })(error);
           sessions.forget(server.name);
-          return [];
+          return previous.filter((t) => t.server === server.name);
         }
       }),
   );
@@ -56,11 +62,12 @@ export async function discoverMcpTools(servers: readonly McpServerConfig[], sess
 }
 
 /** A reply without MCP tools (a subagent's turn). */
-export const noReplyMcp = (): ReplyMcp => ({ tools: {}, list: [], approvalFor: async () => undefined, remember: () => {}, close: async () => {} });
+export const noReplyMcp = (): ReplyMcp => ({ tools: {}, list: [], revision: 0, approvalFor: async () => undefined, remember: () => {}, close: async () => {} });
 
 /**
  * The MCP tools of this reply. A conversation that has no fixed list gets one now: discovered when this is its first
- * reply, empty when it had replies before MCP existed (its cached prefix stays as it was).
+ * reply, empty when it had replies before MCP existed (its cached prefix stays as it was). A list a compression marked
+ * stale is made again (the compression rewrote the cached prefix anyway).
  */
 export async function openReplyMcp({
   conversationId,
@@ -77,10 +84,14 @@ export async function openReplyMcp({
 }): Promise<ReplyMcp> {
   const sessions = createMcpSessions();
   const workspace = workspaceId ?? DEFAULT_WORKSPACE_ID;
-  const [configs, stored] = await Promise.all([workspaceMcpConfigs(workspace), getConversationMcpTools({ conversationId })]);
+  const [configs, stored] = await Promise.all([workspaceMcpConfigs(workspace), getConversationMcpToolsRow({ conversationId })]);
   let list: FixedMcpTool[];
-  if (stored) {
-    list = stored.filter(isFixedTool);
+  let revision = stored?.revision ?? 0;
+  if (stored?.stale) {
+    list = await discoverMcpTools(configs, sessions, workspace, stored.data.filter(isFixedTool));
+    revision = await replaceConversationMcpTools({ conversationId, data: list });
+  } else if (stored) {
+    list = stored.data.filter(isFixedTool);
   } else {
     const started = history.some((m) => m.role === "assistant");
     list = started ? [] : await discoverMcpTools(configs, sessions, workspace);
@@ -122,5 +133,6 @@ export async function openReplyMcp({
   };
   const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
   const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
-  return { tools, list, approvalFor, remember, close: () => sessions.close() };
+  const changes = openMcpChangeTracker({ conversationId, workspaceId: workspace, fixed: list, toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null) });
+  return { tools, list, revision, changes, approvalFor, remember, close: () => sessions.close() };
 }

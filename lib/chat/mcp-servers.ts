@@ -11,6 +11,7 @@ import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, type McpServerRow, updateMcpServer } from "../db/mcp-servers.ts";
 import { deleteMcpFingerprints } from "../db/mcp-fingerprints.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
+import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { acceptMcpToolChange, type McpToolDrift, reviewMcpDefinitions } from "./mcp-drift.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
@@ -102,7 +103,7 @@ export async function readMcpServer(workspaceId: string, name: string): Promise<
   if (!config.enabled) return { ...view, status: "disabled", tools: [] };
   const probe = await probeMcpServer(config);
   if (!probe.ok) return { ...view, status: "failed", error: probe.error, tools: [] };
-  const drifted = await reviewMcpDefinitions(workspaceId, config.name, probe.tools);
+  const drifted = await reviewMcpDefinitions(workspaceId, config.name, probe.tools, { complete: true });
   const tools = describeMcpTools(config.name, probe.tools).map((tool): McpServerToolView => {
     const drift = drifted.get(tool.name);
     return drift ? { ...tool, change: { approved: drift.approved, current: drift.current } } : tool;
@@ -123,6 +124,7 @@ export async function addMcpServer(workspaceId: string, input: z.infer<typeof cr
   try {
     const row = await createMcpServer({ workspaceId, ...input, max: MAX_MCP_SERVERS });
     if (row === "limit") throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_MCP_SERVERS} MCP servers, the limit; remove one first.`);
+    await bumpWorkspaceRevision({ workspaceId });
     return viewOfRow(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError("conflict", `Workspace ${workspaceId} already has an MCP server named ${input.name}; edit it instead.`, "name");
@@ -133,12 +135,19 @@ export async function addMcpServer(workspaceId: string, input: z.infer<typeof cr
 export async function editMcpServer(workspaceId: string, name: string, input: z.infer<typeof updateMcpServerSchema>): Promise<McpServerView> {
   await requireWorkspace(workspaceId);
   const updated = await updateMcpServer({ workspaceId, name, ...input });
-  if (updated) return viewOfRow(updated);
+  if (updated) {
+    // Running conversations hear of a server switched on or off, or moved (lib/chat/mcp-tool-changes.ts).
+    await bumpWorkspaceRevision({ workspaceId });
+    return viewOfRow(updated);
+  }
   throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);
 }
 
 export async function removeMcpServer(workspaceId: string, name: string): Promise<void> {
   await requireWorkspace(workspaceId);
-  if (await deleteMcpServer({ workspaceId, name })) return deleteMcpFingerprints({ workspaceId, server: name });
+  if (await deleteMcpServer({ workspaceId, name })) {
+    await deleteMcpFingerprints({ workspaceId, server: name });
+    return bumpWorkspaceRevision({ workspaceId });
+  }
   throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);
 }

@@ -16,6 +16,7 @@ import { historyIndexOf } from "./history-fold.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { modeHintChunk, readConversationState } from "./plan.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
+import type { McpChangeTracker } from "./mcp-tool-changes.ts";
 import type { WorkspaceTracker } from "./workspace-view.ts";
 import type { PreparedContext } from "./prepare-context.ts";
 import { cacheAfterFirstCall } from "./cache-accounting.ts";
@@ -37,6 +38,7 @@ export function createStepPreparation({
   agentState,
   mode: modeAtStart,
   workspace,
+  mcpChanges,
   tasksAtStart,
 }: {
   conversationId: string;
@@ -51,6 +53,8 @@ export function createStepPreparation({
   mode: ConversationMode;
   /** The frozen workspace (refreshed at a compression) and the Workspace hint. */
   workspace: WorkspaceTracker;
+  /** The Workspace hint about MCP tools that changed under the conversation's fixed list. */
+  mcpChanges?: McpChangeTracker;
   /** The task list as the reply started. */
   tasksAtStart: Task[];
 }) {
@@ -128,6 +132,8 @@ export function createStepPreparation({
     // Then what changed in the workspace since the agent last heard (the system prompt keeps its frozen copy).
     const workspaceHint = await workspace.beforeStep(told.workspaceRevision);
     if (workspaceHint) result.chunks = [...(result.chunks ?? []), workspaceHint];
+    const mcpHint = await mcpChanges?.beforeStep(workspace.revision());
+    if (mcpHint) result.chunks = [...(result.chunks ?? []), mcpHint];
     // Then the answers of subagents that finished in the background (each told once).
     const subagents = await subagentsHint(conversationId);
     if (subagents) result.chunks = [...(result.chunks ?? []), subagents];

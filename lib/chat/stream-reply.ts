@@ -123,7 +123,6 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const mcpTools = job.parentId ? undefined : await conversationMcpToolTokens(conversationId);
   const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
-  const steps = createStepPreparation({ conversationId, model: job.utility.model, modelId: job.modelId, settings, contextWindow, history, context, agentState, mode: job.mode, tasksAtStart: job.tasksAtStart, workspace: job.workspace });
   const nextCallNumber = createCallCounter(history);
   const toolContext = {
     conversationId,
@@ -142,6 +141,20 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   // gets none yet: a call of its that waited for approval would wait where the person cannot see it.
   const mcp = job.parentId ? noReplyMcp() : await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
+  const steps = createStepPreparation({
+    conversationId,
+    model: job.utility.model,
+    modelId: job.modelId,
+    settings,
+    contextWindow,
+    history,
+    context,
+    agentState,
+    mode: job.mode,
+    tasksAtStart: job.tasksAtStart,
+    workspace: job.workspace,
+    ...(mcp.changes ? { mcpChanges: mcp.changes } : {}),
+  });
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [...(job.continued?.metadata?.usage ?? [])];
   const callsBefore = conversationCallTotals(history).calls;
@@ -190,6 +203,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           model: job.modelId,
           system: instructions,
           tools: toolDefinitions,
+          toolsSource: String(mcp.revision),
           messages,
           stable,
           promptSource: job.promptSource(),

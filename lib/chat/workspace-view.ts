@@ -166,6 +166,8 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
   let stored: Promise<void> | undefined;
   // The revisions last found to hold nothing to tell (what the agent knew, and the workspace's).
   let quiet: { known: string | undefined; revision: string } | undefined;
+  // The workspace's revision the last step read (the MCP tool check looks again only when it moves).
+  let lastRevision: string | undefined;
   if (opened?.frozenId) frozen = await readFrozen(conversationId, opened);
   else if (opened) {
     const first = await freeze(conversationId, opened.workspaceId, opened.revision);
@@ -175,6 +177,8 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
     stored.catch(() => {}); // reported where it is awaited (a later step, the reply's end)
   }
   return {
+    /** The workspace's revision as the last step read it (undefined before the first step). */
+    revision: () => lastRevision,
     /** Resolves when the frozen copy is stored (throws what storing it threw). */
     stored: () => stored,
     /** The frozen copy the system prompt is assembled from (undefined: the conversation is gone). */
@@ -196,6 +200,7 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
       const status = opened ?? (await workspaceViewStatus({ conversationId }));
       opened = null;
       if (!status) return undefined;
+      lastRevision = status.revision;
       if (status.frozenId !== frozen?.id) frozen = await readFrozen(conversationId, status);
       // What the agent knows: the later of the prompt's copy and the newest hint (a hint kept in the tail across a
       // compression is older than the copy the compression froze).

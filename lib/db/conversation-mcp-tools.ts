@@ -30,3 +30,36 @@ export async function fixConversationMcpTools({ conversationId, data }: { conver
   }
   return (await getConversationMcpTools({ conversationId })) ?? data;
 }
+
+export type ConversationMcpToolsRow = { data: unknown[]; revision: number; stale: boolean; toldChanges: string | null };
+
+/** The list with its revision, whether a compression asked for it to be made again, and the changes last told. */
+export async function getConversationMcpToolsRow({ conversationId }: { conversationId: string }): Promise<ConversationMcpToolsRow | null> {
+  const db = await getDb();
+  const row = await db.conversationMcpTools.findUnique({ where: { conversationId }, select: { data: true, revision: true, stale: true, toldChanges: true } });
+  return row ? { ...row, data: listOf(row.data) } : null;
+}
+
+/** The list made again: its revision goes up (one cache break by choice) and nothing is pending or told any more. */
+export async function replaceConversationMcpTools({ conversationId, data }: { conversationId: string; data: unknown[] }): Promise<number> {
+  const db = await getDb();
+  const text = JSON.stringify(data);
+  const row = await db.conversationMcpTools.upsert({
+    where: { conversationId },
+    create: { conversationId, data: text, revision: 1 },
+    update: { data: text, revision: { increment: 1 }, stale: false, toldChanges: null },
+    select: { revision: true },
+  });
+  return row.revision;
+}
+
+/** After a compression: the next reply makes the list again (the prompt's cached prefix is rewritten anyway). */
+export async function markConversationMcpToolsStale({ conversationId }: { conversationId: string }): Promise<void> {
+  const db = await getDb();
+  await db.conversationMcpTools.updateMany({ where: { conversationId }, data: { stale: true } });
+}
+
+export async function setConversationMcpToolsTold({ conversationId, toldChanges }: { conversationId: string; toldChanges: string }): Promise<void> {
+  const db = await getDb();
+  await db.conversationMcpTools.updateMany({ where: { conversationId }, data: { toldChanges } });
+}

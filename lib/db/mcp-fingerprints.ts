@@ -65,3 +65,24 @@ export async function deleteMcpFingerprints({ workspaceId, server }: { workspace
   const db = await getDb();
   await db.mcpToolFingerprint.deleteMany({ where: { workspaceId, server } });
 }
+
+/**
+ * A server's full listing: the tools it has now are `listed`, the others not. Returns whether anything flipped (a
+ * tool came back or went away).
+ */
+export async function setListedTools({ workspaceId, server, tools }: { workspaceId: string; server: string; tools: string[] }): Promise<boolean> {
+  const db = await getDb();
+  const [gone, back] = await Promise.all([
+    db.mcpToolFingerprint.updateMany({ where: { workspaceId, server, listed: true, tool: { notIn: tools } }, data: { listed: false } }),
+    db.mcpToolFingerprint.updateMany({ where: { workspaceId, server, listed: false, tool: { in: tools } }, data: { listed: true } }),
+  ]);
+  return gone.count + back.count > 0;
+}
+
+export type McpCatalogRow = { server: string; tool: string; definition: string; listed: boolean };
+
+/** Every tool the workspace's servers ever listed, with its approved definition and whether the last listing had it. */
+export async function listMcpCatalog({ workspaceId }: { workspaceId: string }): Promise<McpCatalogRow[]> {
+  const db = await getDb();
+  return db.mcpToolFingerprint.findMany({ where: { workspaceId }, select: { server: true, tool: true, definition: true, listed: true } });
+}

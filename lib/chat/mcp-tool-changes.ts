@@ -1,0 +1,64 @@
+// MCP tools that change under a running conversation. Its list stays fixed (the provider's cached prefix holds it);
+// before a step, when the workspace's revision moved, its list is compared with the workspace's tools as last listed
+// (no server is contacted), and what differs is told once as a Workspace hint. The new list is taken at the next
+// compression, or now when the person presses "Use the new tools now" (one cache break, named tools-changed).
+import { generateId } from "ai";
+import { parseDefinition } from "../agent/mcp-drift.ts";
+import { type CatalogServer, changesKey, diffMcpTools, renderMcpToolsHint } from "../agent/mcp-tool-changes.ts";
+import { WORKSPACE_HINT_SOURCE } from "../agent/workspace-changes.ts";
+import { fixedToolsOf, type FixedMcpTool } from "../ai/mcp/mcp-tool-list.ts";
+import type { HintData } from "../chat-message.ts";
+import { now as clockNow } from "../clock.ts";
+import { setConversationMcpToolsTold } from "../db/conversation-mcp-tools.ts";
+import { listMcpCatalog } from "../db/mcp-fingerprints.ts";
+import { workspaceMcpConfigs } from "./mcp-servers.ts";
+import type { WorkspaceHintChunk } from "./workspace-view.ts";
+
+/** The workspace's enabled servers with the tools each listed last (as offered: approved definitions). */
+export async function workspaceMcpCatalog(workspaceId: string): Promise<CatalogServer[]> {
+  const [configs, rows] = await Promise.all([workspaceMcpConfigs(workspaceId), listMcpCatalog({ workspaceId })]);
+  return configs
+    .filter((c) => c.enabled)
+    .map((c) => {
+      const own = rows.filter((r) => r.server === c.name);
+      if (!own.some((r) => r.listed)) return { name: c.name, tools: own.length ? [] : null };
+      const listed = own.filter((r) => r.listed).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+      return { name: c.name, tools: fixedToolsOf(c.name, listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) }))) };
+    });
+}
+
+/** One reply's check: before each step, the Workspace hint about MCP tools when there is news for the agent. */
+export function openMcpChangeTracker({
+  conversationId,
+  workspaceId,
+  fixed,
+  toldChanges,
+  now = clockNow,
+}: {
+  conversationId: string;
+  workspaceId: string;
+  fixed: readonly FixedMcpTool[];
+  toldChanges: string | null;
+  now?: () => Date;
+}) {
+  let checked: string | undefined;
+  let told = toldChanges;
+  return {
+    /** `revision`: the workspace's revision as this step read it (nothing is read while it stays the same). */
+    async beforeStep(revision: string | undefined): Promise<WorkspaceHintChunk | undefined> {
+      if (revision === undefined || revision === checked) return undefined;
+      checked = revision;
+      const changes = diffMcpTools(fixed, await workspaceMcpCatalog(workspaceId));
+      if (changes.length === 0) return undefined;
+      const key = changesKey(changes);
+      if (key === told) return undefined;
+      told = key;
+      await setConversationMcpToolsTold({ conversationId, toldChanges: key });
+      const { fields, text } = renderMcpToolsHint(changes);
+      const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: now().toISOString() };
+      return { type: "data-hint", id: generateId(), data };
+    },
+  };
+}
+
+export type McpChangeTracker = ReturnType<typeof openMcpChangeTracker>;
