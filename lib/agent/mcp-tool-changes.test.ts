@@ -21,7 +21,7 @@ describe("diffMcpTools", () => {
     expect(diffMcpTools(fixed, catalog)).toEqual([]);
   });
 
-  it("names servers added (with their tools, or not listed yet) and removed, then each server's tools in its order, and tools removed", () => {
+  it("names servers added (once their tools are listed) and removed, then each server's tools in its order, and tools removed", () => {
     const catalog: CatalogServer[] = [
       { name: "files", tools: [tool("files", "read", "reads a file, now with lines"), tool("files", "stat")] },
       { name: "github", tools: [tool("github", "search")] },
@@ -30,7 +30,6 @@ describe("diffMcpTools", () => {
     ];
     expect(diffMcpTools(fixed, catalog)).toEqual([
       { kind: "server-added", server: "github", tools: [{ name: "mcp__github__search", description: "search does things" }] },
-      { kind: "server-added", server: "later", tools: null },
       { kind: "server-removed", server: "web" },
       { kind: "tool-changed", name: "mcp__files__read", description: "reads a file, now with lines" },
       { kind: "tool-added", name: "mcp__files__stat", description: "stat does things" },
@@ -60,9 +59,16 @@ describe("renderMcpToolsHint", () => {
   it("says the tools stay as they are until the next compression or the person's choice, and carries the chip's fields", () => {
     const { text, fields } = renderMcpToolsHint([{ kind: "server-added", server: "github", tools: [{ name: "mcp__github__search", description: "Search code" }] }]);
     expect(text).toBe(
-      '<system-reminder>\nThe MCP tools of this workspace changed since this conversation\'s tool list was fixed. Your tools stay as they are for now: the new and changed ones cannot be called yet; they arrive at the next compression, or sooner if the person chooses "Use the new tools now".\n- MCP server github added, with 1 tool: mcp__github__search (Search code).\n</system-reminder>',
+      '<system-reminder>\nThe MCP tools of this workspace changed since this conversation\'s tool list was fixed. Your tools stay as they are for now: the new and changed ones cannot be called yet; they arrive at the next compression, or sooner if the person chooses "Use the new tools now".\n- MCP server github added (or reachable again), with 1 tool: mcp__github__search.\n</system-reminder>',
     );
     expect(fields).toEqual({ changes: "MCP: server github added", mcpTools: "1" });
+  });
+
+  it("names at most 8 of a new server's tools, without their descriptions", () => {
+    const tools = Array.from({ length: 13 }, (_, i) => ({ name: `mcp__big__t${i}`, description: "x".repeat(500) }));
+    const { text } = renderMcpToolsHint([{ kind: "server-added", server: "big", tools }]);
+    expect(text).toContain("with 13 tools: mcp__big__t0, mcp__big__t1, mcp__big__t2, mcp__big__t3, mcp__big__t4, mcp__big__t5, mcp__big__t6, mcp__big__t7, and 5 more.");
+    expect(text).not.toContain("xxx");
   });
 
   it("neutralises forged tags and line breaks in what a server wrote", () => {

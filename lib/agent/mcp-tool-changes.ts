@@ -14,10 +14,13 @@ export type OfferedMcpTool = { name: string; server: string; description: string
 export type CatalogServer = { name: string; tools: readonly OfferedMcpTool[] | null };
 
 export type McpToolChange =
-  | { kind: "server-added"; server: string; tools: ReadonlyArray<{ name: string; description: string }> | null }
+  | { kind: "server-added"; server: string; tools: ReadonlyArray<{ name: string; description: string }> }
   | { kind: "server-removed"; server: string }
   | { kind: "tool-added" | "tool-changed"; name: string; description: string }
   | { kind: "tool-removed"; name: string };
+
+/** How many of a new server's tools the hint names. */
+const SERVER_NAMES_SHOWN = 8;
 
 /** The field a Workspace hint about MCP tools carries: the chip offers "Use the new tools now" for it. */
 export const MCP_CHANGES_FIELD = "mcpTools";
@@ -42,8 +45,9 @@ export function diffMcpTools(fixed: readonly OfferedMcpTool[], catalog: readonly
   const enabled = new Map(catalog.map((s) => [s.name, s]));
   for (const server of catalog) {
     if (fixedServers.has(server.name)) continue;
-    if (server.tools && server.tools.length === 0) continue;
-    changes.push({ kind: "server-added", server: server.name, tools: server.tools?.map((t) => ({ name: t.name, description: t.description })) ?? null });
+    // Never listed (just added, or never reached): nothing to offer yet; it is told once its tools are listed.
+    if (!server.tools || server.tools.length === 0) continue;
+    changes.push({ kind: "server-added", server: server.name, tools: server.tools.map((t) => ({ name: t.name, description: t.description })) });
   }
   for (const name of fixedServers) if (!enabled.has(name)) changes.push({ kind: "server-removed", server: name });
   for (const server of catalog) {
@@ -68,16 +72,18 @@ const text = (value: string, max: number) => {
 function describeMcpChange(change: McpToolChange): string {
   switch (change.kind) {
     case "server-added":
-      if (!change.tools) return `- MCP server ${text(change.server, 64)} added (its tools are not listed yet).`;
-      return `- MCP server ${text(change.server, 64)} added, with ${change.tools.length} tool${change.tools.length === 1 ? "" : "s"}: ${change.tools
-        .map((t) => `${text(t.name, 128)} (${text(t.description, 120)})`)
-        .join("; ")}.`;
+    {
+      // Names only (the descriptions come with the tools): a hint stays small in any window.
+      const names = change.tools.slice(0, SERVER_NAMES_SHOWN).map((t) => text(t.name, 128));
+      const more = change.tools.length - names.length;
+      return `- MCP server ${text(change.server, 64)} added (or reachable again), with ${change.tools.length} tool${change.tools.length === 1 ? "" : "s"}: ${names.join(", ")}${more > 0 ? `, and ${more} more` : ""}.`;
+    }
     case "server-removed":
       return `- MCP server ${text(change.server, 64)} removed or switched off: calls of its tools will fail.`;
     case "tool-added":
-      return `- Tool added: ${text(change.name, 128)}: ${text(change.description, 300)}`;
+      return `- Tool added: ${text(change.name, 128)}: ${text(change.description, 160)}`;
     case "tool-changed":
-      return `- Tool changed: ${text(change.name, 128)} (its description or arguments are new): ${text(change.description, 300)}`;
+      return `- Tool changed: ${text(change.name, 128)} (its description or arguments are new): ${text(change.description, 160)}`;
     case "tool-removed":
       return `- Tool removed: ${text(change.name, 128)}: calls of it will fail.`;
   }

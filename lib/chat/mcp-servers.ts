@@ -13,6 +13,7 @@ import { deleteMcpFingerprints } from "../db/mcp-fingerprints.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { acceptMcpToolChange, type McpToolDrift, reviewMcpDefinitions } from "./mcp-drift.ts";
+import { logFailure } from "../ops/logger.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 /** What a header value is shown as: never the value, nor its length. */
@@ -93,6 +94,22 @@ export async function workspaceMcpServers(workspaceId: string): Promise<McpServe
   return [...own, ...operatorMcpServers().map(viewOfConfig)];
 }
 
+/**
+ * A server added or edited is reached once in the background and its tools listed, so running conversations hear of
+ * them (lib/chat/mcp-tool-changes.ts) without anyone opening the workspace page; one that fails says why there.
+ */
+function listInBackground(workspaceId: string, config: McpServerConfig): void {
+  if (!config.enabled) return;
+  void probeMcpServer(config)
+    .then(async (probe) => {
+      if (!probe.ok) return;
+      await reviewMcpDefinitions(workspaceId, config.name, probe.tools, { complete: true });
+      // Removed meanwhile: what was just recorded goes too (a new server of the same name starts afresh).
+      if (!(await getMcpServer({ workspaceId, name: config.name }))) await deleteMcpFingerprints({ workspaceId, server: config.name });
+    })
+    .catch(logFailure("listing a new MCP server's tools failed", { server: config.name }));
+}
+
 /** One server with its connection status (connected now, with the reason when it fails) and its tools. */
 export async function readMcpServer(workspaceId: string, name: string): Promise<McpServerStatusView> {
   await requireWorkspace(workspaceId);
@@ -125,6 +142,7 @@ export async function addMcpServer(workspaceId: string, input: z.infer<typeof cr
     const row = await createMcpServer({ workspaceId, ...input, max: MAX_MCP_SERVERS });
     if (row === "limit") throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_MCP_SERVERS} MCP servers, the limit; remove one first.`);
     await bumpWorkspaceRevision({ workspaceId });
+    listInBackground(workspaceId, configOfRow(row));
     return viewOfRow(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError("conflict", `Workspace ${workspaceId} already has an MCP server named ${input.name}; edit it instead.`, "name");
@@ -138,6 +156,7 @@ export async function editMcpServer(workspaceId: string, name: string, input: z.
   if (updated) {
     // Running conversations hear of a server switched on or off, or moved (lib/chat/mcp-tool-changes.ts).
     await bumpWorkspaceRevision({ workspaceId });
+    listInBackground(workspaceId, configOfRow(updated));
     return viewOfRow(updated);
   }
   throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);

@@ -69,7 +69,7 @@ describe.each(kinds)("$name: MCP tools changed under a conversation", ({ databas
     expect(JSON.stringify(second.request?.body.tools)).toBe(JSON.stringify(first.request?.body.tools));
     const told = mcpHints(second.request);
     expect(told).toHaveLength(1);
-    expect(told[0]).toContain("MCP server beta added, with 1 tool: mcp__beta__wait");
+    expect(told[0]).toContain("MCP server beta added (or reachable again), with 1 tool: mcp__beta__wait");
     expect(told[0]).toContain("Use the new tools now");
     // The server's description is model input: its forged tags are neutralised.
     expect(told[0]).not.toContain("<current-time>1999");
