@@ -1,7 +1,8 @@
 // A conversation's MCP tools as AI SDK tools named mcp__<server>__<tool>, offered exactly as fixed at its first call.
 // Each call gets what every Hintline tool gives: the call counter, detailed errors (what was sent, what to do), the
 // repeated-call warning, the 8,000-character cap and tag neutralisation. The call runs through the AI SDK's MCP
-// client with the server's timeout; plan mode refuses a tool not annotated read-only without running it.
+// client with the server's timeout, which each progress notification for the call restarts; plan mode refuses a
+// tool not annotated read-only without running it.
 import { type CallToolResult, MCPClientError } from "@ai-sdk/mcp";
 import { jsonSchema, type Tool, tool } from "ai";
 import { mcpCallDecision } from "../../agent/mcp-rules.ts";
@@ -12,6 +13,7 @@ import { ToolError } from "../tools/tool-result.ts";
 import { safeResult } from "../tools/workspace-tool-support.ts";
 import { describeMcpError } from "./connect.ts";
 import type { FixedMcpTool } from "./mcp-tool-list.ts";
+import { resettableTimeout, watchProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import type { McpSessions } from "./sessions.ts";
 
@@ -109,13 +111,16 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
         "Do not call it again; tell the person that the tool changed and needs their review before you can use it.",
       );
     }
-    const timer = AbortSignal.timeout(server.timeoutSeconds * 1000);
+    // The server's timeout counts from the call or from its latest progress notification.
+    const timeout = resettableTimeout(server.timeoutSeconds * 1000);
+    const timer = timeout.signal;
+    const progress = watchProgress(client, withoutNul(raw) as Record<string, unknown>, () => timeout.reset());
     const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
     const signal = AbortSignal.any([timer, ...(options.abortSignal ? [options.abortSignal] : []), ...(running ? [running.signal] : [])]);
     const started = Date.now();
     let result: CallToolResult;
     try {
-      result = await client.callTool({ name: definition.tool, arguments: withoutNul(raw) as Record<string, unknown>, options: { signal } });
+      result = await client.callTool({ name: definition.tool, arguments: progress.args, options: { signal } });
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
       if (running?.signal.aborted) {
@@ -123,7 +128,7 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
         throw fail("McpCallCancelledError", `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`, "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.");
       }
       if (timer.aborted) {
-        throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
+        throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
       }
       if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
         throw fail("InvalidArgumentsError", `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`, `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`);
@@ -132,6 +137,8 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       ctx.sessions.forget(server.name);
       throw fail("McpProtocolError", `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
     } finally {
+      timeout.clear();
+      progress.stop();
       running?.done();
     }
     const text = mcpResultText(result);
