@@ -2,7 +2,8 @@
 // reference server-everything over stdio (the operator's), Streamable HTTP and the older SSE transport (the
 // workspace's), each with a 2 s timeout. Its trigger-long-running-operation reports progress after each step when the
 // call carries a progress token: a 5 s call in 5 steps completes, while one that reports nothing for 4 s (one step)
-// still times out as a tool error to the model, and the reply goes on.
+// still times out as a tool error to the model, and the reply goes on. The progress reaches the stream (for the call's
+// row) as transient chunks and is not stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
@@ -47,16 +48,23 @@ describe("SQLite: MCP progress resets a call's timeout", () => {
     expect(response.status).toBe(200);
     const chunks = await readChunks(response);
     const text = chunks.filter((c) => c.type === "text-delta").map((c) => String(c.delta)).join("");
-    return { result: (callId: string) => toolResultText(fake.requests[1], callId), text };
+    const stored = (await getJson<{ messages: { parts: { type: string }[] }[] }>(api(`/conversations/${id}`))).body.messages;
+    return { result: (callId: string) => toolResultText(fake.requests[1], callId), text, chunks, stored };
   }
 
   for (const via of ["stdio", "http", "sse"]) {
     it(`over ${via}: a 5 s call that reports progress every second outlives the 2 s timeout and completes`, async () => {
       const started = Date.now();
-      const { result, text } = await reply([{ id: "p1", name: `mcp__via${via}__${LONG}`, arguments: { duration: 5, steps: 5 } }]);
+      const { result, text, chunks, stored } = await reply([{ id: "p1", name: `mcp__via${via}__${LONG}`, arguments: { duration: 5, steps: 5 } }]);
       expect(result("p1")).toMatch(/^Long running operation completed\. Duration: 5 seconds, Steps: 5\./);
       expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
       expect(text).toBe("Went on.");
+      // The call's row hears its progress live (transient chunks with the call's id); none of it is stored.
+      const progress = chunks.filter((c) => c.type === "data-tool-progress");
+      expect(progress.length).toBeGreaterThanOrEqual(3);
+      expect(progress.every((c) => c.id === "p1" && c.transient === true)).toBe(true);
+      expect(progress.at(-1)?.data).toMatchObject({ toolCallId: "p1", total: 5 });
+      expect(stored.flatMap((m) => m.parts).some((p) => p.type === "data-tool-progress")).toBe(false);
     }, 60_000);
   }
 

@@ -35,6 +35,8 @@ export type McpToolContext = ToolContext & {
 /** JSON-RPC's "invalid params". */
 const INVALID_PARAMS = -32602;
 const SHOWN_RESULT_BLOB = "not shown";
+/** A call's progress reaches its tool row at most this often (a server may report it far more often). */
+const PROGRESS_SHOWN_EVERY_MS = 250;
 
 /** A call's result as text: text parts as they are, anything else named in one line; structured content as JSON. */
 export function mcpResultText(result: CallToolResult): string {
@@ -114,7 +116,14 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     // The server's timeout counts from the call or from its latest progress notification.
     const timeout = resettableTimeout(server.timeoutSeconds * 1000);
     const timer = timeout.signal;
-    const progress = watchProgress(client, withoutNul(raw) as Record<string, unknown>, () => timeout.reset());
+    let shown = 0;
+    const progress = watchProgress(client, withoutNul(raw) as Record<string, unknown>, (reported) => {
+      timeout.reset();
+      const now = Date.now();
+      if (!options.toolCallId || !ctx.onToolProgress || now - shown < PROGRESS_SHOWN_EVERY_MS) return;
+      shown = now;
+      ctx.onToolProgress({ toolCallId: options.toolCallId, ...reported });
+    });
     const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
     const signal = AbortSignal.any([timer, ...(options.abortSignal ? [options.abortSignal] : []), ...(running ? [running.signal] : [])]);
     const started = Date.now();
