@@ -37,6 +37,8 @@ const INVALID_PARAMS = -32602;
 const SHOWN_RESULT_BLOB = "not shown";
 /** A call's progress reaches its tool row at most this often (a server may report it far more often). */
 const PROGRESS_SHOWN_EVERY_MS = 250;
+/** However often a server reports progress, a call ends after this long (the MCP spec asks for such a limit). */
+export const MCP_CALL_LIMIT_MINUTES = 60;
 
 /** A call's result as text: text parts as they are, anything else named in one line; structured content as JSON. */
 export function mcpResultText(result: CallToolResult): string {
@@ -114,7 +116,7 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       );
     }
     // The server's timeout counts from the call or from its latest progress notification.
-    const timeout = resettableTimeout(server.timeoutSeconds * 1000);
+    const timeout = resettableTimeout(server.timeoutSeconds * 1000, Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000);
     const timer = timeout.signal;
     let shown = 0;
     const progress = watchProgress(client, withoutNul(raw) as Record<string, unknown>, (reported) => {
@@ -135,6 +137,9 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       if (running?.signal.aborted) {
         const seconds = Math.round((Date.now() - started) / 1000);
         throw fail("McpCallCancelledError", `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`, "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.");
+      }
+      if (timer.aborted && timeout.reachedLimit()) {
+        throw fail("McpTimeoutError", `MCP server ${server.name} kept reporting progress on ${definition.tool} but gave no result within ${MCP_CALL_LIMIT_MINUTES} minutes, the most any call may take; the call was cancelled.`, "Do not repeat it as it is: split the work into smaller calls, or tell the person the tool is too slow.");
       }
       if (timer.aborted) {
         throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");

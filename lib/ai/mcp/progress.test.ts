@@ -255,4 +255,24 @@ describe("the resettable timeout", () => {
     expect(cleared.signal.aborted).toBe(false);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it("ends at the limit however often progress comes, and says that the limit ended it", () => {
+    vi.useFakeTimers();
+    const timeout = resettableTimeout(2_000, 5_000);
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(1_000);
+      timeout.reset();
+    }
+    expect(timeout.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(999);
+    timeout.reset();
+    expect(timeout.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(timeout.signal.aborted).toBe(true);
+    expect(timeout.reachedLimit()).toBe(true);
+    const quiet = resettableTimeout(2_000, 5_000);
+    vi.advanceTimersByTime(2_000);
+    expect(quiet.signal.aborted).toBe(true);
+    expect(quiet.reachedLimit()).toBe(false);
+  });
 });

@@ -259,18 +259,29 @@ export function progressTransport(inner: MCPTransport): MCPTransport {
   return new ProgressTransport(inner);
 }
 
-/** A timeout that progress can restart: `signal` aborts (TimeoutError) once `ms` pass without a `reset`. */
-export function resettableTimeout(ms: number): { signal: AbortSignal; reset: () => void; clear: () => void } {
+/**
+ * A timeout that progress can restart: `signal` aborts (TimeoutError) once `ms` pass without a `reset`, or at the latest
+ * `limitMs` after the start however often it was reset (`reachedLimit` then says so).
+ */
+export function resettableTimeout(ms: number, limitMs = Number.POSITIVE_INFINITY): { signal: AbortSignal; reset: () => void; clear: () => void; reachedLimit: () => boolean } {
   const controller = new AbortController();
-  const fire = () => controller.abort(new DOMException(`No answer or progress within ${ms} ms`, "TimeoutError"));
-  let timer = setTimeout(fire, ms);
+  const deadline = Date.now() + limitMs;
+  let limited = false;
+  const fire = () => controller.abort(new DOMException(limited ? `No answer within ${limitMs} ms` : `No answer or progress within ${ms} ms`, "TimeoutError"));
+  const schedule = () => {
+    const left = deadline - Date.now();
+    limited = left <= ms;
+    return setTimeout(fire, Math.max(0, Math.min(ms, left)));
+  };
+  let timer = schedule();
   return {
     signal: controller.signal,
     reset: () => {
       if (controller.signal.aborted) return;
       clearTimeout(timer);
-      timer = setTimeout(fire, ms);
+      timer = schedule();
     },
     clear: () => clearTimeout(timer),
+    reachedLimit: () => controller.signal.aborted && limited,
   };
 }
