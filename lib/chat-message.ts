@@ -140,6 +140,12 @@ export type PlanAuthor = "agent" | "person";
 
 export type PlanData = { content: string; updatedAt: string; version: number; author: PlanAuthor };
 
+/**
+ * A running MCP call's latest progress as its server reported it (the message plain and capped: it is untrusted), for
+ * the call's tool row; streamed as a transient `data-tool-progress` chunk whose id is the call's, never stored.
+ */
+export type ToolProgressData = { toolCallId: string; progress?: number; total?: number; message?: string };
+
 export type DataParts = {
   hint: HintData;
   compression: CompressionData;
@@ -147,6 +153,7 @@ export type DataParts = {
   "context-usage": ContextUsage;
   retry: RetryData;
   plan: PlanData;
+  "tool-progress": ToolProgressData;
 };
 
 export type ChatMessage = UIMessage<MessageMetadata, DataParts>;

@@ -11,6 +11,7 @@ import { apiFetch } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { usePlanStore } from "@/lib/stores/plan-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
+import { useToolProgressStore } from "@/lib/stores/tool-progress-store";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { useModelChoiceStore } from "@/lib/stores/model-choice-store";
@@ -44,6 +45,7 @@ export function Chat({
   const receiveTasks = useTasksStore((s) => s.receive);
   const receiveUsage = useUsageStore((s) => s.receive);
   const receivePlan = usePlanStore((s) => s.receivePlan);
+  const receiveToolProgress = useToolProgressStore((s) => s.receive);
   const mode = usePlanStore((s) => s.mode);
   const setMode = usePlanStore((s) => s.setMode);
   const created = usePlanStore((s) => s.created);
@@ -101,6 +103,7 @@ export function Chat({
       if (part.type === "data-tasks") receiveTasks(part.data);
       if (part.type === "data-context-usage") receiveUsage(part.data);
       if (part.type === "data-plan") receivePlan(part.data);
+      if (part.type === "data-tool-progress") receiveToolProgress(part.data);
     },
   });
 

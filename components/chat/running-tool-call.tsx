@@ -1,9 +1,10 @@
 "use client";
-// An MCP call that is running: how long it has run (counted from when this page saw it start) and a Cancel for that
-// call alone (POST /api/conversations/:id/tool-calls/:toolCallId/cancel, from any tab or instance); the reply goes on.
+// An MCP call that is running: how long it has run (counted from when this page saw it start), the progress its server
+// last reported (when this tab streams the reply), and a Cancel for that call alone (POST /api/conversations/:id/tool-calls/:toolCallId/cancel, from any tab or instance); the reply goes on.
 import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
+import { progressText, useToolProgressStore } from "@/lib/stores/tool-progress-store";
 import { conversationIdOf } from "./conversation-id";
 
 export function RunningToolCall({ toolCallId }: { toolCallId: string }) {
@@ -11,6 +12,7 @@ export function RunningToolCall({ toolCallId }: { toolCallId: string }) {
   const [seconds, setSeconds] = useState(0);
   const [state, setState] = useState<"running" | "cancelling">("running");
   const [error, setError] = useState<string | null>(null);
+  const progress = progressText(useToolProgressStore((s) => s.byCall[toolCallId]));
   useEffect(() => {
     const started = Date.now();
     const timer = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
@@ -33,6 +35,11 @@ export function RunningToolCall({ toolCallId }: { toolCallId: string }) {
       <span data-testid="tool-elapsed" aria-live="off">
         Running · {seconds} s
       </span>
+      {progress && (
+        <span data-testid="tool-progress" aria-live="off" className="min-w-0 max-w-xs truncate" title={progress}>
+          {progress}
+        </span>
+      )}
       <button type="button" data-testid="tool-cancel" disabled={state === "cancelling"} className="rounded-md border border-border px-2 py-0.5 hover:text-fg disabled:opacity-60" onClick={() => void cancel()}>
         {state === "cancelling" ? "Cancelling…" : "Cancel this call"}
       </button>

@@ -10,7 +10,7 @@ import type { Settings } from "../agent/settings.ts";
 import { replyTokenCeiling } from "../ai/providers/index.ts";
 import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../ai/tools/tool-context.ts";
-import type { CallUsage, ChatChunk, ChatMessage, PlanData, Task } from "../chat-message.ts";
+import type { CallUsage, ChatChunk, ChatMessage, PlanData, Task, ToolProgressData } from "../chat-message.ts";
 import { updateMessage } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { envNumber, maxReplyChars } from "../env-number.ts";
@@ -135,6 +135,8 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     // parent plans too.
     mode: () => (job.parentId ? inheritedMode(conversationId, job.parentId) : conversationMode(conversationId)),
     onPlanChanged: (plan: PlanData) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
+    // A running MCP call's progress, for its row (transient: one snapshot per call).
+    onToolProgress: (progress: ToolProgressData) => emit({ type: "data-tool-progress", id: progress.toolCallId, data: progress, transient: true }),
     ...(job.startChild ? { subagents: subagentHost({ start: job.startChild, parentId: conversationId, workspaceId: job.workspaceId }) } : {}),
   };
   // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts). A subagent

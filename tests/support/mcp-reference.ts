@@ -25,10 +25,10 @@ function freePort(): Promise<number> {
 
 export type McpHttpServer = { url: string; port: number; stop: () => Promise<void>; kill: () => void; output: () => string };
 
-/** server-everything over Streamable HTTP on a free port; resolves once it listens. */
-export async function startEverythingHttp(): Promise<McpHttpServer> {
+/** server-everything over Streamable HTTP (or the older SSE transport, at /sse) on a free port; resolves once it listens. */
+export async function startEverythingHttp(transport: "streamableHttp" | "sse" = "streamableHttp"): Promise<McpHttpServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, "streamableHttp"], {
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, transport], {
     env: { PATH: process.env.PATH ?? "", PORT: String(port), NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -36,7 +36,7 @@ export async function startEverythingHttp(): Promise<McpHttpServer> {
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const deadline = Date.now() + 20_000;
-  while (!/listening on port/i.test(output)) {
+  while (!/(listening|running) on port/i.test(output)) {
     if (child.exitCode !== null) throw new Error(`server-everything exited:\n${output}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
@@ -46,7 +46,7 @@ export async function startEverythingHttp(): Promise<McpHttpServer> {
   }
   const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`,
     port,
     output: () => output,
     kill: () => child.kill("SIGKILL"),

@@ -1,8 +1,9 @@
 // Connecting to an MCP server through the AI SDK's MCP client (@ai-sdk/mcp): Streamable HTTP with SSE as the
 // fallback, or a program over stdio that inherits none of this server's environment (no provider keys), and the
-// server's tool definitions. Failures become one line a person can read.
+// server's tool definitions. Every transport carries tool calls' progress (progress.ts). Failures become one line a person can read.
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
+import { progressFetch, progressTransport, withProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { logFailure } from "../../ops/logger.ts";
 
@@ -33,13 +34,14 @@ async function open(server: McpServerConfig, kind: "http" | "sse" | "stdio", tim
   const initializationOptions = { timeout: timeoutMs };
   if (transport.type === "stdio") {
     const stdio = new StdioMCPTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
-    return createMCPClient({ transport: stdio, clientName: CLIENT_NAME, initializationOptions });
+    return withProgress(await createMCPClient({ transport: progressTransport(stdio), clientName: CLIENT_NAME, initializationOptions }));
   }
-  return createMCPClient({
-    transport: { type: kind === "sse" ? "sse" : "http", url: transport.url, headers: transport.headers, redirect: "error" },
+  const client = await createMCPClient({
+    transport: { type: kind === "sse" ? "sse" : "http", url: transport.url, headers: transport.headers, redirect: "error", fetch: progressFetch() },
     clientName: CLIENT_NAME,
     initializationOptions,
   });
+  return withProgress(client);
 }
 
 /** A connected client; an HTTP server that does not speak Streamable HTTP is tried again over SSE. */

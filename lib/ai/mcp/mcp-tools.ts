@@ -1,7 +1,8 @@
 // A conversation's MCP tools as AI SDK tools named mcp__<server>__<tool>, offered exactly as fixed at its first call.
 // Each call gets what every Hintline tool gives: the call counter, detailed errors (what was sent, what to do), the
 // repeated-call warning, the 8,000-character cap and tag neutralisation. The call runs through the AI SDK's MCP
-// client with the server's timeout; plan mode refuses a tool not annotated read-only without running it.
+// client with the server's timeout, which each progress notification for the call restarts; plan mode refuses a
+// tool not annotated read-only without running it.
 import { type CallToolResult, MCPClientError } from "@ai-sdk/mcp";
 import { jsonSchema, type Tool, tool } from "ai";
 import { mcpCallDecision } from "../../agent/mcp-rules.ts";
@@ -12,6 +13,7 @@ import { ToolError } from "../tools/tool-result.ts";
 import { safeResult } from "../tools/workspace-tool-support.ts";
 import { describeMcpError } from "./connect.ts";
 import type { FixedMcpTool } from "./mcp-tool-list.ts";
+import { resettableTimeout, watchProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import type { McpSessions } from "./sessions.ts";
 
@@ -33,6 +35,10 @@ export type McpToolContext = ToolContext & {
 /** JSON-RPC's "invalid params". */
 const INVALID_PARAMS = -32602;
 const SHOWN_RESULT_BLOB = "not shown";
+/** A call's progress reaches its tool row at most this often (a server may report it far more often). */
+const PROGRESS_SHOWN_EVERY_MS = 250;
+/** However often a server reports progress, a call ends after this long (the MCP spec asks for such a limit). */
+export const MCP_CALL_LIMIT_MINUTES = 60;
 
 /** A call's result as text: text parts as they are, anything else named in one line; structured content as JSON. */
 export function mcpResultText(result: CallToolResult): string {
@@ -109,21 +115,34 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
         "Do not call it again; tell the person that the tool changed and needs their review before you can use it.",
       );
     }
-    const timer = AbortSignal.timeout(server.timeoutSeconds * 1000);
+    // The server's timeout counts from the call or from its latest progress notification.
+    const timeout = resettableTimeout(server.timeoutSeconds * 1000, Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000);
+    const timer = timeout.signal;
+    let shown = 0;
+    const progress = watchProgress(client, withoutNul(raw) as Record<string, unknown>, (reported) => {
+      timeout.reset();
+      const now = Date.now();
+      if (!options.toolCallId || !ctx.onToolProgress || now - shown < PROGRESS_SHOWN_EVERY_MS) return;
+      shown = now;
+      ctx.onToolProgress({ toolCallId: options.toolCallId, ...reported });
+    });
     const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
     const signal = AbortSignal.any([timer, ...(options.abortSignal ? [options.abortSignal] : []), ...(running ? [running.signal] : [])]);
     const started = Date.now();
     let result: CallToolResult;
     try {
-      result = await client.callTool({ name: definition.tool, arguments: withoutNul(raw) as Record<string, unknown>, options: { signal } });
+      result = await client.callTool({ name: definition.tool, arguments: progress.args, options: { signal } });
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
       if (running?.signal.aborted) {
         const seconds = Math.round((Date.now() - started) / 1000);
         throw fail("McpCallCancelledError", `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`, "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.");
       }
+      if (timer.aborted && timeout.reachedLimit()) {
+        throw fail("McpTimeoutError", `MCP server ${server.name} kept reporting progress on ${definition.tool} but gave no result within ${MCP_CALL_LIMIT_MINUTES} minutes, the most any call may take; the call was cancelled.`, "Do not repeat it as it is: split the work into smaller calls, or tell the person the tool is too slow.");
+      }
       if (timer.aborted) {
-        throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
+        throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
       }
       if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
         throw fail("InvalidArgumentsError", `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`, `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`);
@@ -132,6 +151,8 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       ctx.sessions.forget(server.name);
       throw fail("McpProtocolError", `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
     } finally {
+      timeout.clear();
+      progress.stop();
       running?.done();
     }
     const text = mcpResultText(result);

@@ -1,7 +1,7 @@
 // What the tools share within one reply: the conversation, the per-conversation call counter, its mode, and hooks
 // that fire after a change (the reply streams a fresh task snapshot or plan to the panel).
 import type { ConversationMode } from "../../agent/plan-mode.ts";
-import type { ChatMessage, PlanData } from "../../chat-message.ts";
+import type { ChatMessage, PlanData, ToolProgressData } from "../../chat-message.ts";
 import type { SubagentHost } from "../../chat/subagent-runs.ts";
 import { withoutCallCount } from "./tool-result.ts";
 
@@ -15,6 +15,8 @@ export type ToolContext = {
   /** The conversation's mode now (the person may switch it mid-reply); build when absent. */
   mode?: () => Promise<ConversationMode> | ConversationMode;
   onPlanChanged?: (plan: PlanData) => Promise<void> | void;
+  /** A running call's progress as its (MCP) server reports it, for the call's tool row. */
+  onToolProgress?: (progress: ToolProgressData) => void;
   /** The conversation's subagents (AgentSpawn, AgentSend, AgentList); absent: those tools say they are unavailable. */
   subagents?: SubagentHost;
   /** How many calls of the tool with the same arguments gave this same result in a row in the reply (1: the first). */
