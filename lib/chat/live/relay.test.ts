@@ -1,5 +1,13 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { createMemoryRelay } from "./relay.ts";
+
+setFlagsFromString("--expose-gc");
+/** A full collection (the flag above makes `gc` a global of new contexts). */
+const collectGarbage = runInNewContext("gc") as () => void;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 const decoder = new TextDecoder();
 
@@ -79,5 +87,51 @@ describe("the in-process live relay", () => {
     await waiting;
     expect(ended).toBe(true);
     await relay.ended("c", "other"); // not live: at once
+  });
+
+  it("holds nothing of a reply once its followers have read it to the end, however long the grace", async () => {
+    // The request that starts a reply runs in its own async context (Next.js's request store, the request itself);
+    // a timer made then captures that context, so a buffer kept for the grace held the whole request with it.
+    const relay = createMemoryRelay(() => ({ maxBytes: 1_000_000, graceMs: 3_600_000 }));
+    const requests = new AsyncLocalStorage<{ body: Uint8Array }>();
+    // One request's reply, followed to its end; in a function of its own so that no variable here keeps the request.
+    const oneRequest = async (i: number): Promise<WeakRef<object>> => {
+      const request = { body: new Uint8Array(64 * 1024) };
+      await requests.run(request, async () => {
+        const sink = relay.open(`c${i}`, `r${i}`);
+        const follower = relay.follow(`c${i}`)!;
+        const reading = readAll(follower);
+        sink.write({ type: "text-delta", id: "0", delta: "Noted." } as never);
+        sink.end();
+        expect(lines(await reading).at(-1)).toBe("data: [DONE]");
+      });
+      return new WeakRef(request);
+    };
+    const held: WeakRef<object>[] = [];
+    for (let i = 0; i < 50; i++) held.push(await oneRequest(i));
+    // A reply nobody followed, and one whose follower went away.
+    const unfollowed = relay.open("c-none", "r-none");
+    unfollowed.write({ type: "start" });
+    unfollowed.end();
+    const leaving = relay.open("c-gone", "r-gone");
+    await relay.follow("c-gone")!.cancel();
+    leaving.end();
+    await turn();
+    collectGarbage();
+    await turn();
+    expect(held.flatMap((ref, i) => (ref.deref() ? [i] : []))).toEqual([]);
+  });
+
+  it("still lets a follower behind at the end read it all within the grace", async () => {
+    const relay = createMemoryRelay(() => ({ maxBytes: 1_000_000, graceMs: 3_600_000 }));
+    const sink = relay.open("c", "r");
+    const behind = relay.follow("c")!;
+    for (let i = 0; i < 100; i++) sink.write({ type: "text-delta", id: "0", delta: "word " } as never);
+    sink.end();
+    await relay.ended("c", "r");
+    collectGarbage();
+    const text = await readAll(behind);
+    expect(lines(text)).toHaveLength(101);
+    expect(lines(text).at(-1)).toBe("data: [DONE]");
   });
 });

@@ -48,6 +48,9 @@ class ReplyBuffer {
   released = false;
   private waiters = new Set<() => void>();
   private snapshots = new Map<string, number>();
+  /** Followers not yet closed or cancelled: while none is left after the end, nothing may read the buffer again. */
+  private followers = 0;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private endedPromise: Promise<void>;
   private resolveEnded!: () => void;
 
@@ -90,11 +93,20 @@ class ReplyBuffer {
     if (!this.overflowed) this.entries.push(DONE);
     this.wake();
     this.resolveEnded();
-    const timer = setTimeout(() => this.release(), this.limits.graceMs);
-    timer.unref?.();
+    // Kept for the followers still behind, up to the grace; released as soon as the last one is done. A timer left
+    // to run out held the buffer, and through the async context it was made in the whole request that started
+    // the reply, for the grace after every reply (hundreds of requests at a few replies a second).
+    if (this.followers === 0) {
+      this.release();
+      return;
+    }
+    this.graceTimer = setTimeout(() => this.release(), this.limits.graceMs);
+    this.graceTimer.unref?.();
   }
 
   release(): void {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
     this.released = true;
     this.entries = [];
     this.bytes = 0;
@@ -113,13 +125,24 @@ class ReplyBuffer {
     let cursor = 0;
     let cancelled = false;
     let wake: (() => void) | undefined;
+    this.followers++;
+    let following = true;
+    const leave = () => {
+      if (!following) return;
+      following = false;
+      if (--this.followers === 0 && this.done) this.release();
+    };
+    const close = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+      controller.close();
+      leave();
+    };
     return new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
           for (;;) {
             if (cancelled) return;
             if (this.released) {
-              controller.close();
+              close(controller);
               return;
             }
             if (cursor < this.entries.length) {
@@ -136,7 +159,7 @@ class ReplyBuffer {
               return;
             }
             if (this.done || this.overflowed) {
-              controller.close();
+              close(controller);
               return;
             }
             await new Promise<void>((resolve) => {
@@ -151,6 +174,7 @@ class ReplyBuffer {
             this.waiters.delete(wake);
             wake();
           }
+          leave();
         },
       },
       // Nothing is copied ahead of the reader: a follower that does not read holds only its cursor.
