@@ -12,8 +12,8 @@ export function InspectorButton({ conversationId }: { conversationId: string }) 
   const show = () =>
     drawer.load().then(
       () => setOpen(true),
-      (error: Error) => {
-        setNotice(`The inspector could not be loaded: ${error.message}`);
+      () => {
+        setNotice("The inspector could not be loaded: Hintline did not answer. Try again in a moment.");
         setTimeout(() => setNotice(null), 3500);
       },
     );

@@ -14,7 +14,10 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
   const [notice, setNotice] = useState<string | null>(null);
   const open = async () => {
     try {
-      const [view] = await Promise.all([apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`), drawer.load()]);
+      const code = drawer.load().catch(() => {
+        throw new Error("The settings could not be loaded: Hintline did not answer. Try again in a moment.");
+      });
+      const [view] = await Promise.all([apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`), code]);
       setSettings(view.settings);
     } catch (error) {
       const missing = error instanceof ApiRequestError && error.status === 404;

@@ -62,3 +62,28 @@ test("the settings drawer and the inspector load their code when opened, by keyb
   await expect(page.getByTestId("attachment-chips")).toContainText("note.txt");
   await expect(page.getByTestId("attach-input")).toHaveCount(0);
 });
+
+test("a drawer whose code cannot be fetched says so in words, and opens on the next try", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.gotoNewChat();
+  await chat.ask("hello");
+  await chat.reload();
+  await page.waitForLoadState("networkidle");
+  // The server stops answering for code (as when it was stopped or redeployed).
+  await page.route("**/_next/static/chunks/**", (route) => route.abort());
+  for (const [button, what] of [
+    ["open-settings", "The settings could not be loaded"],
+    ["open-inspector", "The inspector could not be loaded"],
+  ] as const) {
+    await page.getByTestId(button).click();
+    await expect(page.getByRole("status").filter({ hasText: what })).toBeVisible();
+  }
+  await expect(page.getByTestId("settings-drawer")).toHaveCount(0);
+  await expect(page.getByTestId("inspector")).toHaveCount(0);
+  await page.unroute("**/_next/static/chunks/**");
+  await page.getByTestId("open-settings").click();
+  await expect(page.getByTestId("settings-drawer")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.getByTestId("open-inspector").click();
+  await expect(page.getByTestId("inspector")).toBeVisible();
+});
