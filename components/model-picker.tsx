@@ -74,11 +74,9 @@ export function ModelPicker({ conversationId, stored, model }: { conversationId:
   return (
     <span className="relative inline-flex rounded-full focus-within:ring-2 focus-within:ring-accent">
       <ModelBadge model={shown} />
-      <label htmlFor={id} className="sr-only">
-        Model
-      </label>
       <select
         id={id}
+        aria-label="Model"
         data-testid="model-picker"
         value={shown.id}
         disabled={saving}

@@ -38,6 +38,28 @@ export function Composer({
     setPending((current) => [...current, ...added]);
     setAttachErrors(errors);
   };
+  // The file input exists only while the file picker is open (it is not part of the page's first DOM).
+  const pickFiles = () => {
+    picker.current?.remove();
+    const input = document.createElement("input");
+    Object.assign(input, { type: "file", multiple: true, accept: ACCEPT, hidden: true, tabIndex: -1 });
+    input.dataset.testid = "attach-input";
+    input.setAttribute("aria-hidden", "true");
+    const done = () => {
+      input.remove();
+      if (picker.current === input) picker.current = null;
+    };
+    input.addEventListener("change", () => {
+      const files = [...(input.files ?? [])];
+      done();
+      void attach(files);
+    });
+    input.addEventListener("cancel", done);
+    document.body.append(input);
+    picker.current = input;
+    input.click();
+  };
+  useEffect(() => () => picker.current?.remove(), []);
   const onDrop = (e: DragEvent) => {
     if (!e.dataTransfer.types.includes("Files")) return;
     e.preventDefault();
@@ -102,25 +124,10 @@ export function Composer({
       >
       <PendingChips items={pending} onRemove={(key) => setPending((current) => current.filter((p) => p.key !== key))} />
       <div className="flex items-end gap-2">
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          accept={ACCEPT}
-          data-testid="attach-input"
-          className="hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => {
-            const files = [...(e.target.files ?? [])];
-            e.target.value = "";
-            void attach(files);
-          }}
-        />
         <button
           type="button"
           data-testid="attach-button"
-          onClick={() => picker.current?.click()}
+          onClick={pickFiles}
           aria-label="Attach files (images, PDFs, text)"
           title="Attach files: images, PDFs, text — or drop or paste them here"
           className="flex size-9 shrink-0 items-center justify-center rounded-xl text-muted hover:bg-chip hover:text-fg"

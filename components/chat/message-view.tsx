@@ -1,6 +1,6 @@
 "use client";
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
-import { memo, useState } from "react";
+import { memo, type ReactNode, useState } from "react";
 import type { ChatMessage, ChatMessagePart, CompressionData, HintData, RetryData } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { MessageAttachments } from "./attachment-chips";
@@ -55,6 +55,18 @@ function PartView({ part, contextWindow, live, waiting = false }: { part: ChatMe
   return null;
 }
 
+/** The message's buttons, with ‹ n/N › before them in one row where the message has versions (most have none: then
+ * no row of their own, which keeps the DOM of a long transcript small). */
+function WithVersions({ switcher, children }: { switcher: ReactNode; children: ReactNode }) {
+  if (!switcher) return children;
+  return (
+    <div className="flex items-center gap-1">
+      {switcher}
+      {children}
+    </div>
+  );
+}
+
 /** A person's message: the bubble (or its editor), Copy and Edit, and ‹ n/N › where it has alternatives. */
 function PersonMessage({ message }: { message: ChatMessage }) {
   const [editing, setEditing] = useState(false);
@@ -79,10 +91,9 @@ function PersonMessage({ message }: { message: ChatMessage }) {
           {text}
         </div>
       )}
-      <div className="flex items-center gap-1">
-        {point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}
+      <WithVersions switcher={point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}>
         {!editing && <MessageActions text={text} who="your" align="end" actions={onEdit ? { onEdit } : undefined} />}
-      </div>
+      </WithVersions>
     </div>
   );
 }
@@ -144,10 +155,9 @@ function ReplyMessage({ message, streaming, contextWindow, actions }: { message:
         </div>
       )}
       {!streaming && (
-        <div className="flex items-center gap-1">
-          {point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}
+        <WithVersions switcher={point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}>
           <MessageActions text={replyText(message)} who="the reply's" actions={actions} />
-        </div>
+        </WithVersions>
       )}
     </div>
   );

@@ -1,17 +1,23 @@
 "use client";
-// Opens the settings drawer with the conversation's current settings (loaded fresh from the server).
-import { useState } from "react";
+// Opens the settings drawer with the conversation's current settings (loaded fresh from the server). The drawer's
+// code (and the settings schema it validates with, zod included) is fetched on the first open, with the settings.
+import { Suspense, useState } from "react";
 import type { Settings } from "@/lib/agent/settings";
 import { ApiRequestError, apiFetch } from "@/lib/stores/api-client";
+import { onDemand } from "../ui/on-demand";
 import { SlidersIcon } from "../ui/icons";
-import { SettingsDrawer } from "./settings-drawer";
+
+const drawer = onDemand(() => import("./settings-drawer").then((m) => m.SettingsDrawer));
 
 export function SettingsButton({ conversationId }: { conversationId: string }) {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const open = async () => {
     try {
-      const view = await apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`);
+      const code = drawer.load().catch(() => {
+        throw new Error("The settings could not be loaded: Hintline did not answer. Try again in a moment.");
+      });
+      const [view] = await Promise.all([apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`), code]);
       setSettings(view.settings);
     } catch (error) {
       const missing = error instanceof ApiRequestError && error.status === 404;
@@ -37,7 +43,9 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
         </div>
       )}
       {settings && (
-        <SettingsDrawer conversationId={conversationId} settings={settings} onClose={() => setSettings(null)} onSaved={() => {}} />
+        <Suspense fallback={null}>
+          <drawer.Component conversationId={conversationId} settings={settings} onClose={() => setSettings(null)} onSaved={() => {}} />
+        </Suspense>
       )}
     </>
   );

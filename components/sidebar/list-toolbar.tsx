@@ -71,40 +71,38 @@ export function ListToolbar({ selection }: { selection: Selection }) {
   };
 
   return (
-    <div className="px-3 pb-1.5">
-      <div className="flex items-center gap-1">
-        {selection.active ? (
-          <>
-            <span data-testid="selection-count" className="mr-auto text-xs text-muted">
-              {count === 0 ? "Choose conversations" : `${count} selected`}
-            </span>
-            <button type="button" data-testid="export-selected" disabled={count === 0 || busy} onClick={() => void exportSelected()} className={button}>
-              {busy ? "Exporting…" : `Export ${count}`}
-            </button>
-            <button type="button" data-testid="select-cancel" onClick={selection.stop} className={button}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <>
-            <button
-              type="button"
-              data-testid="archived-toggle"
-              aria-pressed={archivedView}
-              title={archivedView ? "Back to the conversations" : "Show the archived conversations"}
-              onClick={() => void showArchived(!archivedView).catch(warnFailure("loading the conversations failed"))}
-              className={`${button} ${archivedView ? "bg-chip text-fg" : ""}`}
-            >
-              Archived
-            </button>
-            <button type="button" data-testid="select-toggle" title="Select conversations to export them at once" onClick={selection.start} className={`${button} ml-auto`}>
-              Select
-            </button>
-          </>
-        )}
-      </div>
+    <div className="flex flex-wrap items-center gap-1 px-3 pb-1.5">
+      {selection.active ? (
+        <>
+          <span data-testid="selection-count" className="mr-auto text-xs text-muted">
+            {count === 0 ? "Choose conversations" : `${count} selected`}
+          </span>
+          <button type="button" data-testid="export-selected" disabled={count === 0 || busy} onClick={() => void exportSelected()} className={button}>
+            {busy ? "Exporting…" : `Export ${count}`}
+          </button>
+          <button type="button" data-testid="select-cancel" onClick={selection.stop} className={button}>
+            Cancel
+          </button>
+        </>
+      ) : (
+        <>
+          <button
+            type="button"
+            data-testid="archived-toggle"
+            aria-pressed={archivedView}
+            title={archivedView ? "Back to the conversations" : "Show the archived conversations"}
+            onClick={() => void showArchived(!archivedView).catch(warnFailure("loading the conversations failed"))}
+            className={`${button} ${archivedView ? "bg-chip text-fg" : ""}`}
+          >
+            Archived
+          </button>
+          <button type="button" data-testid="select-toggle" title="Select conversations to export them at once" onClick={selection.start} className={`${button} ml-auto`}>
+            Select
+          </button>
+        </>
+      )}
       {error && (
-        <p role="alert" data-testid="export-selected-error" className="mt-1 rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
+        <p role="alert" data-testid="export-selected-error" className="w-full rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
           {error}
         </p>
       )}

@@ -59,8 +59,7 @@ export const RetryIcon = (p: IconProps) => (
 );
 export const SunIcon = (p: IconProps) => (
   <Icon data-icon="sun" {...p}>
-    <circle cx="12" cy="12" r="4" />
-    <path d="M12 2v2M12 20v2M2 12h2M20 12h2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+    <path d="M8 12a4 4 0 1 0 8 0a4 4 0 1 0 -8 0zM12 2v2M12 20v2M2 12h2M20 12h2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
   </Icon>
 );
 export const MoonIcon = (p: IconProps) => (
@@ -70,20 +69,17 @@ export const MoonIcon = (p: IconProps) => (
 );
 export const CopyIcon = (p: IconProps) => (
   <Icon {...p}>
-    <rect x="9" y="9" width="11" height="11" rx="2" />
-    <path d="M5 15V5a2 2 0 0 1 2-2h8" />
+    <path d="M11 9h7a2 2 0 0 1 2 2v7a2 2 0 0 1 -2 2h-7a2 2 0 0 1 -2 -2v-7a2 2 0 0 1 2 -2zM5 15V5a2 2 0 0 1 2-2h8" />
   </Icon>
 );
 export const AlertIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M12 3l9.5 17h-19L12 3z" />
-    <path d="M12 10v4M12 17.5v.01" />
+    <path d="M12 3l9.5 17h-19L12 3zM12 10v4M12 17.5v.01" />
   </Icon>
 );
 export const ClockIcon = (p: IconProps) => (
   <Icon {...p}>
-    <circle cx="12" cy="12" r="8.5" />
-    <path d="M12 7.5V12l3 2" />
+    <path d="M3.5 12a8.5 8.5 0 1 0 17 0a8.5 8.5 0 1 0 -17 0zM12 7.5V12l3 2" />
   </Icon>
 );
 export const ChecklistIcon = (p: IconProps) => (
@@ -93,36 +89,29 @@ export const ChecklistIcon = (p: IconProps) => (
 );
 export const GaugeIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M4 16a8 8 0 1 1 16 0" />
-    <path d="M12 16l4-5" />
+    <path d="M4 16a8 8 0 1 1 16 0M12 16l4-5" />
   </Icon>
 );
 export const TagIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M3.5 12.5V4h8.5l8.5 8.5-8.5 8.5z" />
-    <circle cx="8" cy="8.5" r="1.2" />
+    <path d="M3.5 12.5V4h8.5l8.5 8.5-8.5 8.5zM6.8 8.5a1.2 1.2 0 1 0 2.4 0a1.2 1.2 0 1 0 -2.4 0z" />
   </Icon>
 );
 export const EyeIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
-    <circle cx="12" cy="12" r="3" />
+    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12zM9 12a3 3 0 1 0 6 0a3 3 0 1 0 -6 0z" />
   </Icon>
 );
 /** Settings: three sliders (a gear with rays read as the theme's sun beside it). */
 export const SlidersIcon = (p: IconProps) => (
   <Icon data-icon="sliders" {...p}>
-    <path d="M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1" />
-    <circle cx="15" cy="6" r="2" />
-    <circle cx="9" cy="12" r="2" />
-    <circle cx="17" cy="18" r="2" />
+    <path d="M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1M13 6a2 2 0 1 0 4 0a2 2 0 1 0 -4 0zM7 12a2 2 0 1 0 4 0a2 2 0 1 0 -4 0zM15 18a2 2 0 1 0 4 0a2 2 0 1 0 -4 0z" />
   </Icon>
 );
 /** A window with a column on the left: the conversation list. */
 export const SidebarIcon = (p: IconProps) => (
   <Icon data-icon="sidebar" {...p}>
-    <rect x="3" y="4" width="18" height="16" rx="2" />
-    <path d="M9 4v16" />
+    <path d="M5 4h14a2 2 0 0 1 2 2v12a2 2 0 0 1 -2 2h-14a2 2 0 0 1 -2 -2v-12a2 2 0 0 1 2 -2zM9 4v16" />
   </Icon>
 );
 export const CodeIcon = (p: IconProps) => (
@@ -132,8 +121,7 @@ export const CodeIcon = (p: IconProps) => (
 );
 export const PlanIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M9 4h6M8 4H6a1 1 0 0 0-1 1v15a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V5a1 1 0 0 0-1-1h-2" />
-    <path d="M9 11h6M9 15h4" />
+    <path d="M9 4h6M8 4H6a1 1 0 0 0-1 1v15a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V5a1 1 0 0 0-1-1h-2M9 11h6M9 15h4" />
   </Icon>
 );
 export const FolderIcon = (p: IconProps) => (
@@ -153,16 +141,12 @@ export const UploadIcon = (p: IconProps) => (
 );
 export const MoreIcon = (p: IconProps) => (
   <Icon {...p}>
-    <circle cx="5" cy="12" r="1.3" />
-    <circle cx="12" cy="12" r="1.3" />
-    <circle cx="19" cy="12" r="1.3" />
+    <path d="M3.7 12a1.3 1.3 0 1 0 2.6 0a1.3 1.3 0 1 0 -2.6 0zM10.7 12a1.3 1.3 0 1 0 2.6 0a1.3 1.3 0 1 0 -2.6 0zM17.7 12a1.3 1.3 0 1 0 2.6 0a1.3 1.3 0 1 0 -2.6 0z" />
   </Icon>
 );
 export const ImageIcon = (p: IconProps) => (
   <Icon {...p}>
-    <rect x="3.5" y="4.5" width="17" height="15" rx="2" />
-    <circle cx="9" cy="10" r="1.6" />
-    <path d="M20.5 16l-5-5-9 8.5" />
+    <path d="M5.5 4.5h13a2 2 0 0 1 2 2v11a2 2 0 0 1 -2 2h-13a2 2 0 0 1 -2 -2v-11a2 2 0 0 1 2 -2zM7.4 10a1.6 1.6 0 1 0 3.2 0a1.6 1.6 0 1 0 -3.2 0zM20.5 16l-5-5-9 8.5" />
   </Icon>
 );
 export const PaperclipIcon = (p: IconProps) => (
@@ -172,8 +156,7 @@ export const PaperclipIcon = (p: IconProps) => (
 );
 export const FileIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M14 3.5H7a2 2 0 0 0-2 2v13a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8.5z" />
-    <path d="M14 3.5v5h5M9 13h6M9 16.5h4" />
+    <path d="M14 3.5H7a2 2 0 0 0-2 2v13a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8.5zM14 3.5v5h5M9 13h6M9 16.5h4" />
   </Icon>
 );
 export const CloseIcon = (p: IconProps) => (
