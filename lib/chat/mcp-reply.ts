@@ -4,6 +4,7 @@ import type { Tool } from "ai";
 import { mcpCallDecision } from "../agent/mcp-rules.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { listMcpTools, type McpToolDefinition } from "../ai/mcp/connect.ts";
+import { childMcpTools } from "../agent/subagent-mcp.ts";
 import { type FixedMcpTool, fixedToolsOf } from "../ai/mcp/mcp-tool-list.ts";
 import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
@@ -55,12 +56,20 @@ export async function discoverMcpTools(servers: readonly McpServerConfig[], sess
   return lists.flat();
 }
 
-/** A reply without MCP tools (a subagent's turn). */
-export const noReplyMcp = (): ReplyMcp => ({ tools: {}, list: [], approvalFor: async () => undefined, remember: () => {}, close: async () => {} });
+/** A subagent's list: the tools its agent allows (`allowed`, lib/agent/subagent-mcp.ts) of its root conversation's. */
+export type InheritedMcp = { rootId: string; allowed: readonly string[] };
+
+/** A child's list, cut from its root's fixed list; none while the root has none fixed (then nothing is stored). */
+async function inheritedList(inherit: InheritedMcp): Promise<FixedMcpTool[] | null> {
+  const root = await getConversationMcpTools({ conversationId: inherit.rootId });
+  return root ? childMcpTools(root.filter(isFixedTool), inherit.allowed) : null;
+}
 
 /**
  * The MCP tools of this reply. A conversation that has no fixed list gets one now: discovered when this is its first
- * reply, empty when it had replies before MCP existed (its cached prefix stays as it was).
+ * reply, empty when it had replies before MCP existed (its cached prefix stays as it was); a subagent's (`inherit`)
+ * is never discovered: it is what its agent allows of its root conversation's list, so that its calls go to the tools
+ * the person's conversation was offered, under the same approval rules.
  */
 export async function openReplyMcp({
   conversationId,
@@ -68,12 +77,14 @@ export async function openReplyMcp({
   history,
   committed,
   ctx,
+  inherit,
 }: {
   conversationId: string;
   workspaceId: string | undefined;
   history: readonly ChatMessage[];
   committed: Promise<void>;
   ctx: ToolContext;
+  inherit?: InheritedMcp;
 }): Promise<ReplyMcp> {
   const sessions = createMcpSessions();
   const workspace = workspaceId ?? DEFAULT_WORKSPACE_ID;
@@ -81,6 +92,14 @@ export async function openReplyMcp({
   let list: FixedMcpTool[];
   if (stored) {
     list = stored.filter(isFixedTool);
+  } else if (inherit) {
+    const inherited = await inheritedList(inherit);
+    list = inherited ?? [];
+    if (inherited) {
+      committed
+        .then(() => fixConversationMcpTools({ conversationId, data: inherited }))
+        .catch(logFailure("storing a subagent's MCP tool list failed", { conversationId }));
+    }
   } else {
     const started = history.some((m) => m.role === "assistant");
     list = started ? [] : await discoverMcpTools(configs, sessions, workspace);

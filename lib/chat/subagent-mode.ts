@@ -12,3 +12,14 @@ export async function inheritedMode(conversationId: string, parentId: string): P
   }
   return "build";
 }
+
+/** The person's conversation a subagent descends from (its MCP tool list is the one the child's is cut from). */
+export async function rootConversationId(parentId: string): Promise<string> {
+  let id = parentId;
+  for (let depth = 0; depth < 8; depth++) {
+    const parent: string | null | undefined = (await getConversation({ id }))?.parentId;
+    if (!parent) return id;
+    id = parent;
+  }
+  return id;
+}
