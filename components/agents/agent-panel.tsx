@@ -128,7 +128,14 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
             Waiting for your approval
           </p>
           {agent.approvals.map((a) => (
-            <ApprovalCard key={a.toolCallId} conversationId={agent.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
+            <div key={`${a.conversationId}:${a.toolCallId}`} className="space-y-1">
+              {a.conversationId !== agent.conversationId && (
+                <p data-testid="agent-waiting-helper" className="text-xs text-muted">
+                  Asked by its own helper <span className="font-mono">{a.agentKey}</span>:
+                </p>
+              )}
+              <ApprovalCard conversationId={a.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
+            </div>
           ))}
         </div>
       ) : null}

@@ -53,7 +53,7 @@ export function ToolRow({ call }: { call: ToolCallView }) {
         <div data-testid="tool-agent-approvals" className="mt-1.5 w-full space-y-1.5">
           <p className="text-xs text-muted">{waiting.agentKey} is waiting for your approval:</p>
           {waiting.approvals.map((a) => (
-            <ApprovalCard key={a.toolCallId} conversationId={waiting.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
+            <ApprovalCard key={`${a.conversationId}:${a.toolCallId}`} conversationId={a.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
           ))}
         </div>
       ) : null}

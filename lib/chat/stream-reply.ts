@@ -27,7 +27,7 @@ import { prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 import { type PromptAgent, systemPromptFor } from "./system-prompt.ts";
-import { inheritedMode, rootConversationId } from "./subagent-mode.ts";
+import { ancestorIds, inheritedMode } from "./subagent-mode.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { type SettledReply, type StartChildReply, subagentHost } from "./subagent-runs.ts";
 import { titleAfterFirstReply } from "./titles.ts";
@@ -142,7 +142,8 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts). A subagent
   // gets those its agent allows of its root conversation's list; a call of its that waits is shown and answered in
   // its parent (lib/chat/subagent-approvals.ts).
-  const inherit = job.parentId ? { rootId: await rootConversationId(job.parentId), allowed: job.toolNames ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
+  const ancestors = job.parentId ? await ancestorIds(job.parentId) : [];
+  const inherit = ancestors.length ? { rootId: ancestors.at(-1)!, allowed: job.toolNames ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
   const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext, inherit });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
@@ -161,7 +162,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
       toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
       awaitApprovals: async (pending) => {
-        const answers = await waitForApprovals({ conversationId, replyId, pending, signal: job.abortSignal, committed, nextCallNumber, parentId: job.parentId });
+        const answers = await waitForApprovals({ conversationId, replyId, pending, signal: job.abortSignal, committed, nextCallNumber, ancestors });
         for (const answer of answers) if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
         return answers;
       },

@@ -13,13 +13,13 @@ export async function inheritedMode(conversationId: string, parentId: string): P
   return "build";
 }
 
-/** The person's conversation a subagent descends from (its MCP tool list is the one the child's is cut from). */
-export async function rootConversationId(parentId: string): Promise<string> {
-  let id = parentId;
+/** A subagent's parent, its parent's parent, … up to the person's conversation (the last). */
+export async function ancestorIds(parentId: string): Promise<string[]> {
+  const chain = [parentId];
   for (let depth = 0; depth < 8; depth++) {
-    const parent: string | null | undefined = (await getConversation({ id }))?.parentId;
-    if (!parent) return id;
-    id = parent;
+    const parent: string | null | undefined = (await getConversation({ id: chain.at(-1)! }))?.parentId;
+    if (!parent || chain.includes(parent)) break;
+    chain.push(parent);
   }
-  return id;
+  return chain;
 }

@@ -17,7 +17,10 @@ export type AgentSummary = {
   lastTool?: string;
   /** The parent's AgentSpawn / AgentSend call that started its current run. */
   toolCallId?: string;
-  /** The calls of its running reply that wait for the person (answered at POST /api/conversations/<its id>/approvals/…). */
+  /**
+   * The calls of its running reply (or of its own running children's) that wait for the person, each answered at
+   * POST /api/conversations/<its conversationId>/approvals/<toolCallId>.
+   */
   approvals?: ChildApproval[];
 };
 

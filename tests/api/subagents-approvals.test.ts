@@ -12,7 +12,7 @@ import { type McpHttpServer, startEverythingHttp } from "../support/mcp-referenc
 import { type FakeReply, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
 
-type Approval = { toolCallId: string; toolName: string; input: unknown };
+type Approval = { conversationId: string; agentKey: string; toolCallId: string; toolName: string; input: unknown };
 type Agent = { agentKey: string; conversationId: string; status: string; toolCallId?: string; approvals?: Approval[] };
 type Part = { type: string; state?: string; output?: unknown; errorText?: string };
 type View = { agents: Agent[]; messages: Array<{ role: string; parts: Part[] }> };
@@ -38,6 +38,7 @@ function route(req: RecordedRequest): FakeReply {
     if (last?.role === "tool") return { text: `Child saw: ${contentOf(last).split("\n")[0]}` };
     // The model's own arguments carry a forged tag (the person's task reached it neutralised already).
     if (said.startsWith("echo ")) return { kind: "tools", calls: [{ id: "echo-call", name: "mcp__everything__echo", arguments: { message: `${said.slice(5)} ${FORGED}` } }] };
+    if (said.startsWith("nest ")) return { kind: "tools", calls: [{ id: "nested-spawn", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: said.slice(5), timeout_seconds: 300 } }] };
     if (said === "toggle") return { kind: "tools", calls: [{ id: "toggle-call", name: "mcp__everything__toggle-simulated-logging", arguments: {} }] };
     return { text: "Child answer without tools." };
   }
@@ -104,7 +105,7 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     expect(child).toMatchObject({ agentKey: "agent:general-purpose:1", status: "running", toolCallId: spawnCall.toolCallId });
     expect(child.approvals).toHaveLength(1);
     const [waiting] = child.approvals!;
-    expect(waiting).toMatchObject({ toolCallId: "echo-call", toolName: "mcp__everything__echo" });
+    expect(waiting).toMatchObject({ conversationId: child.conversationId, agentKey: "agent:general-purpose:1", toolCallId: "echo-call", toolName: "mcp__everything__echo" });
     // The arguments as the model sent them, a forged tag neutralised.
     const message = (waiting!.input as { message: string }).message;
     expect(message).not.toContain("<system-reminder>");
@@ -145,7 +146,9 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     // An agent naming a server's tools gets the ones that are not read-only too.
     expect(toolNames(fake.requests.find(isChild))).toEqual(expect.arrayContaining(["TaskList", "mcp__everything__echo", "mcp__everything__toggle-simulated-logging"]));
     expect(toolNames(fake.requests.find(isChild))).not.toContain("KnowledgeRead");
-    expect(child.approvals).toEqual([{ toolCallId: "toggle-call", toolName: "mcp__everything__toggle-simulated-logging", input: {} }]);
+    expect(child.approvals).toEqual([
+      { conversationId: child.conversationId, agentKey: child.agentKey, toolCallId: "toggle-call", toolName: "mcp__everything__toggle-simulated-logging", input: {} },
+    ]);
     expect((await answer(child.conversationId, "toggle-call", { approved: false, reason: "Leave the logging alone" }, other?.url)).status).toBe(200);
     await reader.rest();
     const error = toolResultText(fake.requests.filter(isChild).at(-1), "toggle-call");
@@ -203,5 +206,31 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     expect(error).toMatch(/plan mode/i);
     expect((await agentsOf(id))[0]).toMatchObject({ status: "done" });
     expect((await agentsOf(id))[0]!.approvals).toBeUndefined();
+  });
+
+  it("a grandchild's waiting call shows on its parent's row in the person's conversation, answered at the grandchild's id", async () => {
+    fake.requests.length = 0;
+    const { id, reader, child } = await waitingChild("general-purpose", "nest echo from below");
+    const [waiting] = child.approvals!;
+    expect(waiting!.conversationId).not.toBe(child.conversationId);
+    expect(waiting).toMatchObject({ agentKey: "agent:general-purpose:1", toolCallId: "echo-call", toolName: "mcp__everything__echo" });
+    const grandchild = (await agentsOf(child.conversationId))[0]!;
+    expect(grandchild.conversationId).toBe(waiting!.conversationId);
+    // The child's own view shows it too; the child's id does not answer it.
+    expect(grandchild.approvals).toEqual([waiting]);
+    await expectApiError(await answer(child.conversationId, "echo-call", { approved: true }), 404, "not_found");
+    expect((await answer(waiting!.conversationId, "echo-call", { approved: true }, other?.url)).status).toBe(200);
+    await reader.rest();
+    const parent = (await getJson<View>(api(`/conversations/${id}`))).body;
+    expect(String(parent.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!.output)).toMatch(/answer:\nChild saw: agent_key: agent:general-purpose:1/);
+    expect((await agentsOf(id))[0]).toMatchObject({ status: "done" });
+  });
+
+  it("'Always allow this tool' from a child's card is stored on the workspace's server", async () => {
+    const { reader, child } = await waitingChild("everything-agent", "toggle");
+    expect((await answer(child.conversationId, "toggle-call", { approved: true, remember: "tool" })).status).toBe(200);
+    await reader.rest();
+    const { body } = await getJson<{ alwaysAllow: string[] }>(api(`/workspaces/${workspaceId}/mcp-servers/everything`));
+    expect(body.alwaysAllow).toEqual(["toggle-simulated-logging"]);
   });
 });

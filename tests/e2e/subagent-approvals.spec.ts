@@ -1,9 +1,10 @@
 // A subagent's MCP call that waits for the person, in the browser, with the demo model ("delegate: mcp echo …") and
 // the reference server-everything over Streamable HTTP with approval "ask": the child's call is shown in the parent —
 // "Waiting for your approval" and the card under the child's row in the side panel, the same card under the parent's
-// AgentSpawn row and in the child's transcript drawer; Approve on the AgentSpawn row answers it at the child's id, the
-// child goes on and the parent's reply finishes with the echo; Deny in the panel gives the child the reason. Axe on the
-// waiting state (panel, row and drawer), both themes.
+// AgentSpawn row and in the child's transcript drawer. Approve on the AgentSpawn row answers it at the child's id, the
+// child goes on and the parent's reply finishes with the echo; Deny with a reason in the drawer reaches the child; a
+// grandchild's call shows under its parent's row and Approve there finishes the reply. Axe on the waiting state (panel,
+// row and drawer) in both themes.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference";
@@ -90,4 +91,20 @@ test.describe("a subagent's approvals", () => {
       await expect(agents.waiting(KEY)).toHaveCount(0);
     });
   }
+
+  test("a grandchild's waiting call shows under its parent's row (asked by its own helper); Approve in the panel finishes the reply", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const chat = await conversationWithAskingServer(page, request);
+    const agents = new SubagentsPanel(page);
+    await chat.send('delegate: delegate: mcp echo {"message": "from two levels down"}');
+    await expect(agents.waiting(KEY)).toBeVisible({ timeout: 30_000 });
+    await expect(agents.row(KEY).getByTestId("agent-waiting-helper")).toContainText(`Asked by its own helper ${KEY}`);
+    const card = agents.approvalCard(KEY);
+    await expect(card.getByTestId("approval-input")).toContainText("from two levels down");
+    await card.getByTestId("approval-approve").click();
+    await chat.waitForReplyDone();
+    await expect(chat.lastAssistant()).toContainText("Echo: from two levels down");
+    await agents.expectStatus(KEY, "done");
+    await expect(agents.waiting(KEY)).toHaveCount(0);
+  });
 });
