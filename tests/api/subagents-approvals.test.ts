@@ -93,7 +93,7 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     const reader = chunkReader(response);
     // The parent's AgentSpawn call is streamed, then the child's call waits.
     await reader.until((c) => c.type === "tool-input-available" && c.toolName === "AgentSpawn");
-    const agents = await pollUntil(() => agentsOf(id), (a) => (a[0]?.approvals?.length ?? 0) > 0, 30_000, "the child's call waits");
+    const agents = await pollUntil(() => agentsOf(id), (a) => (a[0]?.approvals?.length ?? 0) > 0, 60_000, "the child's call waits");
     return { id, reader, child: agents[0]! };
   }
 
@@ -172,7 +172,8 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     await expectApiError(await fetch(api(`/workspaces/${workspaceId}/agents/bad-tools`)), 404, "not_found");
   });
 
-  it("a foreign call id, the parent's id or another conversation's id is a 404 and the call still waits", async () => {
+  // Two of the 404s wait STORE_WAIT_MS (5 s) each for a call that may be stored late, since a reply is live there.
+  it("a foreign call id, the parent's id or another conversation's id is a 404 and the call still waits", { timeout: 120_000 }, async () => {
     const { id, reader, child } = await waitingChild("general-purpose", "echo check the ids");
     await expectApiError(await answer(child.conversationId, "no-such-call", { approved: true }), 404, "not_found");
     await expectApiError(await answer(id, "echo-call", { approved: true }), 404, "not_found");
