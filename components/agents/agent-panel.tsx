@@ -4,6 +4,7 @@
 // button that opens its transcript in the drawer (agent-transcript-drawer.tsx).
 import { useEffect, useState } from "react";
 import { type AgentSummary, useAgentsStore } from "@/lib/stores/agents-store";
+import { ApprovalCard } from "../chat/approval-card";
 import { StopIcon } from "../ui/icons";
 import { elapsedText, STATUS_WORDS } from "./agent-figures";
 
@@ -72,7 +73,8 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
   const running = agent.status === "running";
   const name = agent.label ? `${agent.agentKey} (${agent.label})` : agent.agentKey;
   return (
-    <li data-testid="agent-row" data-status={agent.status} data-agent-key={agent.agentKey} className="flex items-start gap-1 rounded-lg px-2 py-1.5 hover:bg-chip/60">
+    <li data-testid="agent-row" data-status={agent.status} data-agent-key={agent.agentKey} className="rounded-lg px-2 py-1.5 hover:bg-chip/60">
+      <div className="flex items-start gap-1">
       <button
         type="button"
         data-testid="agent-open"
@@ -119,6 +121,24 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
           <StopIcon width={14} height={14} />
         </button>
       )}
+      </div>
+      {running && agent.approvals?.length ? (
+        <div data-testid="agent-approvals" className="mt-1 space-y-1.5">
+          <p data-testid="agent-waiting" role="status" className="text-xs font-medium text-fg">
+            Waiting for your approval
+          </p>
+          {agent.approvals.map((a) => (
+            <div key={`${a.conversationId}:${a.toolCallId}`} className="space-y-1">
+              {a.conversationId !== agent.conversationId && (
+                <p data-testid="agent-waiting-helper" className="text-xs text-muted">
+                  Asked by its own helper <span className="font-mono">{a.agentKey}</span>:
+                </p>
+              )}
+              <ApprovalCard conversationId={a.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
+            </div>
+          ))}
+        </div>
+      ) : null}
     </li>
   );
 }

@@ -7,6 +7,7 @@ import type { ChatMessage } from "@/lib/chat-message";
 import { useAgentsStore } from "@/lib/stores/agents-store";
 import { apiFetch } from "@/lib/stores/api-client";
 import { useLiveStore } from "@/lib/stores/live-store";
+import { ApprovalTarget } from "../chat/approval-card";
 import { MessageView } from "../chat/message-view";
 import { Drawer, DrawerClose, DrawerTitle } from "../ui/drawer";
 
@@ -66,9 +67,12 @@ function Transcript({ childId, onClose }: { childId: string; onClose: () => void
         )}
         {!view && !error && <p className="text-muted">Loading…</p>}
         {view?.messages.length === 0 && <p className="text-muted">Nothing yet.</p>}
-        {view?.messages.map((message, i, all) => (
-          <MessageView key={message.id} message={message} streaming={streaming(message, i, all)} />
-        ))}
+        {/* A call of the child's that waits is answered at the child's own approvals route. */}
+        <ApprovalTarget value={childId}>
+          {view?.messages.map((message, i, all) => (
+            <MessageView key={message.id} message={message} streaming={streaming(message, i, all)} />
+          ))}
+        </ApprovalTarget>
       </div>
     </Drawer>
   );

@@ -1,19 +1,25 @@
 "use client";
 // A tool call that waits for the person: the tool, its arguments and Approve / Deny / Always allow this tool. The
 // answer goes to POST /api/conversations/:id/approvals/:toolCallId, so it works from any tab or instance; the reply
-// (followed live) goes on from there.
+// (followed live) goes on from there. A subagent's call is answered at the child's id: given as `conversationId`
+// (the parent's side panel and AgentSpawn row), or by ApprovalTarget around the child's transcript.
 import { useParams } from "next/navigation";
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import { conversationIdOf } from "./conversation-id";
 
-export function ApprovalCard({ toolName, toolCallId, input }: { toolName: string; toolCallId: string; input: unknown }) {
+/** The conversation whose calls the cards inside answer (a subagent's transcript); none: the page's conversation. */
+const ApprovalTargetContext = createContext<string | null>(null);
+export const ApprovalTarget = ApprovalTargetContext.Provider;
+
+export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { toolName: string; toolCallId: string; input: unknown; conversationId?: string }) {
   const params = useParams();
+  const target = useContext(ApprovalTargetContext);
   const [reason, setReason] = useState("");
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const mcp = /^mcp__([a-z0-9-]+)__(.+)$/.exec(toolName);
   const answer = async (body: { approved: boolean; reason?: string; remember?: "tool" }) => {
-    const id = conversationIdOf(params as Record<string, string | string[]> | null);
+    const id = conversationId ?? target ?? conversationIdOf(params as Record<string, string | string[]> | null);
     if (!id) return setError("This conversation has no id yet; reload the page.");
     setError(null);
     setSent(body.approved ? "Approved" : "Denied");
@@ -45,7 +51,7 @@ export function ApprovalCard({ toolName, toolCallId, input }: { toolName: string
         </div>
       ) : (
         <div className="flex flex-wrap items-center gap-2">
-          <button type="button" data-testid="approval-approve" onClick={() => answer({ approved: true })} className="rounded-md bg-accent px-2.5 py-1 text-xs text-white">
+          <button type="button" data-testid="approval-approve" onClick={() => answer({ approved: true })} className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-accent-fg">
             Approve
           </button>
           {mcp && (

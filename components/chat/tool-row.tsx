@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { useAgentsStore } from "@/lib/stores/agents-store";
 import { agentKeyOf } from "../agents/agent-figures";
+import { ApprovalCard } from "./approval-card";
 import { BookmarkIcon, ChecklistIcon, FolderIcon } from "../ui/icons";
 import { summarizeTool, type ToolCallView } from "./tool-summary";
 
@@ -14,6 +15,10 @@ export function ToolRow({ call }: { call: ToolCallView }) {
   // An AgentSpawn / AgentSend row opens its child's transcript (a child of this conversation, by the result's key).
   const agentKey = call.toolName.startsWith("Agent") ? agentKeyOf(call.output) : undefined;
   const childId = useAgentsStore((s) => (agentKey ? s.agents.find((a) => a.agentKey === agentKey)?.conversationId : undefined));
+  // While it waits for its child: the child's calls that wait for the person, answered here at the child's id.
+  const waiting = useAgentsStore((s) =>
+    running && call.toolCallId && call.toolName.startsWith("Agent") ? s.agents.find((a) => a.toolCallId === call.toolCallId && a.status === "running") : undefined,
+  );
   const Icon = call.toolName.startsWith("Memory") ? BookmarkIcon : /^(Knowledge|Skill)/.test(call.toolName) ? FolderIcon : ChecklistIcon;
   return (
     <div data-testid="tool-row" data-tool={call.toolName} data-state={call.state} className="flex flex-col items-start">
@@ -44,6 +49,14 @@ export function ToolRow({ call }: { call: ToolCallView }) {
         </button>
       )}
       </div>
+      {waiting?.approvals?.length ? (
+        <div data-testid="tool-agent-approvals" className="mt-1.5 w-full space-y-1.5">
+          <p className="text-xs text-muted">{waiting.agentKey} is waiting for your approval:</p>
+          {waiting.approvals.map((a) => (
+            <ApprovalCard key={`${a.conversationId}:${a.toolCallId}`} conversationId={a.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
+          ))}
+        </div>
+      ) : null}
       {open && (
         <div data-testid="tool-detail" className="mt-1.5 w-full space-y-1.5 rounded-lg border border-border bg-code p-2.5 font-mono text-xs">
           <div>

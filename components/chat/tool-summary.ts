@@ -3,6 +3,7 @@ import { statusLabel } from "../tasks/status-labels";
 
 export type ToolCallView = {
   toolName: string;
+  toolCallId?: string;
   state: string;
   input?: unknown;
   output?: unknown;

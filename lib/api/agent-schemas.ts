@@ -8,6 +8,7 @@ import {
   MAX_AGENT_TOOLS,
 } from "../agent/workspace-limits.ts";
 import { SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
+import { isMcpToolEntry } from "../agent/subagent-mcp.ts";
 import { BUILT_IN_TOOL_NAMES, isBuiltInTool } from "../ai/tools/catalog.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -31,15 +32,18 @@ const instructions = z
   .refine((v) => v.trim().length > 0, { message: "must not be empty" })
   .refine((v) => v.length <= MAX_AGENT_INSTRUCTIONS_CHARS, { error: overLimit("instructions", MAX_AGENT_INSTRUCTIONS_CHARS) });
 
-/** Tool names from the built-in list, each once; null (on PATCH): back to the default tools. */
+/**
+ * Tool names from the built-in list and MCP entries (lib/agent/subagent-mcp.ts), each once; null (on PATCH): back to
+ * the default tools.
+ */
 const tools = z
   .array(z.string({ message: "must be a tool name (a string)" }), { message: "must be a list of tool names" })
   .max(MAX_AGENT_TOOLS, { message: `must name at most ${MAX_AGENT_TOOLS} tools` })
   .superRefine((names, ctx) => {
-    const unknown = names.filter((n) => !isBuiltInTool(n));
+    const unknown = names.filter((n) => !isBuiltInTool(n) && !isMcpToolEntry(n));
     if (unknown.length) {
       const shown = unknown.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 60))).join(", ");
-      ctx.addIssue({ code: "custom", message: `names unknown tool(s) ${shown}; the tools are: ${BUILT_IN_TOOL_NAMES.join(", ")}` });
+      ctx.addIssue({ code: "custom", message: `names unknown tool(s) ${shown}; the tools are: ${BUILT_IN_TOOL_NAMES.join(", ")}; MCP tools are named mcp__<server>__<tool>, mcp__<server>__* (a server's tools), mcp__* (every MCP tool) or mcp:read-only (those annotated read-only)` });
       return;
     }
     const twice = names.find((n, i) => names.indexOf(n) !== i);

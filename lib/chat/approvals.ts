@@ -30,8 +30,9 @@ export function deniedError(call: PendingApproval, reason: string | null | undef
 }
 
 /**
- * Stores the pending calls and waits until each is answered (or the reply is stopped: then with what it has).
- * `remembered` hears of a tool the person chose to always allow.
+ * Stores the pending calls and waits until each is answered (or the reply is stopped: then with what it has). A
+ * subagent's are shown in the conversations above it (`ancestors`, its parent first): their side panels and AgentSpawn
+ * rows look again when it starts waiting and once it is answered.
  */
 export async function waitForApprovals({
   conversationId,
@@ -40,6 +41,7 @@ export async function waitForApprovals({
   signal,
   committed,
   nextCallNumber,
+  ancestors = [],
 }: {
   conversationId: string;
   replyId: string;
@@ -47,15 +49,18 @@ export async function waitForApprovals({
   signal: AbortSignal;
   committed: Promise<void>;
   nextCallNumber: (toolName: string) => number;
+  ancestors?: readonly string[];
 }): Promise<(ApprovalAnswer & { remember: boolean })[]> {
   await committed;
   await createPendingApprovals(pending.map((p) => ({ conversationId, toolCallId: p.toolCallId, replyId, toolName: p.toolName })));
   publishChange({ type: "conversation", id: conversationId });
+  for (const id of ancestors) publishChange({ type: "agents", id });
   const toolCallIds = pending.map((p) => p.toolCallId);
   for (;;) {
     const rows = await listToolApprovals({ conversationId, toolCallIds });
     const answered = rows.filter((r) => r.status !== "pending");
     if (answered.length === pending.length || signal.aborted) {
+      for (const id of ancestors) publishChange({ type: "agents", id });
       return answered.map((row) => {
         const call = pending.find((p) => p.toolCallId === row.toolCallId)!;
         const approved = row.status === "approved";

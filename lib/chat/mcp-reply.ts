@@ -4,12 +4,13 @@ import type { Tool } from "ai";
 import { mcpCallDecision } from "../agent/mcp-rules.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { listMcpTools, type McpToolDefinition } from "../ai/mcp/connect.ts";
+import { childMcpTools } from "../agent/subagent-mcp.ts";
 import { type FixedMcpTool, fixedToolsOf } from "../ai/mcp/mcp-tool-list.ts";
 import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
 import type { ToolContext } from "../ai/tools/tool-context.ts";
-import { fixConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
+import { fixConversationMcpTools, getConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
 import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
@@ -61,13 +62,21 @@ export async function discoverMcpTools(servers: readonly McpServerConfig[], sess
   return lists.flat();
 }
 
-/** A reply without MCP tools (a subagent's turn). */
-export const noReplyMcp = (): ReplyMcp => ({ tools: {}, list: [], revision: 0, approvalFor: async () => undefined, remember: () => {}, close: async () => {} });
+/** A subagent's list: the tools its agent allows (`allowed`, lib/agent/subagent-mcp.ts) of its root conversation's. */
+export type InheritedMcp = { rootId: string; allowed: readonly string[] };
+
+/** A child's list, cut from its root's fixed list; none while the root has none fixed (then nothing is stored). */
+async function inheritedList(inherit: InheritedMcp): Promise<FixedMcpTool[] | null> {
+  const root = await getConversationMcpTools({ conversationId: inherit.rootId });
+  return root ? childMcpTools(root.filter(isFixedTool), inherit.allowed) : null;
+}
 
 /**
  * The MCP tools of this reply. A conversation that has no fixed list gets one now: discovered when this is its first
- * reply, empty when it had replies before MCP existed (its cached prefix stays as it was). A list a compression marked
- * stale is made again (the compression rewrote the cached prefix anyway).
+ * reply, empty when it had replies before MCP existed (its cached prefix stays as it was); a subagent's (`inherit`)
+ * is never discovered: it is what its agent allows of its root conversation's list, so that its calls go to the tools
+ * the person's conversation was offered, under the same approval rules. A list a compression marked stale is made
+ * again (the compression rewrote the cached prefix anyway).
  */
 export async function openReplyMcp({
   conversationId,
@@ -75,12 +84,14 @@ export async function openReplyMcp({
   history,
   committed,
   ctx,
+  inherit,
 }: {
   conversationId: string;
   workspaceId: string | undefined;
   history: readonly ChatMessage[];
   committed: Promise<void>;
   ctx: ToolContext;
+  inherit?: InheritedMcp;
 }): Promise<ReplyMcp> {
   const sessions = createMcpSessions();
   const workspace = workspaceId ?? DEFAULT_WORKSPACE_ID;
@@ -88,10 +99,18 @@ export async function openReplyMcp({
   let list: FixedMcpTool[];
   let revision = stored?.revision ?? 0;
   if (stored?.stale) {
-    list = await discoverMcpTools(configs, sessions, workspace, stored.data.filter(isFixedTool));
+    list = inherit ? ((await inheritedList(inherit)) ?? []) : await discoverMcpTools(configs, sessions, workspace, stored.data.filter(isFixedTool));
     revision = await replaceConversationMcpTools({ conversationId, data: list });
   } else if (stored) {
     list = stored.data.filter(isFixedTool);
+  } else if (inherit) {
+    const inherited = await inheritedList(inherit);
+    list = inherited ?? [];
+    if (inherited) {
+      committed
+        .then(() => fixConversationMcpTools({ conversationId, data: inherited }))
+        .catch(logFailure("storing a subagent's MCP tool list failed", { conversationId }));
+    }
   } else {
     const started = history.some((m) => m.role === "assistant");
     list = started ? [] : await discoverMcpTools(configs, sessions, workspace);
@@ -133,6 +152,7 @@ export async function openReplyMcp({
   };
   const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
   const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
-  const changes = openMcpChangeTracker({ conversationId, workspaceId: workspace, fixed: list, toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null) });
-  return { tools, list, revision, changes, approvalFor, remember, close: () => sessions.close() };
+  // A subagent's list is a cut of its root's: the person hears of changes in the root conversation, not in each child.
+  const changes = inherit ? undefined : openMcpChangeTracker({ conversationId, workspaceId: workspace, fixed: list, toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null) });
+  return { tools, list, revision, ...(changes ? { changes } : {}), approvalFor, remember, close: () => sessions.close() };
 }

@@ -19,7 +19,7 @@ import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
 import { waitForApprovals } from "./approvals.ts";
 import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
-import { noReplyMcp, openReplyMcp } from "./mcp-reply.ts";
+import { openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
@@ -27,7 +27,8 @@ import { prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 import { type PromptAgent, systemPromptFor } from "./system-prompt.ts";
-import { inheritedMode } from "./subagent-mode.ts";
+import { ancestorIds, inheritedMode } from "./subagent-mode.ts";
+import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { type SettledReply, type StartChildReply, subagentHost } from "./subagent-runs.ts";
 import { titleAfterFirstReply } from "./titles.ts";
 import { logFailure } from "../ops/logger.ts";
@@ -119,8 +120,8 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow, job.agent).text;
-  // A subagent's turn has no MCP tools; a conversation's first reply has none fixed yet (its list is made below).
-  const mcpTools = job.parentId ? undefined : await conversationMcpToolTokens(conversationId);
+  // A conversation's first reply has no MCP tools fixed yet (its list is made below).
+  const mcpTools = await conversationMcpToolTokens(conversationId);
   const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools, onCompressed: job.workspace.refresh });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const nextCallNumber = createCallCounter(history);
@@ -140,8 +141,11 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     ...(job.startChild ? { subagents: subagentHost({ start: job.startChild, parentId: conversationId, workspaceId: job.workspaceId }) } : {}),
   };
   // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts). A subagent
-  // gets none yet: a call of its that waited for approval would wait where the person cannot see it.
-  const mcp = job.parentId ? noReplyMcp() : await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext });
+  // gets those its agent allows of its root conversation's list; a call of its that waits is shown and answered in
+  // its parent (lib/chat/subagent-approvals.ts).
+  const ancestors = job.parentId ? await ancestorIds(job.parentId) : [];
+  const inherit = ancestors.length ? { rootId: ancestors.at(-1)!, allowed: job.toolNames ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
+  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext, inherit });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   const steps = createStepPreparation({
     conversationId,
@@ -173,7 +177,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
       toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
       awaitApprovals: async (pending) => {
-        const answers = await waitForApprovals({ conversationId, replyId, pending, signal: job.abortSignal, committed, nextCallNumber });
+        const answers = await waitForApprovals({ conversationId, replyId, pending, signal: job.abortSignal, committed, nextCallNumber, ancestors });
         for (const answer of answers) if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
         return answers;
       },

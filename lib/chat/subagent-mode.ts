@@ -12,3 +12,14 @@ export async function inheritedMode(conversationId: string, parentId: string): P
   }
   return "build";
 }
+
+/** A subagent's parent, its parent's parent, … up to the person's conversation (the last). */
+export async function ancestorIds(parentId: string): Promise<string[]> {
+  const chain = [parentId];
+  for (let depth = 0; depth < 8; depth++) {
+    const parent: string | null | undefined = (await getConversation({ id: chain.at(-1)! }))?.parentId;
+    if (!parent || chain.includes(parent)) break;
+    chain.push(parent);
+  }
+  return chain;
+}

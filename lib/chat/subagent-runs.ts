@@ -4,6 +4,7 @@
 import { generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import { type VisibleAgent, GENERAL_PURPOSE_AGENT_ID } from "../agent/subagents.ts";
+import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { DEFAULT_CHILD_TOOLS } from "../ai/tools/catalog.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
@@ -142,10 +143,11 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
   return { ended };
 }
 
-export type SpawnRequest = { start: StartChildReply; parentId: string; agent: VisibleAgent; task: string; label?: string; background: boolean };
+/** `toolCallId`: the parent's AgentSpawn / AgentSend call that started the run (its row shows the child's approvals). */
+export type SpawnRequest = { start: StartChildReply; parentId: string; agent: VisibleAgent; task: string; label?: string; background: boolean; toolCallId?: string };
 
 /** A child of `parentId` started running `task`; "busy" when the conversation's slots are all taken. */
-export async function spawnChild({ start, parentId, agent, task, label, background }: SpawnRequest): Promise<{ child: ChildRecord; ended: Promise<RunOutcome>; running: number } | { busy: number }> {
+export async function spawnChild({ start, parentId, agent, task, label, background, toolCallId }: SpawnRequest): Promise<{ child: ChildRecord; ended: Promise<RunOutcome>; running: number } | { busy: number }> {
   const parent = await getConversation({ id: parentId });
   if (!parent) throw new Error(`Conversation ${parentId} does not exist.`);
   const run: ChildRun = {
@@ -153,9 +155,11 @@ export async function spawnChild({ start, parentId, agent, task, label, backgrou
     ...(label ? { label } : {}),
     description: agent.description,
     instructions: agent.instructions,
-    tools: [...(agent.tools ?? DEFAULT_CHILD_TOOLS)],
+    // No tools named: the read tools, its task tools and the MCP tools annotated read-only (lib/agent/subagent-mcp.ts).
+    tools: [...(agent.tools ?? [...DEFAULT_CHILD_TOOLS, ...DEFAULT_CHILD_MCP_TOOLS])],
     ...(agent.model ? { model: agent.model } : {}),
     startedAt: clockNow().toISOString(),
+    ...(toolCallId ? { toolCallId } : {}),
     tokens: 0,
   };
   const made = await createChild({
@@ -177,8 +181,15 @@ export async function spawnChild({ start, parentId, agent, task, label, backgrou
 }
 
 /** A new run of a finished child with `message` (AgentSend). */
-export async function sendToChild(start: StartChildReply, child: ChildRecord, message: string, background: boolean): Promise<{ ended: Promise<RunOutcome> } | { busy: number } | "running"> {
-  const run: ChildRun = { ...child.run, startedAt: clockNow().toISOString() };
+export async function sendToChild(
+  start: StartChildReply,
+  child: ChildRecord,
+  message: string,
+  background: boolean,
+  toolCallId?: string,
+): Promise<{ ended: Promise<RunOutcome> } | { busy: number } | "running"> {
+  const run: ChildRun = { ...child.run, startedAt: clockNow().toISOString(), ...(toolCallId ? { toolCallId } : {}) };
+  if (!toolCallId) delete run.toolCallId;
   delete run.endedAt;
   delete run.answer;
   delete run.error;
@@ -267,8 +278,9 @@ export function subagentHost({ start, parentId, workspaceId }: { start: StartChi
       if (await settleOrphans(children)) return listChildren({ parentId });
       return children;
     },
-    spawn: (agent: VisibleAgent, task: string, label: string | undefined, background: boolean) => spawnChild({ start, parentId, agent, task, label, background }),
-    send: (child: ChildRecord, message: string, background: boolean) => sendToChild(start, child, message, background),
+    spawn: (agent: VisibleAgent, task: string, label: string | undefined, background: boolean, toolCallId?: string) =>
+      spawnChild({ start, parentId, agent, task, label, background, toolCallId }),
+    send: (child: ChildRecord, message: string, background: boolean, toolCallId?: string) => sendToChild(start, child, message, background, toolCallId),
     wait: waitForRun,
   };
 }

@@ -2,6 +2,7 @@
 import { ApiError } from "../api/errors.ts";
 import { getConversation } from "../db/conversations.ts";
 import { type ChildRecord, getChild, listChildren } from "../db/subagents.ts";
+import { type ChildApproval, childApprovals } from "./subagent-approvals.ts";
 import { settleOrphans } from "./subagent-runs.ts";
 
 export type AgentSummary = {
@@ -14,9 +15,16 @@ export type AgentSummary = {
   endedAt?: string;
   tokens: number;
   lastTool?: string;
+  /** The parent's AgentSpawn / AgentSend call that started its current run. */
+  toolCallId?: string;
+  /**
+   * The calls of its running reply (or of its own running children's) that wait for the person, each answered at
+   * POST /api/conversations/<its conversationId>/approvals/<toolCallId>.
+   */
+  approvals?: ChildApproval[];
 };
 
-export const agentSummaryOf = (child: ChildRecord): AgentSummary => ({
+export const agentSummaryOf = (child: ChildRecord, approvals?: ChildApproval[]): AgentSummary => ({
   agentKey: child.agentKey,
   agentId: child.run.agentId,
   ...(child.run.label ? { label: child.run.label } : {}),
@@ -26,6 +34,8 @@ export const agentSummaryOf = (child: ChildRecord): AgentSummary => ({
   ...(child.status !== "running" && child.run.endedAt ? { endedAt: child.run.endedAt } : {}),
   tokens: child.run.tokens ?? 0,
   ...(child.run.lastTool ? { lastTool: child.run.lastTool } : {}),
+  ...(child.run.toolCallId ? { toolCallId: child.run.toolCallId } : {}),
+  ...(approvals?.length ? { approvals } : {}),
 });
 
 export type SubagentFields = { agents: AgentSummary[]; parentId?: string; agentKey?: string };
@@ -35,7 +45,8 @@ export async function subagentFields(conversationId: string): Promise<SubagentFi
   let [children, self] = await Promise.all([listChildren({ parentId: conversationId }), getChild({ id: conversationId })]);
   // A child whose server died while it ran reads as stopped (its parent is told at its next step).
   if (await settleOrphans(children)) children = await listChildren({ parentId: conversationId });
-  return { agents: children.map(agentSummaryOf), ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}) };
+  const waiting = await childApprovals(children);
+  return { agents: children.map((child) => agentSummaryOf(child, waiting.get(child.id))), ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}) };
 }
 
 /** GET /api/conversations/:id/agents: the same fields, without the rest of the conversation's view. */

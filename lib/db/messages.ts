@@ -174,6 +174,13 @@ function isConflict(error: unknown): boolean {
   return code === "P2025" || code === "P2002";
 }
 
+/** One message of the conversation, or null. */
+export async function getMessage({ conversationId, id }: { conversationId: string; id: string }): Promise<ChatMessage | null> {
+  const db = await getDb();
+  const row = await db.message.findFirst({ where: { conversationId, id } });
+  return row ? toChatMessage(row) : null;
+}
+
 /** Appends one message at the end of the conversation. */
 export async function appendMessage({
   conversationId,

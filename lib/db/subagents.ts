@@ -28,6 +28,8 @@ export type ChildRun = {
   error?: string;
   /** The last tool the child called. */
   lastTool?: string;
+  /** The parent's AgentSpawn / AgentSend call that started the current run. */
+  toolCallId?: string;
 };
 
 export type ChildRecord = {
@@ -77,7 +79,7 @@ export function runOf(value: unknown): ChildRun {
   const r = isRecord(value) ? value : {};
   const tools = Array.isArray(r.tools) && r.tools.every((t) => typeof t === "string") ? (r.tools as string[]) : undefined;
   const run: ChildRun = { agentId: text(r.agentId) ?? "" };
-  for (const key of ["label", "description", "instructions", "model", "startedAt", "endedAt", "replyId", "answer", "error", "lastTool"] as const) {
+  for (const key of ["label", "description", "instructions", "model", "startedAt", "endedAt", "replyId", "answer", "error", "lastTool", "toolCallId"] as const) {
     const v = text(r[key]);
     if (v !== undefined) run[key] = v;
   }

@@ -34,6 +34,13 @@ export async function listToolApprovals({ conversationId, toolCallIds }: { conve
   return (await db.toolApproval.findMany({ where: { conversationId, toolCallId: { in: toolCallIds } }, select: SELECT })) as ToolApprovalRow[];
 }
 
+/** The calls still waiting in any of the conversations (a parent's children), oldest first. */
+export async function listPendingApprovals({ conversationIds }: { conversationIds: string[] }): Promise<ToolApprovalRow[]> {
+  if (conversationIds.length === 0) return [];
+  const db = await getDb();
+  return (await db.toolApproval.findMany({ where: { conversationId: { in: conversationIds }, status: "pending" }, select: SELECT, orderBy: { createdAt: "asc" } })) as ToolApprovalRow[];
+}
+
 /** Answers a pending call; false when it was answered already (the first answer stands). */
 export async function answerToolApproval({
   conversationId,

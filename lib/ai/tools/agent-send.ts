@@ -44,7 +44,7 @@ export function agentSendTool(ctx: ToolContext) {
         throw new ToolError({ type: "AgentBusyError", text, args: raw, advice, toolName, call });
       }
       const timeout = input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
-      const sent = await host.send(child, input.message, timeout === 0);
+      const sent = await host.send(child, input.message, timeout === 0, options.toolCallId);
       if (sent === "running" || "busy" in sent) {
         const text = sent === "running" ? `AgentBusyError: ${child.agentKey} is already running again.` : `AgentSlotsError: ${sent.busy} agents are running, the most at once. ${slotsLine(sent.busy)}`;
         throw new ToolError({ type: sent === "running" ? "AgentBusyError" : "AgentSlotsError", text, args: raw, advice: "Wait for a running agent to finish, then try again.", toolName, call });

@@ -41,7 +41,7 @@ export function agentSpawnTool(ctx: ToolContext) {
         throw new ToolError({ type: "AgentDepthError", text, args: raw, advice: "Do the task yourself with your other tools.", toolName, call });
       }
       const timeout = input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
-      const made = await host.spawn(agent, input.task, input.label, timeout === 0);
+      const made = await host.spawn(agent, input.task, input.label, timeout === 0, options.toolCallId);
       if ("busy" in made) {
         const text = `AgentSlotsError: ${made.busy} agents are running in this conversation, the most at once, so no agent was started.`;
         const advice = "Wait for one to finish (its answer comes as a system reminder; AgentList shows them), or do this task yourself.";

@@ -36,6 +36,18 @@ export class SubagentsPanel {
     return this.drawer;
   }
 
+  /** The "Waiting for your approval" note and the approval card(s) under a child's row. */
+  waiting(agentKey: string): Locator {
+    return this.row(agentKey).getByTestId("agent-waiting");
+  }
+  approvalCard(agentKey: string): Locator {
+    return this.row(agentKey).getByTestId("agent-approvals").getByTestId("approval-card");
+  }
+  /** The approval card under the parent's AgentSpawn / AgentSend row that waits for its child. */
+  toolRowApprovalCard(reply: Locator): Locator {
+    return reply.locator('[data-testid="tool-row"][data-tool^="Agent"]').getByTestId("tool-agent-approvals").getByTestId("approval-card");
+  }
+
   get drawer(): Locator {
     return this.page.getByTestId("agent-transcript");
   }
