@@ -1,10 +1,11 @@
 "use client";
-// A workspace's MCP servers (issue 27): add one (name, URL, headers, approval, timeout), enable or disable it, change
-// its approval, see its status and tools, remove it. Header values are write-only: shown masked, sent again in full
+// A workspace's MCP servers (issue 27): add one (name, URL, headers, approval, timeout), edit it, enable or disable it,
+// change its approval, see its status and tools, remove it. Header values are write-only: shown masked, sent again in full
 // to change them. The operator's servers (HINTLINE_MCP_CONFIG) are listed read-only.
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { PlusIcon, TrashIcon } from "../ui/icons";
+import { MCP_APPROVALS as APPROVALS, McpServerForm } from "./mcp-server-form";
 import { McpToolChange, type ToolChange } from "./mcp-tool-change";
 
 type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number; change?: ToolChange };
@@ -22,79 +23,9 @@ type Server = {
   tools?: Tool[];
 };
 
-const field = "w-full rounded-lg border border-border bg-elevated px-3 py-1.5 text-sm outline-none focus:border-accent/60";
-const APPROVALS: { value: Server["approval"]; label: string }[] = [
-  { value: "read-only-auto", label: "Ask unless read-only" },
-  { value: "ask", label: "Ask every call" },
-  { value: "always", label: "Never ask" },
-];
-
-/** "Name: value" lines into a header object (values are write-only: the server never sends them back). */
-function headersOf(text: string): Record<string, string> | string {
-  const out: Record<string, string> = {};
-  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
-    const at = line.indexOf(":");
-    if (at <= 0) return `"${line}" is not a "Name: value" header line.`;
-    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return out;
-}
-
-function AddServerForm({ onSubmit, onCancel }: { onSubmit: (body: object) => Promise<string | null>; onCancel: () => void }) {
-  const [name, setName] = useState("");
-  const [url, setUrl] = useState("");
-  const [headers, setHeaders] = useState("");
-  const [approval, setApproval] = useState<Server["approval"]>("read-only-auto");
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = headersOf(headers);
-    if (typeof parsed === "string") return setError(parsed);
-    setError(await onSubmit({ name: name.trim(), url: url.trim(), approval, ...(Object.keys(parsed).length ? { headers: parsed } : {}) }));
-  };
-  return (
-    <form data-testid="mcp-form" onSubmit={(e) => void submit(e)} className="space-y-2 rounded-lg border border-border p-3">
-      <label className="block text-xs font-medium text-muted">
-        Name (kebab-case)
-        <input data-testid="mcp-name-input" value={name} maxLength={32} placeholder="issue-tracker" onChange={(e) => setName(e.target.value)} className={`${field} mt-1 font-mono`} />
-      </label>
-      <label className="block text-xs font-medium text-muted">
-        URL (Streamable HTTP or SSE)
-        <input data-testid="mcp-url-input" value={url} maxLength={2048} placeholder="https://mcp.example.com/mcp" onChange={(e) => setUrl(e.target.value)} className={`${field} mt-1 font-mono`} />
-      </label>
-      <label className="block text-xs font-medium text-muted">
-        Headers, one "Name: value" per line (write-only: never shown again)
-        <textarea data-testid="mcp-headers-input" value={headers} rows={2} onChange={(e) => setHeaders(e.target.value)} className={`${field} mt-1 font-mono`} />
-      </label>
-      <label className="block text-xs font-medium text-muted">
-        Approval
-        <select data-testid="mcp-approval-input" value={approval} onChange={(e) => setApproval(e.target.value as Server["approval"])} className={`${field} mt-1`}>
-          {APPROVALS.map((a) => (
-            <option key={a.value} value={a.value}>
-              {a.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {error && (
-        <p role="alert" data-testid="mcp-error" className="text-xs text-danger">
-          {error}
-        </p>
-      )}
-      <div className="flex gap-2">
-        <button type="submit" data-testid="mcp-save" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg">
-          Add server
-        </button>
-        <button type="button" className="rounded-lg border border-border px-3 py-1.5 text-sm" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
-
 function ServerItem({ server, base, onChanged }: { server: Server; base: string; onChanged: () => Promise<void> }) {
   const [detail, setDetail] = useState<Server | null>(null);
+  const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const own = server.source === "workspace";
   const path = `${base}/${encodeURIComponent(server.name)}`;
@@ -105,6 +36,17 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
       await onChanged();
     } catch (e) {
       setError(failureText(e));
+    }
+  };
+  const save = async (body: Record<string, unknown>): Promise<string | null> => {
+    try {
+      await apiFetch(path, { method: "PATCH", body: JSON.stringify(body) });
+      setEditing(false);
+      setDetail(null);
+      await onChanged();
+      return null;
+    } catch (e) {
+      return failureText(e);
     }
   };
   const check = async () => {
@@ -145,11 +87,17 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
           Status
         </button>
         {own && (
+          <button type="button" data-testid="mcp-item-edit" aria-expanded={editing} className="rounded-md border border-border px-2 py-1 text-xs" onClick={() => setEditing(!editing)}>
+            Edit
+          </button>
+        )}
+        {own && (
           <button type="button" data-testid="mcp-item-delete" aria-label={`Remove MCP server ${server.name}`} className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger" onClick={() => void act(() => apiFetch(path, { method: "DELETE" }))}>
             <TrashIcon />
           </button>
         )}
       </div>
+      {editing && <McpServerForm editing={server} onSubmit={save} onCancel={() => setEditing(false)} />}
       {detail && (
         <div data-testid="mcp-item-status" data-status={detail.status} className="text-xs text-muted">
           {detail.status === "connected" ? `Connected · ${detail.tools?.length ?? 0} tools, ${(detail.tools ?? []).reduce((n, t) => n + t.tokens, 0).toLocaleString("en-US")} tokens` : detail.status === "failed" ? `Cannot connect: ${detail.error}` : "Disabled"}
@@ -187,7 +135,7 @@ export function McpSection({ workspaceId }: { workspaceId: string }) {
     }
   }, [base]);
   useEffect(() => void load(), [load]);
-  const add = async (body: object): Promise<string | null> => {
+  const add = async (body: Record<string, unknown>): Promise<string | null> => {
     try {
       await apiFetch(base, { method: "POST", body: JSON.stringify(body) });
       setAdding(false);
@@ -209,8 +157,8 @@ export function McpSection({ workspaceId }: { workspaceId: string }) {
           </button>
         )}
       </div>
-      <p className="text-xs text-muted">Their tools reach new conversations of this workspace as mcp__&lt;server&gt;__&lt;tool&gt;; a running conversation keeps the tools it started with.</p>
-      {adding && <AddServerForm onSubmit={add} onCancel={() => setAdding(false)} />}
+      <p className="text-xs text-muted">Their tools reach new conversations of this workspace as mcp__&lt;server&gt;__&lt;tool&gt;; a running conversation is told what changed and takes the new tools in at its next compression, or when you choose "Use the new tools now" there.</p>
+      {adding && <McpServerForm onSubmit={add} onCancel={() => setAdding(false)} />}
       <ul data-testid="mcp-list" data-loaded={servers !== null} className="space-y-1">
         {servers?.length === 0 && !adding && <li className="text-sm text-muted">No MCP servers yet.</li>}
         {servers?.map((s) => (

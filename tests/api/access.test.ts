@@ -69,6 +69,7 @@ const apiRoutes: Route[] = [
   { method: "POST", path: `${W}/mcp-servers/evil/tools/echo/accept` },
   { method: "POST", path: `${X}/approvals/call_1`, body: { approved: true } },
   { method: "POST", path: `${X}/tool-calls/call_1/cancel` },
+  { method: "POST", path: `${X}/mcp-tools/refresh` },
   { method: "GET", path: "/api/model" },
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },

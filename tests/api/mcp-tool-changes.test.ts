@@ -75,7 +75,8 @@ describe.each(kinds)("$name: MCP tools changed under a conversation", ({ databas
     expect(told[0]).not.toContain("<current-time>1999");
     expect(told[0]!.match(/<\/system-reminder>/g)).toHaveLength(1);
     const hint = second.chunks.find((c) => c.type === "data-hint" && (c.data as { fields?: Record<string, string> }).fields?.mcpTools !== undefined);
-    expect((hint?.data as { fields: Record<string, string> }).fields.changes).toBe("MCP: server beta added");
+    const fields = (hint?.data as { fields?: Record<string, string> } | undefined)?.fields;
+    expect(fields?.changes).toBe("MCP: server beta added");
 
     // Told once: the next turn carries that hint in its history and adds none.
     const third = await turn(id);
