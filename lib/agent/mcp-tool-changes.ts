@@ -3,7 +3,7 @@
 // went or changed, and that they arrive at the next compression or when the person chooses to use them now. Pure:
 // the conversation's list and the workspace's catalog in, changes and text out.
 import { hashText } from "./cache-breaks.ts";
-import { HINT_MAX_CHARS } from "./hints/render-hint.ts";
+import { bulletReminder } from "./hints/render-hint.ts";
 import { oneLine } from "./hints/neutralize-tags.ts";
 import { escapeWorkspaceText } from "./system-prompt/workspace.ts";
 
@@ -104,20 +104,11 @@ const HEAD =
 
 /** The hint, at most HINT_MAX_CHARS; changes that do not fit are counted. */
 export function renderMcpToolsHint(changes: readonly McpToolChange[]): { fields: Record<string, string>; text: string } {
-  const open = "<system-reminder>\n";
-  const close = "\n</system-reminder>";
-  const more = (n: number) => `\n- … and ${n} more change${n === 1 ? "" : "s"}.`;
-  let body = HEAD;
-  let shown = 0;
-  for (const change of changes) {
-    const next = `\n${describeMcpChange(change)}`;
-    const reserve = shown + 1 < changes.length ? more(changes.length - shown - 1).length : 0;
-    if (open.length + body.length + next.length + reserve + close.length > HINT_MAX_CHARS) break;
-    body += next;
-    shown++;
-  }
-  if (shown < changes.length) body += more(changes.length - shown);
-  return { fields: { changes: summarizeMcpChanges(changes), [MCP_CHANGES_FIELD]: String(changes.length) }, text: `${open}${body}${close}` };
+  const more = (n: number) => `- … and ${n} more change${n === 1 ? "" : "s"}.`;
+  return {
+    fields: { changes: summarizeMcpChanges(changes), [MCP_CHANGES_FIELD]: String(changes.length) },
+    text: bulletReminder(HEAD, changes.map(describeMcpChange), more),
+  };
 }
 
 /** The changes as a key, to tell each set once (the same set found again is not news). */

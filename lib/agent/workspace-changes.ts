@@ -3,7 +3,7 @@
 // changed since it last heard, carrying the new content within a hint's bounded size. The prompt takes the changes in
 // at the next compression. Pure: states in, changes and texts out.
 import type { HintSource } from "../chat-message.ts";
-import { HINT_MAX_CHARS } from "./hints/render-hint.ts";
+import { bulletReminder } from "./hints/render-hint.ts";
 import { escapeWorkspaceText, oneLine, type WorkspaceSnapshot } from "./system-prompt/workspace.ts";
 
 export const WORKSPACE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Workspace" };
@@ -189,21 +189,9 @@ const HEAD = (name: string) =>
 
 /** The Workspace hint for these changes, at most HINT_MAX_CHARS; the changes that do not fit are counted. */
 export function renderWorkspaceHint(name: string, changes: readonly WorkspaceChange[]): { fields: Record<string, string>; text: string } {
-  const open = "<system-reminder>\n";
-  const close = "\n</system-reminder>";
-  const head = HEAD(name);
-  const more = (n: number) => `\n- … and ${n} more change${n === 1 ? "" : "s"}: list the knowledge files with KnowledgeList, read the instructions with InstructionsRead, search memory with MemorySearch.`;
-  let body = head;
-  let shown = 0;
-  for (const change of changes) {
-    const next = `\n${describeChange(change)}`;
-    const reserve = shown + 1 < changes.length ? more(changes.length - shown - 1).length : 0;
-    if (open.length + body.length + next.length + reserve + close.length > HINT_MAX_CHARS) break;
-    body += next;
-    shown++;
-  }
-  if (shown < changes.length) body += more(changes.length - shown);
-  return { fields: { changes: summarizeChanges(changes) }, text: `${open}${body}${close}` };
+  const more = (n: number) =>
+    `- … and ${n} more change${n === 1 ? "" : "s"}: list the knowledge files with KnowledgeList, read the instructions with InstructionsRead, search memory with MemorySearch.`;
+  return { fields: { changes: summarizeChanges(changes) }, text: bulletReminder(HEAD(name), changes.map(describeChange), more) };
 }
 
 const isText = (v: unknown): v is string => typeof v === "string";

@@ -67,3 +67,23 @@ export function readField(text: string, key: string): string | undefined {
   if (end < 0) return undefined;
   return unescapeValue(text.slice(start + open.length, end));
 }
+
+/**
+ * A reminder of a head line and one bullet per item, as many as fit in HINT_MAX_CHARS in order; `more(n)` says what
+ * became of the n left out (its own line, counted in before the cut).
+ */
+export function bulletReminder(head: string, bullets: readonly string[], more: (left: number) => string): string {
+  const open = "<system-reminder>\n";
+  const close = "\n</system-reminder>";
+  let body = head;
+  let shown = 0;
+  for (const bullet of bullets) {
+    const next = `\n${bullet}`;
+    const reserve = shown + 1 < bullets.length ? more(bullets.length - shown - 1).length + 1 : 0;
+    if (open.length + body.length + next.length + reserve + close.length > HINT_MAX_CHARS) break;
+    body += next;
+    shown++;
+  }
+  if (shown < bullets.length) body += `\n${more(bullets.length - shown)}`;
+  return `${open}${body}${close}`;
+}
