@@ -36,7 +36,7 @@ test("deleting a workspace that still has conversations says why first and never
   await chat.gotoNewChat();
   const id = await ws.create(name);
   await chat.ask("hello");
-  await chat.conversationId();
+  const conversation = await chat.conversationId();
 
   await ws.switcher.getByTestId("workspace-delete").click();
   const note = ws.switcher.getByTestId("workspace-delete-blocked");
@@ -47,6 +47,8 @@ test("deleting a workspace that still has conversations says why first and never
 
   // Once the conversation is gone the same button asks, and deletes.
   await chat.delete();
+  // The dialog closes as the DELETE is sent; on a loaded machine the click below could ask before it is stored.
+  await expect.poll(async () => (await page.request.get(`/api/conversations/${conversation}`)).status()).toBe(404);
   await ws.switcher.getByTestId("workspace-delete").click();
   await expect(ws.switcher.getByTestId("workspace-confirm-delete")).toContainText("This cannot be undone.");
   await ws.switcher.getByTestId("workspace-delete-yes").click();
