@@ -154,9 +154,12 @@ export async function editMcpServer(workspaceId: string, name: string, input: z.
   await requireWorkspace(workspaceId);
   const updated = await updateMcpServer({ workspaceId, name, ...input });
   if (updated) {
-    // Running conversations hear of a server switched on or off, or moved (lib/chat/mcp-tool-changes.ts).
-    await bumpWorkspaceRevision({ workspaceId });
-    listInBackground(workspaceId, configOfRow(updated));
+    // Running conversations hear of a server switched on or off, or moved (lib/chat/mcp-tool-changes.ts); a change of
+    // approval or timeout leaves its tools as they are, and nobody needs to reach it for that.
+    if (input.url !== undefined || input.headers !== undefined || input.enabled !== undefined) {
+      await bumpWorkspaceRevision({ workspaceId });
+      listInBackground(workspaceId, configOfRow(updated));
+    }
     return viewOfRow(updated);
   }
   throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);
