@@ -1,8 +1,13 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { allowedHost, authToken, SESSION_COOKIE, safeEqual, verifySessionValue } from "@/lib/auth";
+import { hasAccountsCookie } from "@/lib/auth/accounts-cookie";
+import { authMode } from "@/lib/auth/mode";
+import { viewerOrNull } from "@/lib/auth/viewer";
+import { allowedHost, authToken, SESSION_COOKIE, safeEqual, verifySessionValue } from "@/lib/auth/token";
 import { isSessionRevoked } from "@/lib/chat/sessions";
 
 const OPEN_PATHS = new Set(["/sign-in", "/api/auth/sign-in", "/api/health"]);
+// Accounts mode: signing up and in, and better-auth's own endpoints (lib/auth/account-routes.ts serves only some).
+const ACCOUNTS_OPEN_PATHS = new Set(["/sign-in", "/sign-up", "/api/health"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
@@ -28,7 +33,8 @@ function crossSite(): NextResponse {
 }
 
 function unauthorized(): NextResponse {
-  return jsonError(401, "unauthorized", "Sign in first: send Authorization: Bearer <HINTLINE_AUTH_TOKEN>.");
+  const how = authMode() === "accounts" ? "POST /api/auth/sign-in/email" : "send Authorization: Bearer <HINTLINE_AUTH_TOKEN>";
+  return jsonError(401, "unauthorized", `Sign in first: ${how}.`);
 }
 
 function badPath(path: string, message: string): NextResponse {
@@ -92,6 +98,23 @@ async function validSession(request: NextRequest, token: string): Promise<boolea
   return session !== null && !(await isSessionRevoked(session.id));
 }
 
+function toSignIn(request: NextRequest, path: string): NextResponse {
+  const signIn = pageUrl(request, "/sign-in");
+  signIn.searchParams.set("next", path);
+  return NextResponse.redirect(signIn);
+}
+
+/**
+ * Accounts mode: an API request without a session cookie is refused here (route() checks the session itself, and
+ * whose data it asks for); a page is shown only to a signed-in user, others go to the sign-in page.
+ */
+async function accountsGate(request: NextRequest, path: string): Promise<NextResponse> {
+  if (ACCOUNTS_OPEN_PATHS.has(path) || path.startsWith("/api/auth/")) return pass(request);
+  if (path.startsWith("/api/")) return hasAccountsCookie(request) ? pass(request) : unauthorized();
+  if (await viewerOrNull(request)) return pass(request);
+  return toSignIn(request, path);
+}
+
 export async function proxy(request: NextRequest) {
   const host = request.headers.get("host");
   // DNS rebinding: another site's page whose name now resolves to this machine is served under its own Host.
@@ -119,6 +142,7 @@ export async function proxy(request: NextRequest) {
   // Another site's page can make the browser send a write (a form post) with or without a session: a write that a
   // browser marks as coming from another origin is refused whether or not a token is configured.
   if (UNSAFE_METHODS.has(request.method) && !sameOrigin(request)) return crossSite();
+  if (authMode() === "accounts") return accountsGate(request, path);
   const token = authToken();
   if (!token) return pass(request);
   if (OPEN_PATHS.has(path)) return pass(request);
@@ -129,9 +153,7 @@ export async function proxy(request: NextRequest) {
   // The cookie is SameSite=Strict, and a cross-origin write carrying one was refused above.
   if (await validSession(request, token)) return pass(request);
   if (path.startsWith("/api/")) return unauthorized();
-  const signIn = pageUrl(request, "/sign-in");
-  signIn.searchParams.set("next", path);
-  return NextResponse.redirect(signIn);
+  return toSignIn(request, path);
 }
 
 export const config = {

@@ -1,4 +1,4 @@
-import { safeNextPath } from "@/lib/auth";
+import { safeNextPath } from "@/lib/auth/token";
 
 export const dynamic = "force-dynamic";
 

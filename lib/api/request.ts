@@ -1,5 +1,7 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
+import { gateRoute } from "../auth/scope.ts";
+import { type Viewer, viewerOf } from "../auth/viewer.ts";
 import { publishChangesOf } from "../chat/live/change-events.ts";
 import { issueInWords } from "../issue-words.ts";
 import { nulPath } from "../nul.ts";
@@ -139,15 +141,32 @@ type RouteContext<P> = { params: Promise<P> };
  * every request is logged with its id (returned as `x-request-id`).
  */
 export function route<P = Record<string, never>>(
-  handler: (request: Request, params: P) => Promise<Response>,
+  handler: (request: Request, params: P, viewer: Viewer) => Promise<Response>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
     let response: Response;
     try {
-      response = await handler(request, await context.params);
+      // Who asks, and whether the conversation or workspace the path names is theirs, before the handler runs.
+      const viewer = await viewerOf(request);
+      response = await handler(request, await gateRoute(viewer, request, await context.params), viewer);
       publishChangesOf(request, response);
+    } catch (error) {
+      response = errorResponse(error);
+    }
+    return logRequest(request, response, requestId, startedAt);
+  };
+}
+
+/** A route anyone may call, signed in or not (the health check): no viewer, no ownership check. */
+export function publicRoute(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const startedAt = performance.now();
+    const requestId = requestIdOf(request);
+    let response: Response;
+    try {
+      response = await handler(request);
     } catch (error) {
       response = errorResponse(error);
     }

@@ -1,7 +1,7 @@
 // Which sign-in sessions were signed out. Every request with a session cookie asks the database, so a session signed
 // out on one instance is refused on every other at once. Only "revoked" answers are remembered (a revoked session
 // never comes back), in a small bounded set shared through globalThis by the proxy and the routes.
-import type { Session } from "../auth.ts";
+import type { Session } from "../auth/token.ts";
 import { isRevokedSession, revokeSession } from "../db/sessions.ts";
 
 const MAX_REMEMBERED = 1_000;

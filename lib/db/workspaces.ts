@@ -4,14 +4,16 @@ import { getDb, lockedTransaction } from "./client.ts";
 
 export const DEFAULT_WORKSPACE_ID = "default";
 
-export type WorkspaceSummary = { id: string; name: string; createdAt: string; updatedAt: string };
+/** shared: every signed-in user of accounts mode may use it (always false in open and token mode). */
+export type WorkspaceSummary = { id: string; name: string; shared: boolean; createdAt: string; updatedAt: string };
 export type Workspace = WorkspaceSummary & { instructions: string };
 
-type WorkspaceRow = { id: string; name: string; instructions: string; createdAt: Date; updatedAt: Date };
+type WorkspaceRow = { id: string; name: string; shared: boolean; instructions: string; createdAt: Date; updatedAt: Date };
 
 const toWorkspace = (row: WorkspaceRow): Workspace => ({
   id: row.id,
   name: row.name,
+  shared: row.shared,
   instructions: row.instructions,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -21,12 +23,19 @@ const toWorkspace = (row: WorkspaceRow): Workspace => ({
 export const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
 export const isForeignKeyViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2003";
 
-/** Every workspace, default first, then by name. */
-export async function listWorkspaces(): Promise<WorkspaceSummary[]> {
+/**
+ * The workspaces a viewer sees (every one; with `userId`, the user's own and the shared ones), their default first
+ * (`defaultId`), then by name.
+ */
+export async function listWorkspaces({ userId, defaultId = DEFAULT_WORKSPACE_ID }: { userId?: string; defaultId?: string } = {}): Promise<WorkspaceSummary[]> {
   const db = await getDb();
-  const rows = await db.workspace.findMany({ select: { id: true, name: true, createdAt: true, updatedAt: true }, orderBy: { name: "asc" } });
-  const summaries = rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
-  return [...summaries.filter((w) => w.id === DEFAULT_WORKSPACE_ID), ...summaries.filter((w) => w.id !== DEFAULT_WORKSPACE_ID)];
+  const rows = await db.workspace.findMany({
+    where: userId === undefined ? {} : { OR: [{ ownerId: userId }, { shared: true }] },
+    select: { id: true, name: true, shared: true, createdAt: true, updatedAt: true },
+    orderBy: { name: "asc" },
+  });
+  const summaries = rows.map((r) => ({ id: r.id, name: r.name, shared: r.shared, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+  return [...summaries.filter((w) => w.id === defaultId), ...summaries.filter((w) => w.id !== defaultId)];
 }
 
 export async function getWorkspace({ id }: { id: string }): Promise<Workspace | null> {
@@ -35,27 +44,42 @@ export async function getWorkspace({ id }: { id: string }): Promise<Workspace | 
   return row ? toWorkspace(row) : null;
 }
 
-export async function findWorkspaceByName({ name }: { name: string }): Promise<WorkspaceSummary | null> {
+/** The owner's workspace of that name (names are unique per owner; null: the one person of open or token mode). */
+export async function findWorkspaceByName({ name, ownerId = null }: { name: string; ownerId?: string | null }): Promise<WorkspaceSummary | null> {
   const db = await getDb();
-  const row = await db.workspace.findUnique({ where: { name } });
+  const row = await db.workspace.findFirst({ where: { name, ownerId } });
   return row ? toWorkspace(row) : null;
 }
 
-/** Throws Prisma's P2002 when the name is taken. */
+// The database's unique index does not compare null owners (open and token mode): the name is checked here as well.
+const nameTaken = () => Object.assign(new Error("Unique constraint failed on the fields: (`ownerId`,`name`)"), { code: "P2002" });
+
 /**
- * "limit" when there are `max` workspaces already (counted under a lock, so concurrent creates cannot pass it);
- * throws Prisma's P2002 when the name is taken.
+ * "limit" when the owner has `max` workspaces already (counted under a lock, so concurrent creates cannot pass it);
+ * throws Prisma's P2002 when the owner has one of that name.
  */
-export async function createWorkspace({ id, name, instructions = "", max }: { id: string; name: string; instructions?: string; max: number }): Promise<Workspace | "limit"> {
+export async function createWorkspace({
+  id,
+  name,
+  instructions = "",
+  max,
+  ownerId = null,
+  shared = false,
+}: { id: string; name: string; instructions?: string; max: number; ownerId?: string | null; shared?: boolean }): Promise<Workspace | "limit"> {
   return lockedTransaction("workspaces", async (tx) => {
-    if ((await tx.workspace.count()) >= max) return "limit" as const;
-    return toWorkspace(await tx.workspace.create({ data: { id, name, instructions } }));
+    if ((await tx.workspace.count({ where: { ownerId } })) >= max) return "limit" as const;
+    if (await tx.workspace.findFirst({ where: { ownerId, name }, select: { id: true } })) throw nameTaken();
+    return toWorkspace(await tx.workspace.create({ data: { id, name, instructions, ownerId, shared } }));
   });
 }
 
 /** null when it does not exist; throws Prisma's P2002 when the new name is taken. */
 export async function updateWorkspace({ id, name, instructions }: { id: string; name?: string; instructions?: string }): Promise<Workspace | null> {
   const db = await getDb();
+  if (name !== undefined) {
+    const current = await db.workspace.findUnique({ where: { id }, select: { ownerId: true } });
+    if (current && (await db.workspace.findFirst({ where: { ownerId: current.ownerId, name, id: { not: id } }, select: { id: true } }))) throw nameTaken();
+  }
   const rows = await db.workspace.updateManyAndReturn({
     where: { id },
     data: { ...(name !== undefined ? { name } : {}), ...(instructions !== undefined ? { instructions } : {}) },

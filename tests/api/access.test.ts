@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newSessionValue } from "../../lib/auth.ts";
+import { newSessionValue } from "../../lib/auth/token.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat } from "../support/chat-client.ts";
 import { type DatabaseSnapshot, expectApiError, jsonRequest, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";

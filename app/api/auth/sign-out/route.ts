@@ -1,6 +1,8 @@
 import { errorResponse } from "@/lib/api/errors";
 import { otherMethodsNotAllowed } from "@/lib/api/request";
-import { authToken, SESSION_COOKIE, verifySessionValue, viaHttps } from "@/lib/auth";
+import { handleAccountsRequest } from "@/lib/auth/account-routes";
+import { authMode } from "@/lib/auth/mode";
+import { authToken, SESSION_COOKIE, verifySessionValue, viaHttps } from "@/lib/auth/token";
 import { endSession } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +15,9 @@ function cookieValue(request: Request): string | undefined {
   return undefined;
 }
 
-// Revokes the session the cookie names (stored, so a copy of the cookie stays refused after a restart) and clears it.
+// Accounts mode: better-auth deletes the session row. Token mode: revokes the session the cookie names (stored, so a copy of the cookie stays refused after a restart) and clears it.
 export async function POST(request: Request) {
+  if (authMode() === "accounts") return handleAccountsRequest(request, "sign-out");
   const token = authToken();
   const value = cookieValue(request);
   const session = token && value ? await verifySessionValue(token, value) : null;

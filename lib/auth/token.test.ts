@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { allowedHost, newSessionValue, safeEqual, safeNextPath, verifySessionValue } from "./auth.ts";
+import { allowedHost, newSessionValue, safeEqual, safeNextPath, verifySessionValue } from "./token.ts";
 
 describe("auth helpers", () => {
   it("compares secrets without shortcuts", () => {

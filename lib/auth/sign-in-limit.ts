@@ -39,7 +39,8 @@ export function signInRetryAfter(address: string, now = Date.now()): number {
   return blockedUntil > now ? Math.ceil((blockedUntil - now) / 1000) : 0;
 }
 
-export function recordSignInFailure(address: string, now = Date.now()): void {
+/** A failure of `key` (an address, or in accounts mode also `account:<email>`); counted in the total once per attempt. */
+export function recordSignInFailure(address: string, now = Date.now(), { countTotal = true } = {}): void {
   const { byAddress, total } = state();
   let mine = byAddress.get(address);
   if (!mine) {
@@ -49,6 +50,7 @@ export function recordSignInFailure(address: string, now = Date.now()): void {
   }
   mine.push(now);
   if (mine.length > MAX_FAILURES_PER_ADDRESS) mine.shift();
+  if (!countTotal) return;
   total.push(now);
   if (total.length > MAX_FAILURES_TOTAL) total.shift();
 }

@@ -1,0 +1,74 @@
+// The one ownership check every route passes through (lib/api/request.ts's route() calls gateRoute before the
+// handler runs): a conversation or workspace another user owns answers exactly as an unknown id does — 404, nothing
+// changed — so ids do not leak. Everything a route reaches below /api/conversations/:id or /api/workspaces/:id (tasks,
+// plan, approvals, children, stream, memory, knowledge, skills, agents, MCP servers) belongs to that id.
+import { ApiError } from "../api/errors.ts";
+import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
+import { conversationOwner, personalDefaultWorkspace, workspaceOwnership } from "../db/ownership.ts";
+import { isAdmin, type Viewer } from "./viewer.ts";
+
+export type WorkspaceAccess = "use" | "edit";
+
+function unknownConversation(id: string): ApiError {
+  return new ApiError("not_found", `Conversation ${id} does not exist.`);
+}
+
+function unknownWorkspace(id: string): ApiError {
+  return new ApiError("not_found", `Workspace ${id} does not exist.`);
+}
+
+/**
+ * Refuses a conversation another user owns. An id no one has used yet passes (POST /api/chat creates it; the other
+ * routes answer their own 404), and so does every id for the operator of open and token mode.
+ */
+export async function checkConversation(viewer: Viewer, id: string): Promise<void> {
+  if (viewer.kind === "operator") return;
+  const owner = await conversationOwner({ id });
+  if (owner !== undefined && owner !== viewer.userId) throw unknownConversation(id);
+}
+
+/** The viewer's own default workspace: "default" for the operator, a private one per user in accounts mode. */
+export async function defaultWorkspaceOf(viewer: Viewer): Promise<string> {
+  return viewer.kind === "operator" ? DEFAULT_WORKSPACE_ID : personalDefaultWorkspace({ userId: viewer.userId });
+}
+
+/**
+ * The workspace id a route names, resolved ("default" is the viewer's own) and checked: a private workspace only for
+ * its owner; a shared one for everyone to use, and to edit for its owner and the admins.
+ */
+export async function resolveWorkspace(viewer: Viewer, id: string, access: WorkspaceAccess): Promise<string> {
+  if (viewer.kind === "operator") return id;
+  if (id === DEFAULT_WORKSPACE_ID) return defaultWorkspaceOf(viewer);
+  const found = await workspaceOwnership({ id });
+  if (!found) throw unknownWorkspace(id);
+  const own = found.ownerId === viewer.userId;
+  if (!own && !found.shared) throw unknownWorkspace(id);
+  if (access === "edit" && !own && !isAdmin(viewer)) {
+    throw new ApiError("forbidden", `Workspace ${id} is shared with you to use; only its owner or an admin can change it.`);
+  }
+  return id;
+}
+
+const CONVERSATION_PATH = /^\/api\/conversations\/(?!export$|import$)[^/]+/;
+const WORKSPACE_PATH = /^\/api\/workspaces\/[^/]+/;
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Checks the `id` a route's path names before its handler runs, and gives the handler the resolved id. Routes under
+ * /api/conversations/:id check the conversation; routes under /api/workspaces/:id the workspace (reads need "use",
+ * writes "edit").
+ */
+export async function gateRoute<P>(viewer: Viewer, request: Request, params: P): Promise<P> {
+  const id = (params as { id?: unknown } | null)?.id;
+  if (typeof id !== "string") return params;
+  const path = new URL(request.url).pathname;
+  if (CONVERSATION_PATH.test(path)) {
+    await checkConversation(viewer, id);
+    return params;
+  }
+  if (WORKSPACE_PATH.test(path)) {
+    const access: WorkspaceAccess = READS.has(request.method) ? "use" : "edit";
+    return { ...params, id: await resolveWorkspace(viewer, id, access) };
+  }
+  return params;
+}

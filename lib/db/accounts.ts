@@ -1,0 +1,104 @@
+// Accounts mode's own rows beside better-auth's: shared settings, invitations, the first admin's claim, users' state.
+import { createHash } from "node:crypto";
+import { getDb } from "./client.ts";
+import { isUniqueViolation } from "./workspaces.ts";
+
+/** The value stored under `key`, made by `make` the first time (every instance then reads the same one). */
+export async function sharedSetting({ key, make }: { key: string; make: () => string }): Promise<string> {
+  const db = await getDb();
+  const existing = await db.appSetting.findUnique({ where: { key } });
+  if (existing) return existing.value;
+  try {
+    return (await db.appSetting.create({ data: { key, value: make() } })).value;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return (await db.appSetting.findUniqueOrThrow({ where: { key } })).value;
+  }
+}
+
+/** Takes `key` for `value` when no one has; false when it was taken already. */
+export async function claimSetting({ key, value }: { key: string; value: string }): Promise<boolean> {
+  const db = await getDb();
+  try {
+    await db.appSetting.create({ data: { key, value } });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+export async function releaseSetting({ key, value }: { key: string; value: string }): Promise<void> {
+  await (await getDb()).appSetting.deleteMany({ where: { key, value } });
+}
+
+export async function countUsers(): Promise<number> {
+  return (await getDb()).user.count();
+}
+
+export type UserState = { id: string; email: string; name: string; admin: boolean; disabled: boolean };
+
+export async function findUserByEmail({ email }: { email: string }): Promise<UserState | null> {
+  const user = await (await getDb()).user.findUnique({ where: { email: email.toLowerCase() } });
+  return user && { id: user.id, email: user.email, name: user.name, admin: user.role === "admin", disabled: user.banned === true };
+}
+
+/** Everything of open or token mode (no owner yet) becomes the user's: the first admin's, when accounts mode starts. */
+export async function makeFirstAdmin({ userId }: { userId: string }): Promise<void> {
+  const db = await getDb();
+  await db.$transaction([
+    db.user.update({ where: { id: userId }, data: { role: "admin" } }),
+    db.workspace.updateMany({ where: { ownerId: null }, data: { ownerId: userId } }),
+    db.conversation.updateMany({ where: { ownerId: null }, data: { ownerId: userId } }),
+    db.memoryEntry.updateMany({ where: { authorId: null, author: { not: "system" } }, data: { authorId: userId } }),
+  ]);
+}
+
+export const hashInvitationToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function createInvitation({ id, token, createdById, expiresAt }: { id: string; token: string; createdById: string; expiresAt: Date }): Promise<void> {
+  await (await getDb()).invitation.create({ data: { id, tokenHash: hashInvitationToken(token), createdById, expiresAt } });
+}
+
+/** Marks the invitation used when it is valid and unused (one sign-up per link, even when two race); its id or null. */
+export async function takeInvitation({ token, now = new Date() }: { token: string; now?: Date }): Promise<string | null> {
+  const db = await getDb();
+  const tokenHash = hashInvitationToken(token);
+  const taken = await db.invitation.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+  if (taken.count !== 1) return null;
+  return (await db.invitation.findUnique({ where: { tokenHash }, select: { id: true } }))?.id ?? null;
+}
+
+export async function giveBackInvitation({ id }: { id: string }): Promise<void> {
+  await (await getDb()).invitation.updateMany({ where: { id, usedById: null }, data: { usedAt: null } });
+}
+
+export async function markInvitationUsed({ id, userId }: { id: string; userId: string }): Promise<void> {
+  await (await getDb()).invitation.update({ where: { id }, data: { usedById: userId } });
+}
+
+export type UserListing = UserState & { createdAt: string };
+
+export async function listUsers(): Promise<UserListing[]> {
+  const rows = await (await getDb()).user.findMany({ orderBy: { createdAt: "asc" } });
+  return rows.map((u) => ({ id: u.id, email: u.email, name: u.name, admin: u.role === "admin", disabled: u.banned === true, createdAt: u.createdAt.toISOString() }));
+}
+
+/**
+ * Disables or enables a user, makes them admin or not; a disabled user's sessions are deleted in the same transaction
+ * (every instance reads sessions from the database, so they are signed out everywhere at once). null: no such user.
+ */
+export async function updateUser({ id, disabled, admin }: { id: string; disabled?: boolean; admin?: boolean }): Promise<UserListing | null> {
+  const db = await getDb();
+  const data = { ...(disabled !== undefined ? { banned: disabled } : {}), ...(admin !== undefined ? { role: admin ? "admin" : "user" } : {}) };
+  const [updated] = await db.$transaction([
+    db.user.updateManyAndReturn({ where: { id }, data }),
+    ...(disabled ? [db.session.deleteMany({ where: { userId: id } })] : []),
+  ]);
+  const u = updated[0];
+  return u ? { id: u.id, email: u.email, name: u.name, admin: u.role === "admin", disabled: u.banned === true, createdAt: u.createdAt.toISOString() } : null;
+}
+
+export async function countAdmins(): Promise<number> {
+  return (await getDb()).user.count({ where: { role: "admin", banned: { not: true } } });
+}
