@@ -49,14 +49,16 @@ export async function startAppServer({
     if (value !== undefined && !(key in env && env[key] === undefined)) childEnv[key] = value;
   }
   // A test only gets a provider it asks for.
-  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN"]) {
+  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "HINTLINE_AUTH", "HINTLINE_OPEN_SIGNUP"]) {
     if (!(key in env)) delete childEnv[key];
   }
   Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_MANUAL_SIG_HANDLE: "true" });
   // stop() sends SIGTERM, which drains: a test's server gives a reply still running 2 s unless the test says otherwise.
   childEnv.HINTLINE_SHUTDOWN_GRACE_MS ??= "2000";
   const headers: Record<string, string> = env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {};
-  const { url, child, output, exited } = await spawnServer({ port, env: childEnv, ready: "/api/model", headers });
+  // Accounts mode answers /api/model only to a signed-in user; the health check is open.
+  const ready = env.HINTLINE_AUTH === "accounts" ? "/api/health" : "/api/model";
+  const { url, child, output, exited } = await spawnServer({ port, env: childEnv, ready, headers });
   return {
     url,
     databaseUrl: dbUrl,
