@@ -7,7 +7,7 @@
 // No session is made for a disabled user, by any way of signing in.
 import { APIError, getOAuthState } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
-import { claimSetting, countUsers, makeFirstAdmin, markInvitationUsed, takeInvitation } from "../db/accounts.ts";
+import { countUsers, makeFirstAdmin, markInvitationUsed, sharedSetting, takeInvitation } from "../db/accounts.ts";
 import { getDb } from "../db/client.ts";
 import { log } from "../ops/logger.ts";
 import { openSignUp } from "./mode.ts";
@@ -57,7 +57,8 @@ const taken = new Map<string, string>();
 async function admit(user: { email: string }, context: HookContext): Promise<{ data: Record<string, unknown> } | undefined> {
   if (!fromOidcCallback(context)) return;
   const email = user.email.toLowerCase();
-  if ((await countUsers()) === 0 && (await claimSetting({ key: FIRST_ADMIN, value: email }))) return { data: { ...user, role: "admin" } };
+  // Claimed, or claimed already by this person (a try that failed after the claim): the first account's.
+  if ((await countUsers()) === 0 && (await sharedSetting({ key: FIRST_ADMIN, make: () => email })) === email) return { data: { ...user, role: "admin" } };
   if (openSignUp()) return;
   const invitation = (await getOAuthState())?.invitation;
   const id = typeof invitation === "string" && invitation ? await takeInvitation({ token: invitation }) : null;

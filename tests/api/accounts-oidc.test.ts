@@ -5,7 +5,7 @@
 // no session.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieOf, invite, type SignedIn } from "../support/accounts-client.ts";
-import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { type AppServer, freePort, startAppServer } from "../support/app-server.ts";
 import { type OidcIssuer, type OidcUser, startOidcIssuer } from "../support/oidc-issuer.ts";
 
 const person = (name: string): OidcUser => ({ sub: `sub-${name.toLowerCase()}`, email: `${name.toLowerCase()}@idp.test`, name });
@@ -162,5 +162,31 @@ describe("OIDC sign-in with HINTLINE_OPEN_SIGNUP=1", () => {
       ["dan@idp.test", true],
       ["eve@idp.test", false],
     ]);
+  });
+});
+
+describe("OIDC sign-in while the issuer is down", () => {
+  let issuer: OidcIssuer | undefined;
+  let server: AppServer;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    server = await startAppServer({ env: { HINTLINE_AUTH: "accounts", HINTLINE_OIDC_ISSUER: url, HINTLINE_OIDC_CLIENT_ID: "hintline-test", HINTLINE_OIDC_CLIENT_SECRET: "issuer-secret" } });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await issuer?.close();
+  });
+
+  it("sends the person back to the sign-in page, and signs them in once the issuer answers", async () => {
+    const start = await fetch(`${server.url}/api/auth/sign-in/oidc`, { redirect: "manual" });
+    expect(start.status).toBe(303);
+    expect(start.headers.get("location")).toBe("/sign-in?error=oidc_unavailable");
+    issuer = await startOidcIssuer({ user: person("Gil"), port });
+    const { callback, cookie } = await oidcSignIn(server, issuer, person("Gil"));
+    expect(callback.status).toBe(200);
+    expect(await sessionUser(server, cookie)).toMatchObject({ email: "gil@idp.test" });
   });
 });

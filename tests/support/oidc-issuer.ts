@@ -43,7 +43,7 @@ function json(res: http.ServerResponse, status: number, body: object): void {
   res.end(JSON.stringify(body));
 }
 
-export async function startOidcIssuer({ user, clientId = "hintline-test", clientSecret = "issuer-secret" }: { user: OidcUser; clientId?: string; clientSecret?: string }): Promise<OidcIssuer> {
+export async function startOidcIssuer({ user, clientId = "hintline-test", clientSecret = "issuer-secret", port = 0 }: { user: OidcUser; clientId?: string; clientSecret?: string; port?: number }): Promise<OidcIssuer> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const forged = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
   const kid = randomBytes(8).toString("hex");
@@ -112,7 +112,7 @@ export async function startOidcIssuer({ user, clientId = "hintline-test", client
       json(res, 500, { error: String(error) });
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const issuer: OidcIssuer = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     clientId,
