@@ -29,8 +29,21 @@ function withBody(request: Request, body: object): Request {
   return new Request(request.url, { method: "POST", headers, body: JSON.stringify(body) });
 }
 
+/** better-auth's answer; its errors (`{ code, message }`) in the API's shape: `{ error: { code, message } }`, same status. */
 async function forward(request: Request): Promise<Response> {
-  return (await accountsAuth(request)).handler(request);
+  const response = await (await accountsAuth(request)).handler(request);
+  if (response.status < 400) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown; message?: unknown; error?: unknown } | null;
+  if (!body || typeof body !== "object" || "error" in body) return response;
+  const code = typeof body.code === "string" && body.code ? body.code.toLowerCase() : `http_${response.status}`;
+  const message = typeof body.message === "string" && body.message ? body.message : "The request was refused.";
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify({ error: { code, message } }), { status: response.status, headers });
 }
 
 async function userIdOf(response: Response): Promise<string | undefined> {

@@ -68,7 +68,16 @@ describe("accounts mode, one server", () => {
     expect(response.status).toBe(401);
     expect(response.headers.get("content-type")).toMatch(/json/);
     expect(response.headers.getSetCookie()).toEqual([]);
-    expect(await response.json()).toBeTypeOf("object");
+    expect(await response.json()).toEqual({ error: { code: "invalid_email_or_password", message: expect.any(String) } });
+    // better-auth's other refusals come in the API's error shape too; a refused sign-up gives its invitation back.
+    const invitation = await invite(server.url, admin);
+    const short = await postAuth(server.url, "sign-up/email", { ...accountFor("Short"), password: "short", invitation });
+    expect(short.status).toBe(400);
+    expect(await short.json()).toEqual({ error: { code: "password_too_short", message: expect.any(String) } });
+    const taken = await postAuth(server.url, "sign-up/email", { ...ann, invitation });
+    expect(taken.status).toBe(422);
+    expect(((await taken.json()) as { error: { code: string } }).error.code).toMatch(/^user_already_exists/);
+    await signUp(server.url, accountFor("Short"), invitation);
   });
 
   it("refuses the API without a cookie and with a forged one", async () => {
