@@ -43,7 +43,7 @@ function json(res: http.ServerResponse, status: number, body: object): void {
   res.end(JSON.stringify(body));
 }
 
-export async function startOidcIssuer({ user, clientId = "hintline-test", clientSecret = "issuer-secret", port = 0 }: { user: OidcUser; clientId?: string; clientSecret?: string; port?: number }): Promise<OidcIssuer> {
+export async function startOidcIssuer({ user, clientId = "hintline-test", clientSecret = "issuer-secret", port = 0, host = "127.0.0.1" }: { user: OidcUser; clientId?: string; clientSecret?: string; port?: number; host?: string }): Promise<OidcIssuer> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const forged = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
   const kid = randomBytes(8).toString("hex");
@@ -114,7 +114,8 @@ export async function startOidcIssuer({ user, clientId = "hintline-test", client
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const issuer: OidcIssuer = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    // `host` names it in URLs: "localhost" makes it another site than an app on 127.0.0.1, as a real issuer is.
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     clientId,
     clientSecret,
     user,
