@@ -27,7 +27,11 @@ test.describe("OIDC sign-in in a browser", () => {
     const env = { HINTLINE_AUTH: "accounts", HINTLINE_OIDC_ISSUER: issuer.url, HINTLINE_OIDC_CLIENT_ID: issuer.clientId, HINTLINE_OIDC_CLIENT_SECRET: issuer.clientSecret };
     app = await startApp({ port: PORT, databaseUrl, env });
 
+    // The person leaves from the app and presses Continue on the issuer's page: the way back is that page's navigation.
+    issuer.consent = true;
     await page.goto(`${app.url}/api/auth/sign-in/oidc`);
+    await expect(page).toHaveURL(new RegExp(`^${issuer.url}/authorize`));
+    await page.getByTestId("issuer-continue").click();
     // "/" opens a new conversation for a signed-in person; anyone else is sent to /sign-in.
     await expect(page).toHaveURL(new RegExp(`^${app.url}/c/[\\w-]+$`));
     expect(issuer.tokenRequests).toHaveLength(1);

@@ -14,6 +14,8 @@ export type OidcIssuer = {
   clientSecret: string;
   /** The person who "signs in" at the next authorize request. */
   user: OidcUser;
+  /** Ask the person to press Continue (a page of the issuer's) before redirecting back, as a real issuer does. */
+  consent: boolean;
   /** Sign id_tokens with a key the JWKS does not hold (a forged token). */
   forgeSignature: boolean;
   /** What the issuer saw: each authorize request's query and each token request's form. */
@@ -37,6 +39,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on("error", reject);
   });
 }
+
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 function json(res: http.ServerResponse, status: number, body: object): void {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
@@ -69,7 +73,12 @@ export async function startOidcIssuer({ user, clientId = "hintline-test", client
         });
       }
       if (url.pathname === "/jwks") return json(res, 200, { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] });
-      if (url.pathname === "/authorize") {
+      if (url.pathname === "/authorize" && issuer.consent) {
+        const fields = [...url.searchParams].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join("");
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(`<!doctype html><title>Test issuer</title><form method="get" action="/approve">${fields}<button data-testid="issuer-continue">Continue</button></form>`);
+      }
+      if (url.pathname === "/authorize" || url.pathname === "/approve") {
         issuer.authorizeRequests.push(url.searchParams);
         const redirectUri = url.searchParams.get("redirect_uri") ?? "";
         if (url.searchParams.get("client_id") !== issuer.clientId || !redirectUri || url.searchParams.get("response_type") !== "code") {
@@ -119,6 +128,7 @@ export async function startOidcIssuer({ user, clientId = "hintline-test", client
     clientId,
     clientSecret,
     user,
+    consent: false,
     forgeSignature: false,
     authorizeRequests: [],
     tokenRequests: [],
