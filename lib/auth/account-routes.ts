@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { parseWith, readJson } from "../api/request.ts";
-import { claimSetting, countUsers, findUserByEmail, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
+import { claimSetting, countUsers, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
 import { log } from "../ops/logger.ts";
 import { accountsAuth, requestOrigin } from "./accounts.ts";
 import { authMode, openSignUp } from "./mode.ts";
@@ -90,8 +90,8 @@ async function signIn(request: Request): Promise<Response> {
   const account = `account:${input.email}`;
   const wait = Math.max(signInRetryAfter(address), signInRetryAfter(account));
   if (wait > 0) return tooMany(wait);
-  const user = await findUserByEmail({ email: input.email });
-  if (user?.disabled) throw new ApiError("forbidden", "This account is disabled; ask an admin.");
+  // A disabled account is refused (403) only after its password was right (lib/auth/oidc.ts's session hook): a wrong
+  // password says nothing about whether the account is disabled.
   const response = await forward(withBody(request, input));
   if (response.status === 401) {
     recordSignInFailure(address);

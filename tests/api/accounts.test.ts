@@ -173,11 +173,15 @@ describe("accounts mode, one server", () => {
     for (const who of [signedUp, later]) expect((await fetch(`${server.url}/api/conversations`, { headers: who.headers })).status).toBe(401);
     const again = await postAuth(server.url, "sign-in/email", { email: fay.email, password: fay.password });
     expect(again.status).toBe(403);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe("account_disabled");
     expect(again.headers.getSetCookie()).toEqual([]);
+    // Only the right password learns that the account is disabled.
+    expect((await wrong(server, fay.email)).status).toBe(401);
   });
 
   // Last: it blocks this server's one address (127.0.0.1) for a minute.
   it("ignores X-Forwarded-For without HINTLINE_TRUST_PROXY: every guess counts against the connection's address", async () => {
+    await signIn(server.url, ann); // a success clears the address's earlier failures
     const guesses: number[] = [];
     for (let i = 0; i < 10; i++) guesses.push((await wrong(server, `nobody${i}@example.test`, { "x-forwarded-for": `198.51.100.${i}` })).status);
     expect(guesses).toEqual(Array(10).fill(401));
