@@ -5,10 +5,11 @@
 import { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { parseWith, readJson } from "../api/request.ts";
-import { claimSetting, countUsers, findUserByEmail, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
+import { claimSetting, countUsers, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
 import { log } from "../ops/logger.ts";
-import { accountsAuth } from "./accounts.ts";
+import { accountsAuth, requestOrigin } from "./accounts.ts";
 import { authMode, openSignUp } from "./mode.ts";
+import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "./oidc.ts";
 import { clientAddress, recordSignInFailure, recordSignInSuccess, signInRetryAfter } from "./sign-in-limit.ts";
 
 const email = z.string().trim().toLowerCase().email("Give a valid email address.").max(254);
@@ -20,8 +21,6 @@ const signUpSchema = z.object({
 });
 const signInSchema = z.object({ email, password: z.string().min(1, "Give a password.").max(256), rememberMe: z.boolean().optional() });
 
-const FIRST_ADMIN = "first-admin";
-
 /** The same request with a new JSON body (better-auth reads the body; ours was read already). */
 function withBody(request: Request, body: object): Request {
   const headers = new Headers(request.headers);
@@ -30,8 +29,21 @@ function withBody(request: Request, body: object): Request {
   return new Request(request.url, { method: "POST", headers, body: JSON.stringify(body) });
 }
 
+/** better-auth's answer; its errors (`{ code, message }`) in the API's shape: `{ error: { code, message } }`, same status. */
 async function forward(request: Request): Promise<Response> {
-  return (await accountsAuth(request)).handler(request);
+  const response = await (await accountsAuth(request)).handler(request);
+  if (response.status < 400) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown; message?: unknown; error?: unknown } | null;
+  if (!body || typeof body !== "object" || "error" in body) return response;
+  const code = typeof body.code === "string" && body.code ? body.code.toLowerCase() : `http_${response.status}`;
+  const message = typeof body.message === "string" && body.message ? body.message : "The request was refused.";
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify({ error: { code, message } }), { status: response.status, headers });
 }
 
 async function userIdOf(response: Response): Promise<string | undefined> {
@@ -78,8 +90,8 @@ async function signIn(request: Request): Promise<Response> {
   const account = `account:${input.email}`;
   const wait = Math.max(signInRetryAfter(address), signInRetryAfter(account));
   if (wait > 0) return tooMany(wait);
-  const user = await findUserByEmail({ email: input.email });
-  if (user?.disabled) throw new ApiError("forbidden", "This account is disabled; ask an admin.");
+  // A disabled account is refused (403) only after its password was right (lib/auth/oidc.ts's session hook): a wrong
+  // password says nothing about whether the account is disabled.
   const response = await forward(withBody(request, input));
   if (response.status === 401) {
     recordSignInFailure(address);
@@ -91,11 +103,57 @@ async function signIn(request: Request): Promise<Response> {
   return response;
 }
 
+/**
+ * OIDC's start, a link a page can hold: asks better-auth's sign-in/social for the issuer's authorize URL (it stores the
+ * state and sets the state cookie) and redirects there. `?invitation=<token>` rides in the state for a first sign-in.
+ */
+async function startOidc(request: Request): Promise<Response> {
+  if (!oidcSettings()) throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
+  const invitation = new URL(request.url).searchParams.get("invitation")?.slice(0, 200);
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.set("content-type", "application/json");
+  headers.set("origin", requestOrigin(request));
+  const body = { provider: OIDC_PROVIDER, callbackURL: "/", newUserCallbackURL: "/", errorCallbackURL: "/sign-in", disableRedirect: true, ...(invitation ? { additionalData: { invitation } } : {}) };
+  const started = await forward(new Request(new URL("/api/auth/sign-in/social", request.url), { method: "POST", headers, body: JSON.stringify(body) }));
+  const { url } = ((await started.json().catch(() => ({}))) ?? {}) as { url?: unknown };
+  if (!started.ok || typeof url !== "string") {
+    log().warn({ event: "oidc_start_failed", status: started.status }, "OpenID Connect sign-in could not start");
+    return new Response(null, { status: 303, headers: { location: "/sign-in?error=oidc_unavailable" } });
+  }
+  const response = new Response(null, { status: 302, headers: { location: url, "cache-control": "no-store" } });
+  for (const cookie of started.headers.getSetCookie()) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+/**
+ * The issuer's redirect back. On success better-auth sets the session cookie and redirects to "/"; that redirect would
+ * still count as the issuer's (cross-site) navigation, so a browser would not send the SameSite=Strict cookie with
+ * it. A page that moves on by itself starts a same-site navigation instead.
+ */
+async function oidcCallback(request: Request): Promise<Response> {
+  if (!oidcSettings()) throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
+  const response = await forward(request);
+  const location = response.headers.get("location");
+  const origin = requestOrigin(request);
+  const signedIn = response.headers.getSetCookie().some((cookie) => /^(__Secure-)?[^=]+\.session_token=[^;]/.test(cookie));
+  if (response.status !== 302 || !location || !signedIn) return response;
+  const target = new URL(location, origin);
+  const path = target.origin === origin ? `${target.pathname}${target.search}` : "/";
+  const escaped = path.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const page = `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Signed in</title><p>Signed in. <a href="${escaped}">Continue</a></p>`;
+  const headers = new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'", "x-frame-options": "DENY" });
+  for (const cookie of response.headers.getSetCookie()) headers.append("set-cookie", cookie);
+  return new Response(page, { status: 200, headers });
+}
+
 const ENDPOINTS: Record<string, { method: string; handle: (request: Request) => Promise<Response> }> = {
   "sign-up/email": { method: "POST", handle: signUp },
   "sign-in/email": { method: "POST", handle: signIn },
   "sign-out": { method: "POST", handle: forward },
   "get-session": { method: "GET", handle: forward },
+  "sign-in/oidc": { method: "GET", handle: startOidc },
+  [`callback/${OIDC_PROVIDER}`]: { method: "GET", handle: oidcCallback },
 };
 
 /** Serves /api/auth/<path> in accounts mode; 404 in the other modes and for every endpoint not listed above. */

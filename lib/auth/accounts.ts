@@ -9,6 +9,7 @@ import { BoundedMap } from "../bounded-map.ts";
 import { databaseUrl, getDb, isPostgresUrl } from "../db/client.ts";
 import { sharedSetting } from "../db/accounts.ts";
 import { ACCOUNTS_COOKIE_PREFIX } from "./accounts-cookie.ts";
+import { accountsDatabaseHooks, oidcPlugins } from "./oidc.ts";
 import { SESSION_MAX_AGE_SECONDS, viaHttps } from "./token.ts";
 
 export const MIN_PASSWORD_LENGTH = 10;
@@ -32,10 +33,16 @@ async function createAuth(origin: string) {
     // lib/auth/sign-in-limit.ts counts failures per account and per address (the address as scripts/server.mjs gives it).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    plugins: oidcPlugins(),
+    // An OIDC callback that fails before its state is read goes back to the sign-in page with ?error=<code>.
+    onAPIError: { errorURL: `${origin}/sign-in` },
+    databaseHooks: accountsDatabaseHooks,
     advanced: {
       cookiePrefix: ACCOUNTS_COOKIE_PREFIX,
       useSecureCookies: origin.startsWith("https:"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "strict" },
+      // The OIDC state cookie must come back on the issuer's redirect, a navigation from another site.
+      cookies: { state: { attributes: { sameSite: "lax" } } },
     },
   });
 }

@@ -1,0 +1,55 @@
+// Accounts mode on two instances sharing one database (a SQLite file both processes open, and PostgreSQL when
+// TEST_POSTGRES_URL is set): sessions live in the database, so a cookie from A works on B, an admin disabling a user
+// on A signs them out on B at once, and a sign-out on B is refused on A.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountFor, invite, postAuth, type SignedIn, signIn, signUp } from "../support/accounts-client.ts";
+import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { databaseKinds } from "./helpers.ts";
+
+const env = { HINTLINE_AUTH: "accounts" };
+
+describe.each(databaseKinds("accounts_instances"))("$name: accounts mode on two instances", ({ databaseUrl }) => {
+  let a: AppServer;
+  let b: AppServer;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    a = await startAppServer({ env, databaseUrl: await databaseUrl() });
+    b = await startAppServer({ env, databaseUrl: a.databaseUrl });
+    admin = await signUp(a.url, accountFor("Ann"));
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  // The same cookie, sent to another instance with that instance's Origin (each is its own origin here).
+  const on = (server: AppServer, who: SignedIn) => ({ cookie: who.cookie, origin: server.url });
+  const read = async (server: AppServer, who: SignedIn) => (await fetch(`${server.url}/api/conversations`, { headers: on(server, who) })).status;
+  const write = async (server: AppServer, who: SignedIn, name: string) =>
+    (await fetch(`${server.url}/api/workspaces`, { method: "POST", headers: { ...on(server, who), "content-type": "application/json" }, body: JSON.stringify({ name }) })).status;
+
+  it("accepts a session from A on B, and refuses it on B at once when an admin disables the user on A", async () => {
+    const bob = accountFor("Bob");
+    const signedUp = await signUp(b.url, bob, await invite(a.url, admin));
+    const onA = await signIn(a.url, bob);
+    expect([await read(a, onA), await read(b, onA), await read(b, signedUp), await write(b, onA, "Bob's")]).toEqual([200, 200, 200, 201]);
+    const disabled = await fetch(`${a.url}/api/admin/users/${signedUp.userId}`, { method: "PATCH", headers: { ...admin.headers, "content-type": "application/json" }, body: JSON.stringify({ disabled: true }) });
+    expect(disabled.status).toBe(200);
+    expect([await read(b, onA), await read(b, signedUp), await write(b, onA, "After")]).toEqual([401, 401, 401]);
+    expect(await read(a, onA)).toBe(401);
+    expect((await postAuth(b.url, "sign-in/email", { email: bob.email, password: bob.password })).status).toBe(403);
+    // The admin's own session is untouched on both.
+    expect([await read(a, admin), await read(b, admin)]).toEqual([200, 200]);
+  });
+
+  it("refuses a session on A once it signed out on B, and keeps the user's other sessions", async () => {
+    const cid = accountFor("Cid");
+    await signUp(a.url, cid, await invite(a.url, admin));
+    const [first, second] = [await signIn(a.url, cid), await signIn(b.url, cid)];
+    expect([await read(a, first), await read(b, first), await read(a, second)]).toEqual([200, 200, 200]);
+    const out = await postAuth(b.url, "sign-out", {}, { cookie: first.cookie });
+    expect(out.status).toBe(200);
+    expect([await read(a, first), await read(b, first)]).toEqual([401, 401]);
+    expect([await read(a, second), await read(b, second)]).toEqual([200, 200]);
+  });
+});
