@@ -94,7 +94,8 @@ async function signIn(request: Request): Promise<Response> {
 const ENDPOINTS: Record<string, { method: string; handle: (request: Request) => Promise<Response> }> = {
   "sign-up/email": { method: "POST", handle: signUp },
   "sign-in/email": { method: "POST", handle: signIn },
-  "sign-out": { method: "POST", handle: forward },
+  // better-auth answers a POST without a JSON Content-Type with 415; a sign-out (a button's fetch, a form) has no body.
+  "sign-out": { method: "POST", handle: (request) => forward(withBody(request, {})) },
   "get-session": { method: "GET", handle: forward },
 };
 

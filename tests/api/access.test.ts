@@ -71,12 +71,13 @@ const apiRoutes: Route[] = [
   { method: "POST", path: `${X}/tool-calls/call_1/cancel` },
   { method: "POST", path: `${X}/mcp-tools/refresh` },
   { method: "GET", path: "/api/model" },
+  { method: "GET", path: "/api/me" },
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
 ];
-const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default"];
+const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/admin", "/sign-up"];
 // The sign-in route and page are open by design (auth.test.ts covers them), and so is the health check (ops.test.ts).
 const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in", "GET /api/health"]);
 
