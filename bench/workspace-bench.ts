@@ -3,6 +3,7 @@
 // prompt's assembly and the Workspace check each call makes when nothing changed (it must not grow with the files'
 // sizes), the same after a change (the hint is built), the first assembly, and KnowledgeSearch over the files through
 // the database's full-text index. Prints figures; asserts nothing.
+import { OPERATOR } from "../lib/auth/viewer.ts";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -48,7 +49,7 @@ function fileText(index: number, bytes: number): string {
 }
 
 async function workspaceOf(name: string, fileBytes: number) {
-  const ws = await addWorkspace({ name, instructions: "Answer from the knowledge files; cite the path." });
+  const ws = await addWorkspace(OPERATOR, { name, instructions: "Answer from the knowledge files; cite the path." });
   await saveKnowledge(ws.id, "KNOWLEDGE.md", `# ${name}\n${Array.from({ length: 50 }, (_, i) => `- notes/file-${i}.md: records ${i * 1000}–${i * 1000 + 999}`).join("\n")}`);
   for (let i = 0; i < 50; i++) await saveKnowledge(ws.id, `notes/file-${i}.md`, fileText(i, fileBytes));
   let memoryTokens = 0;

@@ -1,6 +1,7 @@
 // Drives one conversation through Hintline's real harness, in process: the same lib/chat code the routes call
 // (startReply → prompt assembly, hints, tools, compression → the stored reply), on a throwaway SQLite database and a
 // simulated clock. Every turn is recorded: what the person sent, the hints the model got, its tool calls and answer.
+import { OPERATOR } from "../lib/auth/viewer.ts";
 import type { InjectionStrategy } from "../lib/agent/injection-strategy.ts";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -100,7 +101,7 @@ export class EvalConversation {
 
   /** Moves this conversation (before `open`) into a workspace of its own, made now. */
   async newWorkspace(): Promise<string> {
-    const workspace = await addWorkspace({ name: `eval ${this.id}` });
+    const workspace = await addWorkspace(OPERATOR, { name: `eval ${this.id}` });
     if (this.#options.memoryFromCompression !== undefined) {
       await editWorkspace(workspace.id, { settings: { memory: { fromCompression: this.#options.memoryFromCompression } } });
     }

@@ -1,7 +1,7 @@
 // The HTTP server in front of Next.js (used by `npm start`, the API tests and the browser tests). Before Next.js sees
 // a request it:
 // - listens on loopback unless HOST says otherwise, and refuses an address open to the network without
-//   HINTLINE_AUTH_TOKEN (unless HINTLINE_ALLOW_OPEN=1 says the operator means it);
+//   HINTLINE_AUTH_TOKEN or accounts mode (unless HINTLINE_ALLOW_OPEN=1 says the operator means it);
 // - sets X-Forwarded-For / X-Forwarded-Proto from the connection itself, unless HINTLINE_TRUST_PROXY=1 says a reverse
 //   proxy in front sets them (a client could otherwise name any address or claim HTTPS);
 // - answers an API path with "//" or "\" with a JSON 400 (Next.js would redirect it with a 308 before proxy.ts runs),
@@ -23,11 +23,11 @@ export function isLoopbackHost(host) {
 /** Where to listen: `{ host }`, or `{ error }` when the address is open to the network and nothing protects it. */
 export function listenHost(env = process.env) {
   const host = env.HOST?.trim() || "127.0.0.1";
-  if (isLoopbackHost(host) || env.HINTLINE_AUTH_TOKEN || env.HINTLINE_ALLOW_OPEN === "1") return { host };
+  if (isLoopbackHost(host) || env.HINTLINE_AUTH_TOKEN || env.HINTLINE_AUTH === "accounts" || env.HINTLINE_ALLOW_OPEN === "1") return { host };
   return {
     error:
       `hintline: refusing to listen on ${host} without an access token: anyone who can reach this machine could use it.\n` +
-      "  Set HINTLINE_AUTH_TOKEN (and HINTLINE_ALLOWED_HOSTS to the name clients use), or HINTLINE_ALLOW_OPEN=1 to serve it open anyway.",
+      "  Set HINTLINE_AUTH_TOKEN or HINTLINE_AUTH=accounts (and HINTLINE_ALLOWED_HOSTS to the name clients use), or HINTLINE_ALLOW_OPEN=1 to serve it open anyway.",
   };
 }
 
@@ -40,6 +40,8 @@ export function bodyLimit(pathname, headers, env = process.env) {
   if (pathname === "/api/auth/sign-in") return SIGN_IN_BODY_LIMIT;
   const credentials = headers.authorization || /(?:^|;\s*)hintline_session=/.test(headers.cookie ?? "");
   if (env.HINTLINE_AUTH_TOKEN && !credentials) return SIGN_IN_BODY_LIMIT;
+  // Accounts mode: signing up or in, or anything sent without a session, is small too.
+  if (env.HINTLINE_AUTH === "accounts" && !/(?:^|;\s*)(?:__Secure-)?hintline\.session_token=/.test(headers.cookie ?? "")) return SIGN_IN_BODY_LIMIT;
   // Generous above the largest route limit (an import's), so that a route answers a body just over its own limit
   // with its own words; this only stops bodies far past any limit.
   return Math.max(Number(env.HINTLINE_MAX_IMPORT_BYTES) || 0, 32 * 1024 * 1024) + 8 * 1024 * 1024;

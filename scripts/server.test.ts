@@ -11,6 +11,8 @@ describe("where the server listens", () => {
     for (const host of ["0.0.0.0", "::", "192.168.1.20", "example.test"]) {
       expect(listenHost({ HOST: host }).error).toMatch(/refusing to listen on .* without an access token.*HINTLINE_AUTH_TOKEN.*HINTLINE_ALLOW_OPEN=1/s);
       expect(listenHost({ HOST: host, HINTLINE_AUTH_TOKEN: "t" })).toEqual({ host });
+      expect(listenHost({ HOST: host, HINTLINE_AUTH: "accounts" })).toEqual({ host });
+      expect(listenHost({ HOST: host, HINTLINE_AUTH: "account" }).error).toBeDefined();
       expect(listenHost({ HOST: host, HINTLINE_ALLOW_OPEN: "1" })).toEqual({ host });
       expect(listenHost({ HOST: host, HINTLINE_ALLOW_OPEN: "yes" }).error).toBeDefined();
     }
@@ -23,6 +25,11 @@ describe("where the server listens", () => {
     expect(bodyLimit("/api/chat", { cookie: "a=1; hintline_session=x" }, token)).toBeGreaterThan(32 * 1024 * 1024);
     expect(bodyLimit("/api/chat", {}, token)).toBe(SIGN_IN_BODY_LIMIT);
     expect(bodyLimit("/api/chat", {}, {})).toBeGreaterThan(32 * 1024 * 1024);
+    const accounts = { HINTLINE_AUTH: "accounts" };
+    expect(bodyLimit("/api/auth/sign-up/email", {}, accounts)).toBe(SIGN_IN_BODY_LIMIT);
+    expect(bodyLimit("/api/chat", { cookie: "hintline_session=x" }, accounts)).toBe(SIGN_IN_BODY_LIMIT);
+    expect(bodyLimit("/api/chat", { cookie: "a=1; hintline.session_token=x" }, accounts)).toBeGreaterThan(32 * 1024 * 1024);
+    expect(bodyLimit("/api/chat", { cookie: "__Secure-hintline.session_token=x" }, accounts)).toBeGreaterThan(32 * 1024 * 1024);
   });
 });
 

@@ -1,7 +1,7 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
 import { gateRoute } from "../auth/scope.ts";
-import { type Viewer, viewerOf } from "../auth/viewer.ts";
+import { ownerFilter, type Viewer, viewerOf } from "../auth/viewer.ts";
 import { publishChangesOf } from "../chat/live/change-events.ts";
 import { issueInWords } from "../issue-words.ts";
 import { nulPath } from "../nul.ts";
@@ -151,7 +151,7 @@ export function route<P = Record<string, never>>(
       // Who asks, and whether the conversation or workspace the path names is theirs, before the handler runs.
       const viewer = await viewerOf(request);
       response = await handler(request, await gateRoute(viewer, request, await context.params), viewer);
-      publishChangesOf(request, response);
+      publishChangesOf(request, response, ownerFilter(viewer));
     } catch (error) {
       response = errorResponse(error);
     }

@@ -29,7 +29,8 @@ const instructions = z
   .string({ message: "must be a string (markdown)" })
   .refine((v) => v.length <= MAX_INSTRUCTIONS_CHARS, { error: overLimit("instructions", MAX_INSTRUCTIONS_CHARS) });
 
-export const createWorkspaceSchema = z.object({ name: workspaceName, instructions: instructions.optional() }).strict();
+/** `shared`: every user of accounts mode may use it (an admin's choice). */
+export const createWorkspaceSchema = z.object({ name: workspaceName, instructions: instructions.optional(), shared: z.boolean().optional() }).strict();
 
 /** The whole memory as text, one entry per line (blank lines ignored): each line a valid entry, none twice. */
 const memoryLines = z.string({ message: "must be a string (one entry per line)" }).superRefine((text, ctx) => {

@@ -19,12 +19,19 @@ function unknownWorkspace(id: string): ApiError {
 
 /**
  * Refuses a conversation another user owns. An id no one has used yet passes (POST /api/chat creates it; the other
- * routes answer their own 404), and so does every id for the operator of open and token mode.
+ * routes answer their own 404), and so does every id for the operator of open and token mode. Returns whether a
+ * user's conversation exists already (the operator's answer is "unknown": undefined).
  */
-export async function checkConversation(viewer: Viewer, id: string): Promise<void> {
-  if (viewer.kind === "operator") return;
+export async function checkConversation(viewer: Viewer, id: string): Promise<boolean | undefined> {
+  if (viewer.kind === "operator") return undefined;
   const owner = await conversationOwner({ id });
   if (owner !== undefined && owner !== viewer.userId) throw unknownConversation(id);
+  return owner !== undefined;
+}
+
+/** The same refusal, for a conversation already read (e.g. after a create that may have raced another user's). */
+export function checkOwnerOf(viewer: Viewer, conversation: { id: string; ownerId: string | null }): void {
+  if (viewer.kind === "user" && conversation.ownerId !== viewer.userId) throw unknownConversation(conversation.id);
 }
 
 /** The viewer's own default workspace: "default" for the operator, a private one per user in accounts mode. */

@@ -6,6 +6,7 @@ import type { CreateAgentInput, UpdateAgentInput } from "../api/agent-schemas.ts
 import { ApiError } from "../api/errors.ts";
 import { type AgentDefinition, createAgentDefinition, deleteAgentDefinition, listAgentDefinitions, updateAgentDefinition } from "../db/agents.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
+import { inheritsDefault } from "../db/ownership.ts";
 import { DEFAULT_WORKSPACE_ID, isUniqueViolation } from "../db/workspaces.ts";
 import { checkModelChoice } from "./conversation-model.ts";
 import { requireWorkspace } from "./workspaces.ts";
@@ -30,7 +31,7 @@ export async function workspaceAgents(workspaceId: string): Promise<VisibleAgent
 export async function agentsVisibleIn(workspaceId: string): Promise<VisibleAgent[]> {
   const [own, shared] = await Promise.all([
     listAgentDefinitions({ workspaceId }),
-    workspaceId === DEFAULT_WORKSPACE_ID ? Promise.resolve([]) : listAgentDefinitions({ workspaceId: DEFAULT_WORKSPACE_ID }),
+    inheritsDefault({ workspaceId }).then((inherits) => (inherits ? listAgentDefinitions({ workspaceId: DEFAULT_WORKSPACE_ID }) : [])),
   ]);
   return visibleAgents(own.map(dataOf), shared.map(dataOf));
 }

@@ -2,6 +2,8 @@
 // POST /api/conversations/export), all or nothing.
 import { resolveSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
+import { defaultWorkspaceOf } from "../auth/scope.ts";
+import type { Viewer } from "../auth/viewer.ts";
 import type { ImportedConversation } from "../api/schemas.ts";
 import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
 import { deleteConversation, getConversation } from "../db/conversations.ts";
@@ -18,7 +20,13 @@ import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
 import { importAgents } from "./subagent-transfer.ts";
 
-type ImportOptions = { applySettings?: boolean; timezone?: string };
+/** Where a viewer's imports land: a user's own default workspace, as theirs (the operator's: "default", no owner). */
+export async function importTargetOf(viewer: Viewer): Promise<ImportOptions["owner"]> {
+  return viewer.kind === "user" ? { ownerId: viewer.userId, workspaceId: await defaultWorkspaceOf(viewer) } : undefined;
+}
+
+/** `owner`: whose the copies are (accounts mode) and the workspace they land in (that user's default). */
+type ImportOptions = { applySettings?: boolean; timezone?: string; owner?: { ownerId: string | null; workspaceId: string } };
 
 /** `settings` with the importing browser's zone, unless they name one: a conversation, imported or new, lives in it. */
 function withZone(settings: Record<string, unknown>, timezone: string | undefined): object {
@@ -137,6 +145,7 @@ async function importedRows(source: ImportedConversation, newId: () => string, o
       model,
       pinned: source.pinned,
       archived: source.archived,
+      ...(options.owner ?? {}),
     },
     messages: messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;

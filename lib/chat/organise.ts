@@ -3,14 +3,20 @@
 import { ApiError } from "../api/errors.ts";
 import { maxImportBytes } from "../api/limits.ts";
 import type { ConversationSummary } from "../chat-message.ts";
+import { resolveWorkspace } from "../auth/scope.ts";
+import { ownerFilter, type Viewer } from "../auth/viewer.ts";
 import { getConversation, listConversations } from "../db/conversations.ts";
 import { exportConversation } from "./conversation-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
-/** The conversations of the list (of one workspace, when given): pinned first; `archived`: only the archived ones. */
-export async function listedConversations({ workspaceId, archived = false }: { workspaceId?: string; archived?: boolean }): Promise<ConversationSummary[]> {
+/**
+ * The viewer's conversations of the list (of one workspace they may use, when named; every one's for the operator):
+ * pinned first; `archived`: only the archived ones.
+ */
+export async function listedConversations(viewer: Viewer, { workspaceId: named, archived = false }: { workspaceId?: string; archived?: boolean }): Promise<ConversationSummary[]> {
+  const workspaceId = named === undefined ? undefined : await resolveWorkspace(viewer, named, "use");
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
-  return listConversations({ workspaceId, archived });
+  return listConversations({ workspaceId, archived, ownerId: ownerFilter(viewer) });
 }
 
 /** `?archived=true|false` (absent: false); anything else is refused naming the parameter. */
@@ -28,10 +34,15 @@ export type ExportBundle = { version: 1; exportedAt: string; conversations: Awai
  * The conversations named (each once, in the order given) as one bundle, serialised. Refused whole: an unknown id is
  * a 404 naming every unknown one; a bundle larger than an import accepts is a 413 (what is exported must import).
  */
-export async function exportConversations(ids: readonly string[]): Promise<{ json: string; count: number }> {
+export async function exportConversations(viewer: Viewer, ids: readonly string[]): Promise<{ json: string; count: number }> {
   const unique = [...new Set(ids)];
   const missing: string[] = [];
-  for (const id of unique) if (!(await getConversation({ id }))) missing.push(id);
+  const ownerId = ownerFilter(viewer);
+  for (const id of unique) {
+    const conversation = await getConversation({ id });
+    // Another user's conversation is named as missing, as an unknown one is.
+    if (!conversation || (ownerId !== undefined && conversation.ownerId !== ownerId)) missing.push(id);
+  }
   if (missing.length > 0) {
     const named = missing.slice(0, 5).join(", ") + (missing.length > 5 ? ` and ${missing.length - 5} more` : "");
     throw new ApiError("not_found", `Conversation${missing.length === 1 ? "" : "s"} ${named} do${missing.length === 1 ? "es" : ""} not exist; nothing was exported.`, "ids");

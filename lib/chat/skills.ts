@@ -5,6 +5,7 @@ import { MAX_SKILLS } from "../agent/workspace-limits.ts";
 import { ApiError } from "../api/errors.ts";
 import type { createSkillSchema, updateSkillSchema } from "../api/workspace-schemas.ts";
 import { createSkill, deleteSkill, getSkill, listSkills, type Skill, updateSkill } from "../db/skills.ts";
+import { inheritsDefault } from "../db/ownership.ts";
 import { DEFAULT_WORKSPACE_ID, isUniqueViolation } from "../db/workspaces.ts";
 import { OPERATOR_SKILLS_ORIGIN, type OperatorSkill, operatorSkill, operatorSkills } from "./operator-skills.ts";
 import { requireWorkspace } from "./workspaces.ts";
@@ -38,7 +39,7 @@ export type VisibleSkill = Pick<Skill, "name" | "description" | "instructions"> 
 export async function visibleSkill(workspaceId: string, name: string): Promise<VisibleSkill | null> {
   const own = await getSkill({ workspaceId, name });
   if (own) return { ...own, origin: "workspace" };
-  const shared = workspaceId === DEFAULT_WORKSPACE_ID ? null : await getSkill({ workspaceId: DEFAULT_WORKSPACE_ID, name });
+  const shared = (await inheritsDefault({ workspaceId })) ? await getSkill({ workspaceId: DEFAULT_WORKSPACE_ID, name }) : null;
   if (shared) return { ...shared, origin: "default" };
   const operator = operatorSkill(name);
   return operator ? { ...operator, origin: OPERATOR_SKILLS_ORIGIN, operator } : null;
@@ -48,7 +49,7 @@ export async function visibleSkill(workspaceId: string, name: string): Promise<V
 export async function visibleSkills(workspaceId: string): Promise<Pick<Skill, "name" | "description">[]> {
   const [own, shared] = await Promise.all([
     listSkills({ workspaceId }),
-    workspaceId === DEFAULT_WORKSPACE_ID ? Promise.resolve([]) : listSkills({ workspaceId: DEFAULT_WORKSPACE_ID }),
+    inheritsDefault({ workspaceId }).then((inherits) => (inherits ? listSkills({ workspaceId: DEFAULT_WORKSPACE_ID }) : [])),
   ]);
   const byName = new Map<string, Pick<Skill, "name" | "description">>();
   for (const skill of [...own, ...shared, ...operatorSkills()]) if (!byName.has(skill.name)) byName.set(skill.name, { name: skill.name, description: skill.description });

@@ -1,6 +1,8 @@
 // Orchestrates one chat turn. The person's message and the reply row are written in one transaction while the
 // first model call already starts; the response (and with it anything the model said) is only sent once that
 // write is committed, so a failing or vanishing provider, or a failed write, never loses the person's message.
+import { checkConversation, checkOwnerOf, defaultWorkspaceOf, resolveWorkspace } from "../auth/scope.ts";
+import { OPERATOR, ownerIdOf, type Viewer } from "../auth/viewer.ts";
 import { createUIMessageStream, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import type { ConversationMode } from "../agent/plan-mode.ts";
@@ -52,9 +54,20 @@ async function continuedReplyId(conversationId: string): Promise<string> {
 }
 
 /** Starts a reply that runs until it ends, Stop or an error: the request going away does not stop it. */
-export async function startReply({ request: asked, child }: { request: ChatRequest | ContinueRequest; child?: ChildTurn }): Promise<Response> {
+export async function startReply({
+  request: asked,
+  child,
+  viewer = OPERATOR,
+}: {
+  request: ChatRequest | ContinueRequest;
+  child?: ChildTurn;
+  /** Who sends it (a child's turn is the server's own, for its parent's owner). */
+  viewer?: Viewer;
+}): Promise<Response> {
   const conversationId = asked.id;
   if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
+  // Another user's conversation answers as an unknown one would, before anything is read or written.
+  const exists = await checkConversation(viewer, conversationId);
   // Attachments are checked (and a PDF's text extracted) before anything is written.
   const request: ChatRequest | ContinueRequest = isContinue(asked)
     ? asked
@@ -62,8 +75,12 @@ export async function startReply({ request: asked, child }: { request: ChatReque
   const continuing = isContinue(request);
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
-  // Only a message that names a workspace pays for this read; an unknown one is refused before anything is written.
-  if (!continuing && request.workspaceId !== undefined) await requireWorkspace(request.workspaceId);
+  // Only a message that names a workspace pays for this read; an unknown one (or another user's private one) is
+  // refused before anything is written. A user's new conversation lands in their own default workspace.
+  let workspaceId = continuing ? undefined : request.workspaceId;
+  if (workspaceId !== undefined) workspaceId = await resolveWorkspace(viewer, workspaceId, "use");
+  else if (exists === false) workspaceId = await defaultWorkspaceOf(viewer);
+  if (!continuing && workspaceId !== undefined) await requireWorkspace(workspaceId);
   // A model this server cannot use is refused (400 naming what to set) before anything is written.
   const chosenModel = continuing || request.model === undefined ? null : checkModelChoice(request.model);
   // An edit needs the conversation it edits: an unknown one is refused before anything is written.
@@ -90,11 +107,14 @@ export async function startReply({ request: asked, child }: { request: ChatReque
             id: conversationId,
             settings: timezone ? { injection: { timezone } } : {},
             mode: request.mode,
-            workspaceId: request.workspaceId,
+            workspaceId,
             model: chosenModel,
+            ownerId: ownerIdOf(viewer),
           }),
       listTasks({ conversationId }),
     ]);
+    // Two users' first messages racing to create the same id: the one whose row it is not gets a 404.
+    checkOwnerOf(viewer, conversation);
     if (conversation.parentId && !child) {
       throw new ApiError("conflict", `Conversation ${conversationId} is a subagent's: only its parent's agent writes to it (AgentSend). Read it, or stop it.`);
     }

@@ -6,10 +6,13 @@ import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts
 import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts";
 import { mergeWorkspaceSettings, resolveWorkspaceSettings, type WorkspaceSettings } from "../agent/workspace-settings.ts";
 import { ApiError } from "../api/errors.ts";
+import { defaultWorkspaceOf, resolveWorkspace } from "../auth/scope.ts";
+import { ownerFilter, ownerIdOf, type Viewer } from "../auth/viewer.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
 import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspacedRuns, textOfParts } from "../agent/search-text.ts";
 import { listConversations } from "../db/conversations.ts";
+import { conversationOwner } from "../db/ownership.ts";
 import { searchConversations } from "../db/search.ts";
 import {
   addMemoryEntryUnless,
@@ -25,6 +28,7 @@ import {
   createWorkspace,
   DEFAULT_WORKSPACE_ID,
   deleteWorkspace,
+  isDefaultWorkspace,
   findWorkspaceByName,
   getWorkspace,
   getWorkspaceSettings,
@@ -37,12 +41,12 @@ import {
   type WorkspaceSummary,
 } from "../db/workspaces.ts";
 
-export { DEFAULT_WORKSPACE_ID, listWorkspaces };
+export { DEFAULT_WORKSPACE_ID };
 
-/** Every conversation, or those of one workspace (which must exist). */
-export async function workspaceConversations(workspaceId?: string): Promise<ConversationSummary[]> {
-  if (workspaceId !== undefined) await requireWorkspace(workspaceId);
-  return listConversations({ workspaceId });
+/** The workspaces the viewer sees: every one for the operator; a user's own and the shared ones, theirs first. */
+export async function visibleWorkspaces(viewer: Viewer): Promise<WorkspaceSummary[]> {
+  if (viewer.kind === "operator") return listWorkspaces();
+  return listWorkspaces({ userId: viewer.userId, defaultId: await defaultWorkspaceOf(viewer) });
 }
 
 export type ConversationMatch = ConversationSummary & { match: { messageId: string; snippet: string } | { title: true } };
@@ -53,17 +57,19 @@ const SEARCH_LIMIT = 50;
  * Conversations (of one workspace, when given) whose title or message text holds every word of `query`: title
  * matches first, then by their newest matching message, each newest first; at most 50.
  */
-export async function searchWorkspaceConversations(query: string, workspaceId?: string): Promise<ConversationMatch[]> {
+export async function searchWorkspaceConversations(viewer: Viewer, query: string, named?: string): Promise<ConversationMatch[]> {
+  const workspaceId = named === undefined ? undefined : await resolveWorkspace(viewer, named, "use");
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
+  const ownerId = ownerFilter(viewer);
   const words = searchWords(query);
   if (words.length === 0) throw new ApiError("bad_request", "The search has no words to look for (letters or digits).", "q");
   // Chinese, Japanese and the like are found anywhere in a message (a word index only finds a run's start).
   const unspaced = words.some(isUnspacedWord);
   const terms = unspaced ? splitUnspacedRuns(words) : words;
   const substring = unspaced ? { accept: (parts: unknown) => holdsEveryWord(textOfParts(parts), terms) } : undefined;
-  const hits = await searchConversations({ words: terms, workspaceId, limit: SEARCH_LIMIT, substring });
+  const hits = await searchConversations({ words: terms, workspaceId, ownerId, limit: SEARCH_LIMIT, substring });
   // Archived conversations are found too (their summary says `archived: true`).
-  const summaries = new Map((await listConversations({ workspaceId, archived: "any" })).map((c) => [c.id, c]));
+  const summaries = new Map((await listConversations({ workspaceId, ownerId, archived: "any" })).map((c) => [c.id, c]));
   return hits.flatMap((hit) => {
     const summary = summaries.get(hit.conversationId);
     if (!summary) return [];
@@ -78,18 +84,25 @@ export async function requireWorkspace(id: string): Promise<Workspace> {
   return workspace;
 }
 
-async function nameTaken(name: string): Promise<ApiError> {
-  const other = await findWorkspaceByName({ name });
+async function nameTaken(name: string, ownerId: string | null = null): Promise<ApiError> {
+  const other = await findWorkspaceByName({ name, ownerId });
   return new ApiError("conflict", `A workspace named "${name}" already exists${other ? ` (${other.id})` : ""}; choose another name.`, "name");
 }
 
-export async function addWorkspace(input: z.infer<typeof createWorkspaceSchema>): Promise<Workspace> {
+export async function addWorkspace(viewer: Viewer, input: z.infer<typeof createWorkspaceSchema>): Promise<Workspace> {
+  if (input.shared && (viewer.kind !== "user" || !viewer.admin)) {
+    const why = viewer.kind === "user" ? "only an admin can share a workspace with everyone" : "workspaces are shared only in accounts mode (HINTLINE_AUTH=accounts)";
+    throw new ApiError(viewer.kind === "user" ? "forbidden" : "bad_request", `The workspace cannot be shared: ${why}.`, "shared");
+  }
+  const ownerId = ownerIdOf(viewer);
+  // A user's own "default" exists before they name another workspace so (the name is then taken).
+  if (viewer.kind === "user") await defaultWorkspaceOf(viewer);
   try {
-    const created = await createWorkspace({ id: `ws_${generateId()}`, name: input.name, instructions: input.instructions, max: MAX_WORKSPACES });
+    const created = await createWorkspace({ id: `ws_${generateId()}`, name: input.name, instructions: input.instructions, max: MAX_WORKSPACES, ownerId, shared: input.shared });
     if (created === "limit") throw new ApiError("conflict", `There are already ${MAX_WORKSPACES} workspaces, the limit; delete one first.`);
     return created;
   } catch (error) {
-    if (isUniqueViolation(error)) throw await nameTaken(input.name);
+    if (isUniqueViolation(error)) throw await nameTaken(input.name, ownerId);
     throw error;
   }
 }
@@ -109,7 +122,7 @@ export async function workspaceSettingsOf(id: string): Promise<WorkspaceSettings
 }
 
 export async function editWorkspace(id: string, { memory, settings, ...input }: z.infer<typeof updateWorkspaceSchema>): Promise<WorkspaceDetails> {
-  if (id === DEFAULT_WORKSPACE_ID && input.name !== undefined && input.name !== DEFAULT_WORKSPACE_ID) {
+  if (isDefaultWorkspace(id) && input.name !== undefined && input.name !== DEFAULT_WORKSPACE_ID) {
     throw new ApiError("bad_request", 'The default workspace cannot be renamed (its name is "default").', "name");
   }
   try {
@@ -148,7 +161,7 @@ async function replaceMemory(workspaceId: string, text: string): Promise<void> {
 
 /** Refused for "default" and while conversations belong to it: deleting moves nothing silently. */
 export async function removeWorkspace(id: string): Promise<void> {
-  if (id === DEFAULT_WORKSPACE_ID) throw new ApiError("conflict", "The default workspace cannot be deleted.");
+  if (isDefaultWorkspace(id)) throw new ApiError("conflict", "The default workspace cannot be deleted.");
   await requireWorkspace(id);
   const refuse = (n: number) =>
     new ApiError("conflict", `Workspace ${id} still has ${n} conversation${n === 1 ? "" : "s"}; delete ${n === 1 ? "it" : "them"} first.`);
@@ -185,10 +198,12 @@ const duplicateError = (existing: MemoryEntry) =>
  * Appends one entry; a duplicate (ignoring case and spaces) or one over the limit is refused naming why.
  * `conversationId`: the conversation whose agent wrote it (it is not told about its own entry).
  */
-export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor, conversationId?: string): Promise<MemoryEntry> {
+export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor, conversationId?: string, byUser?: string | null): Promise<MemoryEntry> {
   await requireWorkspace(workspaceId);
+  // Accounts mode: the user who wrote it, or whose agent did.
+  const authorId = byUser ?? (conversationId ? ((await conversationOwner({ id: conversationId })) ?? null) : null);
   // Checked and written under the workspace's memory lock: concurrent appends once passed both checks.
-  const added = await addMemoryEntryUnless({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId }, (entries) => {
+  const added = await addMemoryEntryUnless({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId, authorId }, (entries) => {
     const existing = duplicateOf(entries, text);
     if (existing) return duplicateError(existing);
     if (entries.length >= MAX_MEMORY_ENTRIES) {

@@ -16,22 +16,28 @@ export type ConversationRecord = ConversationSummary & {
   model: string | null;
   /** A subagent's conversation: the conversation that spawned it (null: a person's conversation). */
   parentId: string | null;
+  /** Accounts mode: the user it belongs to (null: the one person of open or token mode). */
+  ownerId: string | null;
 };
 
 function toRecord(row: ConversationRow): ConversationRecord {
   const mode = isConversationMode(row.mode) ? row.mode : "build";
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null, parentId: row.parentId ?? null };
+  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null, parentId: row.parentId ?? null, ownerId: row.ownerId ?? null };
 }
 
 /**
  * The person's conversations (of one workspace, when given): pinned first, then the most recently updated. Without
  * `archived` the archived ones are left out; `archived: true` lists only them, `"any"` both (what search looks in).
  */
-export async function listConversations({ workspaceId, archived = false }: { workspaceId?: string; archived?: boolean | "any" } = {}): Promise<ConversationSummary[]> {
+export async function listConversations({
+  workspaceId,
+  archived = false,
+  ownerId,
+}: { workspaceId?: string; archived?: boolean | "any"; ownerId?: string } = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
     // A subagent's conversation is reached through its parent, never listed.
-    where: { parentId: null, ...(workspaceId === undefined ? {} : { workspaceId }), ...(archived === "any" ? {} : { archived }) },
+    where: { parentId: null, ...(workspaceId === undefined ? {} : { workspaceId }), ...(ownerId === undefined ? {} : { ownerId }), ...(archived === "any" ? {} : { archived }) },
     orderBy: [{ pinned: "desc" }, { updatedAt: "desc" }, { id: "asc" }],
     select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true, pinned: true, archived: true },
   });
@@ -62,6 +68,7 @@ export async function ensureConversation({
   mode = "build",
   workspaceId = "default",
   model = null,
+  ownerId = null,
 }: {
   id: string;
   settings?: object;
@@ -71,18 +78,20 @@ export async function ensureConversation({
   workspaceId?: string;
   /** The model of a conversation this creates (null: the default); an existing one keeps its own. */
   model?: string | null;
+  /** The owner of a conversation this creates; the caller checks an existing one's (lib/chat/start-reply.ts). */
+  ownerId?: string | null;
 }): Promise<ConversationRecord & { created: boolean }> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) {
-    const row = direct.ensureConversation(id, settings ?? {}, mode, workspaceId, model);
+    const row = direct.ensureConversation(id, settings ?? {}, mode, workspaceId, model, ownerId);
     return { ...toRecord(row), created: row.messageSeq === 0 };
   }
   // A read is all an existing conversation needs (an upsert would write); two first messages racing to create the
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
   if (existing) return { ...toRecord(existing), created: false };
-  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode, workspaceId, model }, update: {} });
+  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode, workspaceId, model, ownerId }, update: {} });
   return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 

@@ -50,7 +50,7 @@ export async function addMemoryEntry(entry: {
  * append can slip in between — gives a reason not to; then that reason is returned instead.
  */
 export async function addMemoryEntryUnless<R>(
-  entry: { workspaceId: string; id: string; text: string; author: MemoryAuthor; conversationId?: string },
+  entry: { workspaceId: string; id: string; text: string; author: MemoryAuthor; conversationId?: string; authorId?: string | null },
   refusal: (entries: MemoryEntry[]) => R | undefined,
 ): Promise<{ entry: MemoryEntry } | { refused: R }> {
   return lockedTransaction(`memory:${entry.workspaceId}`, async (tx) => {

@@ -20,3 +20,16 @@ export async function personalDefaultWorkspace({ userId }: { userId: string }): 
   await db.workspace.upsert({ where: { id }, create: { id, name: "default", ownerId: userId }, update: {} });
   return id;
 }
+
+/**
+ * Whether a workspace's conversations also see "default"'s skills and agents: in open and token mode every workspace
+ * does; in accounts mode only the private workspaces of default's owner (the first admin), so that no one's private
+ * definitions reach another user's prompt.
+ */
+export async function inheritsDefault({ workspaceId }: { workspaceId: string }): Promise<boolean> {
+  if (workspaceId === "default") return false;
+  const rows = await (await getDb()).workspace.findMany({ where: { id: { in: [workspaceId, "default"] } }, select: { id: true, ownerId: true, shared: true } });
+  const own = rows.find((r) => r.id === workspaceId);
+  const base = rows.find((r) => r.id === "default");
+  return own !== undefined && base !== undefined && !own.shared && own.ownerId === base.ownerId;
+}

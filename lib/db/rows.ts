@@ -13,6 +13,8 @@ export type ConversationRow = {
   model: string | null;
   /** A subagent's conversation: the conversation that spawned it. */
   parentId: string | null;
+  /** Accounts mode: the user it belongs to (null: the one person of open or token mode). */
+  ownerId?: string | null;
   pinned?: boolean;
   archived?: boolean;
   createdAt: Date;
@@ -50,7 +52,21 @@ export type TaskRow = {
 
 /** A whole conversation as an import writes it (timestamps are the time of the import). */
 export type ImportedRows = {
-  conversation: { id: string; title: string; settings: object; taskSeq: number; messageSeq: number; mode: string; planSeq: number; model?: string | null; pinned?: boolean; archived?: boolean };
+  conversation: {
+    id: string;
+    title: string;
+    settings: object;
+    taskSeq: number;
+    messageSeq: number;
+    mode: string;
+    planSeq: number;
+    model?: string | null;
+    pinned?: boolean;
+    archived?: boolean;
+    /** Where the import lands: the importing user's (accounts mode) default workspace; absent: "default". */
+    workspaceId?: string;
+    ownerId?: string | null;
+  };
   messages: Array<{ id: string; role: string; position: number; parts: object[]; metadata: object; status: string }>;
   tasks: Array<{
     id: string;

@@ -20,7 +20,15 @@ type MatchRow = { conversationId: string; position: number | bigint };
  * UNSPACED_SCAN_MESSAGES messages, newest conversation first: one row per conversation, so a word found in thousands
  * of messages costs no more to answer.
  */
-async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: boolean, words: readonly string[], workspaceId: string | undefined, limit: number): Promise<MatchRow[]> {
+/** Which conversations a search looks in: one workspace's, one owner's (accounts mode), or all. */
+type SearchScope = { workspaceId?: string; ownerId?: string };
+
+/** The SQL conditions on the conversation `c` for a scope, each value passed through `arg`. */
+function scopeSql(scope: SearchScope, arg: (value: unknown) => string): string {
+  return (scope.workspaceId ? ` AND c."workspaceId" = ${arg(scope.workspaceId)}` : "") + (scope.ownerId !== undefined ? ` AND c."ownerId" = ${arg(scope.ownerId)}` : "");
+}
+
+async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: boolean, words: readonly string[], scope: SearchScope, limit: number): Promise<MatchRow[]> {
   const args: unknown[] = [UNSPACED_SCAN_MESSAGES];
   const arg = (value: unknown) => {
     args.push(value);
@@ -32,7 +40,7 @@ async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: bo
   const holds = words.map((w) => (postgres ? `strpos(lower(m."parts"::text), ${arg(w)}) > 0` : `instr(lower(m."parts"), ${arg(w)}) > 0`)).join(" AND ");
   return db.$queryRawUnsafe(
     `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
-     WHERE ${recent} AND m."status" <> 'streaming' AND ${holds}${workspaceId ? ` AND c."workspaceId" = ${arg(workspaceId)}` : ""}
+     WHERE ${recent} AND m."status" <> 'streaming' AND ${holds}${scopeSql(scope, arg)}
      GROUP BY m."conversationId" ORDER BY max(c."updatedAt") DESC LIMIT ${arg(limit)}`,
     ...args,
   );
@@ -48,11 +56,14 @@ const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ?
 export async function searchConversations({
   words,
   workspaceId,
+  ownerId,
   limit,
   substring,
 }: {
   words: readonly string[];
   workspaceId?: string;
+  /** Accounts mode: only this user's conversations. */
+  ownerId?: string;
   limit: number;
   /** Search message text by substring instead of through the word index. */
   substring?: SubstringSearch;
@@ -61,7 +72,7 @@ export async function searchConversations({
   const db = await getDb();
   const postgres = isPostgresUrl(databaseUrl());
   const titled = await db.conversation.findMany({
-    where: { ...(workspaceId ? { workspaceId } : {}), AND: words.map((w) => ({ title: { contains: w, ...(postgres ? { mode: "insensitive" as const } : {}) } })) },
+    where: { ...(workspaceId ? { workspaceId } : {}), ...(ownerId !== undefined ? { ownerId } : {}), AND: words.map((w) => ({ title: { contains: w, ...(postgres ? { mode: "insensitive" as const } : {}) } })) },
     orderBy: { updatedAt: "desc" },
     take: limit,
     select: { id: true },
@@ -73,12 +84,12 @@ export async function searchConversations({
   };
   let rows: MatchRow[];
   if (substring) {
-    rows = await substringRows(db, postgres, words, workspaceId, limit);
+    rows = await substringRows(db, postgres, words, { workspaceId, ownerId }, limit);
   } else if (postgres) {
     const query = words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(" & ");
     rows = await db.$queryRawUnsafe(
       `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
-       WHERE ${PG_TEXT} @@ to_tsquery('simple', ${arg(query)}) AND m."status" <> 'streaming'${workspaceId ? ` AND c."workspaceId" = ${arg(workspaceId)}` : ""}
+       WHERE ${PG_TEXT} @@ to_tsquery('simple', ${arg(query)}) AND m."status" <> 'streaming'${scopeSql({ workspaceId, ownerId }, arg)}
        GROUP BY m."conversationId" ORDER BY max(c."updatedAt") DESC LIMIT ${arg(limit)}`,
       ...args,
     );
@@ -87,7 +98,7 @@ export async function searchConversations({
     rows = await db.$queryRawUnsafe(
       `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "MessageFts" f JOIN "Message" m ON m."rowid" = f."rowid"
        JOIN "Conversation" c ON c."id" = m."conversationId"
-       WHERE "MessageFts" MATCH ${arg(match)}${workspaceId ? ` AND c."workspaceId" = ${arg(workspaceId)}` : ""}
+       WHERE "MessageFts" MATCH ${arg(match)}${scopeSql({ workspaceId, ownerId }, arg)}
        GROUP BY m."conversationId" ORDER BY max(c."updatedAt") DESC LIMIT ${arg(limit)}`,
       ...args,
     );

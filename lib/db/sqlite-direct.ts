@@ -50,6 +50,7 @@ const toConversationRow = (r: Row): ConversationRow => ({
   planSeq: Number(r.planSeq ?? 0),
   model: r.model === null || r.model === undefined ? null : String(r.model),
   parentId: r.parentId === null || r.parentId === undefined ? null : String(r.parentId),
+  ownerId: r.ownerId === null || r.ownerId === undefined ? null : String(r.ownerId),
   pinned: r.pinned === 1 || r.pinned === true,
   archived: r.archived === 1 || r.archived === true,
   createdAt: readTime(r.createdAt),
@@ -115,13 +116,13 @@ export class SqliteDirect {
   }
 
   /** Creates the conversation unless it exists (a read is all an existing one costs); the stored row either way. */
-  ensureConversation(id: string, settings: object, mode = "build", workspaceId = "default", model: string | null = null): ConversationRow {
+  ensureConversation(id: string, settings: object, mode = "build", workspaceId = "default", model: string | null = null, ownerId: string | null = null): ConversationRow {
     const existing = this.conversation(id);
     if (existing) return existing;
     const now = storedTime(new Date());
     const created = this.#statement(
-      `INSERT INTO "Conversation" ("id", "workspaceId", "settings", "mode", "model", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
-    ).get(id, workspaceId, writeJson(settings), mode, model, now, now) as Row | undefined;
+      `INSERT INTO "Conversation" ("id", "workspaceId", "settings", "mode", "model", "ownerId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING *`,
+    ).get(id, workspaceId, writeJson(settings), mode, model, ownerId, now, now) as Row | undefined;
     return created ? toConversationRow(created) : this.conversation(id)!;
   }
 
@@ -200,7 +201,7 @@ export class SqliteDirect {
   importConversations(imports: readonly ImportedRows[]): boolean {
     const now = storedTime(new Date());
     const conversation = this.#statement(
-      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "workspaceId", "ownerId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const plan = this.#statement(`INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`);
     const message = this.#statement(
@@ -212,7 +213,7 @@ export class SqliteDirect {
     const write = this.#connection.transaction(() => {
       for (const { conversation: c, messages, tasks, planVersions } of imports) {
         const flags = [c.pinned ? 1 : 0, c.archived ? 1 : 0];
-        conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, ...flags, now, now);
+        conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, ...flags, c.workspaceId ?? "default", c.ownerId ?? null, now, now);
         for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
         for (const m of messages) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
         for (const t of tasks) {

@@ -164,10 +164,13 @@ export async function createChild({
     const prefix = `agent:${run.agentId}:`;
     const siblings = await tx.conversation.findMany({ where: { parentId, agentKey: { startsWith: prefix } }, select: { agentKey: true } });
     const n = siblings.reduce((max, s) => Math.max(max, Number(s.agentKey?.slice(prefix.length)) || 0), 0) + 1;
+    // A child belongs to whoever owns its parent (accounts mode).
+    const parent = await tx.conversation.findUnique({ where: { id: parentId }, select: { ownerId: true } });
     const row = await tx.conversation.create({
       data: {
         id,
         parentId,
+        ownerId: parent?.ownerId ?? null,
         workspaceId,
         mode,
         settings,

@@ -4,6 +4,9 @@ import { getDb, lockedTransaction } from "./client.ts";
 
 export const DEFAULT_WORKSPACE_ID = "default";
 
+/** "default", or a user's own default in accounts mode (default-<user id>): neither is renamed or deleted. */
+export const isDefaultWorkspace = (id: string) => id === DEFAULT_WORKSPACE_ID || id.startsWith(`${DEFAULT_WORKSPACE_ID}-`);
+
 /** shared: every signed-in user of accounts mode may use it (always false in open and token mode). */
 export type WorkspaceSummary = { id: string; name: string; shared: boolean; createdAt: string; updatedAt: string };
 export type Workspace = WorkspaceSummary & { instructions: string };

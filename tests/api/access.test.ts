@@ -2,12 +2,11 @@
 // (none, a wrong bearer token, forged session cookies): the API with a 401 JSON error, pages with a redirect to the
 // sign-in page. Requests shaped like an HTML form submitted from another site are refused (403) even with a valid
 // session cookie, and without a token at all. None of these requests changes anything in the database.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSessionValue } from "../../lib/auth/token.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat } from "../support/chat-client.ts";
+import { covers, servedEndpoints } from "../support/endpoints.ts";
 import { type DatabaseSnapshot, expectApiError, jsonRequest, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
 
 const TOKEN = "s3cret";
@@ -75,9 +74,19 @@ const apiRoutes: Route[] = [
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
+  // Accounts mode's endpoints (lib/auth/account-routes.ts); in token mode they are behind the token like the rest.
+  { method: "POST", path: "/api/auth/sign-up/email", body: { email: "a@example.test", password: "long-enough-pw", name: "A" } },
+  { method: "POST", path: "/api/auth/sign-in/email", body: { email: "a@example.test", password: "long-enough-pw" } },
+  { method: "GET", path: "/api/auth/get-session" },
+  { method: "PUT", path: "/api/auth/update-user", body: { name: "B" } },
+  { method: "PATCH", path: "/api/auth/update-user", body: { name: "B" } },
+  { method: "DELETE", path: "/api/auth/delete-user" },
+  { method: "POST", path: "/api/admin/invitations" },
+  { method: "GET", path: "/api/admin/users" },
+  { method: "PATCH", path: "/api/admin/users/u1", body: { disabled: true } },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
 ];
-const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/admin", "/sign-up"];
+const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/sign-up", "/admin"];
 // The sign-in route and page are open by design (auth.test.ts covers them), and so is the health check (ops.test.ts).
 const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in", "GET /api/health"]);
 
@@ -88,23 +97,6 @@ const credentials: { name: string; headers: () => Promise<Record<string, string>
   { name: "with a session cookie made from another token", headers: async () => ({ cookie: `hintline_session=${(await newSessionValue("guess")).value}` }) },
   { name: "with the token itself as the session cookie", headers: async () => ({ cookie: `hintline_session=${TOKEN}` }) },
 ];
-
-/** Every route file under app/api and every page under app, with the methods it serves, e.g. "PATCH /api/conversations/[id]". */
-function servedEndpoints(): string[] {
-  const root = path.resolve(import.meta.dirname, "../../app");
-  const files = fs.readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => /(^|\/)(route\.ts|page\.tsx)$/.test(f));
-  return files.flatMap((file) => {
-    const url = `/${path.dirname(file)}`.replace(/\/\.$/, "") || "/";
-    if (file.endsWith("page.tsx")) return [`GET ${url}`];
-    const source = fs.readFileSync(path.join(root, file), "utf8");
-    return [...source.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => `${m[1]} ${url}`);
-  });
-}
-
-const covers = (endpoint: string, method: string, url: string) => {
-  const [m, pattern] = endpoint.split(" ") as [string, string];
-  return m === method && new RegExp(`^${pattern.replace(/\[\.\.\.[^\]]+\]/g, ".+").replace(/\[[^\]]+\]/g, "[^/]+")}$`).test(url);
-};
 
 let server: AppServer;
 let seeded: DatabaseSnapshot;

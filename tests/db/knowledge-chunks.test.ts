@@ -1,6 +1,7 @@
 // Knowledge search over chunked files (runs on SQLite and on PostgreSQL): lines are found with their own numbers
 // whatever the file's shape, a file of empty lines is stored as no search row, and the migration that replaced the
 // row-per-line index keeps existing files searchable.
+import { OPERATOR } from "../../lib/auth/viewer.ts";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +25,7 @@ const lines = (path: string, hits: Array<{ path: string; line: number }>) => hit
 
 describe(`knowledge search over chunks on ${kind}`, () => {
   it("finds lines by their own numbers in files of any shape, and stores empty lines as nothing", { timeout: 60_000 }, async () => {
-    const ws = await addWorkspace({ name: `Chunks ${Date.now()}` });
+    const ws = await addWorkspace(OPERATOR, { name: `Chunks ${Date.now()}` });
     const csv = Array.from({ length: 39_000 }, (_, i) => `${i + 1},customer ${i % 977},Berlin`);
     csv[31_336] = "31337,zebra holdings,Quito";
     await saveKnowledge(ws.id, "customers.csv", csv.join("\r\n"));

@@ -5,13 +5,13 @@ import { searchWorkspaceConversations } from "@/lib/chat/workspaces";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request) => {
+export const GET = route(async (request, _params, viewer) => {
   const params = new URL(request.url).searchParams;
   const raw = params.get("workspaceId");
   const workspaceId = raw === null ? undefined : parseWith(idSchema, raw, "workspaceId");
   const q = params.get("q");
-  if (q !== null) return Response.json(await searchWorkspaceConversations(parseWith(searchQuerySchema, q, "q"), workspaceId));
-  return Response.json(await listedConversations({ workspaceId, archived: archivedParam(params.get("archived")) }));
+  if (q !== null) return Response.json(await searchWorkspaceConversations(viewer, parseWith(searchQuerySchema, q, "q"), workspaceId));
+  return Response.json(await listedConversations(viewer, { workspaceId, archived: archivedParam(params.get("archived")) }));
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

@@ -8,6 +8,7 @@ import { PlanPanel } from "@/components/plan/plan-panel";
 import { TaskPanel } from "@/components/tasks/task-panel";
 import { modelInfoFor } from "@/lib/ai/providers";
 import { ID_PATTERN } from "@/lib/api/schemas";
+import { checkConversationPage } from "@/lib/auth/page-viewer";
 import { findConversationView } from "@/lib/chat/conversation-list";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +18,7 @@ const NO_AGENTS: never[] = [];
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!ID_PATTERN.test(id)) notFound();
+  await checkConversationPage(id);
   const view = await findConversationView(id);
   const model = view?.model ?? modelInfoFor();
   return (

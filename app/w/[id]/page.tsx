@@ -4,14 +4,16 @@ import { WorkspaceSettings } from "@/components/workspace/workspace-settings";
 import { modelInfoFor } from "@/lib/ai/providers";
 import { ApiError } from "@/lib/api/errors";
 import { ID_PATTERN } from "@/lib/api/schemas";
+import { workspacePageId } from "@/lib/auth/page-viewer";
 import { workspaceWithTokens } from "@/lib/chat/workspace-tokens";
 
 export const dynamic = "force-dynamic";
 
 // A workspace's settings: instructions, memory, knowledge files and skills.
 export default async function WorkspacePage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  if (!ID_PATTERN.test(id)) notFound();
+  const { id: named } = await params;
+  if (!ID_PATTERN.test(named)) notFound();
+  const id = await workspacePageId(named);
   const workspace = await workspaceWithTokens(id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") notFound();
     throw error;

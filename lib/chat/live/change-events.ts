@@ -28,7 +28,10 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
   return [];
 }
 
-export function publishChangesOf(request: Request, response: Response): void {
+/** A write's events; a user's conversation events carry their id (the conversation may be gone: a delete). */
+export function publishChangesOf(request: Request, response: Response, owner?: string): void {
   if (!response.ok || !WRITES.has(request.method)) return;
-  for (const event of changesOf(request.method, new URL(request.url).pathname)) publishChange(event);
+  for (const event of changesOf(request.method, new URL(request.url).pathname)) {
+    publishChange(owner !== undefined && event.type !== "workspace" ? { ...event, owner } : event);
+  }
 }

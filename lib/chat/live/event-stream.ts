@@ -1,6 +1,9 @@
 // GET /api/events: the change events as server-sent events, one `data: {"type","id"}` line each, with keep-alive
 // comments. Each listener has a bounded queue: one that stops reading is dropped (its stream ends) rather than
 // growing the server's memory; the browser's EventSource reconnects by itself.
+import type { Viewer } from "../../auth/viewer.ts";
+import { logFailure } from "../../ops/logger.ts";
+import { eventAccess } from "./event-access.ts";
 import { type ChangeEvent, type EventBus, eventBus } from "./event-bus.ts";
 
 export const EVENTS_QUEUE_LIMIT = 256;
@@ -27,7 +30,15 @@ export function eventStream({
   queueLimit = EVENTS_QUEUE_LIMIT,
   keepAliveMs = KEEP_ALIVE_MS,
   signal,
-}: { bus?: EventBus; queueLimit?: number; keepAliveMs?: number; signal?: AbortSignal } = {}): ReadableStream<Uint8Array> {
+  accept,
+}: {
+  bus?: EventBus;
+  queueLimit?: number;
+  keepAliveMs?: number;
+  signal?: AbortSignal;
+  /** Which events this listener may see (accounts mode: lib/chat/live/event-access.ts); absent: all. */
+  accept?: (event: ChangeEvent) => Promise<boolean>;
+} = {}): ReadableStream<Uint8Array> {
   let stop = () => {};
   return new ReadableStream<Uint8Array>(
     {
@@ -48,7 +59,18 @@ export function eventStream({
           if ((controller.desiredSize ?? 0) <= 0) return close();
           controller.enqueue(encoder.encode(text));
         };
-        const unsubscribe = bus.subscribe((event: ChangeEvent) => send(`data: ${JSON.stringify({ type: event.type, id: event.id })}\n\n`));
+        const line = (event: ChangeEvent) => `data: ${JSON.stringify({ type: event.type, id: event.id })}\n\n`;
+        // Checked events keep their order: each waits for the one before it.
+        let checked = Promise.resolve();
+        const unsubscribe = bus.subscribe((event: ChangeEvent) => {
+          if (!accept) return send(line(event));
+          checked = checked.then(() => accept(event)).then(
+            (allowed) => {
+              if (allowed) send(line(event));
+            },
+            logFailure("checking whose change event it is failed; the event was not sent", { type: event.type }),
+          );
+        });
         const timer = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
         timer.unref?.();
         open.add(close);
@@ -71,8 +93,8 @@ export function eventStream({
   );
 }
 
-export function eventsResponse(signal?: AbortSignal): Response {
-  return new Response(eventStream({ signal }), {
+export function eventsResponse(viewer: Viewer, signal?: AbortSignal): Response {
+  return new Response(eventStream({ signal, accept: eventAccess(viewer) }), {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
   });
 }

@@ -1,8 +1,11 @@
 // The in-process change-event bus, and the interface every bus implements (lib/chat/live/event-bus.ts picks one).
 import { logFailure } from "../../ops/logger.ts";
 
-/** "agents": a subagent of conversation `id` started or ended (the side panel lists them). */
-export type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace" | "agents"; id: string };
+/**
+ * "agents": a subagent of conversation `id` started or ended (the side panel lists them). `owner`: the user whose
+ * conversation it is, when the publisher knows (accounts mode; lib/chat/live/event-access.ts looks it up otherwise).
+ */
+export type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace" | "agents"; id: string; owner?: string };
 
 export interface EventBus {
   publish(event: ChangeEvent): void;

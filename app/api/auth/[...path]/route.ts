@@ -4,7 +4,11 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ path: string[] }> };
 
-// Accounts mode (HINTLINE_AUTH=accounts): sign-up, sign-in, sign-out and the session, by better-auth.
+// Accounts mode (HINTLINE_AUTH=accounts): sign-up, sign-in, sign-out and the session, by better-auth; 404 otherwise.
 const handle = async (request: Request, { params }: Context) => handleAccountsRequest(request, (await params).path.join("/"));
 
-export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE };
+export const GET = handle;
+export const POST = handle;
+export const PUT = handle;
+export const PATCH = handle;
+export const DELETE = handle;

@@ -5,9 +5,9 @@ import { exportConversations } from "@/lib/chat/organise";
 export const dynamic = "force-dynamic";
 
 // Several conversations as one JSON bundle `{ version, exportedAt, conversations: [...] }` (POST /import takes it back).
-export const POST = route(async (request) => {
+export const POST = route(async (request, _params, viewer) => {
   const { ids } = parseWith(exportManySchema, await readJson(request));
-  const { json, count } = await exportConversations(ids);
+  const { json, count } = await exportConversations(viewer, ids);
   const name = `hintline-${count}-conversations.json`;
   return new Response(json, { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${name}"` } });
 });

@@ -5,7 +5,7 @@ import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/re
 import { importSchema } from "@/lib/api/schemas";
 import { canonicalTimeZone } from "@/lib/agent/settings";
 import { importBundleSchema, isBundle } from "@/lib/api/organise-schemas";
-import { importConversation, importConversations } from "@/lib/chat/conversation-import";
+import { importConversation, importConversations, importTargetOf } from "@/lib/chat/conversation-import";
 
 export const dynamic = "force-dynamic";
 
@@ -28,16 +28,17 @@ function importZone(request: Request): string | undefined {
   return canonical;
 }
 
-export const POST = route(async (request) => {
+export const POST = route(async (request, _params, viewer) => {
   const applySettings = settingsMode(request) === "apply";
   const timezone = importZone(request);
+  const owner = await importTargetOf(viewer);
   const body = await readJson(request, { maxBytes: maxImportBytes() });
   // A bundle (POST /api/conversations/export's answer) is imported whole or not at all.
   if (isBundle(body)) {
-    const ids = await importConversations(parseWith(importBundleSchema, body).conversations, generateId, { applySettings, timezone });
+    const ids = await importConversations(parseWith(importBundleSchema, body).conversations, generateId, { applySettings, timezone, owner });
     return Response.json({ ids }, { status: 201 });
   }
-  return Response.json(await importConversation(parseWith(importSchema, body), generateId, { applySettings, timezone }), { status: 201 });
+  return Response.json(await importConversation(parseWith(importSchema, body), generateId, { applySettings, timezone, owner }), { status: 201 });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

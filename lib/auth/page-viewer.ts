@@ -1,0 +1,29 @@
+// The viewer of a server-rendered page (pages have no Request: Next.js gives their headers). proxy.ts has sent anyone
+// without a live session to the sign-in page already; a page still checks whose data it renders.
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { ApiError } from "../api/errors.ts";
+import { checkConversation, resolveWorkspace } from "./scope.ts";
+import { type Viewer, viewerOrNull } from "./viewer.ts";
+
+async function pageViewer(): Promise<Viewer> {
+  const incoming = await headers();
+  const viewer = await viewerOrNull(new Request(`http://${incoming.get("host") ?? "localhost"}/`, { headers: incoming }));
+  if (!viewer) notFound();
+  return viewer;
+}
+
+function notFoundWhenRefused(error: unknown): never {
+  if (error instanceof ApiError && (error.code === "not_found" || error.code === "forbidden")) notFound();
+  throw error;
+}
+
+/** For /c/:id: another user's conversation is the not-found page (an unused id is a new chat). */
+export async function checkConversationPage(id: string): Promise<void> {
+  await checkConversation(await pageViewer(), id).catch(notFoundWhenRefused);
+}
+
+/** For /w/:id: the workspace id the page shows ("default" is the viewer's own), or the not-found page. */
+export async function workspacePageId(id: string): Promise<string> {
+  return resolveWorkspace(await pageViewer(), id, "use").catch(notFoundWhenRefused);
+}
