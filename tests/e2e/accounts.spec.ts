@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { AccountForms, AdminPage, personFor, UserMenu } from "./pages/accounts-pages";
 import { ChatPage } from "./pages/chat-page";
@@ -26,6 +27,14 @@ async function signedInPage(browser: Browser, person: typeof admin): Promise<{ p
   await expect(chat.emptyState).toBeVisible();
   await chat.waitForHydration();
   return { page, chat };
+}
+
+/** No critical or serious axe violation on the page as it is, in the theme the page shows. */
+async function expectAxeClean(page: Page, view: string): Promise<void> {
+  const theme = await page.locator("html").getAttribute("data-theme");
+  const results = await new AxeBuilder({ page }).analyze();
+  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  expect(severe.map((v) => `${view} (${theme}): ${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 test.describe.serial("accounts mode", () => {
@@ -158,5 +167,26 @@ test.describe.serial("accounts mode", () => {
     await forms.signIn(member, { goto: false });
     await expect(memberPage).toHaveURL(`${app.url}${here}`);
     await memberChat.waitForHydration();
+  });
+
+  test("the sign-in, sign-up and admin pages and the user menu are axe clean in both themes", async ({ browser }) => {
+    const { page } = await signedInPage(browser, admin);
+    const adminPage = new AdminPage(page, app.url);
+    const signedOut = await (await browser.newContext()).newPage();
+    for (const theme of ["light", "dark"] as const) {
+      for (const context of [page.context(), signedOut.context()]) await context.addCookies([{ name: "hintline_theme", value: theme, url: app.url }]);
+      await signedOut.goto(`${app.url}/sign-in`);
+      await expect(signedOut.locator("html")).toHaveAttribute("data-theme", theme);
+      await expectAxeClean(signedOut, "sign-in");
+      await new AccountForms(signedOut, app.url).signUp(stranger, "/sign-up?invitation=not-a-real-one");
+      await expect(signedOut.getByTestId("auth-error")).toBeVisible();
+      await expectAxeClean(signedOut, "sign-up with its error");
+      await adminPage.goto();
+      await adminPage.invite();
+      await expectAxeClean(page, "admin");
+      await new UserMenu(page).open();
+      await expectAxeClean(page, "user menu");
+      await page.keyboard.press("Escape");
+    }
   });
 });
