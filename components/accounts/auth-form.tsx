@@ -92,7 +92,18 @@ export function AccountSignInForm({ next }: { next: string }) {
   );
 }
 
-export function AccountSignUpForm({ invitation, firstAccount, minPassword }: { invitation?: string; firstAccount: boolean; minPassword: number }) {
+export function AccountSignUpForm({
+  invitation,
+  firstAccount,
+  openSignUp,
+  minPassword,
+}: {
+  invitation?: string;
+  firstAccount: boolean;
+  /** HINTLINE_OPEN_SIGNUP=1: anyone may sign up, without an invitation. */
+  openSignUp: boolean;
+  minPassword: number;
+}) {
   const { error, busy, submit } = useSubmit("sign-up/email", "/");
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
@@ -101,7 +112,9 @@ export function AccountSignUpForm({ invitation, firstAccount, minPassword }: { i
     ? "No one has an account yet: this first account is the admin's, who invites everyone else."
     : invitation
       ? "You were invited: choose your name and password."
-      : "Signing up needs an invitation link from an admin (unless this server lets anyone sign up).";
+      : openSignUp
+        ? "Anyone may sign up on this server."
+        : "Signing up needs an invitation link from an admin.";
   return (
     <Frame testId="account-sign-up" title={firstAccount ? "Create the admin account" : "Sign up for Hintline"} intro={intro} error={error}>
       <Fields busy={busy} action={firstAccount ? "Create the admin account" : "Sign up"} onSubmit={(e) => void submit(e, { name, email, password, ...(invitation ? { invitation } : {}) })}>
