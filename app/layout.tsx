@@ -6,6 +6,7 @@ import "@fontsource-variable/inter";
 // KaTeX's stylesheet and fonts for math in replies, bundled the same way (no CDN).
 import "katex/dist/katex.min.css";
 import "./globals.css";
+import { authMode } from "@/lib/auth/mode";
 
 export const metadata: Metadata = {
   title: "Hintline",
@@ -18,7 +19,8 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const theme = (await cookies()).get("hintline_theme")?.value;
   return (
-    <html lang="en" data-theme={theme === "dark" || theme === "light" ? theme : undefined}>
+    // data-auth-mode: the client's API wrapper sends a tab whose session ended to the sign-in page in accounts mode.
+    <html lang="en" data-theme={theme === "dark" || theme === "light" ? theme : undefined} data-auth-mode={authMode()}>
       <body className="font-sans antialiased">{children}</body>
     </html>
   );

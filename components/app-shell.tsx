@@ -6,6 +6,7 @@ import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { UserMenu } from "./accounts/user-menu";
 import { HeaderMenu } from "./header-menu";
 import { ModelBadge } from "./model-badge";
 import { ModelPicker } from "./model-picker";
@@ -194,6 +195,7 @@ export function AppShell({
             <ThemeToggle />
           </div>
           <HeaderMenu model={model} onShortcuts={() => setHelp(true)} className="@3xl:hidden" />
+          <UserMenu />
         </header>
         {panel && <ThinMeter />}
         {children}

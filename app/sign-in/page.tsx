@@ -1,9 +1,12 @@
+import { AccountSignInForm } from "@/components/accounts/auth-form";
+import { authMode } from "@/lib/auth/mode";
 import { safeNextPath } from "@/lib/auth/token";
 
 export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string }> }) {
   const { next, error } = await searchParams;
+  if (authMode() === "accounts") return <AccountSignInForm next={safeNextPath(next)} />;
   return (
     <main className="flex min-h-dvh items-center justify-center px-6">
       <form method="post" action="/api/auth/sign-in" className="w-full max-w-sm rounded-2xl border border-border bg-elevated p-6 shadow-sm">

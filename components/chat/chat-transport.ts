@@ -5,6 +5,7 @@
 // message grows in the transcript, as it does on the server).
 import { DefaultChatTransport, type UIMessageChunk } from "ai";
 import type { ChatMessage } from "@/lib/chat-message";
+import { fetchSigningIn } from "@/lib/stores/api-client";
 import { browserTimeZone } from "@/lib/stores/browser-zone";
 
 type Options = ConstructorParameters<typeof DefaultChatTransport<ChatMessage>>[0];
@@ -14,7 +15,7 @@ export class ChatTransport extends DefaultChatTransport<ChatMessage> {
   private continuing = false;
 
   constructor(options: Options) {
-    super(options);
+    super({ fetch: fetchSigningIn, ...options });
   }
 
   /** The next resume continues the last reply instead of following a live one. */
@@ -25,7 +26,7 @@ export class ChatTransport extends DefaultChatTransport<ChatMessage> {
   override async reconnectToStream(options: ReconnectOptions): Promise<ReadableStream<UIMessageChunk> | null> {
     if (!this.continuing) return super.reconnectToStream(options);
     this.continuing = false;
-    const response = await fetch("/api/chat", {
+    const response = await fetchSigningIn("/api/chat", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ id: options.chatId, continue: true, timezone: browserTimeZone() }),

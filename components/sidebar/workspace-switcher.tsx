@@ -7,7 +7,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
-import { DEFAULT_WORKSPACE, useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { DEFAULT_WORKSPACE, isDefaultWorkspaceId, useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { SlidersIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
 type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind: "delete" } | { kind: "delete-blocked"; conversations: number };
@@ -84,7 +84,7 @@ export function WorkspaceSwitcher({
     setDraft(kind === "rename" ? (current?.name ?? "") : "");
     setMode({ kind } as Mode);
   };
-  const isDefault = currentId === DEFAULT_WORKSPACE;
+  const isDefault = isDefaultWorkspaceId(currentId);
 
   // A workspace that still has conversations is never deleted: that is checked (and said) before anything is asked.
   const askDelete = async () => {
@@ -191,7 +191,8 @@ export function WorkspaceSwitcher({
               onClick={() =>
                 void run(async () => {
                   await remove(current.id);
-                  switchTo(DEFAULT_WORKSPACE);
+                  // The store chose the default meanwhile (the user's own, in accounts mode).
+                  switchTo(useWorkspacesStore.getState().currentId);
                 })
               }
             >

@@ -150,7 +150,8 @@ async function oidcCallback(request: Request): Promise<Response> {
 const ENDPOINTS: Record<string, { method: string; handle: (request: Request) => Promise<Response> }> = {
   "sign-up/email": { method: "POST", handle: signUp },
   "sign-in/email": { method: "POST", handle: signIn },
-  "sign-out": { method: "POST", handle: forward },
+  // better-auth answers a POST without a JSON Content-Type with 415; a sign-out (a button's fetch, a form) has no body.
+  "sign-out": { method: "POST", handle: (request) => forward(withBody(request, {})) },
   "get-session": { method: "GET", handle: forward },
   "sign-in/oidc": { method: "GET", handle: startOidc },
   [`callback/${OIDC_PROVIDER}`]: { method: "GET", handle: oidcCallback },

@@ -13,6 +13,24 @@ export class ApiRequestError extends Error {
 }
 
 const UNREACHABLE = "Can't reach the server";
+
+/**
+ * Accounts mode (app/layout.tsx marks the page with data-auth-mode): a request refused for want of a live session
+ * (signed out elsewhere, or disabled by an admin) sends the tab to the sign-in page, which brings the person back here.
+ */
+export function signInOnUnauthorized(status: number): void {
+  if (status !== 401 || typeof document === "undefined" || document.documentElement.dataset.authMode !== "accounts") return;
+  const { pathname, search } = window.location;
+  if (pathname === "/sign-in" || pathname === "/sign-up") return;
+  window.location.assign(`/sign-in?next=${encodeURIComponent(`${pathname}${search}`)}`);
+}
+
+/** fetch, with accounts mode's sign-in on a 401 (for callers that read the response themselves, e.g. the chat). */
+export async function fetchSigningIn(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  signInOnUnauthorized(response.status);
+  return response;
+}
 const TRY_LATER = "try again when it is back.";
 
 export async function apiFetch<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
@@ -26,6 +44,7 @@ export async function apiFetch<T = unknown>(url: string, init: RequestInit = {})
     if ((error as Error)?.name === "AbortError") throw error;
     throw new ApiRequestError(0, "unreachable", `${UNREACHABLE} — ${TRY_LATER}`);
   }
+  signInOnUnauthorized(response.status);
   if (response.status === 204) return undefined as T;
   // A request aborted while its body is read (the search box asks again on every pause) is an abort, not a null body.
   const body = (await response.json().catch((error) => {

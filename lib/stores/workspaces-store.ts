@@ -5,9 +5,12 @@ import { create } from "zustand";
 import { persist } from "zustand/middleware";
 import { apiFetch } from "./api-client.ts";
 
-export type WorkspaceSummary = { id: string; name: string; createdAt: string; updatedAt: string };
+export type WorkspaceSummary = { id: string; name: string; shared?: boolean; createdAt: string; updatedAt: string };
 
 export const DEFAULT_WORKSPACE = "default";
+
+/** "default", or in accounts mode a user's own default ("default-<user id>": the URL name "default" means it). */
+export const isDefaultWorkspaceId = (id: string) => id === DEFAULT_WORKSPACE || id.startsWith(`${DEFAULT_WORKSPACE}-`);
 
 type WorkspacesState = {
   workspaces: WorkspaceSummary[];
@@ -34,8 +37,9 @@ export const useWorkspacesStore = create<WorkspacesState>()(
       setReady: () => set({ ready: true }),
       refresh: async () => {
         const workspaces = await apiFetch<WorkspaceSummary[]>("/api/workspaces");
-        // A remembered workspace that was deleted meanwhile falls back to default.
-        const currentId = workspaces.some((w) => w.id === get().currentId) ? get().currentId : DEFAULT_WORKSPACE;
+        // A remembered workspace that was deleted meanwhile (or another user's, on a shared browser) falls back to default.
+        const fallback = workspaces.find((w) => isDefaultWorkspaceId(w.id))?.id ?? DEFAULT_WORKSPACE;
+        const currentId = workspaces.some((w) => w.id === get().currentId) ? get().currentId : fallback;
         set({ workspaces, loaded: true, currentId });
       },
       select: (id) => set({ currentId: id }),
@@ -50,7 +54,8 @@ export const useWorkspacesStore = create<WorkspacesState>()(
       },
       remove: async (id) => {
         await apiFetch(`/api/workspaces/${id}`, { method: "DELETE" });
-        set({ workspaces: get().workspaces.filter((w) => w.id !== id), currentId: get().currentId === id ? DEFAULT_WORKSPACE : get().currentId });
+        const fallback = get().workspaces.find((w) => isDefaultWorkspaceId(w.id))?.id ?? DEFAULT_WORKSPACE;
+        set({ workspaces: get().workspaces.filter((w) => w.id !== id), currentId: get().currentId === id ? fallback : get().currentId });
       },
     }),
     // Rehydrated after mount (see AppShell) so the server-rendered HTML and the first client render agree.

@@ -70,6 +70,7 @@ const apiRoutes: Route[] = [
   { method: "POST", path: `${X}/tool-calls/call_1/cancel` },
   { method: "POST", path: `${X}/mcp-tools/refresh` },
   { method: "GET", path: "/api/model" },
+  { method: "GET", path: "/api/me" },
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },

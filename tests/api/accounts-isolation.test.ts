@@ -93,6 +93,7 @@ const OWN: (Row & { writes?: boolean })[] = [
   { method: "GET", path: "/api/model" },
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/auth/get-session" },
+  { method: "GET", path: "/api/me" },
   { method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { messages: [] } }, writes: true },
   { method: "POST", path: "/api/workspaces", body: { name: "B space" }, writes: true },
 ];

@@ -1,0 +1,192 @@
+// Accounts mode in the browser (HINTLINE_AUTH=accounts, an app of its own on a fresh database): the first sign-up
+// creates the admin; the admin invites someone, who signs up with the link while a person without one is refused; a
+// shared workspace is used by both while each sees only their own conversations; a disabled member's open tab is sent
+// to the sign-in page on its next request and cannot sign in again. The tests run in order on one server.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { AccountForms, AdminPage, personFor, UserMenu } from "./pages/accounts-pages";
+import { ChatPage } from "./pages/chat-page";
+import { WorkspacePage } from "./pages/workspace-page";
+import { type AppProcess, migrateDatabase, startApp } from "./support/app-process";
+
+const PORT = (Number(process.env.HINTLINE_E2E_PORT_BASE) || 3400) + 6;
+const admin = personFor("Ada");
+const member = personFor("Grace");
+const stranger = personFor("Mallory");
+const SHARED = "Team handbook";
+
+let app: AppProcess;
+
+async function signedInPage(browser: Browser, person: typeof admin): Promise<{ page: Page; chat: ChatPage }> {
+  const page = await (await browser.newContext()).newPage();
+  await new AccountForms(page, app.url).signIn(person);
+  const chat = new ChatPage(page, app.url);
+  await expect(chat.emptyState).toBeVisible();
+  await chat.waitForHydration();
+  return { page, chat };
+}
+
+/** No critical or serious axe violation on the page as it is, in the theme the page shows. */
+async function expectAxeClean(page: Page, view: string): Promise<void> {
+  const theme = await page.locator("html").getAttribute("data-theme");
+  const results = await new AxeBuilder({ page }).analyze();
+  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  expect(severe.map((v) => `${view} (${theme}): ${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test.describe.serial("accounts mode", () => {
+  test.beforeAll(async () => {
+    const databaseUrl = `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-e2e-accounts-")), "app.db")}`;
+    migrateDatabase(databaseUrl);
+    app = await startApp({ port: PORT, databaseUrl, env: { HINTLINE_AUTH: "accounts", HINTLINE_DEMO_WORD_DELAY_MS: "1" } });
+  });
+  test.afterAll(async () => {
+    await app?.terminate();
+  });
+
+  test("the first sign-up creates the admin, who lands in the chat with Admin in the user menu", async ({ page }) => {
+    // Without a session every page leads to the sign-in page, which links to sign-up.
+    await page.goto(`${app.url}/c/abc`);
+    await expect(page).toHaveURL(`${app.url}/sign-in?next=%2Fc%2Fabc`);
+    await page.getByTestId("to-sign-up").click();
+    const forms = new AccountForms(page, app.url);
+    await expect(forms.signUpForm.getByRole("heading")).toHaveText("Create the admin account");
+
+    // The password needs 10 characters: the form says so and sends nothing shorter (the browser's own check).
+    await forms.signUp({ ...admin, password: "short" });
+    await expect(page.getByTestId("auth-password")).toHaveJSProperty("validity.tooShort", true);
+
+    await forms.signUp(admin);
+    const chat = new ChatPage(page, app.url);
+    await expect(chat.emptyState).toBeVisible();
+    await chat.waitForHydration();
+    const menu = new UserMenu(page);
+    await menu.open();
+    await expect(page.getByTestId("user-menu-name")).toHaveText(admin.name);
+    await expect(page.getByTestId("user-menu-email")).toHaveText(`${admin.email} · admin`);
+    await menu.adminLink.click();
+    const adminPage = new AdminPage(page, app.url);
+    await expect(page.getByTestId("users-table")).toBeVisible();
+    await expect(adminPage.users).toHaveCount(1);
+    await expect(adminPage.userRow(admin.email)).toHaveAttribute("data-admin", "true");
+
+    // Signing out ends the session: the chat is behind the sign-in page again; a wrong password is refused in words.
+    await menu.signOut();
+    await page.goto(`${app.url}/`);
+    await expect(page).toHaveURL(/\/sign-in\?next=%2F$/);
+    await forms.signIn({ email: admin.email, password: "not-the-password" }, { goto: false });
+    await expect(forms.error).toHaveText("The email or password is not right.");
+  });
+
+  test("the admin invites someone: the link signs them up, a sign-up without one is refused", async ({ browser }) => {
+    const { page } = await signedInPage(browser, admin);
+    const adminPage = new AdminPage(page, app.url);
+    await adminPage.goto();
+    const link = await adminPage.invite();
+    expect(link).toMatch(/^\/sign-up\?invitation=[\w-]+$/);
+
+    const memberPage = await (await browser.newContext()).newPage();
+    const memberForms = new AccountForms(memberPage, app.url);
+    await memberForms.signUp(member, link);
+    const memberChat = new ChatPage(memberPage, app.url);
+    await expect(memberChat.emptyState).toBeVisible();
+    await memberChat.waitForHydration();
+    // A member's menu has no Admin link, and the admin page is not there for them.
+    const menu = new UserMenu(memberPage);
+    await menu.open();
+    await expect(memberPage.getByTestId("user-menu-email")).toHaveText(member.email);
+    await expect(menu.adminLink).toHaveCount(0);
+    await memberPage.goto(`${app.url}/admin`);
+    await expect(memberPage.getByRole("heading", { name: "Not found" })).toBeVisible();
+
+    const strangerPage = await (await browser.newContext()).newPage();
+    const strangerForms = new AccountForms(strangerPage, app.url);
+    await strangerForms.signUp(stranger);
+    await expect(strangerForms.error).toHaveText("Signing up needs an invitation link from an admin.");
+    // The used link does not work twice.
+    await strangerForms.signUp(stranger, link);
+    await expect(strangerForms.error).toContainText("This invitation link is not valid");
+    await expect(strangerPage).toHaveURL(/\/sign-up/);
+
+    await page.reload();
+    await expect(adminPage.users).toHaveCount(2);
+    await expect(adminPage.userRow(member.email)).toHaveAttribute("data-admin", "false");
+  });
+
+  test("a shared workspace is used by both; each sees only their own conversations", async ({ browser }) => {
+    const { page, chat } = await signedInPage(browser, admin);
+    await chat.send("Admin's private plan for the offsite");
+    await chat.waitForReplyDone();
+    const privateId = await chat.conversationId();
+    await expect(chat.conversationItem(privateId)).toBeVisible();
+
+    const adminPage = new AdminPage(page, app.url);
+    await adminPage.goto();
+    const sharedId = await adminPage.createSharedWorkspace(SHARED);
+
+    const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
+    const workspaces = new WorkspacePage(memberPage);
+    await workspaces.choose(SHARED);
+    expect(await workspaces.currentId()).toBe(sharedId);
+    await memberChat.send("hello from the member");
+    await memberChat.waitForReplyDone();
+    const memberConversation = await memberChat.conversationId();
+    await expect(memberChat.conversationItem(memberConversation)).toBeVisible();
+    const stored = (await (await memberPage.request.get(`${app.url}/api/conversations/${memberConversation}`)).json()) as { workspaceId: string };
+    expect(stored.workspaceId).toBe(sharedId);
+
+    // The admin's private conversation is in neither of the member's lists, and its URL is not theirs to open.
+    await expect(memberChat.conversationItem(privateId)).toHaveCount(0);
+    await workspaces.choose("default");
+    await expect(memberChat.conversationList).toContainText("No conversations");
+    await expect(memberChat.conversationItem(privateId)).toHaveCount(0);
+    expect((await memberPage.request.get(`${app.url}/api/conversations/${privateId}`)).status()).toBe(404);
+  });
+
+  test("a disabled member's open tab goes to the sign-in page on its next request, and cannot sign in again", async ({ browser }) => {
+    const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
+    const { page } = await signedInPage(browser, admin);
+    const adminPage = new AdminPage(page, app.url);
+    await adminPage.goto();
+    await adminPage.setDisabled(member.email, true);
+
+    // The member's tab still shows the chat; the next thing it asks of the server is refused, and it goes to sign in.
+    const here = new URL(memberPage.url()).pathname;
+    await memberChat.input.fill("are you still there?");
+    await memberChat.input.press("Enter");
+    await expect(memberPage).toHaveURL(`${app.url}/sign-in?next=${encodeURIComponent(here)}`);
+    const forms = new AccountForms(memberPage, app.url);
+    await forms.signIn(member, { goto: false });
+    await expect(forms.error).toHaveText("This account is disabled; ask an admin.");
+
+    // Enabled again, the member signs in and is back where they were.
+    await adminPage.setDisabled(member.email, false);
+    await forms.signIn(member, { goto: false });
+    await expect(memberPage).toHaveURL(`${app.url}${here}`);
+    await memberChat.waitForHydration();
+  });
+
+  test("the sign-in, sign-up and admin pages and the user menu are axe clean in both themes", async ({ browser }) => {
+    const { page } = await signedInPage(browser, admin);
+    const adminPage = new AdminPage(page, app.url);
+    const signedOut = await (await browser.newContext()).newPage();
+    for (const theme of ["light", "dark"] as const) {
+      for (const context of [page.context(), signedOut.context()]) await context.addCookies([{ name: "hintline_theme", value: theme, url: app.url }]);
+      await signedOut.goto(`${app.url}/sign-in`);
+      await expect(signedOut.locator("html")).toHaveAttribute("data-theme", theme);
+      await expectAxeClean(signedOut, "sign-in");
+      await new AccountForms(signedOut, app.url).signUp(stranger, "/sign-up?invitation=not-a-real-one");
+      await expect(signedOut.getByTestId("auth-error")).toBeVisible();
+      await expectAxeClean(signedOut, "sign-up with its error");
+      await adminPage.goto();
+      await adminPage.invite();
+      await expectAxeClean(page, "admin");
+      await new UserMenu(page).open();
+      await expectAxeClean(page, "user menu");
+      await page.keyboard.press("Escape");
+    }
+  });
+});
