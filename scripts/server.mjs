@@ -23,6 +23,9 @@ export function isLoopbackHost(host) {
 /** Where to listen: `{ host }`, or `{ error }` when the address is open to the network and nothing protects it. */
 export function listenHost(env = process.env) {
   const host = env.HOST?.trim() || "127.0.0.1";
+  if (env.HINTLINE_AUTH && env.HINTLINE_AUTH !== "accounts") {
+    return { error: `hintline: HINTLINE_AUTH=${JSON.stringify(env.HINTLINE_AUTH)} is not a mode: set it to "accounts", or leave it unset.` };
+  }
   if (isLoopbackHost(host) || env.HINTLINE_AUTH_TOKEN || env.HINTLINE_AUTH === "accounts" || env.HINTLINE_ALLOW_OPEN === "1") return { host };
   return {
     error:

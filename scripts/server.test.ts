@@ -4,6 +4,8 @@ import { apiPathHasDotSegment, bodyLimit, listenHost, SIGN_IN_BODY_LIMIT } from 
 describe("where the server listens", () => {
   it("listens on loopback when HOST is not set, and on any loopback address it names", () => {
     expect(listenHost({})).toEqual({ host: "127.0.0.1" });
+    // A misspelt mode would otherwise be open mode without a word.
+    expect(listenHost({ HINTLINE_AUTH: "account" }).error).toMatch(/HINTLINE_AUTH="account" is not a mode/);
     for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"]) expect(listenHost({ HOST: host })).toEqual({ host });
   });
 

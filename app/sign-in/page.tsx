@@ -1,12 +1,17 @@
 import { AccountSignInForm } from "@/components/accounts/auth-form";
 import { authMode } from "@/lib/auth/mode";
+import { oidcSettings } from "@/lib/auth/oidc";
+import { oidcErrorText } from "@/lib/auth/oidc-errors";
 import { safeNextPath } from "@/lib/auth/token";
 
 export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string }> }) {
   const { next, error } = await searchParams;
-  if (authMode() === "accounts") return <AccountSignInForm next={safeNextPath(next)} />;
+  if (authMode() === "accounts") {
+    const oidcName = oidcSettings()?.name;
+    return <AccountSignInForm next={safeNextPath(next)} oidcName={oidcName} error={oidcErrorText(typeof error === "string" ? error : undefined, oidcName)} />;
+  }
   return (
     <main className="flex min-h-dvh items-center justify-center px-6">
       <form method="post" action="/api/auth/sign-in" className="w-full max-w-sm rounded-2xl border border-border bg-elevated p-6 shadow-sm">

@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { AccountSignUpForm } from "@/components/accounts/auth-form";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/accounts";
 import { authMode, openSignUp } from "@/lib/auth/mode";
+import { oidcSettings } from "@/lib/auth/oidc";
 import { noAccountYet } from "@/lib/chat/account-pages";
 
 export const dynamic = "force-dynamic";
@@ -11,5 +12,5 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
   if (authMode() !== "accounts") notFound();
   const { invitation } = await searchParams;
   const token = typeof invitation === "string" && invitation.length <= 200 ? invitation : undefined;
-  return <AccountSignUpForm invitation={token} firstAccount={await noAccountYet()} openSignUp={openSignUp()} minPassword={MIN_PASSWORD_LENGTH} />;
+  return <AccountSignUpForm invitation={token} firstAccount={await noAccountYet()} openSignUp={openSignUp()} minPassword={MIN_PASSWORD_LENGTH} oidcName={oidcSettings()?.name} />;
 }

@@ -65,8 +65,19 @@ function Fields({ children, busy, action, onSubmit }: { children: ReactNode; bus
   );
 }
 
-export function AccountSignInForm({ next }: { next: string }) {
-  const { error, busy, submit } = useSubmit("sign-in/email", next, "The email or password is not right.");
+/** A plain link: the sign-in starts with a full navigation to the provider and comes back to the app. */
+function OidcLink({ name, invitation }: { name: string; invitation?: string }) {
+  const href = `/api/auth/sign-in/oidc${invitation ? `?invitation=${encodeURIComponent(invitation)}` : ""}`;
+  return (
+    <a href={href} data-testid="auth-oidc" className="mt-3 block w-full rounded-lg border border-border px-3 py-2 text-center font-medium hover:bg-bg">
+      Continue with {name}
+    </a>
+  );
+}
+
+export function AccountSignInForm({ next, oidcName, error: initialError }: { next: string; oidcName?: string; error?: string | null }) {
+  const { error: submitError, busy, submit } = useSubmit("sign-in/email", next, "The email or password is not right.");
+  const error = submitError ?? initialError ?? null;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   return (
@@ -81,6 +92,7 @@ export function AccountSignInForm({ next }: { next: string }) {
         </label>
         <input id="password" type="password" autoComplete="current-password" required data-testid="auth-password" className={field} value={password} onChange={(e) => setPassword(e.target.value)} />
       </Fields>
+      {oidcName && <OidcLink name={oidcName} />}
       <p className="mt-4 text-sm text-muted">
         New here?{" "}
         <Link href="/sign-up" data-testid="to-sign-up" className="text-accent underline">
@@ -97,8 +109,11 @@ export function AccountSignUpForm({
   firstAccount,
   openSignUp,
   minPassword,
+  oidcName,
 }: {
   invitation?: string;
+  /** HINTLINE_OIDC_NAME (or the issuer's host) when OpenID Connect sign-in is configured. */
+  oidcName?: string;
   firstAccount: boolean;
   /** HINTLINE_OPEN_SIGNUP=1: anyone may sign up, without an invitation. */
   openSignUp: boolean;
@@ -142,6 +157,7 @@ export function AccountSignUpForm({
           onChange={(e) => setPassword(e.target.value)}
         />
       </Fields>
+      {oidcName && <OidcLink name={oidcName} invitation={invitation} />}
       <p className="mt-4 text-sm text-muted">
         Have an account?{" "}
         <Link href="/sign-in" className="text-accent underline">

@@ -18,7 +18,7 @@ export const FIRST_ADMIN = "first-admin";
 
 export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
 
-export function oidcSettings(env: NodeJS.ProcessEnv = process.env): OidcSettings | null {
+export function oidcSettings(env: Record<string, string | undefined> = process.env): OidcSettings | null {
   const issuer = env.HINTLINE_OIDC_ISSUER?.trim().replace(/\/+$/, "");
   const clientId = env.HINTLINE_OIDC_CLIENT_ID?.trim();
   const clientSecret = env.HINTLINE_OIDC_CLIENT_SECRET;

@@ -170,6 +170,9 @@ beforeAll(async () => {
     20_000,
   );
   ids.C = agents[0]!.conversationId;
+  // The second user's personal default workspace is made on their first look at the workspaces; made here, the
+  // replays below can be held to "the database is unchanged".
+  await json(b, "GET", "/api/workspaces");
   seeded = await settledSnapshot(server.databaseUrl);
 }, 120_000);
 

@@ -27,9 +27,11 @@ test.describe("OIDC sign-in in a browser", () => {
     const env = { HINTLINE_AUTH: "accounts", HINTLINE_OIDC_ISSUER: issuer.url, HINTLINE_OIDC_CLIENT_ID: issuer.clientId, HINTLINE_OIDC_CLIENT_SECRET: issuer.clientSecret };
     app = await startApp({ port: PORT, databaseUrl, env });
 
-    // The person leaves from the app and presses Continue on the issuer's page: the way back is that page's navigation.
+    // The person leaves from the sign-in page's button and presses Continue on the issuer's page: the way back is that
+    // page's navigation.
     issuer.consent = true;
-    await page.goto(`${app.url}/api/auth/sign-in/oidc`);
+    await page.goto(`${app.url}/sign-in`);
+    await page.getByTestId("auth-oidc").click();
     await expect(page).toHaveURL(new RegExp(`^${issuer.url}/authorize`));
     await page.getByTestId("issuer-continue").click();
     // "/" opens a new conversation for a signed-in person; anyone else is sent to /sign-in.
@@ -39,5 +41,16 @@ test.describe("OIDC sign-in in a browser", () => {
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict" });
     const me = await page.evaluate(async () => (await fetch("/api/auth/get-session")).json());
     expect(me.user.email).toBe("ann@idp.test");
+
+    // A second person, with no invitation, comes back to the sign-in page told why, with no session.
+    await context.clearCookies();
+    issuer.user = { sub: "sub-ben", email: "ben@idp.test", name: "Ben" };
+    await page.goto(`${app.url}/sign-in`);
+    await expect(page.getByTestId("auth-oidc")).toHaveText(`Continue with ${new URL(issuer.url).host}`);
+    await page.getByTestId("auth-oidc").click();
+    await page.getByTestId("issuer-continue").click();
+    await expect(page).toHaveURL(new RegExp(`^${app.url}/sign-in`));
+    await expect(page.getByTestId("auth-error")).toHaveText("Signing up needs an invitation link from an admin.");
+    expect((await context.cookies(app.url)).some((cookie) => cookie.name === "hintline.session_token")).toBe(false);
   });
 });
