@@ -116,7 +116,7 @@ export function WorkspaceSwitcher({
           {!current && <option value={currentId}>{currentId === DEFAULT_WORKSPACE ? "default" : "…"}</option>}
           {workspaces.map((w) => (
             <option key={w.id} value={w.id}>
-              {w.name}
+              {w.shared ? `${w.name} (shared)` : w.name}
             </option>
           ))}
         </select>

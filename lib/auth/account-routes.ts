@@ -55,6 +55,14 @@ async function userIdOf(response: Response): Promise<string | undefined> {
   }
 }
 
+/** better-auth answered with the user as it was created; the first account was made the admin after. */
+async function withAdminRole(response: Response): Promise<Response> {
+  const body = (await response.clone().json()) as { user: Record<string, unknown> };
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...body, user: { ...body.user, role: "admin" } }), { status: response.status, headers });
+}
+
 async function signUp(request: Request): Promise<Response> {
   const input = parseWith(signUpSchema, await readJson(request));
   const first = (await countUsers()) === 0 && (await claimSetting({ key: FIRST_ADMIN, value: input.email }));
@@ -65,14 +73,17 @@ async function signUp(request: Request): Promise<Response> {
       throw new ApiError("forbidden", input.invitation ? "This invitation link is not valid (used, expired or unknown); ask an admin for a new one." : "Signing up needs an invitation link from an admin.", "invitation");
     }
   }
-  const response = await forward(withBody(request, { email: input.email, password: input.password, name: input.name }));
+  let response = await forward(withBody(request, { email: input.email, password: input.password, name: input.name }));
   const userId = response.ok ? await userIdOf(response) : undefined;
   if (!userId) {
     if (first) await releaseSetting({ key: FIRST_ADMIN, value: input.email });
     if (invitationId) await giveBackInvitation({ id: invitationId });
     return response;
   }
-  if (first) await makeFirstAdmin({ userId });
+  if (first) {
+    await makeFirstAdmin({ userId });
+    response = await withAdminRole(response);
+  }
   if (invitationId) await markInvitationUsed({ id: invitationId, userId });
   log().info({ event: "account_created", userId, admin: first }, "account created");
   return response;

@@ -3,6 +3,7 @@
 const OIDC_ERRORS: Record<string, string> = {
   invitation_required: "Signing up needs an invitation link from an admin.",
   account_disabled: "This account is disabled; ask an admin.",
+  account_not_linked: "An account with this email signs in with its password: sign in with that.",
   oidc_unavailable: "The sign-in provider can't be reached — try again later.",
 };
 

@@ -4,7 +4,7 @@
 // HINTLINE_OPEN_SIGNUP=1); a disabled user, a forged id_token and a callback without the browser's state cookie get
 // no session.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookieOf, invite, type SignedIn } from "../support/accounts-client.ts";
+import { cookieOf, invite, type SignedIn, signIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, freePort, startAppServer } from "../support/app-server.ts";
 import { type OidcIssuer, type OidcUser, startOidcIssuer } from "../support/oidc-issuer.ts";
 
@@ -118,6 +118,18 @@ describe("OIDC sign-in, invitations required", () => {
     const again = await oidcSignIn(server, issuer, bob);
     expect(again.cookie).toBe("");
     expect(again.callback.headers.get("location")).toMatch(/\/sign-in\?error=account_disabled/);
+  });
+
+  it("does not sign an OIDC person in to the password account of the same email (its email was never verified)", async () => {
+    const dee = person("Dee");
+    const password = { email: dee.email, password: "Dee-correct-horse-battery", name: "Dee" };
+    const own = await signUp(server.url, password, await invite(server.url, admin));
+    const taken = await oidcSignIn(server, issuer, dee);
+    expect(taken.cookie).toBe("");
+    expect(taken.callback.headers.get("location")).toMatch(/\/sign-in\?error=account_not_linked/);
+    // The account is untouched: still one, signed in by its password.
+    expect((await signIn(server.url, password)).userId).toBe(own.userId);
+    expect((await users(server, admin)).filter((u) => u.email === dee.email)).toHaveLength(1);
   });
 
   it("gives no session for an id_token the issuer's keys did not sign", async () => {

@@ -28,6 +28,8 @@ describe("accounts mode, one server", () => {
   });
 
   it("makes the first account the admin", async () => {
+    // The sign-up's own answer says so too (the page shows the admin's menu from it).
+    expect(admin.user?.role).toBe("admin");
     const listed = await users(server, admin);
     expect(listed.status).toBe(200);
     expect(await listed.json()).toEqual([expect.objectContaining({ id: admin.userId, email: ann.email, admin: true, disabled: false })]);

@@ -129,7 +129,8 @@ test.describe.serial("accounts mode", () => {
 
     const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
     const workspaces = new WorkspacePage(memberPage);
-    await workspaces.choose(SHARED);
+    // The picker says which workspaces are the team's.
+    await workspaces.choose(`${SHARED} (shared)`);
     expect(await workspaces.currentId()).toBe(sharedId);
     await memberChat.send("hello from the member");
     await memberChat.waitForReplyDone();

@@ -1,7 +1,8 @@
 // Signing up and in to accounts mode (HINTLINE_AUTH=accounts) as a browser would: the session cookie comes back in
 // Set-Cookie, and later requests send it with the Origin of the server.
 export type Account = { email: string; password: string; name: string };
-export type SignedIn = { userId: string; cookie: string; headers: Record<string, string> };
+/** `user`: the user as the sign-up or sign-in response gave it. */
+export type SignedIn = { userId: string; cookie: string; headers: Record<string, string>; user?: { id: string; role?: string | null; [key: string]: unknown } };
 
 export function accountFor(name: string): Account {
   return { email: `${name.toLowerCase()}@example.test`, password: `${name}-correct-horse-battery`, name };
@@ -22,9 +23,9 @@ function headersFor(url: string, cookie: string): Record<string, string> {
 
 async function signedIn(url: string, response: Response): Promise<SignedIn> {
   if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { user: { id: string } };
+  const body = (await response.json()) as { user: NonNullable<SignedIn["user"]> };
   const cookie = cookieOf(response);
-  return { userId: body.user.id, cookie, headers: headersFor(url, cookie) };
+  return { userId: body.user.id, cookie, headers: headersFor(url, cookie), user: body.user };
 }
 
 export function postAuth(url: string, path: string, body: object, headers: Record<string, string> = {}): Promise<Response> {
