@@ -155,19 +155,23 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
   });
 
   it("marks the reply of an instance that died incomplete once its lease runs out, and serves the conversation on B", async () => {
+    // The dying instance holds a longer lease (renewed every third of it), so that "B still counts it as live" is
+    // asked well inside the lease even on a loaded machine: with 1.5 s, the lease could run out before B was asked.
+    const leaseMs = 6_000;
+    const doomed = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(leaseMs) }, databaseUrl });
     fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
-    const original = await postChat(a.url, { conversationId: "crash", messageId: "c1", text: "write forever" });
+    const original = await postChat(doomed.url, { conversationId: "crash", messageId: "c1", text: "write forever" });
     const reader = chunkReader(original);
     await reader.until((c) => c.type === "text-delta");
     // Wait for a checkpoint (at most a second apart) so that the row holds some of the reply.
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await a.kill();
+    await doomed.kill();
     // While the lease runs, B still counts the reply as live.
     await expectApiError(await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }), 409, "conflict");
     const settled = await pollUntil(
       () => view(b, "crash"),
       (c) => c.messages[1]?.metadata?.status === "incomplete",
-      LEASE_MS * 4,
+      leaseMs * 4,
     );
     expect(settled.messages[1]?.metadata?.status).toBe("incomplete");
     expect(messageText(settled.messages[1]).length).toBeGreaterThan(0);
