@@ -43,12 +43,12 @@ export function UserMenu() {
         {initials(user.name)}
       </Menu.Trigger>
       <Menu.Portal>
-        <Menu.Content align="end" sideOffset={4} className="z-50 min-w-56 rounded-xl border border-border bg-elevated p-1 shadow-xl">
+        <Menu.Content align="end" sideOffset={4} className="z-50 min-w-56 max-w-[min(20rem,calc(100vw-1rem))] rounded-xl border border-border bg-elevated p-1 shadow-xl">
           <Menu.Label className="px-2.5 py-1.5 text-sm">
-            <span data-testid="user-menu-name" className="block font-medium">
+            <span data-testid="user-menu-name" title={user.name} className="block truncate font-medium">
               {user.name}
             </span>
-            <span data-testid="user-menu-email" className="block text-xs text-muted">
+            <span data-testid="user-menu-email" title={user.email} className="block truncate text-xs text-muted">
               {user.email}
               {user.admin ? " · admin" : ""}
             </span>

@@ -170,6 +170,26 @@ test.describe.serial("accounts mode", () => {
     await memberChat.waitForHydration();
   });
 
+  test("a long unbroken name and email keep the user menu on a phone's screen", async ({ browser }) => {
+    const { page } = await signedInPage(browser, admin);
+    const adminPage = new AdminPage(page, app.url);
+    await adminPage.goto();
+    const link = await adminPage.invite();
+    const long = { name: "W".repeat(100), email: `${"l".repeat(60)}@${"x".repeat(60)}.example.test`, password: "Long-correct-horse-battery" };
+    const phone = await (await browser.newContext({ viewport: { width: 375, height: 740 } })).newPage();
+    await new AccountForms(phone, app.url).signUp(long, link);
+    await expect(new ChatPage(phone, app.url).emptyState).toBeVisible();
+    await new UserMenu(phone).open();
+    for (const id of ["user-menu-name", "user-menu-email"]) {
+      const box = (await phone.getByTestId(id).boundingBox())!;
+      expect(box.x, id).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, id).toBeLessThanOrEqual(375);
+    }
+    await expect(phone.getByTestId("user-menu-name")).toHaveAttribute("title", long.name);
+    // The page itself does not scroll sideways.
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
   test("the sign-in, sign-up and admin pages and the user menu are axe clean in both themes", async ({ browser }) => {
     const { page } = await signedInPage(browser, admin);
     const adminPage = new AdminPage(page, app.url);
