@@ -1,5 +1,5 @@
 "use client";
-// Accounts mode's user menu in the header: who is signed in, the admin page for admins, signing out. Nothing in
+// Accounts mode's user menu in the header: who is signed in, their own skills, the admin page for admins, signing out. Nothing in
 // open and token mode (GET /api/me answers user: null there).
 import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useEffect, useState } from "react";
@@ -54,6 +54,11 @@ export function UserMenu() {
             </span>
           </Menu.Label>
           <Menu.Separator className="my-1 h-px bg-border" />
+          <Menu.Item asChild className={item}>
+            <a href="/me" data-testid="user-menu-own-skills">
+              Your skills
+            </a>
+          </Menu.Item>
           {user.admin && (
             <Menu.Item asChild className={item}>
               <a href="/admin" data-testid="user-menu-admin">

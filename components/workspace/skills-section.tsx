@@ -53,11 +53,15 @@ function SkillForm({ initial, onSubmit, onCancel }: { initial?: Skill; onSubmit:
   );
 }
 
-export function SkillsSection({ workspaceId, isDefault }: { workspaceId: string; isDefault: boolean }) {
+/**
+ * The skills of a workspace, or (`endpoint` "/api/me/skills", with its own `intro`) the signed-in person's own, which
+ * reach every workspace of theirs.
+ */
+export function SkillsSection({ workspaceId, isDefault, endpoint, intro }: { workspaceId?: string; isDefault?: boolean; endpoint?: string; intro?: string }) {
   const [skills, setSkills] = useState<Skill[] | null>(null);
   const [editing, setEditing] = useState<string | "new" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const base = `/api/workspaces/${encodeURIComponent(workspaceId)}/skills`;
+  const base = endpoint ?? `/api/workspaces/${encodeURIComponent(workspaceId ?? "default")}/skills`;
 
   const load = useCallback(async () => {
     try {
@@ -107,7 +111,10 @@ export function SkillsSection({ workspaceId, isDefault }: { workspaceId: string;
       </div>
       <p className="text-xs text-muted">
         The agent sees each skill's name and description and loads its instructions when one fits the task.
-        {isDefault ? " Skills of the default workspace are visible in every workspace." : " Skills of the default workspace are visible here too; one of the same name here wins."}
+        {intro ??
+          (isDefault
+            ? " Skills of the default workspace are visible in every workspace."
+            : " Skills of the default workspace are visible here too; one of the same name here wins.")}
       </p>
       {editing === "new" && <SkillForm onSubmit={(s) => save(s, false)} onCancel={() => setEditing(null)} />}
       <ul data-testid="skill-list" data-loaded={skills !== null} className="space-y-1">

@@ -5,15 +5,32 @@ const def = (id: string, description = id) => ({ id, description, instructions: 
 
 describe("visibleAgents", () => {
   it("has the built-in general-purpose agent when nothing is defined", () => {
-    expect(visibleAgents([], []).map((a) => [a.id, a.origin])).toEqual([[GENERAL_PURPOSE_AGENT_ID, "built-in"]]);
+    expect(visibleAgents([]).map((a) => [a.id, a.origin])).toEqual([[GENERAL_PURPOSE_AGENT_ID, "built-in"]]);
   });
 
   it("lets the workspace's own win over default's, and either replace the built-in, sorted by id", () => {
-    const agents = visibleAgents([def("reviewer", "own")], [def("reviewer", "shared"), def("general-purpose", "shared gp"), def("analyst")]);
+    const agents = visibleAgents([
+      { origin: "workspace", agents: [def("reviewer", "own")] },
+      { origin: "default", agents: [def("reviewer", "shared"), def("general-purpose", "shared gp"), def("analyst")] },
+    ]);
     expect(agents.map((a) => [a.id, a.origin, a.description])).toEqual([
       ["analyst", "default", "analyst"],
       ["general-purpose", "default", "shared gp"],
       ["reviewer", "workspace", "own"],
+    ]);
+  });
+
+  it("lets the owner's own win over the workspace's and default's", () => {
+    const agents = visibleAgents([
+      { origin: "user", agents: [def("reviewer", "mine"), def("general-purpose", "my gp")] },
+      { origin: "workspace", agents: [def("reviewer", "team"), def("tester")] },
+      { origin: "default", agents: [def("tester", "base"), def("analyst")] },
+    ]);
+    expect(agents.map((a) => [a.id, a.origin, a.description])).toEqual([
+      ["analyst", "default", "analyst"],
+      ["general-purpose", "user", "my gp"],
+      ["reviewer", "user", "mine"],
+      ["tester", "workspace", "tester"],
     ]);
   });
 });

@@ -1,10 +1,13 @@
 // Subagents, the pure rules: the built-in agent, what an agent key looks like, and which definition a workspace sees
-// (its own over default's over the built-in). No storage, no framework.
+// (its owner's own over its own over default's over the built-in). No storage, no framework.
 
 /** An agent definition as a workspace holds it (`tools` absent: the child's default tools). */
 export type AgentDefinitionData = { id: string; description: string; instructions: string; tools?: string[]; model?: string };
 
-export type AgentOrigin = "workspace" | "default" | "built-in";
+export type AgentOrigin = "user" | "workspace" | "default" | "built-in";
+
+/** One level of definitions a conversation sees, given highest precedence first. */
+export type AgentLevel = { origin: Exclude<AgentOrigin, "built-in">; agents: readonly AgentDefinitionData[] };
 
 export type VisibleAgent = AgentDefinitionData & { origin: AgentOrigin };
 
@@ -33,13 +36,12 @@ export function parseAgentKey(key: string): { agentId: string; n: number } | und
 }
 
 /**
- * Every agent a conversation of a workspace sees, by id: its own (`own`), then default's (`shared`, empty in default
- * itself), then the built-in general-purpose; the first of an id wins. Sorted by id.
+ * Every agent a conversation sees, by id: the levels in the order given (its owner's own, its workspace's, default's),
+ * then the built-in general-purpose; the first of an id wins. Sorted by id.
  */
-export function visibleAgents(own: readonly AgentDefinitionData[], shared: readonly AgentDefinitionData[]): VisibleAgent[] {
+export function visibleAgents(levels: readonly AgentLevel[]): VisibleAgent[] {
   const byId = new Map<string, VisibleAgent>();
-  for (const agent of own) if (!byId.has(agent.id)) byId.set(agent.id, { ...agent, origin: "workspace" });
-  for (const agent of shared) if (!byId.has(agent.id)) byId.set(agent.id, { ...agent, origin: "default" });
+  for (const { origin, agents } of levels) for (const agent of agents) if (!byId.has(agent.id)) byId.set(agent.id, { ...agent, origin });
   if (!byId.has(GENERAL_PURPOSE_AGENT_ID)) byId.set(GENERAL_PURPOSE_AGENT_ID, { ...GENERAL_PURPOSE_AGENT, origin: "built-in" });
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

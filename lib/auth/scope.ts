@@ -4,7 +4,7 @@
 // plan, approvals, children, stream, memory, knowledge, skills, agents, MCP servers) belongs to that id.
 import { ApiError } from "../api/errors.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
-import { conversationOwner, personalDefaultWorkspace, workspaceOwnership } from "../db/ownership.ts";
+import { conversationOwner, isUserLevelId, personalDefaultWorkspace, workspaceOwnership } from "../db/ownership.ts";
 import { isAdmin, type Viewer } from "./viewer.ts";
 
 export type WorkspaceAccess = "use" | "edit";
@@ -44,6 +44,8 @@ export async function defaultWorkspaceOf(viewer: Viewer): Promise<string> {
  * its owner; a shared one for everyone to use, and to edit for its owner and the admins.
  */
 export async function resolveWorkspace(viewer: Viewer, id: string, access: WorkspaceAccess): Promise<string> {
+  // A user's own level is reached only through /api/me/skills and /api/me/agents: as a workspace it does not exist.
+  if (isUserLevelId(id)) throw unknownWorkspace(id);
   if (viewer.kind === "operator") return id;
   if (id === DEFAULT_WORKSPACE_ID) return defaultWorkspaceOf(viewer);
   const found = await workspaceOwnership({ id });

@@ -58,7 +58,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   await markConversationMcpToolsStale({ conversationId });
   const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
-  await refreshWorkspaceView(conversationId, conversation.workspaceId);
+  await refreshWorkspaceView(conversationId);
   const systemAfter = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
   const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens, ...(memory ? { memory } : {}) };
   const message = await appendMessage({

@@ -267,10 +267,14 @@ export { GENERAL_PURPOSE_AGENT_ID };
 export type SubagentHost = ReturnType<typeof subagentHost>;
 
 export function subagentHost({ start, parentId, workspaceId }: { start: StartChildReply; parentId: string; workspaceId?: string }) {
-  const workspace = async () => workspaceId ?? (await getConversation({ id: parentId }))?.workspaceId ?? "default";
+  // Whose agents the conversation sees: its workspace's and its owner's levels.
+  const scope = async () => {
+    const parent = await getConversation({ id: parentId });
+    return { workspaceId: parent?.workspaceId ?? workspaceId ?? "default", ownerId: parent?.ownerId ?? null };
+  };
   return {
     parentId,
-    agents: async () => agentsVisibleIn(await workspace()),
+    agents: async () => agentsVisibleIn(await scope()),
     depth: () => depthOf({ id: parentId }),
     children: async () => {
       const children = await listChildren({ parentId });

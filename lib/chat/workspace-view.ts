@@ -19,23 +19,16 @@ import { laterRevision } from "../agent/hints/told.ts";
 import { now as clockNow } from "../clock.ts";
 import { getKnowledgeFile, listKnowledge } from "../db/knowledge.ts";
 import { listMemory } from "../db/memory.ts";
-import {
-  getWorkspaceView,
-  putWorkspaceView,
-  setWorkspaceSeen,
-  workspaceRevision,
-  workspaceViewStatus,
-  type WorkspaceViewStatus,
-} from "../db/workspace-views.ts";
+import { getWorkspaceView, putWorkspaceView, setWorkspaceSeen, workspaceViewStatus, type WorkspaceViewStatus } from "../db/workspace-views.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
 import { subagentsEnabled } from "../ai/tools/catalog.ts";
 import { agentsVisibleIn } from "./agents.ts";
-import { visibleSkills } from "./skills.ts";
+import { type DefinitionScope, visibleSkills } from "./skills.ts";
 
-// The newest state read per workspace, under the revision read before it: a conversation started in a workspace that
-// did not change since costs no read of it. The revision comes from the database, so this stays exact when another
-// instance changes the workspace.
+// The newest state read per workspace and owner (skills and agents also come from the owner's levels), under the
+// revision read before it: a conversation started in a workspace that did not change since costs no read of it. The
+// revision comes from the database, so this stays exact when another instance changes the workspace.
 // Bounded by workspaces and by bytes (memory and the knowledge index are long texts), one cache for the process.
 const liveByWorkspace = sharedBoundedMap<string, { revision: string; state: WorkspaceState }>("live-workspaces", {
   maxEntries: 200,
@@ -44,20 +37,22 @@ const liveByWorkspace = sharedBoundedMap<string, { revision: string; state: Work
 });
 
 /**
- * The workspace as it is now. The revision is read first (or given, read just before): a change landing meanwhile is
- * seen again under the next revision, never missed.
+ * The workspace as a conversation of `ownerId` sees it now. The revision was read just before (the conversation's
+ * status): a change landing meanwhile is seen again under the next revision, never missed.
  */
-export async function liveWorkspace(workspaceId: string, knownRevision?: string): Promise<{ revision: string; state: WorkspaceState }> {
-  const revision = knownRevision ?? (await workspaceRevision({ workspaceId }));
-  const cached = liveByWorkspace.get(workspaceId);
+export async function liveWorkspace(status: Pick<WorkspaceViewStatus, "workspaceId" | "ownerId" | "revision">): Promise<{ revision: string; state: WorkspaceState }> {
+  const { workspaceId, revision } = status;
+  const scope: DefinitionScope = { workspaceId, ownerId: status.ownerId };
+  const key = `${workspaceId}\u0000${status.ownerId ?? ""}`;
+  const cached = liveByWorkspace.get(key);
   if (cached?.revision === revision) return cached;
   const [workspace, memory, files, index, skills, agents] = await Promise.all([
     getWorkspace({ id: workspaceId }),
     listMemory({ workspaceId }),
     listKnowledge({ workspaceId }),
     getKnowledgeFile({ workspaceId, path: KNOWLEDGE_INDEX_PATH }),
-    visibleSkills(workspaceId),
-    agentsVisibleIn(workspaceId),
+    visibleSkills(scope),
+    agentsVisibleIn(scope),
   ]);
   const state: WorkspaceState = {
     name: workspace?.name ?? workspaceId,
@@ -74,7 +69,7 @@ export async function liveWorkspace(workspaceId: string, knownRevision?: string)
     // Subagents off (HINTLINE_MAX_AGENT_DEPTH=0): no agent is listed, so the prompt has no Subagents section.
     agents: subagentsEnabled() ? agents.map((a) => ({ id: a.id, description: a.description })) : [],
   };
-  liveByWorkspace.set(workspaceId, { revision, state });
+  liveByWorkspace.set(key, { revision, state });
   return { revision, state };
 }
 
@@ -101,27 +96,32 @@ const frozenRevisionOf = (frozen: unknown): string | undefined => {
 };
 
 /** The workspace as it is now, frozen for the conversation's view, and how to store it there. */
-async function freeze(conversationId: string, workspaceId: string, knownRevision?: string) {
-  const { revision, state } = await liveWorkspace(workspaceId, knownRevision);
+async function freeze(conversationId: string, status: WorkspaceViewStatus) {
+  const { revision, state } = await liveWorkspace(status);
   const frozen = frozenOf(generateId(), state, revision);
   const store = () => putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: { ...state, revision }, seenRevision: revision, seen: state });
   return { frozen, store };
 }
 
-/** Freezes the workspace as it is now into the conversation's view (its first reply, and every compression). */
-export async function refreshWorkspaceView(conversationId: string, workspaceId: string, knownRevision?: string): Promise<FrozenWorkspace> {
-  const { frozen, store } = await freeze(conversationId, workspaceId, knownRevision);
+/**
+ * Freezes the workspace as it is now into the conversation's view (its first reply, and every compression). `status`:
+ * the conversation's, read just before (read here when absent). null: no conversation.
+ */
+export async function refreshWorkspaceView(conversationId: string, status?: WorkspaceViewStatus): Promise<FrozenWorkspace | null> {
+  const current = status ?? (await workspaceViewStatus({ conversationId }));
+  if (!current) return null;
+  const { frozen, store } = await freeze(conversationId, current);
   await store();
   return frozen;
 }
 
 async function readFrozen(conversationId: string, status: WorkspaceViewStatus): Promise<FrozenWorkspace> {
-  if (!status.frozenId) return refreshWorkspaceView(conversationId, status.workspaceId, status.revision);
+  if (!status.frozenId) return (await refreshWorkspaceView(conversationId, status))!;
   const cached = frozenById.get(status.frozenId);
   if (cached) return cached;
   const view = await getWorkspaceView({ conversationId });
   const state = parseWorkspaceState(view?.frozen);
-  if (!view || !state) return refreshWorkspaceView(conversationId, status.workspaceId);
+  if (!view || !state) return (await refreshWorkspaceView(conversationId, status))!;
   return frozenOf(view.frozenId, state, frozenRevisionOf(view.frozen));
 }
 
@@ -133,8 +133,8 @@ export async function promptWorkspace(conversationId: string): Promise<FrozenWor
   const status = await workspaceViewStatus({ conversationId });
   if (!status) return null;
   if (status.frozenId) return readFrozen(conversationId, status);
-  const id = `live:${status.workspaceId}:${status.revision}`;
-  return frozenById.get(id) ?? frozenOf(id, (await liveWorkspace(status.workspaceId, status.revision)).state);
+  const id = `live:${status.workspaceId}:${status.ownerId ?? ""}:${status.revision}`;
+  return frozenById.get(id) ?? frozenOf(id, (await liveWorkspace(status)).state);
 }
 
 /** The workspace as the conversation's system prompt holds it (frozen now if it never was); null: no conversation. */
@@ -148,7 +148,7 @@ export async function pendingWorkspaceChanges(conversationId: string): Promise<s
   const status = await workspaceViewStatus({ conversationId });
   if (!status?.frozenId) return [];
   const frozen = await readFrozen(conversationId, status);
-  const { state } = await liveWorkspace(status.workspaceId, status.revision);
+  const { state } = await liveWorkspace(status);
   return diffWorkspace(frozen.state, state).map(describeChange);
 }
 
@@ -170,7 +170,7 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
   let lastRevision: string | undefined;
   if (opened?.frozenId) frozen = await readFrozen(conversationId, opened);
   else if (opened) {
-    const first = await freeze(conversationId, opened.workspaceId, opened.revision);
+    const first = await freeze(conversationId, opened);
     frozen = first.frozen;
     opened = { ...opened, frozenId: frozen.id, seenRevision: opened.revision };
     stored = new Promise<void>((resolve) => setImmediate(resolve)).then(first.store);
@@ -187,8 +187,7 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
     async refresh(): Promise<void> {
       await stored;
       opened = null;
-      const status = await workspaceViewStatus({ conversationId });
-      if (status) frozen = await refreshWorkspaceView(conversationId, status.workspaceId);
+      frozen = (await refreshWorkspaceView(conversationId)) ?? frozen;
     },
     /**
      * Before a step (after any compression): the frozen copy brought up to date, and the hint, if one is due. `told`:
@@ -207,7 +206,7 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
       const known = laterRevision(frozen.revision ?? status.seenRevision ?? undefined, told);
       if (known === status.revision) return undefined;
       if (quiet && quiet.known === known && quiet.revision === status.revision) return undefined;
-      const [view, live] = await Promise.all([getWorkspaceView({ conversationId }), liveWorkspace(status.workspaceId, status.revision)]);
+      const [view, live] = await Promise.all([getWorkspaceView({ conversationId }), liveWorkspace(status)]);
       // The changes since the state the agent knows: the last one told when that is what the input holds, else the
       // prompt's copy (all changes since it, some perhaps told again by an older hint still in the input).
       const seen = known === view?.seenRevision ? parseWorkspaceState(view?.seen) : null;

@@ -1,5 +1,6 @@
 // Who owns a conversation or workspace (accounts mode), read for lib/auth/scope.ts's checks.
 import { getDb } from "./client.ts";
+import { USER_LEVEL_PREFIX } from "./workspaces.ts";
 
 /** undefined when the conversation does not exist; null when it belongs to the one person of open or token mode. */
 export async function conversationOwner({ id }: { id: string }): Promise<string | null | undefined> {
@@ -21,15 +22,27 @@ export async function personalDefaultWorkspace({ userId }: { userId: string }): 
   return id;
 }
 
+/** The container of a user's own skills and agents (accounts mode): a workspace row no list, route or chat shows. */
+export const userLevelId = (userId: string) => `${USER_LEVEL_PREFIX}${userId}`;
+export const isUserLevelId = (id: string) => id.startsWith(USER_LEVEL_PREFIX);
+// A control character: no workspace a person names can take it (lib/api/workspace-schemas.ts refuses them).
+const USER_LEVEL_NAME = "\u0001user";
+
+/** The user's own level, made on their first write to it. */
+export async function ensureUserLevel({ userId }: { userId: string }): Promise<string> {
+  const id = userLevelId(userId);
+  await (await getDb()).workspace.upsert({ where: { id }, create: { id, name: USER_LEVEL_NAME, ownerId: userId }, update: {} });
+  return id;
+}
+
 /**
- * Whether a workspace's conversations also see "default"'s skills and agents: in open and token mode every workspace
- * does; in accounts mode only the private workspaces of default's owner (the first admin), so that no one's private
- * definitions reach another user's prompt.
+ * Where a conversation's skills and agents come from besides its workspace, by its owner: the owner's own level
+ * (highest; accounts mode), and the owner's default workspace (lowest) — "default" for the one person of open and token
+ * mode, a user's private default in accounts mode — unless that is the conversation's workspace itself. So no one's
+ * definitions reach another user's prompt, and a shared workspace's conversations each see their owner's levels.
  */
-export async function inheritsDefault({ workspaceId }: { workspaceId: string }): Promise<boolean> {
-  if (workspaceId === "default") return false;
-  const rows = await (await getDb()).workspace.findMany({ where: { id: { in: [workspaceId, "default"] } }, select: { id: true, ownerId: true, shared: true } });
-  const own = rows.find((r) => r.id === workspaceId);
-  const base = rows.find((r) => r.id === "default");
-  return own !== undefined && base !== undefined && !own.shared && own.ownerId === base.ownerId;
+export async function definitionLevels({ workspaceId, ownerId }: { workspaceId: string; ownerId: string | null }): Promise<{ user: string | null; base: string | null }> {
+  if (ownerId === null) return { user: null, base: workspaceId === "default" ? null : "default" };
+  const base = (await (await getDb()).workspace.findFirst({ where: { ownerId, name: "default" }, select: { id: true } }))?.id ?? null;
+  return { user: userLevelId(ownerId), base: base === workspaceId ? null : base };
 }

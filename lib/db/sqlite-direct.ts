@@ -84,11 +84,27 @@ const toTaskRow = (r: Row): TaskRow => ({
   updatedAt: readTime(r.updatedAt),
 });
 
-export type WorkspaceStatusRow = { workspaceId: string; ws: number; def: number; frozenId: string | null; seenRevision: string | null };
+export type WorkspaceStatusRow = {
+  workspaceId: string;
+  ownerId: string | null;
+  ws: number;
+  def: number | null;
+  usr: number | null;
+  frozenId: string | null;
+  seenRevision: string | null;
+};
 
-/** A conversation's workspace revisions ("?" 1: the default workspace's id, 2: the conversation's) and its view's keys. */
-export const WORKSPACE_STATUS_SQL = `SELECT c."workspaceId" AS "workspaceId", w."revision" AS "ws", d."revision" AS "def", v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"
-  FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId" JOIN "Workspace" d ON d."id" = ?
+/**
+ * A conversation's workspace revisions and its view's keys ("?" 1: the default workspace's id, 2: the conversation's):
+ * its workspace's, its owner's default workspace's ("default" for no owner) and its owner's own level's
+ * (lib/db/ownership.ts), the places its skills and agents come from.
+ */
+export const WORKSPACE_STATUS_SQL = `SELECT c."workspaceId" AS "workspaceId", c."ownerId" AS "ownerId", w."revision" AS "ws", d."revision" AS "def", u."revision" AS "usr",
+  v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"
+  FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId"
+  LEFT JOIN "Workspace" d ON d."id" = CASE WHEN c."ownerId" IS NULL THEN ?
+    ELSE (SELECT x."id" FROM "Workspace" x WHERE x."ownerId" = c."ownerId" AND x."name" = 'default' LIMIT 1) END
+  LEFT JOIN "Workspace" u ON u."id" = 'user-' || c."ownerId"
   LEFT JOIN "ConversationWorkspace" v ON v."conversationId" = c."id" WHERE c."id" = ?`;
 
 export class SqliteDirect {

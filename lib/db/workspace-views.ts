@@ -1,36 +1,43 @@
 // Queries for a conversation's view of its workspace (frozen in its system prompt, and as its agent last heard of it)
 // and for the workspaces' revision counters.
 import { databaseUrl, getDb, isPostgresUrl, sqliteDirect } from "./client.ts";
-import { WORKSPACE_STATUS_SQL } from "./sqlite-direct.ts";
+import { WORKSPACE_STATUS_SQL, type WorkspaceStatusRow } from "./sqlite-direct.ts";
 import { DEFAULT_WORKSPACE_ID } from "./workspaces.ts";
 
-/** "<workspace revision>:<default's revision>": default's skills are visible in every workspace. */
+/**
+ * "<workspace>:<default's>" or "<workspace>:<default's>:<owner's own>", each a counter that only grows: a conversation
+ * also sees its owner's default workspace's and own level's skills and agents. The third is left out while the owner
+ * has no own level (always in open and token mode).
+ */
 export type WorkspaceRevision = string;
 
-export type WorkspaceViewStatus = { workspaceId: string; revision: WorkspaceRevision; frozenId: string | null; seenRevision: string | null };
+export type WorkspaceViewStatus = {
+  workspaceId: string;
+  /** The conversation's owner (null: the one person of open and token mode), whose levels it sees. */
+  ownerId: string | null;
+  revision: WorkspaceRevision;
+  frozenId: string | null;
+  seenRevision: string | null;
+};
 export type WorkspaceView<T = unknown> = { frozenId: string; frozen: T; seenRevision: string; seen: T };
+
+type StatusRow = Omit<WorkspaceStatusRow, "ws" | "def" | "usr"> & { ws: number | bigint; def: number | bigint | null; usr: number | bigint | null };
 
 /** What one step needs to know, in one small query: the workspace's revisions and the view's keys (null: no view yet). */
 export async function workspaceViewStatus({ conversationId }: { conversationId: string }): Promise<WorkspaceViewStatus | null> {
   const db = await getDb();
   const direct = sqliteDirect();
-  let row: { workspaceId: string; ws: number | bigint; def: number | bigint; frozenId: string | null; seenRevision: string | null } | undefined;
+  let row: StatusRow | undefined;
   if (direct) row = direct.workspaceViewStatus(conversationId, DEFAULT_WORKSPACE_ID);
   else {
     // SQLite binds "?" in the order they appear: the arguments follow the text's order.
     const sql = isPostgresUrl(databaseUrl()) ? WORKSPACE_STATUS_SQL.replace("?", "$1").replace("?", "$2") : WORKSPACE_STATUS_SQL;
-    row = (await db.$queryRawUnsafe<NonNullable<typeof row>[]>(sql, DEFAULT_WORKSPACE_ID, conversationId))[0];
+    row = (await db.$queryRawUnsafe<StatusRow[]>(sql, DEFAULT_WORKSPACE_ID, conversationId))[0];
   }
   if (!row) return null;
-  return { workspaceId: row.workspaceId, revision: `${Number(row.ws)}:${Number(row.def)}`, frozenId: row.frozenId, seenRevision: row.seenRevision };
-}
-
-/** The workspace's revisions now. */
-export async function workspaceRevision({ workspaceId }: { workspaceId: string }): Promise<WorkspaceRevision> {
-  const db = await getDb();
-  const rows = await db.workspace.findMany({ where: { id: { in: [workspaceId, DEFAULT_WORKSPACE_ID] } }, select: { id: true, revision: true } });
-  const of = (id: string) => rows.find((r) => r.id === id)?.revision ?? 0;
-  return `${of(workspaceId)}:${of(DEFAULT_WORKSPACE_ID)}`;
+  const own = Number(row.usr ?? 0);
+  const revision = `${Number(row.ws)}:${Number(row.def ?? 0)}${own ? `:${own}` : ""}`;
+  return { workspaceId: row.workspaceId, ownerId: row.ownerId ?? null, revision, frozenId: row.frozenId, seenRevision: row.seenRevision };
 }
 
 export async function getWorkspaceView({ conversationId }: { conversationId: string }): Promise<WorkspaceView | null> {

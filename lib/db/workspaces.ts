@@ -3,6 +3,8 @@
 import { getDb, lockedTransaction } from "./client.ts";
 
 export const DEFAULT_WORKSPACE_ID = "default";
+/** The id prefix of a user's own level of skills and agents (lib/db/ownership.ts): a workspace row no list shows. */
+export const USER_LEVEL_PREFIX = "user-";
 
 /** "default", or a user's own default in accounts mode (default-<user id>): neither is renamed or deleted. */
 export const isDefaultWorkspace = (id: string) => id === DEFAULT_WORKSPACE_ID || id.startsWith(`${DEFAULT_WORKSPACE_ID}-`);
@@ -33,7 +35,7 @@ export const isForeignKeyViolation = (error: unknown) => (error as { code?: unkn
 export async function listWorkspaces({ userId, defaultId = DEFAULT_WORKSPACE_ID }: { userId?: string; defaultId?: string } = {}): Promise<WorkspaceSummary[]> {
   const db = await getDb();
   const rows = await db.workspace.findMany({
-    where: userId === undefined ? {} : { OR: [{ ownerId: userId }, { shared: true }] },
+    where: { ...(userId === undefined ? {} : { OR: [{ ownerId: userId }, { shared: true }] }), NOT: { id: { startsWith: USER_LEVEL_PREFIX } } },
     select: { id: true, name: true, shared: true, createdAt: true, updatedAt: true },
     orderBy: { name: "asc" },
   });
@@ -70,7 +72,7 @@ export async function createWorkspace({
   shared = false,
 }: { id: string; name: string; instructions?: string; max: number; ownerId?: string | null; shared?: boolean }): Promise<Workspace | "limit"> {
   return lockedTransaction("workspaces", async (tx) => {
-    if ((await tx.workspace.count({ where: { ownerId } })) >= max) return "limit" as const;
+    if ((await tx.workspace.count({ where: { ownerId, NOT: { id: { startsWith: USER_LEVEL_PREFIX } } } })) >= max) return "limit" as const;
     if (await tx.workspace.findFirst({ where: { ownerId, name }, select: { id: true } })) throw nameTaken();
     return toWorkspace(await tx.workspace.create({ data: { id, name, instructions, ownerId, shared } }));
   });

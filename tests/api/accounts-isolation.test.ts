@@ -10,11 +10,17 @@ import { readChunks, streamedText } from "../support/chat-client.ts";
 import { covers, servedEndpoints } from "../support/endpoints.ts";
 import { type DatabaseSnapshot, expectApiError, jsonRequest, pollUntil, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
 
-const SECRETS = ["SECRET-A-TEXT", "SECRET-A-MEMORY", "SECRET-A-KNOWLEDGE", "Secret A space", "secret-a-skill", "secret-a-agent"];
+const SECRETS = ["SECRET-A-TEXT", "SECRET-A-MEMORY", "SECRET-A-KNOWLEDGE", "Secret A space", "secret-a-skill", "secret-a-agent", "SECRET-A-OWN"];
+// The names of the first user's own skill and agent: a 404 for them may repeat the name the caller sent, but no other
+// answer carries them.
+const OWN_NAMES = ["secret-a-own-skill", "secret-a-own-agent"];
 
 type Row = { method: string; path: string; body?: object };
 
-/** Requests naming the first user's things; `X`, `C`, `W` are filled in with their conversation, child and workspace. */
+/**
+ * Requests naming the first user's things; `X`, `C`, `W`, `U` are filled in with their conversation, child, workspace
+ * and the container of their own skills and agents.
+ */
 const FOREIGN: Row[] = [
   { method: "POST", path: "/api/chat", body: { id: "X", message: userMessage("b-1", "hello") } },
   { method: "POST", path: "/api/chat", body: { id: "X", continue: true } },
@@ -73,6 +79,19 @@ const FOREIGN: Row[] = [
   { method: "PATCH", path: "/api/workspaces/W/mcp-servers/secret-a-server", body: { enabled: false } },
   { method: "DELETE", path: "/api/workspaces/W/mcp-servers/secret-a-server" },
   { method: "POST", path: "/api/workspaces/W/mcp-servers/secret-a-server/tools/echo/accept" },
+  // The first user's own skills and agents: not a workspace to anyone, and not in the second user's own level.
+  { method: "POST", path: "/api/chat", body: { id: "b-new-u", message: userMessage("b-4", "hello"), workspaceId: "U" } },
+  { method: "GET", path: "/api/workspaces/U" },
+  { method: "GET", path: "/api/workspaces/U/skills" },
+  { method: "GET", path: "/api/workspaces/U/skills/secret-a-own-skill" },
+  { method: "DELETE", path: "/api/workspaces/U/skills/secret-a-own-skill" },
+  { method: "GET", path: "/api/workspaces/U/agents" },
+  { method: "GET", path: "/api/me/skills/secret-a-own-skill" },
+  { method: "PATCH", path: "/api/me/skills/secret-a-own-skill", body: { description: "d" } },
+  { method: "DELETE", path: "/api/me/skills/secret-a-own-skill" },
+  { method: "GET", path: "/api/me/agents/secret-a-own-agent" },
+  { method: "PATCH", path: "/api/me/agents/secret-a-own-agent", body: { description: "d" } },
+  { method: "DELETE", path: "/api/me/agents/secret-a-own-agent" },
   // Admins only: a member is answered as for an unknown route.
   { method: "POST", path: "/api/admin/invitations" },
   { method: "GET", path: "/api/admin/users" },
@@ -94,8 +113,13 @@ const OWN: (Row & { writes?: boolean })[] = [
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/auth/get-session" },
   { method: "GET", path: "/api/me" },
+  { method: "GET", path: "/api/me/skills" },
+  { method: "GET", path: "/api/me/agents" },
+  { method: "GET", path: "/api/workspaces/default/agents" },
   { method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { messages: [] } }, writes: true },
   { method: "POST", path: "/api/workspaces", body: { name: "B space" }, writes: true },
+  { method: "POST", path: "/api/me/skills", body: { name: "b-own-skill", description: "d", instructions: "i" }, writes: true },
+  { method: "POST", path: "/api/me/agents", body: { id: "b-own-agent", description: "d", instructions: "i" }, writes: true },
 ];
 
 // Not replayed with the first user's ids, by design: signing up, in and out (tests/api/accounts.test.ts), the event
@@ -122,10 +146,10 @@ const NOT_REPLAYED = [
 let server: AppServer;
 let a: SignedIn;
 let b: SignedIn;
-const ids = { X: "conv-a", C: "", W: "", M: "", A: "" };
+const ids = { X: "conv-a", C: "", W: "", M: "", A: "", U: "" };
 
 function fill(text: string): string {
-  return text.replace(/\b(X|C|W|M|A)\b/g, (key) => ids[key as keyof typeof ids]);
+  return text.replace(/\b(X|C|W|M|A|U)\b/g, (key) => ids[key as keyof typeof ids]);
 }
 
 function request(as: SignedIn, row: Row): Promise<Response> {
@@ -153,6 +177,10 @@ beforeAll(async () => {
   a = await signUp(server.url, accountFor("Ada"));
   b = await signUp(server.url, accountFor("Bob"), await invite(server.url, a));
   ids.A = a.userId;
+  ids.U = `user-${a.userId}`;
+  // Their own skill and agent, seen in every conversation of theirs.
+  await json(a, "POST", "/api/me/skills", { name: "secret-a-own-skill", description: "SECRET-A-OWN-SKILL", instructions: "i" }, 201);
+  await json(a, "POST", "/api/me/agents", { id: "secret-a-own-agent", description: "SECRET-A-OWN-AGENT", instructions: "i" }, 201);
   // The first user's private workspace, with memory, knowledge, a skill, an agent and an MCP server.
   ids.W = (await json<{ id: string }>(a, "POST", "/api/workspaces", { name: "Secret A space" }, 201)).id;
   ids.M = (await json<{ id: string }>(a, "POST", `/api/workspaces/${ids.W}/memory`, { text: "SECRET-A-MEMORY lives here" }, 201)).id;
@@ -205,7 +233,7 @@ describe("a second user replays every route with the first user's ids", () => {
       const response = await request(b, row);
       const text = await response.text();
       expect(response.status, text).toBeLessThan(300);
-      for (const secret of [...SECRETS, ids.X, ids.W]) expect(text).not.toContain(secret);
+      for (const secret of [...SECRETS, ...OWN_NAMES, ids.X, ids.W]) expect(text).not.toContain(secret);
       if (!row.writes) expect(snapshotDatabase(server.databaseUrl)).toEqual(seeded);
     });
   }
@@ -247,13 +275,13 @@ describe("what the second user's own chat and streams carry", () => {
 
   it("the second user's system prompt and hints hold none of the first user's memory or knowledge", async () => {
     const reply = await chatAs(b, { id: "conv-b2", message: userMessage("b-20", "what do you remember?") });
-    for (const secret of SECRETS) expect(reply).not.toContain(secret);
+    for (const secret of [...SECRETS, ...OWN_NAMES]) expect(reply).not.toContain(secret);
     const context = await fetch(`${server.url}/api/conversations/conv-b2/context`, { headers: b.headers });
     expect(context.status).toBe(200);
     const text = await context.text();
-    for (const secret of SECRETS) expect(text).not.toContain(secret);
+    for (const secret of [...SECRETS, ...OWN_NAMES]) expect(text).not.toContain(secret);
     const view = await json<{ messages: unknown[] }>(b, "GET", "/api/conversations/conv-b2");
-    for (const secret of SECRETS) expect(JSON.stringify(view)).not.toContain(secret);
+    for (const secret of [...SECRETS, ...OWN_NAMES]) expect(JSON.stringify(view)).not.toContain(secret);
   });
 
   it("the first user's events never reach the second user's GET /api/events; their own do", async () => {

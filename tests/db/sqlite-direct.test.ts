@@ -142,7 +142,7 @@ describe("the direct SQLite path", () => {
     expect(stored(a).frozenId).toBe("f2");
     for (const direct of [true, false]) {
       const status = await via(direct, () => views.workspaceViewStatus({ conversationId: a }));
-      expect(status).toEqual({ workspaceId: "default", revision: expect.stringMatching(/^\d+:\d+$/), frozenId: "f2", seenRevision: "1:0" });
+      expect(status).toEqual({ workspaceId: "default", ownerId: null, revision: expect.stringMatching(/^\d+:\d+$/), frozenId: "f2", seenRevision: "1:0" });
       expect(await via(direct, () => views.workspaceViewStatus({ conversationId: newId("missing") }))).toBeNull();
     }
   });

@@ -1,13 +1,14 @@
 // Accounts mode in the browser (HINTLINE_AUTH=accounts, an app of its own on a fresh database): the first sign-up
 // creates the admin; the admin invites someone, who signs up with the link while a person without one is refused; a
 // shared workspace is used by both while each sees only their own conversations; a disabled member's open tab is sent
-// to the sign-in page on its next request and cannot sign in again. The tests run in order on one server.
+// to the sign-in page on its next request and cannot sign in again; a member's own skill reaches their conversations in
+// the shared workspace and not the admin's. The tests run in order on one server.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { AccountForms, AdminPage, personFor, UserMenu } from "./pages/accounts-pages";
+import { AccountForms, AdminPage, OwnSkillsPage, personFor, UserMenu } from "./pages/accounts-pages";
 import { ChatPage } from "./pages/chat-page";
 import { WorkspacePage } from "./pages/workspace-page";
 import { type AppProcess, migrateDatabase, startApp } from "./support/app-process";
@@ -147,6 +148,40 @@ test.describe.serial("accounts mode", () => {
     expect((await memberPage.request.get(`${app.url}/api/conversations/${privateId}`)).status()).toBe(404);
   });
 
+  test("a member's own skill, made from the user menu, reaches their conversation in the shared workspace and no one else's", async ({ browser }) => {
+    const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
+    const menu = new UserMenu(memberPage);
+    await menu.open();
+    await menu.ownSkillsLink.click();
+    const own = new OwnSkillsPage(memberPage);
+    await expect(own.root).toBeVisible();
+    await own.create({ name: "my-tone", description: "Answer in Grace's own tone.", instructions: "Short sentences; no jargon." });
+    // The level is no workspace: its id opens no workspace page, for its owner either.
+    const me = (await (await memberPage.request.get(`${app.url}/api/me`)).json()) as { user: { id: string } };
+    await memberPage.goto(`${app.url}/w/user-${me.user.id}`);
+    await expect(memberPage.getByRole("heading", { name: "Not found" })).toBeVisible();
+
+    await memberPage.goto(`${app.url}/`);
+    await memberChat.waitForHydration();
+    await new WorkspacePage(memberPage).choose(`${SHARED} (shared)`);
+    await memberChat.send("hello in my own tone");
+    await memberChat.waitForReplyDone();
+    await memberPage.getByTestId("open-inspector").click();
+    const skills = memberPage.getByTestId("inspector").locator('[data-section="skills"]');
+    await skills.locator("summary").click();
+    await expect(skills.getByTestId("inspector-section-text")).toContainText("- my-tone: Answer in Grace's own tone.");
+
+    // The admin's conversation in the same shared workspace has no skills at all.
+    const { page, chat } = await signedInPage(browser, admin);
+    await new WorkspacePage(page).choose(`${SHARED} (shared)`);
+    await chat.send("hello from the admin in the team space");
+    await chat.waitForReplyDone();
+    await page.getByTestId("open-inspector").click();
+    await expect(page.getByTestId("inspector").getByTestId("inspector-section").first()).toBeVisible();
+    await expect(page.getByTestId("inspector").locator('[data-section="skills"]')).toHaveCount(0);
+    await expect(page.getByTestId("inspector")).not.toContainText("my-tone");
+  });
+
   test("a disabled member's open tab goes to the sign-in page on its next request, and cannot sign in again", async ({ browser }) => {
     const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
     const { page } = await signedInPage(browser, admin);
@@ -190,7 +225,7 @@ test.describe.serial("accounts mode", () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
-  test("the sign-in, sign-up and admin pages and the user menu are axe clean in both themes", async ({ browser }) => {
+  test("the sign-in, sign-up, admin and own-skills pages and the user menu are axe clean in both themes", async ({ browser }) => {
     const { page } = await signedInPage(browser, admin);
     const adminPage = new AdminPage(page, app.url);
     const signedOut = await (await browser.newContext()).newPage();
@@ -208,6 +243,9 @@ test.describe.serial("accounts mode", () => {
       await new UserMenu(page).open();
       await expectAxeClean(page, "user menu");
       await page.keyboard.press("Escape");
+      await page.goto(`${app.url}/me`);
+      await expect(new OwnSkillsPage(page).root).toBeVisible();
+      await expectAxeClean(page, "own skills");
     }
   });
 });

@@ -49,4 +49,12 @@ describe("what the told-once hints told", () => {
     expect(laterRevision("2:0", undefined)).toBe("2:0");
     expect(laterRevision(undefined, undefined)).toBeUndefined();
   });
+
+  it("compares the owner's own level as a third counter, missing as 0", () => {
+    expect(laterRevision("4:1", "4:1:2")).toBe("4:1:2");
+    expect(laterRevision("4:1:2", "4:1")).toBe("4:1:2");
+    expect(laterRevision("4:1:2", "4:1:3")).toBe("4:1:3");
+    expect(laterRevision("5:1:2", "4:1:3")).toBe("5:1:2");
+    expect(laterRevision("x", "4:1:3")).toBe("x");
+  });
 });

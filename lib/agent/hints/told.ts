@@ -49,10 +49,13 @@ export function toldIn(message: ChatMessage, runtimeSource: HintSource): Told {
   return told;
 }
 
-/** A workspace revision ("<workspace>:<default>", each a counter that only grows) as its two counters. */
-function counters(revision: string): [number, number] | undefined {
-  const match = /^(\d+):(\d+)$/.exec(revision);
-  return match ? [Number(match[1]), Number(match[2])] : undefined;
+/**
+ * A workspace revision ("<workspace>:<default>" or "<workspace>:<default>:<owner's own level>", each a counter that
+ * only grows; a missing third is 0) as its three counters.
+ */
+function counters(revision: string): [number, number, number] | undefined {
+  const match = /^(\d+):(\d+)(?::(\d+))?$/.exec(revision);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : undefined;
 }
 
 /** The later of two workspace revisions (the first when they cannot be compared). */
@@ -60,5 +63,5 @@ export function laterRevision(a: string | undefined, b: string | undefined): str
   if (a === undefined || b === undefined) return a ?? b;
   const [x, y] = [counters(a), counters(b)];
   if (!x || !y) return a;
-  return y[0] >= x[0] && y[1] >= x[1] ? b : a;
+  return y.every((n, i) => n >= x[i]!) ? b : a;
 }

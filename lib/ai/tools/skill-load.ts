@@ -7,7 +7,7 @@ import { numberedLines, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
 import { ToolError, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { definitionScopeOf, safeResult, shownLine } from "./workspace-tool-support.ts";
 
 const skillLoadInput = z.object({
   name: z.string().describe('The skill\'s name as listed in <available_skills>, e.g. "weekly-report"'),
@@ -20,6 +20,7 @@ const EXAMPLE = '{"name": "weekly-report"}';
 const WHOLE_MAX_CHARS = TOOL_RESULT_MAX_CHARS - 800;
 
 const ORIGIN: Record<VisibleSkill["origin"], string> = {
+  user: "the person's own skills",
   workspace: "this workspace",
   default: "the default workspace",
   operator: "the server's skills folder",
@@ -34,10 +35,10 @@ export function skillLoadTool(ctx: ToolContext) {
       const toolName = "SkillLoad";
       const call = ctx.nextCallNumber(toolName);
       const input = parseToolInput(skillLoadInput, raw, { toolName, call, example: EXAMPLE });
-      const workspaceId = await workspaceOf(ctx);
-      const skill = SKILL_NAME_PATTERN.test(input.name) ? await visibleSkill(workspaceId, input.name) : null;
+      const scope = await definitionScopeOf(ctx);
+      const skill = SKILL_NAME_PATTERN.test(input.name) ? await visibleSkill(scope, input.name) : null;
       if (!skill) {
-        const names = (await visibleSkills(workspaceId)).map((s) => s.name);
+        const names = (await visibleSkills(scope)).map((s) => s.name);
         const known = names.length ? `Available skills: ${names.slice(0, 50).join(", ")}.` : "This workspace has no skills.";
         const text = `SkillNotFoundError: No skill named ${shownLine(input.name, 80)}. ${known}`;
         throw new ToolError({ type: "SkillNotFoundError", text, args: raw, advice: "Use a name from <available_skills>, or go on without a skill.", toolName, call });

@@ -2,6 +2,7 @@
 // the words of a search query.
 import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
 import { searchWords } from "../../agent/search-text.ts";
+import type { DefinitionScope } from "../../chat/skills.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { DEFAULT_WORKSPACE_ID } from "../../db/workspaces.ts";
 import { oneLine } from "./task-format.ts";
@@ -11,6 +12,12 @@ import type { ToolContext } from "./tool-context.ts";
 export async function workspaceOf(ctx: ToolContext): Promise<string> {
   if (ctx.workspaceId) return ctx.workspaceId;
   return (await getConversation({ id: ctx.conversationId }))?.workspaceId ?? DEFAULT_WORKSPACE_ID;
+}
+
+/** Whose skills the conversation sees: its workspace's and its owner's levels (read from the conversation). */
+export async function definitionScopeOf(ctx: ToolContext): Promise<DefinitionScope> {
+  const conversation = await getConversation({ id: ctx.conversationId });
+  return { workspaceId: conversation?.workspaceId ?? ctx.workspaceId ?? DEFAULT_WORKSPACE_ID, ownerId: conversation?.ownerId ?? null };
 }
 
 /** A result whose stored text (memory, knowledge, skills) can forge none of Hintline's tags, bounded, with the counter. */

@@ -52,6 +52,9 @@ export class UserMenu {
   get adminLink(): Locator {
     return this.page.getByTestId("user-menu-admin");
   }
+  get ownSkillsLink(): Locator {
+    return this.page.getByTestId("user-menu-own-skills");
+  }
 
   async open(): Promise<void> {
     await this.trigger.click();
@@ -109,5 +112,26 @@ export class AdminPage {
     const item = this.sharedWorkspaces.filter({ hasText: name });
     await expect(item).toBeVisible();
     return (await item.getAttribute("data-id")) ?? "";
+  }
+}
+
+/** The signed-in person's own skills (/me), reached from the user menu. */
+export class OwnSkillsPage {
+  constructor(readonly page: Page) {}
+
+  get root(): Locator {
+    return this.page.getByTestId("own-skills-page");
+  }
+  skill(name: string): Locator {
+    return this.root.locator(`[data-testid="skill-item"][data-name="${name}"]`);
+  }
+
+  async create(skill: { name: string; description: string; instructions: string }): Promise<void> {
+    await this.root.getByTestId("skill-new").click();
+    await this.root.getByTestId("skill-name-input").fill(skill.name);
+    await this.root.getByTestId("skill-description-input").fill(skill.description);
+    await this.root.getByTestId("skill-instructions-input").fill(skill.instructions);
+    await this.root.getByTestId("skill-save").click();
+    await expect(this.skill(skill.name)).toBeVisible();
   }
 }

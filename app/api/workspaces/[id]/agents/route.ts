@@ -1,13 +1,17 @@
 import { createAgentSchema } from "@/lib/api/agent-schemas";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
 import { idSchema } from "@/lib/api/schemas";
+import { ownerIdOf } from "@/lib/auth/viewer";
 import { addAgent, workspaceAgents } from "@/lib/chat/agents";
 
 export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-export const GET = route<Params>(async (_request, { id }) => Response.json(await workspaceAgents(parseWith(idSchema, id, "workspace id"))));
+// Every agent the viewer's conversations in the workspace see (their own level and default's included).
+export const GET = route<Params>(async (_request, { id }, viewer) =>
+  Response.json(await workspaceAgents({ workspaceId: parseWith(idSchema, id, "workspace id"), ownerId: ownerIdOf(viewer) })),
+);
 
 export const POST = route<Params>(async (request, { id }) => {
   const workspaceId = parseWith(idSchema, id, "workspace id");

@@ -1,0 +1,173 @@
+// A user's own skills and agents (accounts mode, /api/me/skills and /api/me/agents), against the real server and the
+// HTTP fake of the OpenAI API, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL. A conversation sees its owner's own
+// level over its workspace's over its owner's default workspace's; in a shared workspace each person's conversations
+// see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
+// hint while its system prompt stays byte-identical; the container is no workspace to anyone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
+import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
+import { readChunks } from "../support/chat-client.ts";
+import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
+import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
+
+type WireMessage = { role: string; content: unknown };
+const text = (m: WireMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : ((m?.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
+const messagesOf = (r: RecordedRequest | undefined) => (r?.body.messages ?? []) as WireMessage[];
+const systemOf = (r: RecordedRequest | undefined) => text(messagesOf(r)[0]);
+const workspaceReminders = (r: RecordedRequest | undefined) =>
+  messagesOf(r)
+    .filter((m) => m.role === "user" && text(m).startsWith("<system-reminder>") && text(m).includes("changed since your system prompt was written"))
+    .map(text);
+
+type Agent = { id: string; description: string; origin: string };
+
+describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents", ({ databaseUrl }) => {
+  let fake: OpenAIFake;
+  let server: AppServer;
+  let ada: SignedIn;
+  let bob: SignedIn;
+  let shared: string;
+  let seq = 0;
+
+  async function call<T>(as: SignedIn, method: string, path: string, body?: unknown, status = 200): Promise<T> {
+    const response = await fetch(`${server.url}/api${path}`, body === undefined ? { method, headers: as.headers } : jsonRequest(method, body, as.headers));
+    const answer = await response.text();
+    expect(response.status, answer).toBe(status);
+    return (answer ? JSON.parse(answer) : null) as T;
+  }
+
+  /** One turn of `as` in conversation `id`; returns the provider's requests of the turn. */
+  async function turn(as: SignedIn, id: string, say: string, replies: Parameters<OpenAIFake["enqueue"]> = [{ text: "ok" }], workspaceId?: string) {
+    const before = fake.requests.length;
+    fake.enqueue(...replies);
+    const body = { id, message: userMessage(`m-${id}-${seq++}`, say), ...(workspaceId ? { workspaceId } : {}) };
+    const response = await fetch(`${server.url}/api/chat`, jsonRequest("POST", body, as.headers));
+    expect(response.status).toBe(200);
+    await readChunks(response);
+    return fake.requests.slice(before);
+  }
+
+  /** Bob's rows a refused request must leave as they were (his own level's skills and agents, his conversations). */
+  const bobsRows = async () => [
+    await countRows(server.databaseUrl, "Skill", "workspaceId", `user-${bob.userId}`),
+    await countRows(server.databaseUrl, "AgentDefinition", "workspaceId", `user-${bob.userId}`),
+    await countRows(server.databaseUrl, "Conversation", "ownerId", bob.userId),
+    await countRows(server.databaseUrl, "Workspace", "ownerId", bob.userId),
+  ];
+
+  beforeAll(async () => {
+    fake = await startOpenAIFake();
+    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_AUTH: "accounts", HINTLINE_MAX_RETRIES: "0" }, databaseUrl: await databaseUrl() });
+    ada = await signUp(server.url, accountFor("Ada"));
+    bob = await signUp(server.url, accountFor("Bob"), await invite(server.url, ada));
+    // A shared workspace with its own "style" skill and "reviewer" agent.
+    shared = (await call<{ id: string }>(ada, "POST", "/workspaces", { name: "Team", shared: true }, 201)).id;
+    await call(ada, "POST", `/workspaces/${shared}/skills`, { name: "style", description: "Team style.", instructions: "Write as the team does." }, 201);
+    await call(ada, "POST", `/workspaces/${shared}/agents`, { id: "reviewer", description: "Team reviewer.", instructions: "Review." }, 201);
+    // Bob's default workspace (the lowest level) and his own level (the highest), each with a "style" of its own.
+    await call(bob, "POST", "/workspaces/default/skills", { name: "style", description: "Bob's default style.", instructions: "Default." }, 201);
+    await call(bob, "POST", "/workspaces/default/skills", { name: "bob-base", description: "Bob's base skill.", instructions: "Base." }, 201);
+    await call(bob, "POST", "/me/skills", { name: "style", description: "Bob's own style.", instructions: "Write tersely, as Bob likes." }, 201);
+    await call(bob, "POST", "/me/agents", { id: "reviewer", description: "Bob's own reviewer.", instructions: "Review harshly." }, 201);
+    // Ada's own level: never in Bob's prompt.
+    await call(ada, "POST", "/me/skills", { name: "ada-own", description: "ADA-OWN-SKILL", instructions: "ADA-OWN-INSTRUCTIONS" }, 201);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("lists, reads, edits and deletes the own level, refusing bad input and duplicates with reasons", async () => {
+    expect((await call<{ name: string }[]>(bob, "GET", "/me/skills")).map((s) => s.name)).toEqual(["style"]);
+    expect(await call<Agent[]>(bob, "GET", "/me/agents")).toEqual([expect.objectContaining({ id: "reviewer", origin: "user" })]);
+    await call(bob, "POST", "/me/skills", { name: "scratch", description: "d", instructions: "i" }, 201);
+    expect(await call(bob, "PATCH", "/me/skills/scratch", { description: "Changed." })).toMatchObject({ name: "scratch", description: "Changed." });
+    expect(await call(bob, "GET", "/me/skills/scratch")).toMatchObject({ description: "Changed." });
+    await call(bob, "DELETE", "/me/skills/scratch", undefined, 204);
+    const before = await bobsRows();
+    const post = (path: string, body: unknown) => fetch(`${server.url}/api${path}`, jsonRequest("POST", body, bob.headers));
+    expect(await expectApiError(await post("/me/skills", { name: "style", description: "d", instructions: "i" }), 409, "conflict")).toMatch(/Your own level already has a skill named style/);
+    expect(await expectApiError(await post("/me/skills", { name: "Bad Name", description: "d", instructions: "i" }), 400, "bad_request")).toMatch(/name/);
+    expect(await expectApiError(await post("/me/agents", { id: "reviewer", description: "d", instructions: "i" }), 409, "conflict")).toMatch(/already has an agent with the id reviewer/);
+    expect(await expectApiError(await fetch(`${server.url}/api/me/skills/missing`, { headers: bob.headers }), 404, "not_found")).toMatch(/your own level/);
+    expect(await expectApiError(await fetch(`${server.url}/api/me/agents/missing`, { headers: bob.headers }), 404, "not_found")).toMatch(/not one of your own agents/);
+    expect(await bobsRows()).toEqual(before);
+  });
+
+  it("keeps the container out of every workspace list and route, for its owner too", async () => {
+    for (const as of [ada, bob]) {
+      const listed = await call<{ id: string }[]>(as, "GET", "/workspaces");
+      expect(listed.some((w) => w.id.startsWith("user-"))).toBe(false);
+    }
+    const before = await bobsRows();
+    const own = `user-${bob.userId}`;
+    await expectApiError(await fetch(`${server.url}/api/workspaces/${own}`, { headers: bob.headers }), 404, "not_found");
+    await expectApiError(await fetch(`${server.url}/api/workspaces/${own}/skills/style`, { headers: bob.headers }), 404, "not_found");
+    const body = { id: `into-own-${seq++}`, message: userMessage(`m-own-${seq++}`, "hello"), workspaceId: own };
+    await expectApiError(await fetch(`${server.url}/api/chat`, jsonRequest("POST", body, bob.headers)), 404, "not_found");
+    expect(await bobsRows()).toEqual(before);
+  });
+
+  it("shows each person's levels in the shared workspace: own over the workspace's over their default's", async () => {
+    const agents = await call<Agent[]>(bob, "GET", `/workspaces/${shared}/agents`);
+    expect(agents.map((a) => [a.id, a.origin, a.description])).toEqual([
+      ["general-purpose", "built-in", expect.any(String)],
+      ["reviewer", "user", "Bob's own reviewer."],
+    ]);
+    expect((await call<Agent[]>(ada, "GET", `/workspaces/${shared}/agents`)).find((a) => a.id === "reviewer")).toMatchObject({ origin: "workspace" });
+
+    const [bobCall] = await turn(bob, `bob-team-${seq++}`, "hello", [{ text: "ok" }], shared);
+    const bobSystem = systemOf(bobCall);
+    expect(bobSystem).toContain("- style: Bob's own style.");
+    expect(bobSystem).toContain("- bob-base: Bob's base skill.");
+    expect(bobSystem).not.toContain("Team style.");
+    expect(bobSystem).not.toContain("ADA-OWN");
+    expect(bobSystem).toContain("Bob's own reviewer.");
+
+    const [adaCall] = await turn(ada, `ada-team-${seq++}`, "hello", [{ text: "ok" }], shared);
+    const adaSystem = systemOf(adaCall);
+    expect(adaSystem).toContain("- style: Team style.");
+    expect(adaSystem).toContain("- ada-own: ADA-OWN-SKILL");
+    expect(adaSystem).toContain("Team reviewer.");
+    for (const bobs of ["Bob's own", "bob-base", "Bob's default"]) expect(adaSystem).not.toContain(bobs);
+  });
+
+  it("loads the own skill by SkillLoad, and another person's is unknown", async () => {
+    const id = `bob-load-${seq++}`;
+    const requests = await turn(bob, id, "use my style", [{ kind: "tools", calls: [{ id: "load-1", name: "SkillLoad", arguments: { name: "style" } }] }, { text: "done" }], shared);
+    const loaded = toolResultText(requests.at(-1), "load-1");
+    expect(loaded).toContain("Skill style (from the person's own skills)");
+    expect(loaded).toContain("Write tersely, as Bob likes.");
+    const again = await turn(bob, id, "and Ada's?", [{ kind: "tools", calls: [{ id: "load-2", name: "SkillLoad", arguments: { name: "ada-own" } }] }, { text: "done" }]);
+    const refused = toolResultText(again.at(-1), "load-2");
+    expect(refused).toContain("SkillNotFoundError");
+    expect(refused).not.toContain("ADA-OWN");
+  });
+
+  it("tells a running conversation of a change to the own level as a hint, its system prompt byte-identical; others hear nothing", async () => {
+    const bobId = `bob-change-${seq++}`;
+    const adaId = `ada-change-${seq++}`;
+    const [bobFirst] = await turn(bob, bobId, "hello", [{ text: "ok" }], shared);
+    const [adaFirst] = await turn(ada, adaId, "hello", [{ text: "ok" }], shared);
+    await call(bob, "PATCH", "/me/skills/style", { description: "Bob's newer style." });
+    await call(bob, "POST", "/me/agents", { id: "tester", description: "Bob's own tester.", instructions: "Test." }, 201);
+
+    const [bobNext] = await turn(bob, bobId, "go on");
+    expect(systemOf(bobNext)).toBe(systemOf(bobFirst));
+    const [hint] = workspaceReminders(bobNext);
+    expect(hint).toContain("Skill changed: style: Bob's newer style.");
+    expect(hint).toContain("Agent added: tester: Bob's own tester.");
+    // The earlier call's messages are the start of this one's: the hint was appended, nothing rewritten.
+    expect(messagesOf(bobNext).slice(0, messagesOf(bobFirst).length)).toEqual(messagesOf(bobFirst));
+
+    const [adaNext] = await turn(ada, adaId, "go on");
+    expect(systemOf(adaNext)).toBe(systemOf(adaFirst));
+    expect(workspaceReminders(adaNext)).toEqual([]);
+    expect(JSON.stringify(adaNext?.body)).not.toContain("Bob's");
+
+    // Told once: the next turn carries it where it was, and no new one.
+    const [bobThird] = await turn(bob, bobId, "more");
+    expect(workspaceReminders(bobThird)).toHaveLength(1);
+  });
+});
