@@ -76,6 +76,16 @@ describe.each(kinds)("$name: agent definitions", ({ databaseUrl }) => {
     expect((await fetch(api("/workspaces/default/agents/code-reviewer"), { method: "DELETE" })).status).toBe(204);
   });
 
+  it("has no own level outside accounts mode: /api/me/skills and /api/me/agents say why", async () => {
+    for (const path of ["/me/skills", "/me/agents", "/me/agents/code-reviewer"]) {
+      expect(await expectApiError(await fetch(api(path)), 404, "not_found")).toMatch(/accounts mode \(HINTLINE_AUTH=accounts\)/);
+    }
+    expect(await expectApiError(await fetch(api("/me/skills"), jsonRequest("POST", { name: "x", description: "d", instructions: "i" })), 404, "not_found")).toMatch(/accounts mode/);
+    expect(await countRows(server.databaseUrl, "Workspace", "name", "\u0001user")).toBe(0);
+    // Nor is any such container a workspace here.
+    await expectApiError(await fetch(api("/workspaces/user-someone/skills")), 404, "not_found");
+  });
+
   it("refuses bad ids, descriptions, tools and models, and a duplicate id, storing nothing", async () => {
     const ws = await newWorkspace("Agents refusals");
     const url = api(`/workspaces/${ws}/agents`);

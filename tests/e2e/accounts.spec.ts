@@ -149,6 +149,8 @@ test.describe.serial("accounts mode", () => {
   });
 
   test("a member's own skill, made from the user menu, reaches their conversation in the shared workspace and no one else's", async ({ browser }) => {
+    // Two people sign in and chat: more than the default minute on a loaded machine.
+    test.setTimeout(150_000);
     const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
     const menu = new UserMenu(memberPage);
     await menu.open();
@@ -226,6 +228,8 @@ test.describe.serial("accounts mode", () => {
   });
 
   test("the sign-in, sign-up, admin and own-skills pages and the user menu are axe clean in both themes", async ({ browser }) => {
+    // Twelve axe runs: more than the default minute on a loaded machine.
+    test.setTimeout(180_000);
     const { page } = await signedInPage(browser, admin);
     const adminPage = new AdminPage(page, app.url);
     const signedOut = await (await browser.newContext()).newPage();
