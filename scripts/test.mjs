@@ -7,13 +7,14 @@
 // skipped: a skipped test or a suite left out fails the run.
 // The two slow suites (api and e2e) run side by side, each line of their output prefixed with the suite's name and the
 // whole of it kept in test-results/<suite>.log: about 35 min instead of 66 on a 2-core machine (CI's limit is 40).
+// The app is built (when its sources changed) beside the unit and db suites, which use one core each.
 // HINTLINE_TEST_SERIAL=1 runs them one after the other. The run ends with the names of the tests that failed.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { ensureBuild } from "./start.mjs";
+import { buildIsStale } from "./start.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules/.bin", name);
@@ -23,10 +24,13 @@ const underCi = !!process.env.CI && !["false", "0"].includes(process.env.CI);
 const results = [];
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
+/** Runs a command with the terminal as its output, without blocking what runs beside it (the build's output). */
 function run(cmd, args, env = {}) {
   const started = Date.now();
-  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-  return { ok: result.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+  const child = spawn(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    child.on("close", (status) => resolve({ ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) }));
+  });
 }
 
 /** The suite's line: `name: N passed, N failed, N skipped`, with what was left out and how long it took. */
@@ -58,9 +62,9 @@ function report(name, counts, extra = "") {
   console.log(`\n${suiteLine(name, { skipped: 0, ...counts }, extra)}`);
 }
 
-function check(name, cmd, args) {
+async function check(name, cmd, args) {
   if (!wanted(name)) return;
-  const { ok, seconds } = run(cmd, args);
+  const { ok, seconds } = await run(cmd, args);
   report(name, { passed: ok ? 1 : 0, failed: ok ? 0 : 1 }, ` (${seconds}s)`);
 }
 
@@ -87,7 +91,7 @@ const failures = [];
  */
 async function suite(name, { cmd, args, env = {}, out, count, failedOf, extra = "", leftOut = () => 0, parallel = false }) {
   fs.rmSync(out, { force: true });
-  const { ok, seconds } = parallel ? await runPrefixed(name, cmd, args, env) : run(cmd, args, env);
+  const { ok, seconds } = await (parallel ? runPrefixed(name, cmd, args, env) : run(cmd, args, env));
   const data = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : undefined;
   const counts = data ? count(data) : { passed: 0, failed: 1, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
@@ -147,6 +151,14 @@ function countE2eTests() {
   }
 }
 
+/** Builds the app when its sources changed (scripts/start.mjs's ensureBuild), beside what runs meanwhile; true: built. */
+async function buildApp({ parallel }) {
+  if (!buildIsStale()) return true;
+  const args = ["-e", 'import("./scripts/start.mjs").then((m) => m.ensureBuild())'];
+  const { ok } = await (parallel ? runPrefixed("build", process.execPath, args) : run(process.execPath, args));
+  return ok;
+}
+
 function postgresUrl() {
   if (process.env.TEST_POSTGRES_URL) return process.env.TEST_POSTGRES_URL;
   const started = spawnSync("bash", [path.join(root, "scripts/pg-temp.sh"), "start"], { encoding: "utf8" });
@@ -159,8 +171,12 @@ function postgresUrl() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
-  check("lint", bin("biome"), ["check", "."]);
-  check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+  await check("lint", bin("biome"), ["check", "."]);
+  await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+  const skipE2e = process.env.HINTLINE_SKIP_E2E === "1";
+  const serial = process.env.HINTLINE_TEST_SERIAL === "1";
+  const built = wanted("api") || (wanted("e2e") && !skipE2e) ? buildApp({ parallel: !serial }) : Promise.resolve(true);
+  if (serial) await built;
   await vitestSuite("unit", ["unit"]);
 
   // One PostgreSQL server for the persistence tests and the API tests that also run on PostgreSQL.
@@ -182,10 +198,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(postgres ? {} : { extra: " (PostgreSQL left out)", leftOut: (c) => c.passed + c.failed + c.skipped }),
   });
 
-  const skipE2e = process.env.HINTLINE_SKIP_E2E === "1";
-  if (wanted("api") || (wanted("e2e") && !skipE2e)) ensureBuild();
+  if (!(await built)) {
+    report("build", { passed: 0, failed: 1 });
+    failures.push("build: `next build` failed (its output is above, and in test-results/build.log)");
+  }
   const runE2e = wanted("e2e") && !skipE2e;
-  const parallel = wanted("api") && runE2e && process.env.HINTLINE_TEST_SERIAL !== "1";
+  const parallel = wanted("api") && runE2e && !serial;
   const api = vitestSuite("api", ["api"], { env: postgresEnv, extra: postgres ? "" : " (PostgreSQL variants left out)", parallel });
   if (!parallel) await api;
   const e2e = runE2e ? e2eSuite({ parallel }) : undefined;
