@@ -71,6 +71,16 @@ const apiRoutes: Route[] = [
   { method: "POST", path: `${X}/mcp-tools/refresh` },
   { method: "GET", path: "/api/model" },
   { method: "GET", path: "/api/me" },
+  { method: "GET", path: "/api/me/skills" },
+  { method: "POST", path: "/api/me/skills", body: { name: "planted", description: "d", instructions: "i" } },
+  { method: "GET", path: "/api/me/skills/planted" },
+  { method: "PATCH", path: "/api/me/skills/planted", body: { description: "d" } },
+  { method: "DELETE", path: "/api/me/skills/planted" },
+  { method: "GET", path: "/api/me/agents" },
+  { method: "POST", path: "/api/me/agents", body: { id: "planted", description: "d", instructions: "i" } },
+  { method: "GET", path: "/api/me/agents/planted" },
+  { method: "PATCH", path: "/api/me/agents/planted", body: { description: "d" } },
+  { method: "DELETE", path: "/api/me/agents/planted" },
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
@@ -86,7 +96,7 @@ const apiRoutes: Route[] = [
   { method: "PATCH", path: "/api/admin/users/u1", body: { disabled: true } },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
 ];
-const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/sign-up", "/admin"];
+const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/sign-up", "/admin", "/me"];
 // The sign-in route and page are open by design (auth.test.ts covers them), and so is the health check (ops.test.ts).
 const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in", "GET /api/health"]);
 
