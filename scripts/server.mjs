@@ -65,6 +65,24 @@ function jsonError(res, status, code, message) {
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
+/** How long a refused upload's connection stays open, reading and dropping what still arrives, after its 413. */
+export const LINGER_MS = 2000;
+
+/**
+ * Closes a refused upload's connection gently. Closing a socket with unread data resets it, and a client still writing
+ * then fails on its write and loses the 413 it has not read yet; Node.js closes a "Connection: close" answer's socket
+ * that way (destroySoon) as soon as the answer is out. So: half-close after the answer instead, drop what still
+ * arrives, and close for good when the client does or after LINGER_MS.
+ */
+function closeGently(req) {
+  const socket = req.socket;
+  socket.destroySoon = () => socket.end();
+  req.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
+
 /** Rewrites what Next.js may believe about the connection; answers the request itself (returns true) when it must. */
 export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST_PROXY === "1") {
   const pathname = (req.url ?? "/").split("?", 1)[0];
@@ -79,11 +97,11 @@ export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST
   const limit = bodyLimit(pathname, req.headers);
   const tooLarge = () => {
     res.shouldKeepAlive = false;
+    closeGently(req);
     jsonError(res, 413, "payload_too_large", `The request body is over the ${limit}-byte limit.`);
   };
   if (Number(req.headers["content-length"] ?? 0) > limit) {
     tooLarge();
-    res.once("finish", () => req.socket.destroy());
     return true;
   }
   // Counted where the HTTP parser hands over each piece; past the limit the rest is dropped and the connection closed.
@@ -96,7 +114,6 @@ export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST
     if (received > limit) {
       refused = true;
       tooLarge();
-      res.once("finish", () => req.socket.destroy());
       return true;
     }
     return push.call(this, chunk, encoding);

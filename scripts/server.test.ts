@@ -1,5 +1,10 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiPathHasDotSegment, bodyLimit, listenHost, SIGN_IN_BODY_LIMIT } from "./server.mjs";
+import { apiPathHasDotSegment, bodyLimit, LINGER_MS, listenHost, SIGN_IN_BODY_LIMIT } from "./server.mjs";
 
 describe("where the server listens", () => {
   it("listens on loopback when HOST is not set, and on any loopback address it names", () => {
@@ -47,4 +52,96 @@ describe("API paths with dot segments", () => {
       expect(apiPathHasDotSegment(target)).toBe(false);
     }
   });
+});
+
+describe("a body over the limit", () => {
+  // A server that answers like scripts/server.mjs before Next.js (what prepareRequest does not answer gets a 200), in a
+  // process of its own, so that it goes on while the client below is busy.
+  async function listen() {
+    const code = `
+      import http from "node:http";
+      import { prepareRequest } from ${JSON.stringify(path.join(import.meta.dirname, "server.mjs"))};
+      const server = http.createServer((req, res) => {
+        if (prepareRequest(req, res)) return;
+        req.resume();
+        req.on("end", () => res.end("ok"));
+      });
+      server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+    const [line] = await once(child.stdout, "data");
+    return { child, port: Number(String(line).trim()) };
+  }
+
+  /**
+   * Sends a chunked body that does not stop by itself, and settles when the connection is over: with the answer that
+   * came (a write failing after a complete answer does not take it away, as in a browser), or with none.
+   */
+  function upload(port: number, total: number) {
+    return new Promise<{ status: number; body: string; error?: string }>((resolve) => {
+      let status = 0;
+      let body = "";
+      let error: string | undefined;
+      const request = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/auth/sign-in", headers: { "content-type": "application/json" } }, (response) => {
+        status = response.statusCode ?? 0;
+        response.setEncoding("utf8");
+        response.on("data", (d) => (body += d));
+        response.on("error", () => {});
+      });
+      request.on("error", (e) => (error = String(e)));
+      request.on("close", () => resolve({ status, body, error }));
+      const piece = Buffer.alloc(64 * 1024, "a");
+      let sent = 0;
+      const pump = () => {
+        while (sent < total && !request.destroyed) {
+          sent += piece.length;
+          if (!request.write(piece)) return void request.once("drain", pump);
+        }
+      };
+      pump();
+      // A busy client: by the time it looks, the answer and whatever followed it have both arrived.
+      setTimeout(() => {
+        const until = Date.now() + 300;
+        while (Date.now() < until);
+      }, 5);
+    });
+  }
+
+  // Closing a connection with unread data resets it, and a client still sending then loses the answer it has not read.
+  it("answers 413 to a client still sending, every time", async () => {
+    const { child, port } = await listen();
+    try {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const answer = await upload(port, 64 * 1024 * 1024);
+        expect(answer.status, answer.error).toBe(413);
+        expect(JSON.parse(answer.body).error.code).toBe("payload_too_large");
+      }
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
+
+  it("closes the connection LINGER_MS after the 413 on a client that goes on sending anyway", async () => {
+    const { child, port } = await listen();
+    try {
+      const socket = net.connect({ host: "127.0.0.1", port, allowHalfOpen: true });
+      socket.write("POST /api/auth/sign-in HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+      let answer = "";
+      let answeredAt = 0;
+      socket.on("data", (d) => {
+        answer += d;
+        answeredAt ||= Date.now();
+      });
+      socket.on("error", () => {});
+      const chunk = `10000\r\n${"a".repeat(0x10000)}\r\n`;
+      const pump = setInterval(() => socket.writable && socket.write(chunk), 20);
+      // A write after the close fails with EPIPE: only the close matters here.
+      await new Promise((resolve) => socket.once("close", resolve));
+      clearInterval(pump);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(LINGER_MS - 100);
+      expect(Date.now() - answeredAt).toBeLessThan(LINGER_MS + 2000);
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
 });

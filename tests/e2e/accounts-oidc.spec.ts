@@ -42,15 +42,19 @@ test.describe("OIDC sign-in in a browser", () => {
     const me = await page.evaluate(async () => (await fetch("/api/auth/get-session")).json());
     expect(me.user.email).toBe("ann@idp.test");
 
-    // A second person, with no invitation, comes back to the sign-in page told why, with no session.
+    // A second person, with no invitation, comes back to the sign-in page told why, with no session. They use a new
+    // tab: the first person's page could still start a navigation of its own (it did in CI, and the goto below was
+    // aborted with net::ERR_ABORTED), and a closed page starts none.
+    await page.close();
     await context.clearCookies();
     issuer.user = { sub: "sub-ben", email: "ben@idp.test", name: "Ben" };
-    await page.goto(`${app.url}/sign-in`);
-    await expect(page.getByTestId("auth-oidc")).toHaveText(`Continue with ${new URL(issuer.url).host}`);
-    await page.getByTestId("auth-oidc").click();
-    await page.getByTestId("issuer-continue").click();
-    await expect(page).toHaveURL(new RegExp(`^${app.url}/sign-in`));
-    await expect(page.getByTestId("auth-error")).toHaveText("Signing up needs an invitation link from an admin.");
+    const second = await context.newPage();
+    await second.goto(`${app.url}/sign-in`);
+    await expect(second.getByTestId("auth-oidc")).toHaveText(`Continue with ${new URL(issuer.url).host}`);
+    await second.getByTestId("auth-oidc").click();
+    await second.getByTestId("issuer-continue").click();
+    await expect(second).toHaveURL(new RegExp(`^${app.url}/sign-in`));
+    await expect(second.getByTestId("auth-error")).toHaveText("Signing up needs an invitation link from an admin.");
     expect((await context.cookies(app.url)).some((cookie) => cookie.name === "hintline.session_token")).toBe(false);
   });
 });
