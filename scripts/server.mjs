@@ -10,8 +10,13 @@
 // - counts a request body as it arrives and answers 413 once it passes the route's ceiling (Next.js holds a whole
 //   body, up to 10 MB, before proxy.ts or the route sees it; a chunked body declares no length to refuse it by).
 import http from "node:http";
+import module from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+// V8 keeps the code it compiled for Next.js and the app's server chunks between starts (NODE_COMPILE_CACHE names the
+// folder, else the OS's temporary one): a restart, or another instance, does not compile them again.
+module.enableCompileCache?.();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

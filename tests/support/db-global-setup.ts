@@ -13,11 +13,31 @@ declare module "vitest" {
   }
 }
 
-export function migrate(url: string): void {
+function runMigrations(url: string): void {
   execFileSync(process.execPath, ["scripts/db-migrate.mjs", "deploy"], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: "pipe",
   });
+}
+
+let sqliteTemplate: string | undefined;
+
+/**
+ * Migrates the database at `url`. A SQLite file that does not exist yet is a copy of one migrated once per process (a
+ * fresh database migrated is the same file; the API tests make hundreds, each a Node.js process otherwise); any other
+ * database, an existing file included, is migrated by scripts/db-migrate.mjs.
+ */
+export function migrate(url: string): void {
+  const file = url.startsWith("file:") ? url.slice("file:".length) : undefined;
+  if (!file || fs.existsSync(file)) return runMigrations(url);
+  if (!sqliteTemplate) {
+    const template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-template-")), "template.db");
+    runMigrations(`file:${template}`);
+    // A journal left beside it would hold part of the schema: then every database is migrated for itself.
+    if (fs.readdirSync(path.dirname(template)).length !== 1) return runMigrations(url);
+    sqliteTemplate = template;
+  }
+  fs.copyFileSync(sqliteTemplate, file);
 }
 
 export async function createPostgresDatabase(serverUrl: string, name: string): Promise<string> {
