@@ -1,35 +1,16 @@
-// Accessibility: axe-core on every view in both themes (0 critical, 0 serious; moderate ones are printed), and a
+// Accessibility: axe-core on every view (0 critical, 0 serious; moderate ones are printed), its colours in both themes, and a
 // keyboard-only journey through the chat (Tab order, the settings dialog, sending, the inspector).
-import AxeBuilder from "@axe-core/playwright";
-import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, test } from "@playwright/test";
 import { AUTH_APP_URL, DEMO_PORT } from "../../playwright.config";
 import { ChatPage } from "./pages/chat-page";
 import { OrganisePage } from "./pages/organise-page";
 import { WorkspacePage } from "./pages/workspace-page";
+import { expectAxeClean } from "./support/axe";
 import { enqueueReplies, FAKE_APP_URL, resetFake } from "./support/openai-fake-control";
 
-type Theme = "light" | "dark";
-const THEMES: Theme[] = ["light", "dark"];
-
-async function useTheme(context: BrowserContext, theme: Theme, url = `http://127.0.0.1:${DEMO_PORT}`): Promise<void> {
+/** The theme a page starts in, by the cookie the server renders it from (expectAxeClean checks colours in the other). */
+async function useTheme(context: BrowserContext, theme: "light" | "dark", url = `http://127.0.0.1:${DEMO_PORT}`): Promise<void> {
   await context.addCookies([{ name: "hintline_theme", value: theme, url }]);
-}
-
-/** Runs axe on the page; fails on critical or serious violations (listed with their nodes), prints moderate ones. */
-async function expectAxeClean(page: Page, view: string): Promise<void> {
-  // Transitions finish first, so that colours are measured at rest.
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const describe = (v: (typeof results.violations)[number]) =>
-    `${v.impact} ${v.id}: ${v.help}\n${v.nodes
-      .slice(0, 6)
-      .map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`)
-      .join("\n")}`;
-  const moderate = results.violations.filter((v) => v.impact === "moderate" || v.impact === "minor");
-  if (moderate.length) console.log(`[axe] ${view}: ${moderate.length} moderate/minor\n${moderate.map(describe).join("\n")}`);
-  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  // Soft: every view of a test is checked and reported, even after one of them failed.
-  expect.soft(severe.map(describe), `${view}: critical/serious axe violations`).toEqual([]);
 }
 
 /** A conversation with a hint chip, tool rows and tasks (the demo model creates tasks on request). */
@@ -42,164 +23,164 @@ async function conversationWithTasks(chat: ChatPage): Promise<void> {
   await expect(chat.page.getByTestId("side-panel").getByTestId("task-item")).toHaveCount(3);
 }
 
-for (const theme of THEMES) {
-  test.describe(`axe, ${theme} theme`, () => {
-    test.beforeEach(async ({ context }) => useTheme(context, theme));
+test.describe("axe, light theme, and colours in dark", () => {
+  test.beforeEach(async ({ context }) => useTheme(context, "light"));
 
-    test("new chat, a conversation with hints/tool rows/tasks, the settings dialog and the inspector", async ({ page }) => {
+  test("new chat, a conversation with hints/tool rows/tasks, the settings dialog and the inspector", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.gotoNewChat();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+    await expectAxeClean(page, `new chat`);
+    await page.getByRole("button", { name: "More" }).click();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await expectAxeClean(page, `header menu`);
+    await page.keyboard.press("Escape");
+
+    await conversationWithTasks(chat);
+    await chat.lastAssistant().getByTestId("hint-chip").getByRole("button").first().click();
+    await chat.lastAssistant().getByTestId("tool-row").first().getByRole("button").first().click();
+    await expectAxeClean(page, `conversation`);
+
+    const settings = await chat.openSettings();
+    await expect(settings).toBeVisible();
+    await expectAxeClean(page, `settings dialog`);
+    await page.keyboard.press("Escape");
+    await expect(settings).toBeHidden();
+
+    await page.getByTestId("open-inspector").click();
+    const inspector = page.getByTestId("inspector");
+    await expect(inspector.getByTestId("inspector-message").first()).toBeVisible();
+    await expectAxeClean(page, `inspector`);
+  });
+
+  test("a reply with math, a table and a task list; the folded layout; the suggestions; the plan editor", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const id = `axe-math-${Date.now().toString(36)}`;
+    const text = "Inline $a^2+b^2=c^2$ and\n\n$$\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$$\n\n| A | B |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n- [ ] open";
+    const messages = [
+      { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "math" }] },
+      { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text }] },
+    ];
+    const imported = await page.request.post("/api/conversations/import", { data: { version: 1, conversation: { id, title: "Math", messages } } });
+    expect(imported.status()).toBe(201);
+    await chat.gotoConversation(((await imported.json()) as { id: string }).id);
+    await expect(chat.lastAssistant().locator(".katex")).toHaveCount(2);
+    await expectAxeClean(page, `math, table and task list`);
+
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByTestId("toggle-sidebar").click();
+    await page.keyboard.press("Control+.");
+    await expect(page.getByTestId("sidebar")).toBeHidden();
+    await expectAxeClean(page, `folded list and panel`);
+    await page.getByTestId("toggle-sidebar").click();
+    await page.keyboard.press("Control+.");
+
+    await chat.gotoNewChat();
+    await expectAxeClean(page, `suggestions`);
+    await chat.input.press("Shift+Tab");
+    await chat.ask("plan a picnic");
+    await chat.planPanel.getByTestId("plan-edit").click();
+    await expect(page.getByTestId("plan-editor-dialog")).toBeVisible();
+    await expectAxeClean(page, `plan editor`);
+    await page.keyboard.press("Escape");
+  });
+
+  test("the workspace settings page", async ({ page }) => {
+    await page.goto("/w/default");
+    await expect(page.getByTestId("workspace-settings")).toBeVisible();
+    await expect(page.getByTestId("conversation-list").first().locator("li").first()).toBeAttached();
+    await expectAxeClean(page, `workspace settings`);
+  });
+
+  test("the conversation list's row menu, its Pinned section, the Archived view and selecting to export", async ({ page }) => {
+    const organise = new OrganisePage(page);
+    const t = Date.now().toString(36);
+    const pinned = await organise.importConversation(`axe-pin-${t}`, `Pinned ${t}`);
+    const archived = await organise.importConversation(`axe-arch-${t}`, `Archived ${t}`);
+    await organise.chat.gotoConversation(pinned);
+    await organise.pin(pinned);
+    await organise.openMenu(pinned);
+    await expectAxeClean(page, `row menu open, a pinned section`);
+    await page.keyboard.press("Escape");
+    await organise.toggleArchived(archived);
+    await organise.showArchived(true);
+    await expect(organise.row(archived)).toBeVisible();
+    await expectAxeClean(page, `archived view`);
+    await organise.openMenu(archived);
+    await expectAxeClean(page, `archived view, row menu open`);
+    await page.keyboard.press("Escape");
+    await organise.showArchived(false);
+    await page.getByTestId("select-toggle").filter({ visible: true }).click();
+    await organise.row(pinned).getByTestId("select-conversation").check();
+    await expectAxeClean(page, `selecting conversations`);
+    // A pinned conversation left behind would head other tests' lists.
+    await organise.removeImported();
+  });
+
+  test("a provider error in the chat, an empty workspace's list and the task-status menu open", async ({ page, context, request }) => {
+    // The chat's error state, on the app wired to the OpenAI fake (a call and its retry both fail).
+    await useTheme(context, "light", FAKE_APP_URL);
+    await resetFake(request);
+    await enqueueReplies(request, [
+      { kind: "http-error", status: 500 },
+      { kind: "http-error", status: 500 },
+    ]);
+    const failing = new ChatPage(page, FAKE_APP_URL);
+    await failing.gotoNewChat();
+    await failing.send("an error, please");
+    await expect(failing.chatError).toBeVisible();
+    await expect(failing.retryButton).toBeVisible();
+    await expectAxeClean(page, `chat error`);
+    await resetFake(request);
+
+    // A workspace without conversations: the list's empty state.
+    const chat = new ChatPage(page);
+    const name = `Empty ${Date.now().toString(36)}`;
+    const created = await page.request.post("/api/workspaces", { data: { name } });
+    expect(created.status()).toBe(201);
+    const workspaceId = ((await created.json()) as { id: string }).id;
+    await chat.gotoNewChat();
+    await new WorkspacePage(page).choose(name);
+    await expect(chat.conversationList.getByText("No conversations in this workspace yet.")).toBeVisible();
+    await expectAxeClean(page, `empty workspace list`);
+    await new WorkspacePage(page).choose("default");
+    expect((await page.request.delete(`/api/workspaces/${workspaceId}`)).status()).toBe(204);
+
+    // A task's status menu, open.
+    await conversationWithTasks(chat);
+    await page.getByTestId("side-panel").getByTestId("task-status").first().click();
+    await expect(page.getByTestId("task-status-menu")).toBeVisible();
+    await expectAxeClean(page, `task-status menu open`);
+    await page.keyboard.press("Escape");
+  });
+
+  // Here the server renders the dark theme from the cookie, and the colours are checked again in light.
+  test("the sign-in page", async ({ page, context }) => {
+    await useTheme(context, "dark", AUTH_APP_URL);
+    await page.goto(`${AUTH_APP_URL}/sign-in`);
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    await expect(page.getByTestId("sign-in-token")).toBeVisible();
+    await expectAxeClean(page, `sign-in`);
+  });
+
+  test.describe("on a phone", () => {
+    test.use({ viewport: { width: 375, height: 740 } });
+
+    test("the conversation drawer and the tasks drawer", async ({ page }) => {
       const chat = new ChatPage(page);
-      await chat.gotoNewChat();
-      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      await expectAxeClean(page, `new chat (${theme})`);
-      await page.getByRole("button", { name: "More" }).click();
-      await expect(page.getByRole("menu")).toBeVisible();
-      await expectAxeClean(page, `header menu (${theme})`);
-      await page.keyboard.press("Escape");
-
       await conversationWithTasks(chat);
-      await chat.lastAssistant().getByTestId("hint-chip").getByRole("button").first().click();
-      await chat.lastAssistant().getByTestId("tool-row").first().getByRole("button").first().click();
-      await expectAxeClean(page, `conversation (${theme})`);
-
-      const settings = await chat.openSettings();
-      await expect(settings).toBeVisible();
-      await expectAxeClean(page, `settings dialog (${theme})`);
+      await expectAxeClean(page, `phone conversation`);
+      await chat.menuButton.click();
+      await expect(chat.drawer).toBeVisible();
+      await expectAxeClean(page, `phone drawer`);
       await page.keyboard.press("Escape");
-      await expect(settings).toBeHidden();
-
-      await page.getByTestId("open-inspector").click();
-      const inspector = page.getByTestId("inspector");
-      await expect(inspector.getByTestId("inspector-message").first()).toBeVisible();
-      await expectAxeClean(page, `inspector (${theme})`);
-    });
-
-    test("a reply with math, a table and a task list; the folded layout; the suggestions; the plan editor", async ({ page }) => {
-      const chat = new ChatPage(page);
-      const id = `axe-math-${theme}-${Date.now().toString(36)}`;
-      const text = "Inline $a^2+b^2=c^2$ and\n\n$$\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$$\n\n| A | B |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n- [ ] open";
-      const messages = [
-        { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "math" }] },
-        { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text }] },
-      ];
-      const imported = await page.request.post("/api/conversations/import", { data: { version: 1, conversation: { id, title: "Math", messages } } });
-      expect(imported.status()).toBe(201);
-      await chat.gotoConversation(((await imported.json()) as { id: string }).id);
-      await expect(chat.lastAssistant().locator(".katex")).toHaveCount(2);
-      await expectAxeClean(page, `math, table and task list (${theme})`);
-
-      await page.setViewportSize({ width: 1024, height: 768 });
-      await page.getByTestId("toggle-sidebar").click();
-      await page.keyboard.press("Control+.");
-      await expect(page.getByTestId("sidebar")).toBeHidden();
-      await expectAxeClean(page, `folded list and panel (${theme})`);
-      await page.getByTestId("toggle-sidebar").click();
-      await page.keyboard.press("Control+.");
-
-      await chat.gotoNewChat();
-      await expectAxeClean(page, `suggestions (${theme})`);
-      await chat.input.press("Shift+Tab");
-      await chat.ask("plan a picnic");
-      await chat.planPanel.getByTestId("plan-edit").click();
-      await expect(page.getByTestId("plan-editor-dialog")).toBeVisible();
-      await expectAxeClean(page, `plan editor (${theme})`);
-      await page.keyboard.press("Escape");
-    });
-
-    test("the workspace settings page", async ({ page }) => {
-      await page.goto("/w/default");
-      await expect(page.getByTestId("workspace-settings")).toBeVisible();
-      await expect(page.getByTestId("conversation-list").first().locator("li").first()).toBeAttached();
-      await expectAxeClean(page, `workspace settings (${theme})`);
-    });
-
-    test("the conversation list's row menu, its Pinned section, the Archived view and selecting to export", async ({ page }) => {
-      const organise = new OrganisePage(page);
-      const t = `${theme}-${Date.now().toString(36)}`;
-      const pinned = await organise.importConversation(`axe-pin-${t}`, `Pinned ${t}`);
-      const archived = await organise.importConversation(`axe-arch-${t}`, `Archived ${t}`);
-      await organise.chat.gotoConversation(pinned);
-      await organise.pin(pinned);
-      await organise.openMenu(pinned);
-      await expectAxeClean(page, `row menu open, a pinned section (${theme})`);
-      await page.keyboard.press("Escape");
-      await organise.toggleArchived(archived);
-      await organise.showArchived(true);
-      await expect(organise.row(archived)).toBeVisible();
-      await expectAxeClean(page, `archived view (${theme})`);
-      await organise.openMenu(archived);
-      await expectAxeClean(page, `archived view, row menu open (${theme})`);
-      await page.keyboard.press("Escape");
-      await organise.showArchived(false);
-      await page.getByTestId("select-toggle").filter({ visible: true }).click();
-      await organise.row(pinned).getByTestId("select-conversation").check();
-      await expectAxeClean(page, `selecting conversations (${theme})`);
-      // A pinned conversation left behind would head other tests' lists.
-      await organise.removeImported();
-    });
-
-    test("a provider error in the chat, an empty workspace's list and the task-status menu open", async ({ page, context, request }) => {
-      // The chat's error state, on the app wired to the OpenAI fake (a call and its retry both fail).
-      await useTheme(context, theme, FAKE_APP_URL);
-      await resetFake(request);
-      await enqueueReplies(request, [
-        { kind: "http-error", status: 500 },
-        { kind: "http-error", status: 500 },
-      ]);
-      const failing = new ChatPage(page, FAKE_APP_URL);
-      await failing.gotoNewChat();
-      await failing.send(`an error, please (${theme})`);
-      await expect(failing.chatError).toBeVisible();
-      await expect(failing.retryButton).toBeVisible();
-      await expectAxeClean(page, `chat error (${theme})`);
-      await resetFake(request);
-
-      // A workspace without conversations: the list's empty state.
-      const chat = new ChatPage(page);
-      const name = `Empty ${theme} ${Date.now().toString(36)}`;
-      const created = await page.request.post("/api/workspaces", { data: { name } });
-      expect(created.status()).toBe(201);
-      const workspaceId = ((await created.json()) as { id: string }).id;
-      await chat.gotoNewChat();
-      await new WorkspacePage(page).choose(name);
-      await expect(chat.conversationList.getByText("No conversations in this workspace yet.")).toBeVisible();
-      await expectAxeClean(page, `empty workspace list (${theme})`);
-      await new WorkspacePage(page).choose("default");
-      expect((await page.request.delete(`/api/workspaces/${workspaceId}`)).status()).toBe(204);
-
-      // A task's status menu, open.
-      await conversationWithTasks(chat);
-      await page.getByTestId("side-panel").getByTestId("task-status").first().click();
-      await expect(page.getByTestId("task-status-menu")).toBeVisible();
-      await expectAxeClean(page, `task-status menu open (${theme})`);
-      await page.keyboard.press("Escape");
-    });
-
-    test("the sign-in page", async ({ page, context }) => {
-      await useTheme(context, theme, AUTH_APP_URL);
-      await page.goto(`${AUTH_APP_URL}/sign-in`);
-      await expect(page.getByTestId("sign-in-token")).toBeVisible();
-      await expectAxeClean(page, `sign-in (${theme})`);
-    });
-
-    test.describe("on a phone", () => {
-      test.use({ viewport: { width: 375, height: 740 } });
-
-      test("the conversation drawer and the tasks drawer", async ({ page }) => {
-        const chat = new ChatPage(page);
-        await conversationWithTasks(chat);
-        await expectAxeClean(page, `phone conversation (${theme})`);
-        await chat.menuButton.click();
-        await expect(chat.drawer).toBeVisible();
-        await expectAxeClean(page, `phone drawer (${theme})`);
-        await page.keyboard.press("Escape");
-        await expect(chat.drawer).toBeHidden();
-        await page.getByTestId("open-panel").click();
-        await expect(page.getByTestId("panel-drawer")).toBeVisible();
-        await expectAxeClean(page, `phone tasks drawer (${theme})`);
-      });
+      await expect(chat.drawer).toBeHidden();
+      await page.getByTestId("open-panel").click();
+      await expect(page.getByTestId("panel-drawer")).toBeVisible();
+      await expectAxeClean(page, `phone tasks drawer`);
     });
   });
-}
+});
 
 test.describe("dialogs", () => {
   test("the settings, inspector and phone drawers are modal dialogs: focus moves in, stays in, Esc closes, focus returns", async ({ page }) => {

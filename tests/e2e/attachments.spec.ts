@@ -3,11 +3,11 @@
 // provider's request (the OpenAI fake): the image as an image_url part, the text file as its text, the PDF as its
 // extracted text; the sent message shows the image as a thumbnail and the other files as named chips, after a reload
 // too; the demo model says what it received; axe finds nothing critical or serious with attachments or an error.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { dataUrl, tinyPdf } from "../support/tiny-pdf";
 import { type AttachmentFile, ChatPage } from "./pages/chat-page";
 import { chatRequests, enqueueReplies, FAKE_APP_URL, resetFake } from "./support/openai-fake-control";
+import { expectAxeClean } from "./support/axe";
 
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a2ad1f5c0000000049454e44ae426082",
@@ -17,13 +17,6 @@ const tag = () => Math.random().toString(36).slice(2, 8);
 const image: AttachmentFile = { name: "dot.png", mimeType: "image/png", buffer: PNG };
 const notes = (word: string): AttachmentFile => ({ name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(`# Notes\nThe word is ${word}.`) });
 const report = (word: string): AttachmentFile => ({ name: "report.pdf", mimeType: "application/pdf", buffer: tinyPdf([`Report about ${word}`, "Second page"]) });
-
-async function expectAxeClean(page: Page, view: string) {
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect(severe.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${view}: critical/serious axe violations`).toEqual([]);
-}
 
 type WirePart = { type: string; text?: string; image_url?: { url: string } };
 

@@ -2,10 +2,10 @@
 // (the protocol's SDK) whose `wait` tool takes a minute: the running call's row shows how long it has run and a
 // Cancel; Cancel stops that call (the server sees its client go) and the reply goes on to the end. The meter lists the
 // server's tools' tokens.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { type DriftServer, startDriftServer, waitTool } from "../support/mcp-drift-server";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 let mcp: DriftServer;
 test.beforeAll(async () => {
@@ -30,8 +30,7 @@ test("a slow MCP call shows its elapsed time and is cancelled alone; the reply g
   const running = page.getByTestId("tool-running");
   await expect(running).toBeVisible();
   await expect(running.getByTestId("tool-elapsed")).toHaveText(/Running · [1-9]\d* s/);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page, "a running MCP call with Cancel");
   await running.getByTestId("tool-cancel").click();
   await chat.waitForReplyDone();
   await expect(page.getByTestId("tool-running")).toHaveCount(0);

@@ -2,10 +2,10 @@
 // the protocol's SDK whose tool changes after it was first used: the call is blocked in the chat, /w/<id> shows the
 // tool as changed with a line diff of the approved and the current definition (axe clean, both themes), Accept takes
 // the change, and the next call runs.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { type DriftServer, echoTool, startDriftServer } from "../support/mcp-drift-server";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 let drift: DriftServer;
 test.beforeAll(async () => {
@@ -15,7 +15,7 @@ test.afterAll(async () => {
   await drift?.close();
 });
 
-test("a tool its server changed is blocked until the person reviews the diff and accepts it", async ({ page, context, request }) => {
+test("a tool its server changed is blocked until the person reviews the diff and accepts it", async ({ page, request }) => {
   test.setTimeout(120_000);
   const ws = (await (await request.post("/api/workspaces", { data: { name: `Drift ${Date.now().toString(36)}` } })).json()) as { id: string };
   expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "drifty", url: drift.url } })).status()).toBe(201);
@@ -35,20 +35,14 @@ test("a tool its server changed is blocked until the person reviews the diff and
 
   const item = page.locator('[data-testid="mcp-item"][data-name="drifty"]');
   const tool = item.locator('[data-testid="mcp-tool"][data-name="echo"]');
-  for (const theme of ["light", "dark"] as const) {
-    await context.addCookies([{ name: "hintline_theme", value: theme, url: new URL(page.url()).origin }]);
-    await page.goto(`/w/${ws.id}`);
-    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    await item.getByTestId("mcp-item-check").click();
-    await expect(tool).toHaveAttribute("data-changed", "true");
-    await tool.getByTestId("mcp-tool-review").click();
-    const diff = tool.getByTestId("mcp-tool-diff");
-    await expect(diff.locator('[data-kind="removed"]')).toContainText('"description": "Echoes the message back."');
-    await expect(diff.locator('[data-kind="added"]')).toContainText("reads your private keys");
-    await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${theme}: ${v.id}`)).toEqual([]);
-  }
+  await page.goto(`/w/${ws.id}`);
+  await item.getByTestId("mcp-item-check").click();
+  await expect(tool).toHaveAttribute("data-changed", "true");
+  await tool.getByTestId("mcp-tool-review").click();
+  const diff = tool.getByTestId("mcp-tool-diff");
+  await expect(diff.locator('[data-kind="removed"]')).toContainText('"description": "Echoes the message back."');
+  await expect(diff.locator('[data-kind="added"]')).toContainText("reads your private keys");
+  await expectAxeClean(page, "a changed tool's diff");
   await tool.getByTestId("mcp-tool-accept").click();
   await expect(tool).not.toHaveAttribute("data-changed", "true");
   await expect(tool.getByTestId("mcp-tool-change")).toHaveCount(0);

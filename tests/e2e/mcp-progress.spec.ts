@@ -2,10 +2,10 @@
 // server-everything over Streamable HTTP with a 2 s timeout: its trigger-long-running-operation runs 6 s reporting
 // progress every second, so it outlives the timeout; the running row shows the server's progress next to the elapsed
 // time (axe clean), and the call ends with its result.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 let everything: McpHttpServer;
 test.beforeAll(async () => {
@@ -30,8 +30,7 @@ test("a long MCP call that reports progress shows it in its row and outlives the
   const running = page.getByTestId("tool-running");
   await expect(running.getByTestId("tool-progress")).toHaveText(/^[1-5] of 6$/, { timeout: 15_000 });
   await expect(running.getByTestId("tool-elapsed")).toHaveText(/Running · [1-9]\d* s/);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page, "a running MCP call with its progress");
   await chat.waitForReplyDone();
   await expect(page.getByTestId("tool-running")).toHaveCount(0);
   await expect(chat.lastAssistant().getByTestId("tool-row")).toHaveAttribute("data-state", "output-available");

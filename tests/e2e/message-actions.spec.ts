@@ -1,17 +1,12 @@
 // The buttons under each message, visible without hovering: Copy on the person's messages and the replies,
 // Regenerate on the last reply (the earlier reply stays, as version ‹ 1/2 ›), and Continue after a reply that was
 // stopped (the same reply grows; no message of the person's is added).
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 type View = { messages: { id: string; role: string; parts: { type: string; text?: string }[]; metadata?: { status?: string } }[] };
 const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean);
-async function expectAxeClean(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
-}
-
 test.describe("message actions", () => {
   test("Copy on the person's message and on the reply copies their text", async ({ page, context }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -67,7 +62,7 @@ test.describe("message actions", () => {
     const switcher = chat.lastAssistant().getByTestId("branch-switcher");
     await expect(switcher.getByTestId("branch-position")).toHaveText("2/2");
     await expect(switcher.getByTestId("branch-next")).toBeDisabled();
-    await expectAxeClean(page);
+    await expectAxeClean(page, "message actions");
     await switcher.getByTestId("branch-previous").click();
     await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", oldReplyId);
     await expect(chat.lastAssistant().getByTestId("branch-position")).toHaveText("1/2");
@@ -99,7 +94,7 @@ test.describe("message actions", () => {
     const replyId = await stopped.getAttribute("data-message-id");
     const cont = stopped.getByRole("button", { name: "Continue this reply from where it stopped" });
     await expect(cont).toBeVisible();
-    await expectAxeClean(page);
+    await expectAxeClean(page, "message actions");
     const written = words(await chat.replyText()).length;
     expect(written).toBeLessThan(300);
 
@@ -112,7 +107,7 @@ test.describe("message actions", () => {
     await expect(chat.assistantMessages).toHaveCount(2);
     await expect.poll(async () => words(await chat.replyText()).length).toBe(300);
     await expect(page.getByTestId("continue")).toHaveCount(0);
-    await expectAxeClean(page);
+    await expectAxeClean(page, "message actions");
 
     // Stored so: a reload shows the one grown reply.
     await chat.reload();

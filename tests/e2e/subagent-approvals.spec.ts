@@ -5,11 +5,11 @@
 // child goes on and the parent's reply finishes with the echo; Deny with a reason in the drawer reaches the child; a
 // grandchild's call shows under its parent's row and Approve there finishes the reply. Axe on the waiting state (panel,
 // row and drawer) in both themes.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference";
 import { ChatPage } from "./pages/chat-page";
 import { SubagentsPanel } from "./pages/subagents-panel";
+import { expectAxeClean } from "./support/axe";
 
 const KEY = "agent:general-purpose:1";
 
@@ -20,16 +20,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await everything?.stop();
 });
-
-async function expectAxeClean(page: Page, view: string): Promise<void> {
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect.soft(
-    severe.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `${view}: critical/serious axe violations`,
-  ).toEqual([]);
-}
 
 /** A conversation in a new workspace whose MCP server asks before every call; the page on it. */
 async function conversationWithAskingServer(page: Page, request: import("@playwright/test").APIRequestContext): Promise<ChatPage> {
@@ -67,30 +57,27 @@ test.describe("a subagent's approvals", () => {
     await expect(page.getByTestId("approval-card")).toHaveCount(0);
   });
 
-  for (const theme of ["light", "dark"] as const) {
-    test(`axe on the waiting state; Deny with a reason in the child's transcript drawer reaches the child (${theme})`, async ({ page, request }) => {
-      test.setTimeout(120_000);
-      await page.emulateMedia({ colorScheme: theme });
-      const chat = await conversationWithAskingServer(page, request);
-      const agents = new SubagentsPanel(page);
-      await chat.send('delegate: mcp echo {"message": "not this one"}');
-      await expect(agents.approvalCard(KEY)).toBeVisible({ timeout: 30_000 });
-      await expectAxeClean(page, `waiting child: panel and AgentSpawn row (${theme})`);
-      const drawer = await agents.openFromPanel(KEY);
-      const card = drawer.getByTestId("approval-card");
-      await expect(card.getByTestId("approval-input")).toContainText("not this one");
-      await expectAxeClean(page, `waiting child: transcript drawer (${theme})`);
-      // The drawer's card answers at the child's id (the page is the parent's).
-      await card.getByTestId("approval-reason").fill("Not from a helper");
-      await card.getByTestId("approval-deny").click();
-      await expect(agents.drawerStatus).toHaveAttribute("data-status", "done", { timeout: 30_000 });
-      await expect(agents.drawerMessages).toContainText("ApprovalDeniedError");
-      await expect(agents.drawerMessages).toContainText("Not from a helper");
-      await page.keyboard.press("Escape");
-      await agents.expectStatus(KEY, "done");
-      await expect(agents.waiting(KEY)).toHaveCount(0);
-    });
-  }
+  test("axe on the waiting state; Deny with a reason in the child's transcript drawer reaches the child", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const chat = await conversationWithAskingServer(page, request);
+    const agents = new SubagentsPanel(page);
+    await chat.send('delegate: mcp echo {"message": "not this one"}');
+    await expect(agents.approvalCard(KEY)).toBeVisible({ timeout: 30_000 });
+    await expectAxeClean(page, `waiting child: panel and AgentSpawn row`);
+    const drawer = await agents.openFromPanel(KEY);
+    const card = drawer.getByTestId("approval-card");
+    await expect(card.getByTestId("approval-input")).toContainText("not this one");
+    await expectAxeClean(page, `waiting child: transcript drawer`);
+    // The drawer's card answers at the child's id (the page is the parent's).
+    await card.getByTestId("approval-reason").fill("Not from a helper");
+    await card.getByTestId("approval-deny").click();
+    await expect(agents.drawerStatus).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+    await expect(agents.drawerMessages).toContainText("ApprovalDeniedError");
+    await expect(agents.drawerMessages).toContainText("Not from a helper");
+    await page.keyboard.press("Escape");
+    await agents.expectStatus(KEY, "done");
+    await expect(agents.waiting(KEY)).toHaveCount(0);
+  });
 
   test("a grandchild's waiting call shows under its parent's row (asked by its own helper); Approve in the panel finishes the reply", async ({ page, request }) => {
     test.setTimeout(120_000);

@@ -1,25 +1,14 @@
 // Subagents in the browser with the demo model: a child started in the background shows in the side panel live —
 // running, then done — in this tab and in a second one; each child has its own Stop; the parent's AgentSpawn row and
 // the panel row open the child's transcript (read-only, no composer) in a drawer that Escape closes; axe on both.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO_PORT } from "../../playwright.config";
+import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { SubagentsPanel } from "./pages/subagents-panel";
+import { expectAxeClean } from "./support/axe";
 
 const KEY = "agent:general-purpose:1";
 /** A task of many one-letter words: the demo child (25 ms a word) takes seconds to answer it. */
 const slowTask = `survey ${"a ".repeat(150).trim()}`;
-
-async function expectAxeClean(page: Page, view: string): Promise<void> {
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const severe = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
-  expect.soft(
-    severe.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `${view}: critical/serious axe violations`,
-  ).toEqual([]);
-}
 
 test.describe("subagents", () => {
   test("a background child shows live in the panel (and in a second tab), its transcript follows it, and the AgentSpawn row opens it", async ({ page, context }) => {
@@ -99,28 +88,25 @@ test.describe("subagents", () => {
   });
 });
 
-for (const theme of ["light", "dark"] as const) {
-  test(`subagents: axe on the panel and the transcript drawer (${theme})`, async ({ page, context }) => {
-    await context.addCookies([{ name: "hintline_theme", value: theme, url: `http://127.0.0.1:${DEMO_PORT}` }]);
-    const chat = new ChatPage(page);
-    const agents = new SubagentsPanel(page);
-    await chat.gotoNewChat();
-    await chat.send("delegate: check the three release notes");
-    await chat.waitForReplyDone();
-    await expect(chat.lastAssistant()).toContainText("Report from general-purpose");
-    await agents.expectStatus(KEY, "done");
-    await expectAxeClean(page, `subagents panel (${theme})`);
-    // The inspector rolls the child's calls into the conversation's figures.
-    await page.getByTestId("open-inspector").click();
-    const inspector = page.getByTestId("inspector");
-    await expect(inspector.getByTestId("inspector-subagent")).toHaveCount(1);
-    await expect(inspector.getByTestId("inspector-subagent")).toContainText("agent:general-purpose:1");
-    await expect(inspector.getByTestId("inspector-cost-total")).toContainText("Total");
-    await expectAxeClean(page, `inspector with subagents (${theme})`);
-    await page.keyboard.press("Escape");
-    await expect(inspector).toBeHidden();
-    await agents.openFromPanel(KEY);
-    await expect(agents.drawerMessages.getByTestId("message-assistant")).toContainText("Report from general-purpose");
-    await expectAxeClean(page, `transcript drawer (${theme})`);
-  });
-}
+test("subagents: axe on the panel and the transcript drawer", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const agents = new SubagentsPanel(page);
+  await chat.gotoNewChat();
+  await chat.send("delegate: check the three release notes");
+  await chat.waitForReplyDone();
+  await expect(chat.lastAssistant()).toContainText("Report from general-purpose");
+  await agents.expectStatus(KEY, "done");
+  await expectAxeClean(page, `subagents panel`);
+  // The inspector rolls the child's calls into the conversation's figures.
+  await page.getByTestId("open-inspector").click();
+  const inspector = page.getByTestId("inspector");
+  await expect(inspector.getByTestId("inspector-subagent")).toHaveCount(1);
+  await expect(inspector.getByTestId("inspector-subagent")).toContainText("agent:general-purpose:1");
+  await expect(inspector.getByTestId("inspector-cost-total")).toContainText("Total");
+  await expectAxeClean(page, `inspector with subagents`);
+  await page.keyboard.press("Escape");
+  await expect(inspector).toBeHidden();
+  await agents.openFromPanel(KEY);
+  await expect(agents.drawerMessages.getByTestId("message-assistant")).toContainText("Report from general-purpose");
+  await expectAxeClean(page, `transcript drawer`);
+});

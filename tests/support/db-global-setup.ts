@@ -29,12 +29,18 @@ let sqliteTemplate: string | undefined;
  */
 export function migrate(url: string): void {
   const file = url.startsWith("file:") ? url.slice("file:".length) : undefined;
-  if (!file || fs.existsSync(file)) return runMigrations(url);
+  if (!file || fs.existsSync(file)) {
+    runMigrations(url);
+    return;
+  }
   if (!sqliteTemplate) {
     const template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-template-")), "template.db");
     runMigrations(`file:${template}`);
     // A journal left beside it would hold part of the schema: then every database is migrated for itself.
-    if (fs.readdirSync(path.dirname(template)).length !== 1) return runMigrations(url);
+    if (fs.readdirSync(path.dirname(template)).length !== 1) {
+      runMigrations(url);
+      return;
+    }
     sqliteTemplate = template;
   }
   fs.copyFileSync(sqliteTemplate, file);
