@@ -162,7 +162,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [cmd = "deploy", ...rest] = process.argv.slice(2);
   if (cmd === "deploy") {
     const applied = await deploy();
-    console.log(applied.length ? `database migrated: ${applied.join(", ")}` : "database up to date");
+    // Exits once said: PostgreSQL's connection pool would otherwise hold the process open for its idle timeout (10 s)
+    // after the work is done, and `npm start` and every test database wait for this process.
+    process.stdout.write(`${applied.length ? `database migrated: ${applied.join(", ")}` : "database up to date"}\n`, () => process.exit(0));
   } else if (cmd === "new") {
     const fromIdx = rest.indexOf("--from");
     await newMigration(rest[0] ?? "migration", fromIdx >= 0 ? path.resolve(rest[fromIdx + 1]) : undefined);
