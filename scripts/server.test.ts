@@ -5,6 +5,7 @@ import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiPathHasDotSegment, bodyLimit, LINGER_MS, listenHost, SIGN_IN_BODY_LIMIT } from "./server.mjs";
+import { pumpBody } from "../tests/support/body-pump.ts";
 
 describe("where the server listens", () => {
   it("listens on loopback when HOST is not set, and on any loopback address it names", () => {
@@ -89,15 +90,7 @@ describe("a body over the limit", () => {
       });
       request.on("error", (e) => (error = String(e)));
       request.on("close", () => resolve({ status, body, error }));
-      const piece = Buffer.alloc(64 * 1024, "a");
-      let sent = 0;
-      const pump = () => {
-        while (sent < total && !request.destroyed) {
-          sent += piece.length;
-          if (!request.write(piece)) return void request.once("drain", pump);
-        }
-      };
-      pump();
+      pumpBody(request, total, 64 * 1024);
       // A busy client: by the time it looks, the answer and whatever followed it have both arrived.
       setTimeout(() => {
         const until = Date.now() + 300;

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
+import { pumpBody } from "../support/body-pump.ts";
 import { migrate } from "../support/db-global-setup.ts";
 import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
 import {
@@ -443,15 +444,7 @@ function endlessUpload(baseUrl: string, requestPath: string, { total, headers = 
       request.destroy();
       resolve({ status: 0, headers: {}, body: "no answer while the body was still arriving" });
     }, waitMs);
-    const piece = Buffer.alloc(16 * 1024, "a");
-    let sent = 0;
-    const pump = () => {
-      while (sent < total && !request.destroyed) {
-        sent += piece.length;
-        if (!request.write(piece)) return void request.once("drain", pump);
-      }
-    };
-    pump();
+    pumpBody(request, total);
   });
 }
 
