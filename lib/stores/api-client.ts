@@ -46,17 +46,39 @@ export async function apiFetch<T = unknown>(url: string, init: RequestInit = {})
   }
   signInOnUnauthorized(response.status);
   if (response.status === 204) return undefined as T;
-  // A request aborted while its body is read (the search box asks again on every pause) is an abort, not a null body.
-  const body = (await response.json().catch((error) => {
-    if ((error as Error)?.name === "AbortError") throw error;
-    return null;
-  })) as { error?: { code: string; message: string; field?: string } } | null;
+  const body = await readBody(response);
   if (!response.ok) {
-    const e = body?.error;
+    const e = (body as ErrorBody | undefined)?.error;
     const fallback = response.status >= 500 ? `The server failed (HTTP ${response.status}) — ${TRY_LATER}` : `The server refused the request (HTTP ${response.status}).`;
     throw new ApiRequestError(response.status, e?.code ?? "error", e?.message ?? fallback, e?.field);
   }
+  if (body === UNREADABLE) throw new ApiRequestError(response.status, "bad_response", `The server's answer could not be read (HTTP ${response.status}) — ${TRY_LATER}`);
   return body as T;
+}
+
+type ErrorBody = { error?: { code: string; message: string; field?: string } };
+const UNREADABLE = Symbol("unreadable");
+
+/**
+ * The parsed body; undefined when there is none; UNREADABLE when it is not JSON. A body cut off by a connection lost
+ * while it was read (a server restarted mid-answer) is "unreachable", as a failed fetch is: returning it as null data
+ * would hand a store `null` for its list. A request aborted while its body is read (the search box asks again on every
+ * pause) stays an abort.
+ */
+async function readBody(response: Response): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if ((error as Error)?.name === "AbortError") throw error;
+    throw new ApiRequestError(0, "unreachable", `${UNREACHABLE} — ${TRY_LATER}`);
+  }
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return UNREADABLE;
+  }
 }
 
 /**
