@@ -8,7 +8,7 @@ import { type BreakpointTracker, createBreakpointTracker } from "../agent/cache-
 import { type CallInput, type CacheBreakDetector, createCacheBreakDetector, parseCallBaseline } from "../agent/cache-breaks.ts";
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
-import { getCacheBaseline, putCacheBaseline } from "../db/cache-baselines.ts";
+import { getCacheBaseline, getCacheBaselineVersion, putCacheBaseline } from "../db/cache-baselines.ts";
 import { logFailure } from "../ops/logger.ts";
 import { historyTotals } from "./history-fold.ts";
 
@@ -123,9 +123,9 @@ export function keepDetector(conversationId: string, kept: KeptDetector): void {
  * another instance, or before a restart), else a fresh one (the conversation's first call).
  */
 async function detectorForReply(conversationId: string): Promise<KeptDetector> {
-  const stored = await getCacheBaseline({ conversationId });
   let kept = detectors.get(conversationId);
-  if (!kept || kept.version !== stored?.version) {
+  if (!kept || kept.version !== ((await getCacheBaselineVersion({ conversationId })) ?? undefined)) {
+    const stored = await getCacheBaseline({ conversationId });
     kept = { detector: createCacheBreakDetector(parseCallBaseline(stored?.data)), version: stored?.version };
   }
   keepDetector(conversationId, kept);

@@ -258,6 +258,18 @@ export class SqliteDirect {
     this.#statement(sql).run(conversationId, view.frozenId, writeJson(view.frozen), view.seenRevision, writeJson(view.seen));
   }
 
+  cacheBaselineVersion(conversationId: string): string | null {
+    const row = this.#statement(`SELECT "version" FROM "CacheBaseline" WHERE "conversationId" = ?`).get(conversationId) as Row | undefined;
+    return row ? String(row.version) : null;
+  }
+
+  /** Throws (a foreign key constraint) when the conversation is gone, as Prisma's upsert does. */
+  putCacheBaseline(conversationId: string, version: string, data: object): void {
+    const sql = `INSERT INTO "CacheBaseline" ("conversationId", "version", "data") VALUES (?, ?, ?)
+      ON CONFLICT ("conversationId") DO UPDATE SET "version" = excluded."version", "data" = excluded."data"`;
+    this.#statement(sql).run(conversationId, version, writeJson(data));
+  }
+
   /** The number of rows changed (0 or 1). */
   updateMessage(conversationId: string, id: string, change: { parts?: unknown; metadata?: unknown; status?: string }): number {
     const set: Array<[column: string, value: unknown]> = [];

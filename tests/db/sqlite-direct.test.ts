@@ -15,6 +15,7 @@ const conversations = await import("@/lib/db/conversations");
 const messages = await import("@/lib/db/messages");
 const tasks = await import("@/lib/db/tasks");
 const views = await import("@/lib/db/workspace-views");
+const baselines = await import("@/lib/db/cache-baselines");
 const { importConversation } = await import("@/lib/chat/conversation-view");
 const { importSchema } = await import("@/lib/api/schemas");
 
@@ -144,6 +145,27 @@ describe("the direct SQLite path", () => {
       const status = await via(direct, () => views.workspaceViewStatus({ conversationId: a }));
       expect(status).toEqual({ workspaceId: "default", ownerId: null, revision: expect.stringMatching(/^\d+:\d+$/), frozenId: "f2", seenRevision: "1:0" });
       expect(await via(direct, () => views.workspaceViewStatus({ conversationId: newId("missing") }))).toBeNull();
+    }
+  });
+
+  it("stores a cache baseline as the Prisma path does, reads its version alone, and refuses one for a conversation gone", async () => {
+    const [a, b] = [newId("direct"), newId("prisma")];
+    const data = { model: "m", system: "s1", hashes: Array.from({ length: 2_000 }, (_, i) => `h${i}`), note: "Ünïcode \u2028 \"q\"" };
+    for (const [id, direct] of [[a, true], [b, false]] as const) {
+      await conversations.ensureConversation({ id });
+      expect(await via(direct, () => baselines.getCacheBaselineVersion({ conversationId: id }))).toBeNull();
+      await via(direct, () => baselines.putCacheBaseline({ conversationId: id, version: "v1", data: { ...data, hashes: [] } }));
+      await via(direct, () => baselines.putCacheBaseline({ conversationId: id, version: "v2", data }));
+      await expect(via(direct, () => baselines.putCacheBaseline({ conversationId: `${id}-missing`, version: "v1", data }))).rejects.toThrow();
+    }
+    const stored = (id: string) => comparable(raw.prepare(`SELECT * FROM "CacheBaseline" WHERE "conversationId" = ?`).get(id) as RawRow, id);
+    expect(stored(a)).toEqual(stored(b));
+    expect(raw.prepare(`SELECT count(*) AS n FROM "CacheBaseline" WHERE "conversationId" LIKE '%-missing'`).get()).toEqual({ n: 0 });
+    for (const direct of [true, false]) {
+      for (const id of [a, b]) {
+        expect(await via(direct, () => baselines.getCacheBaselineVersion({ conversationId: id }))).toBe("v2");
+        expect(await via(direct, () => baselines.getCacheBaseline({ conversationId: id }))).toEqual({ version: "v2", data });
+      }
     }
   });
 
