@@ -10,7 +10,7 @@ import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
 import type { ToolContext } from "../ai/tools/tool-context.ts";
-import { fixConversationMcpTools, getConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
+import { type ConversationMcpToolsRow, fixConversationMcpTools, getConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
 import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
@@ -85,6 +85,7 @@ export async function openReplyMcp({
   committed,
   ctx,
   inherit,
+  stored: storedRow,
 }: {
   conversationId: string;
   workspaceId: string | undefined;
@@ -92,10 +93,15 @@ export async function openReplyMcp({
   committed: Promise<void>;
   ctx: ToolContext;
   inherit?: InheritedMcp;
+  /** The conversation's stored list as the caller just read it (undefined: read it here). */
+  stored?: ConversationMcpToolsRow | null;
 }): Promise<ReplyMcp> {
   const sessions = createMcpSessions();
   const workspace = workspaceId ?? DEFAULT_WORKSPACE_ID;
-  const [configs, stored] = await Promise.all([workspaceMcpConfigs(workspace), getConversationMcpToolsRow({ conversationId })]);
+  const [configs, stored] = await Promise.all([
+    workspaceMcpConfigs(workspace),
+    storedRow === undefined ? getConversationMcpToolsRow({ conversationId }) : storedRow,
+  ]);
   let list: FixedMcpTool[];
   let revision = stored?.revision ?? 0;
   if (stored?.stale) {

@@ -16,15 +16,15 @@ import type { WorkspaceHintChunk } from "./workspace-view.ts";
 
 /** The workspace's enabled servers with the tools each listed last (as offered: approved definitions). */
 export async function workspaceMcpCatalog(workspaceId: string): Promise<CatalogServer[]> {
-  const [configs, rows] = await Promise.all([workspaceMcpConfigs(workspaceId), listMcpCatalog({ workspaceId })]);
-  return configs
-    .filter((c) => c.enabled)
-    .map((c) => {
-      const own = rows.filter((r) => r.server === c.name);
-      if (!own.some((r) => r.listed)) return { name: c.name, tools: own.length ? [] : null };
-      const listed = own.filter((r) => r.listed).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
-      return { name: c.name, tools: fixedToolsOf(c.name, listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) }))) };
-    });
+  const configs = (await workspaceMcpConfigs(workspaceId)).filter((c) => c.enabled);
+  // Most workspaces have no server: then there is no catalog to read.
+  const rows = configs.length ? await listMcpCatalog({ workspaceId }) : [];
+  return configs.map((c) => {
+    const own = rows.filter((r) => r.server === c.name);
+    if (!own.some((r) => r.listed)) return { name: c.name, tools: own.length ? [] : null };
+    const listed = own.filter((r) => r.listed).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+    return { name: c.name, tools: fixedToolsOf(c.name, listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) }))) };
+  });
 }
 
 /** One reply's check: before each step, the Workspace hint about MCP tools when there is news for the agent. */

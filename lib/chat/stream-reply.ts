@@ -18,8 +18,9 @@ import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
 import { waitForApprovals } from "./approvals.ts";
-import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
-import { openReplyMcp } from "./mcp-reply.ts";
+import { getConversationMcpToolsRow } from "../db/conversation-mcp-tools.ts";
+import { mcpToolTokensOf } from "./mcp-tool-tokens.ts";
+import { isFixedTool, openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
@@ -120,9 +121,16 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow, job.agent).text;
-  // A conversation's first reply has no MCP tools fixed yet (its list is made below).
-  const mcpTools = await conversationMcpToolTokens(conversationId);
-  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools, onCompressed: job.workspace.refresh });
+  // A conversation's first reply has no MCP tools fixed yet (its list is made below). The row read here serves the
+  // list below too, unless a compression marked it stale meanwhile.
+  const storedMcp = await getConversationMcpToolsRow({ conversationId });
+  const mcpTools = mcpToolTokensOf((storedMcp?.data ?? []).filter(isFixedTool));
+  let compressed = false;
+  const onCompressed = () => {
+    compressed = true;
+    return job.workspace.refresh();
+  };
+  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools, onCompressed });
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const nextCallNumber = createCallCounter(history);
   const toolContext = {
@@ -145,7 +153,8 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   // its parent (lib/chat/subagent-approvals.ts).
   const ancestors = job.parentId ? await ancestorIds(job.parentId) : [];
   const inherit = ancestors.length ? { rootId: ancestors.at(-1)!, allowed: job.toolNames ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
-  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext, inherit });
+  const stored = compressed ? undefined : storedMcp;
+  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext, inherit, stored });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   const steps = createStepPreparation({
     conversationId,
