@@ -85,6 +85,9 @@ export function WorkspaceSwitcher({
     setMode({ kind } as Mode);
   };
   const isDefault = isDefaultWorkspaceId(currentId);
+  // A member uses a shared workspace; only its owner or an admin renames or deletes it (the server says the same).
+  const readOnly = current?.editable === false;
+  const sharedOnly = "Shared with you to use: only its owner or an admin can change it";
 
   // A workspace that still has conversations is never deleted: that is checked (and said) before anything is asked.
   const askDelete = async () => {
@@ -137,8 +140,8 @@ export function WorkspaceSwitcher({
           type="button"
           data-testid="workspace-rename"
           aria-label="Rename workspace"
-          title={isDefault ? "The default workspace keeps its name" : "Rename workspace"}
-          disabled={isDefault}
+          title={isDefault ? "The default workspace keeps its name" : readOnly ? sharedOnly : "Rename workspace"}
+          disabled={isDefault || readOnly}
           className={iconButton}
           onClick={() => open("rename")}
         >
@@ -148,8 +151,8 @@ export function WorkspaceSwitcher({
           type="button"
           data-testid="workspace-delete"
           aria-label="Delete workspace"
-          title={isDefault ? "The default workspace cannot be deleted" : "Delete workspace"}
-          disabled={isDefault}
+          title={isDefault ? "The default workspace cannot be deleted" : readOnly ? sharedOnly : "Delete workspace"}
+          disabled={isDefault || readOnly}
           className={`${iconButton} hover:text-danger`}
           onClick={() => void askDelete()}
         >

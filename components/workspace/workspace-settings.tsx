@@ -111,7 +111,8 @@ function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: bo
   );
 }
 
-export function WorkspaceSettings({ initial }: { initial: WorkspaceDetail }) {
+/** `editable`: false for a member on a shared workspace, which they use but only its owner or an admin changes. */
+export function WorkspaceSettings({ initial, editable = true }: { initial: WorkspaceDetail; editable?: boolean }) {
   const [workspace, setWorkspace] = useState(initial);
   const [instructions, setInstructions] = useState(initial.instructions);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
@@ -152,50 +153,60 @@ export function WorkspaceSettings({ initial }: { initial: WorkspaceDetail }) {
           <h1 data-testid="workspace-title" className="text-lg font-semibold">
             {storedName ?? workspace.name}
           </h1>
-          <p className="text-xs text-muted">
-            Rename or delete it with the buttons next to the workspace switcher. <Link href="/" className="text-accent underline">Start a chat in it</Link>.
-          </p>
-        </header>
-        <TokenFigures tokens={workspace.tokens} />
-        <section aria-labelledby="instructions-heading" className="space-y-2">
-          <h2 id="instructions-heading" className="text-sm font-semibold">
-            Instructions
-          </h2>
-          <p className="text-xs text-muted">Standing instructions for every conversation in this workspace (a conversation's own prompt setting still wins).</p>
-          <textarea
-            data-testid="workspace-instructions"
-            aria-labelledby="instructions-heading"
-            value={instructions}
-            rows={6}
-            maxLength={50_000}
-            onChange={(e) => setInstructions(e.target.value)}
-            className="w-full rounded-lg border border-border bg-elevated px-3 py-2 font-mono text-sm outline-none focus:border-accent/60"
-          />
-          <div className="flex items-center gap-3">
-            <button
-              type="button"
-              data-testid="workspace-instructions-save"
-              disabled={!dirty || saving}
-              onClick={() => void saveInstructions()}
-              className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg disabled:opacity-50"
-            >
-              Save instructions
-            </button>
-            <span className="text-xs text-faint">
-              {n(instructions.length)} characters{dirty ? " · unsaved" : ` · ${n(workspace.tokens.instructions)} tokens`}
-            </span>
-          </div>
-          {message && (
-            <p role={message.error ? "alert" : "status"} data-testid="workspace-instructions-message" className={`text-xs ${message.error ? "text-danger" : "text-muted"}`}>
-              {message.text}
+          {editable ? (
+            <p className="text-xs text-muted">
+              Rename or delete it with the buttons next to the workspace switcher. <Link href="/" className="text-accent underline">Start a chat in it</Link>.
+            </p>
+          ) : (
+            <p data-testid="workspace-read-only" className="text-xs text-muted">
+              Shared with you to use: its instructions, memory, knowledge, skills and tools reach your conversations in it, and only its owner or an admin
+              can change them. <Link href="/" className="text-accent underline">Start a chat in it</Link>.
             </p>
           )}
-        </section>
-        <FromCompressionSwitch url={url} value={workspace.settings.memory.fromCompression} onSaved={setWorkspace} />
-        <MemorySection workspaceId={workspace.id} onChanged={() => void reload()} />
-        <KnowledgeSection workspaceId={workspace.id} onChanged={() => void reload()} />
-        <SkillsSection workspaceId={workspace.id} isDefault={workspace.id === "default"} />
-        <McpSection workspaceId={workspace.id} />
+        </header>
+        <TokenFigures tokens={workspace.tokens} />
+        {/* A disabled fieldset disables every control in it: a member sees what the agent is given, and nothing that would be refused. */}
+        <fieldset disabled={!editable} data-testid="workspace-editors" className="min-w-0 space-y-8">
+          <section aria-labelledby="instructions-heading" className="space-y-2">
+            <h2 id="instructions-heading" className="text-sm font-semibold">
+              Instructions
+            </h2>
+            <p className="text-xs text-muted">Standing instructions for every conversation in this workspace (a conversation's own prompt setting still wins).</p>
+            <textarea
+              data-testid="workspace-instructions"
+              aria-labelledby="instructions-heading"
+              value={instructions}
+              rows={6}
+              maxLength={50_000}
+              onChange={(e) => setInstructions(e.target.value)}
+              className="w-full rounded-lg border border-border bg-elevated px-3 py-2 font-mono text-sm outline-none focus:border-accent/60"
+            />
+            <div className="flex items-center gap-3">
+              <button
+                type="button"
+                data-testid="workspace-instructions-save"
+                disabled={!dirty || saving}
+                onClick={() => void saveInstructions()}
+                className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg disabled:opacity-50"
+              >
+                Save instructions
+              </button>
+              <span className="text-xs text-faint">
+                {n(instructions.length)} characters{dirty ? " · unsaved" : ` · ${n(workspace.tokens.instructions)} tokens`}
+              </span>
+            </div>
+            {message && (
+              <p role={message.error ? "alert" : "status"} data-testid="workspace-instructions-message" className={`text-xs ${message.error ? "text-danger" : "text-muted"}`}>
+                {message.text}
+              </p>
+            )}
+          </section>
+          <FromCompressionSwitch url={url} value={workspace.settings.memory.fromCompression} onSaved={setWorkspace} />
+          <MemorySection workspaceId={workspace.id} onChanged={() => void reload()} />
+          <KnowledgeSection workspaceId={workspace.id} onChanged={() => void reload()} />
+          <SkillsSection workspaceId={workspace.id} isDefault={workspace.id === "default"} />
+          <McpSection workspaceId={workspace.id} />
+        </fieldset>
       </div>
     </div>
   );

@@ -23,7 +23,19 @@ export async function checkConversationPage(id: string): Promise<void> {
   await checkConversation(await pageViewer(), id).catch(notFoundWhenRefused);
 }
 
-/** For /w/:id: the workspace id the page shows ("default" is the viewer's own), or the not-found page. */
-export async function workspacePageId(id: string): Promise<string> {
-  return resolveWorkspace(await pageViewer(), id, "use").catch(notFoundWhenRefused);
+/**
+ * For /w/:id: the workspace id the page shows ("default" is the viewer's own), or the not-found page; `editable`
+ * when the viewer may change it (a member only uses a shared workspace).
+ */
+export async function workspacePageAccess(named: string): Promise<{ id: string; editable: boolean }> {
+  const viewer = await pageViewer();
+  const id = await resolveWorkspace(viewer, named, "use").catch(notFoundWhenRefused);
+  const editable = await resolveWorkspace(viewer, id, "edit").then(
+    () => true,
+    (error) => {
+      if (error instanceof ApiError && error.code === "forbidden") return false;
+      throw error;
+    },
+  );
+  return { id, editable };
 }

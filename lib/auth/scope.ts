@@ -39,6 +39,11 @@ export async function defaultWorkspaceOf(viewer: Viewer): Promise<string> {
   return viewer.kind === "operator" ? DEFAULT_WORKSPACE_ID : personalDefaultWorkspace({ userId: viewer.userId });
 }
 
+/** Whether the viewer may change a workspace they can see (owned by `ownerId`): its owner and the admins may. */
+export function mayEditWorkspace(viewer: Viewer, ownerId: string | null): boolean {
+  return viewer.kind === "operator" || ownerId === viewer.userId || isAdmin(viewer);
+}
+
 /**
  * The workspace id a route names, resolved ("default" is the viewer's own) and checked: a private workspace only for
  * its owner; a shared one for everyone to use, and to edit for its owner and the admins.
@@ -52,7 +57,7 @@ export async function resolveWorkspace(viewer: Viewer, id: string, access: Works
   if (!found) throw unknownWorkspace(id);
   const own = found.ownerId === viewer.userId;
   if (!own && !found.shared) throw unknownWorkspace(id);
-  if (access === "edit" && !own && !isAdmin(viewer)) {
+  if (access === "edit" && !mayEditWorkspace(viewer, found.ownerId)) {
     throw new ApiError("forbidden", `Workspace ${id} is shared with you to use; only its owner or an admin can change it.`);
   }
   return id;

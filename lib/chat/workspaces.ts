@@ -6,7 +6,7 @@ import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts
 import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts";
 import { mergeWorkspaceSettings, resolveWorkspaceSettings, type WorkspaceSettings } from "../agent/workspace-settings.ts";
 import { ApiError } from "../api/errors.ts";
-import { defaultWorkspaceOf, resolveWorkspace } from "../auth/scope.ts";
+import { defaultWorkspaceOf, mayEditWorkspace, resolveWorkspace } from "../auth/scope.ts";
 import { ownerFilter, ownerIdOf, type Viewer } from "../auth/viewer.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
@@ -43,10 +43,13 @@ import {
 
 export { DEFAULT_WORKSPACE_ID };
 
+/** A workspace as its viewer sees it in a list: `editable` when they may change it (a shared one: its owner, an admin). */
+export type VisibleWorkspace = WorkspaceSummary & { editable: boolean };
+
 /** The workspaces the viewer sees: every one for the operator; a user's own and the shared ones, theirs first. */
-export async function visibleWorkspaces(viewer: Viewer): Promise<WorkspaceSummary[]> {
-  if (viewer.kind === "operator") return listWorkspaces();
-  return listWorkspaces({ userId: viewer.userId, defaultId: await defaultWorkspaceOf(viewer) });
+export async function visibleWorkspaces(viewer: Viewer): Promise<VisibleWorkspace[]> {
+  const rows = viewer.kind === "operator" ? await listWorkspaces() : await listWorkspaces({ userId: viewer.userId, defaultId: await defaultWorkspaceOf(viewer) });
+  return rows.map(({ ownerId, ...summary }) => ({ ...summary, editable: mayEditWorkspace(viewer, ownerId) }));
 }
 
 export type ConversationMatch = ConversationSummary & { match: { messageId: string; snippet: string } | { title: true } };

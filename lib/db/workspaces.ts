@@ -32,14 +32,17 @@ export const isForeignKeyViolation = (error: unknown) => (error as { code?: unkn
  * The workspaces a viewer sees (every one; with `userId`, the user's own and the shared ones), their default first
  * (`defaultId`), then by name.
  */
-export async function listWorkspaces({ userId, defaultId = DEFAULT_WORKSPACE_ID }: { userId?: string; defaultId?: string } = {}): Promise<WorkspaceSummary[]> {
+export async function listWorkspaces({
+  userId,
+  defaultId = DEFAULT_WORKSPACE_ID,
+}: { userId?: string; defaultId?: string } = {}): Promise<(WorkspaceSummary & { ownerId: string | null })[]> {
   const db = await getDb();
   const rows = await db.workspace.findMany({
     where: { ...(userId === undefined ? {} : { OR: [{ ownerId: userId }, { shared: true }] }), NOT: { id: { startsWith: USER_LEVEL_PREFIX } } },
-    select: { id: true, name: true, shared: true, createdAt: true, updatedAt: true },
+    select: { id: true, name: true, shared: true, ownerId: true, createdAt: true, updatedAt: true },
     orderBy: { name: "asc" },
   });
-  const summaries = rows.map((r) => ({ id: r.id, name: r.name, shared: r.shared, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+  const summaries = rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
   return [...summaries.filter((w) => w.id === defaultId), ...summaries.filter((w) => w.id !== defaultId)];
 }
 

@@ -5,7 +5,8 @@ import { create } from "zustand";
 import { persist } from "zustand/middleware";
 import { apiFetch } from "./api-client.ts";
 
-export type WorkspaceSummary = { id: string; name: string; shared?: boolean; createdAt: string; updatedAt: string };
+/** `editable` false: a shared workspace the viewer uses but may not change (absent: an older server, editable). */
+export type WorkspaceSummary = { id: string; name: string; shared?: boolean; editable?: boolean; createdAt: string; updatedAt: string };
 
 export const DEFAULT_WORKSPACE = "default";
 

@@ -2,7 +2,8 @@
 // HTTP fake of the OpenAI API, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL. A conversation sees its owner's own
 // level over its workspace's over its owner's default workspace's; in a shared workspace each person's conversations
 // see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
-// hint while its system prompt stays byte-identical; the container is no workspace to anyone.
+// hint while its system prompt stays byte-identical; the container is no workspace to anyone. A member uses the shared
+// workspace and may not change it: the list and the settings page say so, and every write is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
@@ -131,6 +132,45 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     expect(adaSystem).toContain("- ada-own: ADA-OWN-SKILL");
     expect(adaSystem).toContain("Team reviewer.");
     for (const bobs of ["Bob's own", "bob-base", "Bob's default"]) expect(adaSystem).not.toContain(bobs);
+  });
+
+  it("lets a member use the shared workspace but not change it: the list and the page say so, every write is refused", async () => {
+    type Listed = { id: string; shared: boolean; editable: boolean };
+    const bobs = await call<Listed[]>(bob, "GET", "/workspaces");
+    expect(bobs.find((w) => w.id === shared)).toMatchObject({ shared: true, editable: false });
+    expect(bobs.filter((w) => w.id !== shared).every((w) => w.editable && !w.shared)).toBe(true);
+    expect((await call<Listed[]>(ada, "GET", "/workspaces")).find((w) => w.id === shared)).toMatchObject({ editable: true });
+
+    const before = await call<{ name: string; instructions: string; updatedAt: string }>(bob, "GET", `/workspaces/${shared}`);
+    const writes: [string, string, unknown][] = [
+      ["PATCH", `/workspaces/${shared}`, { name: "Taken over" }],
+      ["PATCH", `/workspaces/${shared}`, { instructions: "Bob's rules now." }],
+      ["POST", `/workspaces/${shared}/memory`, { text: "Bob was here." }],
+      ["POST", `/workspaces/${shared}/skills`, { name: "bobs", description: "Bob's.", instructions: "Mine." }],
+      ["DELETE", `/workspaces/${shared}/skills/style`, undefined],
+      ["DELETE", `/workspaces/${shared}`, undefined],
+    ];
+    for (const [method, path, body] of writes) {
+      const init = body === undefined ? { method, headers: bob.headers } : jsonRequest(method, body, bob.headers);
+      expect(await expectApiError(await fetch(`${server.url}/api${path}`, init), 403, "forbidden")).toMatch(/only its owner or an admin can change it/);
+    }
+    const knowledge = await fetch(`${server.url}/api/workspaces/${shared}/knowledge/notes.md`, {
+      method: "PUT",
+      headers: { ...bob.headers, "content-type": "text/markdown" },
+      body: "# Bob's notes",
+    });
+    await expectApiError(knowledge, 403, "forbidden");
+    expect(await call(bob, "GET", `/workspaces/${shared}`)).toEqual(before);
+    expect((await call<{ name: string }[]>(bob, "GET", `/workspaces/${shared}/skills`)).map((k) => k.name)).toContain("style");
+
+    // The settings page shows the member what the agent is given, with every control disabled; the admin's is not.
+    const page = async (as: SignedIn) => (await fetch(`${server.url}/w/${shared}`, { headers: as.headers })).text();
+    const bobsPage = await page(bob);
+    expect(bobsPage).toContain('data-testid="workspace-read-only"');
+    expect(bobsPage).toMatch(/<fieldset disabled="" data-testid="workspace-editors"/);
+    const adasPage = await page(ada);
+    expect(adasPage).not.toContain("workspace-read-only");
+    expect(adasPage).toMatch(/<fieldset data-testid="workspace-editors"/);
   });
 
   it("escapes forged tags in an own skill's description like a workspace's", async () => {

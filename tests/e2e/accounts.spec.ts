@@ -131,6 +131,13 @@ test.describe.serial("accounts mode", () => {
     await expect(memberChat.conversationItem(memberConversation)).toBeVisible();
     const stored = (await (await memberPage.request.get(`${app.url}/api/conversations/${memberConversation}`)).json()) as { workspaceId: string };
     expect(stored.workspaceId).toBe(sharedId);
+    // The member uses it and cannot change it: no Rename or Delete, and its settings are shown read-only.
+    await expect(workspaces.renameButton).toBeDisabled();
+    await expect(workspaces.deleteButton).toBeDisabled();
+    await memberPage.goto(`${app.url}/w/${sharedId}`);
+    await expect(workspaces.readOnlyNote).toBeVisible();
+    await expect(workspaces.instructionsInput).toBeDisabled();
+    await memberPage.goBack();
 
     // The admin's private conversation is in neither of the member's lists, and its URL is not theirs to open.
     await expect(memberChat.conversationItem(privateId)).toHaveCount(0);

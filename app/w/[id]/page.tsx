@@ -4,7 +4,7 @@ import { WorkspaceSettings } from "@/components/workspace/workspace-settings";
 import { modelInfoFor } from "@/lib/ai/providers";
 import { ApiError } from "@/lib/api/errors";
 import { ID_PATTERN } from "@/lib/api/schemas";
-import { workspacePageId } from "@/lib/auth/page-viewer";
+import { workspacePageAccess } from "@/lib/auth/page-viewer";
 import { workspaceWithTokens } from "@/lib/chat/workspace-tokens";
 
 export const dynamic = "force-dynamic";
@@ -13,14 +13,14 @@ export const dynamic = "force-dynamic";
 export default async function WorkspacePage({ params }: { params: Promise<{ id: string }> }) {
   const { id: named } = await params;
   if (!ID_PATTERN.test(named)) notFound();
-  const id = await workspacePageId(named);
+  const { id, editable } = await workspacePageAccess(named);
   const workspace = await workspaceWithTokens(id).catch((error) => {
     if (error instanceof ApiError && error.code === "not_found") notFound();
     throw error;
   });
   return (
     <AppShell workspaceId={id} title={`Workspace · ${workspace.name}`} model={modelInfoFor()}>
-      <WorkspaceSettings key={id} initial={workspace} />
+      <WorkspaceSettings key={id} initial={workspace} editable={editable} />
     </AppShell>
   );
 }

@@ -51,6 +51,13 @@ export class WorkspacePage {
     await expect(input).toBeHidden();
   }
 
+  get renameButton(): Locator {
+    return this.switcher.getByTestId("workspace-rename");
+  }
+  get deleteButton(): Locator {
+    return this.switcher.getByTestId("workspace-delete");
+  }
+
   /** Asks to delete the chosen workspace and confirms. */
   async deleteCurrent(): Promise<void> {
     await this.switcher.getByTestId("workspace-delete").click();
@@ -61,6 +68,10 @@ export class WorkspacePage {
 
   get settings(): Locator {
     return this.page.getByTestId("workspace-settings");
+  }
+  /** The note a member sees on a shared workspace's settings (they use it; only its owner or an admin changes it). */
+  get readOnlyNote(): Locator {
+    return this.page.getByTestId("workspace-read-only");
   }
   get memoryEntries(): Locator {
     return this.page.getByTestId("memory-entry");
