@@ -141,13 +141,15 @@ export async function appendMessages({
   }
   if (!rows && expectedSeq !== undefined) {
     try {
-      [rows] = await db.$transaction([
-        db.message.createManyAndReturn({ data: rowsFrom(expectedSeq) }),
+      // The conversation's row first, as the fallback below takes it: two appends that took their locks in opposite
+      // orders (rows at the same positions, then the counter) deadlocked on PostgreSQL.
+      [, rows] = await db.$transaction([
         db.conversation.update({
           where: { id: conversationId, messageSeq: expectedSeq },
           data: { messageSeq: expectedSeq + messages.length, ...touched },
           select: { messageSeq: true },
         }),
+        db.message.createManyAndReturn({ data: rowsFrom(expectedSeq) }),
       ]);
     } catch (error) {
       if (!isConflict(error)) throw error;
