@@ -7,7 +7,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
-import { DEFAULT_WORKSPACE, isDefaultWorkspaceId, useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { DEFAULT_WORKSPACE, isDefaultWorkspaceId, useWorkspacesStore, workspaceLabel } from "@/lib/stores/workspaces-store";
 import { SlidersIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
 type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind: "delete" } | { kind: "delete-blocked"; conversations: number };
@@ -119,7 +119,7 @@ export function WorkspaceSwitcher({
           {!current && <option value={currentId}>{currentId === DEFAULT_WORKSPACE ? "default" : "…"}</option>}
           {workspaces.map((w) => (
             <option key={w.id} value={w.id}>
-              {w.shared ? `${w.name} (shared)` : w.name}
+              {workspaceLabel(w)}
             </option>
           ))}
         </select>

@@ -11,6 +11,7 @@ import { ownerFilter, ownerIdOf, type Viewer } from "../auth/viewer.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
 import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspacedRuns, textOfParts } from "../agent/search-text.ts";
+import { userNames } from "../db/accounts.ts";
 import { listConversations } from "../db/conversations.ts";
 import { conversationOwner } from "../db/ownership.ts";
 import { searchConversations } from "../db/search.ts";
@@ -43,12 +44,21 @@ import {
 
 export { DEFAULT_WORKSPACE_ID };
 
-/** A workspace as its viewer sees it in a list: `editable` when they may change it (a shared one: its owner, an admin). */
-export type VisibleWorkspace = WorkspaceSummary & { editable: boolean };
+/**
+ * A workspace as its viewer sees it in a list: `editable` when they may change it (a shared one: its owner, an admin);
+ * `owner`, for the one person of open or token mode, names the account a workspace came from (after accounts mode,
+ * each account's private "default" is one more workspace of that name).
+ */
+export type VisibleWorkspace = WorkspaceSummary & { editable: boolean; owner?: string };
 
 /** The workspaces the viewer sees: every one for the operator; a user's own and the shared ones, theirs first. */
 export async function visibleWorkspaces(viewer: Viewer): Promise<VisibleWorkspace[]> {
-  const rows = viewer.kind === "operator" ? await listWorkspaces() : await listWorkspaces({ userId: viewer.userId, defaultId: await defaultWorkspaceOf(viewer) });
+  if (viewer.kind === "operator") {
+    const rows = await listWorkspaces();
+    const names = await userNames({ ids: [...new Set(rows.flatMap((r) => (r.ownerId ? [r.ownerId] : [])))] });
+    return rows.map(({ ownerId, ...summary }) => ({ ...summary, editable: true, ...(ownerId ? { owner: names.get(ownerId) ?? "a former account" } : {}) }));
+  }
+  const rows = await listWorkspaces({ userId: viewer.userId, defaultId: await defaultWorkspaceOf(viewer) });
   return rows.map(({ ownerId, ...summary }) => ({ ...summary, editable: mayEditWorkspace(viewer, ownerId) }));
 }
 

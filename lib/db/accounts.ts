@@ -84,6 +84,13 @@ export async function listUsers(): Promise<UserListing[]> {
   return rows.map((u) => ({ id: u.id, email: u.email, name: u.name, admin: u.role === "admin", disabled: u.banned === true, createdAt: u.createdAt.toISOString() }));
 }
 
+/** The names of these users (their email when the name is empty), by id; unknown ids are left out. */
+export async function userNames({ ids }: { ids: readonly string[] }): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await (await getDb()).user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true } });
+  return new Map(rows.map((u) => [u.id, u.name.trim() || u.email]));
+}
+
 /**
  * Disables or enables a user, makes them admin or not; a disabled user's sessions are deleted in the same transaction
  * (every instance reads sessions from the database, so they are signed out everywhere at once). null: no such user.

@@ -5,8 +5,17 @@ import { create } from "zustand";
 import { persist } from "zustand/middleware";
 import { apiFetch } from "./api-client.ts";
 
-/** `editable` false: a shared workspace the viewer uses but may not change (absent: an older server, editable). */
-export type WorkspaceSummary = { id: string; name: string; shared?: boolean; editable?: boolean; createdAt: string; updatedAt: string };
+/**
+ * `editable` false: a shared workspace the viewer uses but may not change (absent: an older server, editable).
+ * `owner`: open or token mode's person sees which account a workspace came from.
+ */
+export type WorkspaceSummary = { id: string; name: string; shared?: boolean; editable?: boolean; owner?: string; createdAt: string; updatedAt: string };
+
+/** A workspace's label in the switcher: "Team (shared)", or "default (Ada)" for an account's in open or token mode. */
+export function workspaceLabel(w: Pick<WorkspaceSummary, "name" | "shared" | "owner">): string {
+  if (w.shared) return `${w.name} (shared)`;
+  return w.owner ? `${w.name} (${w.owner})` : w.name;
+}
 
 export const DEFAULT_WORKSPACE = "default";
 

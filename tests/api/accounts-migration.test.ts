@@ -64,6 +64,10 @@ describe.each(databaseKinds("accounts_migration"))("$name: from token mode to ac
     expect(await conversationIds(bearer)).toEqual(["ada-conv", "bob-conv", "old-conv", "old-default"]);
     expect((await call<{ id: string }>(bearer, "GET", "/api/conversations/bob-conv")).id).toBe("bob-conv");
     expect(await workspaceNames(bearer)).toContain("Old space");
+    // Each account's private default is one more "default" now: the list names whose each is, and all are editable.
+    const listed = await call<{ name: string; owner?: string; editable: boolean }[]>(bearer, "GET", "/api/workspaces");
+    expect(listed.map((w) => `${w.name} · ${w.owner}`).sort()).toEqual(["Old space · Ada", "default · Ada", "default · Bob"]);
+    expect(listed.every((w) => w.editable)).toBe(true);
     await chat(bearer, "old-conv", "still usable after the round trip");
   }, 180_000);
 });
