@@ -23,7 +23,9 @@ const nextConfig = {
   // answers 413 "too large".
   // A chat body with attachments may be larger (lib/chat/attachments.ts maxChatBodyBytes: 100 KiB of text plus
   // HINTLINE_MAX_ATTACHMENTS files of HINTLINE_MAX_ATTACHMENT_BYTES as base64): the buffer fits the larger of the two.
-  experimental: { proxyClientMaxBodySize: Math.max(importBytes(), chatBytes()) + 1024 * 1024 },
+  // preloadEntriesOnStart: false — a route's code is loaded by its first request, not every route's at start (Next.js
+  // preloads them all by default): a server holds only what it serves (docs/benchmarks.md, "2026-12-03 (session 18)").
+  experimental: { proxyClientMaxBodySize: Math.max(importBytes(), chatBytes()) + 1024 * 1024, preloadEntriesOnStart: false },
   // `npm test` type-checks the whole project (tsc); `npm start` should not fail on a test file's types.
   typescript: { ignoreBuildErrors: true },
 };

@@ -18,9 +18,10 @@ import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { demoFacts, extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
 import { childAnswer, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
+import { DEMO_MODEL_ID } from "./demo-model-id.ts";
 import { workspaceDecision } from "./demo-workspace.ts";
 
-export const DEMO_MODEL_ID = "hintline-demo";
+export { DEMO_MODEL_ID };
 export const DEMO_CONTEXT_WINDOW = 8192;
 
 type Decision = { text: string; calls?: DemoToolCall[] };

@@ -1,7 +1,6 @@
 // Who is asking: in open and token mode the one person (the operator: everything is theirs), in accounts mode the
 // signed-in user. Looked up once per request.
 import { ApiError } from "../api/errors.ts";
-import { signedInUser } from "./accounts.ts";
 import { authMode } from "./mode.ts";
 
 export type Viewer = { kind: "operator" } | { kind: "user"; userId: string; email: string; name: string; admin: boolean };
@@ -12,6 +11,8 @@ const lookups = new WeakMap<Request, Promise<Viewer | null>>();
 
 async function lookUp(request: Request): Promise<Viewer | null> {
   if (authMode() !== "accounts") return OPERATOR;
+  // Only accounts mode loads better-auth (./accounts.ts): every route and page asks for the viewer.
+  const { signedInUser } = await import("./accounts.ts");
   const user = await signedInUser(request);
   return user && { kind: "user", ...user };
 }

@@ -3,7 +3,7 @@
 // context hint and the live usage chunks get it from.
 import { summaryWithLedger } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
-import { modelInfoFor } from "../ai/providers/index.ts";
+import { modelInfoFor } from "../ai/providers/choice.ts";
 import { toolDefinitionTokens } from "../ai/tools/index.ts";
 import type { ChatMessage, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import { type CompressionState, tailStart } from "./compression.ts";

@@ -7,7 +7,7 @@ import { cachedPriceRatio, type StrategyDecision } from "../agent/injection-stra
 import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
-import { modelInfoFor } from "../ai/providers/index.ts";
+import { modelInfoFor } from "../ai/providers/choice.ts";
 import { TOOL_NAMES } from "../ai/tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";

@@ -1,6 +1,7 @@
 // A conversation's model: the one it chose (PATCH { model }), else the default. An id the environment no longer
 // allows (its provider's key was removed) is refused in words naming what to set, before anything is written.
-import { chooseModel, ModelChoiceError, modelFor, type ResolvedModel } from "../ai/providers/index.ts";
+import { chooseModel, ModelChoiceError } from "../ai/providers/choice.ts";
+import { modelFor, type ResolvedModel } from "../ai/providers/index.ts";
 import { ApiError } from "../api/errors.ts";
 
 export function modelForConversation(stored: string | null | undefined): ResolvedModel {

@@ -8,7 +8,7 @@ import { finishInterruptedBranchMove } from "./branches.ts";
 import { getConversation } from "../db/conversations.ts";
 import { listMessages, settleStaleReplies } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
-import { modelInfoFor } from "../ai/providers/index.ts";
+import { modelInfoFor } from "../ai/providers/choice.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";

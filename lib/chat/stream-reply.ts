@@ -7,7 +7,7 @@ import { continueHintChunk, replayChunks } from "../agent/continue-reply.ts";
 import { describeError } from "../agent/describe-error.ts";
 import { runReply, type StepUsage } from "../agent/reply-loop.ts";
 import type { Settings } from "../agent/settings.ts";
-import { replyTokenCeiling } from "../ai/providers/index.ts";
+import { replyTokenCeiling } from "../ai/providers/choice.ts";
 import { createTools, repairToolInput, unknownToolError } from "../ai/tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../ai/tools/tool-context.ts";
 import type { CallUsage, ChatChunk, ChatMessage, PlanData, Task, ToolProgressData } from "../chat-message.ts";

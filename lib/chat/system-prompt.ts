@@ -3,7 +3,7 @@
 import { assembleSystemPrompt, type AssembledPrompt } from "../agent/system-prompt/assemble.ts";
 import { DEFAULT_WORKSPACE_BUDGET, promptBudget } from "../agent/system-prompt/budget.ts";
 import type { Settings } from "../agent/settings.ts";
-import { currentModel, modelInfoFor } from "../ai/providers/index.ts";
+import { choiceFor, modelInfoFor } from "../ai/providers/choice.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { envNumber } from "../env-number.ts";
@@ -20,7 +20,7 @@ export const configuredWorkspaceBudget = () => envNumber("HINTLINE_WORKSPACE_BUD
  * server's model when not given, as the workspace screen shows it).
  */
 export const budgetWindow = (settings?: Settings, modelWindow?: number) =>
-  settings?.context.contextWindow ?? modelWindow ?? currentModel().info.contextWindow;
+  settings?.context.contextWindow ?? modelWindow ?? choiceFor().info.contextWindow;
 
 /**
  * The one budget of a conversation's workspace section, settings instructions and memory, and skills list: the

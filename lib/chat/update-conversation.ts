@@ -7,7 +7,7 @@ import { getConversation, setConversationFlags, setConversationMode, setConversa
 import { savePlanVersion } from "../db/plans.ts";
 import { hasImage } from "../agent/attachments.ts";
 import { takesImages } from "../ai/context-windows.ts";
-import { defaultModelId } from "../ai/providers/index.ts";
+import { defaultModelId } from "../ai/providers/choice.ts";
 import { listMessages } from "../db/messages.ts";
 import { checkModelChoice } from "./conversation-model.ts";
 

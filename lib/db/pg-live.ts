@@ -1,7 +1,7 @@
 // PostgreSQL's side of live replies when several instances share one database: reply leases (the one-reply lock),
 // the live-chunk table a follower on another instance reads, and LISTEN/NOTIFY. The two tables hold only transient
 // state (a lease lives seconds, chunks only while a reply streams): UNLOGGED, made by a PostgreSQL-only migration.
-import pg from "pg";
+import type pg from "pg";
 import { databaseUrl, getDb } from "./client.ts";
 import { log, logFailure } from "../ops/logger.ts";
 
@@ -116,7 +116,9 @@ function retryListen(ms: number): void {
 function connect(): Promise<pg.Client> {
   let self: Promise<pg.Client> | undefined;
   listening.client ??= self = (async () => {
-    const client = new pg.Client({ connectionString: databaseUrl() });
+    // The driver is loaded by the first LISTEN (PostgreSQL only): a server on SQLite never needs it.
+    const { default: driver } = await import("pg");
+    const client = new driver.Client({ connectionString: databaseUrl() });
     client.on("notification", (message) => {
       for (const handler of listening.handlers.get(message.channel) ?? []) {
         try {

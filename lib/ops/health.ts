@@ -3,7 +3,7 @@
 // not spend tokens or depend on the provider being up).
 import fs from "node:fs";
 import path from "node:path";
-import { configuredProviders } from "../ai/providers/index.ts";
+import { configuredProviders } from "../ai/providers/choice.ts";
 import { databaseUrl, isPostgresUrl } from "../db/client.ts";
 import { appliedMigrations, pingDatabase } from "../db/health.ts";
 import { log } from "./logger.ts";

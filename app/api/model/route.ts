@@ -1,5 +1,5 @@
 import { otherMethodsNotAllowed, route } from "@/lib/api/request";
-import { modelInfoFor } from "@/lib/ai/providers";
+import { modelInfoFor } from "@/lib/ai/providers/choice";
 
 export const dynamic = "force-dynamic";
 

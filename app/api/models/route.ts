@@ -1,4 +1,4 @@
-import { listModels } from "@/lib/ai/providers";
+import { listModels } from "@/lib/ai/providers/choice";
 import { otherMethodsNotAllowed, route } from "@/lib/api/request";
 
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import { AgentTranscriptDrawer } from "@/components/agents/agent-transcript-draw
 import { ContextMeter } from "@/components/context/context-meter";
 import { PlanPanel } from "@/components/plan/plan-panel";
 import { TaskPanel } from "@/components/tasks/task-panel";
-import { modelInfoFor } from "@/lib/ai/providers";
+import { modelInfoFor } from "@/lib/ai/providers/choice";
 import { ID_PATTERN } from "@/lib/api/schemas";
 import { checkConversationPage } from "@/lib/auth/page-viewer";
 import { findConversationView } from "@/lib/chat/conversation-list";

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { WorkspaceSettings } from "@/components/workspace/workspace-settings";
-import { modelInfoFor } from "@/lib/ai/providers";
+import { modelInfoFor } from "@/lib/ai/providers/choice";
 import { ApiError } from "@/lib/api/errors";
 import { ID_PATTERN } from "@/lib/api/schemas";
 import { workspacePageAccess } from "@/lib/auth/page-viewer";

@@ -3,10 +3,6 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { type Env, providerFetch, setting, withoutTrailingSlash } from "./fetch.ts";
 
-export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
-
-export const anthropicConfigured = (env: Env) => Boolean(setting(env, "ANTHROPIC_API_KEY") || setting(env, "ANTHROPIC_BASE_URL"));
-
 export function anthropicModel(model: string, env: Env): LanguageModelV4 {
   const baseURL = setting(env, "ANTHROPIC_BASE_URL");
   return createAnthropic({

@@ -3,10 +3,6 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { type Env, providerFetch, setting, withoutTrailingSlash } from "./fetch.ts";
 
-export const GOOGLE_DEFAULT_MODEL = "gemini-2.5-flash";
-
-export const googleConfigured = (env: Env) => Boolean(setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") || setting(env, "GOOGLE_BASE_URL"));
-
 export function googleModel(model: string, env: Env): LanguageModelV4 {
   const baseURL = setting(env, "GOOGLE_BASE_URL");
   return createGoogleGenerativeAI({

@@ -1,104 +1,34 @@
 // Chooses a model by its `provider/model` id: `openai/…` (also any OpenAI-compatible server by OPENAI_BASE_URL),
 // `anthropic/…`, `google/…`; a bare id means what it always meant (OpenAI or the compatible server). With no provider
 // configured, the built-in offline demo model is the one choice. Several providers may be configured at once.
+// The choosing is ./choice.ts's (no SDK loaded); this module makes the models with each provider's AI SDK package.
 import type { LanguageModel } from "ai";
-import { selectEncodingFor } from "../../agent/token-count.ts";
 import type { ModelInfo } from "../../chat-message.ts";
-import { contextWindowFor, knownContextWindow } from "../context-windows.ts";
-import { createDemoModel, DEMO_MODEL_ID } from "../demo-model.ts";
-import { ANTHROPIC_DEFAULT_MODEL, anthropicConfigured, anthropicModel } from "./anthropic.ts";
+import { createDemoModel } from "../demo-model.ts";
+import { anthropicModel } from "./anthropic.ts";
+import { type Choice, choiceFor, chooseModel, defaultModelId } from "./choice.ts";
 import { type Env, setting } from "./fetch.ts";
-import { GOOGLE_DEFAULT_MODEL, googleConfigured, googleModel } from "./google.ts";
-import { OPENAI_DEFAULT_MODEL, openaiConfigured, openaiModel, openaiProviderName } from "./openai.ts";
+import { googleModel } from "./google.ts";
+import { openaiModel } from "./openai.ts";
 
+export * from "./choice.ts";
 export { fetchWithoutRedirects } from "./fetch.ts";
 
 export type ResolvedModel = { model: LanguageModel; info: ModelInfo };
 
-export const PROVIDER_NAMES = ["openai", "anthropic", "google"] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
-/** The environment each provider is configured by, named in errors. */
-const SETUP: Record<ProviderName, string> = {
-  openai: "OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)",
-  anthropic: "ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to use another endpoint)",
-  google: "GOOGLE_GENERATIVE_AI_API_KEY (and GOOGLE_BASE_URL to use another endpoint)",
-};
-
-const CONFIGURED: Record<ProviderName, (env: Env) => boolean> = { openai: openaiConfigured, anthropic: anthropicConfigured, google: googleConfigured };
-
-/** The models GET /api/models offers per provider (besides the default); any other id the provider knows works too. */
-const OFFERED: Record<ProviderName, readonly string[]> = {
-  openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini"],
-  anthropic: ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-0"],
-  google: ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-pro-preview", "gemini-3-flash-preview"],
-};
-
-/** A model id that cannot be used as configured: the message says why and which variable to set. */
-export class ModelChoiceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ModelChoiceError";
-  }
-}
-
-export const configuredProviders = (env: Env = process.env): ProviderName[] => PROVIDER_NAMES.filter((p) => CONFIGURED[p](env));
-
-/** `anthropic/claude-sonnet-4-5` → anthropic + claude-sonnet-4-5; an id without a known provider prefix is bare. */
-export function parseModelId(id: string): { provider: ProviderName | undefined; model: string } {
-  const slash = id.indexOf("/");
-  const prefix = slash > 0 ? id.slice(0, slash) : "";
-  if ((PROVIDER_NAMES as readonly string[]).includes(prefix)) return { provider: prefix as ProviderName, model: id.slice(slash + 1) };
-  return { provider: undefined, model: id };
-}
-
-const isDemoId = (id: string) => id === DEMO_MODEL_ID || id === `demo/${DEMO_MODEL_ID}`;
-
-/** The model a conversation uses unless it chose another: HINTLINE_MODEL, else the first configured provider's. */
-export function defaultModelId(env: Env = process.env): string {
-  const configured = configuredProviders(env);
-  if (configured.length === 0) return DEMO_MODEL_ID; // the demo, whatever HINTLINE_MODEL says (as always)
-  const named = setting(env, "HINTLINE_MODEL");
-  if (named) return named;
-  if (configured.includes("openai")) return OPENAI_DEFAULT_MODEL;
-  return configured[0] === "anthropic" ? `anthropic/${ANTHROPIC_DEFAULT_MODEL}` : `google/${GOOGLE_DEFAULT_MODEL}`;
-}
-
-type Choice = { provider: ProviderName | "demo"; model: string; info: ModelInfo };
-
-const windowOverride = (env: Env) => {
-  const n = Number(setting(env, "HINTLINE_CONTEXT_WINDOW"));
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-};
-
-/** What `id` means under this environment, or a ModelChoiceError naming what to set. */
-export function chooseModel(id: string, env: Env = process.env): Choice {
-  const override = windowOverride(env);
-  const configured = configuredProviders(env);
-  if (isDemoId(id)) {
-    if (configured.length > 0) throw new ModelChoiceError(`The demo model is only offered while no provider is configured; choose a model of ${configured.join(", ")}.`);
-    return { provider: "demo", model: DEMO_MODEL_ID, info: { id: DEMO_MODEL_ID, provider: "demo", contextWindow: contextWindowFor(DEMO_MODEL_ID, override), isDemo: true } };
-  }
-  const parsed = parseModelId(id);
-  if (!parsed.model.trim()) throw new ModelChoiceError(`"${id}" names no model: write provider/model, e.g. anthropic/${ANTHROPIC_DEFAULT_MODEL}.`);
-  if (parsed.provider === undefined) {
-    // A bare id: OpenAI or the OpenAI-compatible server, as before providers could be named.
-    if (!configured.includes("openai")) {
-      throw new ModelChoiceError(
-        `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
-      );
+function modelOf(choice: Choice, env: Env): LanguageModel {
+  switch (choice.provider) {
+    case "demo": {
+      const delay = setting(env, "HINTLINE_DEMO_WORD_DELAY_MS");
+      return createDemoModel({ wordDelayMs: delay ? Number(delay) : undefined });
     }
-    // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.
-    return { provider: "openai", model: id, info: { id, provider: openaiProviderName(env), contextWindow: contextWindowFor(id, override), isDemo: false } };
+    case "openai":
+      return openaiModel(choice.model, env);
+    case "anthropic":
+      return anthropicModel(choice.model, env);
+    case "google":
+      return googleModel(choice.model, env);
   }
-  const { provider, model } = parsed;
-  if (!configured.includes(provider)) throw new ModelChoiceError(`${id} needs the ${provider} provider: set ${SETUP[provider]}.`);
-  const window = override ?? knownContextWindow(model);
-  if (window === undefined) {
-    throw new ModelChoiceError(`Hintline does not know the context window of ${id}: set HINTLINE_CONTEXT_WINDOW to its size in tokens.`);
-  }
-  const label = provider === "openai" ? openaiProviderName(env) : provider;
-  return { provider, model, info: { id, provider: label, contextWindow: Math.floor(window), isDemo: false } };
 }
 
 /**
@@ -107,111 +37,22 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
  */
 export function resolveModel(env: Env = process.env, { id }: { id?: string } = {}): ResolvedModel {
   const choice = chooseModel(id ?? defaultModelId(env), env);
-  switch (choice.provider) {
-    case "demo": {
-      const delay = setting(env, "HINTLINE_DEMO_WORD_DELAY_MS");
-      return { model: createDemoModel({ wordDelayMs: delay ? Number(delay) : undefined }), info: choice.info };
-    }
-    case "openai":
-      return { model: openaiModel(choice.model, env), info: choice.info };
-    case "anthropic":
-      return { model: anthropicModel(choice.model, env), info: choice.info };
-    case "google":
-      return { model: googleModel(choice.model, env), info: choice.info };
-  }
+  return { model: modelOf(choice, env), info: choice.info };
 }
 
-/** The models a conversation may choose (GET /api/models): the default first, then each configured provider's. */
-export function listModels(env: Env = process.env): { default: string; models: ModelInfo[] } {
-  const id = defaultModelId(env);
-  const models: ModelInfo[] = [];
-  const seen = new Set<string>();
-  const add = (candidate: string) => {
-    try {
-      const { provider, model, info } = chooseModel(candidate, env);
-      const key = `${provider}/${model}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      models.push(info);
-    } catch {
-      // A default that cannot be used is reported where it is used; the list offers what works.
-    }
-  };
-  add(id);
-  for (const provider of configuredProviders(env)) {
-    // An OpenAI-compatible server's models are its own: only the configured one is offered.
-    if (provider === "openai" && setting(env, "OPENAI_BASE_URL")) continue;
-    for (const model of OFFERED[provider]) add(`${provider}/${model}`);
-  }
-  return { default: id, models };
-}
-
-/** What decides the models resolved from the environment (they are resolved again when it changes). */
-const ENV_KEYS = [
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_BASE_URL",
-  "GOOGLE_GENERATIVE_AI_API_KEY",
-  "GOOGLE_BASE_URL",
-  "HINTLINE_MODEL",
-  "HINTLINE_CONTEXT_WINDOW",
-];
-let cache: { key: string; models: Map<string, ResolvedModel> } | undefined;
+/** Each choice's model, made once (a choice is the same object until the environment changes: ./choice.ts). */
+const models = new WeakMap<Choice, ResolvedModel>();
 
 /** The model `id` names (undefined or null: the default), resolved once per process and environment. */
 export function modelFor(id?: string | null): ResolvedModel {
-  const env = process.env;
-  const key = ENV_KEYS.map((k) => env[k]).join("|");
-  if (!cache || cache.key !== key) cache = { key, models: new Map() };
-  const wanted = id || defaultModelId(env);
-  let resolved = cache.models.get(wanted);
+  const choice = choiceFor(id);
+  let resolved = models.get(choice);
   if (!resolved) {
-    resolved = resolveModel(env, { id: wanted });
-    cache.models.set(wanted, resolved);
-    void selectEncodingFor(resolved.info.id);
+    resolved = { model: modelOf(choice, process.env), info: choice.info };
+    models.set(choice, resolved);
   }
   return resolved;
 }
 
 /** The default model. */
 export const currentModel = (): ResolvedModel => modelFor();
-
-/**
- * A conversation's model as the page shows it: resolved, or (when the environment no longer allows it) its id with
- * the fallback window, so a page still opens and the next message reports the reason.
- */
-export function modelInfoFor(id?: string | null): ModelInfo {
-  try {
-    return modelFor(id).info;
-  } catch {
-    const wanted = id || defaultModelId(process.env);
-    return { id: wanted, provider: parseModelId(wanted).provider ?? "openai", contextWindow: contextWindowFor(wanted, windowOverride(process.env)), isDemo: false };
-  }
-}
-
-export const DEFAULT_MAX_REPLY_TOKENS = 32_768;
-
-/** Output maxima of model families that are not tied to the context window (asking for more is refused). */
-const OUTPUT_MAXIMA: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^gpt-4o/, 16_384],
-  [/^gpt-4\.1/, 32_768],
-  [/^(gpt-5|o[134])/, 100_000],
-  [/^claude-3-haiku/, 4_096],
-  [/^claude-opus-4(-[01])?($|-\d{8}$)/, 32_000],
-  [/^claude-/, 64_000],
-  [/^gemini-/, 65_536],
-];
-
-/**
- * The output tokens one model call may produce, sent to the provider: HINTLINE_MAX_REPLY_TOKENS when set, else
- * 32,768 within the model's own maximum for the families known here. Other models get no limit from the default (a
- * local server refuses a limit beyond its context window); the reply's character ceiling holds for all.
- */
-export function replyTokenCeiling(modelId: string, env: Env = process.env): number | undefined {
-  const configured = Math.floor(Number(env.HINTLINE_MAX_REPLY_TOKENS?.trim() || Number.NaN));
-  if (Number.isSafeInteger(configured) && configured > 0) return configured;
-  const id = modelId.toLowerCase().replace(/^.*\//, "");
-  const maximum = OUTPUT_MAXIMA.find(([family]) => family.test(id))?.[1];
-  return maximum === undefined ? undefined : Math.min(DEFAULT_MAX_REPLY_TOKENS, maximum);
-}

@@ -2,14 +2,8 @@
 // with the Chat Completions API.
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { openaiProviderName } from "./choice.ts";
 import { type Env, providerFetch, setting, withoutTrailingSlash } from "./fetch.ts";
-
-export const OPENAI_DEFAULT_MODEL = "gpt-4o-mini";
-
-export const openaiConfigured = (env: Env) => Boolean(setting(env, "OPENAI_API_KEY") || setting(env, "OPENAI_BASE_URL"));
-
-/** "openai-compatible" when a base URL points elsewhere, else "openai". */
-export const openaiProviderName = (env: Env) => (setting(env, "OPENAI_BASE_URL") ? "openai-compatible" : "openai");
 
 export function openaiModel(model: string, env: Env): LanguageModelV4 {
   const baseURL = setting(env, "OPENAI_BASE_URL");

@@ -1,0 +1,202 @@
+// Which model an id names under the environment, and what it is (its window, its provider), without loading any
+// provider's SDK: the pages, GET /api/model, /api/models and /api/health need only this. The models themselves, made
+// by the SDKs, come from ./index.ts.
+import { selectEncodingFor } from "../../agent/token-count.ts";
+import type { ModelInfo } from "../../chat-message.ts";
+import { contextWindowFor, knownContextWindow } from "../context-windows.ts";
+import { DEMO_MODEL_ID } from "../demo-model-id.ts";
+import { type Env, setting } from "./fetch.ts";
+
+export const OPENAI_DEFAULT_MODEL = "gpt-4o-mini";
+export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
+export const GOOGLE_DEFAULT_MODEL = "gemini-2.5-flash";
+
+const openaiConfigured = (env: Env) => Boolean(setting(env, "OPENAI_API_KEY") || setting(env, "OPENAI_BASE_URL"));
+const anthropicConfigured = (env: Env) => Boolean(setting(env, "ANTHROPIC_API_KEY") || setting(env, "ANTHROPIC_BASE_URL"));
+const googleConfigured = (env: Env) => Boolean(setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") || setting(env, "GOOGLE_BASE_URL"));
+
+/** "openai-compatible" when a base URL points elsewhere, else "openai". */
+export const openaiProviderName = (env: Env) => (setting(env, "OPENAI_BASE_URL") ? "openai-compatible" : "openai");
+
+export const PROVIDER_NAMES = ["openai", "anthropic", "google"] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** The environment each provider is configured by, named in errors. */
+const SETUP: Record<ProviderName, string> = {
+  openai: "OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)",
+  anthropic: "ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to use another endpoint)",
+  google: "GOOGLE_GENERATIVE_AI_API_KEY (and GOOGLE_BASE_URL to use another endpoint)",
+};
+
+const CONFIGURED: Record<ProviderName, (env: Env) => boolean> = { openai: openaiConfigured, anthropic: anthropicConfigured, google: googleConfigured };
+
+/** The models GET /api/models offers per provider (besides the default); any other id the provider knows works too. */
+const OFFERED: Record<ProviderName, readonly string[]> = {
+  openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini"],
+  anthropic: ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-0"],
+  google: ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-pro-preview", "gemini-3-flash-preview"],
+};
+
+/** A model id that cannot be used as configured: the message says why and which variable to set. */
+export class ModelChoiceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelChoiceError";
+  }
+}
+
+export const configuredProviders = (env: Env = process.env): ProviderName[] => PROVIDER_NAMES.filter((p) => CONFIGURED[p](env));
+
+/** `anthropic/claude-sonnet-4-5` → anthropic + claude-sonnet-4-5; an id without a known provider prefix is bare. */
+export function parseModelId(id: string): { provider: ProviderName | undefined; model: string } {
+  const slash = id.indexOf("/");
+  const prefix = slash > 0 ? id.slice(0, slash) : "";
+  if ((PROVIDER_NAMES as readonly string[]).includes(prefix)) return { provider: prefix as ProviderName, model: id.slice(slash + 1) };
+  return { provider: undefined, model: id };
+}
+
+const isDemoId = (id: string) => id === DEMO_MODEL_ID || id === `demo/${DEMO_MODEL_ID}`;
+
+/** The model a conversation uses unless it chose another: HINTLINE_MODEL, else the first configured provider's. */
+export function defaultModelId(env: Env = process.env): string {
+  const configured = configuredProviders(env);
+  if (configured.length === 0) return DEMO_MODEL_ID; // the demo, whatever HINTLINE_MODEL says (as always)
+  const named = setting(env, "HINTLINE_MODEL");
+  if (named) return named;
+  if (configured.includes("openai")) return OPENAI_DEFAULT_MODEL;
+  return configured[0] === "anthropic" ? `anthropic/${ANTHROPIC_DEFAULT_MODEL}` : `google/${GOOGLE_DEFAULT_MODEL}`;
+}
+
+export type Choice = { provider: ProviderName | "demo"; model: string; info: ModelInfo };
+
+const windowOverride = (env: Env) => {
+  const n = Number(setting(env, "HINTLINE_CONTEXT_WINDOW"));
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+};
+
+/** What `id` means under this environment, or a ModelChoiceError naming what to set. */
+export function chooseModel(id: string, env: Env = process.env): Choice {
+  const override = windowOverride(env);
+  const configured = configuredProviders(env);
+  if (isDemoId(id)) {
+    if (configured.length > 0) throw new ModelChoiceError(`The demo model is only offered while no provider is configured; choose a model of ${configured.join(", ")}.`);
+    return { provider: "demo", model: DEMO_MODEL_ID, info: { id: DEMO_MODEL_ID, provider: "demo", contextWindow: contextWindowFor(DEMO_MODEL_ID, override), isDemo: true } };
+  }
+  const parsed = parseModelId(id);
+  if (!parsed.model.trim()) throw new ModelChoiceError(`"${id}" names no model: write provider/model, e.g. anthropic/${ANTHROPIC_DEFAULT_MODEL}.`);
+  if (parsed.provider === undefined) {
+    // A bare id: OpenAI or the OpenAI-compatible server, as before providers could be named.
+    if (!configured.includes("openai")) {
+      throw new ModelChoiceError(
+        `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
+      );
+    }
+    // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.
+    return { provider: "openai", model: id, info: { id, provider: openaiProviderName(env), contextWindow: contextWindowFor(id, override), isDemo: false } };
+  }
+  const { provider, model } = parsed;
+  if (!configured.includes(provider)) throw new ModelChoiceError(`${id} needs the ${provider} provider: set ${SETUP[provider]}.`);
+  const window = override ?? knownContextWindow(model);
+  if (window === undefined) {
+    throw new ModelChoiceError(`Hintline does not know the context window of ${id}: set HINTLINE_CONTEXT_WINDOW to its size in tokens.`);
+  }
+  const label = provider === "openai" ? openaiProviderName(env) : provider;
+  return { provider, model, info: { id, provider: label, contextWindow: Math.floor(window), isDemo: false } };
+}
+
+
+/** The models a conversation may choose (GET /api/models): the default first, then each configured provider's. */
+export function listModels(env: Env = process.env): { default: string; models: ModelInfo[] } {
+  const id = defaultModelId(env);
+  const models: ModelInfo[] = [];
+  const seen = new Set<string>();
+  const add = (candidate: string) => {
+    try {
+      const { provider, model, info } = chooseModel(candidate, env);
+      const key = `${provider}/${model}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      models.push(info);
+    } catch {
+      // A default that cannot be used is reported where it is used; the list offers what works.
+    }
+  };
+  add(id);
+  for (const provider of configuredProviders(env)) {
+    // An OpenAI-compatible server's models are its own: only the configured one is offered.
+    if (provider === "openai" && setting(env, "OPENAI_BASE_URL")) continue;
+    for (const model of OFFERED[provider]) add(`${provider}/${model}`);
+  }
+  return { default: id, models };
+}
+
+
+/** What decides the models resolved from the environment (they are resolved again when it changes). */
+const ENV_KEYS = [
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_BASE_URL",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "GOOGLE_BASE_URL",
+  "HINTLINE_MODEL",
+  "HINTLINE_CONTEXT_WINDOW",
+];
+let cache: { key: string; choices: Map<string, Choice> } | undefined;
+
+/**
+ * What `id` (undefined or null: the default) means under this process's environment, chosen once per process and
+ * environment (the same object until the environment changes); a ModelChoiceError when it cannot be used.
+ */
+export function choiceFor(id?: string | null): Choice {
+  const env = process.env;
+  const key = ENV_KEYS.map((k) => env[k]).join("|");
+  if (!cache || cache.key !== key) cache = { key, choices: new Map() };
+  const wanted = id || defaultModelId(env);
+  let choice = cache.choices.get(wanted);
+  if (!choice) {
+    choice = chooseModel(wanted, env);
+    cache.choices.set(wanted, choice);
+    void selectEncodingFor(choice.info.id);
+  }
+  return choice;
+}
+
+/**
+ * A conversation's model as the page shows it: as chosen, or (when the environment no longer allows it) its id with
+ * the fallback window, so a page still opens and the next message reports the reason.
+ */
+export function modelInfoFor(id?: string | null): ModelInfo {
+  try {
+    return choiceFor(id).info;
+  } catch {
+    const wanted = id || defaultModelId(process.env);
+    return { id: wanted, provider: parseModelId(wanted).provider ?? "openai", contextWindow: contextWindowFor(wanted, windowOverride(process.env)), isDemo: false };
+  }
+}
+
+export const DEFAULT_MAX_REPLY_TOKENS = 32_768;
+
+/** Output maxima of model families that are not tied to the context window (asking for more is refused). */
+const OUTPUT_MAXIMA: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^gpt-4o/, 16_384],
+  [/^gpt-4\.1/, 32_768],
+  [/^(gpt-5|o[134])/, 100_000],
+  [/^claude-3-haiku/, 4_096],
+  [/^claude-opus-4(-[01])?($|-\d{8}$)/, 32_000],
+  [/^claude-/, 64_000],
+  [/^gemini-/, 65_536],
+];
+
+/**
+ * The output tokens one model call may produce, sent to the provider: HINTLINE_MAX_REPLY_TOKENS when set, else
+ * 32,768 within the model's own maximum for the families known here. Other models get no limit from the default (a
+ * local server refuses a limit beyond its context window); the reply's character ceiling holds for all.
+ */
+export function replyTokenCeiling(modelId: string, env: Env = process.env): number | undefined {
+  const configured = Math.floor(Number(env.HINTLINE_MAX_REPLY_TOKENS?.trim() || Number.NaN));
+  if (Number.isSafeInteger(configured) && configured > 0) return configured;
+  const id = modelId.toLowerCase().replace(/^.*\//, "");
+  const maximum = OUTPUT_MAXIMA.find(([family]) => family.test(id))?.[1];
+  return maximum === undefined ? undefined : Math.min(DEFAULT_MAX_REPLY_TOKENS, maximum);
+}
