@@ -24,7 +24,8 @@ export async function getConversationMcpTools({ conversationId }: { conversation
 export async function fixConversationMcpTools({ conversationId, data }: { conversationId: string; data: unknown[] }): Promise<unknown[]> {
   const db = await getDb();
   try {
-    await db.conversationMcpTools.create({ data: { conversationId, data: JSON.stringify(data) } });
+    await db.conversationMcpTools.create({ data: { conversationId, data: JSON.stringify(data) }, select: { conversationId: true } });
+    return data;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }

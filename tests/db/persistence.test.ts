@@ -8,6 +8,7 @@ const { disconnectDb, getDb } = await import("@/lib/db/client");
 const conversations = await import("@/lib/db/conversations");
 const messages = await import("@/lib/db/messages");
 const { exportConversation, importConversation } = await import("@/lib/chat/conversation-view");
+const mcpTools = await import("@/lib/db/conversation-mcp-tools");
 
 let seq = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${seq++}`;
@@ -97,6 +98,21 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     // Each turn's two rows stay together, in order.
     for (let i = 0; i < 10; i += 2) expect(rows[i + 1]!.id).toBe(rows[i]!.id.replace("u", "r"));
     expect((await conversations.getConversation({ id }))?.messageSeq).toBe(10);
+  });
+
+  it("fixes a conversation's MCP tool list once: the first list stored wins, and each call answers the stored one", async () => {
+    const id = newId("mcp");
+    await conversations.ensureConversation({ id });
+    const first = [{ name: "a__search", server: "a", tool: "search" }];
+    const [one, two] = await Promise.all([
+      mcpTools.fixConversationMcpTools({ conversationId: id, data: first }),
+      mcpTools.fixConversationMcpTools({ conversationId: id, data: [] }),
+    ]);
+    const stored = await mcpTools.getConversationMcpTools({ conversationId: id });
+    expect([first, []]).toContainEqual(stored);
+    expect(one).toEqual(stored);
+    expect(two).toEqual(stored);
+    expect(await mcpTools.fixConversationMcpTools({ conversationId: id, data: [{ name: "later" }] })).toEqual(stored);
   });
 
   it("rejects a duplicate message id in the same conversation and allows it in another", async () => {
