@@ -258,6 +258,11 @@ export class SqliteDirect {
     this.#statement(sql).run(conversationId, view.frozenId, writeJson(view.frozen), view.seenRevision, writeJson(view.seen));
   }
 
+  /** Whether the conversation has any child (most never do: then a listing need not be made at all). */
+  hasChildren(parentId: string): boolean {
+    return this.#statement(`SELECT 1 FROM "Conversation" WHERE "parentId" = ? LIMIT 1`).get(parentId) !== undefined;
+  }
+
   cacheBaselineVersion(conversationId: string): string | null {
     const row = this.#statement(`SELECT "version" FROM "CacheBaseline" WHERE "conversationId" = ?`).get(conversationId) as Row | undefined;
     return row ? String(row.version) : null;

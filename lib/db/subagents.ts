@@ -1,7 +1,7 @@
 // Queries for subagents: a child is a Conversation row with `parentId`, its key in the parent ("agent:<id>:<n>"), its
 // status, whether its current run went to the background (its answer then comes to the parent as a hint) and whether
 // that answer still waits to be told (`agentPending`), and the rest of its run as JSON, read defensively.
-import { databaseUrl, getDb, isPostgresUrl, lockedTransaction } from "./client.ts";
+import { databaseUrl, getDb, isPostgresUrl, lockedTransaction, sqliteDirect } from "./client.ts";
 import { forgetHistory } from "./history-cache.ts";
 
 export type ChildStatus = "running" | "done" | "error" | "stopped";
@@ -110,6 +110,8 @@ const children = (rows: Row[]) => rows.map(toChild).filter((c): c is ChildRecord
 /** A conversation's children, oldest first. */
 export async function listChildren({ parentId }: { parentId: string }): Promise<ChildRecord[]> {
   const db = await getDb();
+  // Asked before every step; on SQLite a conversation with no child (most) costs one plain statement, not a query.
+  if (sqliteDirect()?.hasChildren(parentId) === false) return [];
   return children(await db.conversation.findMany({ where: { parentId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: SELECT }));
 }
 

@@ -16,6 +16,7 @@ const messages = await import("@/lib/db/messages");
 const tasks = await import("@/lib/db/tasks");
 const views = await import("@/lib/db/workspace-views");
 const baselines = await import("@/lib/db/cache-baselines");
+const subagents = await import("@/lib/db/subagents");
 const { importConversation } = await import("@/lib/chat/conversation-view");
 const { importSchema } = await import("@/lib/api/schemas");
 
@@ -167,6 +168,21 @@ describe("the direct SQLite path", () => {
         expect(await via(direct, () => baselines.getCacheBaseline({ conversationId: id }))).toEqual({ version: "v2", data });
       }
     }
+  });
+
+  it("lists a conversation's children as the Prisma path does, none without a query when it has none", async () => {
+    const [lonely, parent] = [newId("lonely"), newId("parent")];
+    await conversations.ensureConversation({ id: lonely });
+    await conversations.ensureConversation({ id: parent });
+    const run = { agentId: "general-purpose", label: "Look <up>", startedAt: "2026-12-03T10:00:00.000Z" };
+    const made = await subagents.createChild({ id: newId("child"), parentId: parent, workspaceId: "default", mode: "build", settings: {}, model: null, run, background: false, maxRunning: 4 });
+    expect("child" in made).toBe(true);
+    for (const id of [lonely, parent]) {
+      expect(await via(true, () => subagents.listChildren({ parentId: id }))).toEqual(await via(false, () => subagents.listChildren({ parentId: id })));
+    }
+    expect(sqliteDirect()?.hasChildren(lonely)).toBe(false);
+    expect(sqliteDirect()?.hasChildren(parent)).toBe(true);
+    expect((await subagents.listChildren({ parentId: parent })).map((c) => c.run.label)).toEqual(["Look <up>"]);
   });
 
   it("reads back what either path stored as the Prisma path reads it", async () => {
