@@ -1,4 +1,4 @@
-// What a workspace can hold. The API, the agent's tools and the README state the same figures.
+// What a workspace can hold. The API, the agent's tools and docs/api.md state the same figures.
 export const MAX_WORKSPACES = 100;
 export const MAX_WORKSPACE_NAME_CHARS = 64;
 export const MAX_INSTRUCTIONS_CHARS = 50_000;
