@@ -5,9 +5,9 @@
 // piece pair by pair, which costs the square of the piece's length: one unbroken run of 100,000 `=` took seconds.
 // So text is handed to it only with pieces of bounded length: an ordinary text goes as it is (its count is exact),
 // and a piece longer than MAX_PIECE is counted in slices of that length (a close count, in linear time).
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { BoundedMap } from "../bounded-map.ts";
+import { sharedEncoding } from "../tokenizer-ranks.ts";
 
 export type Encoding = "o200k_base" | "cl100k_base";
 
@@ -26,7 +26,14 @@ export function encodingFor(modelId: string): Encoding {
 
 type Encoder = { count: (text: string) => number; split: RegExp };
 
-const o200k: Encoder = { count: (text) => countO200k(text, PLAIN_TEXT), split: O200K_TOKEN_SPLIT_REGEX };
+/** The package's encoding, with its table read from a JSON copy rather than compiled from its module (tokenizer-ranks.ts). */
+function encoder(encoding: Encoding, split: RegExp): Encoder {
+  const api = sharedEncoding(encoding);
+  return { count: (text) => api.countTokens(text, PLAIN_TEXT), split };
+}
+
+const o200k = encoder("o200k_base", O200K_TOKEN_SPLIT_REGEX);
+let cl100k: Encoder | undefined;
 let active: Encoder = o200k;
 let activeEncoding: Encoding = "o200k_base";
 
@@ -34,12 +41,8 @@ let activeEncoding: Encoding = "o200k_base";
 export async function selectEncodingFor(modelId: string): Promise<Encoding> {
   const wanted = encodingFor(modelId);
   if (wanted !== activeEncoding) {
-    if (wanted === "cl100k_base") {
-      const { countTokens: countCl100k } = await import("gpt-tokenizer/encoding/cl100k_base");
-      active = { count: (text) => countCl100k(text, PLAIN_TEXT), split: CL100K_TOKEN_SPLIT_REGEX };
-    } else {
-      active = o200k;
-    }
+    if (wanted === "cl100k_base") cl100k ??= encoder("cl100k_base", CL100K_TOKEN_SPLIT_REGEX);
+    active = wanted === "cl100k_base" && cl100k ? cl100k : o200k;
     activeEncoding = wanted;
   }
   return activeEncoding;
