@@ -99,3 +99,15 @@ describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0)", () => {
     expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
   });
 });
+
+describe("the tools' schemas across replies", () => {
+  it("are the same objects in every reply's tool set, so their JSON Schema is made once per process", () => {
+    const ctx = () => ({ conversationId: "c", nextCallNumber: () => 0, onTasksChanged: () => {} });
+    const first = createTools(ctx());
+    const second = createTools(ctx());
+    for (const name of Object.keys(first) as Array<keyof typeof first>) {
+      expect(second[name].inputSchema, name).toBe(first[name].inputSchema);
+    }
+    expect(Object.keys(first)).toContain("AgentSpawn");
+  });
+});

@@ -1,17 +1,26 @@
 // The task tools check their own arguments, so that a bad call gets the same detailed error (with the call counter)
 // as any other tool error, instead of the AI SDK's raw InvalidToolInputError dump: the schema the provider sees is
 // the real one, but the AI SDK's validation lets everything through to execute, which validates with zod.
-import { InvalidToolInputError, jsonSchema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
+import { InvalidToolInputError, jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
 import type { z } from "zod";
 import { withoutNul } from "../../nul.ts";
 import { ToolError } from "./tool-result.ts";
 
-/** The schema sent to the provider, with a validation that accepts any JSON value (execute checks it). */
-export function lenientInputSchema(schema: z.ZodType) {
-  const strict = zodSchema(schema);
-  return jsonSchema<unknown>(() => strict.jsonSchema, {
-    validate: (value) => ({ success: true, value }),
-  });
+const lenientSchemas = new WeakMap<z.ZodType, Schema<unknown>>();
+
+/**
+ * The schema sent to the provider, with a validation that accepts any JSON value (execute checks it). One per zod
+ * schema: its JSON Schema is made once, not by every reply that makes its tools (the SDK converts a fresh wrapper
+ * again on every model call).
+ */
+export function lenientInputSchema(schema: z.ZodType): Schema<unknown> {
+  let lenient = lenientSchemas.get(schema);
+  if (!lenient) {
+    const strict = zodSchema(schema);
+    lenient = jsonSchema<unknown>(() => strict.jsonSchema, { validate: (value) => ({ success: true, value }) });
+    lenientSchemas.set(schema, lenient);
+  }
+  return lenient;
 }
 
 /**
