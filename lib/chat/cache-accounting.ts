@@ -124,8 +124,10 @@ export function keepDetector(conversationId: string, kept: KeptDetector): void {
  */
 async function detectorForReply(conversationId: string): Promise<KeptDetector> {
   let kept = detectors.get(conversationId);
-  if (!kept || kept.version !== ((await getCacheBaselineVersion({ conversationId })) ?? undefined)) {
-    const stored = await getCacheBaseline({ conversationId });
+  const version = (await getCacheBaselineVersion({ conversationId })) ?? undefined;
+  if (!kept || kept.version !== version) {
+    // A conversation's first reply has no baseline yet: only the version was read.
+    const stored = version === undefined ? null : await getCacheBaseline({ conversationId });
     kept = { detector: createCacheBreakDetector(parseCallBaseline(stored?.data)), version: stored?.version };
   }
   keepDetector(conversationId, kept);

@@ -1,7 +1,7 @@
 // A conversation's MCP tool list, fixed at its first model call (shape owned by lib/ai/mcp/mcp-tool-list.ts). It is
 // stored as JSON text inside the Json column: PostgreSQL's jsonb would reorder the schemas' keys, and the list must
 // come back byte for byte as the model first saw it (it sits in the provider's cached prefix).
-import { getDb } from "./client.ts";
+import { getDb, sqliteDirect } from "./client.ts";
 import { isUniqueViolation } from "./workspaces.ts";
 
 function listOf(data: unknown): unknown[] {
@@ -23,6 +23,11 @@ export async function getConversationMcpTools({ conversationId }: { conversation
 /** Stores the list unless the conversation has one already (another reply or instance was first); returns the stored one. */
 export async function fixConversationMcpTools({ conversationId, data }: { conversationId: string; data: unknown[] }): Promise<unknown[]> {
   const db = await getDb();
+  const direct = sqliteDirect();
+  if (direct) {
+    if (direct.createConversationMcpTools(conversationId, JSON.stringify(data))) return data;
+    return (await getConversationMcpTools({ conversationId })) ?? data;
+  }
   try {
     await db.conversationMcpTools.create({ data: { conversationId, data: JSON.stringify(data) }, select: { conversationId: true } });
     return data;
@@ -37,7 +42,8 @@ export type ConversationMcpToolsRow = { data: unknown[]; revision: number; stale
 /** The list with its revision, whether a compression asked for it to be made again, and the changes last told. */
 export async function getConversationMcpToolsRow({ conversationId }: { conversationId: string }): Promise<ConversationMcpToolsRow | null> {
   const db = await getDb();
-  const row = await db.conversationMcpTools.findUnique({ where: { conversationId }, select: { data: true, revision: true, stale: true, toldChanges: true } });
+  const direct = sqliteDirect();
+  const row = direct ? direct.conversationMcpTools(conversationId) : await db.conversationMcpTools.findUnique({ where: { conversationId }, select: { data: true, revision: true, stale: true, toldChanges: true } });
   return row ? { ...row, data: listOf(row.data) } : null;
 }
 

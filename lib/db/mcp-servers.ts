@@ -1,6 +1,7 @@
 // Queries for a workspace's MCP servers (one row per kebab-case name). Header values are stored as they came and
 // handed only to the code that connects; everything that answers the API masks them (lib/chat/mcp-servers.ts).
-import { getDb, lockedTransaction } from "./client.ts";
+import { getDb, lockedTransaction, sqliteDirect } from "./client.ts";
+import type { McpServerStoredRow } from "./rows.ts";
 
 export type McpServerRow = {
   workspaceId: string;
@@ -15,18 +16,7 @@ export type McpServerRow = {
   updatedAt: string;
 };
 
-type Row = {
-  workspaceId: string;
-  name: string;
-  url: string;
-  headers: unknown;
-  approval: string;
-  enabled: boolean;
-  timeoutSeconds: number | null;
-  alwaysAllow: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-};
+type Row = McpServerStoredRow;
 
 const stringRecord = (value: unknown): Record<string, string> =>
   value && typeof value === "object" && !Array.isArray(value)
@@ -44,6 +34,8 @@ const toServer = (row: Row): McpServerRow => ({
 
 export async function listMcpServers({ workspaceId }: { workspaceId: string }): Promise<McpServerRow[]> {
   const db = await getDb();
+  const direct = sqliteDirect();
+  if (direct) return direct.mcpServers(workspaceId).map(toServer);
   return (await db.mcpServer.findMany({ where: { workspaceId }, orderBy: { name: "asc" } })).map(toServer);
 }
 

@@ -23,6 +23,20 @@ export type ConversationRow = {
 
 export type PlanVersionRow = { conversationId: string; version: number; content: string; author: string; createdAt: Date };
 
+/** A workspace's MCP server as stored (lib/db/mcp-servers.ts reads it). */
+export type McpServerStoredRow = {
+  workspaceId: string;
+  name: string;
+  url: string;
+  headers: unknown;
+  approval: string;
+  enabled: boolean;
+  timeoutSeconds: number | null;
+  alwaysAllow: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
 export type MessageRow = {
   conversationId: string;
   id: string;

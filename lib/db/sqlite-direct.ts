@@ -9,81 +9,25 @@
 // while no Prisma transaction is open on the connection (its statements would join that transaction); then the
 // caller takes the Prisma path, which waits its turn.
 import type BetterSqlite3 from "better-sqlite3";
-import type { ConversationRow, ImportedRows, MessageRow, TaskRow } from "./rows.ts";
+import type { ConversationRow, ImportedRows, McpServerStoredRow, MessageRow, TaskRow } from "./rows.ts";
+import {
+  type ConversationMcpToolsStoredRow,
+  type Row,
+  readJson,
+  readTime,
+  storedTime,
+  toConversationMcpToolsRow,
+  toConversationRow,
+  toMcpServerRow,
+  toMessageRow,
+  toTaskRow,
+  writeJson,
+} from "./sqlite-direct-rows.ts";
 
 type Connection = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
-type Row = Record<string, unknown>;
 
 export type NewMessageRow = Pick<MessageRow, "id" | "role" | "parts" | "metadata" | "status"> & { createdAt?: Date };
-
-/** As Prisma's SQLite adapter stores a DateTime. */
-const storedTime = (date: Date): string => date.toISOString().replace("Z", "+00:00");
-
-function readTime(value: unknown): Date {
-  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
-  const text = String(value);
-  // SQLite's CURRENT_TIMESTAMP ("2026-11-30 15:01:00") carries no zone and means UTC.
-  return new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(text) ? `${text.replace(" ", "T")}Z` : text);
-}
-
-function readJson(value: unknown): unknown {
-  if (typeof value !== "string") return value ?? null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return null; // the converters default what they cannot read
-  }
-}
-
-const writeJson = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
-
-const toConversationRow = (r: Row): ConversationRow => ({
-  id: String(r.id),
-  workspaceId: String(r.workspaceId ?? "default"),
-  title: String(r.title),
-  settings: readJson(r.settings),
-  agentState: readJson(r.agentState),
-  taskSeq: Number(r.taskSeq),
-  messageSeq: Number(r.messageSeq),
-  mode: String(r.mode ?? "build"),
-  planSeq: Number(r.planSeq ?? 0),
-  model: r.model === null || r.model === undefined ? null : String(r.model),
-  parentId: r.parentId === null || r.parentId === undefined ? null : String(r.parentId),
-  ownerId: r.ownerId === null || r.ownerId === undefined ? null : String(r.ownerId),
-  pinned: r.pinned === 1 || r.pinned === true,
-  archived: r.archived === 1 || r.archived === true,
-  createdAt: readTime(r.createdAt),
-  updatedAt: readTime(r.updatedAt),
-});
-
-const toMessageRow = (r: Row): MessageRow => ({
-  conversationId: String(r.conversationId),
-  id: String(r.id),
-  position: Number(r.position),
-  role: String(r.role),
-  parts: readJson(r.parts),
-  metadata: readJson(r.metadata),
-  status: String(r.status),
-  createdAt: readTime(r.createdAt),
-  updatedAt: readTime(r.updatedAt),
-});
-
-const toTaskRow = (r: Row): TaskRow => ({
-  conversationId: String(r.conversationId),
-  id: String(r.id),
-  subject: String(r.subject),
-  description: String(r.description),
-  status: String(r.status),
-  owner: r.owner === null || r.owner === undefined ? null : String(r.owner),
-  blocks: readJson(r.blocks),
-  blockedBy: readJson(r.blockedBy),
-  metadata: readJson(r.metadata),
-  position: Number(r.position),
-  createdAt: readTime(r.createdAt),
-  updatedAt: readTime(r.updatedAt),
-});
-
 export type WorkspaceStatusRow = {
   workspaceId: string;
   ownerId: string | null;
@@ -273,6 +217,28 @@ export class SqliteDirect {
     const sql = `INSERT INTO "CacheBaseline" ("conversationId", "version", "data") VALUES (?, ?, ?)
       ON CONFLICT ("conversationId") DO UPDATE SET "version" = excluded."version", "data" = excluded."data"`;
     this.#statement(sql).run(conversationId, version, writeJson(data));
+  }
+
+  /** A workspace's MCP servers by name (asked twice before a reply's first model call, usually of none). */
+  mcpServers(workspaceId: string): McpServerStoredRow[] {
+    const rows = this.#statement(`SELECT * FROM "McpServer" WHERE "workspaceId" = ? ORDER BY "name" ASC`).all(workspaceId) as Row[];
+    return rows.map(toMcpServerRow);
+  }
+
+  conversationMcpTools(conversationId: string): ConversationMcpToolsStoredRow | null {
+    const sql = `SELECT "data", "revision", "stale", "toldChanges" FROM "ConversationMcpTools" WHERE "conversationId" = ?`;
+    const row = this.#statement(sql).get(conversationId) as Row | undefined;
+    return row ? toConversationMcpToolsRow(row) : null;
+  }
+
+  /**
+   * Stores a conversation's MCP tool list (`data`: the list as JSON text, kept as a JSON string) unless it has one:
+   * false when it had. Throws (a foreign key constraint) when the conversation is gone, as Prisma's create does.
+   */
+  createConversationMcpTools(conversationId: string, data: string): boolean {
+    const sql = `INSERT INTO "ConversationMcpTools" ("conversationId", "data", "revision", "stale", "createdAt") VALUES (?, ?, 0, 0, ?)
+      ON CONFLICT ("conversationId") DO NOTHING`;
+    return this.#statement(sql).run(conversationId, writeJson(data), storedTime(new Date())).changes === 1;
   }
 
   /** The number of rows changed (0 or 1). */

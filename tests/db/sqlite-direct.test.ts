@@ -17,6 +17,9 @@ const tasks = await import("@/lib/db/tasks");
 const views = await import("@/lib/db/workspace-views");
 const baselines = await import("@/lib/db/cache-baselines");
 const subagents = await import("@/lib/db/subagents");
+const mcpServers = await import("@/lib/db/mcp-servers");
+const mcpTools = await import("@/lib/db/conversation-mcp-tools");
+const workspaces = await import("@/lib/db/workspaces");
 const { importConversation } = await import("@/lib/chat/conversation-view");
 const { importSchema } = await import("@/lib/api/schemas");
 
@@ -282,5 +285,47 @@ describe("the direct SQLite path", () => {
     const prisma = await via(false, () => conversations.getConversation({ id }));
     expect(direct?.createdAt).toBe("2026-11-30T10:00:00.000Z");
     expect(direct?.createdAt).toBe(prisma?.createdAt);
+  });
+
+  it("reads a workspace's MCP servers as Prisma does, in name order, JSON and booleans read back", async () => {
+    const workspace = await workspaces.createWorkspace({ id: newId("mcp-ws"), name: newId("mcp-ws"), max: 1000 });
+    if (workspace === "limit") throw new Error("no room for a workspace");
+    expect(await via(true, () => mcpServers.listMcpServers({ workspaceId: workspace.id }))).toEqual([]);
+    const add = (name: string, input: Parameters<typeof mcpServers.createMcpServer>[0] extends infer T ? Omit<T & object, "workspaceId" | "name" | "max"> : never) =>
+      mcpServers.createMcpServer({ workspaceId: workspace.id, name, max: 10, ...input });
+    await add("zeta", { url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer x ✓" }, approval: "ask", enabled: false, timeoutSeconds: 30 });
+    await add("alpha", { url: "http://127.0.0.1:2/mcp" });
+    await mcpServers.updateMcpServer({ workspaceId: workspace.id, name: "alpha", alwaysAllow: ["read_file", "<b>x</b>"] });
+    const direct = await via(true, () => mcpServers.listMcpServers({ workspaceId: workspace.id }));
+    const prisma = await via(false, () => mcpServers.listMcpServers({ workspaceId: workspace.id }));
+    expect(direct).toEqual(prisma);
+    expect(direct.map((s) => [s.name, s.enabled, s.timeoutSeconds, s.alwaysAllow, s.headers])).toEqual([
+      ["alpha", true, null, ["read_file", "<b>x</b>"], {}],
+      ["zeta", false, 30, [], { Authorization: "Bearer x ✓" }],
+    ]);
+  });
+
+  it("fixes a conversation's MCP tool list as Prisma does, once, and reads its row back the same", async () => {
+    const list = [{ name: "mcp__files__read", server: "files", tool: "read", description: "Reads \"a\" file ✓", inputSchema: { type: "object", properties: { b: {}, a: {} } } }];
+    const [a, b] = [newId("direct"), newId("prisma")];
+    for (const id of [a, b]) await conversations.ensureConversation({ id });
+    expect(await via(true, () => mcpTools.fixConversationMcpTools({ conversationId: a, data: list }))).toEqual(list);
+    expect(await via(false, () => mcpTools.fixConversationMcpTools({ conversationId: b, data: list }))).toEqual(list);
+    const stored = (id: string) => comparable(raw.prepare(`SELECT * FROM "ConversationMcpTools" WHERE "conversationId" = ?`).get(id) as RawRow, id);
+    expect(stored(a)).toEqual(stored(b));
+    // A second fix keeps the first list (another reply or instance was first), on either path.
+    expect(await via(true, () => mcpTools.fixConversationMcpTools({ conversationId: a, data: [] }))).toEqual(list);
+    expect(await via(false, () => mcpTools.fixConversationMcpTools({ conversationId: a, data: [] }))).toEqual(list);
+    await mcpTools.setConversationMcpToolsTold({ conversationId: b, toldChanges: "k<1>" });
+    await mcpTools.markConversationMcpToolsStale({ conversationId: b });
+    for (const id of [a, b]) {
+      const direct = await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: id }));
+      expect(direct).toEqual(await via(false, () => mcpTools.getConversationMcpToolsRow({ conversationId: id })));
+      expect(direct?.data).toEqual(list);
+    }
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: b }))).toMatchObject({ stale: true, toldChanges: "k<1>", revision: 0 });
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: newId("none") }))).toBeNull();
+    // A conversation deleted meanwhile: the write fails on either path, as the foreign key says.
+    await expect(via(true, () => mcpTools.fixConversationMcpTools({ conversationId: newId("gone"), data: list }))).rejects.toThrow(/FOREIGN KEY/i);
   });
 });
