@@ -25,16 +25,23 @@ export function requestIdOf(request: Request): string {
   return given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-/** Logs the request and returns the response with its `x-request-id` header. */
-export function logRequest(request: Request, response: Response, requestId: string, startedAt: number): Response {
-  const status = response.status;
-  const line = { requestId, method: request.method, route: routeOf(new URL(request.url).pathname), status, durationMs: Math.round(performance.now() - startedAt) };
+function writeLine(line: { route: string; status: number }): void {
   // 503 is this instance draining (or its database down): expected during a restart, not a fault of the server.
-  if (status === 503) log().warn(line, "request");
-  else if (status >= 500) log().error(line, "request");
+  if (line.status === 503) log().warn(line, "request");
+  else if (line.status >= 500) log().error(line, "request");
   // A load balancer's and a scraper's polls would drown the rest.
   else if (QUIET_ROUTES.has(line.route)) log().debug(line, "request");
   else log().info(line, "request");
+}
+
+/**
+ * Logs the request and returns the response with its `x-request-id` header. The line is written on the next turn of
+ * the event loop: a chat's response is returned while its reply is about to call the model, and the line (made and
+ * written to stdout synchronously) would otherwise delay that call.
+ */
+export function logRequest(request: Request, response: Response, requestId: string, startedAt: number): Response {
+  const line = { requestId, method: request.method, route: routeOf(new URL(request.url).pathname), status: response.status, durationMs: Math.round(performance.now() - startedAt) };
+  setImmediate(writeLine, line);
   try {
     response.headers.set("x-request-id", requestId);
     return response;
