@@ -18,6 +18,7 @@ import { branchForRetriedReply } from "./branches.ts";
 import { continuable, isRefusal } from "../agent/continue-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { historyIndexOf } from "./history-fold.ts";
+import { nextTurn } from "./yielding.ts";
 import { now as clockNow } from "../clock.ts";
 
 export type PersonMessage = {
@@ -111,12 +112,11 @@ export async function openTurn({
   const title = conversation.title === DEFAULT_TITLE ? titleFrom(personText(message, " ")) : undefined;
   // Its creation time is set here (and stored as is), so the copy in memory matches the stored row.
   const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: clockNow().toISOString() } };
-  const committed = appendMessages({
-    conversationId,
-    messages: [{ message: person }, opening],
-    title,
-    expectedSeq: conversation.messageSeq,
-  }).then(() => {});
+  // Written on the next turn of the event loop: the caller starts the model call meanwhile (on SQLite the write is
+  // synchronous, and would otherwise run before the call is sent), and answers only once it is committed.
+  const committed = nextTurn()
+    .then(() => appendMessages({ conversationId, messages: [{ message: person }, opening], title, expectedSeq: conversation.messageSeq }))
+    .then(() => {});
   committed.catch(() => {}); // the caller awaits it
   return { history: [...history, person], committed };
 }

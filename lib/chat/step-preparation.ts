@@ -23,6 +23,7 @@ import { cacheAfterFirstCall } from "./cache-accounting.ts";
 import { createHintStep, toldSoFar } from "./runtime-hints.ts";
 import { createStatusStrategy } from "./status-strategy.ts";
 import { subagentsHint } from "./subagent-hints.ts";
+import { nextTurn } from "./yielding.ts";
 
 // Where a message is in a kept tail (kept per conversation, extended turn by turn).
 const tailIndexOf = historyIndexOf();
@@ -153,7 +154,8 @@ export function createStepPreparation({
       patch.strategyUpdate = strategy.lastUpdate();
     }
     if (Object.keys(patch).length) {
-      written = patchAgentState(conversationId, patch);
+      // On the next turn of the event loop, while the model call is sent (no call needs it; the next step waits for it).
+      written = nextTurn().then(() => patchAgentState(conversationId, patch));
       written.catch(() => {}); // reported where it is awaited (the next step, the reply's end), never unhandled
     }
     return result;

@@ -2,7 +2,8 @@
 // requests run between them: the work is the same, but no single stretch of it holds the event loop.
 
 const SLICE_MS = 8;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Resolves on the event loop's next turn, after the work already queued (a model call being sent, say). */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** `work(item, index)` for every item in order, yielding to the event loop whenever a slice of ~8 ms has passed. */
 export async function eachYielding<T>(items: readonly T[], work: (item: T, index: number) => void): Promise<void> {
