@@ -84,10 +84,14 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     expect(spawnOutput).toMatch(/^agent_key: agent:general-purpose:1\nstatus: running \(started in the background\)\n/);
     expect(spawnOutput).toMatch(/Slots: 1 of 4 agents running in this conversation, 3 free\./);
     await pollUntil(() => view("sa-bg"), (v) => v.agents[0]?.status === "done", 20_000, "the background child finished");
-    // No reply was running: the answer waits for the next turn, which carries it once.
-    expect(hintsOf(await view("sa-bg"), "Subagents")).toEqual([]);
+    // Usually the child finishes after the parent's reply: the answer waits for the next turn, which carries it once.
+    // On a loaded machine it can finish while the parent's reply is between its two steps; that next step carried it
+    // then (CI saw this on PostgreSQL), and the next turn must not tell it again.
+    const toldInFirstReply = hintsOf(await view("sa-bg"), "Subagents").length;
+    expect(toldInFirstReply).toBeLessThanOrEqual(1);
     const second = await chat(server.url, { conversationId: "sa-bg", text: "hello" });
-    expect(second.text).toContain("A subagent I started in the background has finished");
+    if (toldInFirstReply) expect(second.text).not.toContain("A subagent I started in the background has finished");
+    else expect(second.text).toContain("A subagent I started in the background has finished");
     const hints = hintsOf(await view("sa-bg"), "Subagents");
     expect(hints).toHaveLength(1);
     expect(hints[0]!.data!.text).toMatch(/^<system-reminder>\nA subagent you started finished in the background; its answer is below \(in no tool result\):\n- agent:general-purpose:1 "count the rivers" — done:\nReport from general-purpose: I looked into “count the rivers”/);
