@@ -1,11 +1,12 @@
 // provider/model ids through the real server with two providers configured at once (Anthropic and Gemini, each at its
 // HTTP fake, no OpenAI): GET /api/models, PATCH { model } with its 400s, and a conversation that switches provider.
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnthropicFake, startAnthropicFake } from "../support/anthropic-fake.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import { type GeminiFake, startGeminiFake } from "../support/gemini-fake.ts";
-import { type ApiMessage, expectApiError, jsonRequest } from "./helpers.ts";
+import { type ApiMessage, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
 
 let anthropic: AnthropicFake;
 let gemini: GeminiFake;
@@ -93,6 +94,77 @@ describe("provider/model ids", () => {
     }
     expect((await getJson<{ model: ModelInfo }>(url)).body.model.id).toBe("anthropic/claude-haiku-4-5");
     await expectApiError(await fetch(`${server.url}/api/conversations/nope-${Date.now()}`, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" })), 404, "not_found");
+  });
+});
+
+describe("a Gemini model name that would steer the request's URL", () => {
+  // Gemini's name is a path segment (`/v1beta/models/{name}:streamGenerateContent`): each rewrote the path the
+  // conversation and the key were posted to, through PATCH, a new conversation's chat, an import or an agent.
+  const steering = [
+    "google/gemini-2.5-flash:generateContent?alt=json&x=",
+    "google/x/../gemini-2.5-flash",
+    "google/gemini-2.5-flash\\..\\..\\files",
+    "google/gemini-2.5-flash%2F..%2F..%2Ffiles",
+    "google/gemini-2.5-flash#",
+  ];
+  const MODEL_CALL = /^POST \/v1beta\/models\/[A-Za-z0-9][A-Za-z0-9._%-]*:streamGenerateContent\?alt=sse$/;
+  /** The status and the field an error names (a stream that was accepted names none). */
+  const errorOf = async (response: Response) => {
+    const text = await response.text();
+    const field = response.ok ? undefined : (JSON.parse(text) as { error?: { field?: string } }).error?.field;
+    return { status: response.status, field };
+  };
+
+  it("is refused with a 400 naming the field on every route that takes a model, and no request reaches another path", async () => {
+    const agent = await fetch(`${server.url}/api/workspaces/default/agents`, jsonRequest("POST", { id: "steer-agent", description: "d", instructions: "i" }));
+    expect(agent.status).toBe(201);
+    const outcomes = [];
+    for (const [i, model] of steering.entries()) {
+      const id = `steer-${i}-${Date.now()}`;
+      await chat(server.url, { conversationId: id, text: "Hi" });
+      const patch = await errorOf(await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model })));
+      // The conversation's next message goes to whatever model it has now.
+      await chat(server.url, { conversationId: id, text: "And now?" });
+      const created = await errorOf(await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id: `${id}-new`, message: userMessage(`m-${id}`, "Hi"), model })));
+      const imported = await errorOf(
+        await fetch(`${server.url}/api/conversations/import`, jsonRequest("POST", { version: 1, conversation: { id: `${id}-import`, model, messages: [userMessage(`i-${id}`, "Hi")] } })),
+      );
+      const defined = await errorOf(
+        await fetch(`${server.url}/api/workspaces/default/agents`, jsonRequest("POST", { id: `steer-${i}`, description: "d", instructions: "i", model })),
+      );
+      const edited = await errorOf(await fetch(`${server.url}/api/workspaces/default/agents/steer-agent`, jsonRequest("PATCH", { model })));
+      outcomes.push({ model, patch, created, imported, defined, edited });
+    }
+    const refused = (field: string) => ({ status: 400, field });
+    expect(outcomes).toEqual(
+      steering.map((model) => ({
+        model,
+        patch: refused("model"),
+        created: refused("model"),
+        imported: refused("conversation.model"),
+        defined: refused("model"),
+        edited: refused("model"),
+      })),
+    );
+    expect(gemini.requestLines.filter((line) => !MODEL_CALL.test(line))).toEqual([]);
+    const agents = (await getJson<Array<{ id: string; model?: string }>>(`${server.url}/api/workspaces/default/agents`)).body;
+    expect(agents.filter((a) => a.id.startsWith("steer-")).map((a) => [a.id, a.model])).toEqual([["steer-agent", undefined]]);
+  });
+
+  it("stored before names were checked, is refused when the conversation calls its model: no request is sent", async () => {
+    const id = `steer-stored-${Date.now()}`;
+    await chat(server.url, { conversationId: id, text: "Hi" });
+    const db = new Database(server.databaseUrl.replace(/^file:/, ""));
+    try {
+      db.prepare('UPDATE "Conversation" SET "model" = ? WHERE "id" = ?').run("google/x/../gemini-2.5-flash", id);
+    } finally {
+      db.close();
+    }
+    const before = gemini.requestLines.length;
+    const response = await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id, message: userMessage(`m-${id}`, "And now?") }));
+    const message = await expectApiError(response, 502, "provider_error");
+    expect(message).toMatch(/cannot be a Gemini model: its name goes into the request's URL/);
+    expect(gemini.requestLines.slice(before)).toEqual([]);
   });
 });
 

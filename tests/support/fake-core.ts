@@ -42,6 +42,8 @@ export type ProviderFake = {
   requests: RecordedRequest[];
   /** Requests with header `x-hintline-purpose: title`: kept apart and out of the cache, answered by `enqueueTitle`, else a 404. */
   titleRequests: RecordedRequest[];
+  /** Every request line the fake received, `METHOD /path?query` as sent (control paths aside), served or not. */
+  requestLines: string[];
   enqueue(...replies: FakeReply[]): void;
   enqueueTitle(...replies: FakeReply[]): void;
   setDefault(reply: FakeReply | ((req: RecordedRequest) => FakeReply)): void;
@@ -143,6 +145,7 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
   const state = initialState();
   const requests: RecordedRequest[] = [];
   const titleRequests: RecordedRequest[] = [];
+  const requestLines: string[] = [];
   const queue: FakeReply[] = [];
   const titleQueue: FakeReply[] = [];
   const sockets = new Set<Socket>();
@@ -152,6 +155,7 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
   const reset = () => {
     queue.length = 0;
     requests.length = 0;
+    requestLines.length = 0;
     titleQueue.length = 0;
     titleRequests.length = 0;
     defaultReply = initialDefault;
@@ -246,6 +250,7 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
     const url = new URL(req.url ?? "/", "http://fake.invalid");
     const method = req.method ?? "GET";
     if (url.pathname.startsWith("/__fake/")) return control(req, res, url.pathname);
+    requestLines.push(`${method} ${req.url ?? "/"}`);
     const route = adapter.route(method, url);
     if (route) return modelCall(req, res, url, route);
     const answer = method === "GET" ? adapter.get?.(url.pathname, state) : undefined;
@@ -274,6 +279,7 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
     port,
     requests,
     titleRequests,
+    requestLines,
     enqueue: (...replies) => void queue.push(...replies),
     enqueueTitle: (...replies) => void titleQueue.push(...replies),
     setDefault(reply) {

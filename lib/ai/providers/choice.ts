@@ -55,6 +55,13 @@ export function parseModelId(id: string): { provider: ProviderName | undefined; 
   return { provider: undefined, model: id };
 }
 
+/**
+ * A model name that goes into a request's URL (Gemini's `/models/{name}:streamGenerateContent`): no `/ \ ? # %` and
+ * no leading dot, so it cannot rewrite the path the conversation and the key are posted to. Names that travel in a
+ * request body (OpenAI-compatible servers' `Qwen/…`, Anthropic's) are not held to it.
+ */
+export const URL_MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
 const isDemoId = (id: string) => id === DEMO_MODEL_ID || id === `demo/${DEMO_MODEL_ID}`;
 
 /** The model a conversation uses unless it chose another: HINTLINE_MODEL, else the first configured provider's. */
@@ -95,6 +102,11 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
     return { provider: "openai", model: id, info: { id, provider: openaiProviderName(env), contextWindow: contextWindowFor(id, override), isDemo: false } };
   }
   const { provider, model } = parsed;
+  if (provider === "google" && !URL_MODEL_NAME.test(model)) {
+    throw new ModelChoiceError(
+      `"${id}" cannot be a Gemini model: its name goes into the request's URL, so it may hold only letters, digits and . _ : - (starting with a letter or digit), e.g. google/${GOOGLE_DEFAULT_MODEL}.`,
+    );
+  }
   if (!configured.includes(provider)) throw new ModelChoiceError(`${id} needs the ${provider} provider: set ${SETUP[provider]}.`);
   const window = override ?? knownContextWindow(model);
   if (window === undefined) {

@@ -54,6 +54,37 @@ describe("chooseModel", () => {
   });
 });
 
+describe("a model name that goes into a URL", () => {
+  // Gemini's id is a path segment (`/models/{id}:streamGenerateContent`): each of these rewrote the request's path.
+  const steering = [
+    "google/gemini-2.5-flash/../../upload/v1beta/files",
+    "google/x/../gemini-2.5-flash",
+    "google/tunedModels/gemini-2.5-flash",
+    "google/gemini-2.5-flash\\..\\..\\files",
+    "google/gemini-2.5-flash:generateContent?alt=json&x=",
+    "google/gemini-2.5-flash#",
+    "google/gemini-2.5-flash%2F..%2F..%2Ffiles",
+    "google/.gemini-2.5-flash",
+    "google/gemini 2.5",
+  ];
+
+  it("matches [A-Za-z0-9][A-Za-z0-9._:-]* for Gemini, with or without a window override", () => {
+    for (const env of [GOOGLE, { ...GOOGLE, HINTLINE_CONTEXT_WINDOW: "64000" }]) {
+      for (const id of steering) expect(() => chooseModel(id, env), id).toThrow(/goes into the request's URL.*letters, digits/);
+    }
+    for (const id of ["google/gemini-2.5-flash", "google/gemini-2.0-flash-001", "google/gemini-3-pro-preview", "google/gemini-exp-1206:latest"]) {
+      expect(chooseModel(id, GOOGLE).model).toBe(id.slice("google/".length));
+    }
+  });
+
+  it("leaves names that travel in a request body alone: a compatible server's Qwen/…, Anthropic's", () => {
+    const local = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
+    expect(chooseModel("Qwen/Qwen2.5-7B-Instruct", local).model).toBe("Qwen/Qwen2.5-7B-Instruct");
+    expect(chooseModel("openai/meta-llama/Llama-3.1-8B", { ...local, HINTLINE_CONTEXT_WINDOW: "8192" }).model).toBe("meta-llama/Llama-3.1-8B");
+    expect(chooseModel("anthropic/claude-sonnet-4-5", ANTHROPIC).model).toBe("claude-sonnet-4-5");
+  });
+});
+
 describe("defaultModelId", () => {
   it("is HINTLINE_MODEL, else the first configured provider's, else the demo", () => {
     expect(defaultModelId({})).toBe("hintline-demo");
@@ -115,6 +146,17 @@ describe("calls through each provider's SDK", () => {
     try {
       expect(await ask({ GOOGLE_GENERATIVE_AI_API_KEY: "g-key", GOOGLE_BASE_URL: fake.url }, "google/gemini-2.5-flash")).toBe("Hello from the Gemini fake.");
       expect(fake.requests[0]!.path).toContain("gemini-2.5-flash");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("send a Gemini model name percent-encoded in the path, so its `:` cannot name another method", async () => {
+    const fake = await startGeminiFake({ apiKey: "g-key" });
+    try {
+      const env = { GOOGLE_GENERATIVE_AI_API_KEY: "g-key", GOOGLE_BASE_URL: fake.url };
+      expect(await ask(env, "google/gemini-2.5-flash:generateContent")).toBe("Hello from the Gemini fake.");
+      expect(fake.requestLines).toEqual(["POST /v1beta/models/gemini-2.5-flash%3AgenerateContent:streamGenerateContent?alt=sse"]);
     } finally {
       await fake.close();
     }

@@ -3,11 +3,15 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { type Env, providerFetch, setting, withoutTrailingSlash } from "./fetch.ts";
 
+/**
+ * The SDK puts the model name into the path as it is (`models/{name}:streamGenerateContent`): chooseModel has held it
+ * to URL_MODEL_NAME, and it is sent encoded, so not even its `:` can name another method.
+ */
 export function googleModel(model: string, env: Env): LanguageModelV4 {
   const baseURL = setting(env, "GOOGLE_BASE_URL");
   return createGoogleGenerativeAI({
     apiKey: setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") ?? "not-needed",
     ...(baseURL ? { baseURL: withoutTrailingSlash(baseURL) } : {}),
     fetch: providerFetch,
-  })(model);
+  })(encodeURIComponent(model));
 }
