@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nulPath, withoutNul } from "./nul.ts";
+import { nulPath, storable, wellFormed } from "./nul.ts";
 
 describe("NUL", () => {
   it("names the first field holding one", () => {
@@ -10,9 +10,15 @@ describe("NUL", () => {
   });
   it("strips it from strings and keys, keeping objects without one as they are", () => {
     const clean = { a: "ok", b: [1, { c: "d" }] };
-    expect(withoutNul(clean)).toBe(clean);
-    expect(withoutNul({ a: "x\u0000y", b: [{ "c\u0000": "\u0000" }], d: 3 })).toEqual({ a: "xy", b: [{ c: "" }], d: 3 });
+    expect(storable(clean)).toBe(clean);
+    expect(storable({ a: "x\u0000y", b: [{ "c\u0000": "\u0000" }], d: 3 })).toEqual({ a: "xy", b: [{ c: "" }], d: 3 });
     const date = new Date(0);
-    expect(withoutNul({ date }).date).toBe(date);
+    expect(storable({ date }).date).toBe(date);
+  });
+  it("replaces lone surrogates with U+FFFD in strings and keys, keeping pairs and clean objects as they are", () => {
+    const clean = { a: "\u{1f600}", b: ["ok"] };
+    expect(wellFormed(clean)).toBe(clean);
+    expect(wellFormed({ a: "x\ud83d", "\udc00": ["\ud800\u0000"] })).toEqual({ a: "x\ufffd", "\ufffd": ["\ufffd\u0000"] });
+    expect(storable({ a: "x\ud83d\u0000y" })).toEqual({ a: "x\ufffdy" });
   });
 });

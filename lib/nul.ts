@@ -1,6 +1,9 @@
-// NUL (U+0000): PostgreSQL stores it in neither text nor jsonb (the write fails), SQLite does. So that both databases
-// keep the same thing, a person's or an import's JSON holding one is refused naming the field (`nulPath`), and what a
-// model writes (its text, tool arguments, and the results built from them) is stored without it (`withoutNul`).
+// Text PostgreSQL cannot store. A NUL (U+0000) it stores in neither text nor jsonb (the write fails), SQLite does. So
+// that both databases keep the same thing, a person's or an import's JSON holding one is refused naming the field
+// (`nulPath`), and what a model writes (its text, tool arguments, and the results built from them) is stored without
+// it (`storable`). A lone surrogate (half of a UTF-16 pair, JSON's "\ud83d" alone) fails a jsonb write too; it stands
+// for no character, so it becomes U+FFFD, as PostgreSQL's text columns store it (`wellFormed` on every request's
+// JSON, `storable` on what a model writes).
 
 const NUL = "\u0000";
 
@@ -24,13 +27,13 @@ export function nulPath(value: unknown, path: readonly (string | number)[] = [])
   return null;
 }
 
-/** `value` with every NUL removed from its strings and keys; the same object when it holds none. */
-export function withoutNul<T>(value: T): T {
-  if (typeof value === "string") return (value.includes(NUL) ? value.replaceAll(NUL, "") : value) as T;
+/** `value` with `fix` applied to its strings and keys (arrays and plain objects walked); the same object when nothing changed. */
+function mapStrings<T>(value: T, fix: (text: string) => string): T {
+  if (typeof value === "string") return fix(value) as T;
   if (Array.isArray(value)) {
     let changed = false;
     const items = value.map((item) => {
-      const clean = withoutNul(item);
+      const clean = mapStrings(item, fix);
       if (clean !== item) changed = true;
       return clean;
     });
@@ -39,8 +42,8 @@ export function withoutNul<T>(value: T): T {
   if (typeof value === "object" && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
     let changed = false;
     const entries = Object.entries(value).map(([key, item]) => {
-      const clean = withoutNul(item);
-      const cleanKey = key.includes(NUL) ? key.replaceAll(NUL, "") : key;
+      const clean = mapStrings(item, fix);
+      const cleanKey = fix(key);
       if (clean !== item || cleanKey !== key) changed = true;
       return [cleanKey, clean] as const;
     });
@@ -48,3 +51,12 @@ export function withoutNul<T>(value: T): T {
   }
   return value;
 }
+
+const wellFormedText = (text: string) => (text.isWellFormed() ? text : text.toWellFormed());
+const storableText = (text: string) => wellFormedText(text.includes(NUL) ? text.replaceAll(NUL, "") : text);
+
+/** `value` with every lone surrogate in its strings and keys replaced by U+FFFD; the same object when it holds none. */
+export const wellFormed = <T>(value: T): T => mapStrings(value, wellFormedText);
+
+/** `value` as storage can keep it: NULs removed and lone surrogates replaced by U+FFFD; the same object when clean. */
+export const storable = <T>(value: T): T => mapStrings(value, storableText);

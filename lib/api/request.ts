@@ -4,7 +4,7 @@ import { gateRoute } from "../auth/scope.ts";
 import { ownerFilter, type Viewer, viewerOf } from "../auth/viewer.ts";
 import { publishChangesOf } from "../chat/live/change-events.ts";
 import { issueInWords } from "../issue-words.ts";
-import { nulPath } from "../nul.ts";
+import { nulPath, wellFormed } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
@@ -96,6 +96,9 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
+/** A JSON escape that may spell a lone surrogate (any `\uD800`–`\uDFFF`; a pair is checked when parsed). */
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
@@ -122,7 +125,10 @@ export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
   // PostgreSQL cannot store a NUL: refused here, the same on both databases, before anything is written.
   const nul = nulPath(value);
   if (nul !== null) throw new ApiError("bad_request", `Invalid ${nul}: must not contain a NUL character (U+0000).`, nul === "body" ? undefined : nul);
-  return value;
+  // A lone surrogate ("\ud83d" without its pair: a client cut a string inside an emoji) stands for no character and
+  // fails PostgreSQL's jsonb (a 500): it becomes U+FFFD here, the same on both databases. The body was valid UTF-8, so
+  // only an escape can spell one.
+  return LONE_SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
 }
 
 /** Validates `value`; `name` is what the value is called in error messages when the problem is the value itself. */

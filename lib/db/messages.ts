@@ -1,7 +1,7 @@
 // Queries for messages. Each message keeps the AI SDK UIMessage parts as JSON, in order, with a position that the
 // server assigns from the conversation's messageSeq counter (increasing, not necessarily contiguous). Every write
 // reports to the history cache, which spares a reply from loading the whole conversation again.
-import { withoutNul } from "../nul.ts";
+import { storable } from "../nul.ts";
 import type { ChatMessage, MessageMetadata, MessageStatus } from "../chat-message.ts";
 import { getDb, sqliteDirect } from "./client.ts";
 import { toChatMessage } from "./converters.ts";
@@ -92,7 +92,7 @@ export async function loadHistory({
 
 function storedMetadata(metadata: MessageMetadata | undefined): object {
   const { createdAt: _createdAt, status: _status, ...rest } = metadata ?? {};
-  return withoutNul(rest);
+  return storable(rest);
 }
 
 type NewMessage = { message: ChatMessage; status?: MessageStatus };
@@ -123,7 +123,7 @@ export async function appendMessages({
       id: message.id,
       role: message.role,
       position: first + i,
-      parts: withoutNul(message.parts) as object[],
+      parts: storable(message.parts) as object[],
       metadata: storedMetadata(message.metadata),
       status,
       ...(message.metadata?.createdAt ? { createdAt: new Date(message.metadata.createdAt) } : {}),
@@ -135,7 +135,7 @@ export async function appendMessages({
     // One synchronous transaction: nothing can come between reading the counter and writing the rows.
     const newRows = messages.map(({ message, status = "complete" }) => {
       const createdAt = message.metadata?.createdAt ? new Date(message.metadata.createdAt) : undefined;
-      return { id: message.id, role: message.role, parts: withoutNul(message.parts), metadata: storedMetadata(message.metadata), status, createdAt };
+      return { id: message.id, role: message.role, parts: storable(message.parts), metadata: storedMetadata(message.metadata), status, createdAt };
     });
     rows = direct.appendMessages(conversationId, newRows, title);
   }
@@ -212,7 +212,7 @@ export async function updateMessage({
 }): Promise<void> {
   const db = await getDb();
   const change = {
-    ...(parts ? { parts: withoutNul(parts) as object[] } : {}),
+    ...(parts ? { parts: storable(parts) as object[] } : {}),
     ...(metadata ? { metadata: storedMetadata(metadata) } : {}),
     ...(status ? { status } : {}),
   };

@@ -10,6 +10,9 @@ import { type ConversationView, databaseKinds, expectApiError, jsonRequest, mess
 
 const kinds = databaseKinds("nul");
 const NUL = "bad\u0000text";
+// The first half of an emoji alone (a client that cut a string in the middle of one): JSON carries it as "\ud83d".
+const LONE = "cut \ud83d here";
+const REPLACED = "cut \ufffd here";
 
 describe.each(kinds)("$name: NUL characters", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -101,5 +104,51 @@ describe.each(kinds)("$name: NUL characters", ({ databaseUrl }) => {
     expect(JSON.stringify(view)).not.toContain("\\u0000");
     const tasks = (await getJson<Array<{ subject: string; description: string }>>(api("/conversations/nul-model/tasks"))).body;
     expect(tasks.map((t) => [t.subject, t.description])).toEqual([["Nultask", "withnul"]]);
+  });
+
+  it("stores a lone surrogate in chat, import, title, task and workspace text as U+FFFD (PostgreSQL answered 500)", async () => {
+    const ws = await workspaceId();
+    fake.reset();
+    fake.enqueue({ text: "Fine." });
+    expect((await chat(server.url, { conversationId: "lone-chat", text: LONE })).response.status).toBe(200);
+    const imported = await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: { id: "lone-import", title: LONE, messages: [userMessage("li", LONE)] } }));
+    expect(imported.status).toBe(201);
+    const statuses = [
+      (await fetch(api("/conversations/lone-chat"), jsonRequest("PATCH", { title: LONE }))).status,
+      (await fetch(api("/conversations/lone-chat/tasks"), jsonRequest("POST", { subject: LONE, description: LONE, metadata: { note: LONE } }))).status,
+      (await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { instructions: LONE }))).status,
+      (await fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: LONE }))).status,
+    ];
+    expect(statuses).toEqual([200, 201, 200, 201]);
+    const chatted = (await getJson<ConversationView>(api("/conversations/lone-chat"))).body;
+    const importedView = (await getJson<ConversationView>(api("/conversations/lone-import"))).body;
+    const tasks = (await getJson<Array<{ subject: string; description: string; metadata: { note: string } }>>(api("/conversations/lone-chat/tasks"))).body;
+    const workspace = (await getJson<{ instructions: string; memory: string }>(api(`/workspaces/${ws}`))).body;
+    expect({
+      chat: messageText(chatted.messages[0]!),
+      title: chatted.title,
+      imported: [importedView.title, messageText(importedView.messages[0]!)],
+      task: [tasks[0]!.subject, tasks[0]!.description, tasks[0]!.metadata.note],
+      instructions: workspace.instructions,
+      memory: workspace.memory.includes(REPLACED),
+    }).toEqual({ chat: REPLACED, title: REPLACED, imported: [REPLACED, REPLACED], task: [REPLACED, REPLACED, REPLACED], instructions: REPLACED, memory: true });
+    // The model was sent the same text.
+    expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain(REPLACED);
+  });
+
+  it("keeps a reply whose text and tool arguments held a lone surrogate, with U+FFFD in its place", async () => {
+    fake.reset();
+    fake.enqueue(
+      { kind: "tools", calls: [{ id: "t1", name: "TaskCreate", arguments: { subject: "Lone \udc00 task", description: "d", metadata: { note: "\ud800" } } }], text: "Making \ud83d a task." },
+      { text: "Done \ud83d now." },
+    );
+    const { response } = await chat(server.url, { conversationId: "lone-model", text: "make a task" });
+    expect(response.status).toBe(200);
+    const view = (await getJson<ConversationView>(api("/conversations/lone-model"))).body;
+    const reply = view.messages.at(-1)!;
+    expect(reply.metadata?.status ?? "complete").not.toBe("error");
+    expect(messageText(reply)).toContain("Done \ufffd now.");
+    const tasks = (await getJson<Array<{ subject: string; metadata: { note?: string } }>>(api("/conversations/lone-model/tasks"))).body;
+    expect(tasks.map((t) => [t.subject, t.metadata.note])).toEqual([["Lone \ufffd task", "\ufffd"]]);
   });
 });

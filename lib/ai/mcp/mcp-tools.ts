@@ -7,7 +7,7 @@ import { type CallToolResult, MCPClientError } from "@ai-sdk/mcp";
 import { jsonSchema, type Tool, tool } from "ai";
 import { mcpCallDecision } from "../../agent/mcp-rules.ts";
 import { planModeRefusal } from "../../agent/plan-mode.ts";
-import { withoutNul } from "../../nul.ts";
+import { storable } from "../../nul.ts";
 import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "../tools/tool-context.ts";
 import { ToolError } from "../tools/tool-result.ts";
 import { safeResult } from "../tools/workspace-tool-support.ts";
@@ -119,7 +119,7 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     const timeout = resettableTimeout(server.timeoutSeconds * 1000, Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000);
     const timer = timeout.signal;
     let shown = 0;
-    const progress = watchProgress(client, withoutNul(raw) as Record<string, unknown>, (reported) => {
+    const progress = watchProgress(client, storable(raw) as Record<string, unknown>, (reported) => {
       timeout.reset();
       const now = Date.now();
       if (!options.toolCallId || !ctx.onToolProgress || now - shown < PROGRESS_SHOWN_EVERY_MS) return;

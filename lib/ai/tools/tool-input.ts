@@ -3,7 +3,7 @@
 // the real one, but the AI SDK's validation lets everything through to execute, which validates with zod.
 import { InvalidToolInputError, jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
 import type { z } from "zod";
-import { withoutNul } from "../../nul.ts";
+import { storable } from "../../nul.ts";
 import { ToolError } from "./tool-result.ts";
 
 const lenientSchemas = new WeakMap<z.ZodType, Schema<unknown>>();
@@ -48,8 +48,9 @@ export function parseToolInput<S extends z.ZodType>(
     const text = `InvalidArgumentsError: The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}.`;
     throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
   }
-  // A NUL in a model's arguments is dropped: PostgreSQL could not store the task, entry or plan written from them.
-  const parsed = schema.safeParse(withoutNul(raw));
+  // A NUL in a model's arguments is dropped and a lone surrogate replaced: PostgreSQL could not store the task, entry
+  // or plan written from them.
+  const parsed = schema.safeParse(storable(raw));
   if (parsed.success) return parsed.data;
   const text = `InvalidArgumentsError: The arguments do not match ${toolName}'s parameters: ${issueText(parsed.error.issues)}.`;
   throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice, toolName, call });
