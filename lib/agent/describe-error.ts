@@ -1,6 +1,8 @@
 // Turns provider and network failures into one short sentence a person can act on (never a stack trace): which
 // provider refused and why in its own words (a wrong key, an unknown model, overloaded, rate-limited, a conversation
-// too long for the model), and what to do.
+// too long for the model), and what to do. The provider's words are stored and shown, so they are scrubbed of secrets
+// (an error body may echo the key) as the log scrubs them.
+import { scrub } from "../secrets.ts";
 import { DISK_FULL_REPLY_MESSAGE, isDiskFull } from "./disk-full.ts";
 
 type ErrorLike = {
@@ -56,7 +58,7 @@ function providerMessage(errors: ErrorLike[]): string | undefined {
     }
     const message = (data as { error?: { message?: unknown } } | undefined)?.error?.message;
     if (typeof message === "string" && message.trim()) {
-      const oneLine = message.replace(/\s+/g, " ").trim();
+      const oneLine = scrub(message.replace(/\s+/g, " ").trim());
       return oneLine.length > 160 ? `${oneLine.slice(0, 157)}…` : oneLine;
     }
   }
@@ -106,5 +108,5 @@ export function describeError(error: unknown): string {
   }
   if (/fetch failed/i.test(messages)) return `Could not reach the model provider. Check that it is running and ${provider.base} is right.`;
   const message = typeof top.message === "string" && top.message ? top.message : String(error);
-  return `The model provider failed: ${message.slice(0, 300)}`;
+  return `The model provider failed: ${scrub(message).slice(0, 300)}`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createLogger, prettyLine, scrub, serializeError } from "./logger.ts";
+import { configuredSecrets, scrub } from "../secrets.ts";
+import { createLogger, prettyLine, serializeError } from "./logger.ts";
 import { routeOf } from "./request-log.ts";
 
 function capture() {
@@ -39,8 +40,15 @@ describe("logger", () => {
     for (const secret of ["t0k", "c00k", "hello", "k3y"]) expect(lines[0]).not.toContain(secret);
   });
 
-  it("scrubs bearer tokens, sk- keys and key=value secrets", () => {
+  it("scrubs bearer tokens, sk- and Google keys, key=value secrets and the configured keys", () => {
     expect(scrub("Bearer xyz token=abc sk-ABCDEF123456 cookie: s=1")).toBe("Bearer [redacted] token=[redacted] sk-[redacted] cookie: [redacted]");
+    expect(scrub("GET /v1beta/models/m?alt=sse&key=AIzaSyA-0123456789abcdefghijklmnop", [])).toBe("GET /v1beta/models/m?alt=sse&key=[redacted]");
+    expect(scrub("invalid AIzaSyA-0123456789abcdefghijklmnop here", [])).toBe("invalid AIza[redacted] here");
+    expect(scrub("Incorrect API key provided: local-key-1234.", ["local-key-1234"])).toBe("Incorrect API key provided: [redacted].");
+    expect(configuredSecrets({ OPENAI_API_KEY: " local-key-1234 ", ANTHROPIC_API_KEY: "short", HINTLINE_AUTH_TOKEN: "local-key-1234-and-more" })).toEqual([
+      "local-key-1234-and-more",
+      "local-key-1234",
+    ]);
     expect(serializeError("plain\nsecond line")).toEqual({ message: "plain" });
   });
 

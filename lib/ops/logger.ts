@@ -1,29 +1,18 @@
 // The server's log: JSON lines on stdout (pino), at LOG_LEVEL (default info); a short readable line per entry when
 // stdout is a terminal. What a person wrote, hint text, tokens, keys and cookies are never logged: call sites pass
-// ids, counts and causes only, errors are cut to their first line and scrubbed of anything shaped like a secret,
-// and fields named like a secret are censored.
+// ids, counts and causes only, errors are cut to their first line and scrubbed of the configured keys and anything
+// shaped like a secret (lib/secrets.ts, as a reply's stored error is), and fields named like a secret are censored.
 import pino, { type DestinationStream, type Logger } from "pino";
+import { scrub } from "../secrets.ts";
 
 export type { Logger };
 
 const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
-/** Anything shaped like a credential inside a text that is logged (an error message a library wrote). */
-const SECRET_SHAPES: Array<[RegExp, string]> = [
-  [/\b(Bearer|Basic)\s+[^\s"',]+/gi, "$1 [redacted]"],
-  [/\bsk-[A-Za-z0-9_-]{6,}/g, "sk-[redacted]"],
-  [/\b(api[_-]?key|token|password|secret|cookie)([=:]\s*)[^\s&"',]+/gi, "$1$2[redacted]"],
-];
-
-export function scrub(text: string): string {
-  let out = text;
-  for (const [shape, replacement] of SECRET_SHAPES) out = out.replace(shape, replacement);
-  return out;
-}
-
 const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean);
-const firstLine = (text: string) => scrub((lines(text)[0] ?? "").slice(0, 300));
-const lastLine = (text: string) => scrub((lines(text).at(-1) ?? "").slice(0, 300));
+// Scrubbed before they are cut, so that a cut cannot leave part of a secret no rule recognises.
+const firstLine = (text: string) => scrub(lines(text)[0] ?? "").slice(0, 300);
+const lastLine = (text: string) => scrub(lines(text).at(-1) ?? "").slice(0, 300);
 
 /**
  * An error as a log holds it: name, code, the message's first line (a library's message may quote what it was given

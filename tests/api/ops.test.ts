@@ -1,14 +1,18 @@
 // Operations on one SQLite instance behind an access token: JSON request and reply log lines with request ids, no
-// secret in the logs, GET /api/health (open, 503 on a pending migration), and GET /api/metrics counting a reply's tokens.
+// secret in the logs, GET /api/health (open, 503 on a pending migration), GET /api/metrics counting a reply's tokens,
+// and a provider's error that echoes the key stored and shown redacted.
 import http from "node:http";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
-import { chat } from "../support/chat-client.ts";
+import { chat, getJson } from "../support/chat-client.ts";
+import type { ConversationView } from "./helpers.ts";
 
 const TOKEN = "tok-SECRET-7f3a9c2e1b4d";
 const SECRET_TEXT = "my password is SECRET-MESSAGE-hunter2-9b8c";
-const ctx = providerServerForFile({ HINTLINE_AUTH_TOKEN: TOKEN });
+// Shaped like no known key, so only its being configured can find it in a provider's words.
+const API_KEY = "ops-provider-key-5c7d9e1f";
+const ctx = providerServerForFile({ HINTLINE_AUTH_TOKEN: TOKEN, OPENAI_API_KEY: API_KEY });
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 type LogLine = { level: number; msg: string; [key: string]: unknown };
@@ -121,6 +125,29 @@ describe("operations", () => {
     expect(reply.cachedShare).toBeCloseTo(1000 / 1234, 3);
   });
 
+  it("stores, streams and returns a provider's error with the secrets it echoed redacted, as the log redacts them", async () => {
+    const google = "AIzaSyA-0123456789abcdefghijklmnop";
+    ctx.fake.enqueue({
+      kind: "http-error",
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${API_KEY}. Sent Authorization: Bearer ${API_KEY} to /v1?key=${google}` } },
+    });
+    const { response, chunks } = await chat(ctx.server.url, { conversationId: "echoed-key", text: "hello", headers: auth });
+    expect(response.status).toBe(200);
+    const streamed = chunks.filter((c) => c.type === "error").map((c) => c.errorText);
+    expect(streamed).toEqual([
+      "The model provider refused the request (HTTP 401: Incorrect API key provided: [redacted]. Sent Authorization: Bearer [redacted] to /v1?key=[redacted]): check the API key (OPENAI_API_KEY).",
+    ]);
+    const view = await getJson<ConversationView>(`${ctx.server.url}/api/conversations/echoed-key`, { headers: auth });
+    expect(view.body.messages.at(-1)!.metadata?.error).toBe(streamed[0]);
+    const exported = await (await fetch(`${ctx.server.url}/api/conversations/echoed-key/export`, { headers: auth })).text();
+    await waitForLine((l) => l.msg === "reply failed" && l.conversationId === "echoed-key");
+    for (const where of [JSON.stringify(view.body), exported, ctx.server.logs()]) {
+      expect(where).not.toContain(API_KEY);
+      expect(where).not.toContain(google.slice(0, 12));
+    }
+  });
+
   it("keeps message text, tokens and cookies out of the logs", async () => {
     const signIn = await fetch(`${ctx.server.url}/api/auth/sign-in`, {
       method: "POST",
@@ -138,6 +165,6 @@ describe("operations", () => {
     await waitForLine((l) => l.msg === "reply" && l.conversationId === "secret");
     const output = ctx.server.logs();
     expect(output).toContain('"conversationId":"secret"');
-    for (const secret of [TOKEN, "SECRET-MESSAGE", "hunter2", "SECRET-REPLY", cookieValue]) expect(output).not.toContain(secret);
+    for (const secret of [TOKEN, "SECRET-MESSAGE", "hunter2", "SECRET-REPLY", cookieValue, API_KEY]) expect(output).not.toContain(secret);
   });
 });
