@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), served by GET /api/metrics: replies and their outcomes, model calls and tokens by
 // model, reply and first-token durations, what is live right now, and the process's own figures (memory, event loop).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { offeredModelIds } from "../ai/providers/choice.ts";
 import { activeReplyList } from "../chat/active-replies.ts";
 import { eventListenerCount } from "../chat/live/event-stream.ts";
 
@@ -65,8 +66,20 @@ export function metrics(): Metrics {
   return holder.__hintlineMetrics;
 }
 
+/** The model label of every model this server does not offer. */
+export const OTHER_MODEL = "other";
+
+/**
+ * A model's label: its id when this server offers it (GET /api/models, the default, HINTLINE_UTILITY_MODEL), else
+ * "other". A compatible server takes any id a person picks, so labelling each would make series without bound.
+ */
+export function modelLabel(id: string): string {
+  return offeredModelIds().has(id) ? id : OTHER_MODEL;
+}
+
 /** Counts one model call's reported usage. */
-export function countModelCall(model: string, usage: { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number }): void {
+export function countModelCall(id: string, usage: { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number }): void {
+  const model = modelLabel(id);
   const m = metrics();
   m.modelCalls.inc({ model });
   if (usage.inputTokens) m.inputTokens.inc({ model }, usage.inputTokens);

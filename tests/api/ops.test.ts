@@ -1,12 +1,12 @@
 // Operations on one SQLite instance behind an access token: JSON request and reply log lines with request ids, no
-// secret in the logs, GET /api/health (open, 503 on a pending migration), GET /api/metrics counting a reply's tokens,
-// and a provider's error that echoes the key stored and shown redacted.
+// secret in the logs, GET /api/health (open, 503 on a pending migration), GET /api/metrics counting a reply's tokens
+// with a bounded model label, and a provider's error that echoes the key stored and shown redacted.
 import http from "node:http";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import type { ConversationView } from "./helpers.ts";
+import { type ConversationView, jsonRequest, userMessage } from "./helpers.ts";
 
 const TOKEN = "tok-SECRET-7f3a9c2e1b4d";
 const SECRET_TEXT = "my password is SECRET-MESSAGE-hunter2-9b8c";
@@ -123,6 +123,21 @@ describe("operations", () => {
     const reply = await waitForLine((l) => l.msg === "reply" && l.conversationId === "metered");
     expect(reply).toMatchObject({ model: "fake-model", steps: 1, inputTokens: 1234, cachedInputTokens: 1000, outputTokens: 56, outcome: "complete" });
     expect(reply.cachedShare).toBeCloseTo(1000 / 1234, 3);
+  });
+
+  it("labels a model no one offered as other, however many ids people pick", async () => {
+    const read = async () => (await fetch(`${ctx.server.url}/api/metrics`, { headers: auth })).text();
+    const calls = (text: string) => Number(/^hintline_model_calls_total\{model="other"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    const before = await read();
+    for (const model of ["picked-by-a-person-1", "picked-by-a-person-2"]) {
+      const response = await fetch(`${ctx.server.url}/api/chat`, jsonRequest("POST", { id: model, message: userMessage(`m-${model}`, "hi"), model }, auth));
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    const after = await read();
+    expect(calls(after) - calls(before)).toBe(2);
+    expect(after).not.toContain("picked-by-a-person");
+    expect(after).toMatch(/^hintline_model_calls_total\{model="fake-model"\} \d/m);
   });
 
   it("stores, streams and returns a provider's error with the secrets it echoed redacted, as the log redacts them", async () => {

@@ -153,8 +153,16 @@ const ENV_KEYS = [
   "GOOGLE_BASE_URL",
   "HINTLINE_MODEL",
   "HINTLINE_CONTEXT_WINDOW",
+  "HINTLINE_UTILITY_MODEL",
 ];
-let cache: { key: string; choices: Map<string, Choice> } | undefined;
+let cache: { key: string; choices: Map<string, Choice>; offered?: ReadonlySet<string> } | undefined;
+
+/** The choices made under this process's environment as it is now (forgotten when it changes). */
+function currentCache(env: Env) {
+  const key = ENV_KEYS.map((k) => env[k]).join("|");
+  if (!cache || cache.key !== key) cache = { key, choices: new Map() };
+  return cache;
+}
 
 /**
  * What `id` (undefined or null: the default) means under this process's environment, chosen once per process and
@@ -162,8 +170,7 @@ let cache: { key: string; choices: Map<string, Choice> } | undefined;
  */
 export function choiceFor(id?: string | null): Choice {
   const env = process.env;
-  const key = ENV_KEYS.map((k) => env[k]).join("|");
-  if (!cache || cache.key !== key) cache = { key, choices: new Map() };
+  const cache = currentCache(env);
   const wanted = id || defaultModelId(env);
   let choice = cache.choices.get(wanted);
   if (!choice) {
@@ -172,6 +179,15 @@ export function choiceFor(id?: string | null): Choice {
     void selectEncodingFor(choice.info.id);
   }
   return choice;
+}
+
+/** The ids GET /api/models offers under this process's environment, and HINTLINE_UTILITY_MODEL: a bounded set. */
+export function offeredModelIds(): ReadonlySet<string> {
+  const env = process.env;
+  const cache = currentCache(env);
+  const utility = setting(env, "HINTLINE_UTILITY_MODEL");
+  cache.offered ??= new Set([...listModels(env).models.map((m) => m.id), ...(utility ? [utility] : [])]);
+  return cache.offered;
 }
 
 /**
