@@ -1,12 +1,14 @@
 // `npm run eval` refuses what it cannot measure: a --base-url where no Chat Completions API answers fails at once with
 // a non-zero exit and a sentence naming the URL and the reason (it used to play every scenario into errors, print 0 %
-// and exit 0), and an unknown flag is refused with the usage line.
+// and exit 0), and an unknown flag is refused with the usage line, and so is a flag it would have ignored.
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenAIFake, startOpenAIFake } from "../tests/support/openai-fake.ts";
+import { checkedOptions, parseEvalArgs } from "./options.ts";
 import { baseUrlProblem } from "./preflight.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -90,4 +92,24 @@ describe("npm run eval's flags", () => {
     expect(result.stderr).toContain("npm kept --base-url, --model for itself; put -- before the eval's options (npm run eval -- --base-url …)");
     expect(result.stderr).toContain("usage: npm run eval --");
   }, 120_000);
+
+  it("refuses a flag it would have ignored: --api-key without --base-url, before playing any scenario", async () => {
+    const out = path.join(os.tmpdir(), `hintline-eval-cli-${process.pid}`);
+    const result = await runCli(["--api-key", "sk-unused", "--only", "time-after-jump", "--out", out]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("eval: --api-key applies only with --base-url (without it the built-in demo model answers");
+    expect(result.stderr).not.toContain("[1/");
+  }, 120_000);
+
+  it("uses every option given or refuses it in words: --model and --api-key need --base-url, --context-window a number", () => {
+    const check = (...args: string[]) => checkedOptions(parseEvalArgs(args, { NODE_ENV: "test" }));
+    expect(() => check("--model", "llama3.1:8b")).toThrow("--model applies only with --base-url");
+    expect(() => check("--model", "m", "--api-key", "k")).toThrow("--model and --api-key apply only with --base-url");
+    for (const window of ["abc", "0", "-5", "1.5", "", "20000000"]) {
+      expect(() => check(`--context-window=${window}`), window).toThrow(`--context-window must be a whole number of tokens from 1 to 10,000,000 (got "${window}")`);
+    }
+    expect(() => check("--only", " , ")).toThrow("--only names no scenario");
+    expect(check("--context-window", "32000", "--only", "a, b", "--runs", "2")).toEqual({ runs: 2, contextWindow: 32_000, only: ["a", "b"] });
+    expect(check("--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--api-key", "k")).toEqual({ runs: 1, contextWindow: undefined, only: undefined });
+  });
 });

@@ -1,7 +1,7 @@
 // `npm run eval -- [--base-url URL --model NAME [--api-key K]] [--runs N] [--only a,b] [--context-window N] [--out DIR]`
 // Runs the suite through Hintline's real harness (the demo model without --base-url), prints a table and writes every
 // request and answer to eval-results/.
-import { parseArgs } from "node:util";
+import { checkedOptions, parseEvalArgs } from "./options.ts";
 import { baseUrlProblem } from "./preflight.ts";
 import type { Progress } from "./run.ts";
 
@@ -18,30 +18,6 @@ function progressReporter(stream: NodeJS.WriteStream): (p: Progress) => void {
   };
 }
 
-const OPTIONS = {
-  "base-url": { type: "string" },
-  model: { type: "string" },
-  "api-key": { type: "string" },
-  runs: { type: "string", default: "1" },
-  only: { type: "string" },
-  "context-window": { type: "string" },
-  out: { type: "string", default: "eval-results" },
-  list: { type: "boolean" },
-  help: { type: "boolean" },
-} as const;
-
-/** The options as parsed, or an error that names the flag (and npm's habit of keeping flags given without `--`). */
-function parseEvalArgs(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  try {
-    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    const eaten = Object.keys(OPTIONS).filter((name) => env[`npm_config_${name.replace(/-/g, "_")}`] !== undefined);
-    const message = error instanceof Error ? error.message : String(error);
-    if (eaten.length) throw new Error(`${message}: npm kept --${eaten.join(", --")} for itself; put -- before the eval's options (npm run eval -- --${eaten[0]} …)`);
-    throw new Error(message);
-  }
-}
-
 async function main() {
   const values = parseEvalArgs(process.argv.slice(2));
   if (values.help) return console.log(USAGE);
@@ -51,11 +27,7 @@ async function main() {
     const { SCENARIOS } = await import("./scenarios.ts");
     return console.log(SCENARIOS.map((s) => `${s.id.padEnd(32)} ${s.title}`).join("\n"));
   }
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new Error("--runs must be a whole number from 1 to 100");
-  if (values["base-url"] && !values.model) throw new Error("--model is required with --base-url");
-  const contextWindow = values["context-window"] ? Number(values["context-window"]) : undefined;
-  const only = values.only?.split(",").map((s) => s.trim()).filter(Boolean);
+  const { runs, contextWindow, only } = checkedOptions(values);
   if (values["base-url"]) {
     const problem = await baseUrlProblem({ baseUrl: values["base-url"], model: values.model!, apiKey: values["api-key"] });
     if (problem) throw new Error(problem);
