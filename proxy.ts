@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { hasAccountsCookie } from "@/lib/auth/accounts-cookie";
 import { authMode } from "@/lib/auth/mode";
+import { clientAddress, recordSignInFailure, signInRetryAfter } from "@/lib/auth/sign-in-limit";
 import { viewerOrNull } from "@/lib/auth/viewer";
 import { allowedHost, authToken, SESSION_COOKIE, safeEqual, verifySessionValue } from "@/lib/auth/token";
 import { isSessionRevoked } from "@/lib/chat/sessions";
@@ -35,6 +36,12 @@ function crossSite(): NextResponse {
 function unauthorized(): NextResponse {
   const how = authMode() === "accounts" ? "POST /api/auth/sign-in/email" : "send Authorization: Bearer <HINTLINE_AUTH_TOKEN>";
   return jsonError(401, "unauthorized", `Sign in first: ${how}.`);
+}
+
+function tooManyGuesses(wait: number): NextResponse {
+  const response = jsonError(429, "too_many_requests", `Too many wrong tokens or sign-ins from this address; try again in ${wait} s.`);
+  response.headers.set("retry-after", String(wait));
+  return response;
 }
 
 function badPath(path: string, message: string): NextResponse {
@@ -148,7 +155,15 @@ export async function proxy(request: NextRequest) {
   if (OPEN_PATHS.has(path)) return pass(request);
 
   const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
-  if (bearer && safeEqual(bearer, token)) return pass(request);
+  if (bearer) {
+    // A wrong bearer token counts as a failed sign-in. Once an address has failed too often its tokens are not even
+    // compared: were a right one let through, the answer would tell the guesser it was right.
+    const address = clientAddress(request);
+    const wait = await signInRetryAfter(address);
+    if (wait > 0) return tooManyGuesses(wait);
+    if (safeEqual(bearer, token)) return pass(request);
+    await recordSignInFailure(address);
+  }
 
   // The cookie is SameSite=Strict, and a cross-origin write carrying one was refused above.
   if (await validSession(request, token)) return pass(request);

@@ -99,17 +99,15 @@ async function signIn(request: Request): Promise<Response> {
   const input = parseWith(signInSchema, await readJson(request));
   const address = clientAddress(request);
   const account = `account:${input.email}`;
-  const wait = Math.max(signInRetryAfter(address), signInRetryAfter(account));
+  const wait = Math.max(...(await Promise.all([signInRetryAfter(address), signInRetryAfter(account)])));
   if (wait > 0) return tooMany(wait);
   // A disabled account is refused (403) only after its password was right (lib/auth/oidc.ts's session hook): a wrong
   // password says nothing about whether the account is disabled.
   const response = await forward(withBody(request, input));
   if (response.status === 401) {
-    recordSignInFailure(address);
-    recordSignInFailure(account, Date.now(), { countTotal: false });
+    await Promise.all([recordSignInFailure(address), recordSignInFailure(account, Date.now(), { countTotal: false })]);
   } else if (response.ok) {
-    recordSignInSuccess(address);
-    recordSignInSuccess(account);
+    await Promise.all([recordSignInSuccess(address), recordSignInSuccess(account)]);
   }
   return response;
 }

@@ -6,7 +6,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type ConversationSummary, type ConversationView, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
+import { bearerFrom, type ConversationSummary, type ConversationView, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
 const TOKEN = "s3cret";
 const bearer = { authorization: `Bearer ${TOKEN}` };
@@ -248,6 +248,23 @@ describe("the sign-in limiter without HINTLINE_TRUST_PROXY", () => {
     expect((await signInFrom(server.url, "127.0.0.2", TOKEN, { "x-forwarded-for": "203.0.113.50" })).status).toBe(429);
     // The owner, on their own machine, signs in.
     expect((await signInFrom(server.url, "127.0.0.1", TOKEN)).status).toBe(200);
+  });
+
+  it("counts wrong bearer tokens like failed sign-ins: ten a minute from one address, then 429 without comparing", async () => {
+    // Before, a wrong token was a 401 however fast they came (1,280 a second, never a 429).
+    const wrong = [];
+    for (let i = 0; i < 12; i++) wrong.push((await bearerFrom(server.url, "127.0.0.4", `guess-${i}`)).status);
+    expect(wrong).toEqual([...Array(10).fill(401), 429, 429]);
+    const flood = await Promise.all(Array.from({ length: 100 }, (_, i) => bearerFrom(server.url, "127.0.0.4", `flood-${i}`, "/api/conversations")));
+    expect(new Set(flood.map((a) => a.status))).toEqual(new Set([429]));
+    expect(Math.min(...flood.map((a) => a.retryAfter))).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...flood.map((a) => a.retryAfter))).toBeLessThanOrEqual(60);
+    // From there the right token is not even compared, and sign-in is limited too.
+    expect((await bearerFrom(server.url, "127.0.0.4", TOKEN)).status).toBe(429);
+    expect((await signInFrom(server.url, "127.0.0.4", TOKEN)).status).toBe(429);
+    // The right token is never counted: the owner, on their own machine, is not limited however often they call.
+    const owner = await Promise.all(Array.from({ length: 50 }, () => bearerFrom(server.url, "127.0.0.1", TOKEN)));
+    expect(new Set(owner.map((a) => a.status))).toEqual(new Set([200]));
   });
 
   it("gives no Secure cookie for an X-Forwarded-Proto a client sent over plain HTTP, and frames no page", async () => {

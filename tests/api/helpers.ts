@@ -1,5 +1,6 @@
 // Shared helpers for the HTTP API tests: error-shape checks, polling with a deadline (tests/support/poll.ts),
 // incremental stream reading and snapshots of the app's SQLite file.
+import http from "node:http";
 import Database from "better-sqlite3";
 import { expect } from "vitest";
 import type { StreamChunk } from "../support/chat-client.ts";
@@ -183,3 +184,18 @@ export function databaseKinds(name: string): DatabaseKind[] {
   return kinds;
 }
 
+/**
+ * A GET sent from a given loopback address with a bearer token: the limit on failed credential checks counts by the
+ * connection's address, so 127.0.0.2… stand for other machines than the owner's 127.0.0.1.
+ */
+export function bearerFrom(baseUrl: string, localAddress: string, token: string, path = "/api/model"): Promise<{ status: number; retryAfter: number }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path, localAddress, headers: { authorization: `Bearer ${token}` } }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, retryAfter: Number(response.headers["retry-after"] ?? 0) }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}

@@ -1,15 +1,16 @@
 // Signing out reaches every instance (issue #24): two servers on one database (a SQLite file, and PostgreSQL when
 // TEST_POSTGRES_URL is set); a session signed out on A is refused on B at once, for reads, writes and pages, though B
-// had already accepted it (a per-process copy of the revoked sessions would still let it in).
+// had already accepted it (a per-process copy of the revoked sessions would still let it in). On PostgreSQL the limit on
+// wrong bearer tokens counts the guesses sent to both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat } from "../support/chat-client.ts";
-import { databaseKinds, jsonRequest } from "./helpers.ts";
+import { bearerFrom, databaseKinds, jsonRequest } from "./helpers.ts";
 
 const TOKEN = "two-instances";
 const env = { HINTLINE_AUTH_TOKEN: TOKEN };
 
-describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({ databaseUrl }) => {
+describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({ name, databaseUrl }) => {
   let a: AppServer;
   let b: AppServer;
 
@@ -52,5 +53,23 @@ describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({
     expect(((await title.json()) as { title: string }).title).toBe("Before");
     // Another session stays signed in on both.
     expect([await read(a, other), await read(b, other)]).toEqual([200, 200]);
+  });
+
+  it("limits wrong bearer tokens from one address across both instances on PostgreSQL", async () => {
+    // PostgreSQL: five wrong tokens on each instance make the ten of the limit. SQLite keeps one process: each instance
+    // counts its own (here all ten on A).
+    const shared = name === "PostgreSQL";
+    const wrong = [];
+    for (let i = 0; i < 10; i++) wrong.push((await bearerFrom(shared && i % 2 ? b.url : a.url, "127.0.0.5", `guess-${i}`)).status);
+    expect(wrong).toEqual(Array(10).fill(401));
+    const limited = shared ? [a, b] : [a];
+    for (const server of limited) {
+      const next = await bearerFrom(server.url, "127.0.0.5", "guess-10");
+      expect(next.status).toBe(429);
+      expect(next.retryAfter).toBeGreaterThanOrEqual(1);
+      expect((await bearerFrom(server.url, "127.0.0.5", TOKEN)).status).toBe(429);
+    }
+    // The owner's address is not limited on either.
+    expect([(await bearerFrom(a.url, "127.0.0.1", TOKEN)).status, (await bearerFrom(b.url, "127.0.0.1", TOKEN)).status]).toEqual([200, 200]);
   });
 });

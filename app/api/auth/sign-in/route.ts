@@ -11,7 +11,7 @@ export async function POST(request: Request) {
   const expected = authToken();
   const isForm = (request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
   const address = clientAddress(request);
-  const wait = expected ? signInRetryAfter(address) : 0;
+  const wait = expected ? await signInRetryAfter(address) : 0;
   if (wait > 0) {
     const response = errorResponse(
       new ApiError("too_many_requests", `Too many failed sign-in attempts; try again in ${wait} s.`),
@@ -34,11 +34,11 @@ export async function POST(request: Request) {
   }
   const ok = !expected || (token.length > 0 && safeEqual(token, expected));
   if (!ok) {
-    recordSignInFailure(address);
+    await recordSignInFailure(address);
     if (isForm) return new Response(null, { status: 303, headers: { location: `/sign-in?error=1&next=${encodeURIComponent(next)}` } });
     return errorResponse(new ApiError("unauthorized", "That token is not right."));
   }
-  recordSignInSuccess(address);
+  await recordSignInSuccess(address);
   const cookie = expected
     ? `${SESSION_COOKIE}=${(await newSessionValue(expected)).value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MAX_AGE_SECONDS}${viaHttps(request) ? "; Secure" : ""}`
     : undefined;

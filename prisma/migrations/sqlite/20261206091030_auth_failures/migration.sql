@@ -1,0 +1,14 @@
+-- Failed sign-ins and bearer-token checks, counted by every instance on PostgreSQL (lib/auth/sign-in-limit.ts).
+-- CreateTable
+CREATE TABLE "AuthFailure" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "key" TEXT NOT NULL,
+    "total" BOOLEAN NOT NULL,
+    "at" DATETIME NOT NULL
+);
+
+-- CreateIndex
+CREATE INDEX "AuthFailure_key_at_idx" ON "AuthFailure"("key", "at");
+
+-- CreateIndex
+CREATE INDEX "AuthFailure_at_idx" ON "AuthFailure"("at");
