@@ -154,7 +154,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   const ancestors = job.parentId ? await ancestorIds(job.parentId) : [];
   const inherit = ancestors.length ? { rootId: ancestors.at(-1)!, allowed: job.toolNames ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
   const stored = compressed ? undefined : storedMcp;
-  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext, inherit, stored });
+  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, contextWindow, history, committed, ctx: toolContext, inherit, stored });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   const steps = createStepPreparation({
     conversationId,
@@ -168,7 +168,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     mode: job.mode,
     tasksAtStart: job.tasksAtStart,
     workspace: job.workspace,
-    ...(mcp.changes ? { mcpChanges: mcp.changes } : {}),
+    mcpChanges: mcp.changes,
   });
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [...(job.continued?.metadata?.usage ?? [])];
