@@ -189,7 +189,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       instructions: job.currentInstructions,
       tools,
       repairToolCall: repairToolInput,
-      unrunToolError: unknownToolError(nextCallNumber),
+      unrunToolError: unknownToolError(nextCallNumber, Object.keys(tools)),
       // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
       toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
       awaitApprovals: async (pending) => {

@@ -74,6 +74,16 @@ describe.each(kinds)("$name: MCP tool drift", ({ databaseUrl }) => {
     expect(firstMeasure?.breakdown.tools).toBe(withMcp.breakdown.tools);
   });
 
+  it("answers a call of an unknown tool with the tools this reply offers, its MCP tools among them", async () => {
+    fake.reset();
+    fake.enqueue({ kind: "tools", calls: [{ id: "ghost", name: "mcp__drifty__ECHO", arguments: { message: "hi" } }] }, { text: "Sorry." });
+    const response = await fetch(api("/chat"), jsonRequest("POST", { id: `unknown-mcp-${seq++}`, message: userMessage(`m-unknown-${seq++}`, "go"), workspaceId }));
+    await readChunks(response);
+    const error = toolResultText(fake.requests[1], "ghost");
+    expect(error).toMatch(/^UnknownToolError: There is no tool named "mcp__drifty__ECHO", so nothing was run\. The tools are: TaskCreate, .*, mcp__drifty__echo\./);
+    expect(error).toContain("Did you mean mcp__drifty__echo?");
+  });
+
   it("blocks a tool whose definition changed until the person accepts the change, and never offers the unreviewed text", async () => {
     drift.calls.length = 0;
     const first = await echo("drift-a", "one");
