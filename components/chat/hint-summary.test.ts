@@ -79,6 +79,11 @@ describe("summarizeHint", () => {
       { kind: "workspace", label: "MCP tools changed", detail: "server beta added, tool mcp__a__b removed" },
     ]);
   });
+
+  it("names the MCP tools a conversation's list left out, per server", () => {
+    const workspace = { ...base, source: { label: "System", sublabel: "Workspace" } };
+    expect(summarizeHint({ ...workspace, fields: { mcpLeftOut: "many 872, deep 2" } })).toEqual([{ kind: "workspace", label: "MCP tools left out", detail: "many 872, deep 2" }]);
+  });
 });
 
 describe("the Continue reminder", () => {

@@ -29,6 +29,8 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
   if (data.source?.sublabel === "Workspace") {
     // MCP tools that changed under the conversation: which ones, since the chip offers to take them in.
     if (fields.mcpTools !== undefined && fields.changes?.startsWith("MCP: ")) return [{ kind: "workspace", label: "MCP tools changed", detail: fields.changes.slice(5) }];
+    // MCP tools the conversation's list left out (too many, too deep, too big, over the window's share): how many, per server.
+    if (fields.mcpLeftOut !== undefined) return [{ kind: "workspace", label: "MCP tools left out", detail: fields.mcpLeftOut }];
     return [{ kind: "workspace", label: "Workspace update" }];
   }
   // Continue: the model was asked to go on where its reply stopped.

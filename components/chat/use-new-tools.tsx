@@ -7,7 +7,7 @@ import { useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { conversationIdOf } from "./conversation-id";
 
-type Refreshed = { changed: boolean; tools: string[] };
+type Refreshed = { changed: boolean; tools: string[]; leftOut?: number };
 
 export function UseNewTools() {
   const params = useParams();
@@ -31,7 +31,7 @@ export function UseNewTools() {
       {done ? (
         <span role="status" data-testid="use-new-tools-done">
           {done.changed
-            ? `The next reply uses the tools as they are now (${done.tools.length} MCP tool${done.tools.length === 1 ? "" : "s"}).`
+            ? `The next reply uses the tools as they are now (${done.tools.length} MCP tool${done.tools.length === 1 ? "" : "s"}${done.leftOut ? `; ${done.leftOut} left out, as the workspace's MCP settings say why` : ""}).`
             : "The conversation already uses the tools as they are now."}
         </span>
       ) : (

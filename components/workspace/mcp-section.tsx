@@ -8,7 +8,7 @@ import { PlusIcon, TrashIcon } from "../ui/icons";
 import { MCP_APPROVALS as APPROVALS, McpServerForm } from "./mcp-server-form";
 import { McpToolChange, type ToolChange } from "./mcp-tool-change";
 
-type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number; change?: ToolChange };
+type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number; change?: ToolChange; leftOut?: { reason: string; message: string } };
 type Server = {
   name: string;
   source: "workspace" | "operator";
@@ -22,6 +22,14 @@ type Server = {
   error?: string;
   tools?: Tool[];
 };
+
+/** "Connected · 1,000 tools, 128 offered, 5,120 tokens": the tokens are those a conversation would be offered. */
+function connectedLine(tools: Tool[]): string {
+  const offered = tools.filter((t) => !t.leftOut);
+  const tokens = offered.reduce((n, t) => n + t.tokens, 0).toLocaleString("en-US");
+  const count = `${tools.length.toLocaleString("en-US")} tools`;
+  return `Connected · ${offered.length === tools.length ? count : `${count}, ${offered.length.toLocaleString("en-US")} offered`}, ${tokens} tokens`;
+}
 
 function ServerItem({ server, base, onChanged }: { server: Server; base: string; onChanged: () => Promise<void> }) {
   const [detail, setDetail] = useState<Server | null>(null);
@@ -100,12 +108,18 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
       {editing && <McpServerForm editing={server} onSubmit={save} onCancel={() => setEditing(false)} />}
       {detail && (
         <div data-testid="mcp-item-status" data-status={detail.status} className="text-xs text-muted">
-          {detail.status === "connected" ? `Connected · ${detail.tools?.length ?? 0} tools, ${(detail.tools ?? []).reduce((n, t) => n + t.tokens, 0).toLocaleString("en-US")} tokens` : detail.status === "failed" ? `Cannot connect: ${detail.error}` : "Disabled"}
+          {detail.status === "connected" ? connectedLine(detail.tools ?? []) : detail.status === "failed" ? `Cannot connect: ${detail.error}` : "Disabled"}
           {detail.tools && detail.tools.length > 0 && (
             <ul className="mt-1 space-y-0.5">
               {detail.tools.map((t) => (
                 <li key={t.name} data-testid="mcp-tool" data-name={t.name} data-changed={t.change ? "true" : undefined} className="font-mono">
                   {t.name} <span className="font-sans text-faint">{t.annotations.readOnlyHint ? "read-only" : "may change things"} · {t.tokens} tokens</span>
+                  {t.leftOut && (
+                    <span data-testid="mcp-tool-left-out" className="font-sans text-muted">
+                      {" "}
+                      · left out: {t.leftOut.message}
+                    </span>
+                  )}
                   {t.change && <McpToolChange tool={t.name} change={t.change} acceptPath={`${path}/tools/${encodeURIComponent(t.name)}/accept`} onAccepted={check} />}
                 </li>
               ))}

@@ -1,10 +1,13 @@
 // What a running conversation is told when its workspace's MCP tools change. Its tool list stays as it was fixed (the
 // definitions sit in the provider's cached prefix); the agent instead gets one Workspace hint saying which tools came,
 // went or changed, and that they arrive at the next compression or when the person chooses to use them now. Pure:
-// the conversation's list and the workspace's catalog in, changes and text out.
+// the conversation's list and the workspace's catalog in, changes and text out. The tools the list left out (its
+// caps) are no news: they are told once on their own, with why.
 import { hashText } from "./cache-breaks.ts";
 import { bulletReminder } from "./hints/render-hint.ts";
 import { oneLine } from "./hints/neutralize-tags.ts";
+import { type LeftOutMcpTool, MCP_SCHEMA_MAX_DEPTH, MCP_TOOL_MAX_CHARS, MCP_TOOLS_PER_SERVER, MCP_TOOLS_WINDOW_SHARE, mcpToolsBudget } from "./mcp-tool-caps.ts";
+import { mcpToolName } from "./mcp-rules.ts";
 import { escapeWorkspaceText } from "./system-prompt/workspace.ts";
 
 /** A tool as the model is offered it (lib/ai/mcp/mcp-tool-list.ts's FixedMcpTool has this shape). */
@@ -38,23 +41,29 @@ function sortedKeys(value: unknown): unknown {
 
 const definitionOf = (t: OfferedMcpTool) => JSON.stringify(sortedKeys([t.description, t.inputSchema, t.annotations]));
 
-/** From the conversation's list to the workspace's tools now: servers first (in catalog order), then tools. */
-export function diffMcpTools(fixed: readonly OfferedMcpTool[], catalog: readonly CatalogServer[]): McpToolChange[] {
+/**
+ * From the conversation's list to the workspace's tools now: servers first (in catalog order), then tools. The tools
+ * the list left out (`leftOut`) are not news, nor is a server all of whose tools it left out.
+ */
+export function diffMcpTools(fixed: readonly OfferedMcpTool[], catalog: readonly CatalogServer[], leftOut: readonly Pick<LeftOutMcpTool, "server" | "tool">[] = []): McpToolChange[] {
   const changes: McpToolChange[] = [];
   const fixedServers = new Set(fixed.map((t) => t.server));
+  const knownServers = new Set([...fixedServers, ...leftOut.map((t) => t.server)]);
+  const notOffered = new Set(leftOut.map((t) => mcpToolName(t.server, t.tool)));
   const enabled = new Map(catalog.map((s) => [s.name, s]));
   for (const server of catalog) {
-    if (fixedServers.has(server.name)) continue;
+    if (knownServers.has(server.name)) continue;
     // Never listed (just added, or never reached): nothing to offer yet; it is told once its tools are listed.
     if (!server.tools || server.tools.length === 0) continue;
     changes.push({ kind: "server-added", server: server.name, tools: server.tools.map((t) => ({ name: t.name, description: t.description })) });
   }
   for (const name of fixedServers) if (!enabled.has(name)) changes.push({ kind: "server-removed", server: name });
   for (const server of catalog) {
-    if (!fixedServers.has(server.name) || !server.tools) continue;
+    if (!knownServers.has(server.name) || !server.tools) continue;
     const before = new Map(fixed.filter((t) => t.server === server.name).map((t) => [t.name, t]));
     const now = new Set(server.tools.map((t) => t.name));
     for (const tool of server.tools) {
+      if (notOffered.has(tool.name)) continue;
       const old = before.get(tool.name);
       if (!old) changes.push({ kind: "tool-added", name: tool.name, description: tool.description });
       else if (definitionOf(old) !== definitionOf(tool)) changes.push({ kind: "tool-changed", name: tool.name, description: tool.description });
@@ -113,3 +122,54 @@ export function renderMcpToolsHint(changes: readonly McpToolChange[]): { fields:
 
 /** The changes as a key, to tell each set once (the same set found again is not news). */
 export const changesKey = (changes: readonly McpToolChange[]): string => hashText(JSON.stringify(changes));
+
+/** The field a Workspace hint about the tools a list left out carries (the chip's words: "many 872, deep 2"). */
+export const MCP_LEFT_OUT_FIELD = "mcpLeftOut";
+/** How many of a group's left-out tools the hint names. */
+const LEFT_OUT_NAMES_SHOWN = 5;
+
+const LEFT_OUT_HEAD =
+  "Some tools of this workspace's MCP servers were left out of this conversation's tool list, so you cannot call them. If the person asks for one, tell them why; they can see the reasons in the workspace's MCP settings.";
+
+/** Why a group of tools was left out, for one tool and for several. */
+function leftOutWhy(reason: LeftOutMcpTool["reason"], window: number | undefined): [one: string, many: string] {
+  switch (reason) {
+    case "server-cap":
+      return [`, over the ${MCP_TOOLS_PER_SERVER} tools one server may offer`, `, over the ${MCP_TOOLS_PER_SERVER} tools one server may offer`];
+    case "window-share": {
+      const share = `: the MCP tools may take at most ${Math.round(MCP_TOOLS_WINDOW_SHARE * 100)} % of this model's ${window ? `${window.toLocaleString("en-US")}-token window (${mcpToolsBudget(window).toLocaleString("en-US")} tokens)` : "context window"}`;
+      return [share, share];
+    }
+    case "schema-depth":
+      return [`: its input schema nests deeper than ${MCP_SCHEMA_MAX_DEPTH} levels`, `: their input schemas nest deeper than ${MCP_SCHEMA_MAX_DEPTH} levels`];
+    case "definition-size":
+      return [`: its definition is larger than the ${MCP_TOOL_MAX_CHARS / 1024} KiB one tool may take`, `: their definitions are larger than the ${MCP_TOOL_MAX_CHARS / 1024} KiB one tool may take`];
+    case "name":
+      return [": its name cannot be offered (not unique, or too long as mcp__<server>__<tool>)", ": their names cannot be offered (not unique, or too long as mcp__<server>__<tool>)"];
+  }
+}
+
+/** The hint telling which tools the list left out, grouped by server and reason in the list's order, at most HINT_MAX_CHARS. */
+export function renderMcpLeftOutHint(leftOut: readonly LeftOutMcpTool[]): { fields: Record<string, string>; text: string } {
+  const groups = new Map<string, { server: string; reason: LeftOutMcpTool["reason"]; window?: number; tools: string[] }>();
+  for (const t of leftOut) {
+    const key = `${t.server}\u0000${t.reason}`;
+    const group = groups.get(key) ?? { server: t.server, reason: t.reason, window: t.window, tools: [] };
+    group.tools.push(t.tool);
+    groups.set(key, group);
+  }
+  const lines = [...groups.values()].map(({ server, reason, window, tools }) => {
+    const [one, many] = leftOutWhy(reason, window);
+    if (tools.length === 1) return `- MCP server ${text(server, 64)}: ${text(tools[0]!, 64)} left out${one}.`;
+    const names = tools.slice(0, LEFT_OUT_NAMES_SHOWN).map((t) => text(t, 64));
+    const more = tools.length - names.length;
+    return `- MCP server ${text(server, 64)}: ${tools.length} tools left out${many}: ${names.join(", ")}${more > 0 ? `, and ${more} more` : ""}.`;
+  });
+  const perServer = new Map<string, number>();
+  for (const t of leftOut) perServer.set(t.server, (perServer.get(t.server) ?? 0) + 1);
+  const counts = [...perServer].map(([server, n]) => `${text(server, 40)} ${n.toLocaleString("en-US")}`);
+  return {
+    fields: { [MCP_LEFT_OUT_FIELD]: counts.length > 4 ? `${counts.slice(0, 4).join(", ")}, and ${counts.length - 4} more servers` : counts.join(", ") },
+    text: bulletReminder(LEFT_OUT_HEAD, lines, (n) => `- … and ${n} more group${n === 1 ? "" : "s"} of tools left out.`),
+  };
+}

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { canonicalDefinition, driftOf, MCP_DEFINITION_MAX_CHARS, parseDefinition } from "../agent/mcp-drift.ts";
 import { ApiError } from "../api/errors.ts";
 import type { McpToolDefinition } from "../ai/mcp/connect.ts";
-import { acceptPendingDefinition, listMcpFingerprints, recordFirstSeen, setListedTools, setPendingDefinition } from "../db/mcp-fingerprints.ts";
+import { acceptPendingDefinition, type FirstSeenTool, listMcpFingerprints, type PendingDefinition, recordFirstSeen, setListedTools, setPendingDefinitions } from "../db/mcp-fingerprints.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 
 /** A tool whose definition changed since the person approved it: both texts, for the review. */
@@ -30,27 +30,30 @@ export async function reviewMcpDefinitions(
   const rows = new Map((await listMcpFingerprints({ workspaceId, server })).map((r) => [r.tool, r]));
   const drifted = new Map<string, McpToolDrift>();
   const named = definitions.filter((d) => typeof d?.name === "string");
-  const fresh = named.some((d) => !rows.has(d.name));
-  await Promise.all(
-    definitions
-      .filter((d) => typeof d?.name === "string")
-      .map(async (d) => {
-        const text = canonicalDefinition(d);
-        const hash = hashOf(text);
-        const row = rows.get(d.name);
-        const drift = driftOf(row?.hash, hash, row?.definition);
-        if (drift.state === "new") return recordFirstSeen({ workspaceId, server, tool: d.name, hash, definition: stored(text) });
-        if (drift.state === "same") {
-          if (row?.pendingHash) await setPendingDefinition({ workspaceId, server, tool: d.name, hash: null, definition: null });
-          return;
-        }
-        drifted.set(d.name, { tool: d.name, approved: drift.approved, current: stored(text) });
-        if (row?.pendingHash !== hash) await setPendingDefinition({ workspaceId, server, tool: d.name, hash, definition: stored(text) });
-      }),
-  );
+  const fresh: FirstSeenTool[] = [];
+  const pending: PendingDefinition[] = [];
+  const seen = new Set<string>();
+  for (const d of named) {
+    // Each name once (a server listing a name twice is judged by its first definition).
+    if (seen.has(d.name)) continue;
+    seen.add(d.name);
+    const text = canonicalDefinition(d);
+    const hash = hashOf(text);
+    const row = rows.get(d.name);
+    const drift = driftOf(row?.hash, hash, row?.definition);
+    if (drift.state === "new") fresh.push({ tool: d.name, hash, definition: stored(text) });
+    else if (drift.state === "same") {
+      if (row?.pendingHash) pending.push({ tool: d.name, hash: null, definition: null });
+    } else {
+      drifted.set(d.name, { tool: d.name, approved: drift.approved, current: stored(text) });
+      if (row?.pendingHash !== hash) pending.push({ tool: d.name, hash, definition: stored(text) });
+    }
+  }
+  await recordFirstSeen({ workspaceId, server, tools: fresh });
+  await setPendingDefinitions({ workspaceId, server, changes: pending });
   if (complete) {
     const flipped = await setListedTools({ workspaceId, server, tools: named.map((d) => d.name) });
-    if (flipped || fresh) await bumpWorkspaceRevision({ workspaceId });
+    if (flipped || fresh.length) await bumpWorkspaceRevision({ workspaceId });
   }
   return drifted;
 }

@@ -1,11 +1,13 @@
 // A reply's MCP tools: the conversation's list, fixed at its first model call (every enabled server of its workspace
-// and the operator's, connected in parallel; one that fails is left out), and the connections its calls use.
+// and the operator's, connected in parallel; one that fails is left out; the list cut to the caps of
+// lib/agent/mcp-tool-caps.ts, what is left out kept with its reasons), and the connections its calls use.
 import type { Tool } from "ai";
+import { isLeftOutTool } from "../agent/mcp-tool-caps.ts";
 import { mcpCallDecision } from "../agent/mcp-rules.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { listMcpTools, type McpToolDefinition } from "../ai/mcp/connect.ts";
 import { childMcpTools } from "../agent/subagent-mcp.ts";
-import { type FixedMcpTool, fixedToolsOf } from "../ai/mcp/mcp-tool-list.ts";
+import { type FixedMcpTool, type McpToolList, offeredToolsOf, withinWindowShare } from "../ai/mcp/mcp-tool-list.ts";
 import { createMcpTools } from "../ai/mcp/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
@@ -21,10 +23,12 @@ import { workspaceMcpConfigs } from "./mcp-servers.ts";
 export type ReplyMcp = {
   tools: Record<string, Tool>;
   list: FixedMcpTool[];
+  /** Whether the list was read as stored (false: made by this reply). */
+  stored: boolean;
   /** The list's revision: raised each time it is made again (the cache-break detector names that tools-changed). */
   revision: number;
-  /** Before each step: the Workspace hint when the workspace's MCP tools differ from this list (told once). */
-  changes?: McpChangeTracker;
+  /** Before each step: the Workspace hints of what the list left out and of tools that changed since (each told once). */
+  changes: McpChangeTracker;
   /** Whether a call waits for the person (the server's approval setting, the tool's annotation, the mode). */
   approvalFor: (toolName: string) => Promise<"user-approval" | undefined>;
   /** The person chose "Always allow this tool": later calls of this reply run too. */
@@ -38,37 +42,54 @@ export const isFixedTool = (v: unknown): v is FixedMcpTool => {
 };
 
 /**
- * Every enabled server's tools, servers in the order given, each server's tools in its own order; a tool whose
- * definition changed since the person approved it is offered as approved (its calls are blocked until they review it).
+ * Every enabled server's tools, servers in the order given, each server's tools in its own order, cut to the caps
+ * (tools per server, schema depth and size, the share of a window of `contextWindow` tokens); a tool whose definition
+ * changed since the person approved it is offered as approved (its calls are blocked until they review it).
  * `previous`: a list made before; a server that cannot be reached now keeps its tools from it.
  */
-export async function discoverMcpTools(servers: readonly McpServerConfig[], sessions: McpSessions, workspaceId: string, previous: readonly FixedMcpTool[] = []): Promise<FixedMcpTool[]> {
+export async function discoverMcpTools(
+  servers: readonly McpServerConfig[],
+  sessions: McpSessions,
+  workspaceId: string,
+  contextWindow: number,
+  previous: McpToolList = { tools: [], leftOut: [] },
+): Promise<McpToolList> {
   const lists = await Promise.all(
     servers
       .filter((s) => s.enabled)
-      .map(async (server) => {
+      .map(async (server): Promise<McpToolList> => {
         try {
           const definitions = await listMcpTools(await sessions.client(server));
           const drifted = await reviewMcpDefinitions(workspaceId, server.name, definitions, { complete: true });
-          return fixedToolsOf(server.name, approvedDefinitions(definitions, drifted));
+          return offeredToolsOf(server.name, approvedDefinitions(definitions, drifted));
         } catch (error) {
           // Left out of this conversation's list; GET …/mcp-servers/:name shows the reason to the person.
           logFailure("an MCP server could not be reached for a conversation's tool list", { server: server.name })(error);
           sessions.forget(server.name);
-          return previous.filter((t) => t.server === server.name);
+          const own = (t: { server: string; reason?: string }) => t.server === server.name && t.reason !== "window-share";
+          return { tools: previous.tools.filter(own), leftOut: previous.leftOut.filter(own) };
         }
       }),
   );
-  return lists.flat();
+  return withinWindowShare({ tools: lists.flatMap((l) => l.tools), leftOut: lists.flatMap((l) => l.leftOut) }, contextWindow);
 }
+
+/** A stored row's list (read defensively). */
+export const storedList = (row: { data: unknown[]; leftOut: unknown[] } | null | undefined): McpToolList => ({
+  tools: (row?.data ?? []).filter(isFixedTool),
+  leftOut: (row?.leftOut ?? []).filter(isLeftOutTool),
+});
 
 /** A subagent's list: the tools its agent allows (`allowed`, lib/agent/subagent-mcp.ts) of its root conversation's. */
 export type InheritedMcp = { rootId: string; allowed: readonly string[] };
 
-/** A child's list, cut from its root's fixed list; none while the root has none fixed (then nothing is stored). */
-async function inheritedList(inherit: InheritedMcp): Promise<FixedMcpTool[] | null> {
+/**
+ * A child's list, cut from its root's fixed list (and to the MCP share of the child's window); none while the root
+ * has none fixed (then nothing is stored).
+ */
+async function inheritedList(inherit: InheritedMcp, contextWindow: number): Promise<McpToolList | null> {
   const root = await getConversationMcpTools({ conversationId: inherit.rootId });
-  return root ? childMcpTools(root.filter(isFixedTool), inherit.allowed) : null;
+  return root ? withinWindowShare({ tools: childMcpTools(root.filter(isFixedTool), inherit.allowed), leftOut: [] }, contextWindow) : null;
 }
 
 /**
@@ -76,11 +97,13 @@ async function inheritedList(inherit: InheritedMcp): Promise<FixedMcpTool[] | nu
  * reply, empty when it had replies before MCP existed (its cached prefix stays as it was); a subagent's (`inherit`)
  * is never discovered: it is what its agent allows of its root conversation's list, so that its calls go to the tools
  * the person's conversation was offered, under the same approval rules. A list a compression marked stale is made
- * again (the compression rewrote the cached prefix anyway).
+ * again (the compression rewrote the cached prefix anyway). A list made here is cut to the MCP share of
+ * `contextWindow` (the conversation's window), and what it left out is told at this reply's first step.
  */
 export async function openReplyMcp({
   conversationId,
   workspaceId,
+  contextWindow,
   history,
   committed,
   ctx,
@@ -89,6 +112,7 @@ export async function openReplyMcp({
 }: {
   conversationId: string;
   workspaceId: string | undefined;
+  contextWindow: number;
   history: readonly ChatMessage[];
   committed: Promise<void>;
   ctx: ToolContext;
@@ -102,30 +126,27 @@ export async function openReplyMcp({
     workspaceMcpConfigs(workspace),
     storedRow === undefined ? getConversationMcpToolsRow({ conversationId }) : storedRow,
   ]);
-  let list: FixedMcpTool[];
+  let made: McpToolList | undefined;
   let revision = stored?.revision ?? 0;
   if (stored?.stale) {
-    list = inherit ? ((await inheritedList(inherit)) ?? []) : await discoverMcpTools(configs, sessions, workspace, stored.data.filter(isFixedTool));
-    revision = await replaceConversationMcpTools({ conversationId, data: list });
-  } else if (stored) {
-    list = stored.data.filter(isFixedTool);
-  } else if (inherit) {
-    const inherited = await inheritedList(inherit);
-    list = inherited ?? [];
-    if (inherited) {
-      committed
-        .then(() => fixConversationMcpTools({ conversationId, data: inherited }))
-        .catch(logFailure("storing a subagent's MCP tool list failed", { conversationId }));
-    }
-  } else {
+    made = inherit ? ((await inheritedList(inherit, contextWindow)) ?? { tools: [], leftOut: [] }) : await discoverMcpTools(configs, sessions, workspace, contextWindow, storedList(stored));
+    revision = await replaceConversationMcpTools({ conversationId, data: made.tools, leftOut: made.leftOut, leftOutTold: true });
+  } else if (!stored) {
+    const inherited = inherit ? await inheritedList(inherit, contextWindow) : undefined;
+    // A conversation that had replies before MCP existed keeps an empty list (its cached prefix stays as it was).
     const started = history.some((m) => m.role === "assistant");
-    list = started ? [] : await discoverMcpTools(configs, sessions, workspace);
+    made = inherited ?? (inherit || started ? { tools: [], leftOut: [] } : await discoverMcpTools(configs, sessions, workspace, contextWindow));
     // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
-    // reply of the conversation from starting before this one ends.
-    committed
-      .then(() => fixConversationMcpTools({ conversationId, data: list }))
-      .catch(logFailure("storing a conversation's MCP tool list failed", { conversationId }));
+    // reply of the conversation from starting before this one ends. A child whose root has no list stores none.
+    const fixed = made;
+    if (!inherit || inherited) {
+      committed
+        .then(() => fixConversationMcpTools({ conversationId, data: fixed.tools, leftOut: fixed.leftOut, leftOutTold: true }))
+        .catch(logFailure(inherit ? "storing a subagent's MCP tool list failed" : "storing a conversation's MCP tool list failed", { conversationId }));
+    }
   }
+  const offered = made ?? storedList(stored);
+  const list = offered.tools;
   const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
   const byName = new Map(list.map((t) => [t.name, t]));
   // Each server's tools are listed once a reply (the first call that needs them); each call compares its tool's
@@ -158,7 +179,18 @@ export async function openReplyMcp({
   };
   const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
   const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
-  // A subagent's list is a cut of its root's: the person hears of changes in the root conversation, not in each child.
-  const changes = inherit ? undefined : openMcpChangeTracker({ conversationId, workspaceId: workspace, fixed: list, toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null) });
-  return { tools, list, revision, ...(changes ? { changes } : {}), approvalFor, remember, close: () => sessions.close() };
+  // What the list left out is told once: by the reply that made it, or the first after "Use the new tools now" made it.
+  const tellLeftOut = offered.leftOut.length > 0 && (made !== undefined || stored?.leftOutTold === false);
+  // A subagent's list is a cut of its root's: the person hears of changes in the root conversation, not in each child
+  // (a child is told only what its own window left out).
+  const changes = openMcpChangeTracker({
+    conversationId,
+    workspaceId: workspace,
+    fixed: list,
+    leftOut: offered.leftOut,
+    tellLeftOut: tellLeftOut ? (made ? "made" : "stored") : undefined,
+    watchChanges: !inherit,
+    toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null),
+  });
+  return { tools, list, stored: made === undefined, revision, changes, approvalFor, remember, close: () => sessions.close() };
 }

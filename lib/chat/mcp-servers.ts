@@ -120,12 +120,26 @@ export async function readMcpServer(workspaceId: string, name: string): Promise<
   if (!config.enabled) return { ...view, status: "disabled", tools: [] };
   const probe = await probeMcpServer(config);
   if (!probe.ok) return { ...view, status: "failed", error: probe.error, tools: [] };
-  const drifted = await reviewMcpDefinitions(workspaceId, config.name, probe.tools, { complete: true });
-  const tools = describeMcpTools(config.name, probe.tools).map((tool): McpServerToolView => {
-    const drift = drifted.get(tool.name);
-    return drift ? { ...tool, change: { approved: drift.approved, current: drift.current } } : tool;
-  });
-  return { ...view, status: "connected", tools };
+  // Whatever the server listed, the view answers: a failure on this side is a status with its reason (the log has more).
+  const failed = (step: string) => (error: unknown) => {
+    logFailure(`${step} failed`, { server: config.name, workspaceId })(error);
+    return { ...view, status: "failed" as const, error: `The server answered, but ${step} failed (${probe.tools.length.toLocaleString("en-US")} tools listed); the server's log has the cause.`, tools: [] };
+  };
+  let drifted: Map<string, McpToolDrift>;
+  try {
+    drifted = await reviewMcpDefinitions(workspaceId, config.name, probe.tools, { complete: true });
+  } catch (error) {
+    return failed("recording its tools' definitions for review")(error);
+  }
+  try {
+    const tools = describeMcpTools(config.name, probe.tools).map((tool): McpServerToolView => {
+      const drift = drifted.get(tool.name);
+      return drift ? { ...tool, change: { approved: drift.approved, current: drift.current } } : tool;
+    });
+    return { ...view, status: "connected", tools };
+  } catch (error) {
+    return failed("describing its tools")(error);
+  }
 }
 
 /** The person reviewed a changed tool and accepts its new definition: its calls run again. */

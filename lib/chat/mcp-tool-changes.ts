@@ -1,15 +1,17 @@
 // MCP tools that change under a running conversation. Its list stays fixed (the provider's cached prefix holds it);
 // before a step, when the workspace's revision moved, its list is compared with the workspace's tools as last listed
 // (no server is contacted), and what differs is told once as a Workspace hint. The new list is taken at the next
-// compression, or now when the person presses "Use the new tools now" (one cache break, named tools-changed).
+// compression, or now when the person presses "Use the new tools now" (one cache break, named tools-changed). What
+// the list left out (its caps) is told once too, at the first step after it was made.
 import { generateId } from "ai";
 import { parseDefinition } from "../agent/mcp-drift.ts";
-import { type CatalogServer, changesKey, diffMcpTools, renderMcpToolsHint } from "../agent/mcp-tool-changes.ts";
+import type { LeftOutMcpTool } from "../agent/mcp-tool-caps.ts";
+import { type CatalogServer, changesKey, diffMcpTools, renderMcpLeftOutHint, renderMcpToolsHint } from "../agent/mcp-tool-changes.ts";
 import { WORKSPACE_HINT_SOURCE } from "../agent/workspace-changes.ts";
 import { fixedToolsOf, type FixedMcpTool } from "../ai/mcp/mcp-tool-list.ts";
 import type { HintData } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
-import { setConversationMcpToolsTold } from "../db/conversation-mcp-tools.ts";
+import { setConversationMcpToolsLeftOutTold, setConversationMcpToolsTold } from "../db/conversation-mcp-tools.ts";
 import { listMcpCatalog } from "../db/mcp-fingerprints.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 import type { WorkspaceHintChunk } from "./workspace-view.ts";
@@ -23,40 +25,61 @@ export async function workspaceMcpCatalog(workspaceId: string): Promise<CatalogS
     const own = rows.filter((r) => r.server === c.name);
     if (!own.some((r) => r.listed)) return { name: c.name, tools: own.length ? [] : null };
     const listed = own.filter((r) => r.listed).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
-    return { name: c.name, tools: fixedToolsOf(c.name, listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) }))) };
+    // Every tool the server offers could be in a list (which tools one keeps depends on its order and window).
+    return { name: c.name, tools: fixedToolsOf(c.name, listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) })), Number.POSITIVE_INFINITY) };
   });
 }
 
-/** One reply's check: before each step, the Workspace hint about MCP tools when there is news for the agent. */
+const hintChunk = ({ fields, text }: { fields: Record<string, string>; text: string }, at: Date): WorkspaceHintChunk => {
+  const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: at.toISOString() };
+  return { type: "data-hint", id: generateId(), data };
+};
+
+/**
+ * One reply's check: before each step, the Workspace hints when there is news for the agent. `tellLeftOut`: the
+ * tools the list left out are told at the first step ("made": by the reply that made the list, which stored them as
+ * told; "stored": made by "Use the new tools now", marked told here). `watchChanges` false: only that (a subagent).
+ */
 export function openMcpChangeTracker({
   conversationId,
   workspaceId,
   fixed,
+  leftOut = [],
+  tellLeftOut,
+  watchChanges = true,
   toldChanges,
   now = clockNow,
 }: {
   conversationId: string;
   workspaceId: string;
   fixed: readonly FixedMcpTool[];
+  leftOut?: readonly LeftOutMcpTool[];
+  tellLeftOut?: "made" | "stored";
+  watchChanges?: boolean;
   toldChanges: string | null;
   now?: () => Date;
 }) {
   let checked: string | undefined;
   let told = toldChanges;
+  let leftOutDue = tellLeftOut !== undefined && leftOut.length > 0;
   return {
     /** `revision`: the workspace's revision as this step read it (nothing is read while it stays the same). */
-    async beforeStep(revision: string | undefined): Promise<WorkspaceHintChunk | undefined> {
-      if (revision === undefined || revision === checked) return undefined;
+    async beforeStep(revision: string | undefined): Promise<WorkspaceHintChunk[]> {
+      const hints: WorkspaceHintChunk[] = [];
+      if (leftOutDue) {
+        leftOutDue = false;
+        if (tellLeftOut === "stored") await setConversationMcpToolsLeftOutTold({ conversationId });
+        hints.push(hintChunk(renderMcpLeftOutHint(leftOut), now()));
+      }
+      if (!watchChanges || revision === undefined || revision === checked) return hints;
       checked = revision;
-      const changes = diffMcpTools(fixed, await workspaceMcpCatalog(workspaceId));
-      if (changes.length === 0) return undefined;
+      const changes = diffMcpTools(fixed, await workspaceMcpCatalog(workspaceId), leftOut);
+      if (changes.length === 0) return hints;
       const key = changesKey(changes);
-      if (key === told) return undefined;
+      if (key === told) return hints;
       told = key;
       await setConversationMcpToolsTold({ conversationId, toldChanges: key });
-      const { fields, text } = renderMcpToolsHint(changes);
-      const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: now().toISOString() };
-      return { type: "data-hint", id: generateId(), data };
+      return [...hints, hintChunk(renderMcpToolsHint(changes), now())];
     },
   };
 }

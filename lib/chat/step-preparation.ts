@@ -133,8 +133,8 @@ export function createStepPreparation({
     // Then what changed in the workspace since the agent last heard (the system prompt keeps its frozen copy).
     const workspaceHint = await workspace.beforeStep(told.workspaceRevision);
     if (workspaceHint) result.chunks = [...(result.chunks ?? []), workspaceHint];
-    const mcpHint = await mcpChanges?.beforeStep(workspace.revision());
-    if (mcpHint) result.chunks = [...(result.chunks ?? []), mcpHint];
+    const mcpHints = (await mcpChanges?.beforeStep(workspace.revision())) ?? [];
+    if (mcpHints.length) result.chunks = [...(result.chunks ?? []), ...mcpHints];
     // Then the answers of subagents that finished in the background (each told once).
     const subagents = await subagentsHint(conversationId);
     if (subagents) result.chunks = [...(result.chunks ?? []), subagents];

@@ -18,13 +18,12 @@ import type { ConversationMode } from "../agent/plan-mode.ts";
 import { type AgentState, recordCacheBreak } from "./agent-state.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "./cache-accounting.ts";
 import { waitForApprovals } from "./approvals.ts";
-import { getConversationMcpToolsRow } from "../db/conversation-mcp-tools.ts";
 import { mcpToolTokensOf } from "./mcp-tool-tokens.ts";
-import { isFixedTool, openReplyMcp } from "./mcp-reply.ts";
+import { openReplyMcp } from "./mcp-reply.ts";
 import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
-import { prepareContext } from "./prepare-context.ts";
+import { type PreparedContext, prepareContext } from "./prepare-context.ts";
 import { markSuperseded } from "./status-strategy.ts";
 import { createStepPreparation } from "./step-preparation.ts";
 import { type PromptAgent, systemPromptFor } from "./system-prompt.ts";
@@ -121,17 +120,6 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   await precountTokens(history);
   const system = () => systemPromptFor(settings, job.workspace.frozen(), contextWindow, job.agent).text;
-  // A conversation's first reply has no MCP tools fixed yet (its list is made below). The row read here serves the
-  // list below too, unless a compression marked it stale meanwhile.
-  const storedMcp = await getConversationMcpToolsRow({ conversationId });
-  const mcpTools = mcpToolTokensOf((storedMcp?.data ?? []).filter(isFixedTool));
-  let compressed = false;
-  const onCompressed = () => {
-    compressed = true;
-    return job.workspace.refresh();
-  };
-  const context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools, onCompressed });
-  emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const nextCallNumber = createCallCounter(history);
   const toolContext = {
     conversationId,
@@ -150,11 +138,30 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   };
   // The conversation's MCP tools follow Hintline's own, as fixed at its first call (lib/chat/mcp-reply.ts). A subagent
   // gets those its agent allows of its root conversation's list; a call of its that waits is shown and answered in
-  // its parent (lib/chat/subagent-approvals.ts).
+  // its parent (lib/chat/subagent-approvals.ts). The list is known before the context is measured, so that a first
+  // reply measures (and compresses) with its MCP tools as every later one does.
   const ancestors = job.parentId ? await ancestorIds(job.parentId) : [];
   const inherit = ancestors.length ? { rootId: ancestors.at(-1)!, allowed: job.toolNames ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
-  const stored = compressed ? undefined : storedMcp;
-  const mcp = await openReplyMcp({ conversationId, workspaceId: job.workspaceId, history, committed, ctx: toolContext, inherit, stored });
+  const openMcp = () => openReplyMcp({ conversationId, workspaceId: job.workspaceId, contextWindow, history, committed, ctx: toolContext, inherit });
+  let mcp = await openMcp();
+  let compressed = false;
+  const onCompressed = () => {
+    compressed = true;
+    return job.workspace.refresh();
+  };
+  let context: PreparedContext;
+  try {
+    context = await prepareContext({ conversationId, model: job.utility.model, settings, contextWindow, system, history, agentState, mcpTools: mcpToolTokensOf(mcp.list), onCompressed });
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+  // A compression marks a stored list stale: it is made again now (the cached prefix was rewritten anyway).
+  if (compressed && mcp.stored) {
+    await mcp.close();
+    mcp = await openMcp();
+  }
+  emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
   const steps = createStepPreparation({
     conversationId,
@@ -168,7 +175,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
     mode: job.mode,
     tasksAtStart: job.tasksAtStart,
     workspace: job.workspace,
-    ...(mcp.changes ? { mcpChanges: mcp.changes } : {}),
+    mcpChanges: mcp.changes,
   });
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [...(job.continued?.metadata?.usage ?? [])];
@@ -182,7 +189,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
       instructions: job.currentInstructions,
       tools,
       repairToolCall: repairToolInput,
-      unrunToolError: unknownToolError(nextCallNumber),
+      unrunToolError: unknownToolError(nextCallNumber, Object.keys(tools)),
       // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
       toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
       awaitApprovals: async (pending) => {

@@ -87,11 +87,13 @@ export const toMcpServerRow = (r: Row): McpServerStoredRow => ({
   updatedAt: readTime(r.updatedAt),
 });
 
-export type ConversationMcpToolsStoredRow = { data: unknown; revision: number; stale: boolean; toldChanges: string | null };
+export type ConversationMcpToolsStoredRow = { data: unknown; revision: number; stale: boolean; toldChanges: string | null; leftOut: string | null; leftOutTold: boolean };
 
 export const toConversationMcpToolsRow = (r: Row): ConversationMcpToolsStoredRow => ({
   data: readJson(r.data),
   revision: Number(r.revision),
   stale: readBoolean(r.stale),
   toldChanges: textOrNull(r.toldChanges),
+  leftOut: textOrNull(r.leftOut),
+  leftOutTold: readBoolean(r.leftOutTold),
 });

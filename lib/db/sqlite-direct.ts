@@ -226,19 +226,20 @@ export class SqliteDirect {
   }
 
   conversationMcpTools(conversationId: string): ConversationMcpToolsStoredRow | null {
-    const sql = `SELECT "data", "revision", "stale", "toldChanges" FROM "ConversationMcpTools" WHERE "conversationId" = ?`;
+    const sql = `SELECT "data", "revision", "stale", "toldChanges", "leftOut", "leftOutTold" FROM "ConversationMcpTools" WHERE "conversationId" = ?`;
     const row = this.#statement(sql).get(conversationId) as Row | undefined;
     return row ? toConversationMcpToolsRow(row) : null;
   }
 
   /**
-   * Stores a conversation's MCP tool list (`data`: the list as JSON text, kept as a JSON string) unless it has one:
-   * false when it had. Throws (a foreign key constraint) when the conversation is gone, as Prisma's create does.
+   * Stores a conversation's MCP tool list (`data`: the list as JSON text, kept as a JSON string; `leftOut`: what it left
+   * out, as plain text) unless it has one: false when it had. Throws (a foreign key constraint) when the conversation is
+   * gone, as Prisma's create does.
    */
-  createConversationMcpTools(conversationId: string, data: string): boolean {
-    const sql = `INSERT INTO "ConversationMcpTools" ("conversationId", "data", "revision", "stale", "createdAt") VALUES (?, ?, 0, 0, ?)
+  createConversationMcpTools(conversationId: string, data: string, leftOut: string | null = null, leftOutTold = false): boolean {
+    const sql = `INSERT INTO "ConversationMcpTools" ("conversationId", "data", "revision", "stale", "leftOut", "leftOutTold", "createdAt") VALUES (?, ?, 0, 0, ?, ?, ?)
       ON CONFLICT ("conversationId") DO NOTHING`;
-    return this.#statement(sql).run(conversationId, writeJson(data), storedTime(new Date())).changes === 1;
+    return this.#statement(sql).run(conversationId, writeJson(data), leftOut, leftOutTold ? 1 : 0, storedTime(new Date())).changes === 1;
   }
 
   /** The number of rows changed (0 or 1). */

@@ -46,13 +46,13 @@ describe.each(kinds)("$name: MCP tool drift", ({ databaseUrl }) => {
     const callId = `c${seq}`;
     const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`m-${id}-${seq++}`, "go"), workspaceId }));
     expect(response.status).toBe(200);
-    await readChunks(response);
-    return { requests: [...fake.requests], result: toolResultText(fake.requests[1], callId) };
+    const chunks = await readChunks(response);
+    return { requests: [...fake.requests], result: toolResultText(fake.requests[1], callId), chunks };
   }
 
   it("counts the conversation's MCP tools in its context, per server, as GET …/mcp-servers/:name prices them", async () => {
     type Usage = { breakdown: { tools: number }; toolsByServer?: Record<string, number>; inputTokens: number };
-    await echo("tokens-mcp", "count me");
+    const { chunks } = await echo("tokens-mcp", "count me");
     fake.reset();
     fake.enqueue({ text: "Plain." });
     const plain = await fetch(api("/chat"), jsonRequest("POST", { id: "tokens-plain", message: userMessage(`m-plain-${seq++}`, "go") }));
@@ -68,6 +68,20 @@ describe.each(kinds)("$name: MCP tool drift", ({ databaseUrl }) => {
     const view = (await getJson<{ contextUsage: Usage }>(api("/conversations/tokens-mcp"))).body.contextUsage;
     expect(view.toolsByServer).toEqual({ drifty: priced });
     expect(view.breakdown.tools).toBe(withMcp.breakdown.tools);
+    // The first reply measured (and would have compressed) with them too, as every later reply does.
+    const firstMeasure = chunks.find((c) => c.type === "data-context-usage")?.data as Usage | undefined;
+    expect(firstMeasure?.toolsByServer).toEqual({ drifty: priced });
+    expect(firstMeasure?.breakdown.tools).toBe(withMcp.breakdown.tools);
+  });
+
+  it("answers a call of an unknown tool with the tools this reply offers, its MCP tools among them", async () => {
+    fake.reset();
+    fake.enqueue({ kind: "tools", calls: [{ id: "ghost", name: "mcp__drifty__ECHO", arguments: { message: "hi" } }] }, { text: "Sorry." });
+    const response = await fetch(api("/chat"), jsonRequest("POST", { id: `unknown-mcp-${seq++}`, message: userMessage(`m-unknown-${seq++}`, "go"), workspaceId }));
+    await readChunks(response);
+    const error = toolResultText(fake.requests[1], "ghost");
+    expect(error).toMatch(/^UnknownToolError: There is no tool named "mcp__drifty__ECHO", so nothing was run\. The tools are: TaskCreate, .*, mcp__drifty__echo\./);
+    expect(error).toContain("Did you mean mcp__drifty__echo?");
   });
 
   it("blocks a tool whose definition changed until the person accepts the change, and never offers the unreviewed text", async () => {

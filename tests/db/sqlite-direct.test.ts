@@ -325,6 +325,16 @@ describe("the direct SQLite path", () => {
     }
     expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: b }))).toMatchObject({ stale: true, toldChanges: "k<1>", revision: 0 });
     expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: newId("none") }))).toBeNull();
+    // What a list left out, and whether the agent was told, are stored and read alike too.
+    const leftOut = [{ server: "files", tool: "huge ✓", reason: "definition-size" }];
+    const [c, d] = [newId("direct-left"), newId("prisma-left")];
+    for (const id of [c, d]) await conversations.ensureConversation({ id });
+    await via(true, () => mcpTools.fixConversationMcpTools({ conversationId: c, data: list, leftOut, leftOutTold: true }));
+    await via(false, () => mcpTools.fixConversationMcpTools({ conversationId: d, data: list, leftOut, leftOutTold: true }));
+    expect(stored(c)).toEqual(stored(d));
+    for (const id of [a, c]) expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: id }))).toEqual(await via(false, () => mcpTools.getConversationMcpToolsRow({ conversationId: id })));
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: c }))).toMatchObject({ leftOut, leftOutTold: true });
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: a }))).toMatchObject({ leftOut: [], leftOutTold: false });
     // A conversation deleted meanwhile: the write fails on either path, as the foreign key says.
     await expect(via(true, () => mcpTools.fixConversationMcpTools({ conversationId: newId("gone"), data: list }))).rejects.toThrow(/FOREIGN KEY/i);
   });

@@ -1,7 +1,8 @@
 // A real MCP server (the protocol's own SDK, Streamable HTTP, stateless) whose tool definitions the test changes
 // between requests: it stands for a server that changes a tool under a running conversation. It counts the calls it
 // runs, so a test can tell a blocked call (never sent) from a refused one. Its `wait` tool answers after `ms`, or
-// notes that the client went away (a cancelled call) in `aborted`.
+// notes that the client went away (a cancelled call) in `aborted`. `rawTools` answers tools/list with JSON text
+// written by hand: a schema nested too deep for JSON.stringify (the SDK's) can only be sent that way.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -14,6 +15,8 @@ export type DriftServer = {
   url: string;
   /** The tools listed from now on (replace one to make it drift). */
   tools: DriftTool[];
+  /** When set, the listing's `tools` array exactly as this JSON text (the SDK is bypassed for tools/list). */
+  rawTools?: string;
   /** Calls run, by tool name. */
   calls: Array<{ name: string; arguments: unknown }>;
   /** Calls whose client went away before they answered. */
@@ -69,6 +72,12 @@ export async function startDriftServer(tools: DriftTool[] = [echoTool()]): Promi
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") as unknown;
+    const rpc = body as { id?: unknown; method?: unknown } | null;
+    if (state.rawTools !== undefined && rpc?.method === "tools/list") {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(`{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":{"tools":${state.rawTools}}}`);
+      return;
+    }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = mcpServer(response);
     response.on("close", () => {

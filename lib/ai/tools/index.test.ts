@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TOOL_ACCESS } from "./catalog.ts";
-import { createTools, TOOL_DEFINITIONS, TOOL_NAMES } from "./index.ts";
+import { createTools, TOOL_DEFINITIONS, TOOL_NAMES, UNKNOWN_TOOL_NAMES_SHOWN, unknownToolError } from "./index.ts";
 import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
 
 const describeTools = (tools: ReturnType<typeof createTools>) =>
@@ -109,5 +109,29 @@ describe("the tools' schemas across replies", () => {
       expect(second[name].inputSchema, name).toBe(first[name].inputSchema);
     }
     expect(Object.keys(first)).toContain("AgentSpawn");
+  });
+});
+
+describe("a call of a tool that does not exist", () => {
+  const call = (offered: readonly string[] | undefined, toolName: string) => unknownToolError(() => 1, offered)({ toolName, input: {} }).message;
+
+  it("lists the tools this reply offers, its MCP tools among them, and names a near one", () => {
+    const offered = ["TaskCreate", "TaskList", "mcp__files__read_file", "mcp__files__write_file"];
+    const text = call(offered, "mcp__files__Read-File");
+    expect(text).toMatch(/^UnknownToolError: There is no tool named "mcp__files__Read-File", so nothing was run\. The tools are: TaskCreate, TaskList, mcp__files__read_file, mcp__files__write_file\.\n/);
+    expect(text).toContain("What to do: Did you mean mcp__files__read_file? ");
+    // Not the global catalogue: a subagent's reply offers only its own.
+    expect(call(["TaskList"], "AgentSpawn")).toMatch(/The tools are: TaskList\.\n/);
+    expect(call([], "Anything")).toContain("This reply offers no tools.");
+    expect(call(undefined, "Nope")).toContain(`The tools are: ${TOOL_NAMES.join(", ")}.`);
+  });
+
+  it("lists at most the first names of a long list and counts the rest", () => {
+    const offered = [...TOOL_NAMES, ...Array.from({ length: 128 }, (_, i) => `mcp__many__tool_${i}`)];
+    const text = call(offered, "mcp__many__tool_500");
+    const listed = /The tools are: (.*?), and (\d+) more \(every one is in your tool definitions\)\./.exec(text);
+    expect(listed?.[1]?.split(", ")).toEqual(offered.slice(0, UNKNOWN_TOOL_NAMES_SHOWN));
+    expect(Number(listed?.[2])).toBe(offered.length - UNKNOWN_TOOL_NAMES_SHOWN);
+    expect(text).not.toContain("Did you mean");
   });
 });

@@ -92,17 +92,26 @@ export function createTools(ctx: ToolContext, only?: readonly string[]): Record<
   return Object.fromEntries(definitions.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
+/** How many tool names an UnknownToolError lists before it counts the rest. */
+export const UNKNOWN_TOOL_NAMES_SHOWN = 60;
+
+const comparable = (name: string) => name.toLowerCase().replace(/[\s_-]/g, "");
+
 /**
  * The error a call of a tool that does not exist gets (the SDK's own would be its raw NoSuchToolError): the names
- * that do exist and what to do instead, with the call counter like every tool error.
+ * this reply offers (`offered`: its own tools and its MCP tools, in order; the first UNKNOWN_TOOL_NAMES_SHOWN, the
+ * rest counted) and what to do instead, with the call counter like every tool error.
  */
-export function unknownToolError(nextCallNumber: (toolName: string) => number) {
+export function unknownToolError(nextCallNumber: (toolName: string) => number, offered: readonly string[] = TOOL_NAMES) {
   return ({ toolName, input }: { toolName: string; input: unknown }): ToolError => {
     const name = toolName.replace(/\s+/g, " ").slice(0, 100);
-    const near = TOOL_NAMES.find((t) => t.toLowerCase() === name.toLowerCase().replace(/[\s_-]/g, ""));
+    const near = offered.find((t) => comparable(t) === comparable(name));
+    const shown = offered.slice(0, UNKNOWN_TOOL_NAMES_SHOWN);
+    const more = offered.length - shown.length;
+    const list = shown.length ? `The tools are: ${shown.join(", ")}${more > 0 ? `, and ${more} more (every one is in your tool definitions)` : ""}.` : "This reply offers no tools.";
     return new ToolError({
       type: "UnknownToolError",
-      text: `UnknownToolError: There is no tool named "${name}", so nothing was run. The tools are: ${TOOL_NAMES.join(", ")}.`,
+      text: `UnknownToolError: There is no tool named "${name}", so nothing was run. ${list}`,
       args: input,
       advice: `${near ? `Did you mean ${near}? ` : ""}Call one of those tools by its exact name (names are case-sensitive); if none of them does what you need, say so instead of guessing a tool name.`,
       toolName: name,
