@@ -1,16 +1,16 @@
 // Connecting to an MCP server through the AI SDK's MCP client (@ai-sdk/mcp): Streamable HTTP with SSE as the
-// fallback, or a program over stdio that inherits none of this server's environment (no provider keys), and the
-// server's tool definitions. Every transport carries tool calls' progress (progress.ts) and reads at
+// fallback, or a program over stdio (stdio-transport.ts) that inherits none of this server's environment (no provider
+// keys), and the server's tool definitions. Every transport carries tool calls' progress (progress.ts) and reads at
 // most what limits.ts allows; an HTTP server is reached only at an address outbound-address.ts allows (a workspace's
 // server: not loopback, private or link-local unless HINTLINE_MCP_ALLOW_PRIVATE=1; the operator's own: anywhere).
 // Failures become one line a person can read.
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
-import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { privateAddressesAllowed } from "../outbound-address.ts";
 import { MCP_TOOL_LIST_MAX_BYTES, toolListTooLarge } from "./limits.ts";
 import { mcpFetch } from "./mcp-fetch.ts";
 import { progressTransport, withProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
+import { BoundedStdioTransport } from "./stdio-transport.ts";
 import { logFailure } from "../../ops/logger.ts";
 
 /** How long connecting (and listing tools) may take before the server counts as unreachable. */
@@ -40,7 +40,7 @@ async function open(server: McpServerConfig, kind: "http" | "sse" | "stdio", tim
   const { transport } = server;
   const initializationOptions = { timeout: timeoutMs };
   if (transport.type === "stdio") {
-    const stdio = new StdioMCPTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
+    const stdio = new BoundedStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
     return withProgress(await createMCPClient({ transport: progressTransport(stdio), clientName: CLIENT_NAME, initializationOptions }));
   }
   const client = await createMCPClient({
