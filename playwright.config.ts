@@ -23,6 +23,9 @@ const migrate = (url: string) => `DATABASE_URL=${url} node scripts/db-migrate.mj
 
 // The servers inherit this process's environment: a provider or token set there would change what they test.
 for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GOOGLE_GENERATIVE_AI_API_KEY", "GOOGLE_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "DATABASE_URL"]) delete process.env[key];
+// The tests' MCP servers listen on loopback, which a workspace's server may reach only with this set (every server
+// started here inherits it).
+process.env.HINTLINE_MCP_ALLOW_PRIVATE = "1";
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { DEFAULT_MCP_APPROVAL, DEFAULT_MCP_TIMEOUT_SECONDS, MAX_MCP_SERVERS, type McpApproval, MCP_APPROVALS } from "../agent/mcp-rules.ts";
 import { ApiError } from "../api/errors.ts";
 import type { createMcpServerSchema, updateMcpServerSchema } from "../api/mcp-schemas.ts";
+import { checkOutboundUrl, OutboundAddressError } from "../ai/outbound-address.ts";
 import { describeMcpTools, type McpToolView } from "../ai/mcp/mcp-tool-list.ts";
 import { probeMcpServer } from "../ai/mcp/connect.ts";
 import { operatorMcpServers } from "../ai/mcp/operator-config.ts";
@@ -149,9 +150,20 @@ export async function acceptMcpServerToolChange(workspaceId: string, name: strin
   return acceptMcpToolChange(workspaceId, name, tool);
 }
 
+/** A URL at an address Hintline may not reach (outbound-address.ts) is a 400, before anything is stored or sent there. */
+async function requireAllowedUrl(url: string): Promise<void> {
+  try {
+    await checkOutboundUrl(url);
+  } catch (error) {
+    if (error instanceof OutboundAddressError) throw new ApiError("bad_request", `Invalid url: ${error.message}.`, "url");
+    throw error;
+  }
+}
+
 export async function addMcpServer(workspaceId: string, input: z.infer<typeof createMcpServerSchema>): Promise<McpServerView> {
   await requireWorkspace(workspaceId);
   if (operatorServer(input.name)) throw new ApiError("conflict", `The operator's HINTLINE_MCP_CONFIG file already has a server named ${input.name}; choose another name.`, "name");
+  await requireAllowedUrl(input.url);
   try {
     const row = await createMcpServer({ workspaceId, ...input, max: MAX_MCP_SERVERS });
     if (row === "limit") throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_MCP_SERVERS} MCP servers, the limit; remove one first.`);
@@ -166,6 +178,7 @@ export async function addMcpServer(workspaceId: string, input: z.infer<typeof cr
 
 export async function editMcpServer(workspaceId: string, name: string, input: z.infer<typeof updateMcpServerSchema>): Promise<McpServerView> {
   await requireWorkspace(workspaceId);
+  if (input.url !== undefined) await requireAllowedUrl(input.url);
   const updated = await updateMcpServer({ workspaceId, name, ...input });
   if (updated) {
     // Running conversations hear of a server switched on or off, or moved (lib/chat/mcp-tool-changes.ts); a change of

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, startAppServer } from "../support/app-server.ts";
 import { getJson } from "../support/chat-client.ts";
+import { HOSTILE_SECRET, startHostileServer } from "../support/mcp-hostile-server.ts";
 import { type McpHttpServer, operatorConfig, startEverythingHttp, stdioEntries } from "../support/mcp-reference.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
@@ -78,6 +79,26 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
     expect(body.tools).toEqual([]);
     expect((await fetch(servers("/nowhere"), { method: "DELETE" })).status).toBe(204);
     await expectApiError(await fetch(servers("/nowhere")), 404, "not_found");
+  });
+
+  it("GET one never shows a server's HTTP error body or reason phrase, and a listing over 4 MiB fails with that limit", async () => {
+    const hostile = await startHostileServer();
+    try {
+      hostile.failEverything = true;
+      expect((await fetch(servers(), jsonRequest("POST", { name: "hostile", url: hostile.url }))).status).toBe(201);
+      const failed = await fetch(servers("/hostile"));
+      const raw = await failed.text();
+      expect(raw).not.toContain(HOSTILE_SECRET);
+      expect(raw).not.toContain("10.0.0.7");
+      expect(JSON.parse(raw)).toMatchObject({ status: "failed", tools: [], error: expect.stringMatching(/HTTP 500.*\(the server's answer is not shown\)/) });
+      hostile.failEverything = false;
+      hostile.hugeListing = true;
+      const { body } = await getJson<Server>(servers("/hostile"));
+      expect(body).toMatchObject({ status: "failed", tools: [], error: expect.stringMatching(/tool listing is longer than 4 MiB over its pages/) });
+      expect((await fetch(servers("/hostile"), { method: "DELETE" })).status).toBe(204);
+    } finally {
+      await hostile.close();
+    }
   });
 
   it("PATCH edits, disables (status disabled) and replaces the headers, still masked", async () => {

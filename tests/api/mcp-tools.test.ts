@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
+import { startHostileServer } from "../support/mcp-hostile-server.ts";
 import { type McpHttpServer, operatorConfig, startEverythingHttp, stdioEntries } from "../support/mcp-reference.ts";
 import { type FakeReply, type FakeToolCall, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { databaseKinds, jsonRequest, userMessage } from "./helpers.ts";
@@ -134,6 +135,29 @@ describe.each(kinds)("$name: MCP tools", ({ databaseUrl }) => {
     expect(seen[0]).not.toContain("mcp__late__");
     const fresh = await reply([{ text: "hi" }]);
     expect(toolNames(fresh.requests[0])).toContain("mcp__late__echo");
+  });
+
+  it("a hostile server's never-ending event and 64 MiB JSON body fail their calls with McpProtocolError at once; the app stays up, its memory bounded", async () => {
+    const hostile = await startHostileServer();
+    const rss = async () => Number(/^process_resident_memory_bytes (\S+)$/m.exec(await (await fetch(api("/metrics"))).text())?.[1]);
+    try {
+      expect((await fetch(api(`/workspaces/${workspaceId}/mcp-servers`), jsonRequest("POST", { name: "hostile", url: hostile.url, timeoutSeconds: 30 }))).status).toBe(201);
+      const before = await rss();
+      const started = Date.now();
+      // One call a step: a call that fails this way drops the server's connection, and a call beside it with it.
+      const { requests, chunks } = await reply([tools({ id: "h1", name: "mcp__hostile__flood", arguments: {} }), tools({ id: "h2", name: "mcp__hostile__huge-json", arguments: {} }), { text: "Survived." }]);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(toolResultText(requests[1], "h1")).toMatch(/^McpProtocolError: The call to flood on MCP server hostile failed: the MCP server sent an event longer than 4 MiB, the most Hintline reads as one message/);
+      expect(toolResultText(requests[2], "h2")).toMatch(/^McpProtocolError: The call to huge-json on MCP server hostile failed: the MCP server sent a body longer than 4 MiB/);
+      expect(chunks.some((c) => c.type === "text-delta" && String(c.delta).includes("Survived"))).toBe(true);
+      // Offered 128 MiB and 64 MiB; read 4 MiB of each (what the sockets held besides).
+      expect(hostile.written.flood + hostile.written.json).toBeLessThan(48 * 1024 * 1024);
+      expect((await fetch(api("/health"))).status).toBe(200);
+      expect((await rss()) - before).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await fetch(api(`/workspaces/${workspaceId}/mcp-servers/hostile`), { method: "DELETE" });
+      await hostile.close();
+    }
   });
 
   it("a server that is gone answers its calls with a connection error, and the reply goes on", async () => {

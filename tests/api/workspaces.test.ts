@@ -1,7 +1,8 @@
-// The workspace routes (workspaces, memory, knowledge files, skills) and a conversation's workspace, against a real
-// `next start` on SQLite and on PostgreSQL (when TEST_POSTGRES_URL is set). Bad input gets a 4xx naming the problem
-// and stores nothing.
+// The workspace routes (workspaces, memory, knowledge files, skills, MCP server URLs without
+// HINTLINE_MCP_ALLOW_PRIVATE) and a conversation's workspace, against a real `next start` on SQLite and on PostgreSQL
+// (when TEST_POSTGRES_URL is set). Bad input gets a 4xx naming the problem and stores nothing.
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
@@ -33,7 +34,8 @@ function rawPut(baseUrl: string, path: string): Promise<number> {
 describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
   let server: AppServer;
   beforeAll(async () => {
-    server = await startAppServer({ databaseUrl: await databaseUrl() });
+    // As an operator runs it: a workspace's MCP server may not be at a loopback, private or link-local address.
+    server = await startAppServer({ databaseUrl: await databaseUrl(), env: { HINTLINE_MCP_ALLOW_PRIVATE: undefined } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -249,5 +251,53 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     for (const path of ["memory", "knowledge", "skills"]) await expectApiError(await fetch(api(`/workspaces/${ws.id}/${path}`)), 404, "not_found");
     const again = await newWorkspace("Doomed");
     expect((await getJson(api(`/workspaces/${again.id}/memory`))).body).toEqual([]);
+  });
+
+  it("refuses an MCP server URL at a loopback, private or link-local address in any spelling: a 400 naming url, nothing stored or probed", async () => {
+    // A real server on loopback, the target a request forger wants read: it must see no request at all.
+    let reached = 0;
+    const target = http.createServer((_request, response) => {
+      reached++;
+      response.writeHead(500).end("internal");
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+    const port = (target.address() as AddressInfo).port;
+    try {
+      const ws = await newWorkspace("Outbound");
+      const servers = api(`/workspaces/${ws.id}/mcp-servers`);
+      const refused: [string, RegExp][] = [
+        [`http://127.0.0.1:${port}/mcp`, /127\.0\.0\.1 is a loopback address/],
+        [`http://localhost:${port}/mcp`, /localhost names this machine/],
+        [`http://LOCALHOST.:${port}/mcp`, /localhost\. names this machine/],
+        [`http://[::1]:${port}/mcp`, /::1 is a loopback address/],
+        [`http://[::ffff:127.0.0.1]:${port}/mcp`, /::ffff:7f00:1 is a loopback address/],
+        [`http://2130706433:${port}/mcp`, /127\.0\.0\.1 is a loopback/],
+        [`http://0x7f.1:${port}/mcp`, /127\.0\.0\.1 is a loopback/],
+        [`http://0.0.0.0:${port}/mcp`, /0\.0\.0\.0 is an unspecified/],
+        [`http://[::]:${port}/mcp`, /:: is an unspecified/],
+        ["http://169.254.169.254/latest/meta-data", /169\.254\.169\.254 is a link-local address/],
+        ["http://10.1.2.3/mcp", /10\.1\.2\.3 is a private address/],
+        ["https://192.168.0.10/mcp", /is a private address/],
+        ["http://100.64.0.1/mcp", /is a carrier-grade NAT address/],
+        ["http://[fd00::1]/mcp", /is a unique local \(private\) address/],
+        ["http://[fe80::1]/mcp", /is a link-local address/],
+      ];
+      for (const [url, reason] of refused) {
+        const message = await expectApiError(await fetch(servers, jsonRequest("POST", { name: "forged", url })), 400, "bad_request");
+        expect(message, url).toMatch(/^Invalid url: /);
+        expect(message, url).toMatch(reason);
+        expect(message, url).toMatch(/unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1\.$/);
+      }
+      // PATCH too: a stored server cannot be moved onto such an address (added disabled, so nothing reaches out for it).
+      expect((await fetch(servers, jsonRequest("POST", { name: "public", url: "http://93.184.216.34/mcp", enabled: false }))).status).toBe(201);
+      await expectApiError(await fetch(`${servers}/public`, jsonRequest("PATCH", { url: `http://127.0.0.1:${port}/mcp`, enabled: true })), 400, "bad_request");
+      expect((await getJson<{ url: string; enabled: boolean }[]>(servers)).body.find((s) => s.url.includes("93.184"))).toMatchObject({ url: "http://93.184.216.34/mcp", enabled: false });
+      expect(await countRows(server.databaseUrl, "McpServer", "workspaceId", ws.id)).toBe(1);
+      // Nothing was sent to the target, not even a probe.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(reached).toBe(0);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
   });
 });

@@ -53,6 +53,9 @@ export async function startAppServer({
     if (!(key in env)) delete childEnv[key];
   }
   Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_MANUAL_SIG_HANDLE: "true" });
+  // The tests' MCP servers listen on loopback, which a workspace's server may reach only with this set; a test of the
+  // refusal passes HINTLINE_MCP_ALLOW_PRIVATE: undefined.
+  if (!("HINTLINE_MCP_ALLOW_PRIVATE" in env)) childEnv.HINTLINE_MCP_ALLOW_PRIVATE = "1";
   // stop() sends SIGTERM, which drains: a test's server gives a reply still running 2 s unless the test says otherwise.
   childEnv.HINTLINE_SHUTDOWN_GRACE_MS ??= "2000";
   const headers: Record<string, string> = env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {};

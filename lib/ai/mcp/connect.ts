@@ -1,10 +1,16 @@
 // Connecting to an MCP server through the AI SDK's MCP client (@ai-sdk/mcp): Streamable HTTP with SSE as the
-// fallback, or a program over stdio that inherits none of this server's environment (no provider keys), and the
-// server's tool definitions. Every transport carries tool calls' progress (progress.ts). Failures become one line a person can read.
+// fallback, or a program over stdio (stdio-transport.ts) that inherits none of this server's environment (no provider
+// keys), and the server's tool definitions. Every transport carries tool calls' progress (progress.ts) and reads at
+// most what limits.ts allows; an HTTP server is reached only at an address outbound-address.ts allows (a workspace's
+// server: not loopback, private or link-local unless HINTLINE_MCP_ALLOW_PRIVATE=1; the operator's own: anywhere).
+// Failures become one line a person can read.
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
-import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
-import { progressFetch, progressTransport, withProgress } from "./progress.ts";
+import { privateAddressesAllowed } from "../outbound-address.ts";
+import { MCP_TOOL_LIST_MAX_BYTES, toolListTooLarge } from "./limits.ts";
+import { mcpFetch } from "./mcp-fetch.ts";
+import { progressTransport, withProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
+import { BoundedStdioTransport } from "./stdio-transport.ts";
 import { logFailure } from "../../ops/logger.ts";
 
 /** How long connecting (and listing tools) may take before the server counts as unreachable. */
@@ -25,7 +31,8 @@ export function describeMcpError(error: unknown): string {
     if (line && !parts.some((p) => p.includes(line))) parts.push(line);
     current = e.cause;
   }
-  const text = parts.join(": ") || "unknown error";
+  // A transport's error ends with the server's body, which mcp-fetch.ts leaves empty or replaces.
+  const text = parts.join(": ").replace(/[:\s]+$/, "") || "unknown error";
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
@@ -33,11 +40,11 @@ async function open(server: McpServerConfig, kind: "http" | "sse" | "stdio", tim
   const { transport } = server;
   const initializationOptions = { timeout: timeoutMs };
   if (transport.type === "stdio") {
-    const stdio = new StdioMCPTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
+    const stdio = new BoundedStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
     return withProgress(await createMCPClient({ transport: progressTransport(stdio), clientName: CLIENT_NAME, initializationOptions }));
   }
   const client = await createMCPClient({
-    transport: { type: kind === "sse" ? "sse" : "http", url: transport.url, headers: transport.headers, redirect: "error", fetch: progressFetch() },
+    transport: { type: kind === "sse" ? "sse" : "http", url: transport.url, headers: transport.headers, redirect: "error", fetch: mcpFetch({ allowPrivate: server.source === "operator" || privateAddressesAllowed() }) },
     clientName: CLIENT_NAME,
     initializationOptions,
   });
@@ -58,12 +65,15 @@ export async function connectMcp(server: McpServerConfig, timeoutMs = MCP_CONNEC
   }
 }
 
-/** Every tool the server lists (all pages), as it defines them. */
-export async function listMcpTools(client: MCPClient, timeoutMs = MCP_CONNECT_TIMEOUT_MS): Promise<McpToolDefinition[]> {
+/** Every tool the server lists (all pages), as it defines them; a listing over MCP_TOOL_LIST_MAX_BYTES throws McpLimitError. */
+export async function listMcpTools(client: MCPClient, timeoutMs = MCP_CONNECT_TIMEOUT_MS, maxBytes = MCP_TOOL_LIST_MAX_BYTES): Promise<McpToolDefinition[]> {
   const tools: McpToolDefinition[] = [];
   let cursor: string | undefined;
+  let bytes = 0;
   for (let page = 0; page < 50; page++) {
     const result = await client.listTools({ ...(cursor ? { params: { cursor } } : {}), options: { timeout: timeoutMs } });
+    bytes += Buffer.byteLength(JSON.stringify(result.tools));
+    if (bytes > maxBytes) throw toolListTooLarge(maxBytes);
     tools.push(...(result.tools as McpToolDefinition[]));
     cursor = result.nextCursor ?? undefined;
     if (!cursor) break;

@@ -1,12 +1,12 @@
 import type { JSONRPCMessage, MCPClient, MCPTransport } from "@ai-sdk/mcp";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { McpLimitError } from "./limits.ts";
 import {
   isProgressEvent,
   type McpProgress,
   PROGRESS_ARGUMENT,
   PROGRESS_MESSAGE_CAP,
   progressEventFilter,
-  progressFetch,
   progressTransport,
   resettableTimeout,
   SseEventSplitter,
@@ -127,6 +127,17 @@ describe("SSE events", () => {
     expect(splitter.end()).toBe("data: unfinished");
   });
 
+  it("throws McpLimitError once an unfinished event grows past its cap, however it arrives, and keeps nothing of it", () => {
+    const cut = new SseEventSplitter(20);
+    expect(cut.push("data: short\n\n")).toEqual(["data: short\n\n"]);
+    expect(cut.push("data: 0123456789")).toEqual([]);
+    expect(() => cut.push("abcdefghij")).toThrow(McpLimitError);
+    const whole = new SseEventSplitter(20);
+    expect(() => whole.push(`data: ${"x".repeat(20)}\n\n`)).toThrow(/an event longer than 0 MiB/);
+    const exact = new SseEventSplitter(20);
+    expect(exact.push("data: 012345678901\n\n")).toEqual(["data: 012345678901\n\n"]);
+  });
+
   it("recognises a progress event only as a message event with valid JSON", () => {
     expect(isProgressEvent(sse(progressNote("t")))).toBe(true);
     expect(isProgressEvent(`data: ${JSON.stringify(progressNote("t"))}\n\n`)).toBe(true);
@@ -205,29 +216,6 @@ describe("the transports", () => {
     expect(errors.map((e) => e.message)).toEqual(["boom"]);
     expect(closed).toBe(1);
     watch.stop();
-  });
-
-  it("a wrapped fetch rewrites the request body and filters event-stream responses only", async () => {
-    const bodies: unknown[] = [];
-    const replies: Response[] = [
-      new Response(sse(progressNote("t")) + sse({ jsonrpc: "2.0", id: 7, result: {} }), { headers: { "content-type": "text/event-stream", "mcp-session-id": "s1" } }),
-      new Response(JSON.stringify({ jsonrpc: "2.0", id: 8, result: {} }), { headers: { "content-type": "application/json" } }),
-      new Response(sse(progressNote("t")), { status: 404, headers: { "content-type": "text/event-stream" } }),
-    ];
-    const fetchWithProgress = progressFetch(async (_input, init) => {
-      bodies.push(init?.body);
-      return replies.shift()!;
-    });
-    const streamed = await fetchWithProgress("http://mcp.test/mcp", { method: "POST", body: JSON.stringify(call({ [PROGRESS_ARGUMENT]: "t" })) });
-    expect(JSON.parse(bodies[0] as string)).toEqual(call({}, { progressToken: "t" }));
-    expect(streamed.headers.get("mcp-session-id")).toBe("s1");
-    expect(await streamed.text()).toBe(sse({ jsonrpc: "2.0", id: 7, result: {} }));
-    const json = await fetchWithProgress("http://mcp.test/mcp", { method: "POST", body: "not json" });
-    expect(bodies[1]).toBe("not json");
-    expect(await json.json()).toEqual({ jsonrpc: "2.0", id: 8, result: {} });
-    const failed = await fetchWithProgress("http://mcp.test/mcp");
-    expect(failed.status).toBe(404);
-    expect(await failed.text()).toBe(sse(progressNote("t")));
   });
 });
 

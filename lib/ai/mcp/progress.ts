@@ -6,10 +6,11 @@
 // - a `notifications/progress` message that comes back goes to that call's listener and never reaches the client:
 //   over stdio the wrapped transport's onmessage takes it (progressTransport); over HTTP the wrapped fetch filters
 //   the server's event streams (the POST replies of Streamable HTTP, the GET stream of SSE) and forwards everything
-//   else byte for byte (progressFetch, progressEventFilter).
+//   else byte for byte (progressEventFilter, used by mcp-fetch.ts), counting what it reads against limits.ts.
 // Anything malformed passes through unchanged: the client judges it as it would have.
 import { randomUUID } from "node:crypto";
 import type { JSONRPCMessage, MCPClient, MCPTransport, MCPTransportCloseOptions, MCPTransportSendOptions } from "@ai-sdk/mcp";
+import { McpLimitError, messageTooLarge, responseTooLarge } from "./limits.ts";
 
 /** The argument that carries a call's progress token from watchProgress to the transport (never sent to the server). */
 export const PROGRESS_ARGUMENT = "_hintlineProgressToken";
@@ -27,7 +28,7 @@ const capable = new WeakSet<object>();
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const finite = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
-/** Marks a client whose transport was made by progressTransport or progressFetch. */
+/** Marks a client whose transport was made by progressTransport or mcpFetch. */
 export function withProgress<T extends MCPClient>(client: T): T {
   capable.add(client);
   return client;
@@ -96,13 +97,26 @@ export function withProgressTokenInBody(body: string): string {
 
 /**
  * Splits SSE text, pushed in pieces, into whole events, each with the blank line that ends it, exactly as received.
- * Lines end with CRLF, LF or CR (a CRLF split between two pieces counts once). Each piece is scanned once.
+ * Lines end with CRLF, LF or CR (a CRLF split between two pieces counts once). Each piece is scanned once. An event
+ * longer than `maxEventChars` throws McpLimitError as soon as it is (nothing more of it is kept).
  */
 export class SseEventSplitter {
   /** The unfinished event's text so far, in pieces (joined once it is whole). */
   private pending: string[] = [];
+  private pendingChars = 0;
   private atLineStart = true;
   private afterCr = false;
+
+  constructor(private readonly maxEventChars = Number.POSITIVE_INFINITY) {}
+
+  private keep(text: string): void {
+    this.pendingChars += text.length;
+    if (this.pendingChars > this.maxEventChars) {
+      this.pending = [];
+      throw messageTooLarge("an event", this.maxEventChars);
+    }
+    this.pending.push(text);
+  }
 
   /** The events that `piece` completes. */
   push(piece: string): string[] {
@@ -127,13 +141,14 @@ export class SseEventSplitter {
       if (c === 13 && !crlf && pos === piece.length) this.afterCr = true;
       this.atLineStart = true;
       if (blank) {
-        this.pending.push(piece.slice(start, pos));
+        this.keep(piece.slice(start, pos));
         events.push(this.pending.join(""));
         this.pending = [];
+        this.pendingChars = 0;
         start = pos;
       }
     }
-    if (start < piece.length) this.pending.push(piece.slice(start));
+    if (start < piece.length) this.keep(piece.slice(start));
     return events;
   }
 
@@ -141,6 +156,7 @@ export class SseEventSplitter {
   end(): string {
     const rest = this.pending.join("");
     this.pending = [];
+    this.pendingChars = 0;
     this.atLineStart = true;
     this.afterCr = false;
     return rest;
@@ -175,40 +191,56 @@ export function isProgressEvent(event: string, report?: (token: string, progress
   }
 }
 
+export type EventStreamLimits = {
+  /** The longest event, in characters once decoded (an event of this many bytes always fits). */
+  maxEventChars: number;
+  /** The most bytes read from the stream in all. */
+  maxBytes: number;
+  /** What to hand on in place of the rest once a limit is reached (an error answer for the calls waiting); the stream then ends. */
+  onLimit: (error: McpLimitError) => string;
+};
+
 /**
  * An SSE byte stream without its progress notifications (reported instead); every other byte as received. Text is
  * decoded and encoded again as UTF-8 with any BOM kept, so valid UTF-8 comes out identical (the client decodes it the
- * same way).
+ * same way). With `limits`, an event or a stream past its limit ends the stream (its source is cancelled: nothing
+ * more is read) after what `onLimit` says.
  */
-export function progressEventFilter(report?: (token: string, progress: McpProgress) => void): TransformStream<Uint8Array, Uint8Array> {
+export function progressEventFilter(report?: (token: string, progress: McpProgress) => void, limits?: EventStreamLimits): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const encoder = new TextEncoder();
-  const splitter = new SseEventSplitter();
+  const splitter = new SseEventSplitter(limits?.maxEventChars);
+  const maxBytes = limits?.maxBytes ?? Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  let stopped = false;
   const forward = (controller: TransformStreamDefaultController<Uint8Array>, events: string[], rest = "") => {
     const text = events.filter((event) => !isProgressEvent(event, report)).join("") + rest;
     if (text) controller.enqueue(encoder.encode(text));
   };
+  const guarded = (controller: TransformStreamDefaultController<Uint8Array>, read: () => void) => {
+    if (stopped) return;
+    try {
+      read();
+    } catch (error) {
+      if (!(error instanceof McpLimitError) || !limits) throw error;
+      stopped = true;
+      const instead = limits.onLimit(error);
+      if (instead) controller.enqueue(encoder.encode(instead));
+      controller.terminate();
+    }
+  };
   return new TransformStream({
     transform(chunk, controller) {
-      forward(controller, splitter.push(decoder.decode(chunk, { stream: true })));
+      guarded(controller, () => {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes) throw responseTooLarge(maxBytes);
+        forward(controller, splitter.push(decoder.decode(chunk, { stream: true })));
+      });
     },
     flush(controller) {
-      const events = splitter.push(decoder.decode());
-      forward(controller, events, splitter.end());
+      guarded(controller, () => forward(controller, splitter.push(decoder.decode()), splitter.end()));
     },
   });
-}
-
-type Fetch = typeof globalThis.fetch;
-
-/** A fetch for the client's HTTP transports: progress tokens moved into place, progress taken out of event streams. */
-export function progressFetch(inner: Fetch = globalThis.fetch.bind(globalThis)): Fetch {
-  return async (input, init) => {
-    const body = typeof init?.body === "string" ? withProgressTokenInBody(init.body) : init?.body;
-    const response = await inner(input, init && body !== init.body ? { ...init, body } : init);
-    if (!response.ok || !response.body || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
-    return new Response(response.body.pipeThrough(progressEventFilter()), { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
 }
 
 /** A stdio (or any) transport whose tools/call requests carry their progress token and whose progress is taken out. */
