@@ -30,7 +30,7 @@ async function createAuth(origin: string) {
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256, autoSignIn: true },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 60 * 60, cookieCache: { enabled: false } },
     user: { additionalFields: { role: { type: "string", required: false, input: false }, banned: { type: "boolean", required: false, input: false } } },
-    // lib/auth/sign-in-limit.ts counts failures per account and per address (the address as scripts/server.mjs gives it).
+    // lib/auth/sign-in-limit.ts counts failures per address and account (the address as scripts/server.mjs gives it).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     plugins: oidcPlugins(),
