@@ -34,6 +34,9 @@ async function createAuth(origin: string) {
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     plugins: oidcPlugins(),
+    // An OIDC start keeps its state (PKCE verifier, nonce, an invitation) encrypted in the browser's state cookie, not
+    // in a database row: anonymous starts, which anyone may send by the thousand, store nothing.
+    account: { storeStateStrategy: "cookie" },
     // An OIDC callback that fails before its state is read goes back to the sign-in page with ?error=<code>.
     onAPIError: { errorURL: `${origin}/sign-in` },
     databaseHooks: accountsDatabaseHooks,
@@ -42,7 +45,7 @@ async function createAuth(origin: string) {
       useSecureCookies: origin.startsWith("https:"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "strict" },
       // The OIDC state cookie must come back on the issuer's redirect, a navigation from another site.
-      cookies: { state: { attributes: { sameSite: "lax" } } },
+      cookies: { oauth_state: { name: `${ACCOUNTS_COOKIE_PREFIX}.state`, attributes: { sameSite: "lax" } } },
     },
   });
 }
