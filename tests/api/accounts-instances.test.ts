@@ -1,6 +1,7 @@
 // Accounts mode on two instances sharing one database (a SQLite file both processes open, and PostgreSQL when
 // TEST_POSTGRES_URL is set): sessions live in the database, so a cookie from A works on B, an admin disabling a user
-// on A signs them out on B at once, and a sign-out on B is refused on A.
+// on A signs them out on B at once, a sign-out on B is refused on A, and two admins demoting or disabling each other
+// at once on A and B leave one admin.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, postAuth, type SignedIn, signIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
@@ -27,6 +28,8 @@ describe.each(databaseKinds("accounts_instances"))("$name: accounts mode on two 
   const read = async (server: AppServer, who: SignedIn) => (await fetch(`${server.url}/api/conversations`, { headers: on(server, who) })).status;
   const write = async (server: AppServer, who: SignedIn, name: string) =>
     (await fetch(`${server.url}/api/workspaces`, { method: "POST", headers: { ...on(server, who), "content-type": "application/json" }, body: JSON.stringify({ name }) })).status;
+  const editUser = (server: AppServer, who: SignedIn, userId: string, patch: object) =>
+    fetch(`${server.url}/api/admin/users/${userId}`, { method: "PATCH", headers: { ...on(server, who), "content-type": "application/json" }, body: JSON.stringify(patch) });
 
   it("accepts a session from A on B, and refuses it on B at once when an admin disables the user on A", async () => {
     const bob = accountFor("Bob");
@@ -52,4 +55,32 @@ describe.each(databaseKinds("accounts_instances"))("$name: accounts mode on two 
     expect([await read(a, first), await read(b, first)]).toEqual([401, 401]);
     expect([await read(a, second), await read(b, second)]).toEqual([200, 200]);
   });
+
+  // Last: it changes the admin's role back and forth.
+  it("keeps one enabled admin when two admins demote or disable each other at once on A and B", async () => {
+    const zed = accountFor("Zed");
+    const zedId = (await signUp(b.url, zed, await invite(a.url, admin))).userId;
+    expect((await editUser(a, admin, zedId, { admin: true })).status).toBe(200);
+    const sessions = { ann: admin, zed: await signIn(b.url, zed) };
+    for (let round = 0; round < 16; round++) {
+      // Even rounds demote, odd rounds disable: Ann on A acts on Zed while Zed on B acts on Ann.
+      const change = round % 2 === 0 ? { admin: false } : { disabled: true };
+      const [byAnn, byZed] = await Promise.all([editUser(a, sessions.ann, zedId, change), editUser(b, sessions.zed, admin.userId, change)]);
+      const statuses = [byAnn.status, byZed.status];
+      // One wins; the other is refused (409: there must be an admin; or 404/401 when its own role or session went first).
+      expect(statuses.filter((s) => s === 200), `round ${round}: ${statuses} ${await byAnn.text()} ${await byZed.text()}`).toHaveLength(1);
+      const annWon = byAnn.status === 200;
+      const [winner, winnerOn] = annWon ? [sessions.ann, a] : [sessions.zed, b];
+      const listed = (await (await fetch(`${winnerOn.url}/api/admin/users`, { headers: on(winnerOn, winner) })).json()) as { id: string; admin: boolean; disabled: boolean }[];
+      expect(listed.filter((u) => u.admin && !u.disabled).map((u) => u.id)).toEqual([annWon ? admin.userId : zedId]);
+      // The loser is made an admin again (and enabled, and signs in anew) for the next round.
+      const loserId = annWon ? zedId : admin.userId;
+      expect((await editUser(winnerOn, winner, loserId, { admin: true, disabled: false })).status).toBe(200);
+      if (change.disabled) {
+        if (annWon) sessions.zed = await signIn(b.url, zed);
+        else sessions.ann = await signIn(a.url, accountFor("Ann"));
+      }
+    }
+    admin = sessions.ann;
+  }, 120_000);
 });
