@@ -8,6 +8,7 @@ import { requestOrigin } from "../auth/accounts.ts";
 import { authMode } from "../auth/mode.ts";
 import { requireAdmin, type Viewer } from "../auth/viewer.ts";
 import { createInvitation, listUsers, type UserListing, updateUser } from "../db/accounts.ts";
+import { forgetDisabledUser, stopDisabledUser } from "./disabled-users.ts";
 
 export const INVITATION_DAYS = 7;
 
@@ -46,5 +47,8 @@ export async function editAccountUser(viewer: Viewer, id: string, patch: z.infer
   if (user === "last-admin") {
     throw new ApiError("conflict", "There must be at least one enabled admin: this change would leave none, so nothing was changed. Make another user an admin first.");
   }
+  // Signed out everywhere already; their replies and event streams end too, on every instance.
+  if (patch.disabled === true) await stopDisabledUser(id);
+  if (patch.disabled === false) await forgetDisabledUser(id);
   return user;
 }

@@ -1,15 +1,29 @@
 // Accounts mode on two instances sharing one database (a SQLite file both processes open, and PostgreSQL when
 // TEST_POSTGRES_URL is set): sessions live in the database, so a cookie from A works on B, an admin disabling a user
-// on A signs them out on B at once, a sign-out on B is refused on A, and two admins demoting or disabling each other
-// at once on A and B leave one admin.
+// on A signs them out on B at once (and stops their reply and closes their streams there, on PostgreSQL), a sign-out
+// on B is refused on A, and two admins demoting or disabling each other at once on A and B leave one admin.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, postAuth, type SignedIn, signIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
-import { databaseKinds } from "./helpers.ts";
+import { chunkReader, listenToEvents } from "../support/chat-client.ts";
+import { type ConversationView, databaseKinds, pollUntil, userMessage, words } from "./helpers.ts";
 
 const env = { HINTLINE_AUTH: "accounts" };
 
-describe.each(databaseKinds("accounts_instances"))("$name: accounts mode on two instances", ({ databaseUrl }) => {
+/** Settles as `promise` does, or fails after `ms` naming what did not happen. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.each(databaseKinds("accounts_instances"))("$name: accounts mode on two instances", ({ name: kind, databaseUrl }) => {
   let a: AppServer;
   let b: AppServer;
   let admin: SignedIn;
@@ -54,6 +68,55 @@ describe.each(databaseKinds("accounts_instances"))("$name: accounts mode on two 
     expect(out.status).toBe(200);
     expect([await read(a, first), await read(b, first)]).toEqual([401, 401]);
     expect([await read(a, second), await read(b, second)]).toEqual([200, 200]);
+  });
+
+  it("stops a disabled user's running reply where it runs, closes their event streams and followers, refuses them at once", async () => {
+    const dan = accountFor("Dan");
+    const { userId } = await signUp(a.url, dan, await invite(a.url, admin));
+    // On PostgreSQL the reply runs on B and the admin disables on A. Two processes on one SQLite file share no
+    // signal (as for Stop): there everything is on A.
+    const runs = kind === "PostgreSQL" ? b : a;
+    const instances = kind === "PostgreSQL" ? [a, b] : [a];
+    const session = await signIn(runs.url, dan);
+    const started = await fetch(`${runs.url}/api/chat`, {
+      method: "POST",
+      headers: { ...on(runs, session), "content-type": "application/json" },
+      body: JSON.stringify({ id: "dan-long", message: userMessage("dan-1", "write 3000 words about rivers") }),
+    });
+    expect(started.status).toBe(200);
+    const reply = chunkReader(started);
+    await reply.until((c) => c.type === "text-delta");
+    const followers = await Promise.all(instances.map((server) => fetch(`${server.url}/api/conversations/dan-long/stream`, { headers: on(server, session) })));
+    expect(followers.map((f) => f.status)).toEqual(instances.map(() => 200));
+    const listeners = instances.map((server) => listenToEvents(server.url, { headers: on(server, session) }));
+    try {
+      await Promise.all(listeners.map((l) => l.opened));
+      expect((await editUser(a, admin, userId, { disabled: true })).status).toBe(200);
+      // 3,000 demo words take over a minute: the reply, its followers and the event streams end within seconds.
+      const chunks = await within(reply.rest(), 10_000, "the end of the disabled user's reply");
+      expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({ status: "incomplete" });
+      await within(Promise.all(followers.map((f) => f.text())), 10_000, "the end of the followers' streams");
+      await pollUntil(async () => listeners.map((l) => l.ended()), (ended) => ended.every(Boolean), 10_000);
+      for (const server of instances) expect(await read(server, session)).toBe(401);
+    } finally {
+      for (const listener of listeners) listener.close();
+    }
+    // Enabled again and signed in anew, Dan finds the reply stored as stopped, with why.
+    expect((await editUser(a, admin, userId, { disabled: false })).status).toBe(200);
+    const again = await signIn(a.url, dan);
+    const view = (await (await fetch(`${a.url}/api/conversations/dan-long`, { headers: on(a, again) })).json()) as ConversationView;
+    const stored = view.messages.at(-1)!;
+    expect(stored.metadata).toMatchObject({ status: "incomplete", error: expect.stringMatching(/disabled/) });
+    expect(words(stored.parts.map((p) => p.text ?? "").join(" ")).length).toBeLessThan(3000);
+    // And writes again at once, where the reply was stopped.
+    const anew = await signIn(runs.url, dan);
+    const next = await fetch(`${runs.url}/api/chat`, {
+      method: "POST",
+      headers: { ...on(runs, anew), "content-type": "application/json" },
+      body: JSON.stringify({ id: "dan-again", message: userMessage("dan-2", "write 3 words about snow") }),
+    });
+    expect(next.status).toBe(200);
+    expect((await chunkReader(next).rest()).some((c) => c.type === "finish")).toBe(true);
   });
 
   // Last: it changes the admin's role back and forth.
