@@ -68,6 +68,8 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
     return `Already remembered: ${field(input, "entry") ?? ""}`.trim();
   }
   if (state === "output-error") return failureInWords(toolName, input, errorText ?? "");
+  // A call that waited for the person and was never run (denied, or its reply stopped first).
+  if (state === "output-denied") return `${ACTION[toolName] ?? toolName} · not run`;
   const done = state === "output-available";
   const text = typeof output === "string" ? output : "";
   const id = field(input, "task_id");

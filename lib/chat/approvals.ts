@@ -3,13 +3,13 @@
 // person's reason as a tool error.
 import { oneLine } from "../agent/hints/neutralize-tags.ts";
 import { parseMcpToolName } from "../agent/mcp-rules.ts";
-import type { ApprovalAnswer, PendingApproval } from "../agent/reply-loop.ts";
+import { type ApprovalAnswer, type PendingApproval, STOPPED_BEFORE_ANSWER } from "../agent/reply-loop.ts";
 import { ToolError } from "../ai/tools/tool-result.ts";
 import { ApiError } from "../api/errors.ts";
 import { getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { getConversation } from "../db/conversations.ts";
 import { getMcpServer, updateMcpServer } from "../db/mcp-servers.ts";
-import { answerToolApproval, createPendingApprovals, getToolApproval, listToolApprovals } from "../db/tool-approvals.ts";
+import { answerToolApproval, cancelPendingApprovals, createPendingApprovals, getToolApproval, listToolApprovals } from "../db/tool-approvals.ts";
 import { publishChange } from "./live/event-bus.ts";
 import { replyLock } from "./live/reply-lock.ts";
 
@@ -57,8 +57,10 @@ export async function waitForApprovals({
   for (const id of ancestors) publishChange({ type: "agents", id });
   const toolCallIds = pending.map((p) => p.toolCallId);
   for (;;) {
+    // Stopped: the calls no one answered are settled (the reply stores them as denied, not run), never left waiting.
+    if (signal.aborted) await cancelPendingApprovals({ conversationId, toolCallIds, reason: STOPPED_BEFORE_ANSWER });
     const rows = await listToolApprovals({ conversationId, toolCallIds });
-    const answered = rows.filter((r) => r.status !== "pending");
+    const answered = rows.filter((r) => r.status === "approved" || r.status === "denied");
     if (answered.length === pending.length || signal.aborted) {
       for (const id of ancestors) publishChange({ type: "agents", id });
       return answered.map((row) => {
@@ -102,6 +104,9 @@ async function pendingRow(conversationId: string, toolCallId: string) {
 export async function answerApproval(conversationId: string, toolCallId: string, input: { approved: boolean; reason?: string; remember?: "tool" }): Promise<{ toolCallId: string; status: "approved" | "denied" }> {
   const row = await pendingRow(conversationId, toolCallId);
   if (!row) throw new ApiError("not_found", `Conversation ${conversationId} has no tool call ${toolCallId} waiting for approval.`);
+  if (row.status === "cancelled") {
+    throw new ApiError("conflict", `Tool call ${toolCallId} was cancelled: its reply was stopped before it was answered, so it was not run. Send a new message instead.`);
+  }
   if (row.status !== "pending") throw new ApiError("conflict", `Tool call ${toolCallId} was already ${row.status}; the first answer stands.`);
   const live = await replyLock().live(conversationId);
   if (live?.replyId !== row.replyId) {
