@@ -3,11 +3,13 @@
 // level over its workspace's over its owner's default workspace's; in a shared workspace each person's conversations
 // see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
 // hint while its system prompt stays byte-identical; the container is no workspace to anyone. A member uses the shared
-// workspace and may not change it: the list and the settings page say so, and every write is refused.
+// workspace and may not change it: the list and the settings page say so, and every write is refused, and their
+// "Always allow" on an approval does not change the workspace's MCP server for everyone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
-import { readChunks } from "../support/chat-client.ts";
+import { chunkReader, readChunks } from "../support/chat-client.ts";
+import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
 
@@ -26,6 +28,7 @@ type Agent = { id: string; description: string; origin: string };
 describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents", ({ databaseUrl }) => {
   let fake: OpenAIFake;
   let server: AppServer;
+  let everything: McpHttpServer;
   let ada: SignedIn;
   let bob: SignedIn;
   let shared: string;
@@ -59,7 +62,10 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
 
   beforeAll(async () => {
     fake = await startOpenAIFake();
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_AUTH: "accounts", HINTLINE_MAX_RETRIES: "0" }, databaseUrl: await databaseUrl() });
+    everything = await startEverythingHttp();
+    // The MCP server is on loopback: allowed for the test.
+    const env = { ...providerEnv(fake.url), HINTLINE_AUTH: "accounts", HINTLINE_MAX_RETRIES: "0", HINTLINE_MCP_ALLOW_PRIVATE: "1" };
+    server = await startAppServer({ env, databaseUrl: await databaseUrl() });
     ada = await signUp(server.url, accountFor("Ada"));
     bob = await signUp(server.url, accountFor("Bob"), await invite(server.url, ada));
     // A shared workspace with its own "style" skill and "reviewer" agent.
@@ -77,6 +83,7 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
   afterAll(async () => {
     await server?.stop();
     await fake?.close();
+    await everything?.stop();
   });
 
   it("lists, reads, edits and deletes the own level, refusing bad input and duplicates with reasons", async () => {
@@ -220,5 +227,39 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     // Told once: the next turn carries it where it was, and no new one.
     const [bobThird] = await turn(bob, bobId, "more");
     expect(workspaceReminders(bobThird)).toHaveLength(1);
+  });
+
+  it("refuses a member's 'Always allow' of the shared workspace's MCP tool (403 naming remember, nothing changed); the call alone is approved; the admin's is stored", async () => {
+    await call(ada, "POST", `/workspaces/${shared}/mcp-servers`, { name: "everything", url: everything.url, approval: "ask" }, 201);
+    const allowed = async () => (await call<{ alwaysAllow: string[] }>(bob, "GET", `/workspaces/${shared}/mcp-servers/everything`)).alwaysAllow;
+    const answer = (as: SignedIn, id: string, callId: string, body: unknown) =>
+      fetch(`${server.url}/api/conversations/${id}/approvals/${callId}`, jsonRequest("POST", body, as.headers));
+    const waiting = async (as: SignedIn, callId: string) => {
+      const id = `mcp-${callId}-${seq++}`;
+      fake.enqueue({ kind: "tools", calls: [{ id: callId, name: "mcp__everything__echo", arguments: { message: callId } }] }, { text: "done" });
+      const response = await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id, message: userMessage(`m-${id}`, "echo it"), workspaceId: shared }, as.headers));
+      expect(response.status).toBe(200);
+      const reader = chunkReader(response);
+      await reader.until((c) => c.type === "tool-approval-request");
+      return { id, reader };
+    };
+    const bobs = await waiting(bob, "bob-echo");
+    const refused = await expectApiError(await answer(bob, bobs.id, "bob-echo", { approved: true, remember: "tool" }), 403, "forbidden");
+    expect(refused).toMatch(/remember/);
+    expect(refused).toMatch(/only its owner or an admin/);
+    expect(await allowed()).toEqual([]);
+    // Nothing was answered: the call still waits, and Bob approves it alone.
+    const view = await call<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(bob, "GET", `/conversations/${bobs.id}`);
+    expect(view.messages.at(-1)?.parts.find((p) => p.type === "tool-mcp__everything__echo")?.state).toBe("approval-requested");
+    expect((await answer(bob, bobs.id, "bob-echo", { approved: true })).status).toBe(200);
+    const chunks = await bobs.reader.rest();
+    expect(chunks.some((c) => c.type === "tool-output-available" && c.toolCallId === "bob-echo")).toBe(true);
+    expect(await allowed()).toEqual([]);
+    // The admin's answer changes the server for everyone.
+    const adas = await waiting(ada, "ada-echo");
+    expect((await answer(ada, adas.id, "ada-echo", { approved: true, remember: "tool" })).status).toBe(200);
+    await adas.reader.rest();
+    expect(await allowed()).toEqual(["echo"]);
+    await call(ada, "DELETE", `/workspaces/${shared}/mcp-servers/everything`, undefined, 204);
   });
 });
