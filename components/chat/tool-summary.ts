@@ -58,6 +58,8 @@ function failureInWords(toolName: string, input: unknown, errorText: string): st
       return `There is no tool ${toolName} · nothing was run`;
     case "PlanTooLargeError":
       return `${action} · not saved: the plan is too long`;
+    case "WorkspaceReadOnlyError":
+      return `${action} · not saved: only the workspace's owner or an admin can change it`;
     default:
       return `${action} · failed`;
   }

@@ -39,6 +39,11 @@ export async function countUsers(): Promise<number> {
 
 export type UserState = { id: string; email: string; name: string; admin: boolean; disabled: boolean };
 
+export async function findUser({ id }: { id: string }): Promise<UserState | null> {
+  const user = await (await getDb()).user.findUnique({ where: { id } });
+  return user && { id: user.id, email: user.email, name: user.name, admin: user.role === "admin", disabled: user.banned === true };
+}
+
 export async function findUserByEmail({ email }: { email: string }): Promise<UserState | null> {
   const user = await (await getDb()).user.findUnique({ where: { email: email.toLowerCase() } });
   return user && { id: user.id, email: user.email, name: user.name, admin: user.role === "admin", disabled: user.banned === true };

@@ -3,8 +3,8 @@
 // level over its workspace's over its owner's default workspace's; in a shared workspace each person's conversations
 // see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
 // hint while its system prompt stays byte-identical; the container is no workspace to anyone. A member uses the shared
-// workspace and may not change it: the list and the settings page say so, and every write is refused, and their
-// "Always allow" on an approval does not change the workspace's MCP server for everyone.
+// workspace and may not change it: the list and the settings page say so, and every write is refused; nor may their
+// agent, their subagent, their compression or their "Always allow" change it for everyone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
@@ -24,6 +24,12 @@ const workspaceReminders = (r: RecordedRequest | undefined) =>
     .map(text);
 
 type Agent = { id: string; description: string; origin: string };
+type Compact = { compressed: boolean; compression?: { memory?: { stored: Array<{ text: string }> } } };
+
+const filler = (seed: string) => Array.from({ length: 180 }, (_, i) => `${seed}${i % 7} river`).join(" ");
+const SUMMARY = "## Task Overview\nRivers.\n## Current State\nTalking.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+/** The text a tool call's result had in whichever of the requests carries it. */
+const resultIn = (requests: RecordedRequest[], callId: string) => requests.map((r) => toolResultText(r, callId)).find((t) => t && t !== '""') ?? "";
 
 describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -227,6 +233,56 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     // Told once: the next turn carries it where it was, and no new one.
     const [bobThird] = await turn(bob, bobId, "more");
     expect(workspaceReminders(bobThird)).toHaveLength(1);
+  });
+
+  // What the member's agent and answers do to the shared workspace: nothing that everyone else is then given.
+  const sharedMemory = async () => (await call<{ text: string }[]>(ada, "GET", `/workspaces/${shared}/memory`)).map((e) => e.text);
+
+  it("refuses a member's MemoryWrite in the shared workspace, and their subagent's, with a tool error; the admin's is stored", async () => {
+    const before = await sharedMemory();
+    const id = `bob-memory-${seq++}`;
+    const refused = resultIn(
+      await turn(bob, id, "remember that Bob owns the release", [{ kind: "tools", calls: [{ id: "mem-1", name: "MemoryWrite", arguments: { entry: "Bob owns the release" } }] }, { text: "noted" }], shared),
+      "mem-1",
+    );
+    expect(refused).toMatch(/^WorkspaceReadOnlyError: .*shared with the person.*only its owner or an admin/s);
+    expect(refused).toMatch(/\nWhat to do: .*reply/);
+    expect(refused).toContain("(Tool call #1 for 'MemoryWrite' in this conversation.)");
+    // A child of Bob's conversation writes for Bob: his own agent, allowed MemoryWrite, is refused the same way.
+    await call(bob, "POST", "/me/agents", { id: "scribe", description: "Writes memory.", instructions: "Remember what you are told.", tools: ["MemoryWrite"] }, 201);
+    const spawned = await turn(bob, id, "delegate it", [
+      { kind: "tools", calls: [{ id: "spawn-scribe", name: "AgentSpawn", arguments: { agent_id: "scribe", task: "remember the release owner" } }] },
+      { kind: "tools", calls: [{ id: "child-mem", name: "MemoryWrite", arguments: { entry: "Child: Bob owns the release" } }] },
+      { text: "child done" },
+      { text: "parent done" },
+    ]);
+    expect(resultIn(spawned, "child-mem")).toMatch(/^WorkspaceReadOnlyError: /);
+    expect(await sharedMemory()).toEqual(before);
+    const adas = await turn(ada, `ada-memory-${seq++}`, "remember", [{ kind: "tools", calls: [{ id: "mem-2", name: "MemoryWrite", arguments: { entry: "Ada owns the roadmap" } }] }, { text: "noted" }], shared);
+    expect(resultIn(adas, "mem-2")).toMatch(/^Memory entry saved/);
+    expect(await sharedMemory()).toEqual([...before, "Ada owns the roadmap"]);
+    await call(bob, "DELETE", "/me/agents/scribe", undefined, 204);
+  });
+
+  it("asks for no durable facts when a member's conversation in the shared workspace is compressed; the admin's are stored", async () => {
+    const before = await sharedMemory();
+    const compacted = async (as: SignedIn, id: string) => {
+      await turn(as, id, "hello", [{ text: "ok" }], shared);
+      await call(as, "PATCH", `/conversations/${id}`, { settings: { context: { contextWindow: 8000 } } });
+      for (let i = 0; i < 3; i++) await turn(as, id, `tell me about rivers ${i}`, [{ text: filler(`r${i}`) }]);
+      fake.enqueue({ text: SUMMARY });
+      return call<Compact>(as, "POST", `/conversations/${id}/compact`);
+    };
+    fake.enqueueMemory({ text: JSON.stringify(["The team ships on Fridays"]) });
+    const asked = fake.memoryRequests.length;
+    const bobs = await compacted(bob, `bob-compact-${seq++}`);
+    expect(bobs.compressed).toBe(true);
+    expect(bobs.compression?.memory).toBeUndefined();
+    expect(fake.memoryRequests.length).toBe(asked);
+    expect(await sharedMemory()).toEqual(before);
+    const adas = await compacted(ada, `ada-compact-${seq++}`);
+    expect(adas.compression?.memory?.stored.map((s) => s.text)).toEqual(["The team ships on Fridays"]);
+    expect(await sharedMemory()).toEqual([...before, "The team ships on Fridays"]);
   });
 
   it("refuses a member's 'Always allow' of the shared workspace's MCP tool (403 naming remember, nothing changed); the call alone is approved; the admin's is stored", async () => {
