@@ -4,11 +4,12 @@
 // see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
 // hint while its system prompt stays byte-identical; the container is no workspace to anyone. A member uses the shared
 // workspace and may not change it: the list and the settings page say so, and every write is refused; nor may their
-// agent, their subagent, their compression or their "Always allow" change it for everyone.
+// agent, their subagent, their compression or their "Always allow" change it for everyone; the events of their own
+// workspaces reach only them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
-import { chunkReader, readChunks } from "../support/chat-client.ts";
+import { chunkReader, listenToEvents, readChunks } from "../support/chat-client.ts";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
@@ -317,5 +318,26 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     await adas.reader.rest();
     expect(await allowed()).toEqual(["echo"]);
     await call(ada, "DELETE", `/workspaces/${shared}/mcp-servers/everything`, undefined, 204);
+  });
+
+  // Last: it renames the shared workspace (to its own name), which every conversation in it hears of.
+  it("sends the events of a member's own workspace to the member only, and the shared workspace's to everyone", async () => {
+    const adas = listenToEvents(server.url, { headers: ada.headers });
+    const bobs = listenToEvents(server.url, { headers: bob.headers });
+    try {
+      await Promise.all([adas.opened, bobs.opened]);
+      const bobsDefault = (await call<{ id: string; name: string; shared: boolean }[]>(bob, "GET", "/workspaces")).find((w) => w.name === "default" && !w.shared)!.id;
+      // Bob's write to his own default workspace, which routes name "default" as they do every person's own.
+      await call(bob, "POST", "/workspaces/default/skills", { name: `bob-event-${seq++}`, description: "d", instructions: "i" }, 201);
+      await bobs.waitFor((e) => e.type === "workspace" && e.id === bobsDefault, "Bob's event for his own default workspace");
+      // Then the admin's write to the shared one, which both hear; by then the admin's stream had every event it would.
+      await call(ada, "PATCH", `/workspaces/${shared}`, { name: "Team" });
+      for (const listener of [adas, bobs]) await listener.waitFor((e) => e.type === "workspace" && e.id === shared, "the shared workspace's event");
+      expect(adas.events.filter((e) => e.type === "workspace" && e.id !== shared)).toEqual([]);
+      expect(bobs.events.filter((e) => e.type === "workspace" && e.id !== shared && e.id !== bobsDefault)).toEqual([]);
+    } finally {
+      adas.close();
+      bobs.close();
+    }
   });
 });
