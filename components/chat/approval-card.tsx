@@ -5,6 +5,7 @@
 // (the parent's side panel and AgentSpawn row), or by ApprovalTarget around the child's transcript.
 import { useParams } from "next/navigation";
 import { createContext, useContext, useState } from "react";
+import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { conversationIdOf } from "./conversation-id";
 
 /** The conversation whose calls the cards inside answer (a subagent's transcript); none: the page's conversation. */
@@ -18,6 +19,8 @@ export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { 
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const mcp = /^mcp__([a-z0-9-]+)__(.+)$/.exec(toolName);
+  // "Always allow" changes the workspace's server for everyone: a member of a shared workspace may not (nor the server).
+  const readOnly = useWorkspacesStore((s) => s.workspaces.find((w) => w.id === s.currentId)?.editable === false);
   const answer = async (body: { approved: boolean; reason?: string; remember?: "tool" }) => {
     const id = conversationId ?? target ?? conversationIdOf(params as Record<string, string | string[]> | null);
     if (!id) return setError("This conversation has no id yet; reload the page.");
@@ -54,7 +57,7 @@ export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { 
           <button type="button" data-testid="approval-approve" onClick={() => answer({ approved: true })} className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-accent-fg">
             Approve
           </button>
-          {mcp && (
+          {mcp && !readOnly && (
             <button type="button" data-testid="approval-always" onClick={() => answer({ approved: true, remember: "tool" })} className="rounded-md border border-border px-2.5 py-1 text-xs text-fg">
               Always allow this tool
             </button>

@@ -44,6 +44,10 @@ describe("summarizeTool", () => {
     expect(
       summarizeTool({ toolName: "MemoryWrite", state: "output-error", input: { entry: "Prefers metric units" }, errorText: "DuplicateMemoryError: DuplicateMemoryError: Memory already holds this entry" }),
     ).toBe("Already remembered: Prefers metric units");
+    expect(summarizeTool({ toolName: "MemoryWrite", state: "output-error", input: { entry: "x" }, errorText: "WorkspaceReadOnlyError: The entry was not saved." })).toBe(
+      "Remember · not saved: only the workspace's owner or an admin can change it",
+    );
+    expect(summarizeTool({ toolName: "mcp__files__write_file", state: "output-denied", input: { path: "a" } })).toBe("mcp__files__write_file · not run");
     expect(summarizeTool({ toolName: "MemorySearch", state: "output-available", input: { query: "units" }, output: '2 memory entries match "units", best first:\n- a\n- b' })).toBe(
       "Searched memory for “units” · 2 found",
     );

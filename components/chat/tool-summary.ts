@@ -58,6 +58,8 @@ function failureInWords(toolName: string, input: unknown, errorText: string): st
       return `There is no tool ${toolName} · nothing was run`;
     case "PlanTooLargeError":
       return `${action} · not saved: the plan is too long`;
+    case "WorkspaceReadOnlyError":
+      return `${action} · not saved: only the workspace's owner or an admin can change it`;
     default:
       return `${action} · failed`;
   }
@@ -68,6 +70,8 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
     return `Already remembered: ${field(input, "entry") ?? ""}`.trim();
   }
   if (state === "output-error") return failureInWords(toolName, input, errorText ?? "");
+  // A call that waited for the person and was never run (denied, or its reply stopped first).
+  if (state === "output-denied") return `${ACTION[toolName] ?? toolName} · not run`;
   const done = state === "output-available";
   const text = typeof output === "string" ? output : "";
   const id = field(input, "task_id");

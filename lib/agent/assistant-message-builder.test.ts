@@ -72,5 +72,13 @@ describe("AssistantMessageBuilder", () => {
     ]);
     expect(message.parts[1]).toMatchObject({ state: "output-available", output: "written", approval: { id: "ap-c1", approved: true } });
     expect(message.parts[2]).toMatchObject({ state: "output-error", errorText: "ApprovalDeniedError: no", approval: { id: "ap-c2", approved: false, reason: "no" } });
+    // Stopped before the person answered: not run, settled as denied with why (never left waiting).
+    const stopped = build([
+      { type: "start-step" },
+      ...call("c3"),
+      { type: "tool-approval-response", approvalId: "ap-c3", approved: false, reason: "Not run: stopped." },
+      { type: "tool-output-denied", toolCallId: "c3" },
+    ]);
+    expect(stopped.parts[1]).toMatchObject({ state: "output-denied", approval: { id: "ap-c3", approved: false, reason: "Not run: stopped." } });
   });
 });

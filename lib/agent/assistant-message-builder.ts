@@ -98,6 +98,11 @@ export class AssistantMessageBuilder {
         }
         break;
       }
+      case "tool-output-denied": {
+        const part = this.toolParts.get(chunk.toolCallId);
+        if (part) part.state = "output-denied";
+        break;
+      }
       case "tool-output-available": {
         const part = this.toolParts.get(chunk.toolCallId);
         if (part) Object.assign(part, { state: "output-available", output: chunk.output, resultAt: this.now().toISOString() });

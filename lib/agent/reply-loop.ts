@@ -93,7 +93,8 @@ export type ReplyOptions = {
   /**
    * Waits for the person's answers to the calls of a step that wait (stored, so any tab or instance may answer).
    * An approved call then runs (its result reaches the model as any tool's); a denied one gets `errorText` as its
-   * tool error. Resolves early with what it has when the reply is stopped.
+   * tool error. Resolves early with what it has when the reply is stopped: then no call of the step runs, and each is
+   * settled in the reply as denied with STOPPED_BEFORE_ANSWER (never left waiting).
    */
   awaitApprovals?: (pending: PendingApproval[]) => Promise<ApprovalAnswer[]>;
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
@@ -105,6 +106,9 @@ export type ReplyOptions = {
   /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
   checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number; onError?: (error: unknown) => void };
 };
+
+/** Why a call that waited for the person was not run when its reply was stopped first (its part's approval.reason). */
+export const STOPPED_BEFORE_ANSWER = "Not run: the reply was stopped before the person answered.";
 
 /** A tool call of the reply that waits for the person's approval. */
 export type PendingApproval = { toolCallId: string; approvalId: string; toolName: string; input: unknown };
@@ -336,7 +340,13 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     const pending = pendingApprovals(builder.message);
     if (pending.length && options.awaitApprovals) {
       const answers = await options.awaitApprovals(pending);
-      if (abortSignal?.aborted) return stopped(stepIndex + 1);
+      if (abortSignal?.aborted) {
+        for (const call of pending) {
+          send({ type: "tool-approval-response", approvalId: call.approvalId, approved: false, reason: STOPPED_BEFORE_ANSWER });
+          send({ type: "tool-output-denied", toolCallId: call.toolCallId });
+        }
+        return stopped(stepIndex + 1);
+      }
       await answerApprovals(pending, answers, options, send);
       await checkpoint.settled();
     }

@@ -156,8 +156,10 @@ export function route<P = Record<string, never>>(
     try {
       // Who asks, and whether the conversation or workspace the path names is theirs, before the handler runs.
       const viewer = await viewerOf(request);
-      response = await handler(request, await gateRoute(viewer, request, await context.params), viewer);
-      publishChangesOf(request, response, ownerFilter(viewer));
+      const params = await gateRoute(viewer, request, await context.params);
+      response = await handler(request, params, viewer);
+      const id = (params as { id?: unknown } | null)?.id;
+      publishChangesOf(request, response, { owner: ownerFilter(viewer), workspaceId: typeof id === "string" ? id : undefined });
     } catch (error) {
       response = errorResponse(error);
     }

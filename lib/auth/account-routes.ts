@@ -1,7 +1,7 @@
 // The accounts-mode endpoints under /api/auth, by better-auth, with what Hintline adds around them: only the
 // endpoints the product uses are served; the first account becomes the admin and takes the data of open or token
 // mode; later sign-ups need an admin's invitation (unless HINTLINE_OPEN_SIGNUP=1); wrong passwords are slowed per
-// account and per address; a disabled account cannot sign in.
+// address and account (lib/auth/sign-in-limit.ts); a disabled account cannot sign in.
 import { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { parseWith, readJson } from "../api/request.ts";
@@ -10,7 +10,7 @@ import { log } from "../ops/logger.ts";
 import { accountsAuth, requestOrigin } from "./accounts.ts";
 import { authMode, openSignUp } from "./mode.ts";
 import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "./oidc.ts";
-import { clientAddress, recordSignInFailure, recordSignInSuccess, signInRetryAfter } from "./sign-in-limit.ts";
+import { clientAddress, recordSignInFailure, recordSignInSuccess, type SignInHold, signInHold } from "./sign-in-limit.ts";
 
 const email = z.string().trim().toLowerCase().email("Give a valid email address.").max(254);
 const signUpSchema = z.object({
@@ -89,26 +89,24 @@ async function signUp(request: Request): Promise<Response> {
   return response;
 }
 
-function tooMany(wait: number): Response {
-  const response = errorResponse(new ApiError("too_many_requests", `Too many failed sign-in attempts; try again in ${wait} s.`));
-  response.headers.set("retry-after", String(wait));
+function tooMany({ seconds, limit }: SignInHold): Response {
+  const where = limit === "address" ? "from your address" : "on this server in the last minute (from many addresses)";
+  const response = errorResponse(new ApiError("too_many_requests", `Too many failed sign-in attempts ${where}; try again in ${seconds} s.`));
+  response.headers.set("retry-after", String(seconds));
   return response;
 }
 
 async function signIn(request: Request): Promise<Response> {
   const input = parseWith(signInSchema, await readJson(request));
   const address = clientAddress(request);
-  const account = `account:${input.email}`;
-  const wait = Math.max(...(await Promise.all([signInRetryAfter(address), signInRetryAfter(account)])));
-  if (wait > 0) return tooMany(wait);
+  // Counted per address and account, never per account from everywhere: others' guesses lock no one else out.
+  const hold = await signInHold(address, input.email);
+  if (hold) return tooMany(hold);
   // A disabled account is refused (403) only after its password was right (lib/auth/oidc.ts's session hook): a wrong
   // password says nothing about whether the account is disabled.
   const response = await forward(withBody(request, input));
-  if (response.status === 401) {
-    await Promise.all([recordSignInFailure(address), recordSignInFailure(account, Date.now(), { countTotal: false })]);
-  } else if (response.ok) {
-    await Promise.all([recordSignInSuccess(address), recordSignInSuccess(account)]);
-  }
+  if (response.status === 401) await recordSignInFailure(address, input.email);
+  else if (response.ok) await recordSignInSuccess(address, input.email);
   return response;
 }
 

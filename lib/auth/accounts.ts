@@ -30,10 +30,13 @@ async function createAuth(origin: string) {
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256, autoSignIn: true },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 60 * 60, cookieCache: { enabled: false } },
     user: { additionalFields: { role: { type: "string", required: false, input: false }, banned: { type: "boolean", required: false, input: false } } },
-    // lib/auth/sign-in-limit.ts counts failures per account and per address (the address as scripts/server.mjs gives it).
+    // lib/auth/sign-in-limit.ts counts failures per address and account (the address as scripts/server.mjs gives it).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     plugins: oidcPlugins(),
+    // An OIDC start keeps its state (PKCE verifier, nonce, an invitation) encrypted in the browser's state cookie, not
+    // in a database row: anonymous starts, which anyone may send by the thousand, store nothing.
+    account: { storeStateStrategy: "cookie" },
     // An OIDC callback that fails before its state is read goes back to the sign-in page with ?error=<code>.
     onAPIError: { errorURL: `${origin}/sign-in` },
     databaseHooks: accountsDatabaseHooks,
@@ -42,7 +45,7 @@ async function createAuth(origin: string) {
       useSecureCookies: origin.startsWith("https:"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "strict" },
       // The OIDC state cookie must come back on the issuer's redirect, a navigation from another site.
-      cookies: { state: { attributes: { sameSite: "lax" } } },
+      cookies: { oauth_state: { name: `${ACCOUNTS_COOKIE_PREFIX}.state`, attributes: { sameSite: "lax" } } },
     },
   });
 }

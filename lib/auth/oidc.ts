@@ -2,8 +2,8 @@
 // HINTLINE_OIDC_CLIENT_SECRET are set: better-auth's genericOAuth plugin (discovery, PKCE, an id_token verified
 // against the issuer's JWKS and nonce). The provider's redirect URI is <origin>/api/auth/callback/oidc.
 // A first OIDC sign-in creates the user under sign-up's rules: the first account is the admin; later ones need an
-// invitation unless HINTLINE_OPEN_SIGNUP=1. The invitation rides in the OAuth state (stored server-side in the
-// verification table, named only by the random `state`), taken from GET /api/auth/sign-in/oidc?invitation=<token>.
+// invitation unless HINTLINE_OPEN_SIGNUP=1. The invitation rides in the OAuth state (kept encrypted in the browser's
+// state cookie: lib/auth/accounts.ts), taken from GET /api/auth/sign-in/oidc?invitation=<token>.
 // No session is made for a disabled user, by any way of signing in.
 import { APIError, getOAuthState } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";

@@ -7,7 +7,8 @@ import { ApiError } from "../api/errors.ts";
 import { requestOrigin } from "../auth/accounts.ts";
 import { authMode } from "../auth/mode.ts";
 import { requireAdmin, type Viewer } from "../auth/viewer.ts";
-import { countAdmins, createInvitation, listUsers, type UserListing, updateUser } from "../db/accounts.ts";
+import { createInvitation, listUsers, type UserListing, updateUser } from "../db/accounts.ts";
+import { forgetDisabledUser, stopDisabledUser } from "./disabled-users.ts";
 
 export const INVITATION_DAYS = 7;
 
@@ -40,8 +41,14 @@ export async function editAccountUser(viewer: Viewer, id: string, patch: z.infer
   if (id === viewer.userId && (patch.disabled === true || patch.admin === false)) {
     throw new ApiError("conflict", "You cannot disable yourself or take away your own admin role; another admin can.");
   }
-  if (patch.admin === false && (await countAdmins()) <= 1) throw new ApiError("conflict", "There must be at least one admin.");
+  // Checked in the update itself: two admins taking each other's role at once (on two instances) leave one.
   const user = await updateUser({ id, ...patch });
   if (!user) throw new ApiError("not_found", `User ${id} does not exist.`);
+  if (user === "last-admin") {
+    throw new ApiError("conflict", "There must be at least one enabled admin: this change would leave none, so nothing was changed. Make another user an admin first.");
+  }
+  // Signed out everywhere already; their replies and event streams end too, on every instance.
+  if (patch.disabled === true) await stopDisabledUser(id);
+  if (patch.disabled === false) await forgetDisabledUser(id);
   return user;
 }

@@ -3,13 +3,16 @@
 // person's reason as a tool error.
 import { oneLine } from "../agent/hints/neutralize-tags.ts";
 import { parseMcpToolName } from "../agent/mcp-rules.ts";
-import type { ApprovalAnswer, PendingApproval } from "../agent/reply-loop.ts";
+import { type ApprovalAnswer, type PendingApproval, STOPPED_BEFORE_ANSWER } from "../agent/reply-loop.ts";
 import { ToolError } from "../ai/tools/tool-result.ts";
 import { ApiError } from "../api/errors.ts";
+import { mayEditWorkspace } from "../auth/scope.ts";
+import type { Viewer } from "../auth/viewer.ts";
 import { getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { getConversation } from "../db/conversations.ts";
 import { getMcpServer, updateMcpServer } from "../db/mcp-servers.ts";
-import { answerToolApproval, createPendingApprovals, getToolApproval, listToolApprovals } from "../db/tool-approvals.ts";
+import { workspaceOwnership } from "../db/ownership.ts";
+import { answerToolApproval, cancelPendingApprovals, createPendingApprovals, getToolApproval, listToolApprovals } from "../db/tool-approvals.ts";
 import { publishChange } from "./live/event-bus.ts";
 import { replyLock } from "./live/reply-lock.ts";
 
@@ -57,8 +60,10 @@ export async function waitForApprovals({
   for (const id of ancestors) publishChange({ type: "agents", id });
   const toolCallIds = pending.map((p) => p.toolCallId);
   for (;;) {
+    // Stopped: the calls no one answered are settled (the reply stores them as denied, not run), never left waiting.
+    if (signal.aborted) await cancelPendingApprovals({ conversationId, toolCallIds, reason: STOPPED_BEFORE_ANSWER });
     const rows = await listToolApprovals({ conversationId, toolCallIds });
-    const answered = rows.filter((r) => r.status !== "pending");
+    const answered = rows.filter((r) => r.status === "approved" || r.status === "denied");
     if (answered.length === pending.length || signal.aborted) {
       for (const id of ancestors) publishChange({ type: "agents", id });
       return answered.map((row) => {
@@ -98,10 +103,22 @@ async function pendingRow(conversationId: string, toolCallId: string) {
   }
 }
 
-/** The person's answer to a waiting call, from any tab or instance. Checked whole before anything is written. */
-export async function answerApproval(conversationId: string, toolCallId: string, input: { approved: boolean; reason?: string; remember?: "tool" }): Promise<{ toolCallId: string; status: "approved" | "denied" }> {
+/**
+ * The person's answer to a waiting call, from any tab or instance. Checked whole before anything is written.
+ * "Always allow" changes the workspace's server for everyone in it, so only who may change the workspace may ask it
+ * (the owner or an admin of a shared one): anyone else is refused with 403 and nothing is answered.
+ */
+export async function answerApproval(
+  viewer: Viewer,
+  conversationId: string,
+  toolCallId: string,
+  input: { approved: boolean; reason?: string; remember?: "tool" },
+): Promise<{ toolCallId: string; status: "approved" | "denied" }> {
   const row = await pendingRow(conversationId, toolCallId);
   if (!row) throw new ApiError("not_found", `Conversation ${conversationId} has no tool call ${toolCallId} waiting for approval.`);
+  if (row.status === "cancelled") {
+    throw new ApiError("conflict", `Tool call ${toolCallId} was cancelled: its reply was stopped before it was answered, so it was not run. Send a new message instead.`);
+  }
   if (row.status !== "pending") throw new ApiError("conflict", `Tool call ${toolCallId} was already ${row.status}; the first answer stands.`);
   const live = await replyLock().live(conversationId);
   if (live?.replyId !== row.replyId) {
@@ -116,6 +133,14 @@ export async function answerApproval(conversationId: string, toolCallId: string,
     const server = parsed && conversation ? await getMcpServer({ workspaceId: conversation.workspaceId, name: parsed.server }) : null;
     if (!server || !entry?.tool) {
       throw new ApiError("conflict", `${row.toolName} cannot be always allowed here: only the tools of a workspace's own MCP servers can (the operator's servers are set in HINTLINE_MCP_CONFIG).`, "remember");
+    }
+    const workspace = await workspaceOwnership({ id: server.workspaceId });
+    if (!mayEditWorkspace(viewer, workspace?.ownerId ?? null)) {
+      throw new ApiError(
+        "forbidden",
+        `remember: "tool" would always allow ${entry.tool} of the MCP server ${server.name} for everyone in this workspace, which is shared with you to use; only its owner or an admin can change it. Nothing was answered: approve this call alone (without remember), or ask them to allow the tool.`,
+        "remember",
+      );
     }
     const tool = entry.tool;
     if (!server.alwaysAllow.includes(tool)) remember = () => updateMcpServer({ workspaceId: server.workspaceId, name: server.name, alwaysAllow: [...server.alwaysAllow, tool] });

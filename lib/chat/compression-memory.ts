@@ -21,6 +21,7 @@ import { addMemoryEntryUnless, type MemoryEntry } from "../db/memory.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { envNumber } from "../env-number.ts";
 import { logFailure } from "../ops/logger.ts";
+import { ownerMayEditWorkspace } from "./workspace-access.ts";
 import { workspaceSettingsOf } from "./workspaces.ts";
 
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -29,12 +30,16 @@ const factsTimeoutMs = () => envNumber("HINTLINE_MEMORY_FACTS_TIMEOUT_MS", DEFAU
 /** The facts a compression proposed, waiting for the compression to be stored. */
 export type ProposedFacts = { workspaceId: string; facts: string[]; failed: boolean };
 
-/** The workspace a compression of this conversation may add facts to, or null when that is off (or it has none). */
+/**
+ * The workspace a compression of this conversation may add facts to, or null when that is off, when it has none, or
+ * when the conversation's owner may not change it (a member in a shared workspace: then no facts are even asked for).
+ */
 export async function factsTarget(conversationId: string): Promise<string | null> {
   const conversation = await getConversation({ id: conversationId });
   if (!conversation) return null;
   const settings = await workspaceSettingsOf(conversation.workspaceId);
-  return settings?.memory.fromCompression ? conversation.workspaceId : null;
+  if (!settings?.memory.fromCompression) return null;
+  return (await ownerMayEditWorkspace({ ownerId: conversation.ownerId, workspaceId: conversation.workspaceId })) ? conversation.workspaceId : null;
 }
 
 /**

@@ -16,6 +16,7 @@ import { listTasks } from "../db/tasks.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { checkImagesAccepted, prepareAttachments } from "./attachments.ts";
 import { branchForEditedMessage, checkEdit } from "./branches.ts";
+import { listenForDisabledUsers, refuseIfDisabled } from "./disabled-users.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { type OpenedTurn, openContinuation, openTurn, type PersonMessage } from "./record-turn.ts";
@@ -90,6 +91,8 @@ export async function startReply({
   // The lock first: a message refused because a reply is live (409) creates nothing, not even the conversation.
   // A Continue holds it under the id of the reply it continues (the row that is "streaming" again).
   const replyId = continuing ? await continuedReplyId(conversationId) : generateId();
+  // An admin may disable the user while this request is under way: this instance hears of it from now on.
+  if (viewer.kind === "user") await listenForDisabledUsers();
   const controller = await replyLock().acquire(conversationId, replyId);
   if (!controller) {
     throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
@@ -99,6 +102,7 @@ export async function startReply({
   let tasksAtStart: Task[];
   let turn: OpenedTurn & { continued?: ChatMessage };
   try {
+    if (viewer.kind === "user") refuseIfDisabled(viewer.userId);
     // Read before the turn's transaction: on SQLite that holds the one connection until it commits.
     [conversation, tasksAtStart] = await Promise.all([
       continuing

@@ -50,6 +50,16 @@ export async function liveLease(conversationId: string): Promise<Lease | undefin
   return rows[0] ? { replyId: rows[0].reply_id, instanceId: rows[0].instance_id } : undefined;
 }
 
+/** The conversations of `ownerId` (accounts mode) whose replies hold a live lease: being written by some instance. */
+export async function liveLeasesOfOwner(ownerId: string): Promise<string[]> {
+  const rows = await (await db()).$queryRawUnsafe<{ conversation_id: string }[]>(
+    `SELECT l.conversation_id FROM hintline_live_reply l JOIN "Conversation" c ON c."id" = l.conversation_id
+     WHERE c."ownerId" = $1 AND l.lease_until > now()`,
+    ownerId,
+  );
+  return rows.map((r) => r.conversation_id);
+}
+
 /** Appends chunks (SSE lines) of a reply from `seq` on. */
 export async function appendChunks(replyId: string, seq: number, chunks: string[]): Promise<void> {
   if (chunks.length === 0) return;

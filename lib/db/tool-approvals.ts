@@ -6,7 +6,8 @@ export type ToolApprovalRow = {
   toolCallId: string;
   replyId: string;
   toolName: string;
-  status: "pending" | "approved" | "denied";
+  /** "cancelled": its reply was stopped before anyone answered (it was not run). */
+  status: "pending" | "approved" | "denied" | "cancelled";
   reason: string | null;
   remember: boolean;
 };
@@ -39,6 +40,12 @@ export async function listPendingApprovals({ conversationIds }: { conversationId
   if (conversationIds.length === 0) return [];
   const db = await getDb();
   return (await db.toolApproval.findMany({ where: { conversationId: { in: conversationIds }, status: "pending" }, select: SELECT, orderBy: { createdAt: "asc" } })) as ToolApprovalRow[];
+}
+
+/** Settles the calls still pending as cancelled, with why (their reply was stopped): none is left waiting. */
+export async function cancelPendingApprovals({ conversationId, toolCallIds, reason }: { conversationId: string; toolCallIds: string[]; reason: string }): Promise<void> {
+  const db = await getDb();
+  await db.toolApproval.updateMany({ where: { conversationId, toolCallId: { in: toolCallIds }, status: "pending" }, data: { status: "cancelled", reason, answeredAt: new Date() } });
 }
 
 /** Answers a pending call; false when it was answered already (the first answer stands). */

@@ -2,11 +2,12 @@
 // dance done by hand with fetch: GET /api/auth/sign-in/oidc → the issuer's authorize → /api/auth/callback/oidc →
 // session cookie. A first sign-in follows sign-up's rules (first account admin, later ones need an invitation unless
 // HINTLINE_OPEN_SIGNUP=1); a disabled user, a forged id_token and a callback without the browser's state cookie get
-// no session.
+// no session; a start stores nothing (its state rides, encrypted, in the browser's cookie).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieOf, invite, type SignedIn, signIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, freePort, startAppServer } from "../support/app-server.ts";
 import { type OidcIssuer, type OidcUser, startOidcIssuer } from "../support/oidc-issuer.ts";
+import { snapshotDatabase } from "./helpers.ts";
 
 const person = (name: string): OidcUser => ({ sub: `sub-${name.toLowerCase()}`, email: `${name.toLowerCase()}@idp.test`, name });
 
@@ -99,6 +100,8 @@ describe("OIDC sign-in, invitations required", () => {
     const invitation = await invite(server.url, admin);
     const admitted = await oidcSignIn(server, issuer, bob, { invitation });
     expect(admitted.callback.status).toBe(200);
+    // The invitation rides in the state cookie encrypted, never in clear.
+    expect(admitted.start.headers.getSetCookie().join("\n")).not.toContain(invitation);
     expect(await sessionUser(server, admitted.cookie)).toMatchObject({ email: bob.email });
     expect((await users(server, admin)).find((u) => u.email === bob.email)).toMatchObject({ admin: false, disabled: false });
 
@@ -142,6 +145,13 @@ describe("OIDC sign-in, invitations required", () => {
     } finally {
       issuer.forgeSignature = false;
     }
+  });
+
+  it("stores nothing for starts that never come back: anonymous starts cannot fill the database", async () => {
+    const before = snapshotDatabase(server.databaseUrl);
+    const starts = await Promise.all(Array.from({ length: 40 }, () => fetch(`${server.url}/api/auth/sign-in/oidc?invitation=x`, { redirect: "manual" })));
+    expect(starts.map((s) => s.status)).toEqual(Array(40).fill(302));
+    expect(snapshotDatabase(server.databaseUrl)).toEqual(before);
   });
 
   it("gives no session to a callback without the state cookie of the browser that started it (login CSRF)", async () => {

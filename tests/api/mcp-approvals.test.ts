@@ -1,16 +1,17 @@
 // Approvals of MCP calls through the OpenAI fake, on SQLite and PostgreSQL: a call that needs the person is stored as
 // a tool part in state approval-requested (a reload shows it), waits, and is answered by POST
 // /api/conversations/:id/approvals/:toolCallId — approved (it runs, its result reaches the provider), denied (the
-// model gets the person's reason as a tool error), remembered ("Always allow this tool"). On PostgreSQL another
-// instance answers and the reply goes on where it waits.
+// model gets the person's reason as a tool error), remembered ("Always allow this tool"), or left when the reply is
+// stopped (then settled: not run, shown denied with why, never waiting again). On PostgreSQL another instance answers
+// (and stops) and the reply goes on where it waits.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
-import { chunkReader, getJson } from "../support/chat-client.ts";
+import { chunkReader, getJson, stopReply } from "../support/chat-client.ts";
 import { type McpHttpServer, operatorConfig, startEverythingHttp, stdioEntries } from "../support/mcp-reference.ts";
 import { type FakeReply, type OpenAIFake, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
-import { type ApiMessage, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
+import { type ApiMessage, countRows, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
 
 const kinds = databaseKinds("mcpapprovals");
 
@@ -110,6 +111,24 @@ describe.each(kinds)("$name: MCP approvals", ({ name: kind, databaseUrl }) => {
     const chunks = await chunkReader(response).rest();
     expect(chunks.some((c) => c.type === "tool-approval-request")).toBe(false);
     expect(toolResultText(fake.requests[1], "again")).toMatch(/^Echo: second/);
+  });
+
+  it("a call still waiting when its reply is stopped is settled: not run, stored as denied with why, its answer a 409", async () => {
+    const target = path.join(filesDir, "stopped.txt");
+    const { id, callId, reader } = await waitingReply({ name: "mcp__files__write_file", arguments: { path: target, content: "never" } });
+    const stopped = await stopReply(other?.url ?? server.url, id);
+    expect(stopped.status).toBe(200);
+    const chunks = await reader.rest();
+    expect(chunks.some((c) => c.type === "tool-output-denied" && c.toolCallId === callId)).toBe(true);
+    const { body } = await getJson<{ messages: ApiMessage[] }>(api(`/conversations/${id}`));
+    const reply = body.messages.at(-1)!;
+    expect(reply.metadata?.status).toBe("incomplete");
+    const part = reply.parts.find((p) => p.type === "tool-mcp__files__write_file");
+    expect(part).toMatchObject({ state: "output-denied", approval: { approved: false, reason: expect.stringMatching(/stopped before .* answered/) } });
+    expect(await expectApiError(await answer(id, callId, { approved: true }), 409, "conflict")).toMatch(/was cancelled: .*stopped/);
+    expect(await countRows(server.databaseUrl, "ToolApproval", "status", "pending")).toBe(0);
+    expect(await countRows(server.databaseUrl, "ToolApproval", "status", "cancelled")).toBe(1);
+    expect(fs.existsSync(target)).toBe(false);
   });
 
   it("bad answers are 4xx naming the problem and change nothing; the call still waits", async () => {

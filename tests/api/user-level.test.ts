@@ -3,11 +3,14 @@
 // level over its workspace's over its owner's default workspace's; in a shared workspace each person's conversations
 // see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
 // hint while its system prompt stays byte-identical; the container is no workspace to anyone. A member uses the shared
-// workspace and may not change it: the list and the settings page say so, and every write is refused.
+// workspace and may not change it: the list and the settings page say so, and every write is refused; nor may their
+// agent, their subagent, their compression or their "Always allow" change it for everyone; the events of their own
+// workspaces reach only them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
-import { readChunks } from "../support/chat-client.ts";
+import { chunkReader, listenToEvents, readChunks } from "../support/chat-client.ts";
+import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
 
@@ -22,10 +25,17 @@ const workspaceReminders = (r: RecordedRequest | undefined) =>
     .map(text);
 
 type Agent = { id: string; description: string; origin: string };
+type Compact = { compressed: boolean; compression?: { memory?: { stored: Array<{ text: string }> } } };
+
+const filler = (seed: string) => Array.from({ length: 180 }, (_, i) => `${seed}${i % 7} river`).join(" ");
+const SUMMARY = "## Task Overview\nRivers.\n## Current State\nTalking.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+/** The text a tool call's result had in whichever of the requests carries it. */
+const resultIn = (requests: RecordedRequest[], callId: string) => requests.map((r) => toolResultText(r, callId)).find((t) => t && t !== '""') ?? "";
 
 describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents", ({ databaseUrl }) => {
   let fake: OpenAIFake;
   let server: AppServer;
+  let everything: McpHttpServer;
   let ada: SignedIn;
   let bob: SignedIn;
   let shared: string;
@@ -59,7 +69,10 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
 
   beforeAll(async () => {
     fake = await startOpenAIFake();
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_AUTH: "accounts", HINTLINE_MAX_RETRIES: "0" }, databaseUrl: await databaseUrl() });
+    everything = await startEverythingHttp();
+    // The MCP server is on loopback: allowed for the test.
+    const env = { ...providerEnv(fake.url), HINTLINE_AUTH: "accounts", HINTLINE_MAX_RETRIES: "0", HINTLINE_MCP_ALLOW_PRIVATE: "1" };
+    server = await startAppServer({ env, databaseUrl: await databaseUrl() });
     ada = await signUp(server.url, accountFor("Ada"));
     bob = await signUp(server.url, accountFor("Bob"), await invite(server.url, ada));
     // A shared workspace with its own "style" skill and "reviewer" agent.
@@ -77,6 +90,7 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
   afterAll(async () => {
     await server?.stop();
     await fake?.close();
+    await everything?.stop();
   });
 
   it("lists, reads, edits and deletes the own level, refusing bad input and duplicates with reasons", async () => {
@@ -220,5 +234,110 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     // Told once: the next turn carries it where it was, and no new one.
     const [bobThird] = await turn(bob, bobId, "more");
     expect(workspaceReminders(bobThird)).toHaveLength(1);
+  });
+
+  // What the member's agent and answers do to the shared workspace: nothing that everyone else is then given.
+  const sharedMemory = async () => (await call<{ text: string }[]>(ada, "GET", `/workspaces/${shared}/memory`)).map((e) => e.text);
+
+  it("refuses a member's MemoryWrite in the shared workspace, and their subagent's, with a tool error; the admin's is stored", async () => {
+    const before = await sharedMemory();
+    const id = `bob-memory-${seq++}`;
+    const refused = resultIn(
+      await turn(bob, id, "remember that Bob owns the release", [{ kind: "tools", calls: [{ id: "mem-1", name: "MemoryWrite", arguments: { entry: "Bob owns the release" } }] }, { text: "noted" }], shared),
+      "mem-1",
+    );
+    expect(refused).toMatch(/^WorkspaceReadOnlyError: .*shared with the person.*only its owner or an admin/s);
+    expect(refused).toMatch(/\nWhat to do: .*reply/);
+    expect(refused).toContain("(Tool call #1 for 'MemoryWrite' in this conversation.)");
+    // A child of Bob's conversation writes for Bob: his own agent, allowed MemoryWrite, is refused the same way.
+    await call(bob, "POST", "/me/agents", { id: "scribe", description: "Writes memory.", instructions: "Remember what you are told.", tools: ["MemoryWrite"] }, 201);
+    const spawned = await turn(bob, id, "delegate it", [
+      { kind: "tools", calls: [{ id: "spawn-scribe", name: "AgentSpawn", arguments: { agent_id: "scribe", task: "remember the release owner" } }] },
+      { kind: "tools", calls: [{ id: "child-mem", name: "MemoryWrite", arguments: { entry: "Child: Bob owns the release" } }] },
+      { text: "child done" },
+      { text: "parent done" },
+    ]);
+    expect(resultIn(spawned, "child-mem")).toMatch(/^WorkspaceReadOnlyError: /);
+    expect(await sharedMemory()).toEqual(before);
+    const adas = await turn(ada, `ada-memory-${seq++}`, "remember", [{ kind: "tools", calls: [{ id: "mem-2", name: "MemoryWrite", arguments: { entry: "Ada owns the roadmap" } }] }, { text: "noted" }], shared);
+    expect(resultIn(adas, "mem-2")).toMatch(/^Memory entry saved/);
+    expect(await sharedMemory()).toEqual([...before, "Ada owns the roadmap"]);
+    await call(bob, "DELETE", "/me/agents/scribe", undefined, 204);
+  });
+
+  it("asks for no durable facts when a member's conversation in the shared workspace is compressed; the admin's are stored", async () => {
+    const before = await sharedMemory();
+    const compacted = async (as: SignedIn, id: string) => {
+      await turn(as, id, "hello", [{ text: "ok" }], shared);
+      await call(as, "PATCH", `/conversations/${id}`, { settings: { context: { contextWindow: 8000 } } });
+      for (let i = 0; i < 3; i++) await turn(as, id, `tell me about rivers ${i}`, [{ text: filler(`r${i}`) }]);
+      fake.enqueue({ text: SUMMARY });
+      return call<Compact>(as, "POST", `/conversations/${id}/compact`);
+    };
+    fake.enqueueMemory({ text: JSON.stringify(["The team ships on Fridays"]) });
+    const asked = fake.memoryRequests.length;
+    const bobs = await compacted(bob, `bob-compact-${seq++}`);
+    expect(bobs.compressed).toBe(true);
+    expect(bobs.compression?.memory).toBeUndefined();
+    expect(fake.memoryRequests.length).toBe(asked);
+    expect(await sharedMemory()).toEqual(before);
+    const adas = await compacted(ada, `ada-compact-${seq++}`);
+    expect(adas.compression?.memory?.stored.map((s) => s.text)).toEqual(["The team ships on Fridays"]);
+    expect(await sharedMemory()).toEqual([...before, "The team ships on Fridays"]);
+  });
+
+  it("refuses a member's 'Always allow' of the shared workspace's MCP tool (403 naming remember, nothing changed); the call alone is approved; the admin's is stored", async () => {
+    await call(ada, "POST", `/workspaces/${shared}/mcp-servers`, { name: "everything", url: everything.url, approval: "ask" }, 201);
+    const allowed = async () => (await call<{ alwaysAllow: string[] }>(bob, "GET", `/workspaces/${shared}/mcp-servers/everything`)).alwaysAllow;
+    const answer = (as: SignedIn, id: string, callId: string, body: unknown) =>
+      fetch(`${server.url}/api/conversations/${id}/approvals/${callId}`, jsonRequest("POST", body, as.headers));
+    const waiting = async (as: SignedIn, callId: string) => {
+      const id = `mcp-${callId}-${seq++}`;
+      fake.enqueue({ kind: "tools", calls: [{ id: callId, name: "mcp__everything__echo", arguments: { message: callId } }] }, { text: "done" });
+      const response = await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id, message: userMessage(`m-${id}`, "echo it"), workspaceId: shared }, as.headers));
+      expect(response.status).toBe(200);
+      const reader = chunkReader(response);
+      await reader.until((c) => c.type === "tool-approval-request");
+      return { id, reader };
+    };
+    const bobs = await waiting(bob, "bob-echo");
+    const refused = await expectApiError(await answer(bob, bobs.id, "bob-echo", { approved: true, remember: "tool" }), 403, "forbidden");
+    expect(refused).toMatch(/remember/);
+    expect(refused).toMatch(/only its owner or an admin/);
+    expect(await allowed()).toEqual([]);
+    // Nothing was answered: the call still waits, and Bob approves it alone.
+    const view = await call<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(bob, "GET", `/conversations/${bobs.id}`);
+    expect(view.messages.at(-1)?.parts.find((p) => p.type === "tool-mcp__everything__echo")?.state).toBe("approval-requested");
+    expect((await answer(bob, bobs.id, "bob-echo", { approved: true })).status).toBe(200);
+    const chunks = await bobs.reader.rest();
+    expect(chunks.some((c) => c.type === "tool-output-available" && c.toolCallId === "bob-echo")).toBe(true);
+    expect(await allowed()).toEqual([]);
+    // The admin's answer changes the server for everyone.
+    const adas = await waiting(ada, "ada-echo");
+    expect((await answer(ada, adas.id, "ada-echo", { approved: true, remember: "tool" })).status).toBe(200);
+    await adas.reader.rest();
+    expect(await allowed()).toEqual(["echo"]);
+    await call(ada, "DELETE", `/workspaces/${shared}/mcp-servers/everything`, undefined, 204);
+  });
+
+  // Last: it renames the shared workspace (to its own name), which every conversation in it hears of.
+  it("sends the events of a member's own workspace to the member only, and the shared workspace's to everyone", async () => {
+    const adas = listenToEvents(server.url, { headers: ada.headers });
+    const bobs = listenToEvents(server.url, { headers: bob.headers });
+    try {
+      await Promise.all([adas.opened, bobs.opened]);
+      const bobsDefault = (await call<{ id: string; name: string; shared: boolean }[]>(bob, "GET", "/workspaces")).find((w) => w.name === "default" && !w.shared)!.id;
+      // Bob's write to his own default workspace, which routes name "default" as they do every person's own.
+      await call(bob, "POST", "/workspaces/default/skills", { name: `bob-event-${seq++}`, description: "d", instructions: "i" }, 201);
+      await bobs.waitFor((e) => e.type === "workspace" && e.id === bobsDefault, "Bob's event for his own default workspace");
+      // Then the admin's write to the shared one, which both hear; by then the admin's stream had every event it would.
+      await call(ada, "PATCH", `/workspaces/${shared}`, { name: "Team" });
+      for (const listener of [adas, bobs]) await listener.waitFor((e) => e.type === "workspace" && e.id === shared, "the shared workspace's event");
+      expect(adas.events.filter((e) => e.type === "workspace" && e.id !== shared)).toEqual([]);
+      expect(bobs.events.filter((e) => e.type === "workspace" && e.id !== shared && e.id !== bobsDefault)).toEqual([]);
+    } finally {
+      adas.close();
+      bobs.close();
+    }
   });
 });

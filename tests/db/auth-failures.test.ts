@@ -1,5 +1,5 @@
 // The sign-in and bearer-token limit's shared rows (lib/db/auth-failures.ts) against a real database: the n-th newest
-// failure of an address and of the total, the window, pruning and a success forgetting an address. On PostgreSQL the
+// failure of an address and of the total, the window, pruning and a success forgetting its account's failures at an address. On PostgreSQL the
 // limit itself runs on these rows (every instance counts them); on SQLite it counts in memory (lib/auth/sign-in-limit.test.ts).
 import { afterAll, describe, expect, inject, it } from "vitest";
 
@@ -23,16 +23,19 @@ describe(`failed credential checks on ${inject("databaseKind")}`, { timeout: 30_
     const [a, b] = [unique("203.0.113.1"), unique("203.0.113.2")];
     const t0 = Date.UTC(2030, 0, 1);
     const forgetBefore = at(t0 - SIGN_IN_WINDOW_MS);
-    for (let i = 0; i < 3; i++) await addFailure({ key: a, total: true, at: at(t0 + i * 1000), forgetBefore });
-    await addFailure({ key: b, total: false, at: at(t0 + 5000), forgetBefore });
-    expect(await nthNewestFailures({ key: a, since: at(t0 - 1), nth: 3, nthTotal: 3 })).toEqual({ byKey: at(t0), total: at(t0) });
-    expect(await nthNewestFailures({ key: a, since: at(t0), nth: 3, nthTotal: 2 })).toEqual({ byKey: undefined, total: at(t0 + 1000) });
-    expect(await nthNewestFailures({ key: b, since: at(t0 - 1), nth: 1, nthTotal: 4 })).toEqual({ byKey: at(t0 + 5000), total: undefined });
+    for (let i = 0; i < 3; i++) await addFailure({ key: a, account: "", at: at(t0 + i * 1000), forgetBefore });
+    await addFailure({ key: b, account: "ann", at: at(t0 + 5000), forgetBefore });
+    expect(await nthNewestFailures({ key: a, since: at(t0 - 1), nth: 3, nthTotal: 4 })).toEqual({ byKey: at(t0), total: at(t0) });
+    expect(await nthNewestFailures({ key: a, since: at(t0), nth: 3, nthTotal: 2 })).toEqual({ byKey: undefined, total: at(t0 + 2000) });
+    expect(await nthNewestFailures({ key: b, since: at(t0 - 1), nth: 1, nthTotal: 5 })).toEqual({ byKey: at(t0 + 5000), total: undefined });
     // A failure a minute later prunes every row older than its window.
-    await addFailure({ key: b, total: true, at: at(t0 + 70_000), forgetBefore: at(t0 + 70_000 - SIGN_IN_WINDOW_MS) });
+    await addFailure({ key: b, account: "bob", at: at(t0 + 70_000), forgetBefore: at(t0 + 70_000 - SIGN_IN_WINDOW_MS) });
     const db = await getDb();
     expect((await db.authFailure.findMany({ where: { key: { in: [a, b] } }, select: { key: true } })).map((r) => r.key)).toEqual([b]);
-    await clearFailures(b);
+    // A success forgets only its own account's failures at that address.
+    await clearFailures(b, "ann");
+    expect(await db.authFailure.count({ where: { key: b } })).toBe(1);
+    await clearFailures(b, "bob");
     expect(await db.authFailure.count({ where: { key: b } })).toBe(0);
   });
 
@@ -41,18 +44,22 @@ describe(`failed credential checks on ${inject("databaseKind")}`, { timeout: 30_
     const t0 = Date.now();
     for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
       expect(await signInRetryAfter(address, t0 + i)).toBe(0);
-      await recordSignInFailure(address, t0 + i);
+      await recordSignInFailure(address, i % 2 ? "ann" : "", t0 + i);
     }
     expect(await signInRetryAfter(address, t0 + 10_000)).toBe(50);
     expect(await signInRetryAfter(unique("other"), t0 + 10_000)).toBe(0);
     expect(await signInRetryAfter(address, t0 + SIGN_IN_WINDOW_MS + 10)).toBe(0);
-    await recordSignInSuccess(address);
+    await recordSignInSuccess(address, "ann");
+    expect(await signInRetryAfter(address, t0 + 10_000)).toBe(0); // five left: under the limit
+    for (let i = 0; i < 5; i++) await recordSignInFailure(address, "ann", t0 + 20 + i);
+    expect(await signInRetryAfter(address, t0 + 10_000)).toBe(50);
+    await recordSignInSuccess(address, "");
     expect(await signInRetryAfter(address, t0 + 10_000)).toBe(0);
   });
 
   it("limits everyone once the failures of all addresses reach the total", async () => {
     const t0 = Date.now() + 5 * SIGN_IN_WINDOW_MS; // past every other test's failures
-    for (let i = 0; i < MAX_FAILURES_TOTAL; i++) await recordSignInFailure(unique("spray"), t0);
+    for (let i = 0; i < MAX_FAILURES_TOTAL; i++) await recordSignInFailure(unique("spray"), "", t0);
     expect(await signInRetryAfter(unique("fresh"), t0 + 1000)).toBe(59);
     expect(await signInRetryAfter(unique("fresh"), t0 + SIGN_IN_WINDOW_MS)).toBe(0);
   });

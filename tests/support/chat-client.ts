@@ -100,14 +100,17 @@ export type EventListener = {
   opened: Promise<string | null>;
   /** Resolves once an event matches; throws at the deadline (or when the stream failed), naming `what` and the events seen. */
   waitFor: (match: (event: { type: string; id: string }) => boolean, what: string, timeoutMs?: number) => Promise<void>;
+  /** Whether the stream ended (or failed) before `close` was called: the server closed it. */
+  ended: () => boolean;
 };
 
 /**
  * Reads server-sent events from GET /api/events into `events` until `close` is called. Fails loudly: `opened` rejects
  * when the request fails, is refused or sends no comment within `openTimeoutMs`; `waitFor` throws at its deadline,
- * and a stream that fails or ends before `close` makes the next `waitFor` throw.
+ * and a stream that fails or ends before `close` makes the next `waitFor` throw (and `ended` say so). `headers`: a
+ * signed-in user's (accounts mode).
  */
-export function listenToEvents(url: string, { openTimeoutMs = 10_000 }: { openTimeoutMs?: number } = {}): EventListener {
+export function listenToEvents(url: string, { openTimeoutMs = 10_000, headers = {} }: { openTimeoutMs?: number; headers?: Record<string, string> } = {}): EventListener {
   const events: Array<{ type: string; id: string }> = [];
   const comments: string[] = [];
   const controller = new AbortController();
@@ -124,7 +127,7 @@ export function listenToEvents(url: string, { openTimeoutMs = 10_000 }: { openTi
     openTimeoutMs,
   );
   void (async () => {
-    const response = await fetch(`${url}/api/events`, { signal: controller.signal });
+    const response = await fetch(`${url}/api/events`, { headers, signal: controller.signal });
     if (!response.ok || !response.body) throw new Error(`listenToEvents: GET ${url}/api/events answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
     const contentType = response.headers.get("content-type");
     const reader = response.body.getReader();
@@ -166,5 +169,5 @@ export function listenToEvents(url: string, { openTimeoutMs = 10_000 }: { openTi
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  return { events, comments, close, opened, waitFor };
+  return { events, comments, close, opened, waitFor, ended: () => failure !== undefined };
 }

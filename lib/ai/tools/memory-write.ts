@@ -3,7 +3,9 @@ import { z } from "zod";
 import { MAX_MEMORY_ENTRY_CHARS } from "../../agent/workspace-limits.ts";
 import { memoryEntryProblem } from "../../agent/workspace-text.ts";
 import { ApiError } from "../../api/errors.ts";
+import { getConversation } from "../../db/conversations.ts";
 import { countMemory } from "../../db/memory.ts";
+import { ownerMayEditWorkspace } from "../../chat/workspace-access.ts";
 import { rememberEntry } from "../../chat/workspaces.ts";
 import { ToolError } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
@@ -31,6 +33,17 @@ export function memoryWriteTool(ctx: ToolContext) {
         throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send one concise line, like ${EXAMPLE}.`, toolName, call });
       }
       const workspaceId = await workspaceOf(ctx);
+      const conversation = await getConversation({ id: ctx.conversationId });
+      if (!(await ownerMayEditWorkspace({ ownerId: conversation?.ownerId, workspaceId }))) {
+        throw new ToolError({
+          type: "WorkspaceReadOnlyError",
+          text: "WorkspaceReadOnlyError: The entry was not saved. This workspace is shared with the person to use, and only its owner or an admin can change it; its memory goes into everyone's conversations, so the person's agent may not write it.",
+          args: raw,
+          advice: "Do not call MemoryWrite again in this workspace. Keep the fact in your reply (or in a task) for this conversation, and tell the person that the workspace's owner or an admin can add it to the memory.",
+          toolName,
+          call,
+        });
+      }
       try {
         const saved = await rememberEntry(workspaceId, entry, "agent", ctx.conversationId);
         const total = await countMemory({ workspaceId });

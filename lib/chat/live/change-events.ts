@@ -28,10 +28,15 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
   return [];
 }
 
-/** A write's events; a user's conversation events carry their id (the conversation may be gone: a delete). */
-export function publishChangesOf(request: Request, response: Response, owner?: string): void {
+/**
+ * A write's events; a user's conversation events carry their id (the conversation may be gone: a delete). A workspace
+ * event names the workspace the route resolved (`workspaceId`): a path's "default" is each person's own, so the id in
+ * the path would reach the owner of the workspace whose id is "default" instead.
+ */
+export function publishChangesOf(request: Request, response: Response, { owner, workspaceId }: { owner?: string; workspaceId?: string } = {}): void {
   if (!response.ok || !WRITES.has(request.method)) return;
   for (const event of changesOf(request.method, new URL(request.url).pathname)) {
-    publishChange(owner !== undefined && event.type !== "workspace" ? { ...event, owner } : event);
+    if (event.type === "workspace") publishChange(workspaceId !== undefined && event.id !== "" ? { ...event, id: workspaceId } : event);
+    else publishChange(owner !== undefined ? { ...event, owner } : event);
   }
 }

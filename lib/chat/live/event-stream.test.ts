@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changesOf } from "./change-events.ts";
-import { createMemoryBus } from "./event-bus.ts";
+import { changesOf, publishChangesOf } from "./change-events.ts";
+import { type ChangeEvent, createMemoryBus, eventBus } from "./event-bus.ts";
 import { eventStream } from "./event-stream.ts";
 
 const decoder = new TextDecoder();
@@ -66,5 +66,25 @@ describe("changes of a write", () => {
     expect(changesOf("GET", "/api/conversations/a")).toEqual([]);
     expect(changesOf("POST", "/api/chat")).toEqual([]);
     expect(changesOf("POST", "/api/conversations/a/stop")).toEqual([]);
+  });
+
+  it("publishes a workspace event under the id the route resolved, and a user's conversation events with their id", () => {
+    const seen: ChangeEvent[] = [];
+    const off = eventBus().subscribe((event) => seen.push(event));
+    try {
+      const created = new Response(null, { status: 201 });
+      // A member's "default" is their own workspace, not the one whose id is "default".
+      publishChangesOf(new Request("http://x/api/workspaces/default/skills", { method: "POST" }), created, { owner: "u1", workspaceId: "default-u1" });
+      publishChangesOf(new Request("http://x/api/conversations/c1/tasks", { method: "POST" }), created, { owner: "u1", workspaceId: "c1" });
+      publishChangesOf(new Request("http://x/api/workspaces", { method: "POST" }), created, { owner: "u1" });
+      publishChangesOf(new Request("http://x/api/workspaces/w1", { method: "PATCH" }), new Response(null, { status: 403 }), { workspaceId: "w1" });
+      expect(seen).toEqual([
+        { type: "workspace", id: "default-u1" },
+        { type: "tasks", id: "c1", owner: "u1" },
+        { type: "workspace", id: "" },
+      ]);
+    } finally {
+      off();
+    }
   });
 });

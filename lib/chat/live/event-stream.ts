@@ -10,11 +10,12 @@ export const EVENTS_QUEUE_LIMIT = 256;
 const KEEP_ALIVE_MS = 15_000;
 const encoder = new TextEncoder();
 
-// Every open stream of this process, so that metrics can count them and a shutting-down server can close them (the
-// browsers' EventSource then reconnects, to another instance behind a load balancer).
-const holder = globalThis as unknown as { __hintlineEventStreams?: Set<() => void> };
-holder.__hintlineEventStreams ??= new Set();
-const open = holder.__hintlineEventStreams;
+// Every open stream of this process with the user it is for (accounts mode), so that metrics can count them, a
+// shutting-down server can close them (the browsers' EventSource then reconnects, to another instance behind a load
+// balancer), and a disabled user's are closed at once (their EventSource's reconnect is refused).
+const holder = globalThis as unknown as { __hintlineEventStreamsByUser?: Map<() => void, string | undefined> };
+holder.__hintlineEventStreamsByUser ??= new Map();
+const open = holder.__hintlineEventStreamsByUser;
 
 export function eventListenerCount(): number {
   return open.size;
@@ -22,7 +23,12 @@ export function eventListenerCount(): number {
 
 /** Ends every open event stream of this process. */
 export function closeEventStreams(): void {
-  for (const close of [...open]) close();
+  for (const close of [...open.keys()]) close();
+}
+
+/** Ends this process's event streams of one user. */
+export function closeEventStreamsOf(userId: string): void {
+  for (const [close, user] of [...open]) if (user === userId) close();
 }
 
 export function eventStream({
@@ -31,6 +37,7 @@ export function eventStream({
   keepAliveMs = KEEP_ALIVE_MS,
   signal,
   accept,
+  userId,
 }: {
   bus?: EventBus;
   queueLimit?: number;
@@ -38,6 +45,8 @@ export function eventStream({
   signal?: AbortSignal;
   /** Which events this listener may see (accounts mode: lib/chat/live/event-access.ts); absent: all. */
   accept?: (event: ChangeEvent) => Promise<boolean>;
+  /** The signed-in user it is for (accounts mode). */
+  userId?: string;
 } = {}): ReadableStream<Uint8Array> {
   let stop = () => {};
   return new ReadableStream<Uint8Array>(
@@ -73,7 +82,7 @@ export function eventStream({
         });
         const timer = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
         timer.unref?.();
-        open.add(close);
+        open.set(close, userId);
         stop = () => {
           closed = true;
           open.delete(close);
@@ -94,7 +103,8 @@ export function eventStream({
 }
 
 export function eventsResponse(viewer: Viewer, signal?: AbortSignal): Response {
-  return new Response(eventStream({ signal, accept: eventAccess(viewer) }), {
+  const userId = viewer.kind === "user" ? viewer.userId : undefined;
+  return new Response(eventStream({ signal, accept: eventAccess(viewer), userId }), {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
   });
 }

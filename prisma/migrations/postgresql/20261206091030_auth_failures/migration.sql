@@ -3,7 +3,7 @@
 CREATE TABLE "AuthFailure" (
     "id" SERIAL NOT NULL,
     "key" TEXT NOT NULL,
-    "total" BOOLEAN NOT NULL,
+    "account" TEXT NOT NULL DEFAULT '',
     "at" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "AuthFailure_pkey" PRIMARY KEY ("id")

@@ -3,7 +3,7 @@
 CREATE TABLE "AuthFailure" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "key" TEXT NOT NULL,
-    "total" BOOLEAN NOT NULL,
+    "account" TEXT NOT NULL DEFAULT '',
     "at" DATETIME NOT NULL
 );
 

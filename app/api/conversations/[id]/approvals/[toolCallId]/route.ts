@@ -7,11 +7,11 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string; toolCallId: string };
 
-export const POST = route<Params>(async (request, { id, toolCallId }) => {
+export const POST = route<Params>(async (request, { id, toolCallId }, viewer) => {
   const conversationId = parseWith(idSchema, id, "conversation id");
   const callId = parseWith(toolCallIdSchema, toolCallId, "tool call id");
   const input = parseWith(approvalAnswerSchema, await readJson(request));
-  return Response.json(await answerApproval(conversationId, callId, input));
+  return Response.json(await answerApproval(viewer, conversationId, callId, input));
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");
