@@ -48,11 +48,11 @@ describe(`failed credential checks on ${inject("databaseKind")}`, { timeout: 30_
     }
     expect(await signInRetryAfter(address, t0 + 10_000)).toBe(50);
     expect(await signInRetryAfter(unique("other"), t0 + 10_000)).toBe(0);
-    expect(await signInRetryAfter(address, t0 + SIGN_IN_WINDOW_MS + 10)).toBe(0);
     await recordSignInSuccess(address, "ann");
     expect(await signInRetryAfter(address, t0 + 10_000)).toBe(0); // five left: under the limit
     for (let i = 0; i < 5; i++) await recordSignInFailure(address, "ann", t0 + 20 + i);
     expect(await signInRetryAfter(address, t0 + 10_000)).toBe(50);
+    expect(await signInRetryAfter(address, t0 + SIGN_IN_WINDOW_MS + 30)).toBe(0); // the window has passed
     await recordSignInSuccess(address, "");
     expect(await signInRetryAfter(address, t0 + 10_000)).toBe(0);
   });
