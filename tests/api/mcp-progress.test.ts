@@ -26,7 +26,8 @@ describe("SQLite: MCP progress resets a call's timeout", () => {
     [http, sse] = await Promise.all([startEverythingHttp(), startEverythingHttp("sse")]);
     const { file } = operatorConfig({ viastdio: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"], timeoutSeconds: 2 } });
     fake = await startOpenAIFake();
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_MCP_CONFIG: file } });
+    // Three servers of ~13 tools each: a window wide enough that none is left out (25 % of it for MCP tools).
+    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_MCP_CONFIG: file, HINTLINE_CONTEXT_WINDOW: "32000" } });
     workspaceId = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: "MCP progress" }))).body.id;
     const add = (body: object) => fetch(api(`/workspaces/${workspaceId}/mcp-servers`), jsonRequest("POST", body));
     expect((await add({ name: "viahttp", url: http.url, timeoutSeconds: 2 })).status).toBe(201);

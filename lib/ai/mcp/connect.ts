@@ -4,6 +4,7 @@
 // most what limits.ts allows; an HTTP server is reached only at an address outbound-address.ts allows (a workspace's
 // server: not loopback, private or link-local unless HINTLINE_MCP_ALLOW_PRIVATE=1; the operator's own: anywhere).
 // Failures become one line a person can read.
+import { measureJson } from "../../agent/mcp-tool-caps.ts";
 import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
 import { privateAddressesAllowed } from "../outbound-address.ts";
 import { MCP_TOOL_LIST_MAX_BYTES, toolListTooLarge } from "./limits.ts";
@@ -72,7 +73,8 @@ export async function listMcpTools(client: MCPClient, timeoutMs = MCP_CONNECT_TI
   let bytes = 0;
   for (let page = 0; page < 50; page++) {
     const result = await client.listTools({ ...(cursor ? { params: { cursor } } : {}), options: { timeout: timeoutMs } });
-    bytes += Buffer.byteLength(JSON.stringify(result.tools));
+    // Measured without JSON.stringify, which recurses: a server may list a schema nested 20,000 deep.
+    bytes += measureJson(result.tools, { maxDepth: Number.POSITIVE_INFINITY, maxChars: maxBytes - bytes }).chars;
     if (bytes > maxBytes) throw toolListTooLarge(maxBytes);
     tools.push(...(result.tools as McpToolDefinition[]));
     cursor = result.nextCursor ?? undefined;
