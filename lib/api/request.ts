@@ -8,8 +8,6 @@ import { nulPath } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 
-/** A chat body without attachments (lib/chat/attachments.ts adds room for those: maxChatBodyBytes). */
-export const MAX_CHAT_TEXT_BODY_BYTES = 100 * 1024;
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 /** Deeper JSON than this is refused before it is parsed (nothing Hintline stores nests nearly as deep). */
 export const MAX_JSON_DEPTH = 100;
@@ -20,19 +18,21 @@ function declaredCharset(request: Request): string | undefined {
   return match ? match[1]!.toLowerCase() : undefined;
 }
 
+type BodyLimit = { maxBytes?: number; /** The 413's message, naming what the limit is made of (else its bytes). */ tooLarge?: string };
+
 /**
  * The raw body, refused with a 413 once it is over `maxBytes` (by its declared length or by what arrives). Only UTF-8
  * is read: another declared charset is refused (415), and so are bytes that are not UTF-8 (400), rather than stored
  * as replacement characters.
  */
-export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTES } = {}): Promise<string> {
+export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTES, tooLarge }: BodyLimit = {}): Promise<string> {
   const charset = declaredCharset(request);
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
     throw new ApiError("unsupported_media_type", `The request body must be UTF-8 (got charset=${charset.slice(0, 40)}).`);
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
-  const buffer = await readLimited(request, maxBytes);
+  if (declared > maxBytes) throw new ApiError("payload_too_large", tooLarge ?? `The request body is over the ${maxBytes}-byte limit.`);
+  const buffer = await readLimited(request, maxBytes, tooLarge);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
   } catch {
@@ -51,7 +51,7 @@ export async function readBytes(request: Request, { maxBytes }: { maxBytes: numb
  * The body's bytes, counted as they arrive: a body sent without Content-Length (chunked) is refused as soon as it
  * passes `maxBytes`, never read whole into memory first.
  */
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+async function readLimited(request: Request, maxBytes: number, tooLarge?: string): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -62,7 +62,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
+      throw new ApiError("payload_too_large", tooLarge ?? `The request body is over the ${maxBytes}-byte limit.`);
     }
     chunks.push(value);
   }
@@ -102,13 +102,13 @@ const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * A JSON body, only under a JSON Content-Type: a body an HTML form on another site can send (urlencoded, multipart,
  * text/plain) is refused before it is read.
  */
-export async function readJson(request: Request, { maxBytes = MAX_JSON_BODY_BYTES } = {}): Promise<unknown> {
+export async function readJson(request: Request, limit: BodyLimit = {}): Promise<unknown> {
   const type = request.headers.get("content-type")?.trim();
   if (!type || !JSON_CONTENT_TYPE.test(type)) {
     const got = type ? `Content-Type ${type.split(";")[0]!.slice(0, 100)}` : "no Content-Type";
     throw new ApiError("unsupported_media_type", `The request body must be JSON sent with Content-Type: application/json (got ${got}).`);
   }
-  const text = await readBody(request, { maxBytes });
+  const text = await readBody(request, limit);
   if (text.length === 0) throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new ApiError("invalid_json", `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);

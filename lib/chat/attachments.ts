@@ -1,33 +1,20 @@
 // A person's message with attachments, checked and made ready to store (chat and import alike): the count and each
 // part's kind, data URL and size (lib/agent/attachments.ts); a PDF's text extracted here, once, and kept on its part so
 // that every later conversion of the message is the same model input. Any problem is a 400 naming the part.
-import {
-  type AttachmentLimits,
-  checkAttachment,
-  type FileUIPartLike,
-  hasImage,
-  isFilePart,
-} from "../agent/attachments.ts";
+import { checkAttachment, type FileUIPartLike, formatBytes, hasImage, isFilePart } from "../agent/attachments.ts";
 import { takesImages } from "../ai/context-windows.ts";
+import { attachmentLimits, MAX_MESSAGE_TEXT, maxChatBodyBytes } from "../api/body-limits.mjs";
 import { ApiError } from "../api/errors.ts";
-import { envNumber } from "../env-number.ts";
 import { readPdfText } from "./pdf-text.ts";
 
-export const DEFAULT_MAX_ATTACHMENTS = 4;
-export const DEFAULT_MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
+// HINTLINE_MAX_ATTACHMENTS and HINTLINE_MAX_ATTACHMENT_BYTES, and the chat body they make room for.
+export { attachmentLimits, maxChatBodyBytes };
 
-/** HINTLINE_MAX_ATTACHMENTS (per message) and HINTLINE_MAX_ATTACHMENT_BYTES (per file). */
-export function attachmentLimits(): AttachmentLimits {
-  return {
-    maxCount: Math.floor(envNumber("HINTLINE_MAX_ATTACHMENTS", DEFAULT_MAX_ATTACHMENTS)),
-    maxBytes: Math.floor(envNumber("HINTLINE_MAX_ATTACHMENT_BYTES", DEFAULT_MAX_ATTACHMENT_BYTES)) || DEFAULT_MAX_ATTACHMENT_BYTES,
-  };
-}
-
-/** The largest chat body: a message's text plus its attachments as base64, with room for their JSON around them. */
-export function maxChatBodyBytes(textBytes: number): number {
+/** The 413 of a chat body over maxChatBodyBytes, naming what it may hold. */
+export function chatBodyTooLarge(): string {
   const { maxCount, maxBytes } = attachmentLimits();
-  return textBytes + maxCount * (Math.ceil(maxBytes / 3) * 4 + 1024);
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `A chat message may hold ${count(MAX_MESSAGE_TEXT)} characters of text and ${maxCount} attachment${maxCount === 1 ? "" : "s"} of ${formatBytes(maxBytes)} (HINTLINE_MAX_ATTACHMENTS, HINTLINE_MAX_ATTACHMENT_BYTES), at most ${count(maxChatBodyBytes())} bytes of JSON; this body is larger.`;
 }
 
 type PartLike = { type: string; [key: string]: unknown };

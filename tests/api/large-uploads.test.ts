@@ -2,14 +2,16 @@
 // files of any shape (a million empty lines, a 39,000-line CSV, one long line) are stored in space proportional to
 // their size while another client's requests keep being answered, and read back whole; hostile PDFs (20,000 pages,
 // 30 million text operators, a stream inflating to a gigabyte) are refused in words as an attachment, a knowledge file
-// and in an import while another client never waits a second. How long a request waits meanwhile is
+// and in an import while another client never waits a second; a chat message at exactly its documented maximum
+// (4 attachments of 8 MiB) is taken and one byte more is a 413 naming the limit. How long a request waits meanwhile is
 // measured by `npm run bench -- --only=stall`; the bound here only tells seconds from milliseconds.
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxChatBodyBytes } from "../../lib/api/body-limits.mjs";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
-import { dataUrl, manyPagesPdf, textOperatorsPdf, whitespaceBombPdf } from "../support/tiny-pdf.ts";
-import { databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
+import { dataUrl, manyPagesPdf, paddedPdf, textOperatorsPdf, whitespaceBombPdf } from "../support/tiny-pdf.ts";
+import { type ApiMessage, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
 const kinds = databaseKinds("uploads");
 const MiB = 1024 * 1024;
@@ -130,6 +132,30 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     expect((await fetch(api("/workspaces/default/knowledge/bomb.pdf"))).status).toBe(404);
     expect(statuses.every((status) => status === 200)).toBe(true);
     expect(longest).toBeLessThan(1_000);
+  });
+
+  it("takes a chat message at exactly its documented maximum, 4 PDFs of 8 MiB, and refuses one byte more with a 413 naming the limit", { timeout: 240_000 }, async () => {
+    const files = [1, 2, 3, 4].map((n) => ({ type: "file", mediaType: "application/pdf", url: dataUrl("application/pdf", paddedPdf([`Part ${n} of the manual`], 8 * MiB)), filename: `manual-${n}.pdf` }));
+    const bodyOf = (id: string, bytes: number) => {
+      const json = JSON.stringify({ id, message: { id: `${id}-m`, role: "user", parts: [{ type: "text", text: "Summarise these." }, ...files] } });
+      // JSON allows whitespace after the value: the body is brought to exactly `bytes`.
+      return json + " ".repeat(bytes - Buffer.byteLength(json));
+    };
+    const post = (body: string) => fetch(api("/chat"), { method: "POST", headers: { "content-type": "application/json" }, body });
+    const over = await post(bodyOf("at-max-over", maxChatBodyBytes() + 1));
+    expect(await expectApiError(over, 413, "payload_too_large")).toBe(
+      `A chat message may hold 100,000 characters of text and 4 attachments of 8.0 MB (HINTLINE_MAX_ATTACHMENTS, HINTLINE_MAX_ATTACHMENT_BYTES), at most ${maxChatBodyBytes().toLocaleString("en-US")} bytes of JSON; this body is larger.`,
+    );
+    expect((await fetch(api("/conversations/at-max-over"))).status).toBe(404);
+
+    const taken = await post(bodyOf("at-max", maxChatBodyBytes()));
+    expect(taken.status).toBe(200);
+    const reply = await taken.text();
+    expect(reply).toContain("manual-4.pdf");
+    const view = (await (await fetch(api("/conversations/at-max"))).json()) as { messages: ApiMessage[] };
+    const stored = view.messages[0]!.parts as Array<{ type: string; url?: string; providerMetadata?: unknown }>;
+    expect(stored.filter((p) => p.type === "file").map((p) => p.url)).toEqual(files.map((f) => f.url));
+    expect(stored[4]!.providerMetadata).toEqual({ hintline: { pages: ["Part 4 of the manual"] } });
   });
 });
 
