@@ -5,8 +5,8 @@ import { ApiError } from "../api/errors.ts";
 import { defaultWorkspaceOf } from "../auth/scope.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { ImportedConversation } from "../api/schemas.ts";
-import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
 import { deleteConversation, getConversation } from "../db/conversations.ts";
+import { writeImportedConversations } from "../db/imports.ts";
 import { loadHistory } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { parseAgentState } from "./agent-state.ts";
@@ -65,20 +65,7 @@ export async function importConversations(
   const ids = imports.map((rows) => rows.conversation.id);
   // A conversation deleted under one of these ids earlier must not be compared with this one's first call.
   for (const id of ids) forgetCalls(id);
-  // On SQLite one synchronous transaction of prepared statements; else (or when it is refused) Prisma's.
-  if (!sqliteDirect()?.importConversations(imports)) {
-    const db = await getDb();
-    await db.$transaction(async (tx) => {
-      for (const { conversation, messages, tasks, planVersions } of imports) {
-        const id = conversation.id;
-        await tx.conversation.create({ data: conversation });
-        await tx.message.createMany({ data: messages.map((m) => ({ conversationId: id, ...m })) });
-        await tx.task.createMany({ data: tasks.map((t) => ({ conversationId: id, ...t })) });
-        await tx.planVersion.createMany({ data: planVersions.map((v) => ({ conversationId: id, ...v })) });
-      }
-      // The largest import (20,000 messages) takes seconds on a busy PostgreSQL: more than a default transaction's.
-    }, LONG_TRANSACTION);
-  }
+  await writeImportedConversations(imports);
   for (const id of ids) await warmHistory(id);
   // Their subagents, each imported the same way under its own id; one that fails takes the whole import back.
   try {
