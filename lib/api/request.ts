@@ -75,18 +75,20 @@ async function readLimited(request: Request, maxBytes: number, tooLarge?: string
   return buffer;
 }
 
-/** The deepest nesting of arrays and objects in a JSON text (strings skipped), stopping once it is over `limit`. */
+/**
+ * The deepest nesting of arrays and objects in a JSON text (strings skipped), stopping once it is over `limit`. A
+ * string is skipped to its closing quote with indexOf: walked a character at a time, the 33 MB of three images' base64
+ * took 315 ms.
+ */
 export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
+    if (c === 34) {
+      i = closingQuote(text, i);
+      if (i < 0) return deepest;
+    } else if (c === 123 || c === 91) {
       if (++depth > deepest) {
         deepest = depth;
         if (deepest > limit) return deepest;
@@ -94,6 +96,18 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
     } else if (c === 125 || c === 93) depth--;
   }
   return deepest;
+}
+
+/** Where the string opened at `open` ends: the next quote not escaped (after an even run of backslashes); -1 if none. */
+function closingQuote(text: string, open: number): number {
+  let at = open;
+  for (;;) {
+    at = text.indexOf('"', at + 1);
+    if (at < 0) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
 }
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
