@@ -26,7 +26,7 @@ import {
 
 type Connection = BetterSqlite3.Database;
 
-/** How long one transaction of an import's messages runs before the event loop gets a turn. */
+/** How long one transaction of an import's messages should take (its commit included). */
 const IMPORT_SLICE_MS = 8;
 type Statement = BetterSqlite3.Statement;
 
@@ -209,33 +209,38 @@ export class SqliteDirect {
     return true;
   }
 
-  /** The imports' messages, a slice of ~8 ms of rows per transaction. */
+  /**
+   * The imports' messages, as many rows per transaction as take ~8 ms with its commit (where the search index writes
+   * what its triggers gathered: most of the time), the number adjusted by each transaction's time.
+   */
   async #importMessages(imports: readonly ImportedRows[], now: string): Promise<void> {
     const message = this.#statement(
       `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    let rows = 32;
     for (const { conversation: c, messages } of imports) {
-      let next = 0;
-      while (next < messages.length) {
-        await this.#immediate(() => {
-          const sliceEnd = performance.now() + IMPORT_SLICE_MS;
-          do {
-            const m = messages[next++]!;
-            message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
-          } while (next < messages.length && performance.now() < sliceEnd);
+      for (let next = 0; next < messages.length; ) {
+        const slice = messages.slice(next, next + rows);
+        const took = await this.#immediate(() => {
+          for (const m of slice) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
         });
+        next += slice.length;
+        if (took < IMPORT_SLICE_MS / 2) rows *= 2;
+        else if (took > IMPORT_SLICE_MS * 2) rows = Math.max(1, Math.floor(rows / 2));
       }
     }
   }
 
   /**
    * `write` in an immediate transaction of its own, on a later turn of the event loop and once no Prisma transaction
-   * is open on the connection (its statements would join it).
+   * is open on the connection (its statements would join it); the milliseconds it took.
    */
-  async #immediate(write: () => void): Promise<void> {
+  async #immediate(write: () => void): Promise<number> {
     do await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.#connection.inTransaction);
+    const start = performance.now();
     this.#connection.transaction(write).immediate();
+    return performance.now() - start;
   }
 
   /** lib/db/workspace-views.ts's status query (the same SQL), on this connection. */

@@ -134,7 +134,7 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     expect(longest).toBeLessThan(1_000);
   });
 
-  it("imports 19,998 messages (28 MB) in slices, answering others within a second; the copy is whole and searchable", { timeout: 240_000 }, async () => {
+  it("imports 19,998 messages (28 MB) in slices, answering others meanwhile; the copy is whole and searchable", { timeout: 240_000 }, async () => {
     const messages = Array.from({ length: 19_998 }, (_, i) => ({
       id: `m${i}`,
       role: i % 2 ? "assistant" : "user",
@@ -144,9 +144,11 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     const work = fetch(api("/conversations/import"), { method: "POST", headers: { "content-type": "application/json" }, body });
     const { statuses, longest } = await pollWhile(api("/model"), work);
     expect((await work).status).toBe(201);
-    // One transaction of them held everyone 0.75 s on SQLite (the search index's triggers) and 9.7 s on PostgreSQL.
+    // Written in one transaction (and warmed in one go) they held everyone ~2 s on SQLite (3.3 s on a loaded machine)
+    // and the whole 27 s import on PostgreSQL; in slices, 0.2-0.4 s (1.1 s seen on a loaded machine): what is left is
+    // parsing and checking the 28 MB body. The bound tells the two apart.
     expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(longest).toBeLessThan(1_000);
+    expect(longest).toBeLessThan(1_500);
     const copy = (await (await fetch(api("/conversations/big-slices"))).json()) as { messages: ApiMessage[] };
     expect(copy.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
     const found = (await (await fetch(api("/conversations?q=quetzal"))).json()) as Array<{ id: string }>;
