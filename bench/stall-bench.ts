@@ -4,11 +4,15 @@
 // upload: how long it took, the longest any poll waited meanwhile, and how much the database grew. Then the same for
 // the branch operations on a conversation of 20,000 messages: editing its first message (every other message becomes
 // an archived alternative) and switching back and forth (imported; on PostgreSQL written directly), each with the
-// server's own longest event-loop delay meanwhile (from /api/metrics), after a warm-up of their routes. Asserts nothing.
+// server's own longest event-loop delay meanwhile (from /api/metrics), after a warm-up of their routes. Then the heavy
+// inputs of bench/stall-inputs.ts (hostile PDFs, large imports, a conversation holding three 8 MiB images), measured
+// the same way. Asserts nothing.
 //   BENCH_STALL_TIMEOUT_S (120): an upload still running after this is reported as such and the run stops there.
-//   BENCH_STALL_MESSAGES (20000): the branch cases' conversation size; BENCH_STALL_ONLY=branches skips the uploads.
+//   BENCH_STALL_MESSAGES (20000): the branch cases' conversation size.
+//   BENCH_STALL_ONLY=uploads|branches|inputs: only those cases.
 import fs from "node:fs";
 import { startApp, startFake, stopAll } from "./servers.ts";
+import { inputCases } from "./stall-inputs.ts";
 
 const TIMEOUT_MS = Number(process.env.BENCH_STALL_TIMEOUT_S ?? 120) * 1000;
 const MiB = 1024 * 1024;
@@ -162,7 +166,8 @@ async function main(): Promise<void> {
   const shared = process.env.BENCH_DATABASE_URL;
   const fake = await startFake();
   await fake.setReply("A short reply.");
-  const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000" };
+  // The fake's model takes images, for the conversation holding three of 8 MiB.
+  const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000", HINTLINE_IMAGE_MODELS: "fake-model" };
   const app = await startApp(env, shared ? { databaseUrl: shared } : {});
   const dbUrl = app.databaseUrl;
   console.log(`\n### Stalls (${shared ? "PostgreSQL" : "SQLite"}): one upload at a time, GET /api/model polled meanwhile\n`);
@@ -174,7 +179,8 @@ async function main(): Promise<void> {
   const idle = await longestWait(`${app.url}/api/model`, new Promise((resolve) => setTimeout(resolve, 3_000)));
   const idleLag = await serverLag(app);
   console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | – |`);
-  for (const [i, [name, body]] of (process.env.BENCH_STALL_ONLY === "branches" ? [] : UPLOADS).entries()) {
+  const only = process.env.BENCH_STALL_ONLY;
+  for (const [i, [name, body]] of (only && only !== "uploads" ? [] : UPLOADS).entries()) {
     const before = await databaseBytes(dbUrl);
     const start = performance.now();
     const upload = fetch(`${app.url}/api/workspaces/default/knowledge/bench-${i}.txt`, {
@@ -193,11 +199,17 @@ async function main(): Promise<void> {
     const growth = (await databaseBytes(dbUrl)) - before;
     console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
   }
-  console.log(
-    `\n| branch operation (whole response read) | took | longest poll wait | server's longest event-loop delay | database growth |\n| --- | --- | --- | --- | --- |`,
-  );
-  console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | ${idleLag.toFixed(0)} ms | – |`);
-  await branchCases(app);
+  if (!only || only === "branches") {
+    console.log(
+      `\n| branch operation (whole response read) | took | longest poll wait | server's longest event-loop delay | database growth |\n| --- | --- | --- | --- | --- |`,
+    );
+    console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | ${idleLag.toFixed(0)} ms | – |`);
+    await branchCases(app);
+  }
+  if (!only || only === "inputs") {
+    console.log(`\nIdle baseline: longest poll wait ${idle.longest.toFixed(0)} ms, server's longest event-loop delay ${idleLag.toFixed(0)} ms.`);
+    await inputCases(app.url, fake, (request) => timed(app, request));
+  }
 }
 
 main()

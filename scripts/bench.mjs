@@ -6,8 +6,10 @@
 //   bench/workspace-bench.ts — the workspace's cost per model call (2 MB of knowledge, 8k tokens of memory);
 //   bench/live-bench.ts — live replies on two instances over one PostgreSQL: 200 concurrent conversations, resume
 //                         latency, the relay's cost;
-//   bench/stall-bench.ts — how long a heavy request (1 MiB knowledge uploads of awkward shapes) stalls another
-//                          client's requests, on SQLite or (BENCH_DATABASE_URL) PostgreSQL;
+//   bench/stall-bench.ts — how long a heavy request (1 MiB knowledge uploads of awkward shapes, branch operations on
+//                          20,000 messages, hostile PDFs, large imports, turns beside three 8 MiB images:
+//                          bench/stall-inputs.ts) stalls another client's requests, on SQLite or (BENCH_DATABASE_URL)
+//                          PostgreSQL;
 //   bench/browser-bench.ts — the chat in Chromium at 20, 200 and 2,000 messages: time to the last message, key-to-frame
 //                            latency, DOM nodes, JavaScript on first load;
 //   bench/memory-bench.ts — the serving process's RSS after a 20-stream burst vs a bare Next.js app with the AI SDK

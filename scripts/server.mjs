@@ -13,6 +13,7 @@ import http from "node:http";
 import module from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { maxRouteBodyBytes } from "../lib/api/body-limits.mjs";
 
 // V8 keeps the code it compiled for Next.js and the app's server chunks between starts (NODE_COMPILE_CACHE names the
 // folder, else the OS's temporary one): a restart, or another instance, does not compile them again.
@@ -50,9 +51,9 @@ export function bodyLimit(pathname, headers, env = process.env) {
   if (env.HINTLINE_AUTH_TOKEN && !credentials) return SIGN_IN_BODY_LIMIT;
   // Accounts mode: signing up or in, or anything sent without a session, is small too.
   if (env.HINTLINE_AUTH === "accounts" && !/(?:^|;\s*)(?:__Secure-)?hintline\.session_token=/.test(headers.cookie ?? "")) return SIGN_IN_BODY_LIMIT;
-  // Generous above the largest route limit (an import's), so that a route answers a body just over its own limit
-  // with its own words; this only stops bodies far past any limit.
-  return Math.max(Number(env.HINTLINE_MAX_IMPORT_BYTES) || 0, 32 * 1024 * 1024) + 8 * 1024 * 1024;
+  // Generous above the largest route limit (an import's, or a chat message's with its attachments), so that a route
+  // answers a body just over its own limit with its own words; this only stops bodies far past any limit.
+  return maxRouteBodyBytes(env) + 8 * 1024 * 1024;
 }
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;

@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiPathHasDotSegment, bodyLimit, LINGER_MS, listenHost, SIGN_IN_BODY_LIMIT } from "./server.mjs";
 import { pumpBody } from "../tests/support/body-pump.ts";
+import { maxChatBodyBytes, maxImportBytes } from "../lib/api/body-limits.mjs";
 
 describe("where the server listens", () => {
   it("listens on loopback when HOST is not set, and on any loopback address it names", () => {
@@ -38,6 +39,28 @@ describe("where the server listens", () => {
     expect(bodyLimit("/api/chat", { cookie: "hintline_session=x" }, accounts)).toBe(SIGN_IN_BODY_LIMIT);
     expect(bodyLimit("/api/chat", { cookie: "a=1; hintline.session_token=x" }, accounts)).toBeGreaterThan(32 * 1024 * 1024);
     expect(bodyLimit("/api/chat", { cookie: "__Secure-hintline.session_token=x" }, accounts)).toBeGreaterThan(32 * 1024 * 1024);
+  });
+});
+
+describe("the body ceilings", () => {
+  /** The largest chat message the routes take: 100,000 characters of 3 UTF-8 bytes, 4 attachments of 8 MiB whose filenames of 255 characters are sent \u-escaped. */
+  function largestChatBody(): number {
+    const file = { type: "file", mediaType: "application/pdf", filename: "\u0001".repeat(255), url: `data:application/pdf;base64,${"A".repeat(Math.ceil((8 * 1024 * 1024) / 3) * 4)}` };
+    const message = { id: "m".repeat(64), role: "user", parts: [{ type: "text", text: "語".repeat(100_000) }, file, file, file, file] };
+    const body = { id: "c".repeat(64), message, timezone: "America/Argentina/ComodRivadavia", mode: "build", workspaceId: "w".repeat(64), model: "openai/gpt-4o" };
+    return Buffer.byteLength(JSON.stringify(body));
+  }
+
+  it("lets the largest chat message through every layer: 4 attachments of 8 MiB and 100,000 characters", async () => {
+    const largest = largestChatBody();
+    expect(largest).toBeLessThanOrEqual(maxChatBodyBytes({}));
+    // The server in front of Next.js, and the body Next.js buffers for proxy.ts, let through more than any route takes.
+    for (const env of [{}, { HINTLINE_MAX_IMPORT_BYTES: String(1024 * 1024) }, { HINTLINE_MAX_ATTACHMENTS: "6", HINTLINE_MAX_ATTACHMENT_BYTES: String(16 * 1024 * 1024) }]) {
+      expect(bodyLimit("/api/chat", {}, env)).toBeGreaterThan(Math.max(maxChatBodyBytes(env), maxImportBytes(env)));
+    }
+    const config = path.join(import.meta.dirname, "../next.config.mjs");
+    const { default: nextConfig } = (await import(config)) as { default: { experimental: { proxyClientMaxBodySize: number } } };
+    expect(nextConfig.experimental.proxyClientMaxBodySize).toBeGreaterThan(Math.max(maxChatBodyBytes(), maxImportBytes()));
   });
 });
 

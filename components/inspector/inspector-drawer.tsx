@@ -40,7 +40,9 @@ function messageText(message: ModelMessage): string {
       if (part.type === "file") {
         // The image itself is sent as base64: shown by what it is, not by its thousands of characters.
         const data = (part as { data?: unknown }).data;
-        const size = typeof data === "string" ? ` · ${formatBytes(base64Bytes(data))}` : "";
+        // Base64, bare or tagged ({ type: "data", data }).
+        const base64 = typeof data === "string" ? data : (data as { data?: unknown } | undefined)?.data;
+        const size = typeof base64 === "string" ? ` · ${formatBytes(base64Bytes(base64))}` : "";
         return `[${part.mediaType} sent as a file part${part.filename ? ` · ${JSON.stringify(part.filename)}` : ""}${size}]`;
       }
       return `[${part.type}]`;

@@ -63,13 +63,18 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-const DATA_URL = /^data:([^,;]*)((?:;[^,;]*)*);base64,([A-Za-z0-9+/]*={0,2})$/;
+const DATA_URL_HEAD = /^data:([^,;]*)((?:;[^,;]*)*);base64,/;
 
-/** The base64 payload of a well-formed `data:<type>;base64,…` URL, or null. */
-export function dataUrlBase64(url: string): { mediaType: string; base64: string } | null {
-  const match = DATA_URL.exec(url);
-  if (!match || match[3]!.length % 4 !== 0) return null;
-  return { mediaType: match[1]!.toLowerCase(), base64: match[3]! };
+/**
+ * The base64 payload of a well-formed `data:<type>;base64,…` URL and its bytes, or null. The payload is checked by
+ * decoding it (8 ms for 8 MiB; a regular expression over it took 28 ms, and decoding it a character at a time 45 ms).
+ */
+export function dataUrlBase64(url: string): { mediaType: string; base64: string; bytes: Uint8Array } | null {
+  const head = DATA_URL_HEAD.exec(url);
+  if (!head) return null;
+  const base64 = url.slice(head[0].length);
+  const bytes = decodeBase64(base64);
+  return bytes ? { mediaType: head[1]!.toLowerCase(), base64, bytes } : null;
 }
 
 /** Decoded size of a base64 text (its padding taken off). */
@@ -86,11 +91,12 @@ const MAGIC: Record<string, (b: Uint8Array) => boolean> = {
   "application/pdf": (b) => String.fromCharCode(...b.subarray(0, 5)) === "%PDF-",
 };
 
-export function decodeBase64(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+/** The bytes of a base64 text (the standard alphabet, padded to a multiple of 4), or null when it is not one. */
+export function decodeBase64(base64: string): Uint8Array | null {
+  if (base64.length % 4 !== 0) return null;
+  const bytes = Buffer.from(base64, "base64");
+  // Buffer skips what is not base64 (so fewer bytes come out) but takes the URL-safe alphabet's - and _ too.
+  return bytes.length === base64Bytes(base64) && !base64.includes("-") && !base64.includes("_") ? bytes : null;
 }
 
 /** A text attachment's text, or null when its bytes are not UTF-8 text (invalid sequences or a NUL). */
@@ -130,7 +136,7 @@ export function checkAttachment(part: FileUIPartLike, limits: AttachmentLimits):
   if (size > limits.maxBytes) {
     return `is ${formatBytes(size)}, over the ${formatBytes(limits.maxBytes)} limit per attachment (HINTLINE_MAX_ATTACHMENT_BYTES)`;
   }
-  const bytes = decodeBase64(data.base64);
+  const { bytes } = data;
   const magic = MAGIC[mediaType];
   if (magic && !magic(bytes)) return `is not a ${kind === "pdf" ? "PDF" : mediaType.slice("image/".length).toUpperCase()} file (its bytes do not start as one does)`;
   if (kind === "text") {
@@ -180,12 +186,13 @@ export function attachmentModelParts(part: FileUIPartLike): Array<TextPart | Fil
   if (!kind || !data) return [text(`${ATTACHED_FILE_PREFIX}${quoted(part.filename, "file")} could not be read.`)];
   if (kind === "pdf") return [text(pdfModelText(part.filename, storedPdfText(part)))];
   if (kind === "text") {
-    const decoded = decodeText(decodeBase64(data.base64));
+    const decoded = decodeText(data.bytes);
     const body = decoded ?? "(not UTF-8 text)";
     return [text(`${ATTACHED_FILE_PREFIX}${quoted(part.filename, "file")} (${mediaType}):\n\n${body}`)];
   }
-  const size = formatBytes(base64Bytes(data.base64));
-  const file: FilePart = { type: "file", data: data.base64, mediaType };
+  const size = formatBytes(data.bytes.length);
+  // Tagged as data: a bare string is first tried as a URL by the AI SDK, which took ~40 ms per 8 MiB image, twice a call.
+  const file: FilePart = { type: "file", data: { type: "data", data: data.base64 }, mediaType };
   if (part.filename) file.filename = part.filename;
   return [text(`${ATTACHED_IMAGE_PREFIX}${quoted(part.filename, "image")} (${mediaType}, ${size}):`), file];
 }

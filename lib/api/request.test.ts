@@ -8,6 +8,15 @@ describe("jsonDepth", () => {
     expect(jsonDepth('{"a":"[[[[{{{{\\"[[["}')).toBe(1);
     expect(jsonDepth('"\\\\"')).toBe(0);
     expect(jsonDepth("[".repeat(1_000_000), 100)).toBe(101);
+    // A quote after an even run of backslashes closes the string; after an odd one it is part of it.
+    expect(jsonDepth('["x\\\\", [[]]]')).toBe(3);
+    expect(jsonDepth('["x\\\\\\"[[", []]')).toBe(2);
+    expect(jsonDepth('["unterminated [[[')).toBe(1);
+    // A long string is skipped whole, not walked (33 MB of base64 took 315 ms a character at a time).
+    const big = JSON.stringify({ parts: [{ url: `data:image/png;base64,${"A".repeat(33_000_000)}` }] });
+    const start = performance.now();
+    expect(jsonDepth(big)).toBe(3);
+    expect(performance.now() - start).toBeLessThan(50);
   });
 });
 

@@ -3,10 +3,11 @@ import { z } from "zod";
 import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { MAX_SEARCH_QUERY_CHARS } from "../agent/search-text.ts";
 import { maxReplyChars } from "../env-number.ts";
+import { MAX_MESSAGE_TEXT } from "./body-limits.mjs";
 import { MAX_CONVERSATION_MESSAGES, MAX_CONVERSATION_TASKS } from "./limits.ts";
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const MAX_MESSAGE_TEXT = 100_000;
+export { MAX_MESSAGE_TEXT };
 
 export const idSchema = z.string().regex(ID_PATTERN, { message: "must be 1–64 characters of A–Z, a–z, 0–9, _ or -" });
 

@@ -1,6 +1,7 @@
 // A text file sent as the request body (knowledge uploads): text/plain or text/markdown, UTF-8, size-limited.
 import { formatBytes, pdfPagesText } from "../agent/attachments.ts";
-import { attachmentLimits, extractPdfText } from "../chat/attachments.ts";
+import { attachmentLimits } from "../chat/attachments.ts";
+import { readPdfText } from "../chat/pdf-text.ts";
 import { ApiError } from "./errors.ts";
 import { readBody, readBytes } from "./request.ts";
 
@@ -44,7 +45,7 @@ export async function readKnowledgeBody(request: Request, { maxBytes, limitName,
     throw error;
   }
   if (String.fromCharCode(...bytes.subarray(0, 5)) !== "%PDF-") throw new ApiError("bad_request", `${name} is not a PDF file (its bytes do not start as one does).`);
-  const pdf = await extractPdfText(bytes, name);
+  const pdf = await readPdfText(bytes, name);
   const count = `${pdf.pages.length} page${pdf.pages.length === 1 ? "" : "s"}`;
   if (pdf.pages.every((page) => page.trim() === "")) {
     throw new ApiError("bad_request", `${name} (${count}) has no text layer (a scan or only images): there is no text to keep as knowledge.`);

@@ -1,72 +1,20 @@
 // A person's message with attachments, checked and made ready to store (chat and import alike): the count and each
 // part's kind, data URL and size (lib/agent/attachments.ts); a PDF's text extracted here, once, and kept on its part so
 // that every later conversion of the message is the same model input. Any problem is a 400 naming the part.
-import { extractText, getDocumentProxy } from "unpdf";
-import {
-  type AttachmentLimits,
-  checkAttachment,
-  type FileUIPartLike,
-  hasImage,
-  isFilePart,
-  MAX_ATTACHMENT_TEXT_CHARS,
-  type PdfText,
-} from "../agent/attachments.ts";
+import { checkAttachment, type FileUIPartLike, formatBytes, hasImage, isFilePart } from "../agent/attachments.ts";
 import { takesImages } from "../ai/context-windows.ts";
+import { attachmentLimits, MAX_MESSAGE_TEXT, maxChatBodyBytes } from "../api/body-limits.mjs";
 import { ApiError } from "../api/errors.ts";
-import { envNumber } from "../env-number.ts";
+import { readPdfText } from "./pdf-text.ts";
 
-export const DEFAULT_MAX_ATTACHMENTS = 4;
-export const DEFAULT_MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
-const PDF_TIMEOUT_MS = 20_000;
+// HINTLINE_MAX_ATTACHMENTS and HINTLINE_MAX_ATTACHMENT_BYTES, and the chat body they make room for.
+export { attachmentLimits, maxChatBodyBytes };
 
-/** HINTLINE_MAX_ATTACHMENTS (per message) and HINTLINE_MAX_ATTACHMENT_BYTES (per file). */
-export function attachmentLimits(): AttachmentLimits {
-  return {
-    maxCount: Math.floor(envNumber("HINTLINE_MAX_ATTACHMENTS", DEFAULT_MAX_ATTACHMENTS)),
-    maxBytes: Math.floor(envNumber("HINTLINE_MAX_ATTACHMENT_BYTES", DEFAULT_MAX_ATTACHMENT_BYTES)) || DEFAULT_MAX_ATTACHMENT_BYTES,
-  };
-}
-
-/** The largest chat body: a message's text plus its attachments as base64, with room for their JSON around them. */
-export function maxChatBodyBytes(textBytes: number): number {
+/** The 413 of a chat body over maxChatBodyBytes, naming what it may hold. */
+export function chatBodyTooLarge(): string {
   const { maxCount, maxBytes } = attachmentLimits();
-  return textBytes + maxCount * (Math.ceil(maxBytes / 3) * 4 + 1024);
-}
-
-/** The text layer of a PDF, page by page; a file pdf.js cannot open is a 400 in words. */
-export async function extractPdfText(bytes: Uint8Array, name: string): Promise<PdfText> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError("bad_request", `${name}: reading the PDF took over ${PDF_TIMEOUT_MS / 1000} s; it was not stored.`)), PDF_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([timeout, readPdf(bytes, name)]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function readPdf(bytes: Uint8Array, name: string): Promise<PdfText> {
-  let text: string[];
-  try {
-    // pdf.js may take the buffer over: it gets a copy.
-    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 } as never);
-    ({ text } = await extractText(pdf, { mergePages: false }));
-    await (pdf as unknown as { destroy?: () => Promise<void> }).destroy?.().catch(() => {});
-  } catch (error) {
-    const kind = (error as { name?: string })?.name;
-    if (kind === "PasswordException") throw new ApiError("bad_request", `${name} is a password-protected PDF; remove the password and attach it again.`);
-    throw new ApiError("bad_request", `${name} could not be read as a PDF (${kind === "InvalidPDFException" ? "its structure is invalid" : "the file is damaged or not a PDF"}).`);
-  }
-  const pages = text.map((page) => page.replaceAll("\u0000", ""));
-  const chars = pages.reduce((n, p) => n + p.length, 0);
-  if (chars > MAX_ATTACHMENT_TEXT_CHARS) {
-    throw new ApiError(
-      "bad_request",
-      `${name} holds ${chars.toLocaleString("en-US")} characters of text, over the ${MAX_ATTACHMENT_TEXT_CHARS.toLocaleString("en-US")} an attached text may hold.`,
-    );
-  }
-  return { pages };
+  const count = (n: number) => n.toLocaleString("en-US");
+  return `A chat message may hold ${count(MAX_MESSAGE_TEXT)} characters of text and ${maxCount} attachment${maxCount === 1 ? "" : "s"} of ${formatBytes(maxBytes)} (HINTLINE_MAX_ATTACHMENTS, HINTLINE_MAX_ATTACHMENT_BYTES), at most ${count(maxChatBodyBytes())} bytes of JSON; this body is larger.`;
 }
 
 type PartLike = { type: string; [key: string]: unknown };
@@ -101,7 +49,7 @@ export async function prepareAttachments<P extends PartLike>(parts: readonly P[]
     const stored: FileUIPartLike = { type: "file", mediaType: checked.mediaType, url: file.url };
     if (checked.filename) stored.filename = checked.filename;
     if (checked.kind === "pdf") {
-      const pdf = await extractPdfText(checked.bytes, `Invalid ${label}: the attachment`);
+      const pdf = await readPdfText(checked.bytes, `Invalid ${label}: the attachment`);
       stored.providerMetadata = { hintline: { pages: pdf.pages } };
     }
     out.push(stored as unknown as P);

@@ -5,12 +5,13 @@ import { ApiError } from "../api/errors.ts";
 import { defaultWorkspaceOf } from "../auth/scope.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { ImportedConversation } from "../api/schemas.ts";
-import { getDb, LONG_TRANSACTION, sqliteDirect } from "../db/client.ts";
 import { deleteConversation, getConversation } from "../db/conversations.ts";
+import { writeImportedConversations } from "../db/imports.ts";
 import { loadHistory } from "../db/messages.ts";
 import type { ImportedRows } from "../db/rows.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { prepareAttachments } from "./attachments.ts";
+import type { ChatMessage } from "../chat-message.ts";
 import { cacheFigures, forgetCalls } from "./cache-accounting.ts";
 import { tailStart } from "./compression.ts";
 import { precountTokens, warmTokenCounts } from "./context-usage.ts";
@@ -19,6 +20,7 @@ import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./runtime-hints.ts";
 import { importAgents } from "./subagent-transfer.ts";
+import { nextTurn } from "./yielding.ts";
 
 /** Where a viewer's imports land: a user's own default workspace, as theirs (the operator's: "default", no owner). */
 export async function importTargetOf(viewer: Viewer): Promise<ImportOptions["owner"]> {
@@ -65,20 +67,7 @@ export async function importConversations(
   const ids = imports.map((rows) => rows.conversation.id);
   // A conversation deleted under one of these ids earlier must not be compared with this one's first call.
   for (const id of ids) forgetCalls(id);
-  // On SQLite one synchronous transaction of prepared statements; else (or when it is refused) Prisma's.
-  if (!sqliteDirect()?.importConversations(imports)) {
-    const db = await getDb();
-    await db.$transaction(async (tx) => {
-      for (const { conversation, messages, tasks, planVersions } of imports) {
-        const id = conversation.id;
-        await tx.conversation.create({ data: conversation });
-        await tx.message.createMany({ data: messages.map((m) => ({ conversationId: id, ...m })) });
-        await tx.task.createMany({ data: tasks.map((t) => ({ conversationId: id, ...t })) });
-        await tx.planVersion.createMany({ data: planVersions.map((v) => ({ conversationId: id, ...v })) });
-      }
-      // The largest import (20,000 messages) takes seconds on a busy PostgreSQL: more than a default transaction's.
-    }, LONG_TRANSACTION);
-  }
+  await writeImportedConversations(imports);
   for (const id of ids) await warmHistory(id);
   // Their subagents, each imported the same way under its own id; one that fails takes the whole import back.
   try {
@@ -192,18 +181,40 @@ function markImportedHint<P extends { type: string; data?: unknown }>(part: P): 
 /**
  * An imported conversation is usually continued: its history goes into the cache and its messages are counted,
  * indexed, scanned for hints and converted to model messages now, so the first
- * reply does not load, tokenize, scan or convert the whole of it.
+ * reply does not load, tokenize, scan or convert the whole of it. Each of these is a fold kept per conversation
+ * (lib/chat/history-fold.ts) that extends itself by what is new, so it is run over longer and longer prefixes of the
+ * history, ~8 ms of them at a time: converting 28 MB of messages in one go held other requests a second.
  */
 async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) return;
   const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
   await precountTokens(messages);
-  warmTokenCounts(messages);
-  cacheFigures(messages);
-  warmMessageIndex(messages);
+  await inSlices(messages, (prefix) => {
+    warmTokenCounts(prefix);
+    cacheFigures(prefix);
+    warmMessageIndex(prefix);
+  });
   const { compression } = parseAgentState(conversation.agentState);
   const tail = messages.slice(tailStart(messages, compression));
-  warmHintScan(tail, resolveSettings(conversation.settings));
-  modelMessagesOf(tail, convertOptionsFor(resolveSettings(conversation.settings)));
+  const settings = resolveSettings(conversation.settings);
+  await inSlices(tail, (prefix) => {
+    warmHintScan(prefix, settings);
+    modelMessagesOf(prefix, convertOptionsFor(settings));
+  });
+}
+
+/** `warm(prefix)` for longer and longer prefixes of `messages`, each step sized to take ~8 ms, a turn between them. */
+async function inSlices(messages: readonly ChatMessage[], warm: (prefix: readonly ChatMessage[]) => void): Promise<void> {
+  let end = 0;
+  let step = 64;
+  while (end < messages.length) {
+    const start = performance.now();
+    end = Math.min(messages.length, end + step);
+    warm(end === messages.length ? messages : messages.slice(0, end));
+    const took = performance.now() - start;
+    if (took < 4) step *= 2;
+    else if (took > 16) step = Math.max(16, Math.floor(step / 2));
+    if (end < messages.length) await nextTurn();
+  }
 }

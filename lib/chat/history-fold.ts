@@ -9,7 +9,7 @@ import type { ChatMessage } from "../chat-message.ts";
 type Fold<T> = { messages: ChatMessage[]; items: T[]; ends: number[] };
 
 const settled = (message: ChatMessage) => message.metadata?.status !== "streaming";
-/** The longest stretch a warm-up holds the event loop for (about; it checks the time every 64 messages). */
+/** The longest stretch a warm-up holds the event loop for (about: it stops after the message that passes it). */
 const SLICE_MS = 8;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -48,7 +48,8 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
       keep(history[same]!, fold.items);
       fold.ends.push(fold.items.length);
       same++;
-      if (same % 64 === 0 && performance.now() > deadline) break;
+      // Looked at after every message: one of 94,000 characters takes ~3 ms to count, 64 of them held others 200 ms.
+      if (performance.now() > deadline) break;
     }
     return { fold, seen: same, kept };
   };

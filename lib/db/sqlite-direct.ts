@@ -25,6 +25,9 @@ import {
 } from "./sqlite-direct-rows.ts";
 
 type Connection = BetterSqlite3.Database;
+
+/** How long one transaction of an import's messages should take (its commit included). */
+const IMPORT_SLICE_MS = 8;
 type Statement = BetterSqlite3.Statement;
 
 export type NewMessageRow = Pick<MessageRow, "id" | "role" | "parts" | "metadata" | "status"> & { createdAt?: Date };
@@ -152,43 +155,92 @@ export class SqliteDirect {
     }
   }
 
-  /** Writes an imported conversation in one immediate transaction; false (nothing written) when a row is refused. */
-  importConversation(rows: ImportedRows): boolean {
+  /** Writes an imported conversation (see importConversations); false (nothing written) when a row is refused. */
+  importConversation(rows: ImportedRows): Promise<boolean> {
     return this.importConversations([rows]);
   }
 
-  /** Writes imported conversations in one immediate transaction; false (nothing written) when a row is refused. */
-  importConversations(imports: readonly ImportedRows[]): boolean {
+  /**
+   * Writes imported conversations, all or nothing, in short immediate transactions with a turn of the event loop
+   * between them (one transaction of 20,000 messages held every other request 0.75 s: the search index's triggers run
+   * in it). The first writes the conversations, as children of themselves (so no list shows them and no one can write
+   * to them), with their tasks and plan versions; then their messages, ~8 ms of rows at a time; the last makes them
+   * conversations of their own. A failure deletes what was written. False (nothing written) when a row is refused.
+   */
+  async importConversations(imports: readonly ImportedRows[]): Promise<boolean> {
     const now = storedTime(new Date());
     const conversation = this.#statement(
-      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "workspaceId", "ownerId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "workspaceId", "ownerId", "parentId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const plan = this.#statement(`INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`);
-    const message = this.#statement(
-      `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const task = this.#statement(
       `INSERT INTO "Task" ("conversationId", "id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const write = this.#connection.transaction(() => {
-      for (const { conversation: c, messages, tasks, planVersions } of imports) {
-        const flags = [c.pinned ? 1 : 0, c.archived ? 1 : 0];
-        conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, ...flags, c.workspaceId ?? "default", c.ownerId ?? null, now, now);
-        for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
-        for (const m of messages) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
-        for (const t of tasks) {
-          const json = [t.blocks, t.blockedBy, t.metadata].map((v) => JSON.stringify(v));
-          task.run(c.id, t.id, t.subject, t.description, t.status, t.owner, ...json, t.position, now, now);
-        }
-      }
-    });
     try {
-      write.immediate();
-      return true;
+      await this.#immediate(() => {
+        for (const { conversation: c, tasks, planVersions } of imports) {
+          const flags = [c.pinned ? 1 : 0, c.archived ? 1 : 0];
+          conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, ...flags, c.workspaceId ?? "default", c.ownerId ?? null, c.id, now, now);
+          for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
+          for (const t of tasks) {
+            const json = [t.blocks, t.blockedBy, t.metadata].map((v) => JSON.stringify(v));
+            task.run(c.id, t.id, t.subject, t.description, t.status, t.owner, ...json, t.position, now, now);
+          }
+        }
+      });
     } catch (error) {
       if (String((error as { code?: unknown }).code).startsWith("SQLITE_CONSTRAINT")) return false;
       throw error;
     }
+    const ids = imports.map((rows) => rows.conversation.id);
+    try {
+      await this.#importMessages(imports, now);
+      const reveal = this.#statement(`UPDATE "Conversation" SET "parentId" = NULL WHERE "id" = ?`);
+      await this.#immediate(() => {
+        for (const id of ids) reveal.run(id);
+      });
+    } catch (error) {
+      const remove = this.#statement(`DELETE FROM "Conversation" WHERE "id" = ?`);
+      await this.#immediate(() => {
+        for (const id of ids) remove.run(id);
+      });
+      throw error;
+    }
+    return true;
+  }
+
+  /**
+   * The imports' messages, as many rows per transaction as take ~8 ms with its commit (where the search index writes
+   * what its triggers gathered: most of the time), the number adjusted by each transaction's time.
+   */
+  async #importMessages(imports: readonly ImportedRows[], now: string): Promise<void> {
+    const message = this.#statement(
+      `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let rows = 32;
+    for (const { conversation: c, messages } of imports) {
+      for (let next = 0; next < messages.length; ) {
+        const slice = messages.slice(next, next + rows);
+        const took = await this.#immediate(() => {
+          for (const m of slice) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
+        });
+        next += slice.length;
+        if (took < IMPORT_SLICE_MS / 2) rows *= 2;
+        else if (took > IMPORT_SLICE_MS * 2) rows = Math.max(1, Math.floor(rows / 2));
+      }
+    }
+  }
+
+  /**
+   * `write` in an immediate transaction of its own, on a later turn of the event loop and once no Prisma transaction
+   * is open on the connection (its statements would join it); the milliseconds it took.
+   */
+  async #immediate(write: () => void): Promise<number> {
+    do await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.#connection.inTransaction);
+    const start = performance.now();
+    this.#connection.transaction(write).immediate();
+    return performance.now() - start;
   }
 
   /** lib/db/workspace-views.ts's status query (the same SQL), on this connection. */

@@ -91,7 +91,7 @@ describe.each(databaseKinds("attach"))("$name: attachments", ({ databaseUrl }) =
     // The inspector shows the attachment as the model received it.
     const context = (await getJson<{ messages: Array<{ role: string; content: unknown }> }>(api(`/conversations/${id}/context`))).body;
     const inspected = context.messages.find((m) => Array.isArray(m.content) && (m.content as Part[]).some((p) => p.type === "file"));
-    expect(inspected?.content).toContainEqual({ type: "file", data: PNG.toString("base64"), mediaType: "image/png", filename: "dot.png" });
+    expect(inspected?.content).toContainEqual({ type: "file", data: { type: "data", data: PNG.toString("base64") }, mediaType: "image/png", filename: "dot.png" });
   });
 
   it("counts an image in the meter as a fixed estimate", async () => {

@@ -91,8 +91,9 @@ const rows: Row[] = [
   chatRow("a conversation id of 65 characters", send({}, long(65)), /Invalid id: must be 1–64/),
   chatRow("a message id with ..", send({ id: "../t1" }), /Invalid message\.id: must be 1–64/),
   chatRow("a message id of 65 characters", send({ id: long(65, "m") }), /Invalid message\.id: must be 1–64/),
-  // 100 KiB of text plus one attachment of 16 KiB as base64 and its JSON (this server's HINTLINE_MAX_ATTACHMENT*).
-  chatRow("a 150 KB body", send({ parts: [{ type: "text", text: long(150_000, "x") }] }), /over the 125272-byte limit/, 413),
+  // 100,000 characters at 3 bytes and 16 KiB of JSON, plus one attachment of 16 KiB as base64 and its JSON (this
+  // server's HINTLINE_MAX_ATTACHMENT*): 340,280 bytes.
+  chatRow("a 400 KB body", send({ parts: [{ type: "text", text: long(400_000, "x") }] }), /1 attachment of 16\.0 KB .*at most 340,280 bytes of JSON; this body is larger/, 413),
   chatRow("the id of a reply as the message id", () => send({ id: replyId }), /already used by a reply/, 409),
   chatRow("a JSON body sent as text/plain", send({ id: "m-plain" }), /Content-Type: application\/json.*text\/plain/, 415, "text/plain"),
   chatRow("a form body", "id=seed&message=hi", /Content-Type: application\/json.*x-www-form-urlencoded/, 415, FORM),

@@ -105,4 +105,25 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     const later = await load(id);
     expect(later.at(-1)?.parts).toEqual([{ type: "text", text: "partial" }]);
   });
+
+  it("keeps a conversation holding three 8 MiB images: later turns read and convert none of it again", { timeout: 60_000 }, async () => {
+    const id = newId("images");
+    await conversations.ensureConversation({ id });
+    const url = `data:image/png;base64,${Buffer.alloc(8 * 1024 * 1024, 1).toString("base64")}`;
+    const images = [1, 2, 3].map((n) => ({ type: "file" as const, mediaType: "image/png", url, filename: `scan-${n}.png` }));
+    const person: ChatMessage = { id: "u0", role: "user", parts: [{ type: "text", text: "What is in these?" }, ...images], metadata: {} };
+    await messages.appendMessages({ conversationId: id, messages: [{ message: person }, { message: opening("a0"), status: "streaming" }] });
+    await messages.updateMessage({ conversationId: id, id: "a0", parts: [{ type: "text", text: "Three scans." }], metadata: { model: "m" }, status: "complete" });
+    const first = await loaded(id);
+    expect(first.messages[0]!.parts.slice(1)).toEqual(images);
+    // The next turns get the very same message objects from memory (their conversions and hashes are kept by identity).
+    const second = await loaded(id);
+    expect(second.cached).toBe(true);
+    expect(second.messages[0]).toBe(first.messages[0]);
+    await turn(id, 1);
+    const third = await loaded(id);
+    expect(third.cached).toBe(true);
+    expect(third.messages[0]).toBe(first.messages[0]);
+    expect(third.messages).toHaveLength(4);
+  });
 });

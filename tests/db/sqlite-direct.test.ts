@@ -270,9 +270,17 @@ describe("the direct SQLite path", () => {
       planVersions: [],
     });
     const c = newId("direct");
-    expect(sqliteDirect()!.importConversation(rows(c))).toBe(true);
-    expect(sqliteDirect()!.importConversation({ ...rows(c), messages: [] })).toBe(false);
+    expect(await sqliteDirect()!.importConversation(rows(c))).toBe(true);
+    expect(await sqliteDirect()!.importConversation({ ...rows(c), messages: [] })).toBe(false);
     expect(storedMessages(c)).toHaveLength(1);
+    // Written a slice at a time, a conversation is its own child (listed nowhere) until its last slice; a row refused
+    // part-way through its messages takes the whole of it back.
+    expect(storedConversation(c).parentId).toBeNull();
+    const d = newId("direct");
+    const twice = { ...rows(d), messages: [...rows(d).messages, { ...rows(d).messages[0]!, position: 1 }] };
+    await expect(sqliteDirect()!.importConversation(twice)).rejects.toThrow(/constraint/i);
+    expect(raw.prepare(`SELECT count(*) AS n FROM "Conversation" WHERE id = ?`).get(d)).toEqual({ n: 0 });
+    expect(storedMessages(d)).toEqual([]);
   });
 
   it("reads timestamps SQLite itself wrote (CURRENT_TIMESTAMP, no zone) as UTC", async () => {
