@@ -452,7 +452,8 @@ describe("bodies that never end", () => {
   let server: AppServer;
 
   beforeAll(async () => {
-    // Room for one 64 KiB attachment: the chat body limit (190,808 bytes) stays under the 300 KB body below.
+    // Room for one 64 KiB attachment: the chat body limit (389,432 bytes: 100,000 characters at 3 bytes, the attachment
+    // as base64 and 2 KiB of JSON around it) stays under the 500 KB body below.
     server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: "edge-token", HINTLINE_MAX_ATTACHMENTS: "1", HINTLINE_MAX_ATTACHMENT_BYTES: "65536" } });
   });
 
@@ -472,7 +473,7 @@ describe("bodies that never end", () => {
     const chunked = await fetch(`${server.url}/api/chat`, {
       method: "POST",
       headers: { authorization: "Bearer edge-token", "content-type": "application/json" },
-      body: new Blob([chatBody("big", "big-1", "x".repeat(300 * 1024))]).stream(),
+      body: new Blob([chatBody("big", "big-1", "x".repeat(500 * 1024))]).stream(),
       duplex: "half",
     } as RequestInit);
     await expectApiError(chunked, 413, "payload_too_large");
