@@ -23,7 +23,6 @@ import { type OpenedTurn, openContinuation, openTurn, type PersonMessage } from 
 import { checkModelChoice, modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { streamReply } from "./stream-reply.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
-import { promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
 import { logFailure } from "../ops/logger.ts";
@@ -155,21 +154,6 @@ export async function startReply({
   const settings = resolveSettings(conversation.settings);
   // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
   const workspace = await openWorkspaceTracker(conversationId);
-  const instructions = systemPromptFor(settings, workspace.frozen(), info.contextWindow, child?.agent).text;
-  // Rebuilt before every model call from the stored settings, so an edit made mid-reply applies on the next step
-  // (the first call uses the settings this request just read), and from the frozen workspace, which a compression
-  // during the reply refreshes.
-  let calls = 0;
-  // What the last prompt was assembled from, so that a changed prompt is told apart from the person's edit.
-  let promptSource = promptSourceOf(settings, info.contextWindow);
-  const currentInstructions = async () => {
-    if (calls++ === 0) return systemPromptFor(settings, workspace.frozen(), info.contextWindow, child?.agent).text;
-    const fresh = await getConversation({ id: conversationId });
-    if (!fresh) return instructions;
-    const freshSettings = resolveSettings(fresh.settings);
-    promptSource = promptSourceOf(freshSettings, info.contextWindow);
-    return systemPromptFor(freshSettings, workspace.frozen(), info.contextWindow, child?.agent).text;
-  };
   const job = {
     conversationId,
     replyId,
@@ -182,10 +166,8 @@ export async function startReply({
     agentState: parseAgentState(conversation.agentState),
     mode: conversation.mode,
     workspaceId: conversation.workspaceId,
-    instructions,
-    currentInstructions,
+    modelWindow: info.contextWindow,
     workspace,
-    promptSource: () => promptSource,
     retry: turn.retry === true,
     ...(turn.continued ? { continued: turn.continued } : {}),
     history: turn.history,

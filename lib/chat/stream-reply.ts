@@ -24,9 +24,8 @@ import { conversationMode } from "./plan.ts";
 import { precountTokens } from "./context-usage.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { type PreparedContext, prepareContext } from "./prepare-context.ts";
-import { markSuperseded } from "./status-strategy.ts";
-import { createStepPreparation } from "./step-preparation.ts";
-import { type PromptAgent, systemPromptFor } from "./system-prompt.ts";
+import { createReplySteps, markSuperseded } from "./reply/steps.ts";
+import { type PromptAgent, promptSourceOf, systemPromptFor } from "./system-prompt.ts";
 import { ancestorIds, inheritedMode } from "./subagent-mode.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { type SettledReply, type StartChildReply, subagentHost } from "./subagent-runs.ts";
@@ -49,11 +48,8 @@ export type ReplyJob = {
   contextWindow: number;
   agentState: AgentState;
   mode: ConversationMode;
-  /** The system prompt of the first call, and how to build it again before later ones. */
-  instructions: string;
-  currentInstructions: () => Promise<string>;
-  /** What the last system prompt was assembled from (lib/chat/system-prompt.ts). */
-  promptSource: () => string;
+  /** The model's own context window (the system prompt is assembled for it; `contextWindow` may override it). */
+  modelWindow: number;
   /** The conversation's workspace (its memory, knowledge and skills are the tools'). */
   workspaceId?: string;
   /** The workspace as the system prompt holds it, and the Workspace hint when it changed. */
@@ -163,20 +159,28 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   }
   emit({ type: "data-context-usage", id: "usage", data: { ...context.usage, cache: cacheFigures(history) }, transient: true });
   const tools = { ...createTools(toolContext, job.toolNames), ...mcp.tools };
-  const steps = createStepPreparation({
+  const steps = createReplySteps({
     conversationId,
+    replyId,
     model: job.utility.model,
     modelId: job.modelId,
     settings,
     contextWindow,
     history,
     context,
-    agentState,
-    mode: job.mode,
-    tasksAtStart: job.tasksAtStart,
+    opened: { agentState, mode: job.mode, tasks: job.tasksAtStart },
     workspace: job.workspace,
     mcpChanges: mcp.changes,
   });
+  // The system prompt, assembled before every model call from the settings its step read (so an edit made mid-reply
+  // applies on the next step) and from the frozen workspace, which a compression during the reply refreshes. What it
+  // was assembled from tells a changed prompt apart from the person's edit.
+  let promptSource = promptSourceOf(settings, job.modelWindow);
+  const instructions = () => {
+    const current = steps.settings();
+    promptSource = promptSourceOf(current, job.modelWindow);
+    return systemPromptFor(current, job.workspace.frozen(), job.modelWindow, job.agent).text;
+  };
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const calls: CallUsage[] = [...(job.continued?.metadata?.usage ?? [])];
   const callsBefore = conversationCallTotals(history).calls;
@@ -186,7 +190,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
   try {
     const outcome = await runReply({
       model,
-      instructions: job.currentInstructions,
+      instructions,
       tools,
       repairToolCall: repairToolInput,
       unrunToolError: unknownToolError(nextCallNumber, Object.keys(tools)),
@@ -228,7 +232,7 @@ export async function streamReply(job: ReplyJob, writer: UIMessageStreamWriter<C
           toolsSource: String(mcp.revision),
           messages,
           stable,
-          promptSource: job.promptSource(),
+          promptSource,
           inputSettings: settings.injection.timestamps ? `timestamps ${settings.injection.timezone}` : "",
           compression: steps.compression()?.summary ?? "",
           branch: String(agentState.branchEpoch ?? 0),
