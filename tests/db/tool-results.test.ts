@@ -1,6 +1,7 @@
 // Every built-in tool's result against a real database (SQLite and PostgreSQL): the text the model reads — the call's
 // result through the tool's toModelOutput, and the stored part loaded back and replayed on a later turn — is word for
-// word what the tools answered when they returned text (TODAY was captured from that code), and so are their errors.
+// word what the tools answered when they returned text (TODAY was captured from that code), and so are their errors;
+// the stored part holds the result's data (DATA) beside that text.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +26,7 @@ const { setClock } = await import("@/lib/clock");
 const { createTools } = await import("@/lib/ai/tools/index");
 const { createCallCounter, createRepeatCounter } = await import("@/lib/ai/tools/tool-context");
 const { toModelMessages } = await import("@/lib/agent/to-model-messages");
+const { summarizeTool } = await import("@/components/chat/tool-summary");
 
 afterAll(async () => {
   setClock();
@@ -96,6 +98,68 @@ const TODAY: Record<string, string> = {
   "AgentSend missing": "ERROR AgentNotFoundError: No agent of this conversation has the agent_key \"agent:general-purpose:9\". This conversation's agents:\nagent:general-purpose:1 [done] \"api\" — 0 s, 240 tokens\nagent:general-purpose:2 [done] — 0 s, 120 tokens\nArguments sent: {\"agent_key\":\"agent:general-purpose:9\",\"message\":\"x\"}\nWhat to do: Use an agent_key from the list (or spawn a new agent).\n(Tool call #2 for 'AgentSend' in this conversation.)",
   "AgentList": "Agents of this conversation (2):\nagent:general-purpose:1 [done] \"api\" — 0 s, 240 tokens\nagent:general-purpose:2 [done] — 0 s, 120 tokens\nSlots: 0 of 4 agents running in this conversation, 4 free.\nAgent ids you can spawn: general-purpose.\n(Tool call #2 for 'AgentList' in this conversation.)",
   "InstructionsRead none": "The workspace has no instructions. This conversation also has instructions of its own (9 characters, in your system prompt).\n(Tool call #1 for 'InstructionsRead' in this conversation.)",
+};
+
+/** Each result's data, as its part stores it beside the text (ids scrubbed); an error has none. */
+const DATA: Record<string, object> = {
+  "TaskList empty": { total: 0, offset: 0, shown: 0 },
+  "TaskCreate": { taskId: "1", subject: "Draft" },
+  "TaskCreate 2": { taskId: "2", subject: "Review" },
+  "TaskGet": { taskId: "1", subject: "Draft", status: "pending" },
+  "TaskList": { total: 2, offset: 0, shown: 2 },
+  "TaskList past": { total: 2, offset: 10, shown: 0 },
+  "TaskUpdate status": { taskId: "1", result: "updated", changed: ["status"], status: "in_progress" },
+  "TaskUpdate unchanged": { taskId: "1", result: "unchanged", changed: [], status: "in_progress" },
+  "TaskUpdate links": { taskId: "1", result: "updated", changed: ["subject", "add_blocks"], status: "in_progress" },
+  "TaskUpdate completed": { taskId: "1", result: "updated", changed: ["status", "owner"], status: "completed" },
+  "TaskUpdate deleted": { taskId: "2", result: "deleted", changed: [] },
+  "TaskList repeat 1": { total: 1, offset: 0, shown: 1 },
+  "TaskList repeat 2": { total: 1, offset: 0, shown: 1 },
+  "TaskList repeat 3": { total: 1, offset: 0, shown: 1 },
+  "PlanRead none": { version: null },
+  "PlanWrite": { version: 1, chars: 25 },
+  "PlanWrite plan mode": { version: 2, chars: 34 },
+  "PlanRead": { version: 2, lines: { first: 2, last: 3, total: 5 } },
+  "MemoryWrite": { entryId: "mem_<id>", entry: "The release is on Fridays", total: 2 },
+  "MemorySearch": { matches: 2, shown: 2, entries: 2 },
+  "MemorySearch none": { matches: 0, shown: 0, entries: 2 },
+  "KnowledgeRead": { path: "notes/api.md", bytes: 55, lines: { first: 1, last: 3, total: 3 } },
+  "KnowledgeRead window": { path: "notes/api.md", bytes: 55, lines: { first: 2, last: 2, total: 3 } },
+  "KnowledgeRead past": { path: "notes/api.md", bytes: 55, lines: { first: 9, last: 8, total: 3 } },
+  "KnowledgeSearch": { words: ["rate", "limit"], matches: 1, everyWord: true },
+  "KnowledgeSearch any": { words: ["rate", "cards", "zebra"], matches: 2, everyWord: false },
+  "KnowledgeSearch none": { words: ["zebra"], matches: 0, everyWord: true },
+  "KnowledgeList": { prefix: "", files: 2, shown: 2 },
+  "KnowledgeList prefix": { prefix: "notes/", files: 1, shown: 1 },
+  "KnowledgeList none": { prefix: "nothing/", files: 0, shown: 0 },
+  "InstructionsRead": { chars: 44, lines: { first: 1, last: 2, total: 2 } },
+  "SkillLoad": { name: "weekly-report", origin: "workspace" },
+  "SkillLoad long": { name: "long-skill", origin: "workspace", lines: { first: 299, last: 300, total: 300 } },
+  "SkillLoad operator": { name: "release-notes", origin: "operator" },
+  "SkillLoad resource": { name: "release-notes", origin: "operator", path: "template.md", lines: { first: 1, last: 4, total: 4 } },
+  "AgentList none": { agents: 0, running: 0, free: 4 },
+  "AgentSpawn": { agentKey: "agent:general-purpose:1", status: "done" },
+  "AgentSpawn background": { agentKey: "agent:general-purpose:2", status: "running" },
+  "AgentSend": { agentKey: "agent:general-purpose:1", status: "done" },
+  "AgentList": { agents: 2, running: 0, free: 4 },
+};
+
+/** The transcript's summary of some of the results, read from their data. */
+const SUMMARY: Record<string, string> = {
+  "TaskList empty": "Listed tasks · none",
+  TaskCreate: "Created task 1 · Draft",
+  TaskList: "Listed tasks · 2",
+  "TaskUpdate status": "Task 1 → In progress",
+  "TaskUpdate unchanged": "Task 1 unchanged",
+  "TaskUpdate links": "Task 1 updated · subject, add_blocks",
+  "TaskUpdate deleted": "Deleted task 2",
+  "PlanWrite plan mode": "Wrote the plan · version 2",
+  MemorySearch: "Searched memory for “metric fridays” · 2 found",
+  "MemorySearch none": "Searched memory for “zebra” · none found",
+  "KnowledgeRead window": "Read notes/api.md · lines 2–2",
+  "KnowledgeRead past": "Read notes/api.md",
+  "KnowledgeSearch any": "Searched knowledge for “rate cards zebra” · 2 lines",
+  "KnowledgeSearch none": "Searched knowledge for “zebra” · no match",
 };
 
 /** The calls, in order, in one conversation (the call counters and the repeat warning count on across them). */
@@ -210,6 +274,7 @@ async function conversation(workspace: { name: string; instructions?: string }, 
     const message = { id: unique("m"), role: "assistant" as const, parts: [part] };
     await appendMessage({ conversationId, message: message as never });
     const stored = (await getMessage({ conversationId, id: message.id }))!;
+    expect(stored.parts[0]).toMatchObject({ output });
     const replayed = (options?: Parameters<typeof toModelMessages>[1]) => toModelMessages([stored], options).find((m) => m.role === "tool")?.content[0];
     expect(replayed()).toMatchObject({ type: "tool-result", toolCallId, toolName: name, output: fromCall });
     expect(replayed({ timestamps: { zone: "UTC" } })).toMatchObject({ output: { type: "text", value: `[2026-03-01 12:00:05] ${text}` } });
@@ -219,7 +284,7 @@ async function conversation(workspace: { name: string; instructions?: string }, 
 }
 
 describe(`every built-in tool's result on ${inject("databaseKind")}`, () => {
-  it("reads word for word as before, from the call and from the stored part", async () => {
+  it("reads word for word as before, from the call and from the stored part, which holds the result's data", async () => {
     setClock(() => new Date("2026-03-01T12:00:00Z"));
     const { workspaceId, call } = await conversation({ name: "Tools", instructions: "Answer in English.\nCite the knowledge files." });
     await saveKnowledge(workspaceId, "notes/api.md", "# API\nThe rate limit is 10 a second.\nRetry after a 429.");
@@ -228,8 +293,21 @@ describe(`every built-in tool's result on ${inject("databaseKind")}`, () => {
     await addSkill(workspaceId, { name: "weekly-report", description: "Write the weekly report", instructions: "1. Gather the tasks.\n2. Summarise them." });
     const long = Array.from({ length: 300 }, (_, i) => `Step ${i + 1}: ${"do it ".repeat(8)}`).join("\n");
     await addSkill(workspaceId, { name: "long-skill", description: "A long one", instructions: long });
-    for (const step of STEPS) expect((await call(step)).text, step.label).toBe(TODAY[step.label]);
+    for (const step of STEPS) {
+      const { text, output } = await call(step);
+      expect(text, step.label).toBe(TODAY[step.label]);
+      const data = DATA[step.label];
+      expect(output && JSON.parse(scrub(JSON.stringify(output))), step.label).toEqual(data && { tool: step.tool, ...data, text: expect.any(String) });
+      if (!output) continue;
+      // The summary reads the data, and says what it said of the same result stored as its text (before it had data).
+      const view = { toolName: step.tool, state: "output-available", input: step.input };
+      const summary = summarizeTool({ ...view, output });
+      expect(summary, step.label).toBe(summarizeTool({ ...view, output: (output as { text: string }).text }));
+      if (SUMMARY[step.label]) expect(summary, step.label).toBe(SUMMARY[step.label]);
+    }
     const bare = await conversation({ name: "Bare" }, { prompt: { instructions: "Be brief." } });
-    expect((await bare.call({ tool: "InstructionsRead", input: {} })).text).toBe(TODAY["InstructionsRead none"]);
+    const none = await bare.call({ tool: "InstructionsRead", input: {} });
+    expect(none.text).toBe(TODAY["InstructionsRead none"]);
+    expect(none.output).toEqual({ tool: "InstructionsRead", chars: 0, text: expect.any(String) });
   }, 60_000);
 });
