@@ -70,14 +70,15 @@ for (const fileBytes of [4_000, 40_000]) {
   const prompt = systemPromptFor(settings, tracker.frozen(), 128_000);
   const cold = performance.now() - coldStart;
   const unchanged = await time(async () => {
-    await tracker.beforeStep();
+    await tracker.beforeStep(undefined);
     systemPromptFor(settings, tracker.frozen(), 128_000);
   }, 200);
   let n = 0;
   const changed = await time(async () => {
     await rememberEntry(ws.id, `Change ${n++} to the memory`, "person");
-    const hint = await tracker.beforeStep();
-    if (!hint) throw new Error("expected a Workspace hint");
+    const news = await tracker.beforeStep(undefined);
+    if (!news) throw new Error("expected a Workspace hint");
+    await tracker.told(news);
     systemPromptFor(settings, tracker.frozen(), 128_000);
   }, 30);
   const label = `${((fileBytes * 50) / 1e6).toFixed(1)} MB knowledge (50 files), ${memoryTokens} memory tokens`;

@@ -17,8 +17,9 @@
 //   bench/provider-bench.ts (`--only=providers`, not in the default run) — per provider (the OpenAI, Anthropic and Gemini
 //                           fakes): first token and the next message at 2,000 vs 20 messages, against the bare route;
 //   bench/live-bench.ts with BENCH_LIVE_ONLY=scale (`--only=scale`, not in the default run) — 1, 2 and 4 instances on
-//                           one PostgreSQL: replies per second, NOTIFY traffic, connections, rows written (docs/scaling.md).
-// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`, `--only=providers`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+//                           one PostgreSQL: replies per second, NOTIFY traffic, connections, rows written (docs/scaling.md);
+//   bench/step-statements.ts — the statements one further step of a reply costs PostgreSQL, from its statement log.
+// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`, `--only=providers`, `--only=steps`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
 // benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -30,63 +31,28 @@ const tsx = path.join(root, "node_modules/.bin/tsx");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
+// Each benchmark: its script, whether it serves the built app, whether the default run includes it, and its variables.
+const BENCHES = [
+  { name: "prepare", script: "prepare-call.ts", build: false },
+  { name: "http", script: "http-bench.ts" },
+  { name: "strategy", script: "strategy-bench.ts" },
+  { name: "workspace", script: "workspace-bench.ts", build: false },
+  { name: "live", script: "live-bench.ts" },
+  { name: "stall", script: "stall-bench.ts" },
+  { name: "browser", script: "browser-bench.ts" },
+  { name: "memory", script: "memory-bench.ts" },
+  { name: "steps", script: "step-statements.ts" },
+  { name: "providers", script: "provider-bench.ts", byDefault: false },
+  { name: "scale", script: "live-bench.ts", byDefault: false, env: { BENCH_LIVE_ONLY: "scale" } },
+];
+
 let status = 0;
-if (!only || only === "prepare") {
-  const result = spawnSync(tsx, [path.join(root, "bench/prepare-call.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "http") {
+for (const bench of BENCHES) {
+  if (only ? only !== bench.name : bench.byDefault === false) continue;
   // A private build (HINTLINE_DIST_DIR, see next.config.mjs) is the caller's to make; the default one is kept fresh.
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
+  if (bench.build !== false && !process.env.HINTLINE_DIST_DIR) ensureBuild();
   console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/http-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "strategy") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/strategy-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "workspace") {
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/workspace-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "live") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/live-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "stall") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/stall-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "browser") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/browser-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (!only || only === "memory") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/memory-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (only === "providers") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/provider-bench.ts")], { cwd: root, stdio: "inherit" });
-  status ||= result.status ?? 1;
-}
-if (only === "scale") {
-  if (!process.env.HINTLINE_DIST_DIR) ensureBuild();
-  console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench/live-bench.ts")], { cwd: root, stdio: "inherit", env: { ...process.env, BENCH_LIVE_ONLY: "scale" } });
+  const result = spawnSync(tsx, [path.join(root, "bench", bench.script)], { cwd: root, stdio: "inherit", env: { ...process.env, ...bench.env } });
   status ||= result.status ?? 1;
 }
 process.exit(status);

@@ -1,8 +1,9 @@
 "use client";
 // A tool call in the transcript: a compact row of the same family as the hint chips, expandable to the exact
-// input and output.
+// input and output (a built-in tool's result as the text the model read, its data being what the summary shows).
 import { useState } from "react";
 import { useAgentsStore } from "@/lib/stores/agents-store";
+import { toolOutputText } from "@/lib/tool-output";
 import { agentKeyOf } from "../agents/agent-figures";
 import { ApprovalCard } from "./approval-card";
 import { BookmarkIcon, ChecklistIcon, FolderIcon } from "../ui/icons";
@@ -13,7 +14,7 @@ export function ToolRow({ call }: { call: ToolCallView }) {
   const failed = call.state === "output-error";
   const running = call.state === "input-streaming" || call.state === "input-available";
   // An AgentSpawn / AgentSend row opens its child's transcript (a child of this conversation, by the result's key).
-  const agentKey = call.toolName.startsWith("Agent") ? agentKeyOf(call.output) : undefined;
+  const agentKey = call.toolName.startsWith("Agent") ? agentKeyOf(call.toolName, call.output) : undefined;
   const childId = useAgentsStore((s) => (agentKey ? s.agents.find((a) => a.agentKey === agentKey)?.conversationId : undefined));
   // While it waits for its child: the child's calls that wait for the person, answered here at the child's id.
   const waiting = useAgentsStore((s) =>
@@ -67,7 +68,7 @@ export function ToolRow({ call }: { call: ToolCallView }) {
             <div>
               <div className="mb-0.5 text-faint">{failed ? "error" : "output"}</div>
               <pre className="overflow-x-auto whitespace-pre-wrap text-muted">
-                {failed ? call.errorText : typeof call.output === "string" ? call.output : JSON.stringify(call.output, null, 2)}
+                {failed ? call.errorText : (toolOutputText(call.toolName, call.output) ?? JSON.stringify(call.output, null, 2))}
               </pre>
             </div>
           )}

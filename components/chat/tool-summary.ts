@@ -1,5 +1,9 @@
-// Pure: a one-line summary of a tool call for the transcript ("Created task 3 · Write tests", "Task 2 → In progress").
+// Pure: a one-line summary of a tool call for the transcript ("Created task 3 · Write tests", "Task 2 → In progress"),
+// from the call's input and its result's fields (never the model's text, but for a result stored before results held
+// data: text-result-fields.ts).
+import { toolOutputOf } from "@/lib/tool-output";
 import { statusLabel } from "../tasks/status-labels";
+import { fieldsOfText } from "./text-result-fields";
 
 export type ToolCallView = {
   toolName: string;
@@ -10,9 +14,18 @@ export type ToolCallView = {
   errorText?: string;
 };
 
-const field = (input: unknown, key: string): string | undefined => {
-  const value = (input as Record<string, unknown> | undefined)?.[key];
-  return value === undefined || value === null ? undefined : String(value);
+const entryOf = (from: unknown, key: string): unknown => (typeof from === "object" && from !== null ? (from as Record<string, unknown>)[key] : undefined);
+
+/** A field of the input or the result as text (undefined when missing or not a value). */
+const field = (from: unknown, key: string): string | undefined => {
+  const value = entryOf(from, key);
+  return value === undefined || value === null || typeof value === "object" ? undefined : String(value);
+};
+
+/** A count of the result (undefined when missing or not a whole number). */
+const count = (from: unknown, key: string): number | undefined => {
+  const value = entryOf(from, key);
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 };
 
 const quoted = (text: string | undefined, max = 60) => {
@@ -65,6 +78,11 @@ function failureInWords(toolName: string, input: unknown, errorText: string): st
   }
 }
 
+/** The fields of a call's result: a built-in tool's data, or those read from a result stored as its text. */
+function resultFields(toolName: string, output: unknown): Record<string, unknown> {
+  return toolOutputOf(toolName, output) ?? (typeof output === "string" ? fieldsOfText(toolName, output) : {});
+}
+
 export function summarizeTool({ toolName, state, input, output, errorText }: ToolCallView): string {
   if (toolName === "MemoryWrite" && state === "output-error" && /DuplicateMemoryError/.test(errorText ?? "")) {
     return `Already remembered: ${field(input, "entry") ?? ""}`.trim();
@@ -73,45 +91,46 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
   // A call that waited for the person and was never run (denied, or its reply stopped first).
   if (state === "output-denied") return `${ACTION[toolName] ?? toolName} · not run`;
   const done = state === "output-available";
-  const text = typeof output === "string" ? output : "";
+  const result = done ? resultFields(toolName, output) : {};
   const id = field(input, "task_id");
   switch (toolName) {
     case "TaskCreate": {
-      const created = /Task \(id=(\d+)\) created successfully: (.*)/.exec(text);
-      return created ? `Created task ${created[1]} · ${created[2]}` : `Creating task · ${field(input, "subject") ?? ""}`;
+      const created = field(result, "taskId");
+      return created ? `Created task ${created} · ${field(result, "subject") ?? ""}` : `Creating task · ${field(input, "subject") ?? ""}`;
     }
     case "TaskUpdate": {
       const status = field(input, "status");
       if (status === "deleted") return done ? `Deleted task ${id}` : `Deleting task ${id}`;
-      if (text.startsWith("No updates")) return `Task ${id} unchanged`;
+      if (result.result === "unchanged") return `Task ${id} unchanged`;
       if (status) return `Task ${id} → ${statusLabel(status)}`;
-      const changed = /Update task \(id=\d+\) ([^.]*)\./.exec(text)?.[1];
-      return changed ? `Task ${id} updated · ${changed}` : `Updating task ${id}`;
+      const changed = Array.isArray(result.changed) ? result.changed.filter((c) => typeof c === "string") : [];
+      return changed.length ? `Task ${id} updated · ${changed.join(", ")}` : `Updating task ${id}`;
     }
     case "TaskGet":
       return `Read task ${id ?? ""}`.trim();
     case "TaskList": {
-      const lines = text.split("\n").filter((l) => /^\d+ \[/.test(l)).length;
-      return done ? (text.startsWith("No tasks") ? "Listed tasks · none" : `Listed tasks · ${lines}`) : "Listing tasks";
+      const shown = count(result, "shown");
+      return done ? (shown ? `Listed tasks · ${shown}` : "Listed tasks · none") : "Listing tasks";
     }
     case "PlanWrite": {
-      const version = /Plan saved \(version (\d+)/.exec(text)?.[1];
+      const version = count(result, "version");
       return done ? `Wrote the plan${version ? ` · version ${version}` : ""}` : "Writing the plan";
     }
     case "MemoryWrite":
       return `${done ? "Remembered" : "Remembering"}: ${field(input, "entry") ?? ""}`.trim();
     case "MemorySearch": {
-      const count = /^(\d+) memory entr/.exec(text)?.[1];
-      const found = text.startsWith("No memory entry") ? " · none found" : count ? ` · ${count} found` : "";
+      const matches = count(result, "matches");
+      const found = matches === 0 ? " · none found" : matches ? ` · ${matches} found` : "";
       return `${done ? "Searched" : "Searching"} memory for ${quoted(field(input, "query"))}${found}`;
     }
     case "KnowledgeRead": {
-      const lines = /, lines (\d+–\d+):/.exec(text)?.[1];
-      return `${done ? "Read" : "Reading"} ${field(input, "path") ?? "a knowledge file"}${lines ? ` · lines ${lines}` : ""}`;
+      const [first, last] = [count(result.lines, "first"), count(result.lines, "last")];
+      const lines = first && last && last >= first ? ` · lines ${first}–${last}` : "";
+      return `${done ? "Read" : "Reading"} ${field(input, "path") ?? "a knowledge file"}${lines}`;
     }
     case "KnowledgeSearch": {
-      const count = /^(\d+) matching lines?/.exec(text)?.[1];
-      const found = text.startsWith("No line") ? " · no match" : count ? ` · ${count} line${count === "1" ? "" : "s"}` : "";
+      const matches = count(result, "matches");
+      const found = matches === 0 ? " · no match" : matches ? ` · ${matches} line${matches === 1 ? "" : "s"}` : "";
       return `${done ? "Searched" : "Searching"} knowledge for ${quoted(field(input, "query"))}${found}`;
     }
     case "SkillLoad":

@@ -6,6 +6,7 @@
 // (rather than sent as plain text, which would still read as a claim about the time and tasks).
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import type { ChatMessage, ChatMessagePart } from "../chat-message.ts";
+import { toolOutputText } from "../tool-output.ts";
 import { attachmentModelParts, isFilePart } from "./attachments.ts";
 import { neutralizeHintTags, neutralizeHintTagsDeep } from "./hints/neutralize-tags.ts";
 import { writeTime } from "./hints/read-time.ts";
@@ -56,10 +57,14 @@ function asToolPart(part: ChatMessagePart): (ToolPartLike & { toolName: string }
   return typeof toolName === "string" ? { ...p, toolName } : null;
 }
 
-/** `stamp`: the result's timestamp prefix ("" without timestamps); a JSON result then goes as its JSON text. */
-function toolOutput(part: ToolPartLike, stamp = ""): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
+/**
+ * `stamp`: the result's timestamp prefix ("" without timestamps); a JSON result then goes as its JSON text. A built-in
+ * tool's result (an object holding its text) goes as that text, as a result stored as text does: the same input.
+ */
+function toolOutput(part: ToolPartLike & { toolName: string }, stamp = ""): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
   if (part.state === "output-error") return { type: "error-text", value: stamp + neutralizeHintTags(part.errorText ?? "Tool failed.") };
-  if (typeof part.output === "string") return { type: "text", value: stamp + neutralizeHintTags(part.output) };
+  const text = toolOutputText(part.toolName, part.output);
+  if (text !== undefined) return { type: "text", value: stamp + neutralizeHintTags(text) };
   if (stamp) return { type: "text", value: stamp + JSON.stringify(neutralizeHintTagsDeep(part.output ?? null)) };
   return { type: "json", value: neutralizeHintTagsDeep(part.output ?? null) as never };
 }

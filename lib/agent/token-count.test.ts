@@ -50,7 +50,7 @@ describe("token counting in bounded pieces", () => {
 
   it("is exactly gpt-tokenizer's count on ordinary prose, code and markup", async () => {
     await selectEncodingFor("gpt-4o");
-    const files = ["README.md", "lib/agent/reply-loop.ts", "lib/chat/stream-reply.ts", "package.json"].map((f) => readFileSync(f, "utf8"));
+    const files = ["README.md", "lib/agent/reply-loop.ts", "lib/chat/reply/run.ts", "package.json"].map((f) => readFileSync(f, "utf8"));
     const samples = [
       ...files,
       files.join("\n\n"),

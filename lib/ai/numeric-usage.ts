@@ -1,6 +1,6 @@
 // A provider's event stream with every usage figure that is not a number turned into null. The Chat Completions
 // chunk schema refuses a whole chunk over one such figure ("prompt_tokens": "12"), and with it a reply that was fine;
-// Hintline ignores implausible figures anyway (lib/chat/stream-reply.ts) and counts locally instead.
+// Hintline ignores implausible figures anyway (lib/chat/reply/run.ts) and counts locally instead.
 
 const USAGE_KEY = '"usage"';
 

@@ -2,9 +2,9 @@
 import type { LastCallUsage } from "../agent/context-usage.ts";
 import { type LedgerItem, parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
-import type { StatusUpdate } from "./runtime-hints.ts";
+import type { StatusUpdate } from "../agent/step-decision.ts";
 import type { CacheBreak } from "../chat-message.ts";
-import { getConversation, setAgentState } from "../db/conversations.ts";
+import { getConversation, mergeAgentState, setAgentState } from "../db/conversations.ts";
 import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
 
 /** The model context's compression: where it starts in the stored history, and the summary and ledger before it. */
@@ -94,18 +94,26 @@ export function recordCacheBreak(conversationId: string, found: CacheBreak): Pro
   return patchAgentState(conversationId, (state) => ({ cacheBreaks: [...(state.cacheBreaks ?? []), found].slice(-CACHE_BREAKS_KEPT) }));
 }
 
-// Each patch reads the state and writes it back: patches of one conversation run one after another, so that none
-// overwrites another's change (a reply's step, its cache-break record and the person's task edit may overlap).
+// A patch of keys is merged in one statement; one computed from the state reads it and writes it back. Patches of one
+// conversation run one after another, so that none overwrites another's change (a reply's step, its cache-break record
+// and the person's task edit may overlap).
 const patchQueues = new Map<string, Promise<void>>();
 
 /** Merges `patch` (or what it computes from the current state) into the stored state; undefined values remove keys. */
 export function patchAgentState(conversationId: string, patch: Partial<AgentState> | ((state: AgentState) => Partial<AgentState>)): Promise<void> {
   const previous = patchQueues.get(conversationId);
   const apply = async () => {
+    if (typeof patch === "object") {
+      // What a step stores: merged in one statement, without reading the state first.
+      const entries = Object.entries(patch);
+      const set = Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+      await mergeAgentState({ id: conversationId, set, unset: entries.filter(([, value]) => value === undefined).map(([key]) => key) });
+      return;
+    }
     const conversation = await getConversation({ id: conversationId });
     if (!conversation) return;
     const state = parseAgentState(conversation.agentState);
-    const next: Record<string, unknown> = { ...state, ...(typeof patch === "function" ? patch(state) : patch) };
+    const next: Record<string, unknown> = { ...state, ...patch(state) };
     for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
     await setAgentState({ id: conversationId, agentState: next });
   };

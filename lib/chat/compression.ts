@@ -22,6 +22,7 @@ import { countTokens } from "../agent/token-count.ts";
 import type { ChatMessage, CompressionData } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { harnessOptions } from "../harness-options.ts";
+import { toolOutputText } from "../tool-output.ts";
 import { type CompressionState, patchAgentState } from "./agent-state.ts";
 import { type ProposedFacts, factsTarget, proposeFacts, rememberFacts } from "./compression-memory.ts";
 import { messageTokens } from "./context-usage.ts";
@@ -145,13 +146,15 @@ export async function compressContext({
 }
 
 /** What a stored message says, as text to find identifiers in (hints are the harness's own words: left out). */
-function evidenceText(message: ChatMessage): string {
+export function evidenceText(message: ChatMessage): string {
   const texts: string[] = [];
   for (const part of message.parts) {
     if (part.type === "text") texts.push(part.text);
     else if (part.type.startsWith("tool-")) {
       const tool = part as { input?: unknown; output?: unknown; errorText?: string };
-      for (const value of [tool.input, tool.output, tool.errorText]) {
+      // A built-in tool's result is read as the text the model read, not as its data's JSON.
+      const output = tool.output === undefined ? undefined : (toolOutputText(part.type.slice("tool-".length), tool.output) ?? tool.output);
+      for (const value of [tool.input, output, tool.errorText]) {
         if (value !== undefined) texts.push(typeof value === "string" ? value : JSON.stringify(value));
       }
     }

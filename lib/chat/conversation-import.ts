@@ -18,7 +18,7 @@ import { precountTokens, warmTokenCounts } from "./context-usage.ts";
 import { checkModelChoice } from "./conversation-model.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
-import { warmHintScan } from "./runtime-hints.ts";
+import { warmHintScan } from "./reply/known.ts";
 import { importAgents } from "./subagent-transfer.ts";
 import { nextTurn } from "./yielding.ts";
 

@@ -3,18 +3,13 @@
 // (no server is contacted), and what differs is told once as a Workspace hint. The new list is taken at the next
 // compression, or now when the person presses "Use the new tools now" (one cache break, named tools-changed). What
 // the list left out (its caps) is told once too, at the first step after it was made.
-import { generateId } from "ai";
 import { parseDefinition } from "../agent/mcp-drift.ts";
 import type { LeftOutMcpTool } from "../agent/mcp-tool-caps.ts";
-import { type CatalogServer, changesKey, diffMcpTools, renderMcpLeftOutHint, renderMcpToolsHint } from "../agent/mcp-tool-changes.ts";
-import { WORKSPACE_HINT_SOURCE } from "../agent/workspace-changes.ts";
+import { type CatalogServer, changesKey, diffMcpTools, type McpToolChange } from "../agent/mcp-tool-changes.ts";
 import { fixedToolsOf, type FixedMcpTool } from "../ai/mcp/mcp-tool-list.ts";
-import type { HintData } from "../chat-message.ts";
-import { now as clockNow } from "../clock.ts";
 import { setConversationMcpToolsLeftOutTold, setConversationMcpToolsTold } from "../db/conversation-mcp-tools.ts";
 import { listMcpCatalog } from "../db/mcp-fingerprints.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
-import type { WorkspaceHintChunk } from "./workspace-view.ts";
 
 /** The workspace's enabled servers with the tools each listed last (as offered: approved definitions). */
 export async function workspaceMcpCatalog(workspaceId: string): Promise<CatalogServer[]> {
@@ -30,15 +25,13 @@ export async function workspaceMcpCatalog(workspaceId: string): Promise<CatalogS
   });
 }
 
-const hintChunk = ({ fields, text }: { fields: Record<string, string>; text: string }, at: Date): WorkspaceHintChunk => {
-  const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: at.toISOString() };
-  return { type: "data-hint", id: generateId(), data };
-};
+/** What is news about the conversation's MCP tools for the agent: what its list left out, what changed since. */
+export type McpNews = { leftOut?: readonly LeftOutMcpTool[]; changes?: readonly McpToolChange[]; changesKey?: string };
 
 /**
- * One reply's check: before each step, the Workspace hints when there is news for the agent. `tellLeftOut`: the
- * tools the list left out are told at the first step ("made": by the reply that made the list, which stored them as
- * told; "stored": made by "Use the new tools now", marked told here). `watchChanges` false: only that (a subagent).
+ * One reply's check: before each step, what there is to tell the agent about its MCP tools. `tellLeftOut`: the tools
+ * the list left out are told at the first step ("made": by the reply that made the list, which stored them as told;
+ * "stored": made by "Use the new tools now", marked told once told). `watchChanges` false: only that (a subagent).
  */
 export function openMcpChangeTracker({
   conversationId,
@@ -48,7 +41,6 @@ export function openMcpChangeTracker({
   tellLeftOut,
   watchChanges = true,
   toldChanges,
-  now = clockNow,
 }: {
   conversationId: string;
   workspaceId: string;
@@ -57,29 +49,33 @@ export function openMcpChangeTracker({
   tellLeftOut?: "made" | "stored";
   watchChanges?: boolean;
   toldChanges: string | null;
-  now?: () => Date;
 }) {
   let checked: string | undefined;
   let told = toldChanges;
   let leftOutDue = tellLeftOut !== undefined && leftOut.length > 0;
   return {
     /** `revision`: the workspace's revision as this step read it (nothing is read while it stays the same). */
-    async beforeStep(revision: string | undefined): Promise<WorkspaceHintChunk[]> {
-      const hints: WorkspaceHintChunk[] = [];
+    async beforeStep(revision: string | undefined): Promise<McpNews | undefined> {
+      const news: McpNews = {};
       if (leftOutDue) {
         leftOutDue = false;
-        if (tellLeftOut === "stored") await setConversationMcpToolsLeftOutTold({ conversationId });
-        hints.push(hintChunk(renderMcpLeftOutHint(leftOut), now()));
+        news.leftOut = leftOut;
       }
-      if (!watchChanges || revision === undefined || revision === checked) return hints;
-      checked = revision;
-      const changes = diffMcpTools(fixed, await workspaceMcpCatalog(workspaceId), leftOut);
-      if (changes.length === 0) return hints;
-      const key = changesKey(changes);
-      if (key === told) return hints;
-      told = key;
-      await setConversationMcpToolsTold({ conversationId, toldChanges: key });
-      return [...hints, hintChunk(renderMcpToolsHint(changes), now())];
+      if (watchChanges && revision !== undefined && revision !== checked) {
+        checked = revision;
+        const changes = diffMcpTools(fixed, await workspaceMcpCatalog(workspaceId), leftOut);
+        const key = changes.length ? changesKey(changes) : undefined;
+        if (key !== undefined && key !== told) {
+          told = key;
+          Object.assign(news, { changes, changesKey: key });
+        }
+      }
+      return news.leftOut || news.changes ? news : undefined;
+    },
+    /** The news was told (in the hints the step appended). */
+    async told(news: McpNews): Promise<void> {
+      if (news.leftOut && tellLeftOut === "stored") await setConversationMcpToolsLeftOutTold({ conversationId });
+      if (news.changesKey) await setConversationMcpToolsTold({ conversationId, toldChanges: news.changesKey });
     },
   };
 }

@@ -9,14 +9,11 @@ import {
   diffWorkspace,
   KNOWLEDGE_INDEX_PATH,
   parseWorkspaceState,
-  renderWorkspaceHint,
   snapshotOf,
-  WORKSPACE_HINT_SOURCE,
+  type WorkspaceChange,
   type WorkspaceState,
 } from "../agent/workspace-changes.ts";
-import type { ChatChunk, HintData } from "../chat-message.ts";
 import { laterRevision } from "../agent/hints/told.ts";
-import { now as clockNow } from "../clock.ts";
 import { getKnowledgeFile, listKnowledge } from "../db/knowledge.ts";
 import { listMemory } from "../db/memory.ts";
 import { getWorkspaceView, putWorkspaceView, setWorkspaceSeen, workspaceViewStatus, type WorkspaceViewStatus } from "../db/workspace-views.ts";
@@ -152,13 +149,14 @@ export async function pendingWorkspaceChanges(conversationId: string): Promise<s
   return diffWorkspace(frozen.state, state).map(describeChange);
 }
 
-export type WorkspaceHintChunk = Extract<ChatChunk, { type: "data-hint" }>;
+/** What changed in the workspace since the revision the agent knows, up to `revision`, and the state now. */
+export type WorkspaceNews = { name: string; revision: string; changes: WorkspaceChange[]; seen: WorkspaceState };
 
 /**
- * The conversation's workspace for the reply's steps: the frozen copy for the system prompt, and before each step the
- * Workspace hint when the workspace changed since the agent last heard (one small query when nothing changed).
+ * The conversation's workspace for the reply's steps: the frozen copy for the system prompt, and before each step what
+ * changed since the agent last heard (nothing read when the step's status shows no change).
  */
-export async function openWorkspaceTracker(conversationId: string, now: () => Date = clockNow) {
+export async function openWorkspaceTracker(conversationId: string) {
   // Read once as the reply opens; the first step uses it again (a change landing in between waits one step).
   let opened = await workspaceViewStatus({ conversationId });
   let frozen: FrozenWorkspace | null = null;
@@ -190,13 +188,14 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
       frozen = (await refreshWorkspaceView(conversationId)) ?? frozen;
     },
     /**
-     * Before a step (after any compression): the frozen copy brought up to date, and the hint, if one is due. `told`:
+     * Before a step (after any compression): the frozen copy brought up to date, and what changed, if anything. `told`:
      * the revision the newest Workspace hint in the step's input told (none: only the prompt's frozen copy). A hint
      * whose reply is gone (regenerated, edited away, another branch) is not in the input, so its changes are told again.
+     * `read`: the status the step read (the reply's first step uses the one read as it opened).
      */
-    async beforeStep(told?: string): Promise<WorkspaceHintChunk | undefined> {
+    async beforeStep(told: string | undefined, read?: WorkspaceViewStatus | null): Promise<WorkspaceNews | undefined> {
       if (!opened) await stored;
-      const status = opened ?? (await workspaceViewStatus({ conversationId }));
+      const status = opened ?? (read === undefined ? await workspaceViewStatus({ conversationId }) : read);
       opened = null;
       if (!status) return undefined;
       lastRevision = status.revision;
@@ -216,10 +215,11 @@ export async function openWorkspaceTracker(conversationId: string, now: () => Da
         quiet = { known, revision: live.revision };
         return undefined;
       }
-      await setWorkspaceSeen({ conversationId, seenRevision: live.revision, seen: live.state });
-      const { fields, text } = renderWorkspaceHint(live.state.name, changes);
-      const data: HintData = { source: WORKSPACE_HINT_SOURCE, fields, text, createdAt: now().toISOString(), revision: live.revision };
-      return { type: "data-hint", id: generateId(), data };
+      return { name: live.state.name, revision: live.revision, changes, seen: live.state };
+    },
+    /** The news was told (in a hint the step appended): the agent has heard the workspace up to its revision. */
+    told(news: WorkspaceNews): Promise<void> {
+      return setWorkspaceSeen({ conversationId, seenRevision: news.revision, seen: news.seen });
     },
   };
 }

@@ -1,6 +1,6 @@
 // Queries for the Conversation aggregate.
 import { type ConversationMode, type ConversationSummary, isConversationMode } from "../chat-message.ts";
-import { getDb, sqliteDirect } from "./client.ts";
+import { databaseUrl, getDb, isPostgresUrl, sqliteDirect } from "./client.ts";
 import { toConversationSummary } from "./converters.ts";
 import { forgetHistory } from "./history-cache.ts";
 import type { ConversationRow } from "./rows.ts";
@@ -125,6 +125,36 @@ export async function setAgentState({ id, agentState }: { id: string; agentState
   const direct = sqliteDirect();
   if (direct) direct.setAgentState(id, agentState);
   else await db.conversation.updateMany({ where: { id }, data: { agentState } });
+}
+
+const STATE_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * The statement that merges keys into the stored harness state and removes others, shallowly (a key's value is
+ * replaced whole), without reading it: a state that is not an object counts as empty. The keys are checked names,
+ * written into the text; the values are parameters (SQLite: one per key, then the time and the id).
+ */
+export function mergeAgentStateSql(dialect: "postgres" | "sqlite", set: readonly string[], unset: readonly string[]): string {
+  const bad = [...set, ...unset].find((k) => !STATE_KEY.test(k));
+  if (bad !== undefined) throw new Error(`Not a harness state key: ${JSON.stringify(bad)}`);
+  if (dialect === "postgres") {
+    const removed = unset.map((k) => ` - '${k}'`).join("");
+    return `UPDATE "Conversation" SET "agentState" = (CASE WHEN jsonb_typeof("agentState") = 'object' THEN "agentState" ELSE '{}'::jsonb END${removed}) || $1::jsonb, "updatedAt" = $2 WHERE "id" = $3`;
+  }
+  let state = `CASE WHEN json_valid("agentState") AND json_type("agentState") = 'object' THEN "agentState" ELSE '{}' END`;
+  if (unset.length) state = `json_remove(${state}, ${unset.map((k) => `'$.${k}'`).join(", ")})`;
+  if (set.length) state = `json_set(${state}, ${set.map((k) => `'$.${k}', json(?)`).join(", ")})`;
+  return `UPDATE "Conversation" SET "agentState" = ${state}, "updatedAt" = ? WHERE "id" = ?`;
+}
+
+/** Merges `set` into the harness state and removes the `unset` keys, in one statement (no read, so no lost update). */
+export async function mergeAgentState({ id, set, unset = [] }: { id: string; set: Record<string, unknown>; unset?: readonly string[] }): Promise<void> {
+  const keys = Object.keys(set);
+  const direct = sqliteDirect();
+  if (direct) return direct.mergeAgentState(id, mergeAgentStateSql("sqlite", keys, unset), keys.map((k) => JSON.stringify(set[k])));
+  const db = await getDb();
+  if (isPostgresUrl(databaseUrl())) await db.$executeRawUnsafe(mergeAgentStateSql("postgres", keys, unset), JSON.stringify(set), new Date(), id);
+  else await db.$executeRawUnsafe(mergeAgentStateSql("sqlite", keys, unset), ...keys.map((k) => JSON.stringify(set[k])), new Date().toISOString().replace("Z", "+00:00"), id);
 }
 
 /** Deletes the conversation (only while it has never held a message, with `onlyIfEmpty`); true when it did. */

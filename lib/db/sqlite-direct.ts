@@ -46,13 +46,15 @@ export type WorkspaceStatusRow = {
  * its workspace's, its owner's default workspace's ("default" for no owner) and its owner's own level's
  * (lib/db/ownership.ts), the places its skills and agents come from.
  */
-export const WORKSPACE_STATUS_SQL = `SELECT c."workspaceId" AS "workspaceId", c."ownerId" AS "ownerId", w."revision" AS "ws", d."revision" AS "def", u."revision" AS "usr",
-  v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"
-  FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId"
+export const WORKSPACE_STATUS_SELECT = `c."workspaceId" AS "workspaceId", c."ownerId" AS "ownerId", w."revision" AS "ws", d."revision" AS "def", u."revision" AS "usr",
+  v."frozenId" AS "frozenId", v."seenRevision" AS "seenRevision"`;
+export const WORKSPACE_STATUS_FROM = `FROM "Conversation" c JOIN "Workspace" w ON w."id" = c."workspaceId"
   LEFT JOIN "Workspace" d ON d."id" = CASE WHEN c."ownerId" IS NULL THEN ?
     ELSE (SELECT x."id" FROM "Workspace" x WHERE x."ownerId" = c."ownerId" AND x."name" = 'default' LIMIT 1) END
   LEFT JOIN "Workspace" u ON u."id" = 'user-' || c."ownerId"
   LEFT JOIN "ConversationWorkspace" v ON v."conversationId" = c."id" WHERE c."id" = ?`;
+export const WORKSPACE_STATUS_SQL = `SELECT ${WORKSPACE_STATUS_SELECT}
+  ${WORKSPACE_STATUS_FROM}`;
 
 export class SqliteDirect {
   readonly #connection: Connection;
@@ -72,6 +74,11 @@ export class SqliteDirect {
     }
     return statement;
   }
+  /** One row of a read a caller composed (its own module holds the text); undefined when there is none. */
+  get(sql: string, ...params: unknown[]): Record<string, unknown> | undefined {
+    return this.#statement(sql).get(...params) as Record<string, unknown> | undefined;
+  }
+
 
   conversation(id: string): ConversationRow | null {
     const row = this.#statement(`SELECT * FROM "Conversation" WHERE "id" = ?`).get(id) as Row | undefined;
@@ -93,6 +100,11 @@ export class SqliteDirect {
   setAgentState(id: string, agentState: object): boolean {
     const sql = `UPDATE "Conversation" SET "agentState" = ?, "updatedAt" = ? WHERE "id" = ?`;
     return this.#statement(sql).run(writeJson(agentState), storedTime(new Date()), id).changes > 0;
+  }
+
+  /** `sql`: conversations.ts's merge of the harness state; `values`: each set key's value as JSON text. */
+  mergeAgentState(id: string, sql: string, values: readonly string[]): void {
+    this.#statement(sql).run(...values, storedTime(new Date()), id);
   }
 
   messages(conversationId: string): MessageRow[] {

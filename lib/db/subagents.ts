@@ -105,14 +105,15 @@ function toChild(row: Row): ChildRecord | null {
   };
 }
 
-const children = (rows: Row[]) => rows.map(toChild).filter((c): c is ChildRecord => c !== null);
+/** The rows that are children, as records (a row of another shape is left out). */
+export const childrenOf = (rows: Row[]) => rows.map(toChild).filter((c): c is ChildRecord => c !== null);
 
 /** A conversation's children, oldest first. */
 export async function listChildren({ parentId }: { parentId: string }): Promise<ChildRecord[]> {
   const db = await getDb();
   // Asked before every step; on SQLite a conversation with no child (most) costs one plain statement, not a query.
   if (sqliteDirect()?.hasChildren(parentId) === false) return [];
-  return children(await db.conversation.findMany({ where: { parentId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: SELECT }));
+  return childrenOf(await db.conversation.findMany({ where: { parentId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: SELECT }));
 }
 
 export async function getChild({ id }: { id: string }): Promise<ChildRecord | null> {
@@ -268,19 +269,10 @@ export async function updateChildRun({ id, run }: { id: string; run: ChildRun })
   await db.conversation.updateMany({ where: { id, agentStatus: "running" }, data: { agentRun: run } });
 }
 
-/**
- * Takes the parent's children whose answers wait to be told (each taken once, by one caller), oldest first, at most
- * `limit`; `left`: how many still wait after them.
- */
-export async function takePendingChildren({ parentId, limit = 1_000 }: { parentId: string; limit?: number }): Promise<ChildRecord[] & { left?: number }> {
+/** The children's answers were handed to their parent (its step appended them): they no longer wait to be told. */
+export async function markChildrenTold({ ids }: { ids: readonly string[] }): Promise<void> {
   const db = await getDb();
-  const all = children(await db.conversation.findMany({ where: { parentId, agentPending: true }, orderBy: [{ updatedAt: "asc" }, { id: "asc" }], select: SELECT }));
-  const pending = all.slice(0, limit);
-  const taken: ChildRecord[] = [];
-  for (const child of pending) {
-    if ((await db.conversation.updateMany({ where: { id: child.id, agentPending: true }, data: { agentPending: false } })).count > 0) taken.push(child);
-  }
-  return Object.assign(taken, { left: all.length - pending.length });
+  await db.conversation.updateMany({ where: { id: { in: [...ids] }, agentPending: true }, data: { agentPending: false } });
 }
 
 /** Every descendant of `id` (children, then theirs), deepest last. */

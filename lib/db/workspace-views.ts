@@ -34,7 +34,11 @@ export async function workspaceViewStatus({ conversationId }: { conversationId: 
     const sql = isPostgresUrl(databaseUrl()) ? WORKSPACE_STATUS_SQL.replace("?", "$1").replace("?", "$2") : WORKSPACE_STATUS_SQL;
     row = (await db.$queryRawUnsafe<StatusRow[]>(sql, DEFAULT_WORKSPACE_ID, conversationId))[0];
   }
-  if (!row) return null;
+  return row ? workspaceStatusOf(row) : null;
+}
+
+/** A status row (this module's query, or the step's read in step-state.ts) as the status. */
+export function workspaceStatusOf(row: StatusRow): WorkspaceViewStatus {
   const own = Number(row.usr ?? 0);
   const revision = `${Number(row.ws)}:${Number(row.def ?? 0)}${own ? `:${own}` : ""}`;
   return { workspaceId: row.workspaceId, ownerId: row.ownerId ?? null, revision, frozenId: row.frozenId, seenRevision: row.seenRevision };

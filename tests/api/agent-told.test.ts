@@ -3,6 +3,7 @@
 // next call sends: when the reply that carried a hint is regenerated, retried after an error, edited away or switched
 // out of by a branch switch, the next call carries the hint again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolOutputText } from "@/lib/tool-output";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { readChunks } from "../support/chat-client.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
@@ -160,8 +161,9 @@ describe.each(databaseKinds("toolresults"))("$name: what tool results and the wo
       [update(1), list("1"), update(2), list("2"), update(3), list("3"), list("4"), list("5")].map((call) => ({ kind: "tools" as const, calls: [call] })),
     );
     type Part = { type: string; toolCallId?: string; output?: unknown };
+    // The text the model read of each result (a TaskList's part holds it beside the list's data).
     const view = (await (await fetch(`${server.url}/api/conversations/${id}`)).json()) as { messages: Array<{ parts: Part[] }> };
-    const outputs = new Map(view.messages.flatMap((m) => m.parts).map((p) => [p.toolCallId, String(p.output ?? "")]));
+    const outputs = new Map(view.messages.flatMap((m) => m.parts).map((p) => [p.toolCallId, toolOutputText(p.type.slice(5), p.output) ?? ""]));
     for (const n of ["1", "2", "3", "4"]) expect(outputs.get(`l${n}`), `TaskList ${n}`).not.toContain("Warning:");
     expect(outputs.get("l1")).toMatch(/1 \[completed\] Step 1/);
     expect(outputs.get("l3")).toMatch(/3 \[completed\] Step 3/);

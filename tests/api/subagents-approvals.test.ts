@@ -6,6 +6,7 @@
 // denial gives the child the person's reason; a foreign call id or another conversation's id is a 404 that changes
 // nothing; Stop on the parent stops the waiting child.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolOutputText } from "@/lib/tool-output";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chunkReader, getJson, stopReply } from "../support/chat-client.ts";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference.ts";
@@ -130,7 +131,7 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     const parent = (await getJson<View>(api(`/conversations/${id}`))).body;
     expect(parent.messages.at(-1)!.parts.filter((p) => p.type === "text").map((p) => (p as { text?: string }).text).join("")).toBe("Parent done.");
     const spawn = parent.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!;
-    expect(String(spawn.output)).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nChild saw: Echo: hi /);
+    expect(toolOutputText("AgentSpawn", spawn.output)).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nChild saw: Echo: hi /);
     const childAfter = fake.requests.filter(isChild).at(-1)!;
     expect(toolResultText(childAfter, "echo-call")).toMatch(/^Echo: hi /);
     const [done] = await agentsOf(id);
@@ -223,7 +224,7 @@ describe.each(kinds)("$name: a subagent's approvals", ({ name: kind, databaseUrl
     expect((await answer(waiting!.conversationId, "echo-call", { approved: true }, other?.url)).status).toBe(200);
     await reader.rest();
     const parent = (await getJson<View>(api(`/conversations/${id}`))).body;
-    expect(String(parent.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!.output)).toMatch(/answer:\nChild saw: agent_key: agent:general-purpose:1/);
+    expect(toolOutputText("AgentSpawn", parent.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!.output)).toMatch(/answer:\nChild saw: agent_key: agent:general-purpose:1/);
     expect((await agentsOf(id))[0]).toMatchObject({ status: "done" });
   });
 

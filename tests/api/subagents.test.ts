@@ -4,6 +4,7 @@
 // told once; depth is limited; a child of a planning parent cannot write; Stop on the parent stops its child; the child
 // is a conversation of its own, readable, not listed, not writable by the person, and deleted with its parent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolOutputText } from "@/lib/tool-output";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
@@ -43,7 +44,9 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     const parent = await view("sa-sync");
     const spawn = parent.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!;
     expect(spawn.state).toBe("output-available");
-    expect(String(spawn.output)).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport from general-purpose/);
+    // The part holds the run's data beside the text the model read.
+    expect(spawn.output).toMatchObject({ tool: "AgentSpawn", agentKey: "agent:general-purpose:1", status: "done" });
+    expect(toolOutputText("AgentSpawn", spawn.output)).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport from general-purpose/);
     expect(parent.agents).toEqual([
       expect.objectContaining({ agentKey: "agent:general-purpose:1", agentId: "general-purpose", label: "summarise the river notes", status: "done", tokens: expect.any(Number) }),
     ]);
@@ -80,7 +83,9 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
   it("delegates in the background: the answer reaches the parent's next step as one Subagents hint, told once", async () => {
     const first = await chat(server.url, { conversationId: "sa-bg", text: "delegate in background: count the rivers" });
     expect(first.text).toContain("I started **agent:general-purpose:1** in the background.");
-    const spawnOutput = String((await view("sa-bg")).messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!.output);
+    const spawned = (await view("sa-bg")).messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!.output;
+    expect(spawned).toMatchObject({ agentKey: "agent:general-purpose:1", status: "running" });
+    const spawnOutput = toolOutputText("AgentSpawn", spawned);
     expect(spawnOutput).toMatch(/^agent_key: agent:general-purpose:1\nstatus: running \(started in the background\)\n/);
     expect(spawnOutput).toMatch(/Slots: 1 of 4 agents running in this conversation, 3 free\./);
     await pollUntil(() => view("sa-bg"), (v) => v.agents[0]?.status === "done", 20_000, "the background child finished");

@@ -95,9 +95,12 @@ describe(`subagent conversations on ${inject("databaseKind")}`, () => {
     // Settled once only; a run that ended cannot be moved to the background any more.
     expect(await db.settleChild({ id: sync.child.id, status: "error", run: { agentId: "general-purpose" } })).toBe(false);
     expect(await db.backgroundChild({ id: sync.child.id })).toBe(false);
-    const [first, second] = await Promise.all([db.takePendingChildren({ parentId: parent }), db.takePendingChildren({ parentId: parent })]);
-    expect([...first, ...second].map((c) => c.id).sort()).toEqual([background.child.id, promoted.child.id].sort());
-    expect([...(await db.takePendingChildren({ parentId: parent }))]).toEqual([]);
+    const pending = async () => (await db.listChildren({ parentId: parent })).filter((c) => c.pending).map((c) => c.id).sort();
+    expect(await pending()).toEqual([background.child.id, promoted.child.id].sort());
+    await db.markChildrenTold({ ids: [background.child.id, sync.child.id] });
+    expect(await pending()).toEqual([promoted.child.id]);
+    await db.markChildrenTold({ ids: [promoted.child.id] });
+    expect(await pending()).toEqual([]);
     expect((await db.getChild({ id: sync.child.id }))?.status).toBe("done");
   });
 

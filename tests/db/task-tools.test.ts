@@ -21,14 +21,16 @@ async function setup() {
   let changes = 0;
   const tools = createTools({ conversationId, nextCallNumber: createCallCounter([]), onTasksChanged: () => void changes++ });
   // Like the AI SDK: validate the input with the tool's schema, then execute.
-  const run = async (name: keyof typeof tools, input: unknown): Promise<string> => {
+  const output = async (name: keyof typeof tools, input: unknown): Promise<Record<string, unknown> & { text: string }> => {
     // biome-ignore lint/suspicious/noExplicitAny: calling the tools' execute functions directly
     const t = tools[name] as any;
     const parsed = await t.inputSchema.validate(input);
     if (!parsed.success) throw parsed.error;
-    return (await t.execute(parsed.value, { toolCallId: "t", messages: [] })) as string;
+    return t.execute(parsed.value, { toolCallId: "t", messages: [] });
   };
-  return { conversationId, run, changes: () => changes };
+  // The text the model reads (every tool's data and text: tests/db/tool-results.test.ts).
+  const run = async (name: keyof typeof tools, input: unknown): Promise<string> => (await output(name, input)).text;
+  return { conversationId, run, output, changes: () => changes };
 }
 
 describe(`task tools on ${inject("databaseKind")}`, () => {
@@ -109,15 +111,18 @@ describe(`task tools on ${inject("databaseKind")}`, () => {
   });
 
   it("pages a long TaskList, open tasks first, with the way to the next page", async () => {
-    const { run, conversationId } = await setup();
+    const { output, conversationId } = await setup();
     for (let i = 1; i <= 60; i++) await createTask({ conversationId, subject: `t${i}`, status: i % 2 ? "completed" : "pending" });
-    const first = await run("TaskList", {});
-    const lines = first.split("\n");
+    const first = await output("TaskList", {});
+    expect(first).toMatchObject({ tool: "TaskList", total: 60, offset: 0, shown: 50 });
+    const lines = first.text.split("\n");
     expect(lines.slice(0, 2)).toEqual(["2 [pending] t2", "4 [pending] t4"]);
     expect(lines[29]).toBe("60 [pending] t60");
     expect(lines[30]).toBe("1 [completed] t1");
     expect(lines.at(-2)).toBe('… 10 more tasks (open tasks are listed first); call TaskList {"offset": 50} for the next page.');
-    const second = (await run("TaskList", { offset: 50 })).split("\n");
+    const next = await output("TaskList", { offset: 50 });
+    expect(next).toMatchObject({ total: 60, offset: 50, shown: 10 });
+    const second = next.text.split("\n");
     expect(second.slice(0, -1)).toEqual(Array.from({ length: 10 }, (_, i) => `${41 + 2 * i} [completed] t${41 + 2 * i}`));
   });
 

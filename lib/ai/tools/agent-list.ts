@@ -1,9 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
+import { MAX_RUNNING_CHILDREN } from "../../chat/subagent-runs.ts";
 import { childLine, hostOf, slotsLine } from "./agent-support.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { withCallCount } from "./tool-result.ts";
+import { textForModel, toolOutput } from "./tool-result.ts";
 
 const agentListInput = z.object({});
 /** Children listed, newest last; older ones are counted. */
@@ -24,7 +25,8 @@ export function agentListTool(ctx: ToolContext) {
       if (children.length > LISTED) lines.push(`… ${children.length - LISTED} older ones not shown`);
       lines.push(...children.slice(-LISTED).map((c) => childLine(c)));
       lines.push(slotsLine(running), `Agent ids you can spawn: ${agents.map((a) => a.id).join(", ")}.`);
-      return withCallCount(lines.join("\n"), toolName, call);
+      return toolOutput(toolName, call, lines.join("\n"), { agents: children.length, running, free: Math.max(0, MAX_RUNNING_CHILDREN - running) });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

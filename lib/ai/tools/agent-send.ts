@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { DEFAULT_TIMEOUT_SECONDS } from "../../chat/subagent-runs.ts";
-import { childLine, hostOf, runResult, slotsLine, timeoutSecondsSchema } from "./agent-support.ts";
+import { childLine, hostOf, runOutput, slotsLine, timeoutSecondsSchema } from "./agent-support.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { ToolError, withCallCount } from "./tool-result.ts";
+import { textForModel, ToolError } from "./tool-result.ts";
 
 const agentSendInput = z
   .object({
@@ -50,9 +50,11 @@ export function agentSendTool(ctx: ToolContext) {
         throw new ToolError({ type: sent === "running" ? "AgentBusyError" : "AgentSlotsError", text, args: raw, advice: "Wait for a running agent to finish, then try again.", toolName, call });
       }
       const running = (await host.children()).filter((c) => c.status === "running").length;
-      if (timeout === 0) return withCallCount(runResult(child.agentKey, "background", 0, running), toolName, call);
+      const key = child.agentKey;
+      if (timeout === 0) return runOutput(toolName, call, { key, waited: "background", timeoutSeconds: 0, running });
       const waited = await host.wait(child.id, sent.ended, timeout, options.abortSignal);
-      return withCallCount(runResult(child.agentKey, waited, timeout, running), toolName, call);
+      return runOutput(toolName, call, { key, waited, timeoutSeconds: timeout, running });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

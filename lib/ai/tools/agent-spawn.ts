@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { DEFAULT_TIMEOUT_SECONDS, maxAgentDepth } from "../../chat/subagent-runs.ts";
-import { hostOf, runResult, timeoutSecondsSchema } from "./agent-support.ts";
+import { hostOf, runOutput, timeoutSecondsSchema } from "./agent-support.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { ToolError, withCallCount } from "./tool-result.ts";
+import { textForModel, ToolError } from "./tool-result.ts";
 
 const agentSpawnInput = z.object({
   agent_id: z.string().max(64).describe('The id of the agent to run, from the "## Subagents" section (e.g. "general-purpose")'),
@@ -47,9 +47,11 @@ export function agentSpawnTool(ctx: ToolContext) {
         const advice = "Wait for one to finish (its answer comes as a system reminder; AgentList shows them), or do this task yourself.";
         throw new ToolError({ type: "AgentSlotsError", text, args: raw, advice, toolName, call });
       }
-      if (timeout === 0) return withCallCount(runResult(made.child.agentKey, "background", 0, made.running), toolName, call);
+      const key = made.child.agentKey;
+      if (timeout === 0) return runOutput(toolName, call, { key, waited: "background", timeoutSeconds: 0, running: made.running });
       const waited = await host.wait(made.child.id, made.ended, timeout, options.abortSignal);
-      return withCallCount(runResult(made.child.agentKey, waited, timeout, made.running), toolName, call);
+      return runOutput(toolName, call, { key, waited, timeoutSeconds: timeout, running: made.running });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

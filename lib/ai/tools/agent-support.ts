@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { ChildRecord } from "../../db/subagents.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RUNNING_CHILDREN, MAX_TIMEOUT_SECONDS, type SubagentHost, type WaitResult } from "../../chat/subagent-runs.ts";
 import { oneLine } from "./task-format.ts";
-import { ToolError } from "./tool-result.ts";
+import type { AgentRunStatus, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
+import { ToolError, toolOutput } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 
 export const timeoutSecondsSchema = z
@@ -39,7 +40,7 @@ const BACKGROUND_NOTE =
   "Its answer will reach you as a system reminder (System · Subagents) at your next step after it finishes. Go on with other work meanwhile; AgentList shows its status.";
 
 /** A run's result as the tool answers it: the key line first, then its status and answer. */
-export function runResult(key: string, waited: WaitResult | "background", timeoutSeconds: number, running: number): string {
+function runResult(key: string, waited: WaitResult | "background", timeoutSeconds: number, running: number): string {
   const head = `agent_key: ${key}`;
   if (waited === "background") return `${head}\nstatus: running (started in the background)\n${BACKGROUND_NOTE}\n${slotsLine(running)}`;
   if ("timedOut" in waited) return `${head}\nstatus: running (no answer within ${timeoutSeconds} s, so it goes on in the background)\n${BACKGROUND_NOTE}\n${slotsLine(running)}`;
@@ -49,6 +50,21 @@ export function runResult(key: string, waited: WaitResult | "background", timeou
   if (outcome.error) lines.push(`error: ${oneLine(outcome.error)}`);
   lines.push(outcome.status === "done" ? "answer:" : "answer so far:", answerText(outcome.answer));
   return lines.join("\n");
+}
+
+function runStatus(waited: WaitResult | "background"): AgentRunStatus {
+  if (waited === "background" || "timedOut" in waited) return "running";
+  return "aborted" in waited ? "stopped" : waited.outcome.status;
+}
+
+/** AgentSpawn's or AgentSend's result: the run's key and how it stands, and the text above. */
+export function runOutput<N extends "AgentSpawn" | "AgentSend">(
+  toolName: N,
+  call: number,
+  { key, waited, timeoutSeconds, running }: { key: string; waited: WaitResult | "background"; timeoutSeconds: number; running: number },
+): ToolOutput<N> {
+  const fields = { agentKey: key, status: runStatus(waited) } as ToolOutputFields[N];
+  return toolOutput(toolName, call, runResult(key, waited, timeoutSeconds, running), fields);
 }
 
 /** One line per child, for AgentList and errors. */

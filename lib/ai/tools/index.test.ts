@@ -89,6 +89,16 @@ describe("the repeat warning", () => {
   });
 });
 
+describe("the tools' results", () => {
+  it("give the model their text through toModelOutput, every tool", async () => {
+    const tools = createTools({ conversationId: "c", nextCallNumber: () => 1, onTasksChanged: () => {} });
+    for (const name of TOOL_NAMES) {
+      const output = { tool: name, text: `${name} said this.\n(Tool call #1 for '${name}' in this conversation.)` };
+      expect(await tools[name].toModelOutput?.({ toolCallId: "c1", input: {}, output } as never), name).toEqual({ type: "text", value: output.text });
+    }
+  });
+});
+
 describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0)", () => {
   afterEach(() => vi.unstubAllEnvs());
 

@@ -23,6 +23,7 @@ import { taskListTool } from "./task-list.ts";
 import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-context.ts";
 import { taskUpdateTool } from "./task-update.ts";
 import { AGENT_TOOL_NAMES, subagentsEnabled } from "./catalog.ts";
+import { toolOutputOf } from "../../tool-output.ts";
 
 type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: ToolContext) => Tool };
 
@@ -51,8 +52,8 @@ export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];
 export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.name);
 
 /**
- * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result
- * or error) from the third call with the same arguments within one reply that gave the same result each time.
+ * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result's
+ * text or error) from the third call with the same arguments within one reply that gave the same result each time.
  */
 function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): Tool {
   const tool = create(ctx);
@@ -80,7 +81,8 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
         if (error instanceof Error) error.message = warn(error.message);
         throw error;
       }
-      return typeof result === "string" ? warn(result) : result;
+      const output = toolOutputOf(name, result);
+      return output ? { ...output, text: warn(output.text) } : result;
     },
   };
 }

@@ -2,10 +2,11 @@ import { tool } from "ai";
 import { z } from "zod";
 import { getConversation } from "../../db/conversations.ts";
 import { getWorkspace } from "../../db/workspaces.ts";
-import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
+import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
+import { textForModel } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 const instructionsReadInput = z.object({
   offset: z.number().int().min(1).optional().describe("The first line to read (1-based; default 1)"),
@@ -33,10 +34,11 @@ export function instructionsReadTool(ctx: ToolContext) {
       const own = conversationInstructions(conversation?.settings);
       const ownNote = own ? ` This conversation also has instructions of its own (${own.length.toLocaleString("en-US")} characters, in your system prompt).` : "";
       const text = workspace?.instructions.trim() ?? "";
-      if (!text) return safeResult(`The workspace has no instructions.${ownNote}`, toolName, call);
+      if (!text) return safeOutput(toolName, call, `The workspace has no instructions.${ownNote}`, { chars: 0 });
       const window = numberedLines(splitLines(text), input.offset, input.limit);
       const header = `Workspace instructions of "${shownLine(workspace?.name ?? "", 100)}" (${text.length.toLocaleString("en-US")} characters, ${window.total} lines)`;
-      return safeResult(`${header}, ${window.text}${ownNote ? `\n${ownNote.trim()}` : ""}`, toolName, call);
+      return safeOutput(toolName, call, `${header}, ${window.text}${ownNote ? `\n${ownNote.trim()}` : ""}`, { chars: text.length, lines: rangeOf(window) });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { listKnowledge } from "../../db/knowledge.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { textForModel } from "./tool-result.ts";
+import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 const LIST_MAX_FILES = 100;
 
@@ -24,11 +25,12 @@ export function knowledgeListTool(ctx: ToolContext) {
       const { prefix = "" } = parseToolInput(knowledgeListInput, raw ?? {}, { toolName, call, example: EXAMPLE });
       const files = (await listKnowledge({ workspaceId: await workspaceOf(ctx) })).filter((f) => f.path.startsWith(prefix));
       const where = prefix ? ` under ${shownLine(prefix, 120)}` : "";
-      if (!files.length) return safeResult(`No knowledge files${where}.`, toolName, call);
+      if (!files.length) return safeOutput(toolName, call, `No knowledge files${where}.`, { prefix, files: 0, shown: 0 });
       const rows = files.slice(0, LIST_MAX_FILES).map((f) => `- ${shownLine(f.path, 260)} (${f.bytes.toLocaleString("en-US")} bytes, ${f.tokens.toLocaleString("en-US")} tokens)`);
       const more = files.length > LIST_MAX_FILES ? `\n… and ${files.length - LIST_MAX_FILES} more: narrow the list with a longer prefix.` : "";
       const head = `${files.length} knowledge file${files.length === 1 ? "" : "s"}${where} (read one with KnowledgeRead):`;
-      return safeResult(`${head}\n${rows.join("\n")}${more}`, toolName, call);
+      return safeOutput(toolName, call, `${head}\n${rows.join("\n")}${more}`, { prefix, files: files.length, shown: rows.length });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

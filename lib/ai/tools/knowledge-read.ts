@@ -2,11 +2,11 @@ import { tool } from "ai";
 import { z } from "zod";
 import { knowledgePathProblem, normalizeKnowledgePath } from "../../agent/workspace-text.ts";
 import { getKnowledgeFile, listKnowledge } from "../../db/knowledge.ts";
-import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
-import { ToolError } from "./tool-result.ts";
+import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
+import { textForModel, ToolError } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 const knowledgeReadInput = z.object({
   path: z.string().describe('The file\'s path in the knowledge folder, e.g. "notes/api.md"'),
@@ -42,8 +42,13 @@ export function knowledgeReadTool(ctx: ToolContext) {
       const lines = splitLines(file.content);
       const first = input.offset ?? 1;
       const header = `${file.path} (${file.bytes.toLocaleString("en-US")} bytes, ${lines.length} lines)`;
-      if (first > lines.length) return safeResult(`${header}: offset ${first} is past the last line (${lines.length}).`, toolName, call);
-      return safeResult(`${header}, ${numberedLines(lines, first, input.limit ?? READ_DEFAULT_LINES).text}`, toolName, call);
+      const read = { path: file.path, bytes: file.bytes };
+      if (first > lines.length) {
+        return safeOutput(toolName, call, `${header}: offset ${first} is past the last line (${lines.length}).`, { ...read, lines: { first, last: first - 1, total: lines.length } });
+      }
+      const window = numberedLines(lines, first, input.limit ?? READ_DEFAULT_LINES);
+      return safeOutput(toolName, call, `${header}, ${window.text}`, { ...read, lines: rangeOf(window) });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { searchKnowledgeLines } from "../../db/knowledge.ts";
-import { ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { MAX_QUERY_WORDS, queryWords, safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { MAX_QUERY_WORDS, queryWords, safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 export const SEARCH_MAX_LINES = 50;
 
@@ -33,12 +33,14 @@ export function knowledgeSearchTool(ctx: ToolContext) {
         matches = await searchKnowledgeLines({ workspaceId, words, anyWord, limit: SEARCH_MAX_LINES });
       }
       const asked = `"${words.join(" ")}"${words.length === MAX_QUERY_WORDS ? " (the first 16 words)" : ""}`;
-      if (matches.length === 0) return safeResult(`No line of the knowledge files matches ${asked}.`, toolName, call);
+      const found = { words, matches: matches.length, everyWord: !anyWord };
+      if (matches.length === 0) return safeOutput(toolName, call, `No line of the knowledge files matches ${asked}.`, found);
       const sorted = [...matches].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
       const lines = sorted.map((m) => `${shownLine(m.path, 200)}:${m.line}: ${shownLine(m.text.trim(), 240)}`);
       const how = anyWord ? "no line holds every word; lines with any of them" : "lines with every word";
       const more = matches.length === SEARCH_MAX_LINES ? ` (the best ${SEARCH_MAX_LINES}; narrow the query for others)` : "";
-      return safeResult(`${matches.length} matching line${matches.length === 1 ? "" : "s"} for ${asked} (${how})${more}:\n${lines.join("\n")}`, toolName, call);
+      return safeOutput(toolName, call, `${matches.length} matching line${matches.length === 1 ? "" : "s"} for ${asked} (${how})${more}:\n${lines.join("\n")}`, found);
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { listMemory } from "../../db/memory.ts";
-import { ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { queryWords, safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { queryWords, safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 const memorySearchInput = z.object({ query: z.string().describe("Words to look for in the memory entries") });
 const memorySearchSchema = lenientInputSchema(memorySearchInput);
@@ -36,12 +36,15 @@ export function memorySearchTool(ctx: ToolContext) {
         .filter((s) => s.score > 0)
         .sort((a, b) => b.score - a.score || b.index - a.index);
       if (scored.length === 0) {
-        return safeResult(`No memory entry matches "${shownLine(query, 200)}" (the memory holds ${entries.length} entries).`, toolName, call);
+        const text = `No memory entry matches "${shownLine(query, 200)}" (the memory holds ${entries.length} entries).`;
+        return safeOutput(toolName, call, text, { matches: 0, shown: 0, entries: entries.length });
       }
-      const lines = scored.slice(0, SHOWN).map(({ entry }) => `- [${entry.id}] (${entry.author}, ${entry.createdAt.slice(0, 10)}) ${shownLine(entry.text)}`);
+      const shown = scored.slice(0, SHOWN);
+      const lines = shown.map(({ entry }) => `- [${entry.id}] (${entry.author}, ${entry.createdAt.slice(0, 10)}) ${shownLine(entry.text)}`);
       const more = scored.length > SHOWN ? `\n(${scored.length - SHOWN} more matching entries not shown: narrow the query.)` : "";
       const header = `${scored.length} memory ${scored.length === 1 ? "entry matches" : "entries match"} "${shownLine(query, 200)}", best first:`;
-      return safeResult(`${header}\n${lines.join("\n")}${more}`, toolName, call);
+      return safeOutput(toolName, call, `${header}\n${lines.join("\n")}${more}`, { matches: scored.length, shown: shown.length, entries: entries.length });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

@@ -7,10 +7,10 @@ import { getConversation } from "../../db/conversations.ts";
 import { countMemory } from "../../db/memory.ts";
 import { ownerMayEditWorkspace } from "../../chat/workspace-access.ts";
 import { rememberEntry } from "../../chat/workspaces.ts";
-import { ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { safeResult, shownLine, workspaceOf } from "./workspace-tool-support.ts";
+import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 const memoryWriteInput = z.object({
   entry: z.string().describe("One concise line to remember: a preference, background fact, decision or key result"),
@@ -47,7 +47,8 @@ export function memoryWriteTool(ctx: ToolContext) {
       try {
         const saved = await rememberEntry(workspaceId, entry, "agent", ctx.conversationId);
         const total = await countMemory({ workspaceId });
-        return safeResult(`Memory entry saved (${saved.id}): ${shownLine(saved.text)}\nThe workspace memory now holds ${total} entries.`, toolName, call);
+        const text = `Memory entry saved (${saved.id}): ${shownLine(saved.text)}\nThe workspace memory now holds ${total} entries.`;
+        return safeOutput(toolName, call, text, { entryId: saved.id, entry: saved.text, total });
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "conflict") throw error;
         const duplicate = error.message.startsWith("Memory already holds this entry");
@@ -61,5 +62,6 @@ export function memoryWriteTool(ctx: ToolContext) {
         });
       }
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

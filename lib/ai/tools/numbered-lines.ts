@@ -1,5 +1,6 @@
 // Pure: a window of a long text as numbered lines that fits one tool result, with where to go on. KnowledgeRead,
 // PlanRead, InstructionsRead and SkillLoad page the same way, so the agent learns one way to read anything long.
+import type { LineRange } from "../../tool-output.ts";
 import { TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
 
 export const READ_DEFAULT_LINES = 200;
@@ -9,6 +10,9 @@ const LINE_MAX_CHARS = 1_000;
 const BUDGET = TOOL_RESULT_MAX_CHARS - 600;
 
 export type LineWindow = { text: string; first: number; last: number; total: number };
+
+/** A window's range, as a result's data holds it. */
+export const rangeOf = ({ first, last, total }: LineWindow): LineRange => ({ first, last, total });
 
 export function splitLines(text: string): string[] {
   return text.split(/\r\n|\n|\r/);

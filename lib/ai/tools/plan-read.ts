@@ -1,10 +1,11 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { currentPlan } from "../../db/plans.ts";
-import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
+import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
+import { textForModel } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { safeResult } from "./workspace-tool-support.ts";
+import { safeOutput } from "./workspace-tool-support.ts";
 
 const planReadInput = z.object({
   offset: z.number().int().min(1).optional().describe("The first line to read (1-based; default 1)"),
@@ -23,11 +24,12 @@ export function planReadTool(ctx: ToolContext) {
       const call = ctx.nextCallNumber(toolName);
       const input = parseToolInput(planReadInput, raw ?? {}, { toolName, call, example: EXAMPLE });
       const plan = await currentPlan({ conversationId: ctx.conversationId });
-      if (!plan) return safeResult("No plan has been written yet (PlanWrite writes one).", toolName, call);
+      if (!plan) return safeOutput(toolName, call, "No plan has been written yet (PlanWrite writes one).", { version: null });
       const window = numberedLines(splitLines(plan.content), input.offset, input.limit);
       const by = plan.author === "person" ? "edited by the person" : "written by you";
       const header = `Plan version ${plan.version} (${by}, ${plan.createdAt}; ${plan.content.length.toLocaleString("en-US")} characters, ${window.total} lines)`;
-      return safeResult(`${header}, ${window.text}`, toolName, call);
+      return safeOutput(toolName, call, `${header}, ${window.text}`, { version: plan.version, lines: rangeOf(window) });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

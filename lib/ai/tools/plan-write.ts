@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../../agent/plan-mode.ts";
 import { savePlanVersion } from "../../db/plans.ts";
-import { ToolError, withCallCount } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
@@ -44,7 +44,9 @@ export function planWriteTool(ctx: ToolContext) {
         mode === "plan"
           ? "The person sees it in the side panel; they may edit it, and they switch to BUILD mode when they approve it."
           : "The person sees it in the side panel.";
-      return withCallCount(`Plan saved (version ${saved.version}, ${count(content.length)} characters). ${next}`, toolName, call);
+      const text = `Plan saved (version ${saved.version}, ${count(content.length)} characters). ${next}`;
+      return toolOutput(toolName, call, text, { version: saved.version, chars: content.length });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

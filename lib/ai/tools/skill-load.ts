@@ -3,11 +3,11 @@ import { z } from "zod";
 import { SKILL_NAME_PATTERN } from "../../agent/workspace-text.ts";
 import { readSkillResource, skillResources } from "../../chat/operator-skills.ts";
 import { type VisibleSkill, visibleSkill, visibleSkills } from "../../chat/skills.ts";
-import { numberedLines, READ_MAX_LINES, splitLines } from "./numbered-lines.ts";
-import { ToolError, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
+import { numberedLines, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
+import { textForModel, ToolError, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { definitionScopeOf, safeResult, shownLine } from "./workspace-tool-support.ts";
+import { definitionScopeOf, safeOutput, shownLine } from "./workspace-tool-support.ts";
 
 const skillLoadInput = z.object({
   name: z.string().describe('The skill\'s name as listed in <available_skills>, e.g. "weekly-report"'),
@@ -44,6 +44,7 @@ export function skillLoadTool(ctx: ToolContext) {
         throw new ToolError({ type: "SkillNotFoundError", text, args: raw, advice: "Use a name from <available_skills>, or go on without a skill.", toolName, call });
       }
       const head = `Skill ${skill.name} (from ${ORIGIN[skill.origin]})`;
+      const loaded = { name: skill.name, origin: skill.origin };
       if (input.path !== undefined) {
         const read = skill.operator ? readSkillResource(skill.operator, input.path) : { problem: "does not exist: this skill has no resource files", files: [] };
         if ("problem" in read) {
@@ -52,15 +53,18 @@ export function skillLoadTool(ctx: ToolContext) {
           throw new ToolError({ type: "SkillResourceNotFoundError", text, args: raw, advice: "Use a path the skill's instructions name, relative to the skill.", toolName, call });
         }
         const window = numberedLines(splitLines(read.text), input.offset, READ_MAX_LINES);
-        return safeResult(`${head}, resource ${shownLine(input.path, 120)} (${read.bytes} bytes, ${window.total} lines), ${window.text}`, toolName, call);
+        const text = `${head}, resource ${shownLine(input.path, 120)} (${read.bytes} bytes, ${window.total} lines), ${window.text}`;
+        return safeOutput(toolName, call, text, { ...loaded, path: input.path, lines: rangeOf(window) });
       }
       const resources = skill.operator ? skillResources(skill.operator, 30) : [];
       const files = resources.length ? `\nResource files (load one with SkillLoad and its path): ${resources.join(", ")}` : "";
       if (input.offset === undefined && skill.instructions.length <= WHOLE_MAX_CHARS) {
-        return safeResult(`${head}: ${shownLine(skill.description)}\n\n${skill.instructions}${files}`, toolName, call);
+        return safeOutput(toolName, call, `${head}: ${shownLine(skill.description)}\n\n${skill.instructions}${files}`, loaded);
       }
       const window = numberedLines(splitLines(skill.instructions), input.offset, READ_MAX_LINES);
-      return safeResult(`${head}: ${shownLine(skill.description)}${files}\nInstructions (${skill.instructions.length} characters, ${window.total} lines), ${window.text}`, toolName, call);
+      const text = `${head}: ${shownLine(skill.description)}${files}\nInstructions (${skill.instructions.length} characters, ${window.total} lines), ${window.text}`;
+      return safeOutput(toolName, call, text, { ...loaded, lines: rangeOf(window) });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

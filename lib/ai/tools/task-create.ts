@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { createTask } from "../../db/tasks.ts";
 import { oneLine } from "./task-format.ts";
-import { ToolError, withCallCount } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
@@ -38,7 +38,8 @@ export function taskCreateTool(ctx: ToolContext) {
         metadata: input.metadata ?? {},
       });
       await ctx.onTasksChanged();
-      return withCallCount(`Task (id=${task.id}) created successfully: ${task.subject}`, toolName, call);
+      return toolOutput(toolName, call, `Task (id=${task.id}) created successfully: ${task.subject}`, { taskId: task.id, subject: task.subject });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

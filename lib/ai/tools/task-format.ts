@@ -28,18 +28,19 @@ export const TASK_PAGE_MAX = 200;
 const isOpen = (task: Task) => task.status === "pending" || task.status === "in_progress";
 
 /**
- * TaskList's text: AgentScope's one line per task when the whole list fits one page (the list's own order). A longer
- * list is paged, open tasks first, within TOOL_RESULT_MAX_CHARS, ending with how to get the next page.
+ * TaskList's page (its text, and how many tasks it shows): AgentScope's one line per task when the whole list fits
+ * one page (the list's own order). A longer list is paged, open tasks first, within TOOL_RESULT_MAX_CHARS, ending
+ * with how to get the next page.
  */
-export function formatTaskList(tasks: readonly Task[], { offset = 0, limit = TASK_PAGE_DEFAULT }: { offset?: number; limit?: number } = {}): string {
-  if (!tasks.length) return "No tasks available.";
+export function taskListPage(tasks: readonly Task[], { offset = 0, limit = TASK_PAGE_DEFAULT }: { offset?: number; limit?: number } = {}): { text: string; shown: number } {
+  if (!tasks.length) return { text: "No tasks available.", shown: 0 };
   const pageSize = Math.max(1, Math.min(limit, TASK_PAGE_MAX));
   if (offset === 0 && tasks.length <= pageSize) {
     const text = tasks.map(formatTaskLine).join("\n");
-    if (text.length <= TOOL_RESULT_MAX_CHARS) return text;
+    if (text.length <= TOOL_RESULT_MAX_CHARS) return { text, shown: tasks.length };
   }
   const ordered = [...tasks.filter(isOpen), ...tasks.filter((t) => !isOpen(t))];
-  if (offset >= ordered.length) return `No tasks at offset ${offset}: there are ${ordered.length} tasks.`;
+  if (offset >= ordered.length) return { text: `No tasks at offset ${offset}: there are ${ordered.length} tasks.`, shown: 0 };
   const budget = TOOL_RESULT_MAX_CHARS - 200; // room for the footer and the counter line
   const lines: string[] = [];
   let used = 0;
@@ -49,8 +50,8 @@ export function formatTaskList(tasks: readonly Task[], { offset = 0, limit = TAS
     lines.push(line);
     used += line.length + 1;
   }
-  const next = offset + lines.length;
-  const rest = ordered.length - next;
-  if (rest > 0) lines.push(`… ${rest} more tasks (open tasks are listed first); call TaskList {"offset": ${next}} for the next page.`);
-  return lines.join("\n");
+  const shown = lines.length;
+  const rest = ordered.length - (offset + shown);
+  if (rest > 0) lines.push(`… ${rest} more tasks (open tasks are listed first); call TaskList {"offset": ${offset + shown}} for the next page.`);
+  return { text: lines.join("\n"), shown };
 }

@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { getTask } from "../../db/tasks.ts";
 import { formatTaskDetail } from "./task-format.ts";
-import { ToolError, withCallCount } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
@@ -24,7 +24,8 @@ export function taskGetTool(ctx: ToolContext) {
         const advice = "Call TaskList to see the existing task ids.";
         throw new ToolError({ type: "TaskNotFoundError", text: "Task not found", args: raw, advice, toolName, call });
       }
-      return withCallCount(formatTaskDetail(task), toolName, call);
+      return toolOutput(toolName, call, formatTaskDetail(task), { taskId: task.id, subject: task.subject, status: task.status });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

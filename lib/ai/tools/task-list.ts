@@ -1,8 +1,8 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { listTasks } from "../../db/tasks.ts";
-import { formatTaskList, TASK_PAGE_DEFAULT, TASK_PAGE_MAX } from "./task-format.ts";
-import { withCallCount } from "./tool-result.ts";
+import { TASK_PAGE_DEFAULT, TASK_PAGE_MAX, taskListPage } from "./task-format.ts";
+import { textForModel, toolOutput } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
@@ -21,7 +21,10 @@ export function taskListTool(ctx: ToolContext) {
       const toolName = "TaskList";
       const call = ctx.nextCallNumber(toolName);
       const input = parseToolInput(taskListInput, raw, { toolName, call, example: '{} or {"offset": 50}' });
-      return withCallCount(formatTaskList(await listTasks({ conversationId: ctx.conversationId }), input), toolName, call);
+      const tasks = await listTasks({ conversationId: ctx.conversationId });
+      const page = taskListPage(tasks, input);
+      return toolOutput(toolName, call, page.text, { total: tasks.length, offset: input.offset ?? 0, shown: page.shown });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Task } from "../../chat-message.ts";
 import { deleteTask, getTask, listTasks, type TaskChanges, updateTask } from "../../db/tasks.ts";
 import { oneLine } from "./task-format.ts";
-import { ToolError, withCallCount } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
 import { taskIdSchema } from "./task-get.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
@@ -70,7 +70,7 @@ export function taskUpdateTool(ctx: ToolContext) {
       if (input.status === "deleted") {
         await deleteTask({ conversationId, id: task.id });
         await ctx.onTasksChanged();
-        return withCallCount(`Task (id=${task.id}) has been deleted.`, toolName, call);
+        return toolOutput(toolName, call, `Task (id=${task.id}) has been deleted.`, { taskId: task.id, result: "deleted", changed: [] });
       }
       // Like AgentScope: links to ids that do not exist (or to the task itself) are left out, the rest applies.
       const links = { blocks: [] as string[], blockedBy: [] as string[] };
@@ -101,7 +101,8 @@ export function taskUpdateTool(ctx: ToolContext) {
         text = `Update task (id=${task.id}) ${changed.join(", ")}.`;
       }
       if (status === "completed") text += COMPLETED;
-      return withCallCount(text, toolName, call);
+      return toolOutput(toolName, call, text, { taskId: task.id, result: changed.length ? "updated" : "unchanged", changed, status });
     },
+    toModelOutput: ({ output }) => textForModel(output),
   });
 }

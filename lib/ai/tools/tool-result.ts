@@ -1,5 +1,6 @@
-// Pure: what every tool's result shares — the size cap, the call counter and the detailed error.
+// Pure: what every tool's result shares — the size cap, the call counter, the result's data and the detailed error.
 import { harnessOptions } from "../../harness-options.ts";
+import type { OutputToolName, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
 
 /** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
 export const TOOL_RESULT_MAX_CHARS = 8_000;
@@ -34,6 +35,18 @@ export function withCallCount(text: string, toolName: string, count: number): st
   if (!harnessOptions().toolCallCounter) return capText(text);
   return `${capText(text)}\n${callCountLine(toolName, count)}`;
 }
+
+/** A built-in tool's result: its fields, and its text as the model reads it (bounded, then the call counter). */
+export function toolOutput<N extends OutputToolName>(toolName: N, call: number, text: string, fields: ToolOutputFields[N]): ToolOutput<N> {
+  // Spread into a generic type TypeScript cannot check: the cast only says what the object is.
+  return { tool: toolName, ...fields, text: withCallCount(text, toolName, call) } as ToolOutput<N>;
+}
+
+/**
+ * What a built-in tool's toModelOutput gives the model: the result's text, as a result that was text gave it. (A tool
+ * sets toModelOutput after execute, which TypeScript must read first to know the output's type.)
+ */
+export const textForModel = (output: { text: string }) => ({ type: "text" as const, value: output.text });
 
 const ARGUMENTS_SHOWN = 1_000;
 

@@ -6,7 +6,8 @@ import type { DefinitionScope } from "../../chat/skills.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { DEFAULT_WORKSPACE_ID } from "../../db/workspaces.ts";
 import { oneLine } from "./task-format.ts";
-import { withCallCount } from "./tool-result.ts";
+import type { OutputToolName, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
+import { toolOutput, withCallCount } from "./tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 
 export async function workspaceOf(ctx: ToolContext): Promise<string> {
@@ -20,9 +21,14 @@ export async function definitionScopeOf(ctx: ToolContext): Promise<DefinitionSco
   return { workspaceId: conversation?.workspaceId ?? ctx.workspaceId ?? DEFAULT_WORKSPACE_ID, ownerId: conversation?.ownerId ?? null };
 }
 
-/** A result whose stored text (memory, knowledge, skills) can forge none of Hintline's tags, bounded, with the counter. */
+/** An MCP tool's result: text that can forge none of Hintline's tags, bounded, with the counter. */
 export function safeResult(text: string, toolName: string, call: number): string {
   return withCallCount(neutralizeHintTags(text), toolName, call);
+}
+
+/** A workspace tool's result, whose text (from memory, knowledge, skills) can forge none of Hintline's tags. */
+export function safeOutput<N extends OutputToolName>(toolName: N, call: number, text: string, fields: ToolOutputFields[N]): ToolOutput<N> {
+  return toolOutput(toolName, call, neutralizeHintTags(text), fields);
 }
 
 /** A stored value shown on one line of a result, cut to `max` characters. */

@@ -1,0 +1,139 @@
+// Before every model call of a reply: read → decide → write. The step reads the conversation's state (the reply's
+// first step uses what the reply read as it opened), folds what the next call's input already tells the agent, asks
+// the one decision (lib/agent/step-decision.ts) — compress first, then which hints to append — and stores what it
+// changed while the model call starts. A compression is the one effect inside the step, between the decision's two
+// questions.
+import { generateId, type LanguageModel } from "ai";
+import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
+import { HINT_MAX_CHARS } from "../../agent/hints/render-hint.ts";
+import { cachedPriceRatio } from "../../agent/injection-strategy.ts";
+import type { ConversationMode } from "../../agent/plan-mode.ts";
+import type { BeforeStepResult, StepContext } from "../../agent/reply-loop.ts";
+import type { Settings } from "../../agent/settings.ts";
+import { compressionDue, decideStep, type HintChunk, startStrategy, type StrategyState } from "../../agent/step-decision.ts";
+import { cacheWriteRatio, priceFor } from "../../ai/prices.ts";
+import type { ChatMessage, HintData } from "../../chat-message.ts";
+import { now as clockNow } from "../../clock.ts";
+import type { AgentState } from "../agent-state.ts";
+import { cacheAfterFirstCall } from "../cache-accounting.ts";
+import type { McpChangeTracker } from "../mcp-tool-changes.ts";
+import type { PreparedContext } from "../prepare-context.ts";
+import type { WorkspaceTracker } from "../workspace-view.ts";
+import { nextTurn } from "../yielding.ts";
+import { knownOf } from "./known.ts";
+import { createModelContext } from "./model-context.ts";
+import { type ConversationState, readConversationState, readNews } from "./read-step.ts";
+import { writeStep } from "./write-step.ts";
+
+export type ReplyStepsOptions = {
+  conversationId: string;
+  /** The model that compresses (the utility model). */
+  model: LanguageModel;
+  modelId: string;
+  settings: Settings;
+  contextWindow: number;
+  history: ChatMessage[];
+  context: PreparedContext;
+  /** The conversation's state as the reply opened (its first step decides on it). */
+  opened: { agentState: AgentState; mode: ConversationMode; tasks: ConversationState["tasks"] };
+  /** The frozen workspace (refreshed at a compression) and what changed in it. */
+  workspace: WorkspaceTracker;
+  /** What changed in the conversation's MCP tools. */
+  mcpChanges?: McpChangeTracker;
+  now?: () => Date;
+};
+
+export function createReplySteps(options: ReplyStepsOptions) {
+  const { conversationId, settings, contextWindow, history, context, workspace } = options;
+  const now = options.now ?? clockNow;
+  const model = createModelContext({ ...options, onCompressed: () => workspace.refresh() });
+  const stored = options.opened.agentState;
+  let strategy: StrategyState = startStrategy({ figures: stored.strategy, lastUpdate: stored.strategyUpdate, previous: stored.strategyDecision?.chosen });
+  let endsWithReplace = false;
+  /** The settings the last step read (the system prompt of its call is built from them). */
+  let current: Settings = settings;
+  const price = priceFor(options.modelId);
+  // What every step's decision takes as it is.
+  const fixed = {
+    newId: generateId,
+    settings,
+    contextWindow,
+    firstCallInputTokens: context.usage.inputTokens,
+    prices: { cachedRatio: cachedPriceRatio(price), writeRatio: cacheWriteRatio(price) },
+    measured: () => cacheAfterFirstCall(history),
+    neutralize: neutralizeHintTags,
+    hintMaxChars: HINT_MAX_CHARS,
+  };
+  // What a step stores is written while its model call starts; the next step (and the reply's end) waits for it.
+  let written: Promise<void> | undefined;
+
+  const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
+    await written;
+    const result: BeforeStepResult = {};
+    let inputTokens = model.inputTokens(step);
+    // The first step decides on the state the reply opened with; later ones read it again (the person may edit).
+    const state: ConversationState | null = step.stepIndex === 0 ? { settings, ...options.opened } : await readConversationState(conversationId);
+    if (!state) return undefined;
+    current = state.settings;
+    let compressed = step.stepIndex === 0 && context.prelude.some((c) => c.type === "data-compression");
+    const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow }) ? await model.compress(inputTokens) : undefined;
+    if (compression) {
+      Object.assign(result, { history: compression.history, chunks: [compression.chunk] });
+      ({ inputTokens } = compression);
+      compressed = true;
+      // The compression froze the workspace anew: its status is read again.
+      state.workspace = undefined;
+    }
+    const known = knownOf({ tail: model.tail(), reply: step.reply, settings, noticed: state.agentState.taskEditsNoticed });
+    const { step: stepState, news } = await readNews({ conversationId, state, known, compressed, workspace, mcp: options.mcpChanges });
+    const pause = step.stepIndex === 0 && settings.injection.timestamps ? { sincePersonsPrevious: personsPause(history) } : {};
+    const decision = decideStep({ ...fixed, stepIndex: step.stepIndex, replyId: step.reply.id, now: now(), inputTokens, compressed, known, state: { ...stepState, ...pause }, strategy });
+    strategy = decision.strategy;
+    endsWithReplace = decision.endsWithReplace;
+    if (decision.chunks.length) result.chunks = [...(result.chunks ?? []), ...decision.chunks];
+    if (decision.quiet.length) result.quiet = decision.quiet;
+    // On the next turn of the event loop, while the model call is sent (no call needs it; the next step waits for it).
+    written = nextTurn().then(() => writeStep({ conversationId, patch: decision.patch, news, workspace, mcp: options.mcpChanges }));
+    written.catch(() => {}); // reported where it is awaited (the next step, the reply's end), never unhandled
+    return result;
+  };
+
+  return {
+    beforeStep,
+    /** Resolves when what the steps stored is written (throws what writing it threw). */
+    written: () => written,
+    /** The reply's last replace status, superseded as the reply ends (apply it to the settled reply and stream it). */
+    closeStatus: (): { chunk: HintChunk; quiet: boolean } | undefined => {
+      const open = strategy.open;
+      strategy = { ...strategy, open: undefined };
+      return open ? { chunk: { ...open.chunk, data: { ...open.chunk.data, superseded: true } }, quiet: open.quiet } : undefined;
+    },
+    /** Whether the call being made ends with a replace status (for the cache-break detector). */
+    endsWithReplace: () => endsWithReplace,
+    /** The model context's compression as it stands now (a later step may have compressed it). */
+    compression: model.compression,
+    /** The settings the last step read: its call's system prompt is built from them. */
+    settings: () => current,
+    recordStep: model.recordStep,
+  };
+}
+
+/** With timestamps on: how long before the person's message (the history's last) their previous one came (ms). */
+export function personsPause(history: readonly ChatMessage[]): number | undefined {
+  const person = history.at(-1);
+  if (person?.role !== "user") return undefined;
+  for (let i = history.length - 2; i >= 0; i--) {
+    const previous = history[i]!;
+    if (previous.role !== "user") continue;
+    const elapsed = Date.parse(person.metadata?.createdAt ?? "") - Date.parse(previous.metadata?.createdAt ?? "");
+    return Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : undefined;
+  }
+  return undefined;
+}
+
+/** Marks the hint `id` in a settled reply's parts superseded (the reply's last replace status, as the reply ends). */
+export function markSuperseded(reply: ChatMessage, id: string): void {
+  for (const part of reply.parts) {
+    if (part.type === "data-hint" && part.id === id) part.data = { ...(part.data as HintData), superseded: true };
+  }
+}
