@@ -1,6 +1,6 @@
 // Typed API errors: every failure the HTTP API reports has a code, a status and a person-readable message.
 import { DISK_FULL_MESSAGE, isDiskFull } from "../agent/disk-full.ts";
-import { log } from "../ops/logger.ts";
+import { log } from "../log/logger.ts";
 
 /** Seconds a client is told to wait before it tries again (another instance, or this one restarted). */
 export const RETRY_AFTER_SECONDS = 5;

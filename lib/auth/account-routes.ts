@@ -6,7 +6,7 @@ import { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { parseWith, readJson } from "../api/request.ts";
 import { claimSetting, countUsers, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
-import { log } from "../ops/logger.ts";
+import { log } from "../log/logger.ts";
 import { accountsAuth, requestOrigin } from "./accounts.ts";
 import { authMode, openSignUp } from "./mode.ts";
 import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "./oidc.ts";

@@ -9,7 +9,7 @@ import { APIError, getOAuthState } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { countUsers, makeFirstAdmin, markInvitationUsed, sharedSetting, takeInvitation } from "../db/accounts.ts";
 import { getDb } from "../db/client.ts";
-import { log } from "../ops/logger.ts";
+import { log } from "../log/logger.ts";
 import { openSignUp } from "./mode.ts";
 
 export const OIDC_PROVIDER = "oidc";

@@ -9,7 +9,7 @@ import { type CallInput, type CacheBreakDetector, createCacheBreakDetector, pars
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
 import { getCacheBaseline, getCacheBaselineVersion, putCacheBaseline } from "../db/cache-baselines.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { historyTotals } from "./history-fold.ts";
 
 /** Breaks kept per conversation (the newest). */

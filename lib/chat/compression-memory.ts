@@ -20,7 +20,7 @@ import { getConversation } from "../db/conversations.ts";
 import { addMemoryEntryUnless, type MemoryEntry } from "../db/memory.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { envNumber } from "../env-number.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { ownerMayEditWorkspace } from "./workspace-access.ts";
 import { workspaceSettingsOf } from "./workspaces.ts";
 

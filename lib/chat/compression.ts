@@ -27,7 +27,7 @@ import { type CompressionState, patchAgentState } from "./agent-state.ts";
 import { type ProposedFacts, factsTarget, proposeFacts, rememberFacts } from "./compression-memory.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
 
 export type { CompressionState };

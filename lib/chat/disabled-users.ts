@@ -8,7 +8,7 @@ import { ApiError } from "../api/errors.ts";
 import { databaseUrl, isPostgresUrl } from "../db/client.ts";
 import { conversationOwner } from "../db/ownership.ts";
 import { listen, liveLeasesOfOwner, notify } from "../db/pg-live.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { activeReply, activeReplyList } from "./active-replies.ts";
 import { closeEventStreamsOf } from "./live/event-stream.ts";
 import { replyLock } from "./live/reply-lock.ts";

@@ -14,7 +14,7 @@ import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
 import type { ToolContext } from "../ai/tools/tool-context.ts";
 import { type ConversationMcpToolsRow, fixConversationMcpTools, getConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
 import { type McpChangeTracker, openMcpChangeTracker } from "./mcp-tool-changes.ts";
 import { startToolCall } from "./running-tool-calls.ts";

@@ -14,7 +14,7 @@ import { deleteMcpFingerprints } from "../db/mcp-fingerprints.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { acceptMcpToolChange, type McpToolDrift, reviewMcpDefinitions } from "./mcp-drift.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 /** What a header value is shown as: never the value, nor its length. */

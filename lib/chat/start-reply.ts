@@ -18,7 +18,7 @@ import { type ChatRequest, type ContinueRequest, checkTurn, continuedReplyId, op
 import { runReplyInto } from "./reply/run.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { isDraining, replyRunning } from "../ops/shutdown.ts";
 
 export type { ChatRequest, ContinueRequest };

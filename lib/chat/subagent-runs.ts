@@ -22,7 +22,7 @@ import {
   settleChild,
   updateChildRun,
 } from "../db/subagents.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 import { agentsVisibleIn } from "./agents.ts";
 import { publishChange } from "./live/event-bus.ts";
 import { replyLock } from "./live/reply-lock.ts";

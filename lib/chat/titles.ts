@@ -7,7 +7,7 @@ import { DEMO_MODEL_ID } from "../ai/demo-model.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import { getConversation, replaceTitle } from "../db/conversations.ts";
-import { logFailure } from "../ops/logger.ts";
+import { logFailure } from "../log/logger.ts";
 
 const TITLE_TIMEOUT_MS = 8_000;
 

@@ -3,7 +3,7 @@
 // state (a lease lives seconds, chunks only while a reply streams): UNLOGGED, made by a PostgreSQL-only migration.
 import type pg from "pg";
 import { databaseUrl, getDb } from "./client.ts";
-import { log, logFailure } from "../ops/logger.ts";
+import { log, logFailure } from "../log/logger.ts";
 
 // The tables come from a migration (prisma/migrations/postgresql/*_live_replies): creating them on first use raced
 // when two instances started together (a unique violation in PostgreSQL's catalog failed every reply in flight).

@@ -6,7 +6,7 @@ import path from "node:path";
 import { configuredProviders } from "../ai/providers/choice.ts";
 import { databaseUrl, isPostgresUrl } from "../db/client.ts";
 import { appliedMigrations, pingDatabase } from "../db/health.ts";
-import { log } from "./logger.ts";
+import { log } from "../log/logger.ts";
 import { isDraining } from "./shutdown.ts";
 
 /** A database that does not answer within this is down, as far as a load balancer is concerned. */

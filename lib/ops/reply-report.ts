@@ -1,6 +1,6 @@
 // One reply as operations see it: counted in the metrics as it goes, and one log line when it ends (conversation,
 // model, steps, tokens, cached share, outcome, durations) — ids and figures only, never what was said.
-import { log } from "./logger.ts";
+import { log } from "../log/logger.ts";
 import { countModelCall, countReplyEnd, metrics, type ReplyOutcome } from "./metrics.ts";
 import { SHUTDOWN_REASON } from "./shutdown.ts";
 

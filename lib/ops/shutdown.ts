@@ -6,7 +6,7 @@
 import { activeReply, activeReplyList } from "../chat/active-replies.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
 import { envNumber } from "../env-number.ts";
-import { log } from "./logger.ts";
+import { log } from "../log/logger.ts";
 
 /** What a reply stopped by a shutdown is stored with (its metadata.error). */
 export const SHUTDOWN_REASON = "The server restarted.";

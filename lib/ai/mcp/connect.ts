@@ -12,7 +12,7 @@ import { mcpFetch } from "./mcp-fetch.ts";
 import { progressTransport, withProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { BoundedStdioTransport } from "./stdio-transport.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 
 /** How long connecting (and listing tools) may take before the server counts as unreachable. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;

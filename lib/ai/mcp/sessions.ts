@@ -3,7 +3,7 @@
 import type { MCPClient } from "@ai-sdk/mcp";
 import { connectMcp } from "./connect.ts";
 import type { McpServerConfig } from "./server-config.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 
 export type McpSessions = {
   client(server: McpServerConfig): Promise<MCPClient>;

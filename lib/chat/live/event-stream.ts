@@ -2,7 +2,7 @@
 // comments. Each listener has a bounded queue: one that stops reading is dropped (its stream ends) rather than
 // growing the server's memory; the browser's EventSource reconnects by itself.
 import type { Viewer } from "../../auth/viewer.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 import { eventAccess } from "./event-access.ts";
 import { type ChangeEvent, type EventBus, eventBus } from "./event-bus.ts";
 

@@ -12,7 +12,7 @@ import { publishChange } from "./event-bus.ts";
 import { followRemote, ownReply } from "./pg-relay.ts";
 import { liveRelay } from "./relay.ts";
 import { replyLock } from "./reply-lock.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 
 /** The AI SDK's UI message stream headers, plus Hintline's. */
 export const LIVE_STREAM_HEADERS = {

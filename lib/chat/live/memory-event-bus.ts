@@ -1,5 +1,5 @@
 // The in-process change-event bus, and the interface every bus implements (lib/chat/live/event-bus.ts picks one).
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 
 /**
  * "agents": a subagent of conversation `id` started or ended (the side panel lists them). `owner`: the user whose

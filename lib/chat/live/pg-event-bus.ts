@@ -2,7 +2,7 @@
 // from its LISTEN connection (so every instance, this one included, delivers each event once).
 import { listen, notify } from "../../db/pg-live.ts";
 import { type ChangeEvent, createMemoryBus, type EventBus } from "./memory-event-bus.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 
 export function createPostgresBus(): EventBus {
   const local = createMemoryBus();

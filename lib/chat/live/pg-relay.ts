@@ -6,7 +6,7 @@
 import { appendChunks, dropChunks, listen, notify, readChunks } from "../../db/pg-live.ts";
 import { liveRelay } from "./relay.ts";
 import { replyLock } from "./reply-lock.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();

@@ -6,7 +6,7 @@ import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { dropLease, liveLease, listen, notify, renewLeases, takeLease } from "../../db/pg-live.ts";
 import { envNumber } from "../../env-number.ts";
 import { activeReply, activeReplyIds, activeReplyList, beginReply, endReply } from "../active-replies.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 import { cancelRunningToolCall } from "../running-tool-calls.ts";
 
 export type LiveReplyRef = { replyId: string; local: boolean };

@@ -11,7 +11,7 @@ import type { CallUsage, ChatChunk, ChatMessage } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
-import { logFailure } from "../../ops/logger.ts";
+import { logFailure } from "../../log/logger.ts";
 import { replyReport } from "../../ops/reply-report.ts";
 import { recordCacheBreak } from "../agent-state.ts";
 import { waitForApprovals } from "../approvals.ts";
