@@ -19,7 +19,7 @@ import { runReplyInto } from "./reply/run.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { logFailure } from "../log/logger.ts";
-import { isDraining, replyRunning } from "../ops/shutdown.ts";
+import { isDraining, replyRunning } from "./draining.ts";
 
 export type { ChatRequest, ContinueRequest };
 

@@ -4,10 +4,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { configuredProviders } from "../ai/providers/choice.ts";
+import { isDraining } from "../chat/draining.ts";
 import { databaseUrl, isPostgresUrl } from "../db/client.ts";
 import { appliedMigrations, pingDatabase } from "../db/health.ts";
 import { log } from "../log/logger.ts";
-import { isDraining } from "./shutdown.ts";
 
 /** A database that does not answer within this is down, as far as a load balancer is concerned. */
 const DATABASE_TIMEOUT_MS = 3_000;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { activeReplyList, beginReply, endReply } from "../chat/active-replies.ts";
-import { drain, isDraining, replyRunning, SHUTDOWN_REASON } from "./shutdown.ts";
+import { isDraining, replyRunning, SHUTDOWN_REASON } from "../chat/draining.ts";
+import { drain } from "./shutdown.ts";
 
 describe("drain", () => {
   it("waits for running replies up to the grace, then stops the rest with the shutdown reason", async () => {

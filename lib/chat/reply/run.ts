@@ -12,7 +12,6 @@ import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
 import { logFailure } from "../../log/logger.ts";
-import { replyReport } from "../../ops/reply-report.ts";
 import { recordCacheBreak } from "../agent-state.ts";
 import { waitForApprovals } from "../approvals.ts";
 import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "../cache-accounting.ts";
@@ -21,6 +20,7 @@ import { promptSourceOf, systemPromptFor } from "../system-prompt.ts";
 import { titleAfterFirstReply } from "../titles.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
 import { type PreparedReply, prepareReply } from "./prepare.ts";
+import { replyReport } from "./report.ts";
 import { markSuperseded } from "./steps.ts";
 
 /**

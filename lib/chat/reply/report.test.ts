@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { countModelCall, metricsText, modelLabel } from "./metrics.ts";
+import { metricsText } from "../../ops/metrics.ts";
+import { modelLabel, replyReport } from "./report.ts";
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -9,8 +10,9 @@ describe("the model label", () => {
     vi.stubEnv("HINTLINE_MODEL", "served-model");
     vi.stubEnv("HINTLINE_UTILITY_MODEL", "utility-model");
     vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant");
-    for (let i = 0; i < 200; i++) countModelCall(`picked-${i}`, { inputTokens: 10, outputTokens: 1 });
-    countModelCall("served-model", { inputTokens: 5 });
+    const report = (model: string) => replyReport({ conversationId: "c1", replyId: "r1", model });
+    for (let i = 0; i < 200; i++) report(`picked-${i}`).call({ inputTokens: 10, outputTokens: 1 });
+    report("served-model").call({ inputTokens: 5 });
     const { body } = await metricsText();
     const labels = new Set([...body.matchAll(/^hintline_model_calls_total\{model="([^"]*)"\}/gm)].map((m) => m[1]));
     expect(labels).toEqual(new Set(["other", "served-model"]));

@@ -1,10 +1,22 @@
 // One reply as operations see it: counted in the metrics as it goes, and one log line when it ends (conversation,
 // model, steps, tokens, cached share, outcome, durations) — ids and figures only, never what was said.
-import { log } from "../log/logger.ts";
-import { countModelCall, countReplyEnd, metrics, type ReplyOutcome } from "./metrics.ts";
-import { SHUTDOWN_REASON } from "./shutdown.ts";
+import { offeredModelIds } from "../../ai/providers/choice.ts";
+import { log } from "../../log/logger.ts";
+import { countModelCall, countReplyEnd, metrics, type ReplyOutcome } from "../../log/metrics.ts";
+import { SHUTDOWN_REASON } from "../draining.ts";
 
 type Usage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+
+/** The model label of every model this server does not offer. */
+export const OTHER_MODEL = "other";
+
+/**
+ * A model's label: its id when this server offers it (GET /api/models, the default, HINTLINE_UTILITY_MODEL), else
+ * "other". A compatible server takes any id a person picks, so labelling each would make series without bound.
+ */
+export function modelLabel(id: string): string {
+  return offeredModelIds().has(id) ? id : OTHER_MODEL;
+}
 
 const FIRST_OUTPUT = new Set(["text-delta", "reasoning-delta", "tool-input-start", "tool-input-available"]);
 
@@ -27,7 +39,7 @@ export function replyReport({ conversationId, replyId, model }: { conversationId
       tokens.input += usage.inputTokens ?? 0;
       tokens.cached += usage.cachedInputTokens ?? 0;
       tokens.output += usage.outputTokens ?? 0;
-      countModelCall(model, usage);
+      countModelCall(modelLabel(model), usage);
     },
     /** The reply settled: `stopReason` is the abort signal's reason when it was stopped. */
     end({ status, error, stopped, stopReason }: { status: "complete" | "incomplete" | "error"; error?: unknown; stopped: boolean; stopReason?: unknown }): void {
