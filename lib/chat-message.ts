@@ -1,6 +1,5 @@
 // The one message model shared by the server, the client and the database.
 import type { InferUIMessageChunk, UIMessage } from "ai";
-import type { LedgerItem } from "./agent/evidence-ledger.ts";
 
 export type MessageStatus = "complete" | "streaming" | "incomplete" | "error";
 
@@ -89,6 +88,23 @@ export type ContextUsage = {
   cache?: { lastCall: CacheTotals | null; conversation: CacheTotals };
 };
 
+/** What an evidence ledger item is (lib/agent/evidence-ledger.ts finds them). */
+export const LEDGER_KINDS = ["path", "url", "command", "number", "date", "id", "task"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** An identifier kept verbatim beside a compression's summary. */
+export type LedgerItem = {
+  kind: LedgerKind;
+  /** Verbatim, as it was written. */
+  value: string;
+  /** A few words around it, so the model knows what it was (at most CONTEXT_CHARS of lib/agent/evidence-ledger.ts). */
+  context: string;
+  /** How many times it was written in the summarised part (and in earlier ones). */
+  refs: number;
+  /** The person pinned it: it is never dropped by the bound. */
+  pinned?: boolean;
+};
+
 export type CompressionData = {
   tokensBefore: number;
   /** Summary plus kept messages (system prompt and tools excluded). */
@@ -164,3 +180,29 @@ export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 export type ConversationSummary = { id: string; workspaceId: string; title: string; createdAt: string; updatedAt: string; pinned: boolean; archived: boolean };
 
 export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };
+
+/** A subagent's state (lib/db/subagents.ts stores it). */
+export type ChildStatus = "running" | "done" | "error" | "stopped";
+
+/** A subagent's call that waits for the person; `conversationId`: where it is answered (the child itself, or one of its own running children). */
+export type ChildApproval = { conversationId: string; agentKey: string; toolCallId: string; toolName: string; input: unknown };
+
+/** A subagent as its parent's view lists it (lib/chat/subagent-view.ts). */
+export type AgentSummary = {
+  agentKey: string;
+  agentId: string;
+  label?: string;
+  conversationId: string;
+  status: ChildStatus;
+  startedAt: string;
+  endedAt?: string;
+  tokens: number;
+  lastTool?: string;
+  /** The parent's AgentSpawn / AgentSend call that started its current run. */
+  toolCallId?: string;
+  /**
+   * The calls of its running reply (or of its own running children's) that wait for the person, each answered at
+   * POST /api/conversations/<its conversationId>/approvals/<toolCallId>.
+   */
+  approvals?: ChildApproval[];
+};

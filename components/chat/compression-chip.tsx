@@ -4,8 +4,7 @@
 // can be pinned back: it joins the ledger at the next compression — and the durable facts it kept in the workspace's
 // memory, each with an Undo.
 import { useState } from "react";
-import type { LedgerItem } from "@/lib/agent/evidence-ledger";
-import type { CompressionData } from "@/lib/chat-message";
+import type { CompressionData, LedgerItem } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { shortTokens } from "../context/meter-math";

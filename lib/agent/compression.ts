@@ -2,7 +2,8 @@
 // the newest messages that fit in reserveRatio × window and summarise the rest, with the previous summary, into five
 // sections. Pure: the summariser and the clock are passed in by the caller.
 import type { ModelMessage } from "ai";
-import { type LedgerItem, renderLedger } from "./evidence-ledger.ts";
+import type { LedgerItem } from "../chat-message.ts";
+import { renderLedger } from "./evidence-ledger.ts";
 import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
 
 export const SUMMARY_SECTIONS = ["Task Overview", "Current State", "Important Discoveries", "Next Steps", "Context to Preserve"] as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { boundLedger, collectLedger, findIdentifiers, type LedgerItem, renderLedger } from "./evidence-ledger.ts";
+import type { LedgerItem } from "../chat-message.ts";
+import { boundLedger, collectLedger, findIdentifiers, renderLedger } from "./evidence-ledger.ts";
 
 const kinds = (text: string) => findIdentifiers(text).map((f) => [f.kind, f.value]);
 

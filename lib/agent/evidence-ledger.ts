@@ -1,22 +1,8 @@
 // The evidence ledger of a compression: the exact identifiers found by code in the part being summarised — file
 // paths, URLs, shell commands, numbers (with a unit, or standalone: a port, a count), dates, ids and task names — kept
 // verbatim beside the summary, so the model can still quote them after a summariser paraphrased or dropped them. Pure: no model, no clock.
+import { LEDGER_KINDS, type LedgerItem, type LedgerKind } from "../chat-message.ts";
 import { countTokens } from "./token-count.ts";
-
-export const LEDGER_KINDS = ["path", "url", "command", "number", "date", "id", "task"] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
-
-export type LedgerItem = {
-  kind: LedgerKind;
-  /** Verbatim, as it was written. */
-  value: string;
-  /** A few words around it, so the model knows what it was (at most CONTEXT_CHARS). */
-  context: string;
-  /** How many times it was written in the summarised part (and in earlier ones). */
-  refs: number;
-  /** The person pinned it: it is never dropped by the bound. */
-  pinned?: boolean;
-};
 
 /** A piece of text to extract from, with its place in the conversation (larger is newer). */
 export type LedgerSource = { text: string; position: number };

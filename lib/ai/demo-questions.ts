@@ -3,7 +3,8 @@
 // person asked, tomorrow's weekday, the room left before compression, open tasks and the next one, and recovering
 // from a tool call that keeps failing. What it was not told, it cannot know — which is what the evaluation measures.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import { findIdentifiers, type LedgerKind } from "../agent/evidence-ledger.ts";
+import { findIdentifiers } from "../agent/evidence-ledger.ts";
+import type { LedgerKind } from "../chat-message.ts";
 import { type DemoToolCall, plannedCalls, type ReplySegment, taskListInWords } from "./demo-tasks.ts";
 import { callCountOf, withoutCallCount } from "./tools/tool-result.ts";
 

@@ -1,9 +1,9 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
-import { type LedgerItem, parseLedgerItems } from "../agent/evidence-ledger.ts";
+import { parseLedgerItems } from "../agent/evidence-ledger.ts";
 import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
 import type { StatusUpdate } from "../agent/step-decision.ts";
-import type { CacheBreak } from "../chat-message.ts";
+import type { CacheBreak, LedgerItem } from "../chat-message.ts";
 import { getConversation, mergeAgentState, setAgentState } from "../db/conversations.ts";
 import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
 

@@ -3,8 +3,8 @@
 // anyway: changing that message now would break the provider's prompt cache for one item. "Compress now" applies it
 // at once. Pinned items stay in the ledger from then on.
 import { z } from "zod";
-import { LEDGER_KINDS, type LedgerItem } from "../agent/evidence-ledger.ts";
 import { ApiError } from "../api/errors.ts";
+import { LEDGER_KINDS, type LedgerItem } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { parseAgentState, patchAgentState } from "./agent-state.ts";

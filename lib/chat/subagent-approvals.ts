@@ -3,13 +3,12 @@
 // (lib/chat/approvals.ts). A grandchild's call shows under the child it descends from (the person sees only the
 // conversation's own children), with the grandchild's id to answer at.
 import { neutralizeHintTags, neutralizeHintTagsDeep } from "../agent/hints/neutralize-tags.ts";
+import type { ChildApproval } from "../chat-message.ts";
 import { type ChildRecord, listChildren } from "../db/subagents.ts";
 import { getMessage } from "../db/messages.ts";
 import { listPendingApprovals } from "../db/tool-approvals.ts";
 import { replyLock } from "./live/reply-lock.ts";
 
-/** `conversationId`: where it is answered (the child itself, or one of its own running children). */
-export type ChildApproval = { conversationId: string; agentKey: string; toolCallId: string; toolName: string; input: unknown };
 
 /** How deep below a child its waiting descendants are looked for (HINTLINE_MAX_AGENT_DEPTH is 2 by default). */
 const DESCENDANT_LEVELS = 3;

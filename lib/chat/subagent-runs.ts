@@ -6,14 +6,13 @@ import { describeError } from "../agent/describe-error.ts";
 import { type VisibleAgent, GENERAL_PURPOSE_AGENT_ID } from "../agent/subagents.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { DEFAULT_CHILD_TOOLS } from "../ai/tools/catalog.ts";
-import type { CallUsage, ChatMessage } from "../chat-message.ts";
+import type { CallUsage, ChatMessage, ChildStatus } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { getConversation } from "../db/conversations.ts";
 import {
   backgroundChild,
   type ChildRecord,
   type ChildRun,
-  type ChildStatus,
   createChild,
   depthOf,
   getChild,

@@ -2,8 +2,9 @@
 // status and run record and its own conversation; an import recreates them under the new parent, each under its
 // exported id when that is free and a new one otherwise. A child exported while it ran comes back stopped.
 import type { ImportedAgent } from "../api/schemas.ts";
+import type { ChildStatus } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
-import { adoptChild, type ChildRun, type ChildStatus, listChildren, runOf } from "../db/subagents.ts";
+import { adoptChild, type ChildRun, listChildren, runOf } from "../db/subagents.ts";
 
 /** Levels exported below a conversation (a child and a grandchild; HINTLINE_MAX_AGENT_DEPTH allows no deeper). */
 const MAX_LEVELS = 2;

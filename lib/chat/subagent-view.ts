@@ -1,28 +1,10 @@
 // What a conversation's view says about subagents: its children (`agents`), and for a child its parent and key.
 import { ApiError } from "../api/errors.ts";
+import type { AgentSummary, ChildApproval } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
 import { type ChildRecord, getChild, listChildren } from "../db/subagents.ts";
-import { type ChildApproval, childApprovals } from "./subagent-approvals.ts";
+import { childApprovals } from "./subagent-approvals.ts";
 import { settleOrphans } from "./subagent-runs.ts";
-
-export type AgentSummary = {
-  agentKey: string;
-  agentId: string;
-  label?: string;
-  conversationId: string;
-  status: ChildRecord["status"];
-  startedAt: string;
-  endedAt?: string;
-  tokens: number;
-  lastTool?: string;
-  /** The parent's AgentSpawn / AgentSend call that started its current run. */
-  toolCallId?: string;
-  /**
-   * The calls of its running reply (or of its own running children's) that wait for the person, each answered at
-   * POST /api/conversations/<its conversationId>/approvals/<toolCallId>.
-   */
-  approvals?: ChildApproval[];
-};
 
 export const agentSummaryOf = (child: ChildRecord, approvals?: ChildApproval[]): AgentSummary => ({
   agentKey: child.agentKey,

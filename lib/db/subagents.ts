@@ -1,10 +1,10 @@
 // Queries for subagents: a child is a Conversation row with `parentId`, its key in the parent ("agent:<id>:<n>"), its
 // status, whether its current run went to the background (its answer then comes to the parent as a hint) and whether
 // that answer still waits to be told (`agentPending`), and the rest of its run as JSON, read defensively.
+import type { ChildStatus } from "../chat-message.ts";
 import { databaseUrl, getDb, isPostgresUrl, lockedTransaction, sqliteDirect } from "./client.ts";
 import { forgetHistory } from "./history-cache.ts";
 
-export type ChildStatus = "running" | "done" | "error" | "stopped";
 const STATUSES: readonly ChildStatus[] = ["running", "done", "error", "stopped"];
 
 /** What a child's run records beside its columns (lib/chat reads and writes it). */

@@ -3,7 +3,7 @@
 // event (a child started or ended, in this tab or another), stopped one by one; and the child whose transcript the
 // drawer shows.
 import { create } from "zustand";
-import type { AgentSummary } from "../chat/subagent-view.ts";
+import type { AgentSummary } from "../chat-message.ts";
 import { apiFetch, failureText } from "./api-client.ts";
 import { warnFailure } from "@/lib/client-log";
 
