@@ -75,6 +75,6 @@ describe("house rules", () => {
   it("reads the tool-call counter line in one place", () => {
     // The counter's text is written by tool-result.ts; anything that parses it must go through its helpers.
     const parsers = files.filter((f) => /Tool call #\(?\\d/.test(fs.readFileSync(path.join(root, f), "utf8")));
-    expect(parsers).toEqual(["lib/ai/tools/tool-result.ts"]);
+    expect(parsers).toEqual(["lib/agent/tool-result.ts"]);
   });
 });

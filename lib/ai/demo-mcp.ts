@@ -2,7 +2,7 @@
 // name mcp__<server>__<tool>, <server>__<tool>, or the tool's own name), then quotes its result or error, so every
 // MCP path works offline. Arguments that are not JSON are sent as they are (the harness reports them).
 import type { DemoToolCall, ReplySegment } from "./demo-tasks.ts";
-import { withoutCallCount } from "./tools/tool-result.ts";
+import { withoutCallCount } from "../agent/tool-result.ts";
 
 const MCP_REQUEST = /^mcp\s+([A-Za-z0-9_.-]+)(?:\s+([\s\S]+))?$/i;
 const quote = (text: string) =>

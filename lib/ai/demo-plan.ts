@@ -4,7 +4,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
 import { type DemoToolCall, errorInWords, type ReplySegment, summarizeResults } from "./demo-tasks.ts";
-import { withoutCallCount } from "./tools/tool-result.ts";
+import { withoutCallCount } from "../agent/tool-result.ts";
 
 const PLAN_MARK = "PLAN MODE is active (read-only)";
 const BUILD_MARK = "You have switched from PLAN to BUILD mode";

@@ -6,7 +6,7 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { findIdentifiers } from "../agent/evidence-ledger.ts";
 import type { LedgerKind } from "../chat-message.ts";
 import { type DemoToolCall, plannedCalls, type ReplySegment, taskListInWords } from "./demo-tasks.ts";
-import { callCountOf, withoutCallCount } from "./tools/tool-result.ts";
+import { callCountOf, withoutCallCount } from "../agent/tool-result.ts";
 
 type Part = { type: string; text?: string; toolName?: string; toolCallId?: string; input?: unknown; output?: { type: string; value: unknown } };
 type Message = LanguageModelV4Prompt[number];

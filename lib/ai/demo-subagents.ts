@@ -4,7 +4,7 @@
 // deterministically.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { DemoToolCall, ReplySegment } from "./demo-tasks.ts";
-import { withoutCallCount } from "./tools/tool-result.ts";
+import { withoutCallCount } from "../agent/tool-result.ts";
 
 const DELEGATE = /^delegate(\s+in\s+(?:the\s+)?background)?\s*:\s*(.+)$/is;
 

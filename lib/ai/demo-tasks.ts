@@ -2,7 +2,7 @@
 // into real task tool calls, calls TaskList first when a tasks reminder arrives, and sums up tool results.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
-import { withoutCallCount } from "./tools/tool-result.ts";
+import { withoutCallCount } from "../agent/tool-result.ts";
 
 /** `rawInput`: arguments sent as this text instead of `input`'s JSON (not JSON at all, to exercise the harness's errors). */
 export type DemoToolCall = { toolName: string; input: Record<string, unknown>; rawInput?: string };

@@ -4,7 +4,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
 import type { DemoToolCall, ReplySegment } from "./demo-tasks.ts";
-import { withoutCallCount } from "./tools/tool-result.ts";
+import { withoutCallCount } from "../agent/tool-result.ts";
 
 const trimEnd = (text: string) => text.trim().replace(/[.?!,;:]+$/, "");
 

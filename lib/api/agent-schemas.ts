@@ -9,7 +9,7 @@ import {
 } from "../agent/workspace-limits.ts";
 import { SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
 import { isMcpToolEntry } from "../agent/subagent-mcp.ts";
-import { BUILT_IN_TOOL_NAMES, isBuiltInTool } from "../ai/tools/catalog.ts";
+import { BUILT_IN_TOOL_NAMES, isBuiltInTool } from "../agent/tool-catalog.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
 const overLimit = (what: string, max: number) => (issue: { input: unknown }) =>

@@ -4,7 +4,7 @@
 import { oneLine } from "../agent/hints/neutralize-tags.ts";
 import { parseMcpToolName } from "../agent/mcp-rules.ts";
 import { type ApprovalAnswer, type PendingApproval, STOPPED_BEFORE_ANSWER } from "../agent/reply-loop.ts";
-import { ToolError } from "../ai/tools/tool-result.ts";
+import { ToolError } from "../agent/tool-result.ts";
 import { ApiError } from "../api/errors.ts";
 import { mayEditWorkspace } from "../auth/scope.ts";
 import type { Viewer } from "../auth/viewer.ts";

@@ -4,7 +4,7 @@
 import { summaryWithLedger } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
-import { toolDefinitionTokens } from "../ai/tools/index.ts";
+import { toolDefinitionTokens } from "./tools/index.ts";
 import type { ChatMessage, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import { type CompressionState, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";

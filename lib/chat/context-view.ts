@@ -8,7 +8,7 @@ import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
-import { TOOL_NAMES } from "../ai/tools/index.ts";
+import { TOOL_NAMES } from "./tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";

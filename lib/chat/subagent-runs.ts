@@ -5,7 +5,7 @@ import { generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import { type VisibleAgent, GENERAL_PURPOSE_AGENT_ID } from "../agent/subagents.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
-import { DEFAULT_CHILD_TOOLS } from "../ai/tools/catalog.ts";
+import { DEFAULT_CHILD_TOOLS } from "../agent/tool-catalog.ts";
 import type { CallUsage, ChatMessage, ChildStatus } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { getConversation } from "../db/conversations.ts";
@@ -47,7 +47,7 @@ export type StartChildReply = (args: { request: { id: string; message: { id: str
 
 /** Children running at once per conversation. */
 export const MAX_RUNNING_CHILDREN = 4;
-export { maxAgentDepth } from "../ai/tools/catalog.ts";
+export { maxAgentDepth } from "../agent/tool-catalog.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const MAX_TIMEOUT_SECONDS = 600;
 /** The answer a run's record keeps (the whole is the child's last message). */

@@ -19,7 +19,7 @@ import { listMemory } from "../db/memory.ts";
 import { getWorkspaceView, putWorkspaceView, setWorkspaceSeen, workspaceViewStatus, type WorkspaceViewStatus } from "../db/workspace-views.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
-import { subagentsEnabled } from "../ai/tools/catalog.ts";
+import { subagentsEnabled } from "../agent/tool-catalog.ts";
 import { agentsVisibleIn } from "./agents.ts";
 import { type DefinitionScope, visibleSkills } from "./skills.ts";
 

@@ -7,8 +7,8 @@ process.env.DATABASE_URL = inject("databaseUrl");
 const { disconnectDb } = await import("@/lib/db/client");
 const { ensureConversation } = await import("@/lib/db/conversations");
 const { getTask, listTasks, createTask } = await import("@/lib/db/tasks");
-const { createTools } = await import("@/lib/ai/tools/index");
-const { createCallCounter } = await import("@/lib/ai/tools/tool-context");
+const { createTools } = await import("@/lib/chat/tools/index");
+const { createCallCounter } = await import("@/lib/chat/tools/tool-context");
 
 afterAll(async () => {
   await disconnectDb();

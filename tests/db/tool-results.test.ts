@@ -23,8 +23,8 @@ const { rememberEntry } = await import("@/lib/chat/workspaces");
 const { addSkill } = await import("@/lib/chat/skills");
 const { subagentHost } = await import("@/lib/chat/subagent-runs");
 const { setClock } = await import("@/lib/clock");
-const { createTools } = await import("@/lib/ai/tools/index");
-const { createCallCounter, createRepeatCounter } = await import("@/lib/ai/tools/tool-context");
+const { createTools } = await import("@/lib/chat/tools/index");
+const { createCallCounter, createRepeatCounter } = await import("@/lib/chat/tools/tool-context");
 const { toModelMessages } = await import("@/lib/agent/to-model-messages");
 const { summarizeTool } = await import("@/components/chat/tool-summary");
 

@@ -2,8 +2,8 @@
 // its first reply), its context (measured with those tools, compressed if due) and its steps (read → decide → write).
 import type { ChatChunk, PlanData, ToolProgressData } from "../../chat-message.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../../agent/subagent-mcp.ts";
-import { createTools } from "../../ai/tools/index.ts";
-import { createCallCounter, createRepeatCounter } from "../../ai/tools/tool-context.ts";
+import { createTools } from "../tools/index.ts";
+import { createCallCounter, createRepeatCounter } from "../tools/tool-context.ts";
 import { listTasks } from "../../db/tasks.ts";
 import { precountTokens } from "../context-usage.ts";
 import { type ReplyMcp, openReplyMcp } from "../mcp-reply.ts";

@@ -6,7 +6,7 @@ import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
 import { describeError } from "../../agent/describe-error.ts";
 import { type ReplyOptions, runReply, type StepUsage } from "../../agent/reply-loop.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
-import { repairToolInput, unknownToolError } from "../../ai/tools/index.ts";
+import { repairToolInput, unknownToolError } from "../tools/index.ts";
 import type { CallUsage, ChatChunk, ChatMessage } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";

@@ -2,12 +2,12 @@
 // the words of a search query.
 import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
 import { searchWords } from "../../agent/search-text.ts";
-import type { DefinitionScope } from "../../chat/skills.ts";
+import type { DefinitionScope } from "../skills.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { DEFAULT_WORKSPACE_ID } from "../../db/workspaces.ts";
 import { oneLine } from "./task-format.ts";
 import type { OutputToolName, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
-import { toolOutput, withCallCount } from "./tool-result.ts";
+import { toolOutput, withCallCount } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 
 export async function workspaceOf(ctx: ToolContext): Promise<string> {

@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { MAX_RUNNING_CHILDREN } from "../../chat/subagent-runs.ts";
+import { MAX_RUNNING_CHILDREN } from "../subagent-runs.ts";
 import { childLine, hostOf, slotsLine } from "./agent-support.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { textForModel, toolOutput } from "./tool-result.ts";
+import { textForModel, toolOutput } from "../../agent/tool-result.ts";
 
 const agentListInput = z.object({});
 /** Children listed, newest last; older ones are counted. */

@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { listMemory } from "../../db/memory.ts";
-import { textForModel, ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { queryWords, safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";

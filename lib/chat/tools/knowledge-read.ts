@@ -3,7 +3,7 @@ import { z } from "zod";
 import { knowledgePathProblem, normalizeKnowledgePath } from "../../agent/workspace-text.ts";
 import { getKnowledgeFile, listKnowledge } from "../../db/knowledge.ts";
 import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
-import { textForModel, ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";

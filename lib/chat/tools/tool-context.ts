@@ -2,8 +2,8 @@
 // that fire after a change (the reply streams a fresh task snapshot or plan to the panel).
 import type { ConversationMode } from "../../agent/plan-mode.ts";
 import type { ChatMessage, PlanData, ToolProgressData } from "../../chat-message.ts";
-import type { SubagentHost } from "../../chat/subagent-runs.ts";
-import { withoutCallCount } from "./tool-result.ts";
+import type { SubagentHost } from "../subagent-runs.ts";
+import { withoutCallCount } from "../../agent/tool-result.ts";
 
 export type ToolContext = {
   conversationId: string;

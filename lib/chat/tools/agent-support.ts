@@ -2,10 +2,10 @@
 // and how a child's run reads in a result.
 import { z } from "zod";
 import type { ChildRecord } from "../../db/subagents.ts";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUNNING_CHILDREN, MAX_TIMEOUT_SECONDS, type SubagentHost, type WaitResult } from "../../chat/subagent-runs.ts";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RUNNING_CHILDREN, MAX_TIMEOUT_SECONDS, type SubagentHost, type WaitResult } from "../subagent-runs.ts";
 import { oneLine } from "./task-format.ts";
 import type { AgentRunStatus, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
-import { ToolError, toolOutput } from "./tool-result.ts";
+import { ToolError, toolOutput } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 
 export const timeoutSecondsSchema = z

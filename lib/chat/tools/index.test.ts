@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TOOL_ACCESS } from "./catalog.ts";
+import { TOOL_ACCESS } from "../../agent/tool-catalog.ts";
 import { createTools, TOOL_DEFINITIONS, TOOL_NAMES, UNKNOWN_TOOL_NAMES_SHOWN, unknownToolError } from "./index.ts";
 import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
 

@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { listTasks } from "../../db/tasks.ts";
 import { TASK_PAGE_DEFAULT, TASK_PAGE_MAX, taskListPage } from "./task-format.ts";
-import { textForModel, toolOutput } from "./tool-result.ts";
+import { textForModel, toolOutput } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 

@@ -1,6 +1,6 @@
 // Pure: what every tool's result shares — the size cap, the call counter, the result's data and the detailed error.
-import { harnessOptions } from "../../harness-options.ts";
-import type { OutputToolName, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
+import { harnessOptions } from "../harness-options.ts";
+import type { OutputToolName, ToolOutput, ToolOutputFields } from "../tool-output.ts";
 
 /** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
 export const TOOL_RESULT_MAX_CHARS = 8_000;

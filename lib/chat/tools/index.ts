@@ -17,12 +17,12 @@ import { planReadTool } from "./plan-read.ts";
 import { planWriteTool } from "./plan-write.ts";
 import { skillLoadTool } from "./skill-load.ts";
 import { taskCreateTool } from "./task-create.ts";
-import { ToolError } from "./tool-result.ts";
+import { ToolError } from "../../agent/tool-result.ts";
 import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
 import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-context.ts";
 import { taskUpdateTool } from "./task-update.ts";
-import { AGENT_TOOL_NAMES, subagentsEnabled } from "./catalog.ts";
+import { AGENT_TOOL_NAMES, subagentsEnabled } from "../../agent/tool-catalog.ts";
 import { toolOutputOf } from "../../tool-output.ts";
 
 type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: ToolContext) => Tool };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Task } from "../../chat-message.ts";
 import { deleteTask, getTask, listTasks, type TaskChanges, updateTask } from "../../db/tasks.ts";
 import { oneLine } from "./task-format.ts";
-import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "../../agent/tool-result.ts";
 import { taskIdSchema } from "./task-get.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
@@ -25,7 +25,7 @@ type Input = z.infer<typeof taskUpdateInput>;
 const taskUpdateSchema = lenientInputSchema(taskUpdateInput);
 const EXAMPLE = '{"task_id": "1", "status": "in_progress"}';
 
-// AgentScope's texts (lib/ai/tools follows its TaskUpdate word for word).
+// AgentScope's texts (lib/chat/tools follows its TaskUpdate word for word).
 const NOTHING_CHANGED = "Make sure you provided at least one field to update and the values are correct.";
 const COMPLETED = "\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.";
 

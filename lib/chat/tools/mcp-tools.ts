@@ -8,14 +8,14 @@ import { jsonSchema, type Tool, tool } from "ai";
 import { mcpCallDecision } from "../../agent/mcp-rules.ts";
 import { planModeRefusal } from "../../agent/plan-mode.ts";
 import { storable } from "../../nul.ts";
-import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "../tools/tool-context.ts";
-import { ToolError } from "../tools/tool-result.ts";
-import { safeResult } from "../tools/workspace-tool-support.ts";
-import { describeMcpError } from "./connect.ts";
-import type { FixedMcpTool } from "./mcp-tool-list.ts";
-import { resettableTimeout, watchProgress } from "./progress.ts";
-import type { McpServerConfig } from "./server-config.ts";
-import type { McpSessions } from "./sessions.ts";
+import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-context.ts";
+import { ToolError } from "../../agent/tool-result.ts";
+import { safeResult } from "./workspace-tool-support.ts";
+import { describeMcpError } from "../../ai/mcp/connect.ts";
+import type { FixedMcpTool } from "../../ai/mcp/mcp-tool-list.ts";
+import { resettableTimeout, watchProgress } from "../../ai/mcp/progress.ts";
+import type { McpServerConfig } from "../../ai/mcp/server-config.ts";
+import type { McpSessions } from "../../ai/mcp/sessions.ts";
 
 export type McpToolContext = ToolContext & {
   /** The servers the conversation's workspace offers now, by name (a removed or disabled one refuses its tools). */

@@ -1,7 +1,7 @@
 // Pure: a window of a long text as numbered lines that fits one tool result, with where to go on. KnowledgeRead,
 // PlanRead, InstructionsRead and SkillLoad page the same way, so the agent learns one way to read anything long.
 import type { LineRange } from "../../tool-output.ts";
-import { TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
+import { TOOL_RESULT_MAX_CHARS } from "../../agent/tool-result.ts";
 
 export const READ_DEFAULT_LINES = 200;
 export const READ_MAX_LINES = 1_000;

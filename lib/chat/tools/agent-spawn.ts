@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { DEFAULT_TIMEOUT_SECONDS, maxAgentDepth } from "../../chat/subagent-runs.ts";
+import { DEFAULT_TIMEOUT_SECONDS, maxAgentDepth } from "../subagent-runs.ts";
 import { hostOf, runOutput, timeoutSecondsSchema } from "./agent-support.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { textForModel, ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "../../agent/tool-result.ts";
 
 const agentSpawnInput = z.object({
   agent_id: z.string().max(64).describe('The id of the agent to run, from the "## Subagents" section (e.g. "general-purpose")'),

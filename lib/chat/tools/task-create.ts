@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { createTask } from "../../db/tasks.ts";
 import { oneLine } from "./task-format.ts";
-import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 

@@ -4,7 +4,7 @@
 import { InvalidToolInputError, jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
 import type { z } from "zod";
 import { storable } from "../../nul.ts";
-import { ToolError } from "./tool-result.ts";
+import { ToolError } from "../../agent/tool-result.ts";
 
 const lenientSchemas = new WeakMap<z.ZodType, Schema<unknown>>();
 

@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../../agent/plan-mode.ts";
 import { savePlanVersion } from "../../db/plans.ts";
-import { textForModel, ToolError, toolOutput } from "./tool-result.ts";
+import { textForModel, ToolError, toolOutput } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 

@@ -1,8 +1,8 @@
 // The built-in tools by name with what each does to the conversation's state, as data: what an agent definition may
-// name in its `tools` is checked against it without loading the tools themselves. index.ts holds the tools in the
-// same order (its test checks that both agree).
-import type { ToolAccess } from "../../agent/plan-mode.ts";
-import { envNumber } from "../../env-number.ts";
+// name in its `tools` is checked against it without loading the tools themselves. lib/chat/tools/index.ts holds the
+// tools in the same order (its test checks that both agree).
+import type { ToolAccess } from "./plan-mode.ts";
+import { envNumber } from "../env-number.ts";
 
 export const TOOL_ACCESS = {
   TaskCreate: "write",

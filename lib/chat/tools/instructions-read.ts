@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getConversation } from "../../db/conversations.ts";
 import { getWorkspace } from "../../db/workspaces.ts";
 import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
-import { textForModel } from "./tool-result.ts";
+import { textForModel } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { numberedLines, splitLines } from "./numbered-lines.ts";
-import { TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
+import { TOOL_RESULT_MAX_CHARS } from "../../agent/tool-result.ts";
 
 describe("numberedLines", () => {
   const lines = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`);

@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
-import { DEFAULT_TIMEOUT_SECONDS } from "../../chat/subagent-runs.ts";
+import { DEFAULT_TIMEOUT_SECONDS } from "../subagent-runs.ts";
 import { childLine, hostOf, runOutput, slotsLine, timeoutSecondsSchema } from "./agent-support.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { textForModel, ToolError } from "./tool-result.ts";
+import { textForModel, ToolError } from "../../agent/tool-result.ts";
 
 const agentSendInput = z
   .object({

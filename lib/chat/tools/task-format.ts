@@ -1,7 +1,7 @@
 // Pure: the task tools' result texts (they follow AgentScope's, so prompts written for it work here).
 import { oneLine } from "../../agent/hints/neutralize-tags.ts";
 import type { Task } from "../../chat-message.ts";
-import { capText, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
+import { capText, TOOL_RESULT_MAX_CHARS } from "../../agent/tool-result.ts";
 
 // A field shown on one line of a result (a subject, an owner): line breaks become spaces, so it cannot forge lines.
 export { oneLine };

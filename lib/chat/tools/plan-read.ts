@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import { currentPlan } from "../../db/plans.ts";
 import { numberedLines, READ_DEFAULT_LINES, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
-import { textForModel } from "./tool-result.ts";
+import { textForModel } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { safeOutput } from "./workspace-tool-support.ts";

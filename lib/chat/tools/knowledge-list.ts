@@ -3,7 +3,7 @@ import { z } from "zod";
 import { listKnowledge } from "../../db/knowledge.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
-import { textForModel } from "./tool-result.ts";
+import { textForModel } from "../../agent/tool-result.ts";
 import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts";
 
 const LIST_MAX_FILES = 100;

@@ -1,10 +1,10 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { SKILL_NAME_PATTERN } from "../../agent/workspace-text.ts";
-import { readSkillResource, skillResources } from "../../chat/operator-skills.ts";
-import { type VisibleSkill, visibleSkill, visibleSkills } from "../../chat/skills.ts";
+import { readSkillResource, skillResources } from "../operator-skills.ts";
+import { type VisibleSkill, visibleSkill, visibleSkills } from "../skills.ts";
 import { numberedLines, READ_MAX_LINES, rangeOf, splitLines } from "./numbered-lines.ts";
-import { textForModel, ToolError, TOOL_RESULT_MAX_CHARS } from "./tool-result.ts";
+import { textForModel, ToolError, TOOL_RESULT_MAX_CHARS } from "../../agent/tool-result.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 import { definitionScopeOf, safeOutput, shownLine } from "./workspace-tool-support.ts";
