@@ -7,7 +7,7 @@ import { allowedHost, authToken, SESSION_COOKIE, safeEqual, verifySessionValue }
 import { isSessionRevoked } from "@/lib/chat/sessions";
 
 const OPEN_PATHS = new Set(["/sign-in", "/api/auth/sign-in", "/api/health"]);
-// Accounts mode: signing up and in, and better-auth's own endpoints (lib/auth/account-routes.ts serves only some).
+// Accounts mode: signing up and in, and better-auth's own endpoints (lib/http/account-routes.ts serves only some).
 const ACCOUNTS_OPEN_PATHS = new Set(["/sign-in", "/sign-up", "/api/health"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

@@ -1,5 +1,5 @@
 "use client";
-// Accounts mode's sign-in and sign-up forms: JSON to better-auth's endpoints (lib/auth/account-routes.ts), the API's
+// Accounts mode's sign-in and sign-up forms: JSON to better-auth's endpoints (lib/http/account-routes.ts), the API's
 // reason shown in words when it refuses, and a full page load on success (the server renders with the new session).
 import Link from "next/link";
 import { type FormEvent, type ReactNode, useState } from "react";

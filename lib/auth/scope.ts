@@ -1,4 +1,4 @@
-// The one ownership check every route passes through (lib/api/request.ts's route() calls gateRoute before the
+// The one ownership check every route passes through (lib/http/request.ts's route() calls gateRoute before the
 // handler runs): a conversation or workspace another user owns answers exactly as an unknown id does — 404, nothing
 // changed — so ids do not leak. Everything a route reaches below /api/conversations/:id or /api/workspaces/:id (tasks,
 // plan, approvals, children, stream, memory, knowledge, skills, agents, MCP servers) belongs to that id.

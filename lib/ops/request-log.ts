@@ -1,5 +1,5 @@
 // One log line per API request (method, route, status, duration, request id), written by the route wrapper
-// (lib/api/request.ts). The route is the path with its ids replaced (`/api/conversations/:id/stream`), so neither
+// (lib/http/request.ts). The route is the path with its ids replaced (`/api/conversations/:id/stream`), so neither
 // ids nor a knowledge file's or skill's name reach the log; the query string never does.
 import { log } from "../log/logger.ts";
 

@@ -84,7 +84,7 @@ const apiRoutes: Route[] = [
   { method: "GET", path: "/api/models" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
-  // Accounts mode's endpoints (lib/auth/account-routes.ts); in token mode they are behind the token like the rest.
+  // Accounts mode's endpoints (lib/http/account-routes.ts); in token mode they are behind the token like the rest.
   { method: "POST", path: "/api/auth/sign-up/email", body: { email: "a@example.test", password: "long-enough-pw", name: "A" } },
   { method: "POST", path: "/api/auth/sign-in/email", body: { email: "a@example.test", password: "long-enough-pw" } },
   { method: "GET", path: "/api/auth/get-session" },

@@ -2,7 +2,8 @@
 // opens a conversation of thousands of messages, another client's cheap requests are answered, and the answer is the
 // whole conversation, in order, as JSON. Not a timing assertion, and a guard more than a proof: before, requests got
 // through too, in the gaps between the view's queries (2–3 on SQLite, 6 on PostgreSQL; 6 and 44 after). What slices
-// the work is held to it in tests/db/message-pages.test.ts, lib/chat/history-fold.test.ts and lib/api/json-slices.test.ts.
+// the work is held to it in tests/db/message-pages.test.ts, lib/chat/history-fold.test.ts and
+// lib/http/json-slices.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { type ApiMessage, databaseKinds, jsonRequest } from "./helpers.ts";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { chatRequestSchema, continueRequestSchema } from "@/lib/api/schemas";
 import { chatBodyTooLarge, maxChatBodyBytes } from "@/lib/chat/attachments";
 import { startReply } from "@/lib/chat/start-reply";

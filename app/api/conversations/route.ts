@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/http/request";
 import { idSchema, searchQuerySchema } from "@/lib/api/schemas";
 import { archivedParam, listedConversations } from "@/lib/chat/organise";
 import { searchWorkspaceConversations } from "@/lib/chat/workspaces";

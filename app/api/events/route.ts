@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, route } from "@/lib/http/request";
 import { listenForDisabledUsers } from "@/lib/chat/disabled-users";
 import { eventsResponse } from "@/lib/chat/live/event-stream";
 

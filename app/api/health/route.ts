@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, publicRoute } from "@/lib/api/request";
+import { otherMethodsNotAllowed, publicRoute } from "@/lib/http/request";
 import { health } from "@/lib/ops/health";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, route } from "@/lib/http/request";
 import { aboutMe } from "@/lib/chat/account-pages";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, route } from "@/lib/http/request";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { metricsText } from "@/lib/ops/metrics";
 

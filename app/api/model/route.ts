@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, route } from "@/lib/http/request";
 import { modelInfoFor } from "@/lib/ai/providers/choice";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { listModels } from "@/lib/ai/providers/choice";
-import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, route } from "@/lib/http/request";
 
 export const dynamic = "force-dynamic";
 

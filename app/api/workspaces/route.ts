@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { createWorkspaceSchema } from "@/lib/api/workspace-schemas";
 import { addWorkspace, visibleWorkspaces } from "@/lib/chat/workspaces";
 

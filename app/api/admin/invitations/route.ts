@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, route } from "@/lib/http/request";
 import { inviteSomeone } from "@/lib/chat/admin";
 
 export const dynamic = "force-dynamic";

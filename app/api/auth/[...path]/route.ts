@@ -1,4 +1,4 @@
-import { handleAccountsRequest } from "@/lib/auth/account-routes";
+import { handleAccountsRequest } from "@/lib/http/account-routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { ApiError, errorResponse } from "@/lib/api/errors";
-import { otherMethodsNotAllowed, parseWith, readBody, readJson } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readBody, readJson } from "@/lib/http/request";
 import { signInSchema } from "@/lib/api/schemas";
 import { authToken, newSessionValue, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, safeEqual, safeNextPath, viaHttps } from "@/lib/auth/token";
 import { clientAddress, recordSignInFailure, recordSignInSuccess, signInRetryAfter } from "@/lib/auth/sign-in-limit";

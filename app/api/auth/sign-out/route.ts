@@ -1,6 +1,6 @@
 import { errorResponse } from "@/lib/api/errors";
-import { otherMethodsNotAllowed } from "@/lib/api/request";
-import { handleAccountsRequest } from "@/lib/auth/account-routes";
+import { otherMethodsNotAllowed } from "@/lib/http/request";
+import { handleAccountsRequest } from "@/lib/http/account-routes";
 import { authMode } from "@/lib/auth/mode";
 import { authToken, SESSION_COOKIE, verifySessionValue, viaHttps } from "@/lib/auth/token";
 import { endSession } from "@/lib/chat/sessions";

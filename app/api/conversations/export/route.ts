@@ -1,5 +1,5 @@
 import { exportManySchema } from "@/lib/api/organise-schemas";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { exportConversations } from "@/lib/chat/organise";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { generateId } from "ai";
 import { ApiError } from "@/lib/api/errors";
 import { maxImportBytes } from "@/lib/api/limits";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { importSchema } from "@/lib/api/schemas";
 import { canonicalTimeZone } from "@/lib/agent/settings";
 import { importBundleSchema, isBundle } from "@/lib/api/organise-schemas";

@@ -1,5 +1,5 @@
 import { createAgentSchema } from "@/lib/api/agent-schemas";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { addOwnAgent, ownAgents } from "@/lib/chat/own-definitions";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { createSkillSchema } from "@/lib/api/workspace-schemas";
 import { addOwnSkill, ownSkills } from "@/lib/chat/own-definitions";
 

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { updateWorkspaceSchema } from "@/lib/api/workspace-schemas";
 import { workspaceWithTokens } from "@/lib/chat/workspace-tokens";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { editAccountUser, editUserSchema } from "@/lib/chat/admin";
 
 export const dynamic = "force-dynamic";

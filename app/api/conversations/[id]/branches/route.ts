@@ -1,5 +1,5 @@
-import { jsonResponse } from "@/lib/api/json-slices";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { jsonResponse } from "@/lib/http/json-slices";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema, switchBranchSchema } from "@/lib/api/schemas";
 import { switchConversationBranch } from "@/lib/chat/branches";
 import { getConversationView } from "@/lib/chat/conversation-view";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { getContextView } from "@/lib/chat/context-view";
 

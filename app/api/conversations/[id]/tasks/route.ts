@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { addTaskByPerson, createTaskSchema, listConversationTasks } from "@/lib/chat/task-edits";
 

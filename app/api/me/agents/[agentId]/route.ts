@@ -1,5 +1,5 @@
 import { agentIdSchema, updateAgentSchema } from "@/lib/api/agent-schemas";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { editOwnAgent, readOwnAgent, removeOwnAgent } from "@/lib/chat/own-definitions";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { skillNameSchema, updateSkillSchema } from "@/lib/api/workspace-schemas";
 import { editOwnSkill, readOwnSkill, removeOwnSkill } from "@/lib/chat/own-definitions";
 

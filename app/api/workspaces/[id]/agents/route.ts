@@ -1,5 +1,5 @@
 import { createAgentSchema } from "@/lib/api/agent-schemas";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { ownerIdOf } from "@/lib/auth/viewer";
 import { addAgent, workspaceAgents } from "@/lib/chat/agents";

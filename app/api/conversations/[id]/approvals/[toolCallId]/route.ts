@@ -1,5 +1,5 @@
 import { approvalAnswerSchema, toolCallIdSchema } from "@/lib/api/mcp-schemas";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { answerApproval } from "@/lib/chat/approvals";
 

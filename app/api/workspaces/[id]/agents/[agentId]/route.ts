@@ -1,5 +1,5 @@
 import { agentIdSchema, updateAgentSchema } from "@/lib/api/agent-schemas";
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { ownerIdOf, type Viewer } from "@/lib/auth/viewer";
 import { editAgent, readAgent, removeAgent } from "@/lib/chat/agents";

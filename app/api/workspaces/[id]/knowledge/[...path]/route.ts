@@ -1,6 +1,6 @@
-import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
-import { readKnowledgeBody } from "@/lib/api/text-body";
+import { readKnowledgeBody } from "@/lib/http/text-body";
 import { MAX_KNOWLEDGE_FILE_BYTES } from "@/lib/agent/workspace-limits";
 import { KNOWLEDGE_FILE_LIMIT, knowledgePath, readKnowledge, removeKnowledge, saveKnowledge } from "@/lib/chat/knowledge";
 

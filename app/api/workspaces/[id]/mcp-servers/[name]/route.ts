@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { mcpServerNameSchema, updateMcpServerSchema } from "@/lib/api/mcp-schemas";
 import { editMcpServer, readMcpServer, removeMcpServer } from "@/lib/chat/mcp-servers";

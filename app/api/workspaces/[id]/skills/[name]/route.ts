@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { skillNameSchema, updateSkillSchema } from "@/lib/api/workspace-schemas";
 import { editSkill, readSkill, removeSkill } from "@/lib/chat/skills";

@@ -1,5 +1,5 @@
 import { toolCallIdSchema } from "@/lib/api/mcp-schemas";
-import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { cancelToolCall } from "@/lib/chat/cancel-tool-call";
 

@@ -1,4 +1,4 @@
-import { otherMethodsNotAllowed, parseWith, route } from "@/lib/api/request";
+import { otherMethodsNotAllowed, parseWith, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
 import { mcpServerNameSchema, mcpToolNameSchema } from "@/lib/api/mcp-schemas";
 import { acceptMcpServerToolChange } from "@/lib/chat/mcp-servers";

@@ -1,8 +1,8 @@
 // A text file sent as the request body (knowledge uploads): text/plain or text/markdown, UTF-8, size-limited.
 import { formatBytes, pdfPagesText } from "../agent/attachments.ts";
+import { ApiError } from "../api/errors.ts";
 import { attachmentLimits } from "../chat/attachments.ts";
 import { readPdfText } from "../chat/pdf-text.ts";
-import { ApiError } from "./errors.ts";
 import { readBody, readBytes } from "./request.ts";
 
 const TEXT_TYPES = ["text/plain", "text/markdown"];

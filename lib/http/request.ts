@@ -1,12 +1,12 @@
 // Reading and validating request bodies: size-limited, JSON-parsed, schema-checked, each failure a typed 4xx.
 import type { z } from "zod";
+import { ApiError, errorResponse } from "../api/errors.ts";
 import { gateRoute } from "../auth/scope.ts";
 import { ownerFilter, type Viewer, viewerOf } from "../auth/viewer.ts";
 import { publishChangesOf } from "../chat/live/change-events.ts";
 import { issueInWords } from "../issue-words.ts";
 import { nulPath, wellFormed } from "../nul.ts";
 import { logRequest, requestIdOf } from "../ops/request-log.ts";
-import { ApiError, errorResponse } from "./errors.ts";
 
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 /** A JSON body longer than this is parsed, checked and handed on with turns of the event loop in between. */

@@ -4,13 +4,13 @@
 // address and account (lib/auth/sign-in-limit.ts); a disabled account cannot sign in.
 import { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
-import { parseWith, readJson } from "../api/request.ts";
+import { accountsAuth, requestOrigin } from "../auth/accounts.ts";
+import { authMode, openSignUp } from "../auth/mode.ts";
+import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "../auth/oidc.ts";
+import { clientAddress, recordSignInFailure, recordSignInSuccess, type SignInHold, signInHold } from "../auth/sign-in-limit.ts";
 import { claimSetting, countUsers, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
 import { log } from "../log/logger.ts";
-import { accountsAuth, requestOrigin } from "./accounts.ts";
-import { authMode, openSignUp } from "./mode.ts";
-import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "./oidc.ts";
-import { clientAddress, recordSignInFailure, recordSignInSuccess, type SignInHold, signInHold } from "./sign-in-limit.ts";
+import { parseWith, readJson } from "./request.ts";
 
 const email = z.string().trim().toLowerCase().email("Give a valid email address.").max(254);
 const signUpSchema = z.object({
