@@ -230,7 +230,6 @@ export const settingsSchema = z
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type InjectionConfig = Settings["injection"];
-export type ContextConfig = Settings["context"];
 
 export function defaultSettings(timezone = "UTC"): Settings {
   return {

@@ -23,8 +23,6 @@ export const importBundleSchema = z.object({
     .max(MAX_BUNDLE_CONVERSATIONS, { message: `must hold at most ${MAX_BUNDLE_CONVERSATIONS} conversations` }),
 });
 
-export type ImportBundle = z.infer<typeof importBundleSchema>;
-
 /** A body with a `conversations` field is a bundle (POST /api/conversations/export's answer); else one conversation. */
 export function isBundle(body: unknown): boolean {
   return typeof body === "object" && body !== null && !Array.isArray(body) && Object.hasOwn(body, "conversations");

@@ -236,9 +236,6 @@ export async function waitForRun(childId: string, ended: Promise<RunOutcome>, ti
   return result;
 }
 
-/** A run of this process that is still going, to wait for (AgentSend to a child that went to the background). */
-export const runningHere = (childId: string): Promise<RunOutcome> | undefined => runs.get(childId);
-
 /**
  * Children marked running that run nowhere (their server died): settled as stopped, so their answer (none) is told to
  * the parent once when they ran in the background. Returns how many were settled.

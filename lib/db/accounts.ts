@@ -44,11 +44,6 @@ export async function findUser({ id }: { id: string }): Promise<UserState | null
   return user && { id: user.id, email: user.email, name: user.name, admin: user.role === "admin", disabled: user.banned === true };
 }
 
-export async function findUserByEmail({ email }: { email: string }): Promise<UserState | null> {
-  const user = await (await getDb()).user.findUnique({ where: { email: email.toLowerCase() } });
-  return user && { id: user.id, email: user.email, name: user.name, admin: user.role === "admin", disabled: user.banned === true };
-}
-
 /** Everything of open or token mode (no owner yet) becomes the user's: the first admin's, when accounts mode starts. */
 export async function makeFirstAdmin({ userId }: { userId: string }): Promise<void> {
   const db = await getDb();

@@ -38,12 +38,6 @@ export async function listAgentDefinitions({ workspaceId }: { workspaceId: strin
   return (await db.agentDefinition.findMany({ where: { workspaceId }, orderBy: { agentId: "asc" } })).map(toDefinition);
 }
 
-export async function getAgentDefinition({ workspaceId, id }: { workspaceId: string; id: string }): Promise<AgentDefinition | null> {
-  const db = await getDb();
-  const row = await db.agentDefinition.findUnique({ where: { workspaceId_agentId: { workspaceId, agentId: id } } });
-  return row ? toDefinition(row) : null;
-}
-
 export type AgentDefinitionInput = { description: string; instructions: string; tools?: string[] | null; model?: string | null };
 
 /**

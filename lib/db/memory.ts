@@ -28,23 +28,6 @@ export async function countMemory({ workspaceId }: { workspaceId: string }): Pro
   return db.memoryEntry.count({ where: { workspaceId } });
 }
 
-export async function getMemoryEntry({ workspaceId, id }: { workspaceId: string; id: string }): Promise<MemoryEntry | null> {
-  const db = await getDb();
-  const row = await db.memoryEntry.findFirst({ where: { workspaceId, id } });
-  return row ? toEntry(row) : null;
-}
-
-export async function addMemoryEntry(entry: {
-  workspaceId: string;
-  id: string;
-  text: string;
-  author: MemoryAuthor;
-  conversationId?: string;
-}): Promise<MemoryEntry> {
-  const db = await getDb();
-  return toEntry(await db.memoryEntry.create({ data: entry }));
-}
-
 /**
  * Appends the entry unless `refusal` — given the workspace's entries as read under its memory lock, so no concurrent
  * append can slip in between — gives a reason not to; then that reason is returned instead.
