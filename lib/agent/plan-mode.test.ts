@@ -16,6 +16,9 @@ describe("plan mode rules", () => {
     expect(refusal.text).toMatch(/^PlanModeError: PLAN MODE is on \(read-only\): TaskCreate .* nothing changed\.$/);
     expect(refusal.advice).toContain("PlanWrite");
     expect(refusal.advice).toContain("BUILD mode when they approve");
+    // A subagent has no PlanWrite: it is sent to report what it found.
+    expect(planModeRefusal("TaskCreate", { child: true }).advice).toMatch(/^Keep investigating with the read tools and report what you found/);
+    expect(planModeRefusal("TaskCreate", { child: true }).advice).not.toContain("PlanWrite");
   });
 
   it("announces each switch once, nothing for a new conversation in build mode, and plan mode again after a compression", () => {

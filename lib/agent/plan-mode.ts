@@ -22,13 +22,16 @@ export function refusesInMode(access: ToolAccess, mode: ConversationMode): boole
   return mode === "plan" && access === "write";
 }
 
-/** The refusal's text (its first line names the error type; the caller adds the arguments and the call counter). */
-export function planModeRefusal(toolName: string): { type: string; text: string; advice: string } {
+/** The refusal's text (its first line names the error type; the caller adds the arguments and the call counter); a
+ * subagent's (`child`) advice does not send it to PlanWrite. */
+export function planModeRefusal(toolName: string, { child = false }: { child?: boolean } = {}): { type: string; text: string; advice: string } {
   return {
     type: "PlanModeError",
     text: `PlanModeError: PLAN MODE is on (read-only): ${toolName} would change the conversation's state, so it was not run and nothing changed.`,
-    advice:
-      "Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite; the person switches to BUILD mode when they approve it, and then this call works.",
+    // A subagent has no PlanWrite: it reports what it found to the agent that plans.
+    advice: child
+      ? "Keep investigating with the read tools and report what you found in your answer; once the person approves the plan, this call works."
+      : "Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite; the person switches to BUILD mode when they approve it, and then this call works.",
   };
 }
 
@@ -56,6 +59,10 @@ export const PLAN_IN_REMINDER_MAX_CHARS = 3_000;
 const PLAN_TEXT =
   "PLAN MODE is active (read-only). Investigate the problem and draft a plan with PlanWrite, but do NOT modify tasks or anything else: TaskCreate, TaskUpdate and every other tool that writes refuse while planning. Read what you need (TaskList, TaskGet), then write the whole plan as markdown with PlanWrite (each call replaces it; keep the steps as a list). The person reviews the plan, may edit it, and switches to BUILD mode when they approve it.";
 const BUILD_PREFIX = "You have switched from PLAN to BUILD mode; the read-only restriction is lifted.";
+// A subagent has no PlanWrite and no plan of its own: it investigates for the agent that plans, and reports.
+const CHILD_PLAN_TEXT =
+  "PLAN MODE is active (read-only) in the conversation that started you. Investigate and report what you find in your answer, but do NOT modify tasks or anything else: every tool that writes refuses while planning. The agent that started you drafts the plan from your findings.";
+const CHILD_BUILD_TEXT = "The plan was approved and BUILD mode is on again; the read-only restriction is lifted. Go on with your task.";
 
 /** The plan's text as the reminder carries it: neutralised (it is model and person text) and cut to its share. */
 export function planExcerpt(content: string, max = PLAN_IN_REMINDER_MAX_CHARS): string {
@@ -70,10 +77,12 @@ export type ModeReminder = { fields: Record<string, string>; text: string };
 export type ApprovedPlan = { content: string; version: number };
 
 /**
- * The reminder for a switch to `mode`; `plan` is the approved plan when there is one. The reminder names the plan's
+ * The reminder for a switch to `mode`; `plan` is the approved plan when there is one. A subagent's (`child`) says what a
+ * child does while the person plans, and carries no plan. The reminder names the plan's
  * version and carries its start; PlanRead reads the whole of it (a plan holds up to PLAN_MAX_CHARS).
  */
-export function renderModeReminder(mode: ConversationMode, plan?: ApprovedPlan | null): ModeReminder {
+export function renderModeReminder(mode: ConversationMode, plan?: ApprovedPlan | null, { child = false }: { child?: boolean } = {}): ModeReminder {
+  if (child) return { fields: { mode }, text: `<system-reminder>\n${mode === "plan" ? CHILD_PLAN_TEXT : CHILD_BUILD_TEXT}\n</system-reminder>` };
   if (mode === "plan") {
     return { fields: { mode: "plan" }, text: `<system-reminder>\n${PLAN_TEXT}\n</system-reminder>` };
   }

@@ -114,6 +114,19 @@ describe("decideStep", () => {
     expect(again[0]!.data.source).toEqual(MODE_HINT_SOURCE);
   });
 
+  it("tells a subagent a child's Mode reminders: to investigate and report while planning, never PlanWrite, no plan", () => {
+    const plan = { content: "1. write the tests", version: 2 };
+    const planning = appended(decideStep(input({ child: true, stateOf: { mode: "plan" } })));
+    expect(planning[0]!.data.fields).toEqual({ mode: "plan" });
+    expect(planning[0]!.data.text).toContain("report what you find");
+    expect(planning[0]!.data.text).not.toContain("PlanWrite");
+    const known = { scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true }, told: { ...NOTHING_TOLD, mode: "plan" as const }, noticedEdits: 0 };
+    const building = appended(decideStep(input({ child: true, known, stateOf: { mode: "build", plan } })));
+    expect(building[0]!.data.fields).toEqual({ mode: "build" });
+    expect(building[0]!.data.text).toContain("read-only restriction is lifted");
+    expect(building[0]!.data.text).not.toContain("write the tests");
+  });
+
   it("tells the person's task edit once, and records an edit a step went through without a task hint", () => {
     const tasks = [task("1", "pending")];
     const edited = decideStep(input({ stateOf: { tasks, taskEdits: 2 } }));
@@ -139,15 +152,32 @@ describe("decideStep", () => {
     expect(listed[0]!.data.fields.tasks).not.toContain("book a van");
   });
 
-  it("keeps the runtime hint out of the stream, but stored, when hint events are off", () => {
-    const decision = decideStep(input({ settings: settingsWith({ emitHintEvent: false }), known: { scan: { tasksSeen: true }, told: NOTHING_TOLD, noticedEdits: 0 } }));
+  // Every kind of hint at once: a mode to tell, workspace and MCP news, a finished child, a stale time.
+  const everything = (settings: Settings) =>
+    decideStep(
+      input({
+        settings,
+        known: { scan: { tasksSeen: true }, told: NOTHING_TOLD, noticedEdits: 0 },
+        stateOf: {
+          mode: "plan",
+          workspace: { name: "docs", revision: "3:0", changes: [{ kind: "instructions", text: "be brief" }] },
+          mcp: { changes: [{ kind: "tool-added", name: "mcp__echo__ping", description: "pings" }] },
+          children: { finished: [{ agentKey: "agent:general-purpose:1", status: "done", answer: "42" }], more: 0, running: 0, maxRunning: 4 },
+        },
+      }),
+    );
+
+  it("keeps every hint out of the stream, but stored, when hint events are off", () => {
+    const decision = everything(settingsWith({ emitHintEvent: false }));
     expect(decision.chunks).toEqual([]);
-    expect(decision.quiet).toHaveLength(1);
+    expect(decision.quiet.map((c) => c.data.source)).toEqual([MODE_HINT_SOURCE, WORKSPACE_HINT_SOURCE, WORKSPACE_HINT_SOURCE, SUBAGENTS_HINT_SOURCE, settingsWith().injection.injectionSource]);
   });
 
-  it("with injection off appends no runtime hint and stores no strategy figures", () => {
-    const decision = decideStep(input({ settings: settingsWith({ injectRuntimeState: false }), known: { scan: {}, told: NOTHING_TOLD, noticedEdits: 0 } as never }));
+  it("with injection off appends no hint of any kind and stores no strategy figures", () => {
+    expect(everything(settingsWith()).chunks).toHaveLength(5);
+    const decision = everything(settingsWith({ injectRuntimeState: false }));
     expect(decision.chunks).toEqual([]);
+    expect(decision.quiet).toEqual([]);
     expect(decision.patch).toEqual({});
   });
 

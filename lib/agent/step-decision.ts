@@ -79,6 +79,8 @@ export type Known = {
 
 export type StepInput = {
   stepIndex: number;
+  /** A subagent's step: its Mode reminders say what a child does while the person plans. */
+  child?: boolean;
   replyId: string;
   now: Date;
   newId: () => string;
@@ -129,11 +131,21 @@ export function compressionDue({ stepIndex, inputTokens, settings, contextWindow
   return stepIndex > 0 && shouldCompress(inputTokens, settings.context.triggerRatio, contextWindow);
 }
 
-/** The second question, on the context as it is now (compressed, if the first said so): what the call is told. */
+/**
+ * The second question, on the context as it is now (compressed, if the first said so): what the call is told. With
+ * `injectRuntimeState` off nothing of any kind is appended (the master switch); with `emitHintEvent` off every hint is
+ * stored but none is streamed.
+ */
 export function decideStep(input: StepInput): StepDecision {
   const { settings, compressed } = input;
-  const chunks: HintChunk[] = [];
+  const stream: HintChunk[] = [];
   const quiet: HintChunk[] = [];
+  if (!settings.injection.injectRuntimeState) {
+    const edited = input.state.taskEdits > Math.max(input.known.told.taskEdits, input.known.noticedEdits);
+    const patch: StepStatePatch = edited ? { taskEditsNoticed: { count: input.state.taskEdits, replyId: input.replyId } } : {};
+    return { chunks: [], quiet: [], strategy: input.strategy, patch, endsWithReplace: false };
+  }
+  const chunks = settings.injection.emitHintEvent ? stream : quiet;
   const hint = (source: HintData["source"], rendered: { fields: Record<string, string>; text: string }, extra: Partial<HintData> = {}): HintChunk => ({
     type: "data-hint",
     id: input.newId(),
@@ -141,7 +153,7 @@ export function decideStep(input: StepInput): StepDecision {
   });
   const { state, known } = input;
   if (modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed })) {
-    chunks.push(hint(MODE_HINT_SOURCE, renderModeReminder(state.mode, state.mode === "build" ? state.plan : null)));
+    chunks.push(hint(MODE_HINT_SOURCE, renderModeReminder(state.mode, state.mode === "build" ? state.plan : null, { child: input.child })));
   }
   if (state.workspace?.changes.length) {
     const { name, revision, changes } = state.workspace;
@@ -157,12 +169,12 @@ export function decideStep(input: StepInput): StepDecision {
   let strategy = input.strategy;
   if (strategy.open) {
     const { chunk, quiet: wasQuiet } = strategy.open;
-    (wasQuiet ? quiet : chunks).push({ ...chunk, data: { ...chunk.data, superseded: true } });
+    (wasQuiet ? quiet : stream).push({ ...chunk, data: { ...chunk.data, superseded: true } });
     strategy = { ...strategy, open: undefined };
   }
   const runtime = runtimeHint(input, strategy);
-  if (runtime.chunk) (settings.injection.emitHintEvent ? chunks : quiet).push(runtime.chunk);
-  return { chunks, quiet, strategy: runtime.strategy, patch: runtime.patch, endsWithReplace: runtime.replace };
+  if (runtime.chunk) chunks.push(runtime.chunk);
+  return { chunks: stream, quiet, strategy: runtime.strategy, patch: runtime.patch, endsWithReplace: runtime.replace };
 }
 
 /** The open task counts, and the open tasks themselves when the settings ask for the list. */
@@ -183,10 +195,6 @@ function runtimeHint(input: StepInput, before: StrategyState): { chunk?: HintChu
   const config = settings.injection;
   const patch: StepStatePatch = {};
   const edited = state.taskEdits > Math.max(known.told.taskEdits, known.noticedEdits);
-  if (!config.injectRuntimeState) {
-    if (edited) patch.taskEditsNoticed = { count: state.taskEdits, replyId: input.replyId };
-    return { strategy: before, patch, replace: false };
-  }
   const tasks = taskFigures(state.tasks, config.tasksDetail === "list");
   const noOpenTasks = tasks.pending + tasks.inProgress === 0;
   const base = {

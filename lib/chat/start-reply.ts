@@ -16,6 +16,7 @@ import { utilityModelFor } from "./conversation-model.ts";
 import type { ReplyContext } from "./reply/context.ts";
 import { type ChatRequest, type ContinueRequest, checkTurn, continuedReplyId, openReplyTurn } from "./reply/open-turn.ts";
 import { runReplyInto } from "./reply/run.ts";
+import { inheritedMode } from "./subagent-mode.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { logFailure } from "../log/logger.ts";
@@ -61,7 +62,13 @@ export async function startReply({
     utility: utilityModelFor(resolved),
     settings,
     contextWindow: settings.context.contextWindow ?? resolved.info.contextWindow,
-    opened: { agentState: parseAgentState(conversation.agentState), mode: conversation.mode, workspaceId: conversation.workspaceId, tasks: opened.tasks },
+    opened: {
+      agentState: parseAgentState(conversation.agentState),
+      // A subagent's mode is the person's conversation's above it.
+      mode: child ? await inheritedMode(child.parentId) : conversation.mode,
+      workspaceId: conversation.workspaceId,
+      tasks: opened.tasks,
+    },
     history: turn.history,
     retry: turn.retry === true,
     ...(turn.continued ? { continued: turn.continued } : {}),

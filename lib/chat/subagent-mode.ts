@@ -1,16 +1,19 @@
-// A subagent plans while any conversation above it plans: a child of a planning parent cannot write.
+// A subagent has no mode of its own: it plans exactly while the person's conversation above it plans, at every step
+// (a plan approved while it works lifts the restriction for it too; one started later restricts it too).
 import type { ConversationMode } from "../agent/plan-mode.ts";
 import { getConversation } from "../db/conversations.ts";
 
-/** "plan" when the child or any of its ancestors is in plan mode (read when a write tool runs), else "build". */
-export async function inheritedMode(conversationId: string, parentId: string): Promise<ConversationMode> {
-  let id: string | null = conversationId;
+/** The mode of the person's conversation at the top of `parentId`'s chain (read when a step or a write tool needs it). */
+export async function inheritedMode(parentId: string): Promise<ConversationMode> {
+  let mode: ConversationMode = "build";
+  let id: string | null = parentId;
   for (let depth = 0; id && depth < 8; depth++) {
     const conversation = await getConversation({ id });
-    if (conversation?.mode === "plan") return "plan";
-    id = depth === 0 ? parentId : (conversation?.parentId ?? null);
+    if (!conversation) break;
+    mode = conversation.mode;
+    id = conversation.parentId;
   }
-  return "build";
+  return mode;
 }
 
 /** A subagent's parent, its parent's parent, … up to the person's conversation (the last). */

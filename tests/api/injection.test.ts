@@ -80,31 +80,35 @@ describe("runtime-state hints", () => {
     expect(Number.isNaN(Date.parse(hint.data.createdAt))).toBe(false);
   });
 
-  it("persists but does not stream hints when emitHintEvent is off; injects nothing when injection is off", async () => {
+  it("persists but does not stream hints of any kind when emitHintEvent is off; injects none when injection is off", async () => {
     const id = `inj-quiet-${Date.now()}`;
+    const patch = (body: object, path = `conversations/${id}`) =>
+      fetch(`${env.server.url}/api/${path}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     env.fake.enqueue({ text: "a" }, { text: "b" });
     await chat(env.server.url, { conversationId: id, text: "create" });
-    await fetch(`${env.server.url}/api/conversations/${id}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ settings: { injection: { emitHintEvent: false, timeInterval: 0 } } }),
-    });
+    await patch({ settings: { injection: { emitHintEvent: false, timeInterval: 0 } } });
+    // A mode switch too: its reminder is a hint like the runtime one, stored but not streamed.
+    expect((await patch({ mode: "plan" })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1_100));
     const { chunks } = await chat(env.server.url, { conversationId: id, text: "quiet" });
     expect(chunks.some((c) => c.type === "data-hint")).toBe(false);
     const { body } = await getJson<ConversationView>(`${env.server.url}/api/conversations/${id}`);
-    expect(body.messages[3]?.parts[0]?.type).toBe("data-hint");
-    expect(isReminder(requestMessages(1).at(-1))).toBe(true);
+    const stored = (body.messages[3]?.parts ?? []).filter((p) => p.type === "data-hint") as unknown as { data: { source: { sublabel: string } } }[];
+    expect(stored.map((h) => h.data.source.sublabel)).toEqual(["Mode", "Runtime State"]);
+    expect(requestMessages(1).slice(-2).every(isReminder)).toBe(true);
 
-    await fetch(`${env.server.url}/api/conversations/${id}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ settings: { injection: { injectRuntimeState: false } } }),
-    });
+    // Off: no hint of any kind, though the mode switched back and the workspace changed meanwhile.
+    await patch({ settings: { injection: { injectRuntimeState: false } } });
+    expect((await patch({ mode: "build" })).status).toBe(200);
+    expect((await patch({ instructions: "Answer in French." }, "workspaces/default")).status).toBe(200);
     env.fake.enqueue({ text: "c" });
     await new Promise((r) => setTimeout(r, 1_100));
-    await chat(env.server.url, { conversationId: id, text: "off" });
+    const off = await chat(env.server.url, { conversationId: id, text: "off" });
+    expect(off.chunks.some((c) => c.type === "data-hint")).toBe(false);
     expect(text(requestMessages(2).at(-1))).toBe("off");
+    expect(requestMessages(2).slice(requestMessages(1).length).some(isReminder)).toBe(false);
+    const after = await getJson<ConversationView>(`${env.server.url}/api/conversations/${id}`);
+    expect(after.body.messages[5]?.parts.some((p) => p.type === "data-hint")).toBe(false);
   });
 
   it("no forged tag reaches the model unescaped: in the person's text, a task subject or a custom hint field", async () => {

@@ -33,6 +33,12 @@ function route(req: RecordedRequest): FakeReply {
     if (said.startsWith("fail")) return { kind: "http-error", status: 401, body: { error: { message: "Incorrect API key provided for the child.", type: "authentication_error", param: null, code: "401" } } };
     if (said.startsWith("slow")) return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
+    if (said.startsWith("write task ")) {
+      // One TaskCreate, then a line that says how it went (the mode decides: written, or refused while planning).
+      const last = messagesOf(req).at(-1);
+      if (last?.role === "tool") return { text: "Done with the task list." };
+      return { kind: "tools", calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11) } }] };
+    }
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
   }
   // A reminder may follow the tool results (a child that finished at once): the step answers the results.
@@ -48,6 +54,8 @@ function route(req: RecordedRequest): FakeReply {
     };
   }
   if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
+  if (said === "start the writer") return { kind: "tools", calls: [{ id: "spawn-writer", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "write task alpha", label: "writer" } }] };
+  if (said === "send the writer") return { kind: "tools", calls: [{ id: "send-writer", name: "AgentSend", arguments: { label: "writer", message: "write task gamma" } }] };
   if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
   if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
   if (said === "busy one") {
@@ -62,8 +70,8 @@ function route(req: RecordedRequest): FakeReply {
 }
 
 /** Every request of the parent `conversationId`'s replies extends the one before; same system prompt and tools. */
-function expectAppendOnly(requests: RecordedRequest[]) {
-  expect(requests.length).toBeGreaterThan(2);
+function expectAppendOnly(requests: RecordedRequest[], atLeast = 3) {
+  expect(requests.length).toBeGreaterThanOrEqual(atLeast);
   for (let i = 1; i < requests.length; i++) {
     const [before, after] = [messagesOf(requests[i - 1]!), messagesOf(requests[i]!)];
     expect(after.slice(0, before.length), `request ${i + 1} extends request ${i}`).toEqual(before);
@@ -178,9 +186,51 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     // The child's second request extends its first: it kept its context.
     const childRequests = fake.requests.filter((r) => isChild(r) && messagesOf(r).some((m) => contentOf(m) === "find the file"));
     expect(childRequests).toHaveLength(2);
-    expectAppendOnly([childRequests[0]!, childRequests[0]!, childRequests[1]!]);
+    expectAppendOnly(childRequests, 2);
     await chat(server.url, { conversationId: id, text: "unknown agent" });
     expect(toolResultText(parentRequests(id).at(-1), "spawn-x")).toMatch(/^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nError type|^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nArguments sent/);
     expectAppendOnly(parentRequests(id));
+  });
+
+  it("a child plans exactly while the person's conversation plans, at every step, and is told so in a child's words", async () => {
+    const patchMode = (id: string, mode: string) =>
+      fetch(`${server.url}/api/conversations/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode }) });
+    const taskSubjects = async (id: string) => {
+      const childId = (await view(id)).agents[0]!.conversationId;
+      return ((await getJson<{ tasks: Array<{ subject: string }> }>(`${server.url}/api/conversations/${childId}`)).body.tasks ?? []).map((t) => t.subject);
+    };
+    /** The child's requests of one parent turn: its reminders, and the result of its TaskCreate. */
+    const childTurn = async (id: string, text: string, mode?: string) => {
+      const from = fake.requests.length;
+      const message = { id: `m-${id}-${from}`, role: "user", parts: [{ type: "text", text }] };
+      await fetch(`${server.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id, message, ...(mode ? { mode } : {}) }) }).then((r) => r.text());
+      const child = fake.requests.slice(from).filter(isChild);
+      const reminders = messagesOf(child[0]!).map(contentOf).filter((c) => c.startsWith("<system-reminder>"));
+      const callId = `child-${text === "start the writer" ? "alpha" : "gamma"}`;
+      return { told: reminders.join("\n"), result: toolResultText(child.find((r) => messagesOf(r).at(-1)?.role === "tool"), callId) };
+    };
+
+    // Spawned while planning: refused, and told as a child (report findings; no PlanWrite, which it does not have).
+    const approved = "sap-plan-approved";
+    const spawned = await childTurn(approved, "start the writer", "plan");
+    expect(spawned.told).toContain("PLAN MODE is active (read-only) in the conversation that started you");
+    expect(spawned.told).not.toContain("PlanWrite");
+    expect(spawned.result).toMatch(/PlanModeError/);
+    expect(spawned.result).not.toContain("PlanWrite");
+    expect(await taskSubjects(approved)).toEqual([]);
+    // The person approves the plan: the same child, sent more work, may write now, and is told so.
+    expect((await patchMode(approved, "build")).status).toBe(200);
+    const sent = await childTurn(approved, "send the writer");
+    expect(sent.told).toContain("The plan was approved and BUILD mode is on again");
+    expect(await taskSubjects(approved)).toEqual(["gamma"]);
+
+    // Spawned while building, then the person plans: the child's next run is refused, and told why.
+    const later = "sap-plan-later";
+    expect((await childTurn(later, "start the writer")).result).toMatch(/Task \(id=1\) created successfully/);
+    expect((await patchMode(later, "plan")).status).toBe(200);
+    const refused = await childTurn(later, "send the writer");
+    expect(refused.told).toContain("PLAN MODE is active (read-only) in the conversation that started you");
+    expect(refused.result).toMatch(/PlanModeError/);
+    expect(await taskSubjects(later)).toEqual(["alpha"]);
   });
 });

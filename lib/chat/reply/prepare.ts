@@ -38,9 +38,10 @@ function toolContextOf(reply: ReplyContext, ports: ReplyPorts, emit: (chunk: Cha
     repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
     onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
-    // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply. A child of a planning
-    // parent plans too.
-    mode: () => (parentId ? inheritedMode(conversationId, parentId) : conversationMode(conversationId)),
+    // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply. A child plans while the
+    // person's conversation above it does.
+    mode: () => (parentId ? inheritedMode(parentId) : conversationMode(conversationId)),
+    child: parentId !== undefined,
     onPlanChanged: (plan: PlanData) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
     // A running MCP call's progress, for its row (transient: one snapshot per call).
     onToolProgress: (progress: ToolProgressData) => emit({ type: "data-tool-progress", id: progress.toolCallId, data: progress, transient: true }),
@@ -98,6 +99,7 @@ export async function prepareReply(reply: ReplyContext, ports: ReplyPorts, emit:
     opened: reply.opened,
     workspace,
     mcpChanges: mcp.changes,
+    child: ports.child !== undefined,
   });
   return { context, mcp, tools, nextCallNumber: toolContext.nextCallNumber, ancestors, steps };
 }

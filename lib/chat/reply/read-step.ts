@@ -14,6 +14,7 @@ import { type ChildRecord, listChildren } from "../../db/subagents.ts";
 import { toTask } from "../../db/tasks.ts";
 import type { WorkspaceViewStatus } from "../../db/workspace-views.ts";
 import type { McpChangeTracker, McpNews } from "../mcp-tool-changes.ts";
+import { inheritedMode } from "../subagent-mode.ts";
 import { MAX_RUNNING_CHILDREN, settleOrphans } from "../subagent-runs.ts";
 import type { WorkspaceNews, WorkspaceTracker } from "../workspace-view.ts";
 
@@ -36,7 +37,8 @@ export async function readConversationState(conversationId: string): Promise<Con
   return {
     settings: resolveSettings(row.settings),
     agentState: parseAgentState(row.agentState),
-    mode: isConversationMode(row.mode) ? row.mode : "build",
+    // A subagent's mode is the person's conversation's above it.
+    mode: row.parentId ? await inheritedMode(row.parentId) : isConversationMode(row.mode) ? row.mode : "build",
     tasks: row.tasks.map(toTask),
     workspace: row.workspace,
     children: row.children,
@@ -65,15 +67,24 @@ export async function readNews({
   compressed,
   workspace,
   mcp,
+  hints,
+  child,
 }: {
   conversationId: string;
   state: ConversationState;
   known: Known;
   compressed: boolean;
+  /** Whether hints are told at all (the settings' master switch). */
+  hints: boolean;
+  /** A subagent's step (its BUILD reminder carries no plan: the plan is its parent's). */
+  child: boolean;
   workspace: WorkspaceTracker;
   mcp?: McpChangeTracker;
 }): Promise<{ step: Omit<StepState, "sincePersonsPrevious">; news: StepNews }> {
-  const buildReminder = state.mode === "build" && modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed });
+  const own = { mode: state.mode, plan: null, tasks: state.tasks, taskEdits: state.agentState.taskEdits ?? 0 };
+  // With hints off nothing is told, so nothing is looked for (and nothing is marked told).
+  if (!hints) return { step: own, news: { told: [] } };
+  const buildReminder = !child && state.mode === "build" && modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed });
   const [plan, workspaceNews, children] = await Promise.all([
     buildReminder ? currentPlan({ conversationId }) : null,
     workspace.beforeStep(known.told.workspaceRevision, state.workspace),
@@ -83,10 +94,8 @@ export async function readNews({
   const mcpNews = await mcp?.beforeStep(workspace.revision());
   const told = children.pending.slice(0, SUBAGENTS_PER_HINT);
   const step: Omit<StepState, "sincePersonsPrevious"> = {
-    mode: state.mode,
+    ...own,
     plan,
-    tasks: state.tasks,
-    taskEdits: state.agentState.taskEdits ?? 0,
     ...(workspaceNews ? { workspace: workspaceNews } : {}),
     ...(mcpNews ? { mcp: mcpNews } : {}),
     ...(told.length

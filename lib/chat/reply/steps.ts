@@ -40,6 +40,8 @@ export type ReplyStepsOptions = {
   workspace: WorkspaceTracker;
   /** What changed in the conversation's MCP tools. */
   mcpChanges?: McpChangeTracker;
+  /** A subagent's reply (its Mode reminders are a child's). */
+  child?: boolean;
   now?: () => Date;
 };
 
@@ -85,9 +87,11 @@ export function createReplySteps(options: ReplyStepsOptions) {
       state.workspace = undefined;
     }
     const known = knownOf({ tail: model.tail(), reply: step.reply, settings, noticed: state.agentState.taskEditsNoticed });
-    const { step: stepState, news } = await readNews({ conversationId, state, known, compressed, workspace, mcp: options.mcpChanges });
+    const hints = settings.injection.injectRuntimeState;
+    const child = options.child === true;
+    const { step: stepState, news } = await readNews({ conversationId, state, known, compressed, workspace, mcp: options.mcpChanges, hints, child });
     const pause = step.stepIndex === 0 && settings.injection.timestamps ? { sincePersonsPrevious: personsPause(history) } : {};
-    const decision = decideStep({ ...fixed, stepIndex: step.stepIndex, replyId: step.reply.id, now: now(), inputTokens, compressed, known, state: { ...stepState, ...pause }, strategy });
+    const decision = decideStep({ ...fixed, child, stepIndex: step.stepIndex, replyId: step.reply.id, now: now(), inputTokens, compressed, known, state: { ...stepState, ...pause }, strategy });
     strategy = decision.strategy;
     endsWithReplace = decision.endsWithReplace;
     if (decision.chunks.length) result.chunks = [...(result.chunks ?? []), ...decision.chunks];

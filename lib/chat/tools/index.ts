@@ -74,7 +74,7 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
         const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
         if (refusesInMode(access, mode)) {
           const call = ctx.nextCallNumber(name);
-          throw new ToolError({ ...planModeRefusal(name), args: input, toolName: name, call });
+          throw new ToolError({ ...planModeRefusal(name, { child: ctx.child }), args: input, toolName: name, call });
         }
         result = await execute(input, options);
       } catch (error) {

@@ -85,7 +85,7 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     const mode = (await ctx.mode?.()) ?? "build";
     const decision = mcpCallDecision({ approval: server.approval, readOnly: definition.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(definition.tool), mode });
     if (decision === "plan-refusal") {
-      const refusal = planModeRefusal(name);
+      const refusal = planModeRefusal(name, { child: ctx.child });
       throw new ToolError({ ...refusal, args: raw, toolName: name, call });
     }
     if (decision === "ask" && !ctx.approvalsAnswered) {

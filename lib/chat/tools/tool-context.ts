@@ -14,6 +14,8 @@ export type ToolContext = {
   onTasksChanged: () => Promise<void> | void;
   /** The conversation's mode now (the person may switch it mid-reply); build when absent. */
   mode?: () => Promise<ConversationMode> | ConversationMode;
+  /** A subagent's conversation (a refusal in plan mode does not send it to PlanWrite, which it does not have). */
+  child?: boolean;
   onPlanChanged?: (plan: PlanData) => Promise<void> | void;
   /** A running call's progress as its (MCP) server reports it, for the call's tool row. */
   onToolProgress?: (progress: ToolProgressData) => void;
