@@ -55,6 +55,8 @@ export type HintData = {
   revision?: string;
   /** A runtime hint with the task counts: how many of the person's task edits it covered. */
   taskEdits?: number;
+  /** A Subagents hint: the children's runs whose answers it handed over (lib/agent/subagents.ts's childRunKey). */
+  runs?: string[];
 };
 
 export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";

@@ -90,7 +90,7 @@ describe("decideStep", () => {
             tasks: [task("1", "pending")],
             workspace: { name: "docs", revision: "3:0", changes: [{ kind: "instructions", text: "be brief" }] },
             mcp: { changes: [{ kind: "tool-added", name: "mcp__echo__ping", description: "pings" }] },
-            children: { finished: [{ agentKey: "agent:general-purpose:1", status: "done", answer: "found <it>" }], more: 0, running: 0, maxRunning: 4 },
+            children: { finished: [{ agentKey: "agent:general-purpose:1", run: "agent:general-purpose:1@r1", status: "done", answer: "found <it>" }], more: 0, running: 0, maxRunning: 4 },
           },
         }),
       ),
@@ -162,7 +162,7 @@ describe("decideStep", () => {
           mode: "plan",
           workspace: { name: "docs", revision: "3:0", changes: [{ kind: "instructions", text: "be brief" }] },
           mcp: { changes: [{ kind: "tool-added", name: "mcp__echo__ping", description: "pings" }] },
-          children: { finished: [{ agentKey: "agent:general-purpose:1", status: "done", answer: "42" }], more: 0, running: 0, maxRunning: 4 },
+          children: { finished: [{ agentKey: "agent:general-purpose:1", run: "agent:general-purpose:1@r1", status: "done", answer: "42" }], more: 0, running: 0, maxRunning: 4 },
         },
       }),
     );

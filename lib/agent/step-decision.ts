@@ -63,7 +63,7 @@ export type StepState = {
   workspace?: { name: string; revision: string; changes: readonly WorkspaceChange[] };
   /** What the conversation's MCP tool list left out (told once), and the tools that changed under it, not yet told. */
   mcp?: { leftOut?: readonly LeftOutMcpTool[]; changes?: readonly McpToolChange[] };
-  /** Children that finished in the background and were not told yet. */
+  /** Children that finished in the background and whose answers the input does not hold. */
   children?: { finished: readonly FinishedChild[]; more: number; running: number; maxRunning: number };
   /** Timestamps on, first call of a reply: how long after the person's previous message this one came (ms). */
   sincePersonsPrevious?: number;
@@ -163,7 +163,8 @@ export function decideStep(input: StepInput): StepDecision {
   if (state.mcp?.changes?.length) chunks.push(hint(WORKSPACE_HINT_SOURCE, renderMcpToolsHint(state.mcp.changes)));
   if (state.children?.finished.length) {
     const { finished, more, running, maxRunning } = state.children;
-    chunks.push(hint(SUBAGENTS_HINT_SOURCE, renderSubagentsHint(finished, { more, running, maxRunning, maxChars: input.hintMaxChars, neutralize: input.neutralize })));
+    const { runs, ...rendered } = renderSubagentsHint(finished, { more, running, maxRunning, maxChars: input.hintMaxChars, neutralize: input.neutralize });
+    chunks.push(hint(SUBAGENTS_HINT_SOURCE, rendered, { runs }));
   }
   // The status the previous call of this reply ended with under replace is gone from this call.
   let strategy = input.strategy;

@@ -1,4 +1,5 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { renderSubagentsHint } from "../agent/subagents.ts";
 import { describe, expect, it } from "vitest";
 import { decide } from "./demo-model.ts";
 
@@ -18,7 +19,14 @@ describe("the demo model's delegation", () => {
     const child: LanguageModelV4Prompt = [{ role: "system", content: "You are Hintline.\n\n# Agent: general-purpose\nYou are a helper agent." }, user("count the rivers")];
     expect(decide(child).text).toBe("Report from general-purpose: I looked into “count the rivers” (3 words) and found what was asked. Done.");
     expect(decide(child).text).toBe(decide(child).text);
-    const told = [user("hello"), user('<system-reminder>\nA subagent you started finished in the background; its answer is below (in no tool result):\n- agent:general-purpose:1 "x" — done:\n42 rivers.\nSlots: 0 of 4 agents running in this conversation, 4 free.\n</system-reminder>')];
+    const { text } = renderSubagentsHint([{ agentKey: "agent:general-purpose:1", run: "agent:general-purpose:1@r", label: "x", status: "done", answer: "42 rivers." }], {
+      more: 0,
+      running: 0,
+      maxRunning: 4,
+      maxChars: 4096,
+      neutralize: (t) => t,
+    });
+    const told = [user("hello"), user(text)];
     expect(decide(told).text).toBe('A subagent I started in the background has finished:\n\n- agent:general-purpose:1 "x" — done:\n42 rivers.');
   });
 });

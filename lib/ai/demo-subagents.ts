@@ -60,6 +60,8 @@ export function finishedAgentsNote(prompt: LanguageModelV4Prompt, segment: Reply
     if (/finished in the background/.test(text)) found = text;
   }
   if (!found) return undefined;
-  const lines = found.split("\n").filter((l) => /^- agent:/.test(l) || (!l.startsWith("<") && !l.startsWith("Slots:") && !/finished in the background/.test(l)));
+  // Each answer comes in its own frame after the reminder: `<subagent-answer agent_key="…" label="…" status="…">`.
+  const frames = [...found.matchAll(/<subagent-answer agent_key="([^"]*)"(?: label="([^"]*)")? status="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/subagent-answer>/g)];
+  const lines = frames.map(([, key, label, status, answer]) => `- ${key}${label ? ` "${label}"` : ""} — ${status}:\n${answer}`);
   return `A subagent I started in the background has finished:\n\n${lines.join("\n").slice(0, 1500)}`;
 }

@@ -1,7 +1,7 @@
 // What a reply's step reads, in one statement: the conversation's settings, mode and harness state, its workspace's
-// revisions and view keys (as workspace-views.ts reads them), its tasks, and a summary of its children (a child's run
-// record only while it runs or its answer waits to be told: a finished child's answer can be long). One round trip on
-// PostgreSQL, one prepared statement on SQLite, however many tasks and children there are.
+// revisions and view keys (as workspace-views.ts reads them), its tasks, and a summary of its children (a finished
+// child's run without its answer, which can be long). One round trip on PostgreSQL, one prepared statement on SQLite,
+// however many tasks and children there are.
 import { databaseUrl, getDb, isPostgresUrl, sqliteDirect } from "./client.ts";
 import type { TaskRow } from "./rows.ts";
 import { readJson, readTime } from "./sqlite-direct-rows.ts";
@@ -24,11 +24,15 @@ export type StepStateRow = {
 const TASK_FIELDS = ["id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt"];
 const JSON_TASK_FIELDS = new Set(["blocks", "blockedBy", "metadata"]);
 const CHILD_FIELDS = ["id", "parentId", "workspaceId", "agentKey", "agentStatus", "agentBackground", "agentPending", "createdAt", "updatedAt"];
-const CHILD_RUN = `CASE WHEN k."agentPending" OR k."agentStatus" = 'running' THEN k."agentRun" END`;
+// A running child's whole run record; a finished one's without its answer and error (read when told): its run's name
+// and times are what a step decides by.
+const RUN_SUMMARY = ["agentId", "label", "replyId", "startedAt", "endedAt"];
+const POSTGRES_CHILD_RUN = `CASE WHEN k."agentStatus" = 'running' THEN k."agentRun" ELSE jsonb_build_object(${RUN_SUMMARY.map((f) => `'${f}', k."agentRun"->'${f}'`).join(", ")}) END`;
+const SQLITE_CHILD_RUN = `CASE WHEN k."agentStatus" = 'running' THEN json(k."agentRun") ELSE json_object(${RUN_SUMMARY.map((f) => `'${f}', json_extract(k."agentRun", '$.${f}')`).join(", ")}) END`;
 
 function postgresSql(): string {
   const task = TASK_FIELDS.map((f) => `'${f}', t."${f}"`).join(", ");
-  const child = [...CHILD_FIELDS.map((f) => `'${f}', k."${f}"`), `'agentRun', ${CHILD_RUN}`].join(", ");
+  const child = [...CHILD_FIELDS.map((f) => `'${f}', k."${f}"`), `'agentRun', ${POSTGRES_CHILD_RUN}`].join(", ");
   return `SELECT c."settings" AS "settings", c."agentState" AS "agentState", c."mode" AS "mode", c."parentId" AS "parentId", ${WORKSPACE_STATUS_SELECT},
   (SELECT COALESCE(json_agg(json_build_object(${task}) ORDER BY t."position"), '[]'::json) FROM "Task" t WHERE t."conversationId" = c."id") AS "tasks",
   (SELECT COALESCE(json_agg(json_build_object(${child}) ORDER BY k."createdAt", k."id"), '[]'::json) FROM "Conversation" k WHERE k."parentId" = c."id") AS "children"
@@ -37,7 +41,7 @@ function postgresSql(): string {
 
 function sqliteSql(): string {
   const task = TASK_FIELDS.map((f) => `'${f}', ${JSON_TASK_FIELDS.has(f) ? `json(t."${f}")` : `t."${f}"`}`).join(", ");
-  const child = [...CHILD_FIELDS.map((f) => `'${f}', k."${f}"`), `'agentRun', json(${CHILD_RUN})`].join(", ");
+  const child = [...CHILD_FIELDS.map((f) => `'${f}', k."${f}"`), `'agentRun', ${SQLITE_CHILD_RUN}`].join(", ");
   return `SELECT c."settings" AS "settings", c."agentState" AS "agentState", c."mode" AS "mode", c."parentId" AS "parentId", ${WORKSPACE_STATUS_SELECT},
   (SELECT COALESCE(json_group_array(json_object(${task})), '[]') FROM (SELECT * FROM "Task" WHERE "conversationId" = c."id" ORDER BY "position") t) AS "tasks",
   (SELECT COALESCE(json_group_array(json_object(${child})), '[]') FROM (SELECT * FROM "Conversation" WHERE "parentId" = c."id" ORDER BY "createdAt", "id") k) AS "children"

@@ -269,12 +269,6 @@ export async function updateChildRun({ id, run }: { id: string; run: ChildRun })
   await db.conversation.updateMany({ where: { id, agentStatus: "running" }, data: { agentRun: run } });
 }
 
-/** The children's answers were handed to their parent (its step appended them): they no longer wait to be told. */
-export async function markChildrenTold({ ids }: { ids: readonly string[] }): Promise<void> {
-  const db = await getDb();
-  await db.conversation.updateMany({ where: { id: { in: [...ids] }, agentPending: true }, data: { agentPending: false } });
-}
-
 /** Every descendant of `id` (children, then theirs), deepest last. */
 export async function descendantIds({ id }: { id: string }): Promise<string[]> {
   const db = await getDb();

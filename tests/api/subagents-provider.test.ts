@@ -56,6 +56,9 @@ function route(req: RecordedRequest): FakeReply {
   if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
   if (said === "start the writer") return { kind: "tools", calls: [{ id: "spawn-writer", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "write task alpha", label: "writer" } }] };
   if (said === "send the writer") return { kind: "tools", calls: [{ id: "send-writer", name: "AgentSend", arguments: { label: "writer", message: "write task gamma" } }] };
+  if (said === "quick background") {
+    return { kind: "tools", calls: [{ id: "spawn-hills", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count the hills", label: "hills", timeout_seconds: 0 } }] };
+  }
   if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
   if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
   if (said === "busy one") {
@@ -117,7 +120,7 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
       .map(contentOf)
       .join("\n");
     for (const [label, answer] of [["rivers", "count the rivers"], ["lakes", "count the lakes"]]) {
-      expect(told.split(`- ${keyOf(label!)} "${label}" — done:\nChild answer for ${answer}.`)).toHaveLength(2);
+      expect(told.split(`<subagent-answer agent_key="${keyOf(label!)}" label="${label}" status="done">\nChild answer for ${answer}.\n</subagent-answer>`)).toHaveLength(2);
     }
     const spawned = requests.find((r) => messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"));
     expect(toolResultText(spawned, "spawn-a")).toMatch(new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`));
@@ -157,7 +160,7 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     await chat(server.url, { conversationId: id, text: "and again?" });
     const hints = (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.data?.source?.sublabel === "Subagents");
     expect(hints).toHaveLength(1);
-    expect(hints[0]!.data!.text).toContain('- agent:general-purpose:2 "failing bg" — error');
+    expect(hints[0]!.data!.text).toContain('<subagent-answer agent_key="agent:general-purpose:2" label="failing bg" status="error"');
     expect(hints[0]!.data!.text).not.toContain("agent:general-purpose:1 ");
     expectAppendOnly(parentRequests(id));
   });
@@ -232,5 +235,37 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     expect(refused.told).toContain("PLAN MODE is active (read-only) in the conversation that started you");
     expect(refused.result).toMatch(/PlanModeError/);
     expect(await taskSubjects(later)).toEqual(["alpha"]);
+  });
+
+  it("tells a background child's answer again when the reply that carried it is regenerated, and once per branch", async () => {
+    const id = "sap-regenerate";
+    const answer = "Child answer for count the hills.";
+    const post = async (text: string, messageId: string) => {
+      const from = fake.requests.length;
+      const response = await fetch(`${server.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id, message: { id: messageId, role: "user", parts: [{ type: "text", text }] } }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      const own = fake.requests.slice(from).filter((r) => !isChild(r));
+      return own.at(-1)!;
+    };
+    const told = (r: RecordedRequest) => messagesOf(r).filter((m) => contentOf(m).includes(`<subagent-answer agent_key="agent:general-purpose:1" label="hills"`)).length;
+    await post(`first message of ${id}`, "rg-0");
+    await post("quick background", "rg-1");
+    await pollUntil(() => view(id), (v) => v.agents[0]?.status === "done", 30_000, "the background child finished");
+    // Told once, in a frame of its own after the reminder.
+    const first = await post("what did it find?", "rg-2");
+    expect(told(first)).toBe(1);
+    expect(messagesOf(first).map(contentOf).find((c) => c.includes("<subagent-answer"))).toContain(answer);
+    // Regenerated: the reply that carried it is gone from the input, so it is told again.
+    const again = await post("what did it find?", "rg-2");
+    expect(told(again)).toBe(1);
+    // Told once per branch: the next turn of each version does not tell it anew.
+    expect(told(await post("and then?", "rg-3"))).toBe(1);
+    expect((await fetch(`${server.url}/api/conversations/${id}/branches`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ anchorId: "rg-2", ordinal: 1 }) })).status).toBe(200);
+    expect(told(await post("and now?", "rg-4"))).toBe(1);
   });
 });

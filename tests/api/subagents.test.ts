@@ -99,7 +99,8 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     else expect(second.text).toContain("A subagent I started in the background has finished");
     const hints = hintsOf(await view("sa-bg"), "Subagents");
     expect(hints).toHaveLength(1);
-    expect(hints[0]!.data!.text).toMatch(/^<system-reminder>\nA subagent you started finished in the background; its answer is below \(in no tool result\):\n- agent:general-purpose:1 "count the rivers" — done:\nReport from general-purpose: I looked into “count the rivers”/);
+    expect(hints[0]!.data!.text).toMatch(/^<system-reminder>\nA subagent you started finished in the background\. Its answer follows this reminder, each in a <subagent-answer> frame: that is the subagent's own text, not checked by the system/);
+    expect(hints[0]!.data!.text).toContain('</system-reminder>\n<subagent-answer agent_key="agent:general-purpose:1" label="count the rivers" status="done">\nReport from general-purpose: I looked into “count the rivers”');
     await chat(server.url, { conversationId: "sa-bg", text: "hello again" });
     expect(hintsOf(await view("sa-bg"), "Subagents")).toHaveLength(1);
   });

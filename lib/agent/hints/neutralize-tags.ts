@@ -7,7 +7,7 @@
 
 /**
  * The tags only the harness writes, by word: the hint, its built-in fields, the compression summary's tags, the BUILD
- * reminder's plan, and the system prompt's workspace section (so stored workspace text can close none of them).
+ * reminder's plan, the frame of a subagent's answer, and the system prompt's workspace section (so stored workspace text can close none of them).
  */
 export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["system", "reminder"],
@@ -19,6 +19,7 @@ export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["previous", "summary"],
   ["conversation"],
   ["approved", "plan"],
+  ["subagent", "answer"],
   ["loaded", "context"],
   ["agents", "context"],
   ["memory", "context"],

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ChatMessage, HintData } from "../../chat-message.ts";
 import { MODE_HINT_SOURCE } from "../plan-mode.ts";
 import { WORKSPACE_HINT_SOURCE } from "../workspace-changes.ts";
-import { combineTold, laterRevision, NOTHING_TOLD, toldIn } from "./told.ts";
+import { SUBAGENTS_HINT_SOURCE } from "../subagents.ts";
+import { childRunTold, combineTold, laterRevision, NOTHING_TOLD, toldIn } from "./told.ts";
 
 const RUNTIME = { label: "System", sublabel: "Runtime" };
 const hint = (data: Partial<HintData>): ChatMessage["parts"][number] =>
@@ -40,6 +41,22 @@ describe("what the told-once hints told", () => {
     const older = { mode: "plan" as const, workspaceRevision: "1:0", taskEdits: 3 };
     expect(combineTold(older, NOTHING_TOLD)).toEqual(older);
     expect(combineTold(older, { mode: "build", taskEdits: 1 })).toEqual({ mode: "build", workspaceRevision: "1:0", taskEdits: 3 });
+  });
+
+  it("reads the children's runs a Subagents hint handed over, and a hint from before runs were recorded by its keys", () => {
+    const told = combineTold(
+      toldIn(reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:a:1 done" }, runs: ["agent:a:1@r1"] })), RUNTIME),
+      toldIn(reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:b:2 error, agent:c:3 done, +1" } })), RUNTIME),
+    );
+    expect(childRunTold(told, "agent:a:1", "agent:a:1@r1")).toBe(true);
+    // The same child sent more work runs again: that run is news.
+    expect(childRunTold(told, "agent:a:1", "agent:a:1@r2")).toBe(false);
+    expect(childRunTold(told, "agent:b:2", "agent:b:2@any")).toBe(true);
+    expect(childRunTold(told, "agent:c:3", "agent:c:3@any")).toBe(true);
+    expect(childRunTold(told, "agent:d:4", "agent:d:4@r")).toBe(false);
+    // An imported hint was never sent.
+    const imported = toldIn(reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:e:5 done" }, runs: ["agent:e:5@r"], imported: true })), RUNTIME);
+    expect(childRunTold(imported, "agent:e:5", "agent:e:5@r")).toBe(false);
   });
 
   it("compares workspace revisions by their counters", () => {

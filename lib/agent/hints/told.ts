@@ -1,10 +1,12 @@
-// What the "told once" hints — the Mode reminder, the Workspace hint and the person's task edit — have told the agent,
+// What the "told once" hints — the Mode reminder, the Workspace hint, the person's task edit and the answers of children
+// that finished in the background — have told the agent,
 // read from the messages the next model call sends (the active branch's kept tail and the reply so far), like the time
 // and task rules: a hint in a reply that was regenerated, retried, edited away or switched out of is not there, so the
 // agent is told again. Pure; lib/chat folds it over a history incrementally (one message at a time, kept per
 // conversation), so a step costs the new messages and the reply, never the whole conversation.
 import type { ChatMessage, HintData, HintSource } from "../../chat-message.ts";
 import { type ConversationMode, isConversationMode, MODE_HINT_SOURCE } from "../plan-mode.ts";
+import { SUBAGENTS_HINT_SOURCE } from "../subagents.ts";
 import { WORKSPACE_HINT_SOURCE } from "../workspace-changes.ts";
 import { sameSource } from "./scan-context.ts";
 
@@ -15,9 +17,22 @@ export type Told = {
   workspaceRevision?: string;
   /** How many of the person's task edits the newest runtime hint with the task counts covered. */
   taskEdits: number;
+  /**
+   * The children's runs whose answers a Subagents hint handed over (childRunKey), and the children a hint from before
+   * runs were recorded named (any of their runs counts as told).
+   */
+  childRuns?: readonly string[];
+  childKeys?: readonly string[];
 };
 
 export const NOTHING_TOLD: Told = { taskEdits: 0 };
+
+const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) => (b?.length ? (a?.length ? [...new Set([...a, ...b])] : b) : a);
+
+/** Whether a child's run was handed over by a hint the input holds. */
+export function childRunTold(told: Told, agentKey: string, run: string): boolean {
+  return (told.childRuns?.includes(run) ?? false) || (told.childKeys?.includes(agentKey) ?? false);
+}
 
 /** `newer` told after `older`: its newest hints win; task edits only grow. */
 export function combineTold(older: Told, newer: Told): Told {
@@ -25,6 +40,8 @@ export function combineTold(older: Told, newer: Told): Told {
     mode: newer.mode ?? older.mode,
     workspaceRevision: newer.workspaceRevision ?? older.workspaceRevision,
     taskEdits: Math.max(older.taskEdits, newer.taskEdits),
+    ...(older.childRuns || newer.childRuns ? { childRuns: union(older.childRuns, newer.childRuns) } : {}),
+    ...(older.childKeys || newer.childKeys ? { childKeys: union(older.childKeys, newer.childKeys) } : {}),
   };
 }
 
@@ -42,6 +59,10 @@ export function toldIn(message: ChatMessage, runtimeSource: HintSource): Told {
       if (data.superseded !== true && isConversationMode(data.fields.mode)) told = { ...told, mode: data.fields.mode };
     } else if (sameSource(data.source, WORKSPACE_HINT_SOURCE)) {
       if (data.superseded !== true && typeof data.revision === "string") told = { ...told, workspaceRevision: data.revision };
+    } else if (sameSource(data.source, SUBAGENTS_HINT_SOURCE)) {
+      if (Array.isArray(data.runs)) told = combineTold(told, { taskEdits: 0, childRuns: data.runs.filter((r) => typeof r === "string") });
+      // A hint from before runs were recorded: "agent:x:1 done, agent:y:2 error, +3" names its children.
+      else if (typeof data.fields.agents === "string") told = combineTold(told, { taskEdits: 0, childKeys: data.fields.agents.match(/agent:[a-z0-9-]+:\d+/g) ?? [] });
     } else if (sameSource(data.source, runtimeSource) && typeof data.taskEdits === "number" && data.taskEdits > told.taskEdits) {
       told = { ...told, taskEdits: data.taskEdits };
     }

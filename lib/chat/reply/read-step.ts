@@ -6,11 +6,12 @@ import { parseAgentState, type AgentState } from "../agent-state.ts";
 import type { Known, StepState } from "../../agent/step-decision.ts";
 import { type ConversationMode, isConversationMode, modeReminderDue } from "../../agent/plan-mode.ts";
 import { resolveSettings, type Settings } from "../../agent/settings.ts";
-import { SUBAGENTS_PER_HINT } from "../../agent/subagents.ts";
+import { childRunKey, SUBAGENTS_PER_HINT } from "../../agent/subagents.ts";
+import { childRunTold } from "../../agent/hints/told.ts";
 import type { Task } from "../../chat-message.ts";
 import { currentPlan } from "../../db/plans.ts";
 import { readStepState } from "../../db/step-state.ts";
-import { type ChildRecord, listChildren } from "../../db/subagents.ts";
+import { type ChildRecord, getChild, listChildren } from "../../db/subagents.ts";
 import { toTask } from "../../db/tasks.ts";
 import type { WorkspaceViewStatus } from "../../db/workspace-views.ts";
 import type { McpChangeTracker, McpNews } from "../mcp-tool-changes.ts";
@@ -46,14 +47,24 @@ export async function readConversationState(conversationId: string): Promise<Con
 }
 
 /** What a step found to tell besides the conversation's own state, and what to store once it is told. */
-export type StepNews = { workspace?: WorkspaceNews; mcp?: McpNews; told: ChildRecord[] };
+export type StepNews = { workspace?: WorkspaceNews; mcp?: McpNews };
 
-/** The children that finished in the background and wait to be told (those of a dead server settled first). */
-async function finishedChildren(conversationId: string, read: ChildRecord[] | undefined): Promise<{ all: ChildRecord[]; pending: ChildRecord[] }> {
+/**
+ * The children that finished in the background and whose answers the input does not hold (a hint of the reply that
+ * carried one may have been regenerated or edited away, or left by a branch switch), oldest first; those of a dead
+ * server are settled first. `since`: after a compression, the first kept message's time (an answer from before it was
+ * summarised with the rest). The step's read holds a finished child's run without its answer: those told are read whole.
+ */
+async function untoldChildren(conversationId: string, read: ChildRecord[] | undefined, known: Known, since: string | undefined) {
   let all = read ?? (await listChildren({ parentId: conversationId }));
   if (all.length && (await settleOrphans(all))) all = await listChildren({ parentId: conversationId });
-  const pending = all.filter((c) => c.pending).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id));
-  return { all, pending };
+  const endOf = (c: ChildRecord) => c.run.endedAt ?? c.updatedAt;
+  const untold = all
+    .filter((c) => c.background && c.status !== "running" && !childRunTold(known.told, c.agentKey, childRunKey(c.agentKey, c.run)) && (!since || endOf(c) >= since))
+    .sort((a, b) => endOf(a).localeCompare(endOf(b)) || a.id.localeCompare(b.id));
+  const chosen = untold.slice(0, SUBAGENTS_PER_HINT);
+  const whole = read ? await Promise.all(chosen.map((c) => getChild({ id: c.id }))) : chosen;
+  return { running: all.filter((c) => c.status === "running").length, told: whole.filter((c): c is ChildRecord => c !== null), more: untold.length - chosen.length };
 }
 
 /**
@@ -69,6 +80,7 @@ export async function readNews({
   mcp,
   hints,
   child,
+  since,
 }: {
   conversationId: string;
   state: ConversationState;
@@ -78,42 +90,44 @@ export async function readNews({
   hints: boolean;
   /** A subagent's step (its BUILD reminder carries no plan: the plan is its parent's). */
   child: boolean;
+  /** After a compression, the first kept message's time: what ended before it was summarised with the rest. */
+  since?: string;
   workspace: WorkspaceTracker;
   mcp?: McpChangeTracker;
 }): Promise<{ step: Omit<StepState, "sincePersonsPrevious">; news: StepNews }> {
   const own = { mode: state.mode, plan: null, tasks: state.tasks, taskEdits: state.agentState.taskEdits ?? 0 };
   // With hints off nothing is told, so nothing is looked for (and nothing is marked told).
-  if (!hints) return { step: own, news: { told: [] } };
+  if (!hints) return { step: own, news: {} };
   const buildReminder = !child && state.mode === "build" && modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed });
   const [plan, workspaceNews, children] = await Promise.all([
     buildReminder ? currentPlan({ conversationId }) : null,
     workspace.beforeStep(known.told.workspaceRevision, state.workspace),
-    finishedChildren(conversationId, state.children),
+    untoldChildren(conversationId, state.children, known, since),
   ]);
   // The MCP check looks again only when the workspace's revision moved (its servers are part of it).
   const mcpNews = await mcp?.beforeStep(workspace.revision());
-  const told = children.pending.slice(0, SUBAGENTS_PER_HINT);
   const step: Omit<StepState, "sincePersonsPrevious"> = {
     ...own,
     plan,
     ...(workspaceNews ? { workspace: workspaceNews } : {}),
     ...(mcpNews ? { mcp: mcpNews } : {}),
-    ...(told.length
+    ...(children.told.length
       ? {
           children: {
-            finished: told.map((c) => ({
+            finished: children.told.map((c) => ({
               agentKey: c.agentKey,
+              run: childRunKey(c.agentKey, c.run),
               ...(c.run.label ? { label: c.run.label } : {}),
               status: c.status,
               answer: c.run.answer ?? "",
               ...(c.run.error ? { error: c.run.error } : {}),
             })),
-            more: children.pending.length - told.length,
-            running: children.all.filter((c) => c.status === "running").length,
+            more: children.more,
+            running: children.running,
             maxRunning: MAX_RUNNING_CHILDREN,
           },
         }
       : {}),
   };
-  return { step, news: { ...(workspaceNews ? { workspace: workspaceNews } : {}), ...(mcpNews ? { mcp: mcpNews } : {}), told } };
+  return { step, news: { ...(workspaceNews ? { workspace: workspaceNews } : {}), ...(mcpNews ? { mcp: mcpNews } : {}) } };
 }

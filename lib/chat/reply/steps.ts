@@ -89,7 +89,9 @@ export function createReplySteps(options: ReplyStepsOptions) {
     const known = knownOf({ tail: model.tail(), reply: step.reply, settings, noticed: state.agentState.taskEditsNoticed });
     const hints = settings.injection.injectRuntimeState;
     const child = options.child === true;
-    const { step: stepState, news } = await readNews({ conversationId, state, known, compressed, workspace, mcp: options.mcpChanges, hints, child });
+    // After a compression, what ended before the first kept message was summarised with the rest.
+    const since = model.compression() ? model.tail()[0]?.metadata?.createdAt : undefined;
+    const { step: stepState, news } = await readNews({ conversationId, state, known, compressed, workspace, mcp: options.mcpChanges, hints, child, since });
     const pause = step.stepIndex === 0 && settings.injection.timestamps ? { sincePersonsPrevious: personsPause(history) } : {};
     const decision = decideStep({ ...fixed, child, stepIndex: step.stepIndex, replyId: step.reply.id, now: now(), inputTokens, compressed, known, state: { ...stepState, ...pause }, strategy });
     strategy = decision.strategy;

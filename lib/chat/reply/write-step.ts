@@ -1,8 +1,8 @@
 // A reply step's write: the harness state the decision changed, merged into the stored state in one statement, and
 // only when something was told that the database keeps track of, that too (the workspace revision told, the MCP news
-// told, the children whose answers were handed over). The step's messages are stored with the reply's checkpoints.
+// told). The step's messages are stored with the reply's checkpoints; what they told (a child's answer handed over)
+// is read from them by the next step.
 import type { StepStatePatch } from "../../agent/step-decision.ts";
-import { markChildrenTold } from "../../db/subagents.ts";
 import { patchAgentState } from "../agent-state.ts";
 import type { McpChangeTracker } from "../mcp-tool-changes.ts";
 import type { WorkspaceTracker } from "../workspace-view.ts";
@@ -25,6 +25,5 @@ export async function writeStep({
     Object.keys(patch).length ? patchAgentState(conversationId, patch) : undefined,
     news.workspace ? workspace.told(news.workspace) : undefined,
     news.mcp ? mcp?.told(news.mcp) : undefined,
-    news.told.length ? markChildrenTold({ ids: news.told.map((c) => c.id) }) : undefined,
   ]);
 }
