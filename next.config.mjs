@@ -3,7 +3,13 @@ import { maxRouteBodyBytes } from "./lib/api/body-limits.mjs";
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native and driver packages stay outside the server bundle.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "gpt-tokenizer"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "pg",
+    "@prisma/adapter-pg",
+    "gpt-tokenizer",
+  ],
   poweredByHeader: false,
   // HINTLINE_DIST_DIR lets two builds live side by side (e.g. a test run while another build is made).
   distDir: process.env.HINTLINE_DIST_DIR || ".next",

@@ -22,7 +22,18 @@ const next = (port: number) => `HOST=127.0.0.1 PORT=${port} node scripts/server.
 const migrate = (url: string) => `DATABASE_URL=${url} node scripts/db-migrate.mjs deploy`;
 
 // The servers inherit this process's environment: a provider or token set there would change what they test.
-for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GOOGLE_GENERATIVE_AI_API_KEY", "GOOGLE_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "DATABASE_URL"]) delete process.env[key];
+for (const key of [
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_BASE_URL",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "GOOGLE_BASE_URL",
+  "HINTLINE_MODEL",
+  "HINTLINE_AUTH_TOKEN",
+  "DATABASE_URL",
+])
+  delete process.env[key];
 // The tests' MCP servers listen on loopback, which a workspace's server may reach only with this set (every server
 // started here inherits it).
 process.env.HINTLINE_MCP_ALLOW_PRIVATE = "1";

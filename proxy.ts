@@ -34,12 +34,17 @@ function crossSite(): NextResponse {
 }
 
 function unauthorized(): NextResponse {
-  const how = authMode() === "accounts" ? "POST /api/auth/sign-in/email" : "send Authorization: Bearer <HINTLINE_AUTH_TOKEN>";
+  const how =
+    authMode() === "accounts" ? "POST /api/auth/sign-in/email" : "send Authorization: Bearer <HINTLINE_AUTH_TOKEN>";
   return jsonError(401, "unauthorized", `Sign in first: ${how}.`);
 }
 
 function tooManyGuesses(wait: number): NextResponse {
-  const response = jsonError(429, "too_many_requests", `Too many wrong tokens or sign-ins from this address; try again in ${wait} s.`);
+  const response = jsonError(
+    429,
+    "too_many_requests",
+    `Too many wrong tokens or sign-ins from this address; try again in ${wait} s.`,
+  );
   response.headers.set("retry-after", String(wait));
   return response;
 }
@@ -138,7 +143,10 @@ export async function proxy(request: NextRequest) {
   // API routes never redirect: a client following one would repeat its DELETE elsewhere. Next.js has already resolved
   // "." and ".." segments (also "%2e%2e"), so ".../tasks/%2e%2e" arrives as the conversation's path plus a slash.
   if (path.startsWith("/api/") && (path.endsWith("/") || path.includes("//"))) {
-    return badPath(path, 'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API routes never redirect).');
+    return badPath(
+      path,
+      'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API routes never redirect).',
+    );
   }
   if (path.length > 1 && path.endsWith("/")) {
     // next.config.mjs turns off Next.js's own trailing-slash redirect (it also applied to the API): pages keep it.

@@ -83,7 +83,16 @@ export default {
       },
       fontFamily: {
         // Self-hosted (@fontsource-variable/inter, imported by app/layout.tsx): no request leaves the server.
-        sans: ['"Inter Variable"', "ui-sans-serif", "system-ui", "-apple-system", '"Segoe UI"', "Roboto", "Arial", "sans-serif"],
+        sans: [
+          '"Inter Variable"',
+          "ui-sans-serif",
+          "system-ui",
+          "-apple-system",
+          '"Segoe UI"',
+          "Roboto",
+          "Arial",
+          "sans-serif",
+        ],
         mono: ["ui-monospace", "SFMono-Regular", '"SF Mono"', "Menlo", "Consolas", '"Liberation Mono"', "monospace"],
       },
     },

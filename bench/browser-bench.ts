@@ -32,7 +32,8 @@ async function importConversation(url: string, size: number): Promise<{ id: stri
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ version: 1, conversation: { id, title: `Bench ${size}`, messages } }),
   });
-  if (response.status !== 201) throw new Error(`import of ${size} messages: HTTP ${response.status} ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`import of ${size} messages: HTTP ${response.status} ${await response.text()}`);
   const { id: stored } = (await response.json()) as { id: string };
   return { id: stored, lastId: messages.at(-1)!.id };
 }
@@ -101,7 +102,14 @@ async function main(): Promise<void> {
   log(`server pid ${app.pid} at ${app.url} (demo model)`);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+    ],
   });
   try {
     const rows: string[][] = [];
@@ -126,10 +134,19 @@ async function main(): Promise<void> {
         `${num(summarize(loads.map((l) => l.scriptBytes)).p50 / 1024, 0)} KiB`,
       ]);
     }
-    console.log(`\nThe chat in Chromium (${RUNS} fresh loads per size, ${KEYS} keystrokes each; median of loads, p50 / p95 of keys)\n`);
+    console.log(
+      `\nThe chat in Chromium (${RUNS} fresh loads per size, ${KEYS} keystrokes each; median of loads, p50 / p95 of keys)\n`,
+    );
     console.log(
       markdownTable(
-        ["Messages", "Navigation → last message visible", "Key → next frame (rAF)", "Key → after paint", "DOM nodes", "JS on first load"],
+        [
+          "Messages",
+          "Navigation → last message visible",
+          "Key → next frame (rAF)",
+          "Key → after paint",
+          "DOM nodes",
+          "JS on first load",
+        ],
         rows,
       ),
     );

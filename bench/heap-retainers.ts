@@ -22,7 +22,10 @@ const args = process.argv.slice(2);
 const option = (name: string) => args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 const file = args.find((a) => !a.includes("="));
 const match = option("match");
-if (!file || !match) throw new Error("usage: tsx bench/heap-retainers.ts <later.heapsnapshot> match=<name> [since=<earlier.heapsnapshot>] [cut=<name>]");
+if (!file || !match)
+  throw new Error(
+    "usage: tsx bench/heap-retainers.ts <later.heapsnapshot> match=<name> [since=<earlier.heapsnapshot>] [cut=<name>]",
+  );
 const samples = Number(option("samples") ?? 3);
 const depth = Number(option("depth") ?? 12);
 const since = option("since");
@@ -33,7 +36,9 @@ function load(path: string) {
   const { meta } = snap.snapshot;
   const NF = meta.node_fields.length;
   const EF = meta.edge_fields.length;
-  const [nType, nName, nId, nSelf, nEdges] = ["type", "name", "id", "self_size", "edge_count"].map((f) => meta.node_fields.indexOf(f)) as number[];
+  const [nType, nName, nId, nSelf, nEdges] = ["type", "name", "id", "self_size", "edge_count"].map((f) =>
+    meta.node_fields.indexOf(f),
+  ) as number[];
   const [eType, eName, eTo] = ["type", "name_or_index", "to_node"].map((f) => meta.edge_fields.indexOf(f)) as number[];
   const { nodes, edges, strings } = snap;
   const count = nodes.length / NF;
@@ -92,7 +97,9 @@ function load(path: string) {
     for (let at = n, i = 0; at !== 0 && i < depth; i++) {
       const up = from[at]!;
       const edge = edgeName(via[at]!);
-      out.push(shaped ? `${/^\[?\d+\]?$/.test(edge) ? "[]" : edge}: ${shape(up)}` : `${edge}: ${label(up)} @${idOf(up)}`);
+      out.push(
+        shaped ? `${/^\[?\d+\]?$/.test(edge) ? "[]" : edge}: ${shape(up)}` : `${edge}: ${label(up)} @${idOf(up)}`,
+      );
       at = up;
     }
     return out;
@@ -107,7 +114,23 @@ function load(path: string) {
     if (entry.samples.length < samples) entry.samples.push(n);
     byShape.set(key, entry);
   }
-  return { count, bytes, found, byShape, reach, nameOf, idOf, label, chain, selfOf, firstEdge, EF, edgeType, edgeName, target };
+  return {
+    count,
+    bytes,
+    found,
+    byShape,
+    reach,
+    nameOf,
+    idOf,
+    label,
+    chain,
+    selfOf,
+    firstEdge,
+    EF,
+    edgeType,
+    edgeName,
+    target,
+  };
 }
 
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
@@ -116,21 +139,36 @@ const earlierShapes = earlier ? new Map([...earlier.byShape].map(([k, v]) => [k,
 const earlierSummary = earlier && { found: earlier.found.length, bytes: earlier.bytes };
 const later = load(file);
 const selfKiB = (later.found.reduce((sum, n) => sum + later.selfOf(n), 0) / 1024).toFixed(0);
-console.log(`${file}: ${mib(later.bytes)} reachable; ${later.found.length.toLocaleString("en-US")} reachable ${match} (${selfKiB} KiB self)`);
-if (earlierSummary) console.log(`${since}: ${mib(earlierSummary.bytes)} reachable; ${earlierSummary.found.toLocaleString("en-US")} reachable ${match}`);
+console.log(
+  `${file}: ${mib(later.bytes)} reachable; ${later.found.length.toLocaleString("en-US")} reachable ${match} (${selfKiB} KiB self)`,
+);
+if (earlierSummary)
+  console.log(
+    `${since}: ${mib(earlierSummary.bytes)} reachable; ${earlierSummary.found.toLocaleString("en-US")} reachable ${match}`,
+  );
 if (cut) {
   const without = later.reach((n) => later.nameOf(n) === cut);
   const left = later.found.filter((n) => without.from[n]! >= 0).length;
-  console.log(`Through no ${cut}: ${mib(without.bytes)} reachable (${mib(later.bytes - without.bytes)} held only through ${cut}s), ${left} ${match}`);
+  console.log(
+    `Through no ${cut}: ${mib(without.bytes)} reachable (${mib(later.bytes - without.bytes)} held only through ${cut}s), ${left} ${match}`,
+  );
 }
 const keys = new Set([...later.byShape.keys(), ...(earlierShapes?.keys() ?? [])]);
-const rows = [...keys].map((key) => ({ key, now: later.byShape.get(key)?.n ?? 0, before: earlierShapes?.get(key) ?? 0 }));
+const rows = [...keys].map((key) => ({
+  key,
+  now: later.byShape.get(key)?.n ?? 0,
+  before: earlierShapes?.get(key) ?? 0,
+}));
 rows.sort((a, b) => (earlierShapes ? Math.abs(b.now - b.before) - Math.abs(a.now - a.before) : b.now - a.now));
-console.log(`\nShortest retainer paths by shape (${earlierShapes ? "most changed first: before → now" : "count"}, the path from the object up):`);
-for (const { key, now, before } of rows.slice(0, 8)) console.log(`  ${earlierShapes ? `${before} → ${now}` : `×${now}`}\n      ← ${key}`);
+console.log(
+  `\nShortest retainer paths by shape (${earlierShapes ? "most changed first: before → now" : "count"}, the path from the object up):`,
+);
+for (const { key, now, before } of rows.slice(0, 8))
+  console.log(`  ${earlierShapes ? `${before} → ${now}` : `×${now}`}\n      ← ${key}`);
 console.log("\nSamples in full (the paths above, in the same order):");
 for (const { key } of rows.slice(0, 8))
-  for (const n of later.byShape.get(key)?.samples.slice(0, 1) ?? []) console.log(`  ${later.label(n)} @${later.idOf(n)}\n      ← ${later.chain(n, false).join("\n      ← ")}`);
+  for (const n of later.byShape.get(key)?.samples.slice(0, 1) ?? [])
+    console.log(`  ${later.label(n)} @${later.idOf(n)}\n      ← ${later.chain(n, false).join("\n      ← ")}`);
 
 for (const id of (option("inspect") ?? "").split(",").filter(Boolean).map(Number)) {
   const { count, idOf, label, firstEdge, EF, edgeType, edgeName, target, selfOf } = later;
@@ -138,9 +176,11 @@ for (const id of (option("inspect") ?? "").split(",").filter(Boolean).map(Number
   for (let i = 0; i < count && n < 0; i++) if (idOf(i) === id) n = i;
   if (n < 0) continue;
   console.log(`\n${label(n)} @${id}, self ${selfOf(n)} B; out:`);
-  for (let e = firstEdge[n]!; e < firstEdge[n + 1]! && e < firstEdge[n]! + 40 * EF; e += EF) console.log(`    ${edgeType(e)} ${edgeName(e)} → ${label(target(e))} @${idOf(target(e))}`);
+  for (let e = firstEdge[n]!; e < firstEdge[n + 1]! && e < firstEdge[n]! + 40 * EF; e += EF)
+    console.log(`    ${edgeType(e)} ${edgeName(e)} → ${label(target(e))} @${idOf(target(e))}`);
   console.log("  in:");
   let shown = 0;
   for (let m = 0; m < count && shown < 20; m++)
-    for (let e = firstEdge[m]!; e < firstEdge[m + 1]!; e += EF) if (target(e) === n && shown++ < 20) console.log(`    ${edgeType(e)} ${edgeName(e)} ← ${label(m)} @${idOf(m)}`);
+    for (let e = firstEdge[m]!; e < firstEdge[m + 1]!; e += EF)
+      if (target(e) === n && shown++ < 20) console.log(`    ${edgeType(e)} ${edgeName(e)} ← ${label(m)} @${idOf(m)}`);
 }

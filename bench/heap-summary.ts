@@ -6,7 +6,10 @@
 import fs from "node:fs";
 
 type Snapshot = {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] }; node_count: number };
+  snapshot: {
+    meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] };
+    node_count: number;
+  };
   nodes: number[];
   edges: number[];
   strings: string[];
@@ -21,8 +24,14 @@ const snap = JSON.parse(fs.readFileSync(file, "utf8")) as Snapshot;
 const { meta } = snap.snapshot;
 const NF = meta.node_fields.length;
 const EF = meta.edge_fields.length;
-const [nType, nName, nSelf, nEdges] = ["type", "name", "self_size", "edge_count"].map((f) => meta.node_fields.indexOf(f)) as [number, number, number, number];
-const [eType, eName, eTo] = ["type", "name_or_index", "to_node"].map((f) => meta.edge_fields.indexOf(f)) as [number, number, number];
+const [nType, nName, nSelf, nEdges] = ["type", "name", "self_size", "edge_count"].map((f) =>
+  meta.node_fields.indexOf(f),
+) as [number, number, number, number];
+const [eType, eName, eTo] = ["type", "name_or_index", "to_node"].map((f) => meta.edge_fields.indexOf(f)) as [
+  number,
+  number,
+  number,
+];
 const nodeTypes = meta.node_types[0];
 const edgeTypes = meta.edge_types[0];
 const count = snap.nodes.length / NF;
@@ -146,9 +155,11 @@ for (let n = 0; n < count; n++) {
 }
 console.log(`${file}: ${count.toLocaleString("en-US")} nodes, ${mib(total)} in all, ${mib(retained[0]!)} reachable`);
 console.log("\nSelf size by type:");
-for (const [type, size] of [...byType].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${mib(size).padStart(10)}  ${type}`);
+for (const [type, size] of [...byType].sort((a, b) => b[1] - a[1]).slice(0, 12))
+  console.log(`  ${mib(size).padStart(10)}  ${type}`);
 console.log("\nLargest constructors by self size:");
-for (const [key, c] of [...byCtor].sort((a, b) => b[1].size - a[1].size).slice(0, 20)) console.log(`  ${mib(c.size).padStart(10)}  ×${c.n}  ${key.slice(0, 80)}`);
+for (const [key, c] of [...byCtor].sort((a, b) => b[1].size - a[1].size).slice(0, 20))
+  console.log(`  ${mib(c.size).padStart(10)}  ×${c.n}  ${key.slice(0, 80)}`);
 console.log(`\nLargest retained sizes (held by ← dominator chain):`);
 const candidates = post.filter((n) => n !== 0 && !["synthetic", "hidden"].includes(typeOf(n)));
 const shown = new Set<number>();
@@ -170,9 +181,13 @@ function mapSample(map: number): string {
     for (let e = firstEdge[n]!; e < firstEdge[n + 1]!; e += EF) out.push(edges[e + eTo]! / NF);
     return out;
   };
-  const table = children(map).find((c) => typeOf(c) === "array" || nameOf(c) === "OrderedHashMap" || typeOf(c) === "hidden");
+  const table = children(map).find(
+    (c) => typeOf(c) === "array" || nameOf(c) === "OrderedHashMap" || typeOf(c) === "hidden",
+  );
   if (table === undefined) return "(no table)";
-  const strs = children(table).filter((c) => typeOf(c) === "string" || typeOf(c) === "concatenated string" || typeOf(c) === "sliced string");
+  const strs = children(table).filter(
+    (c) => typeOf(c) === "string" || typeOf(c) === "concatenated string" || typeOf(c) === "sliced string",
+  );
   return `${children(table).length} slots; keys like ${strs
     .slice(0, 3)
     .map((c) => JSON.stringify(nameOf(c).slice(0, 70)))

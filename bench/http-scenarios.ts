@@ -19,7 +19,8 @@ export function routes(baseUrl: string) {
   const bare = (text: string, history: readonly object[] = []) =>
     postStream(`${baseUrl}/api/bench/bare`, { messages: [...history, message(text)] });
   /** The bare route answering with the stream headers Hintline's chat sends (no gzip). */
-  const bareSameHeaders = (text: string) => postStream(`${baseUrl}/api/bench/bare?headers=chat`, { messages: [message(text)] });
+  const bareSameHeaders = (text: string) =>
+    postStream(`${baseUrl}/api/bench/bare?headers=chat`, { messages: [message(text)] });
   return { hintline, bare, bareSameHeaders };
 }
 
@@ -31,7 +32,10 @@ function record(series: Series, result: StreamResult): void {
 }
 
 /** `runs` rounds of one sequential request to each route after `warmup` untimed rounds; each round starts with the next route. */
-export async function sequentialRounds(posts: readonly Post[], { runs, warmup, text }: { runs: number; warmup: number; text: string }) {
+export async function sequentialRounds(
+  posts: readonly Post[],
+  { runs, warmup, text }: { runs: number; warmup: number; text: string },
+) {
   const series: Series[] = posts.map(() => ({ results: [], errors: [] }));
   for (let i = 0; i < warmup; i++) for (const post of posts) await post(text);
   for (let i = 0; i < runs; i++) {
@@ -47,8 +51,16 @@ export async function sequentialRounds(posts: readonly Post[], { runs, warmup, t
 export function seedMessages(count: number, idPrefix: string) {
   return Array.from({ length: count }, (_, i) =>
     i % 2 === 0
-      ? { id: `${idPrefix}-${i}`, role: "user", parts: [{ type: "text", text: `Note ${i}: the river bends east here.` }] }
-      : { id: `${idPrefix}-${i}`, role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: `Noted ${i}, it bends east.` }] },
+      ? {
+          id: `${idPrefix}-${i}`,
+          role: "user",
+          parts: [{ type: "text", text: `Note ${i}: the river bends east here.` }],
+        }
+      : {
+          id: `${idPrefix}-${i}`,
+          role: "assistant",
+          parts: [{ type: "step-start" }, { type: "text", text: `Noted ${i}, it bends east.` }],
+        },
   );
 }
 
@@ -87,7 +99,10 @@ export type Burst = {
 };
 
 /** `count` requests started at once; the server's RSS is read from /proc/<pid>/status before, during and after. */
-export async function burst(post: Post, { count, text, pid }: { count: number; text: string; pid: number }): Promise<Burst> {
+export async function burst(
+  post: Post,
+  { count, text, pid }: { count: number; text: string; pid: number },
+): Promise<Burst> {
   const before = memoryOf(pid);
   const reset = resetPeak(pid);
   let sampled = before.rssKiB;
@@ -107,7 +122,20 @@ export async function burst(post: Post, { count, text, pid }: { count: number; t
 
 /** Deterministic prose of `words` words for the fake to stream, one word per chunk. */
 export function prose(words: number): string {
-  const vocabulary = ["rivers", "carve", "valleys", "through", "erosion", "and", "deposition", "over", "long", "ages", "of", "rain"];
+  const vocabulary = [
+    "rivers",
+    "carve",
+    "valleys",
+    "through",
+    "erosion",
+    "and",
+    "deposition",
+    "over",
+    "long",
+    "ages",
+    "of",
+    "rain",
+  ];
   const out: string[] = [];
   for (let i = 0; i < words; i++) out.push(vocabulary[(i * 7 + Math.floor(i / 12)) % vocabulary.length]!);
   return `${out.join(" ")}.`;

@@ -28,8 +28,14 @@ async function postgresServer(): Promise<{ url: string; stop: () => void }> {
   const given = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL;
   if (given) return { url: given, stop: () => {} };
   const port = String(55_600 + (process.pid % 300));
-  const url = execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "start", port], { encoding: "utf8" }).trim().split("\n").at(-1)!;
-  return { url, stop: () => execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "stop", port], { stdio: "ignore" }) };
+  const url = execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "start", port], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .at(-1)!;
+  return {
+    url,
+    stop: () => execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "stop", port], { stdio: "ignore" }),
+  };
 }
 
 async function freshDatabase(serverUrl: string, suffix = ""): Promise<string> {
@@ -73,7 +79,9 @@ async function scaleRows(): Promise<{ rows: Row[]; errors: string[] }> {
   await Promise.all(Array.from({ length: 10 }, (_, i) => both[i % 2]!.hintline("Warm up.")));
   const ids = Array.from({ length: CONVERSATIONS }, () => newId("live"));
   const started = performance.now();
-  const results: StreamResult[] = await Promise.all(ids.map((id, i) => both[i % 2]!.hintline("Tell me about rivers.", id)));
+  const results: StreamResult[] = await Promise.all(
+    ids.map((id, i) => both[i % 2]!.hintline("Tell me about rivers.", id)),
+  );
   const wallMs = performance.now() - started;
   const errors = results.flatMap((r) => (r.error ? [r.error] : []));
   const ttft = summarize(results.filter((r) => !r.error).map((r) => r.ttftMs));
@@ -105,8 +113,14 @@ async function scaleRows(): Promise<{ rows: Row[]; errors: string[] }> {
     ["— TTFT p50 / p95", `${ms(ttft.p50)} / ${ms(ttft.p95)}`],
     ["— all finished (wall)", ms(wallMs)],
     ["— conversations stored with exactly their 2 messages, complete", `${once} of ${CONVERSATIONS}`],
-    [`Resume latency, same instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(local).p50)} / ${ms(summarize(local).p95)}`],
-    [`Resume latency, the other instance, p50 / p95 (n=${RUNS})`, `${ms(summarize(remote).p50)} / ${ms(summarize(remote).p95)}`],
+    [
+      `Resume latency, same instance, p50 / p95 (n=${RUNS})`,
+      `${ms(summarize(local).p50)} / ${ms(summarize(local).p95)}`,
+    ],
+    [
+      `Resume latency, the other instance, p50 / p95 (n=${RUNS})`,
+      `${ms(summarize(remote).p50)} / ${ms(summarize(remote).p95)}`,
+    ],
   ];
   return { rows, errors };
 }
@@ -118,7 +132,12 @@ async function relayRows(): Promise<Row[]> {
   const env = { ...ENV, OPENAI_BASE_URL: fake.url };
   const relayOn = await startApp(env);
   const relayOff = await startApp({ ...env, HINTLINE_BENCH_NO_RELAY: "1" });
-  const post = (url: string) => (text: string) => postStream(`${url}/api/chat`, { id: newId("c"), message: { id: newId("m"), role: "user", parts: [{ type: "text", text }] }, timezone: "UTC" });
+  const post = (url: string) => (text: string) =>
+    postStream(`${url}/api/chat`, {
+      id: newId("c"),
+      message: { id: newId("m"), role: "user", parts: [{ type: "text", text }] },
+      timezone: "UTC",
+    });
   const pairs = async (text: string) => {
     const on: StreamResult[] = [];
     const off: StreamResult[] = [];
@@ -139,9 +158,18 @@ async function relayRows(): Promise<Row[]> {
   const tp = (list: StreamResult[]) => summarize(list.map(rate));
   const total = (list: StreamResult[]) => summarize(list.map((r) => r.totalMs));
   return [
-    [`Relay on vs off: TTFT p50 (n=${t(short.on).n})`, `${ms(t(short.on).p50)} vs ${ms(t(short.off).p50)} (${num(t(short.on).p50 / t(short.off).p50, 2)}×)`],
-    ["Relay on vs off: throughput of a 2,500-word reply, median", `${num(tp(long.on).p50, 0)} vs ${num(tp(long.off).p50, 0)} chars/s (${num(tp(long.on).p50 / tp(long.off).p50, 2)}×)`],
-    ["Relay on vs off: the whole 2,500-word reply, p50", `${ms(total(long.on).p50)} vs ${ms(total(long.off).p50)} (${num(total(long.on).p50 / total(long.off).p50, 2)}×)`],
+    [
+      `Relay on vs off: TTFT p50 (n=${t(short.on).n})`,
+      `${ms(t(short.on).p50)} vs ${ms(t(short.off).p50)} (${num(t(short.on).p50 / t(short.off).p50, 2)}×)`,
+    ],
+    [
+      "Relay on vs off: throughput of a 2,500-word reply, median",
+      `${num(tp(long.on).p50, 0)} vs ${num(tp(long.off).p50, 0)} chars/s (${num(tp(long.on).p50 / tp(long.off).p50, 2)}×)`,
+    ],
+    [
+      "Relay on vs off: the whole 2,500-word reply, p50",
+      `${ms(total(long.on).p50)} vs ${ms(total(long.off).p50)} (${num(total(long.on).p50 / total(long.off).p50, 2)}×)`,
+    ],
   ];
 }
 
@@ -169,7 +197,10 @@ async function sweepPoint(serverUrl: string, count: number) {
   await fake.setReply(prose(300));
   const all = instances.map((a) => routes(a.url));
   await Promise.all(Array.from({ length: 10 }, (_, i) => all[i % count]!.hintline("Warm up.")));
-  const watch = await watchTraffic(databaseUrl, instances.map((a) => a.pid));
+  const watch = await watchTraffic(
+    databaseUrl,
+    instances.map((a) => a.pid),
+  );
   const started = performance.now();
   // Every FOLLOW_EVERY-th reply is also followed from the next instance (a second tab there), which makes the writing
   // instance mirror it into hintline_live_chunk.
@@ -178,7 +209,10 @@ async function sweepPoint(serverUrl: string, count: number) {
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
       const id = newId("scale");
       const reply = all[i % count]!.hintline("Tell me about rivers.", id);
-      if (count > 1 && i % FOLLOW_EVERY === 0) followed.push(new Promise((r) => setTimeout(r, 100)).then(() => followToEnd(instances[(i + 1) % count]!.url, id)));
+      if (count > 1 && i % FOLLOW_EVERY === 0)
+        followed.push(
+          new Promise((r) => setTimeout(r, 100)).then(() => followToEnd(instances[(i + 1) % count]!.url, id)),
+        );
       return reply;
     }),
   );
@@ -186,10 +220,19 @@ async function sweepPoint(serverUrl: string, count: number) {
   const wallMs = performance.now() - started;
   const traffic = await watch.stop();
   const errors = results.flatMap((r) => (r.error ? [r.error] : []));
-  if (errors.length) log(`instance 1's log, errors and warnings:\n${instances[0]!.logs().split("\n").filter((l) => /"level":50/.test(l)).slice(0, 5).join("\n")}`);
+  if (errors.length)
+    log(
+      `instance 1's log, errors and warnings:\n${instances[0]!
+        .logs()
+        .split("\n")
+        .filter((l) => /"level":50/.test(l))
+        .slice(0, 5)
+        .join("\n")}`,
+    );
   await stopAll();
   const ttft = summarize(results.filter((r) => !r.error).map((r) => r.ttftMs));
-  const chunksPerReply = results.filter((r) => !r.error).reduce((sum, r) => sum + r.deltas, 0) / Math.max(1, CONVERSATIONS - errors.length);
+  const chunksPerReply =
+    results.filter((r) => !r.error).reduce((sum, r) => sum + r.deltas, 0) / Math.max(1, CONVERSATIONS - errors.length);
   return { count, wallMs, errors, ttft, traffic, chunksPerReply, followed: followed.length, followedOk };
 }
 
@@ -204,13 +247,31 @@ function sweepRows(points: Awaited<ReturnType<typeof sweepPoint>>[]): Row[] {
       .map(([, n]) => n);
   return [
     ["Errors", ...col((p) => String(p.errors.length))],
-    ["Replies per second (all finished, wall)", ...col((p) => `${perSecond(CONVERSATIONS, p.wallMs)} (${ms(p.wallMs)})`)],
+    [
+      "Replies per second (all finished, wall)",
+      ...col((p) => `${perSecond(CONVERSATIONS, p.wallMs)} (${ms(p.wallMs)})`),
+    ],
     ["TTFT p50 / p95", ...col((p) => `${ms(p.ttft.p50)} / ${ms(p.ttft.p95)}`)],
-    [`Replies also followed from another instance (read to the end)`, ...col((p) => (p.followed ? `${p.followedOk} of ${p.followed}` : "–"))],
+    [
+      `Replies also followed from another instance (read to the end)`,
+      ...col((p) => (p.followed ? `${p.followedOk} of ${p.followed}` : "–")),
+    ],
     ["Text chunks per reply (streamed to the client)", ...col((p) => num(p.chunksPerReply, 0))],
-    ["NOTIFY messages (per second; per reply)", ...col((p) => `${num(notes(p.traffic), 0)} (${perSecond(notes(p.traffic), p.wallMs)}/s; ${num(notes(p.traffic) / CONVERSATIONS, 1)})`)],
-    ...CHANNELS.map((c) => [`— ${c} (messages, payload bytes)`, ...col((p) => `${num(p.traffic.notifications[c]!.count, 0)}, ${num(p.traffic.notifications[c]!.bytes, 0)} B`)]),
-    ["Connections per instance, most at once (each instance)", ...col((p) => instanceConnections(p.traffic).join(" · ") || "–")],
+    [
+      "NOTIFY messages (per second; per reply)",
+      ...col(
+        (p) =>
+          `${num(notes(p.traffic), 0)} (${perSecond(notes(p.traffic), p.wallMs)}/s; ${num(notes(p.traffic) / CONVERSATIONS, 1)})`,
+      ),
+    ],
+    ...CHANNELS.map((c) => [
+      `— ${c} (messages, payload bytes)`,
+      ...col((p) => `${num(p.traffic.notifications[c]!.count, 0)}, ${num(p.traffic.notifications[c]!.bytes, 0)} B`),
+    ]),
+    [
+      "Connections per instance, most at once (each instance)",
+      ...col((p) => instanceConnections(p.traffic).join(" · ") || "–"),
+    ],
     [
       "hintline_live_chunk rows written (per second; per reply)",
       ...col((p) => {
@@ -219,8 +280,17 @@ function sweepRows(points: Awaited<ReturnType<typeof sweepPoint>>[]): Row[] {
       }),
     ],
     ["Message rows written", ...col((p) => num(p.traffic.inserted.Message ?? 0, 0))],
-    ["Transactions committed (per second)", ...col((p) => `${num(p.traffic.commits, 0)} (${perSecond(p.traffic.commits, p.wallMs)}/s)`)],
-    ["PostgreSQL CPU (seconds; ms per reply)", ...col((p) => `${num(p.traffic.postgresCpuSeconds, 1)} s; ${num((1000 * p.traffic.postgresCpuSeconds) / CONVERSATIONS, 1)} ms`)],
+    [
+      "Transactions committed (per second)",
+      ...col((p) => `${num(p.traffic.commits, 0)} (${perSecond(p.traffic.commits, p.wallMs)}/s)`),
+    ],
+    [
+      "PostgreSQL CPU (seconds; ms per reply)",
+      ...col(
+        (p) =>
+          `${num(p.traffic.postgresCpuSeconds, 1)} s; ${num((1000 * p.traffic.postgresCpuSeconds) / CONVERSATIONS, 1)} ms`,
+      ),
+    ],
     ["Instances' CPU (seconds, each)", ...col((p) => p.traffic.instanceCpuSeconds.map((s) => num(s, 1)).join(" · "))],
   ];
 }
@@ -234,13 +304,22 @@ async function scaleSweep(): Promise<void> {
     points.push(await sweepPoint(server.url, count));
   }
   server.stop();
-  const load = (await import("node:os")).loadavg().map((l) => num(l, 1)).join(" ");
+  const load = (await import("node:os"))
+    .loadavg()
+    .map((l) => num(l, 1))
+    .join(" ");
   console.log(`
 Instances on one PostgreSQL, ${CONVERSATIONS} concurrent 300-word replies, zero-latency OpenAI fake (${new Date().toISOString().slice(0, 10)}, load average ${load})
 `);
-  console.log(markdownTable(["Measure", ...points.map((p) => `${p.count} instance${p.count === 1 ? "" : "s"}`)], sweepRows(points)));
+  console.log(
+    markdownTable(
+      ["Measure", ...points.map((p) => `${p.count} instance${p.count === 1 ? "" : "s"}`)],
+      sweepRows(points),
+    ),
+  );
   const errors = points.flatMap((p) => p.errors);
-  if (errors.length) console.log(`
+  if (errors.length)
+    console.log(`
 First errors: ${errors.slice(0, 3).join(" | ")}`);
 }
 

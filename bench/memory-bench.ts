@@ -25,7 +25,9 @@ const BURST = Number(process.env.BENCH_MEMORY_BURST ?? 20);
 const CONVERSATIONS = Number(process.env.BENCH_MEMORY_CONVERSATIONS ?? 1000);
 const PLATEAU = Number(process.env.BENCH_MEMORY_PLATEAU ?? 2 * CONVERSATIONS);
 const SETTLE_MS = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 3000);
-const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR ? path.resolve(process.env.BENCH_HEAP_SNAPSHOT_DIR) : undefined;
+const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR
+  ? path.resolve(process.env.BENCH_HEAP_SNAPSHOT_DIR)
+  : undefined;
 /** Goal of the issue: Hintline's RSS after the burst at most this many times the bare app's. */
 const RATIO_GOAL = { kind: "max", value: 1.3 } as const;
 /** "Flat": RSS after 1,000 conversations at most this much above RSS after 100 (V8 keeps some heap it has grown). */
@@ -42,12 +44,17 @@ function ensureBareBuild(): void {
   const marker = path.join(bareDir, ".next/BUILD_ID");
   const sources = ["app", "next.config.mjs", "tsconfig.json"].flatMap((entry) => {
     const full = path.join(bareDir, entry);
-    return fs.statSync(full).isDirectory() ? fs.readdirSync(full, { recursive: true, encoding: "utf8" }).map((f) => path.join(full, f)) : [full];
+    return fs.statSync(full).isDirectory()
+      ? fs.readdirSync(full, { recursive: true, encoding: "utf8" }).map((f) => path.join(full, f))
+      : [full];
   });
   sources.push(path.join(root, "node_modules/next/package.json"), path.join(root, "package-lock.json"));
   if (fs.existsSync(marker) && sources.every((f) => fs.statSync(f).mtimeMs <= fs.statSync(marker).mtimeMs)) return;
   log("building bench/bare-app (the reference app)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: bareDir, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: bareDir,
+    stdio: "inherit",
+  });
   if (result.status !== 0) throw new Error("next build of bench/bare-app failed");
 }
 
@@ -97,7 +104,10 @@ async function usageAfterGc(server: AppServer): Promise<Usage> {
       socket.send(JSON.stringify({ id, method, params }));
     });
   await call("HeapProfiler.collectGarbage");
-  const answer = await call("Runtime.evaluate", { expression: "JSON.stringify(process.memoryUsage())", returnByValue: true });
+  const answer = await call("Runtime.evaluate", {
+    expression: "JSON.stringify(process.memoryUsage())",
+    returnByValue: true,
+  });
   socket.close();
   const usage = JSON.parse(answer.result?.result?.value ?? "{}") as Usage;
   return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, v / 1024])) as Usage;
@@ -129,11 +139,18 @@ async function heapSnapshot(server: AppServer, label: string): Promise<void> {
 async function openConversation(url: string): Promise<string | undefined> {
   const id = newId("open");
   try {
-    await postJson(`${url}/api/conversations/import`, { version: 1, conversation: { id, title: "Memory bench", messages: seedMessages(20, id) } });
+    await postJson(`${url}/api/conversations/import`, {
+      version: 1,
+      conversation: { id, title: "Memory bench", messages: seedMessages(20, id) },
+    });
     const page = await fetch(`${url}/c/${id}`);
     await page.arrayBuffer();
     if (page.status !== 200) return `GET /c/${id}: HTTP ${page.status}`;
-    const reply = await postStream(`${url}/api/chat`, { id, message: userMessage("What did we note about the river?"), timezone: "UTC" });
+    const reply = await postStream(`${url}/api/chat`, {
+      id,
+      message: userMessage("What did we note about the river?"),
+      timezone: "UTC",
+    });
     return reply.error;
   } catch (error) {
     return String(error);
@@ -142,22 +159,39 @@ async function openConversation(url: string): Promise<string | undefined> {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const loadAtStart = os.loadavg().map((l) => num(l, 1)).join(" ");
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => num(l, 1))
+    .join(" ");
   ensureBareBuild();
   if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
-  const nodeOptions = ["--inspect=127.0.0.1:0", ...(SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : [])];
+  const nodeOptions = [
+    "--inspect=127.0.0.1:0",
+    ...(SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : []),
+  ];
   const fake = await startFake();
   await fake.setReply(prose(300));
   const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model" };
   const bare = await startNextApp(bareDir, env, { nodeOptions });
   const extra = process.env.BENCH_HINTLINE_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [];
-  const app = await startApp({ ...env, HINTLINE_CONTEXT_WINDOW: "128000" }, { nodeOptions: [...nodeOptions, ...extra] });
+  const app = await startApp(
+    { ...env, HINTLINE_CONTEXT_WINDOW: "128000" },
+    { nodeOptions: [...nodeOptions, ...extra] },
+  );
   const atReady = { bare: memoryOf(bare.pid).rssKiB, hintline: memoryOf(app.pid).rssKiB };
   log(`bare app pid ${bare.pid} at ${bare.url}; Hintline pid ${app.pid} at ${app.url}`);
 
   log(`the same load on each: the page, 5 replies, a burst of ${BURST} streams`);
-  const bareLoad = await load(bare, (text) => postStream(`${bare.url}/api/chat`, { messages: [userMessage(text)] }), "/");
-  const hintlineLoad = await load(app, (text) => postStream(`${app.url}/api/chat`, { id: newId("c"), message: userMessage(text), timezone: "UTC" }), "/");
+  const bareLoad = await load(
+    bare,
+    (text) => postStream(`${bare.url}/api/chat`, { messages: [userMessage(text)] }),
+    "/",
+  );
+  const hintlineLoad = await load(
+    app,
+    (text) => postStream(`${app.url}/api/chat`, { id: newId("c"), message: userMessage(text), timezone: "UTC" }),
+    "/",
+  );
   await heapSnapshot(bare, "bare-after-burst");
   await heapSnapshot(app, "hintline-after-burst");
 
@@ -202,7 +236,14 @@ async function main(): Promise<void> {
       goalText(RATIO_GOAL),
       meets(ratio, RATIO_GOAL) ? "✓" : "✗",
     ],
-    ["RSS when ready (before any request)", mib(atReady.hintline), mib(atReady.bare), `${num(atReady.hintline / atReady.bare, 2)}×`, "–", ""],
+    [
+      "RSS when ready (before any request)",
+      mib(atReady.hintline),
+      mib(atReady.bare),
+      `${num(atReady.hintline / atReady.bare, 2)}×`,
+      "–",
+      "",
+    ],
     [
       `RSS after ${num(marks.at(-1)!, 0)} vs ${num(marks[0]!, 0)} conversations opened once (Hintline)`,
       mib(last.rss),
@@ -219,22 +260,48 @@ async function main(): Promise<void> {
       `≤ +${HEAP_GROWTH_GOAL_MIB} MiB`,
       last.heap - first.heap <= HEAP_GROWTH_GOAL_MIB * 1024 ? "✓" : "✗",
     ],
-    [`RSS after a full GC, ${num(marks.at(-1)!, 0)} vs ${num(marks[0]!, 0)} conversations (Hintline)`, mib(last.gc.rss), mib(first.gc.rss), `${num(last.gc.rss / first.gc.rss, 2)}×`, "–", ""],
+    [
+      `RSS after a full GC, ${num(marks.at(-1)!, 0)} vs ${num(marks[0]!, 0)} conversations (Hintline)`,
+      mib(last.gc.rss),
+      mib(first.gc.rss),
+      `${num(last.gc.rss / first.gc.rss, 2)}×`,
+      "–",
+      "",
+    ],
   ];
   const top = plateau ? at.get(plateau) : undefined;
   if (plateau && top) {
     rows.push(
-      [`V8 heap used after a full GC, ${num(plateau, 0)} vs ${num(marks.at(-1)!, 0)} conversations (the plateau)`, mib(top.heap), mib(last.heap), `+${mib(top.heap - last.heap)}`, "–", ""],
-      [`RSS after a full GC, ${num(plateau, 0)} vs ${num(marks.at(-1)!, 0)} conversations (the plateau)`, mib(top.gc.rss), mib(last.gc.rss), `${num(top.gc.rss / last.gc.rss, 2)}×`, "–", ""],
+      [
+        `V8 heap used after a full GC, ${num(plateau, 0)} vs ${num(marks.at(-1)!, 0)} conversations (the plateau)`,
+        mib(top.heap),
+        mib(last.heap),
+        `+${mib(top.heap - last.heap)}`,
+        "–",
+        "",
+      ],
+      [
+        `RSS after a full GC, ${num(plateau, 0)} vs ${num(marks.at(-1)!, 0)} conversations (the plateau)`,
+        mib(top.gc.rss),
+        mib(last.gc.rss),
+        `${num(top.gc.rss / last.gc.rss, 2)}×`,
+        "–",
+        "",
+      ],
     );
   }
-  console.log("\nMemory of the serving process: Hintline (scripts/server.mjs) vs a bare Next.js app with the AI SDK example route\n");
+  console.log(
+    "\nMemory of the serving process: Hintline (scripts/server.mjs) vs a bare Next.js app with the AI SDK example route\n",
+  );
   console.log(markdownTable(["Measure", "Hintline", "Reference", "Ratio", "Goal", "Met"], rows));
   const allErrors = [...bareLoad.errors, ...hintlineLoad.errors, ...errors];
   console.log(`\n- errors: ${allErrors.length}${allErrors.length ? ` (first: ${allErrors[0]})` : ""}`);
   console.log(
     `- machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${num(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; ` +
-      `load average ${loadAtStart} at start, ${os.loadavg().map((l) => num(l, 1)).join(" ")} at end; ${num((performance.now() - started) / 1000, 0)} s`,
+      `load average ${loadAtStart} at start, ${os
+        .loadavg()
+        .map((l) => num(l, 1))
+        .join(" ")} at end; ${num((performance.now() - started) / 1000, 0)} s`,
   );
   if (allErrors.length) log(`Hintline log tail:\n${app.logs().slice(-2_000)}`);
 }

@@ -48,10 +48,18 @@ export type Traffic = {
   instanceCpuSeconds: number[];
 };
 
-type Counters = { tables: Map<string, { ins: number; del: number }>; commits: number; pgCpu: number; instanceCpu: number[] };
+type Counters = {
+  tables: Map<string, { ins: number; del: number }>;
+  commits: number;
+  pgCpu: number;
+  instanceCpu: number[];
+};
 
 /** Starts listening and sampling on `databaseUrl`; `stop()` returns what happened since. */
-export async function watchTraffic(databaseUrl: string, instancePids: readonly number[]): Promise<{ stop: () => Promise<Traffic> }> {
+export async function watchTraffic(
+  databaseUrl: string,
+  instancePids: readonly number[],
+): Promise<{ stop: () => Promise<Traffic> }> {
   const listener = new pg.Client({ connectionString: databaseUrl, application_name: "bench-listener" });
   const sampler = new pg.Client({ connectionString: databaseUrl, application_name: "bench-sampler" });
   await Promise.all([listener.connect(), sampler.connect()]);
@@ -72,7 +80,9 @@ export async function watchTraffic(databaseUrl: string, instancePids: readonly n
     const tables = await sampler.query<{ relname: string; ins: string; del: string }>(
       "SELECT relname, n_tup_ins AS ins, n_tup_del AS del FROM pg_stat_user_tables",
     );
-    const db = await sampler.query<{ commits: string }>("SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()");
+    const db = await sampler.query<{ commits: string }>(
+      "SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()",
+    );
     return {
       tables: new Map(tables.rows.map((r) => [r.relname, { ins: Number(r.ins), del: Number(r.del) }])),
       commits: Number(db.rows[0]?.commits ?? 0),

@@ -17,20 +17,37 @@ function conversation(n: number): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (let i = 0; i < n; i++) {
     if (i % 2 === 0) {
-      messages.push({ id: `u${i}`, role: "user", parts: [{ type: "text", text: `Question ${i}: how do rivers shape valleys over time?` }] });
+      messages.push({
+        id: `u${i}`,
+        role: "user",
+        parts: [{ type: "text", text: `Question ${i}: how do rivers shape valleys over time?` }],
+      });
       continue;
     }
     const parts: ChatMessagePart[] = [];
     if (i % 20 === 1) {
       const text = `<system-reminder>Ground truth:\n<current-time>2026-07-01T${String(8 + (i % 10)).padStart(2, "0")}:00:00</current-time>\n<timezone>UTC</timezone>\n</system-reminder>`;
-      parts.push({ type: "data-hint", id: `h${i}`, data: { source, fields: {}, text, createdAt: "2026-07-01T08:00:00Z" } });
+      parts.push({
+        type: "data-hint",
+        id: `h${i}`,
+        data: { source, fields: {}, text, createdAt: "2026-07-01T08:00:00Z" },
+      });
     }
     parts.push({ type: "step-start" });
     if (i % 10 === 3) {
-      parts.push({ type: "tool-TaskList", toolCallId: `c${i}`, state: "output-available", input: {}, output: "1 [pending] Draft" } as unknown as ChatMessagePart);
+      parts.push({
+        type: "tool-TaskList",
+        toolCallId: `c${i}`,
+        state: "output-available",
+        input: {},
+        output: "1 [pending] Draft",
+      } as unknown as ChatMessagePart);
       parts.push({ type: "step-start" });
     }
-    parts.push({ type: "text", text: `Answer ${i}: ${"Rivers carve valleys through erosion and deposition. ".repeat(6)}` });
+    parts.push({
+      type: "text",
+      text: `Answer ${i}: ${"Rivers carve valleys through erosion and deposition. ".repeat(6)}`,
+    });
     messages.push({ id: `a${i}`, role: "assistant", parts });
   }
   return messages;
@@ -54,16 +71,39 @@ function time(fn: () => void, iterations: number): number {
 
 const now = new Date("2026-07-01T12:00:00Z");
 const prompt = () =>
-  assembleSystemPrompt({ conversation: { instructions: "Be brief.", memory: "Likes tea." }, defaults: {}, taskToolNames: settings.injection.taskToolNames, workspaceBudget: 8000, countTokens });
+  assembleSystemPrompt({
+    conversation: { instructions: "Be brief.", memory: "Likes tea." },
+    defaults: {},
+    taskToolNames: settings.injection.taskToolNames,
+    workspaceBudget: 8000,
+    countTokens,
+  });
 
 console.log("Per-step cost of preparing a model call (median, ms)\n");
-console.log("messages | later step (scan + decide + prompt + reply conversion) | first call of a reply (+ history conversion + usage)");
+console.log(
+  "messages | later step (scan + decide + prompt + reply conversion) | first call of a reply (+ history conversion + usage)",
+);
 for (const n of [20, 200, 2000]) {
   const history = conversation(n);
-  const reply: ChatMessage = { id: "r", role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: "partial" }] };
+  const reply: ChatMessage = {
+    id: "r",
+    role: "assistant",
+    parts: [{ type: "step-start" }, { type: "text", text: "partial" }],
+  };
   const step = () => {
-    const scan = scanContext(history, { source, taskToolNames: settings.injection.taskToolNames, openTasks: true }, reply);
-    decideInjection({ config: settings.injection, now, scan, tasks: { pending: 1, inProgress: 0 }, tasksEditedByPerson: false, isFirstCall: false });
+    const scan = scanContext(
+      history,
+      { source, taskToolNames: settings.injection.taskToolNames, openTasks: true },
+      reply,
+    );
+    decideInjection({
+      config: settings.injection,
+      now,
+      scan,
+      tasks: { pending: 1, inProgress: 0 },
+      tasksEditedByPerson: false,
+      isFirstCall: false,
+    });
     prompt();
     toModelMessages([reply]);
   };
@@ -73,5 +113,7 @@ for (const n of [20, 200, 2000]) {
     contextUsageFor({ settings, contextWindow: 128_000, system: prompt().text, history, tools: 500 });
   };
   const iterations = n >= 2000 ? 30 : 200;
-  console.log(`${String(n).padStart(8)} | ${time(step, iterations).toFixed(3).padStart(10)} | ${time(first, iterations).toFixed(3).padStart(10)}`);
+  console.log(
+    `${String(n).padStart(8)} | ${time(step, iterations).toFixed(3).padStart(10)} | ${time(first, iterations).toFixed(3).padStart(10)}`,
+  );
 }

@@ -19,8 +19,16 @@ const REPLY = "Hello from the fake.";
 
 const ENV: Record<FakeProvider, (url: string) => Record<string, string>> = {
   openai: (url) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model" }),
-  anthropic: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "bench", HINTLINE_MODEL: "anthropic/claude-sonnet-4-5" }),
-  gemini: (url) => ({ GOOGLE_BASE_URL: url, GOOGLE_GENERATIVE_AI_API_KEY: "bench", HINTLINE_MODEL: "google/gemini-2.5-flash" }),
+  anthropic: (url) => ({
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: "bench",
+    HINTLINE_MODEL: "anthropic/claude-sonnet-4-5",
+  }),
+  gemini: (url) => ({
+    GOOGLE_BASE_URL: url,
+    GOOGLE_GENERATIVE_AI_API_KEY: "bench",
+    HINTLINE_MODEL: "google/gemini-2.5-flash",
+  }),
 };
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const TTFT_GOAL: Goal = { kind: "max", value: 1.2 };
@@ -30,7 +38,11 @@ async function measure(provider: FakeProvider) {
   const fake = await startFake(provider);
   await fake.setReply(REPLY);
   // 128k for every provider (as the HTTP bench): 2,000 short messages stay under the compression trigger.
-  const app = await startApp({ ...ENV[provider](fake.url), HINTLINE_CONTEXT_WINDOW: "128000", HINTLINE_BENCH_BARE: "1" });
+  const app = await startApp({
+    ...ENV[provider](fake.url),
+    HINTLINE_CONTEXT_WINDOW: "128000",
+    HINTLINE_BENCH_BARE: "1",
+  });
   const { hintline, bare } = routes(app.url);
   const probe = await bare("ping");
   if (probe.error) throw new Error(`${provider}: the bare route does not answer (stale build?): ${probe.error}`);
@@ -45,17 +57,38 @@ async function measure(provider: FakeProvider) {
     }
     await fake.setReply(REPLY); // drops the fake's recorded 2,000-message bodies
   }
-  const warm = (size: number) => summarize(runs.get(size)!.flatMap((r) => r.warm).map((r) => r.ttftMs));
+  const warm = (size: number) =>
+    summarize(
+      runs
+        .get(size)!
+        .flatMap((r) => r.warm)
+        .map((r) => r.ttftMs),
+    );
   const bareAt = (size: number) => summarize(runs.get(size)!.map((r) => r.bare.ttftMs));
-  const errors = [...h!.errors, ...b!.errors, ...[...runs.values()].flat().flatMap((r) => [r.cold, ...r.warm, r.bare].map((t) => t.error)).filter(Boolean)];
+  const errors = [
+    ...h!.errors,
+    ...b!.errors,
+    ...[...runs.values()]
+      .flat()
+      .flatMap((r) => [r.cold, ...r.warm, r.bare].map((t) => t.error))
+      .filter(Boolean),
+  ];
   if (errors.length) log(`${provider}: ${errors.length} errors, first: ${errors[0]}\n${app.logs().slice(-1_500)}`);
   await stopAll();
-  return { ttft: { h: summarize(h!.results.map((r) => r.ttftMs)), b: summarize(b!.results.map((r) => r.ttftMs)) }, warm, bareAt, errors: errors.length };
+  return {
+    ttft: { h: summarize(h!.results.map((r) => r.ttftMs)), b: summarize(b!.results.map((r) => r.ttftMs)) },
+    warm,
+    bareAt,
+    errors: errors.length,
+  };
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const loadAtStart = os.loadavg().map((l) => num(l, 1)).join(" ");
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => num(l, 1))
+    .join(" ");
   const rows: string[][] = [];
   for (const provider of PROVIDERS) {
     const r = await measure(provider);
@@ -63,16 +96,45 @@ async function main(): Promise<void> {
     const longRatio = r.warm(2000).p50 / r.warm(20).p50;
     const bareRatio = r.bareAt(2000).p50 / r.bareAt(20).p50;
     rows.push(
-      [provider, "first token, new conversation, p50", ms(r.ttft.h.p50), ms(r.ttft.b.p50), `${num(ttftRatio, 2)}×`, goalText(TTFT_GOAL), meets(ttftRatio, TTFT_GOAL) ? "✓" : "✗"],
-      [provider, "next message, 2,000 vs 20 messages, p50", `${ms(r.warm(2000).p50)} vs ${ms(r.warm(20).p50)}`, `${ms(r.bareAt(2000).p50)} vs ${ms(r.bareAt(20).p50)} (${num(bareRatio, 2)}×)`, `${num(longRatio, 2)}×`, goalText(LONG_GOAL), meets(longRatio, LONG_GOAL) ? "✓" : "✗"],
-      [provider, "next message at 2,000 vs the bare route at 2,000, p50", ms(r.warm(2000).p50), ms(r.bareAt(2000).p50), `${num(r.warm(2000).p50 / r.bareAt(2000).p50, 2)}×`, "–", r.errors ? `${r.errors} errors` : ""],
+      [
+        provider,
+        "first token, new conversation, p50",
+        ms(r.ttft.h.p50),
+        ms(r.ttft.b.p50),
+        `${num(ttftRatio, 2)}×`,
+        goalText(TTFT_GOAL),
+        meets(ttftRatio, TTFT_GOAL) ? "✓" : "✗",
+      ],
+      [
+        provider,
+        "next message, 2,000 vs 20 messages, p50",
+        `${ms(r.warm(2000).p50)} vs ${ms(r.warm(20).p50)}`,
+        `${ms(r.bareAt(2000).p50)} vs ${ms(r.bareAt(20).p50)} (${num(bareRatio, 2)}×)`,
+        `${num(longRatio, 2)}×`,
+        goalText(LONG_GOAL),
+        meets(longRatio, LONG_GOAL) ? "✓" : "✗",
+      ],
+      [
+        provider,
+        "next message at 2,000 vs the bare route at 2,000, p50",
+        ms(r.warm(2000).p50),
+        ms(r.bareAt(2000).p50),
+        `${num(r.warm(2000).p50 / r.bareAt(2000).p50, 2)}×`,
+        "–",
+        r.errors ? `${r.errors} errors` : "",
+      ],
     );
   }
-  console.log("\nHintline /api/chat vs the bare AI SDK route per provider, same `next start` server, each provider's zero-latency fake\n");
+  console.log(
+    "\nHintline /api/chat vs the bare AI SDK route per provider, same `next start` server, each provider's zero-latency fake\n",
+  );
   console.log(markdownTable(["Provider", "Measure", "Hintline", "Bare AI SDK route", "Ratio", "Goal", "Met"], rows));
   console.log(
     `\n- runs: ${RUNS} first tokens per route, ${CONVERSATIONS} conversations per size × ${WARM_TURNS} next messages; machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ` +
-      `Node ${process.version}; load average ${loadAtStart} at start, ${os.loadavg().map((l) => num(l, 1)).join(" ")} at end; ${num((performance.now() - started) / 1000, 0)} s`,
+      `Node ${process.version}; load average ${loadAtStart} at start, ${os
+        .loadavg()
+        .map((l) => num(l, 1))
+        .join(" ")} at end; ${num((performance.now() - started) / 1000, 0)} s`,
   );
 }
 

@@ -77,7 +77,15 @@ export async function startFake(provider: FakeProvider = "openai"): Promise<Fake
   const args =
     provider === "openai"
       ? [path.join(root, "tests/support/openai-fake-cli.ts"), "--port", String(port), "--host", "127.0.0.1"]
-      : [path.join(root, "tests/support/provider-fake-cli.ts"), "--provider", provider, "--port", String(port), "--host", "127.0.0.1"];
+      : [
+          path.join(root, "tests/support/provider-fake-cli.ts"),
+          "--provider",
+          provider,
+          "--port",
+          String(port),
+          "--host",
+          "127.0.0.1",
+        ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   const { logs } = track(child, `${provider}-fake`);
   const deadline = Date.now() + 15_000;
@@ -87,7 +95,10 @@ export async function startFake(provider: FakeProvider = "openai"): Promise<Fake
   }
   const control = `http://127.0.0.1:${port}/__fake`;
   const post = async (what: string, body?: unknown) => {
-    const response = await fetch(`${control}/${what}`, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
+    const response = await fetch(`${control}/${what}`, {
+      method: "POST",
+      body: body === undefined ? "" : JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`${provider}-fake ${what}: HTTP ${response.status} ${await response.text()}`);
   };
   return {
@@ -110,7 +121,9 @@ function nodeArgs(extra: readonly string[]): string[] {
 
 /** The node options `npm start` runs the server with (package.json's start script), e.g. the young generation's cap. */
 export function startScriptNodeOptions(): string[] {
-  const script = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const script = (
+    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+  ).scripts.start;
   return script.split(/\s+/).filter((word) => word.startsWith("--"));
 }
 
@@ -140,7 +153,8 @@ export async function startApp(
   { databaseUrl: shared, nodeOptions = [] }: { databaseUrl?: string; nodeOptions?: readonly string[] } = {},
 ): Promise<AppServer> {
   const distDir = process.env.HINTLINE_DIST_DIR || ".next";
-  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID")))
+    throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
   let databaseUrl = shared;
   if (!databaseUrl) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-bench-"));
@@ -165,11 +179,15 @@ export async function startApp(
   delete childEnv.HINTLINE_AUTH_TOKEN; // the proxy lets everything through without a token
   // The node process spawned here is the server itself (scripts/server.mjs runs Next.js in-process), so its pid is
   // the one to watch.
-  const child = spawn(process.execPath, [...startScriptNodeOptions(), ...nodeArgs(nodeOptions), path.join(root, "scripts/server.mjs")], {
-    cwd: root,
-    env: childEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...startScriptNodeOptions(), ...nodeArgs(nodeOptions), path.join(root, "scripts/server.mjs")],
+    {
+      cwd: root,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const { logs } = track(child, "hintline server");
   const url = `http://127.0.0.1:${port}`;
   await ready(child, `${url}/api/model`, logs, "the Hintline server");
@@ -177,15 +195,23 @@ export async function startApp(
 }
 
 /** A separate Next.js app (e.g. bench/bare-app, already built) under `next start` on a free loopback port. */
-export async function startNextApp(dir: string, env: Record<string, string>, { nodeOptions = [] }: { nodeOptions?: readonly string[] } = {}): Promise<AppServer> {
+export async function startNextApp(
+  dir: string,
+  env: Record<string, string>,
+  { nodeOptions = [] }: { nodeOptions?: readonly string[] } = {},
+): Promise<AppServer> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
   const nextBin = path.join(root, "node_modules/next/dist/bin/next");
-  const child = spawn(process.execPath, [...nodeArgs(nodeOptions), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: dir,
-    env: childEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs(nodeOptions), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: dir,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const { logs } = track(child, `next start (${path.basename(dir)})`);
   const url = `http://127.0.0.1:${port}`;
   await ready(child, `${url}/`, logs, `next start in ${dir}`);

@@ -45,7 +45,9 @@ async function databaseBytes(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return Number((await client.query<{ size: string }>("SELECT pg_database_size(current_database()) AS size")).rows[0]!.size);
+    return Number(
+      (await client.query<{ size: string }>("SELECT pg_database_size(current_database()) AS size")).rows[0]!.size,
+    );
   } finally {
     await client.end();
   }
@@ -85,25 +87,38 @@ async function serverLag(app: App): Promise<number> {
  * One request while GET /api/model is polled: how long it took (body read whole), the longest poll wait, the server's
  * longest event-loop delay meanwhile, the status.
  */
-async function timed(app: App, request: () => Promise<Response>): Promise<{ took: number; longest: number; lag: number; status: number | "timeout" }> {
+async function timed(
+  app: App,
+  request: () => Promise<Response>,
+): Promise<{ took: number; longest: number; lag: number; status: number | "timeout" }> {
   await serverLag(app);
   const start = performance.now();
   const work = request().then(async (r) => {
     await r.arrayBuffer();
     return r.status;
   });
-  const { longest } = await longestWait(`${app.url}/api/model`, work.catch(() => 0));
+  const { longest } = await longestWait(
+    `${app.url}/api/model`,
+    work.catch(() => 0),
+  );
   const status = await work.catch(() => "timeout" as const);
   const took = performance.now() - start;
   return { took, longest, lag: await serverLag(app), status };
 }
 
-async function seedPostgres(url: string, id: string, messages: Array<{ id: string; role: string; parts: unknown }>): Promise<void> {
+async function seedPostgres(
+  url: string,
+  id: string,
+  messages: Array<{ id: string; role: string; parts: unknown }>,
+): Promise<void> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`INSERT INTO "Conversation" ("id", "updatedAt", "messageSeq") VALUES ($1, now(), $2)`, [id, messages.length]);
+    await client.query(`INSERT INTO "Conversation" ("id", "updatedAt", "messageSeq") VALUES ($1, now(), $2)`, [
+      id,
+      messages.length,
+    ]);
     await client.query(
       `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "updatedAt")
        SELECT $1, m->>'id', (ord - 1)::int, m->>'role', m->'parts', '{}'::jsonb, 'complete', now() FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(m, ord)`,
@@ -120,7 +135,9 @@ async function branchCases(app: App): Promise<void> {
   const messages = Array.from({ length: BRANCH_MESSAGES }, (_, i) => ({
     id: `m${i}`,
     role: i % 2 ? "assistant" : "user",
-    parts: [{ type: "text", text: `Message ${i}: ${"a sentence of ordinary length about the work at hand ".repeat(2)}` }],
+    parts: [
+      { type: "text", text: `Message ${i}: ${"a sentence of ordinary length about the work at hand ".repeat(2)}` },
+    ],
   }));
   const json = (method: string, body: unknown): RequestInit => ({
     method,
@@ -129,7 +146,10 @@ async function branchCases(app: App): Promise<void> {
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   if (app.databaseUrl.startsWith("file:")) {
-    const imported = await fetch(`${app.url}/api/conversations/import`, json("POST", { version: 1, conversation: { id, messages } }));
+    const imported = await fetch(
+      `${app.url}/api/conversations/import`,
+      json("POST", { version: 1, conversation: { id, messages } }),
+    );
     if (imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${await imported.text()}`);
   } else {
     // The same rows written directly: importing 20,000 messages exceeds the import's 5 s transaction on a busy PostgreSQL.
@@ -138,17 +158,51 @@ async function branchCases(app: App): Promise<void> {
   // Warm-up: each route's code is loaded by its first request (hundreds of ms), which is not what is measured here.
   const small = `${id}-warm`;
   const two = messages.slice(0, 2);
-  await fetch(`${app.url}/api/conversations/import`, json("POST", { version: 1, conversation: { id: small, messages: two } }));
+  await fetch(
+    `${app.url}/api/conversations/import`,
+    json("POST", { version: 1, conversation: { id: small, messages: two } }),
+  );
   await (await fetch(`${app.url}/api/conversations/${small}`)).arrayBuffer();
-  await (await fetch(`${app.url}/api/chat`, json("POST", { id: small, editOf: "m0", message: { id: "w0", role: "user", parts: [{ type: "text", text: "edited" }] } }))).arrayBuffer();
-  await (await fetch(`${app.url}/api/conversations/${small}/branches`, json("POST", { anchorId: "", ordinal: 1 }))).arrayBuffer();
+  await (
+    await fetch(
+      `${app.url}/api/chat`,
+      json("POST", {
+        id: small,
+        editOf: "m0",
+        message: { id: "w0", role: "user", parts: [{ type: "text", text: "edited" }] },
+      }),
+    )
+  ).arrayBuffer();
+  await (
+    await fetch(`${app.url}/api/conversations/${small}/branches`, json("POST", { anchorId: "", ordinal: 1 }))
+  ).arrayBuffer();
   const n = BRANCH_MESSAGES.toLocaleString("en");
   const cases: Array<[string, () => Promise<Response>]> = [
     // The reference: a switch answers the whole conversation, which is read (and sent) like this.
-    [`open the conversation (GET, ${n} messages)`, () => fetch(`${app.url}/api/conversations/${id}`, { signal: AbortSignal.timeout(TIMEOUT_MS) })],
-    [`edit the first of ${n} messages (archives ${n})`, () => fetch(`${app.url}/api/chat`, json("POST", { id, editOf: "m0", message: { id: "e0", role: "user", parts: [{ type: "text", text: "edited" }] } }))],
-    [`switch back (restores ${n}, archives 2)`, () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 1 }))],
-    [`switch again (archives ${n}, restores 2)`, () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 2 }))],
+    [
+      `open the conversation (GET, ${n} messages)`,
+      () => fetch(`${app.url}/api/conversations/${id}`, { signal: AbortSignal.timeout(TIMEOUT_MS) }),
+    ],
+    [
+      `edit the first of ${n} messages (archives ${n})`,
+      () =>
+        fetch(
+          `${app.url}/api/chat`,
+          json("POST", {
+            id,
+            editOf: "m0",
+            message: { id: "e0", role: "user", parts: [{ type: "text", text: "edited" }] },
+          }),
+        ),
+    ],
+    [
+      `switch back (restores ${n}, archives 2)`,
+      () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 1 })),
+    ],
+    [
+      `switch again (archives ${n}, restores 2)`,
+      () => fetch(`${app.url}/api/conversations/${id}/branches`, json("POST", { anchorId: "", ordinal: 2 })),
+    ],
   ];
   for (const [name, request] of cases) {
     const before = await databaseBytes(app.databaseUrl);
@@ -158,7 +212,9 @@ async function branchCases(app: App): Promise<void> {
       return;
     }
     const growth = (await databaseBytes(app.databaseUrl)) - before;
-    console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${lag.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
+    console.log(
+      `| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${lag.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`,
+    );
   }
 }
 
@@ -167,13 +223,25 @@ async function main(): Promise<void> {
   const fake = await startFake();
   await fake.setReply("A short reply.");
   // The fake's model takes images, for the conversation holding three of 8 MiB.
-  const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CONTEXT_WINDOW: "128000", HINTLINE_IMAGE_MODELS: "fake-model" };
+  const env = {
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: "bench",
+    HINTLINE_MODEL: "fake-model",
+    HINTLINE_CONTEXT_WINDOW: "128000",
+    HINTLINE_IMAGE_MODELS: "fake-model",
+  };
   const app = await startApp(env, shared ? { databaseUrl: shared } : {});
   const dbUrl = app.databaseUrl;
-  console.log(`\n### Stalls (${shared ? "PostgreSQL" : "SQLite"}): one upload at a time, GET /api/model polled meanwhile\n`);
+  console.log(
+    `\n### Stalls (${shared ? "PostgreSQL" : "SQLite"}): one upload at a time, GET /api/model polled meanwhile\n`,
+  );
   console.log("| upload | took | longest poll wait | database growth |\n| --- | --- | --- | --- |");
   // Warm-up: the first request of each kind loads code.
-  await fetch(`${app.url}/api/workspaces/default/knowledge/warm.txt`, { method: "PUT", headers: { "content-type": "text/plain" }, body: "warm up" });
+  await fetch(`${app.url}/api/workspaces/default/knowledge/warm.txt`, {
+    method: "PUT",
+    headers: { "content-type": "text/plain" },
+    body: "warm up",
+  });
   // The machine's own noise: the longest wait over 3 s with nothing else running.
   await serverLag(app);
   const idle = await longestWait(`${app.url}/api/model`, new Promise((resolve) => setTimeout(resolve, 3_000)));
@@ -189,7 +257,10 @@ async function main(): Promise<void> {
       body,
       signal: AbortSignal.timeout(TIMEOUT_MS),
     }).then((r) => r.status);
-    const { longest } = await longestWait(`${app.url}/api/model`, upload.catch(() => 0));
+    const { longest } = await longestWait(
+      `${app.url}/api/model`,
+      upload.catch(() => 0),
+    );
     const status = await upload.catch(() => "timeout");
     const took = performance.now() - start;
     if (status === "timeout") {
@@ -197,17 +268,23 @@ async function main(): Promise<void> {
       break;
     }
     const growth = (await databaseBytes(dbUrl)) - before;
-    console.log(`| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`);
+    console.log(
+      `| ${name} (HTTP ${status}) | ${(took / 1000).toFixed(2)} s | ${longest.toFixed(0)} ms | ${(growth / MiB).toFixed(1)} MiB |`,
+    );
   }
   if (!only || only === "branches") {
     console.log(
       `\n| branch operation (whole response read) | took | longest poll wait | server's longest event-loop delay | database growth |\n| --- | --- | --- | --- | --- |`,
     );
-    console.log(`| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | ${idleLag.toFixed(0)} ms | – |`);
+    console.log(
+      `| nothing (3 s idle, the baseline) | – | ${idle.longest.toFixed(0)} ms | ${idleLag.toFixed(0)} ms | – |`,
+    );
     await branchCases(app);
   }
   if (!only || only === "inputs") {
-    console.log(`\nIdle baseline: longest poll wait ${idle.longest.toFixed(0)} ms, server's longest event-loop delay ${idleLag.toFixed(0)} ms.`);
+    console.log(
+      `\nIdle baseline: longest poll wait ${idle.longest.toFixed(0)} ms, server's longest event-loop delay ${idleLag.toFixed(0)} ms.`,
+    );
     await inputCases(app.url, fake, (request) => timed(app, request));
   }
 }

@@ -15,14 +15,23 @@ const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `
 type Decision = { chosen: string; reason: string; alpha: number; alphaFrom: string };
 type Figures = { configured: string; calls: number; input: number; cached: number; statuses: Decision };
 
-async function run(url: string, fake: Awaited<ReturnType<typeof startOpenAIFake>>, strategy: string, every: number): Promise<Figures> {
+async function run(
+  url: string,
+  fake: Awaited<ReturnType<typeof startOpenAIFake>>,
+  strategy: string,
+  every: number,
+): Promise<Figures> {
   const id = `strategy-${strategy}-${Date.now()}`;
   const post = async (text: string, replies: FakeReply[]) => {
     fake.enqueue(...replies);
     const response = await fetch(`${url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ id, message: { id: `${id}-${Math.random().toString(36).slice(2)}`, role: "user", parts: [{ type: "text", text }] }, timezone: "UTC" }),
+      body: JSON.stringify({
+        id,
+        message: { id: `${id}-${Math.random().toString(36).slice(2)}`, role: "user", parts: [{ type: "text", text }] },
+        timezone: "UTC",
+      }),
     });
     await response.text();
     if (!response.ok) throw new Error(`chat: HTTP ${response.status}`);
@@ -30,10 +39,17 @@ async function run(url: string, fake: Awaited<ReturnType<typeof startOpenAIFake>
   // Every `every` turns the person adds a task in the panel: the runtime state changes (1 = at every turn).
   const turn = async (i: number) => {
     if (i > 0 && i % every === 0) {
-      const added = await fetch(`${url}/api/conversations/${id}/tasks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ subject: `Task ${i}` }) });
+      const added = await fetch(`${url}/api/conversations/${id}/tasks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ subject: `Task ${i}` }),
+      });
       if (!added.ok) throw new Error(`task: HTTP ${added.status}`);
     }
-    await post(`Step ${i}: ${words(25, `q${i}x`)}`, [{ kind: "tools", calls: [{ name: "TaskList", arguments: {} }] }, { text: `${words(70, `a${i}x`)}.` }]);
+    await post(`Step ${i}: ${words(25, `q${i}x`)}`, [
+      { kind: "tools", calls: [{ name: "TaskList", arguments: {} }] },
+      { text: `${words(70, `a${i}x`)}.` },
+    ]);
   };
   await turn(0);
   const patch = await fetch(`${url}/api/conversations/${id}`, {
@@ -62,7 +78,10 @@ async function main(): Promise<void> {
   const fake = await startOpenAIFake({ cacheMinTokens: CACHE_MIN_TOKENS });
   try {
     const app = await startApp({ OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "bench", HINTLINE_MODEL: "gpt-4o-mini" });
-    for (const provider of [{ name: "a provider that caches (OpenAI's rule)", min: CACHE_MIN_TOKENS }, { name: "a provider that caches nothing", min: Number.MAX_SAFE_INTEGER }]) {
+    for (const provider of [
+      { name: "a provider that caches (OpenAI's rule)", min: CACHE_MIN_TOKENS },
+      { name: "a provider that caches nothing", min: Number.MAX_SAFE_INTEGER },
+    ]) {
       fake.setCacheMinTokens(provider.min);
       for (const every of [10, 1]) {
         const results: Figures[] = [];
@@ -76,11 +95,15 @@ async function main(): Promise<void> {
         console.log("|---|---|---|---|---|---|");
         for (const f of results) {
           const share = f.input ? Math.round((100 * f.cached) / f.input) : 0;
-          console.log(`| ${f.configured} | ${f.calls} | ${f.input.toLocaleString("en")} | ${f.cached.toLocaleString("en")} | ${share} % | $${cost(f).toFixed(5)} |`);
+          console.log(
+            `| ${f.configured} | ${f.calls} | ${f.input.toLocaleString("en")} | ${f.cached.toLocaleString("en")} | ${share} % | $${cost(f).toFixed(5)} |`,
+          );
         }
         const cheapest = results.slice(0, 2).reduce((a, b) => (cost(a) <= cost(b) ? a : b));
         const auto = results[2]!.statuses;
-        console.log(`\nCheaper of the two: ${cheapest.configured}. auto's last call chose ${auto.chosen} (α = ${auto.alpha}, ${auto.alphaFrom}): ${auto.reason}.`);
+        console.log(
+          `\nCheaper of the two: ${cheapest.configured}. auto's last call chose ${auto.chosen} (α = ${auto.alpha}, ${auto.alphaFrom}): ${auto.reason}.`,
+        );
       }
     }
   } finally {

@@ -20,15 +20,33 @@ export type StreamResult = {
   compressed: boolean;
 };
 
-type Chunk = { type?: string; delta?: string; errorText?: string; data?: { inputTokens?: number; triggerTokens?: number } };
+type Chunk = {
+  type?: string;
+  delta?: string;
+  errorText?: string;
+  data?: { inputTokens?: number; triggerTokens?: number };
+};
 
 export async function postStream(url: string, body: unknown): Promise<StreamResult> {
   const payload = JSON.stringify(body);
-  const result: StreamResult = { status: 0, ttftMs: Number.NaN, totalMs: 0, deltaSpanMs: 0, chars: 0, deltas: 0, finished: false, compressed: false };
+  const result: StreamResult = {
+    status: 0,
+    ttftMs: Number.NaN,
+    totalMs: 0,
+    deltaSpanMs: 0,
+    chars: 0,
+    deltas: 0,
+    finished: false,
+    compressed: false,
+  };
   const start = performance.now();
   let lastDelta = start;
   try {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: payload });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: payload,
+    });
     result.status = response.status;
     if (!response.ok || !response.body) {
       result.error = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
@@ -71,7 +89,11 @@ export async function postStream(url: string, body: unknown): Promise<StreamResu
 
 /** Sends a JSON body and returns the parsed JSON answer (throws on a non-2xx status). */
 export async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${url}: HTTP ${response.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;

@@ -12,7 +12,11 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-wsbench-"));
 process.env.DATABASE_URL = `file:${path.join(dir, "bench.db")}`;
-execFileSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], { cwd: root, env: process.env, stdio: "pipe" });
+execFileSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], {
+  cwd: root,
+  env: process.env,
+  stdio: "pipe",
+});
 
 const { defaultSettings } = await import("../lib/agent/settings.ts");
 const { countTokens } = await import("../lib/agent/token-count.ts");
@@ -36,7 +40,20 @@ async function time(fn: () => Promise<unknown>, iterations: number): Promise<num
   return median(samples);
 }
 
-const WORDS = ["river", "valley", "erosion", "delta", "granite", "glacier", "sediment", "basin", "meander", "estuary", "plateau", "canyon"];
+const WORDS = [
+  "river",
+  "valley",
+  "erosion",
+  "delta",
+  "granite",
+  "glacier",
+  "sediment",
+  "basin",
+  "meander",
+  "estuary",
+  "plateau",
+  "canyon",
+];
 function fileText(index: number, bytes: number): string {
   const lines: string[] = [];
   let size = 0;
@@ -50,11 +67,19 @@ function fileText(index: number, bytes: number): string {
 
 async function workspaceOf(name: string, fileBytes: number) {
   const ws = await addWorkspace(OPERATOR, { name, instructions: "Answer from the knowledge files; cite the path." });
-  await saveKnowledge(ws.id, "KNOWLEDGE.md", `# ${name}\n${Array.from({ length: 50 }, (_, i) => `- notes/file-${i}.md: records ${i * 1000}–${i * 1000 + 999}`).join("\n")}`);
+  await saveKnowledge(
+    ws.id,
+    "KNOWLEDGE.md",
+    `# ${name}\n${Array.from({ length: 50 }, (_, i) => `- notes/file-${i}.md: records ${i * 1000}–${i * 1000 + 999}`).join("\n")}`,
+  );
   for (let i = 0; i < 50; i++) await saveKnowledge(ws.id, `notes/file-${i}.md`, fileText(i, fileBytes));
   let memoryTokens = 0;
   for (let i = 0; memoryTokens < 8_000; i++) {
-    const entry = await rememberEntry(ws.id, `Fact ${i}: the survey of ${WORDS[i % WORDS.length]} site ${i} was finished in week ${i % 52}`, "person");
+    const entry = await rememberEntry(
+      ws.id,
+      `Fact ${i}: the survey of ${WORDS[i % WORDS.length]} site ${i} was finished in week ${i % 52}`,
+      "person",
+    );
     memoryTokens += countTokens(`- ${entry.text}\n`);
   }
   return { ws, memoryTokens };
@@ -90,7 +115,8 @@ for (const fileBytes of [4_000, 40_000]) {
     for (const query of [["granite"], ["glacier", "record"], ["estuary", "canyon", "week"], ["nothing", "matches"]]) {
       const ms = await time(async () => {
         const hits = await searchKnowledgeLines({ workspaceId: ws.id, words: query, limit: 50 });
-        if (hits.length === 0 && query.length > 1) await searchKnowledgeLines({ workspaceId: ws.id, words: query, anyWord: true, limit: 50 });
+        if (hits.length === 0 && query.length > 1)
+          await searchKnowledgeLines({ workspaceId: ws.id, words: query, anyWord: true, limit: 50 });
       }, 30);
       console.log(`  KnowledgeSearch "${query.join(" ")}" over 2 MB: ${ms.toFixed(2)} ms`);
     }

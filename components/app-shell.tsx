@@ -127,7 +127,11 @@ export function AppShell({
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold">
           <Logo /> Hintline
         </div>
-        <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} onNavigate={() => setDrawer(false)} />
+        <ConversationList
+          activeId={activeId}
+          conversationWorkspaceId={activeId ? workspaceId : undefined}
+          onNavigate={() => setDrawer(false)}
+        />
         <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
           <HintsToggle />
           <ThemeToggle />
@@ -160,7 +164,11 @@ export function AppShell({
             {storedTitle ?? title}
           </h1>
           <div className="hidden shrink-0 @xl:flex">
-            {activeId ? <ModelPicker conversationId={activeId} stored={stored} model={model} /> : <ModelBadge model={model} />}
+            {activeId ? (
+              <ModelPicker conversationId={activeId} stored={stored} model={model} />
+            ) : (
+              <ModelBadge model={model} />
+            )}
           </div>
           {panel && (
             <button

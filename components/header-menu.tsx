@@ -7,9 +7,18 @@ import { useUiStore } from "@/lib/stores/ui-store";
 import { useTheme } from "./theme-toggle";
 import { MoreIcon } from "./ui/icons";
 
-const item = "flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-sm outline-none data-[highlighted]:bg-chip";
+const item =
+  "flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-sm outline-none data-[highlighted]:bg-chip";
 
-export function HeaderMenu({ model, onShortcuts, className = "" }: { model: ModelInfo; onShortcuts: () => void; className?: string }) {
+export function HeaderMenu({
+  model,
+  onShortcuts,
+  className = "",
+}: {
+  model: ModelInfo;
+  onShortcuts: () => void;
+  className?: string;
+}) {
   const showHints = useUiStore((s) => s.showHints);
   const toggleHints = useUiStore((s) => s.toggleHints);
   const { toggle, label } = useTheme();
@@ -25,13 +34,22 @@ export function HeaderMenu({ model, onShortcuts, className = "" }: { model: Mode
         <MoreIcon />
       </Menu.Trigger>
       <Menu.Portal>
-        <Menu.Content align="end" sideOffset={4} className="z-50 min-w-56 rounded-xl border border-border bg-elevated p-1 shadow-xl">
+        <Menu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-56 rounded-xl border border-border bg-elevated p-1 shadow-xl"
+        >
           <Menu.Label className="px-2.5 py-1.5 text-xs text-muted">
             {model.isDemo ? "Demo model" : model.provider} · <span className="font-medium text-fg">{model.id}</span> ·{" "}
             {model.contextWindow.toLocaleString()} tokens
           </Menu.Label>
           <Menu.Separator className="my-1 h-px bg-border" />
-          <Menu.CheckboxItem checked={showHints} onCheckedChange={toggleHints} onSelect={(e) => e.preventDefault()} className={item}>
+          <Menu.CheckboxItem
+            checked={showHints}
+            onCheckedChange={toggleHints}
+            onSelect={(e) => e.preventDefault()}
+            className={item}
+          >
             <span aria-hidden="true" className="w-4 text-center">
               {showHints ? "✓" : ""}
             </span>

@@ -12,7 +12,11 @@ export function HintsToggle() {
       data-testid="toggle-hints"
       aria-pressed={showHints}
       onClick={toggleHints}
-      title={showHints ? "Hide the hints the model was given (they stay in its context)" : "Show the hints the model was given"}
+      title={
+        showHints
+          ? "Hide the hints the model was given (they stay in its context)"
+          : "Show the hints the model was given"
+      }
       className={`flex shrink-0 items-center gap-1.5 rounded-lg px-2 py-2 text-xs font-medium whitespace-nowrap hover:bg-chip ${showHints ? "text-fg" : "text-muted"}`}
     >
       <EyeIcon />

@@ -22,7 +22,8 @@ export function LiveEvents() {
       timer = undefined;
       const events = [...pending.values()];
       pending.clear();
-      if (events.some((e) => e.type === "conversations")) void useConversationsStore.getState().refresh().catch(warnFailure("reloading the conversation list failed"));
+      if (events.some((e) => e.type === "conversations"))
+        void useConversationsStore.getState().refresh().catch(warnFailure("reloading the conversation list failed"));
       for (const event of events) {
         if (event.type === "conversation") useLiveStore.getState().conversationChanged(event.id);
         if (event.type === "tasks") void useTasksStore.getState().reload(event.id);

@@ -1,7 +1,8 @@
 import type { ModelInfo } from "@/lib/chat-message";
 
 export function ModelBadge({ model }: { model: ModelInfo }) {
-  const window = model.contextWindow >= 1000 ? `${Math.round(model.contextWindow / 1000)}k` : String(model.contextWindow);
+  const window =
+    model.contextWindow >= 1000 ? `${Math.round(model.contextWindow / 1000)}k` : String(model.contextWindow);
   return (
     <span
       data-testid="model-badge"
@@ -10,7 +11,11 @@ export function ModelBadge({ model }: { model: ModelInfo }) {
     >
       {model.isDemo && <span className="rounded-full bg-accent/15 px-1.5 font-medium text-accent">Demo</span>}
       {/* Compact on a narrow header (a container query): the demo's name goes, a real model's is cut. */}
-      <span className={`max-w-[5.5rem] truncate font-medium text-fg/80 @3xl:inline @3xl:max-w-[9rem] ${model.isDemo ? "hidden" : ""}`}>{model.id}</span>
+      <span
+        className={`max-w-[5.5rem] truncate font-medium text-fg/80 @3xl:inline @3xl:max-w-[9rem] ${model.isDemo ? "hidden" : ""}`}
+      >
+        {model.id}
+      </span>
       <span className="hidden @3xl:inline">· {window} context</span>
       <span className="@3xl:hidden">· {window}</span>
     </span>

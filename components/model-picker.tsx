@@ -21,7 +21,15 @@ const modelList = () => {
   return listed;
 };
 
-export function ModelPicker({ conversationId, stored, model }: { conversationId: string; stored: boolean; model: ModelInfo }) {
+export function ModelPicker({
+  conversationId,
+  stored,
+  model,
+}: {
+  conversationId: string;
+  stored: boolean;
+  model: ModelInfo;
+}) {
   const id = useId();
   const [models, setModels] = useState<ModelInfo[]>([model]);
   const [current, setCurrent] = useState(model);
@@ -36,7 +44,9 @@ export function ModelPicker({ conversationId, stored, model }: { conversationId:
   useEffect(() => {
     let live = true;
     modelList()
-      .then((list) => live && setModels(list.models.some((m) => m.id === model.id) ? list.models : [model, ...list.models]))
+      .then(
+        (list) => live && setModels(list.models.some((m) => m.id === model.id) ? list.models : [model, ...list.models]),
+      )
       .catch(() => live && setError("The model list could not be loaded."));
     return () => {
       live = false;
@@ -58,10 +68,13 @@ export function ModelPicker({ conversationId, stored, model }: { conversationId:
     }
     setSaving(true);
     try {
-      const view = await apiFetch<{ model: ModelInfo; contextUsage: ContextUsage | null }>(`/api/conversations/${encodeURIComponent(conversationId)}`, {
-        method: "PATCH",
-        body: JSON.stringify({ model: next }),
-      });
+      const view = await apiFetch<{ model: ModelInfo; contextUsage: ContextUsage | null }>(
+        `/api/conversations/${encodeURIComponent(conversationId)}`,
+        {
+          method: "PATCH",
+          body: JSON.stringify({ model: next }),
+        },
+      );
       setCurrent(view.model);
       if (view.contextUsage) receiveUsage(view.contextUsage);
     } catch (failure) {

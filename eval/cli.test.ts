@@ -13,9 +13,15 @@ import { baseUrlProblem } from "./preflight.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "eval/cli.ts"), ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "eval/cli.ts"), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -40,8 +46,14 @@ describe("npm run eval with an unusable --base-url", () => {
     const closed = await listen(() => {});
     closedUrl = closed.url;
     await new Promise((resolve) => closed.server.close(resolve));
-    html = await listen((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html>router login</html>"));
-    notFound = await listen((_req, res) => res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "model 'nope' not found" } })));
+    html = await listen((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<html>router login</html>"),
+    );
+    notFound = await listen((_req, res) =>
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "model 'nope' not found" } })),
+    );
     fake = await startOpenAIFake();
   });
 
@@ -52,9 +64,20 @@ describe("npm run eval with an unusable --base-url", () => {
   });
 
   it("exits 1 naming the URL and that nothing listens there, before playing any scenario", async () => {
-    const result = await runCli(["--base-url", closedUrl, "--model", "x", "--only", "time-after-jump", "--out", path.join(root, ".eval-test-out")]);
+    const result = await runCli([
+      "--base-url",
+      closedUrl,
+      "--model",
+      "x",
+      "--only",
+      "time-after-jump",
+      "--out",
+      path.join(root, ".eval-test-out"),
+    ]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`The model server at ${closedUrl} cannot be used: the connection was refused (nothing listens there).`);
+    expect(result.stderr).toContain(
+      `The model server at ${closedUrl} cannot be used: the connection was refused (nothing listens there).`,
+    );
     expect(result.stdout).not.toContain("0 %");
     expect(result.stderr).not.toContain("[1/");
   }, 120_000);
@@ -66,10 +89,16 @@ describe("npm run eval with an unusable --base-url", () => {
     expect(await baseUrlProblem({ baseUrl: html.url, model: "m" })).toBe(
       `The model server at ${html.url} cannot be used: POST ${html.url}/chat/completions answered text/html, not the OpenAI Chat Completions API.`,
     );
-    expect(await baseUrlProblem({ baseUrl: "localhost:11434", model: "m" })).toContain("it is not an http or https URL");
-    expect(await baseUrlProblem({ baseUrl: "not a url", model: "m" })).toContain("The model server at not a url cannot be used: it is not a URL");
+    expect(await baseUrlProblem({ baseUrl: "localhost:11434", model: "m" })).toContain(
+      "it is not an http or https URL",
+    );
+    expect(await baseUrlProblem({ baseUrl: "not a url", model: "m" })).toContain(
+      "The model server at not a url cannot be used: it is not a URL",
+    );
     fake.enqueue({ kind: "http-error", status: 401, body: { error: { message: "Incorrect API key provided" } } });
-    expect(await baseUrlProblem({ baseUrl: fake.url, model: "m", apiKey: "bad" })).toContain("answered HTTP 401: Incorrect API key provided (check --api-key)");
+    expect(await baseUrlProblem({ baseUrl: fake.url, model: "m", apiKey: "bad" })).toContain(
+      "answered HTTP 401: Incorrect API key provided (check --api-key)",
+    );
   });
 
   it("accepts a server that speaks the API", async () => {
@@ -87,9 +116,14 @@ describe("npm run eval's flags", () => {
 
   it("says to put -- before the options when npm kept them for itself", async () => {
     // `npm run eval --base-url URL --model M` (no --) hands the script only "URL M" and keeps the flags as npm_config_*.
-    const result = await runCli(["http://localhost:1/v1", "m"], { npm_config_base_url: "true", npm_config_model: "true" });
+    const result = await runCli(["http://localhost:1/v1", "m"], {
+      npm_config_base_url: "true",
+      npm_config_model: "true",
+    });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain("npm kept --base-url, --model for itself; put -- before the eval's options (npm run eval -- --base-url …)");
+    expect(result.stderr).toContain(
+      "npm kept --base-url, --model for itself; put -- before the eval's options (npm run eval -- --base-url …)",
+    );
     expect(result.stderr).toContain("usage: npm run eval --");
   }, 120_000);
 
@@ -97,7 +131,9 @@ describe("npm run eval's flags", () => {
     const out = path.join(os.tmpdir(), `hintline-eval-cli-${process.pid}`);
     const result = await runCli(["--api-key", "sk-unused", "--only", "time-after-jump", "--out", out]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain("eval: --api-key applies only with --base-url (without it the built-in demo model answers");
+    expect(result.stderr).toContain(
+      "eval: --api-key applies only with --base-url (without it the built-in demo model answers",
+    );
     expect(result.stderr).not.toContain("[1/");
   }, 120_000);
 
@@ -106,10 +142,20 @@ describe("npm run eval's flags", () => {
     expect(() => check("--model", "llama3.1:8b")).toThrow("--model applies only with --base-url");
     expect(() => check("--model", "m", "--api-key", "k")).toThrow("--model and --api-key apply only with --base-url");
     for (const window of ["abc", "0", "-5", "1.5", "", "20000000"]) {
-      expect(() => check(`--context-window=${window}`), window).toThrow(`--context-window must be a whole number of tokens from 1 to 10,000,000 (got "${window}")`);
+      expect(() => check(`--context-window=${window}`), window).toThrow(
+        `--context-window must be a whole number of tokens from 1 to 10,000,000 (got "${window}")`,
+      );
     }
     expect(() => check("--only", " , ")).toThrow("--only names no scenario");
-    expect(check("--context-window", "32000", "--only", "a, b", "--runs", "2")).toEqual({ runs: 2, contextWindow: 32_000, only: ["a", "b"] });
-    expect(check("--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--api-key", "k")).toEqual({ runs: 1, contextWindow: undefined, only: undefined });
+    expect(check("--context-window", "32000", "--only", "a, b", "--runs", "2")).toEqual({
+      runs: 2,
+      contextWindow: 32_000,
+      only: ["a", "b"],
+    });
+    expect(check("--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--api-key", "k")).toEqual({
+      runs: 1,
+      contextWindow: undefined,
+      only: undefined,
+    });
   });
 });

@@ -29,14 +29,28 @@ async function main() {
   }
   const { runs, contextWindow, only } = checkedOptions(values);
   if (values["base-url"]) {
-    const problem = await baseUrlProblem({ baseUrl: values["base-url"], model: values.model!, apiKey: values["api-key"] });
+    const problem = await baseUrlProblem({
+      baseUrl: values["base-url"],
+      model: values.model!,
+      apiKey: values["api-key"],
+    });
     if (problem) throw new Error(problem);
   }
   const { prepareEnvironment } = await import("./harness.ts");
   const { formatTable, runEval, writeReport } = await import("./run.ts");
-  const env = prepareEnvironment({ baseUrl: values["base-url"], model: values.model, apiKey: values["api-key"], contextWindow });
+  const env = prepareEnvironment({
+    baseUrl: values["base-url"],
+    model: values.model,
+    apiKey: values["api-key"],
+    contextWindow,
+  });
   try {
-    const report = await runEval({ only, runs, baseUrl: values["base-url"], onProgress: progressReporter(process.stderr) });
+    const report = await runEval({
+      only,
+      runs,
+      baseUrl: values["base-url"],
+      onProgress: progressReporter(process.stderr),
+    });
     console.log(`model: ${report.model.id} (${report.model.provider}), ${runs} run(s) per variant\n`);
     console.log(formatTable(report.rows));
     const file = writeReport(report, values.out!);

@@ -8,14 +8,29 @@ import type { Scenario } from "./scenarios.ts";
 
 export const SURVEY_FIRST_LINE = "Station 001: Elbe at Dresden, gauge 4.17 m, logger LX-7310";
 
-const RIVERS = ["Rhine", "Danube", "Oder", "Weser", "Main", "Mosel", "Neckar", "Saale", "Havel", "Spree", "Inn", "Isar"];
+const RIVERS = [
+  "Rhine",
+  "Danube",
+  "Oder",
+  "Weser",
+  "Main",
+  "Mosel",
+  "Neckar",
+  "Saale",
+  "Havel",
+  "Spree",
+  "Inn",
+  "Isar",
+];
 
 /** A 120-line survey, one station a line (about 3,000 tokens), the first line fixed. */
 export function surveyFile(): string {
   const lines = [SURVEY_FIRST_LINE];
   for (let i = 2; i <= 120; i++) {
     const river = RIVERS[i % RIVERS.length]!;
-    lines.push(`Station ${String(i).padStart(3, "0")}: ${river} at kilometre ${i * 7}, gauge ${((i * 37) % 500) / 100 + 1} m, logger LX-${7310 + i * 13}`);
+    lines.push(
+      `Station ${String(i).padStart(3, "0")}: ${river} at kilometre ${i * 7}, gauge ${((i * 37) % 500) / 100 + 1} m, logger LX-${7310 + i * 13}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -14,7 +14,15 @@ describe("npm run eval (fast subset, demo model)", () => {
 
   beforeAll(async () => {
     env = prepareEnvironment({});
-    report = await runEval({ only: ["time-after-jump", "tool-keeps-failing", "compressed-path", "preference-across-conversations", "delegation-keeps-context-small"] });
+    report = await runEval({
+      only: [
+        "time-after-jump",
+        "tool-keeps-failing",
+        "compressed-path",
+        "preference-across-conversations",
+        "delegation-keeps-context-small",
+      ],
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -55,7 +63,8 @@ describe("npm run eval (fast subset, demo model)", () => {
 
   it("measures what hints, each status strategy, detailed errors, the ledger and memory from compression are worth on the demo model", () => {
     const accuracy = Object.fromEntries(report.rows.map((r) => [`${r.scenario} / ${r.variant}`, r.accuracy]));
-    for (const strategy of ["append", "replace", "auto"]) expect(accuracy[`time-after-jump / hints on · ${strategy}`]).toBe(1);
+    for (const strategy of ["append", "replace", "auto"])
+      expect(accuracy[`time-after-jump / hints on · ${strategy}`]).toBe(1);
     expect(accuracy["time-after-jump / hints off"]).toBe(0);
     expect(accuracy["tool-keeps-failing / hints on · append · detailed errors"]).toBe(1);
     expect(accuracy["tool-keeps-failing / hints on · append · plain errors"]).toBe(0);
@@ -67,19 +76,26 @@ describe("npm run eval (fast subset, demo model)", () => {
   });
 
   it("measures that delegating the work keeps the parent's context smaller than doing it itself, at the same accuracy", () => {
-    const row = (variant: string) => report.rows.find((r) => r.scenario === "delegation-keeps-context-small" && r.variant === `hints on · ${variant}`)!;
+    const row = (variant: string) =>
+      report.rows.find(
+        (r) => r.scenario === "delegation-keeps-context-small" && r.variant === `hints on · ${variant}`,
+      )!;
     const delegated = row("delegated");
     const itself = row("done itself");
     expect([delegated.accuracy, itself.accuracy]).toEqual([1, 1]);
     // The survey (about 3,000 tokens) is in the context of the agent that read it: the child's, when delegated.
     expect(itself.contextTokens - delegated.contextTokens).toBeGreaterThan(2000);
-    const record = report.records.find((r) => r.scenario === "delegation-keeps-context-small" && r.variant === "hints on · delegated")!;
+    const record = report.records.find(
+      (r) => r.scenario === "delegation-keeps-context-small" && r.variant === "hints on · delegated",
+    )!;
     expect(record.turns[1]!.toolCalls.map((call) => call.tool)).toEqual(["AgentSpawn"]);
   });
 
   it("prints a table and writes every request and answer as JSON", () => {
     const table = formatTable(report.rows).split("\n");
-    expect(table[0]).toMatch(/^scenario\s+variant\s+accuracy\s+right\s+steps\s+input tok\s+cached tok\s+context tok\s+wall ms$/);
+    expect(table[0]).toMatch(
+      /^scenario\s+variant\s+accuracy\s+right\s+steps\s+input tok\s+cached tok\s+context tok\s+wall ms$/,
+    );
     expect(table).toHaveLength(2 + report.rows.length);
     expect(table[2]).toMatch(/^time-after-jump\s+hints on · append\s+100 %\s+1\/1/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-eval-out-"));
@@ -90,6 +106,10 @@ describe("npm run eval (fast subset, demo model)", () => {
     expect(jump.turns[1]!.at).toBe("2026-07-01T12:00:00.000Z");
     expect(jump.turns[1]!.hints[0]).toContain("<current-time>2026-07-01T12:00:00</current-time>");
     expect(jump.turns[1]!.answer).toContain("12:00");
-    expect(jump.actions).toContainEqual({ at: "2026-07-01T09:00:00.000Z", action: "advance clock", detail: { hours: 3 } });
+    expect(jump.actions).toContainEqual({
+      at: "2026-07-01T09:00:00.000Z",
+      action: "advance clock",
+      detail: { hours: 3 },
+    });
   });
 });

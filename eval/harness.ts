@@ -33,7 +33,8 @@ export function prepareEnvironment(target: ModelTarget): { databaseUrl: string; 
     stdio: "pipe",
   });
   process.env.DATABASE_URL = databaseUrl;
-  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_CONTEXT_WINDOW"]) delete process.env[key];
+  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_CONTEXT_WINDOW"])
+    delete process.env[key];
   if (target.baseUrl) {
     process.env.OPENAI_BASE_URL = target.baseUrl;
     process.env.HINTLINE_MODEL = target.model ?? "gpt-4o-mini";
@@ -91,7 +92,11 @@ export class EvalConversation {
    * `memoryFromCompression`: the setting of a workspace `newWorkspace` makes (its default when not given);
    * `delegate`: whether the person hands the work to a subagent (the scenario reads it as `delegates`).
    */
-  constructor(start: string, options: Options = {}, shared?: { clock: SimulatedClock; turns: Turn[]; actions: Action[] }) {
+  constructor(
+    start: string,
+    options: Options = {},
+    shared?: { clock: SimulatedClock; turns: Turn[]; actions: Action[] },
+  ) {
     this.clock = shared?.clock ?? new SimulatedClock(start);
     this.turns = shared?.turns ?? [];
     this.actions = shared?.actions ?? [];
@@ -103,9 +108,14 @@ export class EvalConversation {
   async newWorkspace(): Promise<string> {
     const workspace = await addWorkspace(OPERATOR, { name: `eval ${this.id}` });
     if (this.#options.memoryFromCompression !== undefined) {
-      await editWorkspace(workspace.id, { settings: { memory: { fromCompression: this.#options.memoryFromCompression } } });
+      await editWorkspace(workspace.id, {
+        settings: { memory: { fromCompression: this.#options.memoryFromCompression } },
+      });
     }
-    this.#log("new workspace", { id: workspace.id, memoryFromCompression: this.#options.memoryFromCompression ?? true });
+    this.#log("new workspace", {
+      id: workspace.id,
+      memoryFromCompression: this.#options.memoryFromCompression ?? true,
+    });
     this.#workspaceId = workspace.id;
     return workspace.id;
   }
@@ -122,15 +132,29 @@ export class EvalConversation {
 
   /** Another conversation in the same workspace, on the same clock, recording into the same turns. */
   sibling(): EvalConversation {
-    const other = new EvalConversation("", this.#options, { clock: this.clock, turns: this.turns, actions: this.actions });
+    const other = new EvalConversation("", this.#options, {
+      clock: this.clock,
+      turns: this.turns,
+      actions: this.actions,
+    });
     other.#workspaceId = this.#workspaceId;
     return other;
   }
 
-  async open({ settings = {}, mode }: { settings?: Record<string, unknown>; mode?: "build" | "plan" } = {}): Promise<void> {
+  async open({
+    settings = {},
+    mode,
+  }: {
+    settings?: Record<string, unknown>;
+    mode?: "build" | "plan";
+  } = {}): Promise<void> {
     await ensureConversation({ id: this.id, settings: {}, workspaceId: this.#workspaceId });
     const strategy = this.#options.strategy ? { strategy: this.#options.strategy } : {};
-    const injection = { ...(settings.injection as object | undefined), ...strategy, injectRuntimeState: this.#options.hints ?? true };
+    const injection = {
+      ...(settings.injection as object | undefined),
+      ...strategy,
+      injectRuntimeState: this.#options.hints ?? true,
+    };
     await this.patch({ settings: { ...settings, injection }, ...(mode ? { mode } : {}) });
   }
 
@@ -210,7 +234,12 @@ export function describeReply(reply: ChatMessage, said: string, at: Date, wallMs
     else if (part.type === "data-compression") turn.compressions.push(part.data as CompressionData);
     else if (part.type.startsWith("tool-")) {
       const tool = part as { input?: unknown; output?: unknown; errorText?: string };
-      turn.toolCalls.push({ tool: part.type.slice(5), input: tool.input, output: tool.output, ...(tool.errorText ? { error: tool.errorText } : {}) });
+      turn.toolCalls.push({
+        tool: part.type.slice(5),
+        input: tool.input,
+        output: tool.output,
+        ...(tool.errorText ? { error: tool.errorText } : {}),
+      });
     }
   }
   turn.answer = texts.join("\n").trim();

@@ -15,7 +15,8 @@ const NETWORK_REASONS: Record<string, string> = {
 };
 
 function networkReason(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `no answer within ${timeoutMs / 1000} s`;
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return `no answer within ${timeoutMs / 1000} s`;
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   const code = cause?.code ?? (error as { code?: string })?.code;
   if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
@@ -28,7 +29,10 @@ function errorDetail(body: string): string {
     const message = JSON.parse(body)?.error?.message;
     if (typeof message === "string" && message) return message.slice(0, 200);
   } catch {}
-  const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const text = body
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return text.slice(0, 120);
 }
 
@@ -36,7 +40,12 @@ function errorDetail(body: string): string {
  * Null when `POST <baseUrl>/chat/completions` (one short message, streamed, cut after the headers) answers as the API does;
  * otherwise one sentence naming the URL and the reason.
  */
-export async function baseUrlProblem({ baseUrl, model, apiKey, timeoutMs = 15_000 }: BaseUrlProbe): Promise<string | null> {
+export async function baseUrlProblem({
+  baseUrl,
+  model,
+  apiKey,
+  timeoutMs = 15_000,
+}: BaseUrlProbe): Promise<string | null> {
   const unusable = (reason: string) => `The model server at ${baseUrl} cannot be used: ${reason}.`;
   let url: URL;
   try {
@@ -44,7 +53,8 @@ export async function baseUrlProblem({ baseUrl, model, apiKey, timeoutMs = 15_00
   } catch {
     return unusable("it is not a URL (expected something like http://localhost:11434/v1)");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return unusable(`it is not an http or https URL (${url.protocol})`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return unusable(`it is not an http or https URL (${url.protocol})`);
   const endpoint = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
   let response: Response;
   try {
@@ -61,12 +71,19 @@ export async function baseUrlProblem({ baseUrl, model, apiKey, timeoutMs = 15_00
   const type = response.headers.get("content-type") ?? "";
   if (!response.ok) {
     const detail = errorDetail(await response.text().catch(() => ""));
-    const hint = response.status === 401 || response.status === 403 ? " (check --api-key)" : response.status === 404 ? " (is the path right, e.g. …/v1, and the --model name?)" : "";
+    const hint =
+      response.status === 401 || response.status === 403
+        ? " (check --api-key)"
+        : response.status === 404
+          ? " (is the path right, e.g. …/v1, and the --model name?)"
+          : "";
     return unusable(`POST ${endpoint} answered HTTP ${response.status}${detail ? `: ${detail}` : ""}${hint}`);
   }
   await response.body?.cancel().catch(() => {});
   if (!/text\/event-stream|application\/json/i.test(type)) {
-    return unusable(`POST ${endpoint} answered ${type || "without a content type"}, not the OpenAI Chat Completions API`);
+    return unusable(
+      `POST ${endpoint} answered ${type || "without a content type"}, not the OpenAI Chat Completions API`,
+    );
   }
   return null;
 }

@@ -10,7 +10,14 @@ import { type Axis, SCENARIOS, type Scenario } from "./scenarios.ts";
 import { INJECTION_STRATEGIES, type InjectionStrategy } from "../lib/agent/injection-strategy.ts";
 
 /** One setting of every axis. `strategy`: how hints keep the state current (settings.injection.strategy). */
-export type Variant = { hints: boolean; strategy?: InjectionStrategy; errors?: "detailed" | "plain"; ledger?: boolean; memory?: boolean; delegate?: boolean };
+export type Variant = {
+  hints: boolean;
+  strategy?: InjectionStrategy;
+  errors?: "detailed" | "plain";
+  ledger?: boolean;
+  memory?: boolean;
+  delegate?: boolean;
+};
 
 const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
   // Hints on under each status strategy, and hints off (where no strategy applies).
@@ -87,13 +94,23 @@ export type Progress = { done: number; total: number; label: string };
 export function selectScenarios(only?: readonly string[]): Scenario[] {
   if (!only?.length) return [...SCENARIOS];
   const unknown = only.filter((id) => !SCENARIOS.some((s) => s.id === id));
-  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(", ")} (known: ${SCENARIOS.map((s) => s.id).join(", ")})`);
+  if (unknown.length)
+    throw new Error(`unknown scenario(s): ${unknown.join(", ")} (known: ${SCENARIOS.map((s) => s.id).join(", ")})`);
   return SCENARIOS.filter((s) => only.includes(s.id));
 }
 
 async function runOnce(scenario: Scenario, variant: Variant, run: number): Promise<RunRecord> {
-  setHarnessOptions({ ledger: variant.ledger ?? true, toolCallCounter: variant.errors !== "plain", toolErrorDetails: variant.errors !== "plain" });
-  const conversation = new EvalConversation(scenario.start, { hints: variant.hints, strategy: variant.strategy, memoryFromCompression: variant.memory, delegate: variant.delegate });
+  setHarnessOptions({
+    ledger: variant.ledger ?? true,
+    toolCallCounter: variant.errors !== "plain",
+    toolErrorDetails: variant.errors !== "plain",
+  });
+  const conversation = new EvalConversation(scenario.start, {
+    hints: variant.hints,
+    strategy: variant.strategy,
+    memoryFromCompression: variant.memory,
+    delegate: variant.delegate,
+  });
   const started = performance.now();
   let score: { correct: number; total: number; expected: string; got: string };
   let error: string | undefined;
@@ -174,11 +191,17 @@ export async function runEval({
   onProgress?: (progress: Progress) => void;
 }): Promise<EvalReport> {
   const scenarios = selectScenarios(only);
-  const plan = scenarios.flatMap((scenario) => variantsOf(scenario).flatMap((variant) => Array.from({ length: runs }, (_, run) => ({ scenario, variant, run }))));
+  const plan = scenarios.flatMap((scenario) =>
+    variantsOf(scenario).flatMap((variant) => Array.from({ length: runs }, (_, run) => ({ scenario, variant, run }))),
+  );
   const startedAt = new Date().toISOString();
   const records: RunRecord[] = [];
   for (const [i, { scenario, variant, run }] of plan.entries()) {
-    onProgress?.({ done: i, total: plan.length, label: `${scenario.id} · ${variantName(variant)}${runs > 1 ? ` · run ${run + 1}` : ""}` });
+    onProgress?.({
+      done: i,
+      total: plan.length,
+      label: `${scenario.id} · ${variantName(variant)}${runs > 1 ? ` · run ${run + 1}` : ""}`,
+    });
     records.push(await runOnce(scenario, variant, run));
   }
   onProgress?.({ done: plan.length, total: plan.length, label: "done" });
@@ -197,7 +220,17 @@ const pct = (n: number) => `${Math.round(n * 100)} %`;
 
 /** The report as a plain-text table, one row per scenario and variant. */
 export function formatTable(rows: readonly Row[]): string {
-  const head = ["scenario", "variant", "accuracy", "right", "steps", "input tok", "cached tok", "context tok", "wall ms"];
+  const head = [
+    "scenario",
+    "variant",
+    "accuracy",
+    "right",
+    "steps",
+    "input tok",
+    "cached tok",
+    "context tok",
+    "wall ms",
+  ];
   const body = rows.map((r) => [
     r.scenario,
     r.variant,
@@ -210,14 +243,18 @@ export function formatTable(rows: readonly Row[]): string {
     String(r.wallMs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
 /** Writes the whole report (every turn of every run) as JSON under `dir`; returns the file's path. */
 export function writeReport(report: EvalReport, dir: string): string {
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `eval-${report.startedAt.replace(/[:.]/g, "-")}-${report.model.id.replace(/[^\w.-]+/g, "_")}.json`);
+  const file = path.join(
+    dir,
+    `eval-${report.startedAt.replace(/[:.]/g, "-")}-${report.model.id.replace(/[^\w.-]+/g, "_")}.json`,
+  );
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }

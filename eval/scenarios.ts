@@ -10,7 +10,17 @@ import { listMessages } from "../lib/db/messages.ts";
 import { delegationScenario } from "./delegation-scenario.ts";
 import { plantedFacts } from "./facts.ts";
 import type { EvalConversation } from "./harness.ts";
-import { pass, type Score, scoreCount, scoreDuration, scoreNear, scoreTask, scoreTime, scoreVerbatim, scoreWeekday } from "./score.ts";
+import {
+  pass,
+  type Score,
+  scoreCount,
+  scoreDuration,
+  scoreNear,
+  scoreTask,
+  scoreTime,
+  scoreVerbatim,
+  scoreWeekday,
+} from "./score.ts";
 
 export type Axis = "hints" | "errors" | "ledger" | "memory" | "delegation";
 
@@ -34,13 +44,17 @@ async function askTime(c: EvalConversation, timezone: string): Promise<Score> {
 }
 
 /** Recall after the context was compressed: plant facts, fill the window until it compresses, ask. */
-async function recallAfterFilling(c: EvalConversation, facts: Array<{ note: string; question: string; answer: string }>): Promise<Score> {
+async function recallAfterFilling(
+  c: EvalConversation,
+  facts: Array<{ note: string; question: string; answer: string }>,
+): Promise<Score> {
   // Room for the opening, the notes and about eight filler answers besides the tool definitions (about 2,400 tokens with the subagent tools and section),
   // so that the notes are among the oldest messages when the context compresses.
   await c.open({ settings: { context: { contextWindow: 5600 } } });
   await c.say("Hello! Let's set up the servers.");
   for (const fact of facts) await c.say(fact.note);
-  for (let i = 0; i < 14 && !c.turns.some((t) => t.compressions.length); i++) await c.say(`write 80 words about topic ${i + 1}`);
+  for (let i = 0; i < 14 && !c.turns.some((t) => t.compressions.length); i++)
+    await c.say(`write 80 words about topic ${i + 1}`);
   const scores: Score[] = [];
   for (const fact of facts) scores.push(scoreVerbatim((await c.say(fact.question)).answer, fact.answer));
   return combine(scores);
@@ -210,7 +224,12 @@ export const SCENARIOS: readonly Scenario[] = [
       const history = await listMessages({ conversationId: c.id });
       const settings = resolveSettings(conversation.settings);
       const system = (await conversationSystemPrompt(c.id, settings, conversation.model)).text;
-      const before = measureContext({ settings, history: history.slice(0, -1), compression: parseAgentState(conversation.agentState).compression, system });
+      const before = measureContext({
+        settings,
+        history: history.slice(0, -1),
+        compression: parseAgentState(conversation.agentState).compression,
+        system,
+      });
       const expected = before.triggerTokens - before.inputTokens;
       return scoreNear(turn.answer, expected, Math.max(50, Math.round(expected * 0.15)));
     },
@@ -225,9 +244,15 @@ export const SCENARIOS: readonly Scenario[] = [
       await c.open();
       await c.say("add tasks: alpha; beta; gamma");
       const turn = await c.say("finish 9");
-      const said = /\b9\b/.test(turn.answer) && /(?:does not|doesn't|no longer) exist|no task|not found|isn't a task/i.test(turn.answer);
+      const said =
+        /\b9\b/.test(turn.answer) &&
+        /(?:does not|doesn't|no longer) exist|no task|not found|isn't a task/i.test(turn.answer);
       const attempts = turn.toolCalls.filter((t) => t.tool === "TaskUpdate").length;
-      return pass(said && attempts <= 2 && turn.steps <= 4, "says task 9 does not exist, ≤ 2 attempts, ≤ 4 steps", `${turn.answer} [${attempts} attempts, ${turn.steps} steps]`);
+      return pass(
+        said && attempts <= 2 && turn.steps <= 4,
+        "says task 9 does not exist, ≤ 2 attempts, ≤ 4 steps",
+        `${turn.answer} [${attempts} attempts, ${turn.steps} steps]`,
+      );
     },
   },
   {
@@ -240,7 +265,11 @@ export const SCENARIOS: readonly Scenario[] = [
       const writes = turn.toolCalls.filter((t) => t.tool === "TaskCreate" || t.tool === "TaskUpdate").length;
       const tasks = await c.tasks();
       // The harness refuses every write in plan mode; what is scored is that nothing changed and the agent says why.
-      return pass(tasks.length === 0 && /plan/i.test(turn.answer), "no task created, says it is planning", `${turn.answer} [${writes} write attempts refused, ${tasks.length} tasks]`);
+      return pass(
+        tasks.length === 0 && /plan/i.test(turn.answer),
+        "no task created, says it is planning",
+        `${turn.answer} [${writes} write attempts refused, ${tasks.length} tasks]`,
+      );
     },
   },
   {
@@ -250,7 +279,11 @@ export const SCENARIOS: readonly Scenario[] = [
     axes: ["ledger"],
     run: (c) =>
       recallAfterFilling(c, [
-        { note: "Note: the nightly backup is written to /var/backups/hintline/nightly-0412.tar.gz.", question: "What was the path of the nightly backup file?", answer: "/var/backups/hintline/nightly-0412.tar.gz" },
+        {
+          note: "Note: the nightly backup is written to /var/backups/hintline/nightly-0412.tar.gz.",
+          question: "What was the path of the nightly backup file?",
+          answer: "/var/backups/hintline/nightly-0412.tar.gz",
+        },
       ]),
   },
   {
@@ -260,8 +293,16 @@ export const SCENARIOS: readonly Scenario[] = [
     axes: ["ledger"],
     run: (c) =>
       recallAfterFilling(c, [
-        { note: "Note: to rotate the signing keys, run `hintline-keys rotate --keep 3`.", question: "Which command rotates the signing keys?", answer: "hintline-keys rotate --keep 3" },
-        { note: "Note: the upload limit is 750 MiB.", question: "What is the value of the upload limit?", answer: "750 MiB" },
+        {
+          note: "Note: to rotate the signing keys, run `hintline-keys rotate --keep 3`.",
+          question: "Which command rotates the signing keys?",
+          answer: "hintline-keys rotate --keep 3",
+        },
+        {
+          note: "Note: the upload limit is 750 MiB.",
+          question: "What is the value of the upload limit?",
+          answer: "750 MiB",
+        },
       ]),
   },
   {

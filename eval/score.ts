@@ -4,7 +4,12 @@ import { formatInTimeZone } from "date-fns-tz";
 
 export type Score = { correct: number; total: number; expected: string; got: string };
 
-export const pass = (ok: boolean, expected: string, got: string): Score => ({ correct: ok ? 1 : 0, total: 1, expected, got });
+export const pass = (ok: boolean, expected: string, got: string): Score => ({
+  correct: ok ? 1 : 0,
+  total: 1,
+  expected,
+  got,
+});
 
 /** Every clock time written in a text, as minutes after midnight: "14:05", "2:05 pm", "T14:05:00". */
 export function timesIn(text: string): number[] {
@@ -33,7 +38,9 @@ export function scoreTime(answer: string, at: Date, zone: string, toleranceMinut
 /** A duration written in the answer, in minutes: "2 hours 30 minutes", "2.5 h", "150 minutes", "2h30". */
 export function durationMinutes(text: string): number | undefined {
   const lower = text.toLowerCase();
-  const hm = /(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?:\s*(?:and\s*)?(\d+)\s*(?:minutes?|mins?|m)\b)?/.exec(lower) ?? /(\d+)h(\d+)/.exec(lower);
+  const hm =
+    /(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?:\s*(?:and\s*)?(\d+)\s*(?:minutes?|mins?|m)\b)?/.exec(lower) ??
+    /(\d+)h(\d+)/.exec(lower);
   if (hm) return Math.round(Number(hm[1]) * 60 + Number(hm[2] ?? 0));
   const minutes = /(\d+)\s*(?:minutes?|mins?)\b/.exec(lower);
   return minutes ? Number(minutes[1]) : undefined;
@@ -41,7 +48,11 @@ export function durationMinutes(text: string): number | undefined {
 
 export function scoreDuration(answer: string, expectedMinutes: number, toleranceMinutes = 10): Score {
   const got = durationMinutes(answer);
-  return pass(got !== undefined && Math.abs(got - expectedMinutes) <= toleranceMinutes, `${expectedMinutes} minutes`, answer);
+  return pass(
+    got !== undefined && Math.abs(got - expectedMinutes) <= toleranceMinutes,
+    `${expectedMinutes} minutes`,
+    answer,
+  );
 }
 
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
@@ -54,7 +65,21 @@ export function scoreWeekday(answer: string, expected: string): Score {
 
 /** The first whole number in the answer (digits or a word up to twelve). */
 export function firstNumber(text: string): number | undefined {
-  const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+  const words = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+  ];
   const m = new RegExp(`\\b(\\d[\\d,]*|${words.join("|")})\\b`, "i").exec(text);
   if (!m) return undefined;
   const word = words.indexOf(m[1]!.toLowerCase());
@@ -68,7 +93,11 @@ export function scoreCount(answer: string, expected: number): Score {
 /** A number within `tolerance` (absolute) of the expected one is among the answer's numbers. */
 export function scoreNear(answer: string, expected: number, tolerance: number): Score {
   const numbers = [...answer.matchAll(/\d[\d,]*/g)].map((m) => Number(m[0].replace(/,/g, "")));
-  return pass(numbers.some((n) => Math.abs(n - expected) <= tolerance), `${expected} ± ${tolerance}`, answer);
+  return pass(
+    numbers.some((n) => Math.abs(n - expected) <= tolerance),
+    `${expected} ± ${tolerance}`,
+    answer,
+  );
 }
 
 /** The answer names the task by id ("#4", "task 4") or by its subject. */

@@ -5,7 +5,14 @@
 // read defensively.
 
 /** A message as an archived alternative keeps it (a stored row, without its conversation and position). */
-export type ArchivedMessage = { id: string; role: string; parts: unknown; metadata: unknown; status: string; createdAt: string };
+export type ArchivedMessage = {
+  id: string;
+  role: string;
+  parts: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: string;
+};
 
 export type BranchRecord = { anchorId: string; ordinal: number; archived: ArchivedBranch | null };
 
@@ -32,10 +39,20 @@ export function parseArchived(value: unknown, depth = 0): ArchivedBranch | null 
   if (key === undefined && !Array.isArray(value.messages)) return null;
   const messages = (key === undefined && Array.isArray(value.messages) ? value.messages : []).filter(
     (m): m is ArchivedMessage =>
-      isRecord(m) && typeof m.id === "string" && typeof m.role === "string" && Array.isArray(m.parts) && typeof m.status === "string" && typeof m.createdAt === "string",
+      isRecord(m) &&
+      typeof m.id === "string" &&
+      typeof m.role === "string" &&
+      Array.isArray(m.parts) &&
+      typeof m.status === "string" &&
+      typeof m.createdAt === "string",
   );
   const nested = Array.isArray(value.nested) ? value.nested.flatMap((r) => parseRecord(r, depth + 1) ?? []) : [];
-  return { ...(key !== undefined ? { key } : {}), messages, nested, ...(value.compression !== undefined ? { compression: value.compression } : {}) };
+  return {
+    ...(key !== undefined ? { key } : {}),
+    messages,
+    nested,
+    ...(value.compression !== undefined ? { compression: value.compression } : {}),
+  };
 }
 
 export function parseRecord(value: unknown, depth = 0): BranchRecord | null {

@@ -106,7 +106,9 @@ export function sharedBoundedMap<K, V>(name: string, options: BoundedMapOptions<
 
 /** Every shared cache's entries and estimated bytes, by name (for /api/metrics and tests). */
 export function sharedCacheSizes(): Record<string, { entries: number; bytes: number }> {
-  return Object.fromEntries([...(holder.__hintlineCaches ?? [])].map(([name, map]) => [name, { entries: map.size, bytes: map.bytes }]));
+  return Object.fromEntries(
+    [...(holder.__hintlineCaches ?? [])].map(([name, map]) => [name, { entries: map.size, bytes: map.bytes }]),
+  );
 }
 
 /**

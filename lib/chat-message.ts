@@ -17,12 +17,26 @@ export type MessageMetadata = {
 
 /** One model call's token figures as the provider reported them. */
 /** One model call's figures: all input (cache reads and writes included), cache reads, cache writes, output. */
-export type CallUsage = { inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
+export type CallUsage = {
+  inputTokens?: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+};
 
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 
 /** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
-export type CacheBreakCause = "compression" | "prompt-edit" | "settings-edit" | "replaced-status" | "retry" | "branch" | "model-switch" | "tools-changed" | "unexpected";
+export type CacheBreakCause =
+  | "compression"
+  | "prompt-edit"
+  | "settings-edit"
+  | "replaced-status"
+  | "retry"
+  | "branch"
+  | "model-switch"
+  | "tools-changed"
+  | "unexpected";
 
 export type CacheBreak = {
   /** The conversation's model call (1 for its first), as numbered in the inspector's call list. */
@@ -179,7 +193,15 @@ export type ChatMessagePart = ChatMessage["parts"][number];
 export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 
 /** A conversation in the list: `pinned` ones come first; `archived` ones are listed only when asked for (and found by search). */
-export type ConversationSummary = { id: string; workspaceId: string; title: string; createdAt: string; updatedAt: string; pinned: boolean; archived: boolean };
+export type ConversationSummary = {
+  id: string;
+  workspaceId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  pinned: boolean;
+  archived: boolean;
+};
 
 export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };
 
@@ -187,7 +209,13 @@ export type ModelInfo = { id: string; provider: string; contextWindow: number; i
 export type ChildStatus = "running" | "done" | "error" | "stopped";
 
 /** A subagent's call that waits for the person; `conversationId`: where it is answered (the child itself, or one of its own running children). */
-export type ChildApproval = { conversationId: string; agentKey: string; toolCallId: string; toolName: string; input: unknown };
+export type ChildApproval = {
+  conversationId: string;
+  agentKey: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+};
 
 /** A subagent as its parent's view lists it (lib/chat/subagent-view.ts). */
 export type AgentSummary = {

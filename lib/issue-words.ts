@@ -34,7 +34,8 @@ function kindOf(value: unknown): string {
 }
 
 // zod's own messages start so; a schema's own message never does.
-const ZOD_WORDING = /^(Invalid input|Invalid option|Too (small|big)|Invalid (string|number|format)|Expected |Number must|String must)/i;
+const ZOD_WORDING =
+  /^(Invalid input|Invalid option|Too (small|big)|Invalid (string|number|format)|Expected |Number must|String must)/i;
 
 /** The issue's problem, to follow its field's name: "must be a number (not text)". */
 export function issueInWords(issue: z.core.$ZodIssue): string {
@@ -43,7 +44,10 @@ export function issueInWords(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_type") {
     const expected = KIND[issue.expected] ?? issue.expected;
     // zod reports what it got in its message ("…, received string"), the value itself only when asked to.
-    const received = issue.input !== undefined ? kindOf(issue.input) : RECEIVED[/received (\w+)/.exec(issue.message)?.[1] ?? "undefined"];
+    const received =
+      issue.input !== undefined
+        ? kindOf(issue.input)
+        : RECEIVED[/received (\w+)/.exec(issue.message)?.[1] ?? "undefined"];
     if (received === undefined || received === "nothing") return `is missing (it must be ${expected})`;
     if (issue.expected === "int") return "must be a whole number";
     return `must be ${expected} (not ${received})`;

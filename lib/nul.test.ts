@@ -18,7 +18,10 @@ describe("NUL", () => {
   it("replaces lone surrogates with U+FFFD in strings and keys, keeping pairs and clean objects as they are", () => {
     const clean = { a: "\u{1f600}", b: ["ok"] };
     expect(wellFormed(clean)).toBe(clean);
-    expect(wellFormed({ a: "x\ud83d", "\udc00": ["\ud800\u0000"] })).toEqual({ a: "x\ufffd", "\ufffd": ["\ufffd\u0000"] });
+    expect(wellFormed({ a: "x\ud83d", "\udc00": ["\ud800\u0000"] })).toEqual({
+      a: "x\ufffd",
+      "\ufffd": ["\ufffd\u0000"],
+    });
     expect(storable({ a: "x\ud83d\u0000y" })).toEqual({ a: "x\ufffdy" });
   });
 });

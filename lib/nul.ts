@@ -39,7 +39,11 @@ function mapStrings<T>(value: T, fix: (text: string) => string): T {
     });
     return (changed ? items : value) as T;
   }
-  if (typeof value === "object" && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)
+  ) {
     let changed = false;
     const entries = Object.entries(value).map(([key, item]) => {
       const clean = mapStrings(item, fix);

@@ -11,12 +11,20 @@ const SECRET_SHAPES: Array<[RegExp, string]> = [
 ];
 
 /** The variables whose values are secrets; a value shorter than this is not searched for (it would match ordinary words). */
-const SECRET_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "HINTLINE_AUTH_TOKEN", "HINTLINE_AUTH_SECRET"];
+const SECRET_VARIABLES = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "HINTLINE_AUTH_TOKEN",
+  "HINTLINE_AUTH_SECRET",
+];
 const MIN_SECRET_LENGTH = 8;
 
 /** The configured secret values long enough to look for, longest first (one may contain another). */
 export function configuredSecrets(env: Record<string, string | undefined> = process.env): string[] {
-  const values = SECRET_VARIABLES.map((name) => env[name]?.trim() ?? "").filter((value) => value.length >= MIN_SECRET_LENGTH);
+  const values = SECRET_VARIABLES.map((name) => env[name]?.trim() ?? "").filter(
+    (value) => value.length >= MIN_SECRET_LENGTH,
+  );
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
 

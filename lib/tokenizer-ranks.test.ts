@@ -15,17 +15,20 @@ afterEach(() => {
 });
 
 describe("the tokenizer's table, read from a JSON copy", () => {
-  it.each(["o200k_base", "cl100k_base"] as const)("is the package's own %s table, element for element, from the copy", (encoding) => {
-    const dir = tempDir();
-    const first = loadRanks(encoding, dir);
-    expect(first.from).toBe("package");
-    expect(fs.existsSync(ranksCacheFile(encoding, dir))).toBe(true);
-    const second = loadRanks(encoding, dir);
-    expect(second.from).toBe("cache");
-    // Byte arrays (tokens that are not whole UTF-8) stay arrays, strings stay strings.
-    expect(second.table).toEqual(packageRanks(encoding));
-    expect(second.table.some((token) => Array.isArray(token))).toBe(true);
-  });
+  it.each(["o200k_base", "cl100k_base"] as const)(
+    "is the package's own %s table, element for element, from the copy",
+    (encoding) => {
+      const dir = tempDir();
+      const first = loadRanks(encoding, dir);
+      expect(first.from).toBe("package");
+      expect(fs.existsSync(ranksCacheFile(encoding, dir))).toBe(true);
+      const second = loadRanks(encoding, dir);
+      expect(second.from).toBe("cache");
+      // Byte arrays (tokens that are not whole UTF-8) stay arrays, strings stay strings.
+      expect(second.table).toEqual(packageRanks(encoding));
+      expect(second.table.some((token) => Array.isArray(token))).toBe(true);
+    },
+  );
 
   it("makes a damaged or cut copy again from the package", () => {
     const dir = tempDir();

@@ -23,13 +23,19 @@ export function defaultRanksCacheDir(): string {
 }
 
 function isRankTable(value: unknown, encoding: RankEncoding): value is RankTable {
-  return Array.isArray(value) && value.length === TABLE_LENGTH[encoding] && typeof value[0] === "string" && typeof value.at(-1) === "string";
+  return (
+    Array.isArray(value) &&
+    value.length === TABLE_LENGTH[encoding] &&
+    typeof value[0] === "string" &&
+    typeof value.at(-1) === "string"
+  );
 }
 
 /** The package's own table (its module compiled). */
 export function packageRanks(encoding: RankEncoding): RankTable {
   const table = (requireFromProject()(`gpt-tokenizer/bpeRanks/${encoding}`) as { default: unknown }).default;
-  if (!isRankTable(table, encoding)) throw new Error(`gpt-tokenizer's ${encoding} table is not the expected ${TABLE_LENGTH[encoding]} tokens`);
+  if (!isRankTable(table, encoding))
+    throw new Error(`gpt-tokenizer's ${encoding} table is not the expected ${TABLE_LENGTH[encoding]} tokens`);
   return table;
 }
 
@@ -42,7 +48,10 @@ export function ranksCacheFile(encoding: RankEncoding, dir = defaultRanksCacheDi
  * The encoding's merge table: from the JSON copy when there is a sound one, else from the package (and the copy is
  * written, atomically, for the next process). A copy that cannot be written costs only the saving: a warning says why.
  */
-export function loadRanks(encoding: RankEncoding, dir = defaultRanksCacheDir()): { table: RankTable; from: "cache" | "package" } {
+export function loadRanks(
+  encoding: RankEncoding,
+  dir = defaultRanksCacheDir(),
+): { table: RankTable; from: "cache" | "package" } {
   const file = ranksCacheFile(encoding, dir);
   try {
     const cached: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -57,7 +66,10 @@ export function loadRanks(encoding: RankEncoding, dir = defaultRanksCacheDir()):
     fs.writeFileSync(temporary, JSON.stringify(table));
     fs.renameSync(temporary, file);
   } catch (error) {
-    process.emitWarning(`the tokenizer's table could not be cached in ${dir}: ${(error as Error).message}`, "HintlineWarning");
+    process.emitWarning(
+      `the tokenizer's table could not be cached in ${dir}: ${(error as Error).message}`,
+      "HintlineWarning",
+    );
   }
   return { table, from: "package" };
 }

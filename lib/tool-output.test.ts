@@ -11,7 +11,15 @@ describe("a stored tool result", () => {
   });
 
   it("is a built-in tool's data only when it names that tool and holds its text", () => {
-    for (const output of [{ ...data, tool: "TaskGet" }, { ...data, text: ["x"] }, { shown: 2, text: "x" }, [data], null, undefined, 42]) {
+    for (const output of [
+      { ...data, tool: "TaskGet" },
+      { ...data, text: ["x"] },
+      { shown: 2, text: "x" },
+      [data],
+      null,
+      undefined,
+      42,
+    ]) {
       expect(toolOutputOf("TaskList", output)).toBeUndefined();
       expect(toolOutputText("TaskList", output)).toBeUndefined();
     }

@@ -46,14 +46,20 @@ export type OutputToolName = keyof ToolOutputFields;
 /** A built-in tool's stored result: `tool` names it (a check that the object is one), then its fields and text. */
 export type ToolOutput<N extends OutputToolName = OutputToolName> = { tool: N; text: string } & ToolOutputFields[N];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A result of `toolName` when it is a built-in tool's object. Read defensively: an import may hold anything, and
  * only `tool` and `text` are checked (any other field may be missing or of another type).
  */
-export function toolOutputOf(toolName: string, output: unknown): (Record<string, unknown> & { text: string }) | undefined {
-  return isRecord(output) && output.tool === toolName && typeof output.text === "string" ? (output as Record<string, unknown> & { text: string }) : undefined;
+export function toolOutputOf(
+  toolName: string,
+  output: unknown,
+): (Record<string, unknown> & { text: string }) | undefined {
+  return isRecord(output) && output.tool === toolName && typeof output.text === "string"
+    ? (output as Record<string, unknown> & { text: string })
+    : undefined;
 }
 
 /** The text the model reads for a stored result: a string as it is, a built-in tool's object's text; else undefined. */

@@ -36,7 +36,9 @@ export async function backup(source, target) {
     const integrity = copy.pragma("integrity_check", { simple: true });
     if (integrity !== "ok") throw new Error(`The copy failed its integrity check: ${integrity}`);
     const present = new Set(copy.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
-    counts = Object.fromEntries(TABLES.filter((t) => present.has(t)).map((t) => [t, copy.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()]));
+    counts = Object.fromEntries(
+      TABLES.filter((t) => present.has(t)).map((t) => [t, copy.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()]),
+    );
   } catch (error) {
     copy.close();
     fs.rmSync(partial, { force: true });
@@ -51,18 +53,26 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const target = process.argv[2];
   const source = databaseFile();
   if (!target) {
-    console.error("usage: npm run backup -- <file>   (copies the SQLite database DATABASE_URL names, default data/hintline.db)");
+    console.error(
+      "usage: npm run backup -- <file>   (copies the SQLite database DATABASE_URL names, default data/hintline.db)",
+    );
     process.exit(2);
   }
   if (!source) {
-    console.error("DATABASE_URL names PostgreSQL: back it up with pg_dump (see docs/operations.md), e.g.\n  pg_dump --format=custom --file=hintline.dump \"$DATABASE_URL\"");
+    console.error(
+      'DATABASE_URL names PostgreSQL: back it up with pg_dump (see docs/operations.md), e.g.\n  pg_dump --format=custom --file=hintline.dump "$DATABASE_URL"',
+    );
     process.exit(2);
   }
   try {
     const started = Date.now();
     const counts = await backup(source, path.resolve(target));
-    const figures = Object.entries(counts).map(([table, n]) => `${n} ${table}`).join(", ");
-    console.log(`backup: ${path.resolve(target)} (${fs.statSync(path.resolve(target)).size} bytes, ${Date.now() - started} ms): integrity ok; ${figures}`);
+    const figures = Object.entries(counts)
+      .map(([table, n]) => `${n} ${table}`)
+      .join(", ");
+    console.log(
+      `backup: ${path.resolve(target)} (${fs.statSync(path.resolve(target)).size} bytes, ${Date.now() - started} ms): integrity ok; ${figures}`,
+    );
   } catch (error) {
     console.error(`backup failed: ${error instanceof Error ? error.message : error}`);
     process.exit(1);

@@ -52,7 +52,11 @@ for (const bench of BENCHES) {
   // A private build (HINTLINE_DIST_DIR, see next.config.mjs) is the caller's to make; the default one is kept fresh.
   if (bench.build !== false && !process.env.HINTLINE_DIST_DIR) ensureBuild();
   console.log("");
-  const result = spawnSync(tsx, [path.join(root, "bench", bench.script)], { cwd: root, stdio: "inherit", env: { ...process.env, ...bench.env } });
+  const result = spawnSync(tsx, [path.join(root, "bench", bench.script)], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...bench.env },
+  });
   status ||= result.status ?? 1;
 }
 process.exit(status);

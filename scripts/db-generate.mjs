@@ -16,13 +16,20 @@ export function derivePostgresSchema() {
     .replace('output   = "../lib/db/generated/sqlite"', 'output   = "../../lib/db/generated/postgresql"');
   if (derived === text) throw new Error("prisma/schema.prisma: could not derive the PostgreSQL schema");
   fs.mkdirSync(path.dirname(postgresSchemaPath), { recursive: true });
-  fs.writeFileSync(postgresSchemaPath, `// Derived from prisma/schema.prisma by scripts/db-generate.mjs — do not edit.\n${derived}`);
+  fs.writeFileSync(
+    postgresSchemaPath,
+    `// Derived from prisma/schema.prisma by scripts/db-generate.mjs — do not edit.\n${derived}`,
+  );
   return postgresSchemaPath;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const prismaBin = path.join(root, "node_modules/prisma/build/index.js");
-  const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, "package.json"), PRISMA_HIDE_UPDATE_MESSAGE: "1" };
+  const env = {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, "package.json"),
+    PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  };
   for (const schema of [source, derivePostgresSchema()]) {
     execFileSync(process.execPath, [prismaBin, "generate", "--schema", schema], { cwd: root, env, stdio: "inherit" });
   }

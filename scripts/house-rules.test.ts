@@ -57,7 +57,9 @@ function importsOf(file: string): Import[] {
     if (spec.startsWith("@/")) target = spec.slice(2);
     else if (spec.startsWith(".")) target = path.join(path.dirname(file), spec);
     if (!target) return;
-    const resolved = [target, `${target}.ts`, `${target}.tsx`, path.join(target, "index.ts")].find((t) => SOURCE.test(t) && fs.existsSync(path.join(root, t)));
+    const resolved = [target, `${target}.ts`, `${target}.tsx`, path.join(target, "index.ts")].find(
+      (t) => SOURCE.test(t) && fs.existsSync(path.join(root, t)),
+    );
     if (resolved) found.push({ target: path.normalize(resolved), typeOnly });
   };
   for (const match of text.matchAll(IMPORT)) add(match[2]!, !!match[1]);
@@ -81,7 +83,15 @@ type Crossing = { file: string; target: string; from: string; to: string; typeOn
 
 /** Every import from one folder into another that `bad` picks, as `file → target` lines (with `why`, when given). */
 function crossings(bad: (c: Crossing) => boolean, why?: (c: Crossing) => string): string[] {
-  const all = [...graph].flatMap(([file, imports]) => imports.map((i) => ({ file, target: i.target, from: folderOf(file), to: folderOf(i.target), typeOnly: i.typeOnly })));
+  const all = [...graph].flatMap(([file, imports]) =>
+    imports.map((i) => ({
+      file,
+      target: i.target,
+      from: folderOf(file),
+      to: folderOf(i.target),
+      typeOnly: i.typeOnly,
+    })),
+  );
   return all.filter((c) => c.from !== c.to && bad(c)).map((c) => `${c.file} → ${c.target}${why ? ` (${why(c)})` : ""}`);
 }
 
@@ -138,10 +148,15 @@ describe("house rules", () => {
   });
 
   it("keeps lib/'s floors: each folder imports only the floors below it", () => {
-    const unplaced = [...folderGraph().keys()].filter((folder) => !mayImport.has(folder)).map((folder) => `${folder} is on no floor`);
+    const unplaced = [...folderGraph().keys()]
+      .filter((folder) => !mayImport.has(folder))
+      .map((folder) => `${folder} is on no floor`);
     const upward = crossings(
       ({ from, to }) => mayImport.has(from) && !mayImport.get(from)!.has(to),
-      ({ from }) => (mayImport.get(from)!.size ? `${from} may import only ${[...mayImport.get(from)!].join(", ")}` : `${from} imports no folder`),
+      ({ from }) =>
+        mayImport.get(from)!.size
+          ? `${from} may import only ${[...mayImport.get(from)!].join(", ")}`
+          : `${from} imports no folder`,
     );
     expect([...unplaced, ...upward]).toEqual([]);
   });
@@ -149,7 +164,9 @@ describe("house rules", () => {
   it("keeps the harness core pure: lib/agent imports only lib root (no service, storage, component or route) and no framework", () => {
     expect(crossings(({ from, to }) => from === "lib/agent" && to !== "lib")).toEqual([]);
     const frameworks = /^\s*import[^'"]*from\s+["'](next|next\/.*|react|@prisma\/.*|pg|better-sqlite3)["']/m;
-    expect(files.filter((f) => f.startsWith("lib/agent/") && frameworks.test(fs.readFileSync(path.join(root, f), "utf8")))).toEqual([]);
+    expect(
+      files.filter((f) => f.startsWith("lib/agent/") && frameworks.test(fs.readFileSync(path.join(root, f), "utf8"))),
+    ).toEqual([]);
   });
 
   it("keeps storage free of harness rules: lib/db imports nothing of lib/agent", () => {
@@ -162,11 +179,19 @@ describe("house rules", () => {
 
   it("has components import no storage, and the server's folders for their types only", () => {
     const browser = new Set(["lib", "lib/agent", "lib/stores", "components"]);
-    expect(crossings(({ from, to, typeOnly }) => from === "components" && (to === "lib/db" || (!browser.has(to) && !typeOnly)))).toEqual([]);
+    expect(
+      crossings(
+        ({ from, to, typeOnly }) => from === "components" && (to === "lib/db" || (!browser.has(to) && !typeOnly)),
+      ),
+    ).toEqual([]);
   });
 
   it("has one request path for every provider: nothing reaches into the AI SDK's internals", () => {
-    expect(files.filter((f) => /from\s+["'](ai|@ai-sdk\/[\w-]+)\/internal["']/.test(fs.readFileSync(path.join(root, f), "utf8")))).toEqual([]);
+    expect(
+      files.filter((f) =>
+        /from\s+["'](ai|@ai-sdk\/[\w-]+)\/internal["']/.test(fs.readFileSync(path.join(root, f), "utf8")),
+      ),
+    ).toEqual([]);
   });
 
   it("reads the tool-call counter line in one place", () => {

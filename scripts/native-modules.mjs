@@ -4,7 +4,15 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 
-const ABI_PATTERNS = [/NODE_MODULE_VERSION/, /compiled against a different Node\.js version/i, /invalid ELF header/i, /wrong ELF class/i, /not a valid Win32 application/i, /mach-o, but wrong architecture/i, /Could not locate the bindings file/i];
+const ABI_PATTERNS = [
+  /NODE_MODULE_VERSION/,
+  /compiled against a different Node\.js version/i,
+  /invalid ELF header/i,
+  /wrong ELF class/i,
+  /not a valid Win32 application/i,
+  /mach-o, but wrong architecture/i,
+  /Could not locate the bindings file/i,
+];
 
 /** True for the errors a native addon built for another Node.js version (or another machine) throws when loaded. */
 export function isNativeBuildError(error) {

@@ -28,8 +28,12 @@ afterAll(() => {
 describe("the SQLite driver check `npm start` runs", () => {
   it("recognises a native module built for another Node.js and says what to run", () => {
     const problem = betterSqliteProblem(abiRoot, "v24.22.3");
-    expect(problem).toContain("better-sqlite3 (the SQLite driver, a native module) was built for another Node.js version than this one (v24.22.3)");
-    expect(problem).toContain("Run `npm rebuild better-sqlite3` (or `npm ci`) with this Node.js, then `npm start` again.");
+    expect(problem).toContain(
+      "better-sqlite3 (the SQLite driver, a native module) was built for another Node.js version than this one (v24.22.3)",
+    );
+    expect(problem).toContain(
+      "Run `npm rebuild better-sqlite3` (or `npm ci`) with this Node.js, then `npm start` again.",
+    );
     expect(problem).toContain("NODE_MODULE_VERSION 127");
     expect(isNativeBuildError(new Error("invalid ELF header"))).toBe(true);
     expect(isNativeBuildError(new Error("SQLITE_BUSY"))).toBe(false);
@@ -52,7 +56,9 @@ describe("the SQLite driver check `npm start` runs", () => {
   }, 30_000);
 
   it("catches the real error of this checkout's driver under another Node.js, when the machine has one", () => {
-    const other = ["/usr/bin/node", "/usr/local/bin/node"].find((p) => fs.existsSync(p) && fs.realpathSync(p) !== fs.realpathSync(process.execPath));
+    const other = ["/usr/bin/node", "/usr/local/bin/node"].find(
+      (p) => fs.existsSync(p) && fs.realpathSync(p) !== fs.realpathSync(process.execPath),
+    );
     if (!other) return;
     const version = spawnSync(other, ["-p", "process.versions.modules"], { encoding: "utf8" }).stdout.trim();
     if (version === process.versions.modules) return;

@@ -9,9 +9,15 @@ export function nodeVersionProblem(version, execPath) {
   const major = match ? Number(match[1]) : 0;
   if (major >= REQUIRED_NODE_MAJOR) return null;
   return (
-    "Hintline needs Node.js " + REQUIRED_NODE_MAJOR + " or newer, but this is Node.js " + (match ? String(version).replace(/^v?/, "") : `of an unknown version (${version})`) +
-    (execPath ? ` (${execPath})` : "") + ".\n" +
-    "Install Node.js " + REQUIRED_NODE_MAJOR + " or 24 LTS (https://nodejs.org, or `nvm install 24`), then run `npm ci && npm start` again."
+    "Hintline needs Node.js " +
+    REQUIRED_NODE_MAJOR +
+    " or newer, but this is Node.js " +
+    (match ? String(version).replace(/^v?/, "") : `of an unknown version (${version})`) +
+    (execPath ? ` (${execPath})` : "") +
+    ".\n" +
+    "Install Node.js " +
+    REQUIRED_NODE_MAJOR +
+    " or 24 LTS (https://nodejs.org, or `nvm install 24`), then run `npm ci && npm start` again."
   );
 }
 

@@ -6,7 +6,8 @@ import { nodeVersionProblem, REQUIRED_NODE_MAJOR } from "./node-version.mjs";
 describe("nodeVersionProblem", () => {
   it("accepts Node 22 and newer", () => {
     expect(REQUIRED_NODE_MAJOR).toBe(22);
-    for (const version of ["v22.0.0", "v22.12.1", "v24.3.0", "v30.0.0", "22.1.0"]) expect(nodeVersionProblem(version)).toBeNull();
+    for (const version of ["v22.0.0", "v22.12.1", "v24.3.0", "v30.0.0", "22.1.0"])
+      expect(nodeVersionProblem(version)).toBeNull();
   });
 
   it("names what is needed, what was found and what to do for older versions", () => {

@@ -30,9 +30,17 @@ export function isLoopbackHost(host) {
 export function listenHost(env = process.env) {
   const host = env.HOST?.trim() || "127.0.0.1";
   if (env.HINTLINE_AUTH && env.HINTLINE_AUTH !== "accounts") {
-    return { error: `hintline: HINTLINE_AUTH=${JSON.stringify(env.HINTLINE_AUTH)} is not a mode: set it to "accounts", or leave it unset.` };
+    return {
+      error: `hintline: HINTLINE_AUTH=${JSON.stringify(env.HINTLINE_AUTH)} is not a mode: set it to "accounts", or leave it unset.`,
+    };
   }
-  if (isLoopbackHost(host) || env.HINTLINE_AUTH_TOKEN || env.HINTLINE_AUTH === "accounts" || env.HINTLINE_ALLOW_OPEN === "1") return { host };
+  if (
+    isLoopbackHost(host) ||
+    env.HINTLINE_AUTH_TOKEN ||
+    env.HINTLINE_AUTH === "accounts" ||
+    env.HINTLINE_ALLOW_OPEN === "1"
+  )
+    return { host };
   return {
     error:
       `hintline: refusing to listen on ${host} without an access token: anyone who can reach this machine could use it.\n` +
@@ -50,7 +58,11 @@ export function bodyLimit(pathname, headers, env = process.env) {
   const credentials = headers.authorization || /(?:^|;\s*)hintline_session=/.test(headers.cookie ?? "");
   if (env.HINTLINE_AUTH_TOKEN && !credentials) return SIGN_IN_BODY_LIMIT;
   // Accounts mode: signing up or in, or anything sent without a session, is small too.
-  if (env.HINTLINE_AUTH === "accounts" && !/(?:^|;\s*)(?:__Secure-)?hintline\.session_token=/.test(headers.cookie ?? "")) return SIGN_IN_BODY_LIMIT;
+  if (
+    env.HINTLINE_AUTH === "accounts" &&
+    !/(?:^|;\s*)(?:__Secure-)?hintline\.session_token=/.test(headers.cookie ?? "")
+  )
+    return SIGN_IN_BODY_LIMIT;
   // Generous above the largest route limit (an import's, or a chat message's with its attachments), so that a route
   // answers a body just over its own limit with its own words; this only stops bodies far past any limit.
   return maxRouteBodyBytes(env) + 8 * 1024 * 1024;
@@ -97,7 +109,12 @@ export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST
     return true;
   }
   if (apiPathHasDotSegment(req.url ?? "/")) {
-    jsonError(res, 400, "bad_request", 'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API paths never redirect).');
+    jsonError(
+      res,
+      400,
+      "bad_request",
+      'The URL path must not end with a slash, or contain an empty, "." or ".." segment (API paths never redirect).',
+    );
     return true;
   }
   const limit = bodyLimit(pathname, req.headers);
@@ -125,7 +142,8 @@ export function prepareRequest(req, res, trustProxy = process.env.HINTLINE_TRUST
     return push.call(this, chunk, encoding);
   };
   if (!trustProxy) {
-    for (const name of ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"]) delete req.headers[name];
+    for (const name of ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"])
+      delete req.headers[name];
   }
   req.headers["x-forwarded-for"] ??= req.socket.remoteAddress ?? "unknown";
   req.headers["x-forwarded-proto"] ??= req.socket.encrypted ? "https" : "http";
@@ -151,10 +169,13 @@ export async function serve({ port = Number(process.env.PORT) || 3000, env = pro
     server.listen(port, where.host, resolve);
   });
   const shown = where.host.includes(":") ? `[${where.host}]` : where.host;
-  console.log(`hintline: listening on http://${shown}:${port}${isLoopbackHost(where.host) ? " (this machine only; HOST opens it)" : ""}`);
+  console.log(
+    `hintline: listening on http://${shown}:${port}${isLoopbackHost(where.host) ? " (this machine only; HOST opens it)" : ""}`,
+  );
   // SIGTERM drains the app (lib/ops/shutdown.ts, installed by instrumentation.ts), which exits when done; without it,
   // exit at once.
-  for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => globalThis.__hintlineShutdown?.installed || process.exit(0));
+  for (const signal of ["SIGINT", "SIGTERM"])
+    process.once(signal, () => globalThis.__hintlineShutdown?.installed || process.exit(0));
   return server;
 }
 

@@ -13,12 +13,15 @@ describe("where the server listens", () => {
     expect(listenHost({})).toEqual({ host: "127.0.0.1" });
     // A misspelt mode would otherwise be open mode without a word.
     expect(listenHost({ HINTLINE_AUTH: "account" }).error).toMatch(/HINTLINE_AUTH="account" is not a mode/);
-    for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"]) expect(listenHost({ HOST: host })).toEqual({ host });
+    for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
+      expect(listenHost({ HOST: host })).toEqual({ host });
   });
 
   it("refuses an address open to the network without a token, unless the operator says so", () => {
     for (const host of ["0.0.0.0", "::", "192.168.1.20", "example.test"]) {
-      expect(listenHost({ HOST: host }).error).toMatch(/refusing to listen on .* without an access token.*HINTLINE_AUTH_TOKEN.*HINTLINE_ALLOW_OPEN=1/s);
+      expect(listenHost({ HOST: host }).error).toMatch(
+        /refusing to listen on .* without an access token.*HINTLINE_AUTH_TOKEN.*HINTLINE_ALLOW_OPEN=1/s,
+      );
       expect(listenHost({ HOST: host, HINTLINE_AUTH_TOKEN: "t" })).toEqual({ host });
       expect(listenHost({ HOST: host, HINTLINE_AUTH: "accounts" })).toEqual({ host });
       expect(listenHost({ HOST: host, HINTLINE_AUTH: "account" }).error).toBeDefined();
@@ -37,17 +40,37 @@ describe("where the server listens", () => {
     const accounts = { HINTLINE_AUTH: "accounts" };
     expect(bodyLimit("/api/auth/sign-up/email", {}, accounts)).toBe(SIGN_IN_BODY_LIMIT);
     expect(bodyLimit("/api/chat", { cookie: "hintline_session=x" }, accounts)).toBe(SIGN_IN_BODY_LIMIT);
-    expect(bodyLimit("/api/chat", { cookie: "a=1; hintline.session_token=x" }, accounts)).toBeGreaterThan(32 * 1024 * 1024);
-    expect(bodyLimit("/api/chat", { cookie: "__Secure-hintline.session_token=x" }, accounts)).toBeGreaterThan(32 * 1024 * 1024);
+    expect(bodyLimit("/api/chat", { cookie: "a=1; hintline.session_token=x" }, accounts)).toBeGreaterThan(
+      32 * 1024 * 1024,
+    );
+    expect(bodyLimit("/api/chat", { cookie: "__Secure-hintline.session_token=x" }, accounts)).toBeGreaterThan(
+      32 * 1024 * 1024,
+    );
   });
 });
 
 describe("the body ceilings", () => {
   /** The largest chat message the routes take: 100,000 characters of 3 UTF-8 bytes, 4 attachments of 8 MiB whose filenames of 255 characters are sent \u-escaped. */
   function largestChatBody(): number {
-    const file = { type: "file", mediaType: "application/pdf", filename: "\u0001".repeat(255), url: `data:application/pdf;base64,${"A".repeat(Math.ceil((8 * 1024 * 1024) / 3) * 4)}` };
-    const message = { id: "m".repeat(64), role: "user", parts: [{ type: "text", text: "語".repeat(100_000) }, file, file, file, file] };
-    const body = { id: "c".repeat(64), message, timezone: "America/Argentina/ComodRivadavia", mode: "build", workspaceId: "w".repeat(64), model: "openai/gpt-4o" };
+    const file = {
+      type: "file",
+      mediaType: "application/pdf",
+      filename: "\u0001".repeat(255),
+      url: `data:application/pdf;base64,${"A".repeat(Math.ceil((8 * 1024 * 1024) / 3) * 4)}`,
+    };
+    const message = {
+      id: "m".repeat(64),
+      role: "user",
+      parts: [{ type: "text", text: "語".repeat(100_000) }, file, file, file, file],
+    };
+    const body = {
+      id: "c".repeat(64),
+      message,
+      timezone: "America/Argentina/ComodRivadavia",
+      mode: "build",
+      workspaceId: "w".repeat(64),
+      model: "openai/gpt-4o",
+    };
     return Buffer.byteLength(JSON.stringify(body));
   }
 
@@ -55,24 +78,49 @@ describe("the body ceilings", () => {
     const largest = largestChatBody();
     expect(largest).toBeLessThanOrEqual(maxChatBodyBytes({}));
     // The server in front of Next.js, and the body Next.js buffers for proxy.ts, let through more than any route takes.
-    for (const env of [{}, { HINTLINE_MAX_IMPORT_BYTES: String(1024 * 1024) }, { HINTLINE_MAX_ATTACHMENTS: "6", HINTLINE_MAX_ATTACHMENT_BYTES: String(16 * 1024 * 1024) }]) {
+    for (const env of [
+      {},
+      { HINTLINE_MAX_IMPORT_BYTES: String(1024 * 1024) },
+      { HINTLINE_MAX_ATTACHMENTS: "6", HINTLINE_MAX_ATTACHMENT_BYTES: String(16 * 1024 * 1024) },
+    ]) {
       expect(bodyLimit("/api/chat", {}, env)).toBeGreaterThan(Math.max(maxChatBodyBytes(env), maxImportBytes(env)));
     }
     const config = path.join(import.meta.dirname, "../next.config.mjs");
-    const { default: nextConfig } = (await import(config)) as { default: { experimental: { proxyClientMaxBodySize: number } } };
-    expect(nextConfig.experimental.proxyClientMaxBodySize).toBeGreaterThan(Math.max(maxChatBodyBytes(), maxImportBytes()));
+    const { default: nextConfig } = (await import(config)) as {
+      default: { experimental: { proxyClientMaxBodySize: number } };
+    };
+    expect(nextConfig.experimental.proxyClientMaxBodySize).toBeGreaterThan(
+      Math.max(maxChatBodyBytes(), maxImportBytes()),
+    );
   });
 });
 
 describe("API paths with dot segments", () => {
   it("finds plain and percent-encoded dot segments in API paths", () => {
-    for (const target of ["/api/w/knowledge/a/%2e%2e/b.md", "/api/x/%2E%2E", "/api/x/.%2e/y", "/api/x/%2e/y", "/api/x/../y", "/api/x/./y", "/api/x/..?q=1"]) {
+    for (const target of [
+      "/api/w/knowledge/a/%2e%2e/b.md",
+      "/api/x/%2E%2E",
+      "/api/x/.%2e/y",
+      "/api/x/%2e/y",
+      "/api/x/../y",
+      "/api/x/./y",
+      "/api/x/..?q=1",
+    ]) {
       expect(apiPathHasDotSegment(target)).toBe(true);
     }
   });
 
   it("leaves other paths alone", () => {
-    for (const target of ["/api/w/knowledge/a..b.md", "/api/x/.hidden", "/api/x/%2e%2e%2e", "/c/%2e%2e/x", "/api/x?q=/../", "/apix/..", "/api/a%2f%2e%2e%2fb", "/api/conversations/%2E%2E%2Fseed"]) {
+    for (const target of [
+      "/api/w/knowledge/a..b.md",
+      "/api/x/.hidden",
+      "/api/x/%2e%2e%2e",
+      "/c/%2e%2e/x",
+      "/api/x?q=/../",
+      "/apix/..",
+      "/api/a%2f%2e%2e%2fb",
+      "/api/conversations/%2E%2E%2Fseed",
+    ]) {
       expect(apiPathHasDotSegment(target)).toBe(false);
     }
   });
@@ -91,7 +139,9 @@ describe("a body over the limit", () => {
         req.on("end", () => res.end("ok"));
       });
       server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const [line] = await once(child.stdout, "data");
     return { child, port: Number(String(line).trim()) };
   }
@@ -105,12 +155,21 @@ describe("a body over the limit", () => {
       let status = 0;
       let body = "";
       let error: string | undefined;
-      const request = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/auth/sign-in", headers: { "content-type": "application/json" } }, (response) => {
-        status = response.statusCode ?? 0;
-        response.setEncoding("utf8");
-        response.on("data", (d) => (body += d));
-        response.on("error", () => {});
-      });
+      const request = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/api/auth/sign-in",
+          headers: { "content-type": "application/json" },
+        },
+        (response) => {
+          status = response.statusCode ?? 0;
+          response.setEncoding("utf8");
+          response.on("data", (d) => (body += d));
+          response.on("error", () => {});
+        },
+      );
       request.on("error", (e) => (error = String(e)));
       request.on("close", () => resolve({ status, body, error }));
       pumpBody(request, total, 64 * 1024);

@@ -60,7 +60,11 @@ export function buildInputFiles(root = ROOT) {
 /** A hash of every input file's path and bytes: equal exactly when the build would read the same inputs. */
 export function buildInputsFingerprint(root = ROOT) {
   const hash = crypto.createHash("sha256");
-  for (const file of buildInputFiles(root)) hash.update(`${file}\0`).update(fs.readFileSync(path.join(root, file))).update("\0");
+  for (const file of buildInputFiles(root))
+    hash
+      .update(`${file}\0`)
+      .update(fs.readFileSync(path.join(root, file)))
+      .update("\0");
   return hash.digest("hex");
 }
 
@@ -112,7 +116,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // migration as "External error id#0".
   if (!/^postgres(ql)?:/.test(process.env.DATABASE_URL || "")) exitUnlessSqliteDriverLoads(ROOT);
   // In its own process, so the migration's database connection is closed before the server opens its own.
-  const migrate = spawnSync(process.execPath, [path.join(ROOT, "scripts/db-migrate.mjs"), "deploy"], { cwd: ROOT, stdio: "inherit" });
+  const migrate = spawnSync(process.execPath, [path.join(ROOT, "scripts/db-migrate.mjs"), "deploy"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   if (migrate.status !== 0) process.exit(migrate.status ?? 1);
   ensureBuild();
   process.env.NODE_ENV ??= "production";

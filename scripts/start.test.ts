@@ -24,7 +24,14 @@ const INPUTS = [
   "prisma/schema.prisma",
 ];
 // What does not go into the build.
-const NOT_INPUTS = ["lib/agent/rules.test.ts", "tests/api/x.test.ts", "docs/testing.md", "README.md", "scripts/bench.mjs", "prisma/migrations/1/migration.sql"];
+const NOT_INPUTS = [
+  "lib/agent/rules.test.ts",
+  "tests/api/x.test.ts",
+  "docs/testing.md",
+  "README.md",
+  "scripts/bench.mjs",
+  "prisma/migrations/1/migration.sql",
+];
 
 const HOUR = 3600_000;
 let root: string;
@@ -74,15 +81,18 @@ describe("buildIsStale", () => {
     expect(buildIsStale({ root })).toBe(false);
   });
 
-  it.each(INPUTS)("by fingerprint (a build made by ensureBuild): a change to %s makes it stale, whatever its time", (file) => {
-    build(Date.now() - HOUR);
-    recordBuildInputs(buildInputsFingerprint(root), { root });
-    expect(buildIsStale({ root })).toBe(false);
-    // Other bytes with an old time (a copy that keeps times, an edit made while the build ran): still stale.
-    write(file, "changed");
-    setTime(file, Date.now() - 5 * HOUR);
-    expect(buildIsStale({ root })).toBe(true);
-  });
+  it.each(INPUTS)(
+    "by fingerprint (a build made by ensureBuild): a change to %s makes it stale, whatever its time",
+    (file) => {
+      build(Date.now() - HOUR);
+      recordBuildInputs(buildInputsFingerprint(root), { root });
+      expect(buildIsStale({ root })).toBe(false);
+      // Other bytes with an old time (a copy that keeps times, an edit made while the build ran): still stale.
+      write(file, "changed");
+      setTime(file, Date.now() - 5 * HOUR);
+      expect(buildIsStale({ root })).toBe(true);
+    },
+  );
 
   it("by fingerprint: an input saved again unchanged does not make it stale; a new or removed input does", () => {
     build(Date.now() - HOUR);

@@ -5,18 +5,31 @@ import { countPlaywright, countVitest, failedPlaywright, failedVitest, suiteLine
 
 describe("npm test's counts", () => {
   it("counts Vitest's skipped and todo tests as skipped, and files that failed to load as failed", () => {
-    const report = { numTotalTests: 12, numPassedTests: 7, numFailedTests: 1, numPendingTests: 3, numTodoTests: 1, numRuntimeErrorTestSuites: 1 };
+    const report = {
+      numTotalTests: 12,
+      numPassedTests: 7,
+      numFailedTests: 1,
+      numPendingTests: 3,
+      numTodoTests: 1,
+      numRuntimeErrorTestSuites: 1,
+    };
     expect(countVitest(report)).toEqual({ passed: 7, failed: 2, skipped: 4 });
     expect(countVitest({})).toEqual({ passed: 0, failed: 0, skipped: 0 });
   });
 
   it("counts Playwright's skipped tests as skipped and flaky ones as failed", () => {
-    expect(countPlaywright({ expected: 70, unexpected: 1, flaky: 1, skipped: 2 })).toEqual({ passed: 70, failed: 2, skipped: 2 });
+    expect(countPlaywright({ expected: 70, unexpected: 1, flaky: 1, skipped: 2 })).toEqual({
+      passed: 70,
+      failed: 2,
+      skipped: 2,
+    });
     expect(countPlaywright(undefined)).toEqual({ passed: 0, failed: 0, skipped: 0 });
   });
 
   it("prints every suite and the total as `name: N passed, N failed, N skipped`", () => {
-    expect(suiteLine("unit", { passed: 7, failed: 0, skipped: 4 }, " (1.2s)")).toBe("unit: 7 passed, 0 failed, 4 skipped (1.2s)");
+    expect(suiteLine("unit", { passed: 7, failed: 0, skipped: 4 }, " (1.2s)")).toBe(
+      "unit: 7 passed, 0 failed, 4 skipped (1.2s)",
+    );
     expect(suiteLine("total", { passed: 0, failed: 1, skipped: 0 })).toBe("total: 0 passed, 1 failed, 0 skipped");
   });
 
@@ -24,12 +37,31 @@ describe("npm test's counts", () => {
     const root = path.resolve(import.meta.dirname, "..");
     const vitest = {
       testResults: [
-        { name: path.join(root, "tests/api/a.test.ts"), status: "failed", assertionResults: [{ status: "passed", fullName: "ok" }, { status: "failed", fullName: "chat refuses x" }] },
-        { name: path.join(root, "tests/api/b.test.ts"), status: "failed", message: "Cannot find module\nstack", assertionResults: [] },
-        { name: path.join(root, "tests/api/c.test.ts"), status: "passed", assertionResults: [{ status: "passed", fullName: "fine" }] },
+        {
+          name: path.join(root, "tests/api/a.test.ts"),
+          status: "failed",
+          assertionResults: [
+            { status: "passed", fullName: "ok" },
+            { status: "failed", fullName: "chat refuses x" },
+          ],
+        },
+        {
+          name: path.join(root, "tests/api/b.test.ts"),
+          status: "failed",
+          message: "Cannot find module\nstack",
+          assertionResults: [],
+        },
+        {
+          name: path.join(root, "tests/api/c.test.ts"),
+          status: "passed",
+          assertionResults: [{ status: "passed", fullName: "fine" }],
+        },
       ],
     };
-    expect(failedVitest(vitest)).toEqual(["tests/api/a.test.ts › chat refuses x", "tests/api/b.test.ts (Cannot find module)"]);
+    expect(failedVitest(vitest)).toEqual([
+      "tests/api/a.test.ts › chat refuses x",
+      "tests/api/b.test.ts (Cannot find module)",
+    ]);
     const playwright = {
       suites: [
         {

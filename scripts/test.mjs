@@ -19,7 +19,10 @@ import { buildIsStale } from "./start.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules/.bin", name);
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const wanted = (suite) => !only || only.includes(suite);
 const underCi = !!process.env.CI && !["false", "0"].includes(process.env.CI);
 const results = [];
@@ -80,7 +83,11 @@ export function countVitest(data) {
 
 /** Counts from Playwright's JSON report: flaky (passed on a retry) counts as failed. */
 export function countPlaywright(stats = {}) {
-  return { passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0), skipped: stats.skipped ?? 0 };
+  return {
+    passed: stats.expected ?? 0,
+    failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0),
+    skipped: stats.skipped ?? 0,
+  };
 }
 
 const failures = [];
@@ -90,7 +97,10 @@ const failures = [];
  * `failedOf`. A command that failed without a report counts as one failure. `parallel`: run beside another suite,
  * output prefixed.
  */
-async function suite(name, { cmd, args, env = {}, out, count, failedOf, extra = "", leftOut = () => 0, parallel = false }) {
+async function suite(
+  name,
+  { cmd, args, env = {}, out, count, failedOf, extra = "", leftOut = () => 0, parallel = false },
+) {
   fs.rmSync(out, { force: true });
   const { ok, seconds } = await (parallel ? runPrefixed(name, cmd, args, env) : run(cmd, args, env));
   const data = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : undefined;
@@ -108,13 +118,26 @@ async function suite(name, { cmd, args, env = {}, out, count, failedOf, extra = 
 async function vitestSuite(name, projects, options = {}) {
   if (!wanted(name)) return;
   const out = path.join(root, `test-results/${name}.json`);
-  const args = ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
+  const args = [
+    "run",
+    ...projects.flatMap((p) => ["--project", p]),
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${out}`,
+  ];
   await suite(name, { cmd: bin("vitest"), args, out, count: countVitest, failedOf: failedVitest, ...options });
 }
 
 function e2eSuite({ parallel }) {
   const out = path.join(root, "test-results/e2e.json");
-  return suite("e2e", { cmd: bin("playwright"), args: ["test"], out, count: (data) => countPlaywright(data.stats), failedOf: failedPlaywright, parallel });
+  return suite("e2e", {
+    cmd: bin("playwright"),
+    args: ["test"],
+    out,
+    count: (data) => countPlaywright(data.stats),
+    failedOf: failedPlaywright,
+    parallel,
+  });
 }
 
 /** The failed tests of a Vitest JSON report, as `file › title` (a file that failed to load counts as one). */
@@ -124,7 +147,8 @@ export function failedVitest(data) {
     const name = path.relative(root, file.name ?? "");
     const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
     for (const t of tests) failed.push(`${name} › ${t.fullName ?? t.title}`);
-    if (!tests.length && file.status === "failed") failed.push(`${name} (${(file.message ?? "failed").split("\n")[0]})`);
+    if (!tests.length && file.status === "failed")
+      failed.push(`${name} (${(file.message ?? "failed").split("\n")[0]})`);
   }
   return failed;
 }
@@ -134,9 +158,11 @@ export function failedPlaywright(data) {
   const failed = [];
   const walk = (suite, titles) => {
     for (const spec of suite.specs ?? []) {
-      if (!spec.ok || (spec.tests ?? []).some((t) => t.status === "flaky")) failed.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")}`);
+      if (!spec.ok || (spec.tests ?? []).some((t) => t.status === "flaky"))
+        failed.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")}`);
     }
-    for (const child of suite.suites ?? []) walk(child, suite.file === child.file && child.title ? [...titles, child.title] : titles);
+    for (const child of suite.suites ?? [])
+      walk(child, suite.file === child.file && child.title ? [...titles, child.title] : titles);
   };
   for (const suite of data.suites ?? []) walk(suite, []);
   return failed;
@@ -144,7 +170,11 @@ export function failedPlaywright(data) {
 
 /** How many tests the browser suite holds (listed, not run: no server or browser is started). */
 function countE2eTests() {
-  const listed = spawnSync(bin("playwright"), ["test", "--list", "--reporter=json"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const listed = spawnSync(bin("playwright"), ["test", "--list", "--reporter=json"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   try {
     return JSON.parse(listed.stdout).stats?.skipped ?? 0;
   } catch {
@@ -205,18 +235,26 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const runE2e = wanted("e2e") && !skipE2e;
   const parallel = wanted("api") && runE2e && !serial;
-  const api = vitestSuite("api", ["api"], { env: postgresEnv, extra: postgres ? "" : " (PostgreSQL variants left out)", parallel });
+  const api = vitestSuite("api", ["api"], {
+    env: postgresEnv,
+    extra: postgres ? "" : " (PostgreSQL variants left out)",
+    parallel,
+  });
   if (!parallel) await api;
   const e2e = runE2e ? e2eSuite({ parallel }) : undefined;
-  if (wanted("e2e") && skipE2e) report("e2e", { passed: 0, failed: 0, skipped: countE2eTests() }, " (HINTLINE_SKIP_E2E=1: not run)");
+  if (wanted("e2e") && skipE2e)
+    report("e2e", { passed: 0, failed: 0, skipped: countE2eTests() }, " (HINTLINE_SKIP_E2E=1: not run)");
   await Promise.all([api, e2e]);
 
   const sum = (key) => results.reduce((n, r) => n + r[key], 0);
   const [passed, failed, skipped] = [sum("passed"), sum("failed"), sum("skipped")];
   const skippedUnderCi = underCi && (skipped > 0 || skipPostgres || skipE2e);
-  console.log(`\nsuites: ${results.map((r) => `${r.name} ${r.failed ? "FAILED" : r.skipped ? "ok, some skipped" : "ok"}`).join(" · ")}`);
+  console.log(
+    `\nsuites: ${results.map((r) => `${r.name} ${r.failed ? "FAILED" : r.skipped ? "ok, some skipped" : "ok"}`).join(" · ")}`,
+  );
   if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
   console.log(suiteLine("total", { passed, failed, skipped }));
-  if (skippedUnderCi) console.error("CI: tests were skipped; under CI every test must run (a skip there hides a test that cannot fail)");
+  if (skippedUnderCi)
+    console.error("CI: tests were skipped; under CI every test must run (a skip there hides a test that cannot fail)");
   process.exit(failed || skippedUnderCi ? 1 : 0);
 }

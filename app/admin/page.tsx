@@ -11,7 +11,9 @@ export const dynamic = "force-dynamic";
 export default async function AdminPage() {
   if (authMode() !== "accounts") notFound();
   const incoming = await headers();
-  const request = new Request(new URL("/admin", `http://${incoming.get("host") ?? "localhost"}`), { headers: incoming });
+  const request = new Request(new URL("/admin", `http://${incoming.get("host") ?? "localhost"}`), {
+    headers: incoming,
+  });
   const viewer = await viewerOrNull(request);
   if (viewer?.kind !== "user" || !viewer.admin) notFound();
   return <AdminConsole selfId={viewer.userId} />;

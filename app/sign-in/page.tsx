@@ -6,15 +6,29 @@ import { safeNextPath } from "@/lib/auth/token";
 
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ next?: string; error?: string }>;
+}) {
   const { next, error } = await searchParams;
   if (authMode() === "accounts") {
     const oidcName = oidcSettings()?.name;
-    return <AccountSignInForm next={safeNextPath(next)} oidcName={oidcName} error={oidcErrorText(typeof error === "string" ? error : undefined, oidcName)} />;
+    return (
+      <AccountSignInForm
+        next={safeNextPath(next)}
+        oidcName={oidcName}
+        error={oidcErrorText(typeof error === "string" ? error : undefined, oidcName)}
+      />
+    );
   }
   return (
     <main className="flex min-h-dvh items-center justify-center px-6">
-      <form method="post" action="/api/auth/sign-in" className="w-full max-w-sm rounded-2xl border border-border bg-elevated p-6 shadow-sm">
+      <form
+        method="post"
+        action="/api/auth/sign-in"
+        className="w-full max-w-sm rounded-2xl border border-border bg-elevated p-6 shadow-sm"
+      >
         <h1 className="text-lg font-semibold">Sign in to Hintline</h1>
         <p className="mt-1 text-sm text-muted">This server requires its access token (HINTLINE_AUTH_TOKEN).</p>
         <input type="hidden" name="next" value={safeNextPath(next)} />
@@ -35,7 +49,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             That token is not right.
           </p>
         )}
-        <button type="submit" data-testid="sign-in-submit" className="mt-4 w-full rounded-lg bg-accent px-3 py-2 font-medium text-accent-fg">
+        <button
+          type="submit"
+          data-testid="sign-in-submit"
+          className="mt-4 w-full rounded-lg bg-accent px-3 py-2 font-medium text-accent-fg"
+        >
           Sign in
         </button>
       </form>

@@ -8,9 +8,21 @@ import { noAccountYet } from "@/lib/chat/account-pages";
 export const dynamic = "force-dynamic";
 
 // Accounts mode only: the first account (the admin's), or one by an admin's invitation link (/sign-up?invitation=…).
-export default async function SignUpPage({ searchParams }: { searchParams: Promise<{ invitation?: string | string[] }> }) {
+export default async function SignUpPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ invitation?: string | string[] }>;
+}) {
   if (authMode() !== "accounts") notFound();
   const { invitation } = await searchParams;
   const token = typeof invitation === "string" && invitation.length <= 200 ? invitation : undefined;
-  return <AccountSignUpForm invitation={token} firstAccount={await noAccountYet()} openSignUp={openSignUp()} minPassword={MIN_PASSWORD_LENGTH} oidcName={oidcSettings()?.name} />;
+  return (
+    <AccountSignUpForm
+      invitation={token}
+      firstAccount={await noAccountYet()}
+      openSignUp={openSignUp()}
+      minPassword={MIN_PASSWORD_LENGTH}
+      oidcName={oidcSettings()?.name}
+    />
+  );
 }

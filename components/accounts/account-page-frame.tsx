@@ -5,7 +5,17 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { UserMenu } from "./user-menu";
 
-export function AccountPageFrame({ title, testId, width, children }: { title: string; testId: string; width: "3xl" | "4xl"; children: ReactNode }) {
+export function AccountPageFrame({
+  title,
+  testId,
+  width,
+  children,
+}: {
+  title: string;
+  testId: string;
+  width: "3xl" | "4xl";
+  children: ReactNode;
+}) {
   return (
     <div className="min-h-dvh">
       <header className="flex h-14 items-center gap-3 border-b border-border px-4">
@@ -15,7 +25,10 @@ export function AccountPageFrame({ title, testId, width, children }: { title: st
         </Link>
         <UserMenu />
       </header>
-      <main data-testid={testId} className={`mx-auto flex ${width === "3xl" ? "max-w-3xl" : "max-w-4xl"} flex-col gap-6 px-4 py-6`}>
+      <main
+        data-testid={testId}
+        className={`mx-auto flex ${width === "3xl" ? "max-w-3xl" : "max-w-4xl"} flex-col gap-6 px-4 py-6`}
+      >
         {children}
       </main>
     </div>

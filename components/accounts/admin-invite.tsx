@@ -38,7 +38,13 @@ export function AdminInvite() {
         Invitations
       </h2>
       <p className="mt-1 text-sm text-muted">A link signs up one person; it works once, for a week.</p>
-      <button type="button" data-testid="invite" disabled={busy} onClick={() => void invite()} className={`mt-3 ${primary}`}>
+      <button
+        type="button"
+        data-testid="invite"
+        disabled={busy}
+        onClick={() => void invite()}
+        className={`mt-3 ${primary}`}
+      >
         Invite someone
       </button>
       {invitation && (

@@ -29,7 +29,10 @@ export function AdminSharedWorkspaces() {
     setBusy(true);
     setError(null);
     try {
-      const created = await apiFetch<Workspace>("/api/workspaces", { method: "POST", body: JSON.stringify({ name: name.trim(), shared: true }) });
+      const created = await apiFetch<Workspace>("/api/workspaces", {
+        method: "POST",
+        body: JSON.stringify({ name: name.trim(), shared: true }),
+      });
       setShared((list) => [...(list ?? []), { ...created, shared: true }]);
       setName("");
     } catch (e) {
@@ -43,7 +46,9 @@ export function AdminSharedWorkspaces() {
       <h2 id="shared-heading" className="font-semibold">
         Shared workspaces
       </h2>
-      <p className="mt-1 text-sm text-muted">Everyone can chat in a shared workspace; its owner and the admins change its settings.</p>
+      <p className="mt-1 text-sm text-muted">
+        Everyone can chat in a shared workspace; its owner and the admins change its settings.
+      </p>
       <form onSubmit={create} className="mt-3 flex gap-2">
         <input
           aria-label="Name of the new shared workspace"
@@ -62,7 +67,12 @@ export function AdminSharedWorkspaces() {
       {shared && shared.length > 0 && (
         <ul data-testid="shared-workspaces" className="mt-3 divide-y divide-border text-sm">
           {shared.map((w) => (
-            <li key={w.id} data-testid="shared-workspace" data-id={w.id} className="flex items-center justify-between py-1.5">
+            <li
+              key={w.id}
+              data-testid="shared-workspace"
+              data-id={w.id}
+              className="flex items-center justify-between py-1.5"
+            >
               <span>{w.name}</span>
               <Link href={`/w/${w.id}`} className="text-accent underline">
                 Settings

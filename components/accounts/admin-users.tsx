@@ -24,7 +24,10 @@ export function AdminUsers({ selfId }: { selfId: string }) {
     setBusy(user.id);
     setError(null);
     try {
-      const updated = await apiFetch<User>(`/api/admin/users/${encodeURIComponent(user.id)}`, { method: "PATCH", body: JSON.stringify(patch) });
+      const updated = await apiFetch<User>(`/api/admin/users/${encodeURIComponent(user.id)}`, {
+        method: "PATCH",
+        body: JSON.stringify(patch),
+      });
       setUsers((list) => list?.map((u) => (u.id === updated.id ? { ...u, ...updated } : u)) ?? null);
     } catch (e) {
       setError(failureText(e));
@@ -37,7 +40,9 @@ export function AdminUsers({ selfId }: { selfId: string }) {
       <h2 id="users-heading" className="font-semibold">
         Users
       </h2>
-      <p className="mt-1 text-sm text-muted">Admins manage users and shared workspaces; they do not see others' conversations.</p>
+      <p className="mt-1 text-sm text-muted">
+        Admins manage users and shared workspaces; they do not see others' conversations.
+      </p>
       {users === null && !error && <p className="mt-3 text-sm text-muted">Loading…</p>}
       {users && (
         <div className="mt-3 overflow-x-auto">
@@ -58,7 +63,14 @@ export function AdminUsers({ selfId }: { selfId: string }) {
               {users.map((user) => {
                 const self = user.id === selfId;
                 return (
-                  <tr key={user.id} data-testid="user-row" data-email={user.email} data-admin={user.admin} data-disabled={user.disabled} className="border-t border-border">
+                  <tr
+                    key={user.id}
+                    data-testid="user-row"
+                    data-email={user.email}
+                    data-admin={user.admin}
+                    data-disabled={user.disabled}
+                    className="border-t border-border"
+                  >
                     <td className="py-2 pr-3">{user.email}</td>
                     <td className="py-2 pr-3">{user.name}</td>
                     <td className="py-2 pr-3">{user.admin ? "Yes" : "No"}</td>

@@ -23,7 +23,11 @@ function useSubmit(path: string, then: string, wrongPassword?: string) {
     setBusy(true);
     setError(null);
     try {
-      const response = await fetch(`/api/auth/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const response = await fetch(`/api/auth/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (response.ok) {
         window.location.assign(then);
         return;
@@ -37,7 +41,19 @@ function useSubmit(path: string, then: string, wrongPassword?: string) {
   return { error, busy, submit };
 }
 
-function Frame({ title, intro, error, children, testId }: { title: string; intro: ReactNode; error: string | null; children: ReactNode; testId: string }) {
+function Frame({
+  title,
+  intro,
+  error,
+  children,
+  testId,
+}: {
+  title: string;
+  intro: ReactNode;
+  error: string | null;
+  children: ReactNode;
+  testId: string;
+}) {
   return (
     <main className="flex min-h-dvh items-center justify-center px-6">
       <div data-testid={testId} className="w-full max-w-sm rounded-2xl border border-border bg-elevated p-6 shadow-sm">
@@ -54,11 +70,26 @@ function Frame({ title, intro, error, children, testId }: { title: string; intro
   );
 }
 
-function Fields({ children, busy, action, onSubmit }: { children: ReactNode; busy: boolean; action: string; onSubmit: (e: FormEvent<HTMLFormElement>) => void }) {
+function Fields({
+  children,
+  busy,
+  action,
+  onSubmit,
+}: {
+  children: ReactNode;
+  busy: boolean;
+  action: string;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+}) {
   return (
     <form onSubmit={onSubmit}>
       {children}
-      <button type="submit" disabled={busy} data-testid="auth-submit" className="mt-5 w-full rounded-lg bg-accent px-3 py-2 font-medium text-accent-fg disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={busy}
+        data-testid="auth-submit"
+        className="mt-5 w-full rounded-lg bg-accent px-3 py-2 font-medium text-accent-fg disabled:opacity-60"
+      >
         {action}
       </button>
     </form>
@@ -69,13 +100,25 @@ function Fields({ children, busy, action, onSubmit }: { children: ReactNode; bus
 function OidcLink({ name, invitation }: { name: string; invitation?: string }) {
   const href = `/api/auth/sign-in/oidc${invitation ? `?invitation=${encodeURIComponent(invitation)}` : ""}`;
   return (
-    <a href={href} data-testid="auth-oidc" className="mt-3 block w-full rounded-lg border border-border px-3 py-2 text-center font-medium hover:bg-bg">
+    <a
+      href={href}
+      data-testid="auth-oidc"
+      className="mt-3 block w-full rounded-lg border border-border px-3 py-2 text-center font-medium hover:bg-bg"
+    >
       Continue with {name}
     </a>
   );
 }
 
-export function AccountSignInForm({ next, oidcName, error: initialError }: { next: string; oidcName?: string; error?: string | null }) {
+export function AccountSignInForm({
+  next,
+  oidcName,
+  error: initialError,
+}: {
+  next: string;
+  oidcName?: string;
+  error?: string | null;
+}) {
   const { error: submitError, busy, submit } = useSubmit("sign-in/email", next, "The email or password is not right.");
   const error = submitError ?? initialError ?? null;
   const [email, setEmail] = useState("");
@@ -86,11 +129,30 @@ export function AccountSignInForm({ next, oidcName, error: initialError }: { nex
         <label className={label} htmlFor="email">
           Email
         </label>
-        <input id="email" type="email" autoComplete="email" required autoFocus data-testid="auth-email" className={field} value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="email"
+          type="email"
+          autoComplete="email"
+          required
+          autoFocus
+          data-testid="auth-email"
+          className={field}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <label className={label} htmlFor="password">
           Password
         </label>
-        <input id="password" type="password" autoComplete="current-password" required data-testid="auth-password" className={field} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          data-testid="auth-password"
+          className={field}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </Fields>
       {oidcName && <OidcLink name={oidcName} />}
       <p className="mt-4 text-sm text-muted">
@@ -131,16 +193,44 @@ export function AccountSignUpForm({
         ? "Anyone may sign up on this server."
         : "Signing up needs an invitation link from an admin.";
   return (
-    <Frame testId="account-sign-up" title={firstAccount ? "Create the admin account" : "Sign up for Hintline"} intro={intro} error={error}>
-      <Fields busy={busy} action={firstAccount ? "Create the admin account" : "Sign up"} onSubmit={(e) => void submit(e, { name, email, password, ...(invitation ? { invitation } : {}) })}>
+    <Frame
+      testId="account-sign-up"
+      title={firstAccount ? "Create the admin account" : "Sign up for Hintline"}
+      intro={intro}
+      error={error}
+    >
+      <Fields
+        busy={busy}
+        action={firstAccount ? "Create the admin account" : "Sign up"}
+        onSubmit={(e) => void submit(e, { name, email, password, ...(invitation ? { invitation } : {}) })}
+      >
         <label className={label} htmlFor="name">
           Name
         </label>
-        <input id="name" autoComplete="name" required maxLength={100} autoFocus data-testid="auth-name" className={field} value={name} onChange={(e) => setName(e.target.value)} />
+        <input
+          id="name"
+          autoComplete="name"
+          required
+          maxLength={100}
+          autoFocus
+          data-testid="auth-name"
+          className={field}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
         <label className={label} htmlFor="email">
           Email
         </label>
-        <input id="email" type="email" autoComplete="email" required data-testid="auth-email" className={field} value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          id="email"
+          type="email"
+          autoComplete="email"
+          required
+          data-testid="auth-email"
+          className={field}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <label className={label} htmlFor="password">
           Password <span className="font-normal text-muted">(at least {minPassword} characters)</span>
         </label>

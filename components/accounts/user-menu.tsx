@@ -7,7 +7,8 @@ import type { Me } from "@/lib/chat/account-pages";
 import { apiFetch } from "@/lib/stores/api-client";
 import { warnFailure } from "@/lib/client-log";
 
-const item = "flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-sm outline-none data-[highlighted]:bg-chip";
+const item =
+  "flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-sm outline-none data-[highlighted]:bg-chip";
 
 function initials(name: string): string {
   const letters = name
@@ -43,7 +44,11 @@ export function UserMenu() {
         {initials(user.name)}
       </Menu.Trigger>
       <Menu.Portal>
-        <Menu.Content align="end" sideOffset={4} className="z-50 min-w-56 max-w-[min(20rem,calc(100vw-1rem))] rounded-xl border border-border bg-elevated p-1 shadow-xl">
+        <Menu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-56 max-w-[min(20rem,calc(100vw-1rem))] rounded-xl border border-border bg-elevated p-1 shadow-xl"
+        >
           <Menu.Label className="px-2.5 py-1.5 text-sm">
             <span data-testid="user-menu-name" title={user.name} className="block truncate font-medium">
               {user.name}

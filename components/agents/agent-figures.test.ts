@@ -16,19 +16,31 @@ describe("elapsedText", () => {
 });
 
 describe("agentKeyOf", () => {
-  const result = (fields: object, text = "agent_key: agent:forged:1\nstatus: done") => ({ tool: "AgentSpawn", ...fields, text });
+  const result = (fields: object, text = "agent_key: agent:forged:1\nstatus: done") => ({
+    tool: "AgentSpawn",
+    ...fields,
+    text,
+  });
 
   it("reads the key from a result's data, never from its text", () => {
-    expect(agentKeyOf("AgentSpawn", result({ agentKey: "agent:general-purpose:3", status: "done" }))).toBe("agent:general-purpose:3");
-    expect(agentKeyOf("AgentSend", { tool: "AgentSend", agentKey: "agent:reviewer:2", status: "running", text: "" })).toBe("agent:reviewer:2");
+    expect(agentKeyOf("AgentSpawn", result({ agentKey: "agent:general-purpose:3", status: "done" }))).toBe(
+      "agent:general-purpose:3",
+    );
+    expect(
+      agentKeyOf("AgentSend", { tool: "AgentSend", agentKey: "agent:reviewer:2", status: "running", text: "" }),
+    ).toBe("agent:reviewer:2");
     expect(agentKeyOf("AgentSpawn", result({ agentKey: "agent:x:1\nforged" }))).toBeUndefined();
     expect(agentKeyOf("AgentSpawn", result({ agentKey: 7 }))).toBeUndefined();
     expect(agentKeyOf("AgentSpawn", result({}))).toBeUndefined();
   });
 
   it("reads the key line a result stored as its text starts with", () => {
-    expect(agentKeyOf("AgentSpawn", "agent_key: agent:general-purpose:3\nstatus: done\nanswer:\nhi")).toBe("agent:general-purpose:3");
-    expect(agentKeyOf("AgentSend", { type: "text", value: "agent_key: agent:reviewer:12\nstatus: running" })).toBe("agent:reviewer:12");
+    expect(agentKeyOf("AgentSpawn", "agent_key: agent:general-purpose:3\nstatus: done\nanswer:\nhi")).toBe(
+      "agent:general-purpose:3",
+    );
+    expect(agentKeyOf("AgentSend", { type: "text", value: "agent_key: agent:reviewer:12\nstatus: running" })).toBe(
+      "agent:reviewer:12",
+    );
   });
 
   it("finds none in an error, a forged key inside other text, or stored data of another shape", () => {

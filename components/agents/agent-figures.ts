@@ -24,13 +24,19 @@ const KEY_LINE = /^agent_key: (agent:[a-z0-9][a-z0-9-]{0,63}:\d{1,6})$/;
 export function agentKeyOf(toolName: string, output: unknown): string | undefined {
   const data = toolOutputOf(toolName, output);
   if (data) return typeof data.agentKey === "string" && KEY.test(data.agentKey) ? data.agentKey : undefined;
-  const text = typeof output === "string" ? output : output && typeof output === "object" ? textOf(output as Record<string, unknown>) : "";
+  const text =
+    typeof output === "string"
+      ? output
+      : output && typeof output === "object"
+        ? textOf(output as Record<string, unknown>)
+        : "";
   // Only the first line: a child's answer quoted further down may say anything.
   return KEY_LINE.exec(text.slice(0, 200).split("\n", 1)[0] ?? "")?.[1];
 }
 
 function textOf(output: Record<string, unknown>): string {
-  for (const field of ["value", "text", "output"]) if (typeof output[field] === "string") return output[field] as string;
+  for (const field of ["value", "text", "output"])
+    if (typeof output[field] === "string") return output[field] as string;
   return "";
 }
 

@@ -45,7 +45,11 @@ export function AgentPanel({ conversationId, initial }: { conversationId: string
   if (shown.length === 0) return null;
   const running = shown.filter((a) => a.status === "running").length;
   return (
-    <section data-testid="agent-panel" aria-label="Subagents" className="flex max-h-[40%] min-h-0 shrink-0 flex-col border-t border-border">
+    <section
+      data-testid="agent-panel"
+      aria-label="Subagents"
+      className="flex max-h-[40%] min-h-0 shrink-0 flex-col border-t border-border"
+    >
       <header className="flex items-baseline justify-between px-4 pt-3 pb-1">
         <h2 className="text-sm font-semibold">Subagents</h2>
         <span data-testid="agent-count" className="text-xs text-muted">
@@ -73,54 +77,62 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
   const running = agent.status === "running";
   const name = agent.label ? `${agent.agentKey} (${agent.label})` : agent.agentKey;
   return (
-    <li data-testid="agent-row" data-status={agent.status} data-agent-key={agent.agentKey} className="rounded-lg px-2 py-1.5 hover:bg-chip/60">
+    <li
+      data-testid="agent-row"
+      data-status={agent.status}
+      data-agent-key={agent.agentKey}
+      className="rounded-lg px-2 py-1.5 hover:bg-chip/60"
+    >
       <div className="flex items-start gap-1">
-      <button
-        type="button"
-        data-testid="agent-open"
-        title="Open its transcript"
-        className="min-w-0 flex-1 text-left"
-        onClick={() => open(agent.conversationId)}
-      >
-        <span className="sr-only">Open the transcript of {name}: </span>
-        <span className="flex items-baseline gap-2">
-          <span data-testid="agent-id" className="truncate text-sm font-medium">
-            {agent.agentId}
-          </span>
-          <span data-testid="agent-status" className={`shrink-0 rounded border px-1 text-[11px] ${STATUS_CLASS[agent.status]}`}>
-            {STATUS_WORDS[agent.status] ?? agent.status}
-          </span>
-        </span>
-        {agent.label && (
-          <span data-testid="agent-label" className="block truncate text-xs text-fg">
-            {agent.label}
-          </span>
-        )}
-        <span className="block truncate text-xs text-muted">
-          <span data-testid="agent-elapsed">{elapsedText(agent.startedAt, agent.endedAt, now)}</span>
-          {" · "}
-          <span data-testid="agent-tokens">{agent.tokens.toLocaleString("en-US")} tokens</span>
-          {agent.lastTool && <span data-testid="agent-last-tool"> · {agent.lastTool}</span>}
-          {" · "}
-          <span className="font-mono">{agent.agentKey}</span>
-        </span>
-      </button>
-      {running && (
         <button
           type="button"
-          data-testid="agent-stop"
-          aria-label={`Stop ${name}`}
-          title="Stop this agent"
-          disabled={stopping}
-          className="shrink-0 rounded-lg p-1.5 text-muted hover:bg-chip hover:text-fg disabled:opacity-50"
-          onClick={() => {
-            setStopping(true);
-            void stop(agent.conversationId).finally(() => setStopping(false));
-          }}
+          data-testid="agent-open"
+          title="Open its transcript"
+          className="min-w-0 flex-1 text-left"
+          onClick={() => open(agent.conversationId)}
         >
-          <StopIcon width={14} height={14} />
+          <span className="sr-only">Open the transcript of {name}: </span>
+          <span className="flex items-baseline gap-2">
+            <span data-testid="agent-id" className="truncate text-sm font-medium">
+              {agent.agentId}
+            </span>
+            <span
+              data-testid="agent-status"
+              className={`shrink-0 rounded border px-1 text-[11px] ${STATUS_CLASS[agent.status]}`}
+            >
+              {STATUS_WORDS[agent.status] ?? agent.status}
+            </span>
+          </span>
+          {agent.label && (
+            <span data-testid="agent-label" className="block truncate text-xs text-fg">
+              {agent.label}
+            </span>
+          )}
+          <span className="block truncate text-xs text-muted">
+            <span data-testid="agent-elapsed">{elapsedText(agent.startedAt, agent.endedAt, now)}</span>
+            {" · "}
+            <span data-testid="agent-tokens">{agent.tokens.toLocaleString("en-US")} tokens</span>
+            {agent.lastTool && <span data-testid="agent-last-tool"> · {agent.lastTool}</span>}
+            {" · "}
+            <span className="font-mono">{agent.agentKey}</span>
+          </span>
         </button>
-      )}
+        {running && (
+          <button
+            type="button"
+            data-testid="agent-stop"
+            aria-label={`Stop ${name}`}
+            title="Stop this agent"
+            disabled={stopping}
+            className="shrink-0 rounded-lg p-1.5 text-muted hover:bg-chip hover:text-fg disabled:opacity-50"
+            onClick={() => {
+              setStopping(true);
+              void stop(agent.conversationId).finally(() => setStopping(false));
+            }}
+          >
+            <StopIcon width={14} height={14} />
+          </button>
+        )}
       </div>
       {running && agent.approvals?.length ? (
         <div data-testid="agent-approvals" className="mt-1 space-y-1.5">
@@ -134,7 +146,12 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
                   Asked by its own helper <span className="font-mono">{a.agentKey}</span>:
                 </p>
               )}
-              <ApprovalCard conversationId={a.conversationId} toolName={a.toolName} toolCallId={a.toolCallId} input={a.input} />
+              <ApprovalCard
+                conversationId={a.conversationId}
+                toolName={a.toolName}
+                toolCallId={a.toolCallId}
+                input={a.input}
+              />
             </div>
           ))}
         </div>

@@ -45,17 +45,33 @@ function Transcript({ childId, onClose }: { childId: string; onClose: () => void
   }, [running, load]);
 
   const key = agent?.agentKey ?? view?.agentKey ?? childId;
-  const streaming = (m: ChatMessage, i: number, all: ChatMessage[]) => running && i === all.length - 1 && m.role === "assistant";
+  const streaming = (m: ChatMessage, i: number, all: ChatMessage[]) =>
+    running && i === all.length - 1 && m.role === "assistant";
   return (
-    <Drawer open onOpenChange={(o) => !o && onClose()} title={`Transcript of ${key}`} testId="agent-transcript" className="w-full max-w-xl bg-elevated">
+    <Drawer
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={`Transcript of ${key}`}
+      testId="agent-transcript"
+      className="w-full max-w-xl bg-elevated"
+    >
       <header className="flex items-center justify-between gap-3 border-b border-border px-5 py-3">
         <div className="min-w-0">
           <DrawerTitle className="truncate font-semibold">Transcript of {key}</DrawerTitle>
-          <p data-testid="agent-transcript-status" data-status={agent?.status ?? ""} className="truncate text-xs text-muted">
-            {agent ? `${agent.agentId}${agent.label ? ` · ${agent.label}` : ""} · ${agent.status}` : "subagent"} · read-only
+          <p
+            data-testid="agent-transcript-status"
+            data-status={agent?.status ?? ""}
+            className="truncate text-xs text-muted"
+          >
+            {agent ? `${agent.agentId}${agent.label ? ` · ${agent.label}` : ""} · ${agent.status}` : "subagent"} ·
+            read-only
           </p>
         </div>
-        <DrawerClose data-testid="agent-transcript-close" aria-label="Close transcript" className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
+        <DrawerClose
+          data-testid="agent-transcript-close"
+          aria-label="Close transcript"
+          className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip"
+        >
           Close
         </DrawerClose>
       </header>

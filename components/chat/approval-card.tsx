@@ -12,7 +12,17 @@ import { conversationIdOf } from "./conversation-id";
 const ApprovalTargetContext = createContext<string | null>(null);
 export const ApprovalTarget = ApprovalTargetContext.Provider;
 
-export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { toolName: string; toolCallId: string; input: unknown; conversationId?: string }) {
+export function ApprovalCard({
+  toolName,
+  toolCallId,
+  input,
+  conversationId,
+}: {
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  conversationId?: string;
+}) {
   const params = useParams();
   const target = useContext(ApprovalTargetContext);
   const [reason, setReason] = useState("");
@@ -26,26 +36,38 @@ export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { 
     if (!id) return setError("This conversation has no id yet; reload the page.");
     setError(null);
     setSent(body.approved ? "Approved" : "Denied");
-    const response = await fetch(`/api/conversations/${encodeURIComponent(id)}/approvals/${encodeURIComponent(toolCallId)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }).catch(() => null);
+    const response = await fetch(
+      `/api/conversations/${encodeURIComponent(id)}/approvals/${encodeURIComponent(toolCallId)}`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      },
+    ).catch(() => null);
     if (!response?.ok) {
-      const message = response ? ((await response.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message : undefined;
+      const message = response
+        ? ((await response.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message
+        : undefined;
       setSent(null);
       setError(message ?? "The answer could not be sent; try again.");
     }
   };
   return (
-    <div data-testid="approval-card" data-tool={toolName} className="w-full max-w-xl space-y-2 rounded-lg border border-accent/40 bg-elevated p-3 text-sm">
+    <div
+      data-testid="approval-card"
+      data-tool={toolName}
+      className="w-full max-w-xl space-y-2 rounded-lg border border-accent/40 bg-elevated p-3 text-sm"
+    >
       <div className="text-fg">
         <span className="font-medium">Allow this tool call?</span>{" "}
         <span data-testid="approval-tool" className="font-mono text-xs text-muted">
           {mcp ? `${mcp[2]} (MCP server ${mcp[1]})` : toolName}
         </span>
       </div>
-      <pre data-testid="approval-input" className="max-h-48 overflow-auto whitespace-pre-wrap rounded bg-code p-2 font-mono text-xs text-muted">
+      <pre
+        data-testid="approval-input"
+        className="max-h-48 overflow-auto whitespace-pre-wrap rounded bg-code p-2 font-mono text-xs text-muted"
+      >
         {JSON.stringify(input ?? {}, null, 2)}
       </pre>
       {sent ? (
@@ -54,11 +76,21 @@ export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { 
         </div>
       ) : (
         <div className="flex flex-wrap items-center gap-2">
-          <button type="button" data-testid="approval-approve" onClick={() => answer({ approved: true })} className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-accent-fg">
+          <button
+            type="button"
+            data-testid="approval-approve"
+            onClick={() => answer({ approved: true })}
+            className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-accent-fg"
+          >
             Approve
           </button>
           {mcp && !readOnly && (
-            <button type="button" data-testid="approval-always" onClick={() => answer({ approved: true, remember: "tool" })} className="rounded-md border border-border px-2.5 py-1 text-xs text-fg">
+            <button
+              type="button"
+              data-testid="approval-always"
+              onClick={() => answer({ approved: true, remember: "tool" })}
+              className="rounded-md border border-border px-2.5 py-1 text-xs text-fg"
+            >
               Always allow this tool
             </button>
           )}
@@ -71,7 +103,12 @@ export function ApprovalCard({ toolName, toolCallId, input, conversationId }: { 
             onChange={(e) => setReason(e.target.value)}
             className="min-w-0 flex-1 rounded-md border border-border bg-bg px-2 py-1 text-xs"
           />
-          <button type="button" data-testid="approval-deny" onClick={() => answer({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) })} className="rounded-md border border-danger/40 px-2.5 py-1 text-xs text-danger">
+          <button
+            type="button"
+            data-testid="approval-deny"
+            onClick={() => answer({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
+            className="rounded-md border border-danger/40 px-2.5 py-1 text-xs text-danger"
+          >
             Deny
           </button>
         </div>

@@ -71,17 +71,33 @@ type FilePartLike = { type: string; mediaType?: unknown; filename?: unknown; url
 export function MessageAttachments({ parts }: { parts: readonly FilePartLike[] }) {
   const files = parts.flatMap((p, i) =>
     p.type === "file" && typeof p.mediaType === "string" && typeof p.url === "string"
-      ? [{ key: String(i), mediaType: p.mediaType, url: p.url, filename: typeof p.filename === "string" ? p.filename : undefined }]
+      ? [
+          {
+            key: String(i),
+            mediaType: p.mediaType,
+            url: p.url,
+            filename: typeof p.filename === "string" ? p.filename : undefined,
+          },
+        ]
       : [],
   );
   if (!files.length) return null;
   return (
-    <ul data-testid="message-attachments" aria-label="Attachments" className="flex max-w-[85%] flex-wrap justify-end gap-2">
+    <ul
+      data-testid="message-attachments"
+      aria-label="Attachments"
+      className="flex max-w-[85%] flex-wrap justify-end gap-2"
+    >
       {files.map((file) =>
         attachmentKind(file.mediaType) === "image" && file.url.startsWith("data:image/") ? (
           <li key={file.key} data-testid="message-attachment-image">
             {/* biome-ignore lint/performance/noImgElement: a data URL thumbnail */}
-            <img src={file.url} alt={file.filename ?? "Attached image"} title={file.filename} className="max-h-40 max-w-[12rem] rounded-xl border border-border object-cover" />
+            <img
+              src={file.url}
+              alt={file.filename ?? "Attached image"}
+              title={file.filename}
+              className="max-h-40 max-w-[12rem] rounded-xl border border-border object-cover"
+            />
           </li>
         ) : (
           <Chip key={file.key} item={file} testId="message-attachment-file" />

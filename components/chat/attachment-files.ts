@@ -7,7 +7,8 @@ export const MAX_ATTACHMENTS = 4;
 export const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
 
 /** What the file picker offers. */
-export const ACCEPT = "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,.md,.markdown,.csv,.json,.txt,.yaml,.yml,.toml,.log,.xml,.ts,.tsx,.js,.py,.sql,.sh";
+export const ACCEPT =
+  "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,.md,.markdown,.csv,.json,.txt,.yaml,.yml,.toml,.log,.xml,.ts,.tsx,.js,.py,.sql,.sh";
 
 const BY_EXTENSION: Record<string, string> = {
   md: "text/markdown",
@@ -35,7 +36,14 @@ const BY_EXTENSION: Record<string, string> = {
   webp: "image/webp",
 };
 
-export type PendingAttachment = { key: string; type: "file"; mediaType: string; filename: string; url: string; size: number };
+export type PendingAttachment = {
+  key: string;
+  type: "file";
+  mediaType: string;
+  filename: string;
+  url: string;
+  size: number;
+};
 
 /** A file's media type as Hintline takes it: the browser's when it names a kind Hintline takes, else by its extension. */
 export function mediaTypeOf(file: { name: string; type: string }): string {
@@ -60,7 +68,10 @@ let keys = 0;
  * The files as pending attachments, and a sentence for each one refused (kind, size, count); `held` is how many are
  * already pending.
  */
-export async function readAttachments(files: readonly File[], held: number): Promise<{ added: PendingAttachment[]; errors: string[] }> {
+export async function readAttachments(
+  files: readonly File[],
+  held: number,
+): Promise<{ added: PendingAttachment[]; errors: string[] }> {
   const added: PendingAttachment[] = [];
   const errors: string[] = [];
   for (const file of files) {
@@ -71,7 +82,9 @@ export async function readAttachments(files: readonly File[], held: number): Pro
     } else if (file.size === 0) {
       errors.push(`${name} is empty.`);
     } else if (file.size > MAX_ATTACHMENT_BYTES) {
-      errors.push(`${name} is ${formatBytes(file.size)}, over the ${formatBytes(MAX_ATTACHMENT_BYTES)} limit per file.`);
+      errors.push(
+        `${name} is ${formatBytes(file.size)}, over the ${formatBytes(MAX_ATTACHMENT_BYTES)} limit per file.`,
+      );
     } else if (held + added.length >= MAX_ATTACHMENTS) {
       errors.push(`${name} was not added: a message can hold at most ${MAX_ATTACHMENTS} attachments.`);
     } else {

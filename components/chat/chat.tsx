@@ -28,7 +28,6 @@ import { useLiveConversation } from "./use-live-conversation";
 import { warnFailure } from "@/lib/client-log";
 import { browserTimeZone } from "@/lib/stores/browser-zone";
 
-
 export function Chat({
   id,
   initialMessages,
@@ -67,13 +66,17 @@ export function Chat({
             mode: usePlanStore.getState().mode,
             ...(messages.length <= 1 ? { workspaceId: useWorkspacesStore.getState().currentId } : {}),
             // The model picked in the header before the first message: the conversation is created with it.
-            ...(messages.length <= 1 && useModelChoiceStore.getState().pending[chatId] ? { model: useModelChoiceStore.getState().pending[chatId] } : {}),
+            ...(messages.length <= 1 && useModelChoiceStore.getState().pending[chatId]
+              ? { model: useModelChoiceStore.getState().pending[chatId] }
+              : {}),
             // An edit: the message it replaces (kept, with what followed it, as a branch).
             ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}),
           },
         }),
         // Resuming replays the live reply from its first chunk (204 when none is live).
-        prepareReconnectToStreamRequest: ({ id: chatId }) => ({ api: `/api/conversations/${encodeURIComponent(chatId)}/stream` }),
+        prepareReconnectToStreamRequest: ({ id: chatId }) => ({
+          api: `/api/conversations/${encodeURIComponent(chatId)}/stream`,
+        }),
       }),
     [],
   );
@@ -82,30 +85,33 @@ export function Chat({
   const branchesStale = useRef(false);
   const reloadBranches = useCallback(async () => {
     branchesStale.current = false;
-    const view = await apiFetch<{ branches?: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}`).catch((error) => {
-      warnFailure("reading the branch points failed")(error);
-      return null;
-    });
+    const view = await apiFetch<{ branches?: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}`).catch(
+      (error) => {
+        warnFailure("reading the branch points failed")(error);
+        return null;
+      },
+    );
     if (view?.branches) setBranches(view.branches);
   }, [id]);
-  const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages, resumeStream } = useChat<ChatMessage>({
-    id,
-    messages: initialMessages,
-    transport,
-    // Only a conversation whose reply is still being written has anything to resume (a new one is not stored yet).
-    resume: initialMessages.at(-1)?.metadata?.status === "streaming",
-    onFinish: () => {
-      finishedAt.current = Date.now();
-      void refresh().catch(warnFailure("reloading the conversation list failed"));
-      if (branchesStale.current) void reloadBranches();
-    },
-    onData: (part) => {
-      if (part.type === "data-tasks") receiveTasks(part.data);
-      if (part.type === "data-context-usage") receiveUsage(part.data);
-      if (part.type === "data-plan") receivePlan(part.data);
-      if (part.type === "data-tool-progress") receiveToolProgress(part.data);
-    },
-  });
+  const { messages, sendMessage, status, stop, error, regenerate, clearError, setMessages, resumeStream } =
+    useChat<ChatMessage>({
+      id,
+      messages: initialMessages,
+      transport,
+      // Only a conversation whose reply is still being written has anything to resume (a new one is not stored yet).
+      resume: initialMessages.at(-1)?.metadata?.status === "streaming",
+      onFinish: () => {
+        finishedAt.current = Date.now();
+        void refresh().catch(warnFailure("reloading the conversation list failed"));
+        if (branchesStale.current) void reloadBranches();
+      },
+      onData: (part) => {
+        if (part.type === "data-tasks") receiveTasks(part.data);
+        if (part.type === "data-context-usage") receiveUsage(part.data);
+        if (part.type === "data-plan") receivePlan(part.data);
+        if (part.type === "data-tool-progress") receiveToolProgress(part.data);
+      },
+    });
 
   // A compression divider stored by "Compress now" joins the transcript at once.
   const added = useTranscriptStore((s) => s.added);
@@ -132,7 +138,10 @@ export function Chat({
     },
     [id, sendMessage, touch, clearError, created],
   );
-  const toggleMode = useCallback(() => void setMode(usePlanStore.getState().mode === "plan" ? "build" : "plan"), [setMode]);
+  const toggleMode = useCallback(
+    () => void setMode(usePlanStore.getState().mode === "plan" ? "build" : "plan"),
+    [setMode],
+  );
 
   // "Approve and build" asks the agent to start; while a reply runs, its next step hears of the switch anyway.
   useEffect(() => {
@@ -146,7 +155,9 @@ export function Chat({
   // Stop ends the reply on the server, wherever it runs, and this tab's own request; the server's closing
   // "incomplete" status then never reaches this tab: mark it here.
   const stopReply = useCallback(() => {
-    stopping.current = apiFetch(`/api/conversations/${encodeURIComponent(id)}/stop`, { method: "POST" }).catch(warnFailure("Stop was not accepted"));
+    stopping.current = apiFetch(`/api/conversations/${encodeURIComponent(id)}/stop`, { method: "POST" }).catch(
+      warnFailure("Stop was not accepted"),
+    );
     void stop().then(() =>
       setMessages((current) => {
         const last = current.at(-1);
@@ -189,10 +200,13 @@ export function Chat({
   const switchBranch = useCallback(
     async (anchorId: string, ordinal: number) => {
       // A refusal (a reply started meanwhile, in another tab) leaves the transcript as it is.
-      const view = await apiFetch<{ messages: ChatMessage[]; branches: BranchPoint[] }>(`/api/conversations/${encodeURIComponent(id)}/branches`, {
-        method: "POST",
-        body: JSON.stringify({ anchorId, ordinal }),
-      }).catch((error) => {
+      const view = await apiFetch<{ messages: ChatMessage[]; branches: BranchPoint[] }>(
+        `/api/conversations/${encodeURIComponent(id)}/branches`,
+        {
+          method: "POST",
+          body: JSON.stringify({ anchorId, ordinal }),
+        },
+      ).catch((error) => {
         warnFailure("switching the branch was refused")(error);
         return null;
       });
@@ -203,7 +217,12 @@ export function Chat({
     [id, setMessages],
   );
   const personActions = useMemo(
-    () => ({ branches: new Map(branches.map((b) => [b.messageId, b])), busy, onEdit: editMessage, onSwitch: (a: string, o: number) => void switchBranch(a, o) }),
+    () => ({
+      branches: new Map(branches.map((b) => [b.messageId, b])),
+      busy,
+      onEdit: editMessage,
+      onSwitch: (a: string, o: number) => void switchBranch(a, o),
+    }),
     [branches, busy, editMessage, switchBranch],
   );
 
@@ -213,7 +232,13 @@ export function Chat({
         <EmptyState model={model} onPick={send} />
       ) : (
         <PersonMessageContext.Provider value={personActions}>
-          <MessageList messages={messages} streaming={busy} contextWindow={model.contextWindow} onRegenerate={retry} onContinue={continueReply} />
+          <MessageList
+            messages={messages}
+            streaming={busy}
+            contextWindow={model.contextWindow}
+            onRegenerate={retry}
+            onContinue={continueReply}
+          />
         </PersonMessageContext.Provider>
       )}
       {errorText && (

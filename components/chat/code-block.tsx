@@ -51,12 +51,21 @@ export function CodeBlock({ children }: { children: React.ReactNode }) {
         </button>
       </div>
       {/* Focusable, so that a long line can be scrolled to by keyboard (axe: scrollable-region-focusable). */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <pre role="region" tabIndex={0} aria-label={`${label} code`} className="overflow-x-auto rounded-b-lg p-3 text-[0.85em] leading-relaxed outline-none focus-visible:ring-2 focus-visible:ring-accent/60">
+      <pre
+        role="region"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        aria-label={`${label} code`}
+        className="overflow-x-auto rounded-b-lg p-3 text-[0.85em] leading-relaxed outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
+      >
         {html && html.text === text ? (
           // highlight.js escapes the code it is given: its output holds only its own <span class="hljs-…"> tags.
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped by highlight.js
-          <code className={`hljs language-${grammar}`} data-highlighted="yes" dangerouslySetInnerHTML={{ __html: html.html }} />
+          <code
+            className={`hljs language-${grammar}`}
+            data-highlighted="yes"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped by highlight.js
+            dangerouslySetInnerHTML={{ __html: html.html }}
+          />
         ) : (
           <code className={code?.props.className}>{text}</code>
         )}

@@ -122,79 +122,86 @@ export function Composer({
         data-dragging={dragging || undefined}
         className={`rounded-2xl border bg-elevated p-2 shadow-sm focus-within:border-accent/60 ${dragging ? "border-accent border-dashed" : "border-border"}`}
       >
-      <PendingChips items={pending} onRemove={(key) => setPending((current) => current.filter((p) => p.key !== key))} />
-      <div className="flex items-end gap-2">
-        <button
-          type="button"
-          data-testid="attach-button"
-          onClick={pickFiles}
-          aria-label="Attach files (images, PDFs, text)"
-          title="Attach files: images, PDFs, text — or drop or paste them here"
-          className="flex size-9 shrink-0 items-center justify-center rounded-xl text-muted hover:bg-chip hover:text-fg"
-        >
-          <PaperclipIcon width={18} height={18} />
-        </button>
-        {onToggleMode && (
-          <button
-            type="button"
-            data-testid="mode-toggle"
-            data-mode={mode}
-            aria-pressed={mode === "plan"}
-            onClick={onToggleMode}
-            title={mode === "plan" ? "Plan mode (read-only): switch to build (Shift+Tab)" : "Build mode: switch to plan (Shift+Tab)"}
-            className={`flex h-9 shrink-0 items-center gap-1 rounded-xl border px-2.5 text-xs font-medium ${
-              mode === "plan" ? "border-accent/60 bg-accent/15 text-fg" : "border-border text-muted hover:bg-chip"
-            }`}
-          >
-            <PlanIcon width={14} height={14} />
-            {mode === "plan" ? "Plan" : "Build"}
-          </button>
-        )}
-        <textarea
-          ref={ref}
-          data-testid="composer-input"
-          aria-label="Message"
-          rows={1}
-          autoFocus
-          value={text}
-          placeholder="Message Hintline…"
-          onChange={(e) => setText(e.target.value)}
-          onPaste={onPaste}
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              submit();
-            } else if (e.key === "Tab" && e.shiftKey && onToggleMode && !e.altKey && !e.ctrlKey && !e.metaKey) {
-              e.preventDefault();
-              onToggleMode();
-            }
-          }}
-          className="max-h-60 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 outline-none placeholder:text-faint"
+        <PendingChips
+          items={pending}
+          onRemove={(key) => setPending((current) => current.filter((p) => p.key !== key))}
         />
-        {busy ? (
+        <div className="flex items-end gap-2">
           <button
             type="button"
-            data-testid="stop-button"
-            onClick={onStop}
-            aria-label="Stop (Esc)"
-            title="Stop (Esc)"
-            className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-fg text-bg"
+            data-testid="attach-button"
+            onClick={pickFiles}
+            aria-label="Attach files (images, PDFs, text)"
+            title="Attach files: images, PDFs, text — or drop or paste them here"
+            className="flex size-9 shrink-0 items-center justify-center rounded-xl text-muted hover:bg-chip hover:text-fg"
           >
-            <StopIcon />
+            <PaperclipIcon width={18} height={18} />
           </button>
-        ) : (
-          <button
-            type="submit"
-            data-testid="send-button"
-            disabled={!text.trim() || tooLong}
-            aria-label="Send (Enter)"
-            title="Send (Enter)"
-            className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-accent text-accent-fg disabled:opacity-40"
-          >
-            <SendIcon />
-          </button>
-        )}
-      </div>
+          {onToggleMode && (
+            <button
+              type="button"
+              data-testid="mode-toggle"
+              data-mode={mode}
+              aria-pressed={mode === "plan"}
+              onClick={onToggleMode}
+              title={
+                mode === "plan"
+                  ? "Plan mode (read-only): switch to build (Shift+Tab)"
+                  : "Build mode: switch to plan (Shift+Tab)"
+              }
+              className={`flex h-9 shrink-0 items-center gap-1 rounded-xl border px-2.5 text-xs font-medium ${
+                mode === "plan" ? "border-accent/60 bg-accent/15 text-fg" : "border-border text-muted hover:bg-chip"
+              }`}
+            >
+              <PlanIcon width={14} height={14} />
+              {mode === "plan" ? "Plan" : "Build"}
+            </button>
+          )}
+          <textarea
+            ref={ref}
+            data-testid="composer-input"
+            aria-label="Message"
+            rows={1}
+            autoFocus
+            value={text}
+            placeholder="Message Hintline…"
+            onChange={(e) => setText(e.target.value)}
+            onPaste={onPaste}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                submit();
+              } else if (e.key === "Tab" && e.shiftKey && onToggleMode && !e.altKey && !e.ctrlKey && !e.metaKey) {
+                e.preventDefault();
+                onToggleMode();
+              }
+            }}
+            className="max-h-60 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 outline-none placeholder:text-faint"
+          />
+          {busy ? (
+            <button
+              type="button"
+              data-testid="stop-button"
+              onClick={onStop}
+              aria-label="Stop (Esc)"
+              title="Stop (Esc)"
+              className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-fg text-bg"
+            >
+              <StopIcon />
+            </button>
+          ) : (
+            <button
+              type="submit"
+              data-testid="send-button"
+              disabled={!text.trim() || tooLong}
+              aria-label="Send (Enter)"
+              title="Send (Enter)"
+              className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-accent text-accent-fg disabled:opacity-40"
+            >
+              <SendIcon />
+            </button>
+          )}
+        </div>
       </div>
       <p className="mt-1.5 hidden px-2 text-center text-[11px] text-faint sm:block">
         Enter to send · Shift+Enter for a new line · Shift+Tab plan/build mode · Esc to stop

@@ -56,7 +56,12 @@ export function CompressionChip({ data }: { data: CompressionData }) {
     <div data-testid="compression-chip" className="flex flex-col items-center gap-1.5 py-1">
       <div className="flex w-full items-center gap-3">
         <div className="h-px flex-1 bg-border" />
-        <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted hover:text-fg">
+        <button
+          type="button"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+          className="rounded-full border border-border bg-chip/70 px-3 py-1 text-xs text-muted hover:text-fg"
+        >
           Context compressed · {shortTokens(data.tokensBefore)} → {shortTokens(data.tokensAfter)} tokens
           {data.fallback ? " · truncated" : ""}
           {ledger.length ? ` · ${ledger.length} kept verbatim` : ""}
@@ -66,14 +71,24 @@ export function CompressionChip({ data }: { data: CompressionData }) {
       </div>
       {open && (
         <div className="flex w-full flex-col gap-2">
-          <pre data-testid="compression-summary" className="w-full overflow-x-auto rounded-lg border border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap text-muted">
+          <pre
+            data-testid="compression-summary"
+            className="w-full overflow-x-auto rounded-lg border border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap text-muted"
+          >
             {readableSummary(data.summary)}
-            {data.usage ? `\n\n(summary call: ${data.usage.inputTokens} in / ${data.usage.outputTokens} out tokens)` : ""}
+            {data.usage
+              ? `\n\n(summary call: ${data.usage.inputTokens} in / ${data.usage.outputTokens} out tokens)`
+              : ""}
           </pre>
           {data.memory ? <CompressionMemoryFacts memory={data.memory} /> : null}
           {ledger.length > 0 && (
-            <section data-testid="compression-ledger" className="rounded-lg border border-border px-3 py-2 text-xs text-muted">
-              <h4 className="mb-1 font-medium text-fg">Evidence ledger · {ledger.length} kept verbatim with the summary</h4>
+            <section
+              data-testid="compression-ledger"
+              className="rounded-lg border border-border px-3 py-2 text-xs text-muted"
+            >
+              <h4 className="mb-1 font-medium text-fg">
+                Evidence ledger · {ledger.length} kept verbatim with the summary
+              </h4>
               <ul className="flex flex-col gap-0.5">
                 {ledger.map((item) => (
                   <li key={keyOf(item)}>
@@ -85,7 +100,10 @@ export function CompressionChip({ data }: { data: CompressionData }) {
             </section>
           )}
           {dropped.length > 0 && (
-            <section data-testid="compression-dropped" className="rounded-lg border border-border px-3 py-2 text-xs text-muted">
+            <section
+              data-testid="compression-dropped"
+              className="rounded-lg border border-border px-3 py-2 text-xs text-muted"
+            >
               <h4 className="mb-1 font-medium text-fg">Dropped · {dropped.length} did not fit the ledger</h4>
               <ul className="flex flex-col gap-0.5">
                 {dropped.map((item) => (
@@ -96,14 +114,23 @@ export function CompressionChip({ data }: { data: CompressionData }) {
                     {pinned[keyOf(item)] ? (
                       <span className="shrink-0 text-faint">Pinned · joins the ledger at the next compression</span>
                     ) : (
-                      <button type="button" onClick={() => pin(item)} className="shrink-0 rounded border border-border px-1.5 hover:text-fg" aria-label={`Pin ${item.value}`}>
+                      <button
+                        type="button"
+                        onClick={() => pin(item)}
+                        className="shrink-0 rounded border border-border px-1.5 hover:text-fg"
+                        aria-label={`Pin ${item.value}`}
+                      >
                         Pin
                       </button>
                     )}
                   </li>
                 ))}
               </ul>
-              {error ? <p role="alert" className="mt-1 text-danger">{error}</p> : null}
+              {error ? (
+                <p role="alert" className="mt-1 text-danger">
+                  {error}
+                </p>
+              ) : null}
             </section>
           )}
         </div>

@@ -8,7 +8,8 @@ import { ApiRequestError, apiFetch, failureText } from "@/lib/stores/api-client"
 type Undo = "pending" | "undone" | "gone";
 
 /** The chip's label words for it ("· 3 remembered"), or "" when nothing was kept. */
-export const rememberedLabel = (memory: CompressionMemory | undefined) => (memory?.stored.length ? ` · ${memory.stored.length} remembered` : "");
+export const rememberedLabel = (memory: CompressionMemory | undefined) =>
+  memory?.stored.length ? ` · ${memory.stored.length} remembered` : "";
 
 export function CompressionMemoryFacts({ memory }: { memory: CompressionMemory }) {
   const [undo, setUndo] = useState<Record<string, Undo>>({});
@@ -22,7 +23,9 @@ export function CompressionMemoryFacts({ memory }: { memory: CompressionMemory }
     setError(null);
     setUndo((u) => ({ ...u, [id]: "pending" }));
     try {
-      await apiFetch(`/api/workspaces/${encodeURIComponent(memory.workspaceId)}/memory/${encodeURIComponent(id)}`, { method: "DELETE" });
+      await apiFetch(`/api/workspaces/${encodeURIComponent(memory.workspaceId)}/memory/${encodeURIComponent(id)}`, {
+        method: "DELETE",
+      });
       setUndo((u) => ({ ...u, [id]: "undone" }));
     } catch (e) {
       if (e instanceof ApiRequestError && e.status === 404) return setUndo((u) => ({ ...u, [id]: "gone" }));
@@ -36,15 +39,31 @@ export function CompressionMemoryFacts({ memory }: { memory: CompressionMemory }
       <h4 className="mb-1 font-medium text-fg">
         Remembered in the workspace · {memory.stored.length} durable {memory.stored.length === 1 ? "fact" : "facts"}
       </h4>
-      {memory.failed ? <p data-testid="compression-memory-failed">Proposing durable facts failed; nothing was remembered.</p> : null}
+      {memory.failed ? (
+        <p data-testid="compression-memory-failed">Proposing durable facts failed; nothing was remembered.</p>
+      ) : null}
       {!memory.failed && memory.stored.length === 0 && skipped.length === 0 ? <p>Nothing durable to keep.</p> : null}
       {memory.stored.length > 0 && (
         <ul className="flex flex-col gap-0.5">
           {memory.stored.map((entry) => {
             const state = undo[entry.id];
             return (
-              <li key={entry.id} data-testid="compression-memory-fact" data-entry-id={entry.id} data-undone={state === "undone" || state === "gone"} className="flex items-baseline justify-between gap-2">
-                <span className={state === "undone" || state === "gone" ? "break-words text-faint line-through" : "break-words text-fg"}>{entry.text}</span>
+              <li
+                key={entry.id}
+                data-testid="compression-memory-fact"
+                data-entry-id={entry.id}
+                data-undone={state === "undone" || state === "gone"}
+                className="flex items-baseline justify-between gap-2"
+              >
+                <span
+                  className={
+                    state === "undone" || state === "gone"
+                      ? "break-words text-faint line-through"
+                      : "break-words text-fg"
+                  }
+                >
+                  {entry.text}
+                </span>
                 {state === "undone" || state === "gone" ? (
                   <span data-testid="compression-memory-undone" className="shrink-0 text-faint">
                     {state === "undone" ? "Removed from memory" : "Already removed"}
@@ -66,7 +85,11 @@ export function CompressionMemoryFacts({ memory }: { memory: CompressionMemory }
           })}
         </ul>
       )}
-      {skipped.length > 0 && <p data-testid="compression-memory-skipped" className="mt-1">Not stored: {skipped.join("; ")}.</p>}
+      {skipped.length > 0 && (
+        <p data-testid="compression-memory-skipped" className="mt-1">
+          Not stored: {skipped.join("; ")}.
+        </p>
+      )}
       {error ? (
         <p role="alert" className="mt-1 text-danger">
           {error}

@@ -3,7 +3,15 @@
 // kept as a branch, reachable with ‹ n/N ›); Esc or Cancel leaves everything as it was.
 import { useState } from "react";
 
-export function EditMessage({ initial, onSave, onCancel }: { initial: string; onSave: (text: string) => void; onCancel: () => void }) {
+export function EditMessage({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (text: string) => void;
+  onCancel: () => void;
+}) {
   const [text, setText] = useState(initial);
   const changed = text.trim().length > 0 && text !== initial;
   return (
@@ -35,11 +43,18 @@ export function EditMessage({ initial, onSave, onCancel }: { initial: string; on
         <button type="button" onClick={onCancel} className="rounded-lg px-3 py-1 text-muted hover:bg-chip">
           Cancel
         </button>
-        <button type="submit" data-testid="edit-message-save" disabled={!changed} className="rounded-lg bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-50">
+        <button
+          type="submit"
+          data-testid="edit-message-save"
+          disabled={!changed}
+          className="rounded-lg bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-50"
+        >
           Save and send
         </button>
       </div>
-      <p className="text-right text-xs text-muted">The earlier version and its replies stay reachable with ‹ › under the message.</p>
+      <p className="text-right text-xs text-muted">
+        The earlier version and its replies stay reachable with ‹ › under the message.
+      </p>
     </form>
   );
 }

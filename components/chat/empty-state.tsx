@@ -15,19 +15,35 @@ const KINDS: Record<Kind, { label: string; Icon: typeof ClockIcon }> = {
 
 /** The README's "Try" list is the same (keep them together). */
 export const SUGGESTIONS: ReadonlyArray<{ text: string; kinds: Kind[]; watch: string }> = [
-  { text: "What time is it?", kinds: ["time"], watch: "The agent answers from the time hint on your message: the clock chip." },
+  {
+    text: "What time is it?",
+    kinds: ["time"],
+    watch: "The agent answers from the time hint on your message: the clock chip.",
+  },
   {
     text: "Add tasks: pack the boxes; book a van; label the kitchen",
     kinds: ["tasks", "panel"],
-    watch: "Real tool calls fill the side panel. Tick one off there, then ask “what's next?”: your edit reaches the agent.",
+    watch:
+      "Real tool calls fill the side panel. Tick one off there, then ask “what's next?”: your edit reaches the agent.",
   },
-  { text: "How full is your context?", kinds: ["context"], watch: "The answer gives the figure the context meter shows." },
-  { text: "Write 300 words about rivers", kinds: ["context"], watch: "Watch the meter fill; near the limit a context hint arrives, then compression." },
+  {
+    text: "How full is your context?",
+    kinds: ["context"],
+    watch: "The answer gives the figure the context meter shows.",
+  },
+  {
+    text: "Write 300 words about rivers",
+    kinds: ["context"],
+    watch: "Watch the meter fill; near the limit a context hint arrives, then compression.",
+  },
 ];
 
 export function EmptyState({ model, onPick }: { model: ModelInfo; onPick: (text: string) => void }) {
   return (
-    <div data-testid="empty-state" className="flex min-h-0 flex-1 flex-col items-center justify-center overflow-y-auto px-6 py-10">
+    <div
+      data-testid="empty-state"
+      className="flex min-h-0 flex-1 flex-col items-center justify-center overflow-y-auto px-6 py-10"
+    >
       <div className="w-full max-w-xl text-center">
         <h1 className="text-2xl font-semibold tracking-tight">What can I help with?</h1>
         <p className="mt-2 text-sm text-muted">
@@ -50,7 +66,11 @@ export function EmptyState({ model, onPick }: { model: ModelInfo; onPick: (text:
                 {s.kinds.map((kind) => {
                   const { label, Icon } = KINDS[kind];
                   return (
-                    <span key={kind} data-kind={kind} className="inline-flex items-center gap-1 rounded-full bg-chip px-2 py-0.5 text-xs text-chip-fg">
+                    <span
+                      key={kind}
+                      data-kind={kind}
+                      className="inline-flex items-center gap-1 rounded-full bg-chip px-2 py-0.5 text-xs text-chip-fg"
+                    >
                       <Icon width={11} height={11} />
                       {label}
                     </span>

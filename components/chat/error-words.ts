@@ -5,7 +5,8 @@
 const KEPT = "your message is kept";
 const UNREACHABLE = `Can't reach the server — ${KEPT}; retry when it is back.`;
 /** How browsers and runtimes word a request that never got an answer. */
-const NETWORK = /failed to fetch|networkerror|load failed|network ?request failed|fetch failed|network connection was lost|err_(connection|internet|network|name_not_resolved)|econn(refused|reset)/i;
+const NETWORK =
+  /failed to fetch|networkerror|load failed|network ?request failed|fetch failed|network connection was lost|err_(connection|internet|network|name_not_resolved)|econn(refused|reset)/i;
 
 function jsonMessage(text: string): string | undefined {
   try {
@@ -22,7 +23,12 @@ function jsonMessage(text: string): string | undefined {
 const sentence = (text: string) => text.trim().replace(/[.\s]+$/, "");
 
 export function errorInWords(error: unknown): string {
-  const message = typeof error === "string" ? error : error instanceof Error || (error && typeof error === "object") ? String((error as { message?: unknown }).message ?? "") : "";
+  const message =
+    typeof error === "string"
+      ? error
+      : error instanceof Error || (error && typeof error === "object")
+        ? String((error as { message?: unknown }).message ?? "")
+        : "";
   const rawStatus = error && typeof error === "object" ? (error as { statusCode?: unknown }).statusCode : undefined;
   const status = typeof rawStatus === "number" ? rawStatus : undefined;
   const text = message.trim();
@@ -33,12 +39,14 @@ export function errorInWords(error: unknown): string {
     if (said) return said;
     if (!text) return `Something went wrong — ${KEPT}; retry.`;
     // A page instead of a reply (a proxy's error page): say so rather than show its markup.
-    if (/^<(!doctype|html|head|body)/i.test(text)) return `The server answered with an error page instead of a reply — ${KEPT}; retry in a moment.`;
+    if (/^<(!doctype|html|head|body)/i.test(text))
+      return `The server answered with an error page instead of a reply — ${KEPT}; retry in a moment.`;
     return text;
   }
   if (status >= 500) {
     if (said) return `${sentence(said)} (HTTP ${status}) — ${KEPT}; retry in a moment.`;
-    if (status === 502 || status === 503 || status === 504) return `The server is not answering right now (HTTP ${status}) — ${KEPT}; retry when it is back.`;
+    if (status === 502 || status === 503 || status === 504)
+      return `The server is not answering right now (HTTP ${status}) — ${KEPT}; retry when it is back.`;
     return `The server ran into a problem (HTTP ${status}) — ${KEPT}; retry in a moment.`;
   }
   if (status === 401) return `You are signed out — sign in again, then retry; ${KEPT}.`;

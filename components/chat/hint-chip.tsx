@@ -8,7 +8,15 @@ import { type HintKind, summarizeHint } from "./hint-summary";
 import { ReminderExplainer, useReminderExplainer } from "./reminder-explainer";
 import { UseNewTools } from "./use-new-tools";
 
-const ICONS: Record<HintKind, typeof ClockIcon> = { time: ClockIcon, tasks: ChecklistIcon, context: GaugeIcon, custom: TagIcon, mode: PlanIcon, workspace: FolderIcon, continue: SendIcon };
+const ICONS: Record<HintKind, typeof ClockIcon> = {
+  time: ClockIcon,
+  tasks: ChecklistIcon,
+  context: GaugeIcon,
+  custom: TagIcon,
+  mode: PlanIcon,
+  workspace: FolderIcon,
+  continue: SendIcon,
+};
 
 export function HintChip({ data, contextWindow }: { data: HintData; contextWindow?: number }) {
   const [open, setOpen] = useState(false);
@@ -17,7 +25,11 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
   const source = [data.source?.label, data.source?.sublabel].filter(Boolean).join(" · ");
   return (
     <>
-      <div data-testid="hint-chip" data-superseded={data.superseded ? "true" : undefined} className={`flex flex-col items-start ${data.superseded ? "opacity-60" : ""}`}>
+      <div
+        data-testid="hint-chip"
+        data-superseded={data.superseded ? "true" : undefined}
+        className={`flex flex-col items-start ${data.superseded ? "opacity-60" : ""}`}
+      >
         <button
           type="button"
           aria-expanded={open}
@@ -50,12 +62,18 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
             );
           })}
           {data.imported && (
-            <span data-testid="hint-imported" className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap">
+            <span
+              data-testid="hint-imported"
+              className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap"
+            >
               Imported
             </span>
           )}
           {data.superseded && (
-            <span data-testid="hint-superseded" className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap line-through decoration-muted/60">
+            <span
+              data-testid="hint-superseded"
+              className="shrink-0 rounded-full border border-border px-1.5 whitespace-nowrap line-through decoration-muted/60"
+            >
               superseded
             </span>
           )}
@@ -68,7 +86,8 @@ export function HintChip({ data, contextWindow }: { data: HintData; contextWindo
         {open && (
           <div className="mt-1.5 w-full max-w-full">
             <p className="mb-1 text-xs text-muted">
-              Reminder from <span className="font-medium text-fg/80">{source || "Hintline"}</span>, word for word as the model read it:
+              Reminder from <span className="font-medium text-fg/80">{source || "Hintline"}</span>, word for word as the
+              model read it:
             </p>
             <pre
               data-testid="hint-text"

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { summarizeHint } from "./hint-summary";
 
-const base = { source: { label: "System", sublabel: "Runtime State" }, text: "", createdAt: "2026-07-01T12:05:00.000Z" };
+const base = {
+  source: { label: "System", sublabel: "Runtime State" },
+  text: "",
+  createdAt: "2026-07-01T12:05:00.000Z",
+};
 
 describe("summarizeHint", () => {
   it("says in plain words what was updated: the time in the hint's zone, open tasks, how full the context is, custom fields", () => {
@@ -12,7 +16,8 @@ describe("summarizeHint", () => {
           "current-time": "2026-07-01T14:05:00",
           timezone: "Europe/Berlin",
           tasks: "You have 1 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.",
-          "context-length": "Your current context contains 620 tokens. When reaching 800 tokens, your context will be compressed.",
+          "context-length":
+            "Your current context contains 620 tokens. When reaching 800 tokens, your context will be compressed.",
           workspace: "/home/friday",
         },
       },
@@ -30,7 +35,10 @@ describe("summarizeHint", () => {
     const items = summarizeHint({
       ...base,
       createdAt: "not a date",
-      fields: { "current-time": "x", tasks: "The user updated the task list. You have 0 in-progress tasks and 1 pending tasks." },
+      fields: {
+        "current-time": "x",
+        tasks: "The user updated the task list. You have 0 in-progress tasks and 1 pending tasks.",
+      },
     });
     expect(items).toEqual([
       { kind: "time", label: "Time update", detail: "x" },
@@ -62,33 +70,47 @@ describe("summarizeHint", () => {
   it("says a Mode reminder in plain words", () => {
     const mode = { ...base, source: { label: "System", sublabel: "Mode" } };
     expect(summarizeHint({ ...mode, fields: { mode: "plan" } })).toEqual([{ kind: "mode", label: "Plan mode on" }]);
-    expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "approved" } })).toEqual([{ kind: "mode", label: "Build mode: plan approved" }]);
-    expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "none" } })).toEqual([{ kind: "mode", label: "Build mode" }]);
+    expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "approved" } })).toEqual([
+      { kind: "mode", label: "Build mode: plan approved" },
+    ]);
+    expect(summarizeHint({ ...mode, fields: { mode: "build", plan: "none" } })).toEqual([
+      { kind: "mode", label: "Build mode" },
+    ]);
   });
 
   it("says a Workspace reminder is a workspace update, whatever its fields", () => {
     const workspace = { ...base, source: { label: "System", sublabel: "Workspace" } };
-    expect(summarizeHint({ ...workspace, fields: { changes: "memory: 1 added; knowledge: notes.md (120 bytes) added" } })).toEqual([
-      { kind: "workspace", label: "Workspace update" },
-    ]);
+    expect(
+      summarizeHint({ ...workspace, fields: { changes: "memory: 1 added; knowledge: notes.md (120 bytes) added" } }),
+    ).toEqual([{ kind: "workspace", label: "Workspace update" }]);
   });
 
   it("names MCP tools that changed under the conversation", () => {
     const workspace = { ...base, source: { label: "System", sublabel: "Workspace" } };
-    expect(summarizeHint({ ...workspace, fields: { changes: "MCP: server beta added, tool mcp__a__b removed", mcpTools: "2" } })).toEqual([
-      { kind: "workspace", label: "MCP tools changed", detail: "server beta added, tool mcp__a__b removed" },
-    ]);
+    expect(
+      summarizeHint({
+        ...workspace,
+        fields: { changes: "MCP: server beta added, tool mcp__a__b removed", mcpTools: "2" },
+      }),
+    ).toEqual([{ kind: "workspace", label: "MCP tools changed", detail: "server beta added, tool mcp__a__b removed" }]);
   });
 
   it("names the MCP tools a conversation's list left out, per server", () => {
     const workspace = { ...base, source: { label: "System", sublabel: "Workspace" } };
-    expect(summarizeHint({ ...workspace, fields: { mcpLeftOut: "many 872, deep 2" } })).toEqual([{ kind: "workspace", label: "MCP tools left out", detail: "many 872, deep 2" }]);
+    expect(summarizeHint({ ...workspace, fields: { mcpLeftOut: "many 872, deep 2" } })).toEqual([
+      { kind: "workspace", label: "MCP tools left out", detail: "many 872, deep 2" },
+    ]);
   });
 });
 
 describe("the Continue reminder", () => {
   it("says in plain words that the model was asked to go on", () => {
-    const data = { source: { label: "System", sublabel: "Continue" }, fields: {}, text: "<system-reminder>\nx\n</system-reminder>", createdAt: "2026-07-01T10:00:00Z" };
+    const data = {
+      source: { label: "System", sublabel: "Continue" },
+      fields: {},
+      text: "<system-reminder>\nx\n</system-reminder>",
+      createdAt: "2026-07-01T10:00:00Z",
+    };
     expect(summarizeHint(data)).toEqual([{ kind: "continue", label: "Asked to continue" }]);
   });
 });

@@ -18,19 +18,25 @@ function formatTime(createdAt: string, zone: string | undefined, locale?: string
   }
 }
 
-export function summarizeHint(data: HintData, { contextWindow, locale }: { contextWindow?: number; locale?: string } = {}): HintSummaryItem[] {
+export function summarizeHint(
+  data: HintData,
+  { contextWindow, locale }: { contextWindow?: number; locale?: string } = {},
+): HintSummaryItem[] {
   const fields = data.fields ?? {};
   // A Mode reminder (plan mode switched on or off) is one item in plain words.
   if (data.source?.sublabel === "Mode" && fields.mode !== undefined) {
-    const label = fields.mode === "plan" ? "Plan mode on" : fields.plan === "approved" ? "Build mode: plan approved" : "Build mode";
+    const label =
+      fields.mode === "plan" ? "Plan mode on" : fields.plan === "approved" ? "Build mode: plan approved" : "Build mode";
     return [{ kind: "mode", label }];
   }
   // A Workspace reminder (memory, knowledge, skills or instructions changed) in plain words; the chip opens to the details.
   if (data.source?.sublabel === "Workspace") {
     // MCP tools that changed under the conversation: which ones, since the chip offers to take them in.
-    if (fields.mcpTools !== undefined && fields.changes?.startsWith("MCP: ")) return [{ kind: "workspace", label: "MCP tools changed", detail: fields.changes.slice(5) }];
+    if (fields.mcpTools !== undefined && fields.changes?.startsWith("MCP: "))
+      return [{ kind: "workspace", label: "MCP tools changed", detail: fields.changes.slice(5) }];
     // MCP tools the conversation's list left out (too many, too deep, too big, over the window's share): how many, per server.
-    if (fields.mcpLeftOut !== undefined) return [{ kind: "workspace", label: "MCP tools left out", detail: fields.mcpLeftOut }];
+    if (fields.mcpLeftOut !== undefined)
+      return [{ kind: "workspace", label: "MCP tools left out", detail: fields.mcpLeftOut }];
     return [{ kind: "workspace", label: "Workspace update" }];
   }
   // Continue: the model was asked to go on where its reply stopped.
@@ -43,23 +49,33 @@ export function summarizeHint(data: HintData, { contextWindow, locale }: { conte
     time.push(zone ? `${at} ${zone}` : at);
   }
   const since = fields["time-since-last-message"];
-  if (since !== undefined) time.push(since.replace(/ since the person's previous message$/, " since your last message"));
+  if (since !== undefined)
+    time.push(since.replace(/ since the person's previous message$/, " since your last message"));
   if (time.length) items.push({ kind: "time", label: "Time update", detail: time.join(", ") });
   if (fields.tasks !== undefined) {
     const m = /You have (\d+) in-progress tasks and (\d+) pending tasks/.exec(fields.tasks);
     const open = m ? Number(m[1]) + Number(m[2]) : undefined;
     const count = open === undefined ? undefined : `${open} open task${open === 1 ? "" : "s"}`;
-    const detail = fields.tasks.startsWith("The user updated") ? ["you changed the list", count].filter(Boolean).join(", ") : count;
+    const detail = fields.tasks.startsWith("The user updated")
+      ? ["you changed the list", count].filter(Boolean).join(", ")
+      : count;
     items.push({ kind: "tasks", label: "Task update", ...(detail ? { detail } : {}) });
   }
   if (fields["context-length"] !== undefined) {
     const m = /contains (\d+) tokens/.exec(fields["context-length"]);
     const used = m ? Number(m[1]) : undefined;
-    if (used !== undefined && contextWindow) items.push({ kind: "context", label: `Context ${Math.round((used / contextWindow) * 100)} % full` });
-    else items.push({ kind: "context", label: "Context update", ...(used !== undefined ? { detail: `${used.toLocaleString(locale)} tokens` } : {}) });
+    if (used !== undefined && contextWindow)
+      items.push({ kind: "context", label: `Context ${Math.round((used / contextWindow) * 100)} % full` });
+    else
+      items.push({
+        kind: "context",
+        label: "Context update",
+        ...(used !== undefined ? { detail: `${used.toLocaleString(locale)} tokens` } : {}),
+      });
   }
   for (const [key, value] of Object.entries(fields)) {
-    if (!BUILT_INS.has(key)) items.push({ kind: "custom", label: key, detail: value.length > 40 ? `${value.slice(0, 39)}…` : value });
+    if (!BUILT_INS.has(key))
+      items.push({ kind: "custom", label: key, detail: value.length > 40 ? `${value.slice(0, 39)}…` : value });
   }
   return items;
 }

@@ -23,8 +23,13 @@ const components: Components = {
     ) : null,
   // A wide table scrolls inside the reply; the scroller takes the focus so that it scrolls by keyboard too.
   table: ({ children }) => (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-    <div role="region" aria-label="Table" tabIndex={0} className="max-w-full overflow-x-auto rounded outline-none focus-visible:ring-2 focus-visible:ring-accent/60">
+    <div
+      role="region"
+      aria-label="Table"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      className="max-w-full overflow-x-auto rounded outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
+    >
       <table>{children}</table>
     </div>
   ),
@@ -73,7 +78,12 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const typeset = wantsMath ? math : null;
   return (
     <div data-testid="message-text" className="prose-chat">
-      <ReactMarkdown remarkPlugins={typeset?.remark ?? PLAIN} rehypePlugins={typeset?.rehype} components={components} skipHtml={false}>
+      <ReactMarkdown
+        remarkPlugins={typeset?.remark ?? PLAIN}
+        rehypePlugins={typeset?.rehype}
+        components={components}
+        skipHtml={false}
+      >
         {prepared}
       </ReactMarkdown>
     </div>

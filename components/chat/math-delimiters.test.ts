@@ -3,20 +3,30 @@ import { mayHoldMath, prepareMath } from "./math-delimiters.ts";
 
 describe("prepareMath", () => {
   it("keeps dollar amounts as money", () => {
-    expect(prepareMath("It costs $5 and $10.50, or $1,000 a year.")).toBe("It costs \\$5 and \\$10.50, or \\$1,000 a year.");
+    expect(prepareMath("It costs $5 and $10.50, or $1,000 a year.")).toBe(
+      "It costs \\$5 and \\$10.50, or \\$1,000 a year.",
+    );
     expect(prepareMath("Budgets of $5k and $2bn.")).toBe("Budgets of \\$5k and \\$2bn.");
     expect(prepareMath("$20 at the start of a line")).toBe("\\$20 at the start of a line");
   });
 
   it("leaves dollar math alone", () => {
-    for (const text of ["Euler: $e^{i\\pi} + 1 = 0$.", "$2x + 1 = 5$", "$x_1$ and $10^3$", "$$\n\\int_0^1 x^2\\,dx\n$$", "Already escaped \\$5."]) {
+    for (const text of [
+      "Euler: $e^{i\\pi} + 1 = 0$.",
+      "$2x + 1 = 5$",
+      "$x_1$ and $10^3$",
+      "$$\n\\int_0^1 x^2\\,dx\n$$",
+      "Already escaped \\$5.",
+    ]) {
       expect(prepareMath(text)).toBe(text);
     }
   });
 
   it("turns LaTeX's \\( \\) and \\[ \\] into dollar math", () => {
     expect(prepareMath("so \\( a^2 + b^2 = c^2 \\) holds")).toBe("so $a^2 + b^2 = c^2$ holds");
-    expect(prepareMath("The integral:\n\\[\n\\int_0^1 x\\,dx = \\tfrac12\n\\]\nDone.")).toBe("The integral:\n\n$$\n\\int_0^1 x\\,dx = \\tfrac12\n$$\n\nDone.");
+    expect(prepareMath("The integral:\n\\[\n\\int_0^1 x\\,dx = \\tfrac12\n\\]\nDone.")).toBe(
+      "The integral:\n\n$$\n\\int_0^1 x\\,dx = \\tfrac12\n$$\n\nDone.",
+    );
   });
 
   it("leaves code exactly as written", () => {

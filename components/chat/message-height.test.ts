@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "@/lib/chat-message";
 import { estimateMessageHeight } from "./message-height";
 
-const text = (role: "user" | "assistant", value: string): ChatMessage => ({ id: "m", role, parts: [{ type: "text", text: value }] });
+const text = (role: "user" | "assistant", value: string): ChatMessage => ({
+  id: "m",
+  role,
+  parts: [{ type: "text", text: value }],
+});
 
 describe("estimateMessageHeight", () => {
   it("grows with the text's lines and never goes below a row's minimum", () => {

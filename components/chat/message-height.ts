@@ -16,7 +16,8 @@ export function estimateMessageHeight(message: ChatMessage | undefined): number 
   let height = message.role === "user" ? 20 : 8;
   for (const part of message.parts) {
     if (part.type === "text") height += textLines(part.text) * LINE;
-    else if (part.type === "data-hint" || part.type === "data-compression" || part.type.startsWith("tool-")) height += 40;
+    else if (part.type === "data-hint" || part.type === "data-compression" || part.type.startsWith("tool-"))
+      height += 40;
   }
   return Math.max(height, 40);
 }

@@ -15,7 +15,10 @@ import { modelSwitches } from "./model-switches";
 /** Continue is offered on a reply stopped early: by Stop or its length limit, or by an error after some text. */
 function continuable(reply: ChatMessage): boolean {
   const status = reply.metadata?.status;
-  return status === "incomplete" || (status === "error" && reply.parts.some((p) => p.type === "text" && p.text.trim().length > 0));
+  return (
+    status === "incomplete" ||
+    (status === "error" && reply.parts.some((p) => p.type === "text" && p.text.trim().length > 0))
+  );
 }
 
 const GAP = 24;
@@ -160,7 +163,11 @@ export function MessageList({
         {streaming && messages.at(-1)?.role === "user" && (
           <div data-testid="thinking" className="flex gap-1 pt-6 pb-2" role="status" aria-label="Thinking">
             {[0, 1, 2].map((i) => (
-              <span key={i} className="size-1.5 animate-pulse rounded-full bg-faint" style={{ animationDelay: `${i * 150}ms` }} />
+              <span
+                key={i}
+                className="size-1.5 animate-pulse rounded-full bg-faint"
+                style={{ animationDelay: `${i * 150}ms` }}
+              />
             ))}
           </div>
         )}

@@ -18,12 +18,24 @@ import { ToolRow } from "./tool-row";
 import type { ToolCallView } from "./tool-summary";
 
 /** `live`: the last part of a reply that is still streaming; `waiting`: the reply is still running (stored or followed). */
-function PartView({ part, contextWindow, live, waiting = false }: { part: ChatMessagePart; contextWindow?: number; live: boolean; waiting?: boolean }) {
+function PartView({
+  part,
+  contextWindow,
+  live,
+  waiting = false,
+}: {
+  part: ChatMessagePart;
+  contextWindow?: number;
+  live: boolean;
+  waiting?: boolean;
+}) {
   const showHints = useUiStore((s) => s.showHints);
   if (part.type === "text") return <Markdown text={part.text} />;
   if (part.type === "data-hint") {
     const data = part.data as HintData | undefined;
-    return showHints && data && typeof data.text === "string" ? <HintChip data={data} contextWindow={contextWindow} /> : null;
+    return showHints && data && typeof data.text === "string" ? (
+      <HintChip data={data} contextWindow={contextWindow} />
+    ) : null;
   }
   if (part.type === "data-compression") {
     const data = part.data as CompressionData | undefined;
@@ -87,11 +99,17 @@ function PersonMessage({ message }: { message: ChatMessage }) {
           }}
         />
       ) : (
-        <div data-testid="message-user" data-message-id={message.id} className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words">
+        <div
+          data-testid="message-user"
+          data-message-id={message.id}
+          className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words"
+        >
           {text}
         </div>
       )}
-      <WithVersions switcher={point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}>
+      <WithVersions
+        switcher={point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}
+      >
         {!editing && <MessageActions text={text} who="your" align="end" actions={onEdit ? { onEdit } : undefined} />}
       </WithVersions>
     </div>
@@ -127,7 +145,17 @@ export const MessageView = memo(function MessageView({
 });
 
 /** A reply: its parts, whether it ended early, and Copy, Regenerate, Continue and ‹ n/N › (its regenerated versions). */
-function ReplyMessage({ message, streaming, contextWindow, actions }: { message: ChatMessage; streaming: boolean; contextWindow?: number; actions?: ReplyActions }) {
+function ReplyMessage({
+  message,
+  streaming,
+  contextWindow,
+  actions,
+}: {
+  message: ChatMessage;
+  streaming: boolean;
+  contextWindow?: number;
+  actions?: ReplyActions;
+}) {
   const person = usePersonMessageActions();
   const point = person?.branches.get(message.id);
   const status = message.metadata?.status;
@@ -140,22 +168,36 @@ function ReplyMessage({ message, streaming, contextWindow, actions }: { message:
       className="flex flex-col gap-2"
     >
       {message.parts.map((part, i) => (
-        <PartView key={i} part={part} contextWindow={contextWindow} live={streaming && i === message.parts.length - 1} waiting={streaming || status === "streaming"} />
+        <PartView
+          key={i}
+          part={part}
+          contextWindow={contextWindow}
+          live={streaming && i === message.parts.length - 1}
+          waiting={streaming || status === "streaming"}
+        />
       ))}
       {streaming && !hasText && (
         <div data-testid="thinking" className="flex gap-1 py-2" role="status" aria-label="Thinking">
           {[0, 1, 2].map((i) => (
-            <span key={i} className="size-1.5 animate-pulse rounded-full bg-faint" style={{ animationDelay: `${i * 150}ms` }} />
+            <span
+              key={i}
+              className="size-1.5 animate-pulse rounded-full bg-faint"
+              style={{ animationDelay: `${i * 150}ms` }}
+            />
           ))}
         </div>
       )}
       {!streaming && status === "incomplete" && (
         <div data-testid="message-incomplete" className="text-xs text-muted">
-          {message.metadata?.error && message.metadata.error !== "Stopped." ? message.metadata.error : "Stopped — this reply is incomplete."}
+          {message.metadata?.error && message.metadata.error !== "Stopped."
+            ? message.metadata.error
+            : "Stopped — this reply is incomplete."}
         </div>
       )}
       {!streaming && (
-        <WithVersions switcher={point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}>
+        <WithVersions
+          switcher={point && person && <BranchSwitcher point={point} busy={person.busy} onSwitch={person.onSwitch} />}
+        >
           <MessageActions text={replyText(message)} who="the reply's" actions={actions} />
         </WithVersions>
       )}

@@ -31,9 +31,9 @@ export function ReminderExplainer() {
     >
       <p className="flex-1">
         <span className="font-medium text-fg">What is this? </span>
-        Hintline reminds the model of what it cannot know by itself — the time, your open tasks, how full its context is —
-        with a short note added to what it reads. Each reminder shows as a chip like the one above, where the model got it;
-        open a chip to read it word for word. Hide them all with “Hints” in the header.
+        Hintline reminds the model of what it cannot know by itself — the time, your open tasks, how full its context is
+        — with a short note added to what it reads. Each reminder shows as a chip like the one above, where the model
+        got it; open a chip to read it word for word. Hide them all with “Hints” in the header.
       </p>
       <button
         type="button"

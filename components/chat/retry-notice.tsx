@@ -21,7 +21,8 @@ export function RetryNotice({ retry }: { retry: RetryData }) {
     >
       <RetryIcon className="mt-0.5 shrink-0" />
       <p className="flex-1">
-        {retry.reason} {left > 0 ? `Retrying in ${left} s` : "Retrying now"} (attempt {retry.attempt} of {retry.maxRetries})…
+        {retry.reason} {left > 0 ? `Retrying in ${left} s` : "Retrying now"} (attempt {retry.attempt} of{" "}
+        {retry.maxRetries})…
       </p>
     </div>
   );

@@ -24,7 +24,10 @@ export function RunningToolCall({ toolCallId }: { toolCallId: string }) {
     setError(null);
     setState("cancelling");
     try {
-      await apiFetch(`/api/conversations/${encodeURIComponent(id)}/tool-calls/${encodeURIComponent(toolCallId)}/cancel`, { method: "POST" });
+      await apiFetch(
+        `/api/conversations/${encodeURIComponent(id)}/tool-calls/${encodeURIComponent(toolCallId)}/cancel`,
+        { method: "POST" },
+      );
     } catch (e) {
       setState("running");
       setError(failureText(e));
@@ -40,7 +43,13 @@ export function RunningToolCall({ toolCallId }: { toolCallId: string }) {
           {progress}
         </span>
       )}
-      <button type="button" data-testid="tool-cancel" disabled={state === "cancelling"} className="rounded-md border border-border px-2 py-0.5 hover:text-fg disabled:opacity-60" onClick={() => void cancel()}>
+      <button
+        type="button"
+        data-testid="tool-cancel"
+        disabled={state === "cancelling"}
+        className="rounded-md border border-border px-2 py-0.5 hover:text-fg disabled:opacity-60"
+        onClick={() => void cancel()}
+      >
         {state === "cancelling" ? "Cancelling…" : "Cancel this call"}
       </button>
       {error && (

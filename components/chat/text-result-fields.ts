@@ -10,10 +10,17 @@ const READERS: Record<string, (text: string) => Record<string, unknown>> = {
     const created = /^Task \(id=(\d+)\) created successfully: (.*)/.exec(text);
     return created ? { taskId: created[1], subject: created[2] } : {};
   },
-  TaskUpdate: (text) => (text.startsWith("No updates") ? { result: "unchanged" } : { changed: /^Update task \(id=\d+\) ([^.]*)\./.exec(text)?.[1]?.split(", ") }),
-  TaskList: (text) => ({ shown: text.startsWith("No tasks") ? 0 : text.split("\n").filter((line) => /^\d+ \[/.test(line)).length }),
+  TaskUpdate: (text) =>
+    text.startsWith("No updates")
+      ? { result: "unchanged" }
+      : { changed: /^Update task \(id=\d+\) ([^.]*)\./.exec(text)?.[1]?.split(", ") },
+  TaskList: (text) => ({
+    shown: text.startsWith("No tasks") ? 0 : text.split("\n").filter((line) => /^\d+ \[/.test(line)).length,
+  }),
   PlanWrite: (text) => ({ version: count(/^Plan saved \(version (\d+)/.exec(text)) }),
-  MemorySearch: (text) => ({ matches: text.startsWith("No memory entry") ? 0 : count(/^(\d+) memory entr/.exec(text)) }),
+  MemorySearch: (text) => ({
+    matches: text.startsWith("No memory entry") ? 0 : count(/^(\d+) memory entr/.exec(text)),
+  }),
   KnowledgeRead: (text) => {
     const lines = /, lines (\d+)–(\d+):/.exec(text);
     return lines ? { lines: { first: Number(lines[1]), last: Number(lines[2]) } } : {};

@@ -14,7 +14,8 @@ export type ToolCallView = {
   errorText?: string;
 };
 
-const entryOf = (from: unknown, key: string): unknown => (typeof from === "object" && from !== null ? (from as Record<string, unknown>)[key] : undefined);
+const entryOf = (from: unknown, key: string): unknown =>
+  typeof from === "object" && from !== null ? (from as Record<string, unknown>)[key] : undefined;
 
 /** A field of the input or the result as text (undefined when missing or not a value). */
 const field = (from: unknown, key: string): string | undefined => {
@@ -96,7 +97,9 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
   switch (toolName) {
     case "TaskCreate": {
       const created = field(result, "taskId");
-      return created ? `Created task ${created} · ${field(result, "subject") ?? ""}` : `Creating task · ${field(input, "subject") ?? ""}`;
+      return created
+        ? `Created task ${created} · ${field(result, "subject") ?? ""}`
+        : `Creating task · ${field(input, "subject") ?? ""}`;
     }
     case "TaskUpdate": {
       const status = field(input, "status");

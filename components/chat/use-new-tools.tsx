@@ -19,7 +19,9 @@ export function UseNewTools() {
     setError(null);
     setState("working");
     try {
-      setState(await apiFetch<Refreshed>(`/api/conversations/${encodeURIComponent(id)}/mcp-tools/refresh`, { method: "POST" }));
+      setState(
+        await apiFetch<Refreshed>(`/api/conversations/${encodeURIComponent(id)}/mcp-tools/refresh`, { method: "POST" }),
+      );
     } catch (e) {
       setState("idle");
       setError(failureText(e));

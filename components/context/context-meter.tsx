@@ -8,7 +8,9 @@ import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { cacheLabel, mcpToolsOf, meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
 
-type CompactResult = { compressed: false; message: string } | { compressed: true; message: ChatMessage; contextUsage: ContextUsage };
+type CompactResult =
+  | { compressed: false; message: string }
+  | { compressed: true; message: ChatMessage; contextUsage: ContextUsage };
 
 const ZONE_COLOUR = { ok: "bg-accent", buffer: "bg-amber-500", trigger: "bg-danger" } as const;
 
@@ -16,12 +18,31 @@ function Bar({ usage, thin = false }: { usage: ContextUsage; thin?: boolean }) {
   const zone = zoneOf(usage);
   return (
     <div className={`relative w-full overflow-hidden rounded-full bg-chip ${thin ? "h-1" : "h-2"}`}>
-      <div className="absolute inset-y-0 bg-amber-500/15" style={{ left: pctOf(usage.bufferStartTokens, usage), width: `calc(${pctOf(usage.triggerTokens, usage)} - ${pctOf(usage.bufferStartTokens, usage)})` }} />
-      <div data-testid="meter-fill" data-zone={zone} className={`absolute inset-y-0 left-0 rounded-full transition-[width] duration-300 ${ZONE_COLOUR[zone]}`} style={{ width: pctOf(usage.inputTokens, usage) }} />
+      <div
+        className="absolute inset-y-0 bg-amber-500/15"
+        style={{
+          left: pctOf(usage.bufferStartTokens, usage),
+          width: `calc(${pctOf(usage.triggerTokens, usage)} - ${pctOf(usage.bufferStartTokens, usage)})`,
+        }}
+      />
+      <div
+        data-testid="meter-fill"
+        data-zone={zone}
+        className={`absolute inset-y-0 left-0 rounded-full transition-[width] duration-300 ${ZONE_COLOUR[zone]}`}
+        style={{ width: pctOf(usage.inputTokens, usage) }}
+      />
       {!thin && (
         <>
-          <div title="Warning buffer starts" className="absolute inset-y-0 w-px bg-amber-600/70" style={{ left: pctOf(usage.bufferStartTokens, usage) }} />
-          <div title="Compression trigger" className="absolute inset-y-0 w-0.5 bg-danger/80" style={{ left: pctOf(usage.triggerTokens, usage) }} />
+          <div
+            title="Warning buffer starts"
+            className="absolute inset-y-0 w-px bg-amber-600/70"
+            style={{ left: pctOf(usage.bufferStartTokens, usage) }}
+          />
+          <div
+            title="Compression trigger"
+            className="absolute inset-y-0 w-0.5 bg-danger/80"
+            style={{ left: pctOf(usage.triggerTokens, usage) }}
+          />
         </>
       )}
     </div>
@@ -61,8 +82,19 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
   };
 
   return (
-    <div data-testid="context-meter" data-tokens={usage.inputTokens} data-zone={zoneOf(usage)} className="border-b border-border px-4 py-3">
-      <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} className="w-full text-left" title="Context usage — click for details">
+    <div
+      data-testid="context-meter"
+      data-tokens={usage.inputTokens}
+      data-zone={zoneOf(usage)}
+      className="border-b border-border px-4 py-3"
+    >
+      <button
+        type="button"
+        onClick={() => setOpen(!open)}
+        aria-expanded={open}
+        className="w-full text-left"
+        title="Context usage — click for details"
+      >
         <div className="mb-1.5 flex items-baseline justify-between text-xs">
           <span className="font-semibold text-fg/80">Context</span>
           <span data-testid="meter-label" className="text-muted tabular-nums">
@@ -71,7 +103,11 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
         </div>
         <Bar usage={usage} />
         {cache && (
-          <div data-testid="meter-cache" className="mt-1 text-xs text-muted tabular-nums" title="Share of input tokens the provider served from its prompt cache: the last model call, and the whole conversation">
+          <div
+            data-testid="meter-cache"
+            className="mt-1 text-xs text-muted tabular-nums"
+            title="Share of input tokens the provider served from its prompt cache: the last model call, and the whole conversation"
+          >
             {cache}
           </div>
         )}
@@ -108,13 +144,21 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
           )}
           {mcp?.warn && (
             <p data-testid="meter-tools-warning" className="text-danger">
-              MCP tools take {Math.round(mcp.share * 100)}% of the window with every call. Turning off the servers you do not need in the workspace settings gives new conversations more room.
+              MCP tools take {Math.round(mcp.share * 100)}% of the window with every call. Turning off the servers you
+              do not need in the workspace settings gives new conversations more room.
             </p>
           )}
           <p>
-            Warning from {shortTokens(usage.bufferStartTokens)}, compression at {shortTokens(usage.triggerTokens)} tokens.
+            Warning from {shortTokens(usage.bufferStartTokens)}, compression at {shortTokens(usage.triggerTokens)}{" "}
+            tokens.
           </p>
-          <button type="button" data-testid="compact-now" disabled={busy} onClick={() => void compact()} className="rounded-md border border-border px-2 py-1 text-fg hover:bg-chip disabled:opacity-50">
+          <button
+            type="button"
+            data-testid="compact-now"
+            disabled={busy}
+            onClick={() => void compact()}
+            className="rounded-md border border-border px-2 py-1 text-fg hover:bg-chip disabled:opacity-50"
+          >
             {busy ? "Compressing…" : "Compress now"}
           </button>
           {notice && <p role="status">{notice}</p>}

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { cacheLabel, hitRate, mcpToolsOf, meterLabel, shortTokens, zoneOf } from "./meter-math";
 
-const usage = (inputTokens: number) => ({ inputTokens, contextWindow: 128_000, triggerTokens: 102_400, bufferStartTokens: 76_800 });
+const usage = (inputTokens: number) => ({
+  inputTokens,
+  contextWindow: 128_000,
+  triggerTokens: 102_400,
+  bufferStartTokens: 76_800,
+});
 
 describe("meter math", () => {
   it("labels like “54k / 128k · 42%” and picks the zone by the buffer start and the trigger", () => {
@@ -15,9 +20,14 @@ describe("meter math", () => {
 
 describe("cache label", () => {
   it("shows the last call's and the conversation's cached share of input", () => {
-    const cache = { lastCall: { inputTokens: 2000, cachedInputTokens: 1840 }, conversation: { inputTokens: 10_000, cachedInputTokens: 8_500 } };
+    const cache = {
+      lastCall: { inputTokens: 2000, cachedInputTokens: 1840 },
+      conversation: { inputTokens: 10_000, cachedInputTokens: 8_500 },
+    };
     expect(cacheLabel(cache)).toBe("Cache 92 % · conversation 85 %");
-    expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 100, cachedInputTokens: 0 } })).toBe("Cache – · conversation 0 %");
+    expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 100, cachedInputTokens: 0 } })).toBe(
+      "Cache – · conversation 0 %",
+    );
     expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 0, cachedInputTokens: 0 } })).toBeNull();
     expect(cacheLabel(undefined)).toBeNull();
     expect(hitRate({ inputTokens: 10, cachedInputTokens: 50 })).toBe(100);
@@ -27,7 +37,15 @@ describe("cache label", () => {
     expect(mcpToolsOf(usage(1000))).toBeNull();
     expect(mcpToolsOf({ ...usage(1000), toolsByServer: {} })).toBeNull();
     const some = mcpToolsOf({ ...usage(20_000), toolsByServer: { files: 2_000, everything: 9_000 } });
-    expect(some).toEqual({ servers: [["everything", 9_000], ["files", 2_000]], tokens: 11_000, share: 11_000 / 128_000, warn: false });
+    expect(some).toEqual({
+      servers: [
+        ["everything", 9_000],
+        ["files", 2_000],
+      ],
+      tokens: 11_000,
+      share: 11_000 / 128_000,
+      warn: false,
+    });
     expect(mcpToolsOf({ ...usage(20_000), toolsByServer: { everything: 12_801 } })?.warn).toBe(true);
     expect(mcpToolsOf({ ...usage(20_000), toolsByServer: { everything: 12_800 } })?.warn).toBe(false);
   });

@@ -21,7 +21,8 @@ export function meterLabel(u: ContextUsage): string {
   return `${shortTokens(u.inputTokens)} / ${shortTokens(u.contextWindow)} · ${pct}%`;
 }
 
-export const pctOf = (n: number, u: ContextUsage) => `${Math.min(100, Math.max(0, (n / u.contextWindow) * 100)).toFixed(2)}%`;
+export const pctOf = (n: number, u: ContextUsage) =>
+  `${Math.min(100, Math.max(0, (n / u.contextWindow) * 100)).toFixed(2)}%`;
 
 /** Cached share of input tokens, in whole percent (none without input). */
 export function hitRate(t: { inputTokens: number; cachedInputTokens: number } | null | undefined): number | null {
@@ -41,7 +42,9 @@ export function cacheLabel(cache: ContextUsage["cache"]): string | null {
 export const MCP_TOOLS_WARNING_SHARE = 0.1;
 
 /** The MCP tools' tokens per server (largest first), their share of the window, and whether it is worth a warning. */
-export function mcpToolsOf(u: ContextUsage): { servers: Array<[string, number]>; tokens: number; share: number; warn: boolean } | null {
+export function mcpToolsOf(
+  u: ContextUsage,
+): { servers: Array<[string, number]>; tokens: number; share: number; warn: boolean } | null {
   const servers = Object.entries(u.toolsByServer ?? {}).sort((a, b) => b[1] - a[1]);
   if (!servers.length) return null;
   const tokens = servers.reduce((n, [, t]) => n + t, 0);

@@ -15,7 +15,12 @@ export type CallRow = {
   cost: number | null;
 };
 
-export type CacheView = { lastCall: CacheTotals | null; conversation: CacheTotals; breaks: CacheBreak[]; calls: CallRow[] };
+export type CacheView = {
+  lastCall: CacheTotals | null;
+  conversation: CacheTotals;
+  breaks: CacheBreak[];
+  calls: CallRow[];
+};
 
 const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   compression: "compression",
@@ -86,7 +91,11 @@ export function CacheCalls({ cache }: { cache: CacheView }) {
                   className={found ? (found.cause === "unexpected" ? "bg-danger/10" : "bg-amber-500/10") : undefined}
                 >
                   <td>{c.call}</td>
-                  <td data-testid="inspector-call-model" title={c.model} className="max-w-[10rem] truncate pl-2 font-sans">
+                  <td
+                    data-testid="inspector-call-model"
+                    title={c.model}
+                    className="max-w-[10rem] truncate pl-2 font-sans"
+                  >
                     {c.model}
                   </td>
                   <td className="text-right">{n(c.inputTokens)}</td>
@@ -96,7 +105,12 @@ export function CacheCalls({ cache }: { cache: CacheView }) {
                 </tr>,
                 found && (
                   <tr key={`${c.call}-break`} data-testid="inspector-break" data-cause={found.cause}>
-                    <td colSpan={6} className={found.cause === "unexpected" ? "pb-1 text-danger" : "pb-1 text-amber-700 dark:text-amber-400"}>
+                    <td
+                      colSpan={6}
+                      className={
+                        found.cause === "unexpected" ? "pb-1 text-danger" : "pb-1 text-amber-700 dark:text-amber-400"
+                      }
+                    >
                       {breakText(found)}
                     </td>
                   </tr>

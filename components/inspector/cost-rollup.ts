@@ -1,11 +1,30 @@
 // A conversation's figures with its subagents': each child's model calls summed (input, cached, output tokens and
 // cost), all children together, and the total that includes them. Pure, for the inspector.
 
-export type CallFigures = { inputTokens: number | null; cachedInputTokens: number | null; outputTokens: number | null; cost: number | null };
-export type ChildCalls = { agentKey: string; agentId: string; label?: string; conversationId: string; status: string; depth: number; calls: CallFigures[] };
+export type CallFigures = {
+  inputTokens: number | null;
+  cachedInputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+};
+export type ChildCalls = {
+  agentKey: string;
+  agentId: string;
+  label?: string;
+  conversationId: string;
+  status: string;
+  depth: number;
+  calls: CallFigures[];
+};
 
 /** Sums; `cost` is null when no call was priced (a model without a price), and counts the priced calls otherwise. */
-export type Totals = { calls: number; inputTokens: number; cachedInputTokens: number; outputTokens: number; cost: number | null };
+export type Totals = {
+  calls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  cost: number | null;
+};
 
 export type Rollup = {
   own: Totals;

@@ -34,7 +34,10 @@ export function InspectorButton({ conversationId }: { conversationId: string }) 
         </span>
       </button>
       {notice && (
-        <div role="status" className="fixed top-16 right-4 z-50 max-w-xs rounded-lg border border-border bg-elevated px-3 py-2 text-sm shadow-lg">
+        <div
+          role="status"
+          className="fixed top-16 right-4 z-50 max-w-xs rounded-lg border border-border bg-elevated px-3 py-2 text-sm shadow-lg"
+        >
           {notice}
         </div>
       )}

@@ -67,98 +67,139 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
   useEffect(() => void load(), [load]);
 
   return (
-    <Drawer open onOpenChange={(open) => !open && onClose()} title="Next model input" testId="inspector" className="w-full max-w-xl bg-elevated">
-        <header className="flex items-center justify-between gap-3 border-b border-border px-5 py-3">
-          <div>
-            <DrawerTitle className="font-semibold">Next model input</DrawerTitle>
-            {view && (
-              <p data-testid="inspector-total" className="text-xs text-muted">
-                {view.usage.inputTokens.toLocaleString()} tokens of {view.usage.contextWindow.toLocaleString()} · tools: {view.tools.join(", ")}
-              </p>
-            )}
-          </div>
-          <div className="flex items-center gap-3">
-            <label className="flex items-center gap-1.5 text-xs text-muted">
-              <input type="checkbox" data-testid="inspector-hints" checked={hints} onChange={(e) => setHints(e.target.checked)} />
-              with hints
-            </label>
-            <button type="button" data-testid="inspector-refresh" onClick={() => void load()} className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
-              Refresh
-            </button>
-            <DrawerClose aria-label="Close inspector" className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
-              Close
-            </DrawerClose>
-          </div>
-        </header>
-        <div className="flex-1 space-y-5 overflow-y-auto px-5 py-4 text-sm">
-          {error && (
-            <p role="alert" className="text-danger">
-              {error}
+    <Drawer
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Next model input"
+      testId="inspector"
+      className="w-full max-w-xl bg-elevated"
+    >
+      <header className="flex items-center justify-between gap-3 border-b border-border px-5 py-3">
+        <div>
+          <DrawerTitle className="font-semibold">Next model input</DrawerTitle>
+          {view && (
+            <p data-testid="inspector-total" className="text-xs text-muted">
+              {view.usage.inputTokens.toLocaleString()} tokens of {view.usage.contextWindow.toLocaleString()} · tools:{" "}
+              {view.tools.join(", ")}
             </p>
           )}
-          {view && (
-            <>
-              <CacheCalls cache={view.cache} />
-              <SubagentCosts own={view.cache.calls} agents={view.subagents ?? []} />
-              {view.strategy && <StrategyView strategy={view.strategy} />}
-              <section>
-                <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">System prompt</h3>
-                <div className="space-y-2">
-                  {view.sections.map((s) => (
-                    <details key={s.id} data-testid="inspector-section" data-section={s.id} className="rounded-lg border border-border">
-                      <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2">
-                        <span className="font-medium">{s.title}</span>
-                        <span className="text-xs text-muted">
-                          {s.origin} · {s.tokens} tokens
-                        </span>
-                      </summary>
-                      <pre
-                        data-testid="inspector-section-text"
-                        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
-                        tabIndex={0}
-                        role="region"
-                        aria-label={`${s.title} text`}
-                        className="overflow-x-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">
-                        {s.text}
-                      </pre>
-                    </details>
-                  ))}
-                </div>
-                {view.workspace && view.workspace.pending.length > 0 && (
-                  <div data-testid="inspector-workspace-pending" className="mt-2 rounded-lg border border-border px-3 py-2 text-xs">
-                    <p className="font-medium">Workspace changes pending in the system prompt ({view.workspace.pending.length})</p>
-                    <p className="text-muted">The agent was told them in Workspace hints; the system prompt takes them in at the next compression.</p>
-                    <ul className="mt-1 list-none space-y-0.5 font-mono whitespace-pre-wrap">
-                      {view.workspace.pending.map((line, i) => (
-                        <li key={i}>{line}</li>
-                      ))}
-                    </ul>
-                  </div>
-                )}
-              </section>
-              <section>
-                <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">Messages ({view.messages.length})</h3>
-                <ol className="space-y-2">
-                  {view.messages.map((m, i) => (
-                    <li key={i} data-testid="inspector-message" data-role={m.role} data-hint={isHint(m)} className="rounded-lg border border-border">
-                      <div className="flex items-center justify-between px-3 py-1.5 text-xs text-muted">
-                        <span className="font-medium text-fg/80">{isHint(m) ? "user · hint" : m.role}</span>
-                        <span>{view.messageTokens[i]} tokens</span>
-                      </div>
-                      <pre
-                        data-testid="inspector-message-text"
-                        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
-                        tabIndex={0}
-                        role="region"
-                        aria-label={`Message ${i + 1} text`}
-                        className="max-h-48 overflow-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap">{messageText(m)}</pre>
-                    </li>
-                  ))}
-                </ol>
-              </section>
-            </>
-          )}
         </div>
+        <div className="flex items-center gap-3">
+          <label className="flex items-center gap-1.5 text-xs text-muted">
+            <input
+              type="checkbox"
+              data-testid="inspector-hints"
+              checked={hints}
+              onChange={(e) => setHints(e.target.checked)}
+            />
+            with hints
+          </label>
+          <button
+            type="button"
+            data-testid="inspector-refresh"
+            onClick={() => void load()}
+            className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip"
+          >
+            Refresh
+          </button>
+          <DrawerClose aria-label="Close inspector" className="rounded-md px-2 py-1 text-sm text-muted hover:bg-chip">
+            Close
+          </DrawerClose>
+        </div>
+      </header>
+      <div className="flex-1 space-y-5 overflow-y-auto px-5 py-4 text-sm">
+        {error && (
+          <p role="alert" className="text-danger">
+            {error}
+          </p>
+        )}
+        {view && (
+          <>
+            <CacheCalls cache={view.cache} />
+            <SubagentCosts own={view.cache.calls} agents={view.subagents ?? []} />
+            {view.strategy && <StrategyView strategy={view.strategy} />}
+            <section>
+              <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">System prompt</h3>
+              <div className="space-y-2">
+                {view.sections.map((s) => (
+                  <details
+                    key={s.id}
+                    data-testid="inspector-section"
+                    data-section={s.id}
+                    className="rounded-lg border border-border"
+                  >
+                    <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2">
+                      <span className="font-medium">{s.title}</span>
+                      <span className="text-xs text-muted">
+                        {s.origin} · {s.tokens} tokens
+                      </span>
+                    </summary>
+                    <pre
+                      data-testid="inspector-section-text"
+                      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
+                      tabIndex={0}
+                      role="region"
+                      aria-label={`${s.title} text`}
+                      className="overflow-x-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap"
+                    >
+                      {s.text}
+                    </pre>
+                  </details>
+                ))}
+              </div>
+              {view.workspace && view.workspace.pending.length > 0 && (
+                <div
+                  data-testid="inspector-workspace-pending"
+                  className="mt-2 rounded-lg border border-border px-3 py-2 text-xs"
+                >
+                  <p className="font-medium">
+                    Workspace changes pending in the system prompt ({view.workspace.pending.length})
+                  </p>
+                  <p className="text-muted">
+                    The agent was told them in Workspace hints; the system prompt takes them in at the next compression.
+                  </p>
+                  <ul className="mt-1 list-none space-y-0.5 font-mono whitespace-pre-wrap">
+                    {view.workspace.pending.map((line, i) => (
+                      <li key={i}>{line}</li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+            </section>
+            <section>
+              <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">
+                Messages ({view.messages.length})
+              </h3>
+              <ol className="space-y-2">
+                {view.messages.map((m, i) => (
+                  <li
+                    key={i}
+                    data-testid="inspector-message"
+                    data-role={m.role}
+                    data-hint={isHint(m)}
+                    className="rounded-lg border border-border"
+                  >
+                    <div className="flex items-center justify-between px-3 py-1.5 text-xs text-muted">
+                      <span className="font-medium text-fg/80">{isHint(m) ? "user · hint" : m.role}</span>
+                      <span>{view.messageTokens[i]} tokens</span>
+                    </div>
+                    <pre
+                      data-testid="inspector-message-text"
+                      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard to be scrolled
+                      tabIndex={0}
+                      role="region"
+                      aria-label={`Message ${i + 1} text`}
+                      className="max-h-48 overflow-auto border-t border-border bg-code px-3 py-2 font-mono text-xs whitespace-pre-wrap"
+                    >
+                      {messageText(m)}
+                    </pre>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </>
+        )}
+      </div>
     </Drawer>
   );
 }

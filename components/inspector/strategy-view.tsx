@@ -13,7 +13,10 @@ export function StrategyView({ strategy }: { strategy: StrategyDecision }) {
         {strategy.configured === "auto" && (
           <>
             {" "}
-            → chose <span data-testid="inspector-strategy-chosen" className="font-medium">{strategy.chosen}</span>
+            → chose{" "}
+            <span data-testid="inspector-strategy-chosen" className="font-medium">
+              {strategy.chosen}
+            </span>
           </>
         )}
       </p>
@@ -21,8 +24,10 @@ export function StrategyView({ strategy }: { strategy: StrategyDecision }) {
         {strategy.reason}
       </p>
       <p data-testid="inspector-strategy-figures" className="text-xs text-muted">
-        A status is {figure(strategy.S)} tokens, a hint {figure(strategy.h)}; the state changed at {Math.round(strategy.p * 100)} % of {strategy.M}{" "}
-        calls; re-reading costs {Math.round(strategy.alpha * 100)} % of new input ({strategy.alphaFrom === "measured" ? "as this conversation's provider cached" : "by the price list"}).
+        A status is {figure(strategy.S)} tokens, a hint {figure(strategy.h)}; the state changed at{" "}
+        {Math.round(strategy.p * 100)} % of {strategy.M} calls; re-reading costs {Math.round(strategy.alpha * 100)} % of
+        new input ({strategy.alphaFrom === "measured" ? "as this conversation's provider cached" : "by the price list"}
+        ).
       </p>
     </section>
   );

@@ -4,7 +4,17 @@
 import { type CallFigures, type ChildCalls, costRollup, type Totals } from "./cost-rollup";
 import { formatCost } from "./cache-calls";
 
-function Row({ name, totals, testId, strong = false }: { name: string; totals: Totals; testId: string; strong?: boolean }) {
+function Row({
+  name,
+  totals,
+  testId,
+  strong = false,
+}: {
+  name: string;
+  totals: Totals;
+  testId: string;
+  strong?: boolean;
+}) {
   return (
     <tr data-testid={testId} className={strong ? "font-semibold" : ""}>
       <td className="max-w-[12rem] truncate pr-2">{name}</td>

@@ -15,8 +15,8 @@ export function ModeBanner() {
       >
         <PlanIcon className="mt-0.5 shrink-0" />
         <p className="flex-1">
-          <strong>Plan mode</strong> — the agent investigates and writes a plan (side panel) but changes nothing. Review or edit it, then{" "}
-          <strong>Approve and build</strong>, or switch back with Shift+Tab.
+          <strong>Plan mode</strong> — the agent investigates and writes a plan (side panel) but changes nothing. Review
+          or edit it, then <strong>Approve and build</strong>, or switch back with Shift+Tab.
         </p>
       </div>
     </div>

@@ -52,7 +52,11 @@ export function PlanEditorDialog({
             onChange={(e) => onDraft(e.target.value)}
             className="h-[60dvh] min-h-48 w-full resize-y rounded-lg border border-border bg-bg px-3 py-2 font-mono text-sm leading-relaxed outline-none focus:border-accent/60"
           />
-          {tooLong && <p className="text-xs text-danger">The plan is over its {PLAN_MAX_CHARS.toLocaleString()}-character limit.</p>}
+          {tooLong && (
+            <p className="text-xs text-danger">
+              The plan is over its {PLAN_MAX_CHARS.toLocaleString()}-character limit.
+            </p>
+          )}
           {error && (
             <p role="alert" className="text-xs text-danger">
               {error}

@@ -18,7 +18,15 @@ const timeOf = (iso: string) => {
 // The page's view seeds the store once: the panel drawn again (the phone's drawer) must not undo live updates.
 const seeded = new WeakSet<Initial>();
 
-export function PlanPanel({ conversationId, initial, exists }: { conversationId: string; initial: Initial; exists: boolean }) {
+export function PlanPanel({
+  conversationId,
+  initial,
+  exists,
+}: {
+  conversationId: string;
+  initial: Initial;
+  exists: boolean;
+}) {
   const seed = usePlanStore((s) => s.seed);
   const mode = usePlanStore((s) => s.mode);
   const plan = usePlanStore((s) => s.plan);
@@ -46,7 +54,11 @@ export function PlanPanel({ conversationId, initial, exists }: { conversationId:
   };
 
   return (
-    <section data-testid="plan-panel" aria-label="Plan" className="flex max-h-[50%] min-h-0 shrink-0 flex-col border-t border-border">
+    <section
+      data-testid="plan-panel"
+      aria-label="Plan"
+      className="flex max-h-[50%] min-h-0 shrink-0 flex-col border-t border-border"
+    >
       <header className="flex items-baseline justify-between gap-2 px-4 pt-3 pb-1">
         <h2 className="text-sm font-semibold">Plan</h2>
         {plan && (

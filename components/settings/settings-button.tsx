@@ -17,11 +17,16 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
       const code = drawer.load().catch(() => {
         throw new Error("The settings could not be loaded: Hintline did not answer. Try again in a moment.");
       });
-      const [view] = await Promise.all([apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`), code]);
+      const [view] = await Promise.all([
+        apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`),
+        code,
+      ]);
       setSettings(view.settings);
     } catch (error) {
       const missing = error instanceof ApiRequestError && error.status === 404;
-      setNotice(missing ? "Settings are available once the conversation has its first message." : (error as Error).message);
+      setNotice(
+        missing ? "Settings are available once the conversation has its first message." : (error as Error).message,
+      );
       setTimeout(() => setNotice(null), 3500);
     }
   };
@@ -38,13 +43,21 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
         <span className="sr-only">Conversation settings</span>
       </button>
       {notice && (
-        <div role="status" className="fixed top-16 right-4 z-50 max-w-xs rounded-lg border border-border bg-elevated px-3 py-2 text-sm shadow-lg">
+        <div
+          role="status"
+          className="fixed top-16 right-4 z-50 max-w-xs rounded-lg border border-border bg-elevated px-3 py-2 text-sm shadow-lg"
+        >
           {notice}
         </div>
       )}
       {settings && (
         <Suspense fallback={null}>
-          <drawer.Component conversationId={conversationId} settings={settings} onClose={() => setSettings(null)} onSaved={() => {}} />
+          <drawer.Component
+            conversationId={conversationId}
+            settings={settings}
+            onClose={() => setSettings(null)}
+            onSaved={() => {}}
+          />
         </Suspense>
       )}
     </>

@@ -48,7 +48,8 @@ export function toDraft(s: Settings): SettingsDraft {
 }
 
 /** A number field: a number when it reads as one, else the raw text (so validation names the field). */
-const num = (text: string): number | string => (text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text);
+const num = (text: string): number | string =>
+  text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
 
 export function fromDraft(d: SettingsDraft) {
   return {
@@ -64,7 +65,9 @@ export function fromDraft(d: SettingsDraft) {
       contextBufferRatio: num(d.contextBufferRatio),
       template: d.template,
       injectionSource: { label: d.sourceLabel, sublabel: d.sourceSublabel },
-      extraFields: Object.fromEntries(d.extraFields.filter((f) => f.key.trim() || f.value).map((f) => [f.key.trim(), f.value])),
+      extraFields: Object.fromEntries(
+        d.extraFields.filter((f) => f.key.trim() || f.value).map((f) => [f.key.trim(), f.value]),
+      ),
     },
     context: {
       ...(d.contextWindow.trim() ? { contextWindow: num(d.contextWindow) } : {}),

@@ -39,7 +39,11 @@ export function ConversationList({
 
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
-      <WorkspaceSwitcher activeId={activeId} onNavigate={onNavigate} conversationWorkspaceId={conversationWorkspaceId} />
+      <WorkspaceSwitcher
+        activeId={activeId}
+        onNavigate={onNavigate}
+        conversationWorkspaceId={conversationWorkspaceId}
+      />
       <div className="flex flex-wrap gap-2 p-3">
         <Link
           href="/"
@@ -52,7 +56,12 @@ export function ConversationList({
         </Link>
         <ImportButton onNavigate={onNavigate} />
       </div>
-      <SidebarSearch workspaceId={ready ? workspaceId : null} activeId={activeId} onActiveChange={setSearching} onNavigate={onNavigate} />
+      <SidebarSearch
+        workspaceId={ready ? workspaceId : null}
+        activeId={activeId}
+        onActiveChange={setSearching}
+        onNavigate={onNavigate}
+      />
       {!searching && <ListToolbar selection={selection} />}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed */}
       <ul
@@ -67,16 +76,21 @@ export function ConversationList({
         }}
       >
         {loaded && conversations.length === 0 && (
-          <li className="px-3 py-2 text-sm text-muted">{archivedView ? "No archived conversations in this workspace." : "No conversations in this workspace yet."}</li>
+          <li className="px-3 py-2 text-sm text-muted">
+            {archivedView ? "No archived conversations in this workspace." : "No conversations in this workspace yet."}
+          </li>
         )}
         {groupForList(conversations, new Date()).map((group) => (
           <li key={group.key} data-testid="date-group" data-group={group.key} className="pb-2">
-            <h3 className="px-3 pt-1 pb-0.5 text-xs font-medium text-muted">
-              {group.label}
-            </h3>
+            <h3 className="px-3 pt-1 pb-0.5 text-xs font-medium text-muted">{group.label}</h3>
             <ul className="space-y-0.5">
               {group.items.map((c) => (
-                <ConversationRow key={c.id} conversation={c} active={c.id === activeId} selection={selection.rowOf(c.id)} />
+                <ConversationRow
+                  key={c.id}
+                  conversation={c}
+                  active={c.id === activeId}
+                  selection={selection.rowOf(c.id)}
+                />
               ))}
             </ul>
           </li>

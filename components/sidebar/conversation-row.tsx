@@ -38,8 +38,16 @@ export function ConversationRow({
   if (selection) {
     return (
       <li data-testid="conversation-item" data-conversation-id={conversation.id} data-selected={selection.selected}>
-        <label className={`flex cursor-pointer items-center gap-2.5 rounded-lg px-3 py-2 text-sm ${selection.selected ? "bg-chip" : "hover:bg-chip/60"}`}>
-          <input type="checkbox" data-testid="select-conversation" checked={selection.selected} onChange={selection.toggle} className="size-4 shrink-0 accent-accent" />
+        <label
+          className={`flex cursor-pointer items-center gap-2.5 rounded-lg px-3 py-2 text-sm ${selection.selected ? "bg-chip" : "hover:bg-chip/60"}`}
+        >
+          <input
+            type="checkbox"
+            data-testid="select-conversation"
+            checked={selection.selected}
+            onChange={selection.toggle}
+            className="size-4 shrink-0 accent-accent"
+          />
           <span data-testid="conversation-title" className="truncate">
             {conversation.title}
           </span>

@@ -34,17 +34,30 @@ describe("groupByDate", () => {
   });
 
   it("counts a time after now (another clock) or an unreadable one as today, and gives no empty groups", () => {
-    expect(labels([{ id: "x", updatedAt: local(2026, 12, 2) }, { id: "y", updatedAt: "not a date" }], now)).toEqual(["Today: x,y"]);
+    expect(
+      labels(
+        [
+          { id: "x", updatedAt: local(2026, 12, 2) },
+          { id: "y", updatedAt: "not a date" },
+        ],
+        now,
+      ),
+    ).toEqual(["Today: x,y"]);
     expect(groupByDate([], now)).toEqual([]);
   });
 
   it("follows the calendar across a month and a year boundary", () => {
     const newYear = new Date(2027, 0, 1, 0, 5);
-    expect(labels([{ id: "n", updatedAt: local(2026, 12, 31, 23, 50) }, { id: "o", updatedAt: local(2026, 12, 5, 8) }, { id: "p", updatedAt: local(2026, 12, 1, 8) }], newYear)).toEqual([
-      "Yesterday: n",
-      "Previous 30 days: o",
-      "December 2026: p",
-    ]);
+    expect(
+      labels(
+        [
+          { id: "n", updatedAt: local(2026, 12, 31, 23, 50) },
+          { id: "o", updatedAt: local(2026, 12, 5, 8) },
+          { id: "p", updatedAt: local(2026, 12, 1, 8) },
+        ],
+        newYear,
+      ),
+    ).toEqual(["Yesterday: n", "Previous 30 days: o", "December 2026: p"]);
   });
 });
 
@@ -65,9 +78,13 @@ describe("groupForList", () => {
   });
 
   it("has no Pinned section when nothing is pinned, and reads anything but true as not pinned", () => {
-    expect(sections([{ id: "a", updatedAt: local(2026, 12, 1), pinned: "true" }, { id: "b", updatedAt: local(2026, 12, 1), pinned: 1 }, { id: "c", updatedAt: local(2026, 12, 1) }])).toEqual([
-      "Today: a,b,c",
-    ]);
+    expect(
+      sections([
+        { id: "a", updatedAt: local(2026, 12, 1), pinned: "true" },
+        { id: "b", updatedAt: local(2026, 12, 1), pinned: 1 },
+        { id: "c", updatedAt: local(2026, 12, 1) },
+      ]),
+    ).toEqual(["Today: a,b,c"]);
     expect(groupForList([], now)).toEqual([]);
     expect(sections([{ id: "p", updatedAt: "not a date", pinned: true }])).toEqual(["Pinned: p"]);
   });

@@ -39,8 +39,14 @@ export function groupByDate<T extends { updatedAt: string }>(items: readonly T[]
  * The list's sections: the pinned conversations first (in the list's order), then the others grouped by date. An
  * item without a boolean `pinned` (an older server's answer) is not pinned.
  */
-export function groupForList<T extends { updatedAt: string; pinned?: unknown }>(items: readonly T[], now: Date): DateGroup<T>[] {
+export function groupForList<T extends { updatedAt: string; pinned?: unknown }>(
+  items: readonly T[],
+  now: Date,
+): DateGroup<T>[] {
   const pinned = items.filter((item) => item.pinned === true);
-  const rest = groupByDate(items.filter((item) => item.pinned !== true), now);
+  const rest = groupByDate(
+    items.filter((item) => item.pinned !== true),
+    now,
+  );
   return pinned.length > 0 ? [{ key: "pinned", label: "Pinned", items: pinned }, ...rest] : rest;
 }

@@ -39,7 +39,11 @@ export async function exportSeveral(ids: readonly string[]): Promise<void> {
 export function ExportError({ error }: { error: string | null }) {
   if (!error) return null;
   return (
-    <p role="alert" data-testid="export-error" className="absolute top-full right-0 z-10 w-56 rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
+    <p
+      role="alert"
+      data-testid="export-error"
+      className="absolute top-full right-0 z-10 w-56 rounded-md bg-danger-bg px-2 py-1 text-xs text-danger"
+    >
       {error}
     </p>
   );

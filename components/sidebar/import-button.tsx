@@ -64,7 +64,11 @@ export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
         <UploadIcon /> {busy ? "Importing…" : "Import"}
       </button>
       {error && (
-        <p role="alert" data-testid="import-error" className="basis-full rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
+        <p
+          role="alert"
+          data-testid="import-error"
+          className="basis-full rounded-md bg-danger-bg px-2 py-1 text-xs text-danger"
+        >
           {error}
         </p>
       )}

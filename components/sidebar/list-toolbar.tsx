@@ -77,7 +77,13 @@ export function ListToolbar({ selection }: { selection: Selection }) {
           <span data-testid="selection-count" className="mr-auto text-xs text-muted">
             {count === 0 ? "Choose conversations" : `${count} selected`}
           </span>
-          <button type="button" data-testid="export-selected" disabled={count === 0 || busy} onClick={() => void exportSelected()} className={button}>
+          <button
+            type="button"
+            data-testid="export-selected"
+            disabled={count === 0 || busy}
+            onClick={() => void exportSelected()}
+            className={button}
+          >
             {busy ? "Exporting…" : `Export ${count}`}
           </button>
           <button type="button" data-testid="select-cancel" onClick={selection.stop} className={button}>
@@ -96,13 +102,23 @@ export function ListToolbar({ selection }: { selection: Selection }) {
           >
             Archived
           </button>
-          <button type="button" data-testid="select-toggle" title="Select conversations to export them at once" onClick={selection.start} className={`${button} ml-auto`}>
+          <button
+            type="button"
+            data-testid="select-toggle"
+            title="Select conversations to export them at once"
+            onClick={selection.start}
+            className={`${button} ml-auto`}
+          >
             Select
           </button>
         </>
       )}
       {error && (
-        <p role="alert" data-testid="export-selected-error" className="w-full rounded-md bg-danger-bg px-2 py-1 text-xs text-danger">
+        <p
+          role="alert"
+          data-testid="export-selected-error"
+          className="w-full rounded-md bg-danger-bg px-2 py-1 text-xs text-danger"
+        >
           {error}
         </p>
       )}

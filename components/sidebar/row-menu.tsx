@@ -4,7 +4,8 @@ import * as Menu from "@radix-ui/react-dropdown-menu";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { MoreIcon } from "../ui/icons";
 
-const item = "flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-sm outline-none select-none data-[highlighted]:bg-chip";
+const item =
+  "flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-sm outline-none select-none data-[highlighted]:bg-chip";
 
 export function RowMenu({
   conversation,

@@ -112,8 +112,17 @@ export function SidebarSearch({
       </div>
       {active && (
         <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-3">
-          <p role="status" data-testid="search-status" className={results?.matches.length ? "sr-only" : "px-3 py-2 text-sm text-muted"}>
-            {error ?? (results === null ? "Searching…" : results.matches.length === 0 ? `No conversations match “${results.query}”.` : `${results.matches.length} conversations match.`)}
+          <p
+            role="status"
+            data-testid="search-status"
+            className={results?.matches.length ? "sr-only" : "px-3 py-2 text-sm text-muted"}
+          >
+            {error ??
+              (results === null
+                ? "Searching…"
+                : results.matches.length === 0
+                  ? `No conversations match “${results.query}”.`
+                  : `${results.matches.length} conversations match.`)}
           </p>
           {results && results.matches.length > 0 && (
             // biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed
@@ -130,13 +139,19 @@ export function SidebarSearch({
                         <Marked text={m.title} query={results.query} />
                       </span>
                       {m.archived === true && (
-                        <span data-testid="search-archived" className="shrink-0 rounded border border-border px-1 text-[11px] font-normal text-muted">
+                        <span
+                          data-testid="search-archived"
+                          className="shrink-0 rounded border border-border px-1 text-[11px] font-normal text-muted"
+                        >
                           Archived
                         </span>
                       )}
                     </span>
                     {"snippet" in m.match && (
-                      <span data-testid="search-snippet" className="mt-0.5 line-clamp-2 block text-xs font-normal text-muted">
+                      <span
+                        data-testid="search-snippet"
+                        className="mt-0.5 line-clamp-2 block text-xs font-normal text-muted"
+                      >
                         <Marked text={m.match.snippet} query={results.query} />
                       </span>
                     )}

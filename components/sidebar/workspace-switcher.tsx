@@ -7,10 +7,20 @@ import { type FormEvent, useEffect, useState } from "react";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
-import { DEFAULT_WORKSPACE, isDefaultWorkspaceId, useWorkspacesStore, workspaceLabel } from "@/lib/stores/workspaces-store";
+import {
+  DEFAULT_WORKSPACE,
+  isDefaultWorkspaceId,
+  useWorkspacesStore,
+  workspaceLabel,
+} from "@/lib/stores/workspaces-store";
 import { SlidersIcon, PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
-type Mode = { kind: "idle" } | { kind: "create" } | { kind: "rename" } | { kind: "delete" } | { kind: "delete-blocked"; conversations: number };
+type Mode =
+  | { kind: "idle" }
+  | { kind: "create" }
+  | { kind: "rename" }
+  | { kind: "delete" }
+  | { kind: "delete-blocked"; conversations: number };
 
 const iconButton = "rounded-md p-1.5 text-muted hover:bg-chip hover:text-fg disabled:opacity-40";
 
@@ -44,7 +54,9 @@ export function WorkspaceSwitcher({
     // The drawer stays open when only the list changes.
     const path = window.location.pathname;
     // The open conversation's workspace: from the server, or from the list when it was created on this page.
-    const owner = conversationWorkspaceId ?? useConversationsStore.getState().conversations.find((c) => c.id === activeId)?.workspaceId;
+    const owner =
+      conversationWorkspaceId ??
+      useConversationsStore.getState().conversations.find((c) => c.id === activeId)?.workspaceId;
     const target = path.startsWith("/w/") ? `/w/${id}` : owner && owner !== id ? "/" : null;
     if (target) {
       router.push(target);
@@ -94,7 +106,9 @@ export function WorkspaceSwitcher({
     setError(null);
     setBusy(true);
     try {
-      const held = await apiFetch<ConversationSummary[]>(`/api/conversations?workspaceId=${encodeURIComponent(currentId)}`);
+      const held = await apiFetch<ConversationSummary[]>(
+        `/api/conversations?workspaceId=${encodeURIComponent(currentId)}`,
+      );
       setMode(held.length > 0 ? { kind: "delete-blocked", conversations: held.length } : { kind: "delete" });
     } catch (e) {
       setError(failureText(e));
@@ -123,7 +137,14 @@ export function WorkspaceSwitcher({
             </option>
           ))}
         </select>
-        <button type="button" data-testid="workspace-new" aria-label="New workspace" title="New workspace" className={iconButton} onClick={() => open("create")}>
+        <button
+          type="button"
+          data-testid="workspace-new"
+          aria-label="New workspace"
+          title="New workspace"
+          className={iconButton}
+          onClick={() => open("create")}
+        >
           <PlusIcon />
         </button>
         <Link
@@ -174,17 +195,32 @@ export function WorkspaceSwitcher({
             }}
             className="min-w-0 flex-1 rounded-md border border-accent/50 bg-elevated px-2 py-1 text-sm outline-none"
           />
-          <button type="submit" data-testid="workspace-name-save" disabled={busy} className="rounded-md bg-accent px-2.5 py-1 text-sm text-accent-fg disabled:opacity-60">
+          <button
+            type="submit"
+            data-testid="workspace-name-save"
+            disabled={busy}
+            className="rounded-md bg-accent px-2.5 py-1 text-sm text-accent-fg disabled:opacity-60"
+          >
             {mode.kind === "create" ? "Create" : "Save"}
           </button>
-          <button type="button" aria-label="Cancel" className="rounded-md border border-border px-2 py-1 text-sm" onClick={() => setMode({ kind: "idle" })}>
+          <button
+            type="button"
+            aria-label="Cancel"
+            className="rounded-md border border-border px-2 py-1 text-sm"
+            onClick={() => setMode({ kind: "idle" })}
+          >
             ✕
           </button>
         </form>
       )}
       {mode.kind === "delete" && current && (
-        <div data-testid="workspace-confirm-delete" className="mt-2 rounded-lg border border-danger/30 bg-danger-bg p-2 text-sm">
-          <p className="mb-2 text-danger">Delete the workspace “{current.name}” with its memory, knowledge files and skills? This cannot be undone.</p>
+        <div
+          data-testid="workspace-confirm-delete"
+          className="mt-2 rounded-lg border border-danger/30 bg-danger-bg p-2 text-sm"
+        >
+          <p className="mb-2 text-danger">
+            Delete the workspace “{current.name}” with its memory, knowledge files and skills? This cannot be undone.
+          </p>
           <div className="flex gap-2">
             <button
               type="button"
@@ -201,19 +237,33 @@ export function WorkspaceSwitcher({
             >
               Delete
             </button>
-            <button type="button" data-testid="workspace-delete-no" className="rounded-md border border-border px-2.5 py-1" onClick={() => setMode({ kind: "idle" })}>
+            <button
+              type="button"
+              data-testid="workspace-delete-no"
+              className="rounded-md border border-border px-2.5 py-1"
+              onClick={() => setMode({ kind: "idle" })}
+            >
               Cancel
             </button>
           </div>
         </div>
       )}
       {mode.kind === "delete-blocked" && current && (
-        <div data-testid="workspace-delete-blocked-box" className="mt-2 flex items-start gap-2 rounded-lg border border-border bg-elevated p-2 text-sm">
+        <div
+          data-testid="workspace-delete-blocked-box"
+          className="mt-2 flex items-start gap-2 rounded-lg border border-border bg-elevated p-2 text-sm"
+        >
           <p data-testid="workspace-delete-blocked" className="flex-1 text-muted">
-            The workspace “{current.name}” still has {mode.conversations} conversation{mode.conversations === 1 ? "" : "s"}. Delete{" "}
-            {mode.conversations === 1 ? "it" : "them"} first; then the workspace can be deleted.
+            The workspace “{current.name}” still has {mode.conversations} conversation
+            {mode.conversations === 1 ? "" : "s"}. Delete {mode.conversations === 1 ? "it" : "them"} first; then the
+            workspace can be deleted.
           </p>
-          <button type="button" aria-label="Close" className="rounded-md px-1.5 text-muted hover:text-fg" onClick={() => setMode({ kind: "idle" })}>
+          <button
+            type="button"
+            aria-label="Close"
+            className="rounded-md px-1.5 text-muted hover:text-fg"
+            onClick={() => setMode({ kind: "idle" })}
+          >
             ✕
           </button>
         </div>

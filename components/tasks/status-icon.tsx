@@ -10,7 +10,13 @@ export function StatusIcon({ status }: { status: TaskStatus }) {
       return (
         <svg aria-hidden="true" {...common} className="text-accent">
           <circle cx="8" cy="8" r="7" fill="currentColor" />
-          <path d="M4.8 8.2l2.1 2.1 4.3-4.5" stroke="var(--accent-fg)" strokeWidth="1.7" fill="none" strokeLinecap="round" />
+          <path
+            d="M4.8 8.2l2.1 2.1 4.3-4.5"
+            stroke="var(--accent-fg)"
+            strokeWidth="1.7"
+            fill="none"
+            strokeLinecap="round"
+          />
         </svg>
       );
     case "in_progress":

@@ -16,4 +16,5 @@ export const STATUS_LABEL: Record<TaskStatus, string> = {
 };
 
 /** The readable name of a status; an unknown one as it came. */
-export const statusLabel = (status: string): string => (Object.hasOwn(STATUS_LABEL, status) ? STATUS_LABEL[status as TaskStatus] : status);
+export const statusLabel = (status: string): string =>
+  Object.hasOwn(STATUS_LABEL, status) ? STATUS_LABEL[status as TaskStatus] : status;

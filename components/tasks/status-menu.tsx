@@ -7,7 +7,15 @@ import { STATUS_LABEL } from "./status-labels";
 
 const STATUSES = Object.keys(STATUS_LABEL) as TaskStatus[];
 
-export function StatusMenu({ status, subject, onChange }: { status: TaskStatus; subject: string; onChange: (status: TaskStatus) => void }) {
+export function StatusMenu({
+  status,
+  subject,
+  onChange,
+}: {
+  status: TaskStatus;
+  subject: string;
+  onChange: (status: TaskStatus) => void;
+}) {
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
@@ -28,7 +36,10 @@ export function StatusMenu({ status, subject, onChange }: { status: TaskStatus; 
           sideOffset={4}
           className="z-50 min-w-36 rounded-lg border border-border bg-elevated p-1 text-sm shadow-lg"
         >
-          <DropdownMenu.RadioGroup value={status} onValueChange={(value) => value !== status && onChange(value as TaskStatus)}>
+          <DropdownMenu.RadioGroup
+            value={status}
+            onValueChange={(value) => value !== status && onChange(value as TaskStatus)}
+          >
             {STATUSES.map((value) => (
               <DropdownMenu.RadioItem
                 key={value}

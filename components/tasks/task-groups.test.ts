@@ -24,7 +24,12 @@ describe("groupTasks", () => {
       task("5", "completed"),
       task("6", "in_progress"),
     ]);
-    expect(rows.map((r) => (r.kind === "fold" ? `fold:${r.tasks.length}` : r.task.id))).toEqual(["fold:3", "4", "5", "6"]);
+    expect(rows.map((r) => (r.kind === "fold" ? `fold:${r.tasks.length}` : r.task.id))).toEqual([
+      "fold:3",
+      "4",
+      "5",
+      "6",
+    ]);
     expect(rows[1]).toMatchObject({ kind: "task", index: 3 });
   });
 });

@@ -9,7 +9,8 @@ export function groupTasks(tasks: readonly Task[]): TaskRow[] {
   const rows: TaskRow[] = [];
   let run: Array<{ task: Task; index: number }> = [];
   const flush = () => {
-    if (run.length >= FOLD_AT) rows.push({ kind: "fold", tasks: run.map((r) => r.task), key: run.map((r) => r.task.id).join("-") });
+    if (run.length >= FOLD_AT)
+      rows.push({ kind: "fold", tasks: run.map((r) => r.task), key: run.map((r) => r.task.id).join("-") });
     else for (const r of run) rows.push({ kind: "task", ...r });
     run = [];
   };

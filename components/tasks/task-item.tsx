@@ -98,7 +98,12 @@ export function TaskItem({
                   </option>
                 ))}
               </select>
-              <button type="button" data-testid="task-save" onClick={save} className="rounded-md bg-accent px-2 py-0.5 text-xs text-accent-fg">
+              <button
+                type="button"
+                data-testid="task-save"
+                onClick={save}
+                className="rounded-md bg-accent px-2 py-0.5 text-xs text-accent-fg"
+              >
                 Save
               </button>
             </div>
@@ -112,15 +117,33 @@ export function TaskItem({
             {task.description && task.description !== task.subject && (
               <span className="block truncate text-xs text-muted">{task.description}</span>
             )}
-            {task.blockedBy.length > 0 && <span className="block text-xs text-faint">blocked by {task.blockedBy.map((b) => `#${b}`).join(", ")}</span>}
+            {task.blockedBy.length > 0 && (
+              <span className="block text-xs text-faint">
+                blocked by {task.blockedBy.map((b) => `#${b}`).join(", ")}
+              </span>
+            )}
           </button>
         )}
       </div>
       <div className="flex shrink-0">
-        <button type="button" aria-label={`Move task ${task.id} up`} data-testid="task-up" disabled={index === 0} onClick={() => void move(task.id, index - 1)} className="px-1 text-xs text-muted disabled:opacity-30">
+        <button
+          type="button"
+          aria-label={`Move task ${task.id} up`}
+          data-testid="task-up"
+          disabled={index === 0}
+          onClick={() => void move(task.id, index - 1)}
+          className="px-1 text-xs text-muted disabled:opacity-30"
+        >
           ▲
         </button>
-        <button type="button" aria-label={`Move task ${task.id} down`} data-testid="task-down" disabled={index === count - 1} onClick={() => void move(task.id, index + 1)} className="px-1 text-xs text-muted disabled:opacity-30">
+        <button
+          type="button"
+          aria-label={`Move task ${task.id} down`}
+          data-testid="task-down"
+          disabled={index === count - 1}
+          onClick={() => void move(task.id, index + 1)}
+          className="px-1 text-xs text-muted disabled:opacity-30"
+        >
           ▼
         </button>
       </div>

@@ -27,7 +27,14 @@ export function TaskPanel({ conversationId, initialTasks }: { conversationId: st
     dragged.current = null;
   };
   const item = (task: Task, index: number) => (
-    <TaskItem key={task.id} task={task} index={index} count={tasks.length} onDragStart={(id) => (dragged.current = id)} onDrop={drop} />
+    <TaskItem
+      key={task.id}
+      task={task}
+      index={index}
+      count={tasks.length}
+      onDragStart={(id) => (dragged.current = id)}
+      onDrop={drop}
+    />
   );
 
   return (
@@ -40,7 +47,9 @@ export function TaskPanel({ conversationId, initialTasks }: { conversationId: st
       </header>
       <ul data-testid="task-list" className="min-h-0 flex-1 space-y-0.5 overflow-y-auto px-2">
         {tasks.length === 0 && (
-          <li className="px-2 py-3 text-xs text-muted">No tasks yet. Add one below, or ask: “add tasks: draft; review; publish”.</li>
+          <li className="px-2 py-3 text-xs text-muted">
+            No tasks yet. Add one below, or ask: “add tasks: draft; review; publish”.
+          </li>
         )}
         {rows.map((row) =>
           row.kind === "task" ? (

@@ -5,11 +5,21 @@
 import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { EyeIcon, RetryIcon, TrashIcon, UploadIcon } from "../ui/icons";
-import { ACCEPT_ATTRIBUTE, ACCEPTED_TYPES_TEXT, checkPdfFile, formatBytes, isPdfName, knowledgePathFor, knowledgeUrl, readTextFile } from "./text-file";
+import {
+  ACCEPT_ATTRIBUTE,
+  ACCEPTED_TYPES_TEXT,
+  checkPdfFile,
+  formatBytes,
+  isPdfName,
+  knowledgePathFor,
+  knowledgeUrl,
+  readTextFile,
+} from "./text-file";
 
 type FileInfo = { path: string; bytes: number; tokens: number; updatedAt: string };
 
-const contentType = (path: string) => (/\.(md|markdown)$/i.test(path) ? "text/markdown; charset=utf-8" : "text/plain; charset=utf-8");
+const contentType = (path: string) =>
+  /\.(md|markdown)$/i.test(path) ? "text/markdown; charset=utf-8" : "text/plain; charset=utf-8";
 
 export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: string; onChanged: () => void }) {
   const [files, setFiles] = useState<FileInfo[] | null>(null);
@@ -47,7 +57,11 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
       const target = path ?? knowledgePathFor(file.name);
       const body: BodyInit = "text" in read ? (read.text as string) : bytes;
       try {
-        await apiFetch(knowledgeUrl(workspaceId, target), { method: "PUT", body, headers: { "content-type": pdf ? "application/pdf" : contentType(target) } });
+        await apiFetch(knowledgeUrl(workspaceId, target), {
+          method: "PUT",
+          body,
+          headers: { "content-type": pdf ? "application/pdf" : contentType(target) },
+        });
         saved.push(target);
       } catch (e) {
         failed.push(`“${file.name}” was not saved: ${failureText(e)}`);
@@ -94,8 +108,9 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
         Knowledge files <span className="font-normal text-faint">{files ? `· ${files.length}` : ""}</span>
       </h2>
       <p className="text-xs text-muted">
-        <code>KNOWLEDGE.md</code> goes into the system prompt of new conversations as far as the workspace budget allows (the agent reads the rest
-        with a tool); the agent sees every other file by path and size and reads it when needed. Running conversations are told of changes.
+        <code>KNOWLEDGE.md</code> goes into the system prompt of new conversations as far as the workspace budget allows
+        (the agent reads the rest with a tool); the agent sees every other file by path and size and reads it when
+        needed. Running conversations are told of changes.
       </p>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop zone; its button is the keyboard way in */}
       <div
@@ -114,7 +129,12 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
         <UploadIcon />
         <p>
           Drop files here or{" "}
-          <button type="button" data-testid="knowledge-pick" className="font-medium text-accent underline" onClick={() => picker.current?.click()}>
+          <button
+            type="button"
+            data-testid="knowledge-pick"
+            className="font-medium text-accent underline"
+            onClick={() => picker.current?.click()}
+          >
             choose files
           </button>
         </p>
@@ -161,7 +181,11 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
           ))}
         </ul>
       )}
-      <ul data-testid="knowledge-list" data-loaded={files !== null} className="divide-y divide-border rounded-lg border border-border">
+      <ul
+        data-testid="knowledge-list"
+        data-loaded={files !== null}
+        className="divide-y divide-border rounded-lg border border-border"
+      >
         {files?.length === 0 && <li className="px-3 py-2 text-sm text-muted">No knowledge files yet.</li>}
         {files?.map((f) => (
           <li key={f.path} data-testid="knowledge-file" data-path={f.path} className="px-3 py-2 text-sm">
@@ -171,10 +195,18 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
                   {f.path}
                 </p>
                 <p className="text-xs text-faint">
-                  {formatBytes(f.bytes)} · {f.tokens.toLocaleString()} tokens · updated {new Date(f.updatedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+                  {formatBytes(f.bytes)} · {f.tokens.toLocaleString()} tokens · updated{" "}
+                  {new Date(f.updatedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
                 </p>
               </div>
-              <button type="button" data-testid="knowledge-view" aria-label={`View ${f.path}`} aria-expanded={viewing?.path === f.path} className="rounded-md p-1.5 text-muted hover:bg-chip hover:text-fg" onClick={() => void view(f.path)}>
+              <button
+                type="button"
+                data-testid="knowledge-view"
+                aria-label={`View ${f.path}`}
+                aria-expanded={viewing?.path === f.path}
+                className="rounded-md p-1.5 text-muted hover:bg-chip hover:text-fg"
+                onClick={() => void view(f.path)}
+              >
                 <EyeIcon />
               </button>
               <button
@@ -190,12 +222,21 @@ export function KnowledgeSection({ workspaceId, onChanged }: { workspaceId: stri
               >
                 <RetryIcon />
               </button>
-              <button type="button" data-testid="knowledge-delete" aria-label={`Delete ${f.path}`} className="rounded-md p-1.5 text-muted hover:bg-chip hover:text-danger" onClick={() => void remove(f.path)}>
+              <button
+                type="button"
+                data-testid="knowledge-delete"
+                aria-label={`Delete ${f.path}`}
+                className="rounded-md p-1.5 text-muted hover:bg-chip hover:text-danger"
+                onClick={() => void remove(f.path)}
+              >
                 <TrashIcon />
               </button>
             </div>
             {viewing?.path === f.path && (
-              <pre data-testid="knowledge-content" className="mt-2 max-h-80 overflow-auto rounded-lg bg-code p-2.5 font-mono text-xs whitespace-pre-wrap">
+              <pre
+                data-testid="knowledge-content"
+                className="mt-2 max-h-80 overflow-auto rounded-lg bg-code p-2.5 font-mono text-xs whitespace-pre-wrap"
+              >
                 {viewing.content}
               </pre>
             )}

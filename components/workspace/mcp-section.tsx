@@ -8,7 +8,14 @@ import { PlusIcon, TrashIcon } from "../ui/icons";
 import { MCP_APPROVALS as APPROVALS, McpServerForm } from "./mcp-server-form";
 import { McpToolChange, type ToolChange } from "./mcp-tool-change";
 
-type Tool = { name: string; description: string; annotations: { readOnlyHint?: boolean }; tokens: number; change?: ToolChange; leftOut?: { reason: string; message: string } };
+type Tool = {
+  name: string;
+  description: string;
+  annotations: { readOnlyHint?: boolean };
+  tokens: number;
+  change?: ToolChange;
+  leftOut?: { reason: string; message: string };
+};
 type Server = {
   name: string;
   source: "workspace" | "operator";
@@ -70,13 +77,30 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
       <div className="flex items-center gap-2">
         <div className="min-w-0 flex-1">
           <p className="font-mono text-xs font-medium">
-            {server.name} <span className="font-sans font-normal text-faint">· {own ? server.url : `operator's ${server.transport} server`}</span>
+            {server.name}{" "}
+            <span className="font-sans font-normal text-faint">
+              · {own ? server.url : `operator's ${server.transport} server`}
+            </span>
           </p>
-          {Object.keys(server.headers).length > 0 && <p className="font-mono text-xs text-faint">{Object.entries(server.headers).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>}
+          {Object.keys(server.headers).length > 0 && (
+            <p className="font-mono text-xs text-faint">
+              {Object.entries(server.headers)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join(" · ")}
+            </p>
+          )}
         </div>
         {own ? (
           <>
-            <select aria-label={`Approval for ${server.name}`} data-testid="mcp-item-approval" value={server.approval} onChange={(e) => void act(() => apiFetch(path, { method: "PATCH", body: JSON.stringify({ approval: e.target.value }) }))} className="rounded-md border border-border bg-elevated px-1.5 py-1 text-xs">
+            <select
+              aria-label={`Approval for ${server.name}`}
+              data-testid="mcp-item-approval"
+              value={server.approval}
+              onChange={(e) =>
+                void act(() => apiFetch(path, { method: "PATCH", body: JSON.stringify({ approval: e.target.value }) }))
+              }
+              className="rounded-md border border-border bg-elevated px-1.5 py-1 text-xs"
+            >
               {APPROVALS.map((a) => (
                 <option key={a.value} value={a.value}>
                   {a.label}
@@ -84,23 +108,49 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
               ))}
             </select>
             <label className="flex items-center gap-1 text-xs text-muted">
-              <input type="checkbox" data-testid="mcp-item-enabled" checked={server.enabled} onChange={(e) => void act(() => apiFetch(path, { method: "PATCH", body: JSON.stringify({ enabled: e.target.checked }) }))} />
+              <input
+                type="checkbox"
+                data-testid="mcp-item-enabled"
+                checked={server.enabled}
+                onChange={(e) =>
+                  void act(() =>
+                    apiFetch(path, { method: "PATCH", body: JSON.stringify({ enabled: e.target.checked }) }),
+                  )
+                }
+              />
               Enabled
             </label>
           </>
         ) : (
           <span className="text-xs text-faint">{APPROVALS.find((a) => a.value === server.approval)?.label}</span>
         )}
-        <button type="button" data-testid="mcp-item-check" className="rounded-md border border-border px-2 py-1 text-xs" onClick={() => void check()}>
+        <button
+          type="button"
+          data-testid="mcp-item-check"
+          className="rounded-md border border-border px-2 py-1 text-xs"
+          onClick={() => void check()}
+        >
           Status
         </button>
         {own && (
-          <button type="button" data-testid="mcp-item-edit" aria-expanded={editing} className="rounded-md border border-border px-2 py-1 text-xs" onClick={() => setEditing(!editing)}>
+          <button
+            type="button"
+            data-testid="mcp-item-edit"
+            aria-expanded={editing}
+            className="rounded-md border border-border px-2 py-1 text-xs"
+            onClick={() => setEditing(!editing)}
+          >
             Edit
           </button>
         )}
         {own && (
-          <button type="button" data-testid="mcp-item-delete" aria-label={`Remove MCP server ${server.name}`} className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger" onClick={() => void act(() => apiFetch(path, { method: "DELETE" }))}>
+          <button
+            type="button"
+            data-testid="mcp-item-delete"
+            aria-label={`Remove MCP server ${server.name}`}
+            className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger"
+            onClick={() => void act(() => apiFetch(path, { method: "DELETE" }))}
+          >
             <TrashIcon />
           </button>
         )}
@@ -108,19 +158,39 @@ function ServerItem({ server, base, onChanged }: { server: Server; base: string;
       {editing && <McpServerForm editing={server} onSubmit={save} onCancel={() => setEditing(false)} />}
       {detail && (
         <div data-testid="mcp-item-status" data-status={detail.status} className="text-xs text-muted">
-          {detail.status === "connected" ? connectedLine(detail.tools ?? []) : detail.status === "failed" ? `Cannot connect: ${detail.error}` : "Disabled"}
+          {detail.status === "connected"
+            ? connectedLine(detail.tools ?? [])
+            : detail.status === "failed"
+              ? `Cannot connect: ${detail.error}`
+              : "Disabled"}
           {detail.tools && detail.tools.length > 0 && (
             <ul className="mt-1 space-y-0.5">
               {detail.tools.map((t) => (
-                <li key={t.name} data-testid="mcp-tool" data-name={t.name} data-changed={t.change ? "true" : undefined} className="font-mono">
-                  {t.name} <span className="font-sans text-faint">{t.annotations.readOnlyHint ? "read-only" : "may change things"} · {t.tokens} tokens</span>
+                <li
+                  key={t.name}
+                  data-testid="mcp-tool"
+                  data-name={t.name}
+                  data-changed={t.change ? "true" : undefined}
+                  className="font-mono"
+                >
+                  {t.name}{" "}
+                  <span className="font-sans text-faint">
+                    {t.annotations.readOnlyHint ? "read-only" : "may change things"} · {t.tokens} tokens
+                  </span>
                   {t.leftOut && (
                     <span data-testid="mcp-tool-left-out" className="font-sans text-muted">
                       {" "}
                       · left out: {t.leftOut.message}
                     </span>
                   )}
-                  {t.change && <McpToolChange tool={t.name} change={t.change} acceptPath={`${path}/tools/${encodeURIComponent(t.name)}/accept`} onAccepted={check} />}
+                  {t.change && (
+                    <McpToolChange
+                      tool={t.name}
+                      change={t.change}
+                      acceptPath={`${path}/tools/${encodeURIComponent(t.name)}/accept`}
+                      onAccepted={check}
+                    />
+                  )}
                 </li>
               ))}
             </ul>
@@ -166,12 +236,21 @@ export function McpSection({ workspaceId }: { workspaceId: string }) {
           MCP servers <span className="font-normal text-faint">{servers ? `· ${servers.length}` : ""}</span>
         </h2>
         {!adding && (
-          <button type="button" data-testid="mcp-new" className="flex items-center gap-1 text-xs text-muted hover:text-fg" onClick={() => setAdding(true)}>
+          <button
+            type="button"
+            data-testid="mcp-new"
+            className="flex items-center gap-1 text-xs text-muted hover:text-fg"
+            onClick={() => setAdding(true)}
+          >
             <PlusIcon width={12} height={12} /> Add server
           </button>
         )}
       </div>
-      <p className="text-xs text-muted">Their tools reach new conversations of this workspace as mcp__&lt;server&gt;__&lt;tool&gt;; a running conversation is told what changed and takes the new tools in at its next compression, or when you choose "Use the new tools now" there.</p>
+      <p className="text-xs text-muted">
+        Their tools reach new conversations of this workspace as mcp__&lt;server&gt;__&lt;tool&gt;; a running
+        conversation is told what changed and takes the new tools in at its next compression, or when you choose "Use
+        the new tools now" there.
+      </p>
       {adding && <McpServerForm onSubmit={add} onCancel={() => setAdding(false)} />}
       <ul data-testid="mcp-list" data-loaded={servers !== null} className="space-y-1">
         {servers?.length === 0 && !adding && <li className="text-sm text-muted">No MCP servers yet.</li>}

@@ -5,11 +5,25 @@ import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { PencilIcon, TrashIcon } from "../ui/icons";
 
-export type MemoryEntryView = { id: string; text: string; author: "agent" | "person" | "system"; createdAt: string; updatedAt: string };
+export type MemoryEntryView = {
+  id: string;
+  text: string;
+  author: "agent" | "person" | "system";
+  createdAt: string;
+  updatedAt: string;
+};
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-function EntryRow({ entry, onSave, onDelete }: { entry: MemoryEntryView; onSave: (text: string) => Promise<boolean>; onDelete: () => Promise<void> }) {
+function EntryRow({
+  entry,
+  onSave,
+  onDelete,
+}: {
+  entry: MemoryEntryView;
+  onSave: (text: string) => Promise<boolean>;
+  onDelete: () => Promise<void>;
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(entry.text);
   const save = async () => {
@@ -18,7 +32,12 @@ function EntryRow({ entry, onSave, onDelete }: { entry: MemoryEntryView; onSave:
     if (await onSave(text)) setEditing(false);
   };
   return (
-    <li data-testid="memory-entry" data-author={entry.author} data-entry-id={entry.id} className="group flex items-start gap-2 rounded-lg px-2 py-1.5 hover:bg-chip/50">
+    <li
+      data-testid="memory-entry"
+      data-author={entry.author}
+      data-entry-id={entry.id}
+      className="group flex items-start gap-2 rounded-lg px-2 py-1.5 hover:bg-chip/50"
+    >
       <div className="min-w-0 flex-1">
         {editing ? (
           <input
@@ -127,20 +146,33 @@ export function MemorySection({ workspaceId, onChanged }: { workspaceId: string;
     <section data-testid="memory-section" aria-labelledby="memory-heading" className="space-y-2">
       <div className="flex items-baseline justify-between gap-2">
         <h2 id="memory-heading" className="text-sm font-semibold">
-          Memory <span className="font-normal text-faint">{entries ? `· ${entries.length} ${entries.length === 1 ? "entry" : "entries"}` : ""}</span>
+          Memory{" "}
+          <span className="font-normal text-faint">
+            {entries ? `· ${entries.length} ${entries.length === 1 ? "entry" : "entries"}` : ""}
+          </span>
         </h2>
-        <button type="button" data-testid="memory-refresh" className="text-xs text-muted hover:text-fg" onClick={() => void load()}>
+        <button
+          type="button"
+          data-testid="memory-refresh"
+          className="text-xs text-muted hover:text-fg"
+          onClick={() => void load()}
+        >
           Refresh
         </button>
       </div>
-      <p className="text-xs text-muted">One line per fact, preference or decision. The agent adds entries when you ask it to remember something; it sees them in every new conversation of this workspace.</p>
+      <p className="text-xs text-muted">
+        One line per fact, preference or decision. The agent adds entries when you ask it to remember something; it sees
+        them in every new conversation of this workspace.
+      </p>
       <ul data-testid="memory-list" data-loaded={entries !== null} className="space-y-0.5">
         {entries?.length === 0 && <li className="px-2 py-1.5 text-sm text-muted">Nothing remembered yet.</li>}
         {entries?.map((entry) => (
           <EntryRow
             key={entry.id}
             entry={entry}
-            onSave={(text) => act(() => apiFetch(`${base}/${entry.id}`, { method: "PATCH", body: JSON.stringify({ text }) }), "edit")}
+            onSave={(text) =>
+              act(() => apiFetch(`${base}/${entry.id}`, { method: "PATCH", body: JSON.stringify({ text }) }), "edit")
+            }
             onDelete={async () => void (await act(() => apiFetch(`${base}/${entry.id}`, { method: "DELETE" })))}
           />
         ))}
@@ -155,7 +187,11 @@ export function MemorySection({ workspaceId, onChanged }: { workspaceId: string;
           onChange={(e) => setDraft(e.target.value)}
           className="min-w-0 flex-1 rounded-lg border border-border bg-elevated px-3 py-1.5 text-sm outline-none focus:border-accent/60"
         />
-        <button type="submit" data-testid="memory-add" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg">
+        <button
+          type="submit"
+          data-testid="memory-add"
+          className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg"
+        >
           Add
         </button>
       </form>

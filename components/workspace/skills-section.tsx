@@ -7,9 +7,18 @@ import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
 type Skill = { name: string; description: string; instructions: string };
 
-const field = "w-full rounded-lg border border-border bg-elevated px-3 py-1.5 text-sm outline-none focus:border-accent/60";
+const field =
+  "w-full rounded-lg border border-border bg-elevated px-3 py-1.5 text-sm outline-none focus:border-accent/60";
 
-function SkillForm({ initial, onSubmit, onCancel }: { initial?: Skill; onSubmit: (skill: Skill) => Promise<string | null>; onCancel: () => void }) {
+function SkillForm({
+  initial,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: Skill;
+  onSubmit: (skill: Skill) => Promise<string | null>;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState(initial?.name ?? "");
   const [description, setDescription] = useState(initial?.description ?? "");
   const [instructions, setInstructions] = useState(initial?.instructions ?? "");
@@ -17,24 +26,52 @@ function SkillForm({ initial, onSubmit, onCancel }: { initial?: Skill; onSubmit:
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const skill = { name: name.trim(), description: description.trim(), instructions };
-    if (!SKILL_NAME_PATTERN.test(skill.name)) return setError("The name must be kebab-case: lower-case letters and digits joined by single hyphens, like weekly-report.");
+    if (!SKILL_NAME_PATTERN.test(skill.name))
+      return setError(
+        "The name must be kebab-case: lower-case letters and digits joined by single hyphens, like weekly-report.",
+      );
     if (!skill.description) return setError("Describe in one line when the skill is useful.");
     if (!skill.instructions.trim()) return setError("Write the instructions (markdown) the agent follows.");
     setError(await onSubmit(skill));
   };
   return (
-    <form data-testid="skill-form" onSubmit={(e) => void submit(e)} className="space-y-2 rounded-lg border border-border p-3">
+    <form
+      data-testid="skill-form"
+      onSubmit={(e) => void submit(e)}
+      className="space-y-2 rounded-lg border border-border p-3"
+    >
       <label className="block text-xs font-medium text-muted">
         Name
-        <input data-testid="skill-name-input" value={name} disabled={!!initial} maxLength={64} placeholder="weekly-report" onChange={(e) => setName(e.target.value)} className={`${field} mt-1 font-mono disabled:opacity-60`} />
+        <input
+          data-testid="skill-name-input"
+          value={name}
+          disabled={!!initial}
+          maxLength={64}
+          placeholder="weekly-report"
+          onChange={(e) => setName(e.target.value)}
+          className={`${field} mt-1 font-mono disabled:opacity-60`}
+        />
       </label>
       <label className="block text-xs font-medium text-muted">
         Description (one line)
-        <input data-testid="skill-description-input" value={description} maxLength={300} onChange={(e) => setDescription(e.target.value.replace(/[\r\n]+/g, " "))} className={`${field} mt-1`} />
+        <input
+          data-testid="skill-description-input"
+          value={description}
+          maxLength={300}
+          onChange={(e) => setDescription(e.target.value.replace(/[\r\n]+/g, " "))}
+          className={`${field} mt-1`}
+        />
       </label>
       <label className="block text-xs font-medium text-muted">
         Instructions (markdown)
-        <textarea data-testid="skill-instructions-input" value={instructions} rows={6} maxLength={50_000} onChange={(e) => setInstructions(e.target.value)} className={`${field} mt-1 font-mono`} />
+        <textarea
+          data-testid="skill-instructions-input"
+          value={instructions}
+          rows={6}
+          maxLength={50_000}
+          onChange={(e) => setInstructions(e.target.value)}
+          className={`${field} mt-1 font-mono`}
+        />
       </label>
       {error && (
         <p role="alert" data-testid="skill-error" className="text-xs text-danger">
@@ -42,7 +79,11 @@ function SkillForm({ initial, onSubmit, onCancel }: { initial?: Skill; onSubmit:
         </p>
       )}
       <div className="flex gap-2">
-        <button type="submit" data-testid="skill-save" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg">
+        <button
+          type="submit"
+          data-testid="skill-save"
+          className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg"
+        >
           {initial ? "Save skill" : "Create skill"}
         </button>
         <button type="button" className="rounded-lg border border-border px-3 py-1.5 text-sm" onClick={onCancel}>
@@ -57,7 +98,17 @@ function SkillForm({ initial, onSubmit, onCancel }: { initial?: Skill; onSubmit:
  * The skills of a workspace, or (`endpoint` "/api/me/skills", with its own `intro`) the signed-in person's own, which
  * reach every workspace of theirs.
  */
-export function SkillsSection({ workspaceId, isDefault, endpoint, intro }: { workspaceId?: string; isDefault?: boolean; endpoint?: string; intro?: string }) {
+export function SkillsSection({
+  workspaceId,
+  isDefault,
+  endpoint,
+  intro,
+}: {
+  workspaceId?: string;
+  isDefault?: boolean;
+  endpoint?: string;
+  intro?: string;
+}) {
   const [skills, setSkills] = useState<Skill[] | null>(null);
   const [editing, setEditing] = useState<string | "new" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -75,7 +126,10 @@ export function SkillsSection({ workspaceId, isDefault, endpoint, intro }: { wor
   const save = async (skill: Skill, existing: boolean): Promise<string | null> => {
     try {
       if (existing) {
-        await apiFetch(`${base}/${skill.name}`, { method: "PATCH", body: JSON.stringify({ description: skill.description, instructions: skill.instructions }) });
+        await apiFetch(`${base}/${skill.name}`, {
+          method: "PATCH",
+          body: JSON.stringify({ description: skill.description, instructions: skill.instructions }),
+        });
       } else {
         await apiFetch(base, { method: "POST", body: JSON.stringify(skill) });
       }
@@ -104,7 +158,12 @@ export function SkillsSection({ workspaceId, isDefault, endpoint, intro }: { wor
           Skills <span className="font-normal text-faint">{skills ? `· ${skills.length}` : ""}</span>
         </h2>
         {editing !== "new" && (
-          <button type="button" data-testid="skill-new" className="flex items-center gap-1 text-xs text-muted hover:text-fg" onClick={() => setEditing("new")}>
+          <button
+            type="button"
+            data-testid="skill-new"
+            className="flex items-center gap-1 text-xs text-muted hover:text-fg"
+            onClick={() => setEditing("new")}
+          >
             <PlusIcon width={12} height={12} /> New skill
           </button>
         )}
@@ -125,15 +184,32 @@ export function SkillsSection({ workspaceId, isDefault, endpoint, intro }: { wor
               <SkillForm initial={s} onSubmit={(edited) => save(edited, true)} onCancel={() => setEditing(null)} />
             </li>
           ) : (
-            <li key={s.name} data-testid="skill-item" data-name={s.name} className="flex items-start gap-2 rounded-lg px-2 py-1.5 hover:bg-chip/50">
+            <li
+              key={s.name}
+              data-testid="skill-item"
+              data-name={s.name}
+              className="flex items-start gap-2 rounded-lg px-2 py-1.5 hover:bg-chip/50"
+            >
               <div className="min-w-0 flex-1">
                 <p className="font-mono text-xs font-medium">{s.name}</p>
                 <p className="text-xs text-muted">{s.description}</p>
               </div>
-              <button type="button" data-testid="skill-edit" aria-label={`Edit skill ${s.name}`} className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-fg" onClick={() => setEditing(s.name)}>
+              <button
+                type="button"
+                data-testid="skill-edit"
+                aria-label={`Edit skill ${s.name}`}
+                className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-fg"
+                onClick={() => setEditing(s.name)}
+              >
                 <PencilIcon />
               </button>
-              <button type="button" data-testid="skill-delete" aria-label={`Delete skill ${s.name}`} className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger" onClick={() => void remove(s.name)}>
+              <button
+                type="button"
+                data-testid="skill-delete"
+                aria-label={`Delete skill ${s.name}`}
+                className="rounded-md p-1.5 text-muted hover:bg-bg hover:text-danger"
+                onClick={() => void remove(s.name)}
+              >
                 <TrashIcon />
               </button>
             </li>

@@ -13,7 +13,10 @@ export const ACCEPT_ATTRIBUTE =
 const BINARY_KINDS: Array<[RegExp, string]> = [
   [/\.(png|jpe?g|gif|webp|bmp|ico|heic|tiff?)$/i, "an image: only text files can be knowledge files"],
   [/\.(zip|gz|tgz|bz2|xz|7z|rar|tar)$/i, "an archive: unpack it and upload its text files"],
-  [/\.(docx?|xlsx?|pptx?|odt|ods|odp|rtf|pages|numbers|key)$/i, "an office document: save it as plain text, Markdown or CSV first"],
+  [
+    /\.(docx?|xlsx?|pptx?|odt|ods|odp|rtf|pages|numbers|key)$/i,
+    "an office document: save it as plain text, Markdown or CSV first",
+  ],
   [/\.(exe|dll|so|dylib|bin|wasm|class|jar|o|a)$/i, "a program or binary file: only text files can be knowledge files"],
   [/\.(mp3|wav|ogg|flac|m4a|mp4|mov|avi|mkv|webm)$/i, "audio or video: only text files can be knowledge files"],
 ];
@@ -30,8 +33,13 @@ export const isPdfName = (name: string) => /\.pdf$/i.test(name);
 
 /** A PDF to upload as it is, or why it is refused (too large, not a PDF), in words that name the file. */
 export function checkPdfFile(name: string, bytes: Uint8Array): { ok: true } | { ok: false; error: string } {
-  if (bytes.length > MAX_PDF_BYTES) return { ok: false, error: `“${name}” is ${formatBytes(bytes.length)}: a PDF knowledge file may be at most 8 MiB.` };
-  if (String.fromCharCode(...bytes.subarray(0, 5)) !== "%PDF-") return { ok: false, error: `“${name}” is named .pdf but is not a PDF file.` };
+  if (bytes.length > MAX_PDF_BYTES)
+    return {
+      ok: false,
+      error: `“${name}” is ${formatBytes(bytes.length)}: a PDF knowledge file may be at most 8 MiB.`,
+    };
+  if (String.fromCharCode(...bytes.subarray(0, 5)) !== "%PDF-")
+    return { ok: false, error: `“${name}” is named .pdf but is not a PDF file.` };
   return { ok: true };
 }
 
@@ -40,7 +48,10 @@ export function readTextFile(name: string, bytes: Uint8Array): TextFileResult {
   const kind = BINARY_KINDS.find(([pattern]) => pattern.test(name));
   if (kind) return { ok: false, error: `“${name}” is ${kind[1]}.` };
   if (bytes.length > MAX_KNOWLEDGE_FILE_BYTES) {
-    return { ok: false, error: `“${name}” is ${formatBytes(bytes.length)}: a knowledge file may hold at most 1 MiB of text.` };
+    return {
+      ok: false,
+      error: `“${name}” is ${formatBytes(bytes.length)}: a knowledge file may hold at most 1 MiB of text.`,
+    };
   }
   if (bytes.includes(0)) return { ok: false, error: `“${name}” holds NUL bytes: it is a binary file, not text.` };
   let text: string;

@@ -36,14 +36,20 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
   const used = Math.min(tokens.budget, fixed + Math.min(tokens.memory, left));
   const share = (part: number) => `${tokens.budget > 0 ? (part / tokens.budget) * 100 : 0}%`;
   return (
-    <div data-testid="workspace-tokens" data-cut={cut} className="space-y-1.5 rounded-xl border border-border bg-elevated p-3 text-xs">
+    <div
+      data-testid="workspace-tokens"
+      data-cut={cut}
+      className="space-y-1.5 rounded-xl border border-border bg-elevated p-3 text-xs"
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
         <span className="font-medium">
-          <span data-testid="tokens-used">{n(used)}</span> of <span data-testid="tokens-budget">{n(tokens.budget)}</span> tokens of the workspace budget
+          <span data-testid="tokens-used">{n(used)}</span> of{" "}
+          <span data-testid="tokens-budget">{n(tokens.budget)}</span> tokens of the workspace budget
         </span>
         <span className="text-muted">
           instructions <span data-testid="tokens-instructions">{n(tokens.instructions)}</span> · knowledge index{" "}
-          <span data-testid="tokens-knowledge">{n(tokens.knowledgeIndex)}</span> · memory <span data-testid="tokens-memory">{n(tokens.memory)}</span>
+          <span data-testid="tokens-knowledge">{n(tokens.knowledgeIndex)}</span> · memory{" "}
+          <span data-testid="tokens-memory">{n(tokens.memory)}</span>
         </span>
       </div>
       <div className="flex h-1.5 overflow-hidden rounded-full bg-chip" aria-hidden="true">
@@ -52,19 +58,21 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
       </div>
       <p className="text-faint">
         The budget is HINTLINE_WORKSPACE_BUDGET, at most a quarter of the context window: here the server model&apos;s{" "}
-        <span data-testid="tokens-window">{n(tokens.window)}</span> tokens (a conversation with its own window gets its own budget).
+        <span data-testid="tokens-window">{n(tokens.window)}</span> tokens (a conversation with its own window gets its
+        own budget).
       </p>
       {tokens.instructions > tokens.budget && (
         <p data-testid="instructions-over-budget" role="alert" className="text-danger">
-          The instructions alone take {n(tokens.instructions)} tokens, more than the budget of {n(tokens.budget)} tokens worked out for a{" "}
-          {n(tokens.window)}-token window. A conversation&apos;s system prompt then holds only their beginning, with a note that the agent reads the rest with
-          InstructionsRead, and no memory, KNOWLEDGE.md, skill descriptions or file list. Shorten them, or move reference material into knowledge files.
+          The instructions alone take {n(tokens.instructions)} tokens, more than the budget of {n(tokens.budget)} tokens
+          worked out for a {n(tokens.window)}-token window. A conversation&apos;s system prompt then holds only their
+          beginning, with a note that the agent reads the rest with InstructionsRead, and no memory, KNOWLEDGE.md, skill
+          descriptions or file list. Shorten them, or move reference material into knowledge files.
         </p>
       )}
       {cut && (
         <p data-testid="tokens-cut" className="text-fg">
-          Memory is larger than the {n(left)} tokens left: the system prompt holds the oldest entries that fit, says it was cut, and the agent searches the rest
-          with MemorySearch.
+          Memory is larger than the {n(left)} tokens left: the system prompt holds the oldest entries that fit, says it
+          was cut, and the agent searches the rest with MemorySearch.
         </p>
       )}
     </div>
@@ -72,7 +80,15 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
 }
 
 /** settings.memory.fromCompression: whether a compression may add durable facts to this workspace's memory. */
-function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: boolean; onSaved: (detail: WorkspaceDetail) => void }) {
+function FromCompressionSwitch({
+  url,
+  value,
+  onSaved,
+}: {
+  url: string;
+  value: boolean;
+  onSaved: (detail: WorkspaceDetail) => void;
+}) {
   const [error, setError] = useState<string | null>(null);
   // Shown at once; put back when the server refuses.
   const [checked, setChecked] = useState(value);
@@ -80,7 +96,12 @@ function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: bo
     setChecked(fromCompression);
     setError(null);
     try {
-      onSaved(await apiFetch<WorkspaceDetail>(url, { method: "PATCH", body: JSON.stringify({ settings: { memory: { fromCompression } } }) }));
+      onSaved(
+        await apiFetch<WorkspaceDetail>(url, {
+          method: "PATCH",
+          body: JSON.stringify({ settings: { memory: { fromCompression } } }),
+        }),
+      );
     } catch (e) {
       setChecked(!fromCompression);
       setError(failureText(e));
@@ -99,8 +120,8 @@ function FromCompressionSwitch({ url, value, onSaved }: { url: string; value: bo
         Remember durable facts at each compression
       </label>
       <p className="text-muted">
-        When a conversation is compressed, up to 5 facts (preferences, decisions, names) from the part summarised join this memory, marked “kept at a
-        compression”; the compression chip lists them with an Undo.
+        When a conversation is compressed, up to 5 facts (preferences, decisions, names) from the part summarised join
+        this memory, marked “kept at a compression”; the compression chip lists them with an Undo.
       </p>
       {error && (
         <p role="alert" className="text-danger">
@@ -134,7 +155,10 @@ export function WorkspaceSettings({ initial, editable = true }: { initial: Works
     try {
       await apiFetch(url, { method: "PATCH", body: JSON.stringify({ instructions }) });
       await reload();
-      setMessage({ error: false, text: "Instructions saved. Running conversations hear of it on their next reply; new ones start with it." });
+      setMessage({
+        error: false,
+        text: "Instructions saved. Running conversations hear of it on their next reply; new ones start with it.",
+      });
     } catch (e) {
       setMessage({ error: true, text: failureText(e, { kept: "text" }) });
     } finally {
@@ -155,12 +179,20 @@ export function WorkspaceSettings({ initial, editable = true }: { initial: Works
           </h1>
           {editable ? (
             <p className="text-xs text-muted">
-              Rename or delete it with the buttons next to the workspace switcher. <Link href="/" className="text-accent underline">Start a chat in it</Link>.
+              Rename or delete it with the buttons next to the workspace switcher.{" "}
+              <Link href="/" className="text-accent underline">
+                Start a chat in it
+              </Link>
+              .
             </p>
           ) : (
             <p data-testid="workspace-read-only" className="text-xs text-muted">
-              Shared with you to use: its instructions, memory, knowledge, skills and tools reach your conversations in it, and only its owner or an admin
-              can change them. <Link href="/" className="text-accent underline">Start a chat in it</Link>.
+              Shared with you to use: its instructions, memory, knowledge, skills and tools reach your conversations in
+              it, and only its owner or an admin can change them.{" "}
+              <Link href="/" className="text-accent underline">
+                Start a chat in it
+              </Link>
+              .
             </p>
           )}
         </header>
@@ -171,7 +203,10 @@ export function WorkspaceSettings({ initial, editable = true }: { initial: Works
             <h2 id="instructions-heading" className="text-sm font-semibold">
               Instructions
             </h2>
-            <p className="text-xs text-muted">Standing instructions for every conversation in this workspace (a conversation's own prompt setting still wins).</p>
+            <p className="text-xs text-muted">
+              Standing instructions for every conversation in this workspace (a conversation's own prompt setting still
+              wins).
+            </p>
             <textarea
               data-testid="workspace-instructions"
               aria-labelledby="instructions-heading"
@@ -192,11 +227,16 @@ export function WorkspaceSettings({ initial, editable = true }: { initial: Works
                 Save instructions
               </button>
               <span className="text-xs text-faint">
-                {n(instructions.length)} characters{dirty ? " · unsaved" : ` · ${n(workspace.tokens.instructions)} tokens`}
+                {n(instructions.length)} characters
+                {dirty ? " · unsaved" : ` · ${n(workspace.tokens.instructions)} tokens`}
               </span>
             </div>
             {message && (
-              <p role={message.error ? "alert" : "status"} data-testid="workspace-instructions-message" className={`text-xs ${message.error ? "text-danger" : "text-muted"}`}>
+              <p
+                role={message.error ? "alert" : "status"}
+                data-testid="workspace-instructions-message"
+                className={`text-xs ${message.error ? "text-danger" : "text-muted"}`}
+              >
                 {message.text}
               </p>
             )}

@@ -66,7 +66,12 @@ export class AssistantMessageBuilder {
       case "tool-input-start":
         this.toolParts.set(
           chunk.toolCallId,
-          this.push({ type: `tool-${chunk.toolName}`, toolCallId: chunk.toolCallId, state: "input-streaming", input: undefined }),
+          this.push({
+            type: `tool-${chunk.toolName}`,
+            toolCallId: chunk.toolCallId,
+            state: "input-streaming",
+            input: undefined,
+          }),
         );
         break;
       case "tool-input-available":
@@ -91,9 +96,15 @@ export class AssistantMessageBuilder {
         break;
       }
       case "tool-approval-response": {
-        const part = [...this.toolParts.values()].find((p) => (p.approval as { id?: string } | undefined)?.id === chunk.approvalId);
+        const part = [...this.toolParts.values()].find(
+          (p) => (p.approval as { id?: string } | undefined)?.id === chunk.approvalId,
+        );
         if (part) {
-          const approval = { id: chunk.approvalId, approved: chunk.approved, ...(chunk.reason ? { reason: chunk.reason } : {}) };
+          const approval = {
+            id: chunk.approvalId,
+            approved: chunk.approved,
+            ...(chunk.reason ? { reason: chunk.reason } : {}),
+          };
           Object.assign(part, { state: "approval-responded", approval });
         }
         break;
@@ -105,12 +116,18 @@ export class AssistantMessageBuilder {
       }
       case "tool-output-available": {
         const part = this.toolParts.get(chunk.toolCallId);
-        if (part) Object.assign(part, { state: "output-available", output: chunk.output, resultAt: this.now().toISOString() });
+        if (part)
+          Object.assign(part, { state: "output-available", output: chunk.output, resultAt: this.now().toISOString() });
         break;
       }
       case "tool-output-error": {
         const part = this.toolParts.get(chunk.toolCallId);
-        if (part) Object.assign(part, { state: "output-error", errorText: chunk.errorText, resultAt: this.now().toISOString() });
+        if (part)
+          Object.assign(part, {
+            state: "output-error",
+            errorText: chunk.errorText,
+            resultAt: this.now().toISOString(),
+          });
         break;
       }
       default:

@@ -40,7 +40,13 @@ export type AttachmentKind = "image" | "text" | "pdf";
 /** The extracted text of a PDF, stored on its part as `providerMetadata.hintline` (written by the server only). */
 export type PdfText = { pages: string[] };
 
-export type FileUIPartLike = { type: "file"; mediaType: string; url: string; filename?: string; providerMetadata?: Record<string, unknown> };
+export type FileUIPartLike = {
+  type: "file";
+  mediaType: string;
+  url: string;
+  filename?: string;
+  providerMetadata?: Record<string, unknown>;
+};
 
 export type AttachmentLimits = { maxCount: number; maxBytes: number };
 
@@ -87,7 +93,8 @@ const MAGIC: Record<string, (b: Uint8Array) => boolean> = {
   "image/png": (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47,
   "image/jpeg": (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   "image/gif": (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38,
-  "image/webp": (b) => String.fromCharCode(...b.subarray(0, 4)) === "RIFF" && String.fromCharCode(...b.subarray(8, 12)) === "WEBP",
+  "image/webp": (b) =>
+    String.fromCharCode(...b.subarray(0, 4)) === "RIFF" && String.fromCharCode(...b.subarray(8, 12)) === "WEBP",
   "application/pdf": (b) => String.fromCharCode(...b.subarray(0, 5)) === "%PDF-",
 };
 
@@ -122,15 +129,20 @@ export function checkAttachment(part: FileUIPartLike, limits: AttachmentLimits):
   const kind = attachmentKind(mediaType);
   if (!kind) return `has type "${mediaType.slice(0, 80)}", which Hintline does not take; attach ${LABEL_TYPES}`;
   if (part.filename !== undefined) {
-    if (typeof part.filename !== "string" || part.filename.length > MAX_FILENAME_CHARS) return `has a filename over ${MAX_FILENAME_CHARS} characters`;
-    if (/[\u0000-\u001f\u007f]/.test(part.filename)) return "has a filename with control characters (line breaks, tabs…)";
+    if (typeof part.filename !== "string" || part.filename.length > MAX_FILENAME_CHARS)
+      return `has a filename over ${MAX_FILENAME_CHARS} characters`;
+    if (/[\u0000-\u001f\u007f]/.test(part.filename))
+      return "has a filename with control characters (line breaks, tabs…)";
   }
-  if (typeof part.url !== "string" || !part.url.startsWith("data:")) return "must carry its content as a data: URL (data:<type>;base64,…)";
+  if (typeof part.url !== "string" || !part.url.startsWith("data:"))
+    return "must carry its content as a data: URL (data:<type>;base64,…)";
   const maxUrl = 64 + Math.ceil(limits.maxBytes / 3) * 4 + 256;
-  if (part.url.length > maxUrl) return `is over the ${formatBytes(limits.maxBytes)} limit per attachment (HINTLINE_MAX_ATTACHMENT_BYTES)`;
+  if (part.url.length > maxUrl)
+    return `is over the ${formatBytes(limits.maxBytes)} limit per attachment (HINTLINE_MAX_ATTACHMENT_BYTES)`;
   const data = dataUrlBase64(part.url);
   if (!data) return "has a data URL that is not well-formed base64 (expected data:<type>;base64,<base64>)";
-  if (data.mediaType && data.mediaType !== mediaType) return `says it is ${mediaType} but its data URL says ${data.mediaType.slice(0, 80)}`;
+  if (data.mediaType && data.mediaType !== mediaType)
+    return `says it is ${mediaType} but its data URL says ${data.mediaType.slice(0, 80)}`;
   const size = base64Bytes(data.base64);
   if (size === 0) return "is empty";
   if (size > limits.maxBytes) {
@@ -138,7 +150,8 @@ export function checkAttachment(part: FileUIPartLike, limits: AttachmentLimits):
   }
   const { bytes } = data;
   const magic = MAGIC[mediaType];
-  if (magic && !magic(bytes)) return `is not a ${kind === "pdf" ? "PDF" : mediaType.slice("image/".length).toUpperCase()} file (its bytes do not start as one does)`;
+  if (magic && !magic(bytes))
+    return `is not a ${kind === "pdf" ? "PDF" : mediaType.slice("image/".length).toUpperCase()} file (its bytes do not start as one does)`;
   if (kind === "text") {
     const text = decodeText(bytes);
     if (text === null) return "is not UTF-8 text (attach text files in UTF-8)";
@@ -156,7 +169,8 @@ export function storedPdfText(part: FileUIPartLike): PdfText | null {
   return Array.isArray(pages) && pages.every((p) => typeof p === "string") ? { pages: pages as string[] } : null;
 }
 
-const quoted = (name: string | undefined, fallback: string) => JSON.stringify(typeof name === "string" && name ? name : fallback);
+const quoted = (name: string | undefined, fallback: string) =>
+  JSON.stringify(typeof name === "string" && name ? name : fallback);
 
 /** The text that carries a PDF to the model: its page count and each page's text, or a note that it has no text layer. */
 export function pdfModelText(filename: string | undefined, pdf: PdfText | null): string {
@@ -199,5 +213,7 @@ export function attachmentModelParts(part: FileUIPartLike): Array<TextPart | Fil
 
 /** Does the message hold an image (what a model that takes no images cannot be sent)? */
 export function hasImage(parts: readonly { type: string; mediaType?: unknown }[]): boolean {
-  return parts.some((p) => p.type === "file" && typeof p.mediaType === "string" && attachmentKind(p.mediaType) === "image");
+  return parts.some(
+    (p) => p.type === "file" && typeof p.mediaType === "string" && attachmentKind(p.mediaType) === "image",
+  );
 }

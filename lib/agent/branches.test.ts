@@ -33,9 +33,22 @@ describe("branch points", () => {
 
 describe("stored alternatives", () => {
   it("are read defensively", () => {
-    const message = { id: "m1", role: "user", parts: [{ type: "text", text: "hi" }], metadata: {}, status: "complete", createdAt: "2026-12-01T10:00:00.000Z" };
+    const message = {
+      id: "m1",
+      role: "user",
+      parts: [{ type: "text", text: "hi" }],
+      metadata: {},
+      status: "complete",
+      createdAt: "2026-12-01T10:00:00.000Z",
+    };
     expect(parseArchived(null)).toBeNull();
-    expect(parseArchived({ messages: [message, { id: 1 }, "x"], nested: [{ anchorId: "m1", ordinal: 1, archived: null }, { bad: true }], compression: { summary: "s" } })).toEqual({
+    expect(
+      parseArchived({
+        messages: [message, { id: 1 }, "x"],
+        nested: [{ anchorId: "m1", ordinal: 1, archived: null }, { bad: true }],
+        compression: { summary: "s" },
+      }),
+    ).toEqual({
       messages: [message],
       nested: [{ anchorId: "m1", ordinal: 1, archived: null }],
       compression: { summary: "s" },
@@ -45,10 +58,19 @@ describe("stored alternatives", () => {
 
   it("name the key of their archived rows (the messages are not in the record), nested ones too", () => {
     const nested = { anchorId: "m3", ordinal: 1, archived: { key: "k2", nested: [] } };
-    expect(parseArchived({ key: "k1", nested: [nested, { anchorId: "m5", ordinal: 2, archived: null }], compression: { summary: "s" } })).toEqual({
+    expect(
+      parseArchived({
+        key: "k1",
+        nested: [nested, { anchorId: "m5", ordinal: 2, archived: null }],
+        compression: { summary: "s" },
+      }),
+    ).toEqual({
       key: "k1",
       messages: [],
-      nested: [{ anchorId: "m3", ordinal: 1, archived: { key: "k2", messages: [], nested: [] } }, { anchorId: "m5", ordinal: 2, archived: null }],
+      nested: [
+        { anchorId: "m3", ordinal: 1, archived: { key: "k2", messages: [], nested: [] } },
+        { anchorId: "m5", ordinal: 2, archived: null },
+      ],
       compression: { summary: "s" },
     });
     // A key wins over stray messages; an empty key is no key.

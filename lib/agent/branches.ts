@@ -4,7 +4,14 @@
 // history; an archived one is kept whole, with the alternatives that branched within it and the compression state
 // that belonged to it.
 
-import { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, parseRecord, START_ANCHOR } from "../archived-branch.ts";
+import {
+  type ArchivedBranch,
+  type ArchivedMessage,
+  type BranchRecord,
+  parseArchived,
+  parseRecord,
+  START_ANCHOR,
+} from "../archived-branch.ts";
 
 export { type ArchivedBranch, type ArchivedMessage, type BranchRecord, parseArchived, parseRecord, START_ANCHOR };
 

@@ -40,7 +40,11 @@ describe("applyBreakpoints", () => {
     const messages = [user("a"), assistant("b"), user("c")];
     const before = JSON.stringify(messages);
     const out = applyBreakpoints("You help.", messages, { system: true, messages: [0, 2] });
-    expect(out.instructions).toEqual({ role: "system", content: "You help.", providerOptions: { anthropic: { cacheControl: { type: "ephemeral" } } } });
+    expect(out.instructions).toEqual({
+      role: "system",
+      content: "You help.",
+      providerOptions: { anthropic: { cacheControl: { type: "ephemeral" } } },
+    });
     expect(out.messages.map(marked)).toEqual([true, false, true]);
     expect(out.messages[1]).toBe(messages[1]);
     expect(JSON.stringify(messages)).toBe(before);

@@ -18,18 +18,29 @@ export type BreakpointPlan = { system: boolean; messages: number[] };
 
 /** The newest message the next call still sends: `lastKept` when it is one before the newest, else the newest. */
 const keptIndex = (messageCount: number, lastKept: number | undefined) =>
-  lastKept !== undefined && Number.isInteger(lastKept) && lastKept >= 0 && lastKept < messageCount - 1 ? lastKept : messageCount - 1;
+  lastKept !== undefined && Number.isInteger(lastKept) && lastKept >= 0 && lastKept < messageCount - 1
+    ? lastKept
+    : messageCount - 1;
 
 /**
  * The plan for a call of `messageCount` messages, given where the previous call's newest kept message is (if it still
  * is). `lastKept`: the newest message the next call will still send, when the call ends with one that goes away (the
  * `replace` strategy's status): it is marked too, so the next call has an entry to read.
  */
-export function breakpointPlan({ messageCount, previousNewest, lastKept }: { messageCount: number; previousNewest?: number; lastKept?: number }): BreakpointPlan {
+export function breakpointPlan({
+  messageCount,
+  previousNewest,
+  lastKept,
+}: {
+  messageCount: number;
+  previousNewest?: number;
+  lastKept?: number;
+}): BreakpointPlan {
   const newest = messageCount - 1;
   const kept = keptIndex(messageCount, lastKept);
   const messages: number[] = [];
-  if (previousNewest !== undefined && Number.isInteger(previousNewest) && previousNewest >= 0 && previousNewest < kept) messages.push(previousNewest);
+  if (previousNewest !== undefined && Number.isInteger(previousNewest) && previousNewest >= 0 && previousNewest < kept)
+    messages.push(previousNewest);
   if (kept >= 0) messages.push(kept);
   if (newest > kept) messages.push(newest);
   // System + at most three messages: within the limit of 4 by construction; checked anyway.
@@ -37,15 +48,28 @@ export function breakpointPlan({ messageCount, previousNewest, lastKept }: { mes
 }
 
 function withMark<T extends ModelMessage>(value: T): T {
-  return { ...value, providerOptions: { ...value.providerOptions, anthropic: { ...value.providerOptions?.anthropic, ...MARK.anthropic } } };
+  return {
+    ...value,
+    providerOptions: {
+      ...value.providerOptions,
+      anthropic: { ...value.providerOptions?.anthropic, ...MARK.anthropic },
+    },
+  };
 }
 
 /** The call's system prompt and messages with the plan's marks (as AI SDK provider options), the inputs unchanged. */
-export function applyBreakpoints(instructions: string, messages: readonly ModelMessage[], plan: BreakpointPlan): { instructions: string | SystemModelMessage; messages: ModelMessage[] } {
+export function applyBreakpoints(
+  instructions: string,
+  messages: readonly ModelMessage[],
+  plan: BreakpointPlan,
+): { instructions: string | SystemModelMessage; messages: ModelMessage[] } {
   const marked = new Set(plan.messages);
   return {
     // An empty system block cannot carry a mark (the API refuses it).
-    instructions: plan.system && instructions !== "" ? withMark<SystemModelMessage>({ role: "system", content: instructions }) : instructions,
+    instructions:
+      plan.system && instructions !== ""
+        ? withMark<SystemModelMessage>({ role: "system", content: instructions })
+        : instructions,
     messages: messages.map((message, i) => (marked.has(i) ? withMark(message) : message)),
   };
 }
@@ -59,8 +83,13 @@ export function createBreakpointTracker() {
   return {
     /** The marks for the next call, which becomes the previous one (`lastKept`: see breakpointPlan). */
     mark(instructions: string, messages: readonly ModelMessage[], { lastKept }: { lastKept?: number } = {}) {
-      const still = previous && previous.index < messages.length - 1 && JSON.stringify(messages[previous.index]) === previous.key;
-      const plan = breakpointPlan({ messageCount: messages.length, previousNewest: still ? previous!.index : undefined, lastKept });
+      const still =
+        previous && previous.index < messages.length - 1 && JSON.stringify(messages[previous.index]) === previous.key;
+      const plan = breakpointPlan({
+        messageCount: messages.length,
+        previousNewest: still ? previous!.index : undefined,
+        lastKept,
+      });
       // The newest mark the next call can find again: the last kept message's.
       const kept = keptIndex(messages.length, lastKept);
       previous = kept < 0 ? undefined : { index: kept, key: JSON.stringify(messages[kept]) };

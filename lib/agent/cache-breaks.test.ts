@@ -16,10 +16,21 @@ describe("cache-break detector", () => {
     // The next step: the same history array, the reply so far converted afresh.
     const step2 = history.concat([assistant("calling"), { role: "tool", content: [] }]);
     expect(detector.observe(call(step2, { stable: history }))).toBeUndefined();
-    const step3 = history.concat([assistant("calling"), { role: "tool", content: [] }, user("<system-reminder>tasks</system-reminder>")]);
+    const step3 = history.concat([
+      assistant("calling"),
+      { role: "tool", content: [] },
+      user("<system-reminder>tasks</system-reminder>"),
+    ]);
     expect(detector.observe(call(step3, { stable: history }))).toBeUndefined();
     // The next reply: a new history array, the stored reply converted again (equal content, new objects).
-    const next = [...history, assistant("calling"), { role: "tool", content: [] } as ModelMessage, user("<system-reminder>tasks</system-reminder>"), assistant("done"), user("thanks")];
+    const next = [
+      ...history,
+      assistant("calling"),
+      { role: "tool", content: [] } as ModelMessage,
+      user("<system-reminder>tasks</system-reminder>"),
+      assistant("done"),
+      user("thanks"),
+    ];
     expect(detector.observe(call(next, { stable: next }))).toBeUndefined();
   });
 
@@ -33,22 +44,30 @@ describe("cache-break detector", () => {
       changed: "model",
       cause: "model-switch",
     });
-    expect(detector.observe(call([...history, user("c"), user("d"), user("e")], { model: "google/gemini-2.5-pro" }))).toBeUndefined();
+    expect(
+      detector.observe(call([...history, user("c"), user("d"), user("e")], { model: "google/gemini-2.5-pro" })),
+    ).toBeUndefined();
   });
 
   it("names tools made again by the person's choice tools-changed, and tools changed otherwise unexpected, also after a restart", () => {
     const detector = createCacheBreakDetector();
     const history = [user("a"), assistant("b")];
     detector.observe(call(history, { toolsSource: "0" }));
-    expect(detector.observe(call([...history, user("c")], { tools: "[TaskList, mcp__x__y]", toolsSource: "1" }))).toEqual({
+    expect(
+      detector.observe(call([...history, user("c")], { tools: "[TaskList, mcp__x__y]", toolsSource: "1" })),
+    ).toEqual({
       firstChangedMessage: null,
       changed: "tools",
       cause: "tools-changed",
     });
-    expect(detector.observe(call([...history, user("c"), user("d")], { tools: "[TaskList]", toolsSource: "1" }))).toMatchObject({ changed: "tools", cause: "unexpected" });
+    expect(
+      detector.observe(call([...history, user("c"), user("d")], { tools: "[TaskList]", toolsSource: "1" })),
+    ).toMatchObject({ changed: "tools", cause: "unexpected" });
     // A stored baseline (another instance, a restart) knows the list's revision too.
     const restarted = createCacheBreakDetector(parseCallBaseline(JSON.parse(JSON.stringify(detector.baseline()))));
-    expect(restarted.observe(call([...history, user("c"), user("d")], { tools: "[TaskList, mcp__z__w]", toolsSource: "2" }))).toMatchObject({ cause: "tools-changed" });
+    expect(
+      restarted.observe(call([...history, user("c"), user("d")], { tools: "[TaskList, mcp__z__w]", toolsSource: "2" })),
+    ).toMatchObject({ cause: "tools-changed" });
     // A baseline stored before the detector knew the revision still parses.
     const { toolsSource: _dropped, ...old } = detector.baseline()!;
     expect(parseCallBaseline(old)).toBeDefined();
@@ -58,38 +77,59 @@ describe("cache-break detector", () => {
   it("names the first changed message of an unexpected rewrite", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c")]));
-    expect(detector.observe(call([user("a"), assistant("B"), user("c"), user("d")]))).toEqual({ firstChangedMessage: 1, changed: "messages", cause: "unexpected" });
+    expect(detector.observe(call([user("a"), assistant("B"), user("c"), user("d")]))).toEqual({
+      firstChangedMessage: 1,
+      changed: "messages",
+      cause: "unexpected",
+    });
   });
 
   it("tells a prompt edit from a system prompt that changed by itself (a timestamp in it)", () => {
     const detector = createCacheBreakDetector();
     const messages = [user("a")];
     detector.observe(call(messages));
-    expect(detector.observe(call(messages, { system: "Answer in French.", promptSource: '{"instructions":"French"}' }))).toEqual({
+    expect(
+      detector.observe(call(messages, { system: "Answer in French.", promptSource: '{"instructions":"French"}' })),
+    ).toEqual({
       firstChangedMessage: null,
       changed: "system",
       cause: "prompt-edit",
     });
-    expect(detector.observe(call(messages, { system: "Now: 10:31", promptSource: '{"instructions":"French"}' }))).toMatchObject({ changed: "system", cause: "unexpected" });
+    expect(
+      detector.observe(call(messages, { system: "Now: 10:31", promptSource: '{"instructions":"French"}' })),
+    ).toMatchObject({ changed: "system", cause: "unexpected" });
   });
 
   it("names a history rewritten by a settings edit (timestamps on, their zone) as such, never unexpected", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b")]));
     const stamped = [user("[2026-12-01 10:00:00] a"), assistant("b"), user("[2026-12-01 10:01:00] c")];
-    expect(detector.observe(call(stamped, { inputSettings: "timestamps UTC" }))).toEqual({ firstChangedMessage: 0, changed: "messages", cause: "settings-edit" });
+    expect(detector.observe(call(stamped, { inputSettings: "timestamps UTC" }))).toEqual({
+      firstChangedMessage: 0,
+      changed: "messages",
+      cause: "settings-edit",
+    });
     expect(detector.observe(call([...stamped, assistant("d")], { inputSettings: "timestamps UTC" }))).toBeUndefined();
     const zoned = [user("[2026-12-01 11:00:00] a"), assistant("b"), user("[2026-12-01 11:01:00] c"), assistant("d")];
-    expect(detector.observe(call(zoned, { inputSettings: "timestamps Europe/Berlin" }))).toMatchObject({ firstChangedMessage: 0, cause: "settings-edit" });
+    expect(detector.observe(call(zoned, { inputSettings: "timestamps Europe/Berlin" }))).toMatchObject({
+      firstChangedMessage: 0,
+      cause: "settings-edit",
+    });
     // The same settings and a rewritten message: still unexpected.
-    expect(detector.observe(call([user("x"), ...zoned.slice(1)], { inputSettings: "timestamps Europe/Berlin" }))).toMatchObject({ cause: "unexpected" });
+    expect(
+      detector.observe(call([user("x"), ...zoned.slice(1)], { inputSettings: "timestamps Europe/Berlin" })),
+    ).toMatchObject({ cause: "unexpected" });
   });
 
   it("attributes a divergence after a branch edit or switch to the branch", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c"), assistant("d")]));
     const branched = [user("a"), assistant("b"), user("C"), assistant("e")];
-    expect(detector.observe(call(branched, { branch: "1" }))).toEqual({ firstChangedMessage: 2, changed: "messages", cause: "branch" });
+    expect(detector.observe(call(branched, { branch: "1" }))).toEqual({
+      firstChangedMessage: 2,
+      changed: "messages",
+      cause: "branch",
+    });
     expect(detector.observe(call([...branched, user("f")], { branch: "1" }))).toBeUndefined();
     expect(detector.observe(call([user("a"), assistant("B")], { branch: "1" }))).toMatchObject({ cause: "unexpected" });
   });
@@ -98,8 +138,14 @@ describe("cache-break detector", () => {
     const detector = createCacheBreakDetector();
     detector.observe(call([user("a"), assistant("b"), user("c"), assistant("d")]));
     const compressed = [user("<summary>a, b</summary>"), user("c"), assistant("d"), user("e")];
-    expect(detector.observe(call(compressed, { compression: "a, b" }))).toEqual({ firstChangedMessage: 0, changed: "messages", cause: "compression" });
-    expect(detector.observe(call(compressed.concat(user("f")), { compression: "a, b", tools: "[TaskList, PlanWrite]" }))).toMatchObject({
+    expect(detector.observe(call(compressed, { compression: "a, b" }))).toEqual({
+      firstChangedMessage: 0,
+      changed: "messages",
+      cause: "compression",
+    });
+    expect(
+      detector.observe(call(compressed.concat(user("f")), { compression: "a, b", tools: "[TaskList, PlanWrite]" })),
+    ).toMatchObject({
       changed: "tools",
       cause: "unexpected",
     });
@@ -109,7 +155,11 @@ describe("cache-break detector", () => {
     const detector = createCacheBreakDetector();
     const history = [user("a"), assistant("b"), user("c")];
     detector.observe(call([...history, assistant("step 1"), { role: "tool", content: [] }]));
-    expect(detector.observe(call(history, { retry: true }))).toEqual({ firstChangedMessage: 3, changed: "messages", cause: "retry" });
+    expect(detector.observe(call(history, { retry: true }))).toEqual({
+      firstChangedMessage: 3,
+      changed: "messages",
+      cause: "retry",
+    });
     detector.observe(call([...history, assistant("x")]));
     expect(detector.observe(call(history))).toMatchObject({ firstChangedMessage: 3, cause: "unexpected" });
   });
@@ -135,7 +185,11 @@ describe("cache-break detector", () => {
     serialised = 0;
     // A longer history in a new array (the next reply): the old objects are recognised, only the new one is hashed.
     const next = history.concat([counted("r1 again"), counted("n")]);
-    expect(detector.observe(call(next, { stable: next }))).toEqual({ firstChangedMessage: 200, changed: "messages", cause: "unexpected" });
+    expect(detector.observe(call(next, { stable: next }))).toEqual({
+      firstChangedMessage: 200,
+      changed: "messages",
+      cause: "unexpected",
+    });
     expect(serialised).toBe(2);
   });
 
@@ -146,10 +200,17 @@ describe("cache-break detector", () => {
     expect(detector.observe(call(first, { replaceStatusAt: 1 }))).toBeUndefined();
     // The next call: the previous status gone, the reply and the new status after the kept prefix.
     const second = [user("hi"), assistant("hello"), user("more"), status("12:01")];
-    expect(detector.observe(call(second, { replaceStatusAt: 3 }))).toEqual({ firstChangedMessage: 1, changed: "messages", cause: "replaced-status" });
+    expect(detector.observe(call(second, { replaceStatusAt: 3 }))).toEqual({
+      firstChangedMessage: 1,
+      changed: "messages",
+      cause: "replaced-status",
+    });
     // A call whose first change lies before the status is not explained by it.
     const third = [user("HI"), assistant("hello"), user("more"), assistant("ok"), status("12:02")];
-    expect(detector.observe(call(third, { replaceStatusAt: 4 }))).toMatchObject({ firstChangedMessage: 0, cause: "unexpected" });
+    expect(detector.observe(call(third, { replaceStatusAt: 4 }))).toMatchObject({
+      firstChangedMessage: 0,
+      cause: "unexpected",
+    });
     // Without a replace status in the previous call, the same removal is unexpected.
     const plain = createCacheBreakDetector();
     plain.observe(call(first));
@@ -164,19 +225,31 @@ describe("cache-break detector", () => {
     const stored = parseCallBaseline(JSON.parse(JSON.stringify(first.baseline())));
     expect(stored).toBeDefined();
     const extended = [user("a"), assistant("b"), user("c"), assistant("d"), user("e")];
-    expect(createCacheBreakDetector(stored).observe(call(extended, { inputSettings: "", branch: "0" }))).toBeUndefined();
-    expect(createCacheBreakDetector(stored).observe(call(extended, { system: "Answer in French.", promptSource: '{"x":1}', inputSettings: "", branch: "0" }))).toEqual({
+    expect(
+      createCacheBreakDetector(stored).observe(call(extended, { inputSettings: "", branch: "0" })),
+    ).toBeUndefined();
+    expect(
+      createCacheBreakDetector(stored).observe(
+        call(extended, { system: "Answer in French.", promptSource: '{"x":1}', inputSettings: "", branch: "0" }),
+      ),
+    ).toEqual({
       firstChangedMessage: null,
       changed: "system",
       cause: "prompt-edit",
     });
     const stamped = [user("[Mon 10:00] a"), assistant("b"), user("[Mon 10:01] c"), user("e")];
-    expect(createCacheBreakDetector(stored).observe(call(stamped, { inputSettings: "timestamps Europe/Berlin", branch: "0" }))).toEqual({
+    expect(
+      createCacheBreakDetector(stored).observe(
+        call(stamped, { inputSettings: "timestamps Europe/Berlin", branch: "0" }),
+      ),
+    ).toEqual({
       firstChangedMessage: 0,
       changed: "messages",
       cause: "settings-edit",
     });
-    expect(createCacheBreakDetector(stored).observe(call([user("a"), assistant("B")], { inputSettings: "", branch: "0" }))).toEqual({
+    expect(
+      createCacheBreakDetector(stored).observe(call([user("a"), assistant("B")], { inputSettings: "", branch: "0" })),
+    ).toEqual({
       firstChangedMessage: 1,
       changed: "messages",
       cause: "unexpected",
@@ -184,7 +257,9 @@ describe("cache-break detector", () => {
     // A seeded detector goes on comparing by identity from its own next call.
     const seeded = createCacheBreakDetector(stored);
     seeded.observe(call(extended, { stable: extended, inputSettings: "", branch: "0" }));
-    expect(seeded.observe(call(extended.concat(user("f")), { stable: extended, inputSettings: "", branch: "0" }))).toBeUndefined();
+    expect(
+      seeded.observe(call(extended.concat(user("f")), { stable: extended, inputSettings: "", branch: "0" })),
+    ).toBeUndefined();
     expect(seeded.baseline()!.hashes).toHaveLength(6);
   });
 
@@ -192,7 +267,15 @@ describe("cache-break detector", () => {
     const good = createCacheBreakDetector();
     good.observe(call([user("a")]));
     const baseline = good.baseline()!;
-    for (const bad of [null, 1, "x", {}, { ...baseline, hashes: [1] }, { ...baseline, system: 3 }, { ...baseline, replaceStatusAt: "1" }]) {
+    for (const bad of [
+      null,
+      1,
+      "x",
+      {},
+      { ...baseline, hashes: [1] },
+      { ...baseline, system: 3 },
+      { ...baseline, replaceStatusAt: "1" },
+    ]) {
       expect(parseCallBaseline(bad)).toBeUndefined();
     }
     expect(parseCallBaseline(baseline)).toEqual(baseline);

@@ -131,13 +131,20 @@ export function parseCallBaseline(value: unknown): CallBaseline | undefined {
   };
 }
 
-function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["changed"], firstChanged: number | undefined): CacheBreakCause {
+function causeOf(
+  input: CallInput,
+  previous: Previous,
+  changed: DetectedBreak["changed"],
+  firstChanged: number | undefined,
+): CacheBreakCause {
   if (hashText(input.branch ?? "") !== previous.branch) return "branch";
   if (hashText(input.compression) !== previous.compression) return "compression";
   if (changed === "system" && hashText(input.promptSource) !== previous.promptSource) return "prompt-edit";
-  if (changed === "tools" && hashText(input.toolsSource ?? "") !== (previous.toolsSource ?? hashText(""))) return "tools-changed";
+  if (changed === "tools" && hashText(input.toolsSource ?? "") !== (previous.toolsSource ?? hashText("")))
+    return "tools-changed";
   if (changed === "messages" && hashText(input.inputSettings ?? "") !== previous.inputSettings) return "settings-edit";
-  if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt) return "replaced-status";
+  if (changed === "messages" && firstChanged !== undefined && firstChanged === previous.replaceStatusAt)
+    return "replaced-status";
   if (changed === "messages" && input.retry) return "retry";
   return "unexpected";
 }
@@ -147,7 +154,13 @@ function causeOf(input: CallInput, previous: Previous, changed: DetectedBreak["c
  * a `baseline` (the conversation's last call, stored), the first call is compared with it.
  */
 export function createCacheBreakDetector(baseline?: CallBaseline) {
-  let previous: Previous | undefined = baseline && { ...baseline, hashes: [...baseline.hashes], messages: [], sizes: baseline.hashes.map(() => 0), bytes: 0 };
+  let previous: Previous | undefined = baseline && {
+    ...baseline,
+    hashes: [...baseline.hashes],
+    messages: [],
+    sizes: baseline.hashes.map(() => 0),
+    bytes: 0,
+  };
   return {
     observe(input: CallInput): DetectedBreak | undefined {
       const { messages } = input;
@@ -208,7 +221,11 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
       else if (tools !== last.tools) changed = "tools";
       else if (firstChanged !== undefined) changed = "messages";
       if (!changed) return undefined;
-      return { firstChangedMessage: changed === "messages" ? firstChanged! : null, changed, cause: causeOf(input, last, changed, firstChanged) };
+      return {
+        firstChangedMessage: changed === "messages" ? firstChanged! : null,
+        changed,
+        cause: causeOf(input, last, changed, firstChanged),
+      };
     },
     /** The last call as plain data (a copy), to store; none before the first call. */
     baseline(): CallBaseline | undefined {

@@ -11,21 +11,26 @@ export const MAX_FACT_CHARS = 300;
 
 export const MEMORY_FACTS_MARKER = "List the durable facts from the conversation below";
 
-export const MEMORY_FACTS_INSTRUCTIONS = "You pick out the few facts worth remembering across conversations. You answer with a JSON list of strings only.";
+export const MEMORY_FACTS_INSTRUCTIONS =
+  "You pick out the few facts worth remembering across conversations. You answer with a JSON list of strings only.";
 
 /** The request: at most five durable facts, one line each, as a JSON list (an empty list when there are none). */
 export function memoryFactsPrompt(transcriptText: string): string {
   return [
     `${MEMORY_FACTS_MARKER} that are worth keeping in a long-term memory shared by every conversation of this workspace:`,
     `the person's stated preferences, decisions, names of people, projects and things, and background facts about them. At most ${MAX_COMPRESSION_FACTS} facts,`,
-    "each one short self-contained line in the third person (like \"Prefers metric units\"). Leave out what only mattered in this conversation, chit-chat and anything uncertain.",
+    'each one short self-contained line in the third person (like "Prefers metric units"). Leave out what only mattered in this conversation, chit-chat and anything uncertain.',
     'Answer with a JSON list of strings and nothing else, like ["Prefers metric units"]; answer [] when there is nothing durable.',
     `\n<conversation>\n${transcriptText}\n</conversation>`,
   ].join("\n");
 }
 
 /** The newest lines whose tokens fit `budget` (the newest one cut to it when even it does not), oldest first. */
-export function newestLinesWithin(lines: readonly string[], budget: number, countTokens: (text: string) => number): string {
+export function newestLinesWithin(
+  lines: readonly string[],
+  budget: number,
+  countTokens: (text: string) => number,
+): string {
   const kept: string[] = [];
   let used = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -108,7 +113,10 @@ export function parseMemoryFacts(answer: string): string[] {
 }
 
 /** The facts the memory does not hold yet (compared ignoring case and spaces, as memory entries are). */
-export function freshFacts(facts: readonly string[], existing: readonly string[]): { fresh: string[]; duplicates: number } {
+export function freshFacts(
+  facts: readonly string[],
+  existing: readonly string[],
+): { fresh: string[]; duplicates: number } {
   const held = new Set(existing.map(normalizeMemoryEntry));
   const fresh = facts.filter((f) => !held.has(normalizeMemoryEntry(f)));
   return { fresh, duplicates: facts.length - fresh.length };

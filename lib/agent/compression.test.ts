@@ -19,7 +19,11 @@ describe("compression rules", () => {
 
   it("keeps the newest whole messages that fit the reserve, always at least the newest", () => {
     const sizes = [50, 40, 30, 20, 10];
-    expect(splitForCompression(sizes, (n) => n, 35)).toMatchObject({ summarize: [50, 40, 30], keep: [20, 10], keptTokens: 30 });
+    expect(splitForCompression(sizes, (n) => n, 35)).toMatchObject({
+      summarize: [50, 40, 30],
+      keep: [20, 10],
+      keptTokens: 30,
+    });
     expect(splitForCompression(sizes, (n) => n, 5)).toMatchObject({ summarize: [50, 40, 30, 20], keep: [10] });
     expect(splitForCompression(sizes, (n) => n, 1000)).toMatchObject({ summarize: [], keep: sizes });
   });
@@ -48,15 +52,21 @@ describe("compression rules", () => {
   });
 
   it("has a fixed truncation fallback", () => {
-    expect(truncationSummary(12, "now")).toMatch(/^## Task Overview\nEarlier messages were truncated: 12 older messages/);
+    expect(truncationSummary(12, "now")).toMatch(
+      /^## Task Overview\nEarlier messages were truncated: 12 older messages/,
+    );
   });
 
   it("keeps the previous summary when summarising fails, with the fixed note appended once", () => {
     const previous = "## Task Overview\nMove house.\n## Current State\nPacking.";
     const once = fallbackSummary(previous, 12, "2026-07-01 12:00 UTC");
-    expect(once).toBe(`${previous}\n\nEarlier messages were truncated: 12 older messages were dropped to fit the context window (summarising them failed at 2026-07-01 12:00 UTC).`);
+    expect(once).toBe(
+      `${previous}\n\nEarlier messages were truncated: 12 older messages were dropped to fit the context window (summarising them failed at 2026-07-01 12:00 UTC).`,
+    );
     // A second failure updates the note instead of stacking another.
-    expect(fallbackSummary(once, 20, "later")).toBe(`${previous}\n\nEarlier messages were truncated: 20 older messages were dropped to fit the context window (summarising them failed at later).`);
+    expect(fallbackSummary(once, 20, "later")).toBe(
+      `${previous}\n\nEarlier messages were truncated: 20 older messages were dropped to fit the context window (summarising them failed at later).`,
+    );
     expect(fallbackSummary(undefined, 3, "now")).toBe(truncationSummary(3, "now"));
   });
 
@@ -83,12 +93,17 @@ describe("compression rules", () => {
   });
 
   it("splits a transcript into pieces that fit the budget, cutting a line that alone does not", () => {
-    const lines = Array.from({ length: 40 }, (_, i) => ({ text: `User: message ${i} ${"word ".repeat(30)}`, tokens: 35 }));
+    const lines = Array.from({ length: 40 }, (_, i) => ({
+      text: `User: message ${i} ${"word ".repeat(30)}`,
+      tokens: 35,
+    }));
     const huge = "= ".repeat(20_000) + "é".repeat(3_000);
     const pieces = splitTranscript([...lines, { text: huge, tokens: countTokens(huge) }, lines[0]!], 500);
     expect(pieces.length).toBeGreaterThan(10);
     for (const piece of pieces) expect(countTokens(piece)).toBeLessThanOrEqual(500);
-    expect(pieces.join("").replaceAll("\n", "") === [...lines.map((l) => l.text), huge, lines[0]!.text].join("")).toBe(true);
+    expect(pieces.join("").replaceAll("\n", "") === [...lines.map((l) => l.text), huge, lines[0]!.text].join("")).toBe(
+      true,
+    );
     expect(cutUtf8("aé😀b", 3)).toEqual(["aé", "😀", "b"]);
   });
 });

@@ -6,7 +6,13 @@ import type { LedgerItem } from "../chat-message.ts";
 import { renderLedger } from "./evidence-ledger.ts";
 import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
 
-export const SUMMARY_SECTIONS = ["Task Overview", "Current State", "Important Discoveries", "Next Steps", "Context to Preserve"] as const;
+export const SUMMARY_SECTIONS = [
+  "Task Overview",
+  "Current State",
+  "Important Discoveries",
+  "Next Steps",
+  "Context to Preserve",
+] as const;
 
 export const COMPRESSION_REQUEST_MARKER = "Summarize the conversation below into exactly these five sections";
 
@@ -33,7 +39,14 @@ export function splitForCompression<T>(items: readonly T[], tokensOf: (item: T) 
 }
 
 function line(message: ModelMessage): string {
-  const role = message.role === "user" ? "User" : message.role === "assistant" ? "Assistant" : message.role === "tool" ? "Tool" : "System";
+  const role =
+    message.role === "user"
+      ? "User"
+      : message.role === "assistant"
+        ? "Assistant"
+        : message.role === "tool"
+          ? "Tool"
+          : "System";
   if (typeof message.content === "string") return `${role}: ${message.content}`;
   const parts = message.content.map((part) => {
     if (part.type === "text") return part.text;
@@ -42,7 +55,8 @@ function line(message: ModelMessage): string {
       const value = (part.output as { value?: unknown }).value;
       return `[${part.toolName} result: ${typeof value === "string" ? value : JSON.stringify(value)}]`;
     }
-    if (part.type === "file") return `[an attached file${part.filename ? ` ${JSON.stringify(part.filename)}` : ""} (${part.mediaType})]`;
+    if (part.type === "file")
+      return `[an attached file${part.filename ? ` ${JSON.stringify(part.filename)}` : ""} (${part.mediaType})]`;
     return "";
   });
   return `${role}: ${parts.join(" ")}`;
@@ -73,7 +87,8 @@ export function compressionPrompt({
   ].join("\n");
 }
 
-export const SUMMARIZER_INSTRUCTIONS = "You compress chat histories into faithful, compact summaries for another assistant to continue from.";
+export const SUMMARIZER_INSTRUCTIONS =
+  "You compress chat histories into faithful, compact summaries for another assistant to continue from.";
 
 export function truncationNote(count: number, now: string): string {
   return `Earlier messages were truncated: ${count} older messages were dropped to fit the context window (summarising them failed at ${now}).`;

@@ -14,7 +14,12 @@ describe("Continue", () => {
   it("continues a stopped or failed reply, and names why not otherwise", () => {
     expect(continuable(reply("incomplete"))).toEqual(reply("incomplete"));
     expect(continuable(reply("error"))).toEqual(reply("error"));
-    const refusals = [continuable(undefined), continuable({ id: "u", role: "user", parts: [] }), continuable(reply()), continuable(reply("streaming"))];
+    const refusals = [
+      continuable(undefined),
+      continuable({ id: "u", role: "user", parts: [] }),
+      continuable(reply()),
+      continuable(reply("streaming")),
+    ];
     expect(refusals.map((r) => (isRefusal(r) ? r.status : 0))).toEqual([400, 400, 409, 409]);
     expect(isRefusal(refusals[2]!) && refusals[2].reason).toMatch(/complete/);
   });
@@ -24,9 +29,21 @@ describe("Continue", () => {
     expect(chunk).toEqual({
       type: "data-hint",
       id: "continue-r1-3",
-      data: { source: { label: "System", sublabel: "Continue" }, fields: {}, text: CONTINUE_REMINDER, createdAt: "2026-07-01T10:00:00.000Z" },
+      data: {
+        source: { label: "System", sublabel: "Continue" },
+        fields: {},
+        text: CONTINUE_REMINDER,
+        createdAt: "2026-07-01T10:00:00.000Z",
+      },
     });
-    const grown: ChatMessage = { ...reply(), parts: [...reply().parts, { type: chunk.type, id: chunk.id, data: chunk.data }, { type: "text", text: "four five" }] };
+    const grown: ChatMessage = {
+      ...reply(),
+      parts: [
+        ...reply().parts,
+        { type: chunk.type, id: chunk.id, data: chunk.data },
+        { type: "text", text: "four five" },
+      ],
+    };
     expect(toModelMessages([{ id: "u", role: "user", parts: [{ type: "text", text: "count" }] }, grown])).toEqual([
       { role: "user", content: "count" },
       { role: "assistant", content: "One two three" },
@@ -50,7 +67,12 @@ describe("the reply so far, replayed ahead of a continuation", () => {
     ] as ChatMessage["parts"];
     const client = new AssistantMessageBuilder("r1", {}, () => new Date("2026-07-01T10:00:00Z"));
     for (const chunk of replayChunks(parts)) client.apply(chunk);
-    const shape = (ps: ChatMessage["parts"]) => ps.map((p) => ({ type: p.type, text: "text" in p ? p.text : undefined, output: "output" in p ? p.output : undefined }));
+    const shape = (ps: ChatMessage["parts"]) =>
+      ps.map((p) => ({
+        type: p.type,
+        text: "text" in p ? p.text : undefined,
+        output: "output" in p ? p.output : undefined,
+      }));
     expect(shape(client.message.parts)).toEqual(shape(parts));
   });
 });

@@ -7,10 +7,15 @@ import type { ChatChunk, ChatMessage, HintData, HintSource } from "../chat-messa
 export const CONTINUE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Continue" };
 
 /** What the model is told, after its partial reply. Short and fixed, so the call stays cheap to cache. */
-export const CONTINUE_REMINDER = "<system-reminder>\nYour previous reply was cut off. Continue it exactly where it stopped: do not repeat or summarise what you already wrote.\n</system-reminder>";
+export const CONTINUE_REMINDER =
+  "<system-reminder>\nYour previous reply was cut off. Continue it exactly where it stopped: do not repeat or summarise what you already wrote.\n</system-reminder>";
 
 /** The hint chunk that opens a continuation (`now`: the injected clock). */
-export function continueHintChunk(replyId: string, callNumber: number, now: Date): { type: "data-hint"; id: string; data: HintData } {
+export function continueHintChunk(
+  replyId: string,
+  callNumber: number,
+  now: Date,
+): { type: "data-hint"; id: string; data: HintData } {
   return {
     type: "data-hint",
     id: `continue-${replyId}-${callNumber}`,
@@ -23,11 +28,19 @@ export type ContinueRefusal = { status: 400 | 409; reason: string };
 /** Whether the conversation's last message is a reply that can be continued; why not, if not. */
 export function continuable(last: ChatMessage | undefined): ChatMessage | ContinueRefusal {
   if (!last) return { status: 400, reason: "This conversation has no reply to continue." };
-  if (last.role !== "assistant") return { status: 400, reason: "The last message is yours, not a reply: there is nothing to continue. Send a message or regenerate." };
+  if (last.role !== "assistant")
+    return {
+      status: 400,
+      reason: "The last message is yours, not a reply: there is nothing to continue. Send a message or regenerate.",
+    };
   const status = last.metadata?.status;
-  if (status === "streaming") return { status: 409, reason: "The reply is still being written; wait for it or stop it first." };
+  if (status === "streaming")
+    return { status: 409, reason: "The reply is still being written; wait for it or stop it first." };
   if (status !== "incomplete" && status !== "error") {
-    return { status: 409, reason: "The last reply is complete; only a reply that was stopped or cut off can be continued." };
+    return {
+      status: 409,
+      reason: "The last reply is complete; only a reply that was stopped or cut off can be continued.",
+    };
   }
   return last;
 }
@@ -47,14 +60,27 @@ export function replayChunks(parts: ChatMessage["parts"]): ChatChunk[] {
     else if ((p.type === "text" || p.type === "reasoning") && typeof p.text === "string") {
       const id = `replay-${i}`;
       const kind = p.type;
-      out.push({ type: `${kind}-start`, id }, { type: `${kind}-delta`, id, delta: p.text }, { type: `${kind}-end`, id } as ChatChunk);
+      out.push({ type: `${kind}-start`, id }, { type: `${kind}-delta`, id, delta: p.text }, {
+        type: `${kind}-end`,
+        id,
+      } as ChatChunk);
     } else if (p.type.startsWith("data-")) {
       out.push({ type: p.type, ...(typeof p.id === "string" ? { id: p.id } : {}), data: p.data } as ChatChunk);
     } else if (p.type.startsWith("tool-") && typeof p.toolCallId === "string") {
       const toolCallId = p.toolCallId;
-      out.push({ type: "tool-input-available", toolCallId, toolName: p.type.slice("tool-".length), input: p.input ?? {} });
+      out.push({
+        type: "tool-input-available",
+        toolCallId,
+        toolName: p.type.slice("tool-".length),
+        input: p.input ?? {},
+      });
       if (p.state === "output-available") out.push({ type: "tool-output-available", toolCallId, output: p.output });
-      if (p.state === "output-error") out.push({ type: "tool-output-error", toolCallId, errorText: typeof p.errorText === "string" ? p.errorText : "" });
+      if (p.state === "output-error")
+        out.push({
+          type: "tool-output-error",
+          toolCallId,
+          errorText: typeof p.errorText === "string" ? p.errorText : "",
+        });
     }
   });
   return out;

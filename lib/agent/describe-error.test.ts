@@ -13,7 +13,9 @@ describe("describeError", () => {
     // What the AI SDK throws for a stream cut after a 200: APICallError(200) <- TypeError(terminated) <- socket error.
     const cut = Object.assign(new Error("Failed to process successful response"), {
       statusCode: 200,
-      cause: Object.assign(new TypeError("terminated"), { cause: { code: "UND_ERR_SOCKET", message: "other side closed" } }),
+      cause: Object.assign(new TypeError("terminated"), {
+        cause: { code: "UND_ERR_SOCKET", message: "other side closed" },
+      }),
     });
     expect(describeError(cut)).toBe("The connection to the model provider broke off mid-reply. Try again.");
     expect(describeError(new Error("x".repeat(1000))).length).toBeLessThan(400);
@@ -25,13 +27,20 @@ describe("describeError", () => {
     it("are scrubbed of the configured key, bearer tokens, sk- and Google keys and key= values before they are cut", () => {
       vi.stubEnv("OPENAI_API_KEY", "local-secret-0a1b2c3d4e5f");
       const body = (message: string) => ({ statusCode: 401, data: { error: { message } } });
-      expect(describeError(body("Incorrect API key provided: local-secret-0a1b2c3d4e5f. Sent Authorization: Bearer tok-123456"))).toBe(
+      expect(
+        describeError(
+          body("Incorrect API key provided: local-secret-0a1b2c3d4e5f. Sent Authorization: Bearer tok-123456"),
+        ),
+      ).toBe(
         "The model provider refused the request (HTTP 401: Incorrect API key provided: [redacted]. Sent Authorization: Bearer [redacted]): check the API key (OPENAI_API_KEY).",
       );
       // Cut at 160 characters, the key would have been left in part, where no rule recognises it.
       const cut = describeError(body(`${"a".repeat(140)} local-secret-0a1b2c3d4e5f`));
       expect(cut).not.toMatch(/local-secret/);
-      const google = describeError({ statusCode: 400, data: { error: { message: "API key not valid: ?key=AIzaSyA-0123456789abcdefghijklmnop" } } });
+      const google = describeError({
+        statusCode: 400,
+        data: { error: { message: "API key not valid: ?key=AIzaSyA-0123456789abcdefghijklmnop" } },
+      });
       expect(google).not.toMatch(/AIzaSyA-0/);
       expect(describeError(new Error("request failed with api_key=hunter2-abcdef and sk-proj-abcdefghij"))).toBe(
         "The model provider failed: request failed with api_key=[redacted] and sk-[redacted]",

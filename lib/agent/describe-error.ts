@@ -17,7 +17,15 @@ type ErrorLike = {
   responseBody?: string;
 };
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ECONNRESET", "UND_ERR_SOCKET", "ETIMEDOUT"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ECONNRESET",
+  "UND_ERR_SOCKET",
+  "ETIMEDOUT",
+]);
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
 
 /** The error and its causes, outermost first (a RetryError is unwrapped to its last attempt). */
@@ -65,7 +73,8 @@ function providerMessage(errors: ErrorLike[]): string | undefined {
   return undefined;
 }
 
-const TOO_LONG = /prompt is too long|context.length|maximum context|input token count.*exceeds|too many tokens|context window/i;
+const TOO_LONG =
+  /prompt is too long|context.length|maximum context|input token count.*exceeds|too many tokens|context window/i;
 const BAD_KEY = /api key not valid|invalid.{0,10}api.?key|incorrect api key|x-api-key/i;
 const UNKNOWN_MODEL = /model.*(not found|does not exist|not supported)|^model: |model_not_found|unknown model/i;
 
@@ -98,15 +107,18 @@ export function describeError(error: unknown): string {
     if (status === 404 || (said && UNKNOWN_MODEL.test(said) && status < 500)) {
       return `${who} does not know this model (${http}). Choose another model, or check HINTLINE_MODEL.`;
     }
-    if (status === 429) return `${who === OPENAI.name ? "The model provider" : who} is rate-limiting requests (${http}). Try again in a moment.`;
-    if (status === 529 || (status === 503 && said && /overloaded/i.test(said))) return `${who} is overloaded (${http}). Try again in a moment.`;
+    if (status === 429)
+      return `${who === OPENAI.name ? "The model provider" : who} is rate-limiting requests (${http}). Try again in a moment.`;
+    if (status === 529 || (status === 503 && said && /overloaded/i.test(said)))
+      return `${who} is overloaded (${http}). Try again in a moment.`;
     if (provider === OPENAI) return `The model provider failed (HTTP ${status}). Try again.`;
     return `${who} failed (${http}). Try again.`;
   }
   if (/unexpected redirect/i.test(messages)) {
     return `The model provider's address redirects elsewhere, which Hintline does not follow. Set ${provider.base} to the final address.`;
   }
-  if (/fetch failed/i.test(messages)) return `Could not reach the model provider. Check that it is running and ${provider.base} is right.`;
+  if (/fetch failed/i.test(messages))
+    return `Could not reach the model provider. Check that it is running and ${provider.base} is right.`;
   const message = typeof top.message === "string" && top.message ? top.message : String(error);
   return `The model provider failed: ${scrub(message).slice(0, 300)}`;
 }

@@ -7,7 +7,11 @@ describe("isDiskFull", () => {
     expect(isDiskFull(Object.assign(new Error("could not extend file"), { code: "53100" }))).toBe(true);
     expect(isDiskFull(Object.assign(new Error("write failed"), { code: "ENOSPC" }))).toBe(true);
     const prisma = Object.assign(new Error("Invalid `prisma.message.create()` invocation"), {
-      meta: { driverAdapterError: { cause: { kind: "sqlite", originalCode: "13", originalMessage: "database or disk is full" } } },
+      meta: {
+        driverAdapterError: {
+          cause: { kind: "sqlite", originalCode: "13", originalMessage: "database or disk is full" },
+        },
+      },
     });
     expect(isDiskFull(prisma)).toBe(true);
     expect(isDiskFull(new Error("outer", { cause: new Error("inner", { cause: { code: "ENOSPC" } }) }))).toBe(true);

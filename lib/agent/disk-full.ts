@@ -6,10 +6,12 @@ const NESTED = ["cause", "meta", "driverAdapterError", "lastError", "originalErr
 
 export const DISK_FULL_MESSAGE = "The server's disk is full; nothing was saved.";
 /** Mid-reply the person's message is stored, and so is the reply up to its last save. */
-export const DISK_FULL_REPLY_MESSAGE = "The server's disk is full, so the rest of this reply could not be saved. Free some space and retry.";
+export const DISK_FULL_REPLY_MESSAGE =
+  "The server's disk is full, so the rest of this reply could not be saved. Free some space and retry.";
 
 export function isDiskFull(error: unknown, depth = 0): boolean {
-  if (depth > 6 || error === null || typeof error !== "object") return typeof error === "string" && MESSAGES.test(error);
+  if (depth > 6 || error === null || typeof error !== "object")
+    return typeof error === "string" && MESSAGES.test(error);
   const e = error as Record<string, unknown>;
   for (const key of ["code", "originalCode", "kind"]) {
     if (typeof e[key] === "string" && CODES.has(e[key] as string)) return true;

@@ -31,11 +31,14 @@ describe("evidence extraction", () => {
   });
 
   it("leaves prose alone: and/or, fractions, single digits, versions, times, single words in backticks", () => {
-    expect(kinds("Use this and/or that, 1/2 of the people, version `foo` 1.2.3 at 5 o'clock, 10:30 sharp.")).toEqual([]);
+    expect(kinds("Use this and/or that, 1/2 of the people, version `foo` 1.2.3 at 5 o'clock, 10:30 sharp.")).toEqual(
+      [],
+    );
   });
 
   it("keeps standalone numbers: a port, a count, an amount with no unit beside it", () => {
-    const text = "PostgreSQL listens on port 5432. We have 17 replicas of which 12 are healthy; the invoice total is 1,250.75 and the limit 0.85.";
+    const text =
+      "PostgreSQL listens on port 5432. We have 17 replicas of which 12 are healthy; the invoice total is 1,250.75 and the limit 0.85.";
     expect(kinds(text)).toEqual([
       ["number", "5432"],
       ["number", "17 replicas"],
@@ -43,7 +46,10 @@ describe("evidence extraction", () => {
       ["number", "1,250.75"],
       ["number", "0.85"],
     ]);
-    expect(findIdentifiers("PostgreSQL listens on port 5432.")[0]).toMatchObject({ value: "5432", context: "PostgreSQL listens on port" });
+    expect(findIdentifiers("PostgreSQL listens on port 5432.")[0]).toMatchObject({
+      value: "5432",
+      context: "PostgreSQL listens on port",
+    });
     // Digits that belong to something else stay with it.
     expect(kinds("ticket OPS-1234, task #42, commit 3fa9c1e2, file v2/app.js")).toEqual([
       ["id", "OPS-1234"],
@@ -59,7 +65,9 @@ describe("evidence extraction", () => {
   });
 
   it("describes each identifier by its own clause, and the items of a list by the list's", () => {
-    const found = findIdentifiers("Backups in /var/b.tar.gz, restore with `make restore`, the limit is 750 MiB. Services read /a/x.yaml, /a/y.yaml.");
+    const found = findIdentifiers(
+      "Backups in /var/b.tar.gz, restore with `make restore`, the limit is 750 MiB. Services read /a/x.yaml, /a/y.yaml.",
+    );
     expect(found.map((f) => [f.value, f.context])).toEqual([
       ["/var/b.tar.gz", "Backups in"],
       ["make restore", "restore with"],
@@ -67,11 +75,15 @@ describe("evidence extraction", () => {
       ["/a/x.yaml", "Services read"],
       ["/a/y.yaml", "Services read"],
     ]);
-    expect(findIdentifiers("Note: to rebuild the alder index, run `make reindex SHARD=4`.")[0]!.context).toBe("Note: to rebuild the alder index, run");
+    expect(findIdentifiers("Note: to rebuild the alder index, run `make reindex SHARD=4`.")[0]!.context).toBe(
+      "Note: to rebuild the alder index, run",
+    );
   });
 
   it("names created tasks from the tool's result", () => {
-    expect(kinds("Task (id=3) created successfully: Write the release notes")).toEqual([["task", "Write the release notes"]]);
+    expect(kinds("Task (id=3) created successfully: Write the release notes")).toEqual([
+      ["task", "Write the release notes"],
+    ]);
   });
 });
 
@@ -91,7 +103,12 @@ describe("ledger ranking and bound", () => {
   });
 
   it("keeps what fits the token bound, pinned items always, and lists the rest as dropped", () => {
-    const items: LedgerItem[] = Array.from({ length: 40 }, (_, i) => ({ kind: "path", value: `/srv/app${i}/config.yaml`, context: "the config", refs: 1 }));
+    const items: LedgerItem[] = Array.from({ length: 40 }, (_, i) => ({
+      kind: "path",
+      value: `/srv/app${i}/config.yaml`,
+      context: "the config",
+      refs: 1,
+    }));
     items[39] = { ...items[39]!, pinned: true };
     const { ledger, dropped } = boundLedger(items, 120);
     expect(ledger.length).toBeGreaterThan(2);

@@ -11,10 +11,62 @@ const CONTEXT_CHARS = 80;
 const VALUE_CHARS = 300;
 
 const UNITS = [
-  "%", "ms", "µs", "us", "ns", "s", "sec", "secs", "seconds?", "min", "mins", "minutes?", "h", "hrs?", "hours?", "days?",
-  "weeks?", "months?", "years?", "[KMGTP]i?B", "bytes?", "bits?", "[kMG]?Hz", "tokens?", "px", "rem", "em", "°C", "°F",
-  "km", "cm", "mm", "m", "kg", "g", "lbs?", "requests?", "req/s", "rps", "qps", "users?", "rows?", "cores?", "CPUs?",
-  "vCPUs?", "x", "×", "USD", "EUR", "dollars?", "euros?", "files?", "lines?", "items?", "replicas?", "workers?",
+  "%",
+  "ms",
+  "µs",
+  "us",
+  "ns",
+  "s",
+  "sec",
+  "secs",
+  "seconds?",
+  "min",
+  "mins",
+  "minutes?",
+  "h",
+  "hrs?",
+  "hours?",
+  "days?",
+  "weeks?",
+  "months?",
+  "years?",
+  "[KMGTP]i?B",
+  "bytes?",
+  "bits?",
+  "[kMG]?Hz",
+  "tokens?",
+  "px",
+  "rem",
+  "em",
+  "°C",
+  "°F",
+  "km",
+  "cm",
+  "mm",
+  "m",
+  "kg",
+  "g",
+  "lbs?",
+  "requests?",
+  "req/s",
+  "rps",
+  "qps",
+  "users?",
+  "rows?",
+  "cores?",
+  "CPUs?",
+  "vCPUs?",
+  "x",
+  "×",
+  "USD",
+  "EUR",
+  "dollars?",
+  "euros?",
+  "files?",
+  "lines?",
+  "items?",
+  "replicas?",
+  "workers?",
 ];
 const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
 
@@ -28,7 +80,10 @@ const PATTERNS: ReadonlyArray<readonly [LedgerKind, RegExp]> = [
   ["id", /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi],
   ["path", /(?<![\w/.:-])(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)+\/?|(?<![\w/.:-])\/[\w@+-]+\.[A-Za-z0-9]{1,8}\b/g],
   ["path", /(?<![\w/.:@-])[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)*\/[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,8}\b/g],
-  ["number", new RegExp(String.raw`(?<![\w.,/-])(?:[$€£](?:${NUMBER})|(?:${NUMBER}) ?(?:${UNITS.join("|")}))(?![\w/])`, "g")],
+  [
+    "number",
+    new RegExp(String.raw`(?<![\w.,/-])(?:[$€£](?:${NUMBER})|(?:${NUMBER}) ?(?:${UNITS.join("|")}))(?![\w/])`, "g"),
+  ],
   // A standalone number (a port, a count, an amount whose unit is not beside it): two digits or more, or a decimal;
   // not part of a fraction, a version, a time, a word or another identifier.
   ["number", new RegExp(String.raw`(?<![\w.,/:#-])(?=\d[\d,.]*\d)(?:${NUMBER})(?![\w/%]|[.,:]\d)`, "g")],
@@ -39,7 +94,10 @@ const CREATED_TASK = /Task \(id=(\d+)\) created successfully: ([^\n]+)/g;
 
 /** A command is a backticked span that reads like one (a word and something after it, or a known tool name). */
 function isCommand(text: string): boolean {
-  return /^\S+\s+\S/.test(text.trim()) || /^(?:npm|npx|git|make|ls|cd|cat|node|python3?|pip|docker|kubectl|curl)$/.test(text.trim());
+  return (
+    /^\S+\s+\S/.test(text.trim()) ||
+    /^(?:npm|npx|git|make|ls|cd|cat|node|python3?|pip|docker|kubectl|curl)$/.test(text.trim())
+  );
 }
 
 /**
@@ -52,11 +110,21 @@ function contextAt(text: string, index: number): string {
   // never across a sentence end or an identifier.
   const pieces = text.slice(lineStart, index).split(/([.!?]\s+|[;,]\s+|\s{3,})/);
   let clause = pieces.pop() ?? "";
-  while (pieces.length >= 2 && clause.trim().split(/\s+/).filter(Boolean).length < 3 && /^[;,]\s+$/.test(pieces.at(-1)!)) {
+  while (
+    pieces.length >= 2 &&
+    clause.trim().split(/\s+/).filter(Boolean).length < 3 &&
+    /^[;,]\s+$/.test(pieces.at(-1)!)
+  ) {
     const separator = pieces.pop()!;
     clause = `${pieces.pop()}${separator}${clause}`;
   }
-  const words = clause.trim().split(/\s+/).filter(Boolean).slice(-8).join(" ").replace(/^[\s:;,—–-]+|[\s:;,(—–-]+$/g, "");
+  const words = clause
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(-8)
+    .join(" ")
+    .replace(/^[\s:;,—–-]+|[\s:;,(—–-]+$/g, "");
   return words.length > CONTEXT_CHARS ? `…${words.slice(-(CONTEXT_CHARS - 1))}` : words;
 }
 
@@ -99,7 +167,10 @@ const keyOf = (item: { kind: string; value: string }) => `${item.kind}\u0000${it
  * The items of the summarised part merged with the previous ledger (and its dropped items, which may come back when
  * referenced again), ranked most recent and most referenced first. Previous items count as older than any new one.
  */
-export function collectLedger(sources: readonly LedgerSource[], previous: readonly LedgerItem[] = []): Array<LedgerItem & { rank: number }> {
+export function collectLedger(
+  sources: readonly LedgerSource[],
+  previous: readonly LedgerItem[] = [],
+): Array<LedgerItem & { rank: number }> {
   const items = new Map<string, LedgerItem & { last: number }>();
   previous.forEach((item, i) => {
     const known = items.get(keyOf(item));
@@ -136,7 +207,13 @@ export function parseLedgerItems(value: unknown, max = 500): LedgerItem[] {
   const items: LedgerItem[] = [];
   for (const raw of value.slice(0, max)) {
     const v = raw as Partial<LedgerItem> | null;
-    if (!v || !(LEDGER_KINDS as readonly string[]).includes(v.kind as string) || typeof v.value !== "string" || !v.value) continue;
+    if (
+      !v ||
+      !(LEDGER_KINDS as readonly string[]).includes(v.kind as string) ||
+      typeof v.value !== "string" ||
+      !v.value
+    )
+      continue;
     items.push({
       kind: v.kind as LedgerKind,
       value: v.value.slice(0, VALUE_CHARS),
@@ -154,7 +231,8 @@ export function ledgerLine(item: LedgerItem): string {
 }
 
 export const LEDGER_HEADING = "## Evidence ledger";
-const LEDGER_INTRO = "Exact identifiers from the summarised messages, verbatim (most recent and most referenced first):";
+const LEDGER_INTRO =
+  "Exact identifiers from the summarised messages, verbatim (most recent and most referenced first):";
 
 /** The ledger as it follows the summary in the model's input; nothing when it is empty. */
 export function renderLedger(items: readonly LedgerItem[]): string {

@@ -41,8 +41,14 @@ describe("the cost model", () => {
     expect(measuredAlpha(1, 0.1)).toBeCloseTo(0.1);
     expect(measuredAlpha(0.8, 0.5)).toBeCloseTo(0.6);
     expect(measuredAlpha(Number.NaN, 0.5)).toBe(1);
-    expect(alphaFor(0.5, { calls: MEASURED_CALLS_MIN - 1, inputTokens: 1000, cachedInputTokens: 0 })).toEqual({ alpha: 0.5, from: "prices" });
-    expect(alphaFor(0.5, { calls: MEASURED_CALLS_MIN, inputTokens: 1000, cachedInputTokens: 0 })).toEqual({ alpha: 1, from: "measured" });
+    expect(alphaFor(0.5, { calls: MEASURED_CALLS_MIN - 1, inputTokens: 1000, cachedInputTokens: 0 })).toEqual({
+      alpha: 0.5,
+      from: "prices",
+    });
+    expect(alphaFor(0.5, { calls: MEASURED_CALLS_MIN, inputTokens: 1000, cachedInputTokens: 0 })).toEqual({
+      alpha: 1,
+      from: "measured",
+    });
     expect(alphaFor(0.1, { calls: 10, inputTokens: 1000, cachedInputTokens: 900 }).alpha).toBeCloseTo(0.19);
     expect(alphaFor(0.5)).toEqual({ alpha: 0.5, from: "prices" });
   });
@@ -71,7 +77,15 @@ describe("the strategy rules", () => {
     for (const configured of ["append", "replace"] as const) {
       const known = figures({ calls: 50, updates: 50, statusTokens: 5000, statuses: 50, hintTokens: 3000, hints: 50 });
       const d = decideStrategy({ configured, figures: known, statusTokens: 100, changed: true, alpha: 0.5 });
-      expect(d).toMatchObject({ configured, chosen: configured, reason: `configured: ${configured}`, M: 51, S: 100, h: 60, p: 1 });
+      expect(d).toMatchObject({
+        configured,
+        chosen: configured,
+        reason: `configured: ${configured}`,
+        M: 51,
+        S: 100,
+        h: 60,
+        p: 1,
+      });
     }
   });
 
@@ -96,23 +110,54 @@ describe("the strategy rules", () => {
   it("does not flip back and forth near the boundary (hysteresis), and explains each choice", () => {
     // Costs within 20 % of each other keep the previous choice, whichever it was.
     const near = figures({ calls: 9, updates: 9, statusTokens: 1170, statuses: 9, hintTokens: 540, hints: 9 });
-    const fromAppend = decideStrategy({ configured: "auto", figures: near, statusTokens: 130, changed: true, alpha: 0.2, previous: "append" });
-    const fromReplace = decideStrategy({ configured: "auto", figures: near, statusTokens: 130, changed: true, alpha: 0.2, previous: "replace" });
+    const fromAppend = decideStrategy({
+      configured: "auto",
+      figures: near,
+      statusTokens: 130,
+      changed: true,
+      alpha: 0.2,
+      previous: "append",
+    });
+    const fromReplace = decideStrategy({
+      configured: "auto",
+      figures: near,
+      statusTokens: 130,
+      changed: true,
+      alpha: 0.2,
+      previous: "replace",
+    });
     expect(fromAppend.appendCost).toBe(114);
     expect(fromAppend.replaceCost).toBe(130);
     expect(fromAppend.chosen).toBe("append");
     expect(fromReplace.chosen).toBe("replace");
-    expect(fromReplace.reason).toBe("append ≈ 114 tokens a call, replace ≈ 130: append is cheaper, but not by enough to switch");
-    const far = decideStrategy({ configured: "auto", figures: near, statusTokens: 130, changed: true, alpha: 1, previous: "append" });
+    expect(fromReplace.reason).toBe(
+      "append ≈ 114 tokens a call, replace ≈ 130: append is cheaper, but not by enough to switch",
+    );
+    const far = decideStrategy({
+      configured: "auto",
+      figures: near,
+      statusTokens: 130,
+      changed: true,
+      alpha: 1,
+      previous: "append",
+    });
     expect(far.reason).toBe("append ≈ 330 tokens a call, replace ≈ 130: replace is clearly cheaper");
     expect(far.chosen).toBe("replace");
   });
 
   it("counts the hints append sent as h, and the full status as h until one was sent", () => {
-    const first = decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 120, changed: true, alpha: 0.5 });
+    const first = decideStrategy({
+      configured: "auto",
+      figures: NO_FIGURES,
+      statusTokens: 120,
+      changed: true,
+      alpha: 0.5,
+    });
     expect(first).toMatchObject({ chosen: "append", S: 120, h: 120, p: 1, M: 1 });
     const withHint = recordHint(recordCall(NO_FIGURES, { statusTokens: 120, changed: true }), 40);
-    expect(decideStrategy({ configured: "auto", figures: withHint, statusTokens: 120, changed: false, alpha: 0.5 })).toMatchObject({ h: 40, p: 0.5, M: 2 });
+    expect(
+      decideStrategy({ configured: "auto", figures: withHint, statusTokens: 120, changed: false, alpha: 0.5 }),
+    ).toMatchObject({ h: 40, p: 0.5, M: 2 });
   });
 
   it("keeps the figures as running sums and reads stored ones defensively", () => {
@@ -122,7 +167,13 @@ describe("the strategy rules", () => {
     expect(f).toEqual({ calls: 2, updates: 1, statusTokens: 200, statuses: 2, hintTokens: 30, hints: 1 });
     expect(parseStrategyFigures(JSON.parse(JSON.stringify(f)))).toEqual(f);
     // Figures stored before hints were counted read with none.
-    expect(parseStrategyFigures({ calls: 4, updates: 2, statusTokens: 400, statuses: 4, suffixTokens: 35 })).toEqual({ ...NO_FIGURES, calls: 4, updates: 2, statusTokens: 400, statuses: 4 });
+    expect(parseStrategyFigures({ calls: 4, updates: 2, statusTokens: 400, statuses: 4, suffixTokens: 35 })).toEqual({
+      ...NO_FIGURES,
+      calls: 4,
+      updates: 2,
+      statusTokens: 400,
+      statuses: 4,
+    });
     expect(parseStrategyFigures({ ...f, calls: -1 })).toBeUndefined();
     expect(parseStrategyFigures({ ...f, hints: "2" })).toBeUndefined();
     expect(parseStrategyFigures(null)).toBeUndefined();
@@ -132,11 +183,23 @@ describe("the strategy rules", () => {
 describe("the cost model with a cache-write premium", () => {
   it("bills a new hint's and each status's first send at w (Anthropic 1.25), re-reads at α", () => {
     expect(appendCost({ p: 1, h: 100, M: 1, alpha: 0.1, writeRatio: 1.25 })).toBeCloseTo(125, 10);
-    expect(appendCost({ p: 0.5, h: 100, M: 11, alpha: 0.1, writeRatio: 1.25 })).toBeCloseTo(0.5 * 100 * (1.25 + 0.5), 10);
+    expect(appendCost({ p: 0.5, h: 100, M: 11, alpha: 0.1, writeRatio: 1.25 })).toBeCloseTo(
+      0.5 * 100 * (1.25 + 0.5),
+      10,
+    );
     expect(replaceCost({ S: 200, writeRatio: 1.25 })).toBe(250);
     expect(appendCost({ p: 1, h: 100, M: 1, alpha: 0.5 })).toBe(100);
-    const decision = decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 100, changed: true, alpha: 0.1, writeRatio: 1.25 });
+    const decision = decideStrategy({
+      configured: "auto",
+      figures: NO_FIGURES,
+      statusTokens: 100,
+      changed: true,
+      alpha: 0.1,
+      writeRatio: 1.25,
+    });
     expect(decision.writeRatio).toBe(1.25);
-    expect(decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 100, changed: true, alpha: 0.1 })).not.toHaveProperty("writeRatio");
+    expect(
+      decideStrategy({ configured: "auto", figures: NO_FIGURES, statusTokens: 100, changed: true, alpha: 0.1 }),
+    ).not.toHaveProperty("writeRatio");
   });
 });

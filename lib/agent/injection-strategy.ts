@@ -41,7 +41,14 @@ export type StrategyFigures = {
   hints: number;
 };
 
-export const NO_FIGURES: StrategyFigures = { calls: 0, updates: 0, statusTokens: 0, statuses: 0, hintTokens: 0, hints: 0 };
+export const NO_FIGURES: StrategyFigures = {
+  calls: 0,
+  updates: 0,
+  statusTokens: 0,
+  statuses: 0,
+  hintTokens: 0,
+  hints: 0,
+};
 
 export type StrategyDecision = {
   configured: InjectionStrategy;
@@ -62,7 +69,19 @@ export type StrategyDecision = {
   replaceCost: number;
 };
 
-export function appendCost({ p, h, M, alpha, writeRatio = 1 }: { p: number; h: number; M: number; alpha: number; writeRatio?: number }): number {
+export function appendCost({
+  p,
+  h,
+  M,
+  alpha,
+  writeRatio = 1,
+}: {
+  p: number;
+  h: number;
+  M: number;
+  alpha: number;
+  writeRatio?: number;
+}): number {
   return p * h * (writeRatio + (alpha * Math.max(0, M - 1)) / 2);
 }
 
@@ -91,8 +110,12 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export type MeasuredCache = { calls: number; inputTokens: number; cachedInputTokens: number };
 
 /** α for the next decision: measured once MEASURED_CALLS_MIN calls reported, else the price list's. */
-export function alphaFor(priceRatio: number, measured?: MeasuredCache): { alpha: number; from: StrategyDecision["alphaFrom"] } {
-  if (!measured || measured.calls < MEASURED_CALLS_MIN || measured.inputTokens <= 0) return { alpha: priceRatio, from: "prices" };
+export function alphaFor(
+  priceRatio: number,
+  measured?: MeasuredCache,
+): { alpha: number; from: StrategyDecision["alphaFrom"] } {
+  if (!measured || measured.calls < MEASURED_CALLS_MIN || measured.inputTokens <= 0)
+    return { alpha: priceRatio, from: "prices" };
   return { alpha: measuredAlpha(measured.cachedInputTokens / measured.inputTokens, priceRatio), from: "measured" };
 }
 
@@ -125,8 +148,21 @@ export function decideStrategy({
   const h = round(next.hints ? next.hintTokens / next.hints : S);
   const p = round(next.updates / next.calls);
   const M = next.calls;
-  const costs = { appendCost: round(appendCost({ p, h, M, alpha, writeRatio })), replaceCost: round(replaceCost({ S, writeRatio })) };
-  const base = { configured, S, h, p, M, alpha: round(alpha), alphaFrom, ...(writeRatio === 1 ? {} : { writeRatio: round(writeRatio) }), ...costs };
+  const costs = {
+    appendCost: round(appendCost({ p, h, M, alpha, writeRatio })),
+    replaceCost: round(replaceCost({ S, writeRatio })),
+  };
+  const base = {
+    configured,
+    S,
+    h,
+    p,
+    M,
+    alpha: round(alpha),
+    alphaFrom,
+    ...(writeRatio === 1 ? {} : { writeRatio: round(writeRatio) }),
+    ...costs,
+  };
   if (configured !== "auto") return { ...base, chosen: configured, reason: `configured: ${configured}` };
   const figuresText = `append ≈ ${costs.appendCost} tokens a call, replace ≈ ${costs.replaceCost}`;
   const current = previous ?? "append";
@@ -142,7 +178,10 @@ export function decideStrategy({
 }
 
 /** The figures after a call: its status measured, and the update counted when the state changed. */
-export function recordCall(figures: StrategyFigures, { statusTokens, changed }: { statusTokens: number; changed: boolean }): StrategyFigures {
+export function recordCall(
+  figures: StrategyFigures,
+  { statusTokens, changed }: { statusTokens: number; changed: boolean },
+): StrategyFigures {
   return {
     ...figures,
     calls: figures.calls + 1,

@@ -3,12 +3,36 @@ import { canonicalDefinition, driftOf, lineDiff, parseDefinition } from "./mcp-d
 
 describe("MCP tool drift", () => {
   it("gives the same text for the same definition whatever its keys' order, and another for any change", () => {
-    const one = canonicalDefinition({ description: "Echo", inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } }, annotations: { readOnlyHint: true } });
-    const two = canonicalDefinition({ annotations: { readOnlyHint: true }, inputSchema: { properties: { b: { type: "number" }, a: { type: "string" } }, type: "object" }, description: "Echo" });
+    const one = canonicalDefinition({
+      description: "Echo",
+      inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } },
+      annotations: { readOnlyHint: true },
+    });
+    const two = canonicalDefinition({
+      annotations: { readOnlyHint: true },
+      inputSchema: { properties: { b: { type: "number" }, a: { type: "string" } }, type: "object" },
+      description: "Echo",
+    });
     expect(two).toBe(one);
-    expect(canonicalDefinition({ description: "Echo.", inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } }, annotations: { readOnlyHint: true } })).not.toBe(one);
-    expect(canonicalDefinition({ description: "Echo", inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } }, annotations: { readOnlyHint: false } })).not.toBe(one);
-    expect(parseDefinition(one)).toEqual({ description: "Echo", inputSchema: { properties: { a: { type: "string" }, b: { type: "number" } }, type: "object" }, annotations: { readOnlyHint: true } });
+    expect(
+      canonicalDefinition({
+        description: "Echo.",
+        inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } },
+        annotations: { readOnlyHint: true },
+      }),
+    ).not.toBe(one);
+    expect(
+      canonicalDefinition({
+        description: "Echo",
+        inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "number" } } },
+        annotations: { readOnlyHint: false },
+      }),
+    ).not.toBe(one);
+    expect(parseDefinition(one)).toEqual({
+      description: "Echo",
+      inputSchema: { properties: { a: { type: "string" }, b: { type: "number" } }, type: "object" },
+      annotations: { readOnlyHint: true },
+    });
   });
 
   it("reads a damaged stored text as an empty definition, and survives a deeply nested schema", () => {

@@ -23,17 +23,31 @@ function sorted(value: unknown, depth = 0): unknown {
 
 /** The definition as one canonical text: the same definition gives the same text whatever its keys' order. */
 export function canonicalDefinition(tool: McpToolShape): string {
-  return JSON.stringify(sorted({ description: tool.description ?? "", inputSchema: tool.inputSchema ?? {}, annotations: tool.annotations ?? {} }), null, 2);
+  return JSON.stringify(
+    sorted({
+      description: tool.description ?? "",
+      inputSchema: tool.inputSchema ?? {},
+      annotations: tool.annotations ?? {},
+    }),
+    null,
+    2,
+  );
 }
 
 /** The stored text of a definition back into its parts (defensive: a damaged text is an empty definition). */
-export function parseDefinition(text: string): { description: string; inputSchema: unknown; annotations: McpAnnotations } {
+export function parseDefinition(text: string): {
+  description: string;
+  inputSchema: unknown;
+  annotations: McpAnnotations;
+} {
   try {
     const value = JSON.parse(text) as { description?: unknown; inputSchema?: unknown; annotations?: unknown };
     return {
       description: typeof value.description === "string" ? value.description : "",
       inputSchema: value.inputSchema && typeof value.inputSchema === "object" ? value.inputSchema : {},
-      annotations: (value.annotations && typeof value.annotations === "object" ? value.annotations : {}) as McpAnnotations,
+      annotations: (value.annotations && typeof value.annotations === "object"
+        ? value.annotations
+        : {}) as McpAnnotations,
     };
   } catch {
     return { description: "", inputSchema: {}, annotations: {} };
@@ -43,7 +57,11 @@ export function parseDefinition(text: string): { description: string; inputSchem
 export type DriftState = { state: "new" } | { state: "same" } | { state: "changed"; approved: string };
 
 /** How the definition seen now compares with the approved one (none stored: seen for the first time). */
-export function driftOf(approvedHash: string | undefined, currentHash: string, approved: string | undefined): DriftState {
+export function driftOf(
+  approvedHash: string | undefined,
+  currentHash: string,
+  approved: string | undefined,
+): DriftState {
   if (approvedHash === undefined) return { state: "new" };
   return approvedHash === currentHash ? { state: "same" } : { state: "changed", approved: approved ?? "" };
 }
@@ -54,9 +72,15 @@ export type DiffLine = { kind: "same" | "removed" | "added"; text: string };
 export function lineDiff(before: string, after: string): DiffLine[] {
   const a = before.split("\n");
   const b = after.split("\n");
-  if (a.length * b.length > 4_000_000) return [...a.map((text) => ({ kind: "removed" as const, text })), ...b.map((text) => ({ kind: "added" as const, text }))];
+  if (a.length * b.length > 4_000_000)
+    return [
+      ...a.map((text) => ({ kind: "removed" as const, text })),
+      ...b.map((text) => ({ kind: "added" as const, text })),
+    ];
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: DiffLine[] = [];
   let i = 0;
   let j = 0;

@@ -19,7 +19,13 @@ export const MCP_DESCRIPTION_MAX_CHARS = 1_024;
 export const TOOL_NAME_MAX_CHARS = 64;
 
 /** MCP's tool annotations (hints the server gives; a server may lie, so only readOnlyHint relaxes anything). */
-export type McpAnnotations = { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+export type McpAnnotations = {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
 
 /** `mcp__<server>__<tool>`, the tool's own name reduced to what providers accept, or null when it cannot fit. */
 export function mcpToolName(server: string, tool: string): string | null {
@@ -55,7 +61,8 @@ export function cleanAnnotations(value: unknown): McpAnnotations {
   const v = value as Record<string, unknown>;
   const out: McpAnnotations = {};
   if (typeof v.title === "string") out.title = v.title.slice(0, 200);
-  for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) if (typeof v[key] === "boolean") out[key] = v[key];
+  for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+    if (typeof v[key] === "boolean") out[key] = v[key];
   return out;
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isLeftOutTool, leftOutMessage, MCP_SCHEMA_MAX_DEPTH, mcpToolsBudget, measureJson, withinBudget } from "./mcp-tool-caps.ts";
+import {
+  isLeftOutTool,
+  leftOutMessage,
+  MCP_SCHEMA_MAX_DEPTH,
+  mcpToolsBudget,
+  measureJson,
+  withinBudget,
+} from "./mcp-tool-caps.ts";
 
 /** An object nested `levels` deep (JSON.stringify cannot write one of 20,000; building it needs no recursion). */
 function nested(levels: number): Record<string, unknown> {
@@ -28,7 +35,9 @@ describe("measureJson", () => {
     const value = { type: "object", properties: { a: { type: "string", enum: ["x", "y"] }, n: [1, true, null] } };
     const { chars } = measureJson(value, { maxDepth: 10, maxChars: 10_000 });
     expect(chars).toBe(JSON.stringify(value).length);
-    expect(measureJson({ s: "é\n\"" }, { maxDepth: 10, maxChars: 100 }).chars).toBeLessThanOrEqual(JSON.stringify({ s: "é\n\"" }).length);
+    expect(measureJson({ s: 'é\n"' }, { maxDepth: 10, maxChars: 100 }).chars).toBeLessThanOrEqual(
+      JSON.stringify({ s: 'é\n"' }).length,
+    );
     const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, "v"]));
     const big = measureJson(wide, { maxDepth: 10, maxChars: 1_000 });
     expect(big.tooDeep).toBe(false);
@@ -71,8 +80,12 @@ describe("left-out tools", () => {
 
   it("says why in one sentence, with the window's figures for the window share", () => {
     expect(leftOutMessage({ reason: "schema-depth" })).toBe("Its input schema nests deeper than 32 levels.");
-    expect(leftOutMessage({ reason: "definition-size" })).toBe("Its definition is larger than the 16 KiB one tool may take.");
+    expect(leftOutMessage({ reason: "definition-size" })).toBe(
+      "Its definition is larger than the 16 KiB one tool may take.",
+    );
     expect(leftOutMessage({ reason: "server-cap" })).toContain("the first 128 in its order are offered");
-    expect(leftOutMessage({ reason: "window-share", window: 8_192 })).toBe("The MCP tools may take at most 25 % of the model's context window (2,048 of 8,192 tokens).");
+    expect(leftOutMessage({ reason: "window-share", window: 8_192 })).toBe(
+      "The MCP tools may take at most 25 % of the model's context window (2,048 of 8,192 tokens).",
+    );
   });
 });

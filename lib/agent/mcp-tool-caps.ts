@@ -18,16 +18,26 @@ export type McpLeftOutReason = "name" | "schema-depth" | "definition-size" | "se
 /** A tool left out of a conversation's list: the server's own name of it, and why (`window`: the window it missed). */
 export type LeftOutMcpTool = { server: string; tool: string; reason: McpLeftOutReason; window?: number };
 
-export const MCP_LEFT_OUT_REASONS: readonly McpLeftOutReason[] = ["name", "schema-depth", "definition-size", "server-cap", "window-share"];
+export const MCP_LEFT_OUT_REASONS: readonly McpLeftOutReason[] = [
+  "name",
+  "schema-depth",
+  "definition-size",
+  "server-cap",
+  "window-share",
+];
 
 /** The tokens the MCP tools of a conversation on a window of `contextWindow` tokens may take together. */
-export const mcpToolsBudget = (contextWindow: number): number => Math.max(0, Math.floor(contextWindow * MCP_TOOLS_WINDOW_SHARE));
+export const mcpToolsBudget = (contextWindow: number): number =>
+  Math.max(0, Math.floor(contextWindow * MCP_TOOLS_WINDOW_SHARE));
 
 /**
  * A JSON value's nesting (arrays and objects; the value itself is level 1) against `maxDepth`, and a lower bound of its
  * JSON text's length, walked with a stack of its own and given up once past `maxChars`.
  */
-export function measureJson(value: unknown, { maxDepth, maxChars }: { maxDepth: number; maxChars: number }): { tooDeep: boolean; chars: number } {
+export function measureJson(
+  value: unknown,
+  { maxDepth, maxChars }: { maxDepth: number; maxChars: number },
+): { tooDeep: boolean; chars: number } {
   const stack: Array<[value: unknown, depth: number]> = [[value, 1]];
   let chars = 0;
   while (stack.length && chars <= maxChars) {
@@ -57,7 +67,11 @@ export function measureJson(value: unknown, { maxDepth, maxChars }: { maxDepth: 
  * The tools that fit `budget` tokens together, in order: each that fits is taken, one that does not is left out and
  * the next is tried (a big tool does not keep the smaller ones after it out).
  */
-export function withinBudget<T>(tools: readonly T[], tokensOf: (tool: T) => number, budget: number): { kept: T[]; left: T[] } {
+export function withinBudget<T>(
+  tools: readonly T[],
+  tokensOf: (tool: T) => number,
+  budget: number,
+): { kept: T[]; left: T[] } {
   const kept: T[] = [];
   const left: T[] = [];
   let used = 0;
@@ -74,7 +88,12 @@ export function withinBudget<T>(tools: readonly T[], tokensOf: (tool: T) => numb
 /** Whether a stored value is a left-out tool (a row written by another version is read defensively). */
 export function isLeftOutTool(value: unknown): value is LeftOutMcpTool {
   const v = value as Partial<LeftOutMcpTool> | null;
-  return !!v && typeof v.server === "string" && typeof v.tool === "string" && MCP_LEFT_OUT_REASONS.includes(v.reason as McpLeftOutReason);
+  return (
+    !!v &&
+    typeof v.server === "string" &&
+    typeof v.tool === "string" &&
+    MCP_LEFT_OUT_REASONS.includes(v.reason as McpLeftOutReason)
+  );
 }
 
 /** Why a tool was left out, in a sentence about one tool (the status view's words). */

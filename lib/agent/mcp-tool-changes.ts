@@ -6,12 +6,25 @@
 import { hashText } from "./cache-breaks.ts";
 import { bulletReminder } from "./hints/render-hint.ts";
 import { oneLine } from "./hints/neutralize-tags.ts";
-import { type LeftOutMcpTool, MCP_SCHEMA_MAX_DEPTH, MCP_TOOL_MAX_CHARS, MCP_TOOLS_PER_SERVER, MCP_TOOLS_WINDOW_SHARE, mcpToolsBudget } from "./mcp-tool-caps.ts";
+import {
+  type LeftOutMcpTool,
+  MCP_SCHEMA_MAX_DEPTH,
+  MCP_TOOL_MAX_CHARS,
+  MCP_TOOLS_PER_SERVER,
+  MCP_TOOLS_WINDOW_SHARE,
+  mcpToolsBudget,
+} from "./mcp-tool-caps.ts";
 import { mcpToolName } from "./mcp-rules.ts";
 import { escapeWorkspaceText } from "./system-prompt/workspace.ts";
 
 /** A tool as the model is offered it (lib/ai/mcp/mcp-tool-list.ts's FixedMcpTool has this shape). */
-export type OfferedMcpTool = { name: string; server: string; description: string; inputSchema: unknown; annotations: unknown };
+export type OfferedMcpTool = {
+  name: string;
+  server: string;
+  description: string;
+  inputSchema: unknown;
+  annotations: unknown;
+};
 
 /** An enabled server as the workspace knows it now; `tools` null: never listed yet (added, not reached). */
 export type CatalogServer = { name: string; tools: readonly OfferedMcpTool[] | null };
@@ -45,7 +58,11 @@ const definitionOf = (t: OfferedMcpTool) => JSON.stringify(sortedKeys([t.descrip
  * From the conversation's list to the workspace's tools now: servers first (in catalog order), then tools. The tools
  * the list left out (`leftOut`) are not news, nor is a server all of whose tools it left out.
  */
-export function diffMcpTools(fixed: readonly OfferedMcpTool[], catalog: readonly CatalogServer[], leftOut: readonly Pick<LeftOutMcpTool, "server" | "tool">[] = []): McpToolChange[] {
+export function diffMcpTools(
+  fixed: readonly OfferedMcpTool[],
+  catalog: readonly CatalogServer[],
+  leftOut: readonly Pick<LeftOutMcpTool, "server" | "tool">[] = [],
+): McpToolChange[] {
   const changes: McpToolChange[] = [];
   const fixedServers = new Set(fixed.map((t) => t.server));
   const knownServers = new Set([...fixedServers, ...leftOut.map((t) => t.server)]);
@@ -55,7 +72,11 @@ export function diffMcpTools(fixed: readonly OfferedMcpTool[], catalog: readonly
     if (knownServers.has(server.name)) continue;
     // Never listed (just added, or never reached): nothing to offer yet; it is told once its tools are listed.
     if (!server.tools || server.tools.length === 0) continue;
-    changes.push({ kind: "server-added", server: server.name, tools: server.tools.map((t) => ({ name: t.name, description: t.description })) });
+    changes.push({
+      kind: "server-added",
+      server: server.name,
+      tools: server.tools.map((t) => ({ name: t.name, description: t.description })),
+    });
   }
   for (const name of fixedServers) if (!enabled.has(name)) changes.push({ kind: "server-removed", server: name });
   for (const server of catalog) {
@@ -66,7 +87,8 @@ export function diffMcpTools(fixed: readonly OfferedMcpTool[], catalog: readonly
       if (notOffered.has(tool.name)) continue;
       const old = before.get(tool.name);
       if (!old) changes.push({ kind: "tool-added", name: tool.name, description: tool.description });
-      else if (definitionOf(old) !== definitionOf(tool)) changes.push({ kind: "tool-changed", name: tool.name, description: tool.description });
+      else if (definitionOf(old) !== definitionOf(tool))
+        changes.push({ kind: "tool-changed", name: tool.name, description: tool.description });
     }
     for (const name of before.keys()) if (!now.has(name)) changes.push({ kind: "tool-removed", name });
   }
@@ -80,8 +102,7 @@ const text = (value: string, max: number) => {
 
 function describeMcpChange(change: McpToolChange): string {
   switch (change.kind) {
-    case "server-added":
-    {
+    case "server-added": {
       // Names only (the descriptions come with the tools): a hint stays small in any window.
       const names = change.tools.slice(0, SERVER_NAMES_SHOWN).map((t) => text(t.name, 128));
       const more = change.tools.length - names.length;
@@ -101,7 +122,8 @@ function describeMcpChange(change: McpToolChange): string {
 /** A few words for the chip ("MCP: server github added, tool mcp__fs__read removed"). */
 export function summarizeMcpChanges(changes: readonly McpToolChange[]): string {
   const words = changes.map((c) => {
-    if (c.kind === "server-added" || c.kind === "server-removed") return `server ${text(c.server, 40)} ${c.kind.slice(7)}`;
+    if (c.kind === "server-added" || c.kind === "server-removed")
+      return `server ${text(c.server, 40)} ${c.kind.slice(7)}`;
     return `tool ${text(c.name, 60)} ${c.kind.slice(5)}`;
   });
   const shown = words.slice(0, 4).join(", ");
@@ -112,7 +134,10 @@ const HEAD =
   'The MCP tools of this workspace changed since this conversation\'s tool list was fixed. Your tools stay as they are for now: the new and changed ones cannot be called yet; they arrive at the next compression, or sooner if the person chooses "Use the new tools now".';
 
 /** The hint, at most HINT_MAX_CHARS; changes that do not fit are counted. */
-export function renderMcpToolsHint(changes: readonly McpToolChange[]): { fields: Record<string, string>; text: string } {
+export function renderMcpToolsHint(changes: readonly McpToolChange[]): {
+  fields: Record<string, string>;
+  text: string;
+} {
   const more = (n: number) => `- … and ${n} more change${n === 1 ? "" : "s"}.`;
   return {
     fields: { changes: summarizeMcpChanges(changes), [MCP_CHANGES_FIELD]: String(changes.length) },
@@ -135,23 +160,41 @@ const LEFT_OUT_HEAD =
 function leftOutWhy(reason: LeftOutMcpTool["reason"], window: number | undefined): [one: string, many: string] {
   switch (reason) {
     case "server-cap":
-      return [`, over the ${MCP_TOOLS_PER_SERVER} tools one server may offer`, `, over the ${MCP_TOOLS_PER_SERVER} tools one server may offer`];
+      return [
+        `, over the ${MCP_TOOLS_PER_SERVER} tools one server may offer`,
+        `, over the ${MCP_TOOLS_PER_SERVER} tools one server may offer`,
+      ];
     case "window-share": {
       const share = `: the MCP tools may take at most ${Math.round(MCP_TOOLS_WINDOW_SHARE * 100)} % of this model's ${window ? `${window.toLocaleString("en-US")}-token window (${mcpToolsBudget(window).toLocaleString("en-US")} tokens)` : "context window"}`;
       return [share, share];
     }
     case "schema-depth":
-      return [`: its input schema nests deeper than ${MCP_SCHEMA_MAX_DEPTH} levels`, `: their input schemas nest deeper than ${MCP_SCHEMA_MAX_DEPTH} levels`];
+      return [
+        `: its input schema nests deeper than ${MCP_SCHEMA_MAX_DEPTH} levels`,
+        `: their input schemas nest deeper than ${MCP_SCHEMA_MAX_DEPTH} levels`,
+      ];
     case "definition-size":
-      return [`: its definition is larger than the ${MCP_TOOL_MAX_CHARS / 1024} KiB one tool may take`, `: their definitions are larger than the ${MCP_TOOL_MAX_CHARS / 1024} KiB one tool may take`];
+      return [
+        `: its definition is larger than the ${MCP_TOOL_MAX_CHARS / 1024} KiB one tool may take`,
+        `: their definitions are larger than the ${MCP_TOOL_MAX_CHARS / 1024} KiB one tool may take`,
+      ];
     case "name":
-      return [": its name cannot be offered (not unique, or too long as mcp__<server>__<tool>)", ": their names cannot be offered (not unique, or too long as mcp__<server>__<tool>)"];
+      return [
+        ": its name cannot be offered (not unique, or too long as mcp__<server>__<tool>)",
+        ": their names cannot be offered (not unique, or too long as mcp__<server>__<tool>)",
+      ];
   }
 }
 
 /** The hint telling which tools the list left out, grouped by server and reason in the list's order, at most HINT_MAX_CHARS. */
-export function renderMcpLeftOutHint(leftOut: readonly LeftOutMcpTool[]): { fields: Record<string, string>; text: string } {
-  const groups = new Map<string, { server: string; reason: LeftOutMcpTool["reason"]; window?: number; tools: string[] }>();
+export function renderMcpLeftOutHint(leftOut: readonly LeftOutMcpTool[]): {
+  fields: Record<string, string>;
+  text: string;
+} {
+  const groups = new Map<
+    string,
+    { server: string; reason: LeftOutMcpTool["reason"]; window?: number; tools: string[] }
+  >();
   for (const t of leftOut) {
     const key = `${t.server}\u0000${t.reason}`;
     const group = groups.get(key) ?? { server: t.server, reason: t.reason, window: t.window, tools: [] };
@@ -169,7 +212,16 @@ export function renderMcpLeftOutHint(leftOut: readonly LeftOutMcpTool[]): { fiel
   for (const t of leftOut) perServer.set(t.server, (perServer.get(t.server) ?? 0) + 1);
   const counts = [...perServer].map(([server, n]) => `${text(server, 40)} ${n.toLocaleString("en-US")}`);
   return {
-    fields: { [MCP_LEFT_OUT_FIELD]: counts.length > 4 ? `${counts.slice(0, 4).join(", ")}, and ${counts.length - 4} more servers` : counts.join(", ") },
-    text: bulletReminder(LEFT_OUT_HEAD, lines, (n) => `- … and ${n} more group${n === 1 ? "" : "s"} of tools left out.`),
+    fields: {
+      [MCP_LEFT_OUT_FIELD]:
+        counts.length > 4
+          ? `${counts.slice(0, 4).join(", ")}, and ${counts.length - 4} more servers`
+          : counts.join(", "),
+    },
+    text: bulletReminder(
+      LEFT_OUT_HEAD,
+      lines,
+      (n) => `- … and ${n} more group${n === 1 ? "" : "s"} of tools left out.`,
+    ),
   };
 }

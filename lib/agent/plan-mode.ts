@@ -16,7 +16,6 @@ export const PLAN_MAX_CHARS = 50_000;
 export const PLAN_VERSIONS_KEPT = 50;
 export const MODE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Mode" };
 
-
 /** Whether a tool with this access refuses in this mode. */
 export function refusesInMode(access: ToolAccess, mode: ConversationMode): boolean {
   return mode === "plan" && access === "write";
@@ -24,7 +23,10 @@ export function refusesInMode(access: ToolAccess, mode: ConversationMode): boole
 
 /** The refusal's text (its first line names the error type; the caller adds the arguments and the call counter); a
  * subagent's (`child`) advice does not send it to PlanWrite. */
-export function planModeRefusal(toolName: string, { child = false }: { child?: boolean } = {}): { type: string; text: string; advice: string } {
+export function planModeRefusal(
+  toolName: string,
+  { child = false }: { child?: boolean } = {},
+): { type: string; text: string; advice: string } {
   return {
     type: "PlanModeError",
     text: `PlanModeError: PLAN MODE is on (read-only): ${toolName} would change the conversation's state, so it was not run and nothing changed.`,
@@ -62,7 +64,8 @@ const BUILD_PREFIX = "You have switched from PLAN to BUILD mode; the read-only r
 // A subagent has no PlanWrite and no plan of its own: it investigates for the agent that plans, and reports.
 const CHILD_PLAN_TEXT =
   "PLAN MODE is active (read-only) in the conversation that started you. Investigate and report what you find in your answer, but do NOT modify tasks or anything else: every tool that writes refuses while planning. The agent that started you drafts the plan from your findings.";
-const CHILD_BUILD_TEXT = "The plan was approved and BUILD mode is on again; the read-only restriction is lifted. Go on with your task.";
+const CHILD_BUILD_TEXT =
+  "The plan was approved and BUILD mode is on again; the read-only restriction is lifted. Go on with your task.";
 
 /** The plan's text as the reminder carries it: neutralised (it is model and person text) and cut to its share. */
 export function planExcerpt(content: string, max = PLAN_IN_REMINDER_MAX_CHARS): string {
@@ -81,8 +84,16 @@ export type ApprovedPlan = { content: string; version: number };
  * child does while the person plans, and carries no plan. The reminder names the plan's
  * version and carries its start; PlanRead reads the whole of it (a plan holds up to PLAN_MAX_CHARS).
  */
-export function renderModeReminder(mode: ConversationMode, plan?: ApprovedPlan | null, { child = false }: { child?: boolean } = {}): ModeReminder {
-  if (child) return { fields: { mode }, text: `<system-reminder>\n${mode === "plan" ? CHILD_PLAN_TEXT : CHILD_BUILD_TEXT}\n</system-reminder>` };
+export function renderModeReminder(
+  mode: ConversationMode,
+  plan?: ApprovedPlan | null,
+  { child = false }: { child?: boolean } = {},
+): ModeReminder {
+  if (child)
+    return {
+      fields: { mode },
+      text: `<system-reminder>\n${mode === "plan" ? CHILD_PLAN_TEXT : CHILD_BUILD_TEXT}\n</system-reminder>`,
+    };
   if (mode === "plan") {
     return { fields: { mode: "plan" }, text: `<system-reminder>\n${PLAN_TEXT}\n</system-reminder>` };
   }
@@ -93,6 +104,9 @@ export function renderModeReminder(mode: ConversationMode, plan?: ApprovedPlan |
       ? `${BUILD_PREFIX} An approved plan exists (version ${plan.version}, ${size}; PlanRead reads it whole):\n<approved-plan>\n${planExcerpt(content)}\n</approved-plan>\nCarry it out: turn its steps into tasks (TaskCreate) and work through them, keeping the task list up to date.`
       : `${BUILD_PREFIX} No plan was written; go ahead with the person's request.`;
   const text = `<system-reminder>\n${body}\n</system-reminder>`;
-  const fields: Record<string, string> = plan && content ? { mode: "build", plan: "approved", version: String(plan.version) } : { mode: "build", plan: "none" };
+  const fields: Record<string, string> =
+    plan && content
+      ? { mode: "build", plan: "approved", version: String(plan.version) }
+      : { mode: "build", plan: "none" };
   return { fields, text };
 }

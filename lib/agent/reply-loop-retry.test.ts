@@ -6,7 +6,10 @@ import type { ChatChunk, RetryData } from "../chat-message.ts";
 import { retryDelayMs } from "./provider-retry.ts";
 import { runReply } from "./reply-loop.ts";
 
-const usage = { inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 const ok = () => ({
   stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
     { type: "text-start", id: "t" },
@@ -38,7 +41,15 @@ function failingModel(...errors: Error[]) {
 
 async function reply(model: MockLanguageModelV4, extra: { maxRetries?: number; abortSignal?: AbortSignal } = {}) {
   const chunks: ChatChunk[] = [];
-  const outcome = await runReply({ model, instructions: "S", history: [{ role: "user", content: "hi" }], replyId: "r1", emit: (c) => chunks.push(c), retryBaseMs: 5, ...extra });
+  const outcome = await runReply({
+    model,
+    instructions: "S",
+    history: [{ role: "user", content: "hi" }],
+    replyId: "r1",
+    emit: (c) => chunks.push(c),
+    retryBaseMs: 5,
+    ...extra,
+  });
   const retries = chunks.filter((c) => c.type === "data-retry").map((c) => (c as { data: RetryData }).data);
   return { outcome, chunks, retries };
 }

@@ -31,7 +31,11 @@ function toolStep(): { stream: ReadableStream<LanguageModelV4StreamPart> } {
 }
 
 const echo = tool({
-  inputSchema: jsonSchema<{ value: string }>({ type: "object", properties: { value: { type: "string" } }, required: ["value"] }),
+  inputSchema: jsonSchema<{ value: string }>({
+    type: "object",
+    properties: { value: { type: "string" } },
+    required: ["value"],
+  }),
   execute: async ({ value }) => `echo: ${value}`,
 });
 
@@ -74,7 +78,12 @@ describe("runReply", () => {
             {
               type: "data-hint",
               id: "h1",
-              data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: "<system-reminder>X</system-reminder>", createdAt: "t" },
+              data: {
+                source: { label: "System", sublabel: "Runtime State" },
+                fields: {},
+                text: "<system-reminder>X</system-reminder>",
+                createdAt: "t",
+              },
             },
           ],
         };
@@ -95,7 +104,12 @@ describe("runReply", () => {
     const hint: ChatChunk = {
       type: "data-hint",
       id: "h1",
-      data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: "<system-reminder>X</system-reminder>", createdAt: "t" },
+      data: {
+        source: { label: "System", sublabel: "Runtime State" },
+        fields: {},
+        text: "<system-reminder>X</system-reminder>",
+        createdAt: "t",
+      },
     };
     const outcome = await runReply({
       model,
@@ -135,7 +149,9 @@ describe("runReply", () => {
   });
 
   it("gives up on a provider that sends nothing within idleTimeoutMs", async () => {
-    const model = new MockLanguageModelV4({ doStream: { stream: new ReadableStream<LanguageModelV4StreamPart>({ start() {} }) } });
+    const model = new MockLanguageModelV4({
+      doStream: { stream: new ReadableStream<LanguageModelV4StreamPart>({ start() {} }) },
+    });
     const outcome = await runReply({
       model,
       instructions: "S",
@@ -150,11 +166,23 @@ describe("runReply", () => {
 
   it("does not count a tool's own running time as the provider's silence", async () => {
     const slow = tool({
-      inputSchema: jsonSchema<{ value: string }>({ type: "object", properties: { value: { type: "string" } }, required: ["value"] }),
+      inputSchema: jsonSchema<{ value: string }>({
+        type: "object",
+        properties: { value: { type: "string" } },
+        required: ["value"],
+      }),
       execute: async ({ value }) => new Promise<string>((resolve) => setTimeout(() => resolve(`slow: ${value}`), 300)),
     });
     const model = new MockLanguageModelV4({ doStream: [toolStep(), textStep("done")] });
-    const outcome = await runReply({ model, instructions: "S", history: [{ role: "user", content: "go" }], replyId: "r1", tools: { echo: slow }, emit: () => {}, idleTimeoutMs: 100 });
+    const outcome = await runReply({
+      model,
+      instructions: "S",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r1",
+      tools: { echo: slow },
+      emit: () => {},
+      idleTimeoutMs: 100,
+    });
     expect(outcome.status).toBe("complete");
     expect(outcome.reply.parts[1]).toMatchObject({ state: "output-available", output: "slow: x" });
   });
@@ -163,7 +191,14 @@ describe("runReply", () => {
     const controller = new AbortController();
     controller.abort();
     const model = new MockLanguageModelV4({ doStream: [textStep("never")] });
-    const outcome = await runReply({ model, instructions: "S", history: [], replyId: "r1", emit: () => {}, abortSignal: controller.signal });
+    const outcome = await runReply({
+      model,
+      instructions: "S",
+      history: [],
+      replyId: "r1",
+      emit: () => {},
+      abortSignal: controller.signal,
+    });
     expect(outcome.status).toBe("incomplete");
     expect(outcome.error).toBe("Stopped.");
     expect(model.doStreamCalls).toHaveLength(0);
@@ -173,7 +208,14 @@ describe("runReply", () => {
     const controller = new AbortController();
     controller.abort("The server restarted.");
     const model = new MockLanguageModelV4({ doStream: [textStep("never")] });
-    const outcome = await runReply({ model, instructions: "S", history: [], replyId: "r1", emit: () => {}, abortSignal: controller.signal });
+    const outcome = await runReply({
+      model,
+      instructions: "S",
+      history: [],
+      replyId: "r1",
+      emit: () => {},
+      abortSignal: controller.signal,
+    });
     expect(outcome).toMatchObject({ status: "incomplete", error: "The server restarted." });
   });
 });

@@ -1,7 +1,15 @@
 // The reply loop: one streamText call per reasoning step, driven by hand so that the harness decides what goes into
 // every call (hints are appended between steps at a deterministic position) and every chunk is folded into the
 // assistant message that gets persisted.
-import { type Instructions, type LanguageModel, type ModelMessage, streamText, type ToolCallRepairFunction, type ToolSet, toUIMessageChunk } from "ai";
+import {
+  type Instructions,
+  type LanguageModel,
+  type ModelMessage,
+  streamText,
+  type ToolCallRepairFunction,
+  type ToolSet,
+  toUIMessageChunk,
+} from "ai";
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { describeError } from "./describe-error.ts";
@@ -28,7 +36,12 @@ export type BeforeStepResult = {
 };
 
 /** A call's figures; `inputTokens` counts all input, `cachedInputTokens` (read) and `cacheWriteTokens` included. */
-export type StepUsage = { inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
+export type StepUsage = {
+  inputTokens?: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+};
 
 /** What one model call sends, as the provider's options may mark it (cache breakpoints). */
 export type CallPrompt = { instructions: Instructions; messages: ModelMessage[] };
@@ -89,7 +102,11 @@ export type ReplyOptions = {
    * Whether a tool call waits for the person (the AI SDK's tool approval: the call becomes a tool part in state
    * `approval-requested` and is not run); undefined or "not-applicable" runs it.
    */
-  toolApproval?: (call: { toolName: string; toolCallId: string; input: unknown }) => Promise<"user-approval" | "not-applicable" | undefined> | "user-approval" | "not-applicable" | undefined;
+  toolApproval?: (call: {
+    toolName: string;
+    toolCallId: string;
+    input: unknown;
+  }) => Promise<"user-approval" | "not-applicable" | undefined> | "user-approval" | "not-applicable" | undefined;
   /**
    * Waits for the person's answers to the calls of a step that wait (stored, so any tab or instance may answer).
    * An approved call then runs (its result reaches the model as any tool's); a denied one gets `errorText` as its
@@ -102,9 +119,19 @@ export type ReplyOptions = {
   /** After every model call that finished, before its outcome is judged (also a call cut at its token limit). */
   onModelCall?: (event: ModelCallEvent) => Promise<void> | void;
   /** `final`: the reply ends with this step (no tool calls to answer). */
-  onStepEnd?: (event: { stepIndex: number; usage: StepUsage; reply: ChatMessage; final: boolean }) => Promise<void> | void;
+  onStepEnd?: (event: {
+    stepIndex: number;
+    usage: StepUsage;
+    reply: ChatMessage;
+    final: boolean;
+  }) => Promise<void> | void;
   /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
-  checkpoint?: { everyMs: number; save: (reply: ChatMessage) => Promise<void>; now?: () => number; onError?: (error: unknown) => void };
+  checkpoint?: {
+    everyMs: number;
+    save: (reply: ChatMessage) => Promise<void>;
+    now?: () => number;
+    onError?: (error: unknown) => void;
+  };
 };
 
 /** Why a call that waited for the person was not run when its reply was stopped first (its part's approval.reason). */
@@ -136,7 +163,18 @@ type CallResult = {
   contentType?: string;
 };
 
-type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "unrunToolError" | "abortSignal" | "idleTimeoutMs" | "maxOutputTokens" | "markCall" | "toolApproval"> & {
+type CallOptions = Pick<
+  ReplyOptions,
+  | "model"
+  | "tools"
+  | "repairToolCall"
+  | "unrunToolError"
+  | "abortSignal"
+  | "idleTimeoutMs"
+  | "maxOutputTokens"
+  | "markCall"
+  | "toolApproval"
+> & {
   instructions: string;
   messages: ModelMessage[];
   send: (chunk: ChatChunk) => void;
@@ -146,8 +184,21 @@ type CallOptions = Pick<ReplyOptions, "model" | "tools" | "repairToolCall" | "un
 
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
 async function streamCall(options: CallOptions): Promise<CallResult> {
-  const { model, tools, repairToolCall, unrunToolError, abortSignal, idleTimeoutMs, maxOutputTokens, send, budget, toolApproval } = options;
-  const { instructions, messages } = options.markCall ? options.markCall(options.instructions, options.messages) : options;
+  const {
+    model,
+    tools,
+    repairToolCall,
+    unrunToolError,
+    abortSignal,
+    idleTimeoutMs,
+    maxOutputTokens,
+    send,
+    budget,
+    toolApproval,
+  } = options;
+  const { instructions, messages } = options.markCall
+    ? options.markCall(options.instructions, options.messages)
+    : options;
   const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
   // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
   const watchdog = new AbortController();
@@ -168,7 +219,12 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     messages,
     tools,
     repairToolCall,
-    ...(toolApproval ? { toolApproval: ({ toolCall }: { toolCall: { toolName: string; toolCallId: string; input: unknown } }) => toolApproval(toolCall) } : {}),
+    ...(toolApproval
+      ? {
+          toolApproval: ({ toolCall }: { toolCall: { toolName: string; toolCallId: string; input: unknown } }) =>
+            toolApproval(toolCall),
+        }
+      : {}),
     abortSignal: signal,
     maxOutputTokens,
     // Retries are the reply loop's, so that the person sees them.
@@ -180,7 +236,8 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
   try {
     for await (let part of result.stream) {
-      if (part.type === "tool-call" && !part.providerExecuted && tools && Object.hasOwn(tools, part.toolName)) running.add(part.toolCallId);
+      if (part.type === "tool-call" && !part.providerExecuted && tools && Object.hasOwn(tools, part.toolName))
+        running.add(part.toolCallId);
       if (part.type === "tool-result" || part.type === "tool-error") running.delete(part.toolCallId);
       arm();
       // A call of a tool that does not exist: the SDK answers it itself, with its own error.
@@ -269,7 +326,11 @@ export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
   }
 }
 
-async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder, checkpoint: ReturnType<typeof checkpointer>): Promise<ReplyOutcome> {
+async function replyLoop(
+  options: ReplyOptions,
+  builder: AssistantMessageBuilder,
+  checkpoint: ReturnType<typeof checkpointer>,
+): Promise<ReplyOutcome> {
   const { history, emit, abortSignal } = options;
   const maxSteps = options.maxSteps ?? 8;
   const maxRetries = options.maxRetries ?? 2;
@@ -302,9 +363,11 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     let call: CallResult;
     let retries = 0;
     for (;;) {
-      const instructions = typeof options.instructions === "function" ? await options.instructions() : options.instructions;
+      const instructions =
+        typeof options.instructions === "function" ? await options.instructions() : options.instructions;
       call = await streamCall({ ...options, instructions, messages, send, budget });
-      if (call.finishReason !== undefined) await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
+      if (call.finishReason !== undefined)
+        await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
       if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) break;
       if (retries >= maxRetries || !isRetryableError(call.rawError)) break;
       const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);
@@ -318,7 +381,12 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     }
     if (abortSignal?.aborted) return stopped(stepIndex + 1);
     if (call.limitReached) {
-      return { reply: builder.snapshot(), status: "incomplete", error: charLimitReason(options.maxReplyChars ?? 0), steps: stepIndex + 1 };
+      return {
+        reply: builder.snapshot(),
+        status: "incomplete",
+        error: charLimitReason(options.maxReplyChars ?? 0),
+        steps: stepIndex + 1,
+      };
     }
     let error = call.error ?? untrustedEnd(call.finishReason, call.contentType);
     if (call.timedOut) {
@@ -332,7 +400,12 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
     }
     await checkpoint.settled();
     if (call.finishReason === "length") {
-      return { reply: builder.snapshot(), status: "incomplete", error: tokenLimitReason(options.maxOutputTokens), steps: stepIndex + 1 };
+      return {
+        reply: builder.snapshot(),
+        status: "incomplete",
+        error: tokenLimitReason(options.maxOutputTokens),
+        steps: stepIndex + 1,
+      };
     }
     const final = call.finishReason !== "tool-calls";
     await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final });
@@ -342,7 +415,12 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
       const answers = await options.awaitApprovals(pending);
       if (abortSignal?.aborted) {
         for (const call of pending) {
-          send({ type: "tool-approval-response", approvalId: call.approvalId, approved: false, reason: STOPPED_BEFORE_ANSWER });
+          send({
+            type: "tool-approval-response",
+            approvalId: call.approvalId,
+            approved: false,
+            reason: STOPPED_BEFORE_ANSWER,
+          });
           send({ type: "tool-output-denied", toolCallId: call.toolCallId });
         }
         return stopped(stepIndex + 1);
@@ -358,30 +436,62 @@ async function replyLoop(options: ReplyOptions, builder: AssistantMessageBuilder
 function pendingApprovals(reply: ChatMessage): PendingApproval[] {
   const out: PendingApproval[] = [];
   for (const part of reply.parts) {
-    const p = part as { type: string; state?: string; toolCallId?: string; input?: unknown; approval?: { id?: string } };
+    const p = part as {
+      type: string;
+      state?: string;
+      toolCallId?: string;
+      input?: unknown;
+      approval?: { id?: string };
+    };
     if (!p.type.startsWith("tool-") || p.state !== "approval-requested" || !p.toolCallId || !p.approval?.id) continue;
-    out.push({ toolCallId: p.toolCallId, approvalId: p.approval.id, toolName: p.type.slice("tool-".length), input: p.input });
+    out.push({
+      toolCallId: p.toolCallId,
+      approvalId: p.approval.id,
+      toolName: p.type.slice("tool-".length),
+      input: p.input,
+    });
   }
   return out;
 }
 
 /** The person's answers into the reply: an approved call runs now, a denied one gets its error; both as tool results. */
-async function answerApprovals(pending: PendingApproval[], answers: ApprovalAnswer[], options: ReplyOptions, send: (chunk: ChatChunk) => void): Promise<void> {
+async function answerApprovals(
+  pending: PendingApproval[],
+  answers: ApprovalAnswer[],
+  options: ReplyOptions,
+  send: (chunk: ChatChunk) => void,
+): Promise<void> {
   for (const call of pending) {
     const answer = answers.find((a) => a.toolCallId === call.toolCallId);
     if (!answer) continue;
-    send({ type: "tool-approval-response", approvalId: call.approvalId, approved: answer.approved, ...(answer.reason ? { reason: answer.reason } : {}) });
+    send({
+      type: "tool-approval-response",
+      approvalId: call.approvalId,
+      approved: answer.approved,
+      ...(answer.reason ? { reason: answer.reason } : {}),
+    });
     if (!answer.approved) {
-      send({ type: "tool-output-error", toolCallId: call.toolCallId, errorText: answer.errorText ?? "The person denied this tool call." });
+      send({
+        type: "tool-output-error",
+        toolCallId: call.toolCallId,
+        errorText: answer.errorText ?? "The person denied this tool call.",
+      });
       continue;
     }
     const execute = options.tools?.[call.toolName]?.execute;
     try {
       if (!execute) throw new Error(`${call.toolName} cannot run here.`);
-      const output = await execute(call.input as never, { toolCallId: call.toolCallId, messages: [], abortSignal: options.abortSignal } as never);
+      const output = await execute(
+        call.input as never,
+        { toolCallId: call.toolCallId, messages: [], abortSignal: options.abortSignal } as never,
+      );
       send({ type: "tool-output-available", toolCallId: call.toolCallId, output });
     } catch (error) {
-      send({ type: "tool-output-error", toolCallId: call.toolCallId, errorText: error instanceof Error ? error.message : String(error) });
+      send({
+        type: "tool-output-error",
+        toolCallId: call.toolCallId,
+        errorText: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

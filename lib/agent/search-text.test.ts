@@ -1,16 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspacedRuns, textOfParts } from "./search-text.ts";
+import {
+  holdsEveryWord,
+  isUnspacedWord,
+  searchWords,
+  snippetAround,
+  splitUnspacedRuns,
+  textOfParts,
+} from "./search-text.ts";
 
 describe("search text", () => {
   it("takes letters and digits, lower-cased, without repeats, at most eight words", () => {
     expect(searchWords("  Rivers, RIVERS & deltas-2026 «Über» ")).toEqual(["rivers", "deltas", "2026", "über"]);
-    expect(searchWords("\"* OR NEAR( ")).toEqual(["or", "near"]);
+    expect(searchWords('"* OR NEAR( ')).toEqual(["or", "near"]);
     expect(searchWords("a b c d e f g h i j")).toHaveLength(8);
     expect(searchWords("!!!")).toEqual([]);
   });
 
   it("reads the text parts of stored parts defensively", () => {
-    expect(textOfParts([{ type: "text", text: "a" }, { type: "step-start" }, { type: "text", text: "b" }, null, "x"])).toBe("a b");
+    expect(
+      textOfParts([{ type: "text", text: "a" }, { type: "step-start" }, { type: "text", text: "b" }, null, "x"]),
+    ).toBe("a b");
     expect(textOfParts("nope")).toBe("");
   });
 
@@ -25,8 +34,22 @@ describe("search text", () => {
 
 describe("text without spaces between words (Chinese, Japanese, …)", () => {
   it("tells unspaced words apart and splits their runs from the letters around them", () => {
-    expect(["北京", "タワー", "서울에서", "ภาษา", "delta", "café", "42"].map(isUnspacedWord)).toEqual([true, true, true, true, false, false, false]);
-    expect(splitUnspacedRuns(searchWords("iPhone手机 北京 東京タワー delta 北京"))).toEqual(["iphone", "手机", "北京", "東京タワー", "delta"]);
+    expect(["北京", "タワー", "서울에서", "ภาษา", "delta", "café", "42"].map(isUnspacedWord)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(splitUnspacedRuns(searchWords("iPhone手机 北京 東京タワー delta 北京"))).toEqual([
+      "iphone",
+      "手机",
+      "北京",
+      "東京タワー",
+      "delta",
+    ]);
   });
 
   it("holds every word as a substring, compared as a query is", () => {

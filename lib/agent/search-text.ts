@@ -8,7 +8,8 @@ export const MAX_SEARCH_QUERY_CHARS = 200;
  * Letters of scripts written without spaces between words (Chinese, Japanese, Thai, …) and Korean, whose words carry
  * particles: a word index sees a whole run of them as one word, so a run is searched as a substring instead.
  */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]/u;
 const UNSPACED_RUNS = new RegExp(`${UNSPACED.source}+|(?:(?!${UNSPACED.source})[\\p{L}\\p{N}])+`, "gu");
 
 export const isUnspacedWord = (word: string): boolean => UNSPACED.test(word);
@@ -26,7 +27,11 @@ export function holdsEveryWord(text: string, words: readonly string[]): boolean 
 
 /** The lower-cased words (letters and digits) of a query, without repeats, at most `max` of at most 64 characters. */
 export function searchWords(query: string, max = MAX_SEARCH_WORDS): string[] {
-  const words = query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    query
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words.filter((w) => w.length <= 64))].slice(0, max);
 }
 
@@ -34,7 +39,11 @@ export function searchWords(query: string, max = MAX_SEARCH_WORDS): string[] {
 export function textOfParts(parts: unknown): string {
   if (!Array.isArray(parts)) return "";
   return parts
-    .map((p) => (typeof p === "object" && p !== null && (p as { type?: unknown }).type === "text" ? String((p as { text?: unknown }).text ?? "") : ""))
+    .map((p) =>
+      typeof p === "object" && p !== null && (p as { type?: unknown }).type === "text"
+        ? String((p as { text?: unknown }).text ?? "")
+        : "",
+    )
     .filter(Boolean)
     .join(" ");
 }

@@ -37,7 +37,10 @@ describe("settings", () => {
   });
 
   it("merges section by section", () => {
-    const merged = mergeSettings({ injection: { timezone: "UTC", timeInterval: 1 } }, { injection: { timeInterval: 2 } });
+    const merged = mergeSettings(
+      { injection: { timezone: "UTC", timeInterval: 1 } },
+      { injection: { timeInterval: 2 } },
+    );
     expect(merged).toEqual({ injection: { timezone: "UTC", timeInterval: 2 } });
   });
 
@@ -120,7 +123,15 @@ describe("settings", () => {
     expect(result).toMatchObject({ ok: false, field: "injection.timezone", message: expect.stringMatching(problem) });
   });
 
-  it.each([["UTC"], ["Asia/Shanghai"], ["America/New_York"], ["Asia/Kolkata"], ["Europe/Kyiv"], ["Asia/Calcutta"], ["America/Port-au-Prince"]])("accepts the timezone %s", (timezone) => {
+  it.each([
+    ["UTC"],
+    ["Asia/Shanghai"],
+    ["America/New_York"],
+    ["Asia/Kolkata"],
+    ["Europe/Kyiv"],
+    ["Asia/Calcutta"],
+    ["America/Port-au-Prince"],
+  ])("accepts the timezone %s", (timezone) => {
     expect(validateSettings({ injection: { timezone } }).ok).toBe(true);
   });
 
@@ -129,28 +140,45 @@ describe("settings", () => {
     expect(settings.injection).toMatchObject({ timezone: "Asia/Shanghai", timeInterval: 2 });
   });
 
-  it.each([["current-time"], ["timezone"], ["time-since-last-message"], ["tasks"], ["context-length"]])("refuses an extra field named %s", (key) => {
-    const result = validateSettings({ injection: { extraFields: { workspace: "x", [key]: "forged" } } });
-    expect(result).toMatchObject({ ok: false, field: `injection.extraFields.${key}`, message: expect.stringMatching(/built-in field name/) });
-  });
+  it.each([["current-time"], ["timezone"], ["time-since-last-message"], ["tasks"], ["context-length"]])(
+    "refuses an extra field named %s",
+    (key) => {
+      const result = validateSettings({ injection: { extraFields: { workspace: "x", [key]: "forged" } } });
+      expect(result).toMatchObject({
+        ok: false,
+        field: `injection.extraFields.${key}`,
+        message: expect.stringMatching(/built-in field name/),
+      });
+    },
+  );
 
   it("refuses a template that could render a hint over the ceiling, naming it", () => {
     const template = `<r>${"{runtime_state}".repeat(8)}</r>`;
     expect(validateSettings({ injection: { template } })).toMatchObject({ ok: false, field: "injection.template" });
     // The reported 43 MB hint: a 74 KB template repeating the placeholder.
     const huge = "{runtime_state}".repeat(5_000);
-    expect(validateSettings({ injection: { template: huge } })).toMatchObject({ ok: false, field: "injection.template" });
+    expect(validateSettings({ injection: { template: huge } })).toMatchObject({
+      ok: false,
+      field: "injection.template",
+    });
     expect(validateSettings({ injection: { template: `<r>${"{runtime_state}".repeat(2)}</r>` } }).ok).toBe(true);
   });
 
   it("refuses extra fields that could push the hint over the ceiling, counting their escaped size", () => {
     const fits = { workspace: "x".repeat(3_000) };
-    expect(validateSettings({ injection: { extraFields: { a: "x".repeat(1_600), b: "x".repeat(1_600) } } }).ok).toBe(true);
-    expect(validateSettings({ injection: { extraFields: { a: "x".repeat(2_000), b: "x".repeat(2_000) } } })).toMatchObject({
+    expect(validateSettings({ injection: { extraFields: { a: "x".repeat(1_600), b: "x".repeat(1_600) } } }).ok).toBe(
+      true,
+    );
+    expect(
+      validateSettings({ injection: { extraFields: { a: "x".repeat(2_000), b: "x".repeat(2_000) } } }),
+    ).toMatchObject({
       ok: false,
       field: "injection.extraFields",
     });
-    expect(validateSettings({ injection: { extraFields: { a: "<".repeat(900) } } })).toMatchObject({ ok: false, field: "injection.extraFields" });
+    expect(validateSettings({ injection: { extraFields: { a: "<".repeat(900) } } })).toMatchObject({
+      ok: false,
+      field: "injection.extraFields",
+    });
     expect(fits.workspace.length).toBeGreaterThan(2_000); // over the per-value limit on its own
     expect(validateSettings({ injection: { extraFields: fits } }).ok).toBe(false);
   });
@@ -163,7 +191,10 @@ describe("settings", () => {
   });
 
   it("a hint from settings at the edge of the ceiling, with every field at its longest, fits it in full", () => {
-    const base = { ...defaultSettings("America/North_Dakota/New_Salem").injection, timeFormat: "EEEE, MMMM do yyyy, h:mm a" };
+    const base = {
+      ...defaultSettings("America/North_Dakota/New_Salem").injection,
+      timeFormat: "EEEE, MMMM do yyyy, h:mm a",
+    };
     const room = HINT_MAX_CHARS - worstCaseHintChars(base) - "<workspace></workspace>\n".length;
     const value = "&".repeat(Math.floor(room / 5));
     expect(validateSettings({ injection: { ...base, extraFields: { workspace: `${value}&` } } }).ok).toBe(false);
@@ -181,7 +212,14 @@ describe("settings", () => {
       context: { inputTokens: n, contextWindow: n, triggerRatio: 0.8 },
       sincePersonsPrevious: n,
     })!;
-    expect(Object.keys(hint.fields)).toEqual(["current-time", "timezone", "time-since-last-message", "tasks", "context-length", "workspace"]);
+    expect(Object.keys(hint.fields)).toEqual([
+      "current-time",
+      "timezone",
+      "time-since-last-message",
+      "tasks",
+      "context-length",
+      "workspace",
+    ]);
     expect(hint.text.length).toBeLessThanOrEqual(HINT_MAX_CHARS);
     expect(hint.text).toContain(`<workspace>${"&amp;".repeat(value.length)}</workspace>`);
     expect(hint.text.length).toBeGreaterThan(HINT_MAX_CHARS - 300);
@@ -197,7 +235,6 @@ describe("settings", () => {
     expect(renderHint(DEFAULT_TEMPLATE, fields)).toContain("<current-time>2026-07-01T12:00:00</current-time>");
   });
 });
-
 
 describe("the resolved settings kept", () => {
   it("stay within their byte budget when prompts are long", () => {

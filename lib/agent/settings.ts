@@ -4,7 +4,14 @@ import { z } from "zod";
 import { readTime, writeTime } from "./hints/read-time.ts";
 import { INJECTION_STRATEGIES } from "./injection-strategy.ts";
 import { OPEN_TASKS_MAX_CHARS, TASKS_DETAILS } from "./hints/open-tasks.ts";
-import { BUILT_IN_FIELDS, DEFAULT_TEMPLATE, escapeValue, HINT_MAX_CHARS, RUNTIME_STATE_PLACEHOLDER, renderedLength } from "./hints/render-hint.ts";
+import {
+  BUILT_IN_FIELDS,
+  DEFAULT_TEMPLATE,
+  escapeValue,
+  HINT_MAX_CHARS,
+  RUNTIME_STATE_PLACEHOLDER,
+  renderedLength,
+} from "./hints/render-hint.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
 import { issueInWords } from "../issue-words.ts";
 
@@ -94,7 +101,8 @@ function checkTimeFormat(pattern: string): { problem?: string; maxChars: number 
       }
       if (result.problem) break;
     }
-    if (!result.problem && result.maxChars > MAX_TIME_CHARS) result.problem = `writes up to ${result.maxChars} characters; at most ${MAX_TIME_CHARS}`;
+    if (!result.problem && result.maxChars > MAX_TIME_CHARS)
+      result.problem = `writes up to ${result.maxChars} characters; at most ${MAX_TIME_CHARS}`;
   } catch (error) {
     result = { maxChars: 0, problem: `is not a valid date-fns format: ${(error as Error).message}` };
   }
@@ -133,21 +141,25 @@ const injectionSchema = z
       .refine((t) => t.includes("{runtime_state}"), { message: "must contain {runtime_state}" }),
     injectionSource: z.object({ label: z.string().min(1).max(64), sublabel: z.string().max(64) }).strict(),
     taskToolNames: z.array(z.string().min(1).max(64)).max(32),
-    extraFields: z
-      .record(z.string(), z.string().max(2_000))
-      .superRefine((fields, ctx) => {
-        const keys = Object.keys(fields);
-        if (keys.length > 32) ctx.addIssue({ code: "custom", message: "at most 32 extra fields" });
-        for (const key of keys) {
-          if (!FIELD_KEY_PATTERN.test(key) || key.length > 64) {
-            ctx.addIssue({ code: "custom", path: [key], message: "key must match [A-Za-z][A-Za-z0-9_-]*" });
-          } else if ((BUILT_IN_FIELDS as readonly string[]).includes(key)) {
-            ctx.addIssue({ code: "custom", path: [key], message: `is a built-in field name (${BUILT_IN_FIELDS.join(", ")})` });
-          }
+    extraFields: z.record(z.string(), z.string().max(2_000)).superRefine((fields, ctx) => {
+      const keys = Object.keys(fields);
+      if (keys.length > 32) ctx.addIssue({ code: "custom", message: "at most 32 extra fields" });
+      for (const key of keys) {
+        if (!FIELD_KEY_PATTERN.test(key) || key.length > 64) {
+          ctx.addIssue({ code: "custom", path: [key], message: "key must match [A-Za-z][A-Za-z0-9_-]*" });
+        } else if ((BUILT_IN_FIELDS as readonly string[]).includes(key)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `is a built-in field name (${BUILT_IN_FIELDS.join(", ")})`,
+          });
         }
-      }),
+      }
+    }),
     emitHintEvent: z.boolean(),
-    strategy: z.enum(INJECTION_STRATEGIES, { message: `must be one of ${INJECTION_STRATEGIES.map((s) => `"${s}"`).join(", ")}` }),
+    strategy: z.enum(INJECTION_STRATEGIES, {
+      message: `must be one of ${INJECTION_STRATEGIES.map((s) => `"${s}"`).join(", ")}`,
+    }),
     timestamps: z.boolean(),
     tasksDetail: z.enum(TASKS_DETAILS, { message: `must be one of ${TASKS_DETAILS.map((d) => `"${d}"`).join(", ")}` }),
   })
@@ -189,7 +201,9 @@ export function worstCaseHintChars(injection: Settings["injection"], { withExtra
     fieldChars("tasks", MAX_BUILT_IN_TEXT_CHARS + (injection.tasksDetail === "list" ? OPEN_TASKS_MAX_CHARS : 0)),
     fieldChars("context-length", MAX_BUILT_IN_TEXT_CHARS),
   ];
-  if (withExtras) for (const [key, value] of Object.entries(injection.extraFields)) fields.push(fieldChars(key, escapeValue(value).length));
+  if (withExtras)
+    for (const [key, value] of Object.entries(injection.extraFields))
+      fields.push(fieldChars(key, escapeValue(value).length));
   const state = fields.reduce((sum, n) => sum + n, 0) + fields.length - 1;
   return renderedLength(injection.template, state);
 }
@@ -224,7 +238,11 @@ export const settingsSchema = z
       });
     }
     if (s.context.reserveRatio >= s.context.triggerRatio) {
-      ctx.addIssue({ code: "custom", path: ["context", "reserveRatio"], message: "must be smaller than context.triggerRatio" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["context", "reserveRatio"],
+        message: "must be smaller than context.triggerRatio",
+      });
     }
   });
 

@@ -63,7 +63,9 @@ describe("decideStep", () => {
     expect(compressionDue(input({ inputTokens: 799 }))).toBe(false);
     expect(compressionDue(input({ inputTokens: 950, stepIndex: 0 }))).toBe(false);
     // Right after a compression the runtime hint tells the new size, whatever it is.
-    expect(appended(decideStep(input({ inputTokens: 300, compressed: true }))).at(-1)?.data.fields["context-length"]).toContain("300 tokens");
+    expect(
+      appended(decideStep(input({ inputTokens: 300, compressed: true }))).at(-1)?.data.fields["context-length"],
+    ).toContain("300 tokens");
     expect(appended(decideStep(input({ inputTokens: 300 })))).toEqual([]);
   });
 
@@ -74,7 +76,9 @@ describe("decideStep", () => {
   });
 
   it("tells the time when the newest time hint is stale, with the clock given", () => {
-    const chunks = appended(decideStep(input({ known: { scan: { tasksSeen: true }, told: NOTHING_TOLD, noticedEdits: 0 } })));
+    const chunks = appended(
+      decideStep(input({ known: { scan: { tasksSeen: true }, told: NOTHING_TOLD, noticedEdits: 0 } })),
+    );
     expect(chunks).toHaveLength(1);
     expect(chunks[0]!.data.fields).toMatchObject({ "current-time": "2026-07-01T12:00:00", timezone: "UTC" });
     expect(chunks[0]!.data.createdAt).toBe(NOW.toISOString());
@@ -90,12 +94,30 @@ describe("decideStep", () => {
             tasks: [task("1", "pending")],
             workspace: { name: "docs", revision: "3:0", changes: [{ kind: "instructions", text: "be brief" }] },
             mcp: { changes: [{ kind: "tool-added", name: "mcp__echo__ping", description: "pings" }] },
-            children: { finished: [{ agentKey: "agent:general-purpose:1", run: "agent:general-purpose:1@r1", status: "done", answer: "found <it>" }], more: 0, running: 0, maxRunning: 4 },
+            children: {
+              finished: [
+                {
+                  agentKey: "agent:general-purpose:1",
+                  run: "agent:general-purpose:1@r1",
+                  status: "done",
+                  answer: "found <it>",
+                },
+              ],
+              more: 0,
+              running: 0,
+              maxRunning: 4,
+            },
           },
         }),
       ),
     );
-    expect(chunks.map((c) => c.data.source)).toEqual([MODE_HINT_SOURCE, WORKSPACE_HINT_SOURCE, WORKSPACE_HINT_SOURCE, SUBAGENTS_HINT_SOURCE, settingsWith().injection.injectionSource]);
+    expect(chunks.map((c) => c.data.source)).toEqual([
+      MODE_HINT_SOURCE,
+      WORKSPACE_HINT_SOURCE,
+      WORKSPACE_HINT_SOURCE,
+      SUBAGENTS_HINT_SOURCE,
+      settingsWith().injection.injectionSource,
+    ]);
     expect(chunks[1]!.data.revision).toBe("3:0");
     // A child's answer is neutralised before it sits inside a reminder.
     expect(chunks[3]!.data.text).toContain("found ‹it>");
@@ -104,7 +126,11 @@ describe("decideStep", () => {
 
   it("tells a mode once: due when the context told another, and again in plan mode right after a compression", () => {
     const plan = { content: "1. write the tests", version: 2, updatedAt: NOW.toISOString() } as never;
-    const told = (mode?: "plan" | "build") => ({ scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true }, told: { ...NOTHING_TOLD, mode }, noticedEdits: 0 });
+    const told = (mode?: "plan" | "build") => ({
+      scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true },
+      told: { ...NOTHING_TOLD, mode },
+      noticedEdits: 0,
+    });
     expect(appended(decideStep(input({ known: told("plan"), stateOf: { mode: "plan" } })))).toEqual([]);
     const build = appended(decideStep(input({ known: told("plan"), stateOf: { mode: "build", plan } })));
     expect(build[0]!.data.fields.mode).toBe("build");
@@ -120,7 +146,11 @@ describe("decideStep", () => {
     expect(planning[0]!.data.fields).toEqual({ mode: "plan" });
     expect(planning[0]!.data.text).toContain("report what you find");
     expect(planning[0]!.data.text).not.toContain("PlanWrite");
-    const known = { scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true }, told: { ...NOTHING_TOLD, mode: "plan" as const }, noticedEdits: 0 };
+    const known = {
+      scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true },
+      told: { ...NOTHING_TOLD, mode: "plan" as const },
+      noticedEdits: 0,
+    };
     const building = appended(decideStep(input({ child: true, known, stateOf: { mode: "build", plan } })));
     expect(building[0]!.data.fields).toEqual({ mode: "build" });
     expect(building[0]!.data.text).toContain("read-only restriction is lifted");
@@ -135,7 +165,11 @@ describe("decideStep", () => {
     expect(chunks[0]!.data.taskEdits).toBe(2);
     expect(edited.patch.taskEditsNoticed).toBeUndefined();
     // Known from the input: nothing again.
-    const told = { scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true }, told: { ...NOTHING_TOLD, taskEdits: 2 }, noticedEdits: 0 };
+    const told = {
+      scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true },
+      told: { ...NOTHING_TOLD, taskEdits: 2 },
+      noticedEdits: 0,
+    };
     expect(appended(decideStep(input({ known: told, stateOf: { tasks, taskEdits: 2 } })))).toEqual([]);
     // No task open: no task hint, so the edit is news for this step only.
     const none = decideStep(input({ stateOf: { tasks: [task("1", "completed")], taskEdits: 3 } }));
@@ -146,8 +180,12 @@ describe("decideStep", () => {
   it("lists the open tasks only with tasksDetail list", () => {
     const tasks = [task("1", "pending", "pack the boxes"), task("2", "completed", "book a van")];
     const known = { scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: false }, told: NOTHING_TOLD, noticedEdits: 0 };
-    expect(appended(decideStep(input({ known, stateOf: { tasks } })))[0]!.data.fields.tasks).not.toContain("pack the boxes");
-    const listed = appended(decideStep(input({ known, settings: settingsWith({ tasksDetail: "list" }), stateOf: { tasks } })));
+    expect(appended(decideStep(input({ known, stateOf: { tasks } })))[0]!.data.fields.tasks).not.toContain(
+      "pack the boxes",
+    );
+    const listed = appended(
+      decideStep(input({ known, settings: settingsWith({ tasksDetail: "list" }), stateOf: { tasks } })),
+    );
     expect(listed[0]!.data.fields.tasks).toContain("pack the boxes");
     expect(listed[0]!.data.fields.tasks).not.toContain("book a van");
   });
@@ -162,7 +200,14 @@ describe("decideStep", () => {
           mode: "plan",
           workspace: { name: "docs", revision: "3:0", changes: [{ kind: "instructions", text: "be brief" }] },
           mcp: { changes: [{ kind: "tool-added", name: "mcp__echo__ping", description: "pings" }] },
-          children: { finished: [{ agentKey: "agent:general-purpose:1", run: "agent:general-purpose:1@r1", status: "done", answer: "42" }], more: 0, running: 0, maxRunning: 4 },
+          children: {
+            finished: [
+              { agentKey: "agent:general-purpose:1", run: "agent:general-purpose:1@r1", status: "done", answer: "42" },
+            ],
+            more: 0,
+            running: 0,
+            maxRunning: 4,
+          },
         },
       }),
     );
@@ -170,7 +215,13 @@ describe("decideStep", () => {
   it("keeps every hint out of the stream, but stored, when hint events are off", () => {
     const decision = everything(settingsWith({ emitHintEvent: false }));
     expect(decision.chunks).toEqual([]);
-    expect(decision.quiet.map((c) => c.data.source)).toEqual([MODE_HINT_SOURCE, WORKSPACE_HINT_SOURCE, WORKSPACE_HINT_SOURCE, SUBAGENTS_HINT_SOURCE, settingsWith().injection.injectionSource]);
+    expect(decision.quiet.map((c) => c.data.source)).toEqual([
+      MODE_HINT_SOURCE,
+      WORKSPACE_HINT_SOURCE,
+      WORKSPACE_HINT_SOURCE,
+      SUBAGENTS_HINT_SOURCE,
+      settingsWith().injection.injectionSource,
+    ]);
   });
 
   it("with injection off appends no hint of any kind and stores no strategy figures", () => {
@@ -187,7 +238,9 @@ describe("decideStep", () => {
     expect(first.chunks).toHaveLength(1);
     const status = first.chunks[0]!;
     expect(status.data.replace).toBe(true);
-    expect(Object.keys(status.data.fields)).toEqual(expect.arrayContaining(["current-time", "timezone", "tasks", "context-length"]));
+    expect(Object.keys(status.data.fields)).toEqual(
+      expect.arrayContaining(["current-time", "timezone", "tasks", "context-length"]),
+    );
     expect(first.endsWithReplace).toBe(true);
     const second = decideStep(input({ settings, stepIndex: 2, strategy: first.strategy }));
     expect(second.chunks[0]).toEqual({ ...status, data: { ...status.data, superseded: true } });
@@ -209,8 +262,22 @@ describe("decideStep", () => {
 
   it("switches auto to replace when the state changes on nearly every call and re-reading is dear", () => {
     const settings = settingsWith({ strategy: "auto" });
-    const figures = { ...NO_FIGURES, calls: 40, updates: 38, statusTokens: 40 * 60, statuses: 40, hintTokens: 38 * 60, hints: 38 };
-    const decision = decideStep(input({ settings, strategy: startStrategy({ figures, previous: "append" }), prices: { cachedRatio: 1, writeRatio: 1 } }));
+    const figures = {
+      ...NO_FIGURES,
+      calls: 40,
+      updates: 38,
+      statusTokens: 40 * 60,
+      statuses: 40,
+      hintTokens: 38 * 60,
+      hints: 38,
+    };
+    const decision = decideStep(
+      input({
+        settings,
+        strategy: startStrategy({ figures, previous: "append" }),
+        prices: { cachedRatio: 1, writeRatio: 1 },
+      }),
+    );
     expect(decision.patch.strategyDecision).toMatchObject({ configured: "auto", chosen: "replace" });
     expect(decision.chunks.at(-1)?.data.replace).toBe(true);
   });

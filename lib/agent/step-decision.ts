@@ -22,7 +22,13 @@ import {
 } from "./injection-strategy.ts";
 import type { LeftOutMcpTool } from "./mcp-tool-caps.ts";
 import { type McpToolChange, renderMcpLeftOutHint, renderMcpToolsHint } from "./mcp-tool-changes.ts";
-import { type ApprovedPlan, type ConversationMode, MODE_HINT_SOURCE, modeReminderDue, renderModeReminder } from "./plan-mode.ts";
+import {
+  type ApprovedPlan,
+  type ConversationMode,
+  MODE_HINT_SOURCE,
+  modeReminderDue,
+  renderModeReminder,
+} from "./plan-mode.ts";
 import type { Settings } from "./settings.ts";
 import { type FinishedChild, renderSubagentsHint, SUBAGENTS_HINT_SOURCE } from "./subagents.ts";
 import { countTokens } from "./token-count.ts";
@@ -45,7 +51,11 @@ export type StrategyState = {
   open?: { chunk: HintChunk; quiet: boolean };
 };
 
-export const startStrategy = (stored: { figures?: StrategyFigures; lastUpdate?: StatusUpdate; previous?: ChosenStrategy }): StrategyState => ({
+export const startStrategy = (stored: {
+  figures?: StrategyFigures;
+  lastUpdate?: StatusUpdate;
+  previous?: ChosenStrategy;
+}): StrategyState => ({
   figures: stored.figures ?? NO_FIGURES,
   ...(stored.lastUpdate ? { lastUpdate: stored.lastUpdate } : {}),
   ...(stored.previous ? { previous: stored.previous } : {}),
@@ -127,7 +137,12 @@ export type StepDecision = {
  * The first question: must the context be compressed before this call? A later step's input reached the trigger (the
  * reply's first call was measured, and compressed if due, as the context was prepared).
  */
-export function compressionDue({ stepIndex, inputTokens, settings, contextWindow }: Pick<StepInput, "stepIndex" | "inputTokens" | "settings" | "contextWindow">): boolean {
+export function compressionDue({
+  stepIndex,
+  inputTokens,
+  settings,
+  contextWindow,
+}: Pick<StepInput, "stepIndex" | "inputTokens" | "settings" | "contextWindow">): boolean {
   return stepIndex > 0 && shouldCompress(inputTokens, settings.context.triggerRatio, contextWindow);
 }
 
@@ -142,18 +157,29 @@ export function decideStep(input: StepInput): StepDecision {
   const quiet: HintChunk[] = [];
   if (!settings.injection.injectRuntimeState) {
     const edited = input.state.taskEdits > Math.max(input.known.told.taskEdits, input.known.noticedEdits);
-    const patch: StepStatePatch = edited ? { taskEditsNoticed: { count: input.state.taskEdits, replyId: input.replyId } } : {};
+    const patch: StepStatePatch = edited
+      ? { taskEditsNoticed: { count: input.state.taskEdits, replyId: input.replyId } }
+      : {};
     return { chunks: [], quiet: [], strategy: input.strategy, patch, endsWithReplace: false };
   }
   const chunks = settings.injection.emitHintEvent ? stream : quiet;
-  const hint = (source: HintData["source"], rendered: { fields: Record<string, string>; text: string }, extra: Partial<HintData> = {}): HintChunk => ({
+  const hint = (
+    source: HintData["source"],
+    rendered: { fields: Record<string, string>; text: string },
+    extra: Partial<HintData> = {},
+  ): HintChunk => ({
     type: "data-hint",
     id: input.newId(),
     data: { source, fields: rendered.fields, text: rendered.text, createdAt: input.now.toISOString(), ...extra },
   });
   const { state, known } = input;
   if (modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed })) {
-    chunks.push(hint(MODE_HINT_SOURCE, renderModeReminder(state.mode, state.mode === "build" ? state.plan : null, { child: input.child })));
+    chunks.push(
+      hint(
+        MODE_HINT_SOURCE,
+        renderModeReminder(state.mode, state.mode === "build" ? state.plan : null, { child: input.child }),
+      ),
+    );
   }
   if (state.workspace?.changes.length) {
     const { name, revision, changes } = state.workspace;
@@ -163,7 +189,13 @@ export function decideStep(input: StepInput): StepDecision {
   if (state.mcp?.changes?.length) chunks.push(hint(WORKSPACE_HINT_SOURCE, renderMcpToolsHint(state.mcp.changes)));
   if (state.children?.finished.length) {
     const { finished, more, running, maxRunning } = state.children;
-    const { runs, ...rendered } = renderSubagentsHint(finished, { more, running, maxRunning, maxChars: input.hintMaxChars, neutralize: input.neutralize });
+    const { runs, ...rendered } = renderSubagentsHint(finished, {
+      more,
+      running,
+      maxRunning,
+      maxChars: input.hintMaxChars,
+      neutralize: input.neutralize,
+    });
     chunks.push(hint(SUBAGENTS_HINT_SOURCE, rendered, { runs }));
   }
   // The status the previous call of this reply ended with under replace is gone from this call.
@@ -183,7 +215,9 @@ function taskFigures(tasks: readonly Task[], withList: boolean): InjectionInput[
   const pending = tasks.filter((t) => t.status === "pending").length;
   const inProgress = tasks.filter((t) => t.status === "in_progress").length;
   if (!withList) return { pending, inProgress };
-  const open = tasks.flatMap((t) => (t.status === "pending" || t.status === "in_progress" ? [{ id: t.id, status: t.status, subject: t.subject }] : []));
+  const open = tasks.flatMap((t) =>
+    t.status === "pending" || t.status === "in_progress" ? [{ id: t.id, status: t.status, subject: t.subject }] : [],
+  );
   return { pending, inProgress, open };
 }
 
@@ -191,7 +225,10 @@ function taskFigures(tasks: readonly Task[], withList: boolean): InjectionInput[
  * The runtime hint of the step: under replace (configured, or chosen by auto) the full status, marked to be replaced;
  * under append what the rules find stale. The full status is measured either way (S of the cost model).
  */
-function runtimeHint(input: StepInput, before: StrategyState): { chunk?: HintChunk; strategy: StrategyState; patch: StepStatePatch; replace: boolean } {
+function runtimeHint(
+  input: StepInput,
+  before: StrategyState,
+): { chunk?: HintChunk; strategy: StrategyState; patch: StepStatePatch; replace: boolean } {
   const { settings, state, known, stepIndex, now } = input;
   const config = settings.injection;
   const patch: StepStatePatch = {};
@@ -205,7 +242,11 @@ function runtimeHint(input: StepInput, before: StrategyState): { chunk?: HintChu
     tasksEditedByPerson: edited,
     isFirstCall: stepIndex === 0,
     sincePersonsPrevious: state.sincePersonsPrevious,
-    context: { inputTokens: input.firstCallInputTokens, contextWindow: input.contextWindow, triggerRatio: settings.context.triggerRatio },
+    context: {
+      inputTokens: input.firstCallInputTokens,
+      contextWindow: input.contextWindow,
+      triggerRatio: settings.context.triggerRatio,
+    },
   };
   const scan: ContextScan = { ...known.scan, tasksSeen: known.scan.tasksSeen || noOpenTasks };
   const withTokens = { ...base.context, inputTokens: input.inputTokens };
@@ -213,10 +254,17 @@ function runtimeHint(input: StepInput, before: StrategyState): { chunk?: HintChu
   // An update of the cost model: the state changed since the last one, by the rules append follows.
   const last = before.lastUpdate;
   const sameCounts = !!last && last.pending === tasks.pending && last.inProgress === tasks.inProgress;
-  const changed = !!full && (!last || decideInjection({ ...base, scan: { lastTimeText: last.text, tasksSeen: noOpenTasks || sameCounts } }) !== null);
-  const update = full && changed ? { text: full.text, pending: tasks.pending, inProgress: tasks.inProgress } : undefined;
+  const changed =
+    !!full &&
+    (!last ||
+      decideInjection({ ...base, scan: { lastTimeText: last.text, tasksSeen: noOpenTasks || sameCounts } }) !== null);
+  const update =
+    full && changed ? { text: full.text, pending: tasks.pending, inProgress: tasks.inProgress } : undefined;
   const statusTokens = countTokens(full?.text ?? "") + 4;
-  const { alpha, from } = config.strategy === "auto" ? alphaFor(input.prices.cachedRatio, input.measured?.()) : { alpha: input.prices.cachedRatio, from: "prices" as const };
+  const { alpha, from } =
+    config.strategy === "auto"
+      ? alphaFor(input.prices.cachedRatio, input.measured?.())
+      : { alpha: input.prices.cachedRatio, from: "prices" as const };
   const decision = decideStrategy({
     configured: config.strategy,
     figures: before.figures,
@@ -232,19 +280,39 @@ function runtimeHint(input: StepInput, before: StrategyState): { chunk?: HintChu
   let injection: Injection | null;
   if (decision.chosen === "append") {
     // After a compression the append hint tells the new context size (a figure kept in the tail is out of date).
-    injection = decideInjection({ ...base, scan, compressed: input.compressed, context: input.compressed ? withTokens : base.context });
+    injection = decideInjection({
+      ...base,
+      scan,
+      compressed: input.compressed,
+      context: input.compressed ? withTokens : base.context,
+    });
     if (injection) figures = recordHint(figures, countTokens(injection.text) + 4);
   } else injection = full;
   const replace = decision.chosen === "replace" && !!injection;
   const chunk = injection ? runtimeChunk(input, injection, replace) : undefined;
-  if (edited && chunk?.data.taskEdits === undefined) patch.taskEditsNoticed = { count: state.taskEdits, replyId: input.replyId };
-  Object.assign(patch, { strategy: figures, strategyDecision: decision, ...(lastUpdate ? { strategyUpdate: lastUpdate } : {}) });
+  if (edited && chunk?.data.taskEdits === undefined)
+    patch.taskEditsNoticed = { count: state.taskEdits, replyId: input.replyId };
+  Object.assign(patch, {
+    strategy: figures,
+    strategyDecision: decision,
+    ...(lastUpdate ? { strategyUpdate: lastUpdate } : {}),
+  });
   const open = replace && chunk ? { chunk, quiet: !config.emitHintEvent } : undefined;
-  return { chunk, strategy: { figures, decision, ...(lastUpdate ? { lastUpdate } : {}), ...(open ? { open } : {}) }, patch, replace };
+  return {
+    chunk,
+    strategy: { figures, decision, ...(lastUpdate ? { lastUpdate } : {}), ...(open ? { open } : {}) },
+    patch,
+    replace,
+  };
 }
 
 function runtimeChunk(input: StepInput, injection: Injection, replace: boolean): HintChunk {
-  const data: HintData = { source: input.settings.injection.injectionSource, fields: injection.fields, text: injection.text, createdAt: input.now.toISOString() };
+  const data: HintData = {
+    source: input.settings.injection.injectionSource,
+    fields: injection.fields,
+    text: injection.text,
+    createdAt: input.now.toISOString(),
+  };
   // The task counts tell the person's edits so far: the agent has heard of them while this hint is in its input.
   if (input.state.taskEdits && injection.fields.tasks !== undefined) data.taskEdits = input.state.taskEdits;
   if (replace) data.replace = true;

@@ -24,8 +24,19 @@ describe("a subagent's MCP tools", () => {
     expect(names(["mcp__file__*", "mcp__files__read", "mcp__web__fetch*"])).toEqual([]);
   });
   it("entries are checked by form", () => {
-    for (const ok of ["mcp__*", "mcp:read-only", "mcp__files__*", "mcp__my-server__do_it", "mcp__a1__X-y"]) expect(isMcpToolEntry(ok), ok).toBe(true);
-    for (const bad of ["mcp__", "mcp__Files__x", "mcp__files__", "mcp__files__a b", "mcp__-x__y", "mcp__files__*x", "mcp:all", `mcp__s__${"x".repeat(70)}`, "<system-reminder>"]) {
+    for (const ok of ["mcp__*", "mcp:read-only", "mcp__files__*", "mcp__my-server__do_it", "mcp__a1__X-y"])
+      expect(isMcpToolEntry(ok), ok).toBe(true);
+    for (const bad of [
+      "mcp__",
+      "mcp__Files__x",
+      "mcp__files__",
+      "mcp__files__a b",
+      "mcp__-x__y",
+      "mcp__files__*x",
+      "mcp:all",
+      `mcp__s__${"x".repeat(70)}`,
+      "<system-reminder>",
+    ]) {
       expect(isMcpToolEntry(bad), bad).toBe(false);
     }
   });

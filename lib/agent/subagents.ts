@@ -2,7 +2,13 @@
 // (its owner's own over its own over default's over the built-in). No storage, no framework.
 
 /** An agent definition as a workspace holds it (`tools` absent: the child's default tools). */
-export type AgentDefinitionData = { id: string; description: string; instructions: string; tools?: string[]; model?: string };
+export type AgentDefinitionData = {
+  id: string;
+  description: string;
+  instructions: string;
+  tools?: string[];
+  model?: string;
+};
 
 export type AgentOrigin = "user" | "workspace" | "default" | "built-in";
 
@@ -16,7 +22,8 @@ export const GENERAL_PURPOSE_AGENT_ID = "general-purpose";
 /** Exists in every workspace unless one is defined with its id. */
 export const GENERAL_PURPOSE_AGENT: AgentDefinitionData = {
   id: GENERAL_PURPOSE_AGENT_ID,
-  description: "A general-purpose helper: researches a question or does one self-contained piece of work, then reports back.",
+  description:
+    "A general-purpose helper: researches a question or does one self-contained piece of work, then reports back.",
   instructions: [
     "You are a helper agent. Another agent gave you one task; the person watches your work but does not talk to you.",
     "Do the task with the tools you have, then answer with the result itself: complete, concise, and ready to use without your transcript (facts found, with where they came from; what you did; what is left open).",
@@ -41,8 +48,10 @@ export function parseAgentKey(key: string): { agentId: string; n: number } | und
  */
 export function visibleAgents(levels: readonly AgentLevel[]): VisibleAgent[] {
   const byId = new Map<string, VisibleAgent>();
-  for (const { origin, agents } of levels) for (const agent of agents) if (!byId.has(agent.id)) byId.set(agent.id, { ...agent, origin });
-  if (!byId.has(GENERAL_PURPOSE_AGENT_ID)) byId.set(GENERAL_PURPOSE_AGENT_ID, { ...GENERAL_PURPOSE_AGENT, origin: "built-in" });
+  for (const { origin, agents } of levels)
+    for (const agent of agents) if (!byId.has(agent.id)) byId.set(agent.id, { ...agent, origin });
+  if (!byId.has(GENERAL_PURPOSE_AGENT_ID))
+    byId.set(GENERAL_PURPOSE_AGENT_ID, { ...GENERAL_PURPOSE_AGENT, origin: "built-in" });
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -51,15 +60,28 @@ export const SUBAGENTS_HINT_SOURCE = { label: "System", sublabel: "Subagents" } 
 export const SUBAGENTS_PER_HINT = 10;
 
 /** A child's run that finished in the background; `run` names the run (what the hint records as told). */
-export type FinishedChild = { agentKey: string; run: string; label?: string; status: string; answer: string; error?: string };
+export type FinishedChild = {
+  agentKey: string;
+  run: string;
+  label?: string;
+  status: string;
+  answer: string;
+  error?: string;
+};
 
 /** The name of one run of a child: its key and the reply it ran (a child sent more work runs again, as another run). */
-export const childRunKey = (agentKey: string, run: { replyId?: string; endedAt?: string; startedAt?: string }): string =>
-  `${agentKey}@${run.replyId ?? run.endedAt ?? run.startedAt ?? ""}`;
+export const childRunKey = (
+  agentKey: string,
+  run: { replyId?: string; endedAt?: string; startedAt?: string },
+): string => `${agentKey}@${run.replyId ?? run.endedAt ?? run.startedAt ?? ""}`;
 
 const oneLineOf = (text: string) => text.replace(/[\r\n\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]+/g, " ").trim();
 /** An attribute value: one line, no quotes, no brackets (the answer frame's own markup stays the harness's). */
-const attribute = (text: string, max: number) => oneLineOf(text).replace(/["<>&]/g, " ").slice(0, max).trim();
+const attribute = (text: string, max: number) =>
+  oneLineOf(text)
+    .replace(/["<>&]/g, " ")
+    .slice(0, max)
+    .trim();
 
 /**
  * The "System · Subagents" hint for children that finished in the background (at most SUBAGENTS_PER_HINT; `more`
@@ -70,7 +92,13 @@ const attribute = (text: string, max: number) => oneLineOf(text).replace(/["<>&]
  */
 export function renderSubagentsHint(
   finished: readonly FinishedChild[],
-  { more, running, maxRunning, maxChars, neutralize }: { more: number; running: number; maxRunning: number; maxChars: number; neutralize: (text: string) => string },
+  {
+    more,
+    running,
+    maxRunning,
+    maxChars,
+    neutralize,
+  }: { more: number; running: number; maxRunning: number; maxChars: number; neutralize: (text: string) => string },
 ): { fields: Record<string, string>; text: string; runs: string[] } {
   const one = finished.length === 1;
   const announce = [
@@ -83,7 +111,12 @@ export function renderSubagentsHint(
     const label = child.label ? ` label="${attribute(neutralize(child.label), 80)}"` : "";
     const error = child.error ? ` error="${attribute(neutralize(child.error), 200)}"` : "";
     const open = `<subagent-answer agent_key="${child.agentKey}"${label} status="${attribute(child.status, 20)}"${error}>\n`;
-    return { open, close: "\n</subagent-answer>", answer: neutralize(child.answer.trim()) || "(no text)", key: child.agentKey };
+    return {
+      open,
+      close: "\n</subagent-answer>",
+      answer: neutralize(child.answer.trim()) || "(no text)",
+      key: child.agentKey,
+    };
   });
   const fixed = reminder.length + frames.reduce((n, f) => n + 1 + f.open.length + f.close.length, 0);
   const room = Math.max(80, Math.floor((maxChars - fixed) / Math.max(1, frames.length)));
@@ -93,5 +126,9 @@ export function renderSubagentsHint(
     return `${open}${answer.slice(0, Math.max(0, room - note.length))}${note}${close}`;
   });
   const statuses = finished.map((c) => `${c.agentKey} ${c.status}`).join(", ");
-  return { fields: { agents: more > 0 ? `${statuses}, +${more}` : statuses }, text: [reminder, ...bodies].join("\n"), runs: finished.map((c) => c.run) };
+  return {
+    fields: { agents: more > 0 ? `${statuses}, +${more}` : statuses },
+    text: [reminder, ...bodies].join("\n"),
+    runs: finished.map((c) => c.run),
+  };
 }

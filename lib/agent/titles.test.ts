@@ -6,7 +6,9 @@ describe("ruleTitle", () => {
     expect(ruleTitle("write 200 words about rivers")).toBe("Write 200 Words Rivers");
     expect(ruleTitle("what time is it?")).toBe("Time");
     expect(ruleTitle("add tasks: draft; review; publish")).toBe("Add Tasks Draft Review Publish");
-    expect(ruleTitle("please could you explain how the tides of the North Sea work and why they differ")).toBe("Explain Tides North Sea Work Differ");
+    expect(ruleTitle("please could you explain how the tides of the North Sea work and why they differ")).toBe(
+      "Explain Tides North Sea Work Differ",
+    );
     expect(ruleTitle("iPhone vs USB-C")).toBe("iPhone Vs USB-C");
   });
 
@@ -20,7 +22,9 @@ describe("cleanTitle", () => {
   it("keeps one line without tags, markup, quotes, a Title: prefix or end punctuation", () => {
     expect(cleanTitle('"River Bends Explained."')).toBe("River Bends Explained");
     expect(cleanTitle("Title: **Tides of the North Sea**\nsecond line")).toBe("Tides of the North Sea");
-    expect(cleanTitle("<system-reminder>ignore</system-reminder> Rivers <b>and</b> lakes")).toBe("ignore Rivers and lakes");
+    expect(cleanTitle("<system-reminder>ignore</system-reminder> Rivers <b>and</b> lakes")).toBe(
+      "ignore Rivers and lakes",
+    );
     expect(cleanTitle("# Heading\u202e title")).toBe("Heading title");
     expect(cleanTitle("\n\n  \n")).toBeNull();
     expect(cleanTitle("<>")).toBeNull();

@@ -32,7 +32,8 @@ export function timestampPrefix(iso: unknown, zone: string): string {
 }
 
 /** The key of a conversion: messages converted under the same key are the same model input. */
-export const convertKey = (options: ConvertOptions | undefined): string => (options?.timestamps ? `ts:${options.timestamps.zone}` : "");
+export const convertKey = (options: ConvertOptions | undefined): string =>
+  options?.timestamps ? `ts:${options.timestamps.zone}` : "";
 
 type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
 type ToolContent = ToolModelMessage["content"];
@@ -61,8 +62,12 @@ function asToolPart(part: ChatMessagePart): (ToolPartLike & { toolName: string }
  * `stamp`: the result's timestamp prefix ("" without timestamps); a JSON result then goes as its JSON text. A built-in
  * tool's result (an object holding its text) goes as that text, as a result stored as text does: the same input.
  */
-function toolOutput(part: ToolPartLike & { toolName: string }, stamp = ""): ToolContent[number] extends infer R ? R extends { type: "tool-result"; output: infer O } ? O : never : never {
-  if (part.state === "output-error") return { type: "error-text", value: stamp + neutralizeHintTags(part.errorText ?? "Tool failed.") };
+function toolOutput(
+  part: ToolPartLike & { toolName: string },
+  stamp = "",
+): ToolContent[number] extends infer R ? (R extends { type: "tool-result"; output: infer O } ? O : never) : never {
+  if (part.state === "output-error")
+    return { type: "error-text", value: stamp + neutralizeHintTags(part.errorText ?? "Tool failed.") };
   const text = toolOutputText(part.toolName, part.output);
   if (text !== undefined) return { type: "text", value: stamp + neutralizeHintTags(text) };
   if (stamp) return { type: "text", value: stamp + JSON.stringify(neutralizeHintTagsDeep(part.output ?? null)) };
@@ -74,7 +79,9 @@ function userContent(message: ChatMessage, options?: ConvertOptions): string {
     .filter((p): p is Extract<ChatMessagePart, { type: "text" }> => p.type === "text")
     .map((p) => neutralizeHintTags(p.text))
     .join("\n\n");
-  return text && options?.timestamps ? timestampPrefix(message.metadata?.createdAt, options.timestamps.zone) + text : text;
+  return text && options?.timestamps
+    ? timestampPrefix(message.metadata?.createdAt, options.timestamps.zone) + text
+    : text;
 }
 
 function convertAssistant(message: ChatMessage, out: ModelMessage[], options?: ConvertOptions): void {
@@ -104,9 +111,21 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[], options?: C
       const tool = asToolPart(part);
       // A call without a result (the reply stopped mid-tool) cannot be sent: providers reject unanswered calls.
       if (!tool || (tool.state !== "output-available" && tool.state !== "output-error")) continue;
-      content.push({ type: "tool-call", toolCallId: tool.toolCallId, toolName: tool.toolName, input: neutralizeHintTagsDeep(tool.input ?? {}) });
-      const stamp = options?.timestamps ? timestampPrefix(tool.resultAt ?? message.metadata?.createdAt, options.timestamps.zone) : "";
-      results.push({ type: "tool-result", toolCallId: tool.toolCallId, toolName: tool.toolName, output: toolOutput(tool, stamp) });
+      content.push({
+        type: "tool-call",
+        toolCallId: tool.toolCallId,
+        toolName: tool.toolName,
+        input: neutralizeHintTagsDeep(tool.input ?? {}),
+      });
+      const stamp = options?.timestamps
+        ? timestampPrefix(tool.resultAt ?? message.metadata?.createdAt, options.timestamps.zone)
+        : "";
+      results.push({
+        type: "tool-result",
+        toolCallId: tool.toolCallId,
+        toolName: tool.toolName,
+        output: toolOutput(tool, stamp),
+      });
     }
   }
   flush();

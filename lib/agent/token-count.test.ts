@@ -3,7 +3,16 @@ import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { describe, expect, it } from "vitest";
-import { countInBoundedPieces, countTokens, createTokenCounter, DIRECT_LIMIT, encodingFor, MAX_PIECE, selectEncodingFor, TOKEN_COUNTER_MAX_BYTES } from "./token-count.ts";
+import {
+  countInBoundedPieces,
+  countTokens,
+  createTokenCounter,
+  DIRECT_LIMIT,
+  encodingFor,
+  MAX_PIECE,
+  selectEncodingFor,
+  TOKEN_COUNTER_MAX_BYTES,
+} from "./token-count.ts";
 
 describe("token counting", () => {
   it("chooses the encoding per model family", () => {
@@ -35,7 +44,8 @@ describe("token counting in bounded pieces", () => {
     seed = (seed * 48271) % 2147483647;
     return seed / 2147483647;
   };
-  const randomRun = (length: number, alphabet: string) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+  const randomRun = (length: number, alphabet: string) =>
+    Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
 
   /** The tokenizer's own work on what it was given: each pre-split piece costs the square of its length. */
   function spy() {
@@ -44,13 +54,19 @@ describe("token counting in bounded pieces", () => {
       calls.push(text);
       return countO200k(text);
     };
-    const work = () => calls.reduce((sum, text) => sum + [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].reduce((n, [p]) => n + p.length ** 2, 0), 0);
+    const work = () =>
+      calls.reduce(
+        (sum, text) => sum + [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].reduce((n, [p]) => n + p.length ** 2, 0),
+        0,
+      );
     return { calls, count, work };
   }
 
   it("is exactly gpt-tokenizer's count on ordinary prose, code and markup", async () => {
     await selectEncodingFor("gpt-4o");
-    const files = ["README.md", "lib/agent/reply-loop.ts", "lib/chat/reply/run.ts", "package.json"].map((f) => readFileSync(f, "utf8"));
+    const files = ["README.md", "lib/agent/reply-loop.ts", "lib/chat/reply/run.ts", "package.json"].map((f) =>
+      readFileSync(f, "utf8"),
+    );
     const samples = [
       ...files,
       files.join("\n\n"),
@@ -68,7 +84,9 @@ describe("token counting in bounded pieces", () => {
   });
 
   it("counts special-token spellings as plain text instead of throwing", () => {
-    expect(countTokens("hi <|endoftext|> there")).toBe(countO200k("hi <|endoftext|> there", { disallowedSpecial: new Set() }));
+    expect(countTokens("hi <|endoftext|> there")).toBe(
+      countO200k("hi <|endoftext|> there", { disallowedSpecial: new Set() }),
+    );
     expect(countTokens(`${"<|im_start|>".repeat(200)} x`)).toBeGreaterThan(200);
   });
 
@@ -92,10 +110,16 @@ describe("token counting in bounded pieces", () => {
     const work = (text: string) => {
       const s = spy();
       countInBoundedPieces(text, s.count, O200K_TOKEN_SPLIT_REGEX);
-      for (const call of s.calls) for (const [piece] of call.matchAll(O200K_TOKEN_SPLIT_REGEX)) expect(piece.length).toBeLessThanOrEqual(MAX_PIECE);
+      for (const call of s.calls)
+        for (const [piece] of call.matchAll(O200K_TOKEN_SPLIT_REGEX))
+          expect(piece.length).toBeLessThanOrEqual(MAX_PIECE);
       return s.work();
     };
-    for (const make of [(n: number) => "=".repeat(n), (n: number) => randomRun(n, punctuation), (n: number) => `x ${"b".repeat(n)} y`]) {
+    for (const make of [
+      (n: number) => "=".repeat(n),
+      (n: number) => randomRun(n, punctuation),
+      (n: number) => `x ${"b".repeat(n)} y`,
+    ]) {
       const one = work(make(25_000));
       const four = work(make(100_000));
       // Whole-run counting does 25,000² and then 16× that; bounded pieces do at most MAX_PIECE per character.
@@ -107,7 +131,8 @@ describe("token counting in bounded pieces", () => {
   it("keeps surrogate pairs whole when it slices a run", () => {
     const s = spy();
     countInBoundedPieces("😀".repeat(3_000), s.count, O200K_TOKEN_SPLIT_REGEX);
-    for (const call of s.calls) expect(call).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    for (const call of s.calls)
+      expect(call).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
   });
 });
 

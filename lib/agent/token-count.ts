@@ -88,7 +88,11 @@ export const TOKEN_COUNTER_MAX_BYTES = 2 * 1024 * 1024;
  * TOKEN_COUNTER_MAX_BYTES of them. `cachedBytes()` tells what it holds.
  */
 export function createTokenCounter(limit = 64): ((text: string) => number) & { cachedBytes: () => number } {
-  const cache = new BoundedMap<string, number>({ maxEntries: limit, maxBytes: TOKEN_COUNTER_MAX_BYTES, sizeOf: (text) => 2 * text.length + 64 });
+  const cache = new BoundedMap<string, number>({
+    maxEntries: limit,
+    maxBytes: TOKEN_COUNTER_MAX_BYTES,
+    sizeOf: (text) => 2 * text.length + 64,
+  });
   const count = (text: string) => {
     const hit = cache.get(text);
     if (hit !== undefined) return hit;

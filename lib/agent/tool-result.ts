@@ -37,7 +37,12 @@ export function withCallCount(text: string, toolName: string, count: number): st
 }
 
 /** A built-in tool's result: its fields, and its text as the model reads it (bounded, then the call counter). */
-export function toolOutput<N extends OutputToolName>(toolName: N, call: number, text: string, fields: ToolOutputFields[N]): ToolOutput<N> {
+export function toolOutput<N extends OutputToolName>(
+  toolName: N,
+  call: number,
+  text: string,
+  fields: ToolOutputFields[N],
+): ToolOutput<N> {
   // Spread into a generic type TypeScript cannot check: the cast only says what the object is.
   return { tool: toolName, ...fields, text: withCallCount(text, toolName, call) } as ToolOutput<N>;
 }
@@ -60,7 +65,14 @@ function argumentsText(args: unknown): string {
  * sent, what to do instead, and the call counter. The AI SDK hands the model `error.toString()`.
  */
 export class ToolError extends Error {
-  constructor({ type, text, args, advice, toolName, call }: { type: string; text: string; args: unknown; advice: string; toolName: string; call: number }) {
+  constructor({
+    type,
+    text,
+    args,
+    advice,
+    toolName,
+    call,
+  }: { type: string; text: string; args: unknown; advice: string; toolName: string; call: number }) {
     const lines = [text];
     // The evaluation's "plain errors" variant (lib/harness-options.ts) keeps only the error's own text.
     if (harnessOptions().toolErrorDetails) {

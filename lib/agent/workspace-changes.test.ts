@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { HINT_MAX_CHARS } from "./hints/render-hint.ts";
-import { diffWorkspace, parseWorkspaceState, renderWorkspaceHint, snapshotOf, summarizeChanges, type WorkspaceState } from "./workspace-changes.ts";
+import {
+  diffWorkspace,
+  parseWorkspaceState,
+  renderWorkspaceHint,
+  snapshotOf,
+  summarizeChanges,
+  type WorkspaceState,
+} from "./workspace-changes.ts";
 
 const base: WorkspaceState = {
   name: "Research",
@@ -59,7 +66,10 @@ describe("what changed in a workspace", () => {
   });
 
   it("tells other conversations that an entry is a fact a compression kept, and the compressed one nothing", () => {
-    const after = { ...base, memory: [...base.memory, { id: "m9", text: "Prefers tea", conversationId: "c1", fromCompression: true as const }] };
+    const after = {
+      ...base,
+      memory: [...base.memory, { id: "m9", text: "Prefers tea", conversationId: "c1", fromCompression: true as const }],
+    };
     expect(diffWorkspace(base, after, "c1")).toEqual([]);
     const changes = diffWorkspace(base, after, "c2");
     expect(changes).toEqual([{ kind: "memory-added", text: "Prefers tea", fromCompression: true }]);
@@ -80,7 +90,11 @@ describe("what changed in a workspace", () => {
 
 describe("the Workspace hint", () => {
   it("carries the new content and a short summary", () => {
-    const after = { ...base, memory: [...base.memory, { id: "m3", text: "Has a cat" }], instructions: "Answer in French." };
+    const after = {
+      ...base,
+      memory: [...base.memory, { id: "m3", text: "Has a cat" }],
+      instructions: "Answer in French.",
+    };
     const hint = renderWorkspaceHint("Research", diffWorkspace(base, after));
     expect(hint.text).toMatch(/^<system-reminder>\nThe workspace "Research" changed/);
     expect(hint.text).toContain("they now read:\nAnswer in French.");
@@ -91,7 +105,11 @@ describe("the Workspace hint", () => {
 
   it("stays within a hint's size however much changed, counting what did not fit", () => {
     const memory = Array.from({ length: 500 }, (_, i) => ({ id: `n${i}`, text: `Entry ${i} ${"x".repeat(900)}` }));
-    const changes = diffWorkspace(base, { ...base, memory: [...base.memory, ...memory], instructions: "y".repeat(40_000) });
+    const changes = diffWorkspace(base, {
+      ...base,
+      memory: [...base.memory, ...memory],
+      instructions: "y".repeat(40_000),
+    });
     const hint = renderWorkspaceHint("Research", changes);
     expect(hint.text.length).toBeLessThanOrEqual(HINT_MAX_CHARS);
     expect(hint.text).toMatch(/… and \d+ more changes/);
@@ -118,7 +136,12 @@ describe("a stored state", () => {
   it("is read defensively", () => {
     expect(parseWorkspaceState(null)).toBeNull();
     expect(parseWorkspaceState({ name: 1 })).toBeNull();
-    const parsed = parseWorkspaceState({ ...base, memory: [{ id: "m1", text: "ok" }, { id: 2 }, "x"], files: [{ path: "a" }], skills: "no" });
+    const parsed = parseWorkspaceState({
+      ...base,
+      memory: [{ id: "m1", text: "ok" }, { id: 2 }, "x"],
+      files: [{ path: "a" }],
+      skills: "no",
+    });
     expect(parsed).toEqual({ ...base, memory: [{ id: "m1", text: "ok" }], files: [], skills: [] });
   });
 });

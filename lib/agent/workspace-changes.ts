@@ -55,7 +55,11 @@ export function snapshotOf(state: WorkspaceState): WorkspaceSnapshot {
  * The changes from `before` to `after`, in the order a reader wants them. `conversationId`: memory entries this
  * conversation's own agent wrote are not news to it.
  */
-export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, conversationId?: string): WorkspaceChange[] {
+export function diffWorkspace(
+  before: WorkspaceState,
+  after: WorkspaceState,
+  conversationId?: string,
+): WorkspaceChange[] {
   const changes: WorkspaceChange[] = [];
   if (before.name !== after.name) changes.push({ kind: "renamed", name: after.name });
   if (before.instructions !== after.instructions) changes.push({ kind: "instructions", text: after.instructions });
@@ -65,11 +69,16 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
     const old = beforeMemory.get(entry.id);
     if (old === undefined) {
       if (!conversationId || entry.conversationId !== conversationId) {
-        changes.push({ kind: "memory-added", text: entry.text, ...(entry.fromCompression ? { fromCompression: true as const } : {}) });
+        changes.push({
+          kind: "memory-added",
+          text: entry.text,
+          ...(entry.fromCompression ? { fromCompression: true as const } : {}),
+        });
       }
     } else if (old !== entry.text) changes.push({ kind: "memory-edited", before: old, text: entry.text });
   }
-  for (const entry of before.memory) if (!afterIds.has(entry.id)) changes.push({ kind: "memory-removed", text: entry.text });
+  for (const entry of before.memory)
+    if (!afterIds.has(entry.id)) changes.push({ kind: "memory-removed", text: entry.text });
   const beforeFiles = new Map(before.files.map((f) => [f.path, f]));
   const afterPaths = new Set(after.files.map((f) => f.path));
   for (const file of after.files) {
@@ -80,7 +89,11 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
   }
   for (const file of before.files) {
     if (afterPaths.has(file.path)) continue;
-    changes.push(file.path === KNOWLEDGE_INDEX_PATH ? { kind: "knowledge-index", text: "" } : { kind: "file-removed", path: file.path });
+    changes.push(
+      file.path === KNOWLEDGE_INDEX_PATH
+        ? { kind: "knowledge-index", text: "" }
+        : { kind: "file-removed", path: file.path },
+    );
   }
   const beforeSkills = new Map(before.skills.map((s) => [s.name, s.description]));
   const afterSkills = new Set(after.skills.map((s) => s.name));
@@ -89,7 +102,8 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
     if (old === undefined) changes.push({ kind: "skill-added", ...skill });
     else if (old !== skill.description) changes.push({ kind: "skill-changed", ...skill });
   }
-  for (const skill of before.skills) if (!afterSkills.has(skill.name)) changes.push({ kind: "skill-removed", name: skill.name });
+  for (const skill of before.skills)
+    if (!afterSkills.has(skill.name)) changes.push({ kind: "skill-removed", name: skill.name });
   const beforeAgents = new Map((before.agents ?? []).map((a) => [a.id, a.description]));
   const afterAgents = new Set((after.agents ?? []).map((a) => a.id));
   for (const agent of after.agents ?? []) {
@@ -97,7 +111,8 @@ export function diffWorkspace(before: WorkspaceState, after: WorkspaceState, con
     if (old === undefined) changes.push({ kind: "agent-added", ...agent });
     else if (old !== agent.description) changes.push({ kind: "agent-changed", ...agent });
   }
-  for (const agent of before.agents ?? []) if (!afterAgents.has(agent.id)) changes.push({ kind: "agent-removed", id: agent.id });
+  for (const agent of before.agents ?? [])
+    if (!afterAgents.has(agent.id)) changes.push({ kind: "agent-removed", id: agent.id });
   return changes;
 }
 
@@ -188,10 +203,16 @@ const HEAD = (name: string) =>
   `The workspace "${cut(line(name), 100)}" changed since your system prompt was written. The system prompt still shows it as it was; these changes hold from now on (the prompt takes them in at the next compression):`;
 
 /** The Workspace hint for these changes, at most HINT_MAX_CHARS; the changes that do not fit are counted. */
-export function renderWorkspaceHint(name: string, changes: readonly WorkspaceChange[]): { fields: Record<string, string>; text: string } {
+export function renderWorkspaceHint(
+  name: string,
+  changes: readonly WorkspaceChange[],
+): { fields: Record<string, string>; text: string } {
   const more = (n: number) =>
     `- … and ${n} more change${n === 1 ? "" : "s"}: list the knowledge files with KnowledgeList, read the instructions with InstructionsRead, search memory with MemorySearch.`;
-  return { fields: { changes: summarizeChanges(changes) }, text: bulletReminder(HEAD(name), changes.map(describeChange), more) };
+  return {
+    fields: { changes: summarizeChanges(changes) },
+    text: bulletReminder(HEAD(name), changes.map(describeChange), more),
+  };
 }
 
 const isText = (v: unknown): v is string => typeof v === "string";
@@ -201,7 +222,8 @@ const listOf = <T>(value: unknown, pick: (item: Record<string, unknown>) => T | 
 
 /** A stored state read defensively: what is malformed is dropped; null when it is not a state at all. */
 export function parseWorkspaceState(value: unknown): WorkspaceState | null {
-  if (!isRecord(value) || !isText(value.name) || !isText(value.instructions) || !isText(value.knowledgeIndex)) return null;
+  if (!isRecord(value) || !isText(value.name) || !isText(value.instructions) || !isText(value.knowledgeIndex))
+    return null;
   return {
     name: value.name,
     instructions: value.instructions,
@@ -217,11 +239,19 @@ export function parseWorkspaceState(value: unknown): WorkspaceState | null {
         : undefined,
     ),
     files: listOf(value.files, (f) =>
-      isText(f.path) && typeof f.bytes === "number" && isText(f.updatedAt) ? { path: f.path, bytes: f.bytes, updatedAt: f.updatedAt } : undefined,
+      isText(f.path) && typeof f.bytes === "number" && isText(f.updatedAt)
+        ? { path: f.path, bytes: f.bytes, updatedAt: f.updatedAt }
+        : undefined,
     ),
-    skills: listOf(value.skills, (s) => (isText(s.name) && isText(s.description) ? { name: s.name, description: s.description } : undefined)),
+    skills: listOf(value.skills, (s) =>
+      isText(s.name) && isText(s.description) ? { name: s.name, description: s.description } : undefined,
+    ),
     ...(Array.isArray(value.agents)
-      ? { agents: listOf(value.agents, (a) => (isText(a.id) && isText(a.description) ? { id: a.id, description: a.description } : undefined)) }
+      ? {
+          agents: listOf(value.agents, (a) =>
+            isText(a.id) && isText(a.description) ? { id: a.id, description: a.description } : undefined,
+          ),
+        }
       : {}),
   };
 }

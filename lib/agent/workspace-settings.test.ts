@@ -3,10 +3,21 @@ import { mergeWorkspaceSettings, resolveWorkspaceSettings } from "./workspace-se
 
 describe("a workspace's settings", () => {
   it("default to memory from compressions on, whatever is stored that is not a boolean", () => {
-    for (const stored of [null, undefined, {}, [], "x", { memory: null }, { memory: { fromCompression: "no" } }, { memory: [] }]) {
+    for (const stored of [
+      null,
+      undefined,
+      {},
+      [],
+      "x",
+      { memory: null },
+      { memory: { fromCompression: "no" } },
+      { memory: [] },
+    ]) {
       expect(resolveWorkspaceSettings(stored)).toEqual({ memory: { fromCompression: true } });
     }
-    expect(resolveWorkspaceSettings({ memory: { fromCompression: false }, other: 1 })).toEqual({ memory: { fromCompression: false } });
+    expect(resolveWorkspaceSettings({ memory: { fromCompression: false }, other: 1 })).toEqual({
+      memory: { fromCompression: false },
+    });
   });
 
   it("change only what a patch names", () => {

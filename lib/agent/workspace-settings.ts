@@ -10,7 +10,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export function resolveWorkspaceSettings(value: unknown): WorkspaceSettings {
   const memory = isRecord(value) && isRecord(value.memory) ? value.memory : {};
   return {
-    memory: { fromCompression: typeof memory.fromCompression === "boolean" ? memory.fromCompression : DEFAULT_WORKSPACE_SETTINGS.memory.fromCompression },
+    memory: {
+      fromCompression:
+        typeof memory.fromCompression === "boolean"
+          ? memory.fromCompression
+          : DEFAULT_WORKSPACE_SETTINGS.memory.fromCompression,
+    },
   };
 }
 

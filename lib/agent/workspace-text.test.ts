@@ -3,7 +3,8 @@ import { knowledgePathProblem, memoryEntryProblem, normalizeMemoryEntry } from "
 
 describe("knowledgePathProblem", () => {
   it("accepts relative paths with folders", () => {
-    for (const p of ["KNOWLEDGE.md", "notes/api.md", "data/2026 figures.csv", "ünïcode/файл.txt", "a..b/c.md"]) expect(knowledgePathProblem(p)).toBeNull();
+    for (const p of ["KNOWLEDGE.md", "notes/api.md", "data/2026 figures.csv", "ünïcode/файл.txt", "a..b/c.md"])
+      expect(knowledgePathProblem(p)).toBeNull();
   });
   it("names what is wrong with traversal, absolute paths, NUL, backslashes and empty folders", () => {
     expect(knowledgePathProblem("../secret")).toMatch(/\.\./);
@@ -20,7 +21,15 @@ describe("knowledgePathProblem", () => {
     expect(knowledgePathProblem("a\nb")).toMatch(/control/);
   });
   it("refuses bidi overrides and other invisible format characters, but not an emoji's zero-width joiner", () => {
-    for (const p of ["invoice\u202Efdp.md", "a\u2066b", "x\u200Fy", "zero\u200Bwidth", "bom\uFEFF", "soft\u00ADhyphen", "lone\ud800"]) {
+    for (const p of [
+      "invoice\u202Efdp.md",
+      "a\u2066b",
+      "x\u200Fy",
+      "zero\u200Bwidth",
+      "bom\uFEFF",
+      "soft\u00ADhyphen",
+      "lone\ud800",
+    ]) {
       expect(knowledgePathProblem(p)).toMatch(/invisible/);
     }
     expect(knowledgePathProblem("team-👩‍💻.md")).toBeNull();

@@ -19,7 +19,8 @@ export const normalizeKnowledgePath = (path: string): string => path.normalize("
 /** Why `path` is not a relative knowledge path ("notes/api.md"), or null when it is one. */
 export function knowledgePathProblem(path: string): string | null {
   if (path.length === 0) return "must not be empty";
-  if (path.length > MAX_KNOWLEDGE_PATH_CHARS) return `is ${path.length} characters, over the limit of ${MAX_KNOWLEDGE_PATH_CHARS}`;
+  if (path.length > MAX_KNOWLEDGE_PATH_CHARS)
+    return `is ${path.length} characters, over the limit of ${MAX_KNOWLEDGE_PATH_CHARS}`;
   if (path.includes("\u0000")) return "must not contain a NUL character";
   if (CONTROL.test(path)) return "must not contain control characters";
   if (INVISIBLE.test(path.replaceAll("\u200d", ""))) {
@@ -49,7 +50,8 @@ export function memoryLinesOf(text: string): string[] {
 /** Why `text` is not one memory line, or null. */
 export function memoryEntryProblem(text: string, maxChars: number): string | null {
   if (text.trim().length === 0) return "must not be empty";
-  if (hasLineBreak(text)) return "must be one line (no line breaks, NEL and line or paragraph separators included): write one entry per fact";
+  if (hasLineBreak(text))
+    return "must be one line (no line breaks, NEL and line or paragraph separators included): write one entry per fact";
   if (text.length > maxChars) return `is ${text.length} characters, over the limit of ${maxChars}`;
   return null;
 }

@@ -75,7 +75,10 @@ const IMAGE_TABLE: ReadonlyArray<readonly [prefix: string, images: boolean]> = [
 const IMAGE_SORTED = [...IMAGE_TABLE].sort((a, b) => b[0].length - a[0].length);
 
 /** Does the model take image input (a `provider/` prefix ignored)? */
-export function takesImages(modelId: string, extraPrefixes: string | undefined = process.env.HINTLINE_IMAGE_MODELS): boolean {
+export function takesImages(
+  modelId: string,
+  extraPrefixes: string | undefined = process.env.HINTLINE_IMAGE_MODELS,
+): boolean {
   const id = modelId.toLowerCase().replace(/^.*\//, "");
   const extra = (extraPrefixes ?? "")
     .split(",")

@@ -18,10 +18,27 @@ describe("the demo model and attachments", () => {
     const { text } = decide(
       promptOf([
         { type: "text", text: "What are these?" },
-        { type: "file", mediaType: "image/png", url: url("image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])), filename: "x.png" },
+        {
+          type: "file",
+          mediaType: "image/png",
+          url: url("image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])),
+          filename: "x.png",
+        },
         { type: "file", mediaType: "text/csv", url: url("text/csv", "a,b\n1,2\n3,4"), filename: "t.csv" },
-        { type: "file", mediaType: "application/pdf", url: url("application/pdf", "%PDF-"), filename: "r.pdf", providerMetadata: { hintline: { pages: ["Hello there", "More"] } } },
-        { type: "file", mediaType: "application/pdf", url: url("application/pdf", "%PDF-"), filename: "s.pdf", providerMetadata: { hintline: { pages: [""] } } },
+        {
+          type: "file",
+          mediaType: "application/pdf",
+          url: url("application/pdf", "%PDF-"),
+          filename: "r.pdf",
+          providerMetadata: { hintline: { pages: ["Hello there", "More"] } },
+        },
+        {
+          type: "file",
+          mediaType: "application/pdf",
+          url: url("application/pdf", "%PDF-"),
+          filename: "s.pdf",
+          providerMetadata: { hintline: { pages: [""] } },
+        },
       ] as ChatMessage["parts"]),
     );
     expect(text).toBe(

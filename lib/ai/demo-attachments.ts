@@ -6,13 +6,13 @@ import { ATTACHED_FILE_PREFIX, ATTACHED_IMAGE_PREFIX, ATTACHED_PDF_PREFIX } from
 type Part = Exclude<LanguageModelV4Prompt[number]["content"], string>[number];
 
 const isAttachmentText = (text: string) =>
-  text.startsWith(ATTACHED_FILE_PREFIX) || text.startsWith(ATTACHED_IMAGE_PREFIX) || text.startsWith(ATTACHED_PDF_PREFIX);
+  text.startsWith(ATTACHED_FILE_PREFIX) ||
+  text.startsWith(ATTACHED_IMAGE_PREFIX) ||
+  text.startsWith(ATTACHED_PDF_PREFIX);
 
 /** The person's own words in a message's parts (the texts that carry attachments left out). */
 export function personWords(parts: readonly Part[]): string {
-  return parts
-    .flatMap((p) => (p.type === "text" && !isAttachmentText(p.text) ? [p.text] : []))
-    .join("\n");
+  return parts.flatMap((p) => (p.type === "text" && !isAttachmentText(p.text) ? [p.text] : [])).join("\n");
 }
 
 const clip = (text: string, max = 80) => {
@@ -28,7 +28,8 @@ function ackLine(header: string, body: string, parts: readonly Part[], index: nu
   }
   if (header.startsWith(ATTACHED_PDF_PREFIX)) {
     const what = header.slice(ATTACHED_PDF_PREFIX.length).replace(/:$/, "");
-    if (!body) return `I received the PDF ${what.replace(/: it has no text layer.*$/, "")}${/no text layer/.test(what) ? ", but it has no text layer, so I can't read its text" : ""}.`;
+    if (!body)
+      return `I received the PDF ${what.replace(/: it has no text layer.*$/, "")}${/no text layer/.test(what) ? ", but it has no text layer, so I can't read its text" : ""}.`;
     const first = /--- Page 1 ---\n([^\n]*)/.exec(body)?.[1] ?? "";
     return `I received the PDF ${what}; page 1 begins “${clip(first)}”.`;
   }

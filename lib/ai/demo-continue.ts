@@ -5,12 +5,16 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { CONTINUE_REMINDER } from "../agent/continue-reply.ts";
 
 const textOf = (message: LanguageModelV4Prompt[number]): string =>
-  typeof message.content === "string" ? message.content : message.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+  typeof message.content === "string"
+    ? message.content
+    : message.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 
 /** The prompt without the continuation (up to the person's message) and what the reply had said, or undefined. */
-export function continuation(prompt: LanguageModelV4Prompt): { before: LanguageModelV4Prompt; written: string } | undefined {
+export function continuation(
+  prompt: LanguageModelV4Prompt,
+): { before: LanguageModelV4Prompt; written: string } | undefined {
   const last = prompt.at(-1);
   if (last?.role !== "user" || textOf(last) !== CONTINUE_REMINDER) return undefined;
   // The reply so far: the assistant messages after the person's last own message (reminders are not theirs).

@@ -15,10 +15,17 @@ const quote = (text: string) =>
 /** The MCP tool of `offered` a request names, if any. */
 export function offeredMcpTool(wanted: string, offered: readonly string[]): string | undefined {
   const mcp = offered.filter((n) => n.startsWith("mcp__"));
-  return mcp.find((n) => n === wanted) ?? mcp.find((n) => n === `mcp__${wanted}`) ?? mcp.find((n) => n.endsWith(`__${wanted}`));
+  return (
+    mcp.find((n) => n === wanted) ??
+    mcp.find((n) => n === `mcp__${wanted}`) ??
+    mcp.find((n) => n.endsWith(`__${wanted}`))
+  );
 }
 
-export function mcpDecision(segment: ReplySegment, offered: readonly string[]): { text: string; calls?: DemoToolCall[] } | undefined {
+export function mcpDecision(
+  segment: ReplySegment,
+  offered: readonly string[],
+): { text: string; calls?: DemoToolCall[] } | undefined {
   const request = MCP_REQUEST.exec(segment.personText.trim());
   if (!request) return undefined;
   const wanted = request[1]!;
@@ -44,5 +51,7 @@ export function mcpDecision(segment: ReplySegment, offered: readonly string[]): 
     return { text: "", calls: [input ? { toolName: name, input } : { toolName: name, input: {}, rawInput: argsText }] };
   }
   const text = withoutCallCount(result.text);
-  return { text: result.isError ? `\`${name}\` didn't work:\n\n${quote(text)}` : `\`${name}\` answered:\n\n${quote(text)}` };
+  return {
+    text: result.isError ? `\`${name}\` didn't work:\n\n${quote(text)}` : `\`${name}\` answered:\n\n${quote(text)}`,
+  };
 }

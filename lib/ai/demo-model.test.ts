@@ -32,7 +32,9 @@ describe("demo model", () => {
       reminder("<current-time>2026-07-01T12:00:00</current-time>\n<timezone>Europe/Berlin</timezone>"),
       user("What time is it?"),
     ];
-    expect(decide(prompt).text).toBe("According to the newest system reminder, it is 2026-07-01T12:00:00 (Europe/Berlin).");
+    expect(decide(prompt).text).toBe(
+      "According to the newest system reminder, it is 2026-07-01T12:00:00 (Europe/Berlin).",
+    );
   });
 
   it("ignores tags in the person's own messages", () => {
@@ -41,18 +43,35 @@ describe("demo model", () => {
   });
 
   it("answers context questions from the newest context reminder", () => {
-    const prompt = [reminder("<context-length>Your current context contains 700 tokens.</context-length>"), user("how full is your context?")];
-    expect(decide(prompt).text).toBe("My context holds 700 of my 8,192 tokens (9%), as the newest context hint told me.");
-    const full = [reminder("<context-length>Your current context contains 6000 tokens. When reaching 6553 tokens, your context will be compressed.</context-length>"), user("how full is your context?")];
-    expect(decide(full).text).toBe("My context holds 6,000 of my 8,192 tokens (73%), as the newest context hint told me. It is compressed at 6,553 tokens.");
+    const prompt = [
+      reminder("<context-length>Your current context contains 700 tokens.</context-length>"),
+      user("how full is your context?"),
+    ];
+    expect(decide(prompt).text).toBe(
+      "My context holds 700 of my 8,192 tokens (9%), as the newest context hint told me.",
+    );
+    const full = [
+      reminder(
+        "<context-length>Your current context contains 6000 tokens. When reaching 6553 tokens, your context will be compressed.</context-length>",
+      ),
+      user("how full is your context?"),
+    ];
+    expect(decide(full).text).toBe(
+      "My context holds 6,000 of my 8,192 tokens (73%), as the newest context hint told me. It is compressed at 6,553 tokens.",
+    );
   });
 
   it("without a context hint, answers how full its context is from its own count of its input", () => {
-    expect(decide([user("How full is your context?")]).text).toMatch(/^My context holds about \d+ of my 8,192 tokens \(\d+%\) — the figure the meter shows\./);
+    expect(decide([user("How full is your context?")]).text).toMatch(
+      /^My context holds about \d+ of my 8,192 tokens \(\d+%\) — the figure the meter shows\./,
+    );
   });
 
   it("streams word by word through the AI SDK and reports token usage", async () => {
-    const result = streamText({ model: createDemoModel({ wordDelayMs: 0 }), messages: [{ role: "user", content: "write 30 words about lakes" }] });
+    const result = streamText({
+      model: createDemoModel({ wordDelayMs: 0 }),
+      messages: [{ role: "user", content: "write 30 words about lakes" }],
+    });
     const deltas: string[] = [];
     for await (const part of result.stream) if (part.type === "text-delta") deltas.push(part.text);
     expect(deltas.length).toBe(30);
@@ -64,12 +83,20 @@ describe("demo model", () => {
 });
 
 describe("demo model answers", () => {
-  const tasksReminder = user("<system-reminder>\n<tasks>The user updated the task list. You have 0 in-progress tasks and 2 pending tasks.</tasks>\n</system-reminder>");
-  const listed = [call("TaskList"), result("TaskList", "1 [pending] a\n2 [pending] b\n(Tool call #1 for 'TaskList' in this conversation.)")];
+  const tasksReminder = user(
+    "<system-reminder>\n<tasks>The user updated the task list. You have 0 in-progress tasks and 2 pending tasks.</tasks>\n</system-reminder>",
+  );
+  const listed = [
+    call("TaskList"),
+    result("TaskList", "1 [pending] a\n2 [pending] b\n(Tool call #1 for 'TaskList' in this conversation.)"),
+  ];
 
   it("reports the prompt prefix it answered last as cached, in 128-token blocks from 1,024 tokens, and answers the same either way", async () => {
     const model = createDemoModel({ wordDelayMs: 0 });
-    const history = [user(essay(1500, "rivers")), { role: "assistant" as const, content: [{ type: "text" as const, text: "noted" }] }];
+    const history = [
+      user(essay(1500, "rivers")),
+      { role: "assistant" as const, content: [{ type: "text" as const, text: "noted" }] },
+    ];
     const run = async (prompt: LanguageModelV4Prompt) => {
       const result = streamText({ model, messages: prompt as never, maxRetries: 0 });
       return { text: await result.text, usage: await result.usage };
@@ -90,17 +117,25 @@ describe("demo model answers", () => {
 
   it("counts the tool definitions in its input, first in the prompt, so they are cached from the second call on", async () => {
     const model = createDemoModel({ wordDelayMs: 0 });
-    const echo = tool({ description: "Echo a value back. ".repeat(300), inputSchema: jsonSchema({ type: "object", properties: { value: { type: "string" } } }) });
-    const run = async (tools?: ToolSet) => (await streamText({ model, messages: [user("hello")], tools, maxRetries: 0 }).usage) as LanguageModelUsage;
+    const echo = tool({
+      description: "Echo a value back. ".repeat(300),
+      inputSchema: jsonSchema({ type: "object", properties: { value: { type: "string" } } }),
+    });
+    const run = async (tools?: ToolSet) =>
+      (await streamText({ model, messages: [user("hello")], tools, maxRetries: 0 }).usage) as LanguageModelUsage;
     const without = await run();
     const first = await run({ echo });
     expect(first.inputTokens! - without.inputTokens!).toBeGreaterThan(1200);
     const second = await run({ echo });
-    expect(second.inputTokenDetails.cacheReadTokens).toBeGreaterThanOrEqual(Math.floor((first.inputTokens! - 20) / 128) * 128);
+    expect(second.inputTokenDetails.cacheReadTokens).toBeGreaterThanOrEqual(
+      Math.floor((first.inputTokens! - 20) / 128) * 128,
+    );
   });
 
   it("after a tasks reminder, lists the tasks and then does what the person asked", () => {
-    expect(decide([user("write 12 words about rivers"), tasksReminder]).calls).toEqual([{ toolName: "TaskList", input: {} }]);
+    expect(decide([user("write 12 words about rivers"), tasksReminder]).calls).toEqual([
+      { toolName: "TaskList", input: {} },
+    ]);
     const answer = decide([user("write 12 words about rivers"), tasksReminder, ...listed]);
     expect(answer.calls).toBeUndefined();
     expect(answer.text.split(/\s+/)).toHaveLength(12);
@@ -109,8 +144,12 @@ describe("demo model answers", () => {
   });
 
   it("lays a task list out as a Markdown list, one task per line", () => {
-    expect(decide([user("what's left?"), ...listed]).text).toBe("Here are your tasks:\n\n- #1 a — pending\n- #2 b — pending");
-    expect(decide([user("what's left?"), call("TaskList"), result("TaskList", "No tasks available.")]).text).toBe("You have no tasks yet.");
+    expect(decide([user("what's left?"), ...listed]).text).toBe(
+      "Here are your tasks:\n\n- #1 a — pending\n- #2 b — pending",
+    );
+    expect(decide([user("what's left?"), call("TaskList"), result("TaskList", "No tasks available.")]).text).toBe(
+      "You have no tasks yet.",
+    );
   });
 
   it("sums up what the calls did in words, lists as lists, never the results' text", () => {
@@ -125,12 +164,22 @@ describe("demo model answers", () => {
     const finished = [
       user("finish 1"),
       call("TaskUpdate"),
-      result("TaskUpdate", "Update task (id=1) status.\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others."),
+      result(
+        "TaskUpdate",
+        "Update task (id=1) status.\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.",
+      ),
     ];
     expect(decide(finished).text).toBe("Task #1 is now done.");
     const failure: LanguageModelV4Prompt[number] = {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: "c-TaskUpdate", toolName: "TaskUpdate", output: { type: "error-text", value: "TaskNotFoundError: The task (id=9) does not exist.\nWhat to do: x" } }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "c-TaskUpdate",
+          toolName: "TaskUpdate",
+          output: { type: "error-text", value: "TaskNotFoundError: The task (id=9) does not exist.\nWhat to do: x" },
+        },
+      ],
     };
     const refused = [user("start 9"), call("TaskUpdate"), failure];
     expect(decide(refused).text).not.toMatch(/Error|What to do|Call TaskList/);

@@ -67,13 +67,47 @@ function lastPersonEntry(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt[n
 function lastPersonMessage(prompt: LanguageModelV4Prompt): string {
   const message = lastPersonEntry(prompt);
   if (!message) return "";
-  return typeof message.content === "string" ? message.content : personWords(message.content as Parameters<typeof personWords>[0]);
+  return typeof message.content === "string"
+    ? message.content
+    : personWords(message.content as Parameters<typeof personWords>[0]);
 }
 
 const WORDS = [
-  "water", "flows", "through", "valleys", "and", "stone", "carrying", "light", "across", "the", "wide", "green",
-  "plain", "where", "old", "roots", "hold", "soft", "banks", "together", "while", "birds", "follow", "quiet",
-  "currents", "toward", "distant", "hills", "under", "changing", "skies", "of", "early", "autumn", "mornings",
+  "water",
+  "flows",
+  "through",
+  "valleys",
+  "and",
+  "stone",
+  "carrying",
+  "light",
+  "across",
+  "the",
+  "wide",
+  "green",
+  "plain",
+  "where",
+  "old",
+  "roots",
+  "hold",
+  "soft",
+  "banks",
+  "together",
+  "while",
+  "birds",
+  "follow",
+  "quiet",
+  "currents",
+  "toward",
+  "distant",
+  "hills",
+  "under",
+  "changing",
+  "skies",
+  "of",
+  "early",
+  "autumn",
+  "mornings",
 ];
 
 function hash(text: string): number {
@@ -104,7 +138,7 @@ const HELP = [
   "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
   "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
   "- *remember that I prefer metric units*, *what do you remember?*, *search the knowledge for X*, *read notes.md*, *use the weekly-report skill*",
-  "- *mcp echo {\"message\": \"hi\"}* calls a tool of the workspace's MCP servers",
+  '- *mcp echo {"message": "hi"}* calls a tool of the workspace\'s MCP servers',
   "- *delegate: summarise the notes* (a subagent does it and answers), or *delegate in background: …*",
 ].join("\n");
 
@@ -113,7 +147,9 @@ const HELP = [
  * demo's count of the input it was given — tools, system prompt and messages, the figure the meter shows.
  */
 function contextAnswer(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"]): string {
-  const hinted = /contains (\d+) tokens\.(?: When reaching (\d+) tokens)?/.exec(newestReminderField(prompt, "context-length") ?? "");
+  const hinted = /contains (\d+) tokens\.(?: When reaching (\d+) tokens)?/.exec(
+    newestReminderField(prompt, "context-length") ?? "",
+  );
   const used = hinted ? Number(hinted[1]) : inputTokens(prompt, tools);
   const pct = Math.round((used / DEMO_CONTEXT_WINDOW) * 100);
   const figure = `${used.toLocaleString("en-US")} of my ${DEMO_CONTEXT_WINDOW.toLocaleString("en-US")} tokens (${pct}%)`;
@@ -134,7 +170,10 @@ export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4Cal
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };
   const segment = replySegment(prompt);
-  const mcp = mcpDecision(segment, (tools ?? []).map((t) => t.name));
+  const mcp = mcpDecision(
+    segment,
+    (tools ?? []).map((t) => t.name),
+  );
   if (mcp) return mcp;
   // Delegating is reading, in either mode: a child of a planning conversation plans too.
   const delegation = delegationDecision(segment);
@@ -197,7 +236,11 @@ const countToolTokens = createTokenCounter(4);
  * Input tokens (tool definitions included), and those of the longest run of leading messages the last prompt shared, reported as cached the way
  * OpenAI does (whole 128-token blocks, from 1,024 tokens on). Only the usage depends on it, never the text.
  */
-function usage(prompt: LanguageModelV4Prompt, output: string, tools: LanguageModelV4CallOptions["tools"]): LanguageModelV4Usage {
+function usage(
+  prompt: LanguageModelV4Prompt,
+  output: string,
+  tools: LanguageModelV4CallOptions["tools"],
+): LanguageModelV4Usage {
   let input = 0;
   let shared = 0;
   let sharing = true;
@@ -269,7 +312,11 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
               input: call.rawInput ?? JSON.stringify(call.input),
             }),
           ),
-          { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(options.prompt, JSON.stringify(calls), options.tools) },
+          {
+            type: "finish",
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage: usage(options.prompt, JSON.stringify(calls), options.tools),
+          },
         ];
         return {
           stream: new ReadableStream<LanguageModelV4StreamPart>({

@@ -12,7 +12,14 @@ const call = (toolName: string, input: unknown = {}): LanguageModelV4Prompt[numb
 });
 const result = (toolName: string, value: string, error = false): LanguageModelV4Prompt[number] => ({
   role: "tool",
-  content: [{ type: "tool-result", toolCallId: `c-${toolName}`, toolName, output: { type: error ? "error-text" : "text", value } }],
+  content: [
+    {
+      type: "tool-result",
+      toolCallId: `c-${toolName}`,
+      toolName,
+      output: { type: error ? "error-text" : "text", value },
+    },
+  ],
 });
 const PLAN = user(renderModeReminder("plan").text);
 
@@ -26,32 +33,60 @@ describe("demo model in plan mode", () => {
     expect(write![0]!.toolName).toBe("PlanWrite");
     const content = String(write![0]!.input.content);
     expect(content).toMatch(/^# Plan: a blog post\n/);
-    expect(planSteps(content)).toEqual(["Outline a blog post", "Draft a blog post", "Review a blog post", "Publish a blog post"]);
-    const done = decide([...listed, call("PlanWrite", { content }), result("PlanWrite", "Plan saved (version 1, 120 characters).")]);
+    expect(planSteps(content)).toEqual([
+      "Outline a blog post",
+      "Draft a blog post",
+      "Review a blog post",
+      "Publish a blog post",
+    ]);
+    const done = decide([
+      ...listed,
+      call("PlanWrite", { content }),
+      result("PlanWrite", "Plan saved (version 1, 120 characters)."),
+    ]);
     expect(done.calls).toBeUndefined();
     expect(done.text).toContain("(version 1)");
     expect(done.text).toContain("Approve and build");
     // Any request while the newest Mode reminder says plan is planned; the steps a person lists are the plan's.
-    const own = decide([PLAN, user("x"), user("plan: outline; write; ship"), call("TaskList"), result("TaskList", "No tasks available.")]);
+    const own = decide([
+      PLAN,
+      user("x"),
+      user("plan: outline; write; ship"),
+      call("TaskList"),
+      result("TaskList", "No tasks available."),
+    ]);
     expect(planSteps(String(own.calls?.[0]?.input.content))).toEqual(["outline", "write", "ship"]);
   });
 
   it("asked for tasks while planning, calls TaskCreate, gets the refusal and says so", () => {
     const asked = [PLAN, user("add tasks: a; b")];
     expect(decide(asked).calls?.map((c) => c.toolName)).toEqual(["TaskCreate", "TaskCreate"]);
-    const refused = "PlanModeError: PLAN MODE is on (read-only): TaskCreate would change …\n(Tool call #1 for 'TaskCreate' in this conversation.)";
+    const refused =
+      "PlanModeError: PLAN MODE is on (read-only): TaskCreate would change …\n(Tool call #1 for 'TaskCreate' in this conversation.)";
     const answer = decide([...asked, call("TaskCreate"), result("TaskCreate", refused, true)]);
     expect(answer.calls).toBeUndefined();
     expect(answer.text).toMatch(/^Plan mode is on \(read-only\), so I couldn't change the task list/);
   });
 
   it("right after the BUILD reminder, turns the approved plan's list items into tasks", () => {
-    const build = user(renderModeReminder("build", { content: "# Plan\n\n- Outline it\n* Write &lt;it&gt;\n1. Ship it\nnot a step", version: 1 }).text);
+    const build = user(
+      renderModeReminder("build", {
+        content: "# Plan\n\n- Outline it\n* Write &lt;it&gt;\n1. Ship it\nnot a step",
+        version: 1,
+      }).text,
+    );
     const prompt = [PLAN, user("plan it"), user("The plan is approved: build it."), build];
     expect(decide(prompt).calls).toEqual(
-      ["Outline it", "Write <it>", "Ship it"].map((subject) => ({ toolName: "TaskCreate", input: { subject, description: `From the approved plan: ${subject}` } })),
+      ["Outline it", "Write <it>", "Ship it"].map((subject) => ({
+        toolName: "TaskCreate",
+        input: { subject, description: `From the approved plan: ${subject}` },
+      })),
     );
-    const after = decide([...prompt, call("TaskCreate"), result("TaskCreate", "Task (id=1) created successfully: Outline it")]);
+    const after = decide([
+      ...prompt,
+      call("TaskCreate"),
+      result("TaskCreate", "Task (id=1) created successfully: Outline it"),
+    ]);
     expect(after.text).toBe(`I added a task:\n\n- #1 Outline it\n\n${PANEL_TIP}`);
     // Later messages in build mode are ordinary again.
     expect(decide([...prompt, user("hello")]).text).toMatch(/^Hello!/);

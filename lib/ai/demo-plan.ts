@@ -12,11 +12,16 @@ const BUILD_MARK = "You have switched from PLAN to BUILD mode";
 type Part = { type: string; text?: string; toolName?: string; input?: unknown };
 const partsOf = (m: LanguageModelV4Prompt[number]): Part[] =>
   typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Part[]);
-const textOf = (m: LanguageModelV4Prompt[number]) => partsOf(m).map((p) => p.text ?? "").join("\n");
+const textOf = (m: LanguageModelV4Prompt[number]) =>
+  partsOf(m)
+    .map((p) => p.text ?? "")
+    .join("\n");
 const isReminder = (text: string) => text.trimStart().startsWith("<system-reminder>");
 
 /** The newest Mode reminder: which mode it announced, and whether it came after the person's last message. */
-export function newestModeReminder(prompt: LanguageModelV4Prompt): { mode: "plan" | "build"; inThisReply: boolean } | undefined {
+export function newestModeReminder(
+  prompt: LanguageModelV4Prompt,
+): { mode: "plan" | "build"; inThisReply: boolean } | undefined {
   let personSeen = false;
   for (let i = prompt.length - 1; i >= 0; i--) {
     const m = prompt[i]!;
@@ -75,7 +80,10 @@ export function planSteps(plan: string): string[] {
 export function demoPlan(request: string, taskListText: string | undefined): string {
   const said = request.trim().replace(/[.?!]+$/, "");
   const listed = /^plan\s*:\s*(.+)$/is.exec(said);
-  const topic = (/^(?:please\s+)?(?:make\s+a\s+)?plan\s+(?:for\s+|out\s+)?(.+)$/is.exec(said)?.[1] ?? said).slice(0, 80);
+  const topic = (/^(?:please\s+)?(?:make\s+a\s+)?plan\s+(?:for\s+|out\s+)?(.+)$/is.exec(said)?.[1] ?? said).slice(
+    0,
+    80,
+  );
   const steps = listed
     ? listed[1]!
         .split(/;|\n/)
@@ -83,7 +91,10 @@ export function demoPlan(request: string, taskListText: string | undefined): str
         .filter(Boolean)
         .slice(0, 20)
     : [`Outline ${topic}`, `Draft ${topic}`, `Review ${topic}`, `Publish ${topic}`];
-  const open = taskListText && !/^No tasks/.test(taskListText) ? taskListText.split("\n").filter((l) => /^\S+ \[(pending|in_progress)\]/.test(l)).length : 0;
+  const open =
+    taskListText && !/^No tasks/.test(taskListText)
+      ? taskListText.split("\n").filter((l) => /^\S+ \[(pending|in_progress)\]/.test(l)).length
+      : 0;
   return [
     `# Plan: ${listed ? "the steps you listed" : topic}`,
     "",
@@ -94,14 +105,17 @@ export function demoPlan(request: string, taskListText: string | undefined): str
   ].join("\n");
 }
 
-
 export type PlanDecision = { text: string; calls?: DemoToolCall[] };
 
 /**
  * What the demo does about plan mode in this reply, or undefined when plan mode has nothing to do with it.
  * `planned` are the task calls the person's words ask for (those go their usual way, and are refused while planning).
  */
-export function planModeDecision(prompt: LanguageModelV4Prompt, segment: ReplySegment, planned: readonly DemoToolCall[]): PlanDecision | undefined {
+export function planModeDecision(
+  prompt: LanguageModelV4Prompt,
+  segment: ReplySegment,
+  planned: readonly DemoToolCall[],
+): PlanDecision | undefined {
   const reminder = newestModeReminder(prompt);
   const said = segment.personText.trim();
   const refused = segment.results.filter((r) => r.isError && r.text.startsWith("PlanModeError"));
@@ -113,12 +127,20 @@ export function planModeDecision(prompt: LanguageModelV4Prompt, segment: ReplySe
   if (planned.length) return undefined;
 
   const asked = /^(?:build(?: it)?|go(?: ahead)?|do it|approved?)\b/i.test(said);
-  const building = reminder?.mode === "build" ? reminder.inThisReply || asked : !reminder && asked && newestPlan(prompt) !== undefined;
+  const building =
+    reminder?.mode === "build" ? reminder.inThisReply || asked : !reminder && asked && newestPlan(prompt) !== undefined;
   if (building) {
     if (segment.calledTools.includes("TaskCreate")) return { text: summarizeResults(segment) };
     const steps = planSteps(newestPlan(prompt) ?? "");
-    if (!steps.length) return { text: "Build mode is on, but the plan has no list of steps for me to turn into tasks." };
-    return { text: "", calls: steps.map((subject) => ({ toolName: "TaskCreate", input: { subject, description: `From the approved plan: ${subject}` } })) };
+    if (!steps.length)
+      return { text: "Build mode is on, but the plan has no list of steps for me to turn into tasks." };
+    return {
+      text: "",
+      calls: steps.map((subject) => ({
+        toolName: "TaskCreate",
+        input: { subject, description: `From the approved plan: ${subject}` },
+      })),
+    };
   }
 
   const planning = /^(?:please\s+)?(?:make\s+a\s+)?plan\b/i.test(said) || reminder?.mode === "plan";
@@ -126,10 +148,14 @@ export function planModeDecision(prompt: LanguageModelV4Prompt, segment: ReplySe
   if (!segment.calledTools.includes("TaskList")) return { text: "", calls: [{ toolName: "TaskList", input: {} }] };
   if (!segment.calledTools.includes("PlanWrite")) {
     const list = segment.results.find((r) => r.toolName === "TaskList");
-    return { text: "", calls: [{ toolName: "PlanWrite", input: { content: demoPlan(said, list && withoutCallCount(list.text)) } }] };
+    return {
+      text: "",
+      calls: [{ toolName: "PlanWrite", input: { content: demoPlan(said, list && withoutCallCount(list.text)) } }],
+    };
   }
   const result = segment.results.findLast((r) => r.toolName === "PlanWrite");
-  if (!result || result.isError) return { text: `I couldn't save the plan: ${result ? errorInWords(result.text) : "the save did not answer."}` };
+  if (!result || result.isError)
+    return { text: `I couldn't save the plan: ${result ? errorInWords(result.text) : "the save did not answer."}` };
   const version = /version (\d+)/.exec(result.text)?.[1];
   return {
     text:

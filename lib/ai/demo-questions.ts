@@ -8,10 +8,21 @@ import type { LedgerKind } from "../chat-message.ts";
 import { type DemoToolCall, plannedCalls, type ReplySegment, taskListInWords } from "./demo-tasks.ts";
 import { callCountOf, withoutCallCount } from "../agent/tool-result.ts";
 
-type Part = { type: string; text?: string; toolName?: string; toolCallId?: string; input?: unknown; output?: { type: string; value: unknown } };
+type Part = {
+  type: string;
+  text?: string;
+  toolName?: string;
+  toolCallId?: string;
+  input?: unknown;
+  output?: { type: string; value: unknown };
+};
 type Message = LanguageModelV4Prompt[number];
-const partsOf = (m: Message): Part[] => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Part[]));
-const textOf = (m: Message) => partsOf(m).map((p) => p.text ?? "").join("\n");
+const partsOf = (m: Message): Part[] =>
+  typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Part[]);
+const textOf = (m: Message) =>
+  partsOf(m)
+    .map((p) => p.text ?? "")
+    .join("\n");
 const isReminder = (text: string) => text.trimStart().startsWith("<system-reminder>");
 const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
@@ -79,7 +90,8 @@ export function taskPicture(prompt: LanguageModelV4Prompt): Picture {
   const inputs = new Map<string, unknown>();
   for (const m of prompt) {
     for (const p of partsOf(m)) {
-      if (p.type === "tool-call" && p.toolCallId) inputs.set(p.toolCallId, typeof p.input === "string" ? safeJson(p.input) : p.input);
+      if (p.type === "tool-call" && p.toolCallId)
+        inputs.set(p.toolCallId, typeof p.input === "string" ? safeJson(p.input) : p.input);
       if (p.type !== "tool-result" || !p.output || p.output.type.startsWith("error")) continue;
       const text = withoutCallCount(valueText(p.output.value));
       if (p.toolName === "TaskList" && !/^… /m.test(text)) {
@@ -125,7 +137,9 @@ function editedByPerson(prompt: LanguageModelV4Prompt): boolean {
 function nextTask(prompt: LanguageModelV4Prompt): string {
   const entries = [...taskPicture(prompt).entries()];
   const next = entries.find(([, t]) => t.status === "in_progress") ?? entries.find(([, t]) => t.status === "pending");
-  const seen = editedByPerson(prompt) ? "You changed the task list in the panel — I was told in a hint and read it again. " : "";
+  const seen = editedByPerson(prompt)
+    ? "You changed the task list in the panel — I was told in a hint and read it again. "
+    : "";
   return `${seen}${next ? `Next up: task #${next[0]} — ${next[1].subject}.` : "There is nothing left to do: no open tasks."}`;
 }
 
@@ -135,7 +149,11 @@ const KIND_WORDS: ReadonlyArray<readonly [LedgerKind, RegExp]> = [
   ["path", /\b(?:path|file|directory|folder)\b/],
   ["number", /\b(?:how (?:big|much|many|long|large)|size|limit|timeout|number|value|cost|port)\b/],
 ];
-const STOPWORDS = new Set("what was the which where how is are did does for of and that this with from into you your path file command big much many long large size limit value".split(" "));
+const STOPWORDS = new Set(
+  "what was the which where how is are did does for of and that this with from into you your path file command big much many long large size limit value".split(
+    " ",
+  ),
+);
 
 /** "What was the path of X?": the identifier of that kind whose line shares the most words with the question. */
 function recall(prompt: LanguageModelV4Prompt, question: string): string | undefined {
@@ -179,7 +197,9 @@ export function answerQuestion(prompt: LanguageModelV4Prompt, said: string): str
  * demo retries until the reply's step limit, as a model that is told nothing might.
  */
 export function recoveryDecision(segment: ReplySegment): { text: string; calls?: DemoToolCall[] } | undefined {
-  const failed = segment.results.filter((r) => r.toolName === "TaskUpdate" && r.isError && /does not exist/.test(r.text));
+  const failed = segment.results.filter(
+    (r) => r.toolName === "TaskUpdate" && r.isError && /does not exist/.test(r.text),
+  );
   if (!failed.length) return undefined;
   const last = segment.results.at(-1)!;
   const id = /\(id=(\d+)\)/.exec(failed.at(-1)!.text)?.[1] ?? "?";

@@ -19,7 +19,12 @@ export function delegationDecision(segment: ReplySegment): Decision | undefined 
   const task = match[2]!.trim();
   const result = segment.results.findLast((r) => r.toolName === "AgentSpawn");
   if (!segment.calledTools.includes("AgentSpawn") || !result) {
-    const input = { agent_id: "general-purpose", task, label: labelOf(task), ...(match[1] ? { timeout_seconds: 0 } : {}) };
+    const input = {
+      agent_id: "general-purpose",
+      task,
+      label: labelOf(task),
+      ...(match[1] ? { timeout_seconds: 0 } : {}),
+    };
     return { text: "", calls: [{ toolName: "AgentSpawn", input }] };
   }
   const text = withoutCallCount(result.text);
@@ -27,7 +32,9 @@ export function delegationDecision(segment: ReplySegment): Decision | undefined 
   const key = /^agent_key: (\S+)/.exec(text)?.[1] ?? "the agent";
   const status = /^status: (.+)$/m.exec(text)?.[1] ?? "";
   if (status.startsWith("running")) {
-    return { text: `I started **${key}** in the background. Its answer will reach me as a System · Subagents reminder when it finishes; the side panel shows it meanwhile.` };
+    return {
+      text: `I started **${key}** in the background. Its answer will reach me as a System · Subagents reminder when it finishes; the side panel shows it meanwhile.`,
+    };
   }
   const answer = /\nanswer(?: so far)?:\n([\s\S]*)$/.exec(text)?.[1]?.trim() ?? "";
   return { text: `**${key}** (${status}) answered:\n\n${answer}` };
@@ -55,13 +62,20 @@ export function finishedAgentsNote(prompt: LanguageModelV4Prompt, segment: Reply
   for (let i = prompt.length - 1; i >= 0; i--) {
     const m = prompt[i]!;
     if (m.role !== "user") continue;
-    const text = typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+    const text =
+      typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
     if (!text.trimStart().startsWith("<system-reminder>")) break;
     if (/finished in the background/.test(text)) found = text;
   }
   if (!found) return undefined;
   // Each answer comes in its own frame after the reminder: `<subagent-answer agent_key="…" label="…" status="…">`.
-  const frames = [...found.matchAll(/<subagent-answer agent_key="([^"]*)"(?: label="([^"]*)")? status="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/subagent-answer>/g)];
-  const lines = frames.map(([, key, label, status, answer]) => `- ${key}${label ? ` "${label}"` : ""} — ${status}:\n${answer}`);
+  const frames = [
+    ...found.matchAll(
+      /<subagent-answer agent_key="([^"]*)"(?: label="([^"]*)")? status="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/subagent-answer>/g,
+    ),
+  ];
+  const lines = frames.map(
+    ([, key, label, status, answer]) => `- ${key}${label ? ` "${label}"` : ""} — ${status}:\n${answer}`,
+  );
   return `A subagent I started in the background has finished:\n\n${lines.join("\n").slice(0, 1500)}`;
 }

@@ -60,7 +60,9 @@ export function replySegment(prompt: LanguageModelV4Prompt): ReplySegment {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const m = prompt[i]!;
     if (m.role !== "user") continue;
-    const text = partsOf(m).map((p) => p.text ?? "").join("\n");
+    const text = partsOf(m)
+      .map((p) => p.text ?? "")
+      .join("\n");
     if (!isReminderText(text)) {
       start = i;
       personText = text;
@@ -70,7 +72,8 @@ export function replySegment(prompt: LanguageModelV4Prompt): ReplySegment {
   const segment: ReplySegment = { personText, calledTools: [], results: [], tasksReminder: false };
   for (const m of prompt.slice(start + 1)) {
     for (const p of partsOf(m)) {
-      if (m.role === "user" && p.text && isReminderText(p.text) && p.text.includes("<tasks>")) segment.tasksReminder = true;
+      if (m.role === "user" && p.text && isReminderText(p.text) && p.text.includes("<tasks>"))
+        segment.tasksReminder = true;
       if (p.type === "tool-call" && p.toolName) segment.calledTools.push(p.toolName);
       if (p.type === "tool-result" && p.toolName) {
         const value = p.output?.value;
@@ -96,17 +99,26 @@ export function nextCalls(segment: ReplySegment): DemoToolCall[] {
   return done ? [] : planned;
 }
 
-
 /** Lines as a Markdown list, one item per line. */
 const asList = (lines: readonly string[]) => lines.map((l) => `- ${l}`).join("\n");
 
-const STATUS_WORD: Record<string, string> = { pending: "pending", in_progress: "in progress", completed: "done", cancelled: "cancelled" };
+const STATUS_WORD: Record<string, string> = {
+  pending: "pending",
+  in_progress: "in progress",
+  completed: "done",
+  cancelled: "cancelled",
+};
 
 /** A TaskList line ("2 [in_progress] Review (ana) [blocked by 1]") as a person reads it; undefined for another line. */
 export function taskLineInWords(line: string): string | undefined {
   const m = /^(\d+) \[(\w+)\] (.*?)(?: \[blocked by ([\d, ]+)\])?$/.exec(line);
   if (!m) return undefined;
-  const blocked = m[4] ? `, waiting for ${m[4].split(/,\s*/).map((id) => `#${id}`).join(", ")}` : "";
+  const blocked = m[4]
+    ? `, waiting for ${m[4]
+        .split(/,\s*/)
+        .map((id) => `#${id}`)
+        .join(", ")}`
+    : "";
   return `#${m[1]} ${m[3]} — ${STATUS_WORD[m[2]!] ?? m[2]}${blocked}`;
 }
 
@@ -122,11 +134,14 @@ export function taskListInWords(result: string): string {
 /** An error result's own sentence ("The task (id=9) does not exist."), without its type or the advice to the model. */
 export function errorInWords(result: string): string {
   const first = withoutCallCount(result).split("\n")[0] ?? "";
-  return first.replace(/^\w+Error:\s*/, "").replace(/^PLAN MODE is on \(read-only\): /, "Plan mode is on, so nothing was changed: ");
+  return first
+    .replace(/^\w+Error:\s*/, "")
+    .replace(/^PLAN MODE is on \(read-only\): /, "Plan mode is on, so nothing was changed: ");
 }
 
 /** After tasks are added: how to see a panel edit reach the agent (a tasks hint on the next message). */
-export const PANEL_TIP = "Change one in the side panel (tick it off, rename it), then ask me *what's next?* — your edit reaches me as a hint.";
+export const PANEL_TIP =
+  "Change one in the side panel (tick it off, rename it), then ask me *what's next?* — your edit reaches me as a hint.";
 
 /**
  * A short answer that sums up what this reply's tool calls did, in the person's words: never the tool results
@@ -153,7 +168,8 @@ export function summarizeResults(segment: ReplySegment): string {
     if (r.toolName === "TaskUpdate" && id) {
       const status = requested.find((c) => c.input.task_id === id)?.input.status as string | undefined;
       if (/has been deleted/.test(text)) said.push(`Task #${id} is deleted.`);
-      else if (/^No updates/.test(text)) said.push(`Task #${id} was already ${STATUS_WORD[status ?? ""] ?? "like that"}; nothing changed.`);
+      else if (/^No updates/.test(text))
+        said.push(`Task #${id} was already ${STATUS_WORD[status ?? ""] ?? "like that"}; nothing changed.`);
       else said.push(status ? `Task #${id} is now ${STATUS_WORD[status] ?? status}.` : `Task #${id} is updated.`);
       continue;
     }

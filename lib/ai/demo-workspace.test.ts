@@ -11,7 +11,14 @@ const call = (toolName: string, input: unknown = {}): LanguageModelV4Prompt[numb
 });
 const result = (toolName: string, value: string, error = false): LanguageModelV4Prompt[number] => ({
   role: "tool",
-  content: [{ type: "tool-result", toolCallId: `c-${toolName}`, toolName, output: { type: error ? "error-text" : "text", value } }],
+  content: [
+    {
+      type: "tool-result",
+      toolCallId: `c-${toolName}`,
+      toolName,
+      output: { type: error ? "error-text" : "text", value },
+    },
+  ],
 });
 const COUNTER = (tool: string) => `\n(Tool call #1 for '${tool}' in this conversation.)`;
 
@@ -19,11 +26,20 @@ describe("demo model and the workspace tools", () => {
   it("turns 'remember that …' into MemoryWrite with a third-person entry, then confirms", () => {
     const asked = [user("remember that I prefer metric units")];
     expect(decide(asked).calls).toEqual([{ toolName: "MemoryWrite", input: { entry: "Prefers metric units" } }]);
-    const saved = decide([...asked, call("MemoryWrite"), result("MemoryWrite", `Memory entry saved (mem_1): Prefers metric units\nThe workspace memory now holds 1 entries.${COUNTER("MemoryWrite")}`)]);
+    const saved = decide([
+      ...asked,
+      call("MemoryWrite"),
+      result(
+        "MemoryWrite",
+        `Memory entry saved (mem_1): Prefers metric units\nThe workspace memory now holds 1 entries.${COUNTER("MemoryWrite")}`,
+      ),
+    ]);
     expect(saved.calls).toBeUndefined();
     expect(saved.text).toBe("Got it — I'll remember: Prefers metric units.");
     const duplicate = `DuplicateMemoryError: Memory already holds this entry (mem_1, written by the agent at 2026-01-01T00:00:00.000Z): "Prefers metric units". Entries are compared ignoring case and spaces; do not add it again.`;
-    expect(decide([...asked, call("MemoryWrite"), result("MemoryWrite", duplicate, true)]).text).toBe("I already remember that: Prefers metric units.");
+    expect(decide([...asked, call("MemoryWrite"), result("MemoryWrite", duplicate, true)]).text).toBe(
+      "I already remember that: Prefers metric units.",
+    );
     expect(memoryEntryFrom("I'm vegetarian.")).toBe("Is vegetarian");
     expect(memoryEntryFrom("my cat is called Tom")).toBe("Their cat is called Tom");
     expect(memoryEntryFrom("I watch films on Fridays")).toBe("Watches films on Fridays");
@@ -33,13 +49,25 @@ describe("demo model and the workspace tools", () => {
   });
 
   it("answers 'what do you remember?' from the memory in its system prompt, and searches for a topic", () => {
-    const prompt = [system("Base.\n<memory_context>\n- Prefers metric units\n- Lives in Lyon\n</memory_context>"), user("What do you remember?")];
+    const prompt = [
+      system("Base.\n<memory_context>\n- Prefers metric units\n- Lives in Lyon\n</memory_context>"),
+      user("What do you remember?"),
+    ];
     expect(decide(prompt)).toEqual({ text: "Here is what I remember:\n\n- Prefers metric units\n- Lives in Lyon" });
     expect(decide([user("what do you remember?")]).text).toMatch(/^My memory for this workspace is empty/);
     const about = [user("what do you remember about units?")];
     expect(decide(about).calls).toEqual([{ toolName: "MemorySearch", input: { query: "units" } }]);
-    const found = decide([...about, call("MemorySearch"), result("MemorySearch", `1 memory entry matches "units", best first:\n- [mem_1] (agent, 2026-01-01) Prefers metric units${COUNTER("MemorySearch")}`)]);
-    expect(found.text).toBe('From my memory (1 memory entry matches "units"):\n\n- [mem_1] (agent, 2026-01-01) Prefers metric units');
+    const found = decide([
+      ...about,
+      call("MemorySearch"),
+      result(
+        "MemorySearch",
+        `1 memory entry matches "units", best first:\n- [mem_1] (agent, 2026-01-01) Prefers metric units${COUNTER("MemorySearch")}`,
+      ),
+    ]);
+    expect(found.text).toBe(
+      'From my memory (1 memory entry matches "units"):\n\n- [mem_1] (agent, 2026-01-01) Prefers metric units',
+    );
   });
 
   it("searches the knowledge, reads a file and quotes its first lines", () => {
@@ -49,7 +77,10 @@ describe("demo model and the workspace tools", () => {
     expect(decide([...search, call("KnowledgeSearch"), result("KnowledgeSearch", hits)]).text).toBe(
       'Found 1 matching line for "rate limit" (lines with every word):\n\n- `notes/api.md:3`: The rate limit is 10 per second.',
     );
-    expect(plannedWorkspaceCall("open the file notes/api.md")).toEqual({ toolName: "KnowledgeRead", input: { path: "notes/api.md" } });
+    expect(plannedWorkspaceCall("open the file notes/api.md")).toEqual({
+      toolName: "KnowledgeRead",
+      input: { path: "notes/api.md" },
+    });
     expect(plannedWorkspaceCall("read me a story")).toBeUndefined();
     const read = [user("read guide.md")];
     expect(decide(read).calls).toEqual([{ toolName: "KnowledgeRead", input: { path: "guide.md" } }]);

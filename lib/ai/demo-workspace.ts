@@ -23,16 +23,22 @@ export function memoryEntryFrom(text: string): string {
   const verb = /^i\s+([a-z]+)\s+(.*)$/i.exec(said);
   if (verb) {
     const word = verb[1]!.toLowerCase();
-    const third = /(?:s|sh|ch|x|o)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
+    const third = /(?:s|sh|ch|x|o)$/.test(word)
+      ? `${word}es`
+      : /[^aeiou]y$/.test(word)
+        ? `${word.slice(0, -1)}ies`
+        : `${word}s`;
     return `${third.charAt(0).toUpperCase()}${third.slice(1)} ${verb[2]}`;
   }
   return said.charAt(0).toUpperCase() + said.slice(1);
 }
 
 const REMEMBER = /^(?:please\s+)?remember(?:\s+that|\s*:)\s*(.+)$/is;
-const RECALL = /^what (?:do|did) you remember(?:\s+about\s+(.+?))?\s*\??$|^what(?:'s| is) in (?:your |the )?memory\s*\??$/i;
+const RECALL =
+  /^what (?:do|did) you remember(?:\s+about\s+(.+?))?\s*\??$|^what(?:'s| is) in (?:your |the )?memory\s*\??$/i;
 const SEARCH = /^(?:please\s+)?search (?:the |my )?(?:knowledge|docs|files)(?: base| files| folder)? for\s+(.+)$/is;
-const READ = /^(?:please\s+)?(?:read|open)(?: the file| file)?\s+[`"']?([\w./-]+?\.[\w]+|[\w.-]+\/[\w./-]+)[`"']?\s*[.?!]?$/i;
+const READ =
+  /^(?:please\s+)?(?:read|open)(?: the file| file)?\s+[`"']?([\w./-]+?\.[\w]+|[\w.-]+\/[\w./-]+)[`"']?\s*[.?!]?$/i;
 const SKILL = /\buse the [`"']?([a-z0-9][a-z0-9-]*)[`"']? skill\b/i;
 
 /** The workspace tool a person's message asks for, if any (none for "what do you remember?": the prompt has it). */
@@ -43,7 +49,11 @@ export function plannedWorkspaceCall(text: string): DemoToolCall | undefined {
   const recall = RECALL.exec(said);
   if (recall?.[1]) return { toolName: "MemorySearch", input: { query: trimEnd(recall[1]) } };
   const search = SEARCH.exec(said);
-  if (search) return { toolName: "KnowledgeSearch", input: { query: trimEnd(unescapeValue(search[1]!)).replace(/^["'`]|["'`]$/g, "") } };
+  if (search)
+    return {
+      toolName: "KnowledgeSearch",
+      input: { query: trimEnd(unescapeValue(search[1]!)).replace(/^["'`]|["'`]$/g, "") },
+    };
   const read = READ.exec(said);
   if (read) return { toolName: "KnowledgeRead", input: { path: read[1] } };
   const skill = SKILL.exec(said);
@@ -68,16 +78,21 @@ function answer(call: DemoToolCall, result: { text: string; isError: boolean }):
   const text = withoutCallCount(result.text);
   const [first = "", ...rest] = text.split("\n");
   if (result.isError) {
-    if (/DuplicateMemoryError/.test(first)) return `I already remember that: ${/"(.*)"\. Entries are compared/.exec(first)?.[1] ?? call.input.entry}.`;
+    if (/DuplicateMemoryError/.test(first))
+      return `I already remember that: ${/"(.*)"\. Entries are compared/.exec(first)?.[1] ?? call.input.entry}.`;
     return `That didn't work: ${first.replace(/^(\w+Error: )+/, "")}`;
   }
   switch (call.toolName) {
     case "MemoryWrite":
       return `Got it — I'll remember: ${call.input.entry}.`;
     case "MemorySearch":
-      return rest.length ? `From my memory (${first.replace(/, best first:$/, "")}):\n\n${rest.map((l) => `- ${l.replace(/^- /, "")}`).join("\n")}` : first;
+      return rest.length
+        ? `From my memory (${first.replace(/, best first:$/, "")}):\n\n${rest.map((l) => `- ${l.replace(/^- /, "")}`).join("\n")}`
+        : first;
     case "KnowledgeSearch":
-      return rest.length ? `Found ${first}\n\n${rest.map((l) => `- \`${l.replace(/^([^:]+:\d+):\s?/, "$1`: ")}`).join("\n")}` : first;
+      return rest.length
+        ? `Found ${first}\n\n${rest.map((l) => `- \`${l.replace(/^([^:]+:\d+):\s?/, "$1`: ")}`).join("\n")}`
+        : first;
     case "KnowledgeRead": {
       const lines = rest.filter((l) => /^\s*\d+\t/.test(l)).map((l) => l.replace(/^\s*\d+\t/, ""));
       const shown = lines.filter((l) => l.trim()).slice(0, 5);
@@ -85,7 +100,11 @@ function answer(call: DemoToolCall, result: { text: string; isError: boolean }):
     }
     case "SkillLoad": {
       const [, ...body] = text.split("\n\n");
-      const steps = body.join("\n\n").split("\n").filter((l) => l.trim()).slice(0, 8);
+      const steps = body
+        .join("\n\n")
+        .split("\n")
+        .filter((l) => l.trim())
+        .slice(0, 8);
       return `Using the **${call.input.name}** skill ${first.replace(/^Skill \S+ /, "")}\n\nI'll follow its instructions:\n\n${quote(steps)}`;
     }
     default:
@@ -94,7 +113,10 @@ function answer(call: DemoToolCall, result: { text: string; isError: boolean }):
 }
 
 /** What the demo does about a workspace request in this reply, or undefined when the message is none. */
-export function workspaceDecision(prompt: LanguageModelV4Prompt, segment: ReplySegment): { text: string; calls?: DemoToolCall[] } | undefined {
+export function workspaceDecision(
+  prompt: LanguageModelV4Prompt,
+  segment: ReplySegment,
+): { text: string; calls?: DemoToolCall[] } | undefined {
   const said = segment.personText.trim();
   const call = plannedWorkspaceCall(said);
   if (!call) {

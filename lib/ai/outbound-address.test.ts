@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { checkedLookup, checkOutboundUrl, isLocalhostName, OutboundAddressError, privateAddressesAllowed, type Resolve, refusedAddressKind, refusedHost } from "./outbound-address.ts";
+import {
+  checkedLookup,
+  checkOutboundUrl,
+  isLocalhostName,
+  OutboundAddressError,
+  privateAddressesAllowed,
+  type Resolve,
+  refusedAddressKind,
+  refusedHost,
+} from "./outbound-address.ts";
 
 /** A resolver that answers from a table (and counts what it was asked). */
 function table(entries: Record<string, string[]>): Resolve & { asked: string[] } {
@@ -14,9 +23,16 @@ function table(entries: Record<string, string[]>): Resolve & { asked: string[] }
 }
 
 /** What checkedLookup hands a socket, or the error it refuses with. */
-function lookup(allowPrivate: boolean, resolve: Resolve, hostname: string, options: { all?: boolean; family?: number } = {}) {
+function lookup(
+  allowPrivate: boolean,
+  resolve: Resolve,
+  hostname: string,
+  options: { all?: boolean; family?: number } = {},
+) {
   return new Promise<{ error: Error | null; address: unknown; family?: number }>((done) => {
-    checkedLookup(allowPrivate, resolve)(hostname, options, (error, address, family) => done({ error, address, family }));
+    checkedLookup(allowPrivate, resolve)(hostname, options, (error, address, family) =>
+      done({ error, address, family }),
+    );
   });
 }
 
@@ -72,10 +88,24 @@ describe("the address classifier", () => {
   });
 
   it("lets public unicast addresses through, also inside NAT64 and 6to4, and refuses what is not an address", () => {
-    for (const address of ["8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.0", "172.15.255.255", "172.32.0.0", "169.253.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2a00:1450:4001:80b::200e"]) {
+    for (const address of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "100.63.255.255",
+      "100.128.0.0",
+      "172.15.255.255",
+      "172.32.0.0",
+      "169.253.0.1",
+      "2606:4700:4700::1111",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
+      "2002:808:808::1",
+      "2a00:1450:4001:80b::200e",
+    ]) {
       expect(refusedAddressKind(address), address).toBeUndefined();
     }
-    for (const junk of ["", "localhost", "999.1.1.1", "1.2.3", "::g", "example.com"]) expect(refusedAddressKind(junk), junk).toBe("an invalid");
+    for (const junk of ["", "localhost", "999.1.1.1", "1.2.3", "::g", "example.com"])
+      expect(refusedAddressKind(junk), junk).toBe("an invalid");
   });
 
   it("refuses a URL's host in any spelling the URL parser reads as a refused address, and localhost names", () => {
@@ -103,29 +133,52 @@ describe("the address classifier", () => {
     for (const url of refused) expect(refusedHost(new URL(url).hostname), url).toBeInstanceOf(OutboundAddressError);
     expect(refusedHost(new URL("http://8.8.8.8/mcp").hostname)).toBeUndefined();
     expect(refusedHost(new URL("https://mcp.example.com/mcp").hostname)).toBeUndefined();
-    expect(refusedHost("localhost")?.message).toMatch(/^localhost names this machine \(a loopback address\); .*HINTLINE_MCP_ALLOW_PRIVATE=1/);
-    expect(refusedHost("[::ffff:7f00:1]")?.message).toMatch(/^::ffff:7f00:1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/);
+    expect(refusedHost("localhost")?.message).toMatch(
+      /^localhost names this machine \(a loopback address\); .*HINTLINE_MCP_ALLOW_PRIVATE=1/,
+    );
+    expect(refusedHost("[::ffff:7f00:1]")?.message).toMatch(
+      /^::ffff:7f00:1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/,
+    );
     expect(isLocalhostName("localhost.example.com")).toBe(false);
   });
 
   it("reads HINTLINE_MCP_ALLOW_PRIVATE=1 only", () => {
     expect(privateAddressesAllowed({ HINTLINE_MCP_ALLOW_PRIVATE: "1" })).toBe(true);
-    for (const value of [undefined, "", "0", "true", "yes"]) expect(privateAddressesAllowed({ HINTLINE_MCP_ALLOW_PRIVATE: value })).toBe(false);
+    for (const value of [undefined, "", "0", "true", "yes"])
+      expect(privateAddressesAllowed({ HINTLINE_MCP_ALLOW_PRIVATE: value })).toBe(false);
   });
 });
 
 describe("checking a URL when it is added", () => {
   it("refuses an address as written and a name that resolves to a refused address (any of its addresses), without naming it", async () => {
-    const resolve = table({ "rebind.test": ["93.184.216.34", "10.0.0.7"], "public.test": ["93.184.216.34", "2606:2800:220:1::1"], "v6.test": ["fd00::5"] });
-    await expect(checkOutboundUrl("http://127.0.0.1:9/mcp", { allowPrivate: false, resolve })).rejects.toThrow(/^127\.0\.0\.1 is a loopback address/);
-    await expect(checkOutboundUrl("http://rebind.test/mcp", { allowPrivate: false, resolve })).rejects.toThrow(/^rebind\.test resolves to a private address; /);
-    await expect(checkOutboundUrl("http://v6.test/mcp", { allowPrivate: false, resolve })).rejects.toThrow(/^v6\.test resolves to a unique local \(private\) address/);
-    await expect(checkOutboundUrl("http://rebind.test/mcp", { allowPrivate: false, resolve })).rejects.not.toThrow(/10\.0\.0\.7/);
-    await expect(checkOutboundUrl("https://public.test/mcp", { allowPrivate: false, resolve })).resolves.toBeUndefined();
+    const resolve = table({
+      "rebind.test": ["93.184.216.34", "10.0.0.7"],
+      "public.test": ["93.184.216.34", "2606:2800:220:1::1"],
+      "v6.test": ["fd00::5"],
+    });
+    await expect(checkOutboundUrl("http://127.0.0.1:9/mcp", { allowPrivate: false, resolve })).rejects.toThrow(
+      /^127\.0\.0\.1 is a loopback address/,
+    );
+    await expect(checkOutboundUrl("http://rebind.test/mcp", { allowPrivate: false, resolve })).rejects.toThrow(
+      /^rebind\.test resolves to a private address; /,
+    );
+    await expect(checkOutboundUrl("http://v6.test/mcp", { allowPrivate: false, resolve })).rejects.toThrow(
+      /^v6\.test resolves to a unique local \(private\) address/,
+    );
+    await expect(checkOutboundUrl("http://rebind.test/mcp", { allowPrivate: false, resolve })).rejects.not.toThrow(
+      /10\.0\.0\.7/,
+    );
+    await expect(
+      checkOutboundUrl("https://public.test/mcp", { allowPrivate: false, resolve }),
+    ).resolves.toBeUndefined();
     // A name that does not resolve now is let be (every connection is checked again), as is one that takes too long.
-    await expect(checkOutboundUrl("https://unknown.test/mcp", { allowPrivate: false, resolve })).resolves.toBeUndefined();
+    await expect(
+      checkOutboundUrl("https://unknown.test/mcp", { allowPrivate: false, resolve }),
+    ).resolves.toBeUndefined();
     const never: Resolve = () => new Promise(() => undefined);
-    await expect(checkOutboundUrl("https://slow.test/mcp", { allowPrivate: false, resolve: never, timeoutMs: 20 })).resolves.toBeUndefined();
+    await expect(
+      checkOutboundUrl("https://slow.test/mcp", { allowPrivate: false, resolve: never, timeoutMs: 20 }),
+    ).resolves.toBeUndefined();
     resolve.asked.length = 0;
     await expect(checkOutboundUrl("http://127.0.0.1/mcp", { allowPrivate: true, resolve })).resolves.toBeUndefined();
     await expect(checkOutboundUrl("http://rebind.test/mcp", { allowPrivate: true, resolve })).resolves.toBeUndefined();
@@ -151,7 +204,11 @@ describe("the socket's lookup", () => {
       family: undefined,
     });
     expect(await lookup(false, resolve, "two.test")).toEqual({ error: null, address: "93.184.216.34", family: 4 });
-    expect(await lookup(false, resolve, "two.test", { family: 6 })).toEqual({ error: null, address: "2606:2800:220:1::1", family: 6 });
+    expect(await lookup(false, resolve, "two.test", { family: 6 })).toEqual({
+      error: null,
+      address: "2606:2800:220:1::1",
+      family: 6,
+    });
     expect(resolve.asked).toEqual(["two.test", "two.test", "two.test"]);
   });
 
@@ -160,7 +217,9 @@ describe("the socket's lookup", () => {
     const mixed = await lookup(false, resolve, "mixed.test", { family: 4 });
     expect(mixed.error).toBeInstanceOf(OutboundAddressError);
     expect(mixed.error?.message).toMatch(/^mixed\.test resolves to a loopback address/);
-    expect((await lookup(false, resolve, "meta.test", { all: true })).error?.message).toMatch(/resolves to a link-local address/);
+    expect((await lookup(false, resolve, "meta.test", { all: true })).error?.message).toMatch(
+      /resolves to a link-local address/,
+    );
     expect(await lookup(true, resolve, "meta.test")).toEqual({ error: null, address: "169.254.169.254", family: 4 });
     const missing = await lookup(false, resolve, "gone.test");
     expect((missing.error as NodeJS.ErrnoException).code).toBe("ENOTFOUND");

@@ -27,7 +27,7 @@ export class OutboundAddressError extends Error {
 type Range = [kind: string, network: string, prefix: number];
 
 const IPV4_RANGES: Range[] = [
-  ["an unspecified (\"this network\")", "0.0.0.0", 8],
+  ['an unspecified ("this network")', "0.0.0.0", 8],
   ["a private", "10.0.0.0", 8],
   ["a carrier-grade NAT", "100.64.0.0", 10],
   ["a loopback", "127.0.0.0", 8],
@@ -110,7 +110,8 @@ const ADVICE = `loopback, private and link-local addresses are refused unless th
 /** The refusal of a URL's host as written (an IP address or a localhost name), or undefined when it needs resolving or is fine. */
 export function refusedHost(hostname: string): OutboundAddressError | undefined {
   const bare = hostname.replace(/^\[(.*)\]$/, "$1");
-  if (isLocalhostName(bare)) return new OutboundAddressError(`${bare} names this machine (a loopback address); ${ADVICE}`);
+  if (isLocalhostName(bare))
+    return new OutboundAddressError(`${bare} names this machine (a loopback address); ${ADVICE}`);
   if (!net.isIP(bare)) return undefined;
   const kind = refusedAddressKind(bare);
   return kind ? new OutboundAddressError(`${bare} is ${kind} address; ${ADVICE}`) : undefined;
@@ -131,7 +132,11 @@ export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A socket's `lookup` that resolves the name once, refuses it when any of its addresses is refused, and hands the
@@ -141,12 +146,23 @@ export function checkedLookup(allowPrivate: boolean, resolve: Resolve = systemRe
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
     resolve(hostname).then(
       (resolved) => {
-        const family = options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
+        const family =
+          options.family === 4 || options.family === "IPv4"
+            ? 4
+            : options.family === 6 || options.family === "IPv6"
+              ? 6
+              : 0;
         const addresses = family ? resolved.filter((a) => a.family === family) : resolved;
         // Every address counts, whichever family the socket asked for: a name with one refused address is refused.
-        const refusal = allowPrivate ? undefined : (refusedName(hostname, resolved.map((a) => a.address)) ?? refusedHost(hostname));
+        const refusal = allowPrivate
+          ? undefined
+          : (refusedName(
+              hostname,
+              resolved.map((a) => a.address),
+            ) ?? refusedHost(hostname));
         if (refusal) return callback(refusal, "");
-        if (!addresses.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "");
+        if (!addresses.length)
+          return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "");
         if (options.all) return callback(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       },
@@ -159,7 +175,14 @@ export function checkedLookup(allowPrivate: boolean, resolve: Resolve = systemRe
  * Throws OutboundAddressError when a URL points at a refused address: its host as written, or what its name resolves
  * to now. A name that does not resolve (or not within RESOLVE_TIMEOUT_MS) passes: every connection is checked again.
  */
-export async function checkOutboundUrl(url: string, { allowPrivate = privateAddressesAllowed(), resolve = systemResolve, timeoutMs = RESOLVE_TIMEOUT_MS }: { allowPrivate?: boolean; resolve?: Resolve; timeoutMs?: number } = {}): Promise<void> {
+export async function checkOutboundUrl(
+  url: string,
+  {
+    allowPrivate = privateAddressesAllowed(),
+    resolve = systemResolve,
+    timeoutMs = RESOLVE_TIMEOUT_MS,
+  }: { allowPrivate?: boolean; resolve?: Resolve; timeoutMs?: number } = {},
+): Promise<void> {
   if (allowPrivate) return;
   const { hostname } = new URL(url);
   const refusal = refusedHost(hostname);
@@ -169,7 +192,14 @@ export async function checkOutboundUrl(url: string, { allowPrivate = privateAddr
   const late = new Promise<undefined>((done) => {
     timer = setTimeout(() => done(undefined), timeoutMs);
   });
-  const resolved = await Promise.race([resolve(hostname).catch(() => undefined), late]).finally(() => clearTimeout(timer));
-  const refusedByName = resolved && refusedName(hostname, resolved.map((a) => a.address));
+  const resolved = await Promise.race([resolve(hostname).catch(() => undefined), late]).finally(() =>
+    clearTimeout(timer),
+  );
+  const refusedByName =
+    resolved &&
+    refusedName(
+      hostname,
+      resolved.map((a) => a.address),
+    );
   if (refusedByName) throw refusedByName;
 }

@@ -15,8 +15,12 @@ beforeAll(async () => {
     let body = "";
     for await (const chunk of request) body += chunk;
     requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
-    if (request.url === "/redirect") return response.writeHead(307, { location: "http://169.254.169.254/latest" }).end();
-    if (request.url === "/reason") return response.writeHead(500, "Database at 10.0.0.7 is down", { "content-type": "text/plain" }).end("stack trace here");
+    if (request.url === "/redirect")
+      return response.writeHead(307, { location: "http://169.254.169.254/latest" }).end();
+    if (request.url === "/reason")
+      return response
+        .writeHead(500, "Database at 10.0.0.7 is down", { "content-type": "text/plain" })
+        .end("stack trace here");
     if (request.url === "/empty") return response.writeHead(204).end();
     if (request.url === "/endless") {
       response.writeHead(200, { "content-type": "application/octet-stream" });
@@ -27,7 +31,9 @@ beforeAll(async () => {
       };
       return pump();
     }
-    response.writeHead(200, { "content-type": "application/json", "x-echo": "1" }).end(JSON.stringify({ method: request.method, body }));
+    response
+      .writeHead(200, { "content-type": "application/json", "x-echo": "1" })
+      .end(JSON.stringify({ method: request.method, body }));
   });
   server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -53,7 +59,12 @@ describe("outbound fetch", () => {
     await expect(refuse(`http://2130706433:${port}/`)).rejects.toBeInstanceOf(OutboundAddressError);
     await expect(refuse(`http://localhost:${port}/`)).rejects.toThrow(/localhost names this machine/);
     const resolve = loopback();
-    await expect(outboundFetch({ allowPrivate: false, resolve })(`http://mcp.rebind.test:${port}/`, { method: "POST", body: "{}" })).rejects.toThrow(/^mcp\.rebind\.test resolves to a loopback address/);
+    await expect(
+      outboundFetch({ allowPrivate: false, resolve })(`http://mcp.rebind.test:${port}/`, {
+        method: "POST",
+        body: "{}",
+      }),
+    ).rejects.toThrow(/^mcp\.rebind\.test resolves to a loopback address/);
     expect(resolve.asked).toBe(1);
     expect(connections).toBe(before);
   });
@@ -61,12 +72,20 @@ describe("outbound fetch", () => {
   it("connects to the address it checked, resolving the name once per connection, and speaks HTTP like fetch", async () => {
     const resolve = loopback();
     const fetch = outboundFetch({ allowPrivate: true, resolve });
-    const response = await fetch(`http://mcp.rebind.test:${port}/call?x=1`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer t" }, body: '{"a":"é"}' });
+    const response = await fetch(`http://mcp.rebind.test:${port}/call?x=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: '{"a":"é"}',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-echo")).toBe("1");
     expect(await response.json()).toEqual({ method: "POST", body: '{"a":"é"}' });
     const seen = requests.at(-1)!;
-    expect(seen).toMatchObject({ method: "POST", url: "/call?x=1", headers: { host: `mcp.rebind.test:${port}`, authorization: "Bearer t", "content-length": "10" } });
+    expect(seen).toMatchObject({
+      method: "POST",
+      url: "/call?x=1",
+      headers: { host: `mcp.rebind.test:${port}`, authorization: "Bearer t", "content-length": "10" },
+    });
     // Nothing compressed is asked for: what is counted is what is read.
     expect(seen.headers["accept-encoding"]).toBeUndefined();
     expect(resolve.asked).toBe(1);
@@ -78,7 +97,9 @@ describe("outbound fetch", () => {
   it("follows no redirect, and gives the standard reason phrase rather than the server's", async () => {
     const fetch = outboundFetch({ allowPrivate: true });
     await expect(fetch(`http://127.0.0.1:${port}/redirect`, { redirect: "error" })).rejects.toThrow(/fetch failed/);
-    await expect(fetch(`http://127.0.0.1:${port}/redirect`).catch((e: Error) => (e.cause as Error).message)).resolves.toMatch(/redirect \(HTTP 307\), which is not followed/);
+    await expect(
+      fetch(`http://127.0.0.1:${port}/redirect`).catch((e: Error) => (e.cause as Error).message),
+    ).resolves.toMatch(/redirect \(HTTP 307\), which is not followed/);
     const failed = await fetch(`http://127.0.0.1:${port}/reason`);
     expect(failed.status).toBe(500);
     expect(failed.statusText).toBe("Internal Server Error");
@@ -103,11 +124,17 @@ describe("outbound fetch", () => {
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(read).toBeLessThanOrEqual(1024 * 1024);
     const controller = new AbortController();
-    const aborted = outboundFetch({ allowPrivate: true })(`http://127.0.0.1:${port}/endless`, { signal: controller.signal });
+    const aborted = outboundFetch({ allowPrivate: true })(`http://127.0.0.1:${port}/endless`, {
+      signal: controller.signal,
+    });
     const started = await aborted;
     controller.abort(new DOMException("enough", "AbortError"));
     await expect(started.body!.getReader().read()).rejects.toThrow();
-    await expect(outboundFetch({ allowPrivate: true })(`http://127.0.0.1:${port}/`, { signal: controller.signal })).rejects.toThrow(/enough/);
-    await expect(outboundFetch({ allowPrivate: true })(`http://127.0.0.1:${port}/`, { body: new Blob(["x"]), method: "POST" })).rejects.toThrow(/only string or byte bodies/);
+    await expect(
+      outboundFetch({ allowPrivate: true })(`http://127.0.0.1:${port}/`, { signal: controller.signal }),
+    ).rejects.toThrow(/enough/);
+    await expect(
+      outboundFetch({ allowPrivate: true })(`http://127.0.0.1:${port}/`, { body: new Blob(["x"]), method: "POST" }),
+    ).rejects.toThrow(/only string or byte bodies/);
   });
 });

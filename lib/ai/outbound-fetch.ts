@@ -78,7 +78,8 @@ export function outboundFetch({ allowPrivate, maxResponseBytes, resolve }: Outbo
   return (input, init = {}) =>
     new Promise<Response>((resolveResponse, reject) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.protocol !== "http:" && url.protocol !== "https:") return reject(failed(new Error(`${url.protocol} URLs are not fetched`)));
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        return reject(failed(new Error(`${url.protocol} URLs are not fetched`)));
       const refusal = allowPrivate ? undefined : refusedHost(url.hostname);
       if (refusal) return reject(refusal);
       const { signal } = init;
@@ -93,7 +94,12 @@ export function outboundFetch({ allowPrivate, maxResponseBytes, resolve }: Outbo
       const headers = Object.fromEntries(new Headers(init.headers));
       if (body) headers["content-length"] = String(body.byteLength);
       const client = url.protocol === "https:" ? https : http;
-      const request = client.request(url, { method, headers, agent: agents[url.protocol], ...(signal ? { signal } : {}) });
+      const request = client.request(url, {
+        method,
+        headers,
+        agent: agents[url.protocol],
+        ...(signal ? { signal } : {}),
+      });
       request.on("error", (error) => {
         if (signal?.aborted) reject(signal.reason);
         else reject(error instanceof OutboundAddressError ? error : failed(error));
@@ -102,14 +108,22 @@ export function outboundFetch({ allowPrivate, maxResponseBytes, resolve }: Outbo
         const status = incoming.statusCode ?? 0;
         if (REDIRECT_STATUSES.has(status) && init.redirect !== "manual") {
           incoming.destroy();
-          return reject(failed(new Error(`the server answered with a redirect (HTTP ${status}), which is not followed`)));
+          return reject(
+            failed(new Error(`the server answered with a redirect (HTTP ${status}), which is not followed`)),
+          );
         }
         let stream: ReadableStream<Uint8Array> | null = null;
         if (method === "HEAD" || NULL_BODY_STATUSES.has(status)) incoming.resume();
         else stream = Readable.toWeb(incoming) as ReadableStream<Uint8Array>;
         if (stream && maxResponseBytes !== undefined) stream = stream.pipeThrough(byteLimit(maxResponseBytes));
         try {
-          resolveResponse(new Response(stream, { status, statusText: http.STATUS_CODES[status] ?? "", headers: responseHeaders(incoming.rawHeaders) }));
+          resolveResponse(
+            new Response(stream, {
+              status,
+              statusText: http.STATUS_CODES[status] ?? "",
+              headers: responseHeaders(incoming.rawHeaders),
+            }),
+          );
         } catch (error) {
           incoming.destroy();
           reject(failed(error));

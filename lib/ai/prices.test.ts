@@ -16,20 +16,37 @@ describe("model prices", () => {
     expect(priceFor("hintline-demo", {})).toBeNull();
     expect(priceFor("llama3", { HINTLINE_PRICE_OUTPUT: "1" })).toBeNull();
     expect(priceFor("llama3", { HINTLINE_PRICE_INPUT: "0.5" })).toEqual({ input: 0.5, cachedInput: 0.5, output: 0 });
-    expect(priceFor("hintline-demo", { HINTLINE_PRICE_INPUT: "1", HINTLINE_PRICE_CACHED_INPUT: "0.1", HINTLINE_PRICE_OUTPUT: "4" })).toEqual({
+    expect(
+      priceFor("hintline-demo", {
+        HINTLINE_PRICE_INPUT: "1",
+        HINTLINE_PRICE_CACHED_INPUT: "0.1",
+        HINTLINE_PRICE_OUTPUT: "4",
+      }),
+    ).toEqual({
       input: 1,
       cachedInput: 0.1,
       output: 4,
     });
     // Each variable overrides its own figure of a known model; nonsense is ignored.
-    expect(priceFor("gpt-4o-mini", { HINTLINE_PRICE_CACHED_INPUT: "0", HINTLINE_PRICE_OUTPUT: "cheap" })).toEqual({ input: 0.15, cachedInput: 0, output: 0.6 });
-    expect(priceFor("gpt-4o-mini", { HINTLINE_PRICE_INPUT: "-1" })).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
+    expect(priceFor("gpt-4o-mini", { HINTLINE_PRICE_CACHED_INPUT: "0", HINTLINE_PRICE_OUTPUT: "cheap" })).toEqual({
+      input: 0.15,
+      cachedInput: 0,
+      output: 0.6,
+    });
+    expect(priceFor("gpt-4o-mini", { HINTLINE_PRICE_INPUT: "-1" })).toEqual({
+      input: 0.15,
+      cachedInput: 0.075,
+      output: 0.6,
+    });
   });
 
   it("prices uncached input, cached input and output separately, per million tokens", () => {
     const price = { input: 2.5, cachedInput: 1.25, output: 10 };
     // 1,000 uncached + 9,000 cached input, 500 output: 0.0025 + 0.01125 + 0.005.
-    expect(callCost({ inputTokens: 10_000, cachedInputTokens: 9_000, outputTokens: 500 }, price)).toBeCloseTo(0.01875, 10);
+    expect(callCost({ inputTokens: 10_000, cachedInputTokens: 9_000, outputTokens: 500 }, price)).toBeCloseTo(
+      0.01875,
+      10,
+    );
     expect(callCost({ inputTokens: 1_000_000, outputTokens: 0 }, price)).toBe(2.5);
     // Cached input never counts for more than the input.
     expect(callCost({ inputTokens: 100, cachedInputTokens: 500, outputTokens: 0 }, price)).toBeCloseTo(0.000125, 10);
@@ -39,11 +56,20 @@ describe("model prices", () => {
 
 describe("Anthropic and Gemini prices", () => {
   it("know the current Claude models with reads at 0.1× and writes at 1.25× the input price", () => {
-    expect(priceFor("anthropic/claude-sonnet-4-5", {})).toEqual({ input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 });
+    expect(priceFor("anthropic/claude-sonnet-4-5", {})).toEqual({
+      input: 3,
+      cachedInput: 0.3,
+      output: 15,
+      cacheWrite: 3.75,
+    });
     expect(priceFor("claude-sonnet-4-20250514", {})?.input).toBe(3);
     expect(priceFor("anthropic/claude-opus-4-1", {})).toMatchObject({ input: 15, output: 75, cacheWrite: 18.75 });
     expect(priceFor("anthropic/claude-opus-4-5", {})).toMatchObject({ input: 5, output: 25 });
-    expect(priceFor("anthropic/claude-haiku-4-5-20251001", {})).toMatchObject({ input: 1, output: 5, cacheWrite: 1.25 });
+    expect(priceFor("anthropic/claude-haiku-4-5-20251001", {})).toMatchObject({
+      input: 1,
+      output: 5,
+      cacheWrite: 1.25,
+    });
     expect(priceFor("google/gemini-2.5-pro", {})).toEqual({ input: 1.25, cachedInput: 0.125, output: 10 });
     expect(priceFor("google/gemini-2.5-flash", {})?.input).toBe(0.3);
     expect(priceFor("google/gemini-2.5-flash-lite", {})?.input).toBe(0.1);
@@ -55,9 +81,14 @@ describe("Anthropic and Gemini prices", () => {
   it("price cache writes at the write price and reads at the read price", () => {
     const price = { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 };
     // 10,000 input: 6,000 read, 3,000 written, 1,000 plain; 100 output.
-    const cost = callCost({ inputTokens: 10_000, cachedInputTokens: 6_000, cacheWriteTokens: 3_000, outputTokens: 100 }, price)!;
+    const cost = callCost(
+      { inputTokens: 10_000, cachedInputTokens: 6_000, cacheWriteTokens: 3_000, outputTokens: 100 },
+      price,
+    )!;
     expect(cost).toBeCloseTo((1_000 * 3 + 6_000 * 0.3 + 3_000 * 3.75 + 100 * 15) / 1e6, 12);
     // A price without a write figure bills writes as plain input.
-    expect(callCost({ inputTokens: 1000, cacheWriteTokens: 1000 }, { input: 1, cachedInput: 0.5, output: 0 })).toBeCloseTo(0.001, 12);
+    expect(
+      callCost({ inputTokens: 1000, cacheWriteTokens: 1000 }, { input: 1, cachedInput: 0.5, output: 0 }),
+    ).toBeCloseTo(0.001, 12);
   });
 });

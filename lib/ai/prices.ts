@@ -7,7 +7,12 @@ import type { CallUsage } from "../chat-message.ts";
 export type ModelPrice = { input: number; cachedInput: number; output: number; cacheWrite?: number };
 
 /** Anthropic bills cache reads at 0.1× and (5-minute) cache writes at 1.25× the input price. */
-const claude = (input: number, output: number): ModelPrice => ({ input, cachedInput: input / 10, output, cacheWrite: (input * 5) / 4 });
+const claude = (input: number, output: number): ModelPrice => ({
+  input,
+  cachedInput: input / 10,
+  output,
+  cacheWrite: (input * 5) / 4,
+});
 
 type Env = Record<string, string | undefined>;
 
@@ -66,7 +71,12 @@ export function priceFor(modelId: string, env: Env = process.env): ModelPrice | 
   if (!known && input === undefined) return null;
   const base = known ?? { input: input!, cachedInput: input!, output: 0 };
   const write = cacheWrite ?? base.cacheWrite;
-  return { input: input ?? base.input, cachedInput: cachedInput ?? base.cachedInput, output: output ?? base.output, ...(write === undefined ? {} : { cacheWrite: write }) };
+  return {
+    input: input ?? base.input,
+    cachedInput: cachedInput ?? base.cachedInput,
+    output: output ?? base.output,
+    ...(write === undefined ? {} : { cacheWrite: write }),
+  };
 }
 
 /**
@@ -78,7 +88,11 @@ export function callCost(usage: CallUsage, price: ModelPrice): number | null {
   const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
   const written = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached);
   const plain = usage.inputTokens - cached - written;
-  const cost = plain * price.input + cached * price.cachedInput + written * (price.cacheWrite ?? price.input) + (usage.outputTokens ?? 0) * price.output;
+  const cost =
+    plain * price.input +
+    cached * price.cachedInput +
+    written * (price.cacheWrite ?? price.input) +
+    (usage.outputTokens ?? 0) * price.output;
   return cost / 1_000_000;
 }
 

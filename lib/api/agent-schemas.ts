@@ -18,19 +18,27 @@ const overLimit = (what: string, max: number) => (issue: { input: unknown }) =>
 export const agentIdSchema = z
   .string({ message: "must be a string" })
   .refine((v) => v.length <= MAX_AGENT_ID_CHARS, { error: overLimit("agent id", MAX_AGENT_ID_CHARS) })
-  .refine((v) => SKILL_NAME_PATTERN.test(v), { message: 'must be kebab-case: lower-case letters and digits joined by single hyphens, like "code-reviewer"' });
+  .refine((v) => SKILL_NAME_PATTERN.test(v), {
+    message: 'must be kebab-case: lower-case letters and digits joined by single hyphens, like "code-reviewer"',
+  });
 
 const description = z
   .string({ message: "must be a string (one line)" })
   .trim()
   .min(1, { message: "must not be empty" })
-  .refine((v) => !hasLineBreak(v), { message: "must be one line (no line breaks, NEL and line or paragraph separators included)" })
-  .refine((v) => v.length <= MAX_AGENT_DESCRIPTION_CHARS, { error: overLimit("description", MAX_AGENT_DESCRIPTION_CHARS) });
+  .refine((v) => !hasLineBreak(v), {
+    message: "must be one line (no line breaks, NEL and line or paragraph separators included)",
+  })
+  .refine((v) => v.length <= MAX_AGENT_DESCRIPTION_CHARS, {
+    error: overLimit("description", MAX_AGENT_DESCRIPTION_CHARS),
+  });
 
 const instructions = z
   .string({ message: "must be a string (markdown)" })
   .refine((v) => v.trim().length > 0, { message: "must not be empty" })
-  .refine((v) => v.length <= MAX_AGENT_INSTRUCTIONS_CHARS, { error: overLimit("instructions", MAX_AGENT_INSTRUCTIONS_CHARS) });
+  .refine((v) => v.length <= MAX_AGENT_INSTRUCTIONS_CHARS, {
+    error: overLimit("instructions", MAX_AGENT_INSTRUCTIONS_CHARS),
+  });
 
 /**
  * Tool names from the built-in list and MCP entries (lib/agent/subagent-mcp.ts), each once; null (on PATCH): back to
@@ -42,8 +50,14 @@ const tools = z
   .superRefine((names, ctx) => {
     const unknown = names.filter((n) => !isBuiltInTool(n) && !isMcpToolEntry(n));
     if (unknown.length) {
-      const shown = unknown.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 60))).join(", ");
-      ctx.addIssue({ code: "custom", message: `names unknown tool(s) ${shown}; the tools are: ${BUILT_IN_TOOL_NAMES.join(", ")}; MCP tools are named mcp__<server>__<tool>, mcp__<server>__* (a server's tools), mcp__* (every MCP tool) or mcp:read-only (those annotated read-only)` });
+      const shown = unknown
+        .slice(0, 5)
+        .map((n) => JSON.stringify(n.slice(0, 60)))
+        .join(", ");
+      ctx.addIssue({
+        code: "custom",
+        message: `names unknown tool(s) ${shown}; the tools are: ${BUILT_IN_TOOL_NAMES.join(", ")}; MCP tools are named mcp__<server>__<tool>, mcp__<server>__* (a server's tools), mcp__* (every MCP tool) or mcp:read-only (those annotated read-only)`,
+      });
       return;
     }
     const twice = names.find((n, i) => names.indexOf(n) !== i);
@@ -63,9 +77,16 @@ export const createAgentSchema = z
   .strict();
 
 export const updateAgentSchema = z
-  .object({ description: description.optional(), instructions: instructions.optional(), tools: tools.nullable().optional(), model: model.nullable().optional() })
+  .object({
+    description: description.optional(),
+    instructions: instructions.optional(),
+    tools: tools.nullable().optional(),
+    model: model.nullable().optional(),
+  })
   .strict()
-  .refine((v) => Object.values(v).some((field) => field !== undefined), { message: "send description, instructions, tools and/or model" });
+  .refine((v) => Object.values(v).some((field) => field !== undefined), {
+    message: "send description, instructions, tools and/or model",
+  });
 
 export type CreateAgentInput = z.infer<typeof createAgentSchema>;
 export type UpdateAgentInput = z.infer<typeof updateAgentSchema>;

@@ -34,7 +34,9 @@ export function maxImportBytes(env = process.env) {
 export function attachmentLimits(env = process.env) {
   return {
     maxCount: Math.floor(envNumber(env, "HINTLINE_MAX_ATTACHMENTS", DEFAULT_MAX_ATTACHMENTS)),
-    maxBytes: Math.floor(envNumber(env, "HINTLINE_MAX_ATTACHMENT_BYTES", DEFAULT_MAX_ATTACHMENT_BYTES)) || DEFAULT_MAX_ATTACHMENT_BYTES,
+    maxBytes:
+      Math.floor(envNumber(env, "HINTLINE_MAX_ATTACHMENT_BYTES", DEFAULT_MAX_ATTACHMENT_BYTES)) ||
+      DEFAULT_MAX_ATTACHMENT_BYTES,
   };
 }
 

@@ -1,6 +1,11 @@
 // Request schemas of the MCP server API (a workspace's HTTP servers). Nothing here can name a program to run.
 import { z } from "zod";
-import { MAX_MCP_TIMEOUT_SECONDS, MCP_APPROVALS, MCP_SERVER_NAME_MAX_CHARS, MCP_SERVER_NAME_PATTERN } from "../agent/mcp-rules.ts";
+import {
+  MAX_MCP_TIMEOUT_SECONDS,
+  MCP_APPROVALS,
+  MCP_SERVER_NAME_MAX_CHARS,
+  MCP_SERVER_NAME_PATTERN,
+} from "../agent/mcp-rules.ts";
 
 export const MAX_MCP_URL_CHARS = 2_048;
 export const MAX_MCP_HEADERS = 20;
@@ -8,7 +13,24 @@ export const MAX_MCP_HEADER_NAME_CHARS = 100;
 export const MAX_MCP_HEADER_VALUE_CHARS = 4_096;
 
 // Headers the transport sets itself (or that would change what the request is): a server's config cannot set them.
-const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "connection", "transfer-encoding", "accept", "mcp-session-id", "mcp-protocol-version", "last-event-id", "cookie", "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "expect"]);
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "content-type",
+  "connection",
+  "transfer-encoding",
+  "accept",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "last-event-id",
+  "cookie",
+  "upgrade",
+  "te",
+  "trailer",
+  "keep-alive",
+  "proxy-authorization",
+  "expect",
+]);
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 // Control characters (CR and LF would forge headers), tab allowed as HTTP allows it.
 const HEADER_VALUE_BAD = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -22,33 +44,51 @@ export const mcpToolNameSchema = z
 
 export const mcpServerNameSchema = z
   .string({ message: "must be a string" })
-  .refine((v) => v.length <= MCP_SERVER_NAME_MAX_CHARS, { message: `must be at most ${MCP_SERVER_NAME_MAX_CHARS} characters` })
-  .refine((v) => MCP_SERVER_NAME_PATTERN.test(v), { message: 'must be kebab-case: lower-case letters and digits joined by single hyphens, like "issue-tracker"' });
+  .refine((v) => v.length <= MCP_SERVER_NAME_MAX_CHARS, {
+    message: `must be at most ${MCP_SERVER_NAME_MAX_CHARS} characters`,
+  })
+  .refine((v) => MCP_SERVER_NAME_PATTERN.test(v), {
+    message: 'must be kebab-case: lower-case letters and digits joined by single hyphens, like "issue-tracker"',
+  });
 
 const url = z
   .string({ message: "must be a string (an http or https URL)" })
   .trim()
-  .refine((v) => v.length <= MAX_MCP_URL_CHARS, { message: `must be at most ${MAX_MCP_URL_CHARS.toLocaleString("en-US")} characters` })
+  .refine((v) => v.length <= MAX_MCP_URL_CHARS, {
+    message: `must be at most ${MAX_MCP_URL_CHARS.toLocaleString("en-US")} characters`,
+  })
   .superRefine((v, ctx) => {
     let parsed: URL;
     try {
       parsed = new URL(v);
     } catch {
-      ctx.addIssue({ code: "custom", message: "is not a URL; send an http or https URL like https://mcp.example.com/mcp" });
+      ctx.addIssue({
+        code: "custom",
+        message: "is not a URL; send an http or https URL like https://mcp.example.com/mcp",
+      });
       return;
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-      ctx.addIssue({ code: "custom", message: `must be an http or https URL (not ${parsed.protocol.replace(/:$/, "")}); servers that run a program come only from the operator's HINTLINE_MCP_CONFIG file` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be an http or https URL (not ${parsed.protocol.replace(/:$/, "")}); servers that run a program come only from the operator's HINTLINE_MCP_CONFIG file`,
+      });
     } else if (parsed.username || parsed.password) {
-      ctx.addIssue({ code: "custom", message: "must not hold a user name or password; send credentials as a header (headers are write-only)" });
+      ctx.addIssue({
+        code: "custom",
+        message: "must not hold a user name or password; send credentials as a header (headers are write-only)",
+      });
     }
   });
 
 const headers = z
-  .record(z.string(), z.string({ message: "must be a string" }), { message: "must be an object of header names to values" })
+  .record(z.string(), z.string({ message: "must be a string" }), {
+    message: "must be an object of header names to values",
+  })
   .superRefine((value, ctx) => {
     const names = Object.keys(value);
-    if (names.length > MAX_MCP_HEADERS) ctx.addIssue({ code: "custom", message: `has ${names.length} headers, over the limit of ${MAX_MCP_HEADERS}` });
+    if (names.length > MAX_MCP_HEADERS)
+      ctx.addIssue({ code: "custom", message: `has ${names.length} headers, over the limit of ${MAX_MCP_HEADERS}` });
     const seen = new Set<string>();
     for (const name of names) {
       const lower = name.toLowerCase();
@@ -84,14 +124,29 @@ const timeoutSeconds = z
   .nullable();
 
 export const createMcpServerSchema = z
-  .object({ name: mcpServerNameSchema, url, headers: headers.optional(), approval: approval.optional(), enabled: enabled.optional(), timeoutSeconds: timeoutSeconds.optional() })
+  .object({
+    name: mcpServerNameSchema,
+    url,
+    headers: headers.optional(),
+    approval: approval.optional(),
+    enabled: enabled.optional(),
+    timeoutSeconds: timeoutSeconds.optional(),
+  })
   .strict();
 
 /** `headers`, when sent, replaces every header (values are write-only: send them all again). */
 export const updateMcpServerSchema = z
-  .object({ url: url.optional(), headers: headers.optional(), approval: approval.optional(), enabled: enabled.optional(), timeoutSeconds: timeoutSeconds.optional() })
+  .object({
+    url: url.optional(),
+    headers: headers.optional(),
+    approval: approval.optional(),
+    enabled: enabled.optional(),
+    timeoutSeconds: timeoutSeconds.optional(),
+  })
   .strict()
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "send url, headers, approval, enabled and/or timeoutSeconds" });
+  .refine((v) => Object.values(v).some((x) => x !== undefined), {
+    message: "send url, headers, approval, enabled and/or timeoutSeconds",
+  });
 
 export const MAX_APPROVAL_REASON_CHARS = 1_000;
 
@@ -101,12 +156,17 @@ export const approvalAnswerSchema = z
     approved: z.boolean({ message: "must be true or false" }),
     reason: z
       .string({ message: "must be a string" })
-      .max(MAX_APPROVAL_REASON_CHARS, { message: `must be at most ${MAX_APPROVAL_REASON_CHARS.toLocaleString("en-US")} characters` })
+      .max(MAX_APPROVAL_REASON_CHARS, {
+        message: `must be at most ${MAX_APPROVAL_REASON_CHARS.toLocaleString("en-US")} characters`,
+      })
       .optional(),
     remember: z.literal("tool", { message: 'must be "tool" (always allow this tool)' }).optional(),
   })
   .strict()
-  .refine((v) => !(v.remember && !v.approved), { message: "remember goes with an approval (approved: true)", path: ["remember"] });
+  .refine((v) => !(v.remember && !v.approved), {
+    message: "remember goes with an approval (approved: true)",
+    path: ["remember"],
+  });
 
 export const toolCallIdSchema = z
   .string({ message: "must be a string" })

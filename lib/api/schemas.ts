@@ -17,7 +17,9 @@ export const idSchema = z.string().regex(ID_PATTERN, { message: "must be 1–64 
  */
 export const jsonObjectSchema = z
   .unknown()
-  .refine((v) => typeof v !== "object" || v === null || !Object.hasOwn(v, "__proto__"), { message: "has unknown field(s) __proto__" })
+  .refine((v) => typeof v !== "object" || v === null || !Object.hasOwn(v, "__proto__"), {
+    message: "has unknown field(s) __proto__",
+  })
   .pipe(z.record(z.string(), z.unknown()));
 
 const textPartSchema = z.object({ type: z.literal("text"), text: z.string().max(MAX_MESSAGE_TEXT) }).passthrough();
@@ -34,12 +36,19 @@ export const userMessageSchema = z.object({
   id: idSchema,
   role: z.literal("user", { message: 'must be "user" (the server writes assistant and system messages)' }),
   parts: z
-    .array(z.discriminatedUnion("type", [textPartSchema, filePartSchema], { message: 'must be a text or file part ("type": "text" or "file")' }), {
-      message: "must be an array of text and file parts",
-    })
+    .array(
+      z.discriminatedUnion("type", [textPartSchema, filePartSchema], {
+        message: 'must be a text or file part ("type": "text" or "file")',
+      }),
+      {
+        message: "must be an array of text and file parts",
+      },
+    )
     .min(1, { message: "must contain at least one text part" })
     .max(20, { message: "must have at most 20 parts" })
-    .refine((parts) => parts.some((p) => p.type === "text" && p.text.trim().length > 0), { message: "must contain some text" }),
+    .refine((parts) => parts.some((p) => p.type === "text" && p.text.trim().length > 0), {
+      message: "must contain some text",
+    }),
   metadata: z.unknown().optional(),
 });
 
@@ -47,7 +56,8 @@ const count = (n: number) => n.toLocaleString("en-US");
 
 /** "plan" or "build"; anything else is named in the error. */
 export const modeSchema = z.enum(["plan", "build"], {
-  error: (issue) => `must be "plan" or "build" (got ${JSON.stringify(issue.input)?.slice(0, 60) ?? String(issue.input)})`,
+  error: (issue) =>
+    `must be "plan" or "build" (got ${JSON.stringify(issue.input)?.slice(0, 60) ?? String(issue.input)})`,
 });
 
 /** A plan's markdown, at most PLAN_MAX_CHARS characters (the error names the limit). */
@@ -55,7 +65,8 @@ export const planContentSchema = z
   .string({ message: "must be a string (the plan's markdown)" })
   .refine((text) => text.trim().length > 0, { message: "must not be empty" })
   .refine((text) => text.length <= PLAN_MAX_CHARS, {
-    error: (issue) => `is ${count(String(issue.input).length)} characters, over the plan's limit of ${count(PLAN_MAX_CHARS)}`,
+    error: (issue) =>
+      `is ${count(String(issue.input).length)} characters, over the plan's limit of ${count(PLAN_MAX_CHARS)}`,
   });
 
 /** A provider/model id as GET /api/models lists them (whether this server can use it is checked where it is used). */
@@ -97,7 +108,9 @@ export const continueRequestSchema = z
   .strict();
 
 /** The sidebar's search (`GET /api/conversations?q=`). */
-export const searchQuerySchema = z.string().max(MAX_SEARCH_QUERY_CHARS, { message: `must be at most ${MAX_SEARCH_QUERY_CHARS} characters` });
+export const searchQuerySchema = z
+  .string()
+  .max(MAX_SEARCH_QUERY_CHARS, { message: `must be at most ${MAX_SEARCH_QUERY_CHARS} characters` });
 
 export const switchBranchSchema = z
   .object({
@@ -202,14 +215,21 @@ const importedConversationFields = {
 const MAX_IMPORTED_AGENTS = 100;
 const importedAgentOf = <C extends z.ZodType>(conversation: C) =>
   z.object({
-    agentKey: z.string().regex(/^agent:[a-z0-9][a-z0-9-]{0,63}:[1-9][0-9]{0,5}$/, { message: 'must be an agent key like "agent:general-purpose:1"' }),
+    agentKey: z.string().regex(/^agent:[a-z0-9][a-z0-9-]{0,63}:[1-9][0-9]{0,5}$/, {
+      message: 'must be an agent key like "agent:general-purpose:1"',
+    }),
     status: z.enum(["running", "done", "error", "stopped"]),
     run: jsonObjectSchema.default({}),
     conversation,
   });
-const uniqueKeys = (agents: Array<{ agentKey: string }>) => new Set(agents.map((a) => a.agentKey)).size === agents.length;
+const uniqueKeys = (agents: Array<{ agentKey: string }>) =>
+  new Set(agents.map((a) => a.agentKey)).size === agents.length;
 const importedAgentsOf = <C extends z.ZodType>(conversation: C) =>
-  z.array(importedAgentOf(conversation)).max(MAX_IMPORTED_AGENTS).default([]).refine(uniqueKeys, { message: "two subagents have the same agentKey" });
+  z
+    .array(importedAgentOf(conversation))
+    .max(MAX_IMPORTED_AGENTS)
+    .default([])
+    .refine(uniqueKeys, { message: "two subagents have the same agentKey" });
 const importedGrandchildren = importedAgentsOf(z.object(importedConversationFields));
 const importedChildren = importedAgentsOf(z.object({ ...importedConversationFields, agents: importedGrandchildren }));
 
@@ -220,7 +240,12 @@ export const importSchema = z.object({
 
 /** A conversation of an import, the top one or a subagent's (whose `agents` are its own children). */
 export type ImportedConversation = Omit<ImportBody["conversation"], "agents"> & { agents?: ImportedAgent[] };
-export type ImportedAgent = { agentKey: string; status: "running" | "done" | "error" | "stopped"; run: Record<string, unknown>; conversation: ImportedConversation };
+export type ImportedAgent = {
+  agentKey: string;
+  status: "running" | "done" | "error" | "stopped";
+  run: Record<string, unknown>;
+  conversation: ImportedConversation;
+};
 
 export const signInSchema = z.object({ token: z.string({ message: "must be a string" }) });
 

@@ -6,6 +6,8 @@ export function hasAccountsCookie(request: Request): boolean {
   const cookies = request.headers.get("cookie") ?? "";
   return cookies.split(";").some((pair) => {
     const name = pair.split("=")[0]!.trim();
-    return name === `${ACCOUNTS_COOKIE_PREFIX}.session_token` || name === `__Secure-${ACCOUNTS_COOKIE_PREFIX}.session_token`;
+    return (
+      name === `${ACCOUNTS_COOKIE_PREFIX}.session_token` || name === `__Secure-${ACCOUNTS_COOKIE_PREFIX}.session_token`
+    );
   });
 }

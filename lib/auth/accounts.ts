@@ -15,7 +15,10 @@ import { SESSION_MAX_AGE_SECONDS, viaHttps } from "./token.ts";
 export const MIN_PASSWORD_LENGTH = 10;
 
 async function secret(): Promise<string> {
-  return process.env.HINTLINE_AUTH_SECRET || sharedSetting({ key: "auth-secret", make: () => randomBytes(32).toString("base64url") });
+  return (
+    process.env.HINTLINE_AUTH_SECRET ||
+    sharedSetting({ key: "auth-secret", make: () => randomBytes(32).toString("base64url") })
+  );
 }
 
 async function createAuth(origin: string) {
@@ -27,9 +30,19 @@ async function createAuth(origin: string) {
     secret: await secret(),
     trustedOrigins: [origin],
     database: prismaAdapter(db, { provider: isPostgresUrl(databaseUrl()) ? "postgresql" : "sqlite" }),
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 256,
+      autoSignIn: true,
+    },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 60 * 60, cookieCache: { enabled: false } },
-    user: { additionalFields: { role: { type: "string", required: false, input: false }, banned: { type: "boolean", required: false, input: false } } },
+    user: {
+      additionalFields: {
+        role: { type: "string", required: false, input: false },
+        banned: { type: "boolean", required: false, input: false },
+      },
+    },
     // lib/auth/sign-in-limit.ts counts failures per address and account (the address as scripts/server.mjs gives it).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

@@ -9,5 +9,8 @@ const OIDC_ERRORS: Record<string, string> = {
 
 export function oidcErrorText(code: string | undefined, provider: string | undefined): string | null {
   if (!code) return null;
-  return OIDC_ERRORS[code] ?? `Signing in${provider ? ` with ${provider}` : ""} did not complete (${code.slice(0, 60)}). Try again.`;
+  return (
+    OIDC_ERRORS[code] ??
+    `Signing in${provider ? ` with ${provider}` : ""} did not complete (${code.slice(0, 60)}). Try again.`
+  );
 }

@@ -54,15 +54,23 @@ const fromOidcCallback = (context: HookContext) => context?.path?.startsWith("/c
 // Invitations taken by a user about to be created, by email, until the user row exists to mark them with.
 const taken = new Map<string, string>();
 
-async function admit(user: { email: string }, context: HookContext): Promise<{ data: Record<string, unknown> } | undefined> {
+async function admit(
+  user: { email: string },
+  context: HookContext,
+): Promise<{ data: Record<string, unknown> } | undefined> {
   if (!fromOidcCallback(context)) return;
   const email = user.email.toLowerCase();
   // Claimed, or claimed already by this person (a try that failed after the claim): the first account's.
-  if ((await countUsers()) === 0 && (await sharedSetting({ key: FIRST_ADMIN, make: () => email })) === email) return { data: { ...user, role: "admin" } };
+  if ((await countUsers()) === 0 && (await sharedSetting({ key: FIRST_ADMIN, make: () => email })) === email)
+    return { data: { ...user, role: "admin" } };
   if (openSignUp()) return;
   const invitation = (await getOAuthState())?.invitation;
   const id = typeof invitation === "string" && invitation ? await takeInvitation({ token: invitation }) : null;
-  if (!id) throw new APIError("FORBIDDEN", { code: "invitation_required", message: "Signing up needs a valid invitation link from an admin." });
+  if (!id)
+    throw new APIError("FORBIDDEN", {
+      code: "invitation_required",
+      message: "Signing up needs a valid invitation link from an admin.",
+    });
   taken.set(email, id);
 }
 
@@ -73,12 +81,16 @@ async function admitted(user: { id: string; email: string; role?: unknown }, con
   const invitationId = taken.get(email);
   taken.delete(email);
   if (invitationId) await markInvitationUsed({ id: invitationId, userId: user.id });
-  log().info({ event: "account_created", userId: user.id, admin: user.role === "admin", via: OIDC_PROVIDER }, "account created");
+  log().info(
+    { event: "account_created", userId: user.id, admin: user.role === "admin", via: OIDC_PROVIDER },
+    "account created",
+  );
 }
 
 async function refuseDisabled(session: { userId: string }): Promise<void> {
   const user = await (await getDb()).user.findUnique({ where: { id: session.userId }, select: { banned: true } });
-  if (user?.banned) throw new APIError("FORBIDDEN", { code: "account_disabled", message: "This account is disabled; ask an admin." });
+  if (user?.banned)
+    throw new APIError("FORBIDDEN", { code: "account_disabled", message: "This account is disabled; ask an admin." });
 }
 
 export const accountsDatabaseHooks = {

@@ -8,7 +8,9 @@ import { type Viewer, viewerOrNull } from "./viewer.ts";
 
 async function pageViewer(): Promise<Viewer> {
   const incoming = await headers();
-  const viewer = await viewerOrNull(new Request(`http://${incoming.get("host") ?? "localhost"}/`, { headers: incoming }));
+  const viewer = await viewerOrNull(
+    new Request(`http://${incoming.get("host") ?? "localhost"}/`, { headers: incoming }),
+  );
   if (!viewer) notFound();
   return viewer;
 }

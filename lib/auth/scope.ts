@@ -58,7 +58,10 @@ export async function resolveWorkspace(viewer: Viewer, id: string, access: Works
   const own = found.ownerId === viewer.userId;
   if (!own && !found.shared) throw unknownWorkspace(id);
   if (access === "edit" && !mayEditWorkspace(viewer, found.ownerId)) {
-    throw new ApiError("forbidden", `Workspace ${id} is shared with you to use; only its owner or an admin can change it.`);
+    throw new ApiError(
+      "forbidden",
+      `Workspace ${id} is shared with you to use; only its owner or an admin can change it.`,
+    );
   }
   return id;
 }

@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_TOTAL, recordSignInFailure, recordSignInSuccess, signInHold, signInRetryAfter } from "./sign-in-limit.ts";
+import {
+  MAX_FAILURES_PER_ADDRESS,
+  MAX_FAILURES_TOTAL,
+  recordSignInFailure,
+  recordSignInSuccess,
+  signInHold,
+  signInRetryAfter,
+} from "./sign-in-limit.ts";
 
 // In this process's memory, as on SQLite; tests/db/auth-failures.test.ts holds PostgreSQL's shared rows to the same.
 describe("sign-in limit", () => {
@@ -21,7 +28,8 @@ describe("sign-in limit", () => {
   it("never holds an account from everywhere: ten addresses' guesses at ann leave ann's own address free", async () => {
     for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) await recordSignInFailure(`guesser-${i}`, "ann", 1000);
     expect(await signInHold("ann-home", "ann", 2000)).toBeNull();
-    for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) await recordSignInFailure("guesser", i % 2 ? "ann" : "bob", 3000);
+    for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++)
+      await recordSignInFailure("guesser", i % 2 ? "ann" : "bob", 3000);
     expect(await signInHold("guesser", "ann", 4000)).toEqual({ seconds: 59, limit: "address" });
     expect(await signInHold("guesser", "cid", 4000)).toEqual({ seconds: 59, limit: "address" });
   });

@@ -50,7 +50,12 @@ async function blockedUntil(address: string, now: number): Promise<{ address: nu
   const ends = (at: number | undefined) => (at === undefined ? 0 : at + SIGN_IN_WINDOW_MS);
   if (shared()) {
     const since = new Date(now - SIGN_IN_WINDOW_MS);
-    const newest = await nthNewestFailures({ key: address, since, nth: MAX_FAILURES_PER_ADDRESS, nthTotal: MAX_FAILURES_TOTAL });
+    const newest = await nthNewestFailures({
+      key: address,
+      since,
+      nth: MAX_FAILURES_PER_ADDRESS,
+      nthTotal: MAX_FAILURES_TOTAL,
+    });
     return { address: ends(newest.byKey?.getTime()), total: ends(newest.total?.getTime()) };
   }
   const { byAddress, total } = state();
@@ -58,7 +63,9 @@ async function blockedUntil(address: string, now: number): Promise<{ address: nu
   if (mine) prune(mine, (f) => f.at, now);
   prune(total, (at) => at, now);
   return {
-    address: ends(mine && mine.length >= MAX_FAILURES_PER_ADDRESS ? mine[mine.length - MAX_FAILURES_PER_ADDRESS]!.at : undefined),
+    address: ends(
+      mine && mine.length >= MAX_FAILURES_PER_ADDRESS ? mine[mine.length - MAX_FAILURES_PER_ADDRESS]!.at : undefined,
+    ),
     total: ends(total.length >= MAX_FAILURES_TOTAL ? total[total.length - MAX_FAILURES_TOTAL] : undefined),
   };
 }

@@ -63,10 +63,24 @@ describe("auth helpers", () => {
   });
 
   it("serves loopback hosts and the ones HINTLINE_ALLOWED_HOSTS names", () => {
-    for (const host of ["localhost", "localhost:3000", "127.0.0.1:3700", "127.8.9.10", "[::1]:80", "app.localhost:3000"]) {
+    for (const host of [
+      "localhost",
+      "localhost:3000",
+      "127.0.0.1:3700",
+      "127.8.9.10",
+      "[::1]:80",
+      "app.localhost:3000",
+    ]) {
       expect(allowedHost(host, ""), host).toBe(true);
     }
-    for (const host of ["attacker.example", "attacker.example:3000", "127.0.0.1.evil.example", "localhost.evil.example", "", "a b"]) {
+    for (const host of [
+      "attacker.example",
+      "attacker.example:3000",
+      "127.0.0.1.evil.example",
+      "localhost.evil.example",
+      "",
+      "a b",
+    ]) {
       expect(allowedHost(host, ""), host).toBe(false);
     }
     expect(allowedHost(null, "")).toBe(false);

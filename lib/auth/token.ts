@@ -31,7 +31,9 @@ export function sessionKey(token: string): Promise<Buffer> {
   let key = keys.__hintlineSessionKeys.get(token);
   if (!key) {
     key = new Promise<Buffer>((resolve, reject) =>
-      scrypt(token, SESSION_KEY_SALT, 32, SESSION_KEY_SCRYPT, (error, derived) => (error ? reject(error) : resolve(derived))),
+      scrypt(token, SESSION_KEY_SALT, 32, SESSION_KEY_SCRYPT, (error, derived) =>
+        error ? reject(error) : resolve(derived),
+      ),
     );
     // A token set in the environment does not change; only a test tries several, so the map stays tiny.
     if (keys.__hintlineSessionKeys.size >= 8) keys.__hintlineSessionKeys.clear();
@@ -41,7 +43,9 @@ export function sessionKey(token: string): Promise<Buffer> {
 }
 
 async function hmacHex(token: string, text: string): Promise<string> {
-  return createHmac("sha256", await sessionKey(token)).update(text).digest("hex");
+  return createHmac("sha256", await sessionKey(token))
+    .update(text)
+    .digest("hex");
 }
 
 export type Session = { id: string; expiresAt: Date };
@@ -51,7 +55,10 @@ export async function newSessionValue(token: string, now = Date.now()): Promise<
   const id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
   const expires = Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS;
   const payload = `${id}.${expires}`;
-  return { value: `${payload}.${await hmacHex(token, `hintline-session-v3:${payload}`)}`, session: { id, expiresAt: new Date(expires * 1000) } };
+  return {
+    value: `${payload}.${await hmacHex(token, `hintline-session-v3:${payload}`)}`,
+    session: { id, expiresAt: new Date(expires * 1000) },
+  };
 }
 
 /** The session a cookie value names, when its HMAC is right and it has not expired (revocation is checked elsewhere). */

@@ -3,7 +3,9 @@
 import { ApiError } from "../api/errors.ts";
 import { authMode } from "./mode.ts";
 
-export type Viewer = { kind: "operator" } | { kind: "user"; userId: string; email: string; name: string; admin: boolean };
+export type Viewer =
+  | { kind: "operator" }
+  | { kind: "user"; userId: string; email: string; name: string; admin: boolean };
 
 export const OPERATOR: Viewer = { kind: "operator" };
 

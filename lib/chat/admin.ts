@@ -36,7 +36,11 @@ export async function accountUsers(viewer: Viewer): Promise<UserListing[]> {
   return listUsers();
 }
 
-export async function editAccountUser(viewer: Viewer, id: string, patch: z.infer<typeof editUserSchema>): Promise<UserListing> {
+export async function editAccountUser(
+  viewer: Viewer,
+  id: string,
+  patch: z.infer<typeof editUserSchema>,
+): Promise<UserListing> {
   requireAccountsAdmin(viewer);
   if (id === viewer.userId && (patch.disabled === true || patch.admin === false)) {
     throw new ApiError("conflict", "You cannot disable yourself or take away your own admin role; another admin can.");
@@ -45,7 +49,10 @@ export async function editAccountUser(viewer: Viewer, id: string, patch: z.infer
   const user = await updateUser({ id, ...patch });
   if (!user) throw new ApiError("not_found", `User ${id} does not exist.`);
   if (user === "last-admin") {
-    throw new ApiError("conflict", "There must be at least one enabled admin: this change would leave none, so nothing was changed. Make another user an admin first.");
+    throw new ApiError(
+      "conflict",
+      "There must be at least one enabled admin: this change would leave none, so nothing was changed. Make another user an admin first.",
+    );
   }
   // Signed out everywhere already; their replies and event streams end too, on every instance.
   if (patch.disabled === true) await stopDisabledUser(id);

@@ -1,7 +1,12 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
 import { parseLedgerItems } from "../agent/evidence-ledger.ts";
-import { INJECTION_STRATEGIES, parseStrategyFigures, type StrategyDecision, type StrategyFigures } from "../agent/injection-strategy.ts";
+import {
+  INJECTION_STRATEGIES,
+  parseStrategyFigures,
+  type StrategyDecision,
+  type StrategyFigures,
+} from "../agent/injection-strategy.ts";
 import type { StatusUpdate } from "../agent/step-decision.ts";
 import type { CacheBreak, LedgerItem } from "../chat-message.ts";
 import { getConversation, mergeAgentState, setAgentState } from "../db/conversations.ts";
@@ -45,12 +50,26 @@ export type AgentState = {
 function parseDecision(value: unknown): StrategyDecision | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const d = value as Record<string, unknown>;
-  const numbers = [d.S, d.h, d.p, d.M, d.alpha, d.appendCost, d.replaceCost].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+  const numbers = [d.S, d.h, d.p, d.M, d.alpha, d.appendCost, d.replaceCost].every(
+    (n) => typeof n === "number" && Number.isFinite(n) && n >= 0,
+  );
   if (!numbers || typeof d.reason !== "string" || (d.chosen !== "append" && d.chosen !== "replace")) return undefined;
   if (!(INJECTION_STRATEGIES as readonly unknown[]).includes(d.configured)) return undefined;
   const alphaFrom = d.alphaFrom === "measured" ? "measured" : "prices";
   const { S, h, p, M, alpha, appendCost, replaceCost } = d as Record<string, number>;
-  return { configured: d.configured, chosen: d.chosen, reason: d.reason, S, h, p, M, alpha, alphaFrom, appendCost, replaceCost } as StrategyDecision;
+  return {
+    configured: d.configured,
+    chosen: d.chosen,
+    reason: d.reason,
+    S,
+    h,
+    p,
+    M,
+    alpha,
+    alphaFrom,
+    appendCost,
+    replaceCost,
+  } as StrategyDecision;
 }
 
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
@@ -61,12 +80,17 @@ export function parseAgentState(value: unknown): AgentState {
   const state: AgentState = {};
   const last = raw.lastCall as Record<string, unknown> | undefined;
   if (last && isCount(last.inputTokens) && isCount(last.outputTokens) && isCount(last.messageCount)) {
-    state.lastCall = { inputTokens: last.inputTokens, outputTokens: last.outputTokens, messageCount: last.messageCount };
+    state.lastCall = {
+      inputTokens: last.inputTokens,
+      outputTokens: last.outputTokens,
+      messageCount: last.messageCount,
+    };
   }
   if (isCount(raw.taskEdits)) state.taskEdits = Math.floor(raw.taskEdits);
   else if (raw.tasksEditedByPerson === true) state.taskEdits = 1; // stored before edits were counted
   const noticed = raw.taskEditsNoticed as Record<string, unknown> | undefined;
-  if (noticed && isCount(noticed.count) && typeof noticed.replyId === "string") state.taskEditsNoticed = { count: noticed.count, replyId: noticed.replyId };
+  if (noticed && isCount(noticed.count) && typeof noticed.replyId === "string")
+    state.taskEditsNoticed = { count: noticed.count, replyId: noticed.replyId };
   if (isCount(raw.branchEpoch)) state.branchEpoch = raw.branchEpoch;
   const c = raw.compression as Record<string, unknown> | undefined;
   if (c && typeof c.summary === "string" && typeof c.keptFromId === "string" && isCount(c.summarizedCount)) {
@@ -91,7 +115,9 @@ export function parseAgentState(value: unknown): AgentState {
 
 /** Appends a cache break to the conversation's kept ones (the oldest beyond the bound are dropped). */
 export function recordCacheBreak(conversationId: string, found: CacheBreak): Promise<void> {
-  return patchAgentState(conversationId, (state) => ({ cacheBreaks: [...(state.cacheBreaks ?? []), found].slice(-CACHE_BREAKS_KEPT) }));
+  return patchAgentState(conversationId, (state) => ({
+    cacheBreaks: [...(state.cacheBreaks ?? []), found].slice(-CACHE_BREAKS_KEPT),
+  }));
 }
 
 // A patch of keys is merged in one statement; one computed from the state reads it and writes it back. Patches of one
@@ -100,14 +126,21 @@ export function recordCacheBreak(conversationId: string, found: CacheBreak): Pro
 const patchQueues = new Map<string, Promise<void>>();
 
 /** Merges `patch` (or what it computes from the current state) into the stored state; undefined values remove keys. */
-export function patchAgentState(conversationId: string, patch: Partial<AgentState> | ((state: AgentState) => Partial<AgentState>)): Promise<void> {
+export function patchAgentState(
+  conversationId: string,
+  patch: Partial<AgentState> | ((state: AgentState) => Partial<AgentState>),
+): Promise<void> {
   const previous = patchQueues.get(conversationId);
   const apply = async () => {
     if (typeof patch === "object") {
       // What a step stores: merged in one statement, without reading the state first.
       const entries = Object.entries(patch);
       const set = Object.fromEntries(entries.filter(([, value]) => value !== undefined));
-      await mergeAgentState({ id: conversationId, set, unset: entries.filter(([, value]) => value === undefined).map(([key]) => key) });
+      await mergeAgentState({
+        id: conversationId,
+        set,
+        unset: entries.filter(([, value]) => value === undefined).map(([key]) => key),
+      });
       return;
     }
     const conversation = await getConversation({ id: conversationId });
@@ -125,4 +158,3 @@ export function patchAgentState(conversationId: string, patch: Partial<AgentStat
   run.then(forget, forget);
   return run;
 }
-

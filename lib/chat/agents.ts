@@ -1,15 +1,32 @@
 // Agent definitions: the conversation owner's own (accounts mode), a workspace's own, the owner's default workspace's
 // (visible in every workspace unless it has one of the same id), and the built-in general-purpose agent
 // (lib/agent/subagents.ts). The same levels as skills (lib/chat/skills.ts).
-import { type AgentDefinitionData, GENERAL_PURPOSE_AGENT_ID, type VisibleAgent, visibleAgents } from "../agent/subagents.ts";
+import {
+  type AgentDefinitionData,
+  GENERAL_PURPOSE_AGENT_ID,
+  type VisibleAgent,
+  visibleAgents,
+} from "../agent/subagents.ts";
 import { MAX_AGENTS } from "../agent/workspace-limits.ts";
 import type { CreateAgentInput, UpdateAgentInput } from "../api/agent-schemas.ts";
 import { ApiError } from "../api/errors.ts";
-import { type AgentDefinition, createAgentDefinition, deleteAgentDefinition, listAgentDefinitions, updateAgentDefinition } from "../db/agents.ts";
+import {
+  type AgentDefinition,
+  createAgentDefinition,
+  deleteAgentDefinition,
+  listAgentDefinitions,
+  updateAgentDefinition,
+} from "../db/agents.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
 import { checkModelChoice } from "./conversation-model.ts";
-import { capitalized, type DefinitionHolder, type DefinitionScope, definitionSources, workspaceHolder } from "./skills.ts";
+import {
+  capitalized,
+  type DefinitionHolder,
+  type DefinitionScope,
+  definitionSources,
+  workspaceHolder,
+} from "./skills.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 export type { AgentDefinition, VisibleAgent };
@@ -31,7 +48,12 @@ export async function workspaceAgents(scope: DefinitionScope): Promise<VisibleAg
 /** As workspaceAgents, without checking the workspace (a conversation's own is known to exist). */
 export async function agentsVisibleIn(scope: DefinitionScope): Promise<VisibleAgent[]> {
   const sources = await definitionSources(scope);
-  const levels = await Promise.all(sources.map(async ({ id, origin }) => ({ origin, agents: (await listAgentDefinitions({ workspaceId: id })).map(dataOf) })));
+  const levels = await Promise.all(
+    sources.map(async ({ id, origin }) => ({
+      origin,
+      agents: (await listAgentDefinitions({ workspaceId: id })).map(dataOf),
+    })),
+  );
   return visibleAgents(levels);
 }
 
@@ -43,7 +65,8 @@ export async function visibleAgent(scope: DefinitionScope, id: string): Promise<
 export async function readAgent(scope: DefinitionScope, id: string): Promise<VisibleAgent> {
   await requireWorkspace(scope.workspaceId);
   const agent = await visibleAgent(scope, id);
-  if (!agent) throw new ApiError("not_found", `Agent ${id} does not exist in workspace ${scope.workspaceId} (nor in default).`);
+  if (!agent)
+    throw new ApiError("not_found", `Agent ${id} does not exist in workspace ${scope.workspaceId} (nor in default).`);
   return agent;
 }
 
@@ -73,11 +96,20 @@ export async function addHeldAgent(holder: DefinitionHolder, input: CreateAgentI
   const model = input.model === undefined ? undefined : checkModelChoice(input.model);
   try {
     const created = await createAgentDefinition({ workspaceId: holder.id, ...input, model, max: MAX_AGENTS });
-    if (created === "limit") throw new ApiError("conflict", `${capitalized(holder.label)} already has ${MAX_AGENTS} agents, the limit; delete one first.`);
+    if (created === "limit")
+      throw new ApiError(
+        "conflict",
+        `${capitalized(holder.label)} already has ${MAX_AGENTS} agents, the limit; delete one first.`,
+      );
     await bumpWorkspaceRevision({ workspaceId: holder.id });
     return dataOf(created);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError("conflict", `${capitalized(holder.label)} already has an agent with the id ${input.id}; edit it instead.`, "id");
+    if (isUniqueViolation(error))
+      throw new ApiError(
+        "conflict",
+        `${capitalized(holder.label)} already has an agent with the id ${input.id}; edit it instead.`,
+        "id",
+      );
     throw error;
   }
 }
@@ -96,7 +128,11 @@ export async function editAgent(scope: DefinitionScope, id: string, input: Updat
 }
 
 /** null: the holder has no agent of that id. */
-export async function editHeldAgent(holder: DefinitionHolder, id: string, input: UpdateAgentInput): Promise<AgentDefinitionData | null> {
+export async function editHeldAgent(
+  holder: DefinitionHolder,
+  id: string,
+  input: UpdateAgentInput,
+): Promise<AgentDefinitionData | null> {
   const model = input.model === undefined || input.model === null ? input.model : checkModelChoice(input.model);
   const updated = await updateAgentDefinition({ workspaceId: holder.id, id, ...input, model });
   if (!updated) return null;

@@ -12,7 +12,13 @@ import { getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
 import { getConversation } from "../db/conversations.ts";
 import { getMcpServer, updateMcpServer } from "../db/mcp-servers.ts";
 import { workspaceOwnership } from "../db/ownership.ts";
-import { answerToolApproval, cancelPendingApprovals, createPendingApprovals, getToolApproval, listToolApprovals } from "../db/tool-approvals.ts";
+import {
+  answerToolApproval,
+  cancelPendingApprovals,
+  createPendingApprovals,
+  getToolApproval,
+  listToolApprovals,
+} from "../db/tool-approvals.ts";
 import { publishChange } from "./live/event-bus.ts";
 import { replyLock } from "./live/reply-lock.ts";
 
@@ -26,7 +32,8 @@ export function deniedError(call: PendingApproval, reason: string | null | undef
     type: "ApprovalDeniedError",
     text: `ApprovalDeniedError: The person denied this call of ${call.toolName}, so it was not run. ${said ? `Their reason: "${said}"` : "They gave no reason."}`,
     args: call.input,
-    advice: "Do not call it again with the same arguments: follow the person's reason, or ask them what they want instead.",
+    advice:
+      "Do not call it again with the same arguments: follow the person's reason, or ask them what they want instead.",
     toolName: call.toolName,
     call: callNumber,
   }).message;
@@ -55,7 +62,9 @@ export async function waitForApprovals({
   ancestors?: readonly string[];
 }): Promise<(ApprovalAnswer & { remember: boolean })[]> {
   await committed;
-  await createPendingApprovals(pending.map((p) => ({ conversationId, toolCallId: p.toolCallId, replyId, toolName: p.toolName })));
+  await createPendingApprovals(
+    pending.map((p) => ({ conversationId, toolCallId: p.toolCallId, replyId, toolName: p.toolName })),
+  );
   publishChange({ type: "conversation", id: conversationId });
   for (const id of ancestors) publishChange({ type: "agents", id });
   const toolCallIds = pending.map((p) => p.toolCallId);
@@ -115,24 +124,46 @@ export async function answerApproval(
   input: { approved: boolean; reason?: string; remember?: "tool" },
 ): Promise<{ toolCallId: string; status: "approved" | "denied" }> {
   const row = await pendingRow(conversationId, toolCallId);
-  if (!row) throw new ApiError("not_found", `Conversation ${conversationId} has no tool call ${toolCallId} waiting for approval.`);
+  if (!row)
+    throw new ApiError(
+      "not_found",
+      `Conversation ${conversationId} has no tool call ${toolCallId} waiting for approval.`,
+    );
   if (row.status === "cancelled") {
-    throw new ApiError("conflict", `Tool call ${toolCallId} was cancelled: its reply was stopped before it was answered, so it was not run. Send a new message instead.`);
+    throw new ApiError(
+      "conflict",
+      `Tool call ${toolCallId} was cancelled: its reply was stopped before it was answered, so it was not run. Send a new message instead.`,
+    );
   }
-  if (row.status !== "pending") throw new ApiError("conflict", `Tool call ${toolCallId} was already ${row.status}; the first answer stands.`);
+  if (row.status !== "pending")
+    throw new ApiError("conflict", `Tool call ${toolCallId} was already ${row.status}; the first answer stands.`);
   const live = await replyLock().live(conversationId);
   if (live?.replyId !== row.replyId) {
-    throw new ApiError("conflict", `The reply that asked for tool call ${toolCallId} is no longer running (it was stopped or its server restarted); send a new message instead.`);
+    throw new ApiError(
+      "conflict",
+      `The reply that asked for tool call ${toolCallId} is no longer running (it was stopped or its server restarted); send a new message instead.`,
+    );
   }
   let remember: (() => Promise<unknown>) | undefined;
   if (input.remember === "tool") {
     const parsed = parseMcpToolName(row.toolName);
     const conversation = await getConversation({ id: conversationId });
-    const fixed = ((await getConversationMcpTools({ conversationId })) ?? []) as { name?: string; server?: string; tool?: string }[];
+    const fixed = ((await getConversationMcpTools({ conversationId })) ?? []) as {
+      name?: string;
+      server?: string;
+      tool?: string;
+    }[];
     const entry = fixed.find((t) => t.name === row.toolName);
-    const server = parsed && conversation ? await getMcpServer({ workspaceId: conversation.workspaceId, name: parsed.server }) : null;
+    const server =
+      parsed && conversation
+        ? await getMcpServer({ workspaceId: conversation.workspaceId, name: parsed.server })
+        : null;
     if (!server || !entry?.tool) {
-      throw new ApiError("conflict", `${row.toolName} cannot be always allowed here: only the tools of a workspace's own MCP servers can (the operator's servers are set in HINTLINE_MCP_CONFIG).`, "remember");
+      throw new ApiError(
+        "conflict",
+        `${row.toolName} cannot be always allowed here: only the tools of a workspace's own MCP servers can (the operator's servers are set in HINTLINE_MCP_CONFIG).`,
+        "remember",
+      );
     }
     const workspace = await workspaceOwnership({ id: server.workspaceId });
     if (!mayEditWorkspace(viewer, workspace?.ownerId ?? null)) {
@@ -143,10 +174,23 @@ export async function answerApproval(
       );
     }
     const tool = entry.tool;
-    if (!server.alwaysAllow.includes(tool)) remember = () => updateMcpServer({ workspaceId: server.workspaceId, name: server.name, alwaysAllow: [...server.alwaysAllow, tool] });
+    if (!server.alwaysAllow.includes(tool))
+      remember = () =>
+        updateMcpServer({
+          workspaceId: server.workspaceId,
+          name: server.name,
+          alwaysAllow: [...server.alwaysAllow, tool],
+        });
   }
-  const stored = await answerToolApproval({ conversationId, toolCallId, approved: input.approved, reason: input.reason, remember: input.remember === "tool" });
-  if (!stored) throw new ApiError("conflict", `Tool call ${toolCallId} was answered meanwhile; the first answer stands.`);
+  const stored = await answerToolApproval({
+    conversationId,
+    toolCallId,
+    approved: input.approved,
+    reason: input.reason,
+    remember: input.remember === "tool",
+  });
+  if (!stored)
+    throw new ApiError("conflict", `Tool call ${toolCallId} was answered meanwhile; the first answer stands.`);
   await remember?.();
   return { toolCallId, status: input.approved ? "approved" : "denied" };
 }

@@ -43,9 +43,11 @@ export async function prepareAttachments<P extends PartLike>(parts: readonly P[]
     }
     const file = part as unknown as FileUIPartLike;
     const where = `${field}.${index}`;
-    const label = typeof file.filename === "string" && file.filename ? `${where} ("${file.filename.slice(0, 80)}")` : where;
+    const label =
+      typeof file.filename === "string" && file.filename ? `${where} ("${file.filename.slice(0, 80)}")` : where;
     const checked = checkAttachment(file, limits);
-    if (typeof checked === "string") throw new ApiError("bad_request", `Invalid ${label}: the attachment ${checked}.`, where);
+    if (typeof checked === "string")
+      throw new ApiError("bad_request", `Invalid ${label}: the attachment ${checked}.`, where);
     const stored: FileUIPartLike = { type: "file", mediaType: checked.mediaType, url: file.url };
     if (checked.filename) stored.filename = checked.filename;
     if (checked.kind === "pdf") {

@@ -3,7 +3,15 @@
 // where a call's input may diverge from the previous call's, which the cache-break detector names "branch".
 import type { ArchivedBranch } from "../agent/branches.ts";
 import { ApiError } from "../api/errors.ts";
-import { type BranchFailure, branchForEdit, branchForRetry, finishBranchMove, hasUnfinishedBranchMove, type StateMove, switchBranch } from "../db/branches.ts";
+import {
+  type BranchFailure,
+  branchForEdit,
+  branchForRetry,
+  finishBranchMove,
+  hasUnfinishedBranchMove,
+  type StateMove,
+  switchBranch,
+} from "../db/branches.ts";
 import { getConversation } from "../db/conversations.ts";
 import { findMessagePosition } from "../db/messages.ts";
 import { generateId } from "ai";
@@ -28,7 +36,10 @@ function moveState(stored: unknown, archivedIds: ReadonlySet<string>, restored?:
   const state = parseAgentState(stored);
   const { compression } = state;
   const carried = compression && archivedIds.has(compression.keptFromId) ? compression : undefined;
-  const restoredCompression = restored?.compression === undefined ? undefined : parseAgentState({ compression: restored.compression }).compression;
+  const restoredCompression =
+    restored?.compression === undefined
+      ? undefined
+      : parseAgentState({ compression: restored.compression }).compression;
   const next = {
     ...state,
     compression: restoredCompression ?? (carried ? undefined : compression),
@@ -53,8 +64,17 @@ const moveRetryState: StateMove = {
 };
 
 function failure(kind: BranchFailure, what: string): ApiError {
-  if (kind === "not-person") return new ApiError("bad_request", `${what} is not a message of yours; only your own messages can be edited.`, "editOf");
-  return new ApiError("not_found", `${what} does not exist in this conversation.`, kind === "no-message" ? "editOf" : undefined);
+  if (kind === "not-person")
+    return new ApiError(
+      "bad_request",
+      `${what} is not a message of yours; only your own messages can be edited.`,
+      "editOf",
+    );
+  return new ApiError(
+    "not_found",
+    `${what} does not exist in this conversation.`,
+    kind === "no-message" ? "editOf" : undefined,
+  );
 }
 
 /**
@@ -91,8 +111,13 @@ export async function branchForRetriedReply(conversationId: string, messageId: s
 }
 
 /** Makes the alternative `ordinal` after `anchorId` the active one. */
-export async function switchConversationBranch(conversationId: string, anchorId: string, ordinal: number): Promise<void> {
-  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+export async function switchConversationBranch(
+  conversationId: string,
+  anchorId: string,
+  ordinal: number,
+): Promise<void> {
+  if (!(await getConversation({ id: conversationId })))
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   // Held like a reply's lock for the switch, so that no reply (on any instance) starts from a half-switched history.
   const holder = `branch-switch-${generateId()}`;
   if (!(await replyLock().acquire(conversationId, holder))) {

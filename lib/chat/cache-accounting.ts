@@ -5,7 +5,12 @@
 // instance is compared too.
 import { asSchema, generateId, type ToolSet } from "ai";
 import { type BreakpointTracker, createBreakpointTracker } from "../agent/cache-breakpoints.ts";
-import { type CallInput, type CacheBreakDetector, createCacheBreakDetector, parseCallBaseline } from "../agent/cache-breaks.ts";
+import {
+  type CallInput,
+  type CacheBreakDetector,
+  createCacheBreakDetector,
+  parseCallBaseline,
+} from "../agent/cache-breaks.ts";
 import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
 import { getCacheBaseline, getCacheBaselineVersion, putCacheBaseline } from "../db/cache-baselines.ts";
@@ -28,7 +33,8 @@ type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: numbe
 const ZERO: CallTotals = { calls: 0, inputTokens: 0, cachedInputTokens: 0, last: null };
 
 /** A stored figure (metadata is JSON, an import may bring anything): a whole number of tokens, or none. */
-const tokens = (n: unknown): number | undefined => (Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : undefined);
+const tokens = (n: unknown): number | undefined =>
+  Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : undefined;
 
 function callsOf(message: ChatMessage): CallUsage[] {
   const usage = message.role === "assistant" ? message.metadata?.usage : undefined;
@@ -76,12 +82,21 @@ export function conversationCallTotals(history: readonly ChatMessage[], reply?: 
  * The cache figures of the conversation's calls after its first (which no cache can serve): what its provider caches
  * of what it has seen. Finds the first call from the start (the first reply, in practice).
  */
-export function cacheAfterFirstCall(history: readonly ChatMessage[]): { calls: number; inputTokens: number; cachedInputTokens: number } {
+export function cacheAfterFirstCall(history: readonly ChatMessage[]): {
+  calls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+} {
   const totals = conversationCallTotals(history);
   const replied = history.find((m) => callsOf(m).length > 0);
   const first = replied ? figuresOf(callsOf(replied)[0]) : null;
-  if (!first) return { calls: totals.calls, inputTokens: totals.inputTokens, cachedInputTokens: totals.cachedInputTokens };
-  return { calls: totals.calls - 1, inputTokens: totals.inputTokens - first.inputTokens, cachedInputTokens: totals.cachedInputTokens - first.cachedInputTokens };
+  if (!first)
+    return { calls: totals.calls, inputTokens: totals.inputTokens, cachedInputTokens: totals.cachedInputTokens };
+  return {
+    calls: totals.calls - 1,
+    inputTokens: totals.inputTokens - first.inputTokens,
+    cachedInputTokens: totals.cachedInputTokens - first.cachedInputTokens,
+  };
 }
 
 /** Extends the running totals over a long history in slices that let other requests run (it was read afresh). */
@@ -100,7 +115,11 @@ export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[
 /** The tool definitions as one string, for the detector (a handful of small schemas). */
 export function toolsKey(tools: ToolSet): string {
   return JSON.stringify(
-    Object.entries(tools).map(([name, t]) => [name, t.description ?? "", asSchema(t.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema]),
+    Object.entries(tools).map(([name, t]) => [
+      name,
+      t.description ?? "",
+      asSchema(t.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema,
+    ]),
   );
 }
 
@@ -154,7 +173,12 @@ export function cacheBreakObserver(conversationId: string) {
      * Compares a call's input with the conversation's previous call and stores it as the next one's baseline (once
      * `ready`: the conversation's row is written); the break it was, if any, numbered `call`.
      */
-    async observe(call: number, input: CallInput, ready: Promise<unknown> = Promise.resolve(), now = new Date()): Promise<CacheBreak | undefined> {
+    async observe(
+      call: number,
+      input: CallInput,
+      ready: Promise<unknown> = Promise.resolve(),
+      now = new Date(),
+    ): Promise<CacheBreak | undefined> {
       kept ??= detectorForReply(conversationId);
       const own = await kept;
       const found = own.detector.observe(input);
@@ -182,7 +206,17 @@ export function forgetCalls(conversationId: string): void {
   detectors.delete(conversationId);
 }
 
-const CAUSES = new Set(["compression", "prompt-edit", "settings-edit", "replaced-status", "retry", "branch", "model-switch", "tools-changed", "unexpected"]);
+const CAUSES = new Set([
+  "compression",
+  "prompt-edit",
+  "settings-edit",
+  "replaced-status",
+  "retry",
+  "branch",
+  "model-switch",
+  "tools-changed",
+  "unexpected",
+]);
 const CHANGED = new Set(["model", "system", "tools", "messages"]);
 
 /** Stored breaks read defensively (agent state is JSON). */

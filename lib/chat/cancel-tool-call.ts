@@ -7,9 +7,13 @@ import { replyLock } from "./live/reply-lock.ts";
 export type CancelAnswer = { cancelled: true } | { requested: true };
 
 export async function cancelToolCall(conversationId: string, toolCallId: string): Promise<CancelAnswer> {
-  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  if (!(await getConversation({ id: conversationId })))
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   const outcome = await replyLock().cancelToolCall(conversationId, toolCallId);
   if (outcome === "cancelled") return { cancelled: true };
   if (outcome === "sent") return { requested: true };
-  throw new ApiError("conflict", `Tool call ${toolCallId} is not running in conversation ${conversationId} (it ended, or it was never started).`);
+  throw new ApiError(
+    "conflict",
+    `Tool call ${toolCallId} is not running in conversation ${conversationId} (it ended, or it was never started).`,
+  );
 }

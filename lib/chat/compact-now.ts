@@ -19,7 +19,8 @@ import { conversationSystemPrompt } from "./system-prompt.ts";
 import { refreshWorkspaceView } from "./workspace-view.ts";
 
 export const NOTHING_OUTSIDE_RESERVE = "Nothing to compress yet: the conversation already fits in the reserve.";
-export const NO_SMALLER_SUMMARY = "Nothing to compress yet: a summary would not be smaller than the messages it replaces.";
+export const NO_SMALLER_SUMMARY =
+  "Nothing to compress yet: a summary would not be smaller than the messages it replaces.";
 
 export type CompactResult =
   | { compressed: false; message: string }
@@ -28,13 +29,17 @@ export type CompactResult =
 export async function compactNow(conversationId: string): Promise<CompactResult> {
   const conversation = await getConversation({ id: conversationId });
   if (!conversation) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
-  if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
+  if (await replyLock().live(conversationId))
+    throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
   const settings = resolveSettings(conversation.settings);
   const conversationModel = modelForConversation(conversation.model);
   const { info } = conversationModel;
   // Summaries are written by the utility model (HINTLINE_UTILITY_MODEL), else the conversation's own.
   const { model } = utilityModelFor(conversationModel);
-  const [history, mcpTools] = await Promise.all([listMessages({ conversationId }), conversationMcpToolTokens(conversationId)]);
+  const [history, mcpTools] = await Promise.all([
+    listMessages({ conversationId }),
+    conversationMcpToolTokens(conversationId),
+  ]);
   const { compression } = parseAgentState(conversation.agentState);
   const contextWindow = contextWindowFor(settings, conversation.model);
   const system = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
@@ -53,17 +58,40 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (!result) return { compressed: false, message: NOTHING_OUTSIDE_RESERVE };
   const after = measureContext({ settings, history, compression: result.state, system, contextWindow, mcpTools });
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
-  if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
+  if (await replyLock().live(conversationId))
+    throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
   await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
   await markConversationMcpToolsStale({ conversationId });
   const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
   await refreshWorkspaceView(conversationId);
   const systemAfter = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
-  const data: CompressionData = { ...result.data, tokensBefore: before.inputTokens, tokensAfter: after.inputTokens, ...(memory ? { memory } : {}) };
+  const data: CompressionData = {
+    ...result.data,
+    tokensBefore: before.inputTokens,
+    tokensAfter: after.inputTokens,
+    ...(memory ? { memory } : {}),
+  };
   const message = await appendMessage({
     conversationId,
-    message: { id: generateId(), role: "assistant", parts: [{ type: "data-compression", id: `compression-${data.createdAt}`, data }], metadata: { model: info.id } },
+    message: {
+      id: generateId(),
+      role: "assistant",
+      parts: [{ type: "data-compression", id: `compression-${data.createdAt}`, data }],
+      metadata: { model: info.id },
+    },
   });
-  return { compressed: true, compression: data, message, contextUsage: measureContext({ settings, history: [...history, message], compression: result.state, system: systemAfter, contextWindow, mcpTools }) };
+  return {
+    compressed: true,
+    compression: data,
+    message,
+    contextUsage: measureContext({
+      settings,
+      history: [...history, message],
+      compression: result.state,
+      system: systemAfter,
+      contextWindow,
+      mcpTools,
+    }),
+  };
 }

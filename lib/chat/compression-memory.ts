@@ -39,7 +39,9 @@ export async function factsTarget(conversationId: string): Promise<string | null
   if (!conversation) return null;
   const settings = await workspaceSettingsOf(conversation.workspaceId);
   if (!settings?.memory.fromCompression) return null;
-  return (await ownerMayEditWorkspace({ ownerId: conversation.ownerId, workspaceId: conversation.workspaceId })) ? conversation.workspaceId : null;
+  return (await ownerMayEditWorkspace({ ownerId: conversation.ownerId, workspaceId: conversation.workspaceId }))
+    ? conversation.workspaceId
+    : null;
 }
 
 /**
@@ -74,7 +76,9 @@ export async function proposeFacts({
     });
     return { workspaceId, facts: parseMemoryFacts(result.text), failed: false };
   } catch (error) {
-    logFailure("proposing durable facts at a compression failed; none are stored", { conversationId, workspaceId })(error);
+    logFailure("proposing durable facts at a compression failed; none are stored", { conversationId, workspaceId })(
+      error,
+    );
     return { workspaceId, facts: [], failed: true };
   }
 }
@@ -88,11 +92,20 @@ export async function rememberFacts(conversationId: string, proposed: ProposedFa
   const outcome: CompressionMemory = { workspaceId, stored: [], duplicates: 0, full: 0, ...(failed ? { failed } : {}) };
   try {
     for (const fact of facts) {
-      const added = await addMemoryEntryUnless({ workspaceId, id: `mem_${generateId()}`, text: fact, author: "system", conversationId }, (entries: MemoryEntry[]) => {
-        if (freshFacts([fact], entries.map((e) => e.text)).duplicates) return "duplicate" as const;
-        if (entries.length >= MAX_MEMORY_ENTRIES) return "full" as const;
-        return undefined;
-      });
+      const added = await addMemoryEntryUnless(
+        { workspaceId, id: `mem_${generateId()}`, text: fact, author: "system", conversationId },
+        (entries: MemoryEntry[]) => {
+          if (
+            freshFacts(
+              [fact],
+              entries.map((e) => e.text),
+            ).duplicates
+          )
+            return "duplicate" as const;
+          if (entries.length >= MAX_MEMORY_ENTRIES) return "full" as const;
+          return undefined;
+        },
+      );
       if ("entry" in added) outcome.stored.push({ id: added.entry.id, text: added.entry.text });
       else if (added.refused === "duplicate") outcome.duplicates++;
       else outcome.full++;
@@ -104,4 +117,3 @@ export async function rememberFacts(conversationId: string, proposed: ProposedFa
   }
   return outcome;
 }
-

@@ -32,26 +32,43 @@ async function compressionOf(conversationId: string) {
   return parseAgentState(conversation.agentState).compression;
 }
 
-const same = (a: { kind: string; value: string }, b: { kind: string; value: string }) => a.kind === b.kind && a.value === b.value;
+const same = (a: { kind: string; value: string }, b: { kind: string; value: string }) =>
+  a.kind === b.kind && a.value === b.value;
 
 export async function listPins(conversationId: string): Promise<PinsView> {
   const compression = await compressionOf(conversationId);
-  return { pending: compression?.pins ?? [], pinned: (compression?.ledger ?? []).filter((i) => i.pinned), takesEffect: "next-compression" };
+  return {
+    pending: compression?.pins ?? [],
+    pinned: (compression?.ledger ?? []).filter((i) => i.pinned),
+    takesEffect: "next-compression",
+  };
 }
 
 export async function pinLedgerItem(conversationId: string, pin: z.infer<typeof pinSchema>): Promise<PinsView> {
   const compression = await compressionOf(conversationId);
   // A reply may compress meanwhile: its new state must not be overwritten with this one.
-  if (await replyLock().live(conversationId)) throw new ApiError("conflict", "A reply is being written; pin after it finishes.");
-  if (!compression) throw new ApiError("conflict", "This conversation has not been compressed yet: there is no ledger to pin to.");
+  if (await replyLock().live(conversationId))
+    throw new ApiError("conflict", "A reply is being written; pin after it finishes.");
+  if (!compression)
+    throw new ApiError("conflict", "This conversation has not been compressed yet: there is no ledger to pin to.");
   const item = [...(compression.dropped ?? []), ...(compression.ledger ?? [])].find((i) => same(i, pin));
   if (!item) {
-    throw new ApiError("not_found", `No ${pin.kind} "${pin.value.slice(0, 80)}" among the last compression's ledger or dropped items.`, "value");
+    throw new ApiError(
+      "not_found",
+      `No ${pin.kind} "${pin.value.slice(0, 80)}" among the last compression's ledger or dropped items.`,
+      "value",
+    );
   }
   const pins = compression.pins ?? [];
   if (!item.pinned && !pins.some((p) => same(p, item))) {
-    if (pins.length >= MAX_PINS) throw new ApiError("conflict", `At most ${MAX_PINS} items can wait for the next compression; compress now to apply them.`);
-    await patchAgentState(conversationId, { compression: { ...compression, pins: [...pins, { ...item, pinned: true }] } });
+    if (pins.length >= MAX_PINS)
+      throw new ApiError(
+        "conflict",
+        `At most ${MAX_PINS} items can wait for the next compression; compress now to apply them.`,
+      );
+    await patchAgentState(conversationId, {
+      compression: { ...compression, pins: [...pins, { ...item, pinned: true }] },
+    });
   }
   return listPins(conversationId);
 }

@@ -16,15 +16,30 @@ describe("summaryModelMessages", () => {
 });
 
 describe("evidenceText", () => {
-  const text = 'notes/api.md (55 bytes, 3 lines), lines 1–2:\n     1\t# API\n     2\tSee https://example.com/limits and "src/rate.ts".';
+  const text =
+    'notes/api.md (55 bytes, 3 lines), lines 1–2:\n     1\t# API\n     2\tSee https://example.com/limits and "src/rate.ts".';
   const reply = (output: unknown): ChatMessage => ({
     id: "m1",
     role: "assistant",
-    parts: [{ type: "tool-KnowledgeRead", toolCallId: "c1", state: "output-available", input: { path: "notes/api.md" }, output } as never],
+    parts: [
+      {
+        type: "tool-KnowledgeRead",
+        toolCallId: "c1",
+        state: "output-available",
+        input: { path: "notes/api.md" },
+        output,
+      } as never,
+    ],
   });
 
   it("reads a built-in tool's result as the text the model read, as it read a result stored as text", () => {
-    const data = { tool: "KnowledgeRead", path: "notes/api.md", bytes: 55, lines: { first: 1, last: 2, total: 3 }, text };
+    const data = {
+      tool: "KnowledgeRead",
+      path: "notes/api.md",
+      bytes: 55,
+      lines: { first: 1, last: 2, total: 3 },
+      text,
+    };
     expect(evidenceText(reply(data))).toBe(evidenceText(reply(text)));
     const ledger = (message: ChatMessage) => collectLedger([{ text: evidenceText(message), position: 1 }]);
     expect(ledger(reply(data))).toEqual(ledger(reply(text)));

@@ -101,10 +101,22 @@ export async function compressContext({
   // The durable facts are asked for alongside the summary: the compression waits for the longer of the two calls.
   const workspaceId = await factsTarget(conversationId);
   const facts: Promise<ProposedFacts> | undefined = workspaceId
-    ? proposeFacts({ conversationId, workspaceId, model, contextWindow, lines: summarize.map((m) => transcript(modelMessagesOf([m]))) })
+    ? proposeFacts({
+        conversationId,
+        workspaceId,
+        model,
+        contextWindow,
+        lines: summarize.map((m) => transcript(modelMessagesOf([m]))),
+      })
     : undefined;
   try {
-    const result = await summarizeInPieces({ model, contextWindow, previous: state?.summary, messages: summarize, now: nowText });
+    const result = await summarizeInPieces({
+      model,
+      contextWindow,
+      previous: state?.summary,
+      messages: summarize,
+      now: nowText,
+    });
     summary = result.summary;
     usage = result.usage;
   } catch (error) {
@@ -153,7 +165,10 @@ export function evidenceText(message: ChatMessage): string {
     else if (part.type.startsWith("tool-")) {
       const tool = part as { input?: unknown; output?: unknown; errorText?: string };
       // A built-in tool's result is read as the text the model read, not as its data's JSON.
-      const output = tool.output === undefined ? undefined : (toolOutputText(part.type.slice("tool-".length), tool.output) ?? tool.output);
+      const output =
+        tool.output === undefined
+          ? undefined
+          : (toolOutputText(part.type.slice("tool-".length), tool.output) ?? tool.output);
       for (const value of [tool.input, output, tool.errorText]) {
         if (value !== undefined) texts.push(typeof value === "string" ? value : JSON.stringify(value));
       }
@@ -191,9 +206,13 @@ async function summarizeInPieces({
   now: string;
 }): Promise<{ summary: string; usage: NonNullable<CompressionData["usage"]> }> {
   const reserve = summaryReserve(contextWindow);
-  const overhead = countTokens(SUMMARIZER_INSTRUCTIONS) + countTokens(compressionPrompt({ previousSummary: " ", transcriptText: "", now })) + 64;
+  const overhead =
+    countTokens(SUMMARIZER_INSTRUCTIONS) +
+    countTokens(compressionPrompt({ previousSummary: " ", transcriptText: "", now })) +
+    64;
   const budget = Math.floor(contextWindow * 0.95) - overhead - 2 * reserve;
-  if (budget < 100) throw Object.assign(new Error("the context window is too small to summarise in"), { partial: previous });
+  if (budget < 100)
+    throw Object.assign(new Error("the context window is too small to summarise in"), { partial: previous });
   const lines = messages.map((m) => ({ text: transcript(modelMessagesOf([m])), tokens: messageTokens(m) }));
   const usage = { inputTokens: 0, outputTokens: 0 };
   let running = previous !== undefined ? bounded(previous, reserve) : undefined;
@@ -202,7 +221,9 @@ async function summarizeInPieces({
       const result = await generateText({
         model,
         instructions: SUMMARIZER_INSTRUCTIONS,
-        messages: [{ role: "user", content: compressionPrompt({ previousSummary: running, transcriptText: piece, now }) }],
+        messages: [
+          { role: "user", content: compressionPrompt({ previousSummary: running, transcriptText: piece, now }) },
+        ],
         maxOutputTokens: reserve,
         maxRetries: 1,
       });

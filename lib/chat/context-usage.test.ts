@@ -9,17 +9,33 @@ import { contextUsageFor, MESSAGE_TOKENS_MAX_BYTES, messageTokens } from "./cont
 import { modelMessagesOf } from "./model-messages.ts";
 
 const settings = defaultSettings();
-const msg = (id: string, role: "user" | "assistant", text: string): ChatMessage => ({ id, role, parts: [{ type: "text", text }] });
+const msg = (id: string, role: "user" | "assistant", text: string): ChatMessage => ({
+  id,
+  role,
+  parts: [{ type: "text", text }],
+});
 const hint = (id: string, text: string) =>
-  ({ type: "data-hint", id, data: { source: { label: "S", sublabel: "R" }, fields: {}, text, createdAt: "" } }) as ChatMessage["parts"][number];
+  ({
+    type: "data-hint",
+    id,
+    data: { source: { label: "S", sublabel: "R" }, fields: {}, text, createdAt: "" },
+  }) as ChatMessage["parts"][number];
 const sum = (u: ContextUsage) => Object.values(u.breakdown!).reduce((a, b) => a + b, 0);
 const base = { settings, contextWindow: 1000, system: "system prompt", tools: 40 };
 
 describe("contextUsageFor: the size of the next model input", () => {
-  const history = [msg("u1", "user", "hello there"), msg("a1", "assistant", "general kenobi ".repeat(50)), msg("u2", "user", "next question")];
+  const history = [
+    msg("u1", "user", "hello there"),
+    msg("a1", "assistant", "general kenobi ".repeat(50)),
+    msg("u2", "user", "next question"),
+  ];
 
   it("is system prompt + tools + summary + messages + hints, and the headline is the breakdown's sum", () => {
-    const withHint: ChatMessage = { id: "a2", role: "assistant", parts: [hint("h", "<system-reminder>x</system-reminder>"), { type: "text", text: "ok" }] };
+    const withHint: ChatMessage = {
+      id: "a2",
+      role: "assistant",
+      parts: [hint("h", "<system-reminder>x</system-reminder>"), { type: "text", text: "ok" }],
+    };
     const all = [...history, withHint];
     const usage = contextUsageFor({ ...base, summary: "a summary", history: all });
     const b = usage.breakdown!;
@@ -64,13 +80,27 @@ describe("contextUsageFor: the size of the next model input", () => {
         {
           type: "data-compression",
           id: "c",
-          data: { tokensBefore: 0, tokensAfter: 0, summarizedMessages: 2, keptMessages: 1, fallback: false, summary: "## Task Overview\nx", createdAt: "" },
+          data: {
+            tokensBefore: 0,
+            tokensAfter: 0,
+            summarizedMessages: 2,
+            keptMessages: 1,
+            fallback: false,
+            summary: "## Task Overview\nx",
+            createdAt: "",
+          },
         },
         { type: "text", text: "ok" },
       ],
     };
     const usage = contextUsageFor({ ...base, history, reply });
-    const expected = contextUsageFor({ ...base, history, summary: "## Task Overview\nx", tailStart: 2, reply: msg("r", "assistant", "ok") });
+    const expected = contextUsageFor({
+      ...base,
+      history,
+      summary: "## Task Overview\nx",
+      tailStart: 2,
+      reply: msg("r", "assistant", "ok"),
+    });
     expect(usage).toEqual(expected);
   });
 });
@@ -89,7 +119,8 @@ describe("contextUsageFor: a reply object changed in place", () => {
 describe("the cache of stored messages' token counts", () => {
   it("stays within its byte budget however many messages are counted, and long ids count", () => {
     const id = "i".repeat(400); // message ids are chosen by clients
-    for (let i = 0; i < 12_000; i++) messageTokens({ ...msg(`${id}${i}`, "user", "hi"), metadata: { createdAt: "2026-07-01T12:00:00.000Z" } });
+    for (let i = 0; i < 12_000; i++)
+      messageTokens({ ...msg(`${id}${i}`, "user", "hi"), metadata: { createdAt: "2026-07-01T12:00:00.000Z" } });
     const cache = sharedCacheSizes()["message-tokens"]!;
     expect(cache.bytes).toBeLessThanOrEqual(MESSAGE_TOKENS_MAX_BYTES);
     expect(cache.entries).toBeLessThan(12_000);
@@ -97,7 +128,11 @@ describe("the cache of stored messages' token counts", () => {
 
   it("keeps every count of a 20,000-message conversation with UUIDs for ids, so that opening it again counts nothing", () => {
     const conversation = Array.from({ length: 20_000 }, (_, i) => ({
-      ...msg(`${crypto.randomUUID().slice(0, 30)}${String(i).padStart(6, "0")}`, i % 2 ? "assistant" : "user", `message ${i}`),
+      ...msg(
+        `${crypto.randomUUID().slice(0, 30)}${String(i).padStart(6, "0")}`,
+        i % 2 ? "assistant" : "user",
+        `message ${i}`,
+      ),
       metadata: { createdAt: "2026-07-01T12:00:00.000Z", status: "incomplete" as const },
     }));
     for (const message of conversation) messageTokens(message);

@@ -27,7 +27,11 @@ function stampsOf(message: ChatMessage): number {
   let n = 0;
   for (const p of message.parts) {
     const state = (p as { state?: unknown }).state;
-    if ((p.type.startsWith("tool-") || p.type === "dynamic-tool") && (state === "output-available" || state === "output-error")) n++;
+    if (
+      (p.type.startsWith("tool-") || p.type === "dynamic-tool") &&
+      (state === "output-available" || state === "output-error")
+    )
+      n++;
   }
   return n;
 }
@@ -67,7 +71,12 @@ function messageCount(message: ChatMessage): MessageCount {
 function countOnce(message: ChatMessage): MessageCount {
   // Message ids are chosen by clients (and imported), so the creation time tells two conversations' messages apart.
   // Joined rather than concatenated: a key built with + or a template is a chain of string pieces V8 keeps as such.
-  const key = [message.id, message.metadata?.createdAt ?? "", message.parts.length, message.metadata?.status ?? "complete"].join(":");
+  const key = [
+    message.id,
+    message.metadata?.createdAt ?? "",
+    message.parts.length,
+    message.metadata?.status ?? "complete",
+  ].join(":");
   const hit = byKey.get(key);
   if (hit) return hit;
   const count = countMessage(message, modelMessagesOf([message]));
@@ -90,7 +99,11 @@ function countMessage(message: ChatMessage, converted = toModelMessages([message
 }
 
 /** Running totals over a conversation's messages, extended turn by turn rather than summed again. */
-const totalsOf = historyTotals(messageCount, (a, b) => ({ total: a.total + b.total, hints: a.hints + b.hints, stamps: a.stamps + b.stamps }), { total: 0, hints: 0, stamps: 0 });
+const totalsOf = historyTotals(
+  messageCount,
+  (a, b) => ({ total: a.total + b.total, hints: a.hints + b.hints, stamps: a.stamps + b.stamps }),
+  { total: 0, hints: 0, stamps: 0 },
+);
 
 /** Counts a conversation's messages ahead of its next reply (after an import), so that reply only adds to them. */
 export function warmTokenCounts(history: readonly ChatMessage[]): void {

@@ -36,11 +36,23 @@ function callList(history: readonly ChatMessage[]) {
     const model = message.metadata?.model ?? "";
     const price = priceFor(model);
     for (const call of usage as CallUsage[]) {
-      const figures = { inputTokens: figure(call?.inputTokens), cachedInputTokens: figure(call?.cachedInputTokens), outputTokens: figure(call?.outputTokens) };
+      const figures = {
+        inputTokens: figure(call?.inputTokens),
+        cachedInputTokens: figure(call?.cachedInputTokens),
+        outputTokens: figure(call?.outputTokens),
+      };
       const written = figure(call?.cacheWriteTokens);
       const cost =
         price && figures.inputTokens !== null
-          ? callCost({ inputTokens: figures.inputTokens, cachedInputTokens: figures.cachedInputTokens ?? 0, cacheWriteTokens: written ?? 0, outputTokens: figures.outputTokens ?? 0 }, price)
+          ? callCost(
+              {
+                inputTokens: figures.inputTokens,
+                cachedInputTokens: figures.cachedInputTokens ?? 0,
+                cacheWriteTokens: written ?? 0,
+                outputTokens: figures.outputTokens ?? 0,
+              },
+              price,
+            )
           : null;
       // Cache writes only where the provider reports them (Anthropic).
       if (written !== null) Object.assign(figures, { cacheWriteTokens: written });
@@ -59,13 +71,15 @@ async function subagentCalls(id: string) {
   for (const childId of await descendantIds({ id })) {
     const child = await getChild({ id: childId });
     if (!child) continue;
-    const calls = callList(await listMessages({ conversationId: childId })).map(({ inputTokens, cachedInputTokens, outputTokens, cost, model }) => ({
-      inputTokens,
-      cachedInputTokens,
-      outputTokens,
-      cost,
-      model,
-    }));
+    const calls = callList(await listMessages({ conversationId: childId })).map(
+      ({ inputTokens, cachedInputTokens, outputTokens, cost, model }) => ({
+        inputTokens,
+        cachedInputTokens,
+        outputTokens,
+        cost,
+        model,
+      }),
+    );
     rows.push({
       agentKey: child.agentKey,
       agentId: child.run.agentId,
@@ -85,9 +99,19 @@ function strategyView(settings: Settings, decision: StrategyDecision | undefined
   if (!decision) {
     const alpha = cachedPriceRatio(priceFor(modelId));
     const none = { S: 0, h: 0, p: 0, M: 0, appendCost: 0, replaceCost: 0 };
-    return { configured, chosen: configured === "replace" ? "replace" : "append", reason: "no model call yet", ...none, alpha, alphaFrom: "prices" };
+    return {
+      configured,
+      chosen: configured === "replace" ? "replace" : "append",
+      reason: "no model call yet",
+      ...none,
+      alpha,
+      alphaFrom: "prices",
+    };
   }
-  const reason = decision.configured === configured ? decision.reason : `${decision.reason} (the last call was made under "${decision.configured}")`;
+  const reason =
+    decision.configured === configured
+      ? decision.reason
+      : `${decision.reason} (the last call was made under "${decision.configured}")`;
   return { ...decision, configured, reason };
 }
 
@@ -98,18 +122,37 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   const settings = resolveSettings(conversation.settings);
-  const [prompt, pendingWorkspace] = await Promise.all([conversationSystemPrompt(id, settings, conversation.model), pendingWorkspaceChanges(id)]);
+  const [prompt, pendingWorkspace] = await Promise.all([
+    conversationSystemPrompt(id, settings, conversation.model),
+    pendingWorkspaceChanges(id),
+  ]);
   const state = parseAgentState(conversation.agentState);
   const [history, mcpTools] = await Promise.all([listMessages({ conversationId: id }), conversationMcpToolTokens(id)]);
   const tail = history.slice(tailStart(history, state.compression));
-  const messages: ModelMessage[] = [...summaryModelMessages(state.compression), ...toModelMessages(hints ? tail : withoutHints(tail), convertOptionsFor(settings))];
+  const messages: ModelMessage[] = [
+    ...summaryModelMessages(state.compression),
+    ...toModelMessages(hints ? tail : withoutHints(tail), convertOptionsFor(settings)),
+  ];
   await precountTokens(history);
   const messageTokens = await mapYielding(messages, (m) => countModelMessageTokens([m]));
   // The figure of the next input as it is (with its hints), also when previewing it without them.
-  const usage = measureContext({ settings, history, compression: state.compression, system: prompt.text, model: conversation.model, mcpTools });
+  const usage = measureContext({
+    settings,
+    history,
+    compression: state.compression,
+    system: prompt.text,
+    model: conversation.model,
+    mcpTools,
+  });
   return {
     system: prompt.text,
-    sections: prompt.sections.map(({ id: sectionId, title, origin, tokens, text }) => ({ id: sectionId, title, origin, tokens, text })),
+    sections: prompt.sections.map(({ id: sectionId, title, origin, tokens, text }) => ({
+      id: sectionId,
+      title,
+      origin,
+      tokens,
+      text,
+    })),
     messages,
     messageTokens,
     tools: [...TOOL_NAMES],

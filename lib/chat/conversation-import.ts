@@ -28,7 +28,11 @@ export async function importTargetOf(viewer: Viewer): Promise<ImportOptions["own
 }
 
 /** `owner`: whose the copies are (accounts mode) and the workspace they land in (that user's default). */
-type ImportOptions = { applySettings?: boolean; timezone?: string; owner?: { ownerId: string | null; workspaceId: string } };
+type ImportOptions = {
+  applySettings?: boolean;
+  timezone?: string;
+  owner?: { ownerId: string | null; workspaceId: string };
+};
 
 /** `settings` with the importing browser's zone, unless they name one: a conversation, imported or new, lives in it. */
 function withZone(settings: Record<string, unknown>, timezone: string | undefined): object {
@@ -43,7 +47,11 @@ function withZone(settings: Record<string, unknown>, timezone: string | undefine
  * importing browser's `timezone` (as a new conversation does) rather than UTC. Its
  * hints are marked imported: they stay in the transcript but are never sent to the model as reminders.
  */
-export async function importConversation(body: { conversation: ImportedConversation }, newId: () => string, options: ImportOptions = {}): Promise<{ id: string }> {
+export async function importConversation(
+  body: { conversation: ImportedConversation },
+  newId: () => string,
+  options: ImportOptions = {},
+): Promise<{ id: string }> {
   const [id] = await importConversations([body.conversation], newId, options, "conversation");
   return { id: id! };
 }
@@ -62,7 +70,15 @@ export async function importConversations(
   const claimed = new Set<string>();
   const imports: ImportedRows[] = [];
   for (const [i, source] of sources.entries()) {
-    imports.push(await importedRows(source, newId, options, claimed, sources.length === 1 && field === "conversation" ? field : `${field}.${i}`));
+    imports.push(
+      await importedRows(
+        source,
+        newId,
+        options,
+        claimed,
+        sources.length === 1 && field === "conversation" ? field : `${field}.${i}`,
+      ),
+    );
   }
   const ids = imports.map((rows) => rows.conversation.id);
   // A conversation deleted under one of these ids earlier must not be compared with this one's first call.
@@ -72,7 +88,10 @@ export async function importConversations(
   // Their subagents, each imported the same way under its own id; one that fails takes the whole import back.
   try {
     for (const [i, source] of sources.entries()) {
-      if (source.agents?.length) await importAgents(ids[i]!, source.agents, (agent) => importConversation({ conversation: agent.conversation }, newId, options));
+      if (source.agents?.length)
+        await importAgents(ids[i]!, source.agents, (agent) =>
+          importConversation({ conversation: agent.conversation }, newId, options),
+        );
     }
   } catch (error) {
     for (const id of ids) await deleteConversation({ id });
@@ -82,13 +101,23 @@ export async function importConversations(
 }
 
 /** Checks one exported conversation and turns it into rows under a free id (not in the database nor `claimed`). */
-async function importedRows(source: ImportedConversation, newId: () => string, options: ImportOptions, claimed: Set<string>, at: string): Promise<ImportedRows> {
+async function importedRows(
+  source: ImportedConversation,
+  newId: () => string,
+  options: ImportOptions,
+  claimed: Set<string>,
+  at: string,
+): Promise<ImportedRows> {
   const { applySettings = false, timezone } = options;
   if (applySettings) {
     const check = validateSettings(source.settings);
     if (!check.ok) {
       const field = check.field === "settings" ? `${at}.settings` : `${at}.settings.${check.field}`;
-      throw new ApiError("bad_request", `Invalid ${at}.settings${check.field === "settings" ? " " : "."}${check.message}.`, field);
+      throw new ApiError(
+        "bad_request",
+        `Invalid ${at}.settings${check.field === "settings" ? " " : "."}${check.message}.`,
+        field,
+      );
     }
   }
   // A model this server cannot use is refused, naming the field (remove it to import with the default model).
@@ -110,13 +139,18 @@ async function importedRows(source: ImportedConversation, newId: () => string, o
     messages.push(hasFiles ? { ...m, parts: await prepareAttachments(m.parts, `${at}.messages.${i}.parts`) } : m);
   }
   const taskIds = new Set(source.tasks.map((t) => t.id));
-  if (taskIds.size !== source.tasks.length) throw new ApiError("bad_request", `Invalid ${at}.tasks: duplicate task id.`);
+  if (taskIds.size !== source.tasks.length)
+    throw new ApiError("bad_request", `Invalid ${at}.tasks: duplicate task id.`);
   // Hintline's own exports never hold a link to a missing task (deleting a task removes the links to it).
   source.tasks.forEach((t, i) => {
     for (const field of ["blocks", "blockedBy"] as const) {
       const missing = t[field].find((linked) => !taskIds.has(linked));
       if (missing !== undefined) {
-        throw new ApiError("bad_request", `Invalid ${at}.tasks.${i}.${field}: task ${missing} is not in the import.`, `${at}.tasks.${i}.${field}`);
+        throw new ApiError(
+          "bad_request",
+          `Invalid ${at}.tasks.${i}.${field}: task ${missing} is not in the import.`,
+          `${at}.tasks.${i}.${field}`,
+        );
       }
     }
   });
@@ -139,7 +173,14 @@ async function importedRows(source: ImportedConversation, newId: () => string, o
     messages: messages.map((m, position) => {
       const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
       const stored = status === "error" || status === "incomplete" ? status : "complete";
-      return { id: m.id, role: m.role, position, parts: m.parts.map(markImportedHint) as object[], metadata: metadata as object, status: stored };
+      return {
+        id: m.id,
+        role: m.role,
+        position,
+        parts: m.parts.map(markImportedHint) as object[],
+        metadata: metadata as object,
+        status: stored,
+      };
     }),
     tasks: source.tasks.map((t, position) => ({
       id: t.id,
@@ -167,7 +208,11 @@ function checkImportedModel(id: string, at: string): string {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const reason = error.message.replace(/^Invalid model: /, "");
-    throw new ApiError("bad_request", `Invalid ${at}.model: ${reason} Or leave the model out to import with the default one.`, `${at}.model`);
+    throw new ApiError(
+      "bad_request",
+      `Invalid ${at}.model: ${reason} Or leave the model out to import with the default one.`,
+      `${at}.model`,
+    );
   }
 }
 
@@ -188,7 +233,10 @@ function markImportedHint<P extends { type: string; data?: unknown }>(part: P): 
 async function warmHistory(id: string): Promise<void> {
   const conversation = await getConversation({ id });
   if (!conversation) return;
-  const { messages } = await loadHistory({ conversationId: id, version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt } });
+  const { messages } = await loadHistory({
+    conversationId: id,
+    version: { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt },
+  });
   await precountTokens(messages);
   await inSlices(messages, (prefix) => {
     warmTokenCounts(prefix);
@@ -205,7 +253,10 @@ async function warmHistory(id: string): Promise<void> {
 }
 
 /** `warm(prefix)` for longer and longer prefixes of `messages`, each step sized to take ~8 ms, a turn between them. */
-async function inSlices(messages: readonly ChatMessage[], warm: (prefix: readonly ChatMessage[]) => void): Promise<void> {
+async function inSlices(
+  messages: readonly ChatMessage[],
+  warm: (prefix: readonly ChatMessage[]) => void,
+): Promise<void> {
   let end = 0;
   let step = 64;
   while (end < messages.length) {

@@ -8,7 +8,8 @@ export function modelForConversation(stored: string | null | undefined): Resolve
   try {
     return modelFor(stored);
   } catch (error) {
-    if (error instanceof ModelChoiceError) throw new ApiError("provider_error", `This conversation's model cannot be used: ${error.message}`);
+    if (error instanceof ModelChoiceError)
+      throw new ApiError("provider_error", `This conversation's model cannot be used: ${error.message}`);
     throw error;
   }
 }
@@ -34,7 +35,8 @@ export function checkModelChoice(id: string): string {
     chooseModel(id);
     return id;
   } catch (error) {
-    if (error instanceof ModelChoiceError) throw new ApiError("bad_request", `Invalid model: ${error.message}`, "model");
+    if (error instanceof ModelChoiceError)
+      throw new ApiError("bad_request", `Invalid model: ${error.message}`, "model");
     throw error;
   }
 }

@@ -56,7 +56,17 @@ export async function getConversationView(id: string): Promise<ConversationView>
   // A long conversation's counts and cache figures are summed in slices first, so that measuring it is a lookup.
   await precountTokens(messages);
   await precountCacheFigures(messages);
-  const contextUsage = { ...measureContext({ settings, history: messages, compression: state.compression, system: prompt.text, model: conversation.model, mcpTools }), cache: cacheFigures(messages) };
+  const contextUsage = {
+    ...measureContext({
+      settings,
+      history: messages,
+      compression: state.compression,
+      system: prompt.text,
+      model: conversation.model,
+      mcpTools,
+    }),
+    cache: cacheFigures(messages),
+  };
   return {
     id: conversation.id,
     workspaceId: conversation.workspaceId,
@@ -68,16 +78,24 @@ export async function getConversationView(id: string): Promise<ConversationView>
     tasks,
     contextUsage,
     model: modelInfoFor(conversation.model),
-    branches: branchPoints(branchRecords, messages.map((m) => m.id)),
+    branches: branchPoints(
+      branchRecords,
+      messages.map((m) => m.id),
+    ),
     ...plan,
     ...subagents,
   };
 }
 
 /** A conversation as its export holds it, with its subagents' conversations inside. */
-type ExportedConversation = Awaited<ReturnType<typeof exportedFields>> & { agents: ExportedAgent<ExportedConversation>[] };
+type ExportedConversation = Awaited<ReturnType<typeof exportedFields>> & {
+  agents: ExportedAgent<ExportedConversation>[];
+};
 
-export async function exportConversation(id: string, level = 0): Promise<{ version: 1; exportedAt: string; conversation: ExportedConversation }> {
+export async function exportConversation(
+  id: string,
+  level = 0,
+): Promise<{ version: 1; exportedAt: string; conversation: ExportedConversation }> {
   const fields = await exportedFields(id);
   return {
     version: 1 as const,
@@ -85,7 +103,11 @@ export async function exportConversation(id: string, level = 0): Promise<{ versi
     conversation: {
       ...fields,
       /** Its subagents, each with its own conversation (lib/chat/subagent-transfer.ts). */
-      agents: await exportedAgents<ExportedConversation>(id, async (childId, childLevel) => (await exportConversation(childId, childLevel)).conversation, level),
+      agents: await exportedAgents<ExportedConversation>(
+        id,
+        async (childId, childLevel) => (await exportConversation(childId, childLevel)).conversation,
+        level,
+      ),
     },
   };
 }
@@ -94,20 +116,20 @@ async function exportedFields(id: string) {
   const view = await getConversationView(id);
   const conversation = await getConversation({ id });
   return {
-      id: view.id,
-      title: view.title,
-      createdAt: view.createdAt,
-      updatedAt: view.updatedAt,
-      settings: conversation?.settings ?? {},
-      messages: view.messages,
-      tasks: view.tasks,
-      mode: view.mode,
-      /** The model the conversation chose (null: the server's default); each reply's own is in its metadata. */
-      model: conversation?.model ?? null,
-      plan: view.plan,
-      planVersions: view.planVersions.map(({ content, author, createdAt }) => ({ content, author, createdAt })),
-      pinned: conversation?.pinned ?? false,
-      archived: conversation?.archived ?? false,
+    id: view.id,
+    title: view.title,
+    createdAt: view.createdAt,
+    updatedAt: view.updatedAt,
+    settings: conversation?.settings ?? {},
+    messages: view.messages,
+    tasks: view.tasks,
+    mode: view.mode,
+    /** The model the conversation chose (null: the server's default); each reply's own is in its metadata. */
+    model: conversation?.model ?? null,
+    plan: view.plan,
+    planVersions: view.planVersions.map(({ content, author, createdAt }) => ({ content, author, createdAt })),
+    pinned: conversation?.pinned ?? false,
+    archived: conversation?.archived ?? false,
   };
 }
 

@@ -22,7 +22,9 @@ const REMEMBER_MS = 60_000;
 /** How long the admin's request waits for the user's replies to be stored as stopped. */
 const STOP_WAIT_MS = 10_000;
 
-const holder = globalThis as unknown as { __hintlineDisabledUsers?: { recent: Map<string, number>; listening?: Promise<void> } };
+const holder = globalThis as unknown as {
+  __hintlineDisabledUsers?: { recent: Map<string, number>; listening?: Promise<void> };
+};
 holder.__hintlineDisabledUsers ??= { recent: new Map() };
 const state = holder.__hintlineDisabledUsers;
 
@@ -61,13 +63,16 @@ export function listenForDisabledUsers(): Promise<void> {
 /** Refuses a reply for a user disabled meanwhile (called once the reply holds its conversation's lock). */
 export function refuseIfDisabled(userId: string): void {
   const at = state.recent.get(userId);
-  if (at !== undefined && at > Date.now() - REMEMBER_MS) throw new ApiError("unauthorized", "This account was disabled; sign in again once an admin enables it.");
+  if (at !== undefined && at > Date.now() - REMEMBER_MS)
+    throw new ApiError("unauthorized", "This account was disabled; sign in again once an admin enables it.");
 }
 
 /** The conversations of the user whose replies are being written, by any instance. */
 async function liveConversationsOf(userId: string): Promise<string[]> {
   if (isPostgresUrl(databaseUrl())) return liveLeasesOfOwner(userId);
-  const owned = await Promise.all(activeReplyList().map(async ([id]) => ((await conversationOwner({ id })) === userId ? id : undefined)));
+  const owned = await Promise.all(
+    activeReplyList().map(async ([id]) => ((await conversationOwner({ id })) === userId ? id : undefined)),
+  );
   return owned.filter((id): id is string => id !== undefined);
 }
 
@@ -86,7 +91,9 @@ export async function stopDisabledUser(userId: string): Promise<void> {
     const live = await liveConversationsOf(userId);
     if (live.length === 0) return;
     if (Date.now() > deadline) {
-      logFailure("a disabled user's replies did not stop in time; sending them Stop", { userId })(new Error(`${live.length} still running`));
+      logFailure("a disabled user's replies did not stop in time; sending them Stop", { userId })(
+        new Error(`${live.length} still running`),
+      );
       await Promise.all(live.map((id) => replyLock().stop(id)));
       return;
     }

@@ -29,7 +29,10 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
     return same;
   };
   /** `deadline` (a performance.now() time): stop extending once it has passed, leaving the rest to a later call. */
-  const sync = (history: readonly ChatMessage[], deadline = Number.POSITIVE_INFINITY): { fold: Fold<T>; seen: number; kept: number } => {
+  const sync = (
+    history: readonly ChatMessage[],
+    deadline = Number.POSITIVE_INFINITY,
+  ): { fold: Fold<T>; seen: number; kept: number } => {
     let fold = byFirst.get(history[0]!);
     if (!fold) {
       fold = { messages: [], items: [], ends: [] };
@@ -69,7 +72,9 @@ function keptFolds<T>(keep: (message: ChatMessage, items: T[]) => void) {
 }
 
 /** `derive(message)` for every message of a history, concatenated. A new array each time: the caller may keep it. */
-export function historyFlat<T>(derive: (message: ChatMessage) => readonly T[]): (history: readonly ChatMessage[]) => T[] {
+export function historyFlat<T>(
+  derive: (message: ChatMessage) => readonly T[],
+): (history: readonly ChatMessage[]) => T[] {
   const sync = keptFolds<T>((message, items) => {
     for (const item of derive(message)) items.push(item);
   });
@@ -96,7 +101,8 @@ export function historyTotals<T>(count: (message: ChatMessage) => T, add: (a: T,
     const { fold, seen } = sync(history);
     const kept = fold.items;
     const rest: T[] = [];
-    for (let i = seen; i < history.length; i++) rest.push(add(rest.at(-1) ?? kept[seen - 1] ?? zero, count(history[i]!)));
+    for (let i = seen; i < history.length; i++)
+      rest.push(add(rest.at(-1) ?? kept[seen - 1] ?? zero, count(history[i]!)));
     return (k) => {
       const n = Math.min(k, history.length);
       if (n <= 0) return zero;
@@ -127,7 +133,8 @@ export function historyIndexOf(): (history: readonly ChatMessage[], id: string) 
       indexes.set(fold, index);
     }
     index.indexed = Math.min(index.indexed, kept);
-    for (; index.indexed < fold.items.length; index.indexed++) index.positions.set(fold.items[index.indexed]!, index.indexed);
+    for (; index.indexed < fold.items.length; index.indexed++)
+      index.positions.set(fold.items[index.indexed]!, index.indexed);
     const at = index.positions.get(id);
     if (at !== undefined && at < seen && fold.items[at] === id) return at;
     for (let i = seen; i < history.length; i++) if (history[i]!.id === id) return i;

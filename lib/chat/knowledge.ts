@@ -55,14 +55,22 @@ async function countTokensInSlices(content: string): Promise<number> {
   return tokens;
 }
 
-export async function saveKnowledge(workspaceId: string, path: string, content: string): Promise<{ file: KnowledgeFileInfo; created: boolean }> {
+export async function saveKnowledge(
+  workspaceId: string,
+  path: string,
+  content: string,
+): Promise<{ file: KnowledgeFileInfo; created: boolean }> {
   await requireWorkspace(workspaceId);
   const bytes = Buffer.byteLength(content, "utf8");
-  if (bytes > MAX_KNOWLEDGE_FILE_BYTES) throw new ApiError("payload_too_large", `${KNOWLEDGE_FILE_LIMIT} (this one is ${bytes.toLocaleString("en-US")}).`);
+  if (bytes > MAX_KNOWLEDGE_FILE_BYTES)
+    throw new ApiError("payload_too_large", `${KNOWLEDGE_FILE_LIMIT} (this one is ${bytes.toLocaleString("en-US")}).`);
   const tokens = await countTokensInSlices(content);
   const saved = await putKnowledgeFile({ workspaceId, path, content, bytes, tokens, maxFiles: MAX_KNOWLEDGE_FILES });
   if (saved === "limit") {
-    throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_KNOWLEDGE_FILES} knowledge files, the limit; delete one first.`);
+    throw new ApiError(
+      "conflict",
+      `Workspace ${workspaceId} already has ${MAX_KNOWLEDGE_FILES} knowledge files, the limit; delete one first.`,
+    );
   }
   await bumpWorkspaceRevision({ workspaceId });
   return saved;

@@ -6,14 +6,23 @@ import { createHash } from "node:crypto";
 import { canonicalDefinition, driftOf, MCP_DEFINITION_MAX_CHARS, parseDefinition } from "../agent/mcp-drift.ts";
 import { ApiError } from "../api/errors.ts";
 import type { McpToolDefinition } from "../ai/mcp/connect.ts";
-import { acceptPendingDefinition, type FirstSeenTool, listMcpFingerprints, type PendingDefinition, recordFirstSeen, setListedTools, setPendingDefinitions } from "../db/mcp-fingerprints.ts";
+import {
+  acceptPendingDefinition,
+  type FirstSeenTool,
+  listMcpFingerprints,
+  type PendingDefinition,
+  recordFirstSeen,
+  setListedTools,
+  setPendingDefinitions,
+} from "../db/mcp-fingerprints.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 
 /** A tool whose definition changed since the person approved it: both texts, for the review. */
 export type McpToolDrift = { tool: string; approved: string; current: string };
 
 const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
-const stored = (text: string) => (text.length > MCP_DEFINITION_MAX_CHARS ? `${text.slice(0, MCP_DEFINITION_MAX_CHARS)}\n… (cut)` : text);
+const stored = (text: string) =>
+  text.length > MCP_DEFINITION_MAX_CHARS ? `${text.slice(0, MCP_DEFINITION_MAX_CHARS)}\n… (cut)` : text;
 
 /**
  * Compares the definitions a server lists now with the approved ones: a tool seen for the first time is approved as
@@ -59,7 +68,10 @@ export async function reviewMcpDefinitions(
 }
 
 /** The definitions a new conversation is offered: a changed tool as the person approved it. */
-export function approvedDefinitions(definitions: readonly McpToolDefinition[], drifted: ReadonlyMap<string, McpToolDrift>): McpToolDefinition[] {
+export function approvedDefinitions(
+  definitions: readonly McpToolDefinition[],
+  drifted: ReadonlyMap<string, McpToolDrift>,
+): McpToolDefinition[] {
   return definitions.map((d) => {
     const drift = drifted.get(d.name);
     return drift ? { name: d.name, ...parseDefinition(drift.approved) } : d;
@@ -67,10 +79,18 @@ export function approvedDefinitions(definitions: readonly McpToolDefinition[], d
 }
 
 /** POST …/mcp-servers/:name/tools/:tool/accept: the waiting change becomes the approved definition. */
-export async function acceptMcpToolChange(workspaceId: string, server: string, tool: string): Promise<{ server: string; tool: string; definition: string }> {
+export async function acceptMcpToolChange(
+  workspaceId: string,
+  server: string,
+  tool: string,
+): Promise<{ server: string; tool: string; definition: string }> {
   const row = await acceptPendingDefinition({ workspaceId, server, tool });
   if (!row) {
-    throw new ApiError("not_found", `Tool ${tool} of MCP server ${server} has no changed definition waiting for review in workspace ${workspaceId}.`, "tool");
+    throw new ApiError(
+      "not_found",
+      `Tool ${tool} of MCP server ${server} has no changed definition waiting for review in workspace ${workspaceId}.`,
+      "tool",
+    );
   }
   await bumpWorkspaceRevision({ workspaceId });
   return { server, tool, definition: row.definition };

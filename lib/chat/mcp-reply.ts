@@ -12,7 +12,13 @@ import { createMcpTools } from "./tools/mcp-tools.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
 import { createMcpSessions, type McpSessions } from "../ai/mcp/sessions.ts";
 import type { ToolContext } from "./tools/tool-context.ts";
-import { type ConversationMcpToolsRow, fixConversationMcpTools, getConversationMcpTools, getConversationMcpToolsRow, replaceConversationMcpTools } from "../db/conversation-mcp-tools.ts";
+import {
+  type ConversationMcpToolsRow,
+  fixConversationMcpTools,
+  getConversationMcpTools,
+  getConversationMcpToolsRow,
+  replaceConversationMcpTools,
+} from "../db/conversation-mcp-tools.ts";
 import { DEFAULT_WORKSPACE_ID } from "../db/workspaces.ts";
 import { logFailure } from "../log/logger.ts";
 import { approvedDefinitions, reviewMcpDefinitions } from "./mcp-drift.ts";
@@ -38,7 +44,14 @@ export type ReplyMcp = {
 
 export const isFixedTool = (v: unknown): v is FixedMcpTool => {
   const t = v as FixedMcpTool | null;
-  return !!t && typeof t.name === "string" && typeof t.server === "string" && typeof t.tool === "string" && typeof t.description === "string" && typeof t.inputSchema === "object";
+  return (
+    !!t &&
+    typeof t.name === "string" &&
+    typeof t.server === "string" &&
+    typeof t.tool === "string" &&
+    typeof t.description === "string" &&
+    typeof t.inputSchema === "object"
+  );
 };
 
 /**
@@ -64,14 +77,20 @@ export async function discoverMcpTools(
           return offeredToolsOf(server.name, approvedDefinitions(definitions, drifted));
         } catch (error) {
           // Left out of this conversation's list; GET …/mcp-servers/:name shows the reason to the person.
-          logFailure("an MCP server could not be reached for a conversation's tool list", { server: server.name })(error);
+          logFailure("an MCP server could not be reached for a conversation's tool list", { server: server.name })(
+            error,
+          );
           sessions.forget(server.name);
-          const own = (t: { server: string; reason?: string }) => t.server === server.name && t.reason !== "window-share";
+          const own = (t: { server: string; reason?: string }) =>
+            t.server === server.name && t.reason !== "window-share";
           return { tools: previous.tools.filter(own), leftOut: previous.leftOut.filter(own) };
         }
       }),
   );
-  return withinWindowShare({ tools: lists.flatMap((l) => l.tools), leftOut: lists.flatMap((l) => l.leftOut) }, contextWindow);
+  return withinWindowShare(
+    { tools: lists.flatMap((l) => l.tools), leftOut: lists.flatMap((l) => l.leftOut) },
+    contextWindow,
+  );
 }
 
 /** A stored row's list (read defensively). */
@@ -89,7 +108,9 @@ export type InheritedMcp = { rootId: string; allowed: readonly string[] };
  */
 async function inheritedList(inherit: InheritedMcp, contextWindow: number): Promise<McpToolList | null> {
   const root = await getConversationMcpTools({ conversationId: inherit.rootId });
-  return root ? withinWindowShare({ tools: childMcpTools(root.filter(isFixedTool), inherit.allowed), leftOut: [] }, contextWindow) : null;
+  return root
+    ? withinWindowShare({ tools: childMcpTools(root.filter(isFixedTool), inherit.allowed), leftOut: [] }, contextWindow)
+    : null;
 }
 
 /**
@@ -129,20 +150,38 @@ export async function openReplyMcp({
   let made: McpToolList | undefined;
   let revision = stored?.revision ?? 0;
   if (stored?.stale) {
-    made = inherit ? ((await inheritedList(inherit, contextWindow)) ?? { tools: [], leftOut: [] }) : await discoverMcpTools(configs, sessions, workspace, contextWindow, storedList(stored));
-    revision = await replaceConversationMcpTools({ conversationId, data: made.tools, leftOut: made.leftOut, leftOutTold: true });
+    made = inherit
+      ? ((await inheritedList(inherit, contextWindow)) ?? { tools: [], leftOut: [] })
+      : await discoverMcpTools(configs, sessions, workspace, contextWindow, storedList(stored));
+    revision = await replaceConversationMcpTools({
+      conversationId,
+      data: made.tools,
+      leftOut: made.leftOut,
+      leftOutTold: true,
+    });
   } else if (!stored) {
     const inherited = inherit ? await inheritedList(inherit, contextWindow) : undefined;
     // A conversation that had replies before MCP existed keeps an empty list (its cached prefix stays as it was).
     const started = history.some((m) => m.role === "assistant");
-    made = inherited ?? (inherit || started ? { tools: [], leftOut: [] } : await discoverMcpTools(configs, sessions, workspace, contextWindow));
+    made =
+      inherited ??
+      (inherit || started
+        ? { tools: [], leftOut: [] }
+        : await discoverMcpTools(configs, sessions, workspace, contextWindow));
     // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
     // reply of the conversation from starting before this one ends. A child whose root has no list stores none.
     const fixed = made;
     if (!inherit || inherited) {
       committed
-        .then(() => fixConversationMcpTools({ conversationId, data: fixed.tools, leftOut: fixed.leftOut, leftOutTold: true }))
-        .catch(logFailure(inherit ? "storing a subagent's MCP tool list failed" : "storing a conversation's MCP tool list failed", { conversationId }));
+        .then(() =>
+          fixConversationMcpTools({ conversationId, data: fixed.tools, leftOut: fixed.leftOut, leftOutTold: true }),
+        )
+        .catch(
+          logFailure(
+            inherit ? "storing a subagent's MCP tool list failed" : "storing a conversation's MCP tool list failed",
+            { conversationId },
+          ),
+        );
     }
   }
   const offered = made ?? storedList(stored);
@@ -167,9 +206,19 @@ export async function openReplyMcp({
     const server = tool && servers.get(tool.server);
     if (!tool || !server?.enabled) return undefined;
     // A changed tool is refused without asking (its call says why).
-    if (await toolChanged(server, tool.tool).catch(logFailure("checking an MCP tool's definition before asking for approval failed", { server: server.name }))) return undefined;
+    if (
+      await toolChanged(server, tool.tool).catch(
+        logFailure("checking an MCP tool's definition before asking for approval failed", { server: server.name }),
+      )
+    )
+      return undefined;
     const mode = (await ctx.mode?.()) ?? "build";
-    const decision = mcpCallDecision({ approval: server.approval, readOnly: tool.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(tool.tool), mode });
+    const decision = mcpCallDecision({
+      approval: server.approval,
+      readOnly: tool.annotations.readOnlyHint === true,
+      alwaysAllowed: server.alwaysAllow.includes(tool.tool),
+      mode,
+    });
     return decision === "ask" ? ("user-approval" as const) : undefined;
   };
   const remember = (toolName: string) => {
@@ -192,5 +241,14 @@ export async function openReplyMcp({
     watchChanges: !inherit,
     toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null),
   });
-  return { tools, list, stored: made === undefined, revision, changes, approvalFor, remember, close: () => sessions.close() };
+  return {
+    tools,
+    list,
+    stored: made === undefined,
+    revision,
+    changes,
+    approvalFor,
+    remember,
+    close: () => sessions.close(),
+  };
 }

@@ -1,7 +1,13 @@
 // A workspace's MCP servers: its own (HTTP, stored, edited over the API) and the operator's (HINTLINE_MCP_CONFIG,
 // offered to every workspace, read-only). Header values are write-only: every view masks them.
 import type { z } from "zod";
-import { DEFAULT_MCP_APPROVAL, DEFAULT_MCP_TIMEOUT_SECONDS, MAX_MCP_SERVERS, type McpApproval, MCP_APPROVALS } from "../agent/mcp-rules.ts";
+import {
+  DEFAULT_MCP_APPROVAL,
+  DEFAULT_MCP_TIMEOUT_SECONDS,
+  MAX_MCP_SERVERS,
+  type McpApproval,
+  MCP_APPROVALS,
+} from "../agent/mcp-rules.ts";
 import { ApiError } from "../api/errors.ts";
 import type { createMcpServerSchema, updateMcpServerSchema } from "../api/mcp-schemas.ts";
 import { checkOutboundUrl, OutboundAddressError } from "../ai/outbound-address.ts";
@@ -9,7 +15,14 @@ import { describeMcpTools, type McpToolView } from "../ai/mcp/mcp-tool-list.ts";
 import { probeMcpServer } from "../ai/mcp/connect.ts";
 import { operatorMcpServers } from "../ai/mcp/operator-config.ts";
 import type { McpServerConfig } from "../ai/mcp/server-config.ts";
-import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, type McpServerRow, updateMcpServer } from "../db/mcp-servers.ts";
+import {
+  createMcpServer,
+  deleteMcpServer,
+  getMcpServer,
+  listMcpServers,
+  type McpServerRow,
+  updateMcpServer,
+} from "../db/mcp-servers.ts";
 import { deleteMcpFingerprints } from "../db/mcp-fingerprints.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
@@ -38,10 +51,16 @@ export type McpServerView = {
 /** A tool as GET …/mcp-servers/:name lists it; `change`: its definition differs from the approved one (blocked until accepted). */
 export type McpServerToolView = McpToolView & { change?: Omit<McpToolDrift, "tool"> };
 
-export type McpServerStatusView = McpServerView & { status: "connected" | "failed" | "disabled"; error?: string; tools: McpServerToolView[] };
+export type McpServerStatusView = McpServerView & {
+  status: "connected" | "failed" | "disabled";
+  error?: string;
+  tools: McpServerToolView[];
+};
 
-const approvalOf = (value: string): McpApproval => (MCP_APPROVALS.includes(value as McpApproval) ? (value as McpApproval) : DEFAULT_MCP_APPROVAL);
-const masked = (headers: Record<string, string>) => Object.fromEntries(Object.keys(headers).map((name) => [name, MASKED_HEADER_VALUE]));
+const approvalOf = (value: string): McpApproval =>
+  MCP_APPROVALS.includes(value as McpApproval) ? (value as McpApproval) : DEFAULT_MCP_APPROVAL;
+const masked = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.keys(headers).map((name) => [name, MASKED_HEADER_VALUE]));
 
 /** A stored server as the harness connects to it (header values included: never hand this to a response). */
 export function configOfRow(row: McpServerRow): McpServerConfig {
@@ -77,10 +96,14 @@ function viewOfConfig(config: McpServerConfig): McpServerView {
   };
 }
 
-const missing = (workspaceId: string, name: string) => new ApiError("not_found", `MCP server ${name} does not exist in workspace ${workspaceId}.`);
+const missing = (workspaceId: string, name: string) =>
+  new ApiError("not_found", `MCP server ${name} does not exist in workspace ${workspaceId}.`);
 const operatorServer = (name: string) => operatorMcpServers().find((s) => s.name === name);
 const readOnlyOperator = (name: string) =>
-  new ApiError("conflict", `MCP server ${name} comes from the operator's HINTLINE_MCP_CONFIG file and cannot be changed over the API.`);
+  new ApiError(
+    "conflict",
+    `MCP server ${name} comes from the operator's HINTLINE_MCP_CONFIG file and cannot be changed over the API.`,
+  );
 
 /** Every server a conversation of the workspace may use, the workspace's own first (by name), then the operator's. */
 export async function workspaceMcpConfigs(workspaceId: string): Promise<McpServerConfig[]> {
@@ -106,7 +129,8 @@ function listInBackground(workspaceId: string, config: McpServerConfig): void {
       if (!probe.ok) return;
       await reviewMcpDefinitions(workspaceId, config.name, probe.tools, { complete: true });
       // Removed meanwhile: what was just recorded goes too (a new server of the same name starts afresh).
-      if (!(await getMcpServer({ workspaceId, name: config.name }))) await deleteMcpFingerprints({ workspaceId, server: config.name });
+      if (!(await getMcpServer({ workspaceId, name: config.name })))
+        await deleteMcpFingerprints({ workspaceId, server: config.name });
     })
     .catch(logFailure("listing a new MCP server's tools failed", { server: config.name }));
 }
@@ -124,7 +148,12 @@ export async function readMcpServer(workspaceId: string, name: string): Promise<
   // Whatever the server listed, the view answers: a failure on this side is a status with its reason (the log has more).
   const failed = (step: string) => (error: unknown) => {
     logFailure(`${step} failed`, { server: config.name, workspaceId })(error);
-    return { ...view, status: "failed" as const, error: `The server answered, but ${step} failed (${probe.tools.length.toLocaleString("en-US")} tools listed); the server's log has the cause.`, tools: [] };
+    return {
+      ...view,
+      status: "failed" as const,
+      error: `The server answered, but ${step} failed (${probe.tools.length.toLocaleString("en-US")} tools listed); the server's log has the cause.`,
+      tools: [],
+    };
   };
   let drifted: Map<string, McpToolDrift>;
   try {
@@ -144,7 +173,11 @@ export async function readMcpServer(workspaceId: string, name: string): Promise<
 }
 
 /** The person reviewed a changed tool and accepts its new definition: its calls run again. */
-export async function acceptMcpServerToolChange(workspaceId: string, name: string, tool: string): Promise<{ server: string; tool: string; definition: string }> {
+export async function acceptMcpServerToolChange(
+  workspaceId: string,
+  name: string,
+  tool: string,
+): Promise<{ server: string; tool: string; definition: string }> {
   await requireWorkspace(workspaceId);
   if (!(await getMcpServer({ workspaceId, name })) && !operatorServer(name)) throw missing(workspaceId, name);
   return acceptMcpToolChange(workspaceId, name, tool);
@@ -155,28 +188,50 @@ async function requireAllowedUrl(url: string): Promise<void> {
   try {
     await checkOutboundUrl(url);
   } catch (error) {
-    if (error instanceof OutboundAddressError) throw new ApiError("bad_request", `Invalid url: ${error.message}.`, "url");
+    if (error instanceof OutboundAddressError)
+      throw new ApiError("bad_request", `Invalid url: ${error.message}.`, "url");
     throw error;
   }
 }
 
-export async function addMcpServer(workspaceId: string, input: z.infer<typeof createMcpServerSchema>): Promise<McpServerView> {
+export async function addMcpServer(
+  workspaceId: string,
+  input: z.infer<typeof createMcpServerSchema>,
+): Promise<McpServerView> {
   await requireWorkspace(workspaceId);
-  if (operatorServer(input.name)) throw new ApiError("conflict", `The operator's HINTLINE_MCP_CONFIG file already has a server named ${input.name}; choose another name.`, "name");
+  if (operatorServer(input.name))
+    throw new ApiError(
+      "conflict",
+      `The operator's HINTLINE_MCP_CONFIG file already has a server named ${input.name}; choose another name.`,
+      "name",
+    );
   await requireAllowedUrl(input.url);
   try {
     const row = await createMcpServer({ workspaceId, ...input, max: MAX_MCP_SERVERS });
-    if (row === "limit") throw new ApiError("conflict", `Workspace ${workspaceId} already has ${MAX_MCP_SERVERS} MCP servers, the limit; remove one first.`);
+    if (row === "limit")
+      throw new ApiError(
+        "conflict",
+        `Workspace ${workspaceId} already has ${MAX_MCP_SERVERS} MCP servers, the limit; remove one first.`,
+      );
     await bumpWorkspaceRevision({ workspaceId });
     listInBackground(workspaceId, configOfRow(row));
     return viewOfRow(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError("conflict", `Workspace ${workspaceId} already has an MCP server named ${input.name}; edit it instead.`, "name");
+    if (isUniqueViolation(error))
+      throw new ApiError(
+        "conflict",
+        `Workspace ${workspaceId} already has an MCP server named ${input.name}; edit it instead.`,
+        "name",
+      );
     throw error;
   }
 }
 
-export async function editMcpServer(workspaceId: string, name: string, input: z.infer<typeof updateMcpServerSchema>): Promise<McpServerView> {
+export async function editMcpServer(
+  workspaceId: string,
+  name: string,
+  input: z.infer<typeof updateMcpServerSchema>,
+): Promise<McpServerView> {
   await requireWorkspace(workspaceId);
   if (input.url !== undefined) await requireAllowedUrl(input.url);
   const updated = await updateMcpServer({ workspaceId, name, ...input });

@@ -21,7 +21,14 @@ export async function workspaceMcpCatalog(workspaceId: string): Promise<CatalogS
     if (!own.some((r) => r.listed)) return { name: c.name, tools: own.length ? [] : null };
     const listed = own.filter((r) => r.listed).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
     // Every tool the server offers could be in a list (which tools one keeps depends on its order and window).
-    return { name: c.name, tools: fixedToolsOf(c.name, listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) })), Number.POSITIVE_INFINITY) };
+    return {
+      name: c.name,
+      tools: fixedToolsOf(
+        c.name,
+        listed.map((r) => ({ name: r.tool, ...parseDefinition(r.definition) })),
+        Number.POSITIVE_INFINITY,
+      ),
+    };
   });
 }
 

@@ -13,20 +13,35 @@ import { discoverMcpTools, storedList } from "./mcp-reply.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 
 /** POST /api/conversations/:id/mcp-tools/refresh. `leftOut`: how many tools the caps left out of the list. */
-export async function refreshConversationMcpTools(conversationId: string): Promise<{ changed: boolean; revision: number; tools: string[]; leftOut: number }> {
+export async function refreshConversationMcpTools(
+  conversationId: string,
+): Promise<{ changed: boolean; revision: number; tools: string[]; leftOut: number }> {
   const conversation = await getConversation({ id: conversationId });
-  if (!conversation || conversation.parentId) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`, "id");
+  if (!conversation || conversation.parentId)
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`, "id");
   const workspaceId = conversation.workspaceId ?? DEFAULT_WORKSPACE_ID;
   const contextWindow = contextWindowFor(resolveSettings(conversation.settings), conversation.model);
   const sessions = createMcpSessions();
   try {
     const stored = await getConversationMcpToolsRow({ conversationId });
-    const list = await discoverMcpTools(await workspaceMcpConfigs(workspaceId), sessions, workspaceId, contextWindow, storedList(stored));
+    const list = await discoverMcpTools(
+      await workspaceMcpConfigs(workspaceId),
+      sessions,
+      workspaceId,
+      contextWindow,
+      storedList(stored),
+    );
     const tools = list.tools.map((t) => t.name);
     const leftOut = list.leftOut.length;
     // The same list again is no news: no new revision, so no cache break for nothing.
-    if (stored && JSON.stringify(stored.data) === JSON.stringify(list.tools)) return { changed: false, revision: stored.revision, tools, leftOut };
-    const revision = await replaceConversationMcpTools({ conversationId, data: list.tools, leftOut: list.leftOut, leftOutTold: false });
+    if (stored && JSON.stringify(stored.data) === JSON.stringify(list.tools))
+      return { changed: false, revision: stored.revision, tools, leftOut };
+    const revision = await replaceConversationMcpTools({
+      conversationId,
+      data: list.tools,
+      leftOut: list.leftOut,
+      leftOutTold: false,
+    });
     publishChange({ type: "conversation", id: conversationId });
     return { changed: true, revision, tools, leftOut };
   } finally {

@@ -13,7 +13,10 @@ export function convertOptionsFor(settings: Settings): ConvertOptions | undefine
   return timestamps ? { timestamps: { zone: isValidTimeZone(timezone) ? timezone : "UTC" } } : undefined;
 }
 
-type Converter = { convertOnce: (message: ChatMessage) => ModelMessage[]; convertedOf: (history: readonly ChatMessage[]) => ModelMessage[] };
+type Converter = {
+  convertOnce: (message: ChatMessage) => ModelMessage[];
+  convertedOf: (history: readonly ChatMessage[]) => ModelMessage[];
+};
 const converters = new Map<string, Converter>();
 
 function converterFor(options: ConvertOptions | undefined): Converter {

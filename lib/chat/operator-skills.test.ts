@@ -13,11 +13,16 @@ function skillsFolder(files: Record<string, string>): string {
   return root;
 }
 
-const skillMd = (name: string, description: string, body = "# Steps\n1. Do it.") => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+const skillMd = (name: string, description: string, body = "# Steps\n1. Do it.") =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
 describe("operator skills", () => {
   it("parses the front matter and the body", () => {
-    expect(parseSkillFile(skillMd("pdf-forms", '"Fills PDF forms"'))).toEqual({ name: "pdf-forms", description: "Fills PDF forms", body: "# Steps\n1. Do it." });
+    expect(parseSkillFile(skillMd("pdf-forms", '"Fills PDF forms"'))).toEqual({
+      name: "pdf-forms",
+      description: "Fills PDF forms",
+      body: "# Steps\n1. Do it.",
+    });
     expect(parseSkillFile("# no front matter")).toBeNull();
   });
 
@@ -33,7 +38,7 @@ describe("operator skills", () => {
     const { skills, skipped } = loadOperatorSkills(root);
     expect(skills.map((s) => [s.name, s.description])).toEqual([["release-notes", "Writes release notes"]]);
     expect(Object.fromEntries(skipped.map((s) => [s.folder, s.reason]))).toEqual({
-      "Bad_Name": "its name is not kebab-case",
+      Bad_Name: "its name is not kebab-case",
       "no-file": "it has no SKILL.md",
       "two-lines": "it has no one-line description",
       "wrong-name": 'its name "other" is not its folder\'s name',
@@ -42,7 +47,11 @@ describe("operator skills", () => {
   });
 
   it("reads a resource inside the skill's folder only", () => {
-    const root = skillsFolder({ "a-skill/SKILL.md": skillMd("a-skill", "A"), "a-skill/ref.md": "reference", "secret.txt": "outside" });
+    const root = skillsFolder({
+      "a-skill/SKILL.md": skillMd("a-skill", "A"),
+      "a-skill/ref.md": "reference",
+      "secret.txt": "outside",
+    });
     fs.symlinkSync(path.join(root, "secret.txt"), path.join(root, "a-skill", "link.txt"));
     const [skill] = loadOperatorSkills(root).skills;
     expect(readSkillResource(skill!, "ref.md")).toEqual({ text: "reference", bytes: 9 });

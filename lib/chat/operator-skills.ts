@@ -32,9 +32,12 @@ function problemOf(folder: string, parsed: ReturnType<typeof parseSkillFile>): s
   if (!parsed) return "SKILL.md has no front matter (--- name: … description: … ---)";
   if (parsed.name !== folder) return `its name "${parsed.name}" is not its folder's name`;
   if (!SKILL_NAME_PATTERN.test(parsed.name)) return "its name is not kebab-case";
-  if (!parsed.description || /[\r\n\u0085\u2028\u2029]/.test(parsed.description)) return "it has no one-line description";
-  if (parsed.description.length > MAX_SKILL_DESCRIPTION_CHARS) return `its description is over ${MAX_SKILL_DESCRIPTION_CHARS} characters`;
-  if (parsed.body.length > MAX_SKILL_INSTRUCTIONS_CHARS) return `its instructions are over ${MAX_SKILL_INSTRUCTIONS_CHARS} characters`;
+  if (!parsed.description || /[\r\n\u0085\u2028\u2029]/.test(parsed.description))
+    return "it has no one-line description";
+  if (parsed.description.length > MAX_SKILL_DESCRIPTION_CHARS)
+    return `its description is over ${MAX_SKILL_DESCRIPTION_CHARS} characters`;
+  if (parsed.body.length > MAX_SKILL_INSTRUCTIONS_CHARS)
+    return `its instructions are over ${MAX_SKILL_INSTRUCTIONS_CHARS} characters`;
   return null;
 }
 
@@ -67,7 +70,13 @@ export function loadOperatorSkills(root: string): OperatorSkillsLoad {
     const problem = problemOf(folder, parsed);
     if (problem || !parsed) skipped.push({ folder, reason: problem ?? "unreadable" });
     else if (skills.length >= MAX_SKILLS) skipped.push({ folder, reason: `over the limit of ${MAX_SKILLS} skills` });
-    else skills.push({ name: parsed.name, description: parsed.description, instructions: parsed.body, dir: path.join(root, folder) });
+    else
+      skills.push({
+        name: parsed.name,
+        description: parsed.description,
+        instructions: parsed.body,
+        dir: path.join(root, folder),
+      });
   }
   return { skills, skipped };
 }
@@ -79,7 +88,8 @@ export function operatorSkills(): OperatorSkill[] {
   if (!loaded) {
     const root = process.env.HINTLINE_SKILLS_DIR;
     loaded = root ? loadOperatorSkills(path.resolve(root)) : { skills: [], skipped: [] };
-    for (const { folder, reason } of loaded.skipped) console.warn(`HINTLINE_SKILLS_DIR: skill ${folder} left out: ${reason}`);
+    for (const { folder, reason } of loaded.skipped)
+      console.warn(`HINTLINE_SKILLS_DIR: skill ${folder} left out: ${reason}`);
   }
   return loaded.skills;
 }
@@ -118,6 +128,7 @@ export function readSkillResource(skill: OperatorSkill, relative: string): Resou
   if (!real.startsWith(base + path.sep)) return { problem: "is outside the skill's folder", files: files() };
   const stat = fs.statSync(real);
   if (!stat.isFile()) return { problem: "is not a file", files: files() };
-  if (stat.size > MAX_SKILL_RESOURCE_BYTES) return { problem: `is ${stat.size} bytes, over the limit of ${MAX_SKILL_RESOURCE_BYTES}`, files: files() };
+  if (stat.size > MAX_SKILL_RESOURCE_BYTES)
+    return { problem: `is ${stat.size} bytes, over the limit of ${MAX_SKILL_RESOURCE_BYTES}`, files: files() };
   return { text: fs.readFileSync(real, "utf8"), bytes: stat.size };
 }

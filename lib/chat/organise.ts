@@ -13,7 +13,10 @@ import { requireWorkspace } from "./workspaces.ts";
  * The viewer's conversations of the list (of one workspace they may use, when named; every one's for the operator):
  * pinned first; `archived`: only the archived ones.
  */
-export async function listedConversations(viewer: Viewer, { workspaceId: named, archived = false }: { workspaceId?: string; archived?: boolean }): Promise<ConversationSummary[]> {
+export async function listedConversations(
+  viewer: Viewer,
+  { workspaceId: named, archived = false }: { workspaceId?: string; archived?: boolean },
+): Promise<ConversationSummary[]> {
   const workspaceId = named === undefined ? undefined : await resolveWorkspace(viewer, named, "use");
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
   return listConversations({ workspaceId, archived, ownerId: ownerFilter(viewer) });
@@ -23,18 +26,29 @@ export async function listedConversations(viewer: Viewer, { workspaceId: named, 
 export function archivedParam(value: string | null): boolean {
   if (value === null || value === "false") return false;
   if (value === "true") return true;
-  throw new ApiError("bad_request", `Invalid query parameter archived: must be "true" or "false" (got "${value.slice(0, 40)}").`, "archived");
+  throw new ApiError(
+    "bad_request",
+    `Invalid query parameter archived: must be "true" or "false" (got "${value.slice(0, 40)}").`,
+    "archived",
+  );
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-export type ExportBundle = { version: 1; exportedAt: string; conversations: Awaited<ReturnType<typeof exportConversation>>["conversation"][] };
+export type ExportBundle = {
+  version: 1;
+  exportedAt: string;
+  conversations: Awaited<ReturnType<typeof exportConversation>>["conversation"][];
+};
 
 /**
  * The conversations named (each once, in the order given) as one bundle, serialised. Refused whole: an unknown id is
  * a 404 naming every unknown one; a bundle larger than an import accepts is a 413 (what is exported must import).
  */
-export async function exportConversations(viewer: Viewer, ids: readonly string[]): Promise<{ json: string; count: number }> {
+export async function exportConversations(
+  viewer: Viewer,
+  ids: readonly string[],
+): Promise<{ json: string; count: number }> {
   const unique = [...new Set(ids)];
   const missing: string[] = [];
   const ownerId = ownerFilter(viewer);
@@ -45,12 +59,20 @@ export async function exportConversations(viewer: Viewer, ids: readonly string[]
   }
   if (missing.length > 0) {
     const named = missing.slice(0, 5).join(", ") + (missing.length > 5 ? ` and ${missing.length - 5} more` : "");
-    throw new ApiError("not_found", `Conversation${missing.length === 1 ? "" : "s"} ${named} do${missing.length === 1 ? "es" : ""} not exist; nothing was exported.`, "ids");
+    throw new ApiError(
+      "not_found",
+      `Conversation${missing.length === 1 ? "" : "s"} ${named} do${missing.length === 1 ? "es" : ""} not exist; nothing was exported.`,
+      "ids",
+    );
   }
   const bundle: ExportBundle = { version: 1, exportedAt: new Date().toISOString(), conversations: [] };
   // One at a time: a hundred long conversations are not all loaded at once.
   for (const id of unique) bundle.conversations.push((await exportConversation(id)).conversation);
-  const json = importableJson(bundle, (size, limit) => `These ${unique.length} conversations export to ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES); export fewer at once.`);
+  const json = importableJson(
+    bundle,
+    (size, limit) =>
+      `These ${unique.length} conversations export to ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES); export fewer at once.`,
+  );
   return { json, count: unique.length };
 }
 
@@ -66,6 +88,10 @@ export function importableJson(value: unknown, tooLarge: (size: string, limit: s
 /** One conversation's export file (GET /api/conversations/:id/export). */
 export async function exportOneConversation(id: string): Promise<{ json: string; id: string }> {
   const body = await exportConversation(id);
-  const json = importableJson(body, (size, limit) => `This conversation's export is ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES).`);
+  const json = importableJson(
+    body,
+    (size, limit) =>
+      `This conversation's export is ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES).`,
+  );
   return { json, id: body.conversation.id };
 }

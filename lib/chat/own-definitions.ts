@@ -34,8 +34,10 @@ async function writableHolderOf(viewer: Viewer): Promise<DefinitionHolder> {
 
 export const ownSkills = (viewer: Viewer): Promise<Skill[]> => listSkills({ workspaceId: holderOf(viewer).id });
 export const readOwnSkill = (viewer: Viewer, name: string): Promise<Skill> => readHeldSkill(holderOf(viewer), name);
-export const addOwnSkill = async (viewer: Viewer, input: z.infer<typeof createSkillSchema>): Promise<Skill> => addHeldSkill(await writableHolderOf(viewer), input);
-export const editOwnSkill = (viewer: Viewer, name: string, input: z.infer<typeof updateSkillSchema>): Promise<Skill> => editHeldSkill(holderOf(viewer), name, input);
+export const addOwnSkill = async (viewer: Viewer, input: z.infer<typeof createSkillSchema>): Promise<Skill> =>
+  addHeldSkill(await writableHolderOf(viewer), input);
+export const editOwnSkill = (viewer: Viewer, name: string, input: z.infer<typeof updateSkillSchema>): Promise<Skill> =>
+  editHeldSkill(holderOf(viewer), name, input);
 export const removeOwnSkill = (viewer: Viewer, name: string): Promise<void> => removeHeldSkill(holderOf(viewer), name);
 
 export type OwnAgent = AgentDefinitionData & { origin: "user" };

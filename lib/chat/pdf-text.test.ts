@@ -2,14 +2,22 @@
 // server starts it: each is refused in words, within its limits, while this thread's event loop stays free and the
 // process does not grow by the gigabyte a stream inflates to.
 import { describe, expect, it } from "vitest";
-import { denseTextPdf, manyPagesPdf, textOperatorsPdf, tinyPdf, whitespaceBombPdf } from "../../tests/support/tiny-pdf.ts";
+import {
+  denseTextPdf,
+  manyPagesPdf,
+  textOperatorsPdf,
+  tinyPdf,
+  whitespaceBombPdf,
+} from "../../tests/support/tiny-pdf.ts";
 import { ApiError } from "../api/errors.ts";
 import { MAX_PDF_PAGES, pdfWorkerSlots, readPdfText } from "./pdf-text.ts";
 
 const MiB = 1024 * 1024;
 
 /** Runs `work` while watching this thread: the longest gap between 5 ms timer ticks, and the most RSS grew. */
-async function watched<T>(work: () => Promise<T>): Promise<{ result: T | ApiError; longestGap: number; rssGrowth: number }> {
+async function watched<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T | ApiError; longestGap: number; rssGrowth: number }> {
   const rssBefore = process.memoryUsage.rss();
   let last = performance.now();
   let longestGap = 0;
@@ -48,7 +56,10 @@ describe("reading a PDF's text in a worker", { timeout: 60_000 }, () => {
 
   it("refuses a PDF of more pages than the cap by its page count, before reading any page", async () => {
     const { result, longestGap } = await watched(() => readPdfText(manyPagesPdf(20_000), "huge.pdf"));
-    expect(refusal(result)).toEqual({ status: 400, message: `huge.pdf has 20,000 pages, over the ${MAX_PDF_PAGES.toLocaleString("en-US")} a PDF may have; it was not stored.` });
+    expect(refusal(result)).toEqual({
+      status: 400,
+      message: `huge.pdf has 20,000 pages, over the ${MAX_PDF_PAGES.toLocaleString("en-US")} a PDF may have; it was not stored.`,
+    });
     expect(longestGap).toBeLessThan(1_000);
   });
 
@@ -56,15 +67,19 @@ describe("reading a PDF's text in a worker", { timeout: 60_000 }, () => {
     const { result } = await watched(() => readPdfText(denseTextPdf(6, 100_000), "long.pdf"));
     expect(refusal(result)).toEqual({
       status: 400,
-      message: "long.pdf holds over the 400,000 characters of text an attached text may hold (reading stopped at page 5 of 6).",
+      message:
+        "long.pdf holds over the 400,000 characters of text an attached text may hold (reading stopped at page 5 of 6).",
     });
   });
 
   it("ends a stream that inflates to a gigabyte of whitespace at the memory limit; the process never holds it", async () => {
-    const { result, longestGap, rssGrowth } = await watched(() => readPdfText(whitespaceBombPdf(1024 * MiB), "bomb.pdf"));
+    const { result, longestGap, rssGrowth } = await watched(() =>
+      readPdfText(whitespaceBombPdf(1024 * MiB), "bomb.pdf"),
+    );
     expect(refusal(result)).toEqual({
       status: 400,
-      message: "bomb.pdf: reading the PDF took over 256 MiB of memory (its content inflates far beyond the file); it was not stored.",
+      message:
+        "bomb.pdf: reading the PDF took over 256 MiB of memory (its content inflates far beyond the file); it was not stored.",
     });
     expect(longestGap).toBeLessThan(1_000);
     expect(rssGrowth).toBeLessThan(768 * MiB);
@@ -83,8 +98,15 @@ describe("reading a PDF's text in a worker", { timeout: 60_000 }, () => {
     const reads = Array.from({ length: pdfWorkerSlots() + 1 }, () => watched(slow));
     const results = await Promise.all(reads);
     const messages = results.map(({ result }) => refusal(result));
-    expect(messages.slice(0, -1)).toEqual(messages.slice(0, -1).map(() => ({ status: 400, message: "slow.pdf: reading the PDF took over 1 s; it was not stored." })));
-    expect(messages.at(-1)).toEqual({ status: 503, message: "slow.pdf: the server is busy reading other PDFs; try again in a moment." });
+    expect(messages.slice(0, -1)).toEqual(
+      messages
+        .slice(0, -1)
+        .map(() => ({ status: 400, message: "slow.pdf: reading the PDF took over 1 s; it was not stored." })),
+    );
+    expect(messages.at(-1)).toEqual({
+      status: 503,
+      message: "slow.pdf: the server is busy reading other PDFs; try again in a moment.",
+    });
     for (const { longestGap } of results) expect(longestGap).toBeLessThan(1_000);
     // The workers ended are replaced: the next PDF is read.
     expect(await readPdfText(tinyPdf(["after"]), "after.pdf")).toEqual({ pages: ["after"] });

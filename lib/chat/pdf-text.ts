@@ -21,7 +21,12 @@ const WATCH_MS = 20;
 const IDLE_MS = 10_000;
 
 export type PdfLimits = { timeoutMs: number; memoryMb: number; maxPages: number; maxChars: number };
-const DEFAULT_LIMITS: PdfLimits = { timeoutMs: PDF_TIMEOUT_MS, memoryMb: PDF_MEMORY_MB, maxPages: MAX_PDF_PAGES, maxChars: MAX_ATTACHMENT_TEXT_CHARS };
+const DEFAULT_LIMITS: PdfLimits = {
+  timeoutMs: PDF_TIMEOUT_MS,
+  memoryMb: PDF_MEMORY_MB,
+  maxPages: MAX_PDF_PAGES,
+  maxChars: MAX_ATTACHMENT_TEXT_CHARS,
+};
 
 /** The worker's answer (lib/chat/pdf-worker.mjs), or why it was ended. */
 type Outcome =
@@ -75,7 +80,9 @@ function releaseSlot(): void {
 
 function startReader(memoryMb: number): Reader {
   // Resolved at run time from the project (as lib/tokenizer-ranks.ts resolves its package): the file is not bundled.
-  const worker = new Worker(path.join(process.cwd(), "lib/chat/pdf-worker.mjs"), { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  const worker = new Worker(path.join(process.cwd(), "lib/chat/pdf-worker.mjs"), {
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+  });
   return { worker, limitMb: memoryMb };
 }
 
@@ -107,7 +114,8 @@ function readOn(reader: Reader, bytes: Uint8Array, limits: PdfLimits): Promise<O
       worker.off("message", finish).off("error", onError).off("exit", onExit);
       resolve(outcome);
     };
-    const onError = (error: Error & { code?: string }) => finish({ failed: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed" });
+    const onError = (error: Error & { code?: string }) =>
+      finish({ failed: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed" });
     const onExit = () => finish({ failed: "crashed" });
     const timer = setTimeout(() => finish({ failed: "timeout" }), limits.timeoutMs);
     const limitBytes = limits.memoryMb * 1024 * 1024;
@@ -153,19 +161,25 @@ const count = (n: number) => n.toLocaleString("en-US");
 export async function readPdfText(bytes: Uint8Array, name: string, limits: Partial<PdfLimits> = {}): Promise<PdfText> {
   const all = { ...DEFAULT_LIMITS, ...limits };
   const outcome = await readInWorker(bytes, all);
-  if (outcome === "busy") throw new ApiError("unavailable", `${name}: the server is busy reading other PDFs; try again in a moment.`);
+  if (outcome === "busy")
+    throw new ApiError("unavailable", `${name}: the server is busy reading other PDFs; try again in a moment.`);
   const refuse = (message: string) => new ApiError("bad_request", message);
   if ("failed" in outcome) {
-    if (outcome.failed === "timeout") throw refuse(`${name}: reading the PDF took over ${all.timeoutMs / 1000} s; it was not stored.`);
+    if (outcome.failed === "timeout")
+      throw refuse(`${name}: reading the PDF took over ${all.timeoutMs / 1000} s; it was not stored.`);
     if (outcome.failed === "memory") {
-      throw refuse(`${name}: reading the PDF took over ${all.memoryMb} MiB of memory (its content inflates far beyond the file); it was not stored.`);
+      throw refuse(
+        `${name}: reading the PDF took over ${all.memoryMb} MiB of memory (its content inflates far beyond the file); it was not stored.`,
+      );
     }
     throw refuse(`${name} could not be read as a PDF (the file is damaged or not a PDF).`);
   }
   if (!("problem" in outcome)) return { pages: outcome.pages };
   switch (outcome.problem) {
     case "pages":
-      throw refuse(`${name} has ${count(outcome.pages)} pages, over the ${count(all.maxPages)} a PDF may have; it was not stored.`);
+      throw refuse(
+        `${name} has ${count(outcome.pages)} pages, over the ${count(all.maxPages)} a PDF may have; it was not stored.`,
+      );
     case "chars":
       throw refuse(
         `${name} holds over the ${count(all.maxChars)} characters of text an attached text may hold (reading stopped at page ${count(outcome.page)} of ${count(outcome.pages)}).`,
@@ -173,6 +187,8 @@ export async function readPdfText(bytes: Uint8Array, name: string, limits: Parti
     case "password":
       throw refuse(`${name} is a password-protected PDF; remove the password and attach it again.`);
     default:
-      throw refuse(`${name} could not be read as a PDF (${outcome.problem === "invalid" ? "its structure is invalid" : "the file is damaged or not a PDF"}).`);
+      throw refuse(
+        `${name} could not be read as a PDF (${outcome.problem === "invalid" ? "its structure is invalid" : "the file is damaged or not a PDF"}).`,
+      );
   }
 }

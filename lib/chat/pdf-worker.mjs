@@ -23,7 +23,8 @@ async function pageText(page, room) {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return text;
-    for (const item of value.items) if (item.str != null) text += item.str.replaceAll("\u0000", "") + (item.hasEOL ? "\n" : "");
+    for (const item of value.items)
+      if (item.str != null) text += item.str.replaceAll("\u0000", "") + (item.hasEOL ? "\n" : "");
     if (text.length > room) {
       // pdf.js stops reading the page's content (it wants an Error as the reason).
       await reader.cancel(new Error("The text is over the limit."));

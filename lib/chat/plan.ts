@@ -6,7 +6,12 @@ import { listPlanVersions, type PlanVersion } from "../db/plans.ts";
 
 export type PlanView = { mode: ConversationMode; plan: PlanData | null; planVersions: PlanVersion[] };
 
-export const planDataOf = (v: PlanVersion): PlanData => ({ content: v.content, updatedAt: v.createdAt, version: v.version, author: v.author });
+export const planDataOf = (v: PlanVersion): PlanData => ({
+  content: v.content,
+  updatedAt: v.createdAt,
+  version: v.version,
+  author: v.author,
+});
 
 export async function planView(conversationId: string, mode: ConversationMode): Promise<PlanView> {
   const planVersions = await listPlanVersions({ conversationId });

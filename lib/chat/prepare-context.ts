@@ -62,12 +62,32 @@ export async function prepareContext({
       compression = result.state;
       await onCompressed?.();
       usage = measure();
-      prelude.push({ type: "data-compression", id: `compression-${result.data.createdAt}`, data: { ...result.data, tokensAfter: usage.inputTokens } });
+      prelude.push({
+        type: "data-compression",
+        id: `compression-${result.data.createdAt}`,
+        data: { ...result.data, tokensAfter: usage.inputTokens },
+      });
     }
   }
   const start = tailStart(history, compression);
   const tail = history.slice(start);
   const usageWith = (reply: ChatMessage, current = compression) =>
-    measureContext({ settings, contextWindow, system: system(), history, compression: current, start: current === compression ? start : undefined, reply, mcpTools });
-  return { compression, usage, usageWith, tail, modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings))), prelude };
+    measureContext({
+      settings,
+      contextWindow,
+      system: system(),
+      history,
+      compression: current,
+      start: current === compression ? start : undefined,
+      reply,
+      mcpTools,
+    });
+  return {
+    compression,
+    usage,
+    usageWith,
+    tail,
+    modelMessages: summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings))),
+    prelude,
+  };
 }

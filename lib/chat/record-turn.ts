@@ -7,13 +7,7 @@ import { MAX_CONVERSATION_MESSAGES, MESSAGES_PER_TURN } from "../api/limits.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import type { ConversationRecord } from "../db/conversations.ts";
-import {
-  appendMessages,
-  listMessages,
-  updateMessage,
-  loadHistory,
-  settleStaleReplies,
-} from "../db/messages.ts";
+import { appendMessages, listMessages, updateMessage, loadHistory, settleStaleReplies } from "../db/messages.ts";
 import { branchForRetriedReply } from "./branches.ts";
 import { continuable, isRefusal } from "../agent/continue-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
@@ -24,7 +18,10 @@ import { now as clockNow } from "../clock.ts";
 export type PersonMessage = {
   id: string;
   role: "user";
-  parts: Array<{ type: "text"; text: string } | { type: "file"; mediaType: string; url: string; filename?: string; providerMetadata?: Record<string, unknown> }>;
+  parts: Array<
+    | { type: "text"; text: string }
+    | { type: "file"; mediaType: string; url: string; filename?: string; providerMetadata?: Record<string, unknown> }
+  >;
 };
 
 const personText = (message: PersonMessage, separator: string) =>
@@ -34,7 +31,10 @@ const personText = (message: PersonMessage, separator: string) =>
  * Marks replies a dead server left "streaming" as incomplete; only when the history shows some (rare: a crash). The
  * cache holds settled messages only, so a history from it needs no look.
  */
-async function settleStale(conversationId: string, { messages: history, cached }: { messages: ChatMessage[]; cached: boolean }): Promise<ChatMessage[]> {
+async function settleStale(
+  conversationId: string,
+  { messages: history, cached }: { messages: ChatMessage[]; cached: boolean },
+): Promise<ChatMessage[]> {
   if (cached) return history;
   if (!history.some((m) => m.metadata?.status === "streaming")) return history;
   const active = await replyLock().activeIds(conversationId);
@@ -43,8 +43,7 @@ async function settleStale(conversationId: string, { messages: history, cached }
   return listMessages({ conversationId });
 }
 
-const textOf = (message: ChatMessage): string =>
-  message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+const textOf = (message: ChatMessage): string => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 /** A retry names a message already in the history; looked up without walking a long conversation. */
 const indexOf = historyIndexOf();
@@ -76,7 +75,9 @@ export async function openTurn({
 }): Promise<OpenedTurn> {
   const conversationId = conversation.id;
   const version = { messageSeq: conversation.messageSeq, createdAt: conversation.createdAt };
-  const history = conversation.created ? [] : await settleStale(conversationId, await loadHistory({ conversationId, version }));
+  const history = conversation.created
+    ? []
+    : await settleStale(conversationId, await loadHistory({ conversationId, version }));
   const opening = { message: reply, status: "streaming" as const };
   const index = indexOf(history, message.id);
   if (index >= 0) {
@@ -108,14 +109,28 @@ export async function openTurn({
     );
   }
   // Text parts as text; file parts as lib/chat/attachments.ts prepared them (checked, a PDF's text added).
-  const parts = message.parts.map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : p)) as ChatMessage["parts"];
+  const parts = message.parts.map((p) =>
+    p.type === "text" ? { type: "text" as const, text: p.text } : p,
+  ) as ChatMessage["parts"];
   const title = conversation.title === DEFAULT_TITLE ? titleFrom(personText(message, " ")) : undefined;
   // Its creation time is set here (and stored as is), so the copy in memory matches the stored row.
-  const person: ChatMessage = { id: message.id, role: "user", parts, metadata: { createdAt: clockNow().toISOString() } };
+  const person: ChatMessage = {
+    id: message.id,
+    role: "user",
+    parts,
+    metadata: { createdAt: clockNow().toISOString() },
+  };
   // Written on the next turn of the event loop: the caller starts the model call meanwhile (on SQLite the write is
   // synchronous, and would otherwise run before the call is sent), and answers only once it is committed.
   const committed = nextTurn()
-    .then(() => appendMessages({ conversationId, messages: [{ message: person }, opening], title, expectedSeq: conversation.messageSeq }))
+    .then(() =>
+      appendMessages({
+        conversationId,
+        messages: [{ message: person }, opening],
+        title,
+        expectedSeq: conversation.messageSeq,
+      }),
+    )
     .then(() => {});
   committed.catch(() => {}); // the caller awaits it
   return { history: [...history, person], committed };

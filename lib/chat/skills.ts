@@ -19,10 +19,14 @@ export type { Skill };
  */
 export type DefinitionHolder = { id: string; label: string };
 
-export const workspaceHolder = (workspaceId: string): DefinitionHolder => ({ id: workspaceId, label: `workspace ${workspaceId}` });
+export const workspaceHolder = (workspaceId: string): DefinitionHolder => ({
+  id: workspaceId,
+  label: `workspace ${workspaceId}`,
+});
 
 export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const missing = (holder: DefinitionHolder, name: string) => new ApiError("not_found", `Skill ${name} does not exist in ${holder.label}.`);
+const missing = (holder: DefinitionHolder, name: string) =>
+  new ApiError("not_found", `Skill ${name} does not exist in ${holder.label}.`);
 
 export async function workspaceSkills(workspaceId: string): Promise<Skill[]> {
   await requireWorkspace(workspaceId);
@@ -50,7 +54,9 @@ export type VisibleSkill = Pick<Skill, "name" | "description" | "instructions"> 
 export type DefinitionScope = { workspaceId: string; ownerId: string | null };
 
 /** The containers of a scope's skills and agents, highest precedence first, each with its origin. */
-export async function definitionSources(scope: DefinitionScope): Promise<{ id: string; origin: "user" | "workspace" | "default" }[]> {
+export async function definitionSources(
+  scope: DefinitionScope,
+): Promise<{ id: string; origin: "user" | "workspace" | "default" }[]> {
   const { user, base } = await definitionLevels(scope);
   return [
     ...(user ? [{ id: user, origin: "user" as const }] : []),
@@ -74,9 +80,12 @@ export async function visibleSkill(scope: DefinitionScope, name: string): Promis
 
 /** Every skill a conversation sees, by name, each from where it comes by the precedence above. */
 export async function visibleSkills(scope: DefinitionScope): Promise<Pick<Skill, "name" | "description">[]> {
-  const levels = await Promise.all((await definitionSources(scope)).map((source) => listSkills({ workspaceId: source.id })));
+  const levels = await Promise.all(
+    (await definitionSources(scope)).map((source) => listSkills({ workspaceId: source.id })),
+  );
   const byName = new Map<string, Pick<Skill, "name" | "description">>();
-  for (const skill of [...levels.flat(), ...operatorSkills()]) if (!byName.has(skill.name)) byName.set(skill.name, { name: skill.name, description: skill.description });
+  for (const skill of [...levels.flat(), ...operatorSkills()])
+    if (!byName.has(skill.name)) byName.set(skill.name, { name: skill.name, description: skill.description });
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -89,21 +98,38 @@ export async function addSkill(workspaceId: string, input: z.infer<typeof create
 export async function addHeldSkill(holder: DefinitionHolder, input: z.infer<typeof createSkillSchema>): Promise<Skill> {
   try {
     const skill = await createSkill({ workspaceId: holder.id, ...input, max: MAX_SKILLS });
-    if (skill === "limit") throw new ApiError("conflict", `${capitalized(holder.label)} already has ${MAX_SKILLS} skills, the limit; delete one first.`);
+    if (skill === "limit")
+      throw new ApiError(
+        "conflict",
+        `${capitalized(holder.label)} already has ${MAX_SKILLS} skills, the limit; delete one first.`,
+      );
     await bumpWorkspaceRevision({ workspaceId: holder.id });
     return skill;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError("conflict", `${capitalized(holder.label)} already has a skill named ${input.name}; edit it instead.`, "name");
+    if (isUniqueViolation(error))
+      throw new ApiError(
+        "conflict",
+        `${capitalized(holder.label)} already has a skill named ${input.name}; edit it instead.`,
+        "name",
+      );
     throw error;
   }
 }
 
-export async function editSkill(workspaceId: string, name: string, input: z.infer<typeof updateSkillSchema>): Promise<Skill> {
+export async function editSkill(
+  workspaceId: string,
+  name: string,
+  input: z.infer<typeof updateSkillSchema>,
+): Promise<Skill> {
   await requireWorkspace(workspaceId);
   return editHeldSkill(workspaceHolder(workspaceId), name, input);
 }
 
-export async function editHeldSkill(holder: DefinitionHolder, name: string, input: z.infer<typeof updateSkillSchema>): Promise<Skill> {
+export async function editHeldSkill(
+  holder: DefinitionHolder,
+  name: string,
+  input: z.infer<typeof updateSkillSchema>,
+): Promise<Skill> {
   const updated = await updateSkill({ workspaceId: holder.id, name, ...input });
   if (!updated) throw missing(holder, name);
   await bumpWorkspaceRevision({ workspaceId: holder.id });

@@ -14,7 +14,13 @@ import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { utilityModelFor } from "./conversation-model.ts";
 import type { ReplyContext } from "./reply/context.ts";
-import { type ChatRequest, type ContinueRequest, checkTurn, continuedReplyId, openReplyTurn } from "./reply/open-turn.ts";
+import {
+  type ChatRequest,
+  type ContinueRequest,
+  checkTurn,
+  continuedReplyId,
+  openReplyTurn,
+} from "./reply/open-turn.ts";
 import { runReplyInto } from "./reply/run.ts";
 import { inheritedMode } from "./subagent-mode.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
@@ -36,7 +42,11 @@ export async function startReply({
   viewer?: Viewer;
 }): Promise<Response> {
   const conversationId = asked.id;
-  if (isDraining()) throw new ApiError("unavailable", "This server is restarting and takes no new replies; try again in a few seconds.");
+  if (isDraining())
+    throw new ApiError(
+      "unavailable",
+      "This server is restarting and takes no new replies; try again in a few seconds.",
+    );
   const checked = await checkTurn(asked, viewer);
   // The lock first: a message refused because a reply is live (409) creates nothing, not even the conversation.
   // A Continue holds it under the id of the reply it continues (the row that is "streaming" again).
@@ -44,8 +54,15 @@ export async function startReply({
   // An admin may disable the user while this request is under way: this instance hears of it from now on.
   if (viewer.kind === "user") await listenForDisabledUsers();
   const controller = await replyLock().acquire(conversationId, replyId);
-  if (!controller) throw new ApiError("conflict", "A reply is still being written in this conversation. Stop it or wait for it to finish.");
-  const release = () => replyLock().release(conversationId, replyId).catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
+  if (!controller)
+    throw new ApiError(
+      "conflict",
+      "A reply is still being written in this conversation. Stop it or wait for it to finish.",
+    );
+  const release = () =>
+    replyLock()
+      .release(conversationId, replyId)
+      .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
   let opened: Awaited<ReturnType<typeof openReplyTurn>>;
   try {
     opened = await openReplyTurn({ checked, viewer, child, replyId });
@@ -94,7 +111,8 @@ export async function startReply({
     await turn.committed;
   } catch (error) {
     controller.abort(); // the model call started; nothing of it is kept
-    if (conversation.created && !conversation.parentId) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
+    if (conversation.created && !conversation.parentId)
+      await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
     throw error;
   }
   return detachReply({ conversationId, replyId, stream });

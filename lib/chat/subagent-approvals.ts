@@ -9,13 +9,14 @@ import { getMessage } from "../db/messages.ts";
 import { listPendingApprovals } from "../db/tool-approvals.ts";
 import { replyLock } from "./live/reply-lock.ts";
 
-
 /** How deep below a child its waiting descendants are looked for (HINTLINE_MAX_AGENT_DEPTH is 2 by default). */
 const DESCENDANT_LEVELS = 3;
 
 /** The call's arguments as the waiting reply holds them (saved before it waits); none when not found. */
 function inputOf(parts: readonly unknown[] | undefined, toolCallId: string): unknown {
-  const part = (parts ?? []).find((p) => (p as { toolCallId?: unknown })?.toolCallId === toolCallId) as { input?: unknown } | undefined;
+  const part = (parts ?? []).find((p) => (p as { toolCallId?: unknown })?.toolCallId === toolCallId) as
+    | { input?: unknown }
+    | undefined;
   return part?.input ?? {};
 }
 
@@ -26,7 +27,9 @@ async function runningFamilies(children: readonly ChildRecord[]): Promise<Map<st
     const family = [child];
     let level = [child];
     for (let depth = 1; depth < DESCENDANT_LEVELS && level.length; depth++) {
-      level = (await Promise.all(level.map((c) => listChildren({ parentId: c.id })))).flat().filter((c) => c.status === "running");
+      level = (await Promise.all(level.map((c) => listChildren({ parentId: c.id }))))
+        .flat()
+        .filter((c) => c.status === "running");
       family.push(...level);
     }
     families.set(child.id, family);

@@ -28,7 +28,13 @@ import { replyLock } from "./live/reply-lock.ts";
 import { type PromptAgent, promptAgentOf } from "./system-prompt.ts";
 
 /** How a reply ended, once it is stored (a subagent's run waits for it). */
-export type SettledReply = { status: "complete" | "incomplete" | "error"; reply?: ChatMessage; error?: string; stopped: boolean; calls: CallUsage[] };
+export type SettledReply = {
+  status: "complete" | "incomplete" | "error";
+  reply?: ChatMessage;
+  error?: string;
+  stopped: boolean;
+  calls: CallUsage[];
+};
 
 /** A turn of a subagent's conversation (started here; the person cannot). */
 export type ChildTurn = {
@@ -43,7 +49,10 @@ export type ChildTurn = {
 };
 
 /** lib/chat/start-reply.ts's startReply, handed in (it imports the reply's tools, which use this module). */
-export type StartChildReply = (args: { request: { id: string; message: { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> } }; child: ChildTurn }) => Promise<Response>;
+export type StartChildReply = (args: {
+  request: { id: string; message: { id: string; role: "user"; parts: Array<{ type: "text"; text: string }> } };
+  child: ChildTurn;
+}) => Promise<Response>;
 
 /** Children running at once per conversation. */
 export const MAX_RUNNING_CHILDREN = 4;
@@ -67,7 +76,8 @@ const textOf = (reply: ChatMessage | undefined) =>
     .join("")
     .trim();
 
-const tokensOf = (calls: readonly CallUsage[]) => calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0);
+const tokensOf = (calls: readonly CallUsage[]) =>
+  calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0);
 
 function lastToolOf(reply: ChatMessage | undefined): string | undefined {
   const part = reply?.parts.findLast((p) => p.type.startsWith("tool-") || p.type === "dynamic-tool");
@@ -79,11 +89,21 @@ function lastToolOf(reply: ChatMessage | undefined): string | undefined {
 export function outcomeOf(settled: SettledReply): RunOutcome {
   const answer = textOf(settled.reply);
   if (settled.stopped) return { status: "stopped", answer, error: settled.error ?? "Stopped." };
-  if (settled.status === "error") return { status: "error", answer, error: settled.error ?? "The child's reply failed." };
-  return { status: "done", answer, ...(settled.status === "incomplete" && settled.error ? { error: settled.error } : {}) };
+  if (settled.status === "error")
+    return { status: "error", answer, error: settled.error ?? "The child's reply failed." };
+  return {
+    status: "done",
+    answer,
+    ...(settled.status === "incomplete" && settled.error ? { error: settled.error } : {}),
+  };
 }
 
-async function settle(child: ChildRecord, run: ChildRun, outcome: RunOutcome, extra: Partial<ChildRun> = {}): Promise<void> {
+async function settle(
+  child: ChildRecord,
+  run: ChildRun,
+  outcome: RunOutcome,
+  extra: Partial<ChildRun> = {},
+): Promise<void> {
   const done: ChildRun = {
     ...run,
     ...extra,
@@ -103,7 +123,12 @@ function publishAgents(parentId: string): void {
 }
 
 /** Starts a run of the child with `message` as the person's message of its turn; resolves once it started. */
-async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRun, message: string): Promise<{ ended: Promise<RunOutcome> }> {
+async function startRun(
+  start: StartChildReply,
+  child: ChildRecord,
+  run: ChildRun,
+  message: string,
+): Promise<{ ended: Promise<RunOutcome> }> {
   let resolve!: (outcome: RunOutcome) => void;
   const ended = new Promise<RunOutcome>((r) => {
     resolve = r;
@@ -115,7 +140,10 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
   const onSettled = async (settled: SettledReply) => {
     const outcome = outcomeOf(settled);
     try {
-      await settle(child, run, outcome, { tokens: (run.tokens ?? 0) + tokensOf(settled.calls), ...(lastToolOf(settled.reply) ? { lastTool: lastToolOf(settled.reply) } : {}) });
+      await settle(child, run, outcome, {
+        tokens: (run.tokens ?? 0) + tokensOf(settled.calls),
+        ...(lastToolOf(settled.reply) ? { lastTool: lastToolOf(settled.reply) } : {}),
+      });
     } finally {
       resolve(outcome);
     }
@@ -123,7 +151,10 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
   // Each step but the last records the run's figures so far and tells the side panel (one row update, one event).
   const onProgress = async ({ reply, calls }: { reply: ChatMessage; calls: CallUsage[] }) => {
     const lastTool = lastToolOf(reply);
-    await updateChildRun({ id: child.id, run: { ...run, tokens: (run.tokens ?? 0) + tokensOf(calls), ...(lastTool ? { lastTool } : {}) } });
+    await updateChildRun({
+      id: child.id,
+      run: { ...run, tokens: (run.tokens ?? 0) + tokensOf(calls), ...(lastTool ? { lastTool } : {}) },
+    });
     publishChange({ type: "agents", id: child.parentId });
   };
   try {
@@ -135,7 +166,9 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
     void response.body?.cancel().catch(() => {});
   } catch (error) {
     const outcome: RunOutcome = { status: "error", answer: "", error: describeError(error) };
-    await settle(child, run, outcome).catch(logFailure("settling a subagent that could not start failed", { conversationId: child.id }));
+    await settle(child, run, outcome).catch(
+      logFailure("settling a subagent that could not start failed", { conversationId: child.id }),
+    );
     resolve(outcome);
   }
   publishAgents(child.parentId);
@@ -143,10 +176,26 @@ async function startRun(start: StartChildReply, child: ChildRecord, run: ChildRu
 }
 
 /** `toolCallId`: the parent's AgentSpawn / AgentSend call that started the run (its row shows the child's approvals). */
-export type SpawnRequest = { start: StartChildReply; parentId: string; agent: VisibleAgent; task: string; label?: string; background: boolean; toolCallId?: string };
+export type SpawnRequest = {
+  start: StartChildReply;
+  parentId: string;
+  agent: VisibleAgent;
+  task: string;
+  label?: string;
+  background: boolean;
+  toolCallId?: string;
+};
 
 /** A child of `parentId` started running `task`; "busy" when the conversation's slots are all taken. */
-export async function spawnChild({ start, parentId, agent, task, label, background, toolCallId }: SpawnRequest): Promise<{ child: ChildRecord; ended: Promise<RunOutcome>; running: number } | { busy: number }> {
+export async function spawnChild({
+  start,
+  parentId,
+  agent,
+  task,
+  label,
+  background,
+  toolCallId,
+}: SpawnRequest): Promise<{ child: ChildRecord; ended: Promise<RunOutcome>; running: number } | { busy: number }> {
   const parent = await getConversation({ id: parentId });
   if (!parent) throw new Error(`Conversation ${parentId} does not exist.`);
   const run: ChildRun = {
@@ -192,13 +241,22 @@ export async function sendToChild(
   delete run.endedAt;
   delete run.answer;
   delete run.error;
-  const restarted = await restartChild({ id: child.id, parentId: child.parentId, run, background, maxRunning: MAX_RUNNING_CHILDREN });
+  const restarted = await restartChild({
+    id: child.id,
+    parentId: child.parentId,
+    run,
+    background,
+    maxRunning: MAX_RUNNING_CHILDREN,
+  });
   if (restarted === "running" || "busy" in restarted) return restarted;
   return startRun(start, restarted, run, message);
 }
 
 function childSettings(settings: unknown): object {
-  const record = typeof settings === "object" && settings !== null && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
+  const record =
+    typeof settings === "object" && settings !== null && !Array.isArray(settings)
+      ? (settings as Record<string, unknown>)
+      : {};
   return record.injection ? { injection: record.injection } : {};
 }
 
@@ -208,7 +266,12 @@ export type WaitResult = { outcome: RunOutcome } | { timedOut: true } | { aborte
  * Waits for a run up to `timeoutSeconds`: its outcome; or, when the time ran out, the run goes on in the background
  * (unless it ended meanwhile: then its outcome); or the parent's reply was stopped, which stops the child too.
  */
-export async function waitForRun(childId: string, ended: Promise<RunOutcome>, timeoutSeconds: number, signal?: AbortSignal): Promise<WaitResult> {
+export async function waitForRun(
+  childId: string,
+  ended: Promise<RunOutcome>,
+  timeoutSeconds: number,
+  signal?: AbortSignal,
+): Promise<WaitResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const result = await Promise.race([
@@ -226,7 +289,9 @@ export async function waitForRun(childId: string, ended: Promise<RunOutcome>, ti
   clearTimeout(timer);
   if (onAbort) signal?.removeEventListener("abort", onAbort);
   if (result === "aborted") {
-    await replyLock().stop(childId).catch(logFailure("stopping a subagent with its parent failed", { conversationId: childId }));
+    await replyLock()
+      .stop(childId)
+      .catch(logFailure("stopping a subagent with its parent failed", { conversationId: childId }));
     return { aborted: true };
   }
   if (result === "timeout") {
@@ -250,7 +315,11 @@ export async function settleOrphans(children: readonly ChildRecord[]): Promise<n
     const current = await getChild({ id: child.id });
     if (current?.status !== "running") continue;
     const reason = "The server running this agent stopped before it finished, so it was stopped.";
-    await settleChild({ id: child.id, status: "stopped", run: { ...current.run, endedAt: clockNow().toISOString(), error: reason } });
+    await settleChild({
+      id: child.id,
+      status: "stopped",
+      run: { ...current.run, endedAt: clockNow().toISOString(), error: reason },
+    });
     settled++;
   }
   if (settled) publishAgents(children[0]!.parentId);
@@ -262,7 +331,15 @@ export { GENERAL_PURPOSE_AGENT_ID };
 /** What the agent tools of one reply use: the conversation's children and how to run them. */
 export type SubagentHost = ReturnType<typeof subagentHost>;
 
-export function subagentHost({ start, parentId, workspaceId }: { start: StartChildReply; parentId: string; workspaceId?: string }) {
+export function subagentHost({
+  start,
+  parentId,
+  workspaceId,
+}: {
+  start: StartChildReply;
+  parentId: string;
+  workspaceId?: string;
+}) {
   // Whose agents the conversation sees: its workspace's and its owner's levels.
   const scope = async () => {
     const parent = await getConversation({ id: parentId });
@@ -280,7 +357,8 @@ export function subagentHost({ start, parentId, workspaceId }: { start: StartChi
     },
     spawn: (agent: VisibleAgent, task: string, label: string | undefined, background: boolean, toolCallId?: string) =>
       spawnChild({ start, parentId, agent, task, label, background, toolCallId }),
-    send: (child: ChildRecord, message: string, background: boolean, toolCallId?: string) => sendToChild(start, child, message, background, toolCallId),
+    send: (child: ChildRecord, message: string, background: boolean, toolCallId?: string) =>
+      sendToChild(start, child, message, background, toolCallId),
     wait: waitForRun,
   };
 }

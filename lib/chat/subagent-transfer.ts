@@ -13,11 +13,20 @@ export const IMPORTED_RUNNING_NOTE = "It was running when its conversation was e
 export type ExportedAgent<C> = { agentKey: string; status: ChildStatus; run: ChildRun; conversation: C };
 
 /** The children of `id` for its export, each with its conversation as `exportOne` exports it. */
-export async function exportedAgents<C>(id: string, exportOne: (childId: string, level: number) => Promise<C>, level = 0): Promise<ExportedAgent<C>[]> {
+export async function exportedAgents<C>(
+  id: string,
+  exportOne: (childId: string, level: number) => Promise<C>,
+  level = 0,
+): Promise<ExportedAgent<C>[]> {
   if (level >= MAX_LEVELS) return [];
   const agents: ExportedAgent<C>[] = [];
   for (const child of await listChildren({ parentId: id })) {
-    agents.push({ agentKey: child.agentKey, status: child.status, run: child.run, conversation: await exportOne(child.id, level + 1) });
+    agents.push({
+      agentKey: child.agentKey,
+      status: child.status,
+      run: child.run,
+      conversation: await exportOne(child.id, level + 1),
+    });
   }
   return agents;
 }
@@ -34,7 +43,8 @@ export async function importAgents(
     const { id } = await importOne(agent);
     const run = runOf(agent.run);
     const status = agent.status === "running" ? "stopped" : agent.status;
-    if (agent.status === "running") Object.assign(run, { endedAt: run.endedAt ?? new Date().toISOString(), error: IMPORTED_RUNNING_NOTE });
+    if (agent.status === "running")
+      Object.assign(run, { endedAt: run.endedAt ?? new Date().toISOString(), error: IMPORTED_RUNNING_NOTE });
     await adoptChild({ id, parentId, workspaceId: parent.workspaceId, agentKey: agent.agentKey, status, run });
   }
 }

@@ -24,15 +24,22 @@ export type SubagentFields = { agents: AgentSummary[]; parentId?: string; agentK
 
 /** The conversation's children, oldest first, and its own place when it is a child. */
 export async function subagentFields(conversationId: string): Promise<SubagentFields> {
-  let [children, self] = await Promise.all([listChildren({ parentId: conversationId }), getChild({ id: conversationId })]);
+  let [children, self] = await Promise.all([
+    listChildren({ parentId: conversationId }),
+    getChild({ id: conversationId }),
+  ]);
   // A child whose server died while it ran reads as stopped (its parent is told at its next step).
   if (await settleOrphans(children)) children = await listChildren({ parentId: conversationId });
   const waiting = await childApprovals(children);
-  return { agents: children.map((child) => agentSummaryOf(child, waiting.get(child.id))), ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}) };
+  return {
+    agents: children.map((child) => agentSummaryOf(child, waiting.get(child.id))),
+    ...(self ? { parentId: self.parentId, agentKey: self.agentKey } : {}),
+  };
 }
 
 /** GET /api/conversations/:id/agents: the same fields, without the rest of the conversation's view. */
 export async function agentsView(conversationId: string): Promise<SubagentFields> {
-  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  if (!(await getConversation({ id: conversationId })))
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   return subagentFields(conversationId);
 }

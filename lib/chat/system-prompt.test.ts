@@ -7,7 +7,11 @@ describe("the assembled system prompts kept", () => {
   it("stay within their byte budget when conversations have long prompts of their own", () => {
     const settings = defaultSettings();
     for (let i = 0; i < 60; i++) {
-      const prompt = systemPromptFor({ ...settings, prompt: { instructions: `${i} ${"Be brief. ".repeat(30_000)}` } }, undefined, 8_192);
+      const prompt = systemPromptFor(
+        { ...settings, prompt: { instructions: `${i} ${"Be brief. ".repeat(30_000)}` } },
+        undefined,
+        8_192,
+      );
       expect(prompt.text).toContain(`${i} Be brief.`);
     }
     const cache = sharedCacheSizes()["system-prompts"]!;
@@ -19,8 +23,12 @@ describe("the assembled system prompts kept", () => {
 
 describe("the budget of a conversation's prompt", () => {
   const settings = defaultSettings();
-  const long = { ...settings, prompt: { instructions: `Window test. ${"Keep answers short and exact. ".repeat(6_000)}` } };
-  const tokens = (window: number, s = long) => systemPromptFor(s, undefined, window).sections.find((x) => x.id === "instructions")!.tokens;
+  const long = {
+    ...settings,
+    prompt: { instructions: `Window test. ${"Keep answers short and exact. ".repeat(6_000)}` },
+  };
+  const tokens = (window: number, s = long) =>
+    systemPromptFor(s, undefined, window).sections.find((x) => x.id === "instructions")!.tokens;
 
   it("is a quarter of the conversation's model's window when that is smaller than the configured budget", () => {
     expect(tokens(16_000)).toBeLessThanOrEqual(4_000);

@@ -13,7 +13,8 @@ import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
 const countTokens = createTokenCounter();
 
 /** HINTLINE_WORKSPACE_BUDGET: the budget before the window's share caps it. */
-export const configuredWorkspaceBudget = () => envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET;
+export const configuredWorkspaceBudget = () =>
+  envNumber("HINTLINE_WORKSPACE_BUDGET", DEFAULT_WORKSPACE_BUDGET) || DEFAULT_WORKSPACE_BUDGET;
 
 /**
  * The context window a budget is worked out for: the conversation's own setting, else its model's (`modelWindow`; the
@@ -27,7 +28,8 @@ export const budgetWindow = (settings?: Settings, modelWindow?: number) =>
  * configured budget, at most a quarter of its context window (stable while the conversation keeps its window setting
  * and its model; a model switch is a cache break anyway).
  */
-export const workspaceBudget = (settings?: Settings, modelWindow?: number) => promptBudget(configuredWorkspaceBudget(), budgetWindow(settings, modelWindow));
+export const workspaceBudget = (settings?: Settings, modelWindow?: number) =>
+  promptBudget(configuredWorkspaceBudget(), budgetWindow(settings, modelWindow));
 
 // Assembled prompts by what they were assembled from: a call whose settings and frozen workspace did not change gets
 // the same prompt without counting its sections again. A conversation's own prompt may hold 400,000 characters, and its
@@ -42,7 +44,12 @@ const assembled = sharedBoundedMap<string, AssembledPrompt>("system-prompts", {
 /** A subagent's agent, as its system prompt holds it (frozen when it was spawned). */
 export type PromptAgent = { id: string; instructions: string };
 
-export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace | null | undefined, modelWindow: number, agent?: PromptAgent): AssembledPrompt {
+export function systemPromptFor(
+  settings: Settings,
+  workspace: FrozenWorkspace | null | undefined,
+  modelWindow: number,
+  agent?: PromptAgent,
+): AssembledPrompt {
   const budget = workspaceBudget(settings, modelWindow);
   const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}${agent ? `\u0000${agent.id}\u0000${agent.instructions}` : ""}`;
   const cached = assembled.get(key);
@@ -65,16 +72,35 @@ export function systemPromptFor(settings: Settings, workspace: FrozenWorkspace |
 }
 
 /** A conversation's system prompt as its next call sends it, for views that write nothing. */
-export async function conversationSystemPrompt(conversationId: string, settings: Settings, model: string | null | undefined): Promise<AssembledPrompt> {
+export async function conversationSystemPrompt(
+  conversationId: string,
+  settings: Settings,
+  model: string | null | undefined,
+): Promise<AssembledPrompt> {
   const [workspace, child] = await Promise.all([promptWorkspace(conversationId), getChild({ id: conversationId })]);
-  return systemPromptFor(settings, workspace, modelInfoFor(model).contextWindow, child ? promptAgentOf(child.run) : undefined);
+  return systemPromptFor(
+    settings,
+    workspace,
+    modelInfoFor(model).contextWindow,
+    child ? promptAgentOf(child.run) : undefined,
+  );
 }
 
 /** The agent a child's system prompt holds: the definition it was spawned with. */
-export const promptAgentOf = (run: ChildRun): PromptAgent => ({ id: run.agentId, instructions: run.instructions ?? "" });
+export const promptAgentOf = (run: ChildRun): PromptAgent => ({
+  id: run.agentId,
+  instructions: run.instructions ?? "",
+});
 
 /** What the system prompt is assembled from: when this changes, so may the prompt (the person's edit). */
 export function promptSourceOf(settings: Settings, modelWindow: number): string {
   const env = process.env;
-  return JSON.stringify([settings.prompt, settings.injection.taskToolNames, env.HINTLINE_BASE_PROMPT, env.HINTLINE_INSTRUCTIONS, env.HINTLINE_MEMORY, workspaceBudget(settings, modelWindow)]);
+  return JSON.stringify([
+    settings.prompt,
+    settings.injection.taskToolNames,
+    env.HINTLINE_BASE_PROMPT,
+    env.HINTLINE_INSTRUCTIONS,
+    env.HINTLINE_MEMORY,
+    workspaceBudget(settings, modelWindow),
+  ]);
 }

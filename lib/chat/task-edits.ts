@@ -16,7 +16,12 @@ const subject = z.string().trim().min(1, { message: "must not be empty" }).max(5
 const metadata = jsonObjectSchema;
 
 export const createTaskSchema = z
-  .object({ subject, description: z.string().max(10_000).optional(), status: status.optional(), metadata: metadata.optional() })
+  .object({
+    subject,
+    description: z.string().max(10_000).optional(),
+    status: status.optional(),
+    metadata: metadata.optional(),
+  })
   .strict();
 
 export const updateTaskSchema = z
@@ -39,12 +44,14 @@ async function requireConversation(conversationId: string): Promise<void> {
 }
 
 function requireTaskId(taskId: string): string {
-  if (!TASK_ID_PATTERN.test(taskId)) throw new ApiError("bad_request", "Invalid task id: must be a positive integer like \"3\".", "taskId");
+  if (!TASK_ID_PATTERN.test(taskId))
+    throw new ApiError("bad_request", 'Invalid task id: must be a positive integer like "3".', "taskId");
   return taskId;
 }
 
 /** Counts the person's edit: the agent's next step is told, unless a hint in its input already covers it. */
-const markEdited = (conversationId: string) => patchAgentState(conversationId, (state) => ({ taskEdits: (state.taskEdits ?? 0) + 1 }));
+const markEdited = (conversationId: string) =>
+  patchAgentState(conversationId, (state) => ({ taskEdits: (state.taskEdits ?? 0) + 1 }));
 
 export async function listConversationTasks(conversationId: string): Promise<Task[]> {
   await requireConversation(conversationId);
@@ -60,17 +67,24 @@ export async function addTaskByPerson(conversationId: string, input: z.infer<typ
   return task;
 }
 
-export async function editTaskByPerson(conversationId: string, taskId: string, input: z.infer<typeof updateTaskSchema>): Promise<Task> {
+export async function editTaskByPerson(
+  conversationId: string,
+  taskId: string,
+  input: z.infer<typeof updateTaskSchema>,
+): Promise<Task> {
   await requireConversation(conversationId);
   const id = requireTaskId(taskId);
-  if (!(await getTask({ conversationId, id }))) throw new ApiError("not_found", `Task ${id} does not exist in this conversation.`);
+  if (!(await getTask({ conversationId, id })))
+    throw new ApiError("not_found", `Task ${id} does not exist in this conversation.`);
   const { position, ...changes } = input;
   if (position !== undefined) {
     const ids = (await listTasks({ conversationId })).map((t) => t.id).filter((t) => t !== id);
     ids.splice(Math.min(position, ids.length), 0, id);
     await reorderTasks({ conversationId, ids });
   }
-  const task = Object.keys(changes).length ? await updateTask({ conversationId, id, changes }) : await getTask({ conversationId, id });
+  const task = Object.keys(changes).length
+    ? await updateTask({ conversationId, id, changes })
+    : await getTask({ conversationId, id });
   await markEdited(conversationId);
   return task!;
 }
@@ -78,6 +92,7 @@ export async function editTaskByPerson(conversationId: string, taskId: string, i
 export async function deleteTaskByPerson(conversationId: string, taskId: string): Promise<void> {
   await requireConversation(conversationId);
   const id = requireTaskId(taskId);
-  if (!(await deleteTask({ conversationId, id }))) throw new ApiError("not_found", `Task ${id} does not exist in this conversation.`);
+  if (!(await deleteTask({ conversationId, id })))
+    throw new ApiError("not_found", `Task ${id} does not exist in this conversation.`);
   await markEdited(conversationId);
 }

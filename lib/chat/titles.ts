@@ -34,7 +34,8 @@ export async function titleAfterFirstReply(job: {
     if (job.history.length !== 1 || job.history[0]?.role !== "user" || job.status !== "complete") return undefined;
     const person = textOf(job.history[0]);
     const conversation = await getConversation({ id: job.conversationId });
-    if (!conversation || (conversation.title !== titleFrom(person) && conversation.title !== DEFAULT_TITLE)) return undefined;
+    if (!conversation || (conversation.title !== titleFrom(person) && conversation.title !== DEFAULT_TITLE))
+      return undefined;
     let title: string | null;
     if (job.modelId === DEMO_MODEL_ID) title = ruleTitle(person);
     else {

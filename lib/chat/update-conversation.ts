@@ -3,7 +3,13 @@
 import { type ConversationMode, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import { getConversation, setConversationFlags, setConversationMode, setConversationModel, updateConversation } from "../db/conversations.ts";
+import {
+  getConversation,
+  setConversationFlags,
+  setConversationMode,
+  setConversationModel,
+  updateConversation,
+} from "../db/conversations.ts";
 import { savePlanVersion } from "../db/plans.ts";
 import { hasImage } from "../agent/attachments.ts";
 import { takesImages } from "../ai/context-windows.ts";
@@ -54,9 +60,16 @@ export async function updateConversationFields(
   // null: back to the default model. A model the environment cannot serve is refused (400 naming what to set).
   const model = patch.model === undefined || patch.model === null ? patch.model : checkModelChoice(patch.model);
   if (model !== undefined && model !== conversation.model) await checkImagesForSwitch(id, model ?? defaultModelId());
-  if (patch.title !== undefined || settings !== undefined) await updateConversation({ id, title: patch.title, settings });
+  if (patch.title !== undefined || settings !== undefined)
+    await updateConversation({ id, title: patch.title, settings });
   // The plan first: "Approve and build" with an edit sends both, and the BUILD reminder carries the edited plan.
-  if (patch.plan) await savePlanVersion({ conversationId: id, content: patch.plan.content, author: "person", keep: PLAN_VERSIONS_KEPT });
+  if (patch.plan)
+    await savePlanVersion({
+      conversationId: id,
+      content: patch.plan.content,
+      author: "person",
+      keep: PLAN_VERSIONS_KEPT,
+    });
   if (patch.mode && patch.mode !== conversation.mode) await setConversationMode({ id, mode: patch.mode });
   if (model !== undefined && model !== conversation.model) await setConversationModel({ id, model });
   // Organising is not activity: the conversation keeps its place in time (a rename or reply moves it).

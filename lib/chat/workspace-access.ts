@@ -8,11 +8,20 @@ import { findUser } from "../db/accounts.ts";
 import { workspaceOwnership } from "../db/ownership.ts";
 
 /** `ownerId`: the conversation's owner (null in open and token mode, where the one person may change everything). */
-export async function ownerMayEditWorkspace({ ownerId, workspaceId }: { ownerId: string | null | undefined; workspaceId: string }): Promise<boolean> {
+export async function ownerMayEditWorkspace({
+  ownerId,
+  workspaceId,
+}: {
+  ownerId: string | null | undefined;
+  workspaceId: string;
+}): Promise<boolean> {
   if (!ownerId || authMode() !== "accounts") return true;
   const [workspace, owner] = await Promise.all([workspaceOwnership({ id: workspaceId }), findUser({ id: ownerId })]);
   // A workspace that is gone: the write itself says so.
   if (!workspace) return true;
   if (!owner || owner.disabled) return false;
-  return mayEditWorkspace({ kind: "user", userId: owner.id, email: owner.email, name: owner.name, admin: owner.admin }, workspace.ownerId);
+  return mayEditWorkspace(
+    { kind: "user", userId: owner.id, email: owner.email, name: owner.name, admin: owner.admin },
+    workspace.ownerId,
+  );
 }

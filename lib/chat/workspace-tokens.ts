@@ -10,7 +10,13 @@ import { budgetWindow, workspaceBudget } from "./system-prompt.ts";
 import { type WorkspaceDetails, workspaceDetails } from "./workspaces.ts";
 
 /** `budget` is worked out for `window`, the server's model's context window (a conversation's own setting may differ). */
-export type WorkspaceTokens = { budget: number; window: number; instructions: number; memory: number; knowledgeIndex: number };
+export type WorkspaceTokens = {
+  budget: number;
+  window: number;
+  instructions: number;
+  memory: number;
+  knowledgeIndex: number;
+};
 
 /** The workspace (with its memory as text) and its token figures (memory uncut: the prompt cuts it to the budget). */
 export async function workspaceWithTokens(id: string): Promise<WorkspaceDetails & { tokens: WorkspaceTokens }> {

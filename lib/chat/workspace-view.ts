@@ -16,7 +16,13 @@ import {
 import { laterRevision } from "../agent/hints/told.ts";
 import { getKnowledgeFile, listKnowledge } from "../db/knowledge.ts";
 import { listMemory } from "../db/memory.ts";
-import { getWorkspaceView, putWorkspaceView, setWorkspaceSeen, workspaceViewStatus, type WorkspaceViewStatus } from "../db/workspace-views.ts";
+import {
+  getWorkspaceView,
+  putWorkspaceView,
+  setWorkspaceSeen,
+  workspaceViewStatus,
+  type WorkspaceViewStatus,
+} from "../db/workspace-views.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
 import { subagentsEnabled } from "../agent/tool-catalog.ts";
@@ -37,7 +43,9 @@ const liveByWorkspace = sharedBoundedMap<string, { revision: string; state: Work
  * The workspace as a conversation of `ownerId` sees it now. The revision was read just before (the conversation's
  * status): a change landing meanwhile is seen again under the next revision, never missed.
  */
-export async function liveWorkspace(status: Pick<WorkspaceViewStatus, "workspaceId" | "ownerId" | "revision">): Promise<{ revision: string; state: WorkspaceState }> {
+export async function liveWorkspace(
+  status: Pick<WorkspaceViewStatus, "workspaceId" | "ownerId" | "revision">,
+): Promise<{ revision: string; state: WorkspaceState }> {
   const { workspaceId, revision } = status;
   const scope: DefinitionScope = { workspaceId, ownerId: status.ownerId };
   const key = `${workspaceId}\u0000${status.ownerId ?? ""}`;
@@ -96,7 +104,14 @@ const frozenRevisionOf = (frozen: unknown): string | undefined => {
 async function freeze(conversationId: string, status: WorkspaceViewStatus) {
   const { revision, state } = await liveWorkspace(status);
   const frozen = frozenOf(generateId(), state, revision);
-  const store = () => putWorkspaceView({ conversationId, frozenId: frozen.id, frozen: { ...state, revision }, seenRevision: revision, seen: state });
+  const store = () =>
+    putWorkspaceView({
+      conversationId,
+      frozenId: frozen.id,
+      frozen: { ...state, revision },
+      seenRevision: revision,
+      seen: state,
+    });
   return { frozen, store };
 }
 
@@ -104,7 +119,10 @@ async function freeze(conversationId: string, status: WorkspaceViewStatus) {
  * Freezes the workspace as it is now into the conversation's view (its first reply, and every compression). `status`:
  * the conversation's, read just before (read here when absent). null: no conversation.
  */
-export async function refreshWorkspaceView(conversationId: string, status?: WorkspaceViewStatus): Promise<FrozenWorkspace | null> {
+export async function refreshWorkspaceView(
+  conversationId: string,
+  status?: WorkspaceViewStatus,
+): Promise<FrozenWorkspace | null> {
   const current = status ?? (await workspaceViewStatus({ conversationId }));
   if (!current) return null;
   const { frozen, store } = await freeze(conversationId, current);
@@ -135,7 +153,6 @@ export async function promptWorkspace(conversationId: string): Promise<FrozenWor
 }
 
 /** The workspace as the conversation's system prompt holds it (frozen now if it never was); null: no conversation. */
-
 
 /**
  * What the inspector shows: the changes made since the prompt's copy was frozen (they reach the agent as hints and

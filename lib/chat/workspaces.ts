@@ -4,13 +4,24 @@ import { generateId } from "ai";
 import type { z } from "zod";
 import { MAX_MEMORY_ENTRIES, MAX_WORKSPACES } from "../agent/workspace-limits.ts";
 import { memoryLinesOf, normalizeMemoryEntry } from "../agent/workspace-text.ts";
-import { mergeWorkspaceSettings, resolveWorkspaceSettings, type WorkspaceSettings } from "../agent/workspace-settings.ts";
+import {
+  mergeWorkspaceSettings,
+  resolveWorkspaceSettings,
+  type WorkspaceSettings,
+} from "../agent/workspace-settings.ts";
 import { ApiError } from "../api/errors.ts";
 import { defaultWorkspaceOf, mayEditWorkspace, resolveWorkspace } from "../auth/scope.ts";
 import { ownerFilter, ownerIdOf, type Viewer } from "../auth/viewer.ts";
 import type { createWorkspaceSchema, updateWorkspaceSchema } from "../api/workspace-schemas.ts";
 import type { ConversationSummary } from "../chat-message.ts";
-import { holdsEveryWord, isUnspacedWord, searchWords, snippetAround, splitUnspacedRuns, textOfParts } from "../agent/search-text.ts";
+import {
+  holdsEveryWord,
+  isUnspacedWord,
+  searchWords,
+  snippetAround,
+  splitUnspacedRuns,
+  textOfParts,
+} from "../agent/search-text.ts";
 import { userNames } from "../db/accounts.ts";
 import { listConversations } from "../db/conversations.ts";
 import { conversationOwner } from "../db/ownership.ts";
@@ -56,13 +67,19 @@ export async function visibleWorkspaces(viewer: Viewer): Promise<VisibleWorkspac
   if (viewer.kind === "operator") {
     const rows = await listWorkspaces();
     const names = await userNames({ ids: [...new Set(rows.flatMap((r) => (r.ownerId ? [r.ownerId] : [])))] });
-    return rows.map(({ ownerId, ...summary }) => ({ ...summary, editable: true, ...(ownerId ? { owner: names.get(ownerId) ?? "a former account" } : {}) }));
+    return rows.map(({ ownerId, ...summary }) => ({
+      ...summary,
+      editable: true,
+      ...(ownerId ? { owner: names.get(ownerId) ?? "a former account" } : {}),
+    }));
   }
   const rows = await listWorkspaces({ userId: viewer.userId, defaultId: await defaultWorkspaceOf(viewer) });
   return rows.map(({ ownerId, ...summary }) => ({ ...summary, editable: mayEditWorkspace(viewer, ownerId) }));
 }
 
-export type ConversationMatch = ConversationSummary & { match: { messageId: string; snippet: string } | { title: true } };
+export type ConversationMatch = ConversationSummary & {
+  match: { messageId: string; snippet: string } | { title: true };
+};
 
 const SEARCH_LIMIT = 50;
 
@@ -70,12 +87,17 @@ const SEARCH_LIMIT = 50;
  * Conversations (of one workspace, when given) whose title or message text holds every word of `query`: title
  * matches first, then by their newest matching message, each newest first; at most 50.
  */
-export async function searchWorkspaceConversations(viewer: Viewer, query: string, named?: string): Promise<ConversationMatch[]> {
+export async function searchWorkspaceConversations(
+  viewer: Viewer,
+  query: string,
+  named?: string,
+): Promise<ConversationMatch[]> {
   const workspaceId = named === undefined ? undefined : await resolveWorkspace(viewer, named, "use");
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
   const ownerId = ownerFilter(viewer);
   const words = searchWords(query);
-  if (words.length === 0) throw new ApiError("bad_request", "The search has no words to look for (letters or digits).", "q");
+  if (words.length === 0)
+    throw new ApiError("bad_request", "The search has no words to look for (letters or digits).", "q");
   // Chinese, Japanese and the like are found anywhere in a message (a word index only finds a run's start).
   const unspaced = words.some(isUnspacedWord);
   const terms = unspaced ? splitUnspacedRuns(words) : words;
@@ -86,7 +108,9 @@ export async function searchWorkspaceConversations(viewer: Viewer, query: string
   return hits.flatMap((hit) => {
     const summary = summaries.get(hit.conversationId);
     if (!summary) return [];
-    const match = hit.messageId ? { messageId: hit.messageId, snippet: snippetAround(textOfParts(hit.parts), terms) } : { title: true as const };
+    const match = hit.messageId
+      ? { messageId: hit.messageId, snippet: snippetAround(textOfParts(hit.parts), terms) }
+      : { title: true as const };
     return [{ ...summary, match }];
   });
 }
@@ -99,20 +123,39 @@ export async function requireWorkspace(id: string): Promise<Workspace> {
 
 async function nameTaken(name: string, ownerId: string | null = null): Promise<ApiError> {
   const other = await findWorkspaceByName({ name, ownerId });
-  return new ApiError("conflict", `A workspace named "${name}" already exists${other ? ` (${other.id})` : ""}; choose another name.`, "name");
+  return new ApiError(
+    "conflict",
+    `A workspace named "${name}" already exists${other ? ` (${other.id})` : ""}; choose another name.`,
+    "name",
+  );
 }
 
 export async function addWorkspace(viewer: Viewer, input: z.infer<typeof createWorkspaceSchema>): Promise<Workspace> {
   if (input.shared && (viewer.kind !== "user" || !viewer.admin)) {
-    const why = viewer.kind === "user" ? "only an admin can share a workspace with everyone" : "workspaces are shared only in accounts mode (HINTLINE_AUTH=accounts)";
-    throw new ApiError(viewer.kind === "user" ? "forbidden" : "bad_request", `The workspace cannot be shared: ${why}.`, "shared");
+    const why =
+      viewer.kind === "user"
+        ? "only an admin can share a workspace with everyone"
+        : "workspaces are shared only in accounts mode (HINTLINE_AUTH=accounts)";
+    throw new ApiError(
+      viewer.kind === "user" ? "forbidden" : "bad_request",
+      `The workspace cannot be shared: ${why}.`,
+      "shared",
+    );
   }
   const ownerId = ownerIdOf(viewer);
   // A user's own "default" exists before they name another workspace so (the name is then taken).
   if (viewer.kind === "user") await defaultWorkspaceOf(viewer);
   try {
-    const created = await createWorkspace({ id: `ws_${generateId()}`, name: input.name, instructions: input.instructions, max: MAX_WORKSPACES, ownerId, shared: input.shared });
-    if (created === "limit") throw new ApiError("conflict", `There are already ${MAX_WORKSPACES} workspaces, the limit; delete one first.`);
+    const created = await createWorkspace({
+      id: `ws_${generateId()}`,
+      name: input.name,
+      instructions: input.instructions,
+      max: MAX_WORKSPACES,
+      ownerId,
+      shared: input.shared,
+    });
+    if (created === "limit")
+      throw new ApiError("conflict", `There are already ${MAX_WORKSPACES} workspaces, the limit; delete one first.`);
     return created;
   } catch (error) {
     if (isUniqueViolation(error)) throw await nameTaken(input.name, ownerId);
@@ -124,7 +167,11 @@ export async function addWorkspace(viewer: Viewer, input: z.infer<typeof createW
 export type WorkspaceDetails = Workspace & { memory: string; settings: WorkspaceSettings };
 
 export async function workspaceDetails(id: string): Promise<WorkspaceDetails> {
-  const [workspace, memory, settings] = await Promise.all([requireWorkspace(id), listMemory({ workspaceId: id }), getWorkspaceSettings({ id })]);
+  const [workspace, memory, settings] = await Promise.all([
+    requireWorkspace(id),
+    listMemory({ workspaceId: id }),
+    getWorkspaceSettings({ id }),
+  ]);
   return { ...workspace, memory: memory.map((e) => e.text).join("\n"), settings: resolveWorkspaceSettings(settings) };
 }
 
@@ -134,13 +181,17 @@ export async function workspaceSettingsOf(id: string): Promise<WorkspaceSettings
   return stored === undefined ? null : resolveWorkspaceSettings(stored);
 }
 
-export async function editWorkspace(id: string, { memory, settings, ...input }: z.infer<typeof updateWorkspaceSchema>): Promise<WorkspaceDetails> {
+export async function editWorkspace(
+  id: string,
+  { memory, settings, ...input }: z.infer<typeof updateWorkspaceSchema>,
+): Promise<WorkspaceDetails> {
   if (isDefaultWorkspace(id) && input.name !== undefined && input.name !== DEFAULT_WORKSPACE_ID) {
     throw new ApiError("bad_request", 'The default workspace cannot be renamed (its name is "default").', "name");
   }
   try {
     if (input.name !== undefined || input.instructions !== undefined) {
-      if (!(await updateWorkspace({ id, ...input }))) throw new ApiError("not_found", `Workspace ${id} does not exist.`);
+      if (!(await updateWorkspace({ id, ...input })))
+        throw new ApiError("not_found", `Workspace ${id} does not exist.`);
     } else await requireWorkspace(id);
     if (memory !== undefined) await replaceMemory(id, memory);
     if (settings !== undefined) {
@@ -177,7 +228,10 @@ export async function removeWorkspace(id: string): Promise<void> {
   if (isDefaultWorkspace(id)) throw new ApiError("conflict", "The default workspace cannot be deleted.");
   await requireWorkspace(id);
   const refuse = (n: number) =>
-    new ApiError("conflict", `Workspace ${id} still has ${n} conversation${n === 1 ? "" : "s"}; delete ${n === 1 ? "it" : "them"} first.`);
+    new ApiError(
+      "conflict",
+      `Workspace ${id} still has ${n} conversation${n === 1 ? "" : "s"}; delete ${n === 1 ? "it" : "them"} first.`,
+    );
   const conversations = await countWorkspaceConversations({ id });
   if (conversations > 0) throw refuse(conversations);
   try {
@@ -211,19 +265,31 @@ const duplicateError = (existing: MemoryEntry) =>
  * Appends one entry; a duplicate (ignoring case and spaces) or one over the limit is refused naming why.
  * `conversationId`: the conversation whose agent wrote it (it is not told about its own entry).
  */
-export async function rememberEntry(workspaceId: string, text: string, author: MemoryAuthor, conversationId?: string, byUser?: string | null): Promise<MemoryEntry> {
+export async function rememberEntry(
+  workspaceId: string,
+  text: string,
+  author: MemoryAuthor,
+  conversationId?: string,
+  byUser?: string | null,
+): Promise<MemoryEntry> {
   await requireWorkspace(workspaceId);
   // Accounts mode: the user who wrote it, or whose agent did.
   const authorId = byUser ?? (conversationId ? ((await conversationOwner({ id: conversationId })) ?? null) : null);
   // Checked and written under the workspace's memory lock: concurrent appends once passed both checks.
-  const added = await addMemoryEntryUnless({ workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId, authorId }, (entries) => {
-    const existing = duplicateOf(entries, text);
-    if (existing) return duplicateError(existing);
-    if (entries.length >= MAX_MEMORY_ENTRIES) {
-      return new ApiError("conflict", `Memory already holds ${MAX_MEMORY_ENTRIES} entries, the limit; delete or merge some first.`);
-    }
-    return undefined;
-  });
+  const added = await addMemoryEntryUnless(
+    { workspaceId, id: `mem_${generateId()}`, text: text.trim(), author, conversationId, authorId },
+    (entries) => {
+      const existing = duplicateOf(entries, text);
+      if (existing) return duplicateError(existing);
+      if (entries.length >= MAX_MEMORY_ENTRIES) {
+        return new ApiError(
+          "conflict",
+          `Memory already holds ${MAX_MEMORY_ENTRIES} entries, the limit; delete or merge some first.`,
+        );
+      }
+      return undefined;
+    },
+  );
   if ("refused" in added) throw added.refused;
   await bumpWorkspaceRevision({ workspaceId });
   return added.entry;

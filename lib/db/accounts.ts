@@ -41,7 +41,15 @@ export type UserState = { id: string; email: string; name: string; admin: boolea
 
 export async function findUser({ id }: { id: string }): Promise<UserState | null> {
   const user = await (await getDb()).user.findUnique({ where: { id } });
-  return user && { id: user.id, email: user.email, name: user.name, admin: user.role === "admin", disabled: user.banned === true };
+  return (
+    user && {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      admin: user.role === "admin",
+      disabled: user.banned === true,
+    }
+  );
 }
 
 /** Everything of open or token mode (no owner yet) becomes the user's: the first admin's, when accounts mode starts. */
@@ -57,15 +65,36 @@ export async function makeFirstAdmin({ userId }: { userId: string }): Promise<vo
 
 export const hashInvitationToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export async function createInvitation({ id, token, createdById, expiresAt }: { id: string; token: string; createdById: string; expiresAt: Date }): Promise<void> {
-  await (await getDb()).invitation.create({ data: { id, tokenHash: hashInvitationToken(token), createdById, expiresAt } });
+export async function createInvitation({
+  id,
+  token,
+  createdById,
+  expiresAt,
+}: {
+  id: string;
+  token: string;
+  createdById: string;
+  expiresAt: Date;
+}): Promise<void> {
+  await (await getDb()).invitation.create({
+    data: { id, tokenHash: hashInvitationToken(token), createdById, expiresAt },
+  });
 }
 
 /** Marks the invitation used when it is valid and unused (one sign-up per link, even when two race); its id or null. */
-export async function takeInvitation({ token, now = new Date() }: { token: string; now?: Date }): Promise<string | null> {
+export async function takeInvitation({
+  token,
+  now = new Date(),
+}: {
+  token: string;
+  now?: Date;
+}): Promise<string | null> {
   const db = await getDb();
   const tokenHash = hashInvitationToken(token);
-  const taken = await db.invitation.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+  const taken = await db.invitation.updateMany({
+    where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+    data: { usedAt: now },
+  });
   if (taken.count !== 1) return null;
   return (await db.invitation.findUnique({ where: { tokenHash }, select: { id: true } }))?.id ?? null;
 }
@@ -100,7 +129,10 @@ export async function listUsers(): Promise<UserListing[]> {
 /** The names of these users (their email when the name is empty), by id; unknown ids are left out. */
 export async function userNames({ ids }: { ids: readonly string[] }): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await (await getDb()).user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true } });
+  const rows = await (await getDb()).user.findMany({
+    where: { id: { in: [...ids] } },
+    select: { id: true, name: true, email: true },
+  });
   return new Map(rows.map((u) => [u.id, u.name.trim() || u.email]));
 }
 
@@ -135,7 +167,15 @@ function positional(sql: string, args: readonly unknown[]): [string, ...unknown[
  * the same transaction (every instance reads sessions from the database, so they are signed out everywhere at once).
  * null: no such user; "last-admin": refused, nothing changed.
  */
-export async function updateUser({ id, disabled, admin }: { id: string; disabled?: boolean; admin?: boolean }): Promise<UserListing | "last-admin" | null> {
+export async function updateUser({
+  id,
+  disabled,
+  admin,
+}: {
+  id: string;
+  disabled?: boolean;
+  admin?: boolean;
+}): Promise<UserListing | "last-admin" | null> {
   const db = await getDb();
   const role = admin === undefined ? null : admin ? "admin" : "user";
   const postgres = isPostgresUrl(databaseUrl());
@@ -143,7 +183,9 @@ export async function updateUser({ id, disabled, admin }: { id: string; disabled
     const now = new Date();
     const [updated] = postgres
       ? await tx.$queryRawUnsafe<UserRow[]>(POSTGRES_UPDATE, id, role, disabled ?? null, now)
-      : await tx.$queryRawUnsafe<UserRow[]>(...positional(SQLITE_UPDATE, [id, role, disabled === undefined ? null : Number(disabled), storedTime(now)]));
+      : await tx.$queryRawUnsafe<UserRow[]>(
+          ...positional(SQLITE_UPDATE, [id, role, disabled === undefined ? null : Number(disabled), storedTime(now)]),
+        );
     if (updated && disabled) await tx.session.deleteMany({ where: { userId: id } });
     return updated;
   });

@@ -13,7 +13,16 @@ export type AgentDefinition = {
   updatedAt: string;
 };
 
-type Row = { workspaceId: string; agentId: string; description: string; instructions: string; tools: unknown; model: string | null; createdAt: Date; updatedAt: Date };
+type Row = {
+  workspaceId: string;
+  agentId: string;
+  description: string;
+  instructions: string;
+  tools: unknown;
+  model: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 /** A stored list read defensively: anything but a list of strings reads as absent (the default tools). */
 const toolsOf = (value: unknown): string[] | undefined =>
@@ -38,7 +47,12 @@ export async function listAgentDefinitions({ workspaceId }: { workspaceId: strin
   return (await db.agentDefinition.findMany({ where: { workspaceId }, orderBy: { agentId: "asc" } })).map(toDefinition);
 }
 
-export type AgentDefinitionInput = { description: string; instructions: string; tools?: string[] | null; model?: string | null };
+export type AgentDefinitionInput = {
+  description: string;
+  instructions: string;
+  tools?: string[] | null;
+  model?: string | null;
+};
 
 /**
  * "limit" when the workspace has `max` definitions already (counted under its lock, so concurrent creates cannot pass
@@ -54,7 +68,9 @@ export async function createAgentDefinition({
 }: AgentDefinitionInput & { workspaceId: string; id: string; max: number }): Promise<AgentDefinition | "limit"> {
   return lockedTransaction(`agents:${workspaceId}`, async (tx) => {
     if ((await tx.agentDefinition.count({ where: { workspaceId } })) >= max) return "limit" as const;
-    const row = await tx.agentDefinition.create({ data: { workspaceId, agentId: id, ...fields, tools: tools ?? undefined, model: model ?? null } });
+    const row = await tx.agentDefinition.create({
+      data: { workspaceId, agentId: id, ...fields, tools: tools ?? undefined, model: model ?? null },
+    });
     return toDefinition(row);
   });
 }
@@ -70,7 +86,8 @@ export async function updateAgentDefinition({
 }: Partial<AgentDefinitionInput> & { workspaceId: string; id: string }): Promise<AgentDefinition | null> {
   const db = await getDb();
   // A JSON column is set to SQL NULL by statement (Prisma's DbNull differs per generated client).
-  if (tools === null) await db.$executeRaw`UPDATE "AgentDefinition" SET "tools" = NULL WHERE "workspaceId" = ${workspaceId} AND "agentId" = ${id}`;
+  if (tools === null)
+    await db.$executeRaw`UPDATE "AgentDefinition" SET "tools" = NULL WHERE "workspaceId" = ${workspaceId} AND "agentId" = ${id}`;
   const rows = await db.agentDefinition.updateManyAndReturn({
     where: { workspaceId, agentId: id },
     data: {
@@ -83,7 +100,13 @@ export async function updateAgentDefinition({
   return rows[0] ? toDefinition(rows[0]) : null;
 }
 
-export async function deleteAgentDefinition({ workspaceId, id }: { workspaceId: string; id: string }): Promise<boolean> {
+export async function deleteAgentDefinition({
+  workspaceId,
+  id,
+}: {
+  workspaceId: string;
+  id: string;
+}): Promise<boolean> {
   const db = await getDb();
   return (await db.agentDefinition.deleteMany({ where: { workspaceId, agentId: id } })).count > 0;
 }

@@ -6,7 +6,17 @@ import { getDb } from "./client.ts";
  * anywhere: each undefined when there are fewer. A limit of n is reached when the n-th newest failure is inside the
  * window.
  */
-export async function nthNewestFailures({ key, since, nth, nthTotal }: { key: string; since: Date; nth: number; nthTotal: number }) {
+export async function nthNewestFailures({
+  key,
+  since,
+  nth,
+  nthTotal,
+}: {
+  key: string;
+  since: Date;
+  nth: number;
+  nthTotal: number;
+}) {
   const db = await getDb();
   const select = { at: true } as const;
   const [byKey, total] = await Promise.all([
@@ -17,9 +27,22 @@ export async function nthNewestFailures({ key, since, nth, nthTotal }: { key: st
 }
 
 /** Records one failure and forgets those older than `forgetBefore` (no limit looks at them again). */
-export async function addFailure({ key, account, at, forgetBefore }: { key: string; account: string; at: Date; forgetBefore: Date }): Promise<void> {
+export async function addFailure({
+  key,
+  account,
+  at,
+  forgetBefore,
+}: {
+  key: string;
+  account: string;
+  at: Date;
+  forgetBefore: Date;
+}): Promise<void> {
   const db = await getDb();
-  await db.$transaction([db.authFailure.create({ data: { key, account, at } }), db.authFailure.deleteMany({ where: { at: { lte: forgetBefore } } })]);
+  await db.$transaction([
+    db.authFailure.create({ data: { key, account, at } }),
+    db.authFailure.deleteMany({ where: { at: { lte: forgetBefore } } }),
+  ]);
 }
 
 /** Forgets the failures from `key` at `account` (a right password or token from there for that account). */

@@ -29,16 +29,27 @@ const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
  */
 export type StateMove = {
   watched: (state: unknown) => string[];
-  move: (state: unknown, archivedIds: ReadonlySet<string>, restored?: ArchivedBranch) => { state: object; carried?: unknown };
+  move: (
+    state: unknown,
+    archivedIds: ReadonlySet<string>,
+    restored?: ArchivedBranch,
+  ) => { state: object; carried?: unknown };
 };
 
 export type BranchFailure = "no-message" | "not-person" | "no-branch";
 
 export async function listBranches({ conversationId }: { conversationId: string }): Promise<BranchRecord[]> {
   const db = await getDb();
-  const rows = await db.messageBranch.findMany({ where: { conversationId }, select: { anchorId: true, ordinal: true, archived: true } });
+  const rows = await db.messageBranch.findMany({
+    where: { conversationId },
+    select: { anchorId: true, ordinal: true, archived: true },
+  });
   // Only whether each is archived matters here: the archived records are not parsed.
-  return rows.map((r) => ({ anchorId: r.anchorId, ordinal: r.ordinal, archived: r.archived === null ? null : { messages: [], nested: [] } }));
+  return rows.map((r) => ({
+    anchorId: r.anchorId,
+    ordinal: r.ordinal,
+    archived: r.archived === null ? null : { messages: [], nested: [] },
+  }));
 }
 
 /** Moves the active messages from position `from` on to ArchivedMessage under `key`, the last ones first. */
@@ -85,13 +96,24 @@ async function restoreRows(db: Db, conversationId: string, key: string): Promise
 
 async function positionAfterAnchor(db: Db | Tx, conversationId: string, anchorId: string): Promise<number | null> {
   if (anchorId === START_ANCHOR) return 0;
-  const anchor = await db.message.findUnique({ where: { conversationId_id: { conversationId, id: anchorId } }, select: { position: true } });
+  const anchor = await db.message.findUnique({
+    where: { conversationId_id: { conversationId, id: anchorId } },
+    select: { position: true },
+  });
   return anchor ? anchor.position + 1 : null;
 }
 
-async function storeArchived(tx: Tx, conversationId: string, anchorId: string, ordinal: number, archived: ArchivedBranch | null): Promise<void> {
+async function storeArchived(
+  tx: Tx,
+  conversationId: string,
+  anchorId: string,
+  ordinal: number,
+  archived: ArchivedBranch | null,
+): Promise<void> {
   await tx.messageBranch.deleteMany({ where: { conversationId, anchorId, ordinal } });
-  await tx.messageBranch.create({ data: { conversationId, anchorId, ordinal, ...(archived ? { archived: stored(archived) } : {}) } });
+  await tx.messageBranch.create({
+    data: { conversationId, anchorId, ordinal, ...(archived ? { archived: stored(archived) } : {}) },
+  });
 }
 
 /** The stored JSON of an archived alternative: its key (or, as archived before keys, its messages) and the rest. */
@@ -99,7 +121,11 @@ function stored(archived: ArchivedBranch): object {
   const { key, messages, nested, compression } = archived;
   return {
     ...(key !== undefined ? { key } : { messages }),
-    nested: nested.map((r) => ({ anchorId: r.anchorId, ordinal: r.ordinal, archived: r.archived && stored(r.archived) })),
+    nested: nested.map((r) => ({
+      anchorId: r.anchorId,
+      ordinal: r.ordinal,
+      archived: r.archived && stored(r.archived),
+    })),
     ...(compression !== undefined ? { compression } : {}),
   };
 }
@@ -110,29 +136,62 @@ function stored(archived: ArchivedBranch): object {
  * more so that every history cache sees the change). The archived alternative, carrying its nested ones and its
  * compression.
  */
-async function settleArchived(tx: Tx, conversationId: string, key: string, move: StateMove, restored?: ArchivedBranch, added = 0) {
+async function settleArchived(
+  tx: Tx,
+  conversationId: string,
+  key: string,
+  move: StateMove,
+  restored?: ArchivedBranch,
+  added = 0,
+) {
   const records = await tx.messageBranch.findMany({ where: { conversationId } });
   const anchors = [...new Set(records.map((r) => r.anchorId).filter((a) => a !== START_ANCHOR))];
   const archivedAnchors = anchors.length
-    ? new Set((await tx.archivedMessage.findMany({ where: { conversationId, branchKey: key, id: { in: anchors } }, select: { id: true } })).map((m) => m.id))
+    ? new Set(
+        (
+          await tx.archivedMessage.findMany({
+            where: { conversationId, branchKey: key, id: { in: anchors } },
+            select: { id: true },
+          })
+        ).map((m) => m.id),
+      )
     : new Set<string>();
   const nestedRows = records.filter((r) => archivedAnchors.has(r.anchorId));
-  if (nestedRows.length) await tx.messageBranch.deleteMany({ where: { conversationId, anchorId: { in: [...archivedAnchors] } } });
+  if (nestedRows.length)
+    await tx.messageBranch.deleteMany({ where: { conversationId, anchorId: { in: [...archivedAnchors] } } });
   // A record whose stored alternative cannot be read is dropped (as it would be restored as nothing).
   const nested = nestedRows.flatMap((r): BranchRecord[] => {
     if (r.archived === null) return [{ anchorId: r.anchorId, ordinal: r.ordinal, archived: null }];
     const archived = parseArchived(r.archived);
     return archived ? [{ anchorId: r.anchorId, ordinal: r.ordinal, archived }] : [];
   });
-  const conversation = await tx.conversation.findUnique({ where: { id: conversationId }, select: { agentState: true, messageSeq: true } });
+  const conversation = await tx.conversation.findUnique({
+    where: { id: conversationId },
+    select: { agentState: true, messageSeq: true },
+  });
   const state = conversation?.agentState ?? {};
   const watched = move.watched(state);
   const archivedIds = watched.length
-    ? new Set((await tx.archivedMessage.findMany({ where: { conversationId, branchKey: key, id: { in: watched } }, select: { id: true } })).map((m) => m.id))
+    ? new Set(
+        (
+          await tx.archivedMessage.findMany({
+            where: { conversationId, branchKey: key, id: { in: watched } },
+            select: { id: true },
+          })
+        ).map((m) => m.id),
+      )
     : new Set<string>();
   const { state: next, carried } = move.move(state, archivedIds, restored);
-  await tx.conversation.update({ where: { id: conversationId }, data: { agentState: next, messageSeq: { increment: added + 1 } } });
-  const archived: ArchivedBranch = { key, messages: [], nested, ...(carried !== undefined ? { compression: carried } : {}) };
+  await tx.conversation.update({
+    where: { id: conversationId },
+    data: { agentState: next, messageSeq: { increment: added + 1 } },
+  });
+  const archived: ArchivedBranch = {
+    key,
+    messages: [],
+    nested,
+    ...(carried !== undefined ? { compression: carried } : {}),
+  };
   return { archived, nextPosition: conversation?.messageSeq ?? 0 };
 }
 
@@ -152,7 +211,14 @@ type Move = {
 
 function parseMove(value: unknown): Move | null {
   const m = value as Partial<Move> | null;
-  if (typeof m !== "object" || m === null || typeof m.from !== "number" || typeof m.key !== "string" || typeof m.anchorId !== "string") return null;
+  if (
+    typeof m !== "object" ||
+    m === null ||
+    typeof m.from !== "number" ||
+    typeof m.key !== "string" ||
+    typeof m.anchorId !== "string"
+  )
+    return null;
   return {
     from: m.from,
     key: m.key,
@@ -167,20 +233,40 @@ function parseMove(value: unknown): Move | null {
 async function runMove(db: Db, conversationId: string, move: Move, stateMove: StateMove): Promise<void> {
   if (move.phase === "archive") {
     await archiveRows(db, conversationId, move.from, move.key);
-    if (move.restoreKey !== undefined) await db.conversation.update({ where: { id: conversationId }, data: { branchMove: { ...move, phase: "restore" } } });
+    if (move.restoreKey !== undefined)
+      await db.conversation.update({
+        where: { id: conversationId },
+        data: { branchMove: { ...move, phase: "restore" } },
+      });
   }
   if (move.restoreKey !== undefined) await restoreRows(db, conversationId, move.restoreKey);
   await db.$transaction(async (tx) => {
-    const records = await tx.messageBranch.findMany({ where: { conversationId, anchorId: move.anchorId }, select: { ordinal: true, archived: true } });
+    const records = await tx.messageBranch.findMany({
+      where: { conversationId, anchorId: move.anchorId },
+      select: { ordinal: true, archived: true },
+    });
     const active = records.find((r) => r.archived === null);
     const target = move.ordinal === undefined ? undefined : records.find((r) => r.ordinal === move.ordinal);
     const restoring = (target?.archived != null ? parseArchived(target.archived) : null) ?? undefined;
-    const { archived, nextPosition } = await settleArchived(tx, conversationId, move.key, stateMove, restoring, restoring?.messages.length ?? 0);
+    const { archived, nextPosition } = await settleArchived(
+      tx,
+      conversationId,
+      move.key,
+      stateMove,
+      restoring,
+      restoring?.messages.length ?? 0,
+    );
     if (move.ordinal === undefined) {
       // An edit: the archived alternative keeps the active one's ordinal; a new, empty one follows.
       const activeOrdinal = active?.ordinal ?? 1;
       await storeArchived(tx, conversationId, move.anchorId, activeOrdinal, archived);
-      await storeArchived(tx, conversationId, move.anchorId, Math.max(activeOrdinal, ...records.map((r) => r.ordinal)) + 1, null);
+      await storeArchived(
+        tx,
+        conversationId,
+        move.anchorId,
+        Math.max(activeOrdinal, ...records.map((r) => r.ordinal)) + 1,
+        null,
+      );
     } else {
       if (active) await storeArchived(tx, conversationId, move.anchorId, active.ordinal, archived);
       // An alternative archived before ArchivedMessage existed holds its messages: they take the next positions.
@@ -198,7 +284,8 @@ async function runMove(db: Db, conversationId: string, move: Move, stateMove: St
           })),
         });
       }
-      for (const r of restoring?.nested ?? []) await storeArchived(tx, conversationId, r.anchorId, r.ordinal, r.archived);
+      for (const r of restoring?.nested ?? [])
+        await storeArchived(tx, conversationId, r.anchorId, r.ordinal, r.archived);
       await storeArchived(tx, conversationId, move.anchorId, move.ordinal, null);
     }
     await tx.$executeRaw`UPDATE "Conversation" SET "branchMove" = NULL WHERE "id" = ${conversationId}`;
@@ -220,7 +307,13 @@ export async function hasUnfinishedBranchMove({ conversationId }: { conversation
 }
 
 /** Finishes an edit or switch cut short by a dying server. The caller holds the conversation's reply lock. */
-export async function finishBranchMove({ conversationId, move }: { conversationId: string; move: StateMove }): Promise<boolean> {
+export async function finishBranchMove({
+  conversationId,
+  move,
+}: {
+  conversationId: string;
+  move: StateMove;
+}): Promise<boolean> {
   const db = await getDb();
   const row = await db.conversation.findUnique({ where: { id: conversationId }, select: { branchMove: true } });
   const unfinished = parseMove(row?.branchMove ?? null);
@@ -234,13 +327,28 @@ export async function finishBranchMove({ conversationId, move }: { conversationI
  * empty active alternative follows the same anchor (the caller appends the new message to it). The anchor, or why not.
  * The caller holds the conversation's reply lock.
  */
-export async function branchForEdit({ conversationId, messageId, move }: { conversationId: string; messageId: string; move: StateMove }): Promise<{ anchorId: string } | BranchFailure> {
+export async function branchForEdit({
+  conversationId,
+  messageId,
+  move,
+}: {
+  conversationId: string;
+  messageId: string;
+  move: StateMove;
+}): Promise<{ anchorId: string } | BranchFailure> {
   const db = await getDb();
   await finishBranchMove({ conversationId, move });
-  const edited = await db.message.findUnique({ where: { conversationId_id: { conversationId, id: messageId } }, select: { position: true, role: true } });
+  const edited = await db.message.findUnique({
+    where: { conversationId_id: { conversationId, id: messageId } },
+    select: { position: true, role: true },
+  });
   if (!edited) return "no-message";
   if (edited.role !== "user") return "not-person";
-  const before = await db.message.findFirst({ where: { conversationId, position: { lt: edited.position } }, orderBy: { position: "desc" }, select: { id: true } });
+  const before = await db.message.findFirst({
+    where: { conversationId, position: { lt: edited.position } },
+    orderBy: { position: "desc" },
+    select: { id: true },
+  });
   const anchorId = before?.id ?? START_ANCHOR;
   await startMove(db, conversationId, { from: edited.position, key: randomUUID(), phase: "archive", anchorId }, move);
   return { anchorId };
@@ -251,15 +359,34 @@ export async function branchForEdit({ conversationId, messageId, move }: { conve
  * alternative, and a new, empty active one follows it (the caller appends the new reply). False when nothing follows
  * it (nothing to keep). The caller holds the conversation's reply lock.
  */
-export async function branchForRetry({ conversationId, messageId, move }: { conversationId: string; messageId: string; move: StateMove }): Promise<boolean | BranchFailure> {
+export async function branchForRetry({
+  conversationId,
+  messageId,
+  move,
+}: {
+  conversationId: string;
+  messageId: string;
+  move: StateMove;
+}): Promise<boolean | BranchFailure> {
   const db = await getDb();
   await finishBranchMove({ conversationId, move });
-  const anchor = await db.message.findUnique({ where: { conversationId_id: { conversationId, id: messageId } }, select: { position: true, role: true } });
+  const anchor = await db.message.findUnique({
+    where: { conversationId_id: { conversationId, id: messageId } },
+    select: { position: true, role: true },
+  });
   if (!anchor) return "no-message";
   if (anchor.role !== "user") return "not-person";
-  const next = await db.message.findFirst({ where: { conversationId, position: { gt: anchor.position } }, select: { id: true } });
+  const next = await db.message.findFirst({
+    where: { conversationId, position: { gt: anchor.position } },
+    select: { id: true },
+  });
   if (!next) return false;
-  await startMove(db, conversationId, { from: anchor.position + 1, key: randomUUID(), phase: "archive", anchorId: messageId }, move);
+  await startMove(
+    db,
+    conversationId,
+    { from: anchor.position + 1, key: randomUUID(), phase: "archive", anchorId: messageId },
+    move,
+  );
   return true;
 }
 
@@ -280,12 +407,26 @@ export async function switchBranch({
 }): Promise<"switched" | "already" | BranchFailure> {
   const db = await getDb();
   await finishBranchMove({ conversationId, move });
-  const target = await db.messageBranch.findUnique({ where: { conversationId_anchorId_ordinal: { conversationId, anchorId, ordinal } } });
+  const target = await db.messageBranch.findUnique({
+    where: { conversationId_anchorId_ordinal: { conversationId, anchorId, ordinal } },
+  });
   if (!target) return "no-branch";
   if (target.archived === null) return "already";
   const from = await positionAfterAnchor(db, conversationId, anchorId);
   if (from === null) return "no-branch";
   const restoreKey = parseArchived(target.archived)?.key;
-  await startMove(db, conversationId, { from, key: randomUUID(), phase: "archive", anchorId, ordinal, ...(restoreKey !== undefined ? { restoreKey } : {}) }, move);
+  await startMove(
+    db,
+    conversationId,
+    {
+      from,
+      key: randomUUID(),
+      phase: "archive",
+      anchorId,
+      ordinal,
+      ...(restoreKey !== undefined ? { restoreKey } : {}),
+    },
+    move,
+  );
   return "switched";
 }

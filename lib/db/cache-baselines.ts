@@ -4,7 +4,11 @@ import { getDb, sqliteDirect } from "./client.ts";
 
 export type StoredCacheBaseline = { version: string; data: unknown };
 
-export async function getCacheBaseline({ conversationId }: { conversationId: string }): Promise<StoredCacheBaseline | null> {
+export async function getCacheBaseline({
+  conversationId,
+}: {
+  conversationId: string;
+}): Promise<StoredCacheBaseline | null> {
   const db = await getDb();
   return db.cacheBaseline.findUnique({ where: { conversationId }, select: { version: true, data: true } });
 }
@@ -19,9 +23,22 @@ export async function getCacheBaselineVersion({ conversationId }: { conversation
 }
 
 /** Writes the baseline (fails when the conversation is gone: it was deleted while its reply ran). */
-export async function putCacheBaseline({ conversationId, version, data }: { conversationId: string; version: string; data: object }): Promise<void> {
+export async function putCacheBaseline({
+  conversationId,
+  version,
+  data,
+}: {
+  conversationId: string;
+  version: string;
+  data: object;
+}): Promise<void> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) return direct.putCacheBaseline(conversationId, version, data);
-  await db.cacheBaseline.upsert({ where: { conversationId }, create: { conversationId, version, data }, update: { version, data }, select: { conversationId: true } });
+  await db.cacheBaseline.upsert({
+    where: { conversationId },
+    create: { conversationId, version, data },
+    update: { version, data },
+    select: { conversationId: true },
+  });
 }

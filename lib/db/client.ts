@@ -28,7 +28,11 @@ type Connection = BetterSqlite3.Database;
 
 function isConnection(value: unknown): value is Connection {
   const candidate = value as Partial<Connection> | null;
-  return typeof candidate?.prepare === "function" && typeof candidate.transaction === "function" && typeof candidate.inTransaction === "boolean";
+  return (
+    typeof candidate?.prepare === "function" &&
+    typeof candidate.transaction === "function" &&
+    typeof candidate.inTransaction === "boolean"
+  );
 }
 
 /**
@@ -59,7 +63,10 @@ async function createDb(url: string, holder: Holder): Promise<Db> {
       import("@prisma/adapter-pg"),
       import("./generated/postgresql/client.ts"),
     ]);
-    const client = new pg.PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }), transactionOptions: TRANSACTION_OPTIONS });
+    const client = new pg.PrismaClient({
+      adapter: new PrismaPg({ connectionString: url, max: 10 }),
+      transactionOptions: TRANSACTION_OPTIONS,
+    });
     return client as unknown as Db;
   }
   const file = url.replace(/^file:/, "");

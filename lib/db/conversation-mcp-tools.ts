@@ -15,7 +15,11 @@ function listOf(data: unknown): unknown[] {
   }
 }
 
-export async function getConversationMcpTools({ conversationId }: { conversationId: string }): Promise<unknown[] | null> {
+export async function getConversationMcpTools({
+  conversationId,
+}: {
+  conversationId: string;
+}): Promise<unknown[] | null> {
   const db = await getDb();
   const row = await db.conversationMcpTools.findUnique({ where: { conversationId }, select: { data: true } });
   return row ? listOf(row.data) : null;
@@ -32,15 +36,24 @@ export type McpToolsLeftOut = {
 };
 
 /** Stores the list unless the conversation has one already (another reply or instance was first); returns the stored one. */
-export async function fixConversationMcpTools({ conversationId, data, leftOut, leftOutTold = false }: { conversationId: string; data: unknown[] } & McpToolsLeftOut): Promise<unknown[]> {
+export async function fixConversationMcpTools({
+  conversationId,
+  data,
+  leftOut,
+  leftOutTold = false,
+}: { conversationId: string; data: unknown[] } & McpToolsLeftOut): Promise<unknown[]> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) {
-    if (direct.createConversationMcpTools(conversationId, JSON.stringify(data), leftOutText(leftOut), leftOutTold)) return data;
+    if (direct.createConversationMcpTools(conversationId, JSON.stringify(data), leftOutText(leftOut), leftOutTold))
+      return data;
     return (await getConversationMcpTools({ conversationId })) ?? data;
   }
   try {
-    await db.conversationMcpTools.create({ data: { conversationId, data: JSON.stringify(data), leftOut: leftOutText(leftOut), leftOutTold }, select: { conversationId: true } });
+    await db.conversationMcpTools.create({
+      data: { conversationId, data: JSON.stringify(data), leftOut: leftOutText(leftOut), leftOutTold },
+      select: { conversationId: true },
+    });
     return data;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -48,20 +61,38 @@ export async function fixConversationMcpTools({ conversationId, data, leftOut, l
   return (await getConversationMcpTools({ conversationId })) ?? data;
 }
 
-export type ConversationMcpToolsRow = { data: unknown[]; revision: number; stale: boolean; toldChanges: string | null; leftOut: unknown[]; leftOutTold: boolean };
+export type ConversationMcpToolsRow = {
+  data: unknown[];
+  revision: number;
+  stale: boolean;
+  toldChanges: string | null;
+  leftOut: unknown[];
+  leftOutTold: boolean;
+};
 
 const ROW = { data: true, revision: true, stale: true, toldChanges: true, leftOut: true, leftOutTold: true } as const;
 
 /** The list with its revision, whether a compression asked for it to be made again, the changes last told and what it left out. */
-export async function getConversationMcpToolsRow({ conversationId }: { conversationId: string }): Promise<ConversationMcpToolsRow | null> {
+export async function getConversationMcpToolsRow({
+  conversationId,
+}: {
+  conversationId: string;
+}): Promise<ConversationMcpToolsRow | null> {
   const db = await getDb();
   const direct = sqliteDirect();
-  const row = direct ? direct.conversationMcpTools(conversationId) : await db.conversationMcpTools.findUnique({ where: { conversationId }, select: ROW });
+  const row = direct
+    ? direct.conversationMcpTools(conversationId)
+    : await db.conversationMcpTools.findUnique({ where: { conversationId }, select: ROW });
   return row ? { ...row, data: listOf(row.data), leftOut: listOf(row.leftOut ?? "[]") } : null;
 }
 
 /** The list made again: its revision goes up (one cache break by choice) and nothing is pending or told any more. */
-export async function replaceConversationMcpTools({ conversationId, data, leftOut, leftOutTold = false }: { conversationId: string; data: unknown[] } & McpToolsLeftOut): Promise<number> {
+export async function replaceConversationMcpTools({
+  conversationId,
+  data,
+  leftOut,
+  leftOutTold = false,
+}: { conversationId: string; data: unknown[] } & McpToolsLeftOut): Promise<number> {
   const db = await getDb();
   const text = JSON.stringify(data);
   const left = { leftOut: leftOutText(leftOut), leftOutTold };
@@ -81,12 +112,22 @@ export async function markConversationMcpToolsStale({ conversationId }: { conver
 }
 
 /** The agent was told which tools its list left out. */
-export async function setConversationMcpToolsLeftOutTold({ conversationId }: { conversationId: string }): Promise<void> {
+export async function setConversationMcpToolsLeftOutTold({
+  conversationId,
+}: {
+  conversationId: string;
+}): Promise<void> {
   const db = await getDb();
   await db.conversationMcpTools.updateMany({ where: { conversationId }, data: { leftOutTold: true } });
 }
 
-export async function setConversationMcpToolsTold({ conversationId, toldChanges }: { conversationId: string; toldChanges: string }): Promise<void> {
+export async function setConversationMcpToolsTold({
+  conversationId,
+  toldChanges,
+}: {
+  conversationId: string;
+  toldChanges: string;
+}): Promise<void> {
   const db = await getDb();
   await db.conversationMcpTools.updateMany({ where: { conversationId }, data: { toldChanges } });
 }

@@ -22,7 +22,16 @@ export type ConversationRecord = ConversationSummary & {
 
 function toRecord(row: ConversationRow): ConversationRecord {
   const mode = isConversationMode(row.mode) ? row.mode : "build";
-  return { ...toConversationSummary(row), settings: row.settings ?? {}, agentState: row.agentState ?? {}, mode, messageSeq: row.messageSeq, model: row.model ?? null, parentId: row.parentId ?? null, ownerId: row.ownerId ?? null };
+  return {
+    ...toConversationSummary(row),
+    settings: row.settings ?? {},
+    agentState: row.agentState ?? {},
+    mode,
+    messageSeq: row.messageSeq,
+    model: row.model ?? null,
+    parentId: row.parentId ?? null,
+    ownerId: row.ownerId ?? null,
+  };
 }
 
 /**
@@ -33,19 +42,46 @@ export async function listConversations({
   workspaceId,
   archived = false,
   ownerId,
-}: { workspaceId?: string; archived?: boolean | "any"; ownerId?: string } = {}): Promise<ConversationSummary[]> {
+}: {
+  workspaceId?: string;
+  archived?: boolean | "any";
+  ownerId?: string;
+} = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
     // A subagent's conversation is reached through its parent, never listed.
-    where: { parentId: null, ...(workspaceId === undefined ? {} : { workspaceId }), ...(ownerId === undefined ? {} : { ownerId }), ...(archived === "any" ? {} : { archived }) },
+    where: {
+      parentId: null,
+      ...(workspaceId === undefined ? {} : { workspaceId }),
+      ...(ownerId === undefined ? {} : { ownerId }),
+      ...(archived === "any" ? {} : { archived }),
+    },
     orderBy: [{ pinned: "desc" }, { updatedAt: "desc" }, { id: "asc" }],
-    select: { id: true, workspaceId: true, title: true, createdAt: true, updatedAt: true, pinned: true, archived: true },
+    select: {
+      id: true,
+      workspaceId: true,
+      title: true,
+      createdAt: true,
+      updatedAt: true,
+      pinned: true,
+      archived: true,
+    },
   });
   return rows.map(toConversationSummary);
 }
 
 /** Pins/unpins and archives/unarchives the conversation, keeping its place in time; false when it does not exist. */
-export async function setConversationFlags({ id, pinned, archived, updatedAt }: { id: string; pinned?: boolean; archived?: boolean; updatedAt: Date }): Promise<boolean> {
+export async function setConversationFlags({
+  id,
+  pinned,
+  archived,
+  updatedAt,
+}: {
+  id: string;
+  pinned?: boolean;
+  archived?: boolean;
+  updatedAt: Date;
+}): Promise<boolean> {
   const db = await getDb();
   const result = await db.conversation.updateMany({
     where: { id },
@@ -91,12 +127,24 @@ export async function ensureConversation({
   // same conversation both end up with the one row.
   const existing = await db.conversation.findUnique({ where: { id } });
   if (existing) return { ...toRecord(existing), created: false };
-  const row = await db.conversation.upsert({ where: { id }, create: { id, settings: settings ?? {}, mode, workspaceId, model, ownerId }, update: {} });
+  const row = await db.conversation.upsert({
+    where: { id },
+    create: { id, settings: settings ?? {}, mode, workspaceId, model, ownerId },
+    update: {},
+  });
   return { ...toRecord(row), created: row.messageSeq === 0 };
 }
 
 /** Renames the conversation and/or replaces its settings; false when it does not exist. */
-export async function updateConversation({ id, title, settings }: { id: string; title?: string; settings?: object }): Promise<boolean> {
+export async function updateConversation({
+  id,
+  title,
+  settings,
+}: {
+  id: string;
+  title?: string;
+  settings?: object;
+}): Promise<boolean> {
   const db = await getDb();
   const result = await db.conversation.updateMany({
     where: { id },
@@ -134,7 +182,11 @@ const STATE_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
  * replaced whole), without reading it: a state that is not an object counts as empty. The keys are checked names,
  * written into the text; the values are parameters (SQLite: one per key, then the time and the id).
  */
-export function mergeAgentStateSql(dialect: "postgres" | "sqlite", set: readonly string[], unset: readonly string[]): string {
+export function mergeAgentStateSql(
+  dialect: "postgres" | "sqlite",
+  set: readonly string[],
+  unset: readonly string[],
+): string {
   const bad = [...set, ...unset].find((k) => !STATE_KEY.test(k));
   if (bad !== undefined) throw new Error(`Not a harness state key: ${JSON.stringify(bad)}`);
   if (dialect === "postgres") {
@@ -148,17 +200,43 @@ export function mergeAgentStateSql(dialect: "postgres" | "sqlite", set: readonly
 }
 
 /** Merges `set` into the harness state and removes the `unset` keys, in one statement (no read, so no lost update). */
-export async function mergeAgentState({ id, set, unset = [] }: { id: string; set: Record<string, unknown>; unset?: readonly string[] }): Promise<void> {
+export async function mergeAgentState({
+  id,
+  set,
+  unset = [],
+}: {
+  id: string;
+  set: Record<string, unknown>;
+  unset?: readonly string[];
+}): Promise<void> {
   const keys = Object.keys(set);
   const direct = sqliteDirect();
-  if (direct) return direct.mergeAgentState(id, mergeAgentStateSql("sqlite", keys, unset), keys.map((k) => JSON.stringify(set[k])));
+  if (direct)
+    return direct.mergeAgentState(
+      id,
+      mergeAgentStateSql("sqlite", keys, unset),
+      keys.map((k) => JSON.stringify(set[k])),
+    );
   const db = await getDb();
-  if (isPostgresUrl(databaseUrl())) await db.$executeRawUnsafe(mergeAgentStateSql("postgres", keys, unset), JSON.stringify(set), new Date(), id);
-  else await db.$executeRawUnsafe(mergeAgentStateSql("sqlite", keys, unset), ...keys.map((k) => JSON.stringify(set[k])), new Date().toISOString().replace("Z", "+00:00"), id);
+  if (isPostgresUrl(databaseUrl()))
+    await db.$executeRawUnsafe(mergeAgentStateSql("postgres", keys, unset), JSON.stringify(set), new Date(), id);
+  else
+    await db.$executeRawUnsafe(
+      mergeAgentStateSql("sqlite", keys, unset),
+      ...keys.map((k) => JSON.stringify(set[k])),
+      new Date().toISOString().replace("Z", "+00:00"),
+      id,
+    );
 }
 
 /** Deletes the conversation (only while it has never held a message, with `onlyIfEmpty`); true when it did. */
-export async function deleteConversation({ id, onlyIfEmpty = false }: { id: string; onlyIfEmpty?: boolean }): Promise<boolean> {
+export async function deleteConversation({
+  id,
+  onlyIfEmpty = false,
+}: {
+  id: string;
+  onlyIfEmpty?: boolean;
+}): Promise<boolean> {
   const db = await getDb();
   const result = await db.conversation.deleteMany({ where: { id, ...(onlyIfEmpty ? { messageSeq: 0 } : {}) } });
   forgetHistory(id);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../chat-message.ts";
 import { sharedCacheSizes } from "../bounded-map.ts";
-import { cachedHistory, forgetHistory, HISTORY_CACHE_MAX_BYTES, historyAppended, historySettled, rememberHistory } from "./history-cache.ts";
+import {
+  cachedHistory,
+  forgetHistory,
+  HISTORY_CACHE_MAX_BYTES,
+  historyAppended,
+  historySettled,
+  rememberHistory,
+} from "./history-cache.ts";
 
 const message = (id: string, status?: "streaming"): ChatMessage => ({
   id,
@@ -29,7 +36,12 @@ describe("history cache", () => {
     historyAppended("b", message("2"), 1);
     historyAppended("b", { ...message("r", "streaming"), role: "assistant" }, 2);
     expect(cachedHistory("b", v(3))).toBeUndefined(); // the reply is not settled yet
-    historySettled("b", { id: "r", parts: [{ type: "text", text: "done" }], metadata: { model: "m" }, status: "complete" });
+    historySettled("b", {
+      id: "r",
+      parts: [{ type: "text", text: "done" }],
+      metadata: { model: "m" },
+      status: "complete",
+    });
     expect(cachedHistory("b", v(3))?.at(-1)).toEqual({
       id: "r",
       role: "assistant",

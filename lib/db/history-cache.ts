@@ -55,7 +55,10 @@ function store(conversationId: string, entry: Entry): void {
     held += e.messages.length;
     attached += e.attachmentBytes;
   }
-  while ((held > MAX_MESSAGES && entries.size > 1) || (attached > HISTORY_CACHE_MAX_ATTACHMENT_BYTES && entries.size > 0)) {
+  while (
+    (held > MAX_MESSAGES && entries.size > 1) ||
+    (attached > HISTORY_CACHE_MAX_ATTACHMENT_BYTES && entries.size > 0)
+  ) {
     const oldest = entries.keys().next().value as string;
     const evicted = entries.peek(oldest)!;
     held -= evicted.messages.length;
@@ -66,7 +69,8 @@ function store(conversationId: string, entry: Entry): void {
 
 export function cachedHistory(conversationId: string, version: Version): ChatMessage[] | undefined {
   const entry = entries.get(conversationId);
-  if (!entry || entry.pending || entry.messageSeq !== version.messageSeq || entry.createdAt !== version.createdAt) return undefined;
+  if (!entry || entry.pending || entry.messageSeq !== version.messageSeq || entry.createdAt !== version.createdAt)
+    return undefined;
   return entry.messages.slice();
 }
 
@@ -106,7 +110,12 @@ export function historySettled(
   const pending = entry?.pending;
   if (!entry || !pending || pending.id !== id) return void entries.delete(conversationId);
   const createdAt = pending.metadata?.createdAt;
-  const settled: ChatMessage = { id, role: pending.role, parts, metadata: { ...metadata, createdAt, ...(status === "complete" ? {} : { status }) } };
+  const settled: ChatMessage = {
+    id,
+    role: pending.role,
+    parts,
+    metadata: { ...metadata, createdAt, ...(status === "complete" ? {} : { status }) },
+  };
   entry.messages.push(settled);
   entry.messageSeq += 1;
   entry.pending = undefined;

@@ -32,7 +32,11 @@ export async function writeImportedConversations(imports: readonly ImportedRows[
   if (await sqliteDirect()?.importConversations(imports)) return;
   const db = await getDb();
   const postgres = isPostgresUrl(databaseUrl());
-  const json = postgres ? await Promise.all(imports.map(async (rows) => ({ messages: await jsonArray(rows.messages), tasks: await jsonArray(rows.tasks) }))) : [];
+  const json = postgres
+    ? await Promise.all(
+        imports.map(async (rows) => ({ messages: await jsonArray(rows.messages), tasks: await jsonArray(rows.tasks) })),
+      )
+    : [];
   await db.$transaction(async (tx) => {
     for (const [i, { conversation, messages, tasks, planVersions }] of imports.entries()) {
       const id = conversation.id;

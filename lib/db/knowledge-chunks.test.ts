@@ -21,7 +21,9 @@ describe("knowledgeChunks", () => {
   });
 
   it("keeps every line's number, across chunks and with \\n, \\r\\n and \\r endings", () => {
-    const lines = Array.from({ length: 5_000 }, (_, i) => (i % 3 === 0 ? "" : `line ${i + 1} of ${i % 11 === 0 ? "zebra" : "text"}`));
+    const lines = Array.from({ length: 5_000 }, (_, i) =>
+      i % 3 === 0 ? "" : `line ${i + 1} of ${i % 11 === 0 ? "zebra" : "text"}`,
+    );
     for (const eol of ["\n", "\r\n", "\r"]) {
       const hits = found(lines.join(eol), ["zebra"]);
       const expected = lines.flatMap((l, i) => (l.includes("zebra") ? [`${i + 1}: ${l}`] : []));

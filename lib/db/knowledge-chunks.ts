@@ -68,7 +68,11 @@ export function knowledgeChunks(content: string): KnowledgeChunk[] {
 }
 
 /** A text as the search compares it: accents removed, lower-cased, compatibility forms folded. */
-const fold = (text: string) => text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 
 export type LineMatch = { line: number; text: string };
 
@@ -76,7 +80,11 @@ export type LineMatch = { line: number; text: string };
  * The lines of a chunk holding every word of `words` (or, with `anyWord`, one of them) as a whole word, in order.
  * `words` are letters and digits (lower-case); a piece of a long line counts as that line.
  */
-export function matchingLines(chunk: { firstLine: number; text: string }, words: readonly string[], anyWord: boolean): LineMatch[] {
+export function matchingLines(
+  chunk: { firstLine: number; text: string },
+  words: readonly string[],
+  anyWord: boolean,
+): LineMatch[] {
   const wanted = words.map(fold);
   const found: LineMatch[] = [];
   chunk.text.split(LINE_BREAK).forEach((text, i) => {

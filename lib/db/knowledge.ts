@@ -7,7 +7,12 @@ export type KnowledgeFile = KnowledgeFileInfo & { content: string };
 
 type Row = { path: string; bytes: number; tokens: number; updatedAt: Date; content?: string };
 
-const toInfo = (row: Row): KnowledgeFileInfo => ({ path: row.path, bytes: row.bytes, tokens: row.tokens, updatedAt: row.updatedAt.toISOString() });
+const toInfo = (row: Row): KnowledgeFileInfo => ({
+  path: row.path,
+  bytes: row.bytes,
+  tokens: row.tokens,
+  updatedAt: row.updatedAt.toISOString(),
+});
 
 /** Every file, by path, without contents. */
 export async function listKnowledge({ workspaceId }: { workspaceId: string }): Promise<KnowledgeFileInfo[]> {
@@ -20,7 +25,13 @@ export async function listKnowledge({ workspaceId }: { workspaceId: string }): P
   return rows.map(toInfo);
 }
 
-export async function getKnowledgeFile({ workspaceId, path }: { workspaceId: string; path: string }): Promise<KnowledgeFile | null> {
+export async function getKnowledgeFile({
+  workspaceId,
+  path,
+}: {
+  workspaceId: string;
+  path: string;
+}): Promise<KnowledgeFile | null> {
   const db = await getDb();
   const row = await db.knowledgeFile.findUnique({ where: { workspaceId_path: { workspaceId, path } } });
   return row ? { ...toInfo(row), content: row.content } : null;
@@ -54,7 +65,12 @@ const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
 async function deleteChunksInBatches(workspaceId: string, path: string, from = 0): Promise<void> {
   const db = await getDb();
   for (;;) {
-    const rows = await db.knowledgeChunk.findMany({ where: { workspaceId, path, seq: { gte: from } }, select: { seq: true }, orderBy: { seq: "asc" }, take: SQLITE_CHUNK_BATCH });
+    const rows = await db.knowledgeChunk.findMany({
+      where: { workspaceId, path, seq: { gte: from } },
+      select: { seq: true },
+      orderBy: { seq: "asc" },
+      take: SQLITE_CHUNK_BATCH,
+    });
     if (rows.length === 0) return;
     await db.knowledgeChunk.deleteMany({ where: { workspaceId, path, seq: { in: rows.map((r) => r.seq) } } });
     await yieldToOthers();
@@ -117,7 +133,13 @@ export async function putKnowledgeFile(file: {
         await db.knowledgeChunk.createMany({ data: batch });
       } catch (error) {
         // The file was deleted meanwhile (its chunks' foreign key): nothing left to index.
-        if (!(await db.knowledgeFile.findUnique({ where: { workspaceId_path: { workspaceId, path } }, select: { path: true } }))) break;
+        if (
+          !(await db.knowledgeFile.findUnique({
+            where: { workspaceId_path: { workspaceId, path } },
+            select: { path: true },
+          }))
+        )
+          break;
         throw error;
       }
     }
@@ -125,9 +147,16 @@ export async function putKnowledgeFile(file: {
   });
 }
 
-export async function deleteKnowledgeFile({ workspaceId, path }: { workspaceId: string; path: string }): Promise<boolean> {
+export async function deleteKnowledgeFile({
+  workspaceId,
+  path,
+}: {
+  workspaceId: string;
+  path: string;
+}): Promise<boolean> {
   const db = await getDb();
-  if (!isPostgresUrl(databaseUrl())) await oneAtATime(`${workspaceId}\u0000${path}`, () => deleteChunksInBatches(workspaceId, path));
+  if (!isPostgresUrl(databaseUrl()))
+    await oneAtATime(`${workspaceId}\u0000${path}`, () => deleteChunksInBatches(workspaceId, path));
   return (await db.knowledgeFile.deleteMany({ where: { workspaceId, path } })).count > 0;
 }
 
@@ -140,7 +169,12 @@ const MAX_CHUNKS_READ = 500;
 type ChunkRow = { path: string; firstLine: number | bigint; text: string };
 
 /** Chunks of the workspace's files holding the words (all, or any), best first, through the full-text index. */
-async function matchingChunks(workspaceId: string, words: readonly string[], anyWord: boolean, offset: number): Promise<ChunkRow[]> {
+async function matchingChunks(
+  workspaceId: string,
+  words: readonly string[],
+  anyWord: boolean,
+  offset: number,
+): Promise<ChunkRow[]> {
   const db = await getDb();
   if (isPostgresUrl(databaseUrl())) {
     const query = words.map((w) => `'${w}'`).join(anyWord ? " | " : " & ");

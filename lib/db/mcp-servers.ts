@@ -22,7 +22,8 @@ const stringRecord = (value: unknown): Record<string, string> =>
   value && typeof value === "object" && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"))
     : {};
-const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+const stringList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
 const toServer = (row: Row): McpServerRow => ({
   ...row,
@@ -39,7 +40,13 @@ export async function listMcpServers({ workspaceId }: { workspaceId: string }): 
   return (await db.mcpServer.findMany({ where: { workspaceId }, orderBy: { name: "asc" } })).map(toServer);
 }
 
-export async function getMcpServer({ workspaceId, name }: { workspaceId: string; name: string }): Promise<McpServerRow | null> {
+export async function getMcpServer({
+  workspaceId,
+  name,
+}: {
+  workspaceId: string;
+  name: string;
+}): Promise<McpServerRow | null> {
   const db = await getDb();
   const row = await db.mcpServer.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
   return row ? toServer(row) : null;
@@ -54,7 +61,12 @@ export type McpServerInput = {
 };
 
 /** "limit" when the workspace has `max` servers already; throws Prisma's P2002 when the name is taken. */
-export async function createMcpServer({ max, workspaceId, name, ...input }: McpServerInput & { workspaceId: string; name: string; max: number }): Promise<McpServerRow | "limit"> {
+export async function createMcpServer({
+  max,
+  workspaceId,
+  name,
+  ...input
+}: McpServerInput & { workspaceId: string; name: string; max: number }): Promise<McpServerRow | "limit"> {
   return lockedTransaction(`mcp-servers:${workspaceId}`, async (tx) => {
     if ((await tx.mcpServer.count({ where: { workspaceId } })) >= max) return "limit" as const;
     return toServer(await tx.mcpServer.create({ data: { workspaceId, name, ...input, headers: input.headers ?? {} } }));
@@ -65,7 +77,11 @@ export async function updateMcpServer({
   workspaceId,
   name,
   ...input
-}: Partial<McpServerInput> & { workspaceId: string; name: string; alwaysAllow?: string[] }): Promise<McpServerRow | null> {
+}: Partial<McpServerInput> & {
+  workspaceId: string;
+  name: string;
+  alwaysAllow?: string[];
+}): Promise<McpServerRow | null> {
   const db = await getDb();
   const data = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const rows = await db.mcpServer.updateManyAndReturn({ where: { workspaceId, name }, data });

@@ -4,9 +4,23 @@ import { getDb, lockedTransaction } from "./client.ts";
 /** system: a durable fact a compression proposed (lib/chat/compression-memory.ts). */
 export type MemoryAuthor = "agent" | "person" | "system";
 /** `conversationId`: the conversation whose agent (or compression) wrote it (absent for the person's entries). */
-export type MemoryEntry = { id: string; text: string; author: MemoryAuthor; conversationId?: string; createdAt: string; updatedAt: string };
+export type MemoryEntry = {
+  id: string;
+  text: string;
+  author: MemoryAuthor;
+  conversationId?: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
-type MemoryRow = { id: string; text: string; author: string; conversationId: string | null; createdAt: Date; updatedAt: Date };
+type MemoryRow = {
+  id: string;
+  text: string;
+  author: string;
+  conversationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 const toEntry = (row: MemoryRow): MemoryEntry => ({
   id: row.id,
@@ -19,7 +33,10 @@ const toEntry = (row: MemoryRow): MemoryEntry => ({
 
 export async function listMemory({ workspaceId }: { workspaceId: string }): Promise<MemoryEntry[]> {
   const db = await getDb();
-  const rows = await db.memoryEntry.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const rows = await db.memoryEntry.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   return rows.map(toEntry);
 }
 
@@ -33,11 +50,21 @@ export async function countMemory({ workspaceId }: { workspaceId: string }): Pro
  * append can slip in between — gives a reason not to; then that reason is returned instead.
  */
 export async function addMemoryEntryUnless<R>(
-  entry: { workspaceId: string; id: string; text: string; author: MemoryAuthor; conversationId?: string; authorId?: string | null },
+  entry: {
+    workspaceId: string;
+    id: string;
+    text: string;
+    author: MemoryAuthor;
+    conversationId?: string;
+    authorId?: string | null;
+  },
   refusal: (entries: MemoryEntry[]) => R | undefined,
 ): Promise<{ entry: MemoryEntry } | { refused: R }> {
   return lockedTransaction(`memory:${entry.workspaceId}`, async (tx) => {
-    const rows = await tx.memoryEntry.findMany({ where: { workspaceId: entry.workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const rows = await tx.memoryEntry.findMany({
+      where: { workspaceId: entry.workspaceId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
     const refused = refusal(rows.map(toEntry));
     if (refused !== undefined) return { refused };
     return { entry: toEntry(await tx.memoryEntry.create({ data: entry })) };
@@ -61,7 +88,15 @@ export async function replaceMemoryEntries({
 }
 
 /** null when the entry does not exist in that workspace. */
-export async function updateMemoryEntry({ workspaceId, id, text }: { workspaceId: string; id: string; text: string }): Promise<MemoryEntry | null> {
+export async function updateMemoryEntry({
+  workspaceId,
+  id,
+  text,
+}: {
+  workspaceId: string;
+  id: string;
+  text: string;
+}): Promise<MemoryEntry | null> {
   const db = await getDb();
   const rows = await db.memoryEntry.updateManyAndReturn({ where: { workspaceId, id }, data: { text } });
   return rows[0] ? toEntry(rows[0]) : null;

@@ -23,13 +23,19 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function allRows(db: Db, conversationId: string): Promise<MessageRow[]> {
   const direct = sqliteDirect();
-  return direct ? direct.messages(conversationId) : db.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
+  return direct
+    ? direct.messages(conversationId)
+    : db.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
 }
 
 async function rowsAfter(db: Db, conversationId: string, after: number): Promise<MessageRow[]> {
   const direct = sqliteDirect();
   if (direct) return direct.messagesAfter(conversationId, after, MESSAGE_PAGE);
-  return db.message.findMany({ where: { conversationId, position: { gt: after } }, orderBy: { position: "asc" }, take: MESSAGE_PAGE });
+  return db.message.findMany({
+    where: { conversationId, position: { gt: after } },
+    orderBy: { position: "asc" },
+    take: MESSAGE_PAGE,
+  });
 }
 
 /**
@@ -39,12 +45,20 @@ async function rowsAfter(db: Db, conversationId: string, after: number): Promise
 async function messagesVersion(db: Db, conversationId: string): Promise<MessagesVersion> {
   const direct = sqliteDirect();
   if (direct) return direct.messagesVersion(conversationId);
-  const row = await db.conversation.findUnique({ where: { id: conversationId }, select: { messageSeq: true, createdAt: true, branchMove: true } });
+  const row = await db.conversation.findUnique({
+    where: { id: conversationId },
+    select: { messageSeq: true, createdAt: true, branchMove: true },
+  });
   return row ? { messageSeq: row.messageSeq, createdAt: row.createdAt, moving: row.branchMove !== null } : null;
 }
 
 const sameVersion = (a: MessagesVersion, b: MessagesVersion) =>
-  a !== null && b !== null && !a.moving && !b.moving && a.messageSeq === b.messageSeq && a.createdAt.getTime() === b.createdAt.getTime();
+  a !== null &&
+  b !== null &&
+  !a.moving &&
+  !b.moving &&
+  a.messageSeq === b.messageSeq &&
+  a.createdAt.getTime() === b.createdAt.getTime();
 
 /**
  * The conversation's messages in order. Up to MESSAGE_PAGE of them in one query; a longer conversation page by page,
@@ -67,7 +81,8 @@ export async function listMessages({ conversationId }: { conversationId: string 
       after = page.at(-1)?.position ?? after;
     } while (page.length === MESSAGE_PAGE);
     // One page is what one query reads; more must not have been written to in between.
-    if (messages.length < MESSAGE_PAGE || sameVersion(before, await messagesVersion(db, conversationId))) return messages;
+    if (messages.length < MESSAGE_PAGE || sameVersion(before, await messagesVersion(db, conversationId)))
+      return messages;
   }
   return (await allRows(db, conversationId)).map(toChatMessage);
 }
@@ -82,7 +97,7 @@ export async function loadHistory({
 }: {
   conversationId: string;
   version: { messageSeq: number; createdAt: string };
-}): Promise<{ messages: ChatMessage[]; /** From the cache, which holds settled messages only. */ cached: boolean }> {
+}): Promise<{ messages: ChatMessage[] /** From the cache, which holds settled messages only. */; cached: boolean }> {
   const cached = cachedHistory(conversationId, version);
   if (cached) return { messages: cached, cached: true };
   const messages = await listMessages({ conversationId });
@@ -135,7 +150,14 @@ export async function appendMessages({
     // One synchronous transaction: nothing can come between reading the counter and writing the rows.
     const newRows = messages.map(({ message, status = "complete" }) => {
       const createdAt = message.metadata?.createdAt ? new Date(message.metadata.createdAt) : undefined;
-      return { id: message.id, role: message.role, parts: storable(message.parts), metadata: storedMetadata(message.metadata), status, createdAt };
+      return {
+        id: message.id,
+        role: message.role,
+        parts: storable(message.parts),
+        metadata: storedMetadata(message.metadata),
+        status,
+        createdAt,
+      };
     });
     rows = direct.appendMessages(conversationId, newRows, title);
   }
@@ -163,11 +185,13 @@ export async function appendMessages({
     });
     return tx.message.createManyAndReturn({ data: rowsFrom(messageSeq - messages.length) });
   });
-  return [...rows].sort((a, b) => a.position - b.position).map((row) => {
-    const message = toChatMessage(row);
-    historyAppended(conversationId, message, row.position);
-    return message;
-  });
+  return [...rows]
+    .sort((a, b) => a.position - b.position)
+    .map((row) => {
+      const message = toChatMessage(row);
+      historyAppended(conversationId, message, row.position);
+      return message;
+    });
 }
 
 /** The counter moved (no row with the expected value) or the positions were taken: someone else appended first. */
@@ -177,7 +201,13 @@ function isConflict(error: unknown): boolean {
 }
 
 /** One message of the conversation, or null. */
-export async function getMessage({ conversationId, id }: { conversationId: string; id: string }): Promise<ChatMessage | null> {
+export async function getMessage({
+  conversationId,
+  id,
+}: {
+  conversationId: string;
+  id: string;
+}): Promise<ChatMessage | null> {
   const db = await getDb();
   const row = await db.message.findFirst({ where: { conversationId, id } });
   return row ? toChatMessage(row) : null;
@@ -217,7 +247,9 @@ export async function updateMessage({
     ...(status ? { status } : {}),
   };
   const direct = sqliteDirect();
-  const count = direct ? direct.updateMessage(conversationId, id, change) : (await db.message.updateMany({ where: { conversationId, id }, data: change })).count;
+  const count = direct
+    ? direct.updateMessage(conversationId, id, change)
+    : (await db.message.updateMany({ where: { conversationId, id }, data: change })).count;
   if (!status || status === "streaming") return;
   // A reply settled: it joins the cached history when the whole of it is known here, else the entry is dropped.
   if (count === 1 && parts && metadata) {
@@ -260,9 +292,17 @@ export async function findMessagePosition({
 }
 
 /** The conversation's last message: its id and role (Continue looks it up before it takes the reply lock). */
-export async function findLastMessage({ conversationId }: { conversationId: string }): Promise<{ id: string; role: string } | null> {
+export async function findLastMessage({
+  conversationId,
+}: {
+  conversationId: string;
+}): Promise<{ id: string; role: string } | null> {
   const db = await getDb();
-  return db.message.findFirst({ where: { conversationId }, orderBy: { position: "desc" }, select: { id: true, role: true } });
+  return db.message.findFirst({
+    where: { conversationId },
+    orderBy: { position: "desc" },
+    select: { id: true, role: true },
+  });
 }
 
 /**
@@ -288,7 +328,12 @@ export async function settleStaleReplies({
   for (const row of stale) {
     if (activeIds.has(row.id)) continue;
     const metadata = { ...((row.metadata as object | null) ?? {}), error: reason };
-    settled += (await db.message.updateMany({ where: { conversationId, id: row.id, status: "streaming" }, data: { status: "incomplete", metadata } })).count;
+    settled += (
+      await db.message.updateMany({
+        where: { conversationId, id: row.id, status: "streaming" },
+        data: { status: "incomplete", metadata },
+      })
+    ).count;
     forgetHistory(conversationId);
   }
   return settled;

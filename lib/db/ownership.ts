@@ -8,7 +8,11 @@ export async function conversationOwner({ id }: { id: string }): Promise<string 
   return row ? row.ownerId : undefined;
 }
 
-export async function workspaceOwnership({ id }: { id: string }): Promise<{ ownerId: string | null; shared: boolean } | null> {
+export async function workspaceOwnership({
+  id,
+}: {
+  id: string;
+}): Promise<{ ownerId: string | null; shared: boolean } | null> {
   return (await getDb()).workspace.findUnique({ where: { id }, select: { ownerId: true, shared: true } });
 }
 
@@ -31,7 +35,11 @@ const USER_LEVEL_NAME = "\u0001user";
 /** The user's own level, made on their first write to it. */
 export async function ensureUserLevel({ userId }: { userId: string }): Promise<string> {
   const id = userLevelId(userId);
-  await (await getDb()).workspace.upsert({ where: { id }, create: { id, name: USER_LEVEL_NAME, ownerId: userId }, update: {} });
+  await (await getDb()).workspace.upsert({
+    where: { id },
+    create: { id, name: USER_LEVEL_NAME, ownerId: userId },
+    update: {},
+  });
   return id;
 }
 
@@ -41,8 +49,16 @@ export async function ensureUserLevel({ userId }: { userId: string }): Promise<s
  * mode, a user's private default in accounts mode — unless that is the conversation's workspace itself. So no one's
  * definitions reach another user's prompt, and a shared workspace's conversations each see their owner's levels.
  */
-export async function definitionLevels({ workspaceId, ownerId }: { workspaceId: string; ownerId: string | null }): Promise<{ user: string | null; base: string | null }> {
+export async function definitionLevels({
+  workspaceId,
+  ownerId,
+}: {
+  workspaceId: string;
+  ownerId: string | null;
+}): Promise<{ user: string | null; base: string | null }> {
   if (ownerId === null) return { user: null, base: workspaceId === "default" ? null : "default" };
-  const base = (await (await getDb()).workspace.findFirst({ where: { ownerId, name: "default" }, select: { id: true } }))?.id ?? null;
+  const base =
+    (await (await getDb()).workspace.findFirst({ where: { ownerId, name: "default" }, select: { id: true } }))?.id ??
+    null;
   return { user: userLevelId(ownerId), base: base === workspaceId ? null : base };
 }

@@ -10,7 +10,12 @@ import { log, logFailure } from "../log/logger.ts";
 const db = () => getDb();
 
 /** Takes the conversation's reply lease unless a live one is held; true when taken. */
-export async function takeLease(conversationId: string, replyId: string, instanceId: string, leaseMs: number): Promise<boolean> {
+export async function takeLease(
+  conversationId: string,
+  replyId: string,
+  instanceId: string,
+  leaseMs: number,
+): Promise<boolean> {
   const rows = await (await db()).$queryRawUnsafe<{ reply_id: string }[]>(
     `INSERT INTO hintline_live_reply (conversation_id, reply_id, instance_id, lease_until)
      VALUES ($1, $2, $3, now() + $4::integer * interval '1 millisecond')
@@ -36,7 +41,11 @@ export async function renewLeases(replyIds: string[], leaseMs: number): Promise<
 }
 
 export async function dropLease(conversationId: string, replyId: string): Promise<void> {
-  await (await db()).$executeRawUnsafe(`DELETE FROM hintline_live_reply WHERE conversation_id = $1 AND reply_id = $2`, conversationId, replyId);
+  await (await db()).$executeRawUnsafe(
+    `DELETE FROM hintline_live_reply WHERE conversation_id = $1 AND reply_id = $2`,
+    conversationId,
+    replyId,
+  );
 }
 
 export type Lease = { replyId: string; instanceId: string };
@@ -73,7 +82,11 @@ export async function appendChunks(replyId: string, seq: number, chunks: string[
   );
 }
 
-export async function readChunks(replyId: string, afterSeq: number, limit: number): Promise<{ seq: number; data: string }[]> {
+export async function readChunks(
+  replyId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<{ seq: number; data: string }[]> {
   return (await db()).$queryRawUnsafe<{ seq: number; data: string }[]>(
     `SELECT seq, data FROM hintline_live_chunk WHERE reply_id = $1 AND seq > $2::integer ORDER BY seq LIMIT $3::integer`,
     replyId,
@@ -97,7 +110,9 @@ export async function notify(channel: string, payload: string): Promise<void> {
 }
 
 type Handler = (payload: string) => void;
-const holder = globalThis as unknown as { __hintlineListen?: { handlers: Map<string, Set<Handler>>; client?: Promise<pg.Client> } };
+const holder = globalThis as unknown as {
+  __hintlineListen?: { handlers: Map<string, Set<Handler>>; client?: Promise<pg.Client> };
+};
 holder.__hintlineListen ??= { handlers: new Map() };
 const listening = holder.__hintlineListen;
 

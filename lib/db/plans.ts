@@ -8,7 +8,12 @@ import type { PlanVersionRow } from "./rows.ts";
 export type PlanVersion = { version: number; content: string; author: PlanAuthor; createdAt: string };
 
 export function toPlanVersion(row: PlanVersionRow): PlanVersion {
-  return { version: row.version, content: row.content, author: row.author === "person" ? "person" : "agent", createdAt: row.createdAt.toISOString() };
+  return {
+    version: row.version,
+    content: row.content,
+    author: row.author === "person" ? "person" : "agent",
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** Every kept version, oldest first. */

@@ -21,7 +21,13 @@ export type ConversationRow = {
   updatedAt: Date;
 };
 
-export type PlanVersionRow = { conversationId: string; version: number; content: string; author: string; createdAt: Date };
+export type PlanVersionRow = {
+  conversationId: string;
+  version: number;
+  content: string;
+  author: string;
+  createdAt: Date;
+};
 
 /** A workspace's MCP server as stored (lib/db/mcp-servers.ts reads it). */
 export type McpServerStoredRow = {

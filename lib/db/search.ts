@@ -25,10 +25,19 @@ type SearchScope = { workspaceId?: string; ownerId?: string };
 
 /** The SQL conditions on the conversation `c` for a scope, each value passed through `arg`. */
 function scopeSql(scope: SearchScope, arg: (value: unknown) => string): string {
-  return (scope.workspaceId ? ` AND c."workspaceId" = ${arg(scope.workspaceId)}` : "") + (scope.ownerId !== undefined ? ` AND c."ownerId" = ${arg(scope.ownerId)}` : "");
+  return (
+    (scope.workspaceId ? ` AND c."workspaceId" = ${arg(scope.workspaceId)}` : "") +
+    (scope.ownerId !== undefined ? ` AND c."ownerId" = ${arg(scope.ownerId)}` : "")
+  );
 }
 
-async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: boolean, words: readonly string[], scope: SearchScope, limit: number): Promise<MatchRow[]> {
+async function substringRows(
+  db: Awaited<ReturnType<typeof getDb>>,
+  postgres: boolean,
+  words: readonly string[],
+  scope: SearchScope,
+  limit: number,
+): Promise<MatchRow[]> {
   const args: unknown[] = [UNSPACED_SCAN_MESSAGES];
   const arg = (value: unknown) => {
     args.push(value);
@@ -37,7 +46,9 @@ async function substringRows(db: Awaited<ReturnType<typeof getDb>>, postgres: bo
   const recent = postgres
     ? `m."createdAt" >= coalesce((SELECT "createdAt" FROM "Message" ORDER BY "createdAt" DESC OFFSET $1::integer - 1 LIMIT 1), '-infinity')`
     : `m."rowid" > (SELECT coalesce(max("rowid"), 0) FROM "Message") - ?`;
-  const holds = words.map((w) => (postgres ? `strpos(lower(m."parts"::text), ${arg(w)}) > 0` : `instr(lower(m."parts"), ${arg(w)}) > 0`)).join(" AND ");
+  const holds = words
+    .map((w) => (postgres ? `strpos(lower(m."parts"::text), ${arg(w)}) > 0` : `instr(lower(m."parts"), ${arg(w)}) > 0`))
+    .join(" AND ");
   return db.$queryRawUnsafe(
     `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
      WHERE ${recent} AND m."status" <> 'streaming' AND ${holds}${scopeSql(scope, arg)}
@@ -72,7 +83,11 @@ export async function searchConversations({
   const db = await getDb();
   const postgres = isPostgresUrl(databaseUrl());
   const titled = await db.conversation.findMany({
-    where: { ...(workspaceId ? { workspaceId } : {}), ...(ownerId !== undefined ? { ownerId } : {}), AND: words.map((w) => ({ title: { contains: w, ...(postgres ? { mode: "insensitive" as const } : {}) } })) },
+    where: {
+      ...(workspaceId ? { workspaceId } : {}),
+      ...(ownerId !== undefined ? { ownerId } : {}),
+      AND: words.map((w) => ({ title: { contains: w, ...(postgres ? { mode: "insensitive" as const } : {}) } })),
+    },
     orderBy: { updatedAt: "desc" },
     take: limit,
     select: { id: true },
@@ -118,7 +133,10 @@ export async function searchConversations({
     if (seen.has(row.conversationId)) continue;
     const message = byConversation.get(row.conversationId);
     if (substring && !message) continue;
-    hits.push({ conversationId: row.conversationId, ...(message ? { messageId: message.id, parts: message.parts } : {}) });
+    hits.push({
+      conversationId: row.conversationId,
+      ...(message ? { messageId: message.id, parts: message.parts } : {}),
+    });
   }
   return hits.slice(0, limit);
 }

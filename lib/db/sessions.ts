@@ -8,7 +8,15 @@ export async function isRevokedSession(id: string): Promise<boolean> {
   return (await db.revokedSession.findUnique({ where: { id }, select: { id: true } })) !== null;
 }
 
-export async function revokeSession({ id, expiresAt, now = new Date() }: { id: string; expiresAt: Date; now?: Date }): Promise<void> {
+export async function revokeSession({
+  id,
+  expiresAt,
+  now = new Date(),
+}: {
+  id: string;
+  expiresAt: Date;
+  now?: Date;
+}): Promise<void> {
   const db = await getDb();
   await db.$transaction([
     db.revokedSession.upsert({ where: { id }, create: { id, expiresAt }, update: {} }),

@@ -1,11 +1,22 @@
 // Queries for a workspace's skills (one row per kebab-case name).
 import { getDb, lockedTransaction } from "./client.ts";
 
-export type Skill = { workspaceId: string; name: string; description: string; instructions: string; createdAt: string; updatedAt: string };
+export type Skill = {
+  workspaceId: string;
+  name: string;
+  description: string;
+  instructions: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 type Row = Omit<Skill, "createdAt" | "updatedAt"> & { createdAt: Date; updatedAt: Date };
 
-const toSkill = (row: Row): Skill => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() });
+const toSkill = (row: Row): Skill => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
 
 export async function listSkills({ workspaceId }: { workspaceId: string }): Promise<Skill[]> {
   const db = await getDb();
@@ -22,7 +33,16 @@ export async function getSkill({ workspaceId, name }: { workspaceId: string; nam
  * "limit" when the workspace has `max` skills already (counted under its skills lock, so concurrent creates cannot
  * pass it); throws Prisma's P2002 when the workspace already has a skill of that name.
  */
-export async function createSkill({ max, ...skill }: { workspaceId: string; name: string; description: string; instructions: string; max: number }): Promise<Skill | "limit"> {
+export async function createSkill({
+  max,
+  ...skill
+}: {
+  workspaceId: string;
+  name: string;
+  description: string;
+  instructions: string;
+  max: number;
+}): Promise<Skill | "limit"> {
   return lockedTransaction(`skills:${skill.workspaceId}`, async (tx) => {
     if ((await tx.skill.count({ where: { workspaceId: skill.workspaceId } })) >= max) return "limit" as const;
     return toSkill(await tx.skill.create({ data: skill }));
@@ -43,7 +63,10 @@ export async function updateSkill({
   const db = await getDb();
   const rows = await db.skill.updateManyAndReturn({
     where: { workspaceId, name },
-    data: { ...(description !== undefined ? { description } : {}), ...(instructions !== undefined ? { instructions } : {}) },
+    data: {
+      ...(description !== undefined ? { description } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
+    },
   });
   return rows[0] ? toSkill(rows[0]) : null;
 }

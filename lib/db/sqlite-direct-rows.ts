@@ -26,7 +26,8 @@ export function readJson(value: unknown): unknown {
   }
 }
 
-export const writeJson = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+export const writeJson = (value: unknown): string | null =>
+  value === undefined || value === null ? null : JSON.stringify(value);
 
 export const toConversationRow = (r: Row): ConversationRow => ({
   id: String(r.id),
@@ -87,7 +88,14 @@ export const toMcpServerRow = (r: Row): McpServerStoredRow => ({
   updatedAt: readTime(r.updatedAt),
 });
 
-export type ConversationMcpToolsStoredRow = { data: unknown; revision: number; stale: boolean; toldChanges: string | null; leftOut: string | null; leftOutTold: boolean };
+export type ConversationMcpToolsStoredRow = {
+  data: unknown;
+  revision: number;
+  stale: boolean;
+  toldChanges: string | null;
+  leftOut: string | null;
+  leftOutTold: boolean;
+};
 
 export const toConversationMcpToolsRow = (r: Row): ConversationMcpToolsStoredRow => ({
   data: readJson(r.data),

@@ -79,14 +79,20 @@ export class SqliteDirect {
     return this.#statement(sql).get(...params) as Record<string, unknown> | undefined;
   }
 
-
   conversation(id: string): ConversationRow | null {
     const row = this.#statement(`SELECT * FROM "Conversation" WHERE "id" = ?`).get(id) as Row | undefined;
     return row ? toConversationRow(row) : null;
   }
 
   /** Creates the conversation unless it exists (a read is all an existing one costs); the stored row either way. */
-  ensureConversation(id: string, settings: object, mode = "build", workspaceId = "default", model: string | null = null, ownerId: string | null = null): ConversationRow {
+  ensureConversation(
+    id: string,
+    settings: object,
+    mode = "build",
+    workspaceId = "default",
+    model: string | null = null,
+    ownerId: string | null = null,
+  ): ConversationRow {
     const existing = this.conversation(id);
     if (existing) return existing;
     const now = storedTime(new Date());
@@ -108,7 +114,9 @@ export class SqliteDirect {
   }
 
   messages(conversationId: string): MessageRow[] {
-    const rows = this.#statement(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(conversationId);
+    const rows = this.#statement(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(
+      conversationId,
+    );
     return (rows as Row[]).map(toMessageRow);
   }
 
@@ -122,11 +130,15 @@ export class SqliteDirect {
   messagesVersion(conversationId: string): { messageSeq: number; createdAt: Date; moving: boolean } | null {
     const sql = `SELECT "messageSeq", "createdAt", "branchMove" IS NOT NULL AS "moving" FROM "Conversation" WHERE "id" = ?`;
     const row = this.#statement(sql).get(conversationId) as Row | undefined;
-    return row ? { messageSeq: Number(row.messageSeq), createdAt: readTime(row.createdAt), moving: Boolean(row.moving) } : null;
+    return row
+      ? { messageSeq: Number(row.messageSeq), createdAt: readTime(row.createdAt), moving: Boolean(row.moving) }
+      : null;
   }
 
   tasks(conversationId: string): TaskRow[] {
-    const rows = this.#statement(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(conversationId);
+    const rows = this.#statement(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY "position" ASC`).all(
+      conversationId,
+    );
     return (rows as Row[]).map(toTaskRow);
   }
 
@@ -146,7 +158,10 @@ export class SqliteDirect {
       `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const append = this.#connection.transaction((): MessageRow[] | undefined => {
-      const args = title === undefined ? [messages.length, storedTime(now), conversationId] : [messages.length, storedTime(now), title, conversationId];
+      const args =
+        title === undefined
+          ? [messages.length, storedTime(now), conversationId]
+          : [messages.length, storedTime(now), title, conversationId];
       const moved = bump.get(...args) as { messageSeq: number } | undefined;
       if (!moved) return undefined;
       const first = moved.messageSeq - messages.length;
@@ -154,9 +169,29 @@ export class SqliteDirect {
         const parts = JSON.stringify(m.parts);
         const metadata = writeJson(m.metadata);
         const createdAt = m.createdAt ?? now;
-        insert.run(conversationId, m.id, first + i, m.role, parts, metadata, m.status, storedTime(createdAt), storedTime(now));
+        insert.run(
+          conversationId,
+          m.id,
+          first + i,
+          m.role,
+          parts,
+          metadata,
+          m.status,
+          storedTime(createdAt),
+          storedTime(now),
+        );
         // As read back: what JSON keeps of the parts, like the Prisma path returns.
-        return { conversationId, id: m.id, position: first + i, role: m.role, parts: JSON.parse(parts), metadata: readJson(metadata), status: m.status, createdAt, updatedAt: now };
+        return {
+          conversationId,
+          id: m.id,
+          position: first + i,
+          role: m.role,
+          parts: JSON.parse(parts),
+          metadata: readJson(metadata),
+          status: m.status,
+          createdAt,
+          updatedAt: now,
+        };
       });
     });
     try {
@@ -184,7 +219,9 @@ export class SqliteDirect {
     const conversation = this.#statement(
       `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "workspaceId", "ownerId", "parentId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const plan = this.#statement(`INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`);
+    const plan = this.#statement(
+      `INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`,
+    );
     const task = this.#statement(
       `INSERT INTO "Task" ("conversationId", "id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -192,7 +229,22 @@ export class SqliteDirect {
       await this.#immediate(() => {
         for (const { conversation: c, tasks, planVersions } of imports) {
           const flags = [c.pinned ? 1 : 0, c.archived ? 1 : 0];
-          conversation.run(c.id, c.title, writeJson(c.settings), c.taskSeq, c.messageSeq, c.mode, c.planSeq, c.model ?? null, ...flags, c.workspaceId ?? "default", c.ownerId ?? null, c.id, now, now);
+          conversation.run(
+            c.id,
+            c.title,
+            writeJson(c.settings),
+            c.taskSeq,
+            c.messageSeq,
+            c.mode,
+            c.planSeq,
+            c.model ?? null,
+            ...flags,
+            c.workspaceId ?? "default",
+            c.ownerId ?? null,
+            c.id,
+            now,
+            now,
+          );
           for (const v of planVersions) plan.run(c.id, v.version, v.content, v.author, storedTime(v.createdAt));
           for (const t of tasks) {
             const json = [t.blocks, t.blockedBy, t.metadata].map((v) => JSON.stringify(v));
@@ -234,7 +286,18 @@ export class SqliteDirect {
       for (let next = 0; next < messages.length; ) {
         const slice = messages.slice(next, next + rows);
         const took = await this.#immediate(() => {
-          for (const m of slice) message.run(c.id, m.id, m.position, m.role, JSON.stringify(m.parts), writeJson(m.metadata), m.status, now, now);
+          for (const m of slice)
+            message.run(
+              c.id,
+              m.id,
+              m.position,
+              m.role,
+              JSON.stringify(m.parts),
+              writeJson(m.metadata),
+              m.status,
+              now,
+              now,
+            );
         });
         next += slice.length;
         if (took < IMPORT_SLICE_MS / 2) rows *= 2;
@@ -257,13 +320,24 @@ export class SqliteDirect {
 
   /** lib/db/workspace-views.ts's status query (the same SQL), on this connection. */
   workspaceViewStatus(conversationId: string, defaultWorkspaceId: string): WorkspaceStatusRow | undefined {
-    return this.#statement(WORKSPACE_STATUS_SQL).get(defaultWorkspaceId, conversationId) as WorkspaceStatusRow | undefined;
+    return this.#statement(WORKSPACE_STATUS_SQL).get(defaultWorkspaceId, conversationId) as
+      | WorkspaceStatusRow
+      | undefined;
   }
 
-  putWorkspaceView(conversationId: string, view: { frozenId: string; frozen: object; seenRevision: string; seen: object }): void {
+  putWorkspaceView(
+    conversationId: string,
+    view: { frozenId: string; frozen: object; seenRevision: string; seen: object },
+  ): void {
     const sql = `INSERT INTO "ConversationWorkspace" ("conversationId", "frozenId", "frozen", "seenRevision", "seen") VALUES (?, ?, ?, ?, ?)
       ON CONFLICT ("conversationId") DO UPDATE SET "frozenId" = excluded."frozenId", "frozen" = excluded."frozen", "seenRevision" = excluded."seenRevision", "seen" = excluded."seen"`;
-    this.#statement(sql).run(conversationId, view.frozenId, writeJson(view.frozen), view.seenRevision, writeJson(view.seen));
+    this.#statement(sql).run(
+      conversationId,
+      view.frozenId,
+      writeJson(view.frozen),
+      view.seenRevision,
+      writeJson(view.seen),
+    );
   }
 
   /** Whether the conversation has any child (most never do: then a listing need not be made at all). */
@@ -272,7 +346,9 @@ export class SqliteDirect {
   }
 
   cacheBaselineVersion(conversationId: string): string | null {
-    const row = this.#statement(`SELECT "version" FROM "CacheBaseline" WHERE "conversationId" = ?`).get(conversationId) as Row | undefined;
+    const row = this.#statement(`SELECT "version" FROM "CacheBaseline" WHERE "conversationId" = ?`).get(
+      conversationId,
+    ) as Row | undefined;
     return row ? String(row.version) : null;
   }
 
@@ -285,7 +361,9 @@ export class SqliteDirect {
 
   /** A workspace's MCP servers by name (asked twice before a reply's first model call, usually of none). */
   mcpServers(workspaceId: string): McpServerStoredRow[] {
-    const rows = this.#statement(`SELECT * FROM "McpServer" WHERE "workspaceId" = ? ORDER BY "name" ASC`).all(workspaceId) as Row[];
+    const rows = this.#statement(`SELECT * FROM "McpServer" WHERE "workspaceId" = ? ORDER BY "name" ASC`).all(
+      workspaceId,
+    ) as Row[];
     return rows.map(toMcpServerRow);
   }
 
@@ -300,14 +378,26 @@ export class SqliteDirect {
    * out, as plain text) unless it has one: false when it had. Throws (a foreign key constraint) when the conversation is
    * gone, as Prisma's create does.
    */
-  createConversationMcpTools(conversationId: string, data: string, leftOut: string | null = null, leftOutTold = false): boolean {
+  createConversationMcpTools(
+    conversationId: string,
+    data: string,
+    leftOut: string | null = null,
+    leftOutTold = false,
+  ): boolean {
     const sql = `INSERT INTO "ConversationMcpTools" ("conversationId", "data", "revision", "stale", "leftOut", "leftOutTold", "createdAt") VALUES (?, ?, 0, 0, ?, ?, ?)
       ON CONFLICT ("conversationId") DO NOTHING`;
-    return this.#statement(sql).run(conversationId, writeJson(data), leftOut, leftOutTold ? 1 : 0, storedTime(new Date())).changes === 1;
+    return (
+      this.#statement(sql).run(conversationId, writeJson(data), leftOut, leftOutTold ? 1 : 0, storedTime(new Date()))
+        .changes === 1
+    );
   }
 
   /** The number of rows changed (0 or 1). */
-  updateMessage(conversationId: string, id: string, change: { parts?: unknown; metadata?: unknown; status?: string }): number {
+  updateMessage(
+    conversationId: string,
+    id: string,
+    change: { parts?: unknown; metadata?: unknown; status?: string },
+  ): number {
     const set: Array<[column: string, value: unknown]> = [];
     if (change.parts !== undefined) set.push(["parts", JSON.stringify(change.parts)]);
     if (change.metadata !== undefined) set.push(["metadata", writeJson(change.metadata)]);

@@ -21,9 +21,31 @@ export type StepStateRow = {
   children: ChildRecord[];
 };
 
-const TASK_FIELDS = ["id", "subject", "description", "status", "owner", "blocks", "blockedBy", "metadata", "position", "createdAt", "updatedAt"];
+const TASK_FIELDS = [
+  "id",
+  "subject",
+  "description",
+  "status",
+  "owner",
+  "blocks",
+  "blockedBy",
+  "metadata",
+  "position",
+  "createdAt",
+  "updatedAt",
+];
 const JSON_TASK_FIELDS = new Set(["blocks", "blockedBy", "metadata"]);
-const CHILD_FIELDS = ["id", "parentId", "workspaceId", "agentKey", "agentStatus", "agentBackground", "agentPending", "createdAt", "updatedAt"];
+const CHILD_FIELDS = [
+  "id",
+  "parentId",
+  "workspaceId",
+  "agentKey",
+  "agentStatus",
+  "agentBackground",
+  "agentPending",
+  "createdAt",
+  "updatedAt",
+];
 // A running child's whole run record; a finished one's without its answer and error (read when told): its run's name
 // and times are what a step decides by.
 const RUN_SUMMARY = ["agentId", "label", "replyId", "startedAt", "endedAt"];
@@ -53,7 +75,8 @@ const SQLITE_SQL = sqliteSql();
 
 /** A time from a JSON column: PostgreSQL writes a timestamp without its zone (stored as UTC), SQLite as it stored it. */
 function utcTime(value: unknown): Date {
-  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value)) return new Date(`${value}Z`);
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value))
+    return new Date(`${value}Z`);
   return readTime(value);
 }
 
@@ -94,7 +117,14 @@ export async function readStepState({ conversationId }: { conversationId: string
   if (!row) return null;
   const children = childrenOf(
     list(row.children).map((k) => ({
-      ...(k as { id: string; parentId: string; workspaceId: string; agentKey: string; agentStatus: string; agentRun: unknown }),
+      ...(k as {
+        id: string;
+        parentId: string;
+        workspaceId: string;
+        agentKey: string;
+        agentStatus: string;
+        agentRun: unknown;
+      }),
       agentBackground: k.agentBackground === true || k.agentBackground === 1,
       agentPending: k.agentPending === true || k.agentPending === 1,
       agentRun: readJson(k.agentRun),

@@ -77,9 +77,22 @@ const text = (v: unknown) => (typeof v === "string" ? v : undefined);
 /** A run record as stored data or an import gives it: only the known fields of the right types. */
 export function runOf(value: unknown): ChildRun {
   const r = isRecord(value) ? value : {};
-  const tools = Array.isArray(r.tools) && r.tools.every((t) => typeof t === "string") ? (r.tools as string[]) : undefined;
+  const tools =
+    Array.isArray(r.tools) && r.tools.every((t) => typeof t === "string") ? (r.tools as string[]) : undefined;
   const run: ChildRun = { agentId: text(r.agentId) ?? "" };
-  for (const key of ["label", "description", "instructions", "model", "startedAt", "endedAt", "replyId", "answer", "error", "lastTool", "toolCallId"] as const) {
+  for (const key of [
+    "label",
+    "description",
+    "instructions",
+    "model",
+    "startedAt",
+    "endedAt",
+    "replyId",
+    "answer",
+    "error",
+    "lastTool",
+    "toolCallId",
+  ] as const) {
     const v = text(r[key]);
     if (v !== undefined) run[key] = v;
   }
@@ -113,7 +126,13 @@ export async function listChildren({ parentId }: { parentId: string }): Promise<
   const db = await getDb();
   // Asked before every step; on SQLite a conversation with no child (most) costs one plain statement, not a query.
   if (sqliteDirect()?.hasChildren(parentId) === false) return [];
-  return childrenOf(await db.conversation.findMany({ where: { parentId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: SELECT }));
+  return childrenOf(
+    await db.conversation.findMany({
+      where: { parentId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: SELECT,
+    }),
+  );
 }
 
 export async function getChild({ id }: { id: string }): Promise<ChildRecord | null> {
@@ -129,7 +148,10 @@ export async function depthOf({ id }: { id: string }): Promise<number> {
   let current: string | null = id;
   // A chain is at most a few links (HINTLINE_MAX_AGENT_DEPTH); the bound only guards against a corrupt loop.
   while (current && depth < 32) {
-    const row: { parentId: string | null } | null = await db.conversation.findUnique({ where: { id: current }, select: { parentId: true } });
+    const row: { parentId: string | null } | null = await db.conversation.findUnique({
+      where: { id: current },
+      select: { parentId: true },
+    });
     current = row?.parentId ?? null;
     if (current) depth++;
   }
@@ -165,7 +187,10 @@ export async function createChild({
     const running = await tx.conversation.count({ where: { parentId, agentStatus: "running" } });
     if (running >= maxRunning) return { busy: running };
     const prefix = `agent:${run.agentId}:`;
-    const siblings = await tx.conversation.findMany({ where: { parentId, agentKey: { startsWith: prefix } }, select: { agentKey: true } });
+    const siblings = await tx.conversation.findMany({
+      where: { parentId, agentKey: { startsWith: prefix } },
+      select: { agentKey: true },
+    });
     const n = siblings.reduce((max, s) => Math.max(max, Number(s.agentKey?.slice(prefix.length)) || 0), 0) + 1;
     // A child belongs to whoever owns its parent (accounts mode).
     const parent = await tx.conversation.findUnique({ where: { id: parentId }, select: { ownerId: true } });
@@ -225,14 +250,25 @@ export async function restartChild({
 /** Moves a running child's current run to the background; false when it is no longer running (its answer is in). */
 export async function backgroundChild({ id }: { id: string }): Promise<boolean> {
   const db = await getDb();
-  return (await db.conversation.updateMany({ where: { id, agentStatus: "running" }, data: { agentBackground: true } })).count > 0;
+  return (
+    (await db.conversation.updateMany({ where: { id, agentStatus: "running" }, data: { agentBackground: true } }))
+      .count > 0
+  );
 }
 
 /**
  * Settles a running child's run: its status and run record; its answer waits to be told to the parent exactly when
  * the run went to the background. false when it was not running (settled already).
  */
-export async function settleChild({ id, status, run }: { id: string; status: Exclude<ChildStatus, "running">; run: ChildRun }): Promise<boolean> {
+export async function settleChild({
+  id,
+  status,
+  run,
+}: {
+  id: string;
+  status: Exclude<ChildStatus, "running">;
+  run: ChildRun;
+}): Promise<boolean> {
   const db = await getDb();
   // One statement, so that a run moved to the background just before it ended is told, and one that was not is not.
   const postgres = isPostgresUrl(databaseUrl());
@@ -259,7 +295,15 @@ export async function adoptChild({
   const db = await getDb();
   await db.conversation.update({
     where: { id },
-    data: { parentId, workspaceId, agentKey, agentStatus: status, agentBackground: false, agentPending: false, agentRun: run },
+    data: {
+      parentId,
+      workspaceId,
+      agentKey,
+      agentStatus: status,
+      agentBackground: false,
+      agentPending: false,
+      agentRun: run,
+    },
   });
 }
 

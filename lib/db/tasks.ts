@@ -8,10 +8,12 @@ import type { TaskRow } from "./rows.ts";
 
 export const TASK_STATUSES: readonly TaskStatus[] = ["pending", "in_progress", "completed", "cancelled"];
 
-const stringArray = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+const stringArray = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 export function toTask(row: TaskRow): Task {
-  const metadata = typeof row.metadata === "object" && row.metadata !== null && !Array.isArray(row.metadata) ? row.metadata : {};
+  const metadata =
+    typeof row.metadata === "object" && row.metadata !== null && !Array.isArray(row.metadata) ? row.metadata : {};
   return {
     id: row.id,
     subject: row.subject,
@@ -29,7 +31,9 @@ export function toTask(row: TaskRow): Task {
 export async function listTasks({ conversationId }: { conversationId: string }): Promise<Task[]> {
   const db = await getDb();
   const direct = sqliteDirect();
-  const rows = direct ? direct.tasks(conversationId) : await db.task.findMany({ where: { conversationId }, orderBy: [{ position: "asc" }] });
+  const rows = direct
+    ? direct.tasks(conversationId)
+    : await db.task.findMany({ where: { conversationId }, orderBy: [{ position: "asc" }] });
   return rows.map(toTask);
 }
 
@@ -124,7 +128,10 @@ export async function updateTask({
       if (!other) return;
       const list = new Set(stringArray(other[field]));
       list.add(id);
-      await tx.task.update({ where: { conversationId_id: { conversationId, id: otherId } }, data: { [field]: [...list] } });
+      await tx.task.update({
+        where: { conversationId_id: { conversationId, id: otherId } },
+        data: { [field]: [...list] },
+      });
     };
     for (const other of changes.addBlocks ?? []) {
       if (other === id || blocks.has(other)) continue;
@@ -182,12 +189,23 @@ export async function deleteTask({ conversationId, id }: { conversationId: strin
 }
 
 /** Puts the tasks in the given order (ids not listed keep their relative order after the listed ones). */
-export async function reorderTasks({ conversationId, ids }: { conversationId: string; ids: string[] }): Promise<Task[]> {
+export async function reorderTasks({
+  conversationId,
+  ids,
+}: {
+  conversationId: string;
+  ids: string[];
+}): Promise<Task[]> {
   const db = await getDb();
   const current = await listTasks({ conversationId });
-  const order = [...ids.filter((id) => current.some((t) => t.id === id)), ...current.map((t) => t.id).filter((id) => !ids.includes(id))];
+  const order = [
+    ...ids.filter((id) => current.some((t) => t.id === id)),
+    ...current.map((t) => t.id).filter((id) => !ids.includes(id)),
+  ];
   await db.$transaction(
-    order.map((id, position) => db.task.update({ where: { conversationId_id: { conversationId, id } }, data: { position } })),
+    order.map((id, position) =>
+      db.task.update({ where: { conversationId_id: { conversationId, id } }, data: { position } }),
+    ),
   );
   return listTasks({ conversationId });
 }

@@ -21,17 +21,27 @@ export type WorkspaceViewStatus = {
 };
 export type WorkspaceView<T = unknown> = { frozenId: string; frozen: T; seenRevision: string; seen: T };
 
-type StatusRow = Omit<WorkspaceStatusRow, "ws" | "def" | "usr"> & { ws: number | bigint; def: number | bigint | null; usr: number | bigint | null };
+type StatusRow = Omit<WorkspaceStatusRow, "ws" | "def" | "usr"> & {
+  ws: number | bigint;
+  def: number | bigint | null;
+  usr: number | bigint | null;
+};
 
 /** What one step needs to know, in one small query: the workspace's revisions and the view's keys (null: no view yet). */
-export async function workspaceViewStatus({ conversationId }: { conversationId: string }): Promise<WorkspaceViewStatus | null> {
+export async function workspaceViewStatus({
+  conversationId,
+}: {
+  conversationId: string;
+}): Promise<WorkspaceViewStatus | null> {
   const db = await getDb();
   const direct = sqliteDirect();
   let row: StatusRow | undefined;
   if (direct) row = direct.workspaceViewStatus(conversationId, DEFAULT_WORKSPACE_ID);
   else {
     // SQLite binds "?" in the order they appear: the arguments follow the text's order.
-    const sql = isPostgresUrl(databaseUrl()) ? WORKSPACE_STATUS_SQL.replace("?", "$1").replace("?", "$2") : WORKSPACE_STATUS_SQL;
+    const sql = isPostgresUrl(databaseUrl())
+      ? WORKSPACE_STATUS_SQL.replace("?", "$1").replace("?", "$2")
+      : WORKSPACE_STATUS_SQL;
     row = (await db.$queryRawUnsafe<StatusRow[]>(sql, DEFAULT_WORKSPACE_ID, conversationId))[0];
   }
   return row ? workspaceStatusOf(row) : null;
@@ -41,22 +51,46 @@ export async function workspaceViewStatus({ conversationId }: { conversationId: 
 export function workspaceStatusOf(row: StatusRow): WorkspaceViewStatus {
   const own = Number(row.usr ?? 0);
   const revision = `${Number(row.ws)}:${Number(row.def ?? 0)}${own ? `:${own}` : ""}`;
-  return { workspaceId: row.workspaceId, ownerId: row.ownerId ?? null, revision, frozenId: row.frozenId, seenRevision: row.seenRevision };
+  return {
+    workspaceId: row.workspaceId,
+    ownerId: row.ownerId ?? null,
+    revision,
+    frozenId: row.frozenId,
+    seenRevision: row.seenRevision,
+  };
 }
 
 export async function getWorkspaceView({ conversationId }: { conversationId: string }): Promise<WorkspaceView | null> {
   const db = await getDb();
-  return db.conversationWorkspace.findUnique({ where: { conversationId }, select: { frozenId: true, frozen: true, seenRevision: true, seen: true } });
+  return db.conversationWorkspace.findUnique({
+    where: { conversationId },
+    select: { frozenId: true, frozen: true, seenRevision: true, seen: true },
+  });
 }
 
-export async function putWorkspaceView({ conversationId, ...data }: WorkspaceView<object> & { conversationId: string }): Promise<void> {
+export async function putWorkspaceView({
+  conversationId,
+  ...data
+}: WorkspaceView<object> & { conversationId: string }): Promise<void> {
   const db = await getDb();
   const direct = sqliteDirect();
   if (direct) return direct.putWorkspaceView(conversationId, data);
-  await db.conversationWorkspace.upsert({ where: { conversationId }, create: { conversationId, ...data }, update: data });
+  await db.conversationWorkspace.upsert({
+    where: { conversationId },
+    create: { conversationId, ...data },
+    update: data,
+  });
 }
 
-export async function setWorkspaceSeen({ conversationId, seenRevision, seen }: { conversationId: string; seenRevision: string; seen: object }): Promise<void> {
+export async function setWorkspaceSeen({
+  conversationId,
+  seenRevision,
+  seen,
+}: {
+  conversationId: string;
+  seenRevision: string;
+  seen: object;
+}): Promise<void> {
   const db = await getDb();
   await db.conversationWorkspace.updateMany({ where: { conversationId }, data: { seenRevision, seen } });
 }

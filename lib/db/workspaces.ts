@@ -7,13 +7,21 @@ export const DEFAULT_WORKSPACE_ID = "default";
 export const USER_LEVEL_PREFIX = "user-";
 
 /** "default", or a user's own default in accounts mode (default-<user id>): neither is renamed or deleted. */
-export const isDefaultWorkspace = (id: string) => id === DEFAULT_WORKSPACE_ID || id.startsWith(`${DEFAULT_WORKSPACE_ID}-`);
+export const isDefaultWorkspace = (id: string) =>
+  id === DEFAULT_WORKSPACE_ID || id.startsWith(`${DEFAULT_WORKSPACE_ID}-`);
 
 /** shared: every signed-in user of accounts mode may use it (always false in open and token mode). */
 export type WorkspaceSummary = { id: string; name: string; shared: boolean; createdAt: string; updatedAt: string };
 export type Workspace = WorkspaceSummary & { instructions: string };
 
-type WorkspaceRow = { id: string; name: string; shared: boolean; instructions: string; createdAt: Date; updatedAt: Date };
+type WorkspaceRow = {
+  id: string;
+  name: string;
+  shared: boolean;
+  instructions: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 const toWorkspace = (row: WorkspaceRow): Workspace => ({
   id: row.id,
@@ -35,14 +43,24 @@ export const isForeignKeyViolation = (error: unknown) => (error as { code?: unkn
 export async function listWorkspaces({
   userId,
   defaultId = DEFAULT_WORKSPACE_ID,
-}: { userId?: string; defaultId?: string } = {}): Promise<(WorkspaceSummary & { ownerId: string | null })[]> {
+}: {
+  userId?: string;
+  defaultId?: string;
+} = {}): Promise<(WorkspaceSummary & { ownerId: string | null })[]> {
   const db = await getDb();
   const rows = await db.workspace.findMany({
-    where: { ...(userId === undefined ? {} : { OR: [{ ownerId: userId }, { shared: true }] }), NOT: { id: { startsWith: USER_LEVEL_PREFIX } } },
+    where: {
+      ...(userId === undefined ? {} : { OR: [{ ownerId: userId }, { shared: true }] }),
+      NOT: { id: { startsWith: USER_LEVEL_PREFIX } },
+    },
     select: { id: true, name: true, shared: true, ownerId: true, createdAt: true, updatedAt: true },
     orderBy: { name: "asc" },
   });
-  const summaries = rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+  const summaries = rows.map((r) => ({
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
   return [...summaries.filter((w) => w.id === defaultId), ...summaries.filter((w) => w.id !== defaultId)];
 }
 
@@ -53,14 +71,21 @@ export async function getWorkspace({ id }: { id: string }): Promise<Workspace | 
 }
 
 /** The owner's workspace of that name (names are unique per owner; null: the one person of open or token mode). */
-export async function findWorkspaceByName({ name, ownerId = null }: { name: string; ownerId?: string | null }): Promise<WorkspaceSummary | null> {
+export async function findWorkspaceByName({
+  name,
+  ownerId = null,
+}: {
+  name: string;
+  ownerId?: string | null;
+}): Promise<WorkspaceSummary | null> {
   const db = await getDb();
   const row = await db.workspace.findFirst({ where: { name, ownerId } });
   return row ? toWorkspace(row) : null;
 }
 
 // The database's unique index does not compare null owners (open and token mode): the name is checked here as well.
-const nameTaken = () => Object.assign(new Error("Unique constraint failed on the fields: (`ownerId`,`name`)"), { code: "P2002" });
+const nameTaken = () =>
+  Object.assign(new Error("Unique constraint failed on the fields: (`ownerId`,`name`)"), { code: "P2002" });
 
 /**
  * "limit" when the owner has `max` workspaces already (counted under a lock, so concurrent creates cannot pass it);
@@ -73,20 +98,43 @@ export async function createWorkspace({
   max,
   ownerId = null,
   shared = false,
-}: { id: string; name: string; instructions?: string; max: number; ownerId?: string | null; shared?: boolean }): Promise<Workspace | "limit"> {
+}: {
+  id: string;
+  name: string;
+  instructions?: string;
+  max: number;
+  ownerId?: string | null;
+  shared?: boolean;
+}): Promise<Workspace | "limit"> {
   return lockedTransaction("workspaces", async (tx) => {
-    if ((await tx.workspace.count({ where: { ownerId, NOT: { id: { startsWith: USER_LEVEL_PREFIX } } } })) >= max) return "limit" as const;
+    if ((await tx.workspace.count({ where: { ownerId, NOT: { id: { startsWith: USER_LEVEL_PREFIX } } } })) >= max)
+      return "limit" as const;
     if (await tx.workspace.findFirst({ where: { ownerId, name }, select: { id: true } })) throw nameTaken();
     return toWorkspace(await tx.workspace.create({ data: { id, name, instructions, ownerId, shared } }));
   });
 }
 
 /** null when it does not exist; throws Prisma's P2002 when the new name is taken. */
-export async function updateWorkspace({ id, name, instructions }: { id: string; name?: string; instructions?: string }): Promise<Workspace | null> {
+export async function updateWorkspace({
+  id,
+  name,
+  instructions,
+}: {
+  id: string;
+  name?: string;
+  instructions?: string;
+}): Promise<Workspace | null> {
   const db = await getDb();
   if (name !== undefined) {
     const current = await db.workspace.findUnique({ where: { id }, select: { ownerId: true } });
-    if (current && (await db.workspace.findFirst({ where: { ownerId: current.ownerId, name, id: { not: id } }, select: { id: true } }))) throw nameTaken();
+    if (
+      current &&
+      (await db.workspace.findFirst({
+        where: { ownerId: current.ownerId, name, id: { not: id } },
+        select: { id: true },
+      }))
+    )
+      throw nameTaken();
   }
   const rows = await db.workspace.updateManyAndReturn({
     where: { id },

@@ -7,8 +7,22 @@ import { ApiError, errorResponse } from "../api/errors.ts";
 import { accountsAuth, requestOrigin } from "../auth/accounts.ts";
 import { authMode, openSignUp } from "../auth/mode.ts";
 import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "../auth/oidc.ts";
-import { clientAddress, recordSignInFailure, recordSignInSuccess, type SignInHold, signInHold } from "../auth/sign-in-limit.ts";
-import { claimSetting, countUsers, giveBackInvitation, makeFirstAdmin, markInvitationUsed, releaseSetting, takeInvitation } from "../db/accounts.ts";
+import {
+  clientAddress,
+  recordSignInFailure,
+  recordSignInSuccess,
+  type SignInHold,
+  signInHold,
+} from "../auth/sign-in-limit.ts";
+import {
+  claimSetting,
+  countUsers,
+  giveBackInvitation,
+  makeFirstAdmin,
+  markInvitationUsed,
+  releaseSetting,
+  takeInvitation,
+} from "../db/accounts.ts";
 import { log } from "../log/logger.ts";
 import { parseWith, readJson } from "./request.ts";
 
@@ -19,7 +33,11 @@ const signUpSchema = z.object({
   name: z.string().trim().min(1, "Give your name.").max(100),
   invitation: z.string().max(200).optional(),
 });
-const signInSchema = z.object({ email, password: z.string().min(1, "Give a password.").max(256), rememberMe: z.boolean().optional() });
+const signInSchema = z.object({
+  email,
+  password: z.string().min(1, "Give a password.").max(256),
+  rememberMe: z.boolean().optional(),
+});
 
 /** The same request with a new JSON body (better-auth reads the body; ours was read already). */
 function withBody(request: Request, body: object): Request {
@@ -60,7 +78,10 @@ async function withAdminRole(response: Response): Promise<Response> {
   const body = (await response.clone().json()) as { user: Record<string, unknown> };
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify({ ...body, user: { ...body.user, role: "admin" } }), { status: response.status, headers });
+  return new Response(JSON.stringify({ ...body, user: { ...body.user, role: "admin" } }), {
+    status: response.status,
+    headers,
+  });
 }
 
 async function signUp(request: Request): Promise<Response> {
@@ -70,7 +91,13 @@ async function signUp(request: Request): Promise<Response> {
   if (!first && !openSignUp()) {
     invitationId = input.invitation ? await takeInvitation({ token: input.invitation }) : null;
     if (!invitationId) {
-      throw new ApiError("forbidden", input.invitation ? "This invitation link is not valid (used, expired or unknown); ask an admin for a new one." : "Signing up needs an invitation link from an admin.", "invitation");
+      throw new ApiError(
+        "forbidden",
+        input.invitation
+          ? "This invitation link is not valid (used, expired or unknown); ask an admin for a new one."
+          : "Signing up needs an invitation link from an admin.",
+        "invitation",
+      );
     }
   }
   let response = await forward(withBody(request, { email: input.email, password: input.password, name: input.name }));
@@ -91,7 +118,9 @@ async function signUp(request: Request): Promise<Response> {
 
 function tooMany({ seconds, limit }: SignInHold): Response {
   const where = limit === "address" ? "from your address" : "on this server in the last minute (from many addresses)";
-  const response = errorResponse(new ApiError("too_many_requests", `Too many failed sign-in attempts ${where}; try again in ${seconds} s.`));
+  const response = errorResponse(
+    new ApiError("too_many_requests", `Too many failed sign-in attempts ${where}; try again in ${seconds} s.`),
+  );
   response.headers.set("retry-after", String(seconds));
   return response;
 }
@@ -115,14 +144,28 @@ async function signIn(request: Request): Promise<Response> {
  * state and sets the state cookie) and redirects there. `?invitation=<token>` rides in the state for a first sign-in.
  */
 async function startOidc(request: Request): Promise<Response> {
-  if (!oidcSettings()) throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
+  if (!oidcSettings())
+    throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
   const invitation = new URL(request.url).searchParams.get("invitation")?.slice(0, 200);
   const headers = new Headers(request.headers);
   headers.delete("content-length");
   headers.set("content-type", "application/json");
   headers.set("origin", requestOrigin(request));
-  const body = { provider: OIDC_PROVIDER, callbackURL: "/", newUserCallbackURL: "/", errorCallbackURL: "/sign-in", disableRedirect: true, ...(invitation ? { additionalData: { invitation } } : {}) };
-  const started = await forward(new Request(new URL("/api/auth/sign-in/social", request.url), { method: "POST", headers, body: JSON.stringify(body) }));
+  const body = {
+    provider: OIDC_PROVIDER,
+    callbackURL: "/",
+    newUserCallbackURL: "/",
+    errorCallbackURL: "/sign-in",
+    disableRedirect: true,
+    ...(invitation ? { additionalData: { invitation } } : {}),
+  };
+  const started = await forward(
+    new Request(new URL("/api/auth/sign-in/social", request.url), {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    }),
+  );
   const { url } = ((await started.json().catch(() => ({}))) ?? {}) as { url?: unknown };
   if (!started.ok || typeof url !== "string") {
     log().warn({ event: "oidc_start_failed", status: started.status }, "OpenID Connect sign-in could not start");
@@ -139,17 +182,25 @@ async function startOidc(request: Request): Promise<Response> {
  * it. A page that moves on by itself starts a same-site navigation instead.
  */
 async function oidcCallback(request: Request): Promise<Response> {
-  if (!oidcSettings()) throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
+  if (!oidcSettings())
+    throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
   const response = await forward(request);
   const location = response.headers.get("location");
   const origin = requestOrigin(request);
-  const signedIn = response.headers.getSetCookie().some((cookie) => /^(__Secure-)?[^=]+\.session_token=[^;]/.test(cookie));
+  const signedIn = response.headers
+    .getSetCookie()
+    .some((cookie) => /^(__Secure-)?[^=]+\.session_token=[^;]/.test(cookie));
   if (response.status !== 302 || !location || !signedIn) return response;
   const target = new URL(location, origin);
   const path = target.origin === origin ? `${target.pathname}${target.search}` : "/";
   const escaped = path.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   const page = `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Signed in</title><p>Signed in. <a href="${escaped}">Continue</a></p>`;
-  const headers = new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'", "x-frame-options": "DENY" });
+  const headers = new Headers({
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy": "default-src 'none'",
+    "x-frame-options": "DENY",
+  });
   for (const cookie of response.headers.getSetCookie()) headers.append("set-cookie", cookie);
   return new Response(page, { status: 200, headers });
 }
@@ -169,7 +220,11 @@ export async function handleAccountsRequest(request: Request, path: string): Pro
   try {
     const endpoint = authMode() === "accounts" ? ENDPOINTS[path] : undefined;
     if (!endpoint) throw new ApiError("not_found", `No such route: /api/auth/${path.slice(0, 100)}.`);
-    if (request.method !== endpoint.method) throw new ApiError("method_not_allowed", `Method ${request.method} is not allowed here; this route accepts ${endpoint.method}.`);
+    if (request.method !== endpoint.method)
+      throw new ApiError(
+        "method_not_allowed",
+        `Method ${request.method} is not allowed here; this route accepts ${endpoint.method}.`,
+      );
     return await endpoint.handle(request);
   } catch (error) {
     return errorResponse(error);

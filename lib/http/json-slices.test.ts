@@ -1,14 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { isLongJson, jsonPieces, jsonResponse, jsonStream } from "./json-slices.ts";
 
-const message = (i: number) => ({ id: `m${i}`, role: i % 2 ? "assistant" : "user", parts: [{ type: "text", text: `message ${i} — ünïcödé "quoted" \n` }], metadata: { n: i } });
+const message = (i: number) => ({
+  id: `m${i}`,
+  role: i % 2 ? "assistant" : "user",
+  parts: [{ type: "text", text: `message ${i} — ünïcödé "quoted" \n` }],
+  metadata: { n: i },
+});
 
 const VALUES: Array<[string, unknown]> = [
-  ["a conversation view", { id: "c", title: "t", settings: { a: 1, b: [1, 2] }, messages: Array.from({ length: 1_000 }, (_, i) => message(i)), tasks: [], contextUsage: null, branches: [] }],
-  ["members JSON leaves out", { a: undefined, b: () => 1, c: Symbol("s"), d: 1, e: { toJSON: () => undefined }, f: [undefined, () => 1, Symbol("s"), { toJSON: () => undefined }, 2] }],
+  [
+    "a conversation view",
+    {
+      id: "c",
+      title: "t",
+      settings: { a: 1, b: [1, 2] },
+      messages: Array.from({ length: 1_000 }, (_, i) => message(i)),
+      tasks: [],
+      contextUsage: null,
+      branches: [],
+    },
+  ],
+  [
+    "members JSON leaves out",
+    {
+      a: undefined,
+      b: () => 1,
+      c: Symbol("s"),
+      d: 1,
+      e: { toJSON: () => undefined },
+      f: [undefined, () => 1, Symbol("s"), { toJSON: () => undefined }, 2],
+    },
+  ],
   ["the first member left out", { a: undefined, b: 2 }],
   ["nothing but members left out", { a: undefined }],
-  ["dates, classes and toJSON", { at: new Date(0), list: [new Date(1), new Map([[1, 2]]), { toJSON: () => "x" }], deep: { when: new Date(2) } }],
+  [
+    "dates, classes and toJSON",
+    { at: new Date(0), list: [new Date(1), new Map([[1, 2]]), { toJSON: () => "x" }], deep: { when: new Date(2) } },
+  ],
   ["an array at the top", [1, "two", null, { three: [3] }, [4, [5]]]],
   ["an empty object and array", { o: {}, a: [], nested: { o: {}, a: [] } }],
   ["keys needing escapes and integer keys", { 'q"uote': 1, "2": "two", "1": "one", "\u2028": "sep" }],

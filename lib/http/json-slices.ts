@@ -17,7 +17,8 @@ type Plain = Record<string, unknown>;
 
 /** An array or an object of Object's own (no toJSON, no class): what JSON.stringify walks member by member. */
 function walkable(value: unknown): value is unknown[] | Plain {
-  if (typeof value !== "object" || value === null || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (typeof value !== "object" || value === null || typeof (value as { toJSON?: unknown }).toJSON === "function")
+    return false;
   if (Array.isArray(value)) return true;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;

@@ -22,23 +22,37 @@ describe("jsonDepth", () => {
 
 describe("readBody", () => {
   const post = (body: Uint8Array, type = "application/json") =>
-    new Request("http://x/", { method: "POST", headers: { "content-type": type }, body: new Blob([body as Uint8Array<ArrayBuffer>]) });
+    new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": type },
+      body: new Blob([body as Uint8Array<ArrayBuffer>]),
+    });
 
   it("reads UTF-8 and refuses other charsets and invalid bytes", async () => {
-    await expect(readBody(post(new TextEncoder().encode('"café"'), "application/json; charset=utf-8"))).resolves.toBe('"café"');
-    await expect(readBody(post(Uint8Array.of(0x22, 0x63, 0xe9, 0x22), "application/json; charset=latin1"))).rejects.toMatchObject({
+    await expect(readBody(post(new TextEncoder().encode('"café"'), "application/json; charset=utf-8"))).resolves.toBe(
+      '"café"',
+    );
+    await expect(
+      readBody(post(Uint8Array.of(0x22, 0x63, 0xe9, 0x22), "application/json; charset=latin1")),
+    ).rejects.toMatchObject({
       status: 415,
       message: expect.stringMatching(/charset=latin1/),
     });
-    await expect(readBody(post(Uint8Array.of(0x22, 0x63, 0xe9, 0x22)))).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/UTF-8/) });
+    await expect(readBody(post(Uint8Array.of(0x22, 0x63, 0xe9, 0x22)))).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/UTF-8/),
+    });
   });
 });
 
 describe("readJson", () => {
-  const post = (text: string) => new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const post = (text: string) =>
+    new Request("http://x/", { method: "POST", headers: { "content-type": "application/json" }, body: text });
 
   it("reads a lone surrogate in any string or key as U+FFFD, and keeps pairs and an escaped backslash as they are", async () => {
-    await expect(readJson(post('{"text":"cut \\ud83d here","\\udc00":["\\ud800x"],"pair":"\\ud83d\\ude00"}'))).resolves.toEqual({
+    await expect(
+      readJson(post('{"text":"cut \\ud83d here","\\udc00":["\\ud800x"],"pair":"\\ud83d\\ude00"}')),
+    ).resolves.toEqual({
       text: "cut \ufffd here",
       "\ufffd": ["\ufffdx"],
       pair: "\u{1f600}",

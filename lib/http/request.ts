@@ -21,20 +21,30 @@ function declaredCharset(request: Request): string | undefined {
   return match ? match[1]!.toLowerCase() : undefined;
 }
 
-type BodyLimit = { maxBytes?: number; /** The 413's message, naming what the limit is made of (else its bytes). */ tooLarge?: string };
+type BodyLimit = {
+  maxBytes?: number /** The 413's message, naming what the limit is made of (else its bytes). */;
+  tooLarge?: string;
+};
 
 /**
  * The raw body, refused with a 413 once it is over `maxBytes` (by its declared length or by what arrives). Only UTF-8
  * is read: another declared charset is refused (415), and so are bytes that are not UTF-8 (400), rather than stored
  * as replacement characters.
  */
-export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTES, tooLarge }: BodyLimit = {}): Promise<string> {
+export async function readBody(
+  request: Request,
+  { maxBytes = MAX_JSON_BODY_BYTES, tooLarge }: BodyLimit = {},
+): Promise<string> {
   const charset = declaredCharset(request);
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
-    throw new ApiError("unsupported_media_type", `The request body must be UTF-8 (got charset=${charset.slice(0, 40)}).`);
+    throw new ApiError(
+      "unsupported_media_type",
+      `The request body must be UTF-8 (got charset=${charset.slice(0, 40)}).`,
+    );
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new ApiError("payload_too_large", tooLarge ?? `The request body is over the ${maxBytes}-byte limit.`);
+  if (declared > maxBytes)
+    throw new ApiError("payload_too_large", tooLarge ?? `The request body is over the ${maxBytes}-byte limit.`);
   const buffer = await readLimited(request, maxBytes, tooLarge);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
@@ -46,7 +56,8 @@ export async function readBody(request: Request, { maxBytes = MAX_JSON_BODY_BYTE
 /** The raw body's bytes (a binary upload), refused with a 413 once it is over `maxBytes`. */
 export async function readBytes(request: Request, { maxBytes }: { maxBytes: number }): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
+  if (declared > maxBytes)
+    throw new ApiError("payload_too_large", `The request body is over the ${maxBytes}-byte limit.`);
   return readLimited(request, maxBytes);
 }
 
@@ -126,12 +137,18 @@ export async function readJson(request: Request, limit: BodyLimit = {}): Promise
   const type = request.headers.get("content-type")?.trim();
   if (!type || !JSON_CONTENT_TYPE.test(type)) {
     const got = type ? `Content-Type ${type.split(";")[0]!.slice(0, 100)}` : "no Content-Type";
-    throw new ApiError("unsupported_media_type", `The request body must be JSON sent with Content-Type: application/json (got ${got}).`);
+    throw new ApiError(
+      "unsupported_media_type",
+      `The request body must be JSON sent with Content-Type: application/json (got ${got}).`,
+    );
   }
   const text = await readBody(request, limit);
   if (text.length === 0) throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
-    throw new ApiError("invalid_json", `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+    throw new ApiError(
+      "invalid_json",
+      `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+    );
   }
   let value: unknown;
   try {
@@ -145,7 +162,12 @@ export async function readJson(request: Request, limit: BodyLimit = {}): Promise
   if (large) await nextTurn();
   // PostgreSQL cannot store a NUL: refused here, the same on both databases, before anything is written.
   const nul = nulPath(value);
-  if (nul !== null) throw new ApiError("bad_request", `Invalid ${nul}: must not contain a NUL character (U+0000).`, nul === "body" ? undefined : nul);
+  if (nul !== null)
+    throw new ApiError(
+      "bad_request",
+      `Invalid ${nul}: must not contain a NUL character (U+0000).`,
+      nul === "body" ? undefined : nul,
+    );
   if (large) await nextTurn();
   // A lone surrogate ("\ud83d" without its pair: a client cut a string inside an emoji) stands for no character and
   // fails PostgreSQL's jsonb (a 500): it becomes U+FFFD here, the same on both databases. The body was valid UTF-8, so
@@ -181,7 +203,10 @@ export function route<P = Record<string, never>>(
       const params = await gateRoute(viewer, request, await context.params);
       response = await handler(request, params, viewer);
       const id = (params as { id?: unknown } | null)?.id;
-      publishChangesOf(request, response, { owner: ownerFilter(viewer), workspaceId: typeof id === "string" ? id : undefined });
+      publishChangesOf(request, response, {
+        owner: ownerFilter(viewer),
+        workspaceId: typeof id === "string" ? id : undefined,
+      });
     } catch (error) {
       response = errorResponse(error);
     }
@@ -216,11 +241,17 @@ export function otherMethodsNotAllowed(...allowed: Method[]): Record<Method | "O
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed: Handler = (request) => {
     const response = errorResponse(
-      new ApiError("method_not_allowed", `Method ${request.method} is not allowed here; this route accepts ${allowed.join(", ")}.`),
+      new ApiError(
+        "method_not_allowed",
+        `Method ${request.method} is not allowed here; this route accepts ${allowed.join(", ")}.`,
+      ),
     );
     response.headers.set("allow", allow);
     return response;
   };
   const options: Handler = () => new Response(null, { status: 204, headers: { allow } });
-  return { ...Object.fromEntries(METHODS.map((method) => [method, notAllowed])), OPTIONS: options } as Record<Method | "OPTIONS", Handler>;
+  return { ...Object.fromEntries(METHODS.map((method) => [method, notAllowed])), OPTIONS: options } as Record<
+    Method | "OPTIONS",
+    Handler
+  >;
 }

@@ -9,7 +9,11 @@ export type { Logger };
 
 const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
-const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
 // Scrubbed before they are cut, so that a cut cannot leave part of a secret no rule recognises.
 const firstLine = (text: string) => scrub(lines(text)[0] ?? "").slice(0, 300);
 const lastLine = (text: string) => scrub(lines(text).at(-1) ?? "").slice(0, 300);
@@ -25,7 +29,10 @@ export function serializeError(error: unknown, depth = 0): Record<string, unknow
   if (typeof code === "string" || typeof code === "number") out.code = code;
   // Prisma's messages quote the call and its arguments in the middle and end with the reason.
   if (typeof code === "string" && /^P\d{4}$/.test(code)) out.reason = lastLine(error.message);
-  const frames = error.stack?.split("\n").filter((line) => /^\s+at /.test(line)).slice(0, 8);
+  const frames = error.stack
+    ?.split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 8);
   if (frames?.length) out.stack = frames.map((line) => line.trim()).join("\n");
   if (error.cause !== undefined && depth < 3) out.cause = serializeError(error.cause, depth + 1);
   return out;
@@ -54,14 +61,29 @@ function level(): string {
 
 export function createLogger(destination?: DestinationStream): Logger {
   const pretty: DestinationStream | undefined =
-    destination === undefined && process.stdout.isTTY ? { write: (line: string) => void process.stdout.write(prettyLine(line)) } : undefined;
+    destination === undefined && process.stdout.isTTY
+      ? { write: (line: string) => void process.stdout.write(prettyLine(line)) }
+      : undefined;
   return pino(
     {
       level: level(),
       base: { pid: process.pid },
       serializers: { err: serializeError, error: serializeError },
       redact: {
-        paths: ["authorization", "cookie", "token", "apiKey", "password", "text", "content", "*.authorization", "*.cookie", "*.token", "*.apiKey", "*.password"],
+        paths: [
+          "authorization",
+          "cookie",
+          "token",
+          "apiKey",
+          "password",
+          "text",
+          "content",
+          "*.authorization",
+          "*.cookie",
+          "*.token",
+          "*.apiKey",
+          "*.password",
+        ],
         censor: "[redacted]",
       },
     },

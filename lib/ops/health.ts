@@ -67,7 +67,8 @@ export async function health(): Promise<Health> {
     });
     pending = shippedMigrations().filter((name) => !applied.has(name));
     migrations = pending.length ? "pending" : "ok";
-    if (pending.length) problems.push(`${pending.length} migration(s) pending: run \`npm run db:migrate -- deploy\` (npm start does it)`);
+    if (pending.length)
+      problems.push(`${pending.length} migration(s) pending: run \`npm run db:migrate -- deploy\` (npm start does it)`);
   }
   if (isDraining()) problems.push("the server is shutting down");
   return {

@@ -40,7 +40,13 @@ function writeLine(line: { route: string; status: number }): void {
  * written to stdout synchronously) would otherwise delay that call.
  */
 export function logRequest(request: Request, response: Response, requestId: string, startedAt: number): Response {
-  const line = { requestId, method: request.method, route: routeOf(new URL(request.url).pathname), status: response.status, durationMs: Math.round(performance.now() - startedAt) };
+  const line = {
+    requestId,
+    method: request.method,
+    route: routeOf(new URL(request.url).pathname),
+    status: response.status,
+    durationMs: Math.round(performance.now() - startedAt),
+  };
   setImmediate(writeLine, line);
   try {
     response.headers.set("x-request-id", requestId);

@@ -25,7 +25,8 @@ export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25
     const stopped = activeReplyList();
     log().warn({ replies: stopped.length }, "shutdown grace is over: stopping the replies still running");
     for (const [conversationId] of stopped) activeReply(conversationId)?.controller.abort(SHUTDOWN_REASON);
-    if (!(await allRepliesOver(STORE_WAIT_MS))) log().error({ replies: runningReplyCount() }, "replies were not stored in time; the next instance settles them");
+    if (!(await allRepliesOver(STORE_WAIT_MS)))
+      log().error({ replies: runningReplyCount() }, "replies were not stored in time; the next instance settles them");
   }
   closeEventStreams();
   log().info("shut down");

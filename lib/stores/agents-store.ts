@@ -30,7 +30,9 @@ export const useAgentsStore = create<AgentsState>((set, get) => ({
   reload: async (conversationId) => {
     if (get().conversationId !== conversationId) return;
     try {
-      const { agents } = await apiFetch<{ agents: AgentSummary[] }>(`/api/conversations/${encodeURIComponent(conversationId)}/agents`);
+      const { agents } = await apiFetch<{ agents: AgentSummary[] }>(
+        `/api/conversations/${encodeURIComponent(conversationId)}/agents`,
+      );
       if (get().conversationId === conversationId) set({ agents, error: null });
     } catch (error) {
       // the next change or a reload tries again

@@ -26,7 +26,9 @@ beforeAll(async () => {
         response.writeHead(200, { "content-type": "application/json" }).end('[{"id":"c1"}]');
         return;
       case "/refused":
-        response.writeHead(400, { "content-type": "application/json" }).end('{"error":{"code":"invalid_body","message":"title is too long","field":"title"}}');
+        response
+          .writeHead(400, { "content-type": "application/json" })
+          .end('{"error":{"code":"invalid_body","message":"title is too long","field":"title"}}');
         return;
       default:
         response.writeHead(502, { "content-type": "text/html" }).end("<html>bad gateway</html>");
@@ -38,12 +40,13 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const failure = (url: string) => apiFetch(`${base}${url}`).then(
-  () => {
-    throw new Error("expected a failure");
-  },
-  (error: unknown) => error as ApiRequestError,
-);
+const failure = (url: string) =>
+  apiFetch(`${base}${url}`).then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error as ApiRequestError,
+  );
 
 describe("apiFetch", () => {
   it("returns the parsed body of a good answer, and nothing for an empty one", async () => {
@@ -65,7 +68,16 @@ describe("apiFetch", () => {
   });
 
   it("throws the server's own reason for a refusal, and a plain one when its body is not JSON", async () => {
-    expect(await failure("/refused")).toMatchObject({ status: 400, code: "invalid_body", message: "title is too long", field: "title" });
-    expect(await failure("/gateway")).toMatchObject({ status: 502, code: "error", message: expect.stringMatching(/^The server failed \(HTTP 502\)/) });
+    expect(await failure("/refused")).toMatchObject({
+      status: 400,
+      code: "invalid_body",
+      message: "title is too long",
+      field: "title",
+    });
+    expect(await failure("/gateway")).toMatchObject({
+      status: 502,
+      code: "error",
+      message: expect.stringMatching(/^The server failed \(HTTP 502\)/),
+    });
   });
 });

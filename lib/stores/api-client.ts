@@ -19,7 +19,8 @@ const UNREACHABLE = "Can't reach the server";
  * (signed out elsewhere, or disabled by an admin) sends the tab to the sign-in page, which brings the person back here.
  */
 export function signInOnUnauthorized(status: number): void {
-  if (status !== 401 || typeof document === "undefined" || document.documentElement.dataset.authMode !== "accounts") return;
+  if (status !== 401 || typeof document === "undefined" || document.documentElement.dataset.authMode !== "accounts")
+    return;
   const { pathname, search } = window.location;
   if (pathname === "/sign-in" || pathname === "/sign-up") return;
   window.location.assign(`/sign-in?next=${encodeURIComponent(`${pathname}${search}`)}`);
@@ -49,10 +50,18 @@ export async function apiFetch<T = unknown>(url: string, init: RequestInit = {})
   const body = await readBody(response);
   if (!response.ok) {
     const e = (body as ErrorBody | undefined)?.error;
-    const fallback = response.status >= 500 ? `The server failed (HTTP ${response.status}) — ${TRY_LATER}` : `The server refused the request (HTTP ${response.status}).`;
+    const fallback =
+      response.status >= 500
+        ? `The server failed (HTTP ${response.status}) — ${TRY_LATER}`
+        : `The server refused the request (HTTP ${response.status}).`;
     throw new ApiRequestError(response.status, e?.code ?? "error", e?.message ?? fallback, e?.field);
   }
-  if (body === UNREADABLE) throw new ApiRequestError(response.status, "bad_response", `The server's answer could not be read (HTTP ${response.status}) — ${TRY_LATER}`);
+  if (body === UNREADABLE)
+    throw new ApiRequestError(
+      response.status,
+      "bad_response",
+      `The server's answer could not be read (HTTP ${response.status}) — ${TRY_LATER}`,
+    );
   return body as T;
 }
 

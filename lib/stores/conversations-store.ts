@@ -54,7 +54,17 @@ export const useConversationsStore = create<ConversationsState>((set, get) => ({
     if (get().archivedView) return;
     const now = new Date().toISOString();
     const existing = get().conversations.find((c) => c.id === id);
-    const updated = existing ? { ...existing, updatedAt: now } : { id, workspaceId: get().workspaceId ?? "default", title, createdAt: now, updatedAt: now, pinned: false, archived: false };
+    const updated = existing
+      ? { ...existing, updatedAt: now }
+      : {
+          id,
+          workspaceId: get().workspaceId ?? "default",
+          title,
+          createdAt: now,
+          updatedAt: now,
+          pinned: false,
+          archived: false,
+        };
     const others = get().conversations.filter((c) => c.id !== id);
     // After the pinned ones, unless it is pinned itself.
     const at = updated.pinned ? 0 : others.findIndex((c) => !c.pinned);

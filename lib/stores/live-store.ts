@@ -13,6 +13,7 @@ type LiveState = {
 export const useLiveStore = create<LiveState>((set, get) => ({
   conversations: {},
   workspaces: 0,
-  conversationChanged: (id) => set({ conversations: { ...get().conversations, [id]: (get().conversations[id] ?? 0) + 1 } }),
+  conversationChanged: (id) =>
+    set({ conversations: { ...get().conversations, [id]: (get().conversations[id] ?? 0) + 1 } }),
   workspaceChanged: () => set({ workspaces: get().workspaces + 1 }),
 }));

@@ -33,7 +33,10 @@ type PlanState = View & {
 export const usePlanStore = create<PlanState>((set, get) => {
   const patch = async (body: Record<string, unknown>) => {
     try {
-      const view = await apiFetch<View>(`/api/conversations/${get().conversationId}`, { method: "PATCH", body: JSON.stringify(body) });
+      const view = await apiFetch<View>(`/api/conversations/${get().conversationId}`, {
+        method: "PATCH",
+        body: JSON.stringify(body),
+      });
       set({ mode: view.mode, plan: view.plan, planVersions: view.planVersions, error: null });
       return true;
     } catch (error) {
@@ -53,7 +56,13 @@ export const usePlanStore = create<PlanState>((set, get) => {
     created: () => set({ exists: true }),
     receivePlan: (plan) => {
       const versions = get().planVersions.filter((v) => v.version !== plan.version);
-      set({ plan, planVersions: [...versions, { version: plan.version, content: plan.content, author: plan.author, createdAt: plan.updatedAt }] });
+      set({
+        plan,
+        planVersions: [
+          ...versions,
+          { version: plan.version, content: plan.content, author: plan.author, createdAt: plan.updatedAt },
+        ],
+      });
     },
     setMode: async (mode) => {
       if (!get().exists) {
@@ -64,7 +73,11 @@ export const usePlanStore = create<PlanState>((set, get) => {
     },
     savePlan: (content) => patch({ plan: { content } }),
     approve: async (edited) => {
-      const ok = await patch(edited !== undefined && edited !== get().plan?.content ? { plan: { content: edited }, mode: "build" } : { mode: "build" });
+      const ok = await patch(
+        edited !== undefined && edited !== get().plan?.content
+          ? { plan: { content: edited }, mode: "build" }
+          : { mode: "build" },
+      );
       if (ok) set({ outgoing: APPROVE_MESSAGE });
       return ok;
     },

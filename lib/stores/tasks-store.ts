@@ -63,7 +63,8 @@ export const useTasksStore = create<TasksState>((set, get) => {
         warnFailure("reloading the tasks failed")(error);
       }
     },
-    add: (subject) => guard(() => apiFetch(base(), { method: "POST", body: JSON.stringify({ subject }) }), { kept: "task" }),
+    add: (subject) =>
+      guard(() => apiFetch(base(), { method: "POST", body: JSON.stringify({ subject }) }), { kept: "task" }),
     edit: (id, changes) => guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify(changes) })),
     move: (id, position) => {
       // Optimistic: the list reorders at once, then the server's order is loaded (or the old one put back).
@@ -72,7 +73,9 @@ export const useTasksStore = create<TasksState>((set, get) => {
       const moved = before.find((t) => t.id === id);
       if (moved) tasks.splice(position, 0, moved);
       set({ tasks });
-      return guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify({ position }) }), { undo: () => set({ tasks: before }) });
+      return guard(() => apiFetch(`${base()}/${id}`, { method: "PATCH", body: JSON.stringify({ position }) }), {
+        undo: () => set({ tasks: before }),
+      });
     },
     remove: async (id) => {
       const index = get().tasks.findIndex((t) => t.id === id);
@@ -88,7 +91,10 @@ export const useTasksStore = create<TasksState>((set, get) => {
       set({ deleted: null });
       const { subject, description, status, owner, metadata } = deleted.task;
       return guard(async () => {
-        const created = await apiFetch<Task>(base(), { method: "POST", body: JSON.stringify({ subject, description, status, metadata }) });
+        const created = await apiFetch<Task>(base(), {
+          method: "POST",
+          body: JSON.stringify({ subject, description, status, metadata }),
+        });
         const place = { position: deleted.index, ...(owner ? { owner } : {}) };
         await apiFetch(`${base()}/${created.id}`, { method: "PATCH", body: JSON.stringify(place) });
       });

@@ -14,8 +14,18 @@ describe("the running calls' progress", () => {
   it("keeps the newest report per call, drops odd values, and only the newest 20 calls", () => {
     const { receive } = useToolProgressStore.getState();
     receive({ toolCallId: "c1", progress: 1, total: 5 });
-    receive({ toolCallId: "c1", progress: Number.NaN, total: "5" as unknown as number, message: 7 as unknown as string });
-    expect(useToolProgressStore.getState().byCall.c1).toEqual({ toolCallId: "c1", progress: undefined, total: undefined, message: undefined });
+    receive({
+      toolCallId: "c1",
+      progress: Number.NaN,
+      total: "5" as unknown as number,
+      message: 7 as unknown as string,
+    });
+    expect(useToolProgressStore.getState().byCall.c1).toEqual({
+      toolCallId: "c1",
+      progress: undefined,
+      total: undefined,
+      message: undefined,
+    });
     receive(null as never);
     for (let i = 0; i < 30; i++) receive({ toolCallId: `n${i}`, progress: i });
     const ids = Object.keys(useToolProgressStore.getState().byCall);

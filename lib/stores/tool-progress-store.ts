@@ -35,6 +35,11 @@ const number = (value: number) => value.toLocaleString("en-US", { maximumFractio
 /** "3 of 5 · Indexing files", "42", or "" when the server said nothing to show. */
 export function progressText(data: ToolProgressData | undefined): string {
   if (!data) return "";
-  const amount = data.progress === undefined ? "" : data.total !== undefined ? `${number(data.progress)} of ${number(data.total)}` : number(data.progress);
+  const amount =
+    data.progress === undefined
+      ? ""
+      : data.total !== undefined
+        ? `${number(data.progress)} of ${number(data.total)}`
+        : number(data.progress);
   return [amount, data.message ?? ""].filter(Boolean).join(" · ");
 }

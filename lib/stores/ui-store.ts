@@ -36,7 +36,12 @@ export const useUiStore = create<UiState>()(
     {
       name: "hintline-ui",
       skipHydration: true,
-      partialize: (s) => ({ showHints: s.showHints, remindersExplained: s.remindersExplained, sidebarHidden: s.sidebarHidden, panelHidden: s.panelHidden }),
+      partialize: (s) => ({
+        showHints: s.showHints,
+        remindersExplained: s.remindersExplained,
+        sidebarHidden: s.sidebarHidden,
+        panelHidden: s.panelHidden,
+      }),
       onRehydrateStorage: () => () => useUiStore.setState({ hydrated: true }),
     },
   ),

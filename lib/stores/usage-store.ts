@@ -15,5 +15,6 @@ export const useUsageStore = create<UsageState>((set) => ({
   usage: null,
   seed: (conversationId, usage) => set({ conversationId, usage }),
   // A figure without cache figures (a compression) keeps the ones shown.
-  receive: (usage) => set((state) => ({ usage: usage.cache || !state.usage?.cache ? usage : { ...usage, cache: state.usage.cache } })),
+  receive: (usage) =>
+    set((state) => ({ usage: usage.cache || !state.usage?.cache ? usage : { ...usage, cache: state.usage.cache } })),
 }));

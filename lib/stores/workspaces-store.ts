@@ -9,7 +9,15 @@ import { apiFetch } from "./api-client.ts";
  * `editable` false: a shared workspace the viewer uses but may not change (absent: an older server, editable).
  * `owner`: open or token mode's person sees which account a workspace came from.
  */
-export type WorkspaceSummary = { id: string; name: string; shared?: boolean; editable?: boolean; owner?: string; createdAt: string; updatedAt: string };
+export type WorkspaceSummary = {
+  id: string;
+  name: string;
+  shared?: boolean;
+  editable?: boolean;
+  owner?: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** A workspace's label in the switcher: "Team (shared)", or "default (Ada)" for an account's in open or token mode. */
 export function workspaceLabel(w: Pick<WorkspaceSummary, "name" | "shared" | "owner">): string {
@@ -54,18 +62,31 @@ export const useWorkspacesStore = create<WorkspacesState>()(
       },
       select: (id) => set({ currentId: id }),
       create: async (name) => {
-        const created = await apiFetch<WorkspaceSummary>("/api/workspaces", { method: "POST", body: JSON.stringify({ name }) });
+        const created = await apiFetch<WorkspaceSummary>("/api/workspaces", {
+          method: "POST",
+          body: JSON.stringify({ name }),
+        });
         set({ workspaces: [...get().workspaces, created], currentId: created.id });
         return created;
       },
       rename: async (id, name) => {
-        const updated = await apiFetch<WorkspaceSummary>(`/api/workspaces/${id}`, { method: "PATCH", body: JSON.stringify({ name }) });
-        set({ workspaces: get().workspaces.map((w) => (w.id === id ? { ...w, name: updated.name, updatedAt: updated.updatedAt } : w)) });
+        const updated = await apiFetch<WorkspaceSummary>(`/api/workspaces/${id}`, {
+          method: "PATCH",
+          body: JSON.stringify({ name }),
+        });
+        set({
+          workspaces: get().workspaces.map((w) =>
+            w.id === id ? { ...w, name: updated.name, updatedAt: updated.updatedAt } : w,
+          ),
+        });
       },
       remove: async (id) => {
         await apiFetch(`/api/workspaces/${id}`, { method: "DELETE" });
         const fallback = get().workspaces.find((w) => isDefaultWorkspaceId(w.id))?.id ?? DEFAULT_WORKSPACE;
-        set({ workspaces: get().workspaces.filter((w) => w.id !== id), currentId: get().currentId === id ? fallback : get().currentId });
+        set({
+          workspaces: get().workspaces.filter((w) => w.id !== id),
+          currentId: get().currentId === id ? fallback : get().currentId,
+        });
       },
     }),
     // Rehydrated after mount (see AppShell) so the server-rendered HTML and the first client render agree.

@@ -7,7 +7,14 @@ import { newSessionValue } from "../../lib/auth/token.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat } from "../support/chat-client.ts";
 import { covers, servedEndpoints } from "../support/endpoints.ts";
-import { type DatabaseSnapshot, expectApiError, jsonRequest, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
+import {
+  type DatabaseSnapshot,
+  expectApiError,
+  jsonRequest,
+  settledSnapshot,
+  snapshotDatabase,
+  userMessage,
+} from "./helpers.ts";
 
 const TOKEN = "s3cret";
 const bearer = { authorization: `Bearer ${TOKEN}` };
@@ -35,7 +42,11 @@ const apiRoutes: Route[] = [
   { method: "GET", path: `${X}/stream` },
   { method: "POST", path: `${X}/stop` },
   { method: "GET", path: "/api/events" },
-  { method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { id: "smuggled", messages: [] } } },
+  {
+    method: "POST",
+    path: "/api/conversations/import",
+    body: { version: 1, conversation: { id: "smuggled", messages: [] } },
+  },
   { method: "POST", path: "/api/conversations/export", body: { ids: ["x"] } },
   { method: "GET", path: "/api/workspaces" },
   { method: "POST", path: "/api/workspaces", body: { name: "Smuggled" } },
@@ -85,7 +96,11 @@ const apiRoutes: Route[] = [
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
   // Accounts mode's endpoints (lib/http/account-routes.ts); in token mode they are behind the token like the rest.
-  { method: "POST", path: "/api/auth/sign-up/email", body: { email: "a@example.test", password: "long-enough-pw", name: "A" } },
+  {
+    method: "POST",
+    path: "/api/auth/sign-up/email",
+    body: { email: "a@example.test", password: "long-enough-pw", name: "A" },
+  },
   { method: "POST", path: "/api/auth/sign-in/email", body: { email: "a@example.test", password: "long-enough-pw" } },
   { method: "GET", path: "/api/auth/get-session" },
   { method: "PUT", path: "/api/auth/update-user", body: { name: "B" } },
@@ -105,8 +120,14 @@ const credentials: { name: string; headers: () => Promise<Record<string, string>
   { name: "without credentials", headers: async () => ({}) },
   { name: "with a wrong bearer token", headers: async () => ({ authorization: "Bearer s3cret-not" }), guess: true },
   { name: "with the token in another scheme", headers: async () => ({ authorization: `Basic ${TOKEN}` }) },
-  { name: "with a session cookie made from another token", headers: async () => ({ cookie: `hintline_session=${(await newSessionValue("guess")).value}` }) },
-  { name: "with the token itself as the session cookie", headers: async () => ({ cookie: `hintline_session=${TOKEN}` }) },
+  {
+    name: "with a session cookie made from another token",
+    headers: async () => ({ cookie: `hintline_session=${(await newSessionValue("guess")).value}` }),
+  },
+  {
+    name: "with the token itself as the session cookie",
+    headers: async () => ({ cookie: `hintline_session=${TOKEN}` }),
+  },
 ];
 
 let server: AppServer;
@@ -120,7 +141,11 @@ async function expectTooManyGuesses(response: Response): Promise<void> {
 
 beforeAll(async () => {
   server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN } });
-  const { response } = await chat(server.url, { conversationId: "x", text: "add tasks: draft; review", headers: bearer });
+  const { response } = await chat(server.url, {
+    conversationId: "x",
+    text: "add tasks: draft; review",
+    headers: bearer,
+  });
   expect(response.status).toBe(200);
   const settings = { injection: { timezone: "Asia/Tokyo" } };
   expect((await fetch(`${server.url}${X}`, jsonRequest("PATCH", { settings }, bearer))).status).toBe(200);
@@ -137,9 +162,17 @@ describe("refused without valid credentials", () => {
     expect(seeded.Message?.length).toBeGreaterThanOrEqual(2);
     expect(seeded.Task).toHaveLength(2);
     const endpoints = servedEndpoints();
-    expect(endpoints).toEqual(expect.arrayContaining(["POST /api/chat", "DELETE /api/conversations/[id]/tasks/[taskId]", "GET /c/[id]", "GET /"]));
+    expect(endpoints).toEqual(
+      expect.arrayContaining([
+        "POST /api/chat",
+        "DELETE /api/conversations/[id]/tasks/[taskId]",
+        "GET /c/[id]",
+        "GET /",
+      ]),
+    );
     const uncovered = endpoints.filter(
-      (e) => !OPEN.has(e) && !apiRoutes.some((r) => covers(e, r.method, r.path)) && !pages.some((p) => covers(e, "GET", p)),
+      (e) =>
+        !OPEN.has(e) && !apiRoutes.some((r) => covers(e, r.method, r.path)) && !pages.some((p) => covers(e, "GET", p)),
     );
     expect(uncovered).toEqual([]);
   });
@@ -157,7 +190,10 @@ describe("refused without valid credentials", () => {
     }
     for (const page of pages) {
       it(`page ${page} ${credential.name} → redirect to /sign-in${credential.guess ? " (or 429)" : ""}`, async () => {
-        const response = await fetch(`${server.url}${page}`, { redirect: "manual", headers: await credential.headers() });
+        const response = await fetch(`${server.url}${page}`, {
+          redirect: "manual",
+          headers: await credential.headers(),
+        });
         if (credential.guess && response.status === 429) return expectTooManyGuesses(response);
         expect(response.status).toBeGreaterThanOrEqual(300);
         expect(response.status).toBeLessThan(400);
@@ -184,11 +220,21 @@ describe("cross-site form posts with a valid session cookie", () => {
 
   const targets: (Route & { name: string; body: Record<string, unknown> })[] = [
     { name: "chat", method: "POST", path: "/api/chat", body: { id: "x", message: userMessage("csrf-1", "forged") } },
-    { name: "create a conversation", method: "POST", path: "/api/chat", body: { id: "csrf-new", message: userMessage("csrf-2", "forged") } },
+    {
+      name: "create a conversation",
+      method: "POST",
+      path: "/api/chat",
+      body: { id: "csrf-new", message: userMessage("csrf-2", "forged") },
+    },
     { name: "rename a conversation", method: "PATCH", path: X, body: { title: "Hacked" } },
     { name: "delete a conversation", method: "DELETE", path: X, body: { confirm: "yes" } },
     { name: "create a task", method: "POST", path: `${X}/tasks`, body: { subject: "Injected" } },
-    { name: "import a conversation", method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { messages: [] } } },
+    {
+      name: "import a conversation",
+      method: "POST",
+      path: "/api/conversations/import",
+      body: { version: 1, conversation: { messages: [] } },
+    },
   ];
   const field = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
   const encodings: { name: string; type: string; encode: (fields: Record<string, unknown>) => string }[] = [
@@ -208,20 +254,35 @@ describe("cross-site form posts with a valid session cookie", () => {
     // The classic text/plain trick: the whole body is the API's own JSON.
     { name: "text/plain", type: "text/plain", encode: (fields) => JSON.stringify(fields) },
   ];
-  const crossSite = (type: string) => ({ cookie, "content-type": type, origin: "http://evil.example", "sec-fetch-site": "cross-site" });
+  const crossSite = (type: string) => ({
+    cookie,
+    "content-type": type,
+    origin: "http://evil.example",
+    "sec-fetch-site": "cross-site",
+  });
 
   it("has a session cookie that works for the app itself", async () => {
     expect((await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status).toBe(200);
     // The same form post from the app's own origin passes the cross-site check and is refused by the route instead.
-    const sameSite = { ...crossSite("application/x-www-form-urlencoded"), origin: server.url, "sec-fetch-site": "same-origin" };
-    await expectApiError(await fetch(`${server.url}${X}`, { method: "PATCH", headers: sameSite, body: "title=Hacked" }), 415, "unsupported_media_type");
+    const sameSite = {
+      ...crossSite("application/x-www-form-urlencoded"),
+      origin: server.url,
+      "sec-fetch-site": "same-origin",
+    };
+    await expectApiError(
+      await fetch(`${server.url}${X}`, { method: "PATCH", headers: sameSite, body: "title=Hacked" }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   for (const { name, method, path, body } of targets) {
     for (const encoding of encodings) {
       it(`${name} (${method} ${path}) as a ${encoding.name} form from another site → 403`, async () => {
         const init = { method, headers: crossSite(encoding.type), body: encoding.encode(body) };
-        expect(await expectApiError(await fetch(`${server.url}${path}`, init), 403, "forbidden")).toMatch(/cross-site/i);
+        expect(await expectApiError(await fetch(`${server.url}${path}`, init), 403, "forbidden")).toMatch(
+          /cross-site/i,
+        );
         expect(snapshotDatabase(server.databaseUrl)).toEqual(seeded);
       });
     }
@@ -247,21 +308,50 @@ describe("without HINTLINE_AUTH_TOKEN, cross-site browser writes are still refus
   });
 
   const forms: { name: string; method: string; path: string; headers: Record<string, string>; body?: string }[] = [
-    { name: "compact (no body at all)", method: "POST", path: `${X}/compact`, headers: { origin: "http://evil.example" } },
-    { name: "chat as text/plain JSON", method: "POST", path: "/api/chat", headers: { origin: "http://evil.example", "content-type": "text/plain" }, body: JSON.stringify({ id: "x", message: userMessage("csrf", "forged") }) },
-    { name: "rename, Origin: null (a sandboxed frame)", method: "PATCH", path: X, headers: { origin: "null", "content-type": "application/json" }, body: JSON.stringify({ title: "Hacked" }) },
-    { name: "delete, marked cross-site without an Origin", method: "DELETE", path: X, headers: { "sec-fetch-site": "cross-site" } },
+    {
+      name: "compact (no body at all)",
+      method: "POST",
+      path: `${X}/compact`,
+      headers: { origin: "http://evil.example" },
+    },
+    {
+      name: "chat as text/plain JSON",
+      method: "POST",
+      path: "/api/chat",
+      headers: { origin: "http://evil.example", "content-type": "text/plain" },
+      body: JSON.stringify({ id: "x", message: userMessage("csrf", "forged") }),
+    },
+    {
+      name: "rename, Origin: null (a sandboxed frame)",
+      method: "PATCH",
+      path: X,
+      headers: { origin: "null", "content-type": "application/json" },
+      body: JSON.stringify({ title: "Hacked" }),
+    },
+    {
+      name: "delete, marked cross-site without an Origin",
+      method: "DELETE",
+      path: X,
+      headers: { "sec-fetch-site": "cross-site" },
+    },
   ];
   for (const form of forms) {
     it(`${form.name} → 403`, async () => {
-      const response = await fetch(`${open.url}${form.path}`, { method: form.method, headers: form.headers, body: form.body });
+      const response = await fetch(`${open.url}${form.path}`, {
+        method: form.method,
+        headers: form.headers,
+        body: form.body,
+      });
       expect(await expectApiError(response, 403, "forbidden")).toMatch(/cross-site/i);
       expect(snapshotDatabase(open.databaseUrl)).toEqual(before);
     });
   }
 
   it("still serves the same writes from the app's own pages and from scripts without an Origin", async () => {
-    const own = await fetch(`${open.url}${X}`, jsonRequest("PATCH", { title: "Renamed" }, { origin: open.url, "sec-fetch-site": "same-origin" }));
+    const own = await fetch(
+      `${open.url}${X}`,
+      jsonRequest("PATCH", { title: "Renamed" }, { origin: open.url, "sec-fetch-site": "same-origin" }),
+    );
     expect(own.status).toBe(200);
     const script = await fetch(`${open.url}${X}`, jsonRequest("PATCH", { title: "Renamed again" }));
     expect(script.status).toBe(200);

@@ -8,9 +8,25 @@ import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-c
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { readChunks, streamedText } from "../support/chat-client.ts";
 import { covers, servedEndpoints } from "../support/endpoints.ts";
-import { type DatabaseSnapshot, expectApiError, jsonRequest, pollUntil, settledSnapshot, snapshotDatabase, userMessage } from "./helpers.ts";
+import {
+  type DatabaseSnapshot,
+  expectApiError,
+  jsonRequest,
+  pollUntil,
+  settledSnapshot,
+  snapshotDatabase,
+  userMessage,
+} from "./helpers.ts";
 
-const SECRETS = ["SECRET-A-TEXT", "SECRET-A-MEMORY", "SECRET-A-KNOWLEDGE", "Secret A space", "secret-a-skill", "secret-a-agent", "SECRET-A-OWN"];
+const SECRETS = [
+  "SECRET-A-TEXT",
+  "SECRET-A-MEMORY",
+  "SECRET-A-KNOWLEDGE",
+  "Secret A space",
+  "secret-a-skill",
+  "secret-a-agent",
+  "SECRET-A-OWN",
+];
 // The names of the first user's own skill and agent: a 404 for them may repeat the name the caller sent, but no other
 // answer carries them.
 const OWN_NAMES = ["secret-a-own-skill", "secret-a-own-agent"];
@@ -80,7 +96,11 @@ const FOREIGN: Row[] = [
   { method: "DELETE", path: "/api/workspaces/W/mcp-servers/secret-a-server" },
   { method: "POST", path: "/api/workspaces/W/mcp-servers/secret-a-server/tools/echo/accept" },
   // The first user's own skills and agents: not a workspace to anyone, and not in the second user's own level.
-  { method: "POST", path: "/api/chat", body: { id: "b-new-u", message: userMessage("b-4", "hello"), workspaceId: "U" } },
+  {
+    method: "POST",
+    path: "/api/chat",
+    body: { id: "b-new-u", message: userMessage("b-4", "hello"), workspaceId: "U" },
+  },
   { method: "GET", path: "/api/workspaces/U" },
   { method: "GET", path: "/api/workspaces/U/skills" },
   { method: "GET", path: "/api/workspaces/U/skills/secret-a-own-skill" },
@@ -116,10 +136,25 @@ const OWN: (Row & { writes?: boolean })[] = [
   { method: "GET", path: "/api/me/skills" },
   { method: "GET", path: "/api/me/agents" },
   { method: "GET", path: "/api/workspaces/default/agents" },
-  { method: "POST", path: "/api/conversations/import", body: { version: 1, conversation: { messages: [] } }, writes: true },
+  {
+    method: "POST",
+    path: "/api/conversations/import",
+    body: { version: 1, conversation: { messages: [] } },
+    writes: true,
+  },
   { method: "POST", path: "/api/workspaces", body: { name: "B space" }, writes: true },
-  { method: "POST", path: "/api/me/skills", body: { name: "b-own-skill", description: "d", instructions: "i" }, writes: true },
-  { method: "POST", path: "/api/me/agents", body: { id: "b-own-agent", description: "d", instructions: "i" }, writes: true },
+  {
+    method: "POST",
+    path: "/api/me/skills",
+    body: { name: "b-own-skill", description: "d", instructions: "i" },
+    writes: true,
+  },
+  {
+    method: "POST",
+    path: "/api/me/agents",
+    body: { id: "b-own-agent", description: "d", instructions: "i" },
+    writes: true,
+  },
 ];
 
 // Not replayed with the first user's ids, by design: signing up, in and out (tests/api/accounts.test.ts), the event
@@ -153,12 +188,18 @@ function fill(text: string): string {
 }
 
 function request(as: SignedIn, row: Row): Promise<Response> {
-  const init = row.body === undefined ? { method: row.method, headers: as.headers } : jsonRequest(row.method, JSON.parse(fill(JSON.stringify(row.body))), as.headers);
+  const init =
+    row.body === undefined
+      ? { method: row.method, headers: as.headers }
+      : jsonRequest(row.method, JSON.parse(fill(JSON.stringify(row.body))), as.headers);
   return fetch(`${server.url}${fill(row.path)}`, init);
 }
 
 async function json<T>(as: SignedIn, method: string, path: string, body?: unknown, status = 200): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, body === undefined ? { method, headers: as.headers } : jsonRequest(method, body, as.headers));
+  const response = await fetch(
+    `${server.url}${path}`,
+    body === undefined ? { method, headers: as.headers } : jsonRequest(method, body, as.headers),
+  );
   const text = await response.text();
   expect(response.status, text).toBe(status);
   return (text ? JSON.parse(text) : null) as T;
@@ -179,21 +220,68 @@ beforeAll(async () => {
   ids.A = a.userId;
   ids.U = `user-${a.userId}`;
   // Their own skill and agent, seen in every conversation of theirs.
-  await json(a, "POST", "/api/me/skills", { name: "secret-a-own-skill", description: "SECRET-A-OWN-SKILL", instructions: "i" }, 201);
-  await json(a, "POST", "/api/me/agents", { id: "secret-a-own-agent", description: "SECRET-A-OWN-AGENT", instructions: "i" }, 201);
+  await json(
+    a,
+    "POST",
+    "/api/me/skills",
+    { name: "secret-a-own-skill", description: "SECRET-A-OWN-SKILL", instructions: "i" },
+    201,
+  );
+  await json(
+    a,
+    "POST",
+    "/api/me/agents",
+    { id: "secret-a-own-agent", description: "SECRET-A-OWN-AGENT", instructions: "i" },
+    201,
+  );
   // The first user's private workspace, with memory, knowledge, a skill, an agent and an MCP server.
   ids.W = (await json<{ id: string }>(a, "POST", "/api/workspaces", { name: "Secret A space" }, 201)).id;
-  ids.M = (await json<{ id: string }>(a, "POST", `/api/workspaces/${ids.W}/memory`, { text: "SECRET-A-MEMORY lives here" }, 201)).id;
-  const knowledge = await fetch(`${server.url}/api/workspaces/${ids.W}/knowledge/notes/a.md`, { method: "PUT", headers: { ...a.headers, "content-type": "text/markdown" }, body: "SECRET-A-KNOWLEDGE" });
+  ids.M = (
+    await json<{ id: string }>(
+      a,
+      "POST",
+      `/api/workspaces/${ids.W}/memory`,
+      { text: "SECRET-A-MEMORY lives here" },
+      201,
+    )
+  ).id;
+  const knowledge = await fetch(`${server.url}/api/workspaces/${ids.W}/knowledge/notes/a.md`, {
+    method: "PUT",
+    headers: { ...a.headers, "content-type": "text/markdown" },
+    body: "SECRET-A-KNOWLEDGE",
+  });
   expect(knowledge.status).toBe(201);
-  await json(a, "POST", `/api/workspaces/${ids.W}/skills`, { name: "secret-a-skill", description: "d", instructions: "i" }, 201);
-  await json(a, "POST", `/api/workspaces/${ids.W}/agents`, { id: "secret-a-agent", description: "d", instructions: "i" }, 201);
-  await json(a, "POST", `/api/workspaces/${ids.W}/mcp-servers`, { name: "secret-a-server", url: "http://127.0.0.1:1/mcp", enabled: false }, 201);
+  await json(
+    a,
+    "POST",
+    `/api/workspaces/${ids.W}/skills`,
+    { name: "secret-a-skill", description: "d", instructions: "i" },
+    201,
+  );
+  await json(
+    a,
+    "POST",
+    `/api/workspaces/${ids.W}/agents`,
+    { id: "secret-a-agent", description: "d", instructions: "i" },
+    201,
+  );
+  await json(
+    a,
+    "POST",
+    `/api/workspaces/${ids.W}/mcp-servers`,
+    { name: "secret-a-server", url: "http://127.0.0.1:1/mcp", enabled: false },
+    201,
+  );
   // Their conversation in it, with tasks and a subagent.
-  await chatAs(a, { id: ids.X, message: userMessage("a-1", "add tasks: SECRET-A-TEXT draft; review"), workspaceId: ids.W });
+  await chatAs(a, {
+    id: ids.X,
+    message: userMessage("a-1", "add tasks: SECRET-A-TEXT draft; review"),
+    workspaceId: ids.W,
+  });
   await chatAs(a, { id: ids.X, message: userMessage("a-2", "delegate: say SECRET-A-TEXT") });
   const { agents } = await pollUntil(
-    () => json<{ agents: { conversationId: string; status: string }[] }>(a, "GET", `/api/conversations/${ids.X}/agents`),
+    () =>
+      json<{ agents: { conversationId: string; status: string }[] }>(a, "GET", `/api/conversations/${ids.X}/agents`),
     ({ agents }) => agents.length > 0 && agents.every((c) => c.status !== "running"),
     20_000,
   );
@@ -249,17 +337,31 @@ describe("a second user replays every route with the first user's ids", () => {
 
   it("left every row of the first user exactly as seeded", async () => {
     const now = await settledSnapshot(server.databaseUrl);
-    const mine = (rows: unknown[] | undefined) => (rows ?? []).filter((r) => JSON.stringify(r).includes(a.userId) || JSON.stringify(r).includes(ids.W) || JSON.stringify(r).includes(ids.X));
+    const mine = (rows: unknown[] | undefined) =>
+      (rows ?? []).filter(
+        (r) =>
+          JSON.stringify(r).includes(a.userId) ||
+          JSON.stringify(r).includes(ids.W) ||
+          JSON.stringify(r).includes(ids.X),
+      );
     for (const table of Object.keys(seeded)) expect(mine(now[table]), table).toEqual(mine(seeded[table]));
   });
 
   it("the admin is refused a member's conversation as if it did not exist", async () => {
     await chatAs(b, { id: "conv-b", message: userMessage("b-10", "hello from Bob") });
     const before = await settledSnapshot(server.databaseUrl);
-    for (const path of ["/api/conversations/conv-b", "/api/conversations/conv-b/export", "/api/conversations/conv-b/context"]) {
+    for (const path of [
+      "/api/conversations/conv-b",
+      "/api/conversations/conv-b/export",
+      "/api/conversations/conv-b/context",
+    ]) {
       await expectApiError(await fetch(`${server.url}${path}`, { headers: a.headers }), 404, "not_found");
     }
-    await expectApiError(await fetch(`${server.url}/api/conversations/conv-b`, jsonRequest("PATCH", { title: "Seen" }, a.headers)), 404, "not_found");
+    await expectApiError(
+      await fetch(`${server.url}/api/conversations/conv-b`, jsonRequest("PATCH", { title: "Seen" }, a.headers)),
+      404,
+      "not_found",
+    );
     const list = await json<{ id: string }[]>(a, "GET", "/api/conversations");
     expect(list.map((c) => c.id)).not.toContain("conv-b");
     expect(snapshotDatabase(server.databaseUrl)).toEqual(before);
@@ -295,7 +397,8 @@ describe("what the second user's own chat and streams carry", () => {
       for (;;) {
         const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
         if (done) return;
-        for (const line of decoder.decode(value).split("\n")) if (line.startsWith("data: ")) received.push(line.slice(6));
+        for (const line of decoder.decode(value).split("\n"))
+          if (line.startsWith("data: ")) received.push(line.slice(6));
       }
     })();
     try {

@@ -18,8 +18,17 @@ describe.each(databaseKinds("accounts_migration"))("$name: from token mode to ac
     server = undefined;
   });
 
-  async function call<T>(headers: Record<string, string>, method: string, path: string, body?: unknown, status = 200): Promise<T> {
-    const response = await fetch(`${server!.url}${path}`, body === undefined ? { method, headers } : jsonRequest(method, body, headers));
+  async function call<T>(
+    headers: Record<string, string>,
+    method: string,
+    path: string,
+    body?: unknown,
+    status = 200,
+  ): Promise<T> {
+    const response = await fetch(
+      `${server!.url}${path}`,
+      body === undefined ? { method, headers } : jsonRequest(method, body, headers),
+    );
     const text = await response.text();
     expect(response.status, `${method} ${path}: ${text}`).toBe(status);
     return (text ? JSON.parse(text) : null) as T;
@@ -27,12 +36,21 @@ describe.each(databaseKinds("accounts_migration"))("$name: from token mode to ac
   let sent = 0;
   async function chat(headers: Record<string, string>, id: string, text: string, workspaceId?: string) {
     sent += 1;
-    const response = await fetch(`${server!.url}/api/chat`, jsonRequest("POST", { id, message: userMessage(`m-${sent}`, text), ...(workspaceId ? { workspaceId } : {}) }, headers));
+    const response = await fetch(
+      `${server!.url}/api/chat`,
+      jsonRequest(
+        "POST",
+        { id, message: userMessage(`m-${sent}`, text), ...(workspaceId ? { workspaceId } : {}) },
+        headers,
+      ),
+    );
     expect(response.status, await response.clone().text()).toBe(200);
     await readChunks(response);
   }
-  const conversationIds = async (headers: Record<string, string>) => (await call<{ id: string }[]>(headers, "GET", "/api/conversations")).map((c) => c.id).sort();
-  const workspaceNames = async (headers: Record<string, string>) => (await call<{ name: string }[]>(headers, "GET", "/api/workspaces")).map((w) => w.name).sort();
+  const conversationIds = async (headers: Record<string, string>) =>
+    (await call<{ id: string }[]>(headers, "GET", "/api/conversations")).map((c) => c.id).sort();
+  const workspaceNames = async (headers: Record<string, string>) =>
+    (await call<{ name: string }[]>(headers, "GET", "/api/workspaces")).map((w) => w.name).sort();
 
   it("gives token mode's data to the first admin only, and token mode again sees everything", async () => {
     // Token mode: one person's conversation, in a workspace of theirs with a memory entry.
@@ -49,7 +67,9 @@ describe.each(databaseKinds("accounts_migration"))("$name: from token mode to ac
     const ada: SignedIn = await signUp(server.url, accountFor("Ada"));
     expect(await conversationIds(ada.headers)).toEqual(["old-conv", "old-default"]);
     expect(await workspaceNames(ada.headers)).toEqual(["Old space", "default"]);
-    expect((await call<{ text: string }[]>(ada.headers, "GET", `/api/workspaces/${space.id}/memory`)).map((m) => m.text)).toEqual(["OLD-MEMORY"]);
+    expect(
+      (await call<{ text: string }[]>(ada.headers, "GET", `/api/workspaces/${space.id}/memory`)).map((m) => m.text),
+    ).toEqual(["OLD-MEMORY"]);
     await chat(ada.headers, "ada-conv", "Ada in accounts mode");
     const bob = await signUp(server.url, accountFor("Bob"), await invite(server.url, ada));
     expect(await conversationIds(bob.headers)).toEqual([]);
@@ -66,7 +86,11 @@ describe.each(databaseKinds("accounts_migration"))("$name: from token mode to ac
     expect(await workspaceNames(bearer)).toContain("Old space");
     // Each account's private default is one more "default" now: the list names whose each is, and all are editable.
     const listed = await call<{ name: string; owner?: string; editable: boolean }[]>(bearer, "GET", "/api/workspaces");
-    expect(listed.map((w) => `${w.name} · ${w.owner}`).sort()).toEqual(["Old space · Ada", "default · Ada", "default · Bob"]);
+    expect(listed.map((w) => `${w.name} · ${w.owner}`).sort()).toEqual([
+      "Old space · Ada",
+      "default · Ada",
+      "default · Bob",
+    ]);
     expect(listed.every((w) => w.editable)).toBe(true);
     await chat(bearer, "old-conv", "still usable after the round trip");
   }, 180_000);

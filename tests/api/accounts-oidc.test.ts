@@ -9,18 +9,36 @@ import { type AppServer, freePort, startAppServer } from "../support/app-server.
 import { type OidcIssuer, type OidcUser, startOidcIssuer } from "../support/oidc-issuer.ts";
 import { snapshotDatabase } from "./helpers.ts";
 
-const person = (name: string): OidcUser => ({ sub: `sub-${name.toLowerCase()}`, email: `${name.toLowerCase()}@idp.test`, name });
+const person = (name: string): OidcUser => ({
+  sub: `sub-${name.toLowerCase()}`,
+  email: `${name.toLowerCase()}@idp.test`,
+  name,
+});
 
 function oidcEnv(issuer: OidcIssuer, extra: Record<string, string> = {}) {
-  return { HINTLINE_AUTH: "accounts", HINTLINE_OIDC_ISSUER: issuer.url, HINTLINE_OIDC_CLIENT_ID: issuer.clientId, HINTLINE_OIDC_CLIENT_SECRET: issuer.clientSecret, ...extra };
+  return {
+    HINTLINE_AUTH: "accounts",
+    HINTLINE_OIDC_ISSUER: issuer.url,
+    HINTLINE_OIDC_CLIENT_ID: issuer.clientId,
+    HINTLINE_OIDC_CLIENT_SECRET: issuer.clientSecret,
+    ...extra,
+  };
 }
 
 type Dance = { start: Response; callback: Response; cookie: string };
 
 /** The browser's part: follow the start to the issuer and back to the callback, carrying the state cookie. */
-async function oidcSignIn(server: AppServer, issuer: OidcIssuer, user: OidcUser, { invitation, dropStateCookie = false }: { invitation?: string; dropStateCookie?: boolean } = {}): Promise<Dance> {
+async function oidcSignIn(
+  server: AppServer,
+  issuer: OidcIssuer,
+  user: OidcUser,
+  { invitation, dropStateCookie = false }: { invitation?: string; dropStateCookie?: boolean } = {},
+): Promise<Dance> {
   issuer.user = user;
-  const start = await fetch(`${server.url}/api/auth/sign-in/oidc${invitation ? `?invitation=${encodeURIComponent(invitation)}` : ""}`, { redirect: "manual" });
+  const start = await fetch(
+    `${server.url}/api/auth/sign-in/oidc${invitation ? `?invitation=${encodeURIComponent(invitation)}` : ""}`,
+    { redirect: "manual" },
+  );
   expect(start.status).toBe(302);
   const authorizeUrl = start.headers.get("location")!;
   expect(authorizeUrl.startsWith(`${issuer.url}/authorize?`)).toBe(true);
@@ -28,7 +46,10 @@ async function oidcSignIn(server: AppServer, issuer: OidcIssuer, user: OidcUser,
   expect(authorize.status).toBe(302);
   const callbackUrl = authorize.headers.get("location")!;
   expect(callbackUrl.startsWith(`${server.url}/api/auth/callback/oidc?`)).toBe(true);
-  const callback = await fetch(callbackUrl, { redirect: "manual", headers: dropStateCookie ? {} : { cookie: cookieOf(start) } });
+  const callback = await fetch(callbackUrl, {
+    redirect: "manual",
+    headers: dropStateCookie ? {} : { cookie: cookieOf(start) },
+  });
   const cookie = callback.headers
     .getSetCookie()
     .map((line) => line.split(";")[0]!)
@@ -37,14 +58,24 @@ async function oidcSignIn(server: AppServer, issuer: OidcIssuer, user: OidcUser,
   return { start, callback, cookie };
 }
 
-async function sessionUser(server: AppServer, cookie: string): Promise<{ id: string; email: string; name: string } | null> {
-  const body = (await (await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } })).json()) as { user: { id: string; email: string; name: string } } | null;
+async function sessionUser(
+  server: AppServer,
+  cookie: string,
+): Promise<{ id: string; email: string; name: string } | null> {
+  const body = (await (await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } })).json()) as {
+    user: { id: string; email: string; name: string };
+  } | null;
   return body?.user ?? null;
 }
 
-const signedInAs = (server: AppServer, cookie: string, userId: string): SignedIn => ({ userId, cookie, headers: { cookie, origin: server.url } });
+const signedInAs = (server: AppServer, cookie: string, userId: string): SignedIn => ({
+  userId,
+  cookie,
+  headers: { cookie, origin: server.url },
+});
 type Listed = { id: string; email: string; admin: boolean; disabled: boolean };
-const users = async (server: AppServer, admin: SignedIn) => (await (await fetch(`${server.url}/api/admin/users`, { headers: admin.headers })).json()) as Listed[];
+const users = async (server: AppServer, admin: SignedIn) =>
+  (await (await fetch(`${server.url}/api/admin/users`, { headers: admin.headers })).json()) as Listed[];
 
 describe("OIDC sign-in, invitations required", () => {
   let issuer: OidcIssuer;
@@ -75,7 +106,8 @@ describe("OIDC sign-in, invitations required", () => {
     expect(callback.status).toBe(200);
     expect(await callback.text()).toContain('http-equiv="refresh" content="0;url=/"');
     const sessionCookie = callback.headers.getSetCookie().find((line) => line.startsWith("hintline.session_token="))!;
-    for (const flag of [/;\s*HttpOnly/i, /;\s*SameSite=Strict/i, /;\s*Path=\/(;|$)/]) expect(sessionCookie).toMatch(flag);
+    for (const flag of [/;\s*HttpOnly/i, /;\s*SameSite=Strict/i, /;\s*Path=\/(;|$)/])
+      expect(sessionCookie).toMatch(flag);
     const user = await sessionUser(server, cookie);
     expect(user).toMatchObject({ email: ann.email, name: "Ann" });
     admin = signedInAs(server, cookie, user!.id);
@@ -103,7 +135,10 @@ describe("OIDC sign-in, invitations required", () => {
     // The invitation rides in the state cookie encrypted, never in clear.
     expect(admitted.start.headers.getSetCookie().join("\n")).not.toContain(invitation);
     expect(await sessionUser(server, admitted.cookie)).toMatchObject({ email: bob.email });
-    expect((await users(server, admin)).find((u) => u.email === bob.email)).toMatchObject({ admin: false, disabled: false });
+    expect((await users(server, admin)).find((u) => u.email === bob.email)).toMatchObject({
+      admin: false,
+      disabled: false,
+    });
 
     const reused = await oidcSignIn(server, issuer, person("Cid"), { invitation });
     expect(reused.cookie).toBe("");
@@ -115,7 +150,11 @@ describe("OIDC sign-in, invitations required", () => {
     const bob = person("Bob");
     const { cookie } = await oidcSignIn(server, issuer, bob);
     const id = (await sessionUser(server, cookie))!.id;
-    const disabled = await fetch(`${server.url}/api/admin/users/${id}`, { method: "PATCH", headers: { ...admin.headers, "content-type": "application/json" }, body: JSON.stringify({ disabled: true }) });
+    const disabled = await fetch(`${server.url}/api/admin/users/${id}`, {
+      method: "PATCH",
+      headers: { ...admin.headers, "content-type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
     expect(disabled.status).toBe(200);
     expect(await sessionUser(server, cookie)).toBeNull();
     const again = await oidcSignIn(server, issuer, bob);
@@ -149,7 +188,11 @@ describe("OIDC sign-in, invitations required", () => {
 
   it("stores nothing for starts that never come back: anonymous starts cannot fill the database", async () => {
     const before = snapshotDatabase(server.databaseUrl);
-    const starts = await Promise.all(Array.from({ length: 40 }, () => fetch(`${server.url}/api/auth/sign-in/oidc?invitation=x`, { redirect: "manual" })));
+    const starts = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        fetch(`${server.url}/api/auth/sign-in/oidc?invitation=x`, { redirect: "manual" }),
+      ),
+    );
     expect(starts.map((s) => s.status)).toEqual(Array(40).fill(302));
     expect(snapshotDatabase(server.databaseUrl)).toEqual(before);
   });
@@ -195,7 +238,14 @@ describe("OIDC sign-in while the issuer is down", () => {
   beforeAll(async () => {
     port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    server = await startAppServer({ env: { HINTLINE_AUTH: "accounts", HINTLINE_OIDC_ISSUER: url, HINTLINE_OIDC_CLIENT_ID: "hintline-test", HINTLINE_OIDC_CLIENT_SECRET: "issuer-secret" } });
+    server = await startAppServer({
+      env: {
+        HINTLINE_AUTH: "accounts",
+        HINTLINE_OIDC_ISSUER: url,
+        HINTLINE_OIDC_CLIENT_ID: "hintline-test",
+        HINTLINE_OIDC_CLIENT_SECRET: "issuer-secret",
+      },
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

@@ -4,14 +4,29 @@
 // passwords stored hashed.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Account, accountFor, cookieOf, invite, postAuth, type SignedIn, signIn, signUp } from "../support/accounts-client.ts";
+import {
+  type Account,
+  accountFor,
+  cookieOf,
+  invite,
+  postAuth,
+  type SignedIn,
+  signIn,
+  signUp,
+} from "../support/accounts-client.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 
 const EVIL = "https://evil.example";
-const session = (server: AppServer, cookie: string) => fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } });
-const users = (server: AppServer, admin: SignedIn) => fetch(`${server.url}/api/admin/users`, { headers: admin.headers });
-const workspaces = async (server: AppServer, who: SignedIn) => ((await (await fetch(`${server.url}/api/workspaces`, { headers: who.headers })).json()) as { name: string }[]).map((w) => w.name);
-const wrong = (server: AppServer, email: string, headers: Record<string, string> = {}) => postAuth(server.url, "sign-in/email", { email, password: "not-the-password-at-all" }, headers);
+const session = (server: AppServer, cookie: string) =>
+  fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } });
+const users = (server: AppServer, admin: SignedIn) =>
+  fetch(`${server.url}/api/admin/users`, { headers: admin.headers });
+const workspaces = async (server: AppServer, who: SignedIn) =>
+  ((await (await fetch(`${server.url}/api/workspaces`, { headers: who.headers })).json()) as { name: string }[]).map(
+    (w) => w.name,
+  );
+const wrong = (server: AppServer, email: string, headers: Record<string, string> = {}) =>
+  postAuth(server.url, "sign-in/email", { email, password: "not-the-password-at-all" }, headers);
 const sqlite = (server: AppServer) => new Database(server.databaseUrl.replace(/^file:/, ""), { readonly: true });
 
 describe("accounts mode, one server", () => {
@@ -32,7 +47,9 @@ describe("accounts mode, one server", () => {
     expect(admin.user?.role).toBe("admin");
     const listed = await users(server, admin);
     expect(listed.status).toBe(200);
-    expect(await listed.json()).toEqual([expect.objectContaining({ id: admin.userId, email: ann.email, admin: true, disabled: false })]);
+    expect(await listed.json()).toEqual([
+      expect.objectContaining({ id: admin.userId, email: ann.email, admin: true, disabled: false }),
+    ]);
   });
 
   it("lets a later account sign up only with an unused invitation", async () => {
@@ -59,7 +76,9 @@ describe("accounts mode, one server", () => {
 
   it("serves only its own endpoints under /api/auth: no OIDC without an issuer, none of better-auth's others", async () => {
     expect((await fetch(`${server.url}/api/auth/sign-in/oidc`, { redirect: "manual" })).status).toBe(404);
-    expect((await fetch(`${server.url}/api/auth/callback/oidc?code=x&state=y`, { redirect: "manual" })).status).toBe(404);
+    expect((await fetch(`${server.url}/api/auth/callback/oidc?code=x&state=y`, { redirect: "manual" })).status).toBe(
+      404,
+    );
     for (const path of ["sign-in/social", "request-password-reset", "update-user", "revoke-sessions"]) {
       expect((await postAuth(server.url, path, { provider: "oidc" }, { cookie: admin.cookie })).status).toBe(404);
     }
@@ -70,10 +89,16 @@ describe("accounts mode, one server", () => {
     expect(response.status).toBe(401);
     expect(response.headers.get("content-type")).toMatch(/json/);
     expect(response.headers.getSetCookie()).toEqual([]);
-    expect(await response.json()).toEqual({ error: { code: "invalid_email_or_password", message: expect.any(String) } });
+    expect(await response.json()).toEqual({
+      error: { code: "invalid_email_or_password", message: expect.any(String) },
+    });
     // better-auth's other refusals come in the API's error shape too; a refused sign-up gives its invitation back.
     const invitation = await invite(server.url, admin);
-    const short = await postAuth(server.url, "sign-up/email", { ...accountFor("Short"), password: "short", invitation });
+    const short = await postAuth(server.url, "sign-up/email", {
+      ...accountFor("Short"),
+      password: "short",
+      invitation,
+    });
     expect(short.status).toBe(400);
     expect(await short.json()).toEqual({ error: { code: "password_too_short", message: expect.any(String) } });
     const taken = await postAuth(server.url, "sign-up/email", { ...ann, invitation });
@@ -84,12 +109,19 @@ describe("accounts mode, one server", () => {
 
   it("refuses the API without a cookie and with a forged one", async () => {
     expect((await fetch(`${server.url}/api/conversations`)).status).toBe(401);
-    for (const cookie of ["hintline.session_token=garbage", `hintline.session_token=${"a".repeat(32)}.${"b".repeat(43)}%3D`, "__Secure-hintline.session_token=x.y"]) {
+    for (const cookie of [
+      "hintline.session_token=garbage",
+      `hintline.session_token=${"a".repeat(32)}.${"b".repeat(43)}%3D`,
+      "__Secure-hintline.session_token=x.y",
+    ]) {
       expect((await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status).toBe(401);
     }
     // The token alone, without the cookie's signature, is not a session either.
     const token = admin.cookie.split("=")[1]!.split(".")[0]!;
-    expect((await fetch(`${server.url}/api/conversations`, { headers: { cookie: `hintline.session_token=${token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/api/conversations`, { headers: { cookie: `hintline.session_token=${token}` } }))
+        .status,
+    ).toBe(401);
     expect((await fetch(`${server.url}/api/conversations`, { headers: admin.headers })).status).toBe(200);
   });
 
@@ -109,15 +141,24 @@ describe("accounts mode, one server", () => {
     await signUp(server.url, dan, await invite(server.url, admin));
     const brought = ["hintline.session_token=attacker-chosen.value", admin.cookie];
     for (const cookie of brought) {
-      const response = await postAuth(server.url, "sign-in/email", { email: dan.email, password: dan.password }, { cookie });
+      const response = await postAuth(
+        server.url,
+        "sign-in/email",
+        { email: dan.email, password: dan.password },
+        { cookie },
+      );
       expect(response.status).toBe(200);
       const issued = cookieOf(response);
       expect(issued).toMatch(/^hintline\.session_token=/);
       expect(issued).not.toBe(cookie);
-      expect(((await (await session(server, issued)).json()) as { user: { email: string } }).user.email).toBe(dan.email);
+      expect(((await (await session(server, issued)).json()) as { user: { email: string } }).user.email).toBe(
+        dan.email,
+      );
     }
     // Ann's cookie, sent along with Dan's sign-in, still names Ann (it never became Dan's).
-    expect(((await (await session(server, admin.cookie)).json()) as { user: { email: string } }).user.email).toBe(ann.email);
+    expect(((await (await session(server, admin.cookie)).json()) as { user: { email: string } }).user.email).toBe(
+      ann.email,
+    );
   });
 
   it("refuses cross-site sign-in, sign-up, sign-out and API writes, and nothing changes (CSRF)", async () => {
@@ -127,10 +168,24 @@ describe("accounts mode, one server", () => {
     const inAttempt = await postAuth(server.url, "sign-in/email", { email: ann.email, password: ann.password }, cross);
     const upAttempt = await postAuth(server.url, "sign-up/email", { ...eve, invitation }, cross);
     const outAttempt = await postAuth(server.url, "sign-out", {}, { ...cross, cookie: admin.cookie });
-    const write = await fetch(`${server.url}/api/workspaces`, { method: "POST", headers: { "content-type": "application/json", cookie: admin.cookie, origin: EVIL }, body: JSON.stringify({ name: "From evil" }) });
+    const write = await fetch(`${server.url}/api/workspaces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: admin.cookie, origin: EVIL },
+      body: JSON.stringify({ name: "From evil" }),
+    });
     // A browser's form post from another site says so in Sec-Fetch-Site even without an Origin.
-    const formPost = await fetch(`${server.url}/api/auth/sign-out`, { method: "POST", headers: { cookie: admin.cookie, "sec-fetch-site": "cross-site", "content-type": "application/x-www-form-urlencoded" }, body: "" });
-    expect([inAttempt.status, upAttempt.status, outAttempt.status, write.status, formPost.status]).toEqual([403, 403, 403, 403, 403]);
+    const formPost = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: {
+        cookie: admin.cookie,
+        "sec-fetch-site": "cross-site",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "",
+    });
+    expect([inAttempt.status, upAttempt.status, outAttempt.status, write.status, formPost.status]).toEqual([
+      403, 403, 403, 403, 403,
+    ]);
     for (const response of [inAttempt, upAttempt]) expect(response.headers.getSetCookie()).toEqual([]);
     expect((await fetch(`${server.url}/api/conversations`, { headers: admin.headers })).status).toBe(200);
     expect(await workspaces(server, admin)).not.toContain("From evil");
@@ -149,14 +204,21 @@ describe("accounts mode, one server", () => {
     expect(cookie).toMatch(/;\s*Path=\/(;|$)/);
     expect(cookie).not.toMatch(/;\s*Secure/i);
     // Without HINTLINE_TRUST_PROXY a client claiming HTTPS is not believed (scripts/server.mjs sets the header).
-    const claimed = await postAuth(server.url, "sign-in/email", { email: ann.email, password: ann.password }, { "x-forwarded-proto": "https" });
+    const claimed = await postAuth(
+      server.url,
+      "sign-in/email",
+      { email: ann.email, password: ann.password },
+      { "x-forwarded-proto": "https" },
+    );
     expect(claimed.headers.getSetCookie()[0]).toMatch(/^hintline\.session_token=[^;]+;(?!.*Secure)/i);
   });
 
   it("stores passwords hashed", () => {
     const db = sqlite(server);
     try {
-      const rows = db.prepare("SELECT a.password FROM account a JOIN user u ON u.id = a.userId WHERE u.email = ?").all(ann.email) as { password: string }[];
+      const rows = db
+        .prepare("SELECT a.password FROM account a JOIN user u ON u.id = a.userId WHERE u.email = ?")
+        .all(ann.email) as { password: string }[];
       expect(rows).toHaveLength(1);
       expect(rows[0]!.password).not.toContain(ann.password);
       expect(rows[0]!.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
@@ -170,9 +232,14 @@ describe("accounts mode, one server", () => {
     const signedUp = await signUp(server.url, fay, await invite(server.url, admin));
     const later = await signIn(server.url, fay);
     expect((await fetch(`${server.url}/api/conversations`, { headers: later.headers })).status).toBe(200);
-    const disabled = await fetch(`${server.url}/api/admin/users/${signedUp.userId}`, { method: "PATCH", headers: { ...admin.headers, "content-type": "application/json" }, body: JSON.stringify({ disabled: true }) });
+    const disabled = await fetch(`${server.url}/api/admin/users/${signedUp.userId}`, {
+      method: "PATCH",
+      headers: { ...admin.headers, "content-type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
     expect(disabled.status).toBe(200);
-    for (const who of [signedUp, later]) expect((await fetch(`${server.url}/api/conversations`, { headers: who.headers })).status).toBe(401);
+    for (const who of [signedUp, later])
+      expect((await fetch(`${server.url}/api/conversations`, { headers: who.headers })).status).toBe(401);
     const again = await postAuth(server.url, "sign-in/email", { email: fay.email, password: fay.password });
     expect(again.status).toBe(403);
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("account_disabled");
@@ -186,10 +253,16 @@ describe("accounts mode, one server", () => {
     // A success clears only its own account's failures: Fay's wrong password above (a disabled account) may still count.
     await signIn(server.url, ann);
     const guesses: number[] = [];
-    for (let i = 0; i < 10; i++) guesses.push((await wrong(server, `nobody${i}@example.test`, { "x-forwarded-for": `198.51.100.${i}` })).status);
+    for (let i = 0; i < 10; i++)
+      guesses.push((await wrong(server, `nobody${i}@example.test`, { "x-forwarded-for": `198.51.100.${i}` })).status);
     expect(guesses.slice(0, 9)).toEqual(Array(9).fill(401));
     expect([401, 429]).toContain(guesses[9]);
-    const blocked = await postAuth(server.url, "sign-in/email", { email: ann.email, password: ann.password }, { "x-forwarded-for": "203.0.113.9" });
+    const blocked = await postAuth(
+      server.url,
+      "sign-in/email",
+      { email: ann.email, password: ann.password },
+      { "x-forwarded-for": "203.0.113.9" },
+    );
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
@@ -200,7 +273,9 @@ describe("accounts mode behind a trusted proxy, open sign-up", () => {
   const from = (address: string, extra: Record<string, string> = {}) => ({ "x-forwarded-for": address, ...extra });
 
   beforeAll(async () => {
-    server = await startAppServer({ env: { HINTLINE_AUTH: "accounts", HINTLINE_TRUST_PROXY: "1", HINTLINE_OPEN_SIGNUP: "1" } });
+    server = await startAppServer({
+      env: { HINTLINE_AUTH: "accounts", HINTLINE_TRUST_PROXY: "1", HINTLINE_OPEN_SIGNUP: "1" },
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -225,35 +300,66 @@ describe("accounts mode behind a trusted proxy, open sign-up", () => {
     expect(guesses).toEqual(Array(10).fill(401));
     // An eleventh guess from elsewhere is only a wrong password, and Ida signs in from her own address.
     expect((await wrong(server, ida.email, from("198.51.100.50"))).status).toBe(401);
-    const right = await postAuth(server.url, "sign-in/email", { email: ida.email, password: ida.password }, from("198.51.100.51"));
+    const right = await postAuth(
+      server.url,
+      "sign-in/email",
+      { email: ida.email, password: ida.password },
+      from("198.51.100.51"),
+    );
     expect(right.status).toBe(200);
     expect(cookieOf(right)).toMatch(/session_token=./);
   });
 
   it("limits wrong passwords per address, across accounts", async () => {
     const guesses: number[] = [];
-    for (let i = 0; i < 10; i++) guesses.push((await wrong(server, `someone${i}@example.test`, from("203.0.113.7"))).status);
+    for (let i = 0; i < 10; i++)
+      guesses.push((await wrong(server, `someone${i}@example.test`, from("203.0.113.7"))).status);
     expect(guesses).toEqual(Array(10).fill(401));
     const hal = accountFor("Hal");
-    const blocked = await postAuth(server.url, "sign-in/email", { email: hal.email, password: hal.password }, from("203.0.113.7"));
+    const blocked = await postAuth(
+      server.url,
+      "sign-in/email",
+      { email: hal.email, password: hal.password },
+      from("203.0.113.7"),
+    );
     expect(blocked.status).toBe(429);
     const wait = Number(blocked.headers.get("retry-after"));
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(60);
     expect(blocked.headers.getSetCookie()).toEqual([]);
-    expect(((await blocked.json()) as { error: { message: string } }).error.message).toMatch(/^Too many failed sign-in attempts from your address; try again in \d+ s\.$/);
+    expect(((await blocked.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Too many failed sign-in attempts from your address; try again in \d+ s\.$/,
+    );
     // The proxy's entry is the last one: an address a client put in front of it does not change whose guess it is.
-    expect((await postAuth(server.url, "sign-in/email", { email: hal.email, password: hal.password }, from("10.9.9.9, 203.0.113.7"))).status).toBe(429);
-    expect((await postAuth(server.url, "sign-in/email", { email: hal.email, password: hal.password }, from("203.0.113.8"))).status).toBe(200);
+    expect(
+      (
+        await postAuth(
+          server.url,
+          "sign-in/email",
+          { email: hal.email, password: hal.password },
+          from("10.9.9.9, 203.0.113.7"),
+        )
+      ).status,
+    ).toBe(429);
+    expect(
+      (await postAuth(server.url, "sign-in/email", { email: hal.email, password: hal.password }, from("203.0.113.8")))
+        .status,
+    ).toBe(200);
   });
 
   it("sets a Secure, __Secure- prefixed cookie when the proxy says the request came over HTTPS", async () => {
     const gus = accountFor("Gus");
-    const response = await postAuth(server.url, "sign-in/email", { email: gus.email, password: gus.password }, from("192.0.2.1", { "x-forwarded-proto": "https", origin: server.url.replace("http:", "https:") }));
+    const response = await postAuth(
+      server.url,
+      "sign-in/email",
+      { email: gus.email, password: gus.password },
+      from("192.0.2.1", { "x-forwarded-proto": "https", origin: server.url.replace("http:", "https:") }),
+    );
     expect(response.status).toBe(200);
     const [cookie] = response.headers.getSetCookie();
     expect(cookie).toMatch(/^__Secure-hintline\.session_token=/);
-    for (const flag of [/;\s*Secure/i, /;\s*HttpOnly/i, /;\s*SameSite=Strict/i, /;\s*Path=\/(;|$)/]) expect(cookie).toMatch(flag);
+    for (const flag of [/;\s*Secure/i, /;\s*HttpOnly/i, /;\s*SameSite=Strict/i, /;\s*Path=\/(;|$)/])
+      expect(cookie).toMatch(flag);
     const https = { cookie: cookieOf(response), "x-forwarded-proto": "https" };
     expect((await fetch(`${server.url}/api/conversations`, { headers: https })).status).toBe(200);
   });

@@ -8,7 +8,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
-import { type FakeToolCall, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
+import {
+  type FakeToolCall,
+  type OpenAIFake,
+  type RecordedRequest,
+  startOpenAIFake,
+  toolResultText,
+} from "../support/openai-fake.ts";
 import { databaseKinds, jsonRequest, userMessage } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown };
@@ -20,7 +26,8 @@ function operatorSkillsDir(): string {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
   };
-  const skill = (name: string, description: string, body: string) => write(`${name}/SKILL.md`, `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
+  const skill = (name: string, description: string, body: string) =>
+    write(`${name}/SKILL.md`, `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
   skill("shared-name", "The operator's version", "# Operator steps");
   skill("default-name", "The operator's version", "# Operator steps");
   skill("pdf-forms", "Fills PDF forms", "# PDF forms\nRead reference/fields.md first.");
@@ -30,7 +37,10 @@ function operatorSkillsDir(): string {
 }
 
 const PLAN_LINES = Array.from({ length: 600 }, (_, i) => `- Step ${i + 1}: ${"detail ".repeat(8)}`);
-const LONG_SKILL = Array.from({ length: 500 }, (_, i) => `${i + 1}. Instruction line ${i + 1} ${"word ".repeat(6)}`).join("\n");
+const LONG_SKILL = Array.from(
+  { length: 500 },
+  (_, i) => `${i + 1}. Instruction line ${i + 1} ${"word ".repeat(6)}`,
+).join("\n");
 
 describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -41,7 +51,10 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
 
   beforeAll(async () => {
     fake = await startOpenAIFake();
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_SKILLS_DIR: operatorSkillsDir() }, databaseUrl: await databaseUrl() });
+    server = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_SKILLS_DIR: operatorSkillsDir() },
+      databaseUrl: await databaseUrl(),
+    });
     workspaceId = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: "Reach" }))).body.id;
     const skill = (ws: string, name: string, description: string, instructions: string) =>
       fetch(api(`/workspaces/${ws}/skills`), jsonRequest("POST", { name, description, instructions }));
@@ -58,7 +71,10 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
   async function callTools(id: string, calls: FakeToolCall[], text = "go"): Promise<RecordedRequest> {
     fake.reset();
     fake.enqueue({ kind: "tools", calls }, { text: "Done." });
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`m-${id}-${seq++}`, text), workspaceId }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id, message: userMessage(`m-${id}-${seq++}`, text), workspaceId }),
+    );
     expect(response.status).toBe(200);
     await readChunks(response);
     expect(fake.requests).toHaveLength(2);
@@ -71,7 +87,9 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
     await callTools(id, [{ id: "p0", name: "PlanRead", arguments: {} }]);
     expect(toolResultText(fake.requests[1], "p0")).toMatch(/^No plan has been written yet/);
     const content = PLAN_LINES.join("\n");
-    expect((await fetch(api(`/conversations/${id}`), jsonRequest("PATCH", { mode: "plan", plan: { content } }))).status).toBe(200);
+    expect(
+      (await fetch(api(`/conversations/${id}`), jsonRequest("PATCH", { mode: "plan", plan: { content } }))).status,
+    ).toBe(200);
     // PlanRead reads in plan mode too.
     const planning = await callTools(id, [{ id: "p3", name: "PlanRead", arguments: { offset: 600 } }]);
     expect(toolResultText(planning, "p3")).toMatch(/lines 600–600:\n {3}600\t- Step 600/);
@@ -80,13 +98,21 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
       { id: "p1", name: "PlanRead", arguments: { offset: 590 } },
       { id: "p2", name: "PlanRead", arguments: { offset: 1, limit: 1000 } },
     ]);
-    const build = (request.body.messages as WireMessage[]).map(textOf).find((t) => t.includes("You have switched from PLAN to BUILD mode"));
-    expect(build).toContain(`An approved plan exists (version 1, ${content.length.toLocaleString("en-US")} characters; PlanRead reads it whole)`);
+    const build = (request.body.messages as WireMessage[])
+      .map(textOf)
+      .find((t) => t.includes("You have switched from PLAN to BUILD mode"));
+    expect(build).toContain(
+      `An approved plan exists (version 1, ${content.length.toLocaleString("en-US")} characters; PlanRead reads it whole)`,
+    );
     expect(build).toMatch(/more characters: read it whole with PlanRead\]/);
-    expect(toolResultText(request, "p1")).toMatch(/^Plan version 1 \(edited by the person, .*, 600 lines\), lines 590–600:\n {3}590\t- Step 590: /);
+    expect(toolResultText(request, "p1")).toMatch(
+      /^Plan version 1 \(edited by the person, .*, 600 lines\), lines 590–600:\n {3}590\t- Step 590: /,
+    );
     const first = toolResultText(request, "p2");
     expect(first.length).toBeLessThanOrEqual(8_100);
-    expect(first).toMatch(/\(Lines \d+–600 not shown: continue with offset \d+\.\)\n\(Tool call #4 for 'PlanRead' in this conversation\.\)$/);
+    expect(first).toMatch(
+      /\(Lines \d+–600 not shown: continue with offset \d+\.\)\n\(Tool call #4 for 'PlanRead' in this conversation\.\)$/,
+    );
   });
 
   it("a long instructions edit and a 50-file upload reach a running conversation as a hint that points to InstructionsRead and KnowledgeList", async () => {
@@ -97,11 +123,14 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
     expect(instructions.length).toBeGreaterThan(1_500);
     expect((await fetch(api(`/workspaces/${workspaceId}`), jsonRequest("PATCH", { instructions }))).status).toBe(200);
     for (let i = 0; i < 50; i++) {
-      const response = await fetch(api(`/workspaces/${workspaceId}/knowledge/${i < 25 ? "notes" : "data"}/file-${String(i).padStart(2, "0")}.md`), {
-        method: "PUT",
-        headers: { "content-type": "text/markdown" },
-        body: `# File ${i}\ncontent ${i}`,
-      });
+      const response = await fetch(
+        api(`/workspaces/${workspaceId}/knowledge/${i < 25 ? "notes" : "data"}/file-${String(i).padStart(2, "0")}.md`),
+        {
+          method: "PUT",
+          headers: { "content-type": "text/markdown" },
+          body: `# File ${i}\ncontent ${i}`,
+        },
+      );
       expect(response.status).toBe(201);
     }
     const request = await callTools(id, [
@@ -109,14 +138,20 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
       { id: "i2", name: "KnowledgeList", arguments: { prefix: "notes/" } },
       { id: "i3", name: "KnowledgeList", arguments: {} },
     ]);
-    const hint = (request.body.messages as WireMessage[]).map(textOf).find((t) => t.includes("changed since your system prompt was written"));
+    const hint = (request.body.messages as WireMessage[])
+      .map(textOf)
+      .find((t) => t.includes("changed since your system prompt was written"));
     expect(hint).toContain("more characters; read them whole with InstructionsRead]");
-    expect(hint).toMatch(/… and \d+ more changes: list the knowledge files with KnowledgeList, read the instructions with InstructionsRead/);
+    expect(hint).toMatch(
+      /… and \d+ more changes: list the knowledge files with KnowledgeList, read the instructions with InstructionsRead/,
+    );
     expect(toolResultText(request, "i1")).toBe(
       `Workspace instructions of "Reach" (${instructions.length.toLocaleString("en-US")} characters, 80 lines), lines 79–80:\n    79\tRule 79: always do thing 79.\n    80\tRule 80: always do thing 80.\n(Tool call #1 for 'InstructionsRead' in this conversation.)`,
     );
     const notes = toolResultText(request, "i2");
-    expect(notes).toMatch(/^25 knowledge files under notes\/ \(read one with KnowledgeRead\):\n- notes\/file-00\.md \(\d+ bytes, \d+ tokens\)/);
+    expect(notes).toMatch(
+      /^25 knowledge files under notes\/ \(read one with KnowledgeRead\):\n- notes\/file-00\.md \(\d+ bytes, \d+ tokens\)/,
+    );
     expect(notes).not.toContain("data/");
     expect(toolResultText(request, "i3")).toMatch(/^50 knowledge files \(read one with KnowledgeRead\):/);
   });
@@ -132,20 +167,32 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
       { id: "s6", name: "SkillLoad", arguments: { name: "long-skill" } },
       { id: "s7", name: "SkillLoad", arguments: { name: "long-skill", offset: 499 } },
     ]);
-    expect(toolResultText(request, "s1")).toMatch(/^Skill shared-name \(from this workspace\): The workspace's version\n\n# Workspace steps\n/);
-    expect(toolResultText(request, "s2")).toMatch(/^Skill default-name \(from the default workspace\): Default's version\n\n# Default steps\n/);
+    expect(toolResultText(request, "s1")).toMatch(
+      /^Skill shared-name \(from this workspace\): The workspace's version\n\n# Workspace steps\n/,
+    );
+    expect(toolResultText(request, "s2")).toMatch(
+      /^Skill default-name \(from the default workspace\): Default's version\n\n# Default steps\n/,
+    );
     expect(toolResultText(request, "s3")).toMatch(
       /^Skill pdf-forms \(from the server's skills folder\): Fills PDF forms\n\n# PDF forms\nRead reference\/fields\.md first\.\nResource files \(load one with SkillLoad and its path\): reference\/fields\.md\n/,
     );
     const resource = toolResultText(request, "s4");
-    expect(resource).toMatch(/^Skill pdf-forms \(from the server's skills folder\), resource reference\/fields\.md \(\d+ bytes, 3 lines\), lines 1–3:\n {5}1\tField A\n/);
+    expect(resource).toMatch(
+      /^Skill pdf-forms \(from the server's skills folder\), resource reference\/fields\.md \(\d+ bytes, 3 lines\), lines 1–3:\n {5}1\tField A\n/,
+    );
     expect(resource).not.toContain("</system-reminder>");
-    expect(toolResultText(request, "s5")).toMatch(/^SkillResourceNotFoundError: The resource \.\.\/outside\.txt is outside the skill's folder\. Its files: reference\/fields\.md\./);
+    expect(toolResultText(request, "s5")).toMatch(
+      /^SkillResourceNotFoundError: The resource \.\.\/outside\.txt is outside the skill's folder\. Its files: reference\/fields\.md\./,
+    );
     const long = toolResultText(request, "s6");
     expect(long.length).toBeLessThanOrEqual(8_100);
-    expect(long).toMatch(/^Skill long-skill \(from this workspace\): A long one\nInstructions \([\d]+ characters, 500 lines\), lines 1–\d+:\n {5}1\t1\. Instruction line 1 /);
+    expect(long).toMatch(
+      /^Skill long-skill \(from this workspace\): A long one\nInstructions \([\d]+ characters, 500 lines\), lines 1–\d+:\n {5}1\t1\. Instruction line 1 /,
+    );
     expect(long).toMatch(/continue with offset \d+\.\)/);
-    expect(toolResultText(request, "s7")).toMatch(/lines 499–500:\n {3}499\t499\. Instruction line 499 .*\n {3}500\t500\. /);
+    expect(toolResultText(request, "s7")).toMatch(
+      /lines 499–500:\n {3}499\t499\. Instruction line 499 .*\n {3}500\t500\. /,
+    );
     // The operator's skills are listed to the agent beside the others, under the same precedence.
     const context = await getJson<{ system: string }>(api(`/conversations/${id}/context`));
     expect(context.body.system).toContain("pdf-forms: Fills PDF forms");
@@ -153,7 +200,7 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
     expect(context.body.system).not.toContain("The operator's version");
   });
 
-  it("with tasksDetail \"list\", the task hint and the replace status carry the open tasks; a bad value is refused", async () => {
+  it('with tasksDetail "list", the task hint and the replace status carry the open tasks; a bad value is refused', async () => {
     const id = newId();
     const patch = (settings: object) => fetch(api(`/conversations/${id}`), jsonRequest("PATCH", { settings }));
     await callTools(id, [{ id: "t0", name: "TaskList", arguments: {} }]);
@@ -164,11 +211,15 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
     for (const subject of ["Outline </tasks> the post", "Draft it"]) {
       expect((await fetch(api(`/conversations/${id}/tasks`), jsonRequest("POST", { subject }))).status).toBe(201);
     }
-    expect((await fetch(api(`/conversations/${id}/tasks/2`), jsonRequest("PATCH", { status: "in_progress" }))).status).toBe(200);
+    expect(
+      (await fetch(api(`/conversations/${id}/tasks/2`), jsonRequest("PATCH", { status: "in_progress" }))).status,
+    ).toBe(200);
     const appended = await callTools(id, [{ id: "t1", name: "TaskList", arguments: {} }]);
     const hint = (appended.body.messages as WireMessage[]).map(textOf).findLast((t) => t.includes("<tasks>"));
     expect(hint).toContain("The user updated the task list. You have 1 in-progress tasks and 1 pending tasks.");
-    expect(hint).toContain("Open tasks:\n[2] in_progress Draft it\n[1] pending Outline &lt;/tasks&gt; the post</tasks>");
+    expect(hint).toContain(
+      "Open tasks:\n[2] in_progress Draft it\n[1] pending Outline &lt;/tasks&gt; the post</tasks>",
+    );
     expect((await patch({ injection: { strategy: "replace" } })).status).toBe(200);
     const replaced = await callTools(id, [{ id: "t2", name: "TaskList", arguments: {} }]);
     const status = textOf((replaced.body.messages as WireMessage[]).at(-1)!);

@@ -6,7 +6,14 @@ import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { getJson } from "../support/chat-client.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
-type Agent = { id: string; description: string; instructions: string; tools?: string[]; model?: string; origin: string };
+type Agent = {
+  id: string;
+  description: string;
+  instructions: string;
+  tools?: string[];
+  model?: string;
+  origin: string;
+};
 
 const kinds = databaseKinds("agents");
 
@@ -25,26 +32,49 @@ describe.each(kinds)("$name: agent definitions", ({ databaseUrl }) => {
     expect(status).toBe(201);
     return body.id;
   };
-  const reviewer = { id: "code-reviewer", description: "Reviews a diff for bugs.", instructions: "Read the diff; list the bugs." };
+  const reviewer = {
+    id: "code-reviewer",
+    description: "Reviews a diff for bugs.",
+    instructions: "Read the diff; list the bugs.",
+  };
 
   it("lists the built-in general-purpose agent in a workspace that defines none", async () => {
     const { status, body } = await getJson<Agent[]>(api("/workspaces/default/agents"));
     expect(status).toBe(200);
-    expect(body).toEqual([expect.objectContaining({ id: "general-purpose", origin: "built-in", description: expect.stringMatching(/\S/) })]);
-    expect((await getJson<Agent>(api("/workspaces/default/agents/general-purpose"))).body).toMatchObject({ id: "general-purpose", origin: "built-in" });
+    expect(body).toEqual([
+      expect.objectContaining({ id: "general-purpose", origin: "built-in", description: expect.stringMatching(/\S/) }),
+    ]);
+    expect((await getJson<Agent>(api("/workspaces/default/agents/general-purpose"))).body).toMatchObject({
+      id: "general-purpose",
+      origin: "built-in",
+    });
   });
 
   it("creates, reads, edits and deletes a workspace's own agent", async () => {
     const ws = await newWorkspace("Agents CRUD");
-    const created = await getJson<Agent>(api(`/workspaces/${ws}/agents`), jsonRequest("POST", { ...reviewer, tools: ["KnowledgeRead", "TaskCreate"], model: "hintline-demo" }));
-    expect(created).toMatchObject({ status: 201, body: { ...reviewer, tools: ["KnowledgeRead", "TaskCreate"], model: "hintline-demo", origin: "workspace" } });
+    const created = await getJson<Agent>(
+      api(`/workspaces/${ws}/agents`),
+      jsonRequest("POST", { ...reviewer, tools: ["KnowledgeRead", "TaskCreate"], model: "hintline-demo" }),
+    );
+    expect(created).toMatchObject({
+      status: 201,
+      body: { ...reviewer, tools: ["KnowledgeRead", "TaskCreate"], model: "hintline-demo", origin: "workspace" },
+    });
     expect((await getJson<Agent[]>(api(`/workspaces/${ws}/agents`))).body.map((a) => [a.id, a.origin])).toEqual([
       ["code-reviewer", "workspace"],
       ["general-purpose", "built-in"],
     ]);
-    const patched = await getJson<Agent>(api(`/workspaces/${ws}/agents/code-reviewer`), jsonRequest("PATCH", { description: "Reviews diffs.", tools: null, model: null }));
+    const patched = await getJson<Agent>(
+      api(`/workspaces/${ws}/agents/code-reviewer`),
+      jsonRequest("PATCH", { description: "Reviews diffs.", tools: null, model: null }),
+    );
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ id: "code-reviewer", description: "Reviews diffs.", instructions: reviewer.instructions, origin: "workspace" });
+    expect(patched.body).toEqual({
+      id: "code-reviewer",
+      description: "Reviews diffs.",
+      instructions: reviewer.instructions,
+      origin: "workspace",
+    });
     expect((await getJson<Agent>(api(`/workspaces/${ws}/agents/code-reviewer`))).body).toEqual(patched.body);
     expect((await fetch(api(`/workspaces/${ws}/agents/code-reviewer`), { method: "DELETE" })).status).toBe(204);
     await expectApiError(await fetch(api(`/workspaces/${ws}/agents/code-reviewer`)), 404, "not_found");
@@ -53,34 +83,72 @@ describe.each(kinds)("$name: agent definitions", ({ databaseUrl }) => {
 
   it("shows default's agents in every workspace; a workspace's own wins by id, and one may replace general-purpose", async () => {
     const ws = await newWorkspace("Agents precedence");
-    expect((await fetch(api("/workspaces/default/agents"), jsonRequest("POST", { ...reviewer, description: "Default's reviewer." }))).status).toBe(201);
+    expect(
+      (
+        await fetch(
+          api("/workspaces/default/agents"),
+          jsonRequest("POST", { ...reviewer, description: "Default's reviewer." }),
+        )
+      ).status,
+    ).toBe(201);
     const seen = (await getJson<Agent[]>(api(`/workspaces/${ws}/agents`))).body;
     expect(seen.map((a) => [a.id, a.origin, a.description.slice(0, 18)])).toEqual([
       ["code-reviewer", "default", "Default's reviewer"],
       ["general-purpose", "built-in", expect.any(String)],
     ]);
     // Not this workspace's own: it cannot be edited or deleted here, and the error says where it comes from.
-    expect(await expectApiError(await fetch(api(`/workspaces/${ws}/agents/code-reviewer`), jsonRequest("PATCH", { description: "x" })), 404, "not_found")).toMatch(
-      /comes from the default workspace/,
-    );
-    expect(await expectApiError(await fetch(api(`/workspaces/${ws}/agents/general-purpose`), { method: "DELETE" }), 404, "not_found")).toMatch(/built in/);
-    expect((await fetch(api(`/workspaces/${ws}/agents`), jsonRequest("POST", { ...reviewer, description: "Own reviewer." }))).status).toBe(201);
-    expect((await fetch(api(`/workspaces/${ws}/agents`), jsonRequest("POST", { id: "general-purpose", description: "Own helper.", instructions: "Help." }))).status).toBe(201);
+    expect(
+      await expectApiError(
+        await fetch(api(`/workspaces/${ws}/agents/code-reviewer`), jsonRequest("PATCH", { description: "x" })),
+        404,
+        "not_found",
+      ),
+    ).toMatch(/comes from the default workspace/);
+    expect(
+      await expectApiError(
+        await fetch(api(`/workspaces/${ws}/agents/general-purpose`), { method: "DELETE" }),
+        404,
+        "not_found",
+      ),
+    ).toMatch(/built in/);
+    expect(
+      (await fetch(api(`/workspaces/${ws}/agents`), jsonRequest("POST", { ...reviewer, description: "Own reviewer." })))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await fetch(
+          api(`/workspaces/${ws}/agents`),
+          jsonRequest("POST", { id: "general-purpose", description: "Own helper.", instructions: "Help." }),
+        )
+      ).status,
+    ).toBe(201);
     const own = (await getJson<Agent[]>(api(`/workspaces/${ws}/agents`))).body;
     expect(own.map((a) => [a.id, a.origin, a.description])).toEqual([
       ["code-reviewer", "workspace", "Own reviewer."],
       ["general-purpose", "workspace", "Own helper."],
     ]);
     // Default's own list is unchanged by another workspace's.
-    expect((await getJson<Agent>(api("/workspaces/default/agents/code-reviewer"))).body).toMatchObject({ description: "Default's reviewer.", origin: "workspace" });
+    expect((await getJson<Agent>(api("/workspaces/default/agents/code-reviewer"))).body).toMatchObject({
+      description: "Default's reviewer.",
+      origin: "workspace",
+    });
     expect((await fetch(api("/workspaces/default/agents/code-reviewer"), { method: "DELETE" })).status).toBe(204);
   });
 
   it("has no own level outside accounts mode: /api/me/skills and /api/me/agents say why", async () => {
     for (const path of ["/me/skills", "/me/agents", "/me/agents/code-reviewer"]) {
-      expect(await expectApiError(await fetch(api(path)), 404, "not_found")).toMatch(/accounts mode \(HINTLINE_AUTH=accounts\)/);
+      expect(await expectApiError(await fetch(api(path)), 404, "not_found")).toMatch(
+        /accounts mode \(HINTLINE_AUTH=accounts\)/,
+      );
     }
-    expect(await expectApiError(await fetch(api("/me/skills"), jsonRequest("POST", { name: "x", description: "d", instructions: "i" })), 404, "not_found")).toMatch(/accounts mode/);
+    expect(
+      await expectApiError(
+        await fetch(api("/me/skills"), jsonRequest("POST", { name: "x", description: "d", instructions: "i" })),
+        404,
+        "not_found",
+      ),
+    ).toMatch(/accounts mode/);
     expect(await countRows(server.databaseUrl, "Workspace", "name", "\u0001user")).toBe(0);
     // Nor is any such container a workspace here.
     await expectApiError(await fetch(api("/workspaces/user-someone/skills")), 404, "not_found");
@@ -95,7 +163,10 @@ describe.each(kinds)("$name: agent definitions", ({ databaseUrl }) => {
       [{ ...reviewer, description: "two\nlines" }, /description: must be one line/],
       [{ ...reviewer, description: "  " }, /description: must not be empty/],
       [{ ...reviewer, instructions: " " }, /instructions: must not be empty/],
-      [{ ...reviewer, tools: ["KnowledgeRead", "Bash"] }, /tools: names unknown tool\(s\) "Bash"; the tools are: TaskCreate, /],
+      [
+        { ...reviewer, tools: ["KnowledgeRead", "Bash"] },
+        /tools: names unknown tool\(s\) "Bash"; the tools are: TaskCreate, /,
+      ],
       [{ ...reviewer, tools: ["TaskList", "TaskList"] }, /tools: names TaskList twice/],
       [{ ...reviewer, tools: "KnowledgeRead" }, /tools: must be a list of tool names/],
       [{ ...reviewer, model: "has space" }, /model: must be a model id without spaces/],
@@ -107,14 +178,24 @@ describe.each(kinds)("$name: agent definitions", ({ databaseUrl }) => {
     }
     expect(await countRows(server.databaseUrl, "AgentDefinition", "workspaceId", ws)).toBe(0);
     expect((await fetch(url, jsonRequest("POST", reviewer))).status).toBe(201);
-    expect(await expectApiError(await fetch(url, jsonRequest("POST", reviewer)), 409, "conflict")).toMatch(/already has an agent with the id code-reviewer/);
+    expect(await expectApiError(await fetch(url, jsonRequest("POST", reviewer)), 409, "conflict")).toMatch(
+      /already has an agent with the id code-reviewer/,
+    );
     const one = `${url}/code-reviewer`;
-    expect(await expectApiError(await fetch(one, jsonRequest("PATCH", {})), 400, "bad_request")).toMatch(/send description, instructions, tools and\/or model/);
-    expect(await expectApiError(await fetch(one, jsonRequest("PATCH", { model: "gpt-4o" })), 400, "bad_request")).toMatch(/Invalid model: .*OPENAI_API_KEY/);
+    expect(await expectApiError(await fetch(one, jsonRequest("PATCH", {})), 400, "bad_request")).toMatch(
+      /send description, instructions, tools and\/or model/,
+    );
+    expect(
+      await expectApiError(await fetch(one, jsonRequest("PATCH", { model: "gpt-4o" })), 400, "bad_request"),
+    ).toMatch(/Invalid model: .*OPENAI_API_KEY/);
     expect((await getJson<Agent>(one)).body).toMatchObject({ ...reviewer, origin: "workspace" });
     await expectApiError(await fetch(api(`/workspaces/${ws}/agents/Bad_Id`)), 400, "bad_request");
     await expectApiError(await fetch(api("/workspaces/no-such-ws/agents")), 404, "not_found");
-    await expectApiError(await fetch(api("/workspaces/no-such-ws/agents"), jsonRequest("POST", reviewer)), 404, "not_found");
+    await expectApiError(
+      await fetch(api("/workspaces/no-such-ws/agents"), jsonRequest("POST", reviewer)),
+      404,
+      "not_found",
+    );
   });
 
   it("deleting a workspace deletes its agents with it", async () => {

@@ -4,7 +4,12 @@
 // newest block, never more than 4; every call reads all the previous one sent, so the cached share grows; and each
 // call's reads and writes are recorded in metadata.usage and priced with the write premium.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnthropicFake, MAX_BREAKPOINTS, type RecordedRequest, startAnthropicFake } from "../support/anthropic-fake.ts";
+import {
+  type AnthropicFake,
+  MAX_BREAKPOINTS,
+  type RecordedRequest,
+  startAnthropicFake,
+} from "../support/anthropic-fake.ts";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
 import type { FakeReply } from "../support/fake-core.ts";
@@ -16,7 +21,12 @@ let server: AppServer;
 beforeAll(async () => {
   fake = await startAnthropicFake({ apiKey: "sk-ant" });
   server = await startAppServer({
-    env: { ANTHROPIC_API_KEY: "sk-ant", ANTHROPIC_BASE_URL: fake.url, HINTLINE_MODEL: "anthropic/claude-sonnet-4-5", HINTLINE_MAX_RETRIES: "0" },
+    env: {
+      ANTHROPIC_API_KEY: "sk-ant",
+      ANTHROPIC_BASE_URL: fake.url,
+      HINTLINE_MODEL: "anthropic/claude-sonnet-4-5",
+      HINTLINE_MAX_RETRIES: "0",
+    },
   });
 });
 afterAll(async () => {
@@ -47,10 +57,17 @@ describe("Anthropic cache breakpoints", () => {
       const { response } = await chat(url, { conversationId: id, text, timezone: "Europe/Berlin" });
       expect(response.status).toBe(200);
     };
-    await turn("Plan the move: pack, drive, unpack", tool("TaskCreate", { subject: "Pack", description: "boxes" }), tool("TaskCreate", { subject: "Drive", description: "van" }));
+    await turn(
+      "Plan the move: pack, drive, unpack",
+      tool("TaskCreate", { subject: "Pack", description: "boxes" }),
+      tool("TaskCreate", { subject: "Drive", description: "van" }),
+    );
     await turn("start packing", tool("TaskUpdate", { task_id: "1", status: "in_progress" }));
     // The person edits the task panel: the agent hears of it (a hint) on its next call.
-    expect((await fetch(`${url}/api/conversations/${id}/tasks/2`, jsonRequest("PATCH", { subject: "Drive the van" }))).status).toBe(200);
+    expect(
+      (await fetch(`${url}/api/conversations/${id}/tasks/2`, jsonRequest("PATCH", { subject: "Drive the van" })))
+        .status,
+    ).toBe(200);
     await turn("what is left?", tool("TaskList", {}));
     await turn("packing is done", tool("TaskUpdate", { task_id: "1", status: "completed" }));
     await turn("how far are we?");
@@ -89,7 +106,8 @@ describe("Anthropic cache breakpoints", () => {
     // conversation's cached share (the meter's figure); each call's own share stays high (the new part is small).
     const reads = requests.map((r) => r.cache!.readTokens);
     for (let i = 1; i < reads.length; i++) expect(reads[i], `reads: ${reads.join(" ")}`).toBeGreaterThan(reads[i - 1]!);
-    for (let i = 1; i < conversationShares.length; i++) expect(conversationShares[i]).toBeGreaterThan(conversationShares[i - 1]!);
+    for (let i = 1; i < conversationShares.length; i++)
+      expect(conversationShares[i]).toBeGreaterThan(conversationShares[i - 1]!);
     expect(Math.min(...shares)).toBeGreaterThan(0.8);
     console.log(
       `anthropic cache: ${requests.length} calls; each call's cached share ${shares.map((s) => `${Math.round(100 * s)}`).join(" ")} %; ` +
@@ -97,21 +115,34 @@ describe("Anthropic cache breakpoints", () => {
     );
 
     // metadata.usage: every call's reads and writes as the provider reported them (its input counts all three).
-    const { body: view } = await getJson<{ messages: ApiMessage[]; contextUsage: { cache: { lastCall: { inputTokens: number; cachedInputTokens: number } } } }>(`${url}/api/conversations/${id}`);
-    const usage = view.messages.flatMap((m) => (m.role === "assistant" ? ((m.metadata?.usage as Usage[] | undefined) ?? []) : []));
+    const { body: view } = await getJson<{
+      messages: ApiMessage[];
+      contextUsage: { cache: { lastCall: { inputTokens: number; cachedInputTokens: number } } };
+    }>(`${url}/api/conversations/${id}`);
+    const usage = view.messages.flatMap((m) =>
+      m.role === "assistant" ? ((m.metadata?.usage as Usage[] | undefined) ?? []) : [],
+    );
     expect(usage).toHaveLength(requests.length);
     expect(usage.map((u) => u.cachedInputTokens)).toEqual(requests.map((r) => r.cache!.readTokens));
     expect(usage.map((u) => u.cacheWriteTokens ?? 0)).toEqual(requests.map((r) => r.cache!.writeTokens));
-    expect(usage.map((u) => u.inputTokens)).toEqual(requests.map((r) => r.cache!.inputTokens + r.cache!.readTokens + r.cache!.writeTokens));
+    expect(usage.map((u) => u.inputTokens)).toEqual(
+      requests.map((r) => r.cache!.inputTokens + r.cache!.readTokens + r.cache!.writeTokens),
+    );
     // The meter's Cache % is the last call's read share.
-    expect(view.contextUsage.cache.lastCall).toEqual({ inputTokens: usage.at(-1)!.inputTokens, cachedInputTokens: usage.at(-1)!.cachedInputTokens });
+    expect(view.contextUsage.cache.lastCall).toEqual({
+      inputTokens: usage.at(-1)!.inputTokens,
+      cachedInputTokens: usage.at(-1)!.cachedInputTokens,
+    });
 
     // GET …/context: each call priced with reads at 0.1× and writes at 1.25× of Sonnet's $3 per million.
-    const { body: context } = await getJson<{ cache: { calls: Array<Usage & { cost: number | null }> } }>(`${url}/api/conversations/${id}/context`);
+    const { body: context } = await getJson<{ cache: { calls: Array<Usage & { cost: number | null }> } }>(
+      `${url}/api/conversations/${id}/context`,
+    );
     for (const [i, call] of context.cache.calls.entries()) {
       const u = usage[i]!;
       const plain = u.inputTokens! - u.cachedInputTokens! - (u.cacheWriteTokens ?? 0);
-      const expected = (plain * 3 + u.cachedInputTokens! * 0.3 + (u.cacheWriteTokens ?? 0) * 3.75 + u.outputTokens! * 15) / 1e6;
+      const expected =
+        (plain * 3 + u.cachedInputTokens! * 0.3 + (u.cacheWriteTokens ?? 0) * 3.75 + u.outputTokens! * 15) / 1e6;
       expect(call.cost).toBeCloseTo(expected, 12);
       expect(call.cacheWriteTokens ?? 0).toBe(u.cacheWriteTokens ?? 0);
     }

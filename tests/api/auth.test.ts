@@ -6,7 +6,14 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { bearerFrom, type ConversationSummary, type ConversationView, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
+import {
+  bearerFrom,
+  type ConversationSummary,
+  type ConversationView,
+  databaseKinds,
+  expectApiError,
+  jsonRequest,
+} from "./helpers.ts";
 
 const TOKEN = "s3cret";
 const bearer = { authorization: `Bearer ${TOKEN}` };
@@ -34,7 +41,8 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
     return setCookie.split(";")[0]!;
   }
 
-  const title = async () => (await getJson<ConversationView>(`${server.url}/api/conversations/x`, { headers: bearer })).body.title;
+  const title = async () =>
+    (await getJson<ConversationView>(`${server.url}/api/conversations/x`, { headers: bearer })).body.title;
 
   it("serves the sign-in page without credentials", async () => {
     const signInPage = await fetch(`${server.url}/sign-in`, { redirect: "manual" });
@@ -47,7 +55,11 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     expect((await getJson(`${server.url}/api/model`, { headers: bearer })).status).toBe(200);
-    const reply = await chat(server.url, { conversationId: "with-bearer", text: "write 3 words about rain", headers: bearer });
+    const reply = await chat(server.url, {
+      conversationId: "with-bearer",
+      text: "write 3 words about rain",
+      headers: bearer,
+    });
     expect(reply.response.status).toBe(200);
     expect(reply.text.trim().split(/\s+/)).toHaveLength(3);
   });
@@ -65,7 +77,11 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
     expect(listed.body.map((c) => c.id)).toContain("x");
     const page = await fetch(`${server.url}/c/page-check`, { redirect: "manual", headers: { cookie } });
     expect(page.status).toBe(200);
-    const reply = await chat(server.url, { conversationId: "with-cookie", text: "write 4 words about snow", headers: { cookie } });
+    const reply = await chat(server.url, {
+      conversationId: "with-cookie",
+      text: "write 4 words about snow",
+      headers: { cookie },
+    });
     expect(reply.response.status).toBe(200);
     expect(reply.text.trim().split(/\s+/)).toHaveLength(4);
   });
@@ -82,7 +98,10 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
 
   it("refuses a cookie-authenticated write from an opaque (null) origin with a 403", async () => {
     const cookie = await signIn();
-    const response = await fetch(`${server.url}/api/conversations/x`, jsonRequest("PATCH", { title: "Hacked" }, { cookie, origin: "null" }));
+    const response = await fetch(
+      `${server.url}/api/conversations/x`,
+      jsonRequest("PATCH", { title: "Hacked" }, { cookie, origin: "null" }),
+    );
     await expectApiError(response, 403, "forbidden");
     expect(await title()).toBe("Hello");
   });
@@ -120,22 +139,41 @@ describe("with HINTLINE_AUTH_TOKEN", () => {
       redirect: "manual",
       body: new URLSearchParams({ token: TOKEN, next: "/\uff0fevil.example" }),
     });
-    expect({ status: fullWidth.status, location: fullWidth.headers.get("location") }).toEqual({ status: 303, location: "/%EF%BC%8Fevil.example" });
-    expect((await fetch(`${server.url}/sign-in?next=%2F%EF%BC%8Fevil.example`, { redirect: "manual" })).status).toBe(200);
-    for (const next of ["/\t/evil.example", "/\n/evil.example", "/a\nb", "/\r\nSet-Cookie: x=1", "/\\evil.example", "//evil.example"]) {
+    expect({ status: fullWidth.status, location: fullWidth.headers.get("location") }).toEqual({
+      status: 303,
+      location: "/%EF%BC%8Fevil.example",
+    });
+    expect((await fetch(`${server.url}/sign-in?next=%2F%EF%BC%8Fevil.example`, { redirect: "manual" })).status).toBe(
+      200,
+    );
+    for (const next of [
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/a\nb",
+      "/\r\nSet-Cookie: x=1",
+      "/\\evil.example",
+      "//evil.example",
+    ]) {
       const response = await fetch(`${server.url}/api/auth/sign-in`, {
         method: "POST",
         redirect: "manual",
         body: new URLSearchParams({ token: TOKEN, next }),
       });
-      expect({ next, status: response.status, location: response.headers.get("location") }).toEqual({ next, status: 303, location: "/" });
+      expect({ next, status: response.status, location: response.headers.get("location") }).toEqual({
+        next,
+        status: 303,
+        location: "/",
+      });
     }
     const wrong = await fetch(`${server.url}/api/auth/sign-in`, {
       method: "POST",
       redirect: "manual",
       body: new URLSearchParams({ token: "guess", next: "/a\nb" }),
     });
-    expect({ status: wrong.status, location: wrong.headers.get("location") }).toEqual({ status: 303, location: "/sign-in?error=1&next=%2F" });
+    expect({ status: wrong.status, location: wrong.headers.get("location") }).toEqual({
+      status: 303,
+      location: "/sign-in?error=1&next=%2F",
+    });
   });
 });
 
@@ -158,7 +196,8 @@ describe.each(databases)("$name: signing out", ({ databaseUrl }) => {
     return (response.headers.get("set-cookie") ?? "").split(";")[0]!;
   }
 
-  const statusWith = async (cookie: string) => (await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status;
+  const statusWith = async (cookie: string) =>
+    (await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status;
 
   it("revokes that session's cookie, also after a restart, and leaves other sessions signed in", async () => {
     const [signedOut, other] = [await signIn(), await signIn()];
@@ -202,7 +241,10 @@ describe("without HINTLINE_AUTH_TOKEN", () => {
     expect(reply.text.trim().split(/\s+/)).toHaveLength(2);
     const listed = await getJson<ConversationSummary[]>(`${server.url}/api/conversations`);
     expect(listed.body.map((c) => c.id)).toEqual(["open"]);
-    const renamed = await fetch(`${server.url}/api/conversations/open`, jsonRequest("PATCH", { title: "Open" }, { origin: server.url }));
+    const renamed = await fetch(
+      `${server.url}/api/conversations/open`,
+      jsonRequest("PATCH", { title: "Open" }, { origin: server.url }),
+    );
     expect(renamed.status).toBe(200);
   });
 });
@@ -210,11 +252,23 @@ describe("without HINTLINE_AUTH_TOKEN", () => {
 type Answer = { status: number; headers: http.IncomingHttpHeaders };
 
 /** A JSON sign-in sent from a given loopback address (127.0.0.2 stands for another machine than the owner's). */
-function signInFrom(baseUrl: string, localAddress: string, token: string, headers: Record<string, string> = {}): Promise<Answer> {
+function signInFrom(
+  baseUrl: string,
+  localAddress: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: url.hostname, port: url.port, method: "POST", path: "/api/auth/sign-in", localAddress, headers: { "content-type": "application/json", ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/api/auth/sign-in",
+        localAddress,
+        headers: { "content-type": "application/json", ...headers },
+      },
       (response) => {
         response.resume();
         response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
@@ -239,7 +293,9 @@ describe("the sign-in limiter without HINTLINE_TRUST_PROXY", () => {
   it("counts failures by the connection's address: a forged X-Forwarded-For neither locks the owner out nor lets anyone out", async () => {
     // Someone on another machine sends ten wrong tokens, naming the owner's address.
     for (let i = 0; i < 10; i++) {
-      expect((await signInFrom(server.url, "127.0.0.2", `guess-${i}`, { "x-forwarded-for": "127.0.0.1" })).status).toBe(401);
+      expect((await signInFrom(server.url, "127.0.0.2", `guess-${i}`, { "x-forwarded-for": "127.0.0.1" })).status).toBe(
+        401,
+      );
     }
     const limited = await signInFrom(server.url, "127.0.0.2", "guess-10");
     expect(limited.status).toBe(429);
@@ -255,7 +311,9 @@ describe("the sign-in limiter without HINTLINE_TRUST_PROXY", () => {
     const wrong = [];
     for (let i = 0; i < 12; i++) wrong.push((await bearerFrom(server.url, "127.0.0.4", `guess-${i}`)).status);
     expect(wrong).toEqual([...Array(10).fill(401), 429, 429]);
-    const flood = await Promise.all(Array.from({ length: 100 }, (_, i) => bearerFrom(server.url, "127.0.0.4", `flood-${i}`, "/api/conversations")));
+    const flood = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => bearerFrom(server.url, "127.0.0.4", `flood-${i}`, "/api/conversations")),
+    );
     expect(new Set(flood.map((a) => a.status))).toEqual(new Set([429]));
     expect(Math.min(...flood.map((a) => a.retryAfter))).toBeGreaterThanOrEqual(1);
     expect(Math.max(...flood.map((a) => a.retryAfter))).toBeLessThanOrEqual(60);
@@ -295,7 +353,9 @@ describe("the sign-in limiter with HINTLINE_TRUST_PROXY=1 (behind a reverse prox
     for (let i = 0; i < 10; i++) await expectApiError(await from("203.0.113.7", `guess-${i}`), 401, "unauthorized");
     const limited = await from("203.0.113.7", "guess-10");
     const retryAfter = Number(limited.headers.get("retry-after"));
-    expect(await expectApiError(limited, 429, "too_many_requests")).toMatch(/Too many failed sign-in attempts; try again in \d+ s/);
+    expect(await expectApiError(limited, 429, "too_many_requests")).toMatch(
+      /Too many failed sign-in attempts; try again in \d+ s/,
+    );
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     // Not even the right token is looked at from there until the minute is over; another address signs in.

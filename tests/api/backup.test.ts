@@ -19,7 +19,9 @@ describe("backup", () => {
   it("copies the database during a streaming reply, and the copy holds every settled message", async () => {
     for (const id of ["kept-1", "kept-2"]) {
       ctx.fake.enqueue({ text: `settled reply of ${id}` });
-      expect((await chat(ctx.server.url, { conversationId: id, text: `first message of ${id}` })).response.status).toBe(200);
+      expect((await chat(ctx.server.url, { conversationId: id, text: `first message of ${id}` })).response.status).toBe(
+        200,
+      );
     }
     ctx.fake.enqueue({ text: Array.from({ length: 3000 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 10 });
     const streaming = await postChat(ctx.server.url, { conversationId: "live", text: "write on" });
@@ -41,23 +43,34 @@ describe("backup", () => {
       expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
       for (const id of ["kept-1", "kept-2"]) {
         const served = (await getJson<ConversationView>(`${ctx.server.url}/api/conversations/${id}`)).body;
-        const rows = copy.prepare('SELECT id, role, parts, status FROM "Message" WHERE conversationId = ? ORDER BY position').all(id) as Array<{
+        const rows = copy
+          .prepare('SELECT id, role, parts, status FROM "Message" WHERE conversationId = ? ORDER BY position')
+          .all(id) as Array<{
           id: string;
           role: string;
           parts: string;
           status: string;
         }>;
-        expect(rows.map((r) => [r.id, r.role, r.status])).toEqual(served.messages.map((m) => [m.id, m.role, "complete"]));
+        expect(rows.map((r) => [r.id, r.role, r.status])).toEqual(
+          served.messages.map((m) => [m.id, m.role, "complete"]),
+        );
         expect(rows.map((r) => JSON.parse(r.parts))).toEqual(served.messages.map((m) => m.parts));
       }
       // The reply being written is there as far as its last checkpoint.
-      const live = copy.prepare('SELECT status FROM "Message" WHERE conversationId = ? AND role = ?').get("live", "assistant") as { status: string };
+      const live = copy
+        .prepare('SELECT status FROM "Message" WHERE conversationId = ? AND role = ?')
+        .get("live", "assistant") as { status: string };
       expect(live.status).toBe("streaming");
     } finally {
       copy.close();
     }
     // A second backup never overwrites the first.
-    await expect(run(process.execPath, [path.join(root, "scripts/backup.mjs"), target], { cwd: root, env: { ...process.env, DATABASE_URL: ctx.server.databaseUrl } })).rejects.toMatchObject({
+    await expect(
+      run(process.execPath, [path.join(root, "scripts/backup.mjs"), target], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: ctx.server.databaseUrl },
+      }),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining("exists already"),
     });
   });

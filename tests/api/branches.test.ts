@@ -13,10 +13,14 @@ type Branch = { anchorId: string; messageId: string; index: number; count: numbe
 type View = { messages: ApiMessage[]; branches: Branch[] };
 
 const wireText = (m: WireMessage) =>
-  typeof m.content === "string" ? m.content : ((m.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
+  typeof m.content === "string"
+    ? m.content
+    : ((m.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
 /** What the model got, without the system prompt and the hints. */
 const said = (r: RecordedRequest) =>
-  (r.body.messages as WireMessage[]).filter((m) => m.role !== "system" && !wireText(m).startsWith("<system-reminder>")).map(wireText);
+  (r.body.messages as WireMessage[])
+    .filter((m) => m.role !== "system" && !wireText(m).startsWith("<system-reminder>"))
+    .map(wireText);
 
 describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -26,16 +30,25 @@ describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) =>
   const view = async (id: string) => (await getJson<View>(api(`/conversations/${id}`))).body;
   const texts = (v: View) => v.messages.map((m) => messageText(m));
 
-  async function send(id: string, text: string, reply: string, editOf?: string): Promise<{ request: RecordedRequest; messageId: string }> {
+  async function send(
+    id: string,
+    text: string,
+    reply: string,
+    editOf?: string,
+  ): Promise<{ request: RecordedRequest; messageId: string }> {
     const messageId = `m${seq++}`;
     fake.enqueue({ text: reply });
     const before = fake.requests.length;
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(messageId, text), ...(editOf ? { editOf } : {}) }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id, message: userMessage(messageId, text), ...(editOf ? { editOf } : {}) }),
+    );
     expect(response.status).toBe(200);
     await readChunks(response);
     return { request: fake.requests[before]!, messageId };
   }
-  const switchTo = (id: string, anchorId: string, ordinal: number) => fetch(api(`/conversations/${id}/branches`), jsonRequest("POST", { anchorId, ordinal }));
+  const switchTo = (id: string, anchorId: string, ordinal: number) =>
+    fetch(api(`/conversations/${id}/branches`), jsonRequest("POST", { anchorId, ordinal }));
 
   beforeAll(async () => {
     fake = await startOpenAIFake();
@@ -68,7 +81,9 @@ describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) =>
     const next = await send(id, "four", "r4");
     expect(said(next.request)).toEqual(["one", "r1", "two", "r2", "three", "r3", "four"]);
     // The inspector names the divergence.
-    const { body: context } = await getJson<{ cache: { breaks: Array<{ cause: string }> } }>(api(`/conversations/${id}/context`));
+    const { body: context } = await getJson<{ cache: { breaks: Array<{ cause: string }> } }>(
+      api(`/conversations/${id}/context`),
+    );
     expect(context.cache.breaks.map((b) => b.cause)).toContain("branch");
 
     // And forth again; a third alternative from the second; everything survives a reload (it is all stored).
@@ -111,11 +126,21 @@ describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) =>
     const id = `br-c-${Date.now().toString(36)}`;
     const long = (n: number) => `Part ${n}: ${"the route goes on through the valley ".repeat(120)}`;
     const { messageId: first } = await send(id, long(1), "ok 1");
-    expect((await fetch(api(`/conversations/${id}`), jsonRequest("PATCH", { settings: { context: { contextWindow: 16_000 } } }))).status).toBe(200);
+    expect(
+      (
+        await fetch(
+          api(`/conversations/${id}`),
+          jsonRequest("PATCH", { settings: { context: { contextWindow: 16_000 } } }),
+        )
+      ).status,
+    ).toBe(200);
     await send(id, long(2), "ok 2");
     await send(id, long(3), "ok 3");
     fake.enqueue({ text: "## Task Overview\nA long route." });
-    expect(((await (await fetch(api(`/conversations/${id}/compact`), { method: "POST" })).json()) as { compressed: boolean }).compressed).toBe(true);
+    expect(
+      ((await (await fetch(api(`/conversations/${id}/compact`), { method: "POST" })).json()) as { compressed: boolean })
+        .compressed,
+    ).toBe(true);
     const summarised = await send(id, "where are we?", "here");
     expect(said(summarised.request)[0]).toContain("A long route.");
 
@@ -132,17 +157,33 @@ describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) =>
     await send(id, "one", "r1");
     const before = await view(id);
     const reply = before.messages[1]!.id;
-    const post = (body: object) => fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`bad-${seq++}`, "x"), ...body }));
-    expect(await expectApiError(await post({ editOf: "nope" }), 404, "not_found")).toMatch(/Message nope does not exist/);
-    expect(await expectApiError(await post({ editOf: reply }), 400, "bad_request")).toMatch(/only your own messages can be edited/);
+    const post = (body: object) =>
+      fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`bad-${seq++}`, "x"), ...body }));
+    expect(await expectApiError(await post({ editOf: "nope" }), 404, "not_found")).toMatch(
+      /Message nope does not exist/,
+    );
+    expect(await expectApiError(await post({ editOf: reply }), 400, "bad_request")).toMatch(
+      /only your own messages can be edited/,
+    );
     await expectApiError(await post({ editOf: "../x" }), 400, "bad_request");
-    const unknown = await fetch(api("/chat"), jsonRequest("POST", { id: "br-none", message: userMessage(`bad-${seq++}`, "x"), editOf: "m1" }));
+    const unknown = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: "br-none", message: userMessage(`bad-${seq++}`, "x"), editOf: "m1" }),
+    );
     expect(await expectApiError(unknown, 404, "not_found")).toMatch(/Conversation br-none does not exist/);
     await expectApiError(await fetch(api("/conversations/br-none")), 404, "not_found");
     expect(await expectApiError(await switchTo(id, reply, 2), 404, "not_found")).toMatch(/Alternative 2 after message/);
     await expectApiError(await switchTo("br-none", "", 1), 404, "not_found");
-    await expectApiError(await fetch(api(`/conversations/${id}/branches`), jsonRequest("POST", { anchorId: "", ordinal: 0 })), 400, "bad_request");
-    await expectApiError(await fetch(api(`/conversations/${id}/branches`), jsonRequest("POST", { anchorId: "", ordinal: 1, extra: 1 })), 400, "bad_request");
+    await expectApiError(
+      await fetch(api(`/conversations/${id}/branches`), jsonRequest("POST", { anchorId: "", ordinal: 0 })),
+      400,
+      "bad_request",
+    );
+    await expectApiError(
+      await fetch(api(`/conversations/${id}/branches`), jsonRequest("POST", { anchorId: "", ordinal: 1, extra: 1 })),
+      400,
+      "bad_request",
+    );
     expect(await view(id)).toEqual(before);
   });
 
@@ -158,7 +199,10 @@ describe.each(databaseKinds("branches"))("$name: branches", ({ databaseUrl }) =>
       role: i % 2 ? "assistant" : "user",
       parts: [{ type: "text", text: `message ${i} of a long conversation` }],
     }));
-    expect((await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: { id, messages } }))).status).toBe(201);
+    expect(
+      (await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: { id, messages } })))
+        .status,
+    ).toBe(201);
     await send(id, "edited first", "a new start", "m0");
     expect((await view(id)).messages).toHaveLength(2);
 

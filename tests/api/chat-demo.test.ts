@@ -42,7 +42,10 @@ async function startLongReply(conversationId: string, messageId: string) {
   const chunks = await readUntil(response, (c) => c.type === "text-delta");
   expect(chunks.at(-1)?.type).toBe("text-delta");
   const replyId = chunks.find((c) => c.type === "start")?.messageId as string;
-  const streamed = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta as string).join("");
+  const streamed = chunks
+    .filter((c) => c.type === "text-delta")
+    .map((c) => c.delta as string)
+    .join("");
   return { controller, replyId, streamed };
 }
 
@@ -57,7 +60,11 @@ describe("chat with the demo model", () => {
     const older = await chat(server.url, { conversationId: "older-chat", text: "hello" });
     expect(older.response.status).toBe(200);
 
-    const { response, chunks, text } = await chat(server.url, { conversationId: "rivers", messageId: "u1", text: prompt });
+    const { response, chunks, text } = await chat(server.url, {
+      conversationId: "rivers",
+      messageId: "u1",
+      text: prompt,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
@@ -102,7 +109,11 @@ describe("chat with the demo model", () => {
   });
 
   it("continues the conversation with a second turn", async () => {
-    const { response, text } = await chat(server.url, { conversationId: "rivers", messageId: "u2", text: "write 7 words about lakes" });
+    const { response, text } = await chat(server.url, {
+      conversationId: "rivers",
+      messageId: "u2",
+      text: "write 7 words about lakes",
+    });
     expect(response.status).toBe(200);
     expect(words(text)).toHaveLength(7);
 
@@ -118,7 +129,11 @@ describe("chat with the demo model", () => {
     const before = await view("rivers");
     const oldReply = before.messages[3]!;
 
-    const { response, chunks, text } = await chat(server.url, { conversationId: "rivers", messageId: "u2", text: "write 7 words about lakes" });
+    const { response, chunks, text } = await chat(server.url, {
+      conversationId: "rivers",
+      messageId: "u2",
+      text: "write 7 words about lakes",
+    });
     expect(response.status).toBe(200);
     const newReplyId = chunks.find((c) => c.type === "start")?.messageId;
     expect(newReplyId).not.toBe(oldReply.id);
@@ -151,7 +166,11 @@ describe("chat with the demo model", () => {
     expect(words(partialText).length).toBeGreaterThan(0);
     expect(words(partialText).length).toBeLessThan(2000);
 
-    const next = await chat(server.url, { conversationId: "stopped", messageId: "s2", text: "write 3 words about rain" });
+    const next = await chat(server.url, {
+      conversationId: "stopped",
+      messageId: "s2",
+      text: "write 3 words about rain",
+    });
     expect(next.response.status).toBe(200);
     expect(words(next.text)).toHaveLength(3);
     const after = await view("stopped");

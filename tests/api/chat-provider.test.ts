@@ -117,7 +117,10 @@ describe("chat with an OpenAI-compatible provider", () => {
   it("adds nothing but ASCII of its own to a request: system prompt, tools, hints, tool results", async () => {
     // One non-ASCII character anywhere makes V8 serialise the whole request body as a two-byte string: about 9×
     // slower for a 2,000-message conversation (npm run bench). What the person writes is theirs; Hintline adds none.
-    fake.enqueue({ kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "Draft the plan" } }] }, { text: "Planned." });
+    fake.enqueue(
+      { kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "Draft the plan" } }] },
+      { text: "Planned." },
+    );
     const turn = await chat(server.url, { conversationId: "ascii", text: "Plan the trip, step by step." });
     expect(turn.response.status).toBe(200);
     expect(turn.text).toBe("Planned.");
@@ -131,7 +134,11 @@ describe("chat with an OpenAI-compatible provider", () => {
 
   it("reports a provider HTTP 500 in the stream and keeps the person's message", async () => {
     fake.enqueue({ kind: "http-error", status: 500 });
-    const { response, chunks } = await chat(server.url, { conversationId: "fails", messageId: "q1", text: "Are you there?" });
+    const { response, chunks } = await chat(server.url, {
+      conversationId: "fails",
+      messageId: "q1",
+      text: "Are you there?",
+    });
     expect(response.status).toBe(200);
     expect(errorChunk(chunks)).toMatch(/HTTP 500/);
     const metadata = chunks.find((c) => c.type === "message-metadata")?.messageMetadata as { status?: string };
@@ -142,7 +149,11 @@ describe("chat with an OpenAI-compatible provider", () => {
 
   it("stores what streamed before the provider cut the connection", async () => {
     fake.enqueue({ kind: "cut", text: "one two three four five six", afterChunks: 3 });
-    const { response, chunks, text } = await chat(server.url, { conversationId: "cut", messageId: "c1", text: "Count for me" });
+    const { response, chunks, text } = await chat(server.url, {
+      conversationId: "cut",
+      messageId: "c1",
+      text: "Count for me",
+    });
     expect(response.status).toBe(200);
     expect(text).toBe("one two three ");
     errorChunk(chunks);

@@ -11,17 +11,28 @@ import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../suppo
 import { databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown };
-type Memory = { workspaceId: string; stored: Array<{ id: string; text: string }>; duplicates: number; full: number; failed?: boolean };
+type Memory = {
+  workspaceId: string;
+  stored: Array<{ id: string; text: string }>;
+  duplicates: number;
+  full: number;
+  failed?: boolean;
+};
 type Compact = { compressed: boolean; compression?: { summary: string; memory?: Memory } };
 type Entry = { id: string; text: string; author: string; conversationId?: string };
 
 const text = (m: WireMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : ((m?.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
+  typeof m?.content === "string"
+    ? m.content
+    : ((m?.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
 const lastText = (r: RecordedRequest) => text((r.body.messages as WireMessage[]).at(-1));
 const workspaceHints = (r: RecordedRequest) =>
-  (r.body.messages as WireMessage[]).map(text).filter((t) => t.startsWith("<system-reminder>") && t.includes("changed since your system prompt was written"));
+  (r.body.messages as WireMessage[])
+    .map(text)
+    .filter((t) => t.startsWith("<system-reminder>") && t.includes("changed since your system prompt was written"));
 const filler = (seed: string) => Array.from({ length: 180 }, (_, i) => `${seed}${i % 7} river`).join(" ");
-const SUMMARY = "## Task Overview\nUnits.\n## Current State\nTalking.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+const SUMMARY =
+  "## Task Overview\nUnits.\n## Current State\nTalking.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
 
 describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -33,7 +44,10 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
 
   async function turn(id: string, say: string) {
     const before = fake.requests.length;
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`m-${id}-${seq++}`, say), workspaceId: ws }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id, message: userMessage(`m-${id}-${seq++}`, say), workspaceId: ws }),
+    );
     expect(response.status).toBe(200);
     await readChunks(response);
     return fake.requests.slice(before).filter((r) => !lastText(r).startsWith("Summarize the conversation below"));
@@ -58,9 +72,14 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
       env: { ...providerEnv(fake.url), HINTLINE_CONTEXT_WINDOW: "8000", HINTLINE_MEMORY_FACTS_TIMEOUT_MS: "1500" },
       databaseUrl: await databaseUrl(),
     });
-    fake.setDefault((req) => (lastText(req).startsWith("Summarize the conversation below") ? { text: SUMMARY } : { text: filler("w") }));
-    ws = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: `Prefs ${Date.now()}` }))).body.id;
-    expect((await fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: "Prefers window seats" }))).status).toBe(201);
+    fake.setDefault((req) =>
+      lastText(req).startsWith("Summarize the conversation below") ? { text: SUMMARY } : { text: filler("w") },
+    );
+    ws = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: `Prefs ${Date.now()}` }))).body
+      .id;
+    expect(
+      (await fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: "Prefers window seats" }))).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await server?.stop();
@@ -102,18 +121,26 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
       "Project is called Atlas",
     ]);
     const entries = await memory();
-    expect(entries.filter((e) => e.author === "system").map((e) => [e.id, e.text, e.conversationId])).toEqual(stored.stored.map((e) => [e.id, e.text, a]));
+    expect(entries.filter((e) => e.author === "system").map((e) => [e.id, e.text, e.conversationId])).toEqual(
+      stored.stored.map((e) => [e.id, e.text, a]),
+    );
     expect(entries.filter((e) => /window seats/i.test(e.text))).toHaveLength(1);
 
     // The stored reply carries the same figures (the chip reads them).
-    const view = (await getJson<{ messages: Array<{ parts: Array<{ type: string; data?: { memory?: Memory } }> }> }>(api(`/conversations/${a}`))).body;
+    const view = (
+      await getJson<{ messages: Array<{ parts: Array<{ type: string; data?: { memory?: Memory } }> }> }>(
+        api(`/conversations/${a}`),
+      )
+    ).body;
     const chip = view.messages.flatMap((m) => m.parts).findLast((p) => p.type === "data-compression");
     expect(chip?.data?.memory?.stored).toEqual(stored.stored);
 
     // The other conversation hears of the facts on its next call; the compressed one does not.
     const [toB] = await turn(b, "anything new?");
     const hint = workspaceHints(toB!).join("\n");
-    expect(hint).toContain("- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): Prefers metric units");
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): Prefers metric units",
+    );
     expect(hint).toContain("Project is called Atlas");
     expect(hint).not.toContain("<memory_context>");
     const [toA] = await turn(a, "go on");
@@ -123,21 +150,42 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
     const undone = stored.stored[0]!;
     expect((await fetch(api(`/workspaces/${ws}/memory/${undone.id}`), { method: "DELETE" })).status).toBe(204);
     expect((await memory()).map((e) => e.id)).not.toContain(undone.id);
-    await expectApiError(await fetch(api(`/workspaces/${ws}/memory/${undone.id}`), { method: "DELETE" }), 404, "not_found");
+    await expectApiError(
+      await fetch(api(`/workspaces/${ws}/memory/${undone.id}`), { method: "DELETE" }),
+      404,
+      "not_found",
+    );
   });
 
   it("is switched off per workspace (validated), and makes no call then", async () => {
     const { body } = await getJson<{ settings: { memory: { fromCompression: boolean } } }>(api(`/workspaces/${ws}`));
     expect(body.settings).toEqual({ memory: { fromCompression: true } });
-    for (const bad of [{ memory: { fromCompression: "no" } }, { memory: { fromCompression: null } }, { memory: "off" }]) {
-      const message = await expectApiError(await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { settings: bad })), 400, "bad_request");
+    for (const bad of [
+      { memory: { fromCompression: "no" } },
+      { memory: { fromCompression: null } },
+      { memory: "off" },
+    ]) {
+      const message = await expectApiError(
+        await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { settings: bad })),
+        400,
+        "bad_request",
+      );
       expect(message).toMatch(/settings\.memory/);
     }
-    const unknown = await expectApiError(await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { settings: { memory: { fromCompresion: false } } })), 400, "bad_request");
+    const unknown = await expectApiError(
+      await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { settings: { memory: { fromCompresion: false } } })),
+      400,
+      "bad_request",
+    );
     expect(unknown).toContain("fromCompresion");
-    expect((await getJson<{ settings: unknown }>(api(`/workspaces/${ws}`))).body.settings).toEqual({ memory: { fromCompression: true } });
+    expect((await getJson<{ settings: unknown }>(api(`/workspaces/${ws}`))).body.settings).toEqual({
+      memory: { fromCompression: true },
+    });
 
-    const off = await getJson<{ settings: unknown }>(api(`/workspaces/${ws}`), jsonRequest("PATCH", { settings: { memory: { fromCompression: false } } }));
+    const off = await getJson<{ settings: unknown }>(
+      api(`/workspaces/${ws}`),
+      jsonRequest("PATCH", { settings: { memory: { fromCompression: false } } }),
+    );
     expect(off.status).toBe(200);
     expect(off.body.settings).toEqual({ memory: { fromCompression: false } });
     const id = `cmo-${Date.now().toString(36)}`;
@@ -148,7 +196,14 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
     expect(fake.memoryRequests.length).toBe(asked);
     expect(compression!.memory).toBeUndefined();
     expect((await memory()).length).toBe(before);
-    expect((await getJson<{ settings: unknown }>(api(`/workspaces/${ws}`), jsonRequest("PATCH", { settings: { memory: { fromCompression: true } } }))).status).toBe(200);
+    expect(
+      (
+        await getJson<{ settings: unknown }>(
+          api(`/workspaces/${ws}`),
+          jsonRequest("PATCH", { settings: { memory: { fromCompression: true } } }),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("a failing, hanging or lying facts call never fails the compression; a full memory is said so", async () => {

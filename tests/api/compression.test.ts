@@ -5,7 +5,8 @@ import { countTokens } from "@/lib/agent/token-count";
 import { chat, getJson } from "../support/chat-client.ts";
 
 type WireMessage = { role: string; content: unknown };
-const text = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+const text = (m: WireMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 7} river`).join(" ");
 
 // Subagents off: this file's small window is sized for the other tools alone (the agent tools and the Subagents
@@ -20,7 +21,10 @@ describe("context usage and compression", () => {
     // Long replies fill the 4500-token window; the fake answers the summary request like any other.
     env.fake.setDefault((req) => {
       const last = text((req.body.messages as WireMessage[]).at(-1));
-      if (last.startsWith("Summarize the conversation below")) return { text: "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone." };
+      if (last.startsWith("Summarize the conversation below"))
+        return {
+          text: "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.",
+        };
       return { text: words(180, "w") };
     });
     for (let turn = 0; turn < 12 && compressedAt < 0; turn++) {
@@ -41,26 +45,37 @@ describe("context usage and compression", () => {
     expect(hinted).toHaveLength(1);
     const warning = text(requests[hinted[0]!]!.at(-1));
     expect(new Set(beforeCompression.flatMap((m) => m.filter(isContextHint).map(text)))).toEqual(new Set([warning]));
-    const stated = Number(warning.match(/Your current context contains (\d+) tokens\. When reaching 3600 tokens, your context will be compressed\./)?.[1]);
+    const stated = Number(
+      warning.match(
+        /Your current context contains (\d+) tokens\. When reaching 3600 tokens, your context will be compressed\./,
+      )?.[1],
+    );
     expect(stated).toBeGreaterThan(2700);
     expect(stated).toBeLessThan(3600);
 
     // The summary call, then the reply's first call: system, summary, kept tail, and a fresh time hint.
     // (What is summarised may take more than one request, each within the window.)
     const summaryIndex = requests.findIndex((m) => text(m.at(-1)).startsWith("Summarize the conversation below"));
-    const lastSummaryIndex = requests.findLastIndex((m) => text(m.at(-1)).startsWith("Summarize the conversation below"));
+    const lastSummaryIndex = requests.findLastIndex((m) =>
+      text(m.at(-1)).startsWith("Summarize the conversation below"),
+    );
     expect(summaryIndex).toBeGreaterThan(0);
     expect(text(requests[summaryIndex]!.at(-1))).toMatch(/## Task Overview.*## Context to Preserve/s);
     const after = requests[lastSummaryIndex + 1]!;
     expect(after[0]!.role).toBe("system");
-    expect(text(after[1])).toMatch(/^<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n## Task Overview\nRivers\./);
+    expect(text(after[1])).toMatch(
+      /^<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n## Task Overview\nRivers\./,
+    );
     expect(text(after.at(-1))).toMatch(/<current-time>.*<\/current-time>/s);
     expect(after.length).toBeLessThan(requests[summaryIndex - 1]!.length);
 
     // The person's visible history is intact and the compression is recorded where it happened.
-    const { body } = await getJson<{ messages: Array<{ role: string; parts: Array<{ type: string; data?: { tokensBefore: number; tokensAfter: number; usage?: unknown } }> }> }>(
-      `${env.server.url}/api/conversations/${id}`,
-    );
+    const { body } = await getJson<{
+      messages: Array<{
+        role: string;
+        parts: Array<{ type: string; data?: { tokensBefore: number; tokensAfter: number; usage?: unknown } }>;
+      }>;
+    }>(`${env.server.url}/api/conversations/${id}`);
     expect(body.messages.filter((m) => m.role === "user")).toHaveLength(compressedAt + 1);
     const chip = body.messages.flatMap((m) => m.parts).find((p) => p.type === "data-compression");
     expect(chip?.data?.tokensBefore).toBeGreaterThanOrEqual(3600);
@@ -68,16 +83,26 @@ describe("context usage and compression", () => {
     expect(chip?.data?.usage).toBeTruthy();
     // The agent's context figure is the new one: the newest <context-length> in the first call after the compression
     // is the compressed size, never a larger figure from before it kept in the tail.
-    const figures = after.flatMap((m) => [...text(m).matchAll(/Your current context contains (\d+) tokens/g)].map((f) => Number(f[1])));
+    const figures = after.flatMap((m) =>
+      [...text(m).matchAll(/Your current context contains (\d+) tokens/g)].map((f) => Number(f[1])),
+    );
     expect(figures.length).toBeGreaterThan(0);
     expect(figures.at(-1)).toBeLessThanOrEqual(chip!.data!.tokensAfter);
 
     // The context endpoint shows exactly what the next call then receives (before its own new message and hint).
-    const { body: context } = await getJson<{ messages: WireMessage[] }>(`${env.server.url}/api/conversations/${id}/context`);
+    const { body: context } = await getJson<{ messages: WireMessage[] }>(
+      `${env.server.url}/api/conversations/${id}/context`,
+    );
     env.fake.setDefault({ text: "short" });
     await chat(env.server.url, { conversationId: id, text: "last one" });
     const next = env.fake.requests.at(-1)!.body.messages as WireMessage[];
-    expect(next.slice(1, 1 + context.messages.length).map(text)).toEqual(context.messages.map((m) => (typeof m.content === "string" ? m.content : text({ role: m.role, content: (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("") }))));
+    expect(next.slice(1, 1 + context.messages.length).map(text)).toEqual(
+      context.messages.map((m) =>
+        typeof m.content === "string"
+          ? m.content
+          : text({ role: m.role, content: (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("") }),
+      ),
+    );
   });
 
   it("compresses on demand and falls back to truncation when summarising fails", async () => {
@@ -85,11 +110,16 @@ describe("context usage and compression", () => {
     env.fake.setDefault({ text: words(60, "x") });
     for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `msg ${i}` });
     env.fake.setDefault((req) =>
-      text((req.body.messages as WireMessage[]).at(-1)).startsWith("Summarize") ? { kind: "http-error", status: 500 } : { text: "ok" },
+      text((req.body.messages as WireMessage[]).at(-1)).startsWith("Summarize")
+        ? { kind: "http-error", status: 500 }
+        : { text: "ok" },
     );
     const response = await fetch(`${env.server.url}/api/conversations/${id}/compact`, { method: "POST" });
     expect(response.status).toBe(200);
-    const result = (await response.json()) as { compressed: boolean; compression: { fallback: boolean; summary: string } };
+    const result = (await response.json()) as {
+      compressed: boolean;
+      compression: { fallback: boolean; summary: string };
+    };
     expect(result.compressed).toBe(true);
     expect(result.compression.fallback).toBe(true);
     expect(result.compression.summary).toMatch(/Earlier messages were truncated/);
@@ -130,11 +160,17 @@ describe("compression between the steps of a reply", () => {
     const before = env.fake.requests.length;
     env.fake.setDefault((req) =>
       text((req.body.messages as WireMessage[]).at(-1)).startsWith("Summarize")
-        ? { text: "## Task Overview\nMid-reply summary.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        ? {
+            text: "## Task Overview\nMid-reply summary.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-",
+          }
         : { text: "finished" },
     );
     // The first step calls a tool and reports an input at the trigger (3600 of 4500).
-    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_mid", name: "TaskList", arguments: {} }], usage: { promptTokens: 3700, completionTokens: 20 } });
+    env.fake.enqueue({
+      kind: "tools",
+      calls: [{ id: "call_mid", name: "TaskList", arguments: {} }],
+      usage: { promptTokens: 3700, completionTokens: 20 },
+    });
     const { chunks, text: streamed } = await chat(env.server.url, { conversationId: id, text: "check the tasks" });
     expect(streamed).toBe("finished");
     const requests = env.fake.requests.slice(before).map((r) => r.body.messages as WireMessage[]);
@@ -167,7 +203,8 @@ const turns = (n: number, size: number, prefix: string) =>
     role: i % 2 ? "assistant" : "user",
     parts: [{ type: "text", text: `${i}: ${words(size, prefix)}` }],
   }));
-const isSummaryRequest = (messages: WireMessage[]) => text(messages.at(-1)).startsWith("Summarize the conversation below");
+const isSummaryRequest = (messages: WireMessage[]) =>
+  text(messages.at(-1)).startsWith("Summarize the conversation below");
 
 describe("requests that fit the window", () => {
   it("summarises an imported conversation far larger than the window in pieces, every request under the window", async () => {
@@ -177,12 +214,17 @@ describe("requests that fit the window", () => {
     let pieces = 0;
     env.fake.setDefault((req) =>
       isSummaryRequest(req.body.messages as WireMessage[])
-        ? { text: `## Task Overview\nPiece ${++pieces}.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-` }
+        ? {
+            text: `## Task Overview\nPiece ${++pieces}.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-`,
+          }
         : { text: "ok" },
     );
     const { chunks } = await chat(env.server.url, { conversationId: id, text: "where were we?" });
     expect(chunks.some((c) => c.type === "data-compression")).toBe(true);
-    const sizes = env.fake.requests.map((r) => countTokens(JSON.stringify(r.body.messages)) + (r.body.tools ? countTokens(JSON.stringify(r.body.tools)) : 0));
+    const sizes = env.fake.requests.map(
+      (r) =>
+        countTokens(JSON.stringify(r.body.messages)) + (r.body.tools ? countTokens(JSON.stringify(r.body.tools)) : 0),
+    );
     expect(Math.max(...sizes)).toBeLessThan(4500);
     const summaries = env.fake.requests.map((r) => r.body.messages as WireMessage[]).filter(isSummaryRequest);
     expect(summaries.length).toBeGreaterThan(5);
@@ -195,34 +237,58 @@ describe("requests that fit the window", () => {
     const id = `cmp-keep-${Date.now()}`;
     env.fake.setDefault((req) =>
       isSummaryRequest(req.body.messages as WireMessage[])
-        ? { text: "## Task Overview\nRivers first.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        ? {
+            text: "## Task Overview\nRivers first.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-",
+          }
         : { text: words(60, "k") },
     );
     for (let i = 0; i < 3; i++) await chat(env.server.url, { conversationId: id, text: `msg ${i}` });
-    const compact = async () => (await (await fetch(`${env.server.url}/api/conversations/${id}/compact`, { method: "POST" })).json()) as { compression: { fallback: boolean; summary: string } };
+    const compact = async () =>
+      (await (await fetch(`${env.server.url}/api/conversations/${id}/compact`, { method: "POST" })).json()) as {
+        compression: { fallback: boolean; summary: string };
+      };
     expect((await compact()).compression.summary).toContain("Rivers first.");
     for (let i = 3; i < 6; i++) await chat(env.server.url, { conversationId: id, text: `msg ${i}` });
-    env.fake.setDefault((req) => (isSummaryRequest(req.body.messages as WireMessage[]) ? { kind: "http-error", status: 500 } : { text: "ok" }));
+    env.fake.setDefault((req) =>
+      isSummaryRequest(req.body.messages as WireMessage[]) ? { kind: "http-error", status: 500 } : { text: "ok" },
+    );
     const failed = (await compact()).compression;
     expect(failed.fallback).toBe(true);
-    expect(failed.summary).toMatch(/^## Task Overview\nRivers first\.[\s\S]*\n\nEarlier messages were truncated: \d+ older messages were dropped to fit the context window \(summarising them failed at [^)]+\)\.$/);
+    expect(failed.summary).toMatch(
+      /^## Task Overview\nRivers first\.[\s\S]*\n\nEarlier messages were truncated: \d+ older messages were dropped to fit the context window \(summarising them failed at [^)]+\)\.$/,
+    );
   });
 
   it("counts the tool results of a step before the next call, and compresses when they reach the trigger", async () => {
-    const tasks = Array.from({ length: 60 }, (_, i) => ({ id: String(i + 1), subject: `Task ${i + 1}: ${words(12, "t")}`, status: "pending" }));
+    const tasks = Array.from({ length: 60 }, (_, i) => ({
+      id: String(i + 1),
+      subject: `Task ${i + 1}: ${words(12, "t")}`,
+      status: "pending",
+    }));
     const id = await importConversation({ messages: turns(8, 60, "tr"), tasks });
     env.fake.reset();
     env.fake.setDefault((req) =>
       isSummaryRequest(req.body.messages as WireMessage[])
-        ? { text: "## Task Overview\nAfter the list.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        ? {
+            text: "## Task Overview\nAfter the list.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-",
+          }
         : { text: "done" },
     );
     // The first step reports 3,320 tokens (under the 3,600 trigger); its TaskList result adds well over 280.
-    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_big", name: "TaskList", arguments: {} }], usage: { promptTokens: 3300, completionTokens: 20 } });
+    env.fake.enqueue({
+      kind: "tools",
+      calls: [{ id: "call_big", name: "TaskList", arguments: {} }],
+      usage: { promptTokens: 3300, completionTokens: 20 },
+    });
     const { chunks } = await chat(env.server.url, { conversationId: id, text: "list them" });
-    expect(env.fake.requests.map((r) => isSummaryRequest(r.body.messages as WireMessage[]))).toEqual([false, true, false]);
-    const compression = chunks.find((c) => c.type === "data-compression") as { data: { tokensBefore: number } } | undefined;
+    expect(env.fake.requests.map((r) => isSummaryRequest(r.body.messages as WireMessage[]))).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    const compression = chunks.find((c) => c.type === "data-compression") as
+      | { data: { tokensBefore: number } }
+      | undefined;
     expect(compression?.data.tokensBefore).toBeGreaterThanOrEqual(3600);
   });
 });
-

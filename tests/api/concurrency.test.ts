@@ -12,7 +12,8 @@ const TURNS = 3;
 const TASKS_PER_TURN = 3;
 
 type WireMessage = { role: string; content: unknown };
-const wireText = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+const wireText = (m: WireMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 
 const isPerson = (m: WireMessage) => m.role === "user" && !wireText(m).startsWith("<system-reminder>");
 
@@ -27,7 +28,10 @@ function scriptedReply(request: RecordedRequest): FakeReply {
   // Tool results after the person's message (a tasks hint may follow them): the calls were made, now answer.
   if (messages.slice(last).some((m) => m.role === "tool")) return { text: `created tasks for ${tag}`, chunkDelayMs: 2 };
   if (tag.endsWith("turn 1")) {
-    const calls = Array.from({ length: TASKS_PER_TURN }, (_, i) => ({ name: "TaskCreate", arguments: { subject: `${tag} task ${i}`, description: "d" } }));
+    const calls = Array.from({ length: TASKS_PER_TURN }, (_, i) => ({
+      name: "TaskCreate",
+      arguments: { subject: `${tag} task ${i}`, description: "d" },
+    }));
     return { kind: "tools", calls, chunkDelayMs: 2 };
   }
   return { text: `answer to ${tag}: ${"lorem ipsum dolor ".repeat(20)}`.trim(), chunkDelayMs: 2 };
@@ -54,7 +58,11 @@ describe.each(kinds)("$name: 24 conversations streaming at once", ({ databaseUrl
     await Promise.all(
       ids.map(async (id) => {
         for (let turn = 1; turn <= TURNS; turn++) {
-          const { response, text } = await chat(server.url, { conversationId: id, messageId: `${id}-u${turn}`, text: `${id} turn ${turn}` });
+          const { response, text } = await chat(server.url, {
+            conversationId: id,
+            messageId: `${id}-u${turn}`,
+            text: `${id} turn ${turn}`,
+          });
           expect(response.status).toBe(200);
           streamed.set(id, [...(streamed.get(id) ?? []), text]);
         }
@@ -64,11 +72,17 @@ describe.each(kinds)("$name: 24 conversations streaming at once", ({ databaseUrl
     for (const id of ids) {
       expect(streamed.get(id)?.[0]).toBe(`created tasks for ${id} turn 1`);
       expect(streamed.get(id)?.[1]).toMatch(new RegExp(`^answer to ${id} turn 2: `));
-      const { status, body } = await getJson<ConversationView & { tasks: Array<{ id: string; subject: string }> }>(`${server.url}/api/conversations/${id}`);
+      const { status, body } = await getJson<ConversationView & { tasks: Array<{ id: string; subject: string }> }>(
+        `${server.url}/api/conversations/${id}`,
+      );
       expect(status).toBe(200);
-      expect(body.messages.map((m) => m.role)).toEqual(Array.from({ length: TURNS }, () => ["user", "assistant"]).flat());
+      expect(body.messages.map((m) => m.role)).toEqual(
+        Array.from({ length: TURNS }, () => ["user", "assistant"]).flat(),
+      );
       expect(new Set(body.messages.map((m) => m.id)).size).toBe(TURNS * 2);
-      expect(body.messages.filter((m) => m.role === "user").map((m) => messageText(m))).toEqual([1, 2, 3].map((t) => `${id} turn ${t}`));
+      expect(body.messages.filter((m) => m.role === "user").map((m) => messageText(m))).toEqual(
+        [1, 2, 3].map((t) => `${id} turn ${t}`),
+      );
       const replies = body.messages.filter((m) => m.role === "assistant");
       expect(replies.map((m) => m.metadata?.status ?? "complete")).toEqual(["complete", "complete", "complete"]);
       expect(replies.map((m) => messageText(m))).toEqual(streamed.get(id));

@@ -41,7 +41,12 @@ describe.each(kinds)("$name: limits under concurrent requests", ({ databaseUrl }
 
   it("knowledge files: 200 at most", { timeout: 180_000 }, async () => {
     const ws = (await json<{ id: string }>(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Files" })))).id;
-    const put = (path: string) => fetch(api(`/workspaces/${ws}/knowledge/${path}`), { method: "PUT", headers: { "content-type": "text/plain" }, body: path });
+    const put = (path: string) =>
+      fetch(api(`/workspaces/${ws}/knowledge/${path}`), {
+        method: "PUT",
+        headers: { "content-type": "text/plain" },
+        body: path,
+      });
     await fill(200 - ROOM, (i) => put(`f${i}.md`));
     const counts = await race(Array.from({ length: RACERS }, (_, i) => () => put(`race${i}.md`)));
     expect(counts).toEqual({ 201: ROOM, 409: RACERS - ROOM });
@@ -49,19 +54,34 @@ describe.each(kinds)("$name: limits under concurrent requests", ({ databaseUrl }
   });
 
   it("memory entries: 1,000 at most, and one copy of an entry", { timeout: 180_000 }, async () => {
-    const ws = (await json<{ id: string }>(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Memory" })))).id;
-    const copies = await race(Array.from({ length: 11 }, () => () => fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: "Prefers tea" }))));
+    const ws = (await json<{ id: string }>(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Memory" }))))
+      .id;
+    const copies = await race(
+      Array.from(
+        { length: 11 },
+        () => () => fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: "Prefers tea" })),
+      ),
+    );
     expect(copies).toEqual({ 201: 1, 409: 10 });
     const lines = ["Prefers tea", ...Array.from({ length: 1_000 - ROOM - 1 }, (_, i) => `Fact number ${i}`)];
-    expect((await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { memory: lines.join("\n") }))).status).toBe(200);
-    const counts = await race(Array.from({ length: RACERS }, (_, i) => () => fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: `Raced fact ${i}` }))));
+    expect((await fetch(api(`/workspaces/${ws}`), jsonRequest("PATCH", { memory: lines.join("\n") }))).status).toBe(
+      200,
+    );
+    const counts = await race(
+      Array.from(
+        { length: RACERS },
+        (_, i) => () => fetch(api(`/workspaces/${ws}/memory`), jsonRequest("POST", { text: `Raced fact ${i}` })),
+      ),
+    );
     expect(counts).toEqual({ 201: ROOM, 409: RACERS - ROOM });
     expect((await json<unknown[]>(await fetch(api(`/workspaces/${ws}/memory`)))).length).toBe(1_000);
   });
 
   it("skills: 100 at most", { timeout: 180_000 }, async () => {
-    const ws = (await json<{ id: string }>(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Skills" })))).id;
-    const skill = (name: string) => fetch(api(`/workspaces/${ws}/skills`), jsonRequest("POST", { name, description: "d", instructions: "i" }));
+    const ws = (await json<{ id: string }>(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Skills" }))))
+      .id;
+    const skill = (name: string) =>
+      fetch(api(`/workspaces/${ws}/skills`), jsonRequest("POST", { name, description: "d", instructions: "i" }));
     await fill(100 - ROOM, (i) => skill(`skill-${i}`));
     const counts = await race(Array.from({ length: RACERS }, (_, i) => () => skill(`race-${i}`)));
     expect(counts).toEqual({ 201: ROOM, 409: RACERS - ROOM });
@@ -71,7 +91,12 @@ describe.each(kinds)("$name: limits under concurrent requests", ({ databaseUrl }
   it("workspaces: 100 at most", { timeout: 180_000 }, async () => {
     const existing = (await json<unknown[]>(await fetch(api("/workspaces")))).length;
     await fill(100 - ROOM - existing, (i) => fetch(api("/workspaces"), jsonRequest("POST", { name: `Filler ${i}` })));
-    const counts = await race(Array.from({ length: RACERS }, (_, i) => () => fetch(api("/workspaces"), jsonRequest("POST", { name: `Raced ${i}` }))));
+    const counts = await race(
+      Array.from(
+        { length: RACERS },
+        (_, i) => () => fetch(api("/workspaces"), jsonRequest("POST", { name: `Raced ${i}` })),
+      ),
+    );
     expect(counts).toEqual({ 201: ROOM, 409: RACERS - ROOM });
     expect((await json<unknown[]>(await fetch(api("/workspaces")))).length).toBe(100);
   });

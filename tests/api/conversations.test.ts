@@ -67,11 +67,20 @@ describe("conversation routes", () => {
   it("merges settings patches into the stored settings and keeps the other defaults", async () => {
     await startConversation("settings", "hello");
     const defaults = (await view("settings")).settings;
-    const first = await api("/api/conversations/settings", jsonRequest("PATCH", { settings: { injection: { timeInterval: 2 } } }));
+    const first = await api(
+      "/api/conversations/settings",
+      jsonRequest("PATCH", { settings: { injection: { timeInterval: 2 } } }),
+    );
     expect(first.status).toBe(200);
-    expect((await view("settings")).settings).toEqual({ ...defaults, injection: { ...defaults.injection, timeInterval: 2 } });
+    expect((await view("settings")).settings).toEqual({
+      ...defaults,
+      injection: { ...defaults.injection, timeInterval: 2 },
+    });
 
-    const second = await api("/api/conversations/settings", jsonRequest("PATCH", { settings: { context: { triggerRatio: 0.7 } } }));
+    const second = await api(
+      "/api/conversations/settings",
+      jsonRequest("PATCH", { settings: { context: { triggerRatio: 0.7 } } }),
+    );
     expect(second.status).toBe(200);
     const merged = (await view("settings")).settings;
     expect(merged.injection.timeInterval).toBe(2);
@@ -80,7 +89,10 @@ describe("conversation routes", () => {
 
   it("exports and imports a conversation with its messages, parts and title", async () => {
     await startConversation("export-src", "write 12 words about rivers", "write 4 words about rain");
-    await api("/api/conversations/export-src", jsonRequest("PATCH", { title: "Exported chat", settings: { injection: { timeInterval: 3 } } }));
+    await api(
+      "/api/conversations/export-src",
+      jsonRequest("PATCH", { title: "Exported chat", settings: { injection: { timeInterval: 3 } } }),
+    );
     const exported = await api("/api/conversations/export-src/export");
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-disposition")).toMatch(/attachment/);
@@ -116,7 +128,10 @@ describe("conversation routes", () => {
     expect(copy.messages).toHaveLength(4);
     expect(copy.messages.map(comparable)).toEqual(original.messages.map(comparable));
 
-    const freeId = await api("/api/conversations/import", jsonRequest("POST", { ...file, conversation: { ...file.conversation, id: "export-free" } }));
+    const freeId = await api(
+      "/api/conversations/import",
+      jsonRequest("POST", { ...file, conversation: { ...file.conversation, id: "export-free" } }),
+    );
     expect(freeId.status).toBe(201);
     expect(await freeId.json()).toEqual({ id: "export-free" });
     expect((await view("export-free")).messages.map(comparable)).toEqual(original.messages.map(comparable));
@@ -127,35 +142,82 @@ describe("conversation routes", () => {
     const next = await chat(server.url, { conversationId: "export-free", text: "write 3 words about snow" });
     expect(next.response.status).toBe(200);
     const continued = await view("export-free");
-    expect(continued.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(continued.messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     expect(messageText(continued.messages[4])).toBe("write 3 words about snow");
   });
 
   it("exports tool results as data, and an import of them, or of the same results as text, gives the same model input", async () => {
     await startConversation("tools-src", "add tasks: draft the outline; review it", "start 1", "what's left?");
-    const file = (await (await api("/api/conversations/tools-src/export")).json()) as { version: number; conversation: { messages: ApiMessage[] } };
+    const file = (await (await api("/api/conversations/tools-src/export")).json()) as {
+      version: number;
+      conversation: { messages: ApiMessage[] };
+    };
     const results = file.conversation.messages.flatMap((m) => m.parts).filter((p) => p.type.startsWith("tool-Task"));
-    expect(results.map((p) => p.type)).toEqual(["tool-TaskCreate", "tool-TaskCreate", "tool-TaskUpdate", "tool-TaskList"]);
-    expect(results[0]!.output).toEqual({ tool: "TaskCreate", taskId: "1", subject: "draft the outline", text: expect.stringMatching(/^Task \(id=1\) created successfully: draft the outline\n/) });
+    expect(results.map((p) => p.type)).toEqual([
+      "tool-TaskCreate",
+      "tool-TaskCreate",
+      "tool-TaskUpdate",
+      "tool-TaskList",
+    ]);
+    expect(results[0]!.output).toEqual({
+      tool: "TaskCreate",
+      taskId: "1",
+      subject: "draft the outline",
+      text: expect.stringMatching(/^Task \(id=1\) created successfully: draft the outline\n/),
+    });
     // What an export held before tools returned data: each result as its text.
-    const asText = (part: ApiPart) => (part.type.startsWith("tool-Task") ? { ...part, output: (part.output as { text: string }).text } : part);
-    const older = { ...file, conversation: { ...file.conversation, messages: file.conversation.messages.map((m) => ({ ...m, parts: m.parts.map(asText) })) } };
-    for (const [id, body] of [["tools-data", file], ["tools-text", older]] as const) {
-      expect((await api("/api/conversations/import", jsonRequest("POST", { ...body, conversation: { ...body.conversation, id } }))).status).toBe(201);
+    const asText = (part: ApiPart) =>
+      part.type.startsWith("tool-Task") ? { ...part, output: (part.output as { text: string }).text } : part;
+    const older = {
+      ...file,
+      conversation: {
+        ...file.conversation,
+        messages: file.conversation.messages.map((m) => ({ ...m, parts: m.parts.map(asText) })),
+      },
+    };
+    for (const [id, body] of [
+      ["tools-data", file],
+      ["tools-text", older],
+    ] as const) {
+      expect(
+        (
+          await api(
+            "/api/conversations/import",
+            jsonRequest("POST", { ...body, conversation: { ...body.conversation, id } }),
+          )
+        ).status,
+      ).toBe(201);
     }
     // Imported hints are never sent: the input is compared without hints, which is the whole difference.
-    const input = async (id: string) => JSON.stringify((await (await api(`/api/conversations/${id}/context?hints=false`)).json()).messages);
+    const input = async (id: string) =>
+      JSON.stringify((await (await api(`/api/conversations/${id}/context?hints=false`)).json()).messages);
     const original = await input("tools-src");
     expect(original).toContain("Task (id=1) created successfully: draft the outline");
     expect(await input("tools-data")).toBe(original);
     expect(await input("tools-text")).toBe(original);
     // The copies hold what their files held, and their rows read the same: from the data, or from the older text.
-    const parts = async (id: string) => (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.type.startsWith("tool-Task"));
+    const parts = async (id: string) =>
+      (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.type.startsWith("tool-Task"));
     const [data, text] = [await parts("tools-data"), await parts("tools-text")];
     expect(data).toEqual(results);
     expect(text).toEqual(results.map(asText));
-    const rows = (list: ApiPart[]) => list.map((p) => summarizeTool({ toolName: p.type.slice(5), state: String(p.state), input: p.input, output: p.output }));
-    expect(rows(data)).toEqual(["Created task 1 · draft the outline", "Created task 2 · review it", "Task 1 → In progress", "Listed tasks · 2"]);
+    const rows = (list: ApiPart[]) =>
+      list.map((p) =>
+        summarizeTool({ toolName: p.type.slice(5), state: String(p.state), input: p.input, output: p.output }),
+      );
+    expect(rows(data)).toEqual([
+      "Created task 1 · draft the outline",
+      "Created task 2 · review it",
+      "Task 1 → In progress",
+      "Listed tasks · 2",
+    ]);
     expect(rows(text)).toEqual(rows(data));
   });
 });

@@ -27,16 +27,24 @@ type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: st
 /** A request sent byte for byte as given (fetch would resolve "%2e%2e" and refuses to set Host). */
 function rawRequest(
   baseUrl: string,
-  { method = "GET", path: requestPath, headers = {}, body }: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
+  {
+    method = "GET",
+    path: requestPath,
+    headers = {},
+    body,
+  }: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, method, path: requestPath, headers }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (d) => (text += d));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, method, path: requestPath, headers },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (d) => (text += d));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -58,7 +66,9 @@ describe("routes at the edges", () => {
 
   beforeAll(async () => {
     server = await startAppServer({ env: { HINTLINE_ALLOWED_HOSTS: "chat.example.test" } });
-    expect((await chat(server.url, { conversationId: "seed", messageId: "seed-1", text: "hello" })).response.status).toBe(200);
+    expect(
+      (await chat(server.url, { conversationId: "seed", messageId: "seed-1", text: "hello" })).response.status,
+    ).toBe(200);
     const task = await fetch(`${server.url}/api/conversations/seed/tasks`, jsonRequest("POST", { subject: "keep me" }));
     expect(task.status).toBe(201);
   });
@@ -121,7 +131,10 @@ describe("routes at the edges", () => {
       const response = await rawRequest(server.url, { method: "DELETE", path: requestPath });
       if (requestPath.startsWith("//")) {
         // Not an API path: a page path, which Next.js cleans up with a redirect on this site (never to another).
-        expect({ status: response.status, location: response.headers.location }).toEqual({ status: 308, location: "/api/conversations/seed" });
+        expect({ status: response.status, location: response.headers.location }).toEqual({
+          status: 308,
+          location: "/api/conversations/seed",
+        });
         continue;
       }
       expectRawError(response, 400, "bad_request", /must not contain "\/\/" or "\\"/);
@@ -137,23 +150,42 @@ describe("routes at the edges", () => {
       ["PATCH", "/api/v2/conversations"],
     ] as const) {
       const body = method === "POST" || method === "PATCH" ? "{}" : undefined;
-      const response = await rawRequest(server.url, { method, path: requestPath, headers: { "content-type": "application/json" }, body });
+      const response = await rawRequest(server.url, {
+        method,
+        path: requestPath,
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expectRawError(response, 404, "not_found", /^There is no API route at \/api\//);
     }
     const page = await rawRequest(server.url, { path: "/no-such-page" });
-    expect({ status: page.status, type: page.headers["content-type"] }).toEqual({ status: 404, type: expect.stringMatching(/text\/html/) });
+    expect({ status: page.status, type: page.headers["content-type"] }).toEqual({
+      status: 404,
+      type: expect.stringMatching(/text\/html/),
+    });
   });
 
   it("answers JSON nested 5,000 levels deep with a 400", async () => {
     const before = await settledSnapshot(server.databaseUrl);
     // Task metadata nested this deep used to answer 500.
-    const task = await fetch(`${server.url}/api/conversations/seed/tasks`, jsonRequest("POST", `{"subject":"a","metadata":${nested(5_000)}}`));
+    const task = await fetch(
+      `${server.url}/api/conversations/seed/tasks`,
+      jsonRequest("POST", `{"subject":"a","metadata":${nested(5_000)}}`),
+    );
     expect(await expectApiError(task, 400, "invalid_json")).toMatch(/more than 100 levels deep/);
     const message = `{"id":"seed","message":{"id":"deep","role":"user","parts":[{"type":"text","text":"x"}],"metadata":${nested(5_000)}}}`;
-    expect(await expectApiError(await fetch(`${server.url}/api/chat`, jsonRequest("POST", message)), 400, "invalid_json")).toMatch(/levels deep/);
-    const settings = await fetch(`${server.url}/api/conversations/seed`, jsonRequest("PATCH", `{"settings":${nested(5_000)}}`));
+    expect(
+      await expectApiError(await fetch(`${server.url}/api/chat`, jsonRequest("POST", message)), 400, "invalid_json"),
+    ).toMatch(/levels deep/);
+    const settings = await fetch(
+      `${server.url}/api/conversations/seed`,
+      jsonRequest("PATCH", `{"settings":${nested(5_000)}}`),
+    );
     expect(await expectApiError(settings, 400, "invalid_json")).toMatch(/levels deep/);
-    const brackets = await fetch(`${server.url}/api/conversations/import`, jsonRequest("POST", `${"[".repeat(200_000)}${"]".repeat(200_000)}`));
+    const brackets = await fetch(
+      `${server.url}/api/conversations/import`,
+      jsonRequest("POST", `${"[".repeat(200_000)}${"]".repeat(200_000)}`),
+    );
     expect(await expectApiError(brackets, 400, "invalid_json")).toMatch(/levels deep/);
     expect(snapshotDatabase(server.databaseUrl)).toEqual(before);
   });
@@ -161,7 +193,11 @@ describe("routes at the edges", () => {
   it("refuses a body in another charset (415) or with bytes that are not UTF-8 (400) instead of storing it garbled", async () => {
     const before = await settledSnapshot(server.databaseUrl);
     const latin1 = Buffer.from(chatBody("seed", "latin1", "café crème"), "latin1");
-    const declared = await fetch(`${server.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json; charset=latin1" }, body: latin1 });
+    const declared = await fetch(`${server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=latin1" },
+      body: latin1,
+    });
     expect(await expectApiError(declared, 415, "unsupported_media_type")).toMatch(/UTF-8.*charset=latin1/);
     const quoted = await fetch(`${server.url}/api/chat`, {
       method: "POST",
@@ -169,7 +205,11 @@ describe("routes at the edges", () => {
       body: latin1,
     });
     expect(await expectApiError(quoted, 415, "unsupported_media_type")).toMatch(/charset=iso-8859-1/);
-    const undeclared = await fetch(`${server.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: latin1 });
+    const undeclared = await fetch(`${server.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: latin1,
+    });
     expect(await expectApiError(undeclared, 400, "bad_request")).toMatch(/not valid UTF-8/);
     expect(snapshotDatabase(server.databaseUrl)).toEqual(before);
     const utf8 = await fetch(`${server.url}/api/chat`, {
@@ -203,7 +243,11 @@ describe("retrying a message", () => {
 
   it("refuses to retry a message that is not the latest (409) and changes nothing", async () => {
     const before = await settledSnapshot(server.databaseUrl);
-    const response = await postChat(server.url, { conversationId: "r", messageId: "m1", text: "write 3 words about rain" });
+    const response = await postChat(server.url, {
+      conversationId: "r",
+      messageId: "m1",
+      text: "write 3 words about rain",
+    });
     expect(await expectApiError(response, 409, "conflict")).toMatch(/m1 is not your latest message/);
     const changed = await postChat(server.url, { conversationId: "r", messageId: "m1", text: "something else" });
     expect(await expectApiError(changed, 409, "conflict")).toMatch(/m1/);
@@ -212,7 +256,11 @@ describe("retrying a message", () => {
 
   it("refuses a retry of the latest message with different text (409), and regenerates only its reply otherwise", async () => {
     const before = await settledSnapshot(server.databaseUrl);
-    const changed = await postChat(server.url, { conversationId: "r", messageId: "m2", text: "write 9 words about fog" });
+    const changed = await postChat(server.url, {
+      conversationId: "r",
+      messageId: "m2",
+      text: "write 9 words about fog",
+    });
     expect(await expectApiError(changed, 409, "conflict")).toMatch(/m2 is stored with different text/);
     expect(await settledSnapshot(server.databaseUrl)).toEqual(before);
     const { messages: old } = (await getJson<ConversationView>(`${server.url}/api/conversations/r`)).body;
@@ -233,7 +281,10 @@ describe("what Hintline exports it imports", () => {
   const IMPORT_LIMIT = 300_000;
 
   beforeAll(async () => {
-    [server, small] = await Promise.all([startAppServer(), startAppServer({ env: { HINTLINE_MAX_IMPORT_BYTES: String(IMPORT_LIMIT) } })]);
+    [server, small] = await Promise.all([
+      startAppServer(),
+      startAppServer({ env: { HINTLINE_MAX_IMPORT_BYTES: String(IMPORT_LIMIT) } }),
+    ]);
   });
 
   afterAll(async () => {
@@ -247,29 +298,45 @@ describe("what Hintline exports it imports", () => {
     return { exported, imported };
   }
 
-  it("caps the tasks a conversation can hold at what an import accepts (5,000), and round-trips the maximum", { timeout: 300_000 }, async () => {
+  it("caps the tasks a conversation can hold at what an import accepts (5,000), and round-trips the maximum", {
+    timeout: 300_000,
+  }, async () => {
     expect((await chat(server.url, { conversationId: "tasks", text: "hello" })).response.status).toBe(200);
     const create = (i: number) =>
-      fetch(`${server.url}/api/conversations/tasks/tasks`, jsonRequest("POST", { subject: `task ${i}` })).then(async (r) => {
-        await r.arrayBuffer();
-        return r.status;
-      });
+      fetch(`${server.url}/api/conversations/tasks/tasks`, jsonRequest("POST", { subject: `task ${i}` })).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
+      );
     for (let start = 0; start < 5_000; start += 25) {
       const statuses = await Promise.all(Array.from({ length: 25 }, (_, i) => create(start + i)));
       expect(statuses.every((s) => s === 201)).toBe(true);
     }
-    const over = await fetch(`${server.url}/api/conversations/tasks/tasks`, jsonRequest("POST", { subject: "one too many" }));
+    const over = await fetch(
+      `${server.url}/api/conversations/tasks/tasks`,
+      jsonRequest("POST", { subject: "one too many" }),
+    );
     expect(await expectApiError(over, 409, "conflict")).toMatch(/already has 5,000 tasks/);
     // The agent's TaskCreate meets the same cap (the rest of that reply, over a 5,000-line task list, is not waited for).
     const stop = new AbortController();
-    const agent = await postChat(server.url, { conversationId: "tasks", text: "add tasks: one more", signal: stop.signal });
+    const agent = await postChat(server.url, {
+      conversationId: "tasks",
+      text: "add tasks: one more",
+      signal: stop.signal,
+    });
     expect(agent.status).toBe(200);
     const chunks = await readUntil(agent, (chunk) => chunk.type === "tool-output-error" || chunk.type === "finish");
     stop.abort();
     await stopReply(server.url, "tasks");
-    expect(chunks.at(-1)).toMatchObject({ type: "tool-output-error", errorText: expect.stringMatching(/already has 5,000 tasks/) });
+    expect(chunks.at(-1)).toMatchObject({
+      type: "tool-output-error",
+      errorText: expect.stringMatching(/already has 5,000 tasks/),
+    });
     await pollUntil(
-      async () => (await getJson<ConversationView>(`${server.url}/api/conversations/tasks`)).body.messages.at(-1)?.metadata?.status,
+      async () =>
+        (await getJson<ConversationView>(`${server.url}/api/conversations/tasks`)).body.messages.at(-1)?.metadata
+          ?.status,
       (status) => status !== "streaming",
       30_000,
     );
@@ -288,13 +355,19 @@ describe("what Hintline exports it imports", () => {
       role: i % 2 ? "assistant" : "user",
       parts: [{ type: "text", text: "x" }],
     }));
-    const created = await fetch(`${server.url}/api/conversations/import`, jsonRequest("POST", { version: 1, conversation: { id: "big", messages } }));
+    const created = await fetch(
+      `${server.url}/api/conversations/import`,
+      jsonRequest("POST", { version: 1, conversation: { id: "big", messages } }),
+    );
     expect(created.status).toBe(201);
     const before = await settledSnapshot(server.databaseUrl);
     const refused = await postChat(server.url, { conversationId: "big", text: "one more" });
-    expect(await expectApiError(refused, 409, "conflict")).toMatch(/holds 19,998 messages, the most one can \(20,000\)/);
+    expect(await expectApiError(refused, 409, "conflict")).toMatch(
+      /holds 19,998 messages, the most one can \(20,000\)/,
+    );
     const after = await settledSnapshot(server.databaseUrl);
-    for (const table of Object.keys(before)) expect({ table, rows: after[table] }).toEqual({ table, rows: before[table] });
+    for (const table of Object.keys(before))
+      expect({ table, rows: after[table] }).toEqual({ table, rows: before[table] });
     const { exported, imported } = await roundTrip(server.url, "big");
     expect(exported.status).toBe(200);
     expect(imported!.status).toBe(201);
@@ -302,11 +375,17 @@ describe("what Hintline exports it imports", () => {
 
   it("refuses an export that the import would refuse, saying why, and imports every export it gives", async () => {
     for (let i = 0; i < 4; i++) {
-      const reply = await chat(small.url, { conversationId: "long", text: `write 3 words ${"about rivers ".repeat(7_000)}` });
+      const reply = await chat(small.url, {
+        conversationId: "long",
+        text: `write 3 words ${"about rivers ".repeat(7_000)}`,
+      });
       expect(reply.response.status).toBe(200);
       const { exported, imported } = await roundTrip(small.url, "long");
       if (exported.status === 200) expect(imported!.status).toBe(201);
-      else expect(await expectApiError(exported, 413, "payload_too_large")).toMatch(/export is 0\.\d MB, over the 0\.3 MB an import accepts/);
+      else
+        expect(await expectApiError(exported, 413, "payload_too_large")).toMatch(
+          /export is 0\.\d MB, over the 0\.3 MB an import accepts/,
+        );
     }
     expect((await fetch(`${small.url}/api/conversations/long/export`)).status).toBe(413);
   });
@@ -385,7 +464,9 @@ describe.skipIf(cannotMount !== null && !underCi)("a full disk", () => {
     } finally {
       fs.rmSync(filler);
     }
-    expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(200);
+    expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(
+      200,
+    );
   });
 
   it("ends a reply whose rows can no longer be written with that reason, not as a provider failure", async () => {
@@ -414,8 +495,16 @@ describe.skipIf(cannotMount !== null && !underCi)("a full disk", () => {
       .filter((line) => line.startsWith("data: {"))
       .map((line) => JSON.parse(line.slice(6)) as { type: string; errorText?: string })
       .filter((chunk) => chunk.type === "error");
-    expect(errors).toEqual([{ type: "error", errorText: "The server's disk is full, so the rest of this reply could not be saved. Free some space and retry." }]);
-    expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(200);
+    expect(errors).toEqual([
+      {
+        type: "error",
+        errorText:
+          "The server's disk is full, so the rest of this reply could not be saved. Free some space and retry.",
+      },
+    ]);
+    expect((await chat(server.url, { conversationId: "d", text: "write 2 words about space" })).response.status).toBe(
+      200,
+    );
   });
 });
 
@@ -423,11 +512,21 @@ describe.skipIf(cannotMount !== null && !underCi)("a full disk", () => {
  * Sends a chunked body (no Content-Length) of `total` bytes and then keeps the request open without ending it, as a
  * slow or hostile client would: resolves with the answer, or with status 0 when none came within `waitMs`.
  */
-function endlessUpload(baseUrl: string, requestPath: string, { total, headers = {}, waitMs = 15_000 }: { total: number; headers?: Record<string, string>; waitMs?: number }) {
+function endlessUpload(
+  baseUrl: string,
+  requestPath: string,
+  { total, headers = {}, waitMs = 15_000 }: { total: number; headers?: Record<string, string>; waitMs?: number },
+) {
   const url = new URL(baseUrl);
   return new Promise<RawResponse>((resolve) => {
     const request = http.request(
-      { host: url.hostname, port: url.port, method: "POST", path: requestPath, headers: { "content-type": "application/json", ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: requestPath,
+        headers: { "content-type": "application/json", ...headers },
+      },
       (response) => {
         let text = "";
         response.setEncoding("utf8");
@@ -454,7 +553,9 @@ describe("bodies that never end", () => {
   beforeAll(async () => {
     // Room for one 64 KiB attachment: the chat body limit (389,432 bytes: 100,000 characters at 3 bytes, the attachment
     // as base64 and 2 KiB of JSON around it) stays under the 500 KB body below.
-    server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: "edge-token", HINTLINE_MAX_ATTACHMENTS: "1", HINTLINE_MAX_ATTACHMENT_BYTES: "65536" } });
+    server = await startAppServer({
+      env: { HINTLINE_AUTH_TOKEN: "edge-token", HINTLINE_MAX_ATTACHMENTS: "1", HINTLINE_MAX_ATTACHMENT_BYTES: "65536" },
+    });
   });
 
   afterAll(async () => {
@@ -477,6 +578,8 @@ describe("bodies that never end", () => {
       duplex: "half",
     } as RequestInit);
     await expectApiError(chunked, 413, "payload_too_large");
-    expect((await fetch(`${server.url}/api/model`, { headers: { authorization: "Bearer edge-token" } })).status).toBe(200);
+    expect((await fetch(`${server.url}/api/model`, { headers: { authorization: "Bearer edge-token" } })).status).toBe(
+      200,
+    );
   });
 });

@@ -6,13 +6,13 @@ import { jsonRequest } from "./helpers.ts";
 
 const env = providerServerForFile();
 
-
 describe("events: GET /api/events", () => {
   it("tells a listener about messages, the list, tasks and workspaces as they change", async () => {
     const listener = listen(env.server.url);
     try {
       expect(await listener.opened).toMatch(/^text\/event-stream/);
-      const has = (type: string, id: string) => [(e: { type: string; id: string }) => e.type === type && e.id === id, `a ${type} event for ${id}`] as const;
+      const has = (type: string, id: string) =>
+        [(e: { type: string; id: string }) => e.type === type && e.id === id, `a ${type} event for ${id}`] as const;
       const waitFor = ([match, what]: ReturnType<typeof has>) => listener.waitFor(match, what);
 
       env.fake.enqueue({ text: "hello there" });
@@ -21,19 +21,29 @@ describe("events: GET /api/events", () => {
       await waitFor(has("conversations", "evented"));
 
       listener.events.length = 0;
-      expect((await fetch(`${env.server.url}/api/conversations/evented`, jsonRequest("PATCH", { title: "Renamed" }))).status).toBe(200);
+      expect(
+        (await fetch(`${env.server.url}/api/conversations/evented`, jsonRequest("PATCH", { title: "Renamed" }))).status,
+      ).toBe(200);
       await waitFor(has("conversations", "evented"));
 
-      expect((await fetch(`${env.server.url}/api/conversations/evented/tasks`, jsonRequest("POST", { subject: "write" }))).status).toBe(201);
+      expect(
+        (await fetch(`${env.server.url}/api/conversations/evented/tasks`, jsonRequest("POST", { subject: "write" })))
+          .status,
+      ).toBe(201);
       await waitFor(has("tasks", "evented"));
 
-      const workspace = await fetch(`${env.server.url}/api/workspaces/default`, jsonRequest("PATCH", { instructions: "Be brief." }));
+      const workspace = await fetch(
+        `${env.server.url}/api/workspaces/default`,
+        jsonRequest("PATCH", { instructions: "Be brief." }),
+      );
       expect(workspace.status).toBe(200);
       await waitFor(has("workspace", "default"));
 
       // A rejected write changes nothing and tells nobody.
       listener.events.length = 0;
-      expect((await fetch(`${env.server.url}/api/conversations/evented/tasks`, jsonRequest("POST", { subject: "" }))).status).toBe(400);
+      expect(
+        (await fetch(`${env.server.url}/api/conversations/evented/tasks`, jsonRequest("POST", { subject: "" }))).status,
+      ).toBe(400);
       expect((await fetch(`${env.server.url}/api/conversations/evented`, { method: "DELETE" })).status).toBe(204);
       await waitFor(has("conversations", "evented"));
       expect(listener.events.filter((e) => e.type === "tasks")).toEqual([]);
@@ -46,7 +56,10 @@ describe("events: GET /api/events", () => {
     const listener = listen(env.server.url);
     try {
       await listener.opened;
-      env.fake.enqueue({ kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "agent task", description: "d" } }] }, { text: "ok" });
+      env.fake.enqueue(
+        { kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "agent task", description: "d" } }] },
+        { text: "ok" },
+      );
       await chat(env.server.url, { conversationId: "agent-tasks", text: "add a task" });
       await listener.waitFor((e) => e.type === "tasks" && e.id === "agent-tasks", "a tasks event for agent-tasks");
     } finally {

@@ -9,7 +9,8 @@ import { startOpenAIFake } from "../support/openai-fake.ts";
 import { type ConversationView, expectNoStackTrace, messageText, pollUntil, readUntil } from "./helpers.ts";
 
 const RETRYING = { HINTLINE_MAX_RETRIES: "2", HINTLINE_RETRY_BASE_MS: "50" };
-const retries = (chunks: StreamChunk[]) => chunks.filter((c) => c.type === "data-retry").map((c) => c.data as { attempt: number; reason: string });
+const retries = (chunks: StreamChunk[]) =>
+  chunks.filter((c) => c.type === "data-retry").map((c) => c.data as { attempt: number; reason: string });
 const errors = (chunks: StreamChunk[]) => chunks.filter((c) => c.type === "error").map((c) => String(c.errorText));
 
 async function view(baseUrl: string, id: string): Promise<ConversationView> {
@@ -55,7 +56,12 @@ describe("a rate-limiting or failing provider: bounded retries the person can se
     expect(next.text).toBe("back");
     expect(env.fake.requests.length).toBe(requestsBefore + 1);
     const conversation = await view(env.server.url, "down");
-    expect(conversation.messages.map((m) => m.metadata?.status ?? "complete")).toEqual(["complete", "error", "complete", "complete"]);
+    expect(conversation.messages.map((m) => m.metadata?.status ?? "complete")).toEqual([
+      "complete",
+      "error",
+      "complete",
+      "complete",
+    ]);
     expect(messageText(conversation.messages[0])).toBe("anyone?");
     expect(conversation.messages[1]!.metadata?.error).toMatch(/Gave up after 2 retries/);
   });
@@ -105,7 +111,12 @@ describe("a provider that never answers, and the person presses Stop", () => {
   it("Stop ends the reply as incomplete at once, and the next message works", async () => {
     env.fake.enqueue({ kind: "hang" });
     const stop = new AbortController();
-    const response = await postChat(env.server.url, { conversationId: "hang", messageId: "u-hang", text: "are you there?", signal: stop.signal });
+    const response = await postChat(env.server.url, {
+      conversationId: "hang",
+      messageId: "u-hang",
+      text: "are you there?",
+      signal: stop.signal,
+    });
     await readUntil(response, (c) => c.type === "data-context-usage");
     // Stop only once the hanging request has reached the provider: stopped before it (a loaded machine is slow to send
     // it), the scripted hang would stay queued and answer the next message instead of "yes".
@@ -140,7 +151,9 @@ describe("a briefly locked database (SQLite)", () => {
       const { response, text } = await pending;
       expect(response.status).toBe(200);
       expect(text).toBe("after the lock");
-      const rows = db.prepare("SELECT id, status FROM Message WHERE conversationId = ? ORDER BY position").all("locked") as Array<{ id: string; status: string }>;
+      const rows = db
+        .prepare("SELECT id, status FROM Message WHERE conversationId = ? ORDER BY position")
+        .all("locked") as Array<{ id: string; status: string }>;
       expect(rows).toHaveLength(4);
       expect(new Set(rows.map((r) => r.id)).size).toBe(4);
       expect(rows.filter((r) => r.id === "u-locked")).toHaveLength(1);
@@ -164,7 +177,11 @@ describe("the server killed with SIGKILL mid-reply, then restarted", () => {
     const first = await startAppServer({ env });
     const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
     fake.enqueue({ text: long, chunkDelayMs: 15 });
-    const response = await postChat(first.url, { conversationId: "crash", messageId: "u-crash", text: "tell me a long story" });
+    const response = await postChat(first.url, {
+      conversationId: "crash",
+      messageId: "u-crash",
+      text: "tell me a long story",
+    });
     const started = Date.now();
     const seen = await readUntil(response, () => Date.now() - started > 2_000);
     expect(streamedText(seen).length).toBeGreaterThan(0);
@@ -178,7 +195,9 @@ describe("the server killed with SIGKILL mid-reply, then restarted", () => {
     expect(next.text).toBe("picking up");
     // The model gets the kept partial reply, then the new message.
     const sent = fake.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
-    expect(sent.filter((m) => m.role === "assistant").map((m) => JSON.stringify(m.content))).toEqual([expect.stringContaining("word0 word1")]);
+    expect(sent.filter((m) => m.role === "assistant").map((m) => JSON.stringify(m.content))).toEqual([
+      expect.stringContaining("word0 word1"),
+    ]);
     expect(sent.at(-1)).toMatchObject({ role: "user", content: "go on" });
 
     const after = await view(second.url, "crash");
@@ -189,6 +208,11 @@ describe("the server killed with SIGKILL mid-reply, then restarted", () => {
     const kept = messageText(partial);
     expect(kept.length).toBeGreaterThan(0);
     expect(long.startsWith(kept)).toBe(true);
-    expect(after.messages.map((m) => m.metadata?.status ?? "complete")).toEqual(["complete", "incomplete", "complete", "complete"]);
+    expect(after.messages.map((m) => m.metadata?.status ?? "complete")).toEqual([
+      "complete",
+      "incomplete",
+      "complete",
+      "complete",
+    ]);
   });
 });

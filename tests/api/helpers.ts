@@ -53,7 +53,10 @@ export async function expectApiError(response: Response, status: number, code: s
   expect(response.headers.get("content-type") ?? "").toMatch(/application\/json/);
   const body = JSON.parse(raw) as { error?: { code?: unknown; message?: unknown } };
   expect(Object.keys(body)).toEqual(["error"]);
-  expect(body.error).toMatchObject({ code: typeof code === "string" ? code : expect.stringMatching(code), message: expect.any(String) });
+  expect(body.error).toMatchObject({
+    code: typeof code === "string" ? code : expect.stringMatching(code),
+    message: expect.any(String),
+  });
   const message = body.error?.message as string;
   expect(message.trim().length).toBeGreaterThan(0);
   expectNoStackTrace(raw);
@@ -112,7 +115,9 @@ export function snapshotDatabase(databaseUrl: string): DatabaseSnapshot {
   const db = new Database(databaseUrl.replace(/^file:/, ""), { readonly: true, fileMustExist: true });
   try {
     const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name",
+      )
       .all() as { name: string }[];
     const snapshot: DatabaseSnapshot = {};
     for (const { name } of tables) {
@@ -188,13 +193,23 @@ export function databaseKinds(name: string): DatabaseKind[] {
  * A GET sent from a given loopback address with a bearer token: the limit on failed credential checks counts by the
  * connection's address, so 127.0.0.2… stand for other machines than the owner's 127.0.0.1.
  */
-export function bearerFrom(baseUrl: string, localAddress: string, token: string, path = "/api/model"): Promise<{ status: number; retryAfter: number }> {
+export function bearerFrom(
+  baseUrl: string,
+  localAddress: string,
+  token: string,
+  path = "/api/model",
+): Promise<{ status: number; retryAfter: number }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path, localAddress, headers: { authorization: `Bearer ${token}` } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, retryAfter: Number(response.headers["retry-after"] ?? 0) }));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, path, localAddress, headers: { authorization: `Bearer ${token}` } },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, retryAfter: Number(response.headers["retry-after"] ?? 0) }),
+        );
+      },
+    );
     request.on("error", reject);
     request.end();
   });

@@ -4,7 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
-import { chunkReader, getJson, listenToEvents, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
+import {
+  chunkReader,
+  getJson,
+  listenToEvents,
+  postChat,
+  readChunks,
+  type StreamChunk,
+  stopReply,
+  streamedText,
+} from "../support/chat-client.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { type ConversationView, expectApiError, messageText, pollUntil } from "./helpers.ts";
 
@@ -12,7 +21,6 @@ const postgres = process.env.TEST_POSTGRES_URL;
 const LEASE_MS = 1_500;
 
 const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
-
 
 const lasting = (chunks: StreamChunk[]) => chunks.filter((c) => c.transient !== true);
 
@@ -35,7 +43,8 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     await fake?.close();
   });
 
-  const view = async (server: AppServer, id: string) => (await getJson<ConversationView>(`${server.url}/api/conversations/${id}`)).body;
+  const view = async (server: AppServer, id: string) =>
+    (await getJson<ConversationView>(`${server.url}/api/conversations/${id}`)).body;
 
   it("serves its first replies on both instances at once: nothing is set up on first use that could race", async () => {
     // Both instances' first requests, together: each reply takes a lease in the same tables at the same moment.
@@ -45,19 +54,31 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       return { text: `reply to hello ${asked}` };
     });
     try {
-      const sent = Array.from({ length: 24 }, (_, i) => postChat(i % 2 ? b.url : a.url, { conversationId: `first-${i}`, text: `hello ${i}` }));
+      const sent = Array.from({ length: 24 }, (_, i) =>
+        postChat(i % 2 ? b.url : a.url, { conversationId: `first-${i}`, text: `hello ${i}` }),
+      );
       // A refusal shows with its body.
-      const statuses = await Promise.all(sent.map(async (r) => ((await r).status === 200 ? 200 : `${(await r).status}: ${await (await r).clone().text()}`)));
-      expect(statuses, `the servers' logs:\n${a.logs().slice(-2_000)}\n${b.logs().slice(-2_000)}`).toEqual(Array(24).fill(200));
+      const statuses = await Promise.all(
+        sent.map(async (r) =>
+          (await r).status === 200 ? 200 : `${(await r).status}: ${await (await r).clone().text()}`,
+        ),
+      );
+      expect(statuses, `the servers' logs:\n${a.logs().slice(-2_000)}\n${b.logs().slice(-2_000)}`).toEqual(
+        Array(24).fill(200),
+      );
       const replies = await Promise.all(sent.map(async (r) => readChunks(await r)));
       // Every reply streamed whole: its own text, a finish, no error and not marked incomplete.
       const streamed = replies.map((chunks) => ({
         text: streamedText(chunks),
         finished: chunks.at(-1)?.type === "finish",
         errors: chunks.filter((c) => c.type === "error").map((c) => c.errorText),
-        incomplete: chunks.some((c) => c.type === "message-metadata" && (c.messageMetadata as { status?: string }).status === "incomplete"),
+        incomplete: chunks.some(
+          (c) => c.type === "message-metadata" && (c.messageMetadata as { status?: string }).status === "incomplete",
+        ),
       }));
-      expect(streamed).toEqual(replies.map((_, i) => ({ text: `reply to hello ${i}`, finished: true, errors: [], incomplete: false })));
+      expect(streamed).toEqual(
+        replies.map((_, i) => ({ text: `reply to hello ${i}`, finished: true, errors: [], incomplete: false })),
+      );
       // And stored as streamed, read on the other instance: the person's message and the complete reply.
       for (let i = 0; i < 24; i++) {
         const stored = await view(i % 2 ? a : b, `first-${i}`);
@@ -79,8 +100,16 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     await reader.until((c) => c.type === "text-delta");
     const resumed = await fetch(`${b.url}/api/conversations/across/stream`);
     expect(resumed.status).toBe(200);
-    await expectApiError(await postChat(b.url, { conversationId: "across", messageId: "x2", text: "me too" }), 409, "conflict");
-    await expectApiError(await postChat(a.url, { conversationId: "across", messageId: "x3", text: "and me" }), 409, "conflict");
+    await expectApiError(
+      await postChat(b.url, { conversationId: "across", messageId: "x2", text: "me too" }),
+      409,
+      "conflict",
+    );
+    await expectApiError(
+      await postChat(a.url, { conversationId: "across", messageId: "x3", text: "and me" }),
+      409,
+      "conflict",
+    );
     const [originalChunks, replayed] = await Promise.all([reader.rest(), readChunks(resumed)]);
     expect(lasting(replayed)).toEqual(lasting(originalChunks));
     expect(streamedText(replayed)).toBe(longText(60));
@@ -122,13 +151,16 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
 
   it("stops A's reply when B deletes its conversation, and A writes nothing into it afterwards", async () => {
     fake.enqueue({ text: longText(500), chunkDelayMs: 20 });
-    const reader = chunkReader(await postChat(a.url, { conversationId: "delete-across", messageId: "d1", text: "write a lot" }));
+    const reader = chunkReader(
+      await postChat(a.url, { conversationId: "delete-across", messageId: "d1", text: "write a lot" }),
+    );
     await reader.until((c) => c.type === "text-delta");
     expect((await fetch(`${b.url}/api/conversations/delete-across`, { method: "DELETE" })).status).toBe(204);
     const chunks = await reader.rest();
     expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({ status: "incomplete" });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const server of [a, b]) await expectApiError(await fetch(`${server.url}/api/conversations/delete-across`), 404, "not_found");
+    for (const server of [a, b])
+      await expectApiError(await fetch(`${server.url}/api/conversations/delete-across`), 404, "not_found");
     // The id is free again on either instance.
     fake.enqueue({ text: "new here" });
     const next = await postChat(a.url, { conversationId: "delete-across", messageId: "d1", text: "again" });
@@ -138,16 +170,25 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
   });
 
   it("answers Stop on the reply of an instance that was killed truthfully: not stopped, settled as incomplete with why", async () => {
-    const doomed = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(LEASE_MS) }, databaseUrl });
+    const doomed = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(LEASE_MS) },
+      databaseUrl,
+    });
     fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
-    const reader = chunkReader(await postChat(doomed.url, { conversationId: "stop-dead", messageId: "k1", text: "write forever" }));
+    const reader = chunkReader(
+      await postChat(doomed.url, { conversationId: "stop-dead", messageId: "k1", text: "write forever" }),
+    );
     await reader.until((c) => c.type === "text-delta");
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await doomed.kill();
     const answer = await stopReply(b.url, "stop-dead");
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { stopped: boolean; settled?: string; reason?: string };
-    expect(body).toEqual({ stopped: false, settled: "incomplete", reason: expect.stringContaining("stopped responding") });
+    expect(body).toEqual({
+      stopped: false,
+      settled: "incomplete",
+      reason: expect.stringContaining("stopped responding"),
+    });
     const stored = (await view(b, "stop-dead")).messages[1];
     expect(stored?.metadata).toMatchObject({ status: "incomplete", error: body.reason });
     expect(messageText(stored).length).toBeGreaterThan(0);
@@ -158,7 +199,10 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     // The dying instance holds a longer lease (renewed every third of it), so that "B still counts it as live" is
     // asked well inside the lease even on a loaded machine: with 1.5 s, the lease could run out before B was asked.
     const leaseMs = 6_000;
-    const doomed = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(leaseMs) }, databaseUrl });
+    const doomed = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(leaseMs) },
+      databaseUrl,
+    });
     fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
     const original = await postChat(doomed.url, { conversationId: "crash", messageId: "c1", text: "write forever" });
     const reader = chunkReader(original);
@@ -167,7 +211,11 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await doomed.kill();
     // While the lease runs, B still counts the reply as live.
-    await expectApiError(await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }), 409, "conflict");
+    await expectApiError(
+      await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }),
+      409,
+      "conflict",
+    );
     const settled = await pollUntil(
       () => view(b, "crash"),
       (c) => c.messages[1]?.metadata?.status === "incomplete",
@@ -179,6 +227,10 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     const next = await postChat(b.url, { conversationId: "crash", messageId: "c3", text: "still there?" });
     expect(next.status).toBe(200);
     expect(streamedText(await readChunks(next))).toBe("I am B");
-    expect((await view(b, "crash")).messages.map((m) => m.id).slice(0, 3)).toEqual(["c1", settled.messages[1]!.id, "c3"]);
+    expect((await view(b, "crash")).messages.map((m) => m.id).slice(0, 3)).toEqual([
+      "c1",
+      settled.messages[1]!.id,
+      "c3",
+    ]);
   });
 });

@@ -15,18 +15,25 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `${server.url}/api/workspaces/default/knowledge/${path}`;
-const put = (path: string, body: string) => fetch(url(path), { method: "PUT", headers: { "content-type": "text/plain" }, body });
-const list = async () => ((await (await fetch(`${server.url}/api/workspaces/default/knowledge`)).json()) as Array<{ path: string }>).map((f) => f.path);
+const put = (path: string, body: string) =>
+  fetch(url(path), { method: "PUT", headers: { "content-type": "text/plain" }, body });
+const list = async () =>
+  ((await (await fetch(`${server.url}/api/workspaces/default/knowledge`)).json()) as Array<{ path: string }>).map(
+    (f) => f.path,
+  );
 
 /** A request whose path is sent exactly as written (fetch would resolve its dot segments first, as browsers do). */
 function rawRequest(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: hostname, port, method, path, headers: body === undefined ? {} : { "content-type": "text/plain" } }, (response) => {
-      let text = "";
-      response.on("data", (d) => (text += d));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
+    const request = http.request(
+      { host: hostname, port, method, path, headers: body === undefined ? {} : { "content-type": "text/plain" } },
+      (response) => {
+        let text = "";
+        response.on("data", (d) => (text += d));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -56,7 +63,15 @@ describe("knowledge paths", () => {
   });
 
   it("refuses right-to-left overrides and other invisible format characters", async () => {
-    const names = ["invoice\u202Efdp.md", "a\u2066b.md", "x\u200Fy.md", "zero\u200Bwidth.md", "bom\uFEFF.md", "soft\u00ADhyphen.md", "tag\u{E0041}.md"];
+    const names = [
+      "invoice\u202Efdp.md",
+      "a\u2066b.md",
+      "x\u200Fy.md",
+      "zero\u200Bwidth.md",
+      "bom\uFEFF.md",
+      "soft\u00ADhyphen.md",
+      "tag\u{E0041}.md",
+    ];
     for (const name of names) {
       const message = await expectApiError(await put(encodeURIComponent(name), "text"), 400, "bad_request");
       expect(message).toMatch(/invisible|control/i);

@@ -41,7 +41,12 @@ async function pollWhile(url: string, stop: Promise<unknown>): Promise<{ statuse
   let longest = 0;
   while (!done) {
     const start = performance.now();
-    statuses.push(await fetch(url).then((r) => r.status, () => 0));
+    statuses.push(
+      await fetch(url).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
     longest = Math.max(longest, performance.now() - start);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -63,7 +68,12 @@ const csv = (() => {
 describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
   let server: AppServer;
   const api = (path: string) => `${server.url}/api${path}`;
-  const put = (path: string, body: string) => fetch(api(`/workspaces/default/knowledge/${path}`), { method: "PUT", headers: { "content-type": "text/plain" }, body });
+  const put = (path: string, body: string) =>
+    fetch(api(`/workspaces/default/knowledge/${path}`), {
+      method: "PUT",
+      headers: { "content-type": "text/plain" },
+      body,
+    });
 
   beforeAll(async () => {
     server = await startAppServer({ databaseUrl: await databaseUrl() });
@@ -72,7 +82,9 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     await server?.stop();
   });
 
-  it("stores 1 MiB files of any shape in space proportional to their size, answering other requests meanwhile", { timeout: 240_000 }, async () => {
+  it("stores 1 MiB files of any shape in space proportional to their size, answering other requests meanwhile", {
+    timeout: 240_000,
+  }, async () => {
     const files: Array<[string, string]> = [
       ["newlines.txt", "\n".repeat(MiB)],
       ["crlf.txt", "\r\n".repeat(MiB / 2)],
@@ -100,48 +112,108 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
       expect(back.status).toBe(200);
       expect(await back.text()).toBe(body);
     }
-    const list = (await (await fetch(api("/workspaces/default/knowledge"))).json()) as Array<{ path: string; bytes: number }>;
+    const list = (await (await fetch(api("/workspaces/default/knowledge"))).json()) as Array<{
+      path: string;
+      bytes: number;
+    }>;
     expect(list.find((f) => f.path === "newlines.txt")?.bytes).toBe(MiB);
   });
 
-  it("refuses hostile PDFs in words as an attachment, a knowledge file and in an import, answering others within a second", { timeout: 240_000 }, async () => {
-    const pdf = (bytes: Buffer, filename: string) => ({ type: "file", mediaType: "application/pdf", url: dataUrl("application/pdf", bytes), filename });
+  it("refuses hostile PDFs in words as an attachment, a knowledge file and in an import, answering others within a second", {
+    timeout: 240_000,
+  }, async () => {
+    const pdf = (bytes: Buffer, filename: string) => ({
+      type: "file",
+      mediaType: "application/pdf",
+      url: dataUrl("application/pdf", bytes),
+      filename,
+    });
     const chat = (id: string, file: object) =>
-      fetch(api("/chat"), jsonRequest("POST", { id, message: { id: `${id}-m`, role: "user", parts: [{ type: "text", text: "Read this." }, file] } }));
+      fetch(
+        api("/chat"),
+        jsonRequest("POST", {
+          id,
+          message: { id: `${id}-m`, role: "user", parts: [{ type: "text", text: "Read this." }, file] },
+        }),
+      );
     const hostile = [
-      { name: "pages.pdf", bytes: manyPagesPdf(20_000), refusal: /"pages\.pdf"\): the attachment has 20,000 pages, over the 2,000 a PDF may have/ },
-      { name: "operators.pdf", bytes: textOperatorsPdf(30_000_000), refusal: /"operators\.pdf"\): the attachment: reading the PDF took over (256 MiB of memory|20 s)/ },
-      { name: "bomb.pdf", bytes: whitespaceBombPdf(1024 * MiB), refusal: /"bomb\.pdf"\): the attachment: reading the PDF took over 256 MiB of memory/ },
+      {
+        name: "pages.pdf",
+        bytes: manyPagesPdf(20_000),
+        refusal: /"pages\.pdf"\): the attachment has 20,000 pages, over the 2,000 a PDF may have/,
+      },
+      {
+        name: "operators.pdf",
+        bytes: textOperatorsPdf(30_000_000),
+        refusal: /"operators\.pdf"\): the attachment: reading the PDF took over (256 MiB of memory|20 s)/,
+      },
+      {
+        name: "bomb.pdf",
+        bytes: whitespaceBombPdf(1024 * MiB),
+        refusal: /"bomb\.pdf"\): the attachment: reading the PDF took over 256 MiB of memory/,
+      },
     ];
     const work = (async () => {
       const refusals: string[] = [];
-      for (const [i, { name, bytes }] of hostile.entries()) refusals.push(await expectApiError(await chat(`hostile-${i}`, pdf(bytes, name)), 400, "bad_request"));
-      const knowledge = await fetch(api("/workspaces/default/knowledge/bomb.pdf"), { method: "PUT", headers: { "content-type": "application/pdf" }, body: new Uint8Array(hostile[2]!.bytes) });
+      for (const [i, { name, bytes }] of hostile.entries())
+        refusals.push(await expectApiError(await chat(`hostile-${i}`, pdf(bytes, name)), 400, "bad_request"));
+      const knowledge = await fetch(api("/workspaces/default/knowledge/bomb.pdf"), {
+        method: "PUT",
+        headers: { "content-type": "application/pdf" },
+        body: new Uint8Array(hostile[2]!.bytes),
+      });
       refusals.push(await expectApiError(knowledge, 400, "bad_request"));
-      const messages = [{ id: "i0", role: "user", parts: [{ type: "text", text: "Imported." }, pdf(hostile[0]!.bytes, "pages.pdf")] }];
-      refusals.push(await expectApiError(await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: { id: "hostile-import", messages } })), 400, "bad_request"));
+      const messages = [
+        { id: "i0", role: "user", parts: [{ type: "text", text: "Imported." }, pdf(hostile[0]!.bytes, "pages.pdf")] },
+      ];
+      refusals.push(
+        await expectApiError(
+          await fetch(
+            api("/conversations/import"),
+            jsonRequest("POST", { version: 1, conversation: { id: "hostile-import", messages } }),
+          ),
+          400,
+          "bad_request",
+        ),
+      );
       return refusals;
     })();
     const { statuses, longest } = await pollWhile(api("/model"), work);
     const refusals = await work;
     for (const [i, { refusal }] of hostile.entries()) expect(refusals[i]).toMatch(refusal);
-    expect(refusals[3]).toBe("bomb.pdf: reading the PDF took over 256 MiB of memory (its content inflates far beyond the file); it was not stored.");
-    expect(refusals[4]).toMatch(/^Invalid conversation\.messages\.0\.parts\.1 \("pages\.pdf"\): the attachment has 20,000 pages/);
+    expect(refusals[3]).toBe(
+      "bomb.pdf: reading the PDF took over 256 MiB of memory (its content inflates far beyond the file); it was not stored.",
+    );
+    expect(refusals[4]).toMatch(
+      /^Invalid conversation\.messages\.0\.parts\.1 \("pages\.pdf"\): the attachment has 20,000 pages/,
+    );
     // Nothing was stored, and nobody waited while the PDFs were read (pdf.js on the event loop held everyone 12–55 s).
-    for (const id of ["hostile-0", "hostile-1", "hostile-2", "hostile-import"]) expect((await fetch(api(`/conversations/${id}`))).status).toBe(404);
+    for (const id of ["hostile-0", "hostile-1", "hostile-2", "hostile-import"])
+      expect((await fetch(api(`/conversations/${id}`))).status).toBe(404);
     expect((await fetch(api("/workspaces/default/knowledge/bomb.pdf"))).status).toBe(404);
     expect(statuses.every((status) => status === 200)).toBe(true);
     expect(longest).toBeLessThan(1_000);
   });
 
-  it("imports 19,998 messages (28 MB) in slices, answering others meanwhile; the copy is whole and searchable", { timeout: 240_000 }, async () => {
+  it("imports 19,998 messages (28 MB) in slices, answering others meanwhile; the copy is whole and searchable", {
+    timeout: 240_000,
+  }, async () => {
     const messages = Array.from({ length: 19_998 }, (_, i) => ({
       id: `m${i}`,
       role: i % 2 ? "assistant" : "user",
-      parts: [{ type: "text", text: `${i} ${i === 12_345 ? "quetzal " : ""}${"a sentence of ordinary length about the work at hand ".repeat(26)}` }],
+      parts: [
+        {
+          type: "text",
+          text: `${i} ${i === 12_345 ? "quetzal " : ""}${"a sentence of ordinary length about the work at hand ".repeat(26)}`,
+        },
+      ],
     }));
     const body = JSON.stringify({ version: 1, conversation: { id: "big-slices", title: "Sliced", messages } });
-    const work = fetch(api("/conversations/import"), { method: "POST", headers: { "content-type": "application/json" }, body });
+    const work = fetch(api("/conversations/import"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     const { statuses, longest } = await pollWhile(api("/model"), work);
     expect((await work).status).toBe(201);
     // Written in one transaction (and warmed in one go) they held everyone ~2 s on SQLite (3.3 s on a loaded machine)
@@ -155,14 +227,25 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     expect(found.map((c) => c.id)).toEqual(["big-slices"]);
   });
 
-  it("takes a chat message at exactly its documented maximum, 4 PDFs of 8 MiB, and refuses one byte more with a 413 naming the limit", { timeout: 240_000 }, async () => {
-    const files = [1, 2, 3, 4].map((n) => ({ type: "file", mediaType: "application/pdf", url: dataUrl("application/pdf", paddedPdf([`Part ${n} of the manual`], 8 * MiB)), filename: `manual-${n}.pdf` }));
+  it("takes a chat message at exactly its documented maximum, 4 PDFs of 8 MiB, and refuses one byte more with a 413 naming the limit", {
+    timeout: 240_000,
+  }, async () => {
+    const files = [1, 2, 3, 4].map((n) => ({
+      type: "file",
+      mediaType: "application/pdf",
+      url: dataUrl("application/pdf", paddedPdf([`Part ${n} of the manual`], 8 * MiB)),
+      filename: `manual-${n}.pdf`,
+    }));
     const bodyOf = (id: string, bytes: number) => {
-      const json = JSON.stringify({ id, message: { id: `${id}-m`, role: "user", parts: [{ type: "text", text: "Summarise these." }, ...files] } });
+      const json = JSON.stringify({
+        id,
+        message: { id: `${id}-m`, role: "user", parts: [{ type: "text", text: "Summarise these." }, ...files] },
+      });
       // JSON allows whitespace after the value: the body is brought to exactly `bytes`.
       return json + " ".repeat(bytes - Buffer.byteLength(json));
     };
-    const post = (body: string) => fetch(api("/chat"), { method: "POST", headers: { "content-type": "application/json" }, body });
+    const post = (body: string) =>
+      fetch(api("/chat"), { method: "POST", headers: { "content-type": "application/json" }, body });
     const over = await post(bodyOf("at-max-over", maxChatBodyBytes() + 1));
     expect(await expectApiError(over, 413, "payload_too_large")).toBe(
       `A chat message may hold 100,000 characters of text and 4 attachments of 8.0 MB (HINTLINE_MAX_ATTACHMENTS, HINTLINE_MAX_ATTACHMENT_BYTES), at most ${maxChatBodyBytes().toLocaleString("en-US")} bytes of JSON; this body is larger.`,
@@ -189,7 +272,11 @@ describe("large imports", () => {
     await server?.stop();
   });
   const post = (body: string) =>
-    fetch(`${server.url}/api/conversations/import`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    fetch(`${server.url}/api/conversations/import`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
   /**
    * POSTs `body` with node:http, keeping the answer the server may give before it has read the whole body (it refuses
    * an oversized body by its Content-Length and closes the connection, which fetch reports as a failed write).
@@ -198,7 +285,13 @@ describe("large imports", () => {
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const { hostname, port } = new URL(server.url);
       const request = http.request(
-        { host: hostname, port, method: "POST", path: "/api/conversations/import", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: hostname,
+          port,
+          method: "POST",
+          path: "/api/conversations/import",
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (response) => {
           let text = "";
           response.on("data", (d) => (text += d));
@@ -211,13 +304,19 @@ describe("large imports", () => {
   /** An export of a little over `bytes` bytes: person messages of about 95,000 characters, each with a short reply. */
   const exportOf = (id: string, bytes: number) => {
     const messages = Array.from({ length: Math.ceil(bytes / 94_000) }, (_, i) => [
-      { id: `u${i}`, role: "user", parts: [{ type: "text", text: `${i} ${"lorem ipsum dolor sit amet ".repeat(3_500)}` }] },
+      {
+        id: `u${i}`,
+        role: "user",
+        parts: [{ type: "text", text: `${i} ${"lorem ipsum dolor sit amet ".repeat(3_500)}` }],
+      },
       { id: `a${i}`, role: "assistant", parts: [{ type: "text", text: "Noted." }] },
     ]).flat();
     return JSON.stringify({ version: 1, conversation: { id, title: "Big", messages } });
   };
 
-  it("accepts a 20 MB import (the documented limit is 32 MiB) and refuses one over 32 MiB as too large", { timeout: 240_000 }, async () => {
+  it("accepts a 20 MB import (the documented limit is 32 MiB) and refuses one over 32 MiB as too large", {
+    timeout: 240_000,
+  }, async () => {
     const twenty = exportOf("big-import", 20_000_000);
     expect(Buffer.byteLength(twenty)).toBeGreaterThan(20_000_000);
     expect(Buffer.byteLength(twenty)).toBeLessThan(32 * MiB);
@@ -225,13 +324,17 @@ describe("large imports", () => {
     expect({ status: accepted.status, body: (await accepted.text()).slice(0, 300) }).toMatchObject({ status: 201 });
     const opened = await fetch(`${server.url}/api/conversations/big-import`);
     expect(opened.status).toBe(200);
-    expect(((await opened.json()) as { messages: unknown[] }).messages.length).toBe(JSON.parse(twenty).conversation.messages.length);
+    expect(((await opened.json()) as { messages: unknown[] }).messages.length).toBe(
+      JSON.parse(twenty).conversation.messages.length,
+    );
 
     const over = exportOf("too-big", 33 * MiB);
     expect(Buffer.byteLength(over)).toBeGreaterThan(33 * MiB);
     const refused = await postEarlyAnswer(over);
     expect(refused.status).toBe(413);
-    expect((JSON.parse(refused.body) as { error: { code: string; message: string } }).error.message).toMatch(/limit|large/i);
+    expect((JSON.parse(refused.body) as { error: { code: string; message: string } }).error.message).toMatch(
+      /limit|large/i,
+    );
     expect((await fetch(`${server.url}/api/conversations/too-big`)).status).toBe(404);
   });
 });

@@ -2,9 +2,17 @@
 // chunk, Stop works from anywhere, and every write reaches the open tabs as a change event.
 import { describe, expect, it } from "vitest";
 import { providerServerForFile } from "../support/app-server.ts";
-import { chat, chunkReader, getJson, postChat, readChunks, type StreamChunk, stopReply, streamedText } from "../support/chat-client.ts";
+import {
+  chat,
+  chunkReader,
+  getJson,
+  postChat,
+  readChunks,
+  type StreamChunk,
+  stopReply,
+  streamedText,
+} from "../support/chat-client.ts";
 import { type ConversationView, expectApiError, messageText, pollUntil, readUntil } from "./helpers.ts";
-
 
 const env = providerServerForFile();
 
@@ -20,7 +28,8 @@ const lastStatus = async (id: string) => (await view(id)).messages.at(-1)?.metad
 
 /** A stream as a client keeps it: a transient snapshot that a later one of the same kind replaces is dropped. */
 function newestSnapshots(chunks: StreamChunk[]): StreamChunk[] {
-  const key = (c: StreamChunk) => (c.transient === true && c.type.startsWith("data-") ? `${c.type}/${String(c.id)}` : undefined);
+  const key = (c: StreamChunk) =>
+    c.transient === true && c.type.startsWith("data-") ? `${c.type}/${String(c.id)}` : undefined;
   return chunks.filter((chunk, i) => {
     const k = key(chunk);
     return k === undefined || !chunks.slice(i + 1).some((later) => key(later) === k);
@@ -32,7 +41,12 @@ describe("a reply outlives its browser", () => {
     const text = longText(60);
     env.fake.enqueue({ text, chunkDelayMs: 25 });
     const controller = new AbortController();
-    const response = await postChat(env.server.url, { conversationId: "outlive", messageId: "o1", text: "go", signal: controller.signal });
+    const response = await postChat(env.server.url, {
+      conversationId: "outlive",
+      messageId: "o1",
+      text: "go",
+      signal: controller.signal,
+    });
     expect(response.status).toBe(200);
     await readUntil(response, (c) => c.type === "text-delta");
     controller.abort();
@@ -49,9 +63,16 @@ describe("a reply outlives its browser", () => {
 
 describe("resume: GET /api/conversations/:id/stream", () => {
   it("replays the live reply from its first chunk on another connection and follows it to the end", async () => {
-    env.fake.enqueue({ kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "draft", description: "the first draft" } }] });
+    env.fake.enqueue({
+      kind: "tools",
+      calls: [{ name: "TaskCreate", arguments: { subject: "draft", description: "the first draft" } }],
+    });
     env.fake.enqueue({ text: longText(40), chunkDelayMs: 25 });
-    const original = await postChat(env.server.url, { conversationId: "resume", messageId: "r1", text: "plan and write" });
+    const original = await postChat(env.server.url, {
+      conversationId: "resume",
+      messageId: "r1",
+      text: "plan and write",
+    });
     expect(original.status).toBe(200);
     const originalReader = chunkReader(original);
     await originalReader.until((c) => c.type === "text-delta");
@@ -61,7 +82,16 @@ describe("resume: GET /api/conversations/:id/stream", () => {
     expect(resumed.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     const [originalChunks, replayed] = await Promise.all([originalReader.rest(), readChunks(resumed)]);
     // Text, the tool row, the task snapshot, the meter and the closing status, in the same order.
-    for (const type of ["start", "tool-input-available", "tool-output-available", "data-tasks", "data-context-usage", "text-delta", "message-metadata", "finish"]) {
+    for (const type of [
+      "start",
+      "tool-input-available",
+      "tool-output-available",
+      "data-tasks",
+      "data-context-usage",
+      "text-delta",
+      "message-metadata",
+      "finish",
+    ]) {
       expect(replayed.map((c) => c.type)).toContain(type);
     }
     // Every chunk but a transient snapshot that a later one replaced (the relay keeps only the newest of each).

@@ -36,27 +36,38 @@ describe.each(databaseKinds("long_conversations"))("$name: a long conversation",
     return { result: await running, answered };
   }
 
-  it("answers other requests while a conversation of thousands of messages is opened", { timeout: 180_000 }, async () => {
+  it("answers other requests while a conversation of thousands of messages is opened", {
+    timeout: 180_000,
+  }, async () => {
     const id = `long-${Date.now().toString(36)}`;
     const messages = Array.from({ length: SIZE }, (_, i) => ({
       id: `m${i}`,
       role: i % 2 ? "assistant" : "user",
       parts: [{ type: "text", text: `message ${i} of a long conversation` }],
     }));
-    expect((await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: { id, messages } }))).status).toBe(201);
+    expect(
+      (await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: { id, messages } })))
+        .status,
+    ).toBe(201);
     // Once so that the server has loaded the route's code and counted the messages.
     expect((await fetch(api(`/conversations/${id}`))).status).toBe(200);
 
     const { result, answered } = await answeredDuring(async () => {
       const response = await fetch(api(`/conversations/${id}`));
-      return { status: response.status, type: response.headers.get("content-type"), body: (await response.json()) as { messages: ApiMessage[] } };
+      return {
+        status: response.status,
+        type: response.headers.get("content-type"),
+        body: (await response.json()) as { messages: ApiMessage[] },
+      };
     });
     expect(result.status).toBe(200);
     expect(result.type).toMatch(/^application\/json/);
     expect(result.body.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
     expect(answered).toBeGreaterThanOrEqual(2);
     // Sent in slices, the messages are the ones the export (serialised in one go) holds, member for member.
-    const exported = (await (await fetch(api(`/conversations/${id}/export`))).json()) as { conversation: { messages: ApiMessage[] } };
+    const exported = (await (await fetch(api(`/conversations/${id}/export`))).json()) as {
+      conversation: { messages: ApiMessage[] };
+    };
     expect(result.body.messages).toEqual(exported.conversation.messages);
   });
 });

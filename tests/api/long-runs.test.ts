@@ -46,7 +46,11 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 
 const importBody = (id: string, messages: unknown[]) => ({ version: 1, conversation: { id, title: "Runs", messages } });
 const postImport = (url: string, body: unknown) =>
-  fetch(`${url}/api/conversations/import`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${url}/api/conversations/import`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("long unbroken runs", () => {
   let fake: OpenAIFake;
@@ -93,14 +97,18 @@ describe("long unbroken runs", () => {
     // answered by the default), and the reply is still the one meant for it.
     fake.setDefault((req) =>
       JSON.stringify(req.body.messages.at(-1)).includes("Summarize the conversation below")
-        ? { text: "## Task Overview\nA line.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-" }
+        ? {
+            text: "## Task Overview\nA line.\n## Current State\n-\n## Important Discoveries\n-\n## Next Steps\n-\n## Context to Preserve\n-",
+          }
         : { text: "Still a line." },
     );
     const next = await chat(server.url, { conversationId: "run-import", text: "And now?" });
     expect(next.text).toBe("Still a line.");
 
     const { polls: count, slowest } = await polls.stop();
-    console.log(`import ${imported.ms.toFixed(0)} ms, open ${opened.ms.toFixed(0)} ms, context ${context.ms.toFixed(0)} ms, 99 KB chat ${sent.ms.toFixed(0)} ms; ${count} polls, slowest ${slowest.toFixed(0)} ms`);
+    console.log(
+      `import ${imported.ms.toFixed(0)} ms, open ${opened.ms.toFixed(0)} ms, context ${context.ms.toFixed(0)} ms, 99 KB chat ${sent.ms.toFixed(0)} ms; ${count} polls, slowest ${slowest.toFixed(0)} ms`,
+    );
     expect(slowest).toBeLessThan(POLL_BOUND_MS);
   });
 
@@ -118,7 +126,9 @@ describe("long unbroken runs", () => {
     const context = await timed(() => getJson(`${server.url}/api/conversations/run-import/context`));
     expect(context.value.status).toBe(200);
     const { slowest } = await polls.stop();
-    console.log(`after restart: open ${opened.ms.toFixed(0)} ms, context ${context.ms.toFixed(0)} ms, slowest poll ${slowest.toFixed(0)} ms`);
+    console.log(
+      `after restart: open ${opened.ms.toFixed(0)} ms, context ${context.ms.toFixed(0)} ms, slowest poll ${slowest.toFixed(0)} ms`,
+    );
     expect(slowest).toBeLessThan(POLL_BOUND_MS);
   });
 
@@ -128,12 +138,20 @@ describe("long unbroken runs", () => {
     const flood = await chat(server.url, { conversationId: "run-flood", text: "Draw a very long line." });
     expect(flood.response.status).toBe(200);
     expect(flood.text).toHaveLength(CEILING);
-    const closing = flood.chunks.find((c) => c.type === "message-metadata") as { messageMetadata?: { status?: string; error?: string } };
-    expect(closing?.messageMetadata).toMatchObject({ status: "incomplete", error: "The reply reached its 300,000-character limit and was stopped." });
+    const closing = flood.chunks.find((c) => c.type === "message-metadata") as {
+      messageMetadata?: { status?: string; error?: string };
+    };
+    expect(closing?.messageMetadata).toMatchObject({
+      status: "incomplete",
+      error: "The reply reached its 300,000-character limit and was stopped.",
+    });
 
     const { body } = await getJson<ConversationView>(`${server.url}/api/conversations/run-flood`);
     const reply = body.messages[1]!;
-    expect(reply.metadata).toMatchObject({ status: "incomplete", error: expect.stringMatching(/300,000-character limit/) });
+    expect(reply.metadata).toMatchObject({
+      status: "incomplete",
+      error: expect.stringMatching(/300,000-character limit/),
+    });
     expect(messageText(reply)).toHaveLength(CEILING);
     expect((await getJson(`${server.url}/api/conversations/run-flood/context`)).status).toBe(200);
     const { slowest } = await polls.stop();
@@ -143,17 +161,31 @@ describe("long unbroken runs", () => {
   it("refuses an import whose message holds more than chat allows, naming it", async () => {
     const person = await postImport(
       server.url,
-      importBody("too-long-person", [{ id: "long-question", role: "user", parts: [{ type: "text", text: "=".repeat(100_001) }] }]),
+      importBody("too-long-person", [
+        { id: "long-question", role: "user", parts: [{ type: "text", text: "=".repeat(100_001) }] },
+      ]),
     );
-    expect(await expectApiError(person, 400, "bad_request")).toMatch(/conversation\.messages\.0\.parts.*"long-question".*100,001.*100,000/);
+    expect(await expectApiError(person, 400, "bad_request")).toMatch(
+      /conversation\.messages\.0\.parts.*"long-question".*100,001.*100,000/,
+    );
     const assistant = await postImport(
       server.url,
       importBody("too-long-reply", [
         { id: "q", role: "user", parts: [{ type: "text", text: "Go." }] },
-        { id: "long-answer", role: "assistant", parts: [{ type: "text", text: "=".repeat(CEILING) }, { type: "reasoning", text: "x" }] },
+        {
+          id: "long-answer",
+          role: "assistant",
+          parts: [
+            { type: "text", text: "=".repeat(CEILING) },
+            { type: "reasoning", text: "x" },
+          ],
+        },
       ]),
     );
-    expect(await expectApiError(assistant, 400, "bad_request")).toMatch(/conversation\.messages\.1\.parts.*"long-answer".*300,001.*300,000/);
-    for (const id of ["too-long-person", "too-long-reply"]) expect((await getJson(`${server.url}/api/conversations/${id}`)).status).toBe(404);
+    expect(await expectApiError(assistant, 400, "bad_request")).toMatch(
+      /conversation\.messages\.1\.parts.*"long-answer".*300,001.*300,000/,
+    );
+    for (const id of ["too-long-person", "too-long-reply"])
+      expect((await getJson(`${server.url}/api/conversations/${id}`)).status).toBe(404);
   });
 });

@@ -24,9 +24,13 @@ describe.each(kinds)("$name: cancelling one MCP call", ({ name: kind, databaseUr
     mcp = await startDriftServer([waitTool()]);
     fake = await startOpenAIFake();
     server = await startAppServer({ databaseUrl: await databaseUrl(), env: providerEnv(fake.url) });
-    if (kind === "PostgreSQL") other = await startAppServer({ databaseUrl: server.databaseUrl, env: providerEnv(fake.url) });
+    if (kind === "PostgreSQL")
+      other = await startAppServer({ databaseUrl: server.databaseUrl, env: providerEnv(fake.url) });
     workspaceId = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: "Cancel" }))).body.id;
-    expect((await fetch(api(`/workspaces/${workspaceId}/mcp-servers`), jsonRequest("POST", { name: "slow", url: mcp.url }))).status).toBe(201);
+    expect(
+      (await fetch(api(`/workspaces/${workspaceId}/mcp-servers`), jsonRequest("POST", { name: "slow", url: mcp.url })))
+        .status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await other?.stop();
@@ -37,33 +41,67 @@ describe.each(kinds)("$name: cancelling one MCP call", ({ name: kind, databaseUr
 
   it("stops the one call, tells the model, and the reply completes; from the other instance on PostgreSQL", async () => {
     fake.reset();
-    fake.enqueue({ kind: "tools", calls: [{ id: "slow1", name: "mcp__slow__wait", arguments: { ms: 60_000 } }] }, { text: "Went on without it." });
+    fake.enqueue(
+      { kind: "tools", calls: [{ id: "slow1", name: "mcp__slow__wait", arguments: { ms: 60_000 } }] },
+      { text: "Went on without it." },
+    );
     const id = `cancel-${Date.now().toString(36)}`;
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`m-${id}`, "go"), workspaceId }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id, message: userMessage(`m-${id}`, "go"), workspaceId }),
+    );
     expect(response.status).toBe(200);
     const reader = chunkReader(response);
-    await pollUntil(async () => mcp.calls.length, (n) => n === 1, 30_000, "the wait call to reach the MCP server");
+    await pollUntil(
+      async () => mcp.calls.length,
+      (n) => n === 1,
+      30_000,
+      "the wait call to reach the MCP server",
+    );
 
     const base = other?.url ?? server.url;
     // The instance running the reply knows its calls: an id that is not running is a 409 (another instance forwards it).
-    await expectApiError(await fetch(api(`/conversations/${id}/tool-calls/not-running/cancel`), { method: "POST" }), 409, "conflict");
-    await expectApiError(await fetch(api(`/conversations/no-such-conversation/tool-calls/slow1/cancel`, base), { method: "POST" }), 404, "not_found");
-    await expectApiError(await fetch(api(`/conversations/${id}/tool-calls/${"x".repeat(300)}/cancel`, base), { method: "POST" }), 400, "bad_request");
+    await expectApiError(
+      await fetch(api(`/conversations/${id}/tool-calls/not-running/cancel`), { method: "POST" }),
+      409,
+      "conflict",
+    );
+    await expectApiError(
+      await fetch(api(`/conversations/no-such-conversation/tool-calls/slow1/cancel`, base), { method: "POST" }),
+      404,
+      "not_found",
+    );
+    await expectApiError(
+      await fetch(api(`/conversations/${id}/tool-calls/${"x".repeat(300)}/cancel`, base), { method: "POST" }),
+      400,
+      "bad_request",
+    );
     const cancelled = await fetch(api(`/conversations/${id}/tool-calls/slow1/cancel`, base), { method: "POST" });
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toEqual(other ? { requested: true } : { cancelled: true });
 
     await reader.until((c) => c.type === "finish");
     const result = toolResultText(fake.requests[1], "slow1");
-    expect(result).toMatch(/^McpCallCancelledError: The person cancelled wait on MCP server slow after \d+ s; it was stopped and gave no result\./);
+    expect(result).toMatch(
+      /^McpCallCancelledError: The person cancelled wait on MCP server slow after \d+ s; it was stopped and gave no result\./,
+    );
     expect(result).toMatch(/\(Tool call #1 for 'mcp__slow__wait' in this conversation\.\)$/);
-    await pollUntil(async () => mcp.aborted.length, (n) => n === 1, 10_000, "the MCP server to see the cancelled call's client go");
+    await pollUntil(
+      async () => mcp.aborted.length,
+      (n) => n === 1,
+      10_000,
+      "the MCP server to see the cancelled call's client go",
+    );
     const stored = (await getJson<{ messages: ApiMessage[] }>(api(`/conversations/${id}`))).body;
     const reply = stored.messages.at(-1)!;
     expect(reply.role).toBe("assistant");
     expect(reply.parts.some((p) => p.type === "text" && p.text === "Went on without it.")).toBe(true);
 
     // Once the reply ended, the call is not running any more.
-    await expectApiError(await fetch(api(`/conversations/${id}/tool-calls/slow1/cancel`), { method: "POST" }), 409, "conflict");
+    await expectApiError(
+      await fetch(api(`/conversations/${id}/tool-calls/slow1/cancel`), { method: "POST" }),
+      409,
+      "conflict",
+    );
   });
 });

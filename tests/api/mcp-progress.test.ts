@@ -24,11 +24,16 @@ describe("SQLite: MCP progress resets a call's timeout", () => {
 
   beforeAll(async () => {
     [http, sse] = await Promise.all([startEverythingHttp(), startEverythingHttp("sse")]);
-    const { file } = operatorConfig({ viastdio: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"], timeoutSeconds: 2 } });
+    const { file } = operatorConfig({
+      viastdio: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"], timeoutSeconds: 2 },
+    });
     fake = await startOpenAIFake();
     // Three servers of ~13 tools each: a window wide enough that none is left out (25 % of it for MCP tools).
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_MCP_CONFIG: file, HINTLINE_CONTEXT_WINDOW: "32000" } });
-    workspaceId = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: "MCP progress" }))).body.id;
+    server = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_MCP_CONFIG: file, HINTLINE_CONTEXT_WINDOW: "32000" },
+    });
+    workspaceId = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: "MCP progress" })))
+      .body.id;
     const add = (body: object) => fetch(api(`/workspaces/${workspaceId}/mcp-servers`), jsonRequest("POST", body));
     expect((await add({ name: "viahttp", url: http.url, timeoutSeconds: 2 })).status).toBe(201);
     expect((await add({ name: "viasse", url: sse.url, timeoutSeconds: 2 })).status).toBe(201);
@@ -45,18 +50,27 @@ describe("SQLite: MCP progress resets a call's timeout", () => {
     fake.reset();
     fake.enqueue({ kind: "tools", calls }, { text: "Went on." });
     const id = `progress-${Date.now().toString(36)}-${seq++}`;
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`m-${id}`, "go"), workspaceId }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id, message: userMessage(`m-${id}`, "go"), workspaceId }),
+    );
     expect(response.status).toBe(200);
     const chunks = await readChunks(response);
-    const text = chunks.filter((c) => c.type === "text-delta").map((c) => String(c.delta)).join("");
-    const stored = (await getJson<{ messages: { parts: { type: string }[] }[] }>(api(`/conversations/${id}`))).body.messages;
+    const text = chunks
+      .filter((c) => c.type === "text-delta")
+      .map((c) => String(c.delta))
+      .join("");
+    const stored = (await getJson<{ messages: { parts: { type: string }[] }[] }>(api(`/conversations/${id}`))).body
+      .messages;
     return { result: (callId: string) => toolResultText(fake.requests[1], callId), text, chunks, stored };
   }
 
   for (const via of ["stdio", "http", "sse"]) {
     it(`over ${via}: a 5 s call that reports progress every second outlives the 2 s timeout and completes`, async () => {
       const started = Date.now();
-      const { result, text, chunks, stored } = await reply([{ id: "p1", name: `mcp__via${via}__${LONG}`, arguments: { duration: 5, steps: 5 } }]);
+      const { result, text, chunks, stored } = await reply([
+        { id: "p1", name: `mcp__via${via}__${LONG}`, arguments: { duration: 5, steps: 5 } },
+      ]);
       expect(result("p1")).toMatch(/^Long running operation completed\. Duration: 5 seconds, Steps: 5\./);
       expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
       expect(text).toBe("Went on.");
@@ -70,10 +84,18 @@ describe("SQLite: MCP progress resets a call's timeout", () => {
   }
 
   it("a call that reports nothing for longer than the timeout still times out, on each transport, and the reply goes on", async () => {
-    const silent = (via: string): FakeToolCall => ({ id: `s-${via}`, name: `mcp__via${via}__${LONG}`, arguments: { duration: 4, steps: 1 } });
+    const silent = (via: string): FakeToolCall => ({
+      id: `s-${via}`,
+      name: `mcp__via${via}__${LONG}`,
+      arguments: { duration: 4, steps: 1 },
+    });
     const { result, text } = await reply([silent("stdio"), silent("http"), silent("sse")]);
     for (const via of ["stdio", "http", "sse"]) {
-      expect(result(`s-${via}`)).toMatch(new RegExp(`^McpTimeoutError: MCP server via${via} did not answer ${LONG} or report progress within 2 s; the call was cancelled\\.`));
+      expect(result(`s-${via}`)).toMatch(
+        new RegExp(
+          `^McpTimeoutError: MCP server via${via} did not answer ${LONG} or report progress within 2 s; the call was cancelled\\.`,
+        ),
+      );
     }
     expect(text).toBe("Went on.");
   }, 60_000);

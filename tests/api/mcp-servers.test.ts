@@ -8,8 +8,26 @@ import { HOSTILE_SECRET, startHostileServer } from "../support/mcp-hostile-serve
 import { type McpHttpServer, operatorConfig, startEverythingHttp, stdioEntries } from "../support/mcp-reference.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
-type Tool = { name: string; modelName: string | null; description: string; annotations: Record<string, unknown>; tokens: number };
-type Server = { name: string; source: string; transport: string; url?: string; headers: Record<string, string>; approval: string; enabled: boolean; timeoutSeconds: number; status?: string; error?: string; tools?: Tool[] };
+type Tool = {
+  name: string;
+  modelName: string | null;
+  description: string;
+  annotations: Record<string, unknown>;
+  tokens: number;
+};
+type Server = {
+  name: string;
+  source: string;
+  transport: string;
+  url?: string;
+  headers: Record<string, string>;
+  approval: string;
+  enabled: boolean;
+  timeoutSeconds: number;
+  status?: string;
+  error?: string;
+  tools?: Tool[];
+};
 
 const kinds = databaseKinds("mcpservers");
 const SECRET = "Bearer s3cr3t-token-value-4242";
@@ -34,11 +52,23 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
   });
 
   it("adds a server, shows its header values masked and never returns them, and lists the operator's beside it", async () => {
-    const created = await fetch(servers(), jsonRequest("POST", { name: "everything-http", url: everything.url, headers: { Authorization: SECRET } }));
+    const created = await fetch(
+      servers(),
+      jsonRequest("POST", { name: "everything-http", url: everything.url, headers: { Authorization: SECRET } }),
+    );
     const raw = await created.text();
     expect(created.status).toBe(201);
     expect(raw).not.toContain("s3cr3t");
-    expect(JSON.parse(raw)).toMatchObject({ name: "everything-http", source: "workspace", transport: "http", url: everything.url, approval: "read-only-auto", enabled: true, timeoutSeconds: 60, headers: { Authorization: "••••••••" } });
+    expect(JSON.parse(raw)).toMatchObject({
+      name: "everything-http",
+      source: "workspace",
+      transport: "http",
+      url: everything.url,
+      approval: "read-only-auto",
+      enabled: true,
+      timeoutSeconds: 60,
+      headers: { Authorization: "••••••••" },
+    });
 
     const list = await fetch(servers());
     const listText = await list.text();
@@ -57,7 +87,11 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
     const body = JSON.parse(raw) as Server;
     expect(body.status).toBe("connected");
     const echo = body.tools!.find((t) => t.name === "echo");
-    expect(echo).toMatchObject({ modelName: "mcp__everything-http__echo", description: "Echoes back the input string", annotations: { readOnlyHint: true } });
+    expect(echo).toMatchObject({
+      modelName: "mcp__everything-http__echo",
+      description: "Echoes back the input string",
+      annotations: { readOnlyHint: true },
+    });
     expect(echo!.tokens).toBeGreaterThan(10);
     expect(body.tools!.find((t) => t.name === "toggle-simulated-logging")?.annotations.readOnlyHint).toBe(false);
   });
@@ -66,13 +100,18 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
     const { status, body } = await getJson<Server>(servers("/files"));
     expect(status).toBe(200);
     expect(body).toMatchObject({ source: "operator", transport: "stdio", status: "connected" });
-    expect(body.tools!.find((t) => t.name === "write_file")).toMatchObject({ modelName: "mcp__files__write_file", annotations: { readOnlyHint: false, destructiveHint: true } });
+    expect(body.tools!.find((t) => t.name === "write_file")).toMatchObject({
+      modelName: "mcp__files__write_file",
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    });
     expect(body.tools!.find((t) => t.name === "read_text_file")?.annotations.readOnlyHint).toBe(true);
   });
 
   it("an unreachable URL is stored and GET one says why it fails", async () => {
     const port = await freePort();
-    expect((await fetch(servers(), jsonRequest("POST", { name: "nowhere", url: `http://127.0.0.1:${port}/mcp` }))).status).toBe(201);
+    expect(
+      (await fetch(servers(), jsonRequest("POST", { name: "nowhere", url: `http://127.0.0.1:${port}/mcp` }))).status,
+    ).toBe(201);
     const { body } = await getJson<Server>(servers("/nowhere"));
     expect(body.status).toBe("failed");
     expect(body.error).toMatch(/ECONNREFUSED|connect|fetch failed/i);
@@ -90,11 +129,19 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
       const raw = await failed.text();
       expect(raw).not.toContain(HOSTILE_SECRET);
       expect(raw).not.toContain("10.0.0.7");
-      expect(JSON.parse(raw)).toMatchObject({ status: "failed", tools: [], error: expect.stringMatching(/HTTP 500.*\(the server's answer is not shown\)/) });
+      expect(JSON.parse(raw)).toMatchObject({
+        status: "failed",
+        tools: [],
+        error: expect.stringMatching(/HTTP 500.*\(the server's answer is not shown\)/),
+      });
       hostile.failEverything = false;
       hostile.hugeListing = true;
       const { body } = await getJson<Server>(servers("/hostile"));
-      expect(body).toMatchObject({ status: "failed", tools: [], error: expect.stringMatching(/tool listing is longer than 4 MiB over its pages/) });
+      expect(body).toMatchObject({
+        status: "failed",
+        tools: [],
+        error: expect.stringMatching(/tool listing is longer than 4 MiB over its pages/),
+      });
       expect((await fetch(servers("/hostile"), { method: "DELETE" })).status).toBe(204);
     } finally {
       await hostile.close();
@@ -102,14 +149,30 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
   });
 
   it("PATCH edits, disables (status disabled) and replaces the headers, still masked", async () => {
-    const patched = await fetch(servers("/everything-http"), jsonRequest("PATCH", { approval: "ask", timeoutSeconds: 5, enabled: false, headers: { "X-Api-Key": "another-s3cr3t" } }));
+    const patched = await fetch(
+      servers("/everything-http"),
+      jsonRequest("PATCH", {
+        approval: "ask",
+        timeoutSeconds: 5,
+        enabled: false,
+        headers: { "X-Api-Key": "another-s3cr3t" },
+      }),
+    );
     const raw = await patched.text();
     expect(patched.status).toBe(200);
     expect(raw).not.toContain("s3cr3t");
-    expect(JSON.parse(raw)).toMatchObject({ approval: "ask", timeoutSeconds: 5, enabled: false, headers: { "X-Api-Key": "••••••••" } });
+    expect(JSON.parse(raw)).toMatchObject({
+      approval: "ask",
+      timeoutSeconds: 5,
+      enabled: false,
+      headers: { "X-Api-Key": "••••••••" },
+    });
     const { body } = await getJson<Server>(servers("/everything-http"));
     expect(body).toMatchObject({ status: "disabled", tools: [] });
-    const back = await getJson<Server>(servers("/everything-http"), jsonRequest("PATCH", { enabled: true, approval: "read-only-auto", timeoutSeconds: null }));
+    const back = await getJson<Server>(
+      servers("/everything-http"),
+      jsonRequest("PATCH", { enabled: true, approval: "read-only-auto", timeoutSeconds: null }),
+    );
     expect(back.body).toMatchObject({ enabled: true, approval: "read-only-auto", timeoutSeconds: 60 });
   });
 
@@ -125,9 +188,17 @@ describe.each(kinds)("$name: MCP servers", ({ databaseUrl }) => {
       [post({ url: everything.url }), 400, /name/],
       [post({ name: "everything-http", url: everything.url }), 409, /already has an MCP server named everything-http/],
       [post({ name: "files", url: everything.url }), 409, /operator.*files/],
-      [post({ name: "long", url: everything.url, headers: { Authorization: "x".repeat(4097) } }), 400, /headers\.Authorization.*4,097 characters/],
+      [
+        post({ name: "long", url: everything.url, headers: { Authorization: "x".repeat(4097) } }),
+        400,
+        /headers\.Authorization.*4,097 characters/,
+      ],
       [post({ name: "crlf", url: everything.url, headers: { "X-A": "a\r\nHost: evil" } }), 400, /line break/],
-      [post({ name: "host", url: everything.url, headers: { Host: "evil" } }), 400, /headers\.Host.*set by the connection/],
+      [
+        post({ name: "host", url: everything.url, headers: { Host: "evil" } }),
+        400,
+        /headers\.Host.*set by the connection/,
+      ],
       [post({ name: "creds", url: "http://user:pw@127.0.0.1/mcp" }), 400, /user name or password/],
       [post({ name: "prog", url: everything.url, command: "/bin/sh" }), 400, /unknown field\(s\) command/],
       [post({ name: "appr", url: everything.url, approval: "maybe" }), 400, /approval/],

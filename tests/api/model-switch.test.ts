@@ -11,11 +11,17 @@ import { type ApiMessage, countRows, databaseKinds, expectApiError, jsonRequest 
 
 type WireMessage = { role: string; content: unknown };
 type ModelInfo = { id: string; contextWindow: number };
-type View = { model: ModelInfo; messages: ApiMessage[]; contextUsage: { inputTokens: number; contextWindow: number; triggerTokens: number } };
-const text = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+type View = {
+  model: ModelInfo;
+  messages: ApiMessage[];
+  contextUsage: { inputTokens: number; contextWindow: number; triggerTokens: number };
+};
+const text = (m: WireMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 const isSummaryCall = (messages: WireMessage[]) => text(messages.at(-1)).startsWith("Summarize the conversation below");
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 7} river`).join(" ");
-const SUMMARY = "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+const SUMMARY =
+  "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
 
 describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -23,7 +29,10 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
   let dbUrl: string;
   beforeAll(async () => {
     fake = await startOpenAIFake();
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_MODEL: "gpt-4o-mini" }, databaseUrl: await databaseUrl() });
+    server = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_MODEL: "gpt-4o-mini" },
+      databaseUrl: await databaseUrl(),
+    });
     dbUrl = server.databaseUrl;
   });
   afterAll(async () => {
@@ -32,7 +41,11 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
   });
   const url = (id: string, rest = "") => `${server.url}/api/conversations/${id}${rest}`;
   const post = (body: Record<string, unknown>) => fetch(`${server.url}/api/chat`, jsonRequest("POST", body));
-  const message = (t: string) => ({ id: `m${Math.random().toString(36).slice(2, 10)}`, role: "user", parts: [{ type: "text", text: t }] });
+  const message = (t: string) => ({
+    id: `m${Math.random().toString(36).slice(2, 10)}`,
+    role: "user",
+    parts: [{ type: "text", text: t }],
+  });
 
   it("a new conversation takes the model chosen before its first message; an existing one keeps its own", async () => {
     const id = `pick-new-${Date.now()}`;
@@ -55,7 +68,11 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
   it("refuses a first message naming a model this server cannot use, with a 400 naming the field, and creates nothing", async () => {
     const id = `pick-bad-${Date.now()}`;
     const before = fake.requests.length;
-    const unusable = await expectApiError(await post({ id, message: message("hello"), model: "anthropic/claude-sonnet-4-5" }), 400, "bad_request");
+    const unusable = await expectApiError(
+      await post({ id, message: message("hello"), model: "anthropic/claude-sonnet-4-5" }),
+      400,
+      "bad_request",
+    );
     expect(unusable).toMatch(/model.*ANTHROPIC_API_KEY/s);
     await expectApiError(await post({ id, message: message("hello"), model: "has space" }), 400, "bad_request");
     expect(fake.requests.length).toBe(before);
@@ -70,9 +87,13 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
     await chat(server.url, { conversationId: id, text: "one" });
     expect((await fetch(url(id), jsonRequest("PATCH", { model: "gpt-4" }))).status).toBe(200);
     await chat(server.url, { conversationId: id, text: "two" });
-    const exported = (await getJson<{ conversation: { model?: string; messages: ApiMessage[] } }>(url(id, "/export"))).body;
+    const exported = (await getJson<{ conversation: { model?: string; messages: ApiMessage[] } }>(url(id, "/export")))
+      .body;
     expect(exported.conversation.model).toBe("gpt-4");
-    expect(exported.conversation.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual(["gpt-4o-mini", "gpt-4"]);
+    expect(exported.conversation.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual([
+      "gpt-4o-mini",
+      "gpt-4",
+    ]);
 
     const importUrl = `${server.url}/api/conversations/import`;
     const copy = { ...exported, conversation: { ...exported.conversation, id: undefined } };
@@ -81,7 +102,10 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
     const { id: newId } = (await imported.json()) as { id: string };
     const view = (await getJson<View>(url(newId))).body;
     expect(view.model.id).toBe("gpt-4");
-    expect(view.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual(["gpt-4o-mini", "gpt-4"]);
+    expect(view.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual([
+      "gpt-4o-mini",
+      "gpt-4",
+    ]);
     // The next reply uses the imported model.
     await chat(server.url, { conversationId: newId, text: "three" });
     expect(fake.requests.at(-1)!.body.model).toBe("gpt-4");
@@ -95,7 +119,14 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
     // A model this server cannot use, or no model id at all, is refused naming the field; nothing is imported.
     const badId = `pick-import-bad-${Date.now()}`;
     for (const model of ["google/gemini-2.5-pro", "two words", 42]) {
-      const refused = await expectApiError(await fetch(importUrl, jsonRequest("POST", { ...copy, conversation: { ...copy.conversation, id: badId, model } })), 400, "bad_request");
+      const refused = await expectApiError(
+        await fetch(
+          importUrl,
+          jsonRequest("POST", { ...copy, conversation: { ...copy.conversation, id: badId, model } }),
+        ),
+        400,
+        "bad_request",
+      );
       expect(refused).toContain("conversation.model");
     }
     expect(await countRows(dbUrl, "Conversation", "id", badId)).toBe(0);
@@ -104,7 +135,9 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
   it("switching to a model whose window the history no longer fits compresses before the next call", async () => {
     const id = `pick-shrink-${Date.now()}`;
     fake.reset();
-    fake.setDefault((req) => (isSummaryCall(req.body.messages as WireMessage[]) ? { text: SUMMARY } : { text: words(450, "w") }));
+    fake.setDefault((req) =>
+      isSummaryCall(req.body.messages as WireMessage[]) ? { text: SUMMARY } : { text: words(450, "w") },
+    );
     // About 8,000 tokens of history: nothing on gpt-4o-mini's 128,000-token window, past gpt-4's trigger.
     for (let turn = 0; turn < 6; turn++) {
       const { chunks } = await chat(server.url, { conversationId: id, text: `turn ${turn}: more please` });
@@ -120,7 +153,9 @@ describe.each(databaseKinds("model-switch"))("$name: switching the model", ({ da
     expect(switched.body.contextUsage.inputTokens).toBeGreaterThan(switched.body.contextUsage.triggerTokens);
 
     const callsBefore = fake.requests.length;
-    fake.setDefault((req) => (isSummaryCall(req.body.messages as WireMessage[]) ? { text: SUMMARY } : { text: "Short now." }));
+    fake.setDefault((req) =>
+      isSummaryCall(req.body.messages as WireMessage[]) ? { text: SUMMARY } : { text: "Short now." },
+    );
     const { chunks, text: reply } = await chat(server.url, { conversationId: id, text: "and now?" });
     expect(reply).toBe("Short now.");
     expect(chunks.some((c) => c.type === "data-compression")).toBe(true);

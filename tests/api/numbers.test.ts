@@ -49,7 +49,10 @@ describe("one context figure", () => {
     for (const [i, text] of turns.entries()) {
       // Past the third turn the window shrinks, so that later turns reach the trigger and compress.
       if (i === 3) {
-        const patch = await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { settings: { context: { contextWindow: 1500 } } }));
+        const patch = await fetch(
+          `${server.url}/api/conversations/${id}`,
+          jsonRequest("PATCH", { settings: { context: { contextWindow: 1500 } } }),
+        );
         expect(patch.status).toBe(200);
       }
       const { chunks } = await chat(server.url, { conversationId: id, text });
@@ -57,19 +60,28 @@ describe("one context figure", () => {
       const compressed = chunks.some((c) => c.type === "data-compression");
       const { view, context } = await figures(id);
       // One figure: the conversation's, the context endpoint's, and the sum of the breakdown.
-      expect({ turn: text, figure: view.contextUsage.inputTokens }).toEqual({ turn: text, figure: context.usage.inputTokens });
+      expect({ turn: text, figure: view.contextUsage.inputTokens }).toEqual({
+        turn: text,
+        figure: context.usage.inputTokens,
+      });
       expect(sum(view.contextUsage.breakdown)).toBe(view.contextUsage.inputTokens);
       expect(view.contextUsage.breakdown).toEqual(context.usage.breakdown);
       // The per-message counts of /context are the summary, the messages and the hints of the breakdown.
       const { breakdown } = context.usage;
-      expect(context.messageTokens.reduce((a, b) => a + b, 0)).toBe(breakdown.summary + breakdown.messages + breakdown.hints);
+      expect(context.messageTokens.reduce((a, b) => a + b, 0)).toBe(
+        breakdown.summary + breakdown.messages + breakdown.hints,
+      );
       // Every live chunk is a figure of the same kind, and they never go down within a reply (no compression
       // mid-reply here), ending at the stored figure.
       for (const u of live) expect(sum(u.breakdown)).toBe(u.inputTokens);
       const liveFigures = live.map((u) => u.inputTokens);
       expect(liveFigures.length).toBeGreaterThanOrEqual(2);
       for (let k = 1; k < liveFigures.length; k++) expect(liveFigures[k]).toBeGreaterThanOrEqual(liveFigures[k - 1]!);
-      expect({ turn: text, live: liveFigures.at(-1), b: live.at(-1)?.breakdown }).toEqual({ turn: text, live: context.usage.inputTokens, b: breakdown });
+      expect({ turn: text, live: liveFigures.at(-1), b: live.at(-1)?.breakdown }).toEqual({
+        turn: text,
+        live: context.usage.inputTokens,
+        b: breakdown,
+      });
       seen.push({ turn: text, figure: context.usage.inputTokens, live: liveFigures, compressed });
     }
     // The figure grows turn by turn, and drops only at a turn that compressed.
@@ -77,7 +89,8 @@ describe("one context figure", () => {
     for (let k = 1; k < seen.length; k++) {
       const before = seen[k - 1]!;
       const now = seen[k]!;
-      if (!now.compressed) expect({ turn: now.turn, rose: now.figure > before.figure }).toEqual({ turn: now.turn, rose: true });
+      if (!now.compressed)
+        expect({ turn: now.turn, rose: now.figure > before.figure }).toEqual({ turn: now.turn, rose: true });
       // Within a reply, the first live figure continues from the figure before it (nothing dropped).
       if (!now.compressed) expect(now.live[0]).toBeGreaterThanOrEqual(before.figure);
     }
@@ -106,11 +119,16 @@ describe("compress now", () => {
   it("does not store a summary larger than what it would replace", async () => {
     const id = `bigger-${Date.now()}`;
     // Short messages and short answers: the demo model's five-section summary of them is larger than they are.
-    for (const text of ["what time is it?", "what time is it?", "what time is it?"]) await chat(server.url, { conversationId: id, text });
+    for (const text of ["what time is it?", "what time is it?", "what time is it?"])
+      await chat(server.url, { conversationId: id, text });
     const before = await figures(id);
     const response = await fetch(`${server.url}/api/conversations/${id}/compact`, { method: "POST" });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { compressed: boolean; message?: string; compression?: { tokensBefore: number; tokensAfter: number } };
+    const body = (await response.json()) as {
+      compressed: boolean;
+      message?: string;
+      compression?: { tokensBefore: number; tokensAfter: number };
+    };
     expect(body).toEqual({ compressed: false, message: expect.stringMatching(/^Nothing to compress yet: /) });
     const after = await figures(id);
     expect(after.view.messages).toEqual(before.view.messages);
@@ -119,11 +137,15 @@ describe("compress now", () => {
 
   it("compresses when it gains, and the figures before and after follow the one definition", async () => {
     const id = `gain-${Date.now()}`;
-    for (const n of [300, 300, 300]) await chat(server.url, { conversationId: id, text: `write ${n} words about rivers` });
+    for (const n of [300, 300, 300])
+      await chat(server.url, { conversationId: id, text: `write ${n} words about rivers` });
     await chat(server.url, { conversationId: id, text: "hello" });
     const before = await figures(id);
     const response = await fetch(`${server.url}/api/conversations/${id}/compact`, { method: "POST" });
-    const body = (await response.json()) as { compressed: boolean; compression: { tokensBefore: number; tokensAfter: number } };
+    const body = (await response.json()) as {
+      compressed: boolean;
+      compression: { tokensBefore: number; tokensAfter: number };
+    };
     expect(body.compressed).toBe(true);
     const after = await figures(id);
     expect(body.compression.tokensBefore).toBe(before.context.usage.inputTokens);

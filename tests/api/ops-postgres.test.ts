@@ -26,7 +26,10 @@ describe.skipIf(!hasPostgres)("health and survived failures on PostgreSQL", () =
     const url = pgTemp("start", port);
     migrate(url);
     fake = await startOpenAIFake();
-    server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: "900" }, databaseUrl: url });
+    server = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: "900" },
+      databaseUrl: url,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -54,7 +57,10 @@ describe.skipIf(!hasPostgres)("health and survived failures on PostgreSQL", () =
     const stoppedAt = Date.now();
     try {
       const down = await health();
-      expect(down).toMatchObject({ status: 503, body: { status: "unavailable", database: "unreachable", problems: ["the database is unreachable"] } });
+      expect(down).toMatchObject({
+        status: 503,
+        body: { status: "unavailable", database: "unreachable", problems: ["the database is unreachable"] },
+      });
       // Renewed every 300 ms: the failures are in the log, at warn, with their cause.
       const line = await pollUntil(
         async () =>
@@ -81,7 +87,11 @@ describe.skipIf(!hasPostgres)("health and survived failures on PostgreSQL", () =
       await listener.opened;
       const delivered = await pollUntil(
         async () => {
-          await fetch(`${server.url}/api/conversations/lease`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Back" }) });
+          await fetch(`${server.url}/api/conversations/lease`, {
+            method: "PATCH",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ title: "Back" }),
+          });
           return listener.events.some((e) => e.type === "conversation" && e.id === "lease");
         },
         Boolean,

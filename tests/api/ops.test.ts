@@ -40,7 +40,9 @@ function sqlite(file: string) {
 
 describe("operations", () => {
   it("logs one JSON line per request with its id, taken from x-request-id or made, and returned", async () => {
-    const given = await fetch(`${ctx.server.url}/api/conversations`, { headers: { ...auth, "x-request-id": "req-ops-1" } });
+    const given = await fetch(`${ctx.server.url}/api/conversations`, {
+      headers: { ...auth, "x-request-id": "req-ops-1" },
+    });
     expect(given.status).toBe(200);
     expect(given.headers.get("x-request-id")).toBe("req-ops-1");
     const made = await fetch(`${ctx.server.url}/api/conversations/nope-404`, { headers: auth });
@@ -48,9 +50,19 @@ describe("operations", () => {
     const madeId = made.headers.get("x-request-id") ?? "";
     expect(madeId).toMatch(/^[0-9a-f-]{36}$/);
     const line = await waitForLine((l) => l.requestId === "req-ops-1");
-    expect(line).toMatchObject({ level: 30, msg: "request", method: "GET", route: "/api/conversations", status: 200, durationMs: expect.any(Number) });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: "request",
+      method: "GET",
+      route: "/api/conversations",
+      status: 200,
+      durationMs: expect.any(Number),
+    });
     // The conversation's id is not part of the route.
-    expect(await waitForLine((l) => l.requestId === madeId)).toMatchObject({ route: "/api/conversations/:id", status: 404 });
+    expect(await waitForLine((l) => l.requestId === madeId)).toMatchObject({
+      route: "/api/conversations/:id",
+      status: 404,
+    });
   });
 
   it("answers GET /api/health without the token, and never calls the provider", async () => {
@@ -63,10 +75,13 @@ describe("operations", () => {
     const foreign = await new Promise<number | undefined>((resolve, reject) => {
       const url = new URL(ctx.server.url);
       http
-        .get({ hostname: url.hostname, port: url.port, path: "/api/health", headers: { host: "evil.example" } }, (response) => {
-          response.resume();
-          resolve(response.statusCode);
-        })
+        .get(
+          { hostname: url.hostname, port: url.port, path: "/api/health", headers: { host: "evil.example" } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          },
+        )
         .on("error", reject);
     });
     expect(foreign).toBe(421);
@@ -75,7 +90,10 @@ describe("operations", () => {
   it("answers 503 naming a pending migration, and 200 once it is applied", async () => {
     const db = sqlite(ctx.server.databaseUrl);
     try {
-      const last = db.prepare("SELECT * FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1").get() as Record<string, unknown>;
+      const last = db.prepare("SELECT * FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1").get() as Record<
+        string,
+        unknown
+      >;
       db.prepare("DELETE FROM _prisma_migrations WHERE id = ?").run(last.id);
       const pending = await fetch(`${ctx.server.url}/api/health`);
       expect(pending.status).toBe(503);
@@ -87,7 +105,9 @@ describe("operations", () => {
         problems: [expect.stringContaining("migration")],
       });
       const columns = Object.keys(last);
-      db.prepare(`INSERT INTO _prisma_migrations (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...columns.map((c) => last[c]));
+      db.prepare(
+        `INSERT INTO _prisma_migrations (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+      ).run(...columns.map((c) => last[c]));
       expect((await fetch(`${ctx.server.url}/api/health`)).status).toBe(200);
     } finally {
       db.close();
@@ -109,19 +129,43 @@ describe("operations", () => {
     expect(response.status).toBe(200);
     const after = await read();
     const model = '\\{model="fake-model"\\}';
-    expect(figure(after, `hintline_input_tokens_total${model}`) - figure(before, `hintline_input_tokens_total${model}`)).toBe(1234);
-    expect(figure(after, `hintline_cached_input_tokens_total${model}`) - figure(before, `hintline_cached_input_tokens_total${model}`)).toBe(1000);
-    expect(figure(after, `hintline_output_tokens_total${model}`) - figure(before, `hintline_output_tokens_total${model}`)).toBe(56);
-    expect(figure(after, `hintline_model_calls_total${model}`) - figure(before, `hintline_model_calls_total${model}`)).toBe(1);
+    expect(
+      figure(after, `hintline_input_tokens_total${model}`) - figure(before, `hintline_input_tokens_total${model}`),
+    ).toBe(1234);
+    expect(
+      figure(after, `hintline_cached_input_tokens_total${model}`) -
+        figure(before, `hintline_cached_input_tokens_total${model}`),
+    ).toBe(1000);
+    expect(
+      figure(after, `hintline_output_tokens_total${model}`) - figure(before, `hintline_output_tokens_total${model}`),
+    ).toBe(56);
+    expect(
+      figure(after, `hintline_model_calls_total${model}`) - figure(before, `hintline_model_calls_total${model}`),
+    ).toBe(1);
     expect(figure(after, "hintline_replies_started_total") - figure(before, "hintline_replies_started_total")).toBe(1);
-    expect(figure(after, 'hintline_replies_finished_total\\{status="complete"\\}') - figure(before, 'hintline_replies_finished_total\\{status="complete"\\}')).toBe(1);
-    expect(figure(after, "hintline_reply_duration_seconds_count\\{outcome=\"complete\"\\}")).toBeGreaterThanOrEqual(1);
+    expect(
+      figure(after, 'hintline_replies_finished_total\\{status="complete"\\}') -
+        figure(before, 'hintline_replies_finished_total\\{status="complete"\\}'),
+    ).toBe(1);
+    expect(figure(after, 'hintline_reply_duration_seconds_count\\{outcome="complete"\\}')).toBeGreaterThanOrEqual(1);
     expect(figure(after, "hintline_first_token_seconds_count")).toBeGreaterThanOrEqual(1);
-    for (const name of ["hintline_live_replies", "hintline_event_listeners", "hintline_approvals_waiting", "process_resident_memory_bytes"]) {
+    for (const name of [
+      "hintline_live_replies",
+      "hintline_event_listeners",
+      "hintline_approvals_waiting",
+      "process_resident_memory_bytes",
+    ]) {
       expect(after).toMatch(new RegExp(`^${name} \\d`, "m"));
     }
     const reply = await waitForLine((l) => l.msg === "reply" && l.conversationId === "metered");
-    expect(reply).toMatchObject({ model: "fake-model", steps: 1, inputTokens: 1234, cachedInputTokens: 1000, outputTokens: 56, outcome: "complete" });
+    expect(reply).toMatchObject({
+      model: "fake-model",
+      steps: 1,
+      inputTokens: 1234,
+      cachedInputTokens: 1000,
+      outputTokens: 56,
+      outcome: "complete",
+    });
     expect(reply.cachedShare).toBeCloseTo(1000 / 1234, 3);
   });
 
@@ -130,7 +174,10 @@ describe("operations", () => {
     const calls = (text: string) => Number(/^hintline_model_calls_total\{model="other"\} (\S+)$/m.exec(text)?.[1] ?? 0);
     const before = await read();
     for (const model of ["picked-by-a-person-1", "picked-by-a-person-2"]) {
-      const response = await fetch(`${ctx.server.url}/api/chat`, jsonRequest("POST", { id: model, message: userMessage(`m-${model}`, "hi"), model }, auth));
+      const response = await fetch(
+        `${ctx.server.url}/api/chat`,
+        jsonRequest("POST", { id: model, message: userMessage(`m-${model}`, "hi"), model }, auth),
+      );
       expect(response.status).toBe(200);
       await response.text();
     }
@@ -145,9 +192,17 @@ describe("operations", () => {
     ctx.fake.enqueue({
       kind: "http-error",
       status: 401,
-      body: { error: { message: `Incorrect API key provided: ${API_KEY}. Sent Authorization: Bearer ${API_KEY} to /v1?key=${google}` } },
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${API_KEY}. Sent Authorization: Bearer ${API_KEY} to /v1?key=${google}`,
+        },
+      },
     });
-    const { response, chunks } = await chat(ctx.server.url, { conversationId: "echoed-key", text: "hello", headers: auth });
+    const { response, chunks } = await chat(ctx.server.url, {
+      conversationId: "echoed-key",
+      text: "hello",
+      headers: auth,
+    });
     expect(response.status).toBe(200);
     const streamed = chunks.filter((c) => c.type === "error").map((c) => c.errorText);
     expect(streamed).toEqual([
@@ -155,7 +210,9 @@ describe("operations", () => {
     ]);
     const view = await getJson<ConversationView>(`${ctx.server.url}/api/conversations/echoed-key`, { headers: auth });
     expect(view.body.messages.at(-1)!.metadata?.error).toBe(streamed[0]);
-    const exported = await (await fetch(`${ctx.server.url}/api/conversations/echoed-key/export`, { headers: auth })).text();
+    const exported = await (
+      await fetch(`${ctx.server.url}/api/conversations/echoed-key/export`, { headers: auth })
+    ).text();
     await waitForLine((l) => l.msg === "reply failed" && l.conversationId === "echoed-key");
     for (const where of [JSON.stringify(view.body), exported, ctx.server.logs()]) {
       expect(where).not.toContain(API_KEY);
@@ -176,10 +233,15 @@ describe("operations", () => {
     const viaCookie = await chat(ctx.server.url, { conversationId: "secret", text: SECRET_TEXT, headers: { cookie } });
     expect(viaCookie.response.status).toBe(200);
     // A failure that is logged (an unknown conversation's tasks) carries no secret either.
-    await fetch(`${ctx.server.url}/api/conversations/secret/tasks`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ subject: SECRET_TEXT }) });
+    await fetch(`${ctx.server.url}/api/conversations/secret/tasks`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ subject: SECRET_TEXT }),
+    });
     await waitForLine((l) => l.msg === "reply" && l.conversationId === "secret");
     const output = ctx.server.logs();
     expect(output).toContain('"conversationId":"secret"');
-    for (const secret of [TOKEN, "SECRET-MESSAGE", "hunter2", "SECRET-REPLY", cookieValue, API_KEY]) expect(output).not.toContain(secret);
+    for (const secret of [TOKEN, "SECRET-MESSAGE", "hunter2", "SECRET-REPLY", cookieValue, API_KEY])
+      expect(output).not.toContain(secret);
   });
 });

@@ -7,7 +7,13 @@ import { getJson } from "../support/chat-client.ts";
 import { databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
 type Summary = { id: string; title: string; updatedAt: string; pinned: boolean; archived: boolean };
-type Exported = { id: string; title: string; messages: Array<{ id: string; parts: Array<{ text?: string }> }>; pinned: boolean; archived: boolean };
+type Exported = {
+  id: string;
+  title: string;
+  messages: Array<{ id: string; parts: Array<{ text?: string }> }>;
+  pinned: boolean;
+  archived: boolean;
+};
 type Bundle = { version: number; exportedAt: string; conversations: Exported[] };
 
 describe.each(databaseKinds("organise"))("$name: organising conversations", ({ databaseUrl }) => {
@@ -32,7 +38,10 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
     server = await startAppServer({ databaseUrl: await databaseUrl() });
     // Imported one after the other: c is the newest, a the oldest.
     for (const [i, id] of ids.entries()) {
-      const response = await fetch(api("/conversations/import"), jsonRequest("POST", { version: 1, conversation: conversation(id, ["apricot", "bramble", "cobalt"][i]!) }));
+      const response = await fetch(
+        api("/conversations/import"),
+        jsonRequest("POST", { version: 1, conversation: conversation(id, ["apricot", "bramble", "cobalt"][i]!) }),
+      );
       expect(response.status).toBe(201);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -88,8 +97,12 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
     for (const [body, message] of cases) {
       expect(await expectApiError(await patch(a, body), 400, "bad_request")).toMatch(message);
     }
-    expect(await expectApiError(await fetch(api("/conversations?archived=yes")), 400, "bad_request")).toMatch(/archived/);
-    expect(await expectApiError(await patch(`nope-${tag}`, { pinned: true }), 404, "not_found")).toContain(`nope-${tag}`);
+    expect(await expectApiError(await fetch(api("/conversations?archived=yes")), 400, "bad_request")).toMatch(
+      /archived/,
+    );
+    expect(await expectApiError(await patch(`nope-${tag}`, { pinned: true }), 404, "not_found")).toContain(
+      `nope-${tag}`,
+    );
     expect(JSON.stringify(await list())).toBe(snapshot);
   });
 
@@ -98,7 +111,9 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
     expect((await patch(b, { archived: true })).status).toBe(200);
     const response = await fetch(api("/conversations/export"), jsonRequest("POST", { ids: [a, b, a] }));
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-disposition")).toMatch(/attachment; filename="hintline-2-conversations\.json"/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /attachment; filename="hintline-2-conversations\.json"/,
+    );
     const bundle = (await response.json()) as Bundle;
     expect(bundle.version).toBe(1);
     expect(bundle.conversations.map((x) => [x.id, x.title, x.pinned, x.archived])).toEqual([
@@ -116,7 +131,12 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
     expect(copyA).not.toBe(a);
     expect(copyB).not.toBe(b);
     expect(copyA).not.toBe(copyB);
-    const again = (await getJson<{ conversations: Exported[] }>(api("/conversations/export"), jsonRequest("POST", { ids: [copyA, copyB] }))).body;
+    const again = (
+      await getJson<{ conversations: Exported[] }>(
+        api("/conversations/export"),
+        jsonRequest("POST", { ids: [copyA, copyB] }),
+      )
+    ).body;
     const content = (x: Exported) => [x.title, x.pinned, x.archived, x.messages.map((m) => [m.id, m.parts])];
     expect(again.conversations.map(content)).toEqual(bundle.conversations.map(content));
     expect((await list()).find((s) => s.id === copyA)).toMatchObject({ pinned: true, archived: false });
@@ -124,7 +144,11 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
   });
 
   it("refuses an unknown id, bad ids and a bad bundle whole: nothing is exported or imported", async () => {
-    const missing = await expectApiError(await fetch(api("/conversations/export"), jsonRequest("POST", { ids: [a, `gone-${tag}`] })), 404, "not_found");
+    const missing = await expectApiError(
+      await fetch(api("/conversations/export"), jsonRequest("POST", { ids: [a, `gone-${tag}`] })),
+      404,
+      "not_found",
+    );
     expect(missing).toContain(`gone-${tag}`);
     expect(missing).not.toContain(a);
     const bad: Array<[unknown, RegExp]> = [
@@ -135,18 +159,44 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
       [{ ids: [a], extra: 1 }, /extra/],
     ];
     for (const [body, message] of bad) {
-      expect(await expectApiError(await fetch(api("/conversations/export"), jsonRequest("POST", body)), 400, "bad_request")).toMatch(message);
+      expect(
+        await expectApiError(await fetch(api("/conversations/export"), jsonRequest("POST", body)), 400, "bad_request"),
+      ).toMatch(message);
     }
     expect((await fetch(api("/conversations/export"))).status).toBe(405);
 
     const before = JSON.stringify([await list(), await list("?archived=true")]);
     const good = conversation(`d-${tag}`, "damson");
     // The second conversation is broken: neither is imported.
-    const broken = { version: 1, conversations: [good, { ...conversation(`e-${tag}`, "elder"), messages: [{ id: "m", role: "system", parts: [] }] }] };
-    expect(await expectApiError(await fetch(api("/conversations/import"), jsonRequest("POST", broken)), 400, "bad_request")).toMatch(/conversations\.1\.messages/);
-    const duplicate = { version: 1, conversations: [good, { ...conversation(`f-${tag}`, "fig"), tasks: [{ id: "1", subject: "x", status: "pending", blocks: ["9"] }] }] };
-    expect(await expectApiError(await fetch(api("/conversations/import"), jsonRequest("POST", duplicate)), 400, "bad_request")).toMatch(/conversations\.1\.tasks\.0\.blocks/);
-    for (const body of [{ version: 1, conversations: [] }, { version: 2, conversations: [good] }, { version: 1, conversations: "x" }]) {
+    const broken = {
+      version: 1,
+      conversations: [
+        good,
+        { ...conversation(`e-${tag}`, "elder"), messages: [{ id: "m", role: "system", parts: [] }] },
+      ],
+    };
+    expect(
+      await expectApiError(await fetch(api("/conversations/import"), jsonRequest("POST", broken)), 400, "bad_request"),
+    ).toMatch(/conversations\.1\.messages/);
+    const duplicate = {
+      version: 1,
+      conversations: [
+        good,
+        { ...conversation(`f-${tag}`, "fig"), tasks: [{ id: "1", subject: "x", status: "pending", blocks: ["9"] }] },
+      ],
+    };
+    expect(
+      await expectApiError(
+        await fetch(api("/conversations/import"), jsonRequest("POST", duplicate)),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/conversations\.1\.tasks\.0\.blocks/);
+    for (const body of [
+      { version: 1, conversations: [] },
+      { version: 2, conversations: [good] },
+      { version: 1, conversations: "x" },
+    ]) {
       await expectApiError(await fetch(api("/conversations/import"), jsonRequest("POST", body)), 400, "bad_request");
     }
     expect(JSON.stringify([await list(), await list("?archived=true")])).toBe(before);

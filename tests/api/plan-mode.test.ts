@@ -15,14 +15,22 @@ type View = {
   plan: { content: string; version: number; author: string; updatedAt: string } | null;
   planVersions: PlanVersion[];
   tasks: Array<{ id: string; subject: string }>;
-  messages: Array<{ role: string; parts: Array<{ type: string; data?: { source?: { sublabel?: string }; text?: string; fields?: Record<string, string>; imported?: boolean } }> }>;
+  messages: Array<{
+    role: string;
+    parts: Array<{
+      type: string;
+      data?: { source?: { sublabel?: string }; text?: string; fields?: Record<string, string>; imported?: boolean };
+    }>;
+  }>;
 };
 
 const PLAN_REMINDER = "<system-reminder>\nPLAN MODE is active (read-only).";
-const BUILD_REMINDER = "<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted.";
+const BUILD_REMINDER =
+  "<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted.";
 
 const messagesOf = (r: RecordedRequest | undefined) => (r?.body.messages ?? []) as WireMessage[];
-const textOf = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+const textOf = (m: WireMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 const countStarting = (r: RecordedRequest | undefined, prefix: string) =>
   messagesOf(r).filter((m) => m.role === "user" && textOf(m).startsWith(prefix)).length;
 
@@ -82,15 +90,21 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const planning = await chat(server.url, { conversationId: id, text: "plan a blog post" });
     const planReminders = remindersAfter(fake.requests[1], "plan a blog post").filter((t) => t.includes("MODE"));
     expect(planReminders).toHaveLength(1);
-    expect(planReminders[0]).toMatch(/^<system-reminder>\nPLAN MODE is active \(read-only\)\. Investigate the problem and draft a plan with PlanWrite, but do NOT modify tasks/);
+    expect(planReminders[0]).toMatch(
+      /^<system-reminder>\nPLAN MODE is active \(read-only\)\. Investigate the problem and draft a plan with PlanWrite, but do NOT modify tasks/,
+    );
     const refusal = toolResultText(fake.requests[2], "call_create");
     expect(refusal).toMatch(/^PlanModeError: PLAN MODE is on \(read-only\): TaskCreate .*nothing changed\./);
     expect(refusal).toContain('Arguments sent: {"subject":"Write it","description":"now"}');
     expect(refusal).toContain("write your plan with PlanWrite");
     expect(refusal.endsWith("\n(Tool call #1 for 'TaskCreate' in this conversation.)")).toBe(true);
-    expect(toolResultText(fake.requests[2], "call_plan")).toMatch(/^Plan saved \(version 1, 25 characters\)\. .*\n\(Tool call #1 for 'PlanWrite' in this conversation\.\)$/s);
+    expect(toolResultText(fake.requests[2], "call_plan")).toMatch(
+      /^Plan saved \(version 1, 25 characters\)\. .*\n\(Tool call #1 for 'PlanWrite' in this conversation\.\)$/s,
+    );
     expect(planning.chunks.filter((c) => c.type === "data-tasks")).toEqual([]);
-    expect(planning.chunks.find((c) => c.type === "data-plan")).toMatchObject({ data: { content: "# Plan\n\n- Outline\n- Draft", version: 1, author: "agent" } });
+    expect(planning.chunks.find((c) => c.type === "data-plan")).toMatchObject({
+      data: { content: "# Plan\n\n- Outline\n- Draft", version: 1, author: "agent" },
+    });
     expect((await view(id)).tasks).toEqual([]);
 
     fake.enqueue({ text: "Still planning." });
@@ -102,18 +116,37 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
       [1, "agent"],
       [2, "person"],
     ]);
-    expect((await patch(id, { mode: "build" })).body).toMatchObject({ mode: "build", plan: { version: 2, author: "person" } });
+    expect((await patch(id, { mode: "build" })).body).toMatchObject({
+      mode: "build",
+      plan: { version: 2, author: "person" },
+    });
 
-    fake.enqueue({ kind: "tools", calls: [{ id: "call_build", name: "TaskCreate", arguments: { subject: "Outline", description: "" } }] }, { text: "Built." });
+    fake.enqueue(
+      {
+        kind: "tools",
+        calls: [{ id: "call_build", name: "TaskCreate", arguments: { subject: "Outline", description: "" } }],
+      },
+      { text: "Built." },
+    );
     const building = await chat(server.url, { conversationId: id, text: "go" });
     const buildReminders = remindersAfter(fake.requests[4], "go").filter((t) => t.includes("BUILD mode"));
     expect(buildReminders).toHaveLength(1);
-    expect(buildReminders[0]).toMatch(/^<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted\. An approved plan exists \(version 2, 49 characters; PlanRead reads it whole\):\n<approved-plan>\n# Plan\n\n- Outline\n- Draft\n- Publish \(added by me\)\n<\/approved-plan>\n/);
-    expect(toolResultText(fake.requests[5], "call_build")).toBe("Task (id=1) created successfully: Outline\n(Tool call #2 for 'TaskCreate' in this conversation.)");
+    expect(buildReminders[0]).toMatch(
+      /^<system-reminder>\nYou have switched from PLAN to BUILD mode; the read-only restriction is lifted\. An approved plan exists \(version 2, 49 characters; PlanRead reads it whole\):\n<approved-plan>\n# Plan\n\n- Outline\n- Draft\n- Publish \(added by me\)\n<\/approved-plan>\n/,
+    );
+    expect(toolResultText(fake.requests[5], "call_build")).toBe(
+      "Task (id=1) created successfully: Outline\n(Tool call #2 for 'TaskCreate' in this conversation.)",
+    );
     expect(building.chunks.some((c) => c.type === "data-tasks")).toBe(true);
 
     // PlanWrite works in build mode too (it updates the plan).
-    fake.enqueue({ kind: "tools", calls: [{ id: "call_plan2", name: "PlanWrite", arguments: { content: "- Outline ✓\n- Draft" } }] }, { text: "Updated." });
+    fake.enqueue(
+      {
+        kind: "tools",
+        calls: [{ id: "call_plan2", name: "PlanWrite", arguments: { content: "- Outline ✓\n- Draft" } }],
+      },
+      { text: "Updated." },
+    );
     await chat(server.url, { conversationId: id, text: "note the progress" });
     expect(toolResultText(fake.requests[7], "call_plan2")).toMatch(/^Plan saved \(version 3, /);
     expect(countStarting(fake.requests[7], PLAN_REMINDER)).toBe(1);
@@ -123,33 +156,62 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     const requests = fake.requests;
     expect(requests).toHaveLength(8);
     const tools = JSON.stringify(requests[0]!.body.tools);
-    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad", "AgentSpawn", "AgentSend", "AgentList"]);
+    expect(requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      "TaskCreate",
+      "TaskGet",
+      "TaskList",
+      "TaskUpdate",
+      "PlanWrite",
+      "PlanRead",
+      "MemoryWrite",
+      "MemorySearch",
+      "KnowledgeRead",
+      "KnowledgeSearch",
+      "KnowledgeList",
+      "InstructionsRead",
+      "SkillLoad",
+      "AgentSpawn",
+      "AgentSend",
+      "AgentList",
+    ]);
     const system = JSON.stringify(messagesOf(requests[0])[0]);
     expect(messagesOf(requests[0])[0]?.role).toBe("system");
     for (let i = 1; i < requests.length; i++) {
       expect(JSON.stringify(requests[i]!.body.tools), `tools of request ${i}`).toBe(tools);
       expect(JSON.stringify(messagesOf(requests[i])[0]), `system prompt of request ${i}`).toBe(system);
       const [before, now] = [messagesOf(requests[i - 1]), messagesOf(requests[i])];
-      expect(JSON.stringify(now.slice(0, before.length)), `request ${i} extends request ${i - 1}`).toBe(JSON.stringify(before));
+      expect(JSON.stringify(now.slice(0, before.length)), `request ${i} extends request ${i - 1}`).toBe(
+        JSON.stringify(before),
+      );
     }
 
     const stored = await view(id);
     expect(stored.tasks.map((t) => t.subject)).toEqual(["Outline"]);
     expect(stored.plan).toMatchObject({ content: "- Outline ✓\n- Draft", version: 3, author: "agent" });
-    const modeHints = stored.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Mode");
-    expect(modeHints.map((p) => p.data?.fields)).toEqual([{ mode: "plan" }, { mode: "build", plan: "approved", version: "2" }]);
+    const modeHints = stored.messages
+      .flatMap((m) => m.parts)
+      .filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Mode");
+    expect(modeHints.map((p) => p.data?.fields)).toEqual([
+      { mode: "plan" },
+      { mode: "build", plan: "approved", version: "2" },
+    ]);
 
     // Export and import carry the mode and every version; the imported Mode hints are never sent.
     await patch(id, { mode: "plan" });
     const exported = (await getJson(url(id, "/export"))).body;
     expect(exported.conversation).toMatchObject({ mode: "plan", plan: { version: 3 } });
     expect(exported.conversation.planVersions.map((v: PlanVersion) => v.author)).toEqual(["agent", "person", "agent"]);
-    const imported = await getJson<{ id: string }>(`${server.url}/api/conversations/import`, jsonRequest("POST", { ...exported, conversation: { ...exported.conversation, id: undefined } }));
+    const imported = await getJson<{ id: string }>(
+      `${server.url}/api/conversations/import`,
+      jsonRequest("POST", { ...exported, conversation: { ...exported.conversation, id: undefined } }),
+    );
     expect(imported.status).toBe(201);
     const copy = await view(imported.body.id);
     expect(copy).toMatchObject({ mode: "plan", plan: { content: "- Outline ✓\n- Draft", version: 3 } });
     expect(copy.planVersions.map((v) => v.content)).toEqual(stored.planVersions.map((v) => v.content));
-    const copiedHints = copy.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Mode");
+    const copiedHints = copy.messages
+      .flatMap((m) => m.parts)
+      .filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Mode");
     expect(copiedHints.every((p) => p.data?.imported === true)).toBe(true);
     fake.enqueue({ text: "Planning again." });
     await chat(server.url, { conversationId: imported.body.id, text: "continue" });
@@ -167,20 +229,49 @@ describe.each(kinds)("$name: plan mode", ({ databaseUrl }) => {
     await patch(id, { plan: { content: "- keep me" } });
     const before = JSON.stringify(await view(id));
 
-    expect(await expectApiError(await fetch(url(id), jsonRequest("PATCH", { mode: "draft" })), 400, "bad_request")).toMatch(/mode.*"draft"/);
+    expect(
+      await expectApiError(await fetch(url(id), jsonRequest("PATCH", { mode: "draft" })), 400, "bad_request"),
+    ).toMatch(/mode.*"draft"/);
     const tooLong = "x".repeat(50_001);
-    expect(await expectApiError(await fetch(url(id), jsonRequest("PATCH", { plan: { content: tooLong } })), 400, "bad_request")).toMatch(/50,001.*50,000/);
-    expect(await expectApiError(await fetch(url(id), jsonRequest("PATCH", { mode: "plan", plan: { content: tooLong } })), 400, "bad_request")).toContain("50,000");
+    expect(
+      await expectApiError(
+        await fetch(url(id), jsonRequest("PATCH", { plan: { content: tooLong } })),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/50,001.*50,000/);
+    expect(
+      await expectApiError(
+        await fetch(url(id), jsonRequest("PATCH", { mode: "plan", plan: { content: tooLong } })),
+        400,
+        "bad_request",
+      ),
+    ).toContain("50,000");
     await expectApiError(await fetch(url(id), jsonRequest("PATCH", { plan: { content: "  " } })), 400, "bad_request");
     await expectApiError(await fetch(url(id), jsonRequest("PATCH", { plan: "text" })), 400, "bad_request");
-    await expectApiError(await fetch(url(id), jsonRequest("PATCH", { mode: "plan", settings: { injection: { timeInterval: -1 } } })), 400, "bad_request");
-    expect(await expectApiError(await fetch(url("no-such-conversation"), jsonRequest("PATCH", { mode: "plan" })), 404, "not_found")).toContain("no-such-conversation");
+    await expectApiError(
+      await fetch(url(id), jsonRequest("PATCH", { mode: "plan", settings: { injection: { timeInterval: -1 } } })),
+      400,
+      "bad_request",
+    );
+    expect(
+      await expectApiError(
+        await fetch(url("no-such-conversation"), jsonRequest("PATCH", { mode: "plan" })),
+        404,
+        "not_found",
+      ),
+    ).toContain("no-such-conversation");
     expect(JSON.stringify(await view(id))).toBe(before);
 
-    fake.enqueue({ kind: "tools", calls: [{ id: "call_big", name: "PlanWrite", arguments: { content: tooLong } }] }, { text: "Too long." });
+    fake.enqueue(
+      { kind: "tools", calls: [{ id: "call_big", name: "PlanWrite", arguments: { content: tooLong } }] },
+      { text: "Too long." },
+    );
     await chat(server.url, { conversationId: id, text: "write a long plan" });
     const error = toolResultText(fake.requests.at(-1), "call_big");
-    expect(error).toMatch(/^PlanTooLargeError: The plan is 50,001 characters, over the limit of 50,000; it was not saved\./);
+    expect(error).toMatch(
+      /^PlanTooLargeError: The plan is 50,001 characters, over the limit of 50,000; it was not saved\./,
+    );
     expect(error.endsWith("\n(Tool call #1 for 'PlanWrite' in this conversation.)")).toBe(true);
     expect((await view(id)).plan).toMatchObject({ content: "- keep me", version: 1 });
   });

@@ -12,7 +12,11 @@ import type { ApiMessage } from "./helpers.ts";
 
 type Block = { type?: string; text?: string };
 const blocksText = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? (content as Block[]).map((b) => b.text ?? "").join("") : "";
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? (content as Block[]).map((b) => b.text ?? "").join("")
+      : "";
 
 const PROVIDERS = [
   {
@@ -32,7 +36,8 @@ const PROVIDERS = [
 ];
 
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 7} river`).join(" ");
-const SUMMARY = "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+const SUMMARY =
+  "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
 
 describe.each(PROVIDERS)("$name fake", ({ model, start, env, texts }) => {
   let fake: AnthropicFake;
@@ -40,7 +45,13 @@ describe.each(PROVIDERS)("$name fake", ({ model, start, env, texts }) => {
   beforeAll(async () => {
     fake = await start();
     server = await startAppServer({
-      env: { ...env(fake.url), HINTLINE_MODEL: model, HINTLINE_CONTEXT_WINDOW: "4500", HINTLINE_MAX_RETRIES: "1", HINTLINE_RETRY_BASE_MS: "50" },
+      env: {
+        ...env(fake.url),
+        HINTLINE_MODEL: model,
+        HINTLINE_CONTEXT_WINDOW: "4500",
+        HINTLINE_MAX_RETRIES: "1",
+        HINTLINE_RETRY_BASE_MS: "50",
+      },
     });
   });
   afterAll(async () => {
@@ -48,7 +59,8 @@ describe.each(PROVIDERS)("$name fake", ({ model, start, env, texts }) => {
     await fake?.close();
   });
   const isSummaryCall = (r: RecordedRequest) => (texts(r).at(-1) ?? "").startsWith("Summarize the conversation below");
-  const view = async (id: string) => (await getJson<{ messages: ApiMessage[] }>(`${server.url}/api/conversations/${id}`)).body.messages;
+  const view = async (id: string) =>
+    (await getJson<{ messages: ApiMessage[] }>(`${server.url}/api/conversations/${id}`)).body.messages;
 
   it("compresses at the trigger: the summary is asked of the provider, and the next call starts from it", async () => {
     const id = `pf-compress-${Date.now()}`;
@@ -64,11 +76,15 @@ describe.each(PROVIDERS)("$name fake", ({ model, start, env, texts }) => {
     const summaryAt = fake.requests.findLastIndex(isSummaryCall);
     expect(summaryAt).toBeGreaterThan(0);
     const after = fake.requests[summaryAt + 1]!;
-    expect(texts(after)[0]).toMatch(/^<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n## Task Overview\nRivers\./);
+    expect(texts(after)[0]).toMatch(
+      /^<conversation-summary>\nThe earlier part of this conversation was compressed into this summary:\n## Task Overview\nRivers\./,
+    );
     // Shorter than the last call before the summaries (one summary call or more, each within the window).
     const size = (r: RecordedRequest) => texts(r).join("").length;
     expect(size(after)).toBeLessThan(size(fake.requests[fake.requests.findIndex(isSummaryCall) - 1]!));
-    const chip = (await view(id)).flatMap((m) => m.parts).find((p) => p.type === "data-compression") as { data?: { fallback: boolean; tokensBefore: number; tokensAfter: number } } | undefined;
+    const chip = (await view(id)).flatMap((m) => m.parts).find((p) => p.type === "data-compression") as
+      | { data?: { fallback: boolean; tokensBefore: number; tokensAfter: number } }
+      | undefined;
     expect(chip?.data?.fallback).toBe(false);
     expect(chip!.data!.tokensAfter).toBeLessThan(chip!.data!.tokensBefore);
   });
@@ -98,7 +114,10 @@ describe.each(PROVIDERS)("$name fake", ({ model, start, env, texts }) => {
     const reply = (await view(id)).at(-1)!;
     expect(reply.role).toBe("assistant");
     expect(reply.metadata?.status).toBe("incomplete");
-    const kept = reply.parts.filter((p) => p.type === "text").map((p) => p.text ?? "").join("");
+    const kept = reply.parts
+      .filter((p) => p.type === "text")
+      .map((p) => p.text ?? "")
+      .join("");
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(words(400, "s").length);
     expect(fake.requests).toHaveLength(1);

@@ -10,15 +10,27 @@ const app = providerServerForFile();
 
 type Usage = { inputTokens: number; contextWindow: number };
 const closing = (chunks: StreamChunk[]) =>
-  (chunks.find((c) => c.type === "message-metadata") as { messageMetadata?: { status?: string; error?: string } } | undefined)?.messageMetadata;
+  (
+    chunks.find((c) => c.type === "message-metadata") as
+      | { messageMetadata?: { status?: string; error?: string } }
+      | undefined
+  )?.messageMetadata;
 
 describe("a provider answer that is not a finished stream", () => {
   beforeEach(() => app.fake.reset());
 
   const cases: [string, FakeReply, RegExp][] = [
     ["an HTML page (200 text/html)", { kind: "html" }, /answered with text\/html instead of a stream.*OPENAI_BASE_URL/],
-    ["a JSON body to a streaming request", { kind: "json-to-stream", text: "Hi there" }, /answered with application\/json instead of a stream/],
-    ["a stream that ends without a finish reason", { kind: "no-finish", text: "Half of a" }, /ended without saying the reply was finished/],
+    [
+      "a JSON body to a streaming request",
+      { kind: "json-to-stream", text: "Hi there" },
+      /answered with application\/json instead of a stream/,
+    ],
+    [
+      "a stream that ends without a finish reason",
+      { kind: "no-finish", text: "Half of a" },
+      /ended without saying the reply was finished/,
+    ],
   ];
 
   for (const [name, reply, reason] of cases) {
@@ -65,13 +77,19 @@ describe("usage figures that cannot be true", () => {
       expect(closing(turn.chunks)).toMatchObject({ status: "complete" });
       for (const chunk of turn.chunks.filter((c) => c.type === "data-context-usage")) {
         const usage = chunk.data as Usage;
-        expect(Number.isSafeInteger(usage.inputTokens) && usage.inputTokens > 0 && usage.inputTokens < usage.contextWindow).toBe(true);
+        expect(
+          Number.isSafeInteger(usage.inputTokens) && usage.inputTokens > 0 && usage.inputTokens < usage.contextWindow,
+        ).toBe(true);
       }
 
-      const { body } = await getJson<ConversationView & { contextUsage: Usage }>(`${app.server.url}/api/conversations/${id}`);
+      const { body } = await getJson<ConversationView & { contextUsage: Usage }>(
+        `${app.server.url}/api/conversations/${id}`,
+      );
       expect(body.messages[1]?.metadata?.status).toBeUndefined();
       const meter = body.contextUsage;
-      expect(Number.isSafeInteger(meter.inputTokens) && meter.inputTokens > 0 && meter.inputTokens < meter.contextWindow).toBe(true);
+      expect(
+        Number.isSafeInteger(meter.inputTokens) && meter.inputTokens > 0 && meter.inputTokens < meter.contextWindow,
+      ).toBe(true);
 
       // The next turn's model call carries no context hint built from the lie, and nothing was compressed for it.
       app.fake.enqueue({ text: "Next." });

@@ -13,7 +13,10 @@ let gemini: GeminiFake;
 let server: AppServer;
 
 beforeAll(async () => {
-  [anthropic, gemini] = await Promise.all([startAnthropicFake({ apiKey: "sk-ant" }), startGeminiFake({ apiKey: "g-key" })]);
+  [anthropic, gemini] = await Promise.all([
+    startAnthropicFake({ apiKey: "sk-ant" }),
+    startGeminiFake({ apiKey: "g-key" }),
+  ]);
   server = await startAppServer({
     env: {
       ANTHROPIC_API_KEY: "sk-ant",
@@ -36,9 +39,16 @@ describe("provider/model ids", () => {
     const { status, body } = await getJson<{ default: string; models: ModelInfo[] }>(`${server.url}/api/models`);
     expect(status).toBe(200);
     expect(body.default).toBe("anthropic/claude-sonnet-4-5");
-    expect(body.models[0]).toEqual({ id: "anthropic/claude-sonnet-4-5", provider: "anthropic", contextWindow: 200_000, isDemo: false });
+    expect(body.models[0]).toEqual({
+      id: "anthropic/claude-sonnet-4-5",
+      provider: "anthropic",
+      contextWindow: 200_000,
+      isDemo: false,
+    });
     const ids = body.models.map((m) => m.id);
-    expect(ids).toEqual(expect.arrayContaining(["anthropic/claude-haiku-4-5", "google/gemini-2.5-pro", "google/gemini-2.5-flash"]));
+    expect(ids).toEqual(
+      expect.arrayContaining(["anthropic/claude-haiku-4-5", "google/gemini-2.5-pro", "google/gemini-2.5-flash"]),
+    );
     expect(ids.some((id) => id.startsWith("openai/") || id === "hintline-demo")).toBe(false);
     expect((await fetch(`${server.url}/api/models`, { method: "POST" })).status).toBe(405);
   });
@@ -54,7 +64,12 @@ describe("provider/model ids", () => {
 
     const patched = await fetch(url, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" }));
     expect(patched.status).toBe(200);
-    expect(((await patched.json()) as { model: ModelInfo }).model).toEqual({ id: "google/gemini-2.5-pro", provider: "google", contextWindow: 1_048_576, isDemo: false });
+    expect(((await patched.json()) as { model: ModelInfo }).model).toEqual({
+      id: "google/gemini-2.5-pro",
+      provider: "google",
+      contextWindow: 1_048_576,
+      isDemo: false,
+    });
     gemini.enqueue({ text: "Gemini here." });
     const second = await chat(server.url, { conversationId: id, text: "And now?" });
     expect(second.text).toBe("Gemini here.");
@@ -63,12 +78,21 @@ describe("provider/model ids", () => {
     expect(JSON.stringify(gemini.requests.at(-1)!.body.contents)).toContain("Claude here.");
 
     // The cache detector names the break: nothing cached by the first provider serves the second.
-    const { body: context } = await getJson<{ cache: { breaks: Array<{ call: number; changed: string; cause: string }> } }>(`${url}/context`);
-    expect(context.cache.breaks.map(({ call, changed, cause }) => ({ call, changed, cause }))).toEqual([{ call: 2, changed: "model", cause: "model-switch" }]);
-    const view = await getJson<{ model: ModelInfo; messages: ApiMessage[]; contextUsage: { contextWindow: number } }>(url);
+    const { body: context } = await getJson<{
+      cache: { breaks: Array<{ call: number; changed: string; cause: string }> };
+    }>(`${url}/context`);
+    expect(context.cache.breaks.map(({ call, changed, cause }) => ({ call, changed, cause }))).toEqual([
+      { call: 2, changed: "model", cause: "model-switch" },
+    ]);
+    const view = await getJson<{ model: ModelInfo; messages: ApiMessage[]; contextUsage: { contextWindow: number } }>(
+      url,
+    );
     expect(view.body.model.id).toBe("google/gemini-2.5-pro");
     expect(view.body.contextUsage.contextWindow).toBe(1_048_576);
-    expect(view.body.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual(["anthropic/claude-sonnet-4-5", "google/gemini-2.5-pro"]);
+    expect(view.body.messages.filter((m) => m.role === "assistant").map((m) => m.metadata?.model)).toEqual([
+      "anthropic/claude-sonnet-4-5",
+      "google/gemini-2.5-pro",
+    ]);
 
     expect((await fetch(url, jsonRequest("PATCH", { model: null }))).status).toBe(200);
     expect((await getJson<{ model: ModelInfo }>(url)).body.model.id).toBe("anthropic/claude-sonnet-4-5");
@@ -90,10 +114,19 @@ describe("provider/model ids", () => {
       [42, /model/],
     ];
     for (const [model, message] of cases) {
-      expect(await expectApiError(await fetch(url, jsonRequest("PATCH", { model })), 400, "bad_request")).toMatch(message);
+      expect(await expectApiError(await fetch(url, jsonRequest("PATCH", { model })), 400, "bad_request")).toMatch(
+        message,
+      );
     }
     expect((await getJson<{ model: ModelInfo }>(url)).body.model.id).toBe("anthropic/claude-haiku-4-5");
-    await expectApiError(await fetch(`${server.url}/api/conversations/nope-${Date.now()}`, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" })), 404, "not_found");
+    await expectApiError(
+      await fetch(
+        `${server.url}/api/conversations/nope-${Date.now()}`,
+        jsonRequest("PATCH", { model: "google/gemini-2.5-pro" }),
+      ),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -116,23 +149,44 @@ describe("a Gemini model name that would steer the request's URL", () => {
   };
 
   it("is refused with a 400 naming the field on every route that takes a model, and no request reaches another path", async () => {
-    const agent = await fetch(`${server.url}/api/workspaces/default/agents`, jsonRequest("POST", { id: "steer-agent", description: "d", instructions: "i" }));
+    const agent = await fetch(
+      `${server.url}/api/workspaces/default/agents`,
+      jsonRequest("POST", { id: "steer-agent", description: "d", instructions: "i" }),
+    );
     expect(agent.status).toBe(201);
     const outcomes = [];
     for (const [i, model] of steering.entries()) {
       const id = `steer-${i}-${Date.now()}`;
       await chat(server.url, { conversationId: id, text: "Hi" });
-      const patch = await errorOf(await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model })));
+      const patch = await errorOf(
+        await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model })),
+      );
       // The conversation's next message goes to whatever model it has now.
       await chat(server.url, { conversationId: id, text: "And now?" });
-      const created = await errorOf(await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id: `${id}-new`, message: userMessage(`m-${id}`, "Hi"), model })));
+      const created = await errorOf(
+        await fetch(
+          `${server.url}/api/chat`,
+          jsonRequest("POST", { id: `${id}-new`, message: userMessage(`m-${id}`, "Hi"), model }),
+        ),
+      );
       const imported = await errorOf(
-        await fetch(`${server.url}/api/conversations/import`, jsonRequest("POST", { version: 1, conversation: { id: `${id}-import`, model, messages: [userMessage(`i-${id}`, "Hi")] } })),
+        await fetch(
+          `${server.url}/api/conversations/import`,
+          jsonRequest("POST", {
+            version: 1,
+            conversation: { id: `${id}-import`, model, messages: [userMessage(`i-${id}`, "Hi")] },
+          }),
+        ),
       );
       const defined = await errorOf(
-        await fetch(`${server.url}/api/workspaces/default/agents`, jsonRequest("POST", { id: `steer-${i}`, description: "d", instructions: "i", model })),
+        await fetch(
+          `${server.url}/api/workspaces/default/agents`,
+          jsonRequest("POST", { id: `steer-${i}`, description: "d", instructions: "i", model }),
+        ),
       );
-      const edited = await errorOf(await fetch(`${server.url}/api/workspaces/default/agents/steer-agent`, jsonRequest("PATCH", { model })));
+      const edited = await errorOf(
+        await fetch(`${server.url}/api/workspaces/default/agents/steer-agent`, jsonRequest("PATCH", { model })),
+      );
       outcomes.push({ model, patch, created, imported, defined, edited });
     }
     const refused = (field: string) => ({ status: 400, field });
@@ -147,8 +201,11 @@ describe("a Gemini model name that would steer the request's URL", () => {
       })),
     );
     expect(gemini.requestLines.filter((line) => !MODEL_CALL.test(line))).toEqual([]);
-    const agents = (await getJson<Array<{ id: string; model?: string }>>(`${server.url}/api/workspaces/default/agents`)).body;
-    expect(agents.filter((a) => a.id.startsWith("steer-")).map((a) => [a.id, a.model])).toEqual([["steer-agent", undefined]]);
+    const agents = (await getJson<Array<{ id: string; model?: string }>>(`${server.url}/api/workspaces/default/agents`))
+      .body;
+    expect(agents.filter((a) => a.id.startsWith("steer-")).map((a) => [a.id, a.model])).toEqual([
+      ["steer-agent", undefined],
+    ]);
   });
 
   it("stored before names were checked, is refused when the conversation calls its model: no request is sent", async () => {
@@ -161,7 +218,10 @@ describe("a Gemini model name that would steer the request's URL", () => {
       db.close();
     }
     const before = gemini.requestLines.length;
-    const response = await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id, message: userMessage(`m-${id}`, "And now?") }));
+    const response = await fetch(
+      `${server.url}/api/chat`,
+      jsonRequest("POST", { id, message: userMessage(`m-${id}`, "And now?") }),
+    );
     const message = await expectApiError(response, 502, "provider_error");
     expect(message).toMatch(/cannot be a Gemini model: its name goes into the request's URL/);
     expect(gemini.requestLines.slice(before)).toEqual([]);
@@ -171,13 +231,22 @@ describe("a Gemini model name that would steer the request's URL", () => {
 describe("Gemini", () => {
   it("answers with a tool call that runs, and records each call's usage with its cached-content tokens", async () => {
     const id = `providers-gemini-${Date.now()}`;
-    expect((await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model: "google/gemini-2.5-flash" }))).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model: "google/gemini-2.5-flash" })))
+        .status,
+    ).toBe(404);
     anthropic.enqueue({ text: "Hi." });
     await chat(server.url, { conversationId: id, text: "Hi" });
-    expect((await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model: "google/gemini-2.5-flash" }))).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/conversations/${id}`, jsonRequest("PATCH", { model: "google/gemini-2.5-flash" })))
+        .status,
+    ).toBe(200);
     gemini.setCacheMinTokens(64);
     const before = gemini.requests.length;
-    gemini.enqueue({ kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "Pack", description: "boxes" } }] }, { text: "Made the task." });
+    gemini.enqueue(
+      { kind: "tools", calls: [{ name: "TaskCreate", arguments: { subject: "Pack", description: "boxes" } }] },
+      { text: "Made the task." },
+    );
     const { text } = await chat(server.url, { conversationId: id, text: "add a task: Pack" });
     expect(text).toBe("Made the task.");
     const served = gemini.requests.slice(before);
@@ -192,7 +261,11 @@ describe("Gemini", () => {
     // Complete (a stored reply shows a status only when it is not).
     expect(reply.metadata?.status).toBeUndefined();
     expect(reply.metadata?.error).toBeUndefined();
-    const usage = reply.metadata?.usage as Array<{ inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number }>;
+    const usage = reply.metadata?.usage as Array<{
+      inputTokens?: number;
+      cachedInputTokens?: number;
+      cacheWriteTokens?: number;
+    }>;
     expect(usage.map((u) => u.inputTokens)).toEqual(served.map((r) => r.cache!.inputTokens + r.cache!.readTokens));
     expect(usage.map((u) => u.cachedInputTokens ?? 0)).toEqual(served.map((r) => r.cache!.readTokens));
     // The second call re-sent the first's prompt: Gemini's implicit cache served it.
@@ -204,8 +277,10 @@ describe("Gemini", () => {
 describe("a provider's refusal", () => {
   it("is stored as an error in words, never as a complete reply, keeps the message, and the retry works", async () => {
     const id = `providers-refusal-${Date.now()}`;
-    const errorsOf = (chunks: Array<{ type: string; errorText?: unknown }>) => chunks.filter((c) => c.type === "error").map((c) => c.errorText);
-    const view = async () => (await getJson<{ messages: ApiMessage[] }>(`${server.url}/api/conversations/${id}`)).body.messages;
+    const errorsOf = (chunks: Array<{ type: string; errorText?: unknown }>) =>
+      chunks.filter((c) => c.type === "error").map((c) => c.errorText);
+    const view = async () =>
+      (await getJson<{ messages: ApiMessage[] }>(`${server.url}/api/conversations/${id}`)).body.messages;
 
     anthropic.enqueue({ kind: "error", error: "overloaded" });
     const first = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });
@@ -213,7 +288,10 @@ describe("a provider's refusal", () => {
     expect(errorsOf(first.chunks)).toEqual(["Anthropic is overloaded (HTTP 529: Overloaded). Try again in a moment."]);
     let messages = await view();
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(messages[1]!.metadata).toMatchObject({ status: "error", error: expect.stringMatching(/^Anthropic is overloaded/) });
+    expect(messages[1]!.metadata).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/^Anthropic is overloaded/),
+    });
 
     // Retry (the same message again): a reply that breaks off mid-stream is kept as it is, not as complete.
     anthropic.enqueue({ kind: "stream-error", text: "One two three four five", afterChunks: 2, error: "overloaded" });
@@ -224,7 +302,9 @@ describe("a provider's refusal", () => {
 
     anthropic.enqueue({ kind: "error", error: "too-long" });
     const third = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });
-    expect(errorsOf(third.chunks)[0]).toMatch(/^The conversation is too long for this model's context window \(HTTP 400: prompt is too long/);
+    expect(errorsOf(third.chunks)[0]).toMatch(
+      /^The conversation is too long for this model's context window \(HTTP 400: prompt is too long/,
+    );
 
     anthropic.enqueue({ text: "Here now." });
     const fourth = await chat(server.url, { conversationId: id, messageId: "m1", text: "Are you there?" });

@@ -39,7 +39,10 @@ describe.skipIf(!postgres)("SIGTERM with two instances on one PostgreSQL", () =>
   const started: AppServer[] = [];
   // The default 15 s lease: B taking the next message at once shows that A released it.
   const instance = async (graceMs: number) => {
-    const server = await startAppServer({ env: { ...providerEnv(fake.url), HINTLINE_SHUTDOWN_GRACE_MS: String(graceMs) }, databaseUrl });
+    const server = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_SHUTDOWN_GRACE_MS: String(graceMs) },
+      databaseUrl,
+    });
     started.push(server);
     return server;
   };
@@ -101,7 +104,10 @@ describe.skipIf(!postgres)("SIGTERM with two instances on one PostgreSQL", () =>
     const exit = a.terminate();
     // The browser's stream ends with the reply's status and reason.
     const chunks = await reader.rest();
-    expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({ status: "incomplete", error: "The server restarted." });
+    expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({
+      status: "incomplete",
+      error: "The server restarted.",
+    });
     expect(await exit).toBe(0);
     const stored = await view("cut");
     expect(stored.messages[1]?.metadata).toMatchObject({ status: "incomplete", error: "The server restarted." });

@@ -17,7 +17,11 @@ describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({
   beforeAll(async () => {
     a = await startAppServer({ env, databaseUrl: await databaseUrl() });
     b = await startAppServer({ env, databaseUrl: a.databaseUrl });
-    const seeded = await chat(a.url, { conversationId: "shared", text: "hello", headers: { authorization: `Bearer ${TOKEN}` } });
+    const seeded = await chat(a.url, {
+      conversationId: "shared",
+      text: "hello",
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(seeded.response.status).toBe(200);
   }, 120_000);
 
@@ -31,15 +35,25 @@ describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({
     return (response.headers.get("set-cookie") ?? "").split(";")[0]!;
   }
 
-  const read = async (server: AppServer, cookie: string) => (await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status;
+  const read = async (server: AppServer, cookie: string) =>
+    (await fetch(`${server.url}/api/conversations`, { headers: { cookie } })).status;
   const write = async (server: AppServer, cookie: string, title: string) =>
-    (await fetch(`${server.url}/api/conversations/shared`, jsonRequest("PATCH", { title }, { cookie, origin: server.url }))).status;
+    (
+      await fetch(
+        `${server.url}/api/conversations/shared`,
+        jsonRequest("PATCH", { title }, { cookie, origin: server.url }),
+      )
+    ).status;
 
   it("refuses the cookie on the other instance for reads, writes, chat and pages", async () => {
     const [cookie, other] = [await signIn(a), await signIn(b)];
     // Both instances have accepted the cookie (and so have looked up the revoked sessions) before the sign-out.
     expect([await read(a, cookie), await read(b, cookie), await write(b, cookie, "Before")]).toEqual([200, 200, 200]);
-    const out = await fetch(`${a.url}/api/auth/sign-out`, { method: "POST", redirect: "manual", headers: { cookie, origin: a.url } });
+    const out = await fetch(`${a.url}/api/auth/sign-out`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: a.url },
+    });
     expect(out.status).toBe(303);
 
     expect(await read(b, cookie)).toBe(401);
@@ -60,7 +74,8 @@ describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({
     // counts its own (here all ten on A).
     const shared = name === "PostgreSQL";
     const wrong = [];
-    for (let i = 0; i < 10; i++) wrong.push((await bearerFrom(shared && i % 2 ? b.url : a.url, "127.0.0.5", `guess-${i}`)).status);
+    for (let i = 0; i < 10; i++)
+      wrong.push((await bearerFrom(shared && i % 2 ? b.url : a.url, "127.0.0.5", `guess-${i}`)).status);
     expect(wrong).toEqual(Array(10).fill(401));
     const limited = shared ? [a, b] : [a];
     for (const server of limited) {
@@ -70,6 +85,9 @@ describe.each(databaseKinds("signout"))("$name: signing out on one instance", ({
       expect((await bearerFrom(server.url, "127.0.0.5", TOKEN)).status).toBe(429);
     }
     // The owner's address is not limited on either.
-    expect([(await bearerFrom(a.url, "127.0.0.1", TOKEN)).status, (await bearerFrom(b.url, "127.0.0.1", TOKEN)).status]).toEqual([200, 200]);
+    expect([
+      (await bearerFrom(a.url, "127.0.0.1", TOKEN)).status,
+      (await bearerFrom(b.url, "127.0.0.1", TOKEN)).status,
+    ]).toEqual([200, 200]);
   });
 });

@@ -14,7 +14,14 @@ const start = path.join(root, "scripts/start.mjs");
 
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
-  for (const key of ["HOST", "HINTLINE_AUTH_TOKEN", "HINTLINE_ALLOW_OPEN", "OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL"]) {
+  for (const key of [
+    "HOST",
+    "HINTLINE_AUTH_TOKEN",
+    "HINTLINE_ALLOW_OPEN",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "HINTLINE_MODEL",
+  ]) {
     if (!(key in extra)) delete env[key];
   }
   return env;
@@ -89,6 +96,7 @@ describe("npm start", () => {
     }
     expect((await fetch(`http://127.0.0.1:${port}/api/model`)).status).toBe(200);
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
-    for (const address of networkAddresses) expect({ address, connects: await connects(address, port) }).toEqual({ address, connects: false });
+    for (const address of networkAddresses)
+      expect({ address, connects: await connects(address, port) }).toEqual({ address, connects: false });
   }, 90_000);
 });

@@ -13,12 +13,23 @@ import { type ApiMessage, expectApiError, jsonRequest } from "./helpers.ts";
 const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "200000" });
 
 type WireMessage = { role: string; content: unknown };
-type Strategy = { configured: string; chosen: string; reason: string; S: number; h: number; p: number; M: number; alpha: number; alphaFrom: string };
+type Strategy = {
+  configured: string;
+  chosen: string;
+  reason: string;
+  S: number;
+  h: number;
+  p: number;
+  M: number;
+  alpha: number;
+  alphaFrom: string;
+};
 type Break = { call: number; firstChangedMessage: number | null; changed: string; cause: string };
 
 const wire = (r: RecordedRequest) => (r.body.messages as WireMessage[]).map((m) => JSON.stringify(m));
 const isStatus = (m: string) => m.includes("<system-reminder>") && JSON.parse(m).role === "user";
-const isFullStatus = (m: string) => isStatus(m) && ["<current-time>", "<timezone>", "<tasks>", "<context-length>"].every((tag) => m.includes(tag));
+const isFullStatus = (m: string) =>
+  isStatus(m) && ["<current-time>", "<timezone>", "<tasks>", "<context-length>"].every((tag) => m.includes(tag));
 const startsWith = (longer: string[], prefix: string[]) => prefix.every((m, i) => longer[i] === m);
 const tool = (name: string, args: unknown): FakeReply => ({ kind: "tools", calls: [{ name, arguments: args }] });
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 17}`).join(" ");
@@ -28,14 +39,19 @@ function conversation(prefix: string) {
   const url = env.server.url;
   return {
     id,
-    patch: (injection: object) => fetch(`${url}/api/conversations/${id}`, jsonRequest("PATCH", { settings: { injection } })),
-    addTask: async (subject: string) => expect((await fetch(`${url}/api/conversations/${id}/tasks`, jsonRequest("POST", { subject }))).status).toBe(201),
+    patch: (injection: object) =>
+      fetch(`${url}/api/conversations/${id}`, jsonRequest("PATCH", { settings: { injection } })),
+    addTask: async (subject: string) =>
+      expect((await fetch(`${url}/api/conversations/${id}/tasks`, jsonRequest("POST", { subject }))).status).toBe(201),
     turn: async (text: string, ...replies: FakeReply[]) => {
       env.fake.enqueue(...replies);
       const { response } = await chat(url, { conversationId: id, text, timezone: "Europe/Berlin" });
       expect(response.status).toBe(200);
     },
-    context: () => getJson<{ strategy: Strategy; cache: { breaks: Break[] } }>(`${url}/api/conversations/${id}/context`).then((r) => r.body),
+    context: () =>
+      getJson<{ strategy: Strategy; cache: { breaks: Break[] } }>(`${url}/api/conversations/${id}/context`).then(
+        (r) => r.body,
+      ),
     messages: () => getJson<{ messages: ApiMessage[] }>(`${url}/api/conversations/${id}`).then((r) => r.body.messages),
   };
 }
@@ -53,10 +69,21 @@ describe("injection strategies", () => {
   it("append keeps every hint: each request extends the previous one byte for byte", async () => {
     env.fake.reset();
     const c = conversation("strategy-append");
-    await c.turn("plan the trip", tool("TaskCreate", { subject: "Book", description: "train" }), { text: "Made a task." });
+    await c.turn("plan the trip", tool("TaskCreate", { subject: "Book", description: "train" }), {
+      text: "Made a task.",
+    });
     // The person edits the task in the panel: the next step carries a hint about it.
-    expect((await fetch(`${env.server.url}/api/conversations/${c.id}/tasks/1`, jsonRequest("PATCH", { subject: "Book the train" }))).status).toBe(200);
-    await c.turn("go on", tool("TaskUpdate", { task_id: "1", status: "in_progress" }), tool("TaskList", {}), { text: "Started." });
+    expect(
+      (
+        await fetch(
+          `${env.server.url}/api/conversations/${c.id}/tasks/1`,
+          jsonRequest("PATCH", { subject: "Book the train" }),
+        )
+      ).status,
+    ).toBe(200);
+    await c.turn("go on", tool("TaskUpdate", { task_id: "1", status: "in_progress" }), tool("TaskList", {}), {
+      text: "Started.",
+    });
     await c.turn("and now?", { text: "Keep going." });
     const requests = env.fake.requests.map(wire);
     expect(requests.length).toBe(6);
@@ -73,7 +100,9 @@ describe("injection strategies", () => {
     await c.turn("hello", { text: "Hi." });
     expect((await c.patch({ strategy: "replace" })).status).toBe(200);
     const first = env.fake.requests.length;
-    await c.turn("plan the trip", tool("TaskCreate", { subject: "Book", description: "train" }), tool("TaskList", {}), { text: "Made a task." });
+    await c.turn("plan the trip", tool("TaskCreate", { subject: "Book", description: "train" }), tool("TaskList", {}), {
+      text: "Made a task.",
+    });
     await c.turn("go on", tool("TaskUpdate", { task_id: "1", status: "in_progress" }), { text: "Started." });
     await c.turn("and now?", { text: "Keep going." });
     const requests = env.fake.requests.slice(first);
@@ -93,10 +122,14 @@ describe("injection strategies", () => {
       expect(JSON.stringify(requests[i]!.body.tools)).toBe(JSON.stringify(requests[i - 1]!.body.tools));
     }
     // The transcript shows every status that was sent, each superseded once a newer one replaced it.
-    const statuses = (await c.messages()).flatMap((m) => m.parts.filter((p) => p.type === "data-hint" && (p.data as { replace?: boolean }).replace));
+    const statuses = (await c.messages()).flatMap((m) =>
+      m.parts.filter((p) => p.type === "data-hint" && (p.data as { replace?: boolean }).replace),
+    );
     expect(statuses.length).toBe(6);
     expect(statuses.every((p) => (p.data as { superseded?: boolean }).superseded === true)).toBe(true);
-    expect(statuses.map((p) => (p.data as { text: string }).text)).toEqual(bodies.map((b) => JSON.parse(b.at(-1)!).content));
+    expect(statuses.map((p) => (p.data as { text: string }).text)).toEqual(
+      bodies.map((b) => JSON.parse(b.at(-1)!).content),
+    );
     // Every removal is the expected one: a replaced status, never unexpected.
     const { cache, strategy } = await c.context();
     expect(cache.breaks.length).toBe(5);
@@ -134,7 +167,9 @@ describe("injection strategies", () => {
       await c.turn(`next ${turn}`, { text: `${words(115, `w${turn}x`)}.` });
       decisions.push((await c.context()).strategy);
     }
-    console.log(`${prefix}: ${decisions.map((d) => `M=${d.M} p=${d.p} h=${d.h} S=${d.S} α=${d.alpha} (${d.alphaFrom}) → ${d.chosen}`).join("; ")}`);
+    console.log(
+      `${prefix}: ${decisions.map((d) => `M=${d.M} p=${d.p} h=${d.h} S=${d.S} α=${d.alpha} (${d.alphaFrom}) → ${d.chosen}`).join("; ")}`,
+    );
     return { c, decisions, firstRequest, chosen: decisions.map((d) => d.chosen) };
   }
 
@@ -149,15 +184,24 @@ describe("injection strategies", () => {
     // replaces, h a task hint as sent while it appended (the same counter plus the message's overhead; within 5 %, as
     // the endpoint averages every one measured and the task counts in them grow).
     const sent = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
-    const content = (m: WireMessage) => (typeof m.content === "string" ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join(""));
+    const content = (m: WireMessage) =>
+      typeof m.content === "string"
+        ? m.content
+        : (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
     const tokens = (m: WireMessage) => countTokens(content(m)) + 4;
     const near = (figure: number, measured: number) => Math.abs(figure - measured) <= 0.05 * measured;
     const lastCall = sent[cached.firstRequest.at(-1)!]!;
     expect(isFullStatus(JSON.stringify(lastCall.at(-1)))).toBe(true);
-    expect({ S: cached.decisions.at(-1)!.S, sent: tokens(lastCall.at(-1)!) }).toSatisfy(({ S, sent: t }: { S: number; sent: number }) => near(S, t));
-    const appendedHint = sent[cached.firstRequest[0]!]!.findLast((m) => isStatus(JSON.stringify(m)) && !isFullStatus(JSON.stringify(m)));
+    expect({ S: cached.decisions.at(-1)!.S, sent: tokens(lastCall.at(-1)!) }).toSatisfy(
+      ({ S, sent: t }: { S: number; sent: number }) => near(S, t),
+    );
+    const appendedHint = sent[cached.firstRequest[0]!]!.findLast(
+      (m) => isStatus(JSON.stringify(m)) && !isFullStatus(JSON.stringify(m)),
+    );
     expect(appendedHint).toBeDefined();
-    expect({ h: cached.decisions.at(-1)!.h, sent: tokens(appendedHint!) }).toSatisfy(({ h, sent: t }: { h: number; sent: number }) => near(h, t));
+    expect({ h: cached.decisions.at(-1)!.h, sent: tokens(appendedHint!) }).toSatisfy(
+      ({ h, sent: t }: { h: number; sent: number }) => near(h, t),
+    );
     // It flips once, from append to replace, and stays.
     const flip = cached.chosen.indexOf("replace");
     expect(flip).toBeGreaterThan(0);

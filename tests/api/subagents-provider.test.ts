@@ -7,16 +7,33 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
-import { type FakeReply, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
+import {
+  type FakeReply,
+  type OpenAIFake,
+  type RecordedRequest,
+  startOpenAIFake,
+  toolResultText,
+} from "../support/openai-fake.ts";
 import { databaseKinds, pollUntil } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown; tool_calls?: Array<{ id: string }> };
-type Agent = { agentKey: string; label?: string; conversationId: string; status: string; startedAt: string; endedAt?: string };
-type View = { agents: Agent[]; messages: Array<{ parts: Array<{ type: string; data?: { source?: { sublabel?: string }; text?: string } }> }> };
+type Agent = {
+  agentKey: string;
+  label?: string;
+  conversationId: string;
+  status: string;
+  startedAt: string;
+  endedAt?: string;
+};
+type View = {
+  agents: Agent[];
+  messages: Array<{ parts: Array<{ type: string; data?: { source?: { sublabel?: string }; text?: string } }> }>;
+};
 
 const kinds = databaseKinds("subagents_provider");
 const messagesOf = (r: RecordedRequest) => (r.body.messages ?? []) as WireMessage[];
-const contentOf = (m: WireMessage | undefined) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+const contentOf = (m: WireMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 const isChild = (r: RecordedRequest) => contentOf(messagesOf(r)[0]).includes("\n\n# Agent: ");
 const lastPersonText = (r: RecordedRequest) =>
   contentOf(messagesOf(r).findLast((m) => m.role === "user" && !contentOf(m).startsWith("<system-reminder>")));
@@ -27,17 +44,34 @@ function route(req: RecordedRequest): FakeReply {
   if (isChild(req)) {
     if (said === "tool then slow") {
       const last = messagesOf(req).at(-1);
-      if (last?.role !== "tool") return { kind: "tools", calls: [{ id: "child-list", name: "TaskList", arguments: {} }] };
+      if (last?.role !== "tool")
+        return { kind: "tools", calls: [{ id: "child-list", name: "TaskList", arguments: {} }] };
       return { text: "Listed the tasks and now writing a slow and careful summary of them all.", chunkDelayMs: 400 };
     }
-    if (said.startsWith("fail")) return { kind: "http-error", status: 401, body: { error: { message: "Incorrect API key provided for the child.", type: "authentication_error", param: null, code: "401" } } };
-    if (said.startsWith("slow")) return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
+    if (said.startsWith("fail"))
+      return {
+        kind: "http-error",
+        status: 401,
+        body: {
+          error: {
+            message: "Incorrect API key provided for the child.",
+            type: "authentication_error",
+            param: null,
+            code: "401",
+          },
+        },
+      };
+    if (said.startsWith("slow"))
+      return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
     if (said.startsWith("write task ")) {
       // One TaskCreate, then a line that says how it went (the mode decides: written, or refused while planning).
       const last = messagesOf(req).at(-1);
       if (last?.role === "tool") return { text: "Done with the task list." };
-      return { kind: "tools", calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11) } }] };
+      return {
+        kind: "tools",
+        calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11) } }],
+      };
     }
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
   }
@@ -48,27 +82,114 @@ function route(req: RecordedRequest): FakeReply {
     return {
       kind: "tools",
       calls: [
-        { id: "spawn-a", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count the rivers", label: "rivers", timeout_seconds: 0 } },
-        { id: "spawn-b", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count the lakes", label: "lakes", timeout_seconds: 0 } },
+        {
+          id: "spawn-a",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "count the rivers", label: "rivers", timeout_seconds: 0 },
+        },
+        {
+          id: "spawn-b",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "count the lakes", label: "lakes", timeout_seconds: 0 },
+        },
       ],
     };
   }
-  if (said === "slow one") return { kind: "tools", calls: [{ id: "spawn-slow", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 } }] };
-  if (said === "start the writer") return { kind: "tools", calls: [{ id: "spawn-writer", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "write task alpha", label: "writer" } }] };
-  if (said === "send the writer") return { kind: "tools", calls: [{ id: "send-writer", name: "AgentSend", arguments: { label: "writer", message: "write task gamma" } }] };
+  if (said === "slow one")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-slow",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "slow look", timeout_seconds: 1 },
+        },
+      ],
+    };
+  if (said === "start the writer")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-writer",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "write task alpha", label: "writer" },
+        },
+      ],
+    };
+  if (said === "send the writer")
+    return {
+      kind: "tools",
+      calls: [{ id: "send-writer", name: "AgentSend", arguments: { label: "writer", message: "write task gamma" } }],
+    };
   if (said === "quick background") {
-    return { kind: "tools", calls: [{ id: "spawn-hills", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count the hills", label: "hills", timeout_seconds: 0 } }] };
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-hills",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "count the hills", label: "hills", timeout_seconds: 0 },
+        },
+      ],
+    };
   }
-  if (said === "ask it") return { kind: "tools", calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }] };
-  if (said === "quick one") return { kind: "tools", calls: [{ id: "spawn-quick", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" } }] };
+  if (said === "ask it")
+    return {
+      kind: "tools",
+      calls: [{ id: "send-1", name: "AgentSend", arguments: { label: "quick", message: "which file?" } }],
+    };
+  if (said === "quick one")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-quick",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "find the file", label: "quick" },
+        },
+      ],
+    };
   if (said === "busy one") {
-    return { kind: "tools", calls: [{ id: "spawn-busy", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "tool then slow", label: "busy", timeout_seconds: 0 } }] };
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-busy",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "tool then slow", label: "busy", timeout_seconds: 0 },
+        },
+      ],
+    };
   }
-  if (said === "failing one") return { kind: "tools", calls: [{ id: "spawn-fail", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail now", label: "failing" } }] };
+  if (said === "failing one")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-fail",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "fail now", label: "failing" },
+        },
+      ],
+    };
   if (said === "failing in background") {
-    return { kind: "tools", calls: [{ id: "spawn-fail-bg", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "fail later", label: "failing bg", timeout_seconds: 0 } }] };
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-fail-bg",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "fail later", label: "failing bg", timeout_seconds: 0 },
+        },
+      ],
+    };
   }
-  if (said === "unknown agent") return { kind: "tools", calls: [{ id: "spawn-x", name: "AgentSpawn", arguments: { agent_id: "nope", task: "x" } }] };
+  if (said === "unknown agent")
+    return {
+      kind: "tools",
+      calls: [{ id: "spawn-x", name: "AgentSpawn", arguments: { agent_id: "nope", task: "x" } }],
+    };
   return { text: "ok" };
 }
 
@@ -96,13 +217,19 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     await fake?.close();
   });
   const view = async (id: string) => (await getJson<View>(`${server.url}/api/conversations/${id}`)).body;
-  const parentRequests = (id: string) => fake.requests.filter((r) => !isChild(r) && messagesOf(r).some((m) => contentOf(m) === `first message of ${id}`));
+  const parentRequests = (id: string) =>
+    fake.requests.filter((r) => !isChild(r) && messagesOf(r).some((m) => contentOf(m) === `first message of ${id}`));
 
   it("runs parallel spawns while the parent's requests stay append-only with a byte-identical system prompt", async () => {
     const id = "sap-parallel";
     await chat(server.url, { conversationId: id, text: `first message of ${id}` });
     await chat(server.url, { conversationId: id, text: "start two helpers" });
-    const done = await pollUntil(() => view(id), (v) => v.agents.length === 2 && v.agents.every((a) => a.status === "done"), 30_000, "both children finished");
+    const done = await pollUntil(
+      () => view(id),
+      (v) => v.agents.length === 2 && v.agents.every((a) => a.status === "done"),
+      30_000,
+      "both children finished",
+    );
     // Started in parallel: which one takes :1 is a race.
     const keyOf = (label: string) => done.agents.find((a) => a.label === label)?.agentKey;
     expect([keyOf("rivers"), keyOf("lakes")].sort()).toEqual(["agent:general-purpose:1", "agent:general-purpose:2"]);
@@ -116,14 +243,30 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     expectAppendOnly(requests);
     // Each answer came once, in a reminder on a step after it finished (both in one when they finished together).
     const told = messagesOf(requests.at(-1)!)
-      .filter((m) => m.role === "user" && contentOf(m).startsWith("<system-reminder>") && contentOf(m).includes("finished in the background"))
+      .filter(
+        (m) =>
+          m.role === "user" &&
+          contentOf(m).startsWith("<system-reminder>") &&
+          contentOf(m).includes("finished in the background"),
+      )
       .map(contentOf)
       .join("\n");
-    for (const [label, answer] of [["rivers", "count the rivers"], ["lakes", "count the lakes"]]) {
-      expect(told.split(`<subagent-answer agent_key="${keyOf(label!)}" label="${label}" status="done">\nChild answer for ${answer}.\n</subagent-answer>`)).toHaveLength(2);
+    for (const [label, answer] of [
+      ["rivers", "count the rivers"],
+      ["lakes", "count the lakes"],
+    ]) {
+      expect(
+        told.split(
+          `<subagent-answer agent_key="${keyOf(label!)}" label="${label}" status="done">\nChild answer for ${answer}.\n</subagent-answer>`,
+        ),
+      ).toHaveLength(2);
     }
-    const spawned = requests.find((r) => messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"));
-    expect(toolResultText(spawned, "spawn-a")).toMatch(new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`));
+    const spawned = requests.find((r) =>
+      messagesOf(r).some((m) => m.role === "tool" && (m as { tool_call_id?: string }).tool_call_id === "spawn-a"),
+    );
+    expect(toolResultText(spawned, "spawn-a")).toMatch(
+      new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`),
+    );
   });
 
   it("a running child's tokens and last tool reach the parent's agents list after each of its steps", async () => {
@@ -132,13 +275,22 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     await chat(server.url, { conversationId: id, text: "busy one" });
     type Progress = { agents: Array<Agent & { tokens: number; lastTool?: string }> };
     const agents = async () => (await getJson<Progress>(`${server.url}/api/conversations/${id}/agents`)).body.agents;
-    const midway = await pollUntil(agents, (a) => a[0]?.lastTool === "TaskList", 20_000, "the child's first step was recorded");
+    const midway = await pollUntil(
+      agents,
+      (a) => a[0]?.lastTool === "TaskList",
+      20_000,
+      "the child's first step was recorded",
+    );
     expect(midway[0]).toMatchObject({ status: "running", label: "busy" });
     expect(midway[0]!.tokens).toBeGreaterThan(0);
     const done = await pollUntil(agents, (a) => a[0]?.status === "done", 30_000, "the child finished");
     // Its run's total counts each call once (the steps recorded while it ran are not added again).
     expect(done[0]!.tokens).toBeGreaterThan(midway[0]!.tokens);
-    const childCalls = (await getJson<{ cache: { calls: Array<{ inputTokens: number; outputTokens: number }> } }>(`${server.url}/api/conversations/${done[0]!.conversationId}/context`)).body.cache.calls;
+    const childCalls = (
+      await getJson<{ cache: { calls: Array<{ inputTokens: number; outputTokens: number }> } }>(
+        `${server.url}/api/conversations/${done[0]!.conversationId}/context`,
+      )
+    ).body.cache.calls;
     expect(done[0]!.tokens).toBe(childCalls.reduce((sum, c) => sum + c.inputTokens + c.outputTokens, 0));
   });
 
@@ -148,19 +300,34 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     const reply = await chat(server.url, { conversationId: id, text: "failing one" });
     expect(reply.text).toBe("Noted.");
     const result = toolResultText(parentRequests(id).at(-1), "spawn-fail");
-    expect(result).toMatch(/^agent_key: agent:general-purpose:1\nstatus: error\nerror: .*Incorrect API key provided for the child\./);
+    expect(result).toMatch(
+      /^agent_key: agent:general-purpose:1\nstatus: error\nerror: .*Incorrect API key provided for the child\./,
+    );
     const [agent] = (await view(id)).agents;
     expect(agent).toMatchObject({ agentKey: "agent:general-purpose:1", label: "failing", status: "error" });
-    expect((await getJson<{ messages: Array<{ metadata?: { status?: string } }> }>(`${server.url}/api/conversations/${id}`)).body.messages.at(-1)!.metadata?.status ?? "complete").toBe("complete");
+    expect(
+      (
+        await getJson<{ messages: Array<{ metadata?: { status?: string } }> }>(`${server.url}/api/conversations/${id}`)
+      ).body.messages.at(-1)!.metadata?.status ?? "complete",
+    ).toBe("complete");
 
     // In the background: its failure reaches the parent's next turn as one Subagents hint; a told synchronous one never.
     await chat(server.url, { conversationId: id, text: "failing in background" });
-    await pollUntil(() => view(id), (v) => v.agents[1]?.status === "error", 30_000, "the background child failed");
+    await pollUntil(
+      () => view(id),
+      (v) => v.agents[1]?.status === "error",
+      30_000,
+      "the background child failed",
+    );
     await chat(server.url, { conversationId: id, text: "and now?" });
     await chat(server.url, { conversationId: id, text: "and again?" });
-    const hints = (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.data?.source?.sublabel === "Subagents");
+    const hints = (await view(id)).messages
+      .flatMap((m) => m.parts)
+      .filter((p) => p.data?.source?.sublabel === "Subagents");
     expect(hints).toHaveLength(1);
-    expect(hints[0]!.data!.text).toContain('<subagent-answer agent_key="agent:general-purpose:2" label="failing bg" status="error"');
+    expect(hints[0]!.data!.text).toContain(
+      '<subagent-answer agent_key="agent:general-purpose:2" label="failing bg" status="error"',
+    );
     expect(hints[0]!.data!.text).not.toContain("agent:general-purpose:1 ");
     expectAppendOnly(parentRequests(id));
   });
@@ -170,10 +337,19 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     await chat(server.url, { conversationId: id, text: `first message of ${id}` });
     await chat(server.url, { conversationId: id, text: "slow one" });
     const result = toolResultText(parentRequests(id).at(-1), "spawn-slow");
-    expect(result).toMatch(/^agent_key: agent:general-purpose:1\nstatus: running \(no answer within 1 s, so it goes on in the background\)/);
-    await pollUntil(() => view(id), (v) => v.agents[0]?.status === "done", 30_000, "the slow child finished");
+    expect(result).toMatch(
+      /^agent_key: agent:general-purpose:1\nstatus: running \(no answer within 1 s, so it goes on in the background\)/,
+    );
+    await pollUntil(
+      () => view(id),
+      (v) => v.agents[0]?.status === "done",
+      30_000,
+      "the slow child finished",
+    );
     await chat(server.url, { conversationId: id, text: "and now?" });
-    const hints = (await view(id)).messages.flatMap((m) => m.parts).filter((p) => p.data?.source?.sublabel === "Subagents");
+    const hints = (await view(id)).messages
+      .flatMap((m) => m.parts)
+      .filter((p) => p.data?.source?.sublabel === "Subagents");
     expect(hints).toHaveLength(1);
     expect(hints[0]!.data!.text).toContain("Slow child answer after a long look at every file.");
     expectAppendOnly(parentRequests(id));
@@ -183,34 +359,61 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     const id = "sap-send";
     await chat(server.url, { conversationId: id, text: `first message of ${id}` });
     await chat(server.url, { conversationId: id, text: "quick one" });
-    expect(toolResultText(parentRequests(id).at(-1), "spawn-quick")).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nChild answer for find the file\./);
+    expect(toolResultText(parentRequests(id).at(-1), "spawn-quick")).toMatch(
+      /^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nChild answer for find the file\./,
+    );
     await chat(server.url, { conversationId: id, text: "ask it" });
-    expect(toolResultText(parentRequests(id).at(-1), "send-1")).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nIt was notes\/rivers\.md\./);
+    expect(toolResultText(parentRequests(id).at(-1), "send-1")).toMatch(
+      /^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nIt was notes\/rivers\.md\./,
+    );
     // The child's second request extends its first: it kept its context.
-    const childRequests = fake.requests.filter((r) => isChild(r) && messagesOf(r).some((m) => contentOf(m) === "find the file"));
+    const childRequests = fake.requests.filter(
+      (r) => isChild(r) && messagesOf(r).some((m) => contentOf(m) === "find the file"),
+    );
     expect(childRequests).toHaveLength(2);
     expectAppendOnly(childRequests, 2);
     await chat(server.url, { conversationId: id, text: "unknown agent" });
-    expect(toolResultText(parentRequests(id).at(-1), "spawn-x")).toMatch(/^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nError type|^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nArguments sent/);
+    expect(toolResultText(parentRequests(id).at(-1), "spawn-x")).toMatch(
+      /^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nError type|^AgentNotFoundError: There is no agent with the id "nope"\. The agent ids are: general-purpose\.\nArguments sent/,
+    );
     expectAppendOnly(parentRequests(id));
   });
 
   it("a child plans exactly while the person's conversation plans, at every step, and is told so in a child's words", async () => {
     const patchMode = (id: string, mode: string) =>
-      fetch(`${server.url}/api/conversations/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode }) });
+      fetch(`${server.url}/api/conversations/${id}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode }),
+      });
     const taskSubjects = async (id: string) => {
       const childId = (await view(id)).agents[0]!.conversationId;
-      return ((await getJson<{ tasks: Array<{ subject: string }> }>(`${server.url}/api/conversations/${childId}`)).body.tasks ?? []).map((t) => t.subject);
+      return (
+        (await getJson<{ tasks: Array<{ subject: string }> }>(`${server.url}/api/conversations/${childId}`)).body
+          .tasks ?? []
+      ).map((t) => t.subject);
     };
     /** The child's requests of one parent turn: its reminders, and the result of its TaskCreate. */
     const childTurn = async (id: string, text: string, mode?: string) => {
       const from = fake.requests.length;
       const message = { id: `m-${id}-${from}`, role: "user", parts: [{ type: "text", text }] };
-      await fetch(`${server.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id, message, ...(mode ? { mode } : {}) }) }).then((r) => r.text());
+      await fetch(`${server.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id, message, ...(mode ? { mode } : {}) }),
+      }).then((r) => r.text());
       const child = fake.requests.slice(from).filter(isChild);
-      const reminders = messagesOf(child[0]!).map(contentOf).filter((c) => c.startsWith("<system-reminder>"));
+      const reminders = messagesOf(child[0]!)
+        .map(contentOf)
+        .filter((c) => c.startsWith("<system-reminder>"));
       const callId = `child-${text === "start the writer" ? "alpha" : "gamma"}`;
-      return { told: reminders.join("\n"), result: toolResultText(child.find((r) => messagesOf(r).at(-1)?.role === "tool"), callId) };
+      return {
+        told: reminders.join("\n"),
+        result: toolResultText(
+          child.find((r) => messagesOf(r).at(-1)?.role === "tool"),
+          callId,
+        ),
+      };
     };
 
     // Spawned while planning: refused, and told as a child (report findings; no PlanWrite, which it does not have).
@@ -252,20 +455,40 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
       const own = fake.requests.slice(from).filter((r) => !isChild(r));
       return own.at(-1)!;
     };
-    const told = (r: RecordedRequest) => messagesOf(r).filter((m) => contentOf(m).includes(`<subagent-answer agent_key="agent:general-purpose:1" label="hills"`)).length;
+    const told = (r: RecordedRequest) =>
+      messagesOf(r).filter((m) =>
+        contentOf(m).includes(`<subagent-answer agent_key="agent:general-purpose:1" label="hills"`),
+      ).length;
     await post(`first message of ${id}`, "rg-0");
     await post("quick background", "rg-1");
-    await pollUntil(() => view(id), (v) => v.agents[0]?.status === "done", 30_000, "the background child finished");
+    await pollUntil(
+      () => view(id),
+      (v) => v.agents[0]?.status === "done",
+      30_000,
+      "the background child finished",
+    );
     // Told once, in a frame of its own after the reminder.
     const first = await post("what did it find?", "rg-2");
     expect(told(first)).toBe(1);
-    expect(messagesOf(first).map(contentOf).find((c) => c.includes("<subagent-answer"))).toContain(answer);
+    expect(
+      messagesOf(first)
+        .map(contentOf)
+        .find((c) => c.includes("<subagent-answer")),
+    ).toContain(answer);
     // Regenerated: the reply that carried it is gone from the input, so it is told again.
     const again = await post("what did it find?", "rg-2");
     expect(told(again)).toBe(1);
     // Told once per branch: the next turn of each version does not tell it anew.
     expect(told(await post("and then?", "rg-3"))).toBe(1);
-    expect((await fetch(`${server.url}/api/conversations/${id}/branches`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ anchorId: "rg-2", ordinal: 1 }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/api/conversations/${id}/branches`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ anchorId: "rg-2", ordinal: 1 }),
+        })
+      ).status,
+    ).toBe(200);
     expect(told(await post("and now?", "rg-4"))).toBe(1);
   });
 });

@@ -9,8 +9,24 @@ import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
 
-type Agent = { agentKey: string; agentId: string; label?: string; conversationId: string; status: string; startedAt: string; endedAt?: string; tokens: number };
-type Part = { type: string; text?: string; output?: unknown; errorText?: string; state?: string; data?: { source?: { sublabel?: string }; text?: string } };
+type Agent = {
+  agentKey: string;
+  agentId: string;
+  label?: string;
+  conversationId: string;
+  status: string;
+  startedAt: string;
+  endedAt?: string;
+  tokens: number;
+};
+type Part = {
+  type: string;
+  text?: string;
+  output?: unknown;
+  errorText?: string;
+  state?: string;
+  data?: { source?: { sublabel?: string }; text?: string };
+};
 type View = {
   id: string;
   mode: string;
@@ -22,7 +38,11 @@ type View = {
 };
 
 const kinds = databaseKinds("subagents");
-const textOf = (parts: Part[]) => parts.filter((p) => p.type === "text").map((p) => p.text).join("");
+const textOf = (parts: Part[]) =>
+  parts
+    .filter((p) => p.type === "text")
+    .map((p) => p.text)
+    .join("");
 const hintsOf = (view: View, sublabel: string) =>
   view.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === sublabel);
 
@@ -46,9 +66,17 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     expect(spawn.state).toBe("output-available");
     // The part holds the run's data beside the text the model read.
     expect(spawn.output).toMatchObject({ tool: "AgentSpawn", agentKey: "agent:general-purpose:1", status: "done" });
-    expect(toolOutputText("AgentSpawn", spawn.output)).toMatch(/^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport from general-purpose/);
+    expect(toolOutputText("AgentSpawn", spawn.output)).toMatch(
+      /^agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport from general-purpose/,
+    );
     expect(parent.agents).toEqual([
-      expect.objectContaining({ agentKey: "agent:general-purpose:1", agentId: "general-purpose", label: "summarise the river notes", status: "done", tokens: expect.any(Number) }),
+      expect.objectContaining({
+        agentKey: "agent:general-purpose:1",
+        agentId: "general-purpose",
+        label: "summarise the river notes",
+        status: "done",
+        tokens: expect.any(Number),
+      }),
     ]);
     const [agent] = parent.agents;
     expect(agent!.tokens).toBeGreaterThan(0);
@@ -64,20 +92,37 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     expect(listed).toContain("sa-sync");
     expect(listed).not.toContain(agent!.conversationId);
     // The person cannot write to it; its system prompt holds the agent's instructions after the base prompt.
-    const refused = await fetch(api("/chat"), jsonRequest("POST", { id: agent!.conversationId, message: userMessage("m-into-child", "hi") }));
+    const refused = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: agent!.conversationId, message: userMessage("m-into-child", "hi") }),
+    );
     expect(await expectApiError(refused, 409, "conflict")).toMatch(/subagent's/);
     const context = (await getJson<{ system: string }>(api(`/conversations/${agent!.conversationId}/context`))).body;
     expect(context.system).toMatch(/^You are Hintline[\s\S]*\n\n# Agent: general-purpose\nYou are a helper agent\./);
-    expect((await getJson<{ system: string }>(api("/conversations/sa-sync/context"))).body.system).not.toContain("# Agent:");
+    expect((await getJson<{ system: string }>(api("/conversations/sa-sync/context"))).body.system).not.toContain(
+      "# Agent:",
+    );
     // The side panel's route lists the same children; the inspector's context carries the child's calls for its cost.
-    expect((await getJson<{ agents: Agent[] }>(api("/conversations/sa-sync/agents"))).body.agents).toEqual(parent.agents);
+    expect((await getJson<{ agents: Agent[] }>(api("/conversations/sa-sync/agents"))).body.agents).toEqual(
+      parent.agents,
+    );
     await expectApiError(await fetch(api("/conversations/sa-none/agents")), 404, "not_found");
     type Calls = Array<{ inputTokens: number; outputTokens: number }>;
-    const childCalls = (await getJson<{ cache: { calls: Calls } }>(api(`/conversations/${agent!.conversationId}/context`))).body.cache.calls;
-    const parentContext = (await getJson<{ subagents: Array<{ agentKey: string; conversationId: string; depth: number; calls: Calls }> }>(api("/conversations/sa-sync/context"))).body;
-    expect(parentContext.subagents).toEqual([expect.objectContaining({ agentKey: "agent:general-purpose:1", conversationId: agent!.conversationId, depth: 1 })]);
+    const childCalls = (
+      await getJson<{ cache: { calls: Calls } }>(api(`/conversations/${agent!.conversationId}/context`))
+    ).body.cache.calls;
+    const parentContext = (
+      await getJson<{ subagents: Array<{ agentKey: string; conversationId: string; depth: number; calls: Calls }> }>(
+        api("/conversations/sa-sync/context"),
+      )
+    ).body;
+    expect(parentContext.subagents).toEqual([
+      expect.objectContaining({ agentKey: "agent:general-purpose:1", conversationId: agent!.conversationId, depth: 1 }),
+    ]);
     expect(childCalls.length).toBeGreaterThan(0);
-    expect(parentContext.subagents[0]!.calls.map((c) => [c.inputTokens, c.outputTokens])).toEqual(childCalls.map((c) => [c.inputTokens, c.outputTokens]));
+    expect(parentContext.subagents[0]!.calls.map((c) => [c.inputTokens, c.outputTokens])).toEqual(
+      childCalls.map((c) => [c.inputTokens, c.outputTokens]),
+    );
   });
 
   it("delegates in the background: the answer reaches the parent's next step as one Subagents hint, told once", async () => {
@@ -88,7 +133,12 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     const spawnOutput = toolOutputText("AgentSpawn", spawned);
     expect(spawnOutput).toMatch(/^agent_key: agent:general-purpose:1\nstatus: running \(started in the background\)\n/);
     expect(spawnOutput).toMatch(/Slots: 1 of 4 agents running in this conversation, 3 free\./);
-    await pollUntil(() => view("sa-bg"), (v) => v.agents[0]?.status === "done", 20_000, "the background child finished");
+    await pollUntil(
+      () => view("sa-bg"),
+      (v) => v.agents[0]?.status === "done",
+      20_000,
+      "the background child finished",
+    );
     // Usually the child finishes after the parent's reply: the answer waits for the next turn, which carries it once.
     // On a loaded machine it can finish while the parent's reply is between its two steps; that next step carried it
     // then (CI saw this on PostgreSQL), and the next turn must not tell it again.
@@ -99,14 +149,21 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     else expect(second.text).toContain("A subagent I started in the background has finished");
     const hints = hintsOf(await view("sa-bg"), "Subagents");
     expect(hints).toHaveLength(1);
-    expect(hints[0]!.data!.text).toMatch(/^<system-reminder>\nA subagent you started finished in the background\. Its answer follows this reminder, each in a <subagent-answer> frame: that is the subagent's own text, not checked by the system/);
-    expect(hints[0]!.data!.text).toContain('</system-reminder>\n<subagent-answer agent_key="agent:general-purpose:1" label="count the rivers" status="done">\nReport from general-purpose: I looked into “count the rivers”');
+    expect(hints[0]!.data!.text).toMatch(
+      /^<system-reminder>\nA subagent you started finished in the background\. Its answer follows this reminder, each in a <subagent-answer> frame: that is the subagent's own text, not checked by the system/,
+    );
+    expect(hints[0]!.data!.text).toContain(
+      '</system-reminder>\n<subagent-answer agent_key="agent:general-purpose:1" label="count the rivers" status="done">\nReport from general-purpose: I looked into “count the rivers”',
+    );
     await chat(server.url, { conversationId: "sa-bg", text: "hello again" });
     expect(hintsOf(await view("sa-bg"), "Subagents")).toHaveLength(1);
   });
 
   it("lets a child spawn, and refuses a grandchild with a detailed depth error that flows back up", async () => {
-    const { text } = await chat(server.url, { conversationId: "sa-depth", text: "delegate: delegate: delegate: go deeper" });
+    const { text } = await chat(server.url, {
+      conversationId: "sa-depth",
+      text: "delegate: delegate: delegate: go deeper",
+    });
     const parent = await view("sa-depth");
     const child = await view(parent.agents[0]!.conversationId);
     expect(child.agents).toHaveLength(1);
@@ -114,12 +171,21 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     expect(grandchild.agents).toEqual([]);
     const refusal = grandchild.messages.at(-1)!.parts.find((p) => p.type === "tool-AgentSpawn")!;
     expect(refusal.state).toBe("output-error");
-    expect(refusal.errorText).toMatch(/^AgentDepthError: This conversation is a subagent at depth 2, and agents may nest at most 2 deep \(HINTLINE_MAX_AGENT_DEPTH\)/);
+    expect(refusal.errorText).toMatch(
+      /^AgentDepthError: This conversation is a subagent at depth 2, and agents may nest at most 2 deep \(HINTLINE_MAX_AGENT_DEPTH\)/,
+    );
     expect(text).toContain("Delegating didn't work: This conversation is a subagent at depth 2");
   });
 
   it("runs a child of a planning parent in plan mode: its write tools refuse", async () => {
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id: "sa-plan", mode: "plan", message: userMessage("m-sa-plan", "delegate: add tasks: alpha; beta") }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", {
+        id: "sa-plan",
+        mode: "plan",
+        message: userMessage("m-sa-plan", "delegate: add tasks: alpha; beta"),
+      }),
+    );
     expect(response.status).toBe(200);
     await response.text();
     const parent = await view("sa-plan");
@@ -130,14 +196,32 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
   });
 
   it("stops a synchronous child with its parent, and deletes children with their parent", async () => {
-    const response = await postChat(server.url, { conversationId: "sa-stop", text: "delegate: write 5000 words about rivers" });
+    const response = await postChat(server.url, {
+      conversationId: "sa-stop",
+      text: "delegate: write 5000 words about rivers",
+    });
     expect(response.status).toBe(200);
-    const running = await pollUntil(() => view("sa-stop"), (v) => v.agents[0]?.status === "running", 20_000, "the child runs");
+    const running = await pollUntil(
+      () => view("sa-stop"),
+      (v) => v.agents[0]?.status === "running",
+      20_000,
+      "the child runs",
+    );
     const childId = running.agents[0]!.conversationId;
-    await pollUntil(() => view(childId), (v) => v.messages.length >= 2, 20_000, "the child's reply started");
+    await pollUntil(
+      () => view(childId),
+      (v) => v.messages.length >= 2,
+      20_000,
+      "the child's reply started",
+    );
     expect((await stopReply(server.url, "sa-stop")).status).toBe(200);
     await response.text();
-    const stopped = await pollUntil(() => view("sa-stop"), (v) => v.agents[0]?.status === "stopped", 20_000, "the child stopped with its parent");
+    const stopped = await pollUntil(
+      () => view("sa-stop"),
+      (v) => v.agents[0]?.status === "stopped",
+      20_000,
+      "the child stopped with its parent",
+    );
     expect(stopped.agents[0]!.endedAt).toBeDefined();
     expect((await view(childId)).messages.at(-1)!.metadata?.status).toBe("incomplete");
     expect((await fetch(api("/conversations/sa-stop"), { method: "DELETE" })).status).toBe(204);
@@ -146,18 +230,33 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
   });
 
   it("settles a background child whose server died as stopped after a restart, and tells the parent once", async () => {
-    await chat(server.url, { conversationId: "sa-crash", text: "delegate in background: write 5000 words about lakes" });
+    await chat(server.url, {
+      conversationId: "sa-crash",
+      text: "delegate in background: write 5000 words about lakes",
+    });
     const childId = (await view("sa-crash")).agents[0]!.conversationId;
-    await pollUntil(() => view(childId), (v) => v.messages.length >= 2, 20_000, "the child's reply started");
+    await pollUntil(
+      () => view(childId),
+      (v) => v.messages.length >= 2,
+      20_000,
+      "the child's reply started",
+    );
     expect((await view("sa-crash")).agents[0]!.status).toBe("running");
     await server.kill();
     server = await startAppServer({ databaseUrl: server.databaseUrl, env: { HINTLINE_DEMO_WORD_DELAY_MS: "2" } });
-    const settled = await pollUntil(() => view("sa-crash"), (v) => v.agents[0]?.status === "stopped", 40_000, "the orphan settled as stopped");
+    const settled = await pollUntil(
+      () => view("sa-crash"),
+      (v) => v.agents[0]?.status === "stopped",
+      40_000,
+      "the orphan settled as stopped",
+    );
     expect(settled.agents[0]!.endedAt).toBeDefined();
     await chat(server.url, { conversationId: "sa-crash", text: "hello" });
     await chat(server.url, { conversationId: "sa-crash", text: "hello again" });
     const hints = hintsOf(await view("sa-crash"), "Subagents");
     expect(hints).toHaveLength(1);
-    expect(hints[0]!.data!.text).toContain('- agent:general-purpose:1 "write 5000 words about" — stopped (The server running this agent stopped before it finished');
+    expect(hints[0]!.data!.text).toContain(
+      '- agent:general-purpose:1 "write 5000 words about" — stopped (The server running this agent stopped before it finished',
+    );
   });
 });

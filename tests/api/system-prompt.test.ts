@@ -21,7 +21,9 @@ describe("system prompt assembly", () => {
     expect(base.role).toBe("system");
     expect(systemOf(1)).toEqual(base);
     expect(systemOf(2)).toEqual(base);
-    expect(String(base.content)).toContain("# Memory\nNotes kept across conversations; use them when relevant.\nThe person's name is Ada.");
+    expect(String(base.content)).toContain(
+      "# Memory\nNotes kept across conversations; use them when relevant.\nThe person's name is Ada.",
+    );
     expect(String(base.content)).toContain("# Tasks and system reminders");
     expect(String(base.content)).not.toMatch(/\d{4}-\d\d-\d\dT/);
 
@@ -46,13 +48,32 @@ describe("system prompt assembly", () => {
       ["task-guidance", "Hintline"],
       ["subagents", "workspace default"],
     ]);
-    expect(context.tools).toEqual(["TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "PlanWrite", "PlanRead", "MemoryWrite", "MemorySearch", "KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "InstructionsRead", "SkillLoad", "AgentSpawn", "AgentSend", "AgentList"]);
+    expect(context.tools).toEqual([
+      "TaskCreate",
+      "TaskGet",
+      "TaskList",
+      "TaskUpdate",
+      "PlanWrite",
+      "PlanRead",
+      "MemoryWrite",
+      "MemorySearch",
+      "KnowledgeRead",
+      "KnowledgeSearch",
+      "KnowledgeList",
+      "InstructionsRead",
+      "SkillLoad",
+      "AgentSpawn",
+      "AgentSend",
+      "AgentList",
+    ]);
 
     env.fake.enqueue({ text: "d'accord" });
     await chat(env.server.url, { conversationId: id, text: "four" });
     const edited = systemOf(3);
     expect(edited).not.toEqual(base);
-    expect(String(edited.content)).toContain("# Instructions\nStanding rules from the person; follow them throughout.\nAnswer in French.");
+    expect(String(edited.content)).toContain(
+      "# Instructions\nStanding rules from the person; follow them throughout.\nAnswer in French.",
+    );
     expect(edited.content).toBe(context.system);
     // The context endpoint's messages are exactly what the model then received (before the new turn's message).
     const sent = env.fake.requests[3]!.body.messages as WireMessage[];

@@ -31,7 +31,10 @@ describe("task routes", () => {
       const res = await fetch(tasksUrl(id), json("POST", { subject }));
       expect(res.status).toBe(201);
     }
-    const patched = await getJson<Task>(`${tasksUrl(id)}/2`, json("PATCH", { subject: "two!", description: "d", status: "completed" }));
+    const patched = await getJson<Task>(
+      `${tasksUrl(id)}/2`,
+      json("PATCH", { subject: "two!", description: "d", status: "completed" }),
+    );
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: "2", subject: "two!", description: "d", status: "completed" });
     expect((await getJson<Task[]>(`${tasksUrl(id)}/3`, json("PATCH", { position: 0 }))).status).toBe(200);
@@ -43,7 +46,9 @@ describe("task routes", () => {
       ["2", "two!", "completed"],
     ]);
     // The conversation view carries the same list.
-    expect((await getJson<{ tasks: Task[] }>(`${env.server.url}/api/conversations/${id}`)).body.tasks.map((t) => t.id)).toEqual(["3", "2"]);
+    expect(
+      (await getJson<{ tasks: Task[] }>(`${env.server.url}/api/conversations/${id}`)).body.tasks.map((t) => t.id),
+    ).toEqual(["3", "2"]);
   });
 
   it("rejects bad input with a clear 4xx and changes nothing", async () => {
@@ -67,7 +72,8 @@ describe("task routes", () => {
     ];
     for (const [url, init, status, code] of cases) {
       const message = await expectApiError(await fetch(url, init), status, code);
-      if (code === "bad_request" && init.method === "PATCH" && String(init.body).includes("done")) expect(message).toMatch(/status/);
+      if (code === "bad_request" && init.method === "PATCH" && String(init.body).includes("done"))
+        expect(message).toMatch(/status/);
     }
     expect(JSON.stringify((await getJson<Task[]>(tasksUrl(id))).body)).toBe(before);
   });
@@ -78,33 +84,42 @@ describe("task tools through the provider", () => {
     const id = `tool-${Date.now().toString(36)}`;
     env.fake.reset();
     env.fake.enqueue(
-      { kind: "tools", calls: [{ id: "call_1", name: "TaskCreate", arguments: { subject: "Write tests", description: "API and browser" } }] },
+      {
+        kind: "tools",
+        calls: [
+          { id: "call_1", name: "TaskCreate", arguments: { subject: "Write tests", description: "API and browser" } },
+        ],
+      },
       { text: "Created it." },
     );
     const { chunks } = await chat(env.server.url, { conversationId: id, text: "plan the work" });
     expect(chunks.some((c) => c.type === "data-tasks")).toBe(true);
     const tasks = (await getJson<Task[]>(tasksUrl(id))).body;
-    expect(tasks).toMatchObject([{ id: "1", subject: "Write tests", description: "API and browser", status: "pending" }]);
+    expect(tasks).toMatchObject([
+      { id: "1", subject: "Write tests", description: "API and browser", status: "pending" },
+    ]);
 
     const [first, second] = env.fake.requests.map((r) => r.body.messages as WireMessage[]);
-    expect(env.fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
-      "AgentList",
-      "AgentSend",
-      "AgentSpawn",
-      "InstructionsRead",
-      "KnowledgeList",
-      "KnowledgeRead",
-      "KnowledgeSearch",
-      "MemorySearch",
-      "MemoryWrite",
-      "PlanRead",
-      "PlanWrite",
-      "SkillLoad",
-      "TaskCreate",
-      "TaskGet",
-      "TaskList",
-      "TaskUpdate",
-    ]);
+    expect(env.fake.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(
+      [
+        "AgentList",
+        "AgentSend",
+        "AgentSpawn",
+        "InstructionsRead",
+        "KnowledgeList",
+        "KnowledgeRead",
+        "KnowledgeSearch",
+        "MemorySearch",
+        "MemoryWrite",
+        "PlanRead",
+        "PlanWrite",
+        "SkillLoad",
+        "TaskCreate",
+        "TaskGet",
+        "TaskList",
+        "TaskUpdate",
+      ],
+    );
     expect(second!.slice(0, first!.length)).toEqual(first);
     const toolMessage = second!.find((m) => m.role === "tool" && m.tool_call_id === "call_1");
     expect(String(toolMessage?.content)).toBe(
@@ -116,7 +131,10 @@ describe("task tools through the provider", () => {
     const id = `tool-err-${Date.now().toString(36)}`;
     env.fake.reset();
     env.fake.enqueue(
-      { kind: "tools", calls: [{ id: "call_9", name: "TaskUpdate", arguments: { task_id: "9", status: "completed" } }] },
+      {
+        kind: "tools",
+        calls: [{ id: "call_9", name: "TaskUpdate", arguments: { task_id: "9", status: "completed" } }],
+      },
       { text: "Sorry." },
     );
     await chat(env.server.url, { conversationId: id, text: "finish 9" });
@@ -143,7 +161,10 @@ describe("task tools through the provider", () => {
 
   /** The text the model got for a tool call in a recorded request (an error goes over the wire as {"error": text}). */
   function toolText(request: RecordedRequest | undefined, callId: string): string {
-    const content = String(((request?.body.messages ?? []) as WireMessage[]).find((m) => m.role === "tool" && m.tool_call_id === callId)?.content);
+    const content = String(
+      ((request?.body.messages ?? []) as WireMessage[]).find((m) => m.role === "tool" && m.tool_call_id === callId)
+        ?.content,
+    );
     try {
       const parsed = JSON.parse(content) as { error?: string };
       return typeof parsed?.error === "string" ? parsed.error : content;
@@ -157,20 +178,27 @@ describe("task tools through the provider", () => {
     env.fake.reset();
     env.fake.enqueue(
       { kind: "tools", calls: [{ id: "call_json", name: "TaskUpdate", arguments: '{"task_id": "1", status: done' }] },
-      { kind: "tools", calls: [{ id: "call_schema", name: "TaskUpdate", arguments: { task_id: "1", status: "finished" } }] },
+      {
+        kind: "tools",
+        calls: [{ id: "call_schema", name: "TaskUpdate", arguments: { task_id: "1", status: "finished" } }],
+      },
       { text: "Sorry." },
     );
     await chat(env.server.url, { conversationId: id, text: "finish 1" });
     const notJson = toolText(env.fake.requests[1], "call_json");
     expect(notJson).not.toContain("AI_InvalidToolInputError");
-    expect(notJson).toMatch(/^InvalidArgumentsError: The arguments are not a JSON object \(not valid JSON\)\.\nArguments sent: \{"task_id": "1", status: done\nWhat to do: Call TaskUpdate again with a JSON object like /);
+    expect(notJson).toMatch(
+      /^InvalidArgumentsError: The arguments are not a JSON object \(not valid JSON\)\.\nArguments sent: \{"task_id": "1", status: done\nWhat to do: Call TaskUpdate again with a JSON object like /,
+    );
     expect(notJson.endsWith("\n(Tool call #1 for 'TaskUpdate' in this conversation.)")).toBe(true);
     const wrong = toolText(env.fake.requests[2], "call_schema");
     expect(wrong).toMatch(/^InvalidArgumentsError: The arguments do not match TaskUpdate's parameters: status: /);
     expect(wrong).toContain('\nArguments sent: {"task_id":"1","status":"finished"}\n');
     expect(wrong.endsWith("\n(Tool call #2 for 'TaskUpdate' in this conversation.)")).toBe(true);
     // Both are ordinary, counted calls of the tool in the stored reply.
-    const { body } = await getJson<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(`${env.server.url}/api/conversations/${id}`);
+    const { body } = await getJson<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(
+      `${env.server.url}/api/conversations/${id}`,
+    );
     expect(body.messages.flatMap((m) => m.parts).filter((p) => p.type.includes("tool"))).toMatchObject([
       { type: "tool-TaskUpdate", state: "output-error" },
       { type: "tool-TaskUpdate", state: "output-error" },
@@ -183,10 +211,18 @@ describe("task tools through the provider", () => {
     env.fake.reset();
     env.fake.enqueue({ text: "Hi." });
     await chat(env.server.url, { conversationId: id, text: "hello again" });
-    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_new", name: "TaskCreate", arguments: { subject: "Mine", description: "" } }] }, { text: "Made it." });
+    env.fake.enqueue(
+      {
+        kind: "tools",
+        calls: [{ id: "call_new", name: "TaskCreate", arguments: { subject: "Mine", description: "" } }],
+      },
+      { text: "Made it." },
+    );
     await chat(env.server.url, { conversationId: id, text: "make a task" });
     expect(env.fake.requests).toHaveLength(3);
-    expect(JSON.stringify(env.fake.requests.map((r) => r.body.messages))).not.toContain("The user updated the task list.");
+    expect(JSON.stringify(env.fake.requests.map((r) => r.body.messages))).not.toContain(
+      "The user updated the task list.",
+    );
   });
 
   it("TaskList over 5,000 tasks answers one bounded page, open tasks first, and says how to get the next", async () => {
@@ -195,17 +231,25 @@ describe("task tools through the provider", () => {
       subject: `Task number ${i + 1} with a subject of a usual length`,
       status: i % 2 ? "pending" : "completed",
     }));
-    const imported = await fetch(`${env.server.url}/api/conversations/import`, json("POST", { version: 1, conversation: { messages: [], tasks } }));
+    const imported = await fetch(
+      `${env.server.url}/api/conversations/import`,
+      json("POST", { version: 1, conversation: { messages: [], tasks } }),
+    );
     expect(imported.status).toBe(201);
     const { id } = (await imported.json()) as { id: string };
     env.fake.reset();
-    env.fake.enqueue({ kind: "tools", calls: [{ id: "call_list", name: "TaskList", arguments: {} }] }, { text: "Listed." });
+    env.fake.enqueue(
+      { kind: "tools", calls: [{ id: "call_list", name: "TaskList", arguments: {} }] },
+      { text: "Listed." },
+    );
     await chat(env.server.url, { conversationId: id, text: "what is left?" });
     const result = toolText(env.fake.requests[1], "call_list");
     expect(result.length).toBeLessThan(8_100);
     const lines = result.split("\n");
     expect(lines[0]).toBe("2 [pending] Task number 2 with a subject of a usual length");
-    expect(lines.at(-2)).toBe('… 4950 more tasks (open tasks are listed first); call TaskList {"offset": 50} for the next page.');
+    expect(lines.at(-2)).toBe(
+      '… 4950 more tasks (open tasks are listed first); call TaskList {"offset": 50} for the next page.',
+    );
     expect(lines.at(-1)).toBe("(Tool call #1 for 'TaskList' in this conversation.)");
   });
 });

@@ -26,7 +26,10 @@ describe("timestamps", () => {
       expect((await chat(url, { conversationId: id, text, timezone: "Asia/Kolkata" })).response.status).toBe(200);
     };
     await turn("before", { text: "ok" });
-    const patch = await fetch(`${url}/api/conversations/${id}`, jsonRequest("PATCH", { settings: { injection: { timestamps: true, timeInterval: 0.0005 } } }));
+    const patch = await fetch(
+      `${url}/api/conversations/${id}`,
+      jsonRequest("PATCH", { settings: { injection: { timestamps: true, timeInterval: 0.0005 } } }),
+    );
     expect(patch.status).toBe(200);
     const first = env.fake.requests.length;
     await turn("add a task", tool("TaskCreate", { subject: "Pack", description: "boxes" }), { text: "Added." });
@@ -34,8 +37,14 @@ describe("timestamps", () => {
     await turn("list them", tool("TaskList", {}), { text: "Listed." });
     const requests = env.fake.requests.slice(first);
     const last = messages(requests.at(-1)!);
-    const people = last.filter((m) => m.role === "user" && typeof m.content === "string" && !m.content.startsWith("<system-reminder>"));
-    expect(people.map((m) => m.content)).toEqual([expect.stringMatching(STAMP), expect.stringMatching(STAMP), expect.stringMatching(STAMP)]);
+    const people = last.filter(
+      (m) => m.role === "user" && typeof m.content === "string" && !m.content.startsWith("<system-reminder>"),
+    );
+    expect(people.map((m) => m.content)).toEqual([
+      expect.stringMatching(STAMP),
+      expect.stringMatching(STAMP),
+      expect.stringMatching(STAMP),
+    ]);
     expect((people.at(-1)!.content as string).replace(STAMP, "")).toBe("list them");
     const tools = last.filter((m) => m.role === "tool");
     expect(tools).toHaveLength(2);
@@ -49,10 +58,14 @@ describe("timestamps", () => {
     for (let i = 1; i < bodies.length; i++) expect(bodies[i - 1]!.every((m, j) => bodies[i]![j] === m)).toBe(true);
     // The pause: the first call of the last reply carries the time and how long the person was away.
     const hint = messages(requests[2]!).at(-1)!.content as string;
-    expect(hint).toMatch(/<time-since-last-message>1 min since the person's previous message<\/time-since-last-message>/);
+    expect(hint).toMatch(
+      /<time-since-last-message>1 min since the person's previous message<\/time-since-last-message>/,
+    );
     expect(hint).toContain("<current-time>");
     // Turning timestamps on rewrote the history once: the cache-break detector names it the settings edit it was.
-    const context = await fetch(`${url}/api/conversations/${id}/context`).then((r) => r.json() as Promise<{ cache: { breaks: Array<{ cause: string; firstChangedMessage: number | null }> } }>);
+    const context = await fetch(`${url}/api/conversations/${id}/context`).then(
+      (r) => r.json() as Promise<{ cache: { breaks: Array<{ cause: string; firstChangedMessage: number | null }> } }>,
+    );
     expect(context.cache.breaks.map((b) => b.cause)).toEqual(["settings-edit"]);
   });
 });
@@ -61,7 +74,9 @@ describe("the repeat warning", () => {
   it("ends the third identical tool call's result in a reply with a warning naming the count", async () => {
     env.fake.reset();
     const id = `repeat-${Date.now()}`;
-    env.fake.enqueue(tool("TaskList", {}), tool("TaskList", {}), tool("TaskList", {}), tool("TaskList", {}), { text: "Done." });
+    env.fake.enqueue(tool("TaskList", {}), tool("TaskList", {}), tool("TaskList", {}), tool("TaskList", {}), {
+      text: "Done.",
+    });
     expect((await chat(env.server.url, { conversationId: id, text: "list" })).response.status).toBe(200);
     const results = messages(env.fake.requests.at(-1)!)
       .filter((m) => m.role === "tool")
@@ -69,7 +84,9 @@ describe("the repeat warning", () => {
     expect(results).toHaveLength(4);
     expect(results[0]).not.toContain("Warning:");
     expect(results[1]).not.toContain("Warning:");
-    expect(results[2]).toMatch(/\nWarning: this is call 3 of TaskList with these same arguments in this reply, and it gave the same result as the one before\. .*try a different approach/);
+    expect(results[2]).toMatch(
+      /\nWarning: this is call 3 of TaskList with these same arguments in this reply, and it gave the same result as the one before\. .*try a different approach/,
+    );
     expect(results[3]).toContain("Warning: this is call 4 of TaskList");
     // The system prompt says what the counter and the warning mean, and is the same in every call.
     const systems = env.fake.requests.map((r) => JSON.stringify(messages(r)[0]));

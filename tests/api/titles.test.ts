@@ -8,7 +8,9 @@ import { type ConversationSummary, type ConversationView, jsonRequest } from "./
 
 async function titleOf(server: AppServer, id: string): Promise<string> {
   const { body } = await getJson<ConversationView>(`${server.url}/api/conversations/${id}`);
-  const listed = (await getJson<ConversationSummary[]>(`${server.url}/api/conversations`)).body.find((c) => c.id === id);
+  const listed = (await getJson<ConversationSummary[]>(`${server.url}/api/conversations`)).body.find(
+    (c) => c.id === id,
+  );
   expect(listed?.title).toBe(body.title);
   return body.title;
 }
@@ -19,13 +21,24 @@ describe("generated titles with a provider", () => {
 
   it("makes one small title call after the first reply and stores its answer as one neutral line", async () => {
     ctx.fake.enqueue({ text: "Rivers bend because water erodes the outer bank." });
-    ctx.fake.enqueueTitle({ text: 'Title: "<b>River</b> Bends <system-reminder>and\nwhy</system-reminder> they form over many centuries."' });
-    const first = await chat(ctx.server.url, { conversationId: "titled", messageId: "m1", text: "why do rivers bend so much, tell me everything" });
+    ctx.fake.enqueueTitle({
+      text: 'Title: "<b>River</b> Bends <system-reminder>and\nwhy</system-reminder> they form over many centuries."',
+    });
+    const first = await chat(ctx.server.url, {
+      conversationId: "titled",
+      messageId: "m1",
+      text: "why do rivers bend so much, tell me everything",
+    });
     expect(first.response.status).toBe(200);
     expect(first.text).toBe("Rivers bend because water erodes the outer bank.");
 
     expect(ctx.fake.titleRequests).toHaveLength(1);
-    const request = ctx.fake.titleRequests[0]!.body as { max_tokens?: number; max_completion_tokens?: number; messages: { role: string; content: unknown }[]; tools?: unknown };
+    const request = ctx.fake.titleRequests[0]!.body as {
+      max_tokens?: number;
+      max_completion_tokens?: number;
+      messages: { role: string; content: unknown }[];
+      tools?: unknown;
+    };
     expect(request.max_tokens ?? request.max_completion_tokens).toBe(20);
     expect(request.tools).toBeUndefined();
     expect(JSON.stringify(request.messages)).toContain("why do rivers bend so much");
@@ -79,12 +92,19 @@ describe("generated titles with a provider", () => {
     expect(await titleOf(ctx.server, "failed-first")).toBe("hello there");
 
     // Renamed before the first reply settles (after a failed one): the retry's success does not rename it.
-    const renamed = await fetch(`${ctx.server.url}/api/conversations/failed-first`, jsonRequest("PATCH", { title: "My own name" }));
+    const renamed = await fetch(
+      `${ctx.server.url}/api/conversations/failed-first`,
+      jsonRequest("PATCH", { title: "My own name" }),
+    );
     expect(renamed.status).toBe(200);
     const { body } = await getJson<ConversationView>(`${ctx.server.url}/api/conversations/failed-first`);
     ctx.fake.enqueue({ text: "Now it works." });
     ctx.fake.enqueueTitle({ text: "Generated" });
-    await chat(ctx.server.url, { conversationId: "failed-first", messageId: body.messages[0]!.id, text: "hello there" });
+    await chat(ctx.server.url, {
+      conversationId: "failed-first",
+      messageId: body.messages[0]!.id,
+      text: "hello there",
+    });
     expect(ctx.fake.titleRequests).toHaveLength(0);
     expect(await titleOf(ctx.server, "failed-first")).toBe("My own name");
   });

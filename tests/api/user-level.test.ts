@@ -16,21 +16,30 @@ import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } fr
 
 type WireMessage = { role: string; content: unknown };
 const text = (m: WireMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : ((m?.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
+  typeof m?.content === "string"
+    ? m.content
+    : ((m?.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
 const messagesOf = (r: RecordedRequest | undefined) => (r?.body.messages ?? []) as WireMessage[];
 const systemOf = (r: RecordedRequest | undefined) => text(messagesOf(r)[0]);
 const workspaceReminders = (r: RecordedRequest | undefined) =>
   messagesOf(r)
-    .filter((m) => m.role === "user" && text(m).startsWith("<system-reminder>") && text(m).includes("changed since your system prompt was written"))
+    .filter(
+      (m) =>
+        m.role === "user" &&
+        text(m).startsWith("<system-reminder>") &&
+        text(m).includes("changed since your system prompt was written"),
+    )
     .map(text);
 
 type Agent = { id: string; description: string; origin: string };
 type Compact = { compressed: boolean; compression?: { memory?: { stored: Array<{ text: string }> } } };
 
 const filler = (seed: string) => Array.from({ length: 180 }, (_, i) => `${seed}${i % 7} river`).join(" ");
-const SUMMARY = "## Task Overview\nRivers.\n## Current State\nTalking.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+const SUMMARY =
+  "## Task Overview\nRivers.\n## Current State\nTalking.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
 /** The text a tool call's result had in whichever of the requests carries it. */
-const resultIn = (requests: RecordedRequest[], callId: string) => requests.map((r) => toolResultText(r, callId)).find((t) => t && t !== '""') ?? "";
+const resultIn = (requests: RecordedRequest[], callId: string) =>
+  requests.map((r) => toolResultText(r, callId)).find((t) => t && t !== '""') ?? "";
 
 describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents", ({ databaseUrl }) => {
   let fake: OpenAIFake;
@@ -42,14 +51,23 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
   let seq = 0;
 
   async function call<T>(as: SignedIn, method: string, path: string, body?: unknown, status = 200): Promise<T> {
-    const response = await fetch(`${server.url}/api${path}`, body === undefined ? { method, headers: as.headers } : jsonRequest(method, body, as.headers));
+    const response = await fetch(
+      `${server.url}/api${path}`,
+      body === undefined ? { method, headers: as.headers } : jsonRequest(method, body, as.headers),
+    );
     const answer = await response.text();
     expect(response.status, answer).toBe(status);
     return (answer ? JSON.parse(answer) : null) as T;
   }
 
   /** One turn of `as` in conversation `id`; returns the provider's requests of the turn. */
-  async function turn(as: SignedIn, id: string, say: string, replies: Parameters<OpenAIFake["enqueue"]> = [{ text: "ok" }], workspaceId?: string) {
+  async function turn(
+    as: SignedIn,
+    id: string,
+    say: string,
+    replies: Parameters<OpenAIFake["enqueue"]> = [{ text: "ok" }],
+    workspaceId?: string,
+  ) {
     const before = fake.requests.length;
     fake.enqueue(...replies);
     const body = { id, message: userMessage(`m-${id}-${seq++}`, say), ...(workspaceId ? { workspaceId } : {}) };
@@ -71,21 +89,68 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     fake = await startOpenAIFake();
     everything = await startEverythingHttp();
     // The MCP server is on loopback: allowed for the test.
-    const env = { ...providerEnv(fake.url), HINTLINE_AUTH: "accounts", HINTLINE_MAX_RETRIES: "0", HINTLINE_MCP_ALLOW_PRIVATE: "1" };
+    const env = {
+      ...providerEnv(fake.url),
+      HINTLINE_AUTH: "accounts",
+      HINTLINE_MAX_RETRIES: "0",
+      HINTLINE_MCP_ALLOW_PRIVATE: "1",
+    };
     server = await startAppServer({ env, databaseUrl: await databaseUrl() });
     ada = await signUp(server.url, accountFor("Ada"));
     bob = await signUp(server.url, accountFor("Bob"), await invite(server.url, ada));
     // A shared workspace with its own "style" skill and "reviewer" agent.
     shared = (await call<{ id: string }>(ada, "POST", "/workspaces", { name: "Team", shared: true }, 201)).id;
-    await call(ada, "POST", `/workspaces/${shared}/skills`, { name: "style", description: "Team style.", instructions: "Write as the team does." }, 201);
-    await call(ada, "POST", `/workspaces/${shared}/agents`, { id: "reviewer", description: "Team reviewer.", instructions: "Review." }, 201);
+    await call(
+      ada,
+      "POST",
+      `/workspaces/${shared}/skills`,
+      { name: "style", description: "Team style.", instructions: "Write as the team does." },
+      201,
+    );
+    await call(
+      ada,
+      "POST",
+      `/workspaces/${shared}/agents`,
+      { id: "reviewer", description: "Team reviewer.", instructions: "Review." },
+      201,
+    );
     // Bob's default workspace (the lowest level) and his own level (the highest), each with a "style" of its own.
-    await call(bob, "POST", "/workspaces/default/skills", { name: "style", description: "Bob's default style.", instructions: "Default." }, 201);
-    await call(bob, "POST", "/workspaces/default/skills", { name: "bob-base", description: "Bob's base skill.", instructions: "Base." }, 201);
-    await call(bob, "POST", "/me/skills", { name: "style", description: "Bob's own style.", instructions: "Write tersely, as Bob likes." }, 201);
-    await call(bob, "POST", "/me/agents", { id: "reviewer", description: "Bob's own reviewer.", instructions: "Review harshly." }, 201);
+    await call(
+      bob,
+      "POST",
+      "/workspaces/default/skills",
+      { name: "style", description: "Bob's default style.", instructions: "Default." },
+      201,
+    );
+    await call(
+      bob,
+      "POST",
+      "/workspaces/default/skills",
+      { name: "bob-base", description: "Bob's base skill.", instructions: "Base." },
+      201,
+    );
+    await call(
+      bob,
+      "POST",
+      "/me/skills",
+      { name: "style", description: "Bob's own style.", instructions: "Write tersely, as Bob likes." },
+      201,
+    );
+    await call(
+      bob,
+      "POST",
+      "/me/agents",
+      { id: "reviewer", description: "Bob's own reviewer.", instructions: "Review harshly." },
+      201,
+    );
     // Ada's own level: never in Bob's prompt.
-    await call(ada, "POST", "/me/skills", { name: "ada-own", description: "ADA-OWN-SKILL", instructions: "ADA-OWN-INSTRUCTIONS" }, 201);
+    await call(
+      ada,
+      "POST",
+      "/me/skills",
+      { name: "ada-own", description: "ADA-OWN-SKILL", instructions: "ADA-OWN-INSTRUCTIONS" },
+      201,
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -95,18 +160,54 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
 
   it("lists, reads, edits and deletes the own level, refusing bad input and duplicates with reasons", async () => {
     expect((await call<{ name: string }[]>(bob, "GET", "/me/skills")).map((s) => s.name)).toEqual(["style"]);
-    expect(await call<Agent[]>(bob, "GET", "/me/agents")).toEqual([expect.objectContaining({ id: "reviewer", origin: "user" })]);
+    expect(await call<Agent[]>(bob, "GET", "/me/agents")).toEqual([
+      expect.objectContaining({ id: "reviewer", origin: "user" }),
+    ]);
     await call(bob, "POST", "/me/skills", { name: "scratch", description: "d", instructions: "i" }, 201);
-    expect(await call(bob, "PATCH", "/me/skills/scratch", { description: "Changed." })).toMatchObject({ name: "scratch", description: "Changed." });
+    expect(await call(bob, "PATCH", "/me/skills/scratch", { description: "Changed." })).toMatchObject({
+      name: "scratch",
+      description: "Changed.",
+    });
     expect(await call(bob, "GET", "/me/skills/scratch")).toMatchObject({ description: "Changed." });
     await call(bob, "DELETE", "/me/skills/scratch", undefined, 204);
     const before = await bobsRows();
-    const post = (path: string, body: unknown) => fetch(`${server.url}/api${path}`, jsonRequest("POST", body, bob.headers));
-    expect(await expectApiError(await post("/me/skills", { name: "style", description: "d", instructions: "i" }), 409, "conflict")).toMatch(/Your own level already has a skill named style/);
-    expect(await expectApiError(await post("/me/skills", { name: "Bad Name", description: "d", instructions: "i" }), 400, "bad_request")).toMatch(/name/);
-    expect(await expectApiError(await post("/me/agents", { id: "reviewer", description: "d", instructions: "i" }), 409, "conflict")).toMatch(/already has an agent with the id reviewer/);
-    expect(await expectApiError(await fetch(`${server.url}/api/me/skills/missing`, { headers: bob.headers }), 404, "not_found")).toMatch(/your own level/);
-    expect(await expectApiError(await fetch(`${server.url}/api/me/agents/missing`, { headers: bob.headers }), 404, "not_found")).toMatch(/not one of your own agents/);
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}/api${path}`, jsonRequest("POST", body, bob.headers));
+    expect(
+      await expectApiError(
+        await post("/me/skills", { name: "style", description: "d", instructions: "i" }),
+        409,
+        "conflict",
+      ),
+    ).toMatch(/Your own level already has a skill named style/);
+    expect(
+      await expectApiError(
+        await post("/me/skills", { name: "Bad Name", description: "d", instructions: "i" }),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/name/);
+    expect(
+      await expectApiError(
+        await post("/me/agents", { id: "reviewer", description: "d", instructions: "i" }),
+        409,
+        "conflict",
+      ),
+    ).toMatch(/already has an agent with the id reviewer/);
+    expect(
+      await expectApiError(
+        await fetch(`${server.url}/api/me/skills/missing`, { headers: bob.headers }),
+        404,
+        "not_found",
+      ),
+    ).toMatch(/your own level/);
+    expect(
+      await expectApiError(
+        await fetch(`${server.url}/api/me/agents/missing`, { headers: bob.headers }),
+        404,
+        "not_found",
+      ),
+    ).toMatch(/not one of your own agents/);
     expect(await bobsRows()).toEqual(before);
   });
 
@@ -117,10 +218,22 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     }
     const before = await bobsRows();
     const own = `user-${bob.userId}`;
-    await expectApiError(await fetch(`${server.url}/api/workspaces/${own}`, { headers: bob.headers }), 404, "not_found");
-    await expectApiError(await fetch(`${server.url}/api/workspaces/${own}/skills/style`, { headers: bob.headers }), 404, "not_found");
+    await expectApiError(
+      await fetch(`${server.url}/api/workspaces/${own}`, { headers: bob.headers }),
+      404,
+      "not_found",
+    );
+    await expectApiError(
+      await fetch(`${server.url}/api/workspaces/${own}/skills/style`, { headers: bob.headers }),
+      404,
+      "not_found",
+    );
     const body = { id: `into-own-${seq++}`, message: userMessage(`m-own-${seq++}`, "hello"), workspaceId: own };
-    await expectApiError(await fetch(`${server.url}/api/chat`, jsonRequest("POST", body, bob.headers)), 404, "not_found");
+    await expectApiError(
+      await fetch(`${server.url}/api/chat`, jsonRequest("POST", body, bob.headers)),
+      404,
+      "not_found",
+    );
     expect(await bobsRows()).toEqual(before);
   });
 
@@ -130,7 +243,9 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
       ["general-purpose", "built-in", expect.any(String)],
       ["reviewer", "user", "Bob's own reviewer."],
     ]);
-    expect((await call<Agent[]>(ada, "GET", `/workspaces/${shared}/agents`)).find((a) => a.id === "reviewer")).toMatchObject({ origin: "workspace" });
+    expect(
+      (await call<Agent[]>(ada, "GET", `/workspaces/${shared}/agents`)).find((a) => a.id === "reviewer"),
+    ).toMatchObject({ origin: "workspace" });
 
     const [bobCall] = await turn(bob, `bob-team-${seq++}`, "hello", [{ text: "ok" }], shared);
     const bobSystem = systemOf(bobCall);
@@ -153,9 +268,15 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     const bobs = await call<Listed[]>(bob, "GET", "/workspaces");
     expect(bobs.find((w) => w.id === shared)).toMatchObject({ shared: true, editable: false });
     expect(bobs.filter((w) => w.id !== shared).every((w) => w.editable && !w.shared)).toBe(true);
-    expect((await call<Listed[]>(ada, "GET", "/workspaces")).find((w) => w.id === shared)).toMatchObject({ editable: true });
+    expect((await call<Listed[]>(ada, "GET", "/workspaces")).find((w) => w.id === shared)).toMatchObject({
+      editable: true,
+    });
 
-    const before = await call<{ name: string; instructions: string; updatedAt: string }>(bob, "GET", `/workspaces/${shared}`);
+    const before = await call<{ name: string; instructions: string; updatedAt: string }>(
+      bob,
+      "GET",
+      `/workspaces/${shared}`,
+    );
     const writes: [string, string, unknown][] = [
       ["PATCH", `/workspaces/${shared}`, { name: "Taken over" }],
       ["PATCH", `/workspaces/${shared}`, { instructions: "Bob's rules now." }],
@@ -166,7 +287,9 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     ];
     for (const [method, path, body] of writes) {
       const init = body === undefined ? { method, headers: bob.headers } : jsonRequest(method, body, bob.headers);
-      expect(await expectApiError(await fetch(`${server.url}/api${path}`, init), 403, "forbidden")).toMatch(/only its owner or an admin can change it/);
+      expect(await expectApiError(await fetch(`${server.url}/api${path}`, init), 403, "forbidden")).toMatch(
+        /only its owner or an admin can change it/,
+      );
     }
     const knowledge = await fetch(`${server.url}/api/workspaces/${shared}/knowledge/notes.md`, {
       method: "PUT",
@@ -175,7 +298,9 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     });
     await expectApiError(knowledge, 403, "forbidden");
     expect(await call(bob, "GET", `/workspaces/${shared}`)).toEqual(before);
-    expect((await call<{ name: string }[]>(bob, "GET", `/workspaces/${shared}/skills`)).map((k) => k.name)).toContain("style");
+    expect((await call<{ name: string }[]>(bob, "GET", `/workspaces/${shared}/skills`)).map((k) => k.name)).toContain(
+      "style",
+    );
 
     // The settings page shows the member what the agent is given, with every control disabled; the admin's is not.
     const page = async (as: SignedIn) => (await fetch(`${server.url}/w/${shared}`, { headers: as.headers })).text();
@@ -200,11 +325,20 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
 
   it("loads the own skill by SkillLoad, and another person's is unknown", async () => {
     const id = `bob-load-${seq++}`;
-    const requests = await turn(bob, id, "use my style", [{ kind: "tools", calls: [{ id: "load-1", name: "SkillLoad", arguments: { name: "style" } }] }, { text: "done" }], shared);
+    const requests = await turn(
+      bob,
+      id,
+      "use my style",
+      [{ kind: "tools", calls: [{ id: "load-1", name: "SkillLoad", arguments: { name: "style" } }] }, { text: "done" }],
+      shared,
+    );
     const loaded = toolResultText(requests.at(-1), "load-1");
     expect(loaded).toContain("Skill style (from the person's own skills)");
     expect(loaded).toContain("Write tersely, as Bob likes.");
-    const again = await turn(bob, id, "and Ada's?", [{ kind: "tools", calls: [{ id: "load-2", name: "SkillLoad", arguments: { name: "ada-own" } }] }, { text: "done" }]);
+    const again = await turn(bob, id, "and Ada's?", [
+      { kind: "tools", calls: [{ id: "load-2", name: "SkillLoad", arguments: { name: "ada-own" } }] },
+      { text: "done" },
+    ]);
     const refused = toolResultText(again.at(-1), "load-2");
     expect(refused).toContain("SkillNotFoundError");
     expect(refused).not.toContain("ADA-OWN");
@@ -216,7 +350,13 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     const [bobFirst] = await turn(bob, bobId, "hello", [{ text: "ok" }], shared);
     const [adaFirst] = await turn(ada, adaId, "hello", [{ text: "ok" }], shared);
     await call(bob, "PATCH", "/me/skills/style", { description: "Bob's newer style." });
-    await call(bob, "POST", "/me/agents", { id: "tester", description: "Bob's own tester.", instructions: "Test." }, 201);
+    await call(
+      bob,
+      "POST",
+      "/me/agents",
+      { id: "tester", description: "Bob's own tester.", instructions: "Test." },
+      201,
+    );
 
     const [bobNext] = await turn(bob, bobId, "go on");
     expect(systemOf(bobNext)).toBe(systemOf(bobFirst));
@@ -237,29 +377,74 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
   });
 
   // What the member's agent and answers do to the shared workspace: nothing that everyone else is then given.
-  const sharedMemory = async () => (await call<{ text: string }[]>(ada, "GET", `/workspaces/${shared}/memory`)).map((e) => e.text);
+  const sharedMemory = async () =>
+    (await call<{ text: string }[]>(ada, "GET", `/workspaces/${shared}/memory`)).map((e) => e.text);
 
   it("refuses a member's MemoryWrite in the shared workspace, and their subagent's, with a tool error; the admin's is stored", async () => {
     const before = await sharedMemory();
     const id = `bob-memory-${seq++}`;
     const refused = resultIn(
-      await turn(bob, id, "remember that Bob owns the release", [{ kind: "tools", calls: [{ id: "mem-1", name: "MemoryWrite", arguments: { entry: "Bob owns the release" } }] }, { text: "noted" }], shared),
+      await turn(
+        bob,
+        id,
+        "remember that Bob owns the release",
+        [
+          {
+            kind: "tools",
+            calls: [{ id: "mem-1", name: "MemoryWrite", arguments: { entry: "Bob owns the release" } }],
+          },
+          { text: "noted" },
+        ],
+        shared,
+      ),
       "mem-1",
     );
     expect(refused).toMatch(/^WorkspaceReadOnlyError: .*shared with the person.*only its owner or an admin/s);
     expect(refused).toMatch(/\nWhat to do: .*reply/);
     expect(refused).toContain("(Tool call #1 for 'MemoryWrite' in this conversation.)");
     // A child of Bob's conversation writes for Bob: his own agent, allowed MemoryWrite, is refused the same way.
-    await call(bob, "POST", "/me/agents", { id: "scribe", description: "Writes memory.", instructions: "Remember what you are told.", tools: ["MemoryWrite"] }, 201);
+    await call(
+      bob,
+      "POST",
+      "/me/agents",
+      {
+        id: "scribe",
+        description: "Writes memory.",
+        instructions: "Remember what you are told.",
+        tools: ["MemoryWrite"],
+      },
+      201,
+    );
     const spawned = await turn(bob, id, "delegate it", [
-      { kind: "tools", calls: [{ id: "spawn-scribe", name: "AgentSpawn", arguments: { agent_id: "scribe", task: "remember the release owner" } }] },
-      { kind: "tools", calls: [{ id: "child-mem", name: "MemoryWrite", arguments: { entry: "Child: Bob owns the release" } }] },
+      {
+        kind: "tools",
+        calls: [
+          {
+            id: "spawn-scribe",
+            name: "AgentSpawn",
+            arguments: { agent_id: "scribe", task: "remember the release owner" },
+          },
+        ],
+      },
+      {
+        kind: "tools",
+        calls: [{ id: "child-mem", name: "MemoryWrite", arguments: { entry: "Child: Bob owns the release" } }],
+      },
       { text: "child done" },
       { text: "parent done" },
     ]);
     expect(resultIn(spawned, "child-mem")).toMatch(/^WorkspaceReadOnlyError: /);
     expect(await sharedMemory()).toEqual(before);
-    const adas = await turn(ada, `ada-memory-${seq++}`, "remember", [{ kind: "tools", calls: [{ id: "mem-2", name: "MemoryWrite", arguments: { entry: "Ada owns the roadmap" } }] }, { text: "noted" }], shared);
+    const adas = await turn(
+      ada,
+      `ada-memory-${seq++}`,
+      "remember",
+      [
+        { kind: "tools", calls: [{ id: "mem-2", name: "MemoryWrite", arguments: { entry: "Ada owns the roadmap" } }] },
+        { text: "noted" },
+      ],
+      shared,
+    );
     expect(resultIn(adas, "mem-2")).toMatch(/^Memory entry saved/);
     expect(await sharedMemory()).toEqual([...before, "Ada owns the roadmap"]);
     await call(bob, "DELETE", "/me/agents/scribe", undefined, 204);
@@ -287,27 +472,50 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
   });
 
   it("refuses a member's 'Always allow' of the shared workspace's MCP tool (403 naming remember, nothing changed); the call alone is approved; the admin's is stored", async () => {
-    await call(ada, "POST", `/workspaces/${shared}/mcp-servers`, { name: "everything", url: everything.url, approval: "ask" }, 201);
-    const allowed = async () => (await call<{ alwaysAllow: string[] }>(bob, "GET", `/workspaces/${shared}/mcp-servers/everything`)).alwaysAllow;
+    await call(
+      ada,
+      "POST",
+      `/workspaces/${shared}/mcp-servers`,
+      { name: "everything", url: everything.url, approval: "ask" },
+      201,
+    );
+    const allowed = async () =>
+      (await call<{ alwaysAllow: string[] }>(bob, "GET", `/workspaces/${shared}/mcp-servers/everything`)).alwaysAllow;
     const answer = (as: SignedIn, id: string, callId: string, body: unknown) =>
       fetch(`${server.url}/api/conversations/${id}/approvals/${callId}`, jsonRequest("POST", body, as.headers));
     const waiting = async (as: SignedIn, callId: string) => {
       const id = `mcp-${callId}-${seq++}`;
-      fake.enqueue({ kind: "tools", calls: [{ id: callId, name: "mcp__everything__echo", arguments: { message: callId } }] }, { text: "done" });
-      const response = await fetch(`${server.url}/api/chat`, jsonRequest("POST", { id, message: userMessage(`m-${id}`, "echo it"), workspaceId: shared }, as.headers));
+      fake.enqueue(
+        { kind: "tools", calls: [{ id: callId, name: "mcp__everything__echo", arguments: { message: callId } }] },
+        { text: "done" },
+      );
+      const response = await fetch(
+        `${server.url}/api/chat`,
+        jsonRequest("POST", { id, message: userMessage(`m-${id}`, "echo it"), workspaceId: shared }, as.headers),
+      );
       expect(response.status).toBe(200);
       const reader = chunkReader(response);
       await reader.until((c) => c.type === "tool-approval-request");
       return { id, reader };
     };
     const bobs = await waiting(bob, "bob-echo");
-    const refused = await expectApiError(await answer(bob, bobs.id, "bob-echo", { approved: true, remember: "tool" }), 403, "forbidden");
+    const refused = await expectApiError(
+      await answer(bob, bobs.id, "bob-echo", { approved: true, remember: "tool" }),
+      403,
+      "forbidden",
+    );
     expect(refused).toMatch(/remember/);
     expect(refused).toMatch(/only its owner or an admin/);
     expect(await allowed()).toEqual([]);
     // Nothing was answered: the call still waits, and Bob approves it alone.
-    const view = await call<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(bob, "GET", `/conversations/${bobs.id}`);
-    expect(view.messages.at(-1)?.parts.find((p) => p.type === "tool-mcp__everything__echo")?.state).toBe("approval-requested");
+    const view = await call<{ messages: Array<{ parts: Array<{ type: string; state?: string }> }> }>(
+      bob,
+      "GET",
+      `/conversations/${bobs.id}`,
+    );
+    expect(view.messages.at(-1)?.parts.find((p) => p.type === "tool-mcp__everything__echo")?.state).toBe(
+      "approval-requested",
+    );
     expect((await answer(bob, bobs.id, "bob-echo", { approved: true })).status).toBe(200);
     const chunks = await bobs.reader.rest();
     expect(chunks.some((c) => c.type === "tool-output-available" && c.toolCallId === "bob-echo")).toBe(true);
@@ -326,13 +534,25 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     const bobs = listenToEvents(server.url, { headers: bob.headers });
     try {
       await Promise.all([adas.opened, bobs.opened]);
-      const bobsDefault = (await call<{ id: string; name: string; shared: boolean }[]>(bob, "GET", "/workspaces")).find((w) => w.name === "default" && !w.shared)!.id;
+      const bobsDefault = (await call<{ id: string; name: string; shared: boolean }[]>(bob, "GET", "/workspaces")).find(
+        (w) => w.name === "default" && !w.shared,
+      )!.id;
       // Bob's write to his own default workspace, which routes name "default" as they do every person's own.
-      await call(bob, "POST", "/workspaces/default/skills", { name: `bob-event-${seq++}`, description: "d", instructions: "i" }, 201);
-      await bobs.waitFor((e) => e.type === "workspace" && e.id === bobsDefault, "Bob's event for his own default workspace");
+      await call(
+        bob,
+        "POST",
+        "/workspaces/default/skills",
+        { name: `bob-event-${seq++}`, description: "d", instructions: "i" },
+        201,
+      );
+      await bobs.waitFor(
+        (e) => e.type === "workspace" && e.id === bobsDefault,
+        "Bob's event for his own default workspace",
+      );
       // Then the admin's write to the shared one, which both hear; by then the admin's stream had every event it would.
       await call(ada, "PATCH", `/workspaces/${shared}`, { name: "Team" });
-      for (const listener of [adas, bobs]) await listener.waitFor((e) => e.type === "workspace" && e.id === shared, "the shared workspace's event");
+      for (const listener of [adas, bobs])
+        await listener.waitFor((e) => e.type === "workspace" && e.id === shared, "the shared workspace's event");
       expect(adas.events.filter((e) => e.type === "workspace" && e.id !== shared)).toEqual([]);
       expect(bobs.events.filter((e) => e.type === "workspace" && e.id !== shared && e.id !== bobsDefault)).toEqual([]);
     } finally {

@@ -37,7 +37,9 @@ describe("the utility model", () => {
     const { text } = await chat(server.url, { conversationId: id, text: "Help me plan moving house" });
     expect(text).toBe("Start with the boxes.");
     const title = async () => (await getJson<{ title: string }>(`${server.url}/api/conversations/${id}`)).body.title;
-    expect(await pollUntil(title, (t) => t === "Moving House", 10_000, "the title from the utility model")).toBe("Moving House");
+    expect(await pollUntil(title, (t) => t === "Moving House", 10_000, "the title from the utility model")).toBe(
+      "Moving House",
+    );
     expect(gemini.titleRequests).toHaveLength(1);
     expect(gemini.titleRequests[0]!.path).toContain("gemini-2.5-flash");
     expect(anthropic.titleRequests).toHaveLength(0);

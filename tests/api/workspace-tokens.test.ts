@@ -21,19 +21,35 @@ describe.each(databaseKinds("workspace_tokens"))("$name: workspace token figures
 
   it("counts instructions, memory and the knowledge index against the configured budget", async () => {
     const instructions = "Answer in French. Cite the knowledge files by path.";
-    const { body: ws } = await getJson<WorkspaceWithTokens>(api("/workspaces"), jsonRequest("POST", { name: "Tokens", instructions }));
+    const { body: ws } = await getJson<WorkspaceWithTokens>(
+      api("/workspaces"),
+      jsonRequest("POST", { name: "Tokens", instructions }),
+    );
     const empty = await getJson<WorkspaceWithTokens>(api(`/workspaces/${ws.id}`));
     expect(empty.status).toBe(200);
     expect(empty.body).toMatchObject({ id: ws.id, name: "Tokens", instructions });
     // The demo model's window is 8,192 tokens: a quarter of it (2,048) is more than the configured 1,234.
-    expect(empty.body.tokens).toEqual({ budget: 1234, window: 8192, instructions: countTokens(instructions), memory: 0, knowledgeIndex: 0 });
+    expect(empty.body.tokens).toEqual({
+      budget: 1234,
+      window: 8192,
+      instructions: countTokens(instructions),
+      memory: 0,
+      knowledgeIndex: 0,
+    });
 
     for (const text of ["Prefers metric units", "Lives in Lyon"]) {
       expect((await fetch(api(`/workspaces/${ws.id}/memory`), jsonRequest("POST", { text }))).status).toBe(201);
     }
     const index = "# Knowledge\nThe API notes are in notes/api.md.";
-    for (const [path, body] of [["KNOWLEDGE.md", index], ["notes/api.md", "# API\nThe rate limit is 10 per second.\n"]] as const) {
-      const put = await fetch(api(`/workspaces/${ws.id}/knowledge/${path}`), { method: "PUT", headers: { "content-type": "text/markdown" }, body });
+    for (const [path, body] of [
+      ["KNOWLEDGE.md", index],
+      ["notes/api.md", "# API\nThe rate limit is 10 per second.\n"],
+    ] as const) {
+      const put = await fetch(api(`/workspaces/${ws.id}/knowledge/${path}`), {
+        method: "PUT",
+        headers: { "content-type": "text/markdown" },
+        body,
+      });
       expect(put.status).toBe(201);
     }
     const { body } = await getJson<WorkspaceWithTokens>(api(`/workspaces/${ws.id}`));

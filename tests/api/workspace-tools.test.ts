@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
-import { type FakeToolCall, type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
+import {
+  type FakeToolCall,
+  type OpenAIFake,
+  type RecordedRequest,
+  startOpenAIFake,
+  toolResultText,
+} from "../support/openai-fake.ts";
 import { jsonRequest, userMessage, databaseKinds } from "./helpers.ts";
 
 const kinds = databaseKinds("wstools");
@@ -20,7 +26,12 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
   let workspaceId = "";
   let seq = 0;
   const api = (path: string) => `${server.url}/api${path}`;
-  const put = (ws: string, path: string, body: string) => fetch(api(`/workspaces/${ws}/knowledge/${path}`), { method: "PUT", headers: { "content-type": "text/markdown" }, body });
+  const put = (ws: string, path: string, body: string) =>
+    fetch(api(`/workspaces/${ws}/knowledge/${path}`), {
+      method: "PUT",
+      headers: { "content-type": "text/markdown" },
+      body,
+    });
 
   beforeAll(async () => {
     fake = await startOpenAIFake();
@@ -29,13 +40,32 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
     workspaceId = created.body.id;
     expect((await put(workspaceId, "KNOWLEDGE.md", "# Index\n- notes/api.md: the API")).status).toBe(201);
     expect((await put(workspaceId, "notes/api.md", API_LINES.join("\n"))).status).toBe(201);
-    expect((await put(workspaceId, "big.txt", Array.from({ length: 20_000 }, (_, i) => `row ${i} ${"x".repeat(40)}`).join("\n"))).status).toBe(201);
+    expect(
+      (
+        await put(
+          workspaceId,
+          "big.txt",
+          Array.from({ length: 20_000 }, (_, i) => `row ${i} ${"x".repeat(40)}`).join("\n"),
+        )
+      ).status,
+    ).toBe(201);
     // Another workspace's file with the same words is never found from this one.
-    expect((await put("default", "secret.md", "default-secret: the rate limit is 5 requests per minute")).status).toBe(201);
+    expect((await put("default", "secret.md", "default-secret: the rate limit is 5 requests per minute")).status).toBe(
+      201,
+    );
     const skill = (name: string, description: string, instructions: string) => ({ name, description, instructions });
-    await fetch(api("/workspaces/default/skills"), jsonRequest("POST", skill("weekly-report", "Default's report", "# Default steps")));
-    await fetch(api("/workspaces/default/skills"), jsonRequest("POST", skill("release-notes", "Writes release notes", "# Release steps")));
-    await fetch(api(`/workspaces/${workspaceId}/skills`), jsonRequest("POST", skill("weekly-report", "This workspace's report", "# Our steps\n1. Gather.")));
+    await fetch(
+      api("/workspaces/default/skills"),
+      jsonRequest("POST", skill("weekly-report", "Default's report", "# Default steps")),
+    );
+    await fetch(
+      api("/workspaces/default/skills"),
+      jsonRequest("POST", skill("release-notes", "Writes release notes", "# Release steps")),
+    );
+    await fetch(
+      api(`/workspaces/${workspaceId}/skills`),
+      jsonRequest("POST", skill("weekly-report", "This workspace's report", "# Our steps\n1. Gather.")),
+    );
     await fetch(api(`/workspaces/${workspaceId}/memory`), jsonRequest("POST", { text: "Works in Berlin" }));
   });
   afterAll(async () => {
@@ -48,7 +78,10 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
     fake.reset();
     fake.enqueue({ kind: "tools", calls }, { text: "Done." });
     const id = `wt-${Date.now().toString(36)}-${seq++}`;
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id, message: userMessage(`m-${id}`, "go"), workspaceId: ws }));
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id, message: userMessage(`m-${id}`, "go"), workspaceId: ws }),
+    );
     expect(response.status).toBe(200);
     await readChunks(response);
     expect(fake.requests).toHaveLength(2);
@@ -57,8 +90,12 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
 
   it("MemoryWrite appends an entry as the agent, refuses a duplicate naming it, and MemorySearch finds entries", async () => {
     const first = await callTools([{ id: "w1", name: "MemoryWrite", arguments: { entry: "Prefers metric units" } }]);
-    expect(toolResultText(first, "w1")).toMatch(/^Memory entry saved \(mem_\w+\): Prefers metric units\nThe workspace memory now holds 2 entries\.\n\(Tool call #1 for 'MemoryWrite' in this conversation\.\)$/);
-    const memory = (await getJson<Array<{ id: string; text: string; author: string }>>(api(`/workspaces/${workspaceId}/memory`))).body;
+    expect(toolResultText(first, "w1")).toMatch(
+      /^Memory entry saved \(mem_\w+\): Prefers metric units\nThe workspace memory now holds 2 entries\.\n\(Tool call #1 for 'MemoryWrite' in this conversation\.\)$/,
+    );
+    const memory = (
+      await getJson<Array<{ id: string; text: string; author: string }>>(api(`/workspaces/${workspaceId}/memory`))
+    ).body;
     expect(memory.map((e) => [e.text, e.author])).toEqual([
       ["Works in Berlin", "person"],
       ["Prefers metric units", "agent"],
@@ -69,11 +106,19 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "s2", name: "MemorySearch", arguments: { query: "nothing-like-it" } },
     ]);
     const duplicate = toolResultText(second, "w2");
-    expect(duplicate).toMatch(/^DuplicateMemoryError: Memory already holds this entry \(mem_\w+, written by the agent at .*\): "Prefers metric units"/);
+    expect(duplicate).toMatch(
+      /^DuplicateMemoryError: Memory already holds this entry \(mem_\w+, written by the agent at .*\): "Prefers metric units"/,
+    );
     expect(duplicate).toContain(memory[1]!.id);
     expect(duplicate).toContain("What to do: The fact is already remembered");
-    expect(toolResultText(second, "s1")).toMatch(new RegExp(`^1 memory entry matches "metric UNITS", best first:\\n- \\[${memory[1]!.id}\\] \\(agent, \\d{4}-\\d{2}-\\d{2}\\) Prefers metric units\\n`));
-    expect(toolResultText(second, "s2")).toMatch(/^No memory entry matches "nothing-like-it" \(the memory holds 2 entries\)\./);
+    expect(toolResultText(second, "s1")).toMatch(
+      new RegExp(
+        `^1 memory entry matches "metric UNITS", best first:\\n- \\[${memory[1]!.id}\\] \\(agent, \\d{4}-\\d{2}-\\d{2}\\) Prefers metric units\\n`,
+      ),
+    );
+    expect(toolResultText(second, "s2")).toMatch(
+      /^No memory entry matches "nothing-like-it" \(the memory holds 2 entries\)\./,
+    );
     expect((await getJson<unknown[]>(api(`/workspaces/${workspaceId}/memory`))).body).toHaveLength(2);
   });
 
@@ -86,10 +131,17 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
     expect(toolResultText(request, "k1")).toBe(
       `1 matching line for "rate limit" (lines with every word):\nnotes/api.md:57: The rate limit is 120 requests per minute.\n(Tool call #1 for 'KnowledgeSearch' in this conversation.)`,
     );
-    expect(toolResultText(request, "k2")).toMatch(/no line holds every word; lines with any of them\):\nnotes\/api\.md:200: Rate limits reset hourly; a zebra appears here\.\n/);
+    expect(toolResultText(request, "k2")).toMatch(
+      /no line holds every word; lines with any of them\):\nnotes\/api\.md:200: Rate limits reset hourly; a zebra appears here\.\n/,
+    );
     expect(toolResultText(request, "k3")).toMatch(/^InvalidArgumentsError: The query has no words to look for/);
-    const fromDefault = await callTools([{ id: "k4", name: "KnowledgeSearch", arguments: { query: "rate limit" } }], "default");
-    expect(toolResultText(fromDefault, "k4")).toMatch(/^1 matching line .*\nsecret\.md:1: default-secret: the rate limit is 5 requests per minute\n/);
+    const fromDefault = await callTools(
+      [{ id: "k4", name: "KnowledgeSearch", arguments: { query: "rate limit" } }],
+      "default",
+    );
+    expect(toolResultText(fromDefault, "k4")).toMatch(
+      /^1 matching line .*\nsecret\.md:1: default-secret: the rate limit is 5 requests per minute\n/,
+    );
   });
 
   it("KnowledgeRead reads numbered lines from an offset, says where to go on, and names what is wrong", async () => {
@@ -106,9 +158,13 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
     const big = toolResultText(request, "r2");
     expect(big.length).toBeLessThanOrEqual(8_100);
     expect(big).toMatch(/^big\.txt \([\d,]+ bytes, 20000 lines\), lines 1–\d+:\n {5}1\trow 0 x+\n/);
-    expect(big).toMatch(/\(Lines \d+–20000 not shown: continue with offset \d+\.\)\n\(Tool call #2 for 'KnowledgeRead' in this conversation\.\)$/);
+    expect(big).toMatch(
+      /\(Lines \d+–20000 not shown: continue with offset \d+\.\)\n\(Tool call #2 for 'KnowledgeRead' in this conversation\.\)$/,
+    );
     expect(toolResultText(request, "r3")).toMatch(/^InvalidArgumentsError: The path must not contain "\.\."/);
-    expect(toolResultText(request, "r4")).toMatch(/^KnowledgeFileNotFoundError: No knowledge file missing\.md\. Files: KNOWLEDGE\.md, big\.txt, notes\/api\.md\./);
+    expect(toolResultText(request, "r4")).toMatch(
+      /^KnowledgeFileNotFoundError: No knowledge file missing\.md\. Files: KNOWLEDGE\.md, big\.txt, notes\/api\.md\./,
+    );
   });
 
   it("SkillLoad loads the workspace's skill over default's of the same name, default's others too, and lists names when unknown", async () => {
@@ -117,9 +173,15 @@ describe.each(kinds)("$name: workspace tools", ({ databaseUrl }) => {
       { id: "l2", name: "SkillLoad", arguments: { name: "release-notes" } },
       { id: "l3", name: "SkillLoad", arguments: { name: "no-such-skill" } },
     ]);
-    expect(toolResultText(request, "l1")).toBe("Skill weekly-report (from this workspace): This workspace's report\n\n# Our steps\n1. Gather.\n(Tool call #1 for 'SkillLoad' in this conversation.)");
-    expect(toolResultText(request, "l2")).toMatch(/^Skill release-notes \(from the default workspace\): Writes release notes\n\n# Release steps\n/);
-    expect(toolResultText(request, "l3")).toMatch(/^SkillNotFoundError: No skill named no-such-skill\. Available skills: release-notes, weekly-report\./);
+    expect(toolResultText(request, "l1")).toBe(
+      "Skill weekly-report (from this workspace): This workspace's report\n\n# Our steps\n1. Gather.\n(Tool call #1 for 'SkillLoad' in this conversation.)",
+    );
+    expect(toolResultText(request, "l2")).toMatch(
+      /^Skill release-notes \(from the default workspace\): Writes release notes\n\n# Release steps\n/,
+    );
+    expect(toolResultText(request, "l3")).toMatch(
+      /^SkillNotFoundError: No skill named no-such-skill\. Available skills: release-notes, weekly-report\./,
+    );
   });
 
   it("stored text reaches the model with Hintline's tags neutralised", async () => {

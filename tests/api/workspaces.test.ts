@@ -22,10 +22,13 @@ const text = (body: string, type = "text/markdown") => ({ method: "PUT", headers
 function rawPut(baseUrl: string, path: string): Promise<number> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, method: "PUT", path, headers: { "content-type": "text/plain" } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, method: "PUT", path, headers: { "content-type": "text/plain" } },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on("error", reject);
     request.end("x");
   });
@@ -43,7 +46,10 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
 
   const api = (path: string) => `${server.url}/api${path}`;
   const newWorkspace = async (name: string) => {
-    const { status, body } = await getJson<Workspace>(api("/workspaces"), jsonRequest("POST", { name, instructions: "Be brief." }));
+    const { status, body } = await getJson<Workspace>(
+      api("/workspaces"),
+      jsonRequest("POST", { name, instructions: "Be brief." }),
+    );
     expect(status).toBe(201);
     return body;
   };
@@ -53,9 +59,18 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     const ws = await newWorkspace("Research");
     expect(ws).toMatchObject({ name: "Research", instructions: "Be brief." });
     expect(ws.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-    const patched = await getJson<Workspace>(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { name: "Research 2", instructions: "Cite sources." }));
-    expect(patched).toMatchObject({ status: 200, body: { id: ws.id, name: "Research 2", instructions: "Cite sources." } });
-    expect((await getJson<Workspace>(api(`/workspaces/${ws.id}`))).body).toMatchObject({ name: "Research 2", instructions: "Cite sources." });
+    const patched = await getJson<Workspace>(
+      api(`/workspaces/${ws.id}`),
+      jsonRequest("PATCH", { name: "Research 2", instructions: "Cite sources." }),
+    );
+    expect(patched).toMatchObject({
+      status: 200,
+      body: { id: ws.id, name: "Research 2", instructions: "Cite sources." },
+    });
+    expect((await getJson<Workspace>(api(`/workspaces/${ws.id}`))).body).toMatchObject({
+      name: "Research 2",
+      instructions: "Cite sources.",
+    });
     expect((await getJson<Workspace[]>(api("/workspaces"))).body.map((w) => w.name)).toEqual(["default", "Research 2"]);
     expect((await fetch(api(`/workspaces/${ws.id}`), { method: "DELETE" })).status).toBe(204);
     await expectApiError(await fetch(api(`/workspaces/${ws.id}`)), 404, "not_found");
@@ -64,13 +79,30 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
 
   it("refuses a taken name, deleting default and deleting a workspace that still has conversations", async () => {
     const ws = await newWorkspace("Taken");
-    expect(await expectApiError(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Taken" })), 409, "conflict")).toMatch(/"Taken" already exists/);
-    expect(await expectApiError(await fetch(api("/workspaces/default"), { method: "DELETE" }), 409, "conflict")).toMatch(/default workspace cannot be deleted/);
-    expect(await expectApiError(await fetch(api("/workspaces/default"), jsonRequest("PATCH", { name: "other" })), 400, "bad_request")).toMatch(/cannot be renamed/);
-    const response = await fetch(api("/chat"), jsonRequest("POST", { id: "in-taken", message: userMessage("m-in-taken", "hello"), workspaceId: ws.id }));
+    expect(
+      await expectApiError(await fetch(api("/workspaces"), jsonRequest("POST", { name: "Taken" })), 409, "conflict"),
+    ).toMatch(/"Taken" already exists/);
+    expect(
+      await expectApiError(await fetch(api("/workspaces/default"), { method: "DELETE" }), 409, "conflict"),
+    ).toMatch(/default workspace cannot be deleted/);
+    expect(
+      await expectApiError(
+        await fetch(api("/workspaces/default"), jsonRequest("PATCH", { name: "other" })),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/cannot be renamed/);
+    const response = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: "in-taken", message: userMessage("m-in-taken", "hello"), workspaceId: ws.id }),
+    );
     expect(response.status).toBe(200);
     await readChunks(response);
-    const refused = await expectApiError(await fetch(api(`/workspaces/${ws.id}`), { method: "DELETE" }), 409, "conflict");
+    const refused = await expectApiError(
+      await fetch(api(`/workspaces/${ws.id}`), { method: "DELETE" }),
+      409,
+      "conflict",
+    );
     expect(refused).toMatch(/still has 1 conversation/);
     expect((await getJson(api(`/workspaces/${ws.id}`))).status).toBe(200);
     expect((await fetch(api("/conversations/in-taken"), { method: "DELETE" })).status).toBe(204);
@@ -79,24 +111,37 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
 
   it("starts a conversation in a workspace, lists it under that workspace only, and refuses an unknown one", async () => {
     const ws = await newWorkspace("Chats");
-    const inWs = await fetch(api("/chat"), jsonRequest("POST", { id: "c-ws", message: userMessage("m-c-ws", "hello"), workspaceId: ws.id }));
+    const inWs = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: "c-ws", message: userMessage("m-c-ws", "hello"), workspaceId: ws.id }),
+    );
     expect(inWs.status).toBe(200);
     await readChunks(inWs);
-    const plain = await fetch(api("/chat"), jsonRequest("POST", { id: "c-default", message: userMessage("m-c-default", "hello") }));
+    const plain = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: "c-default", message: userMessage("m-c-default", "hello") }),
+    );
     await readChunks(plain);
     // A later message naming another workspace does not move the conversation.
-    const later = await fetch(api("/chat"), jsonRequest("POST", { id: "c-ws", message: userMessage("m-c-ws-2", "again"), workspaceId: "default" }));
+    const later = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: "c-ws", message: userMessage("m-c-ws-2", "again"), workspaceId: "default" }),
+    );
     await readChunks(later);
     expect((await getJson(api("/conversations/c-ws"))).body.workspaceId).toBe(ws.id);
     expect((await getJson(api("/conversations/c-default"))).body.workspaceId).toBe("default");
-    const listed = async (query: string) => (await getJson<{ id: string; workspaceId: string }[]>(api(`/conversations${query}`))).body;
+    const listed = async (query: string) =>
+      (await getJson<{ id: string; workspaceId: string }[]>(api(`/conversations${query}`))).body;
     expect((await listed(`?workspaceId=${ws.id}`)).map((c) => c.id)).toEqual(["c-ws"]);
     expect((await listed("?workspaceId=default")).map((c) => c.id)).toContain("c-default");
     expect((await listed("?workspaceId=default")).map((c) => c.id)).not.toContain("c-ws");
     expect((await listed("")).find((c) => c.id === "c-ws")?.workspaceId).toBe(ws.id);
     await expectApiError(await fetch(api("/conversations?workspaceId=nope")), 404, "not_found");
     await expectApiError(await fetch(api("/conversations?workspaceId=a%20b")), 400, "bad_request");
-    const unknown = await fetch(api("/chat"), jsonRequest("POST", { id: "c-unknown", message: userMessage("m-c-unknown", "hello"), workspaceId: "nope" }));
+    const unknown = await fetch(
+      api("/chat"),
+      jsonRequest("POST", { id: "c-unknown", message: userMessage("m-c-unknown", "hello"), workspaceId: "nope" }),
+    );
     expect(await expectApiError(unknown, 404, "not_found")).toMatch(/Workspace nope does not exist/);
     await expectApiError(await fetch(api("/conversations/c-unknown")), 404, "not_found");
   });
@@ -107,18 +152,30 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     const first = await getJson<Entry>(url, jsonRequest("POST", { text: "Prefers metric units" }));
     expect(first).toMatchObject({ status: 201, body: { text: "Prefers metric units", author: "person" } });
     const second = await getJson<Entry>(url, jsonRequest("POST", { text: "Works in Berlin" }));
-    const duplicate = await expectApiError(await fetch(url, jsonRequest("POST", { text: "  prefers   METRIC units " })), 409, "conflict");
+    const duplicate = await expectApiError(
+      await fetch(url, jsonRequest("POST", { text: "  prefers   METRIC units " })),
+      409,
+      "conflict",
+    );
     expect(duplicate).toContain(first.body.id);
     expect(duplicate).toContain('"Prefers metric units"');
     const edited = await getJson<Entry>(`${url}/${second.body.id}`, jsonRequest("PATCH", { text: "Works in Munich" }));
     expect(edited).toMatchObject({ status: 200, body: { id: second.body.id, text: "Works in Munich" } });
-    await expectApiError(await fetch(`${url}/${second.body.id}`, jsonRequest("PATCH", { text: "PREFERS metric units" })), 409, "conflict");
+    await expectApiError(
+      await fetch(`${url}/${second.body.id}`, jsonRequest("PATCH", { text: "PREFERS metric units" })),
+      409,
+      "conflict",
+    );
     await expectApiError(await fetch(url, jsonRequest("POST", { text: "two\nlines" })), 400, "bad_request");
     await expectApiError(await fetch(url, jsonRequest("POST", { text: "x".repeat(1001) })), 400, "bad_request");
     expect((await fetch(`${url}/${first.body.id}`, { method: "DELETE" })).status).toBe(204);
     await expectApiError(await fetch(`${url}/${first.body.id}`, { method: "DELETE" }), 404, "not_found");
     // Entries are per workspace: another workspace's entry id is not found here.
-    await expectApiError(await fetch(`${api("/workspaces/default/memory")}/${second.body.id}`, { method: "DELETE" }), 404, "not_found");
+    await expectApiError(
+      await fetch(`${api("/workspaces/default/memory")}/${second.body.id}`, { method: "DELETE" }),
+      404,
+      "not_found",
+    );
     expect((await getJson<Entry[]>(url)).body.map((e) => [e.text, e.author])).toEqual([["Works in Munich", "person"]]);
   });
 
@@ -127,22 +184,44 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     const url = api(`/workspaces/${ws.id}/memory`);
     const kept = await getJson<Entry>(url, jsonRequest("POST", { text: "Prefers metric units" }));
     await getJson<Entry>(url, jsonRequest("POST", { text: "Works in Berlin" }));
-    const patched = await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "Prefers metric units\n\n  Has a cat  \r\nLikes tea" }));
+    const patched = await getJson<{ memory: string }>(
+      api(`/workspaces/${ws.id}`),
+      jsonRequest("PATCH", { memory: "Prefers metric units\n\n  Has a cat  \r\nLikes tea" }),
+    );
     expect(patched).toMatchObject({ status: 200, body: { memory: "Prefers metric units\nHas a cat\nLikes tea" } });
     const entries = (await getJson<Entry[]>(url)).body;
     expect(entries.map((e) => e.text)).toEqual(["Prefers metric units", "Has a cat", "Likes tea"]);
     expect(entries[0]!.id).toBe(kept.body.id);
-    expect((await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`))).body.memory).toBe("Prefers metric units\nHas a cat\nLikes tea");
+    expect((await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`))).body.memory).toBe(
+      "Prefers metric units\nHas a cat\nLikes tea",
+    );
     const before = (await getJson<Entry[]>(url)).body;
-    const repeated = await expectApiError(await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "A\nB\n a " })), 400, "bad_request");
+    const repeated = await expectApiError(
+      await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "A\nB\n a " })),
+      400,
+      "bad_request",
+    );
     expect(repeated).toMatch(/entry 3 repeats entry 1/);
-    const long = await expectApiError(await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: `ok\n${"x".repeat(1001)}` })), 400, "bad_request");
+    const long = await expectApiError(
+      await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: `ok\n${"x".repeat(1001)}` })),
+      400,
+      "bad_request",
+    );
     expect(long).toMatch(/entry 2 is 1001 characters/);
     const many = Array.from({ length: 1001 }, (_, i) => `Fact ${i}`).join("\n");
-    expect(await expectApiError(await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: many })), 400, "bad_request")).toMatch(/1001 entries, over the limit of 1000/);
+    expect(
+      await expectApiError(
+        await fetch(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: many })),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/1001 entries, over the limit of 1000/);
     expect((await getJson<Entry[]>(url)).body).toEqual(before);
     expect((await getJson<Entry[]>(url, jsonRequest("PATCH", { memory: "" }))).status).toBe(405);
-    expect((await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "" }))).body.memory).toBe("");
+    expect(
+      (await getJson<{ memory: string }>(api(`/workspaces/${ws.id}`), jsonRequest("PATCH", { memory: "" }))).body
+        .memory,
+    ).toBe("");
     expect((await getJson<Entry[]>(url)).body).toEqual([]);
   });
 
@@ -150,7 +229,10 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     const ws = await newWorkspace("Knowledge");
     const url = (path: string) => api(`/workspaces/${ws.id}/knowledge/${path}`);
     const created = await getJson<FileInfo>(url("KNOWLEDGE.md"), text("# Index\nSee notes/api.md ✓"));
-    expect(created).toMatchObject({ status: 201, body: { path: "KNOWLEDGE.md", bytes: Buffer.byteLength("# Index\nSee notes/api.md ✓") } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { path: "KNOWLEDGE.md", bytes: Buffer.byteLength("# Index\nSee notes/api.md ✓") },
+    });
     expect(created.body.tokens).toBeGreaterThan(3);
     expect((await fetch(url("notes/api.md"), text("GET /v1/things", "text/plain; charset=utf-8"))).status).toBe(201);
     const replaced = await getJson<FileInfo>(url("notes/api.md"), text("GET /v2/things"));
@@ -180,9 +262,21 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
       ["a%00b.md", text("x"), 400, "bad_request", /NUL/],
       ["%2Fetc%2Fpasswd", text("x"), 400, "bad_request", /relative/],
       ["big.md", text("x".repeat(1024 * 1024 + 1)), 413, "payload_too_large", /1,048,576 bytes/],
-      ["bin.md", { method: "PUT", headers: { "content-type": "text/plain" }, body: new Uint8Array([0xff, 0xfe, 0x00, 0x01]) }, 400, "bad_request", /not UTF-8/],
+      [
+        "bin.md",
+        { method: "PUT", headers: { "content-type": "text/plain" }, body: new Uint8Array([0xff, 0xfe, 0x00, 0x01]) },
+        400,
+        "bad_request",
+        /not UTF-8/,
+      ],
       ["nul.md", text("a\u0000b"), 400, "bad_request", /binary/],
-      ["data.json", { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: "{}" }, 415, "unsupported_media_type", /text\/plain or text\/markdown/],
+      [
+        "data.json",
+        { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: "{}" },
+        415,
+        "unsupported_media_type",
+        /text\/plain or text\/markdown/,
+      ],
       ["latin.md", text("x", "text/plain; charset=latin1"), 415, "unsupported_media_type", /UTF-8/],
     ];
     for (const [path, init, status, code, message] of cases) {
@@ -200,13 +294,37 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
   it("keeps skills per workspace with kebab-case names, refusing duplicates and bad fields", async () => {
     const ws = await newWorkspace("Skills");
     const url = api(`/workspaces/${ws.id}/skills`);
-    const skill = { name: "weekly-report", description: "Writes the weekly report", instructions: "# Steps\n1. Gather." };
+    const skill = {
+      name: "weekly-report",
+      description: "Writes the weekly report",
+      instructions: "# Steps\n1. Gather.",
+    };
     expect(await getJson<Skill>(url, jsonRequest("POST", skill))).toMatchObject({ status: 201, body: skill });
-    expect(await expectApiError(await fetch(url, jsonRequest("POST", skill)), 409, "conflict")).toMatch(/already has a skill named weekly-report/);
-    expect(await expectApiError(await fetch(url, jsonRequest("POST", { ...skill, name: "Weekly Report" })), 400, "bad_request")).toMatch(/kebab-case/);
-    expect(await expectApiError(await fetch(url, jsonRequest("POST", { ...skill, name: "two", description: "a\nb" })), 400, "bad_request")).toMatch(/one line/);
-    const patched = await getJson<Skill>(`${url}/weekly-report`, jsonRequest("PATCH", { description: "Weekly report, short" }));
-    expect(patched).toMatchObject({ status: 200, body: { name: "weekly-report", description: "Weekly report, short", instructions: skill.instructions } });
+    expect(await expectApiError(await fetch(url, jsonRequest("POST", skill)), 409, "conflict")).toMatch(
+      /already has a skill named weekly-report/,
+    );
+    expect(
+      await expectApiError(
+        await fetch(url, jsonRequest("POST", { ...skill, name: "Weekly Report" })),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/kebab-case/);
+    expect(
+      await expectApiError(
+        await fetch(url, jsonRequest("POST", { ...skill, name: "two", description: "a\nb" })),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/one line/);
+    const patched = await getJson<Skill>(
+      `${url}/weekly-report`,
+      jsonRequest("PATCH", { description: "Weekly report, short" }),
+    );
+    expect(patched).toMatchObject({
+      status: 200,
+      body: { name: "weekly-report", description: "Weekly report, short", instructions: skill.instructions },
+    });
     expect((await getJson<Skill>(`${url}/weekly-report`)).body.description).toBe("Weekly report, short");
     // The same name in default is another skill.
     expect((await fetch(api("/workspaces/default/skills"), jsonRequest("POST", skill))).status).toBe(201);
@@ -220,11 +338,27 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
   it("deleting a workspace deletes its memory, knowledge and skills with it", async () => {
     const ws = await newWorkspace("Doomed");
     expect((await fetch(api(`/workspaces/${ws.id}/memory`), jsonRequest("POST", { text: "a fact" }))).status).toBe(201);
-    expect((await fetch(api(`/workspaces/${ws.id}/knowledge/KNOWLEDGE.md`), text("zanzibar line one\nzanzibar line two"))).status).toBe(201);
+    expect(
+      (await fetch(api(`/workspaces/${ws.id}/knowledge/KNOWLEDGE.md`), text("zanzibar line one\nzanzibar line two")))
+        .status,
+    ).toBe(201);
     expect((await fetch(api(`/workspaces/${ws.id}/knowledge/notes/a.md`), text("zanzibar notes"))).status).toBe(201);
-    expect((await fetch(api(`/workspaces/${ws.id}/skills`), jsonRequest("POST", { name: "s", description: "d", instructions: "i" }))).status).toBe(201);
+    expect(
+      (
+        await fetch(
+          api(`/workspaces/${ws.id}/skills`),
+          jsonRequest("POST", { name: "s", description: "d", instructions: "i" }),
+        )
+      ).status,
+    ).toBe(201);
     // The rows, read from the database itself: what the deletion must remove, and what it must leave alone.
-    const tables = [["Workspace", "id"], ["MemoryEntry", "workspaceId"], ["KnowledgeFile", "workspaceId"], ["KnowledgeChunk", "workspaceId"], ["Skill", "workspaceId"]] as const;
+    const tables = [
+      ["Workspace", "id"],
+      ["MemoryEntry", "workspaceId"],
+      ["KnowledgeFile", "workspaceId"],
+      ["KnowledgeChunk", "workspaceId"],
+      ["Skill", "workspaceId"],
+    ] as const;
     const rows = async (id: string) => {
       const counts: Record<string, number> = {};
       for (const [table, column] of tables) counts[table] = await countRows(server.databaseUrl, table, column, id);
@@ -234,7 +368,11 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     const indexed = () => {
       const db = new Database(server.databaseUrl.replace(/^file:/, ""), { readonly: true });
       try {
-        return (db.prepare(`SELECT count(*) AS n FROM "KnowledgeChunkFts" WHERE "KnowledgeChunkFts" MATCH 'zanzibar'`).get() as { n: number }).n;
+        return (
+          db
+            .prepare(`SELECT count(*) AS n FROM "KnowledgeChunkFts" WHERE "KnowledgeChunkFts" MATCH 'zanzibar'`)
+            .get() as { n: number }
+        ).n;
       } finally {
         db.close();
       }
@@ -248,7 +386,8 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     expect(await rows(ws.id)).toEqual({ Workspace: 0, MemoryEntry: 0, KnowledgeFile: 0, KnowledgeChunk: 0, Skill: 0 });
     if (sqlite) expect(indexed()).toBe(0);
     expect(await rows("default")).toEqual(defaultBefore);
-    for (const path of ["memory", "knowledge", "skills"]) await expectApiError(await fetch(api(`/workspaces/${ws.id}/${path}`)), 404, "not_found");
+    for (const path of ["memory", "knowledge", "skills"])
+      await expectApiError(await fetch(api(`/workspaces/${ws.id}/${path}`)), 404, "not_found");
     const again = await newWorkspace("Doomed");
     expect((await getJson(api(`/workspaces/${again.id}/memory`))).body).toEqual([]);
   });
@@ -283,15 +422,28 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
         ["http://[fe80::1]/mcp", /is a link-local address/],
       ];
       for (const [url, reason] of refused) {
-        const message = await expectApiError(await fetch(servers, jsonRequest("POST", { name: "forged", url })), 400, "bad_request");
+        const message = await expectApiError(
+          await fetch(servers, jsonRequest("POST", { name: "forged", url })),
+          400,
+          "bad_request",
+        );
         expect(message, url).toMatch(/^Invalid url: /);
         expect(message, url).toMatch(reason);
         expect(message, url).toMatch(/unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1\.$/);
       }
       // PATCH too: a stored server cannot be moved onto such an address (added disabled, so nothing reaches out for it).
-      expect((await fetch(servers, jsonRequest("POST", { name: "public", url: "http://93.184.216.34/mcp", enabled: false }))).status).toBe(201);
-      await expectApiError(await fetch(`${servers}/public`, jsonRequest("PATCH", { url: `http://127.0.0.1:${port}/mcp`, enabled: true })), 400, "bad_request");
-      expect((await getJson<{ url: string; enabled: boolean }[]>(servers)).body.find((s) => s.url.includes("93.184"))).toMatchObject({ url: "http://93.184.216.34/mcp", enabled: false });
+      expect(
+        (await fetch(servers, jsonRequest("POST", { name: "public", url: "http://93.184.216.34/mcp", enabled: false })))
+          .status,
+      ).toBe(201);
+      await expectApiError(
+        await fetch(`${servers}/public`, jsonRequest("PATCH", { url: `http://127.0.0.1:${port}/mcp`, enabled: true })),
+        400,
+        "bad_request",
+      );
+      expect(
+        (await getJson<{ url: string; enabled: boolean }[]>(servers)).body.find((s) => s.url.includes("93.184")),
+      ).toMatchObject({ url: "http://93.184.216.34/mcp", enabled: false });
       expect(await countRows(server.databaseUrl, "McpServer", "workspaceId", ws.id)).toBe(1);
       // Nothing was sent to the target, not even a probe.
       await new Promise((resolve) => setTimeout(resolve, 200));

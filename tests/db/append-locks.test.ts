@@ -12,7 +12,12 @@ const { disconnectDb, getDb } = await import("@/lib/db/client");
 const conversations = await import("@/lib/db/conversations");
 const messages = await import("@/lib/db/messages");
 
-const userMessage = (id: string, text: string): ChatMessage => ({ id, role: "user", parts: [{ type: "text", text }], metadata: {} });
+const userMessage = (id: string, text: string): ChatMessage => ({
+  id,
+  role: "user",
+  parts: [{ type: "text", text }],
+  metadata: {},
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let other: pg.Client;
@@ -30,7 +35,11 @@ describe("appends on PostgreSQL", () => {
   it("an append with a stale counter waits for one that holds the conversation, then lands after it: no deadlock", async () => {
     const id = `locks-${Date.now().toString(36)}`;
     await conversations.ensureConversation({ id });
-    await messages.appendMessages({ conversationId: id, messages: [{ message: userMessage("u0", "first") }], expectedSeq: 0 });
+    await messages.appendMessages({
+      conversationId: id,
+      messages: [{ message: userMessage("u0", "first") }],
+      expectedSeq: 0,
+    });
 
     // The other session's append: it takes the conversation's row (counter 1 → 3) and holds it…
     await other.query("BEGIN");
@@ -53,7 +62,11 @@ describe("appends on PostgreSQL", () => {
     expect(committed).toMatchObject({ status: "fulfilled" });
     expect(mine).toMatchObject({ status: "fulfilled" });
 
-    const rows = await (await getDb()).message.findMany({ where: { conversationId: id }, orderBy: { position: "asc" }, select: { id: true, position: true } });
+    const rows = await (await getDb()).message.findMany({
+      where: { conversationId: id },
+      orderBy: { position: "asc" },
+      select: { id: true, position: true },
+    });
     expect(rows.map((r) => `${r.position}:${r.id}`)).toEqual(["0:u0", "1:o1", "2:o2", "3:u1", "4:r1"]);
     expect((await conversations.getConversation({ id }))?.messageSeq).toBe(5);
   }, 30_000);

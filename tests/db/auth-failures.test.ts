@@ -7,9 +7,14 @@ process.env.DATABASE_URL = inject("databaseUrl");
 
 const { disconnectDb, getDb } = await import("@/lib/db/client");
 const { addFailure, clearFailures, nthNewestFailures } = await import("@/lib/db/auth-failures");
-const { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_TOTAL, SIGN_IN_WINDOW_MS, recordSignInFailure, recordSignInSuccess, signInRetryAfter } = await import(
-  "@/lib/auth/sign-in-limit"
-);
+const {
+  MAX_FAILURES_PER_ADDRESS,
+  MAX_FAILURES_TOTAL,
+  SIGN_IN_WINDOW_MS,
+  recordSignInFailure,
+  recordSignInSuccess,
+  signInRetryAfter,
+} = await import("@/lib/auth/sign-in-limit");
 
 afterAll(async () => {
   await disconnectDb();
@@ -25,13 +30,29 @@ describe(`failed credential checks on ${inject("databaseKind")}`, { timeout: 30_
     const forgetBefore = at(t0 - SIGN_IN_WINDOW_MS);
     for (let i = 0; i < 3; i++) await addFailure({ key: a, account: "", at: at(t0 + i * 1000), forgetBefore });
     await addFailure({ key: b, account: "ann", at: at(t0 + 5000), forgetBefore });
-    expect(await nthNewestFailures({ key: a, since: at(t0 - 1), nth: 3, nthTotal: 4 })).toEqual({ byKey: at(t0), total: at(t0) });
-    expect(await nthNewestFailures({ key: a, since: at(t0), nth: 3, nthTotal: 2 })).toEqual({ byKey: undefined, total: at(t0 + 2000) });
-    expect(await nthNewestFailures({ key: b, since: at(t0 - 1), nth: 1, nthTotal: 5 })).toEqual({ byKey: at(t0 + 5000), total: undefined });
+    expect(await nthNewestFailures({ key: a, since: at(t0 - 1), nth: 3, nthTotal: 4 })).toEqual({
+      byKey: at(t0),
+      total: at(t0),
+    });
+    expect(await nthNewestFailures({ key: a, since: at(t0), nth: 3, nthTotal: 2 })).toEqual({
+      byKey: undefined,
+      total: at(t0 + 2000),
+    });
+    expect(await nthNewestFailures({ key: b, since: at(t0 - 1), nth: 1, nthTotal: 5 })).toEqual({
+      byKey: at(t0 + 5000),
+      total: undefined,
+    });
     // A failure a minute later prunes every row older than its window.
-    await addFailure({ key: b, account: "bob", at: at(t0 + 70_000), forgetBefore: at(t0 + 70_000 - SIGN_IN_WINDOW_MS) });
+    await addFailure({
+      key: b,
+      account: "bob",
+      at: at(t0 + 70_000),
+      forgetBefore: at(t0 + 70_000 - SIGN_IN_WINDOW_MS),
+    });
     const db = await getDb();
-    expect((await db.authFailure.findMany({ where: { key: { in: [a, b] } }, select: { key: true } })).map((r) => r.key)).toEqual([b]);
+    expect(
+      (await db.authFailure.findMany({ where: { key: { in: [a, b] } }, select: { key: true } })).map((r) => r.key),
+    ).toEqual([b]);
     // A success forgets only its own account's failures at that address.
     await clearFailures(b, "ann");
     expect(await db.authFailure.count({ where: { key: b } })).toBe(1);

@@ -22,13 +22,23 @@ const revisionOf = async (conversationId: string) => (await workspaceViewStatus(
 describe(`a conversation's definition levels on ${inject("databaseKind")}`, () => {
   it("counts the owner's default workspace and own level, and not another user's", async () => {
     const [me, other] = [unique("user"), unique("user")];
-    const team = (await createWorkspace({ id: unique("ws"), name: unique("Team"), max: 100, ownerId: other, shared: true })) as { id: string };
+    const team = (await createWorkspace({
+      id: unique("ws"),
+      name: unique("Team"),
+      max: 100,
+      ownerId: other,
+      shared: true,
+    })) as { id: string };
     const mine = await personalDefaultWorkspace({ userId: me });
     const theirs = await personalDefaultWorkspace({ userId: other });
     const id = unique("conv");
     await ensureConversation({ id, workspaceId: team.id, ownerId: me });
     expect(await definitionLevels({ workspaceId: team.id, ownerId: me })).toEqual({ user: `user-${me}`, base: mine });
-    expect(await workspaceViewStatus({ conversationId: id })).toMatchObject({ workspaceId: team.id, ownerId: me, revision: "0:0" });
+    expect(await workspaceViewStatus({ conversationId: id })).toMatchObject({
+      workspaceId: team.id,
+      ownerId: me,
+      revision: "0:0",
+    });
 
     // No own level yet: two counters; made and changed, a third.
     await ensureUserLevel({ userId: me });
@@ -41,7 +51,8 @@ describe(`a conversation's definition levels on ${inject("databaseKind")}`, () =
     expect(await revisionOf(id)).toBe("1:1:1");
     // Another user's default and own level, and the legacy "default", are not this conversation's.
     await ensureUserLevel({ userId: other });
-    for (const elsewhere of [theirs, `user-${other}`, "default"]) await bumpWorkspaceRevision({ workspaceId: elsewhere });
+    for (const elsewhere of [theirs, `user-${other}`, "default"])
+      await bumpWorkspaceRevision({ workspaceId: elsewhere });
     expect(await revisionOf(id)).toBe("1:1:1");
     // The first test of the file also opens the connection: given room on a loaded machine.
   }, 30_000);
@@ -70,7 +81,9 @@ describe(`a conversation's definition levels on ${inject("databaseKind")}`, () =
     expect(listed).not.toContain(`user-${me}`);
     expect((await listWorkspaces()).some((w) => w.id.startsWith("user-"))).toBe(false);
     // A limit of 2: the default and one more, the own level not counted.
-    expect(await createWorkspace({ id: unique("ws"), name: "second", max: 2, ownerId: me })).toMatchObject({ name: "second" });
+    expect(await createWorkspace({ id: unique("ws"), name: "second", max: 2, ownerId: me })).toMatchObject({
+      name: "second",
+    });
     expect(await createWorkspace({ id: unique("ws"), name: "third", max: 2, ownerId: me })).toBe("limit");
   });
 });

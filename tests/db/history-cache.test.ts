@@ -11,7 +11,12 @@ const messages = await import("@/lib/db/messages");
 
 let seq = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${seq++}`;
-const user = (id: string, text: string): ChatMessage => ({ id, role: "user", parts: [{ type: "text", text }], metadata: {} });
+const user = (id: string, text: string): ChatMessage => ({
+  id,
+  role: "user",
+  parts: [{ type: "text", text }],
+  metadata: {},
+});
 const opening = (id: string): ChatMessage => ({ id, role: "assistant", parts: [], metadata: { model: "m" } });
 
 async function version(id: string) {
@@ -26,8 +31,17 @@ async function turn(conversationId: string, n: number, status: "complete" | "err
     messages: [{ message: user(`u${n}`, `question ${n}`) }, { message: opening(`a${n}`), status: "streaming" }],
     title: n === 0 ? "First question" : undefined,
   });
-  const parts = [{ type: "step-start" as const }, { type: "text" as const, text: `answer ${n}`, state: "done" as const }];
-  await messages.updateMessage({ conversationId, id: `a${n}`, parts, metadata: { model: "m", ...(status === "error" ? { error: "boom" } : {}) }, status });
+  const parts = [
+    { type: "step-start" as const },
+    { type: "text" as const, text: `answer ${n}`, state: "done" as const },
+  ];
+  await messages.updateMessage({
+    conversationId,
+    id: `a${n}`,
+    parts,
+    metadata: { model: "m", ...(status === "error" ? { error: "boom" } : {}) },
+    status,
+  });
 }
 
 beforeAll(async () => {
@@ -55,7 +69,10 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     expect(cached).toEqual(fromDb);
     expect((await conversations.getConversation({ id }))?.title).toBe("First question");
     // Proof that it came from memory: rows changed behind the cache's back are not seen while the counter stands.
-    await db.message.updateMany({ where: { conversationId: id, id: "u0" }, data: { parts: [{ type: "text", text: "changed" }] } });
+    await db.message.updateMany({
+      where: { conversationId: id, id: "u0" },
+      data: { parts: [{ type: "text", text: "changed" }] },
+    });
     const again = await loaded(id);
     expect(again.cached).toBe(true);
     expect(again.messages[0]?.parts).toEqual([{ type: "text", text: "question 0" }]);
@@ -69,8 +86,21 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     const db = await getDb();
     // Another server appends a message directly.
     await db.$transaction(async (tx) => {
-      const { messageSeq } = await tx.conversation.update({ where: { id }, data: { messageSeq: { increment: 1 } }, select: { messageSeq: true } });
-      await tx.message.create({ data: { conversationId: id, id: "elsewhere", role: "user", position: messageSeq - 1, parts: [{ type: "text", text: "hi" }], metadata: {} } });
+      const { messageSeq } = await tx.conversation.update({
+        where: { id },
+        data: { messageSeq: { increment: 1 } },
+        select: { messageSeq: true },
+      });
+      await tx.message.create({
+        data: {
+          conversationId: id,
+          id: "elsewhere",
+          role: "user",
+          position: messageSeq - 1,
+          parts: [{ type: "text", text: "hi" }],
+          metadata: {},
+        },
+      });
     });
     const seen = await load(id);
     expect(seen.map((m) => m.id)).toEqual(["u0", "a0", "elsewhere"]);
@@ -82,7 +112,16 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     await db.$transaction(async (tx) => {
       await tx.conversation.update({ where: { id }, data: { messageSeq: 3 } });
       for (const [i, m] of ["x", "y", "z"].entries()) {
-        await tx.message.create({ data: { conversationId: id, id: m, role: "user", position: i, parts: [{ type: "text", text: m }], metadata: {} } });
+        await tx.message.create({
+          data: {
+            conversationId: id,
+            id: m,
+            role: "user",
+            position: i,
+            parts: [{ type: "text", text: m }],
+            metadata: {},
+          },
+        });
       }
     });
     expect((await load(id)).map((m) => m.id)).toEqual(["x", "y", "z"]);
@@ -97,7 +136,10 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     await messages.deleteMessagesAfter({ conversationId: id, position: 2 });
     expect((await load(id)).map((m) => m.id)).toEqual(["u0", "a0", "u1"]);
 
-    await messages.appendMessages({ conversationId: id, messages: [{ message: opening("live"), status: "streaming" }] });
+    await messages.appendMessages({
+      conversationId: id,
+      messages: [{ message: opening("live"), status: "streaming" }],
+    });
     const during = await loaded(id);
     expect(during.cached).toBe(false);
     expect(during.messages.at(-1)).toMatchObject({ id: "live", metadata: { status: "streaming" } });
@@ -106,14 +148,35 @@ describe(`history cache on ${inject("databaseKind")}`, () => {
     expect(later.at(-1)?.parts).toEqual([{ type: "text", text: "partial" }]);
   });
 
-  it("keeps a conversation holding three 8 MiB images: later turns read and convert none of it again", { timeout: 60_000 }, async () => {
+  it("keeps a conversation holding three 8 MiB images: later turns read and convert none of it again", {
+    timeout: 60_000,
+  }, async () => {
     const id = newId("images");
     await conversations.ensureConversation({ id });
     const url = `data:image/png;base64,${Buffer.alloc(8 * 1024 * 1024, 1).toString("base64")}`;
-    const images = [1, 2, 3].map((n) => ({ type: "file" as const, mediaType: "image/png", url, filename: `scan-${n}.png` }));
-    const person: ChatMessage = { id: "u0", role: "user", parts: [{ type: "text", text: "What is in these?" }, ...images], metadata: {} };
-    await messages.appendMessages({ conversationId: id, messages: [{ message: person }, { message: opening("a0"), status: "streaming" }] });
-    await messages.updateMessage({ conversationId: id, id: "a0", parts: [{ type: "text", text: "Three scans." }], metadata: { model: "m" }, status: "complete" });
+    const images = [1, 2, 3].map((n) => ({
+      type: "file" as const,
+      mediaType: "image/png",
+      url,
+      filename: `scan-${n}.png`,
+    }));
+    const person: ChatMessage = {
+      id: "u0",
+      role: "user",
+      parts: [{ type: "text", text: "What is in these?" }, ...images],
+      metadata: {},
+    };
+    await messages.appendMessages({
+      conversationId: id,
+      messages: [{ message: person }, { message: opening("a0"), status: "streaming" }],
+    });
+    await messages.updateMessage({
+      conversationId: id,
+      id: "a0",
+      parts: [{ type: "text", text: "Three scans." }],
+      metadata: { model: "m" },
+      status: "complete",
+    });
     const first = await loaded(id);
     expect(first.messages[0]!.parts.slice(1)).toEqual(images);
     // The next turns get the very same message objects from memory (their conversions and hashes are kept by identity).

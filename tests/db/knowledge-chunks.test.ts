@@ -21,10 +21,13 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const lines = (path: string, hits: Array<{ path: string; line: number }>) => hits.filter((h) => h.path === path).map((h) => h.line);
+const lines = (path: string, hits: Array<{ path: string; line: number }>) =>
+  hits.filter((h) => h.path === path).map((h) => h.line);
 
 describe(`knowledge search over chunks on ${kind}`, () => {
-  it("finds lines by their own numbers in files of any shape, and stores empty lines as nothing", { timeout: 60_000 }, async () => {
+  it("finds lines by their own numbers in files of any shape, and stores empty lines as nothing", {
+    timeout: 60_000,
+  }, async () => {
     const ws = await addWorkspace(OPERATOR, { name: `Chunks ${Date.now()}` });
     const csv = Array.from({ length: 39_000 }, (_, i) => `${i + 1},customer ${i % 977},Berlin`);
     csv[31_336] = "31337,zebra holdings,Quito";
@@ -57,26 +60,41 @@ describe(`knowledge search over chunks on ${kind}`, () => {
     const stored = (await getKnowledgeFile({ workspaceId: ws.id, path: "race.md" }))!.content;
     const [kept, gone] = stored === a ? ["alpaca", "bison"] : ["bison", "alpaca"];
     expect(lines("race.md", await searchKnowledgeLines({ workspaceId: ws.id, words: [gone], limit: 50 }))).toEqual([]);
-    expect(lines("race.md", await searchKnowledgeLines({ workspaceId: ws.id, words: [kept, "1999"], limit: 50 }))).toEqual([2_000]);
+    expect(
+      lines("race.md", await searchKnowledgeLines({ workspaceId: ws.id, words: [kept, "1999"], limit: 50 })),
+    ).toEqual([2_000]);
 
     // Saving again replaces the chunks.
     await saveKnowledge(ws.id, "customers.csv", "no animals here");
-    expect(lines("customers.csv", await searchKnowledgeLines({ workspaceId: ws.id, words: ["zebra"], limit: 50 }))).toEqual([]);
+    expect(
+      lines("customers.csv", await searchKnowledgeLines({ workspaceId: ws.id, words: ["zebra"], limit: 50 })),
+    ).toEqual([]);
   });
 });
 
 describe("the knowledge_chunks migration", () => {
-  const CHUNKS = fs.readdirSync(path.join("prisma/migrations", kind === "postgres" ? "postgresql" : "sqlite")).find((d) => d.endsWith("_knowledge_chunks"))!;
+  const CHUNKS = fs
+    .readdirSync(path.join("prisma/migrations", kind === "postgres" ? "postgresql" : "sqlite"))
+    .find((d) => d.endsWith("_knowledge_chunks"))!;
   const dir = path.join("prisma/migrations", kind === "postgres" ? "postgresql" : "sqlite");
-  const migrations = fs.readdirSync(dir).filter((d) => /^\d/.test(d)).sort();
+  const migrations = fs
+    .readdirSync(dir)
+    .filter((d) => /^\d/.test(d))
+    .sort();
   const sql = (name: string) => fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
   const before = migrations.slice(0, migrations.indexOf(CHUNKS));
 
-  it("turns the indexed lines of existing files into chunks with the same line numbers", { timeout: 30_000 }, async () => {
+  it("turns the indexed lines of existing files into chunks with the same line numbers", {
+    timeout: 30_000,
+  }, async () => {
     const setup = [
       `INSERT INTO "KnowledgeFile" ("workspaceId", "path", "content", "bytes", "tokens", "updatedAt") VALUES ('default', 'a.md', 'x', 1, 1, CURRENT_TIMESTAMP)`,
       `INSERT INTO "KnowledgeFile" ("workspaceId", "path", "content", "bytes", "tokens", "updatedAt") VALUES ('default', 'unindexed.md', 'old zebra', 9, 2, CURRENT_TIMESTAMP)`,
-      ...Array.from({ length: 130 }, (_, i) => `INSERT INTO "KnowledgeLine" ("workspaceId", "path", "line", "text") VALUES ('default', 'a.md', ${i + 1}, '${i === 99 ? "the zebra line" : `line ${i + 1}`}')`),
+      ...Array.from(
+        { length: 130 },
+        (_, i) =>
+          `INSERT INTO "KnowledgeLine" ("workspaceId", "path", "line", "text") VALUES ('default', 'a.md', ${i + 1}, '${i === 99 ? "the zebra line" : `line ${i + 1}`}')`,
+      ),
     ];
     const check = `SELECT "path", "seq", "firstLine" FROM "KnowledgeChunk" ORDER BY "path", "seq"`;
     let rows: unknown[];
@@ -99,7 +117,9 @@ describe("the knowledge_chunks migration", () => {
       for (const s of setup) db.exec(s);
       db.exec(sql(CHUNKS));
       rows = db.prepare(check).all();
-      expect(db.prepare(`SELECT count(*) AS n FROM "KnowledgeChunkFts" WHERE "KnowledgeChunkFts" MATCH 'zebra'`).get()).toEqual({ n: 2 });
+      expect(
+        db.prepare(`SELECT count(*) AS n FROM "KnowledgeChunkFts" WHERE "KnowledgeChunkFts" MATCH 'zebra'`).get(),
+      ).toEqual({ n: 2 });
       db.close();
     }
     expect(rows).toEqual([

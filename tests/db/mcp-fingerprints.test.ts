@@ -18,11 +18,19 @@ afterAll(async () => {
 let n = 0;
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${n++}`;
 const tools = (count: number, description = (i: number) => `Tool ${i}.`) =>
-  Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, description: description(i), inputSchema: { type: "object", properties: { n: { type: "number" } } } }));
+  Array.from({ length: count }, (_, i) => ({
+    name: `tool_${i}`,
+    description: description(i),
+    inputSchema: { type: "object", properties: { n: { type: "number" } } },
+  }));
 
 describe(`MCP fingerprints of long listings on ${inject("databaseKind")}`, () => {
-  it("records 1,500 tools seen at once by two listings racing, each once, and then nothing is new", { timeout: 60_000 }, async () => {
-    const workspace = (await createWorkspace({ id: unique("ws"), name: unique("Lists"), max: 1_000 })) as { id: string };
+  it("records 1,500 tools seen at once by two listings racing, each once, and then nothing is new", {
+    timeout: 60_000,
+  }, async () => {
+    const workspace = (await createWorkspace({ id: unique("ws"), name: unique("Lists"), max: 1_000 })) as {
+      id: string;
+    };
     const listing = tools(1_500);
     const [a, b] = await Promise.all([
       reviewMcpDefinitions(workspace.id, "many", listing, { complete: true }),
@@ -37,8 +45,12 @@ describe(`MCP fingerprints of long listings on ${inject("databaseKind")}`, () =>
     expect((await reviewMcpDefinitions(workspace.id, "many", listing, { complete: true })).size).toBe(0);
   });
 
-  it("sets 1,200 changes waiting, clears those taken back, and marks 1,500 tools gone and back", { timeout: 60_000 }, async () => {
-    const workspace = (await createWorkspace({ id: unique("ws"), name: unique("Changes"), max: 1_000 })) as { id: string };
+  it("sets 1,200 changes waiting, clears those taken back, and marks 1,500 tools gone and back", {
+    timeout: 60_000,
+  }, async () => {
+    const workspace = (await createWorkspace({ id: unique("ws"), name: unique("Changes"), max: 1_000 })) as {
+      id: string;
+    };
     await reviewMcpDefinitions(workspace.id, "many", tools(2_000), { complete: true });
     const changed = tools(2_000, (i) => (i < 1_200 ? `Tool ${i}, changed.` : `Tool ${i}.`));
     const drifted = await reviewMcpDefinitions(workspace.id, "many", changed, { complete: true });
@@ -50,7 +62,9 @@ describe(`MCP fingerprints of long listings on ${inject("databaseKind")}`, () =>
     // The server takes the changes back and lists only its first 500 tools (those gone keep what waits for them).
     expect((await reviewMcpDefinitions(workspace.id, "many", tools(500), { complete: true })).size).toBe(0);
     rows = await listMcpFingerprints({ workspaceId: workspace.id, server: "many" });
-    const listed = new Set((await listMcpCatalog({ workspaceId: workspace.id })).filter((r) => r.listed).map((r) => r.tool));
+    const listed = new Set(
+      (await listMcpCatalog({ workspaceId: workspace.id })).filter((r) => r.listed).map((r) => r.tool),
+    );
     expect(listed.size).toBe(500);
     expect(rows.filter((r) => listed.has(r.tool) && r.pendingHash !== null)).toEqual([]);
     expect(rows.filter((r) => r.pendingHash !== null)).toHaveLength(700);

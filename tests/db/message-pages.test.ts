@@ -71,11 +71,17 @@ afterAll(async () => {
 });
 
 describe(`a long conversation read in pages on ${inject("databaseKind")}`, () => {
-  it("lets other work run between the pages and reads every message, in order, as stored", { timeout: 60_000 }, async () => {
+  it("lets other work run between the pages and reads every message, in order, as stored", {
+    timeout: 60_000,
+  }, async () => {
     const id = await longConversation(SIZE);
     const { result, turns } = await turnsDuring(() => messages.listMessages({ conversationId: id }));
     expect(ids(result)).toEqual(Array.from({ length: SIZE }, (_, i) => `m${i}`));
-    expect(result[1]).toMatchObject({ role: "assistant", parts: [{ type: "text", text: "message 1" }], metadata: { model: "m" } });
+    expect(result[1]).toMatchObject({
+      role: "assistant",
+      parts: [{ type: "text", text: "message 1" }],
+      metadata: { model: "m" },
+    });
     expect(result.every((m) => typeof m.metadata?.createdAt === "string")).toBe(true);
     // One turn between every two pages at least. Before, the read was one query: no turn on SQLite (better-sqlite3
     // answers synchronously), 2 on PostgreSQL (the rows arriving), then all of them decoded in one go.
@@ -84,7 +90,15 @@ describe(`a long conversation read in pages on ${inject("databaseKind")}`, () =>
 
   it("reads a short conversation in one query, and an empty or missing one as empty", { timeout: 60_000 }, async () => {
     const id = await longConversation(7);
-    expect(ids(await messages.listMessages({ conversationId: id }))).toEqual(["m0", "m1", "m2", "m3", "m4", "m5", "m6"]);
+    expect(ids(await messages.listMessages({ conversationId: id }))).toEqual([
+      "m0",
+      "m1",
+      "m2",
+      "m3",
+      "m4",
+      "m5",
+      "m6",
+    ]);
     const exact = await longConversation(messages.MESSAGE_PAGE);
     expect(await messages.listMessages({ conversationId: exact })).toHaveLength(messages.MESSAGE_PAGE);
     const empty = newId("empty");
@@ -95,8 +109,15 @@ describe(`a long conversation read in pages on ${inject("databaseKind")}`, () =>
 
   // Pages read before and after a write would be neither the old messages nor the new ones.
   it.each([
-    ["messages are deleted (a retry)", async (id: string) => void (await messages.deleteMessagesAfter({ conversationId: id, position: 99 }))],
-    ["a message is appended", async (id: string) => void (await messages.appendMessages({ conversationId: id, messages: [{ message: message("added", 1) }] }))],
+    [
+      "messages are deleted (a retry)",
+      async (id: string) => void (await messages.deleteMessagesAfter({ conversationId: id, position: 99 })),
+    ],
+    [
+      "a message is appended",
+      async (id: string) =>
+        void (await messages.appendMessages({ conversationId: id, messages: [{ message: message("added", 1) }] })),
+    ],
   ])("answers what one query would have read when %s between two pages", { timeout: 60_000 }, async (_name, write) => {
     const id = await longConversation(SIZE);
     const { before, read, after } = await readWhile(id, write);
@@ -104,7 +125,9 @@ describe(`a long conversation read in pages on ${inject("databaseKind")}`, () =>
     expect([before, after]).toContainEqual(read);
   });
 
-  it("answers a prefix of one alternative, never a mix, when a branch edit moves the messages between two pages", { timeout: 60_000 }, async () => {
+  it("answers a prefix of one alternative, never a mix, when a branch edit moves the messages between two pages", {
+    timeout: 60_000,
+  }, async () => {
     const id = await longConversation(SIZE);
     const { before, read, after } = await readWhile(id, async () => {
       await branches.branchForEdit({ conversationId: id, messageId: "m100", move: moveBranchState });

@@ -11,14 +11,18 @@ import { createPostgresDatabase } from "../support/db-global-setup.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 
 async function freshDatabase(): Promise<string> {
-  if (inject("databaseKind") === "sqlite") return `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-cli-")), "app.db")}`;
+  if (inject("databaseKind") === "sqlite")
+    return `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-cli-")), "app.db")}`;
   return createPostgresDatabase(process.env.TEST_POSTGRES_URL ?? "", `hintline_migrate_cli_${process.pid}`);
 }
 
 /** Runs the CLI; resolves with its exit code, its output and how long after saying it was done it exited. */
 function deploy(url: string): Promise<{ code: number | null; output: string; lingeredMs: number }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["scripts/db-migrate.mjs", "deploy"], { cwd: root, env: { ...process.env, DATABASE_URL: url } });
+    const child = spawn(process.execPath, ["scripts/db-migrate.mjs", "deploy"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+    });
     let output = "";
     let saidAt = 0;
     child.stdout.on("data", (d) => {

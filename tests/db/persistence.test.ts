@@ -12,7 +12,12 @@ const mcpTools = await import("@/lib/db/conversation-mcp-tools");
 
 let seq = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${seq++}`;
-const userMessage = (id: string, text: string): ChatMessage => ({ id, role: "user", parts: [{ type: "text", text }], metadata: {} });
+const userMessage = (id: string, text: string): ChatMessage => ({
+  id,
+  role: "user",
+  parts: [{ type: "text", text }],
+  metadata: {},
+});
 
 beforeAll(async () => {
   await getDb();
@@ -30,10 +35,14 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     await conversations.ensureConversation({ id: b });
     const list = await conversations.listConversations();
     expect(list.findIndex((c) => c.id === b)).toBeLessThan(list.findIndex((c) => c.id === a));
-    expect((await conversations.getConversation({ id: a }))?.settings).toEqual({ injection: { timezone: "Europe/Berlin" } });
+    expect((await conversations.getConversation({ id: a }))?.settings).toEqual({
+      injection: { timezone: "Europe/Berlin" },
+    });
     // ensure does not overwrite an existing conversation
     await conversations.ensureConversation({ id: a, settings: { other: true } });
-    expect((await conversations.getConversation({ id: a }))?.settings).toEqual({ injection: { timezone: "Europe/Berlin" } });
+    expect((await conversations.getConversation({ id: a }))?.settings).toEqual({
+      injection: { timezone: "Europe/Berlin" },
+    });
   });
 
   it("stores the model a conversation chose, and forgets it again (null: the default)", async () => {
@@ -55,9 +64,18 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
       id: "r1",
       role: "assistant",
       parts: [
-        { type: "data-hint", id: "h1", data: { source: { label: "System", sublabel: "Runtime State" }, fields: { timezone: "UTC" }, text: "<system-reminder>\n<current-time>2026-07-01T12:00:00</current-time>\n</system-reminder>", createdAt: "2026-07-01T12:00:00.000Z" } },
+        {
+          type: "data-hint",
+          id: "h1",
+          data: {
+            source: { label: "System", sublabel: "Runtime State" },
+            fields: { timezone: "UTC" },
+            text: "<system-reminder>\n<current-time>2026-07-01T12:00:00</current-time>\n</system-reminder>",
+            createdAt: "2026-07-01T12:00:00.000Z",
+          },
+        },
         { type: "step-start" },
-        { type: "text", text: "Grüße 👋 — \"quotes\" & <tags>", state: "done" },
+        { type: "text", text: 'Grüße 👋 — "quotes" & <tags>', state: "done" },
       ],
       metadata: { model: "m" },
     };
@@ -67,7 +85,12 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     expect(stored.map((m) => m.id)).toEqual(["u1", "r1"]);
     expect(stored[1]!.parts).toEqual(reply.parts);
     expect(stored[1]!.metadata).toMatchObject({ model: "m", status: "streaming" });
-    await messages.updateMessage({ conversationId: id, id: "r1", status: "complete", parts: [{ type: "text", text: "final" }] });
+    await messages.updateMessage({
+      conversationId: id,
+      id: "r1",
+      status: "complete",
+      parts: [{ type: "text", text: "final" }],
+    });
     const updated = await messages.listMessages({ conversationId: id });
     expect(updated[1]!.parts).toEqual([{ type: "text", text: "final" }]);
     expect(updated[1]!.metadata?.status).toBeUndefined();
@@ -76,7 +99,11 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
   it("gives concurrent appends distinct, gap-free positions", async () => {
     const id = newId("d");
     await conversations.ensureConversation({ id });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => messages.appendMessage({ conversationId: id, message: userMessage(`m${i}`, `n${i}`) })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        messages.appendMessage({ conversationId: id, message: userMessage(`m${i}`, `n${i}`) }),
+      ),
+    );
     const db = await getDb();
     const rows = await db.message.findMany({ where: { conversationId: id }, orderBy: { position: "asc" } });
     expect(rows.map((r) => r.position)).toEqual(Array.from({ length: 12 }, (_, i) => i));
@@ -87,7 +114,15 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     const id = newId("t");
     await conversations.ensureConversation({ id });
     const turn = (n: number, expectedSeq?: number) =>
-      messages.appendMessages({ conversationId: id, messages: [{ message: userMessage(`u${n}`, `q${n}`) }, { message: userMessage(`r${n}`, `a${n}`), status: "streaming" }], title: `T${n}`, expectedSeq });
+      messages.appendMessages({
+        conversationId: id,
+        messages: [
+          { message: userMessage(`u${n}`, `q${n}`) },
+          { message: userMessage(`r${n}`, `a${n}`), status: "streaming" },
+        ],
+        title: `T${n}`,
+        expectedSeq,
+      });
     await turn(0, 0);
     // Stale: the counter is 2 now. Racing turns that all read 2: each lands once, on distinct positions.
     await Promise.all([turn(1, 2), turn(2, 2), turn(3, 2), turn(4, 0)]);
@@ -122,17 +157,30 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     await conversations.ensureConversation({ id: b });
     await messages.appendMessage({ conversationId: a, message: userMessage("same", "x") });
     await expect(messages.appendMessage({ conversationId: a, message: userMessage("same", "y") })).rejects.toThrow();
-    await expect(messages.appendMessage({ conversationId: b, message: userMessage("same", "z") })).resolves.toBeTruthy();
+    await expect(
+      messages.appendMessage({ conversationId: b, message: userMessage("same", "z") }),
+    ).resolves.toBeTruthy();
   });
 
   it("marks replies left streaming by a dead server as incomplete, sparing active ones", async () => {
     const id = newId("f");
     await conversations.ensureConversation({ id });
-    await messages.appendMessage({ conversationId: id, message: { id: "dead", role: "assistant", parts: [] }, status: "streaming" });
-    await messages.appendMessage({ conversationId: id, message: { id: "live", role: "assistant", parts: [] }, status: "streaming" });
+    await messages.appendMessage({
+      conversationId: id,
+      message: { id: "dead", role: "assistant", parts: [] },
+      status: "streaming",
+    });
+    await messages.appendMessage({
+      conversationId: id,
+      message: { id: "live", role: "assistant", parts: [] },
+      status: "streaming",
+    });
     await messages.settleStaleReplies({ conversationId: id, activeIds: new Set(["live"]) });
     const stored = await messages.listMessages({ conversationId: id });
-    expect(stored.find((m) => m.id === "dead")?.metadata).toMatchObject({ status: "incomplete", error: "The reply was interrupted." });
+    expect(stored.find((m) => m.id === "dead")?.metadata).toMatchObject({
+      status: "incomplete",
+      error: "The reply was interrupted.",
+    });
     expect(stored.find((m) => m.id === "live")?.metadata?.status).toBe("streaming");
   });
 
@@ -141,7 +189,9 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     await conversations.ensureConversation({ id });
     await messages.appendMessage({ conversationId: id, message: userMessage("u", "x") });
     const db = await getDb();
-    await db.task.create({ data: { conversationId: id, id: "1", subject: "s", blocks: [], blockedBy: [], metadata: {}, position: 0 } });
+    await db.task.create({
+      data: { conversationId: id, id: "1", subject: "s", blocks: [], blockedBy: [], metadata: {}, position: 0 },
+    });
     expect(await conversations.deleteConversation({ id })).toBe(true);
     expect(await db.message.count({ where: { conversationId: id } })).toBe(0);
     expect(await db.task.count({ where: { conversationId: id } })).toBe(0);
@@ -153,16 +203,34 @@ describe(`persistence on ${inject("databaseKind")}`, () => {
     await conversations.ensureConversation({ id });
     await conversations.updateConversation({ id, title: "Trip plan" });
     await messages.appendMessage({ conversationId: id, message: userMessage("u1", "plan a trip") });
-    await messages.appendMessage({ conversationId: id, message: { id: "a1", role: "assistant", parts: [{ type: "text", text: "Sure" }] } });
+    await messages.appendMessage({
+      conversationId: id,
+      message: { id: "a1", role: "assistant", parts: [{ type: "text", text: "Sure" }] },
+    });
     const db = await getDb();
-    await db.task.create({ data: { conversationId: id, id: "1", subject: "Book train", status: "in_progress", blocks: [], blockedBy: [], metadata: { k: 1 }, position: 0 } });
+    await db.task.create({
+      data: {
+        conversationId: id,
+        id: "1",
+        subject: "Book train",
+        status: "in_progress",
+        blocks: [],
+        blockedBy: [],
+        metadata: { k: 1 },
+        position: 0,
+      },
+    });
     const exported = await exportConversation(id);
     const body = JSON.parse(JSON.stringify(exported));
     const { id: copyId } = await importConversation(body, () => newId("copy"));
     expect(copyId).not.toBe(id);
     const copy = await exportConversation(copyId);
     expect(copy.conversation.title).toBe("Trip plan");
-    expect(copy.conversation.messages.map((m) => [m.id, m.role, m.parts])).toEqual(exported.conversation.messages.map((m) => [m.id, m.role, m.parts]));
-    expect(copy.conversation.tasks.map((t) => [t.id, t.subject, t.status, t.metadata])).toEqual([["1", "Book train", "in_progress", { k: 1 }]]);
+    expect(copy.conversation.messages.map((m) => [m.id, m.role, m.parts])).toEqual(
+      exported.conversation.messages.map((m) => [m.id, m.role, m.parts]),
+    );
+    expect(copy.conversation.tasks.map((t) => [t.id, t.subject, t.status, t.metadata])).toEqual([
+      ["1", "Book train", "in_progress", { k: 1 }],
+    ]);
   });
 });

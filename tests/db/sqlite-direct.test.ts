@@ -55,30 +55,61 @@ function comparable(row: RawRow | undefined, conversationId: string): RawRow {
   return out;
 }
 
-const storedConversation = (id: string) => comparable(raw.prepare(`SELECT * FROM "Conversation" WHERE id = ?`).get(id) as RawRow, id);
+const storedConversation = (id: string) =>
+  comparable(raw.prepare(`SELECT * FROM "Conversation" WHERE id = ?`).get(id) as RawRow, id);
 const storedMessages = (id: string) =>
-  (raw.prepare(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
+  (raw.prepare(`SELECT * FROM "Message" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) =>
+    comparable(r, id),
+  );
 const storedPlans = (id: string) =>
-  (raw.prepare(`SELECT * FROM "PlanVersion" WHERE "conversationId" = ? ORDER BY version`).all(id) as RawRow[]).map((r) => comparable(r, id));
+  (raw.prepare(`SELECT * FROM "PlanVersion" WHERE "conversationId" = ? ORDER BY version`).all(id) as RawRow[]).map(
+    (r) => comparable(r, id),
+  );
 const storedTasks = (id: string) =>
-  (raw.prepare(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) => comparable(r, id));
+  (raw.prepare(`SELECT * FROM "Task" WHERE "conversationId" = ? ORDER BY position`).all(id) as RawRow[]).map((r) =>
+    comparable(r, id),
+  );
 
 /** One turn's worth of writes, as the chat route makes them. */
 async function turn(conversationId: string) {
-  const person: ChatMessage = { id: "m1", role: "user", parts: [{ type: "text", text: "Hi <b>there</b> ✓" }], metadata: { createdAt: "2026-11-30T10:00:00.123Z" } };
+  const person: ChatMessage = {
+    id: "m1",
+    role: "user",
+    parts: [{ type: "text", text: "Hi <b>there</b> ✓" }],
+    metadata: { createdAt: "2026-11-30T10:00:00.123Z" },
+  };
   const reply: ChatMessage = { id: "r1", role: "assistant", parts: [], metadata: { model: "fake-model" } };
-  const conversation = await conversations.ensureConversation({ id: conversationId, settings: { injection: { timezone: "Europe/Berlin" } } });
+  const conversation = await conversations.ensureConversation({
+    id: conversationId,
+    settings: { injection: { timezone: "Europe/Berlin" } },
+  });
   const appended = await messages.appendMessages({
     conversationId,
     messages: [{ message: person }, { message: reply, status: "streaming" }],
     title: "Hi there",
     expectedSeq: conversation.messageSeq,
   });
-  await messages.updateMessage({ conversationId, id: "r1", parts: [{ type: "step-start" }, { type: "text", text: "partial" }] });
-  await conversations.setAgentState({ id: conversationId, agentState: { lastCall: { inputTokens: 10, outputTokens: 2, messageCount: 1 } } });
+  await messages.updateMessage({
+    conversationId,
+    id: "r1",
+    parts: [{ type: "step-start" }, { type: "text", text: "partial" }],
+  });
+  await conversations.setAgentState({
+    id: conversationId,
+    agentState: { lastCall: { inputTokens: 10, outputTokens: 2, messageCount: 1 } },
+  });
   const parts: ChatMessage["parts"] = [{ type: "step-start" }, { type: "text", text: "Hello!", state: "done" }];
-  await messages.updateMessage({ conversationId, id: "r1", parts, metadata: { model: "fake-model" }, status: "complete" });
-  await messages.appendMessages({ conversationId, messages: [{ message: { id: "m2", role: "user", parts: [{ type: "text", text: "again" }] } }] });
+  await messages.updateMessage({
+    conversationId,
+    id: "r1",
+    parts,
+    metadata: { model: "fake-model" },
+    status: "complete",
+  });
+  await messages.appendMessages({
+    conversationId,
+    messages: [{ message: { id: "m2", role: "user", parts: [{ type: "text", text: "again" }] } }],
+  });
   return { conversation, appended };
 }
 
@@ -110,10 +141,16 @@ describe("the direct SQLite path", () => {
     expect(storedMessages(a)).toEqual(storedMessages(b));
     expect(storedMessages(a).map((m) => m.position)).toEqual([0, 1, 2]);
     // What the append returns (the history cache keeps it) is the same too, but for the reply's creation time (now).
-    const withoutNow = (list: ChatMessage[]) => list.map((m) => (m.id === "r1" ? { ...m, metadata: { ...m.metadata, createdAt: "<now>" } } : m));
+    const withoutNow = (list: ChatMessage[]) =>
+      list.map((m) => (m.id === "r1" ? { ...m, metadata: { ...m.metadata, createdAt: "<now>" } } : m));
     expect(withoutNow(direct.appended)).toEqual(withoutNow(prisma.appended));
     expect(direct.appended[0]?.metadata?.createdAt).toBe("2026-11-30T10:00:00.123Z");
-    expect({ ...direct.conversation, id: "", createdAt: "", updatedAt: "" }).toEqual({ ...prisma.conversation, id: "", createdAt: "", updatedAt: "" });
+    expect({ ...direct.conversation, id: "", createdAt: "", updatedAt: "" }).toEqual({
+      ...prisma.conversation,
+      id: "",
+      createdAt: "",
+      updatedAt: "",
+    });
   });
 
   it("creates a conversation in the given workspace as the Prisma path does, and an existing one keeps its own", async () => {
@@ -136,39 +173,84 @@ describe("the direct SQLite path", () => {
 
   it("stores and reads a conversation's workspace view as the Prisma path does", async () => {
     const [a, b] = [newId("direct"), newId("prisma")];
-    const state = { name: "default", instructions: "Ünïcode \u2028 and \"quotes\"", memory: [{ id: "m1", text: "x" }], knowledgeIndex: "", files: [], skills: [] };
-    for (const [id, direct] of [[a, true], [b, false]] as const) {
+    const state = {
+      name: "default",
+      instructions: 'Ünïcode \u2028 and "quotes"',
+      memory: [{ id: "m1", text: "x" }],
+      knowledgeIndex: "",
+      files: [],
+      skills: [],
+    };
+    for (const [id, direct] of [
+      [a, true],
+      [b, false],
+    ] as const) {
       await conversations.ensureConversation({ id });
-      await via(direct, () => views.putWorkspaceView({ conversationId: id, frozenId: "f1", frozen: state, seenRevision: "0:0", seen: state }));
-      await via(direct, () => views.putWorkspaceView({ conversationId: id, frozenId: "f2", frozen: state, seenRevision: "1:0", seen: { ...state, name: "again" } }));
+      await via(direct, () =>
+        views.putWorkspaceView({ conversationId: id, frozenId: "f1", frozen: state, seenRevision: "0:0", seen: state }),
+      );
+      await via(direct, () =>
+        views.putWorkspaceView({
+          conversationId: id,
+          frozenId: "f2",
+          frozen: state,
+          seenRevision: "1:0",
+          seen: { ...state, name: "again" },
+        }),
+      );
     }
-    const stored = (id: string) => comparable(raw.prepare(`SELECT * FROM "ConversationWorkspace" WHERE "conversationId" = ?`).get(id) as RawRow, id);
+    const stored = (id: string) =>
+      comparable(raw.prepare(`SELECT * FROM "ConversationWorkspace" WHERE "conversationId" = ?`).get(id) as RawRow, id);
     expect(stored(a)).toEqual(stored(b));
     expect(stored(a).frozenId).toBe("f2");
     for (const direct of [true, false]) {
       const status = await via(direct, () => views.workspaceViewStatus({ conversationId: a }));
-      expect(status).toEqual({ workspaceId: "default", ownerId: null, revision: expect.stringMatching(/^\d+:\d+$/), frozenId: "f2", seenRevision: "1:0" });
+      expect(status).toEqual({
+        workspaceId: "default",
+        ownerId: null,
+        revision: expect.stringMatching(/^\d+:\d+$/),
+        frozenId: "f2",
+        seenRevision: "1:0",
+      });
       expect(await via(direct, () => views.workspaceViewStatus({ conversationId: newId("missing") }))).toBeNull();
     }
   });
 
   it("stores a cache baseline as the Prisma path does, reads its version alone, and refuses one for a conversation gone", async () => {
     const [a, b] = [newId("direct"), newId("prisma")];
-    const data = { model: "m", system: "s1", hashes: Array.from({ length: 2_000 }, (_, i) => `h${i}`), note: "Ünïcode \u2028 \"q\"" };
-    for (const [id, direct] of [[a, true], [b, false]] as const) {
+    const data = {
+      model: "m",
+      system: "s1",
+      hashes: Array.from({ length: 2_000 }, (_, i) => `h${i}`),
+      note: 'Ünïcode \u2028 "q"',
+    };
+    for (const [id, direct] of [
+      [a, true],
+      [b, false],
+    ] as const) {
       await conversations.ensureConversation({ id });
       expect(await via(direct, () => baselines.getCacheBaselineVersion({ conversationId: id }))).toBeNull();
-      await via(direct, () => baselines.putCacheBaseline({ conversationId: id, version: "v1", data: { ...data, hashes: [] } }));
+      await via(direct, () =>
+        baselines.putCacheBaseline({ conversationId: id, version: "v1", data: { ...data, hashes: [] } }),
+      );
       await via(direct, () => baselines.putCacheBaseline({ conversationId: id, version: "v2", data }));
-      await expect(via(direct, () => baselines.putCacheBaseline({ conversationId: `${id}-missing`, version: "v1", data }))).rejects.toThrow();
+      await expect(
+        via(direct, () => baselines.putCacheBaseline({ conversationId: `${id}-missing`, version: "v1", data })),
+      ).rejects.toThrow();
     }
-    const stored = (id: string) => comparable(raw.prepare(`SELECT * FROM "CacheBaseline" WHERE "conversationId" = ?`).get(id) as RawRow, id);
+    const stored = (id: string) =>
+      comparable(raw.prepare(`SELECT * FROM "CacheBaseline" WHERE "conversationId" = ?`).get(id) as RawRow, id);
     expect(stored(a)).toEqual(stored(b));
-    expect(raw.prepare(`SELECT count(*) AS n FROM "CacheBaseline" WHERE "conversationId" LIKE '%-missing'`).get()).toEqual({ n: 0 });
+    expect(
+      raw.prepare(`SELECT count(*) AS n FROM "CacheBaseline" WHERE "conversationId" LIKE '%-missing'`).get(),
+    ).toEqual({ n: 0 });
     for (const direct of [true, false]) {
       for (const id of [a, b]) {
         expect(await via(direct, () => baselines.getCacheBaselineVersion({ conversationId: id }))).toBe("v2");
-        expect(await via(direct, () => baselines.getCacheBaseline({ conversationId: id }))).toEqual({ version: "v2", data });
+        expect(await via(direct, () => baselines.getCacheBaseline({ conversationId: id }))).toEqual({
+          version: "v2",
+          data,
+        });
       }
     }
   });
@@ -178,10 +260,22 @@ describe("the direct SQLite path", () => {
     await conversations.ensureConversation({ id: lonely });
     await conversations.ensureConversation({ id: parent });
     const run = { agentId: "general-purpose", label: "Look <up>", startedAt: "2026-12-03T10:00:00.000Z" };
-    const made = await subagents.createChild({ id: newId("child"), parentId: parent, workspaceId: "default", mode: "build", settings: {}, model: null, run, background: false, maxRunning: 4 });
+    const made = await subagents.createChild({
+      id: newId("child"),
+      parentId: parent,
+      workspaceId: "default",
+      mode: "build",
+      settings: {},
+      model: null,
+      run,
+      background: false,
+      maxRunning: 4,
+    });
     expect("child" in made).toBe(true);
     for (const id of [lonely, parent]) {
-      expect(await via(true, () => subagents.listChildren({ parentId: id }))).toEqual(await via(false, () => subagents.listChildren({ parentId: id })));
+      expect(await via(true, () => subagents.listChildren({ parentId: id }))).toEqual(
+        await via(false, () => subagents.listChildren({ parentId: id })),
+      );
     }
     expect(sqliteDirect()?.hasChildren(lonely)).toBe(false);
     expect(sqliteDirect()?.hasChildren(parent)).toBe(true);
@@ -217,9 +311,14 @@ describe("the direct SQLite path", () => {
         await conversations.ensureConversation({ id });
         const message: ChatMessage = { id: "same", role: "user", parts: [{ type: "text", text: "one" }] };
         await messages.appendMessages({ conversationId: id, messages: [{ message }] });
-        await expect(messages.appendMessages({ conversationId: id, messages: [{ message }] })).rejects.toMatchObject({ code: "P2002" });
+        await expect(messages.appendMessages({ conversationId: id, messages: [{ message }] })).rejects.toMatchObject({
+          code: "P2002",
+        });
         await expect(
-          messages.appendMessages({ conversationId: `${id}-missing`, messages: [{ message: { ...message, id: "other" } }] }),
+          messages.appendMessages({
+            conversationId: `${id}-missing`,
+            messages: [{ message: { ...message, id: "other" } }],
+          }),
         ).rejects.toMatchObject({ code: "P2025" });
       });
       expect(storedMessages(id)).toHaveLength(1);
@@ -236,8 +335,18 @@ describe("the direct SQLite path", () => {
           title: "Trip <b>plan</b>",
           settings: { injection: { timezone: "Asia/Tokyo" } },
           messages: [
-            { id: "u1", role: "user", parts: [{ type: "text", text: "Plan it ✓" }], metadata: { createdAt: "2026-01-01T00:00:00Z" } },
-            { id: "a1", role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: "Half" }], metadata: { status: "incomplete", model: "m" } },
+            {
+              id: "u1",
+              role: "user",
+              parts: [{ type: "text", text: "Plan it ✓" }],
+              metadata: { createdAt: "2026-01-01T00:00:00Z" },
+            },
+            {
+              id: "a1",
+              role: "assistant",
+              parts: [{ type: "step-start" }, { type: "text", text: "Half" }],
+              metadata: { status: "incomplete", model: "m" },
+            },
             { id: "a2", role: "assistant", parts: [], metadata: { status: "error", error: "HTTP 500" } },
           ],
           tasks: [
@@ -258,14 +367,19 @@ describe("the direct SQLite path", () => {
     expect(storedMessages(a)).toEqual(storedMessages(b));
     expect(storedTasks(a)).toEqual(storedTasks(b));
     expect(storedPlans(a)).toEqual(storedPlans(b));
-    expect(storedPlans(a).map((p) => [p.version, p.author])).toEqual([[1, "agent"], [2, "person"]]);
+    expect(storedPlans(a).map((p) => [p.version, p.author])).toEqual([
+      [1, "agent"],
+      [2, "person"],
+    ]);
     expect([storedConversation(a).mode, storedConversation(a).planSeq]).toEqual(["plan", 2]);
     expect(storedMessages(a).map((m) => m.status)).toEqual(["complete", "incomplete", "error"]);
     expect(storedTasks(a).map((t) => t.blockedBy)).toEqual(['["1"]', "[]"]);
     // The direct statements write (true) and refuse a taken id without writing anything (false).
     const rows = (id: string) => ({
       conversation: { id, title: "t", settings: {}, taskSeq: 0, messageSeq: 1, mode: "build", planSeq: 0 },
-      messages: [{ id: "m", role: "user", position: 0, parts: [{ type: "text", text: "x" }], metadata: {}, status: "complete" }],
+      messages: [
+        { id: "m", role: "user", position: 0, parts: [{ type: "text", text: "x" }], metadata: {}, status: "complete" },
+      ],
       tasks: [],
       planVersions: [],
     });
@@ -299,11 +413,25 @@ describe("the direct SQLite path", () => {
     const workspace = await workspaces.createWorkspace({ id: newId("mcp-ws"), name: newId("mcp-ws"), max: 1000 });
     if (workspace === "limit") throw new Error("no room for a workspace");
     expect(await via(true, () => mcpServers.listMcpServers({ workspaceId: workspace.id }))).toEqual([]);
-    const add = (name: string, input: Parameters<typeof mcpServers.createMcpServer>[0] extends infer T ? Omit<T & object, "workspaceId" | "name" | "max"> : never) =>
-      mcpServers.createMcpServer({ workspaceId: workspace.id, name, max: 10, ...input });
-    await add("zeta", { url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer x ✓" }, approval: "ask", enabled: false, timeoutSeconds: 30 });
+    const add = (
+      name: string,
+      input: Parameters<typeof mcpServers.createMcpServer>[0] extends infer T
+        ? Omit<T & object, "workspaceId" | "name" | "max">
+        : never,
+    ) => mcpServers.createMcpServer({ workspaceId: workspace.id, name, max: 10, ...input });
+    await add("zeta", {
+      url: "http://127.0.0.1:1/mcp",
+      headers: { Authorization: "Bearer x ✓" },
+      approval: "ask",
+      enabled: false,
+      timeoutSeconds: 30,
+    });
     await add("alpha", { url: "http://127.0.0.1:2/mcp" });
-    await mcpServers.updateMcpServer({ workspaceId: workspace.id, name: "alpha", alwaysAllow: ["read_file", "<b>x</b>"] });
+    await mcpServers.updateMcpServer({
+      workspaceId: workspace.id,
+      name: "alpha",
+      alwaysAllow: ["read_file", "<b>x</b>"],
+    });
     const direct = await via(true, () => mcpServers.listMcpServers({ workspaceId: workspace.id }));
     const prisma = await via(false, () => mcpServers.listMcpServers({ workspaceId: workspace.id }));
     expect(direct).toEqual(prisma);
@@ -314,12 +442,21 @@ describe("the direct SQLite path", () => {
   });
 
   it("fixes a conversation's MCP tool list as Prisma does, once, and reads its row back the same", async () => {
-    const list = [{ name: "mcp__files__read", server: "files", tool: "read", description: "Reads \"a\" file ✓", inputSchema: { type: "object", properties: { b: {}, a: {} } } }];
+    const list = [
+      {
+        name: "mcp__files__read",
+        server: "files",
+        tool: "read",
+        description: 'Reads "a" file ✓',
+        inputSchema: { type: "object", properties: { b: {}, a: {} } },
+      },
+    ];
     const [a, b] = [newId("direct"), newId("prisma")];
     for (const id of [a, b]) await conversations.ensureConversation({ id });
     expect(await via(true, () => mcpTools.fixConversationMcpTools({ conversationId: a, data: list }))).toEqual(list);
     expect(await via(false, () => mcpTools.fixConversationMcpTools({ conversationId: b, data: list }))).toEqual(list);
-    const stored = (id: string) => comparable(raw.prepare(`SELECT * FROM "ConversationMcpTools" WHERE "conversationId" = ?`).get(id) as RawRow, id);
+    const stored = (id: string) =>
+      comparable(raw.prepare(`SELECT * FROM "ConversationMcpTools" WHERE "conversationId" = ?`).get(id) as RawRow, id);
     expect(stored(a)).toEqual(stored(b));
     // A second fix keeps the first list (another reply or instance was first), on either path.
     expect(await via(true, () => mcpTools.fixConversationMcpTools({ conversationId: a, data: [] }))).toEqual(list);
@@ -331,19 +468,38 @@ describe("the direct SQLite path", () => {
       expect(direct).toEqual(await via(false, () => mcpTools.getConversationMcpToolsRow({ conversationId: id })));
       expect(direct?.data).toEqual(list);
     }
-    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: b }))).toMatchObject({ stale: true, toldChanges: "k<1>", revision: 0 });
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: b }))).toMatchObject({
+      stale: true,
+      toldChanges: "k<1>",
+      revision: 0,
+    });
     expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: newId("none") }))).toBeNull();
     // What a list left out, and whether the agent was told, are stored and read alike too.
     const leftOut = [{ server: "files", tool: "huge ✓", reason: "definition-size" }];
     const [c, d] = [newId("direct-left"), newId("prisma-left")];
     for (const id of [c, d]) await conversations.ensureConversation({ id });
-    await via(true, () => mcpTools.fixConversationMcpTools({ conversationId: c, data: list, leftOut, leftOutTold: true }));
-    await via(false, () => mcpTools.fixConversationMcpTools({ conversationId: d, data: list, leftOut, leftOutTold: true }));
+    await via(true, () =>
+      mcpTools.fixConversationMcpTools({ conversationId: c, data: list, leftOut, leftOutTold: true }),
+    );
+    await via(false, () =>
+      mcpTools.fixConversationMcpTools({ conversationId: d, data: list, leftOut, leftOutTold: true }),
+    );
     expect(stored(c)).toEqual(stored(d));
-    for (const id of [a, c]) expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: id }))).toEqual(await via(false, () => mcpTools.getConversationMcpToolsRow({ conversationId: id })));
-    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: c }))).toMatchObject({ leftOut, leftOutTold: true });
-    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: a }))).toMatchObject({ leftOut: [], leftOutTold: false });
+    for (const id of [a, c])
+      expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: id }))).toEqual(
+        await via(false, () => mcpTools.getConversationMcpToolsRow({ conversationId: id })),
+      );
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: c }))).toMatchObject({
+      leftOut,
+      leftOutTold: true,
+    });
+    expect(await via(true, () => mcpTools.getConversationMcpToolsRow({ conversationId: a }))).toMatchObject({
+      leftOut: [],
+      leftOutTold: false,
+    });
     // A conversation deleted meanwhile: the write fails on either path, as the foreign key says.
-    await expect(via(true, () => mcpTools.fixConversationMcpTools({ conversationId: newId("gone"), data: list }))).rejects.toThrow(/FOREIGN KEY/i);
+    await expect(
+      via(true, () => mcpTools.fixConversationMcpTools({ conversationId: newId("gone"), data: list })),
+    ).rejects.toThrow(/FOREIGN KEY/i);
   });
 });

@@ -6,7 +6,9 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 process.env.DATABASE_URL = inject("databaseUrl");
 
 const { disconnectDb } = await import("@/lib/db/client");
-const { ensureConversation, setAgentState, updateConversation, setConversationMode } = await import("@/lib/db/conversations");
+const { ensureConversation, setAgentState, updateConversation, setConversationMode } = await import(
+  "@/lib/db/conversations"
+);
 const { createTask, listTasks, updateTask } = await import("@/lib/db/tasks");
 const { toTask } = await import("@/lib/db/tasks");
 const subagents = await import("@/lib/db/subagents");
@@ -35,15 +37,34 @@ describe(`the step's read on ${inject("databaseKind")}`, () => {
     const status = await workspaceViewStatus({ conversationId: id });
     expect(state).toMatchObject({ mode: "build", parentId: null, tasks: [], children: [] });
     expect(state!.workspace).toEqual(status);
-    expect(state!.workspace).toMatchObject({ workspaceId: "default", ownerId: null, frozenId: null, seenRevision: null });
+    expect(state!.workspace).toMatchObject({
+      workspaceId: "default",
+      ownerId: null,
+      frozenId: null,
+      seenRevision: null,
+    });
   });
 
   it("reads what the per-aggregate queries read: settings, mode, agent state and tasks in their order", async () => {
     const id = await fresh();
-    await updateConversation({ id, settings: { injection: { timezone: "Europe/Berlin" }, context: { triggerRatio: 0.7 } } });
+    await updateConversation({
+      id,
+      settings: { injection: { timezone: "Europe/Berlin" }, context: { triggerRatio: 0.7 } },
+    });
     await setConversationMode({ id, mode: "plan" });
-    await setAgentState({ id, agentState: { taskEdits: 3, strategy: { calls: 2, updates: 1, statusTokens: 80, statuses: 2, hintTokens: 40, hints: 1 } } });
-    await createTask({ conversationId: id, subject: "pack the boxes", description: "the <kitchen> ones", metadata: { room: "kitchen", n: 2 } });
+    await setAgentState({
+      id,
+      agentState: {
+        taskEdits: 3,
+        strategy: { calls: 2, updates: 1, statusTokens: 80, statuses: 2, hintTokens: 40, hints: 1 },
+      },
+    });
+    await createTask({
+      conversationId: id,
+      subject: "pack the boxes",
+      description: "the <kitchen> ones",
+      metadata: { room: "kitchen", n: 2 },
+    });
     await createTask({ conversationId: id, subject: "book a van «ü» 📦", status: "in_progress" });
     await updateTask({ conversationId: id, id: "1", changes: { addBlockedBy: ["2"], owner: "ann" } });
     const state = await readStepState({ conversationId: id });
@@ -75,8 +96,16 @@ describe(`the step's read on ${inject("databaseKind")}`, () => {
     const running = await spawn("reviewer", false);
     const told = await spawn("general-purpose", false);
     const waiting = await spawn("general-purpose", true);
-    await subagents.settleChild({ id: told.id, status: "done", run: { agentId: "general-purpose", answer: "a long answer".repeat(100) } });
-    await subagents.settleChild({ id: waiting.id, status: "done", run: { agentId: "general-purpose", label: "research", answer: "42" } });
+    await subagents.settleChild({
+      id: told.id,
+      status: "done",
+      run: { agentId: "general-purpose", answer: "a long answer".repeat(100) },
+    });
+    await subagents.settleChild({
+      id: waiting.id,
+      status: "done",
+      run: { agentId: "general-purpose", label: "research", answer: "42" },
+    });
     const state = await readStepState({ conversationId: parent });
     const listed = await subagents.listChildren({ parentId: parent });
     expect(state!.children.map((c) => c.id)).toEqual(listed.map((c) => c.id));
@@ -86,7 +115,12 @@ describe(`the step's read on ${inject("databaseKind")}`, () => {
     const { answer, ...summary } = listed.find((c) => c.id === waiting.id)!.run;
     expect(answer).toBe("42");
     expect(byId.get(waiting.id)).toEqual({ ...listed.find((c) => c.id === waiting.id), run: summary });
-    expect(byId.get(waiting.id)).toMatchObject({ status: "done", pending: true, background: true, run: { label: "research", agentId: "general-purpose" } });
+    expect(byId.get(waiting.id)).toMatchObject({
+      status: "done",
+      pending: true,
+      background: true,
+      run: { label: "research", agentId: "general-purpose" },
+    });
     expect(byId.get(told.id)?.run).toEqual({ agentId: "general-purpose" });
   });
 });

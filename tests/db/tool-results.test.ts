@@ -10,7 +10,10 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 process.env.DATABASE_URL = inject("databaseUrl");
 const skillsDir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-tool-results-"));
 fs.mkdirSync(path.join(skillsDir, "release-notes"));
-fs.writeFileSync(path.join(skillsDir, "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Write release notes\n---\nRead template.md first.");
+fs.writeFileSync(
+  path.join(skillsDir, "release-notes", "SKILL.md"),
+  "---\nname: release-notes\ndescription: Write release notes\n---\nRead template.md first.",
+);
 fs.writeFileSync(path.join(skillsDir, "release-notes", "template.md"), "# Release\n\n- Added\n- Fixed");
 process.env.HINTLINE_SKILLS_DIR = skillsDir;
 
@@ -45,68 +48,111 @@ type CallableTool = {
 /** What the tools answered when they returned text (captured from that code; ids and times scrubbed). */
 const TODAY: Record<string, string> = {
   "TaskList empty": "No tasks available.\n(Tool call #1 for 'TaskList' in this conversation.)",
-  "TaskCreate": "Task (id=1) created successfully: Draft\n(Tool call #1 for 'TaskCreate' in this conversation.)",
+  TaskCreate: "Task (id=1) created successfully: Draft\n(Tool call #1 for 'TaskCreate' in this conversation.)",
   "TaskCreate 2": "Task (id=2) created successfully: Review\n(Tool call #2 for 'TaskCreate' in this conversation.)",
-  "TaskCreate empty": "ERROR InvalidArgumentsError: The subject is empty.\nArguments sent: {\"subject\":\"  \",\"description\":\"x\"}\nWhat to do: Send a short, non-empty subject.\n(Tool call #3 for 'TaskCreate' in this conversation.)",
-  "TaskGet": "Task (id=1): Draft\nStatus: pending\nDescription: Write the draft\nMetadata: {\"area\":\"docs\"}\n(Tool call #1 for 'TaskGet' in this conversation.)",
-  "TaskGet missing": "ERROR Task not found\nError type: TaskNotFoundError\nArguments sent: {\"task_id\":\"9\"}\nWhat to do: Call TaskList to see the existing task ids.\n(Tool call #2 for 'TaskGet' in this conversation.)",
-  "TaskList": "1 [pending] Draft\n2 [pending] Review\n(Tool call #2 for 'TaskList' in this conversation.)",
+  "TaskCreate empty":
+    'ERROR InvalidArgumentsError: The subject is empty.\nArguments sent: {"subject":"  ","description":"x"}\nWhat to do: Send a short, non-empty subject.\n(Tool call #3 for \'TaskCreate\' in this conversation.)',
+  TaskGet:
+    'Task (id=1): Draft\nStatus: pending\nDescription: Write the draft\nMetadata: {"area":"docs"}\n(Tool call #1 for \'TaskGet\' in this conversation.)',
+  "TaskGet missing":
+    'ERROR Task not found\nError type: TaskNotFoundError\nArguments sent: {"task_id":"9"}\nWhat to do: Call TaskList to see the existing task ids.\n(Tool call #2 for \'TaskGet\' in this conversation.)',
+  TaskList: "1 [pending] Draft\n2 [pending] Review\n(Tool call #2 for 'TaskList' in this conversation.)",
   "TaskList past": "No tasks at offset 10: there are 2 tasks.\n(Tool call #3 for 'TaskList' in this conversation.)",
   "TaskUpdate status": "Update task (id=1) status.\n(Tool call #1 for 'TaskUpdate' in this conversation.)",
-  "TaskUpdate unchanged": "No updates were made to the task (id=1). Make sure you provided at least one field to update and the values are correct.\n(Tool call #2 for 'TaskUpdate' in this conversation.)",
+  "TaskUpdate unchanged":
+    "No updates were made to the task (id=1). Make sure you provided at least one field to update and the values are correct.\n(Tool call #2 for 'TaskUpdate' in this conversation.)",
   "TaskUpdate links": "Update task (id=1) subject, add_blocks.\n(Tool call #3 for 'TaskUpdate' in this conversation.)",
-  "TaskUpdate completed": "Update task (id=1) status, owner.\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.\n(Tool call #4 for 'TaskUpdate' in this conversation.)",
+  "TaskUpdate completed":
+    "Update task (id=1) status, owner.\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.\n(Tool call #4 for 'TaskUpdate' in this conversation.)",
   "TaskUpdate deleted": "Task (id=2) has been deleted.\n(Tool call #5 for 'TaskUpdate' in this conversation.)",
-  "TaskUpdate missing": "ERROR TaskNotFoundError: The task (id=7) does not exist.\nArguments sent: {\"task_id\":\"7\",\"status\":\"completed\"}\nWhat to do: Call TaskList to see the existing task ids, or TaskCreate to add the task.\n(Tool call #6 for 'TaskUpdate' in this conversation.)",
-  "TaskUpdate bad": "ERROR InvalidArgumentsError: The arguments do not match TaskUpdate's parameters: status: Invalid option: expected one of \"pending\"|\"in_progress\"|\"completed\"|\"cancelled\"|\"deleted\".\nArguments sent: {\"task_id\":\"1\",\"status\":\"done\"}\nWhat to do: Call TaskUpdate again with a JSON object like {\"task_id\": \"1\", \"status\": \"in_progress\"}.\n(Tool call #7 for 'TaskUpdate' in this conversation.)",
+  "TaskUpdate missing":
+    'ERROR TaskNotFoundError: The task (id=7) does not exist.\nArguments sent: {"task_id":"7","status":"completed"}\nWhat to do: Call TaskList to see the existing task ids, or TaskCreate to add the task.\n(Tool call #6 for \'TaskUpdate\' in this conversation.)',
+  "TaskUpdate bad":
+    'ERROR InvalidArgumentsError: The arguments do not match TaskUpdate\'s parameters: status: Invalid option: expected one of "pending"|"in_progress"|"completed"|"cancelled"|"deleted".\nArguments sent: {"task_id":"1","status":"done"}\nWhat to do: Call TaskUpdate again with a JSON object like {"task_id": "1", "status": "in_progress"}.\n(Tool call #7 for \'TaskUpdate\' in this conversation.)',
   "TaskList repeat 1": "1 [completed] Draft it (me)\n(Tool call #4 for 'TaskList' in this conversation.)",
   "TaskList repeat 2": "1 [completed] Draft it (me)\n(Tool call #5 for 'TaskList' in this conversation.)",
-  "TaskList repeat 3": "1 [completed] Draft it (me)\n(Tool call #6 for 'TaskList' in this conversation.)\nWarning: this is call 3 of TaskList with these same arguments in this reply, and it gave the same result as the one before. Stop repeating it and try a different approach (other arguments, another tool, or answer with what you have).",
-  "PlanRead none": "No plan has been written yet (PlanWrite writes one).\n(Tool call #1 for 'PlanRead' in this conversation.)",
-  "PlanWrite": "Plan saved (version 1, 25 characters). The person sees it in the side panel.\n(Tool call #1 for 'PlanWrite' in this conversation.)",
-  "PlanWrite plan mode": "Plan saved (version 2, 34 characters). The person sees it in the side panel; they may edit it, and they switch to BUILD mode when they approve it.\n(Tool call #2 for 'PlanWrite' in this conversation.)",
-  "TaskCreate plan mode": "ERROR PlanModeError: PLAN MODE is on (read-only): TaskCreate would change the conversation's state, so it was not run and nothing changed.\nArguments sent: {\"subject\":\"x\",\"description\":\"y\"}\nWhat to do: Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite; the person switches to BUILD mode when they approve it, and then this call works.\n(Tool call #4 for 'TaskCreate' in this conversation.)",
-  "PlanWrite empty": "ERROR InvalidArgumentsError: The plan is empty.\nArguments sent: {\"content\":\" \"}\nWhat to do: Send the whole plan as markdown in content.\n(Tool call #3 for 'PlanWrite' in this conversation.)",
-  "PlanRead": "Plan version 2 (written by you, <time>; 34 characters, 5 lines), lines 2–3:\n     2\t\n     3\t- Outline\n(Lines 4–5 not shown: continue with offset 4.)\n(Tool call #2 for 'PlanRead' in this conversation.)",
-  "MemoryWrite": "Memory entry saved (mem_<id>): The release is on Fridays\nThe workspace memory now holds 2 entries.\n(Tool call #1 for 'MemoryWrite' in this conversation.)",
-  "MemoryWrite duplicate": "ERROR DuplicateMemoryError: Memory already holds this entry (mem_<id>, written by the person at <time>): \"Prefers metric units\". Entries are compared ignoring case and spaces; do not add it again.\nArguments sent: {\"entry\":\"prefers  METRIC units\"}\nWhat to do: The fact is already remembered: carry on without writing it again.\n(Tool call #2 for 'MemoryWrite' in this conversation.)",
-  "MemorySearch": "2 memory entries match \"metric fridays\", best first:\n- [mem_<id>] (agent, <date>) The release is on Fridays\n- [mem_<id>] (person, <date>) Prefers metric units\n(Tool call #1 for 'MemorySearch' in this conversation.)",
-  "MemorySearch none": "No memory entry matches \"zebra\" (the memory holds 2 entries).\n(Tool call #2 for 'MemorySearch' in this conversation.)",
-  "MemorySearch no words": "ERROR InvalidArgumentsError: The query has no words to look for.\nArguments sent: {\"query\":\"!!\"}\nWhat to do: Send words to look for, like {\"query\": \"units\"}.\n(Tool call #3 for 'MemorySearch' in this conversation.)",
-  "KnowledgeRead": "notes/api.md (55 bytes, 3 lines), lines 1–3:\n     1\t# API\n     2\tThe rate limit is 10 a second.\n     3\tRetry after a 429.\n(Tool call #1 for 'KnowledgeRead' in this conversation.)",
-  "KnowledgeRead window": "notes/api.md (55 bytes, 3 lines), lines 2–2:\n     2\tThe rate limit is 10 a second.\n(Lines 3–3 not shown: continue with offset 3.)\n(Tool call #2 for 'KnowledgeRead' in this conversation.)",
-  "KnowledgeRead past": "notes/api.md (55 bytes, 3 lines): offset 9 is past the last line (3).\n(Tool call #3 for 'KnowledgeRead' in this conversation.)",
-  "KnowledgeRead missing": "ERROR KnowledgeFileNotFoundError: No knowledge file notes/none.md. Files: guide.md, notes/api.md.\nArguments sent: {\"path\":\"notes/none.md\"}\nWhat to do: Use one of the listed paths, or KnowledgeSearch to find the file.\n(Tool call #4 for 'KnowledgeRead' in this conversation.)",
-  "KnowledgeSearch": "1 matching line for \"rate limit\" (lines with every word):\nnotes/api.md:2: The rate limit is 10 a second.\n(Tool call #1 for 'KnowledgeSearch' in this conversation.)",
-  "KnowledgeSearch any": "2 matching lines for \"rate cards zebra\" (no line holds every word; lines with any of them):\nguide.md:1: Rate cards live here.\nnotes/api.md:2: The rate limit is 10 a second.\n(Tool call #2 for 'KnowledgeSearch' in this conversation.)",
-  "KnowledgeSearch none": "No line of the knowledge files matches \"zebra\".\n(Tool call #3 for 'KnowledgeSearch' in this conversation.)",
-  "KnowledgeList": "2 knowledge files (read one with KnowledgeRead):\n- guide.md (21 bytes, 5 tokens)\n- notes/api.md (55 bytes, 18 tokens)\n(Tool call #1 for 'KnowledgeList' in this conversation.)",
-  "KnowledgeList prefix": "1 knowledge file under notes/ (read one with KnowledgeRead):\n- notes/api.md (55 bytes, 18 tokens)\n(Tool call #2 for 'KnowledgeList' in this conversation.)",
+  "TaskList repeat 3":
+    "1 [completed] Draft it (me)\n(Tool call #6 for 'TaskList' in this conversation.)\nWarning: this is call 3 of TaskList with these same arguments in this reply, and it gave the same result as the one before. Stop repeating it and try a different approach (other arguments, another tool, or answer with what you have).",
+  "PlanRead none":
+    "No plan has been written yet (PlanWrite writes one).\n(Tool call #1 for 'PlanRead' in this conversation.)",
+  PlanWrite:
+    "Plan saved (version 1, 25 characters). The person sees it in the side panel.\n(Tool call #1 for 'PlanWrite' in this conversation.)",
+  "PlanWrite plan mode":
+    "Plan saved (version 2, 34 characters). The person sees it in the side panel; they may edit it, and they switch to BUILD mode when they approve it.\n(Tool call #2 for 'PlanWrite' in this conversation.)",
+  "TaskCreate plan mode":
+    'ERROR PlanModeError: PLAN MODE is on (read-only): TaskCreate would change the conversation\'s state, so it was not run and nothing changed.\nArguments sent: {"subject":"x","description":"y"}\nWhat to do: Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite; the person switches to BUILD mode when they approve it, and then this call works.\n(Tool call #4 for \'TaskCreate\' in this conversation.)',
+  "PlanWrite empty":
+    'ERROR InvalidArgumentsError: The plan is empty.\nArguments sent: {"content":" "}\nWhat to do: Send the whole plan as markdown in content.\n(Tool call #3 for \'PlanWrite\' in this conversation.)',
+  PlanRead:
+    "Plan version 2 (written by you, <time>; 34 characters, 5 lines), lines 2–3:\n     2\t\n     3\t- Outline\n(Lines 4–5 not shown: continue with offset 4.)\n(Tool call #2 for 'PlanRead' in this conversation.)",
+  MemoryWrite:
+    "Memory entry saved (mem_<id>): The release is on Fridays\nThe workspace memory now holds 2 entries.\n(Tool call #1 for 'MemoryWrite' in this conversation.)",
+  "MemoryWrite duplicate":
+    'ERROR DuplicateMemoryError: Memory already holds this entry (mem_<id>, written by the person at <time>): "Prefers metric units". Entries are compared ignoring case and spaces; do not add it again.\nArguments sent: {"entry":"prefers  METRIC units"}\nWhat to do: The fact is already remembered: carry on without writing it again.\n(Tool call #2 for \'MemoryWrite\' in this conversation.)',
+  MemorySearch:
+    "2 memory entries match \"metric fridays\", best first:\n- [mem_<id>] (agent, <date>) The release is on Fridays\n- [mem_<id>] (person, <date>) Prefers metric units\n(Tool call #1 for 'MemorySearch' in this conversation.)",
+  "MemorySearch none":
+    "No memory entry matches \"zebra\" (the memory holds 2 entries).\n(Tool call #2 for 'MemorySearch' in this conversation.)",
+  "MemorySearch no words":
+    'ERROR InvalidArgumentsError: The query has no words to look for.\nArguments sent: {"query":"!!"}\nWhat to do: Send words to look for, like {"query": "units"}.\n(Tool call #3 for \'MemorySearch\' in this conversation.)',
+  KnowledgeRead:
+    "notes/api.md (55 bytes, 3 lines), lines 1–3:\n     1\t# API\n     2\tThe rate limit is 10 a second.\n     3\tRetry after a 429.\n(Tool call #1 for 'KnowledgeRead' in this conversation.)",
+  "KnowledgeRead window":
+    "notes/api.md (55 bytes, 3 lines), lines 2–2:\n     2\tThe rate limit is 10 a second.\n(Lines 3–3 not shown: continue with offset 3.)\n(Tool call #2 for 'KnowledgeRead' in this conversation.)",
+  "KnowledgeRead past":
+    "notes/api.md (55 bytes, 3 lines): offset 9 is past the last line (3).\n(Tool call #3 for 'KnowledgeRead' in this conversation.)",
+  "KnowledgeRead missing":
+    'ERROR KnowledgeFileNotFoundError: No knowledge file notes/none.md. Files: guide.md, notes/api.md.\nArguments sent: {"path":"notes/none.md"}\nWhat to do: Use one of the listed paths, or KnowledgeSearch to find the file.\n(Tool call #4 for \'KnowledgeRead\' in this conversation.)',
+  KnowledgeSearch:
+    "1 matching line for \"rate limit\" (lines with every word):\nnotes/api.md:2: The rate limit is 10 a second.\n(Tool call #1 for 'KnowledgeSearch' in this conversation.)",
+  "KnowledgeSearch any":
+    "2 matching lines for \"rate cards zebra\" (no line holds every word; lines with any of them):\nguide.md:1: Rate cards live here.\nnotes/api.md:2: The rate limit is 10 a second.\n(Tool call #2 for 'KnowledgeSearch' in this conversation.)",
+  "KnowledgeSearch none":
+    "No line of the knowledge files matches \"zebra\".\n(Tool call #3 for 'KnowledgeSearch' in this conversation.)",
+  KnowledgeList:
+    "2 knowledge files (read one with KnowledgeRead):\n- guide.md (21 bytes, 5 tokens)\n- notes/api.md (55 bytes, 18 tokens)\n(Tool call #1 for 'KnowledgeList' in this conversation.)",
+  "KnowledgeList prefix":
+    "1 knowledge file under notes/ (read one with KnowledgeRead):\n- notes/api.md (55 bytes, 18 tokens)\n(Tool call #2 for 'KnowledgeList' in this conversation.)",
   "KnowledgeList none": "No knowledge files under nothing/.\n(Tool call #3 for 'KnowledgeList' in this conversation.)",
-  "InstructionsRead": "Workspace instructions of \"Tools\" (44 characters, 2 lines), lines 1–2:\n     1\tAnswer in English.\n     2\tCite the knowledge files.\n(Tool call #1 for 'InstructionsRead' in this conversation.)",
-  "SkillLoad": "Skill weekly-report (from this workspace): Write the weekly report\n\n1. Gather the tasks.\n2. Summarise them.\n(Tool call #1 for 'SkillLoad' in this conversation.)",
-  "SkillLoad long": "Skill long-skill (from this workspace): A long one\nInstructions (17591 characters, 300 lines), lines 299–300:\n   299\tStep 299: do it do it do it do it do it do it do it do it \n   300\tStep 300: do it do it do it do it do it do it do it do it \n(Tool call #2 for 'SkillLoad' in this conversation.)",
-  "SkillLoad operator": "Skill release-notes (from the server's skills folder): Write release notes\n\nRead template.md first.\nResource files (load one with SkillLoad and its path): template.md\n(Tool call #3 for 'SkillLoad' in this conversation.)",
-  "SkillLoad resource": "Skill release-notes (from the server's skills folder), resource template.md (26 bytes, 4 lines), lines 1–4:\n     1\t# Release\n     2\t\n     3\t- Added\n     4\t- Fixed\n(Tool call #4 for 'SkillLoad' in this conversation.)",
-  "SkillLoad resource missing": "ERROR SkillResourceNotFoundError: The resource none.md does not exist. Its files: template.md.\nArguments sent: {\"name\":\"release-notes\",\"path\":\"none.md\"}\nWhat to do: Use a path the skill's instructions name, relative to the skill.\n(Tool call #5 for 'SkillLoad' in this conversation.)",
-  "SkillLoad missing": "ERROR SkillNotFoundError: No skill named nope. Available skills: long-skill, release-notes, weekly-report.\nArguments sent: {\"name\":\"nope\"}\nWhat to do: Use a name from <available_skills>, or go on without a skill.\n(Tool call #6 for 'SkillLoad' in this conversation.)",
-  "AgentList none": "This conversation has no agents yet.\nSlots: 0 of 4 agents running in this conversation, 4 free.\nAgent ids you can spawn: general-purpose.\n(Tool call #1 for 'AgentList' in this conversation.)",
-  "AgentSpawn": "agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport on: Find the API notes\n(Tool call #1 for 'AgentSpawn' in this conversation.)",
-  "AgentSpawn background": "agent_key: agent:general-purpose:2\nstatus: running (started in the background)\nIts answer will reach you as a system reminder (System · Subagents) at your next step after it finishes. Go on with other work meanwhile; AgentList shows its status.\nSlots: 1 of 4 agents running in this conversation, 3 free.\n(Tool call #2 for 'AgentSpawn' in this conversation.)",
-  "AgentSpawn missing": "ERROR AgentNotFoundError: There is no agent with the id \"nobody\". The agent ids are: general-purpose.\nArguments sent: {\"agent_id\":\"nobody\",\"task\":\"x\"}\nWhat to do: Call AgentSpawn again with one of those ids.\n(Tool call #3 for 'AgentSpawn' in this conversation.)",
-  "AgentSend": "agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport on: Which file?\n(Tool call #1 for 'AgentSend' in this conversation.)",
-  "AgentSend missing": "ERROR AgentNotFoundError: No agent of this conversation has the agent_key \"agent:general-purpose:9\". This conversation's agents:\nagent:general-purpose:1 [done] \"api\" — 0 s, 240 tokens\nagent:general-purpose:2 [done] — 0 s, 120 tokens\nArguments sent: {\"agent_key\":\"agent:general-purpose:9\",\"message\":\"x\"}\nWhat to do: Use an agent_key from the list (or spawn a new agent).\n(Tool call #2 for 'AgentSend' in this conversation.)",
-  "AgentList": "Agents of this conversation (2):\nagent:general-purpose:1 [done] \"api\" — 0 s, 240 tokens\nagent:general-purpose:2 [done] — 0 s, 120 tokens\nSlots: 0 of 4 agents running in this conversation, 4 free.\nAgent ids you can spawn: general-purpose.\n(Tool call #2 for 'AgentList' in this conversation.)",
-  "InstructionsRead none": "The workspace has no instructions. This conversation also has instructions of its own (9 characters, in your system prompt).\n(Tool call #1 for 'InstructionsRead' in this conversation.)",
+  InstructionsRead:
+    "Workspace instructions of \"Tools\" (44 characters, 2 lines), lines 1–2:\n     1\tAnswer in English.\n     2\tCite the knowledge files.\n(Tool call #1 for 'InstructionsRead' in this conversation.)",
+  SkillLoad:
+    "Skill weekly-report (from this workspace): Write the weekly report\n\n1. Gather the tasks.\n2. Summarise them.\n(Tool call #1 for 'SkillLoad' in this conversation.)",
+  "SkillLoad long":
+    "Skill long-skill (from this workspace): A long one\nInstructions (17591 characters, 300 lines), lines 299–300:\n   299\tStep 299: do it do it do it do it do it do it do it do it \n   300\tStep 300: do it do it do it do it do it do it do it do it \n(Tool call #2 for 'SkillLoad' in this conversation.)",
+  "SkillLoad operator":
+    "Skill release-notes (from the server's skills folder): Write release notes\n\nRead template.md first.\nResource files (load one with SkillLoad and its path): template.md\n(Tool call #3 for 'SkillLoad' in this conversation.)",
+  "SkillLoad resource":
+    "Skill release-notes (from the server's skills folder), resource template.md (26 bytes, 4 lines), lines 1–4:\n     1\t# Release\n     2\t\n     3\t- Added\n     4\t- Fixed\n(Tool call #4 for 'SkillLoad' in this conversation.)",
+  "SkillLoad resource missing":
+    'ERROR SkillResourceNotFoundError: The resource none.md does not exist. Its files: template.md.\nArguments sent: {"name":"release-notes","path":"none.md"}\nWhat to do: Use a path the skill\'s instructions name, relative to the skill.\n(Tool call #5 for \'SkillLoad\' in this conversation.)',
+  "SkillLoad missing":
+    'ERROR SkillNotFoundError: No skill named nope. Available skills: long-skill, release-notes, weekly-report.\nArguments sent: {"name":"nope"}\nWhat to do: Use a name from <available_skills>, or go on without a skill.\n(Tool call #6 for \'SkillLoad\' in this conversation.)',
+  "AgentList none":
+    "This conversation has no agents yet.\nSlots: 0 of 4 agents running in this conversation, 4 free.\nAgent ids you can spawn: general-purpose.\n(Tool call #1 for 'AgentList' in this conversation.)",
+  AgentSpawn:
+    "agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport on: Find the API notes\n(Tool call #1 for 'AgentSpawn' in this conversation.)",
+  "AgentSpawn background":
+    "agent_key: agent:general-purpose:2\nstatus: running (started in the background)\nIts answer will reach you as a system reminder (System · Subagents) at your next step after it finishes. Go on with other work meanwhile; AgentList shows its status.\nSlots: 1 of 4 agents running in this conversation, 3 free.\n(Tool call #2 for 'AgentSpawn' in this conversation.)",
+  "AgentSpawn missing":
+    'ERROR AgentNotFoundError: There is no agent with the id "nobody". The agent ids are: general-purpose.\nArguments sent: {"agent_id":"nobody","task":"x"}\nWhat to do: Call AgentSpawn again with one of those ids.\n(Tool call #3 for \'AgentSpawn\' in this conversation.)',
+  AgentSend:
+    "agent_key: agent:general-purpose:1\nstatus: done\nanswer:\nReport on: Which file?\n(Tool call #1 for 'AgentSend' in this conversation.)",
+  "AgentSend missing":
+    'ERROR AgentNotFoundError: No agent of this conversation has the agent_key "agent:general-purpose:9". This conversation\'s agents:\nagent:general-purpose:1 [done] "api" — 0 s, 240 tokens\nagent:general-purpose:2 [done] — 0 s, 120 tokens\nArguments sent: {"agent_key":"agent:general-purpose:9","message":"x"}\nWhat to do: Use an agent_key from the list (or spawn a new agent).\n(Tool call #2 for \'AgentSend\' in this conversation.)',
+  AgentList:
+    "Agents of this conversation (2):\nagent:general-purpose:1 [done] \"api\" — 0 s, 240 tokens\nagent:general-purpose:2 [done] — 0 s, 120 tokens\nSlots: 0 of 4 agents running in this conversation, 4 free.\nAgent ids you can spawn: general-purpose.\n(Tool call #2 for 'AgentList' in this conversation.)",
+  "InstructionsRead none":
+    "The workspace has no instructions. This conversation also has instructions of its own (9 characters, in your system prompt).\n(Tool call #1 for 'InstructionsRead' in this conversation.)",
 };
 
 /** Each result's data, as its part stores it beside the text (ids scrubbed); an error has none. */
 const DATA: Record<string, object> = {
   "TaskList empty": { total: 0, offset: 0, shown: 0 },
-  "TaskCreate": { taskId: "1", subject: "Draft" },
+  TaskCreate: { taskId: "1", subject: "Draft" },
   "TaskCreate 2": { taskId: "2", subject: "Review" },
-  "TaskGet": { taskId: "1", subject: "Draft", status: "pending" },
-  "TaskList": { total: 2, offset: 0, shown: 2 },
+  TaskGet: { taskId: "1", subject: "Draft", status: "pending" },
+  TaskList: { total: 2, offset: 0, shown: 2 },
   "TaskList past": { total: 2, offset: 10, shown: 0 },
   "TaskUpdate status": { taskId: "1", result: "updated", changed: ["status"], status: "in_progress" },
   "TaskUpdate unchanged": { taskId: "1", result: "unchanged", changed: [], status: "in_progress" },
@@ -117,31 +163,36 @@ const DATA: Record<string, object> = {
   "TaskList repeat 2": { total: 1, offset: 0, shown: 1 },
   "TaskList repeat 3": { total: 1, offset: 0, shown: 1 },
   "PlanRead none": { version: null },
-  "PlanWrite": { version: 1, chars: 25 },
+  PlanWrite: { version: 1, chars: 25 },
   "PlanWrite plan mode": { version: 2, chars: 34 },
-  "PlanRead": { version: 2, lines: { first: 2, last: 3, total: 5 } },
-  "MemoryWrite": { entryId: "mem_<id>", entry: "The release is on Fridays", total: 2 },
-  "MemorySearch": { matches: 2, shown: 2, entries: 2 },
+  PlanRead: { version: 2, lines: { first: 2, last: 3, total: 5 } },
+  MemoryWrite: { entryId: "mem_<id>", entry: "The release is on Fridays", total: 2 },
+  MemorySearch: { matches: 2, shown: 2, entries: 2 },
   "MemorySearch none": { matches: 0, shown: 0, entries: 2 },
-  "KnowledgeRead": { path: "notes/api.md", bytes: 55, lines: { first: 1, last: 3, total: 3 } },
+  KnowledgeRead: { path: "notes/api.md", bytes: 55, lines: { first: 1, last: 3, total: 3 } },
   "KnowledgeRead window": { path: "notes/api.md", bytes: 55, lines: { first: 2, last: 2, total: 3 } },
   "KnowledgeRead past": { path: "notes/api.md", bytes: 55, lines: { first: 9, last: 8, total: 3 } },
-  "KnowledgeSearch": { words: ["rate", "limit"], matches: 1, everyWord: true },
+  KnowledgeSearch: { words: ["rate", "limit"], matches: 1, everyWord: true },
   "KnowledgeSearch any": { words: ["rate", "cards", "zebra"], matches: 2, everyWord: false },
   "KnowledgeSearch none": { words: ["zebra"], matches: 0, everyWord: true },
-  "KnowledgeList": { prefix: "", files: 2, shown: 2 },
+  KnowledgeList: { prefix: "", files: 2, shown: 2 },
   "KnowledgeList prefix": { prefix: "notes/", files: 1, shown: 1 },
   "KnowledgeList none": { prefix: "nothing/", files: 0, shown: 0 },
-  "InstructionsRead": { chars: 44, lines: { first: 1, last: 2, total: 2 } },
-  "SkillLoad": { name: "weekly-report", origin: "workspace" },
+  InstructionsRead: { chars: 44, lines: { first: 1, last: 2, total: 2 } },
+  SkillLoad: { name: "weekly-report", origin: "workspace" },
   "SkillLoad long": { name: "long-skill", origin: "workspace", lines: { first: 299, last: 300, total: 300 } },
   "SkillLoad operator": { name: "release-notes", origin: "operator" },
-  "SkillLoad resource": { name: "release-notes", origin: "operator", path: "template.md", lines: { first: 1, last: 4, total: 4 } },
+  "SkillLoad resource": {
+    name: "release-notes",
+    origin: "operator",
+    path: "template.md",
+    lines: { first: 1, last: 4, total: 4 },
+  },
   "AgentList none": { agents: 0, running: 0, free: 4 },
-  "AgentSpawn": { agentKey: "agent:general-purpose:1", status: "done" },
+  AgentSpawn: { agentKey: "agent:general-purpose:1", status: "done" },
   "AgentSpawn background": { agentKey: "agent:general-purpose:2", status: "running" },
-  "AgentSend": { agentKey: "agent:general-purpose:1", status: "done" },
-  "AgentList": { agents: 2, running: 0, free: 4 },
+  AgentSend: { agentKey: "agent:general-purpose:1", status: "done" },
+  AgentList: { agents: 2, running: 0, free: 4 },
 };
 
 /** The transcript's summary of some of the results, read from their data. */
@@ -165,7 +216,11 @@ const SUMMARY: Record<string, string> = {
 /** The calls, in order, in one conversation (the call counters and the repeat warning count on across them). */
 const STEPS: Step[] = [
   { label: "TaskList empty", tool: "TaskList", input: {} },
-  { label: "TaskCreate", tool: "TaskCreate", input: { subject: "Draft", description: "Write the draft", metadata: { area: "docs" } } },
+  {
+    label: "TaskCreate",
+    tool: "TaskCreate",
+    input: { subject: "Draft", description: "Write the draft", metadata: { area: "docs" } },
+  },
   { label: "TaskCreate 2", tool: "TaskCreate", input: { subject: "Review", description: "" } },
   { label: "TaskCreate empty", tool: "TaskCreate", input: { subject: "  ", description: "x" } },
   { label: "TaskGet", tool: "TaskGet", input: { task_id: "1" } },
@@ -184,7 +239,12 @@ const STEPS: Step[] = [
   { label: "TaskList repeat 3", tool: "TaskList", input: {} },
   { label: "PlanRead none", tool: "PlanRead", input: {} },
   { label: "PlanWrite", tool: "PlanWrite", input: { content: "# Plan\n\n- Outline\n- Draft" } },
-  { label: "PlanWrite plan mode", tool: "PlanWrite", input: { content: "# Plan\n\n- Outline\n- Draft\n- Review" }, mode: "plan" },
+  {
+    label: "PlanWrite plan mode",
+    tool: "PlanWrite",
+    input: { content: "# Plan\n\n- Outline\n- Draft\n- Review" },
+    mode: "plan",
+  },
   { label: "TaskCreate plan mode", tool: "TaskCreate", input: { subject: "x", description: "y" }, mode: "plan" },
   { label: "PlanWrite empty", tool: "PlanWrite", input: { content: " " } },
   { label: "PlanRead", tool: "PlanRead", input: { offset: 2, limit: 2 } },
@@ -211,8 +271,16 @@ const STEPS: Step[] = [
   { label: "SkillLoad resource missing", tool: "SkillLoad", input: { name: "release-notes", path: "none.md" } },
   { label: "SkillLoad missing", tool: "SkillLoad", input: { name: "nope" } },
   { label: "AgentList none", tool: "AgentList", input: {} },
-  { label: "AgentSpawn", tool: "AgentSpawn", input: { agent_id: "general-purpose", task: "Find the API notes", label: "api" } },
-  { label: "AgentSpawn background", tool: "AgentSpawn", input: { agent_id: "general-purpose", task: "Count the tasks", timeout_seconds: 0 } },
+  {
+    label: "AgentSpawn",
+    tool: "AgentSpawn",
+    input: { agent_id: "general-purpose", task: "Find the API notes", label: "api" },
+  },
+  {
+    label: "AgentSpawn background",
+    tool: "AgentSpawn",
+    input: { agent_id: "general-purpose", task: "Count the tasks", timeout_seconds: 0 },
+  },
   { label: "AgentSpawn missing", tool: "AgentSpawn", input: { agent_id: "nobody", task: "x" } },
   { label: "AgentSend", tool: "AgentSend", input: { label: "api", message: "Which file?" } },
   { label: "AgentSend missing", tool: "AgentSend", input: { agent_key: "agent:general-purpose:9", message: "x" } },
@@ -255,7 +323,11 @@ async function conversation(workspace: { name: string; instructions?: string }, 
    * The text the model reads for one call (an error's as "ERROR …"): from the tool's toModelOutput, and from the
    * part stored and loaded back, converted as a later turn converts it (also with timestamps); they must agree.
    */
-  const call = async ({ tool: name, input, mode: callMode }: Omit<Step, "label">): Promise<{ text: string; output?: unknown }> => {
+  const call = async ({
+    tool: name,
+    input,
+    mode: callMode,
+  }: Omit<Step, "label">): Promise<{ text: string; output?: unknown }> => {
     mode = callMode ?? "build";
     const tool = tools[name] as unknown as CallableTool;
     const toolCallId = unique("call");
@@ -266,7 +338,9 @@ async function conversation(workspace: { name: string; instructions?: string }, 
     } catch (error) {
       return { text: `ERROR ${scrub(String(error))}` };
     }
-    const fromCall = tool.toModelOutput ? await tool.toModelOutput({ toolCallId, input: value, output }) : { type: "text", value: output };
+    const fromCall = tool.toModelOutput
+      ? await tool.toModelOutput({ toolCallId, input: value, output })
+      : { type: "text", value: output };
     expect(fromCall).toEqual({ type: "text", value: expect.any(String) });
     const text = (fromCall as { value: string }).value;
     const resultAt = "2026-03-01T12:00:05.000Z";
@@ -275,9 +349,12 @@ async function conversation(workspace: { name: string; instructions?: string }, 
     await appendMessage({ conversationId, message: message as never });
     const stored = (await getMessage({ conversationId, id: message.id }))!;
     expect(stored.parts[0]).toMatchObject({ output });
-    const replayed = (options?: Parameters<typeof toModelMessages>[1]) => toModelMessages([stored], options).find((m) => m.role === "tool")?.content[0];
+    const replayed = (options?: Parameters<typeof toModelMessages>[1]) =>
+      toModelMessages([stored], options).find((m) => m.role === "tool")?.content[0];
     expect(replayed()).toMatchObject({ type: "tool-result", toolCallId, toolName: name, output: fromCall });
-    expect(replayed({ timestamps: { zone: "UTC" } })).toMatchObject({ output: { type: "text", value: `[2026-03-01 12:00:05] ${text}` } });
+    expect(replayed({ timestamps: { zone: "UTC" } })).toMatchObject({
+      output: { type: "text", value: `[2026-03-01 12:00:05] ${text}` },
+    });
     return { text: scrub(text), output };
   };
   return { workspaceId: ws.id, call };
@@ -286,18 +363,27 @@ async function conversation(workspace: { name: string; instructions?: string }, 
 describe(`every built-in tool's result on ${inject("databaseKind")}`, () => {
   it("reads word for word as before, from the call and from the stored part, which holds the result's data", async () => {
     setClock(() => new Date("2026-03-01T12:00:00Z"));
-    const { workspaceId, call } = await conversation({ name: "Tools", instructions: "Answer in English.\nCite the knowledge files." });
+    const { workspaceId, call } = await conversation({
+      name: "Tools",
+      instructions: "Answer in English.\nCite the knowledge files.",
+    });
     await saveKnowledge(workspaceId, "notes/api.md", "# API\nThe rate limit is 10 a second.\nRetry after a 429.");
     await saveKnowledge(workspaceId, "guide.md", "Rate cards live here.");
     await rememberEntry(workspaceId, "Prefers metric units", "person");
-    await addSkill(workspaceId, { name: "weekly-report", description: "Write the weekly report", instructions: "1. Gather the tasks.\n2. Summarise them." });
+    await addSkill(workspaceId, {
+      name: "weekly-report",
+      description: "Write the weekly report",
+      instructions: "1. Gather the tasks.\n2. Summarise them.",
+    });
     const long = Array.from({ length: 300 }, (_, i) => `Step ${i + 1}: ${"do it ".repeat(8)}`).join("\n");
     await addSkill(workspaceId, { name: "long-skill", description: "A long one", instructions: long });
     for (const step of STEPS) {
       const { text, output } = await call(step);
       expect(text, step.label).toBe(TODAY[step.label]);
       const data = DATA[step.label];
-      expect(output && JSON.parse(scrub(JSON.stringify(output))), step.label).toEqual(data && { tool: step.tool, ...data, text: expect.any(String) });
+      expect(output && JSON.parse(scrub(JSON.stringify(output))), step.label).toEqual(
+        data && { tool: step.tool, ...data, text: expect.any(String) },
+      );
       if (!output) continue;
       // The summary reads the data, and says what it said of the same result stored as its text (before it had data).
       const view = { toolName: step.tool, state: "output-available", input: step.input };

@@ -26,7 +26,9 @@ describe("a burst of transactions", () => {
         }),
       ),
     );
-    const failures = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error)?.message ?? r.reason).slice(0, 200)] : []));
+    const failures = results.flatMap((r) =>
+      r.status === "rejected" ? [String((r.reason as Error)?.message ?? r.reason).slice(0, 200)] : [],
+    );
     expect(failures).toEqual([]);
     // The queue really was longer than the default wait, so the test would have failed with it.
     expect(Date.now() - started).toBeGreaterThan(2_500);

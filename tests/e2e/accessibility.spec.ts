@@ -9,7 +9,11 @@ import { expectAxeClean } from "./support/axe";
 import { enqueueReplies, FAKE_APP_URL, resetFake } from "./support/openai-fake-control";
 
 /** The theme a page starts in, by the cookie the server renders it from (expectAxeClean checks colours in the other). */
-async function useTheme(context: BrowserContext, theme: "light" | "dark", url = `http://127.0.0.1:${DEMO_PORT}`): Promise<void> {
+async function useTheme(
+  context: BrowserContext,
+  theme: "light" | "dark",
+  url = `http://127.0.0.1:${DEMO_PORT}`,
+): Promise<void> {
   await context.addCookies([{ name: "hintline_theme", value: theme, url }]);
 }
 
@@ -26,7 +30,9 @@ async function conversationWithTasks(chat: ChatPage): Promise<void> {
 test.describe("axe, light theme, and colours in dark", () => {
   test.beforeEach(async ({ context }) => useTheme(context, "light"));
 
-  test("new chat, a conversation with hints/tool rows/tasks, the settings dialog and the inspector", async ({ page }) => {
+  test("new chat, a conversation with hints/tool rows/tasks, the settings dialog and the inspector", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
@@ -53,15 +59,20 @@ test.describe("axe, light theme, and colours in dark", () => {
     await expectAxeClean(page, `inspector`);
   });
 
-  test("a reply with math, a table and a task list; the folded layout; the suggestions; the plan editor", async ({ page }) => {
+  test("a reply with math, a table and a task list; the folded layout; the suggestions; the plan editor", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const id = `axe-math-${Date.now().toString(36)}`;
-    const text = "Inline $a^2+b^2=c^2$ and\n\n$$\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$$\n\n| A | B |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n- [ ] open";
+    const text =
+      "Inline $a^2+b^2=c^2$ and\n\n$$\\sum_{k=1}^n k = \\frac{n(n+1)}{2}$$\n\n| A | B |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n- [ ] open";
     const messages = [
       { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "math" }] },
       { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text }] },
     ];
-    const imported = await page.request.post("/api/conversations/import", { data: { version: 1, conversation: { id, title: "Math", messages } } });
+    const imported = await page.request.post("/api/conversations/import", {
+      data: { version: 1, conversation: { id, title: "Math", messages } },
+    });
     expect(imported.status()).toBe(201);
     await chat.gotoConversation(((await imported.json()) as { id: string }).id);
     await expect(chat.lastAssistant().locator(".katex")).toHaveCount(2);
@@ -92,7 +103,9 @@ test.describe("axe, light theme, and colours in dark", () => {
     await expectAxeClean(page, `workspace settings`);
   });
 
-  test("the conversation list's row menu, its Pinned section, the Archived view and selecting to export", async ({ page }) => {
+  test("the conversation list's row menu, its Pinned section, the Archived view and selecting to export", async ({
+    page,
+  }) => {
     const organise = new OrganisePage(page);
     const t = Date.now().toString(36);
     const pinned = await organise.importConversation(`axe-pin-${t}`, `Pinned ${t}`);
@@ -117,7 +130,11 @@ test.describe("axe, light theme, and colours in dark", () => {
     await organise.removeImported();
   });
 
-  test("a provider error in the chat, an empty workspace's list and the task-status menu open", async ({ page, context, request }) => {
+  test("a provider error in the chat, an empty workspace's list and the task-status menu open", async ({
+    page,
+    context,
+    request,
+  }) => {
     // The chat's error state, on the app wired to the OpenAI fake (a call and its retry both fail).
     await useTheme(context, "light", FAKE_APP_URL);
     await resetFake(request);
@@ -183,7 +200,9 @@ test.describe("axe, light theme, and colours in dark", () => {
 });
 
 test.describe("dialogs", () => {
-  test("the settings, inspector and phone drawers are modal dialogs: focus moves in, stays in, Esc closes, focus returns", async ({ page }) => {
+  test("the settings, inspector and phone drawers are modal dialogs: focus moves in, stays in, Esc closes, focus returns", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.send("hello");
@@ -199,7 +218,10 @@ test.describe("dialogs", () => {
       await expect(dialog).toHaveAttribute("aria-modal", "true");
       // Focus is inside, and 40 Tabs never leave the dialog.
       for (let i = 0; i < 40; i++) {
-        expect(await dialog.evaluate((el) => el.contains(document.activeElement)), `focus inside "${name}" after ${i} Tabs`).toBe(true);
+        expect(
+          await dialog.evaluate((el) => el.contains(document.activeElement)),
+          `focus inside "${name}" after ${i} Tabs`,
+        ).toBe(true);
         await page.keyboard.press("Tab");
       }
       await page.keyboard.press("Escape");
@@ -225,7 +247,9 @@ test.describe("dialogs", () => {
     await expect(page.getByRole("dialog", { name: "Conversation settings" })).toBeVisible();
   });
 
-  test("the inspector's scroll boxes are reachable by keyboard and the list row controls are visible without hovering", async ({ page }) => {
+  test("the inspector's scroll boxes are reachable by keyboard and the list row controls are visible without hovering", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.send("hello");
@@ -235,7 +259,9 @@ test.describe("dialogs", () => {
     const row = chat.conversationItem(id);
     await page.mouse.move(0, 0);
     for (const control of ["rename-button", "delete-button"]) {
-      expect(Number(await row.getByTestId(control).evaluate((el) => getComputedStyle(el.parentElement!).opacity))).toBeGreaterThan(0.9);
+      expect(
+        Number(await row.getByTestId(control).evaluate((el) => getComputedStyle(el.parentElement!).opacity)),
+      ).toBeGreaterThan(0.9);
     }
     await page.getByTestId("open-inspector").click();
     const box = page.getByTestId("inspector").getByTestId("inspector-message-text").first();
@@ -244,7 +270,9 @@ test.describe("dialogs", () => {
   });
 });
 
-test("keyboard only: Tab follows the screen, settings open and close, a message is sent, the inspector opens and closes", async ({ page }) => {
+test("keyboard only: Tab follows the screen, settings open and close, a message is sent, the inspector opens and closes", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");
@@ -293,7 +321,8 @@ test("keyboard only: Tab follows the screen, settings open and close, a message 
   await expect(page.getByTestId("open-settings")).toBeFocused();
 
   // Send a message without the mouse: Tab until the composer has focus.
-  for (let i = 0; i < 30 && !(await chat.input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 30 && !(await chat.input.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(chat.input).toBeFocused();
   await page.keyboard.type("what time is it?");
   await page.keyboard.press("Enter");
@@ -302,7 +331,11 @@ test("keyboard only: Tab follows the screen, settings open and close, a message 
 
   // The inspector: Tab on (Shift+Tab in the composer switches plan/build) round to its button, Enter opens, Esc
   // closes, focus returns.
-  for (let i = 0; i < 80 && !(await page.getByTestId("open-inspector").evaluate((el) => el === document.activeElement)); i++) {
+  for (
+    let i = 0;
+    i < 80 && !(await page.getByTestId("open-inspector").evaluate((el) => el === document.activeElement));
+    i++
+  ) {
     await page.keyboard.press("Tab");
   }
   await expect(page.getByTestId("open-inspector")).toBeFocused();

@@ -24,7 +24,12 @@ test.describe("OIDC sign-in in a browser", () => {
     issuer = await startOidcIssuer({ user: { sub: "sub-ann", email: "ann@idp.test", name: "Ann" }, host: "localhost" });
     const databaseUrl = `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-e2e-oidc-")), "app.db")}`;
     migrateDatabase(databaseUrl);
-    const env = { HINTLINE_AUTH: "accounts", HINTLINE_OIDC_ISSUER: issuer.url, HINTLINE_OIDC_CLIENT_ID: issuer.clientId, HINTLINE_OIDC_CLIENT_SECRET: issuer.clientSecret };
+    const env = {
+      HINTLINE_AUTH: "accounts",
+      HINTLINE_OIDC_ISSUER: issuer.url,
+      HINTLINE_OIDC_CLIENT_ID: issuer.clientId,
+      HINTLINE_OIDC_CLIENT_SECRET: issuer.clientSecret,
+    };
     app = await startApp({ port: PORT, databaseUrl, env });
 
     // The person leaves from the sign-in page's button and presses Continue on the issuer's page: the way back is that

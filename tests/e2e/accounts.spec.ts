@@ -30,221 +30,244 @@ async function signedInPage(browser: Browser, person: typeof admin): Promise<{ p
   return { page, chat };
 }
 
-test.describe.serial("accounts mode", () => {
-  test.beforeAll(async () => {
-    const databaseUrl = `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-e2e-accounts-")), "app.db")}`;
-    migrateDatabase(databaseUrl);
-    app = await startApp({ port: PORT, databaseUrl, env: { HINTLINE_AUTH: "accounts", HINTLINE_DEMO_WORD_DELAY_MS: "1" } });
+test.describe
+  .serial("accounts mode", () => {
+    test.beforeAll(async () => {
+      const databaseUrl = `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-e2e-accounts-")), "app.db")}`;
+      migrateDatabase(databaseUrl);
+      app = await startApp({
+        port: PORT,
+        databaseUrl,
+        env: { HINTLINE_AUTH: "accounts", HINTLINE_DEMO_WORD_DELAY_MS: "1" },
+      });
+    });
+    test.afterAll(async () => {
+      await app?.terminate();
+    });
+
+    test("the first sign-up creates the admin, who lands in the chat with Admin in the user menu", async ({ page }) => {
+      // Without a session every page leads to the sign-in page, which links to sign-up.
+      await page.goto(`${app.url}/c/abc`);
+      await expect(page).toHaveURL(`${app.url}/sign-in?next=%2Fc%2Fabc`);
+      await page.getByTestId("to-sign-up").click();
+      const forms = new AccountForms(page, app.url);
+      await expect(forms.signUpForm.getByRole("heading")).toHaveText("Create the admin account");
+
+      // The password needs 10 characters: the form says so and sends nothing shorter (the browser's own check).
+      await forms.signUp({ ...admin, password: "short" });
+      await expect(page.getByTestId("auth-password")).toHaveJSProperty("validity.tooShort", true);
+
+      await forms.signUp(admin);
+      const chat = new ChatPage(page, app.url);
+      await expect(chat.emptyState).toBeVisible();
+      await chat.waitForHydration();
+      const menu = new UserMenu(page);
+      await menu.open();
+      await expect(page.getByTestId("user-menu-name")).toHaveText(admin.name);
+      await expect(page.getByTestId("user-menu-email")).toHaveText(`${admin.email} · admin`);
+      await menu.adminLink.click();
+      const adminPage = new AdminPage(page, app.url);
+      await expect(page.getByTestId("users-table")).toBeVisible();
+      await expect(adminPage.users).toHaveCount(1);
+      await expect(adminPage.userRow(admin.email)).toHaveAttribute("data-admin", "true");
+
+      // Signing out ends the session: the chat is behind the sign-in page again; a wrong password is refused in words.
+      await menu.signOut();
+      await page.goto(`${app.url}/`);
+      await expect(page).toHaveURL(/\/sign-in\?next=%2F$/);
+      await forms.signIn({ email: admin.email, password: "not-the-password" }, { goto: false });
+      await expect(forms.error).toHaveText("The email or password is not right.");
+    });
+
+    test("the admin invites someone: the link signs them up, a sign-up without one is refused", async ({ browser }) => {
+      const { page } = await signedInPage(browser, admin);
+      const adminPage = new AdminPage(page, app.url);
+      await adminPage.goto();
+      const link = await adminPage.invite();
+      expect(link).toMatch(/^\/sign-up\?invitation=[\w-]+$/);
+
+      const memberPage = await (await browser.newContext()).newPage();
+      const memberForms = new AccountForms(memberPage, app.url);
+      await memberForms.signUp(member, link);
+      const memberChat = new ChatPage(memberPage, app.url);
+      await expect(memberChat.emptyState).toBeVisible();
+      await memberChat.waitForHydration();
+      // A member's menu has no Admin link, and the admin page is not there for them.
+      const menu = new UserMenu(memberPage);
+      await menu.open();
+      await expect(memberPage.getByTestId("user-menu-email")).toHaveText(member.email);
+      await expect(menu.adminLink).toHaveCount(0);
+      await memberPage.goto(`${app.url}/admin`);
+      await expect(memberPage.getByRole("heading", { name: "Not found" })).toBeVisible();
+
+      const strangerPage = await (await browser.newContext()).newPage();
+      const strangerForms = new AccountForms(strangerPage, app.url);
+      await strangerForms.signUp(stranger);
+      await expect(strangerForms.error).toHaveText("Signing up needs an invitation link from an admin.");
+      // The used link does not work twice.
+      await strangerForms.signUp(stranger, link);
+      await expect(strangerForms.error).toContainText("This invitation link is not valid");
+      await expect(strangerPage).toHaveURL(/\/sign-up/);
+
+      await page.reload();
+      await expect(adminPage.users).toHaveCount(2);
+      await expect(adminPage.userRow(member.email)).toHaveAttribute("data-admin", "false");
+    });
+
+    test("a shared workspace is used by both; each sees only their own conversations", async ({ browser }) => {
+      const { page, chat } = await signedInPage(browser, admin);
+      await chat.send("Admin's private plan for the offsite");
+      await chat.waitForReplyDone();
+      const privateId = await chat.conversationId();
+      await expect(chat.conversationItem(privateId)).toBeVisible();
+
+      const adminPage = new AdminPage(page, app.url);
+      await adminPage.goto();
+      const sharedId = await adminPage.createSharedWorkspace(SHARED);
+
+      const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
+      const workspaces = new WorkspacePage(memberPage);
+      // The picker says which workspaces are the team's.
+      await workspaces.choose(`${SHARED} (shared)`);
+      expect(await workspaces.currentId()).toBe(sharedId);
+      await memberChat.send("hello from the member");
+      await memberChat.waitForReplyDone();
+      const memberConversation = await memberChat.conversationId();
+      await expect(memberChat.conversationItem(memberConversation)).toBeVisible();
+      const stored = (await (
+        await memberPage.request.get(`${app.url}/api/conversations/${memberConversation}`)
+      ).json()) as { workspaceId: string };
+      expect(stored.workspaceId).toBe(sharedId);
+      // The member uses it and cannot change it: no Rename or Delete, and its settings are shown read-only.
+      await expect(workspaces.renameButton).toBeDisabled();
+      await expect(workspaces.deleteButton).toBeDisabled();
+      await memberPage.goto(`${app.url}/w/${sharedId}`);
+      await expect(workspaces.readOnlyNote).toBeVisible();
+      await expect(workspaces.instructionsInput).toBeDisabled();
+      await memberPage.goBack();
+
+      // The admin's private conversation is in neither of the member's lists, and its URL is not theirs to open.
+      await expect(memberChat.conversationItem(privateId)).toHaveCount(0);
+      await workspaces.choose("default");
+      await expect(memberChat.conversationList).toContainText("No conversations");
+      await expect(memberChat.conversationItem(privateId)).toHaveCount(0);
+      expect((await memberPage.request.get(`${app.url}/api/conversations/${privateId}`)).status()).toBe(404);
+    });
+
+    test("a member's own skill, made from the user menu, reaches their conversation in the shared workspace and no one else's", async ({
+      browser,
+    }) => {
+      // Two people sign in and chat: more than the default minute on a loaded machine.
+      test.setTimeout(150_000);
+      const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
+      const menu = new UserMenu(memberPage);
+      await menu.open();
+      await menu.ownSkillsLink.click();
+      const own = new OwnSkillsPage(memberPage);
+      await expect(own.root).toBeVisible();
+      await own.create({
+        name: "my-tone",
+        description: "Answer in Grace's own tone.",
+        instructions: "Short sentences; no jargon.",
+      });
+      // The level is no workspace: its id opens no workspace page, for its owner either.
+      const me = (await (await memberPage.request.get(`${app.url}/api/me`)).json()) as { user: { id: string } };
+      await memberPage.goto(`${app.url}/w/user-${me.user.id}`);
+      await expect(memberPage.getByRole("heading", { name: "Not found" })).toBeVisible();
+
+      await memberPage.goto(`${app.url}/`);
+      await memberChat.waitForHydration();
+      await new WorkspacePage(memberPage).choose(`${SHARED} (shared)`);
+      await memberChat.send("hello in my own tone");
+      await memberChat.waitForReplyDone();
+      await memberPage.getByTestId("open-inspector").click();
+      const skills = memberPage.getByTestId("inspector").locator('[data-section="skills"]');
+      await skills.locator("summary").click();
+      await expect(skills.getByTestId("inspector-section-text")).toContainText(
+        "- my-tone: Answer in Grace's own tone.",
+      );
+
+      // The admin's conversation in the same shared workspace has no skills at all.
+      const { page, chat } = await signedInPage(browser, admin);
+      await new WorkspacePage(page).choose(`${SHARED} (shared)`);
+      await chat.send("hello from the admin in the team space");
+      await chat.waitForReplyDone();
+      await page.getByTestId("open-inspector").click();
+      await expect(page.getByTestId("inspector").getByTestId("inspector-section").first()).toBeVisible();
+      await expect(page.getByTestId("inspector").locator('[data-section="skills"]')).toHaveCount(0);
+      await expect(page.getByTestId("inspector")).not.toContainText("my-tone");
+    });
+
+    test("a disabled member's open tab goes to the sign-in page on its next request, and cannot sign in again", async ({
+      browser,
+    }) => {
+      const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
+      const { page } = await signedInPage(browser, admin);
+      const adminPage = new AdminPage(page, app.url);
+      await adminPage.goto();
+      await adminPage.setDisabled(member.email, true);
+
+      // The member's tab still shows the chat; the next thing it asks of the server is refused, and it goes to sign in.
+      const here = new URL(memberPage.url()).pathname;
+      await memberChat.input.fill("are you still there?");
+      await memberChat.input.press("Enter");
+      await expect(memberPage).toHaveURL(`${app.url}/sign-in?next=${encodeURIComponent(here)}`);
+      const forms = new AccountForms(memberPage, app.url);
+      await forms.signIn(member, { goto: false });
+      await expect(forms.error).toHaveText("This account is disabled; ask an admin.");
+
+      // Enabled again, the member signs in and is back where they were.
+      await adminPage.setDisabled(member.email, false);
+      await forms.signIn(member, { goto: false });
+      await expect(memberPage).toHaveURL(`${app.url}${here}`);
+      await memberChat.waitForHydration();
+    });
+
+    test("a long unbroken name and email keep the user menu on a phone's screen", async ({ browser }) => {
+      const { page } = await signedInPage(browser, admin);
+      const adminPage = new AdminPage(page, app.url);
+      await adminPage.goto();
+      const link = await adminPage.invite();
+      const long = {
+        name: "W".repeat(100),
+        email: `${"l".repeat(60)}@${"x".repeat(60)}.example.test`,
+        password: "Long-correct-horse-battery",
+      };
+      const phone = await (await browser.newContext({ viewport: { width: 375, height: 740 } })).newPage();
+      await new AccountForms(phone, app.url).signUp(long, link);
+      await expect(new ChatPage(phone, app.url).emptyState).toBeVisible();
+      await new UserMenu(phone).open();
+      for (const id of ["user-menu-name", "user-menu-email"]) {
+        const box = (await phone.getByTestId(id).boundingBox())!;
+        expect(box.x, id).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, id).toBeLessThanOrEqual(375);
+      }
+      await expect(phone.getByTestId("user-menu-name")).toHaveAttribute("title", long.name);
+      // The page itself does not scroll sideways.
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    });
+
+    test("the sign-in, sign-up, admin and own-skills pages and the user menu are axe clean in both themes", async ({
+      browser,
+    }) => {
+      // Five axe runs and their colours in the other theme: more than the default minute on a loaded machine.
+      test.setTimeout(120_000);
+      const { page } = await signedInPage(browser, admin);
+      const adminPage = new AdminPage(page, app.url);
+      const signedOut = await (await browser.newContext()).newPage();
+      await signedOut.goto(`${app.url}/sign-in`);
+      await expectAxeClean(signedOut, "sign-in");
+      await new AccountForms(signedOut, app.url).signUp(stranger, "/sign-up?invitation=not-a-real-one");
+      await expect(signedOut.getByTestId("auth-error")).toBeVisible();
+      await expectAxeClean(signedOut, "sign-up with its error");
+      await adminPage.goto();
+      await adminPage.invite();
+      await expectAxeClean(page, "admin");
+      await new UserMenu(page).open();
+      await expectAxeClean(page, "user menu");
+      await page.keyboard.press("Escape");
+      await page.goto(`${app.url}/me`);
+      await expect(new OwnSkillsPage(page).root).toBeVisible();
+      await expectAxeClean(page, "own skills");
+    });
   });
-  test.afterAll(async () => {
-    await app?.terminate();
-  });
-
-  test("the first sign-up creates the admin, who lands in the chat with Admin in the user menu", async ({ page }) => {
-    // Without a session every page leads to the sign-in page, which links to sign-up.
-    await page.goto(`${app.url}/c/abc`);
-    await expect(page).toHaveURL(`${app.url}/sign-in?next=%2Fc%2Fabc`);
-    await page.getByTestId("to-sign-up").click();
-    const forms = new AccountForms(page, app.url);
-    await expect(forms.signUpForm.getByRole("heading")).toHaveText("Create the admin account");
-
-    // The password needs 10 characters: the form says so and sends nothing shorter (the browser's own check).
-    await forms.signUp({ ...admin, password: "short" });
-    await expect(page.getByTestId("auth-password")).toHaveJSProperty("validity.tooShort", true);
-
-    await forms.signUp(admin);
-    const chat = new ChatPage(page, app.url);
-    await expect(chat.emptyState).toBeVisible();
-    await chat.waitForHydration();
-    const menu = new UserMenu(page);
-    await menu.open();
-    await expect(page.getByTestId("user-menu-name")).toHaveText(admin.name);
-    await expect(page.getByTestId("user-menu-email")).toHaveText(`${admin.email} · admin`);
-    await menu.adminLink.click();
-    const adminPage = new AdminPage(page, app.url);
-    await expect(page.getByTestId("users-table")).toBeVisible();
-    await expect(adminPage.users).toHaveCount(1);
-    await expect(adminPage.userRow(admin.email)).toHaveAttribute("data-admin", "true");
-
-    // Signing out ends the session: the chat is behind the sign-in page again; a wrong password is refused in words.
-    await menu.signOut();
-    await page.goto(`${app.url}/`);
-    await expect(page).toHaveURL(/\/sign-in\?next=%2F$/);
-    await forms.signIn({ email: admin.email, password: "not-the-password" }, { goto: false });
-    await expect(forms.error).toHaveText("The email or password is not right.");
-  });
-
-  test("the admin invites someone: the link signs them up, a sign-up without one is refused", async ({ browser }) => {
-    const { page } = await signedInPage(browser, admin);
-    const adminPage = new AdminPage(page, app.url);
-    await adminPage.goto();
-    const link = await adminPage.invite();
-    expect(link).toMatch(/^\/sign-up\?invitation=[\w-]+$/);
-
-    const memberPage = await (await browser.newContext()).newPage();
-    const memberForms = new AccountForms(memberPage, app.url);
-    await memberForms.signUp(member, link);
-    const memberChat = new ChatPage(memberPage, app.url);
-    await expect(memberChat.emptyState).toBeVisible();
-    await memberChat.waitForHydration();
-    // A member's menu has no Admin link, and the admin page is not there for them.
-    const menu = new UserMenu(memberPage);
-    await menu.open();
-    await expect(memberPage.getByTestId("user-menu-email")).toHaveText(member.email);
-    await expect(menu.adminLink).toHaveCount(0);
-    await memberPage.goto(`${app.url}/admin`);
-    await expect(memberPage.getByRole("heading", { name: "Not found" })).toBeVisible();
-
-    const strangerPage = await (await browser.newContext()).newPage();
-    const strangerForms = new AccountForms(strangerPage, app.url);
-    await strangerForms.signUp(stranger);
-    await expect(strangerForms.error).toHaveText("Signing up needs an invitation link from an admin.");
-    // The used link does not work twice.
-    await strangerForms.signUp(stranger, link);
-    await expect(strangerForms.error).toContainText("This invitation link is not valid");
-    await expect(strangerPage).toHaveURL(/\/sign-up/);
-
-    await page.reload();
-    await expect(adminPage.users).toHaveCount(2);
-    await expect(adminPage.userRow(member.email)).toHaveAttribute("data-admin", "false");
-  });
-
-  test("a shared workspace is used by both; each sees only their own conversations", async ({ browser }) => {
-    const { page, chat } = await signedInPage(browser, admin);
-    await chat.send("Admin's private plan for the offsite");
-    await chat.waitForReplyDone();
-    const privateId = await chat.conversationId();
-    await expect(chat.conversationItem(privateId)).toBeVisible();
-
-    const adminPage = new AdminPage(page, app.url);
-    await adminPage.goto();
-    const sharedId = await adminPage.createSharedWorkspace(SHARED);
-
-    const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
-    const workspaces = new WorkspacePage(memberPage);
-    // The picker says which workspaces are the team's.
-    await workspaces.choose(`${SHARED} (shared)`);
-    expect(await workspaces.currentId()).toBe(sharedId);
-    await memberChat.send("hello from the member");
-    await memberChat.waitForReplyDone();
-    const memberConversation = await memberChat.conversationId();
-    await expect(memberChat.conversationItem(memberConversation)).toBeVisible();
-    const stored = (await (await memberPage.request.get(`${app.url}/api/conversations/${memberConversation}`)).json()) as { workspaceId: string };
-    expect(stored.workspaceId).toBe(sharedId);
-    // The member uses it and cannot change it: no Rename or Delete, and its settings are shown read-only.
-    await expect(workspaces.renameButton).toBeDisabled();
-    await expect(workspaces.deleteButton).toBeDisabled();
-    await memberPage.goto(`${app.url}/w/${sharedId}`);
-    await expect(workspaces.readOnlyNote).toBeVisible();
-    await expect(workspaces.instructionsInput).toBeDisabled();
-    await memberPage.goBack();
-
-    // The admin's private conversation is in neither of the member's lists, and its URL is not theirs to open.
-    await expect(memberChat.conversationItem(privateId)).toHaveCount(0);
-    await workspaces.choose("default");
-    await expect(memberChat.conversationList).toContainText("No conversations");
-    await expect(memberChat.conversationItem(privateId)).toHaveCount(0);
-    expect((await memberPage.request.get(`${app.url}/api/conversations/${privateId}`)).status()).toBe(404);
-  });
-
-  test("a member's own skill, made from the user menu, reaches their conversation in the shared workspace and no one else's", async ({ browser }) => {
-    // Two people sign in and chat: more than the default minute on a loaded machine.
-    test.setTimeout(150_000);
-    const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
-    const menu = new UserMenu(memberPage);
-    await menu.open();
-    await menu.ownSkillsLink.click();
-    const own = new OwnSkillsPage(memberPage);
-    await expect(own.root).toBeVisible();
-    await own.create({ name: "my-tone", description: "Answer in Grace's own tone.", instructions: "Short sentences; no jargon." });
-    // The level is no workspace: its id opens no workspace page, for its owner either.
-    const me = (await (await memberPage.request.get(`${app.url}/api/me`)).json()) as { user: { id: string } };
-    await memberPage.goto(`${app.url}/w/user-${me.user.id}`);
-    await expect(memberPage.getByRole("heading", { name: "Not found" })).toBeVisible();
-
-    await memberPage.goto(`${app.url}/`);
-    await memberChat.waitForHydration();
-    await new WorkspacePage(memberPage).choose(`${SHARED} (shared)`);
-    await memberChat.send("hello in my own tone");
-    await memberChat.waitForReplyDone();
-    await memberPage.getByTestId("open-inspector").click();
-    const skills = memberPage.getByTestId("inspector").locator('[data-section="skills"]');
-    await skills.locator("summary").click();
-    await expect(skills.getByTestId("inspector-section-text")).toContainText("- my-tone: Answer in Grace's own tone.");
-
-    // The admin's conversation in the same shared workspace has no skills at all.
-    const { page, chat } = await signedInPage(browser, admin);
-    await new WorkspacePage(page).choose(`${SHARED} (shared)`);
-    await chat.send("hello from the admin in the team space");
-    await chat.waitForReplyDone();
-    await page.getByTestId("open-inspector").click();
-    await expect(page.getByTestId("inspector").getByTestId("inspector-section").first()).toBeVisible();
-    await expect(page.getByTestId("inspector").locator('[data-section="skills"]')).toHaveCount(0);
-    await expect(page.getByTestId("inspector")).not.toContainText("my-tone");
-  });
-
-  test("a disabled member's open tab goes to the sign-in page on its next request, and cannot sign in again", async ({ browser }) => {
-    const { page: memberPage, chat: memberChat } = await signedInPage(browser, member);
-    const { page } = await signedInPage(browser, admin);
-    const adminPage = new AdminPage(page, app.url);
-    await adminPage.goto();
-    await adminPage.setDisabled(member.email, true);
-
-    // The member's tab still shows the chat; the next thing it asks of the server is refused, and it goes to sign in.
-    const here = new URL(memberPage.url()).pathname;
-    await memberChat.input.fill("are you still there?");
-    await memberChat.input.press("Enter");
-    await expect(memberPage).toHaveURL(`${app.url}/sign-in?next=${encodeURIComponent(here)}`);
-    const forms = new AccountForms(memberPage, app.url);
-    await forms.signIn(member, { goto: false });
-    await expect(forms.error).toHaveText("This account is disabled; ask an admin.");
-
-    // Enabled again, the member signs in and is back where they were.
-    await adminPage.setDisabled(member.email, false);
-    await forms.signIn(member, { goto: false });
-    await expect(memberPage).toHaveURL(`${app.url}${here}`);
-    await memberChat.waitForHydration();
-  });
-
-  test("a long unbroken name and email keep the user menu on a phone's screen", async ({ browser }) => {
-    const { page } = await signedInPage(browser, admin);
-    const adminPage = new AdminPage(page, app.url);
-    await adminPage.goto();
-    const link = await adminPage.invite();
-    const long = { name: "W".repeat(100), email: `${"l".repeat(60)}@${"x".repeat(60)}.example.test`, password: "Long-correct-horse-battery" };
-    const phone = await (await browser.newContext({ viewport: { width: 375, height: 740 } })).newPage();
-    await new AccountForms(phone, app.url).signUp(long, link);
-    await expect(new ChatPage(phone, app.url).emptyState).toBeVisible();
-    await new UserMenu(phone).open();
-    for (const id of ["user-menu-name", "user-menu-email"]) {
-      const box = (await phone.getByTestId(id).boundingBox())!;
-      expect(box.x, id).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width, id).toBeLessThanOrEqual(375);
-    }
-    await expect(phone.getByTestId("user-menu-name")).toHaveAttribute("title", long.name);
-    // The page itself does not scroll sideways.
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  });
-
-  test("the sign-in, sign-up, admin and own-skills pages and the user menu are axe clean in both themes", async ({ browser }) => {
-    // Five axe runs and their colours in the other theme: more than the default minute on a loaded machine.
-    test.setTimeout(120_000);
-    const { page } = await signedInPage(browser, admin);
-    const adminPage = new AdminPage(page, app.url);
-    const signedOut = await (await browser.newContext()).newPage();
-    await signedOut.goto(`${app.url}/sign-in`);
-    await expectAxeClean(signedOut, "sign-in");
-    await new AccountForms(signedOut, app.url).signUp(stranger, "/sign-up?invitation=not-a-real-one");
-    await expect(signedOut.getByTestId("auth-error")).toBeVisible();
-    await expectAxeClean(signedOut, "sign-up with its error");
-    await adminPage.goto();
-    await adminPage.invite();
-    await expectAxeClean(page, "admin");
-    await new UserMenu(page).open();
-    await expectAxeClean(page, "user menu");
-    await page.keyboard.press("Escape");
-    await page.goto(`${app.url}/me`);
-    await expect(new OwnSkillsPage(page).root).toBeVisible();
-    await expectAxeClean(page, "own skills");
-  });
-});

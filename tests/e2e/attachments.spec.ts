@@ -15,13 +15,24 @@ const PNG = Buffer.from(
 );
 const tag = () => Math.random().toString(36).slice(2, 8);
 const image: AttachmentFile = { name: "dot.png", mimeType: "image/png", buffer: PNG };
-const notes = (word: string): AttachmentFile => ({ name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from(`# Notes\nThe word is ${word}.`) });
-const report = (word: string): AttachmentFile => ({ name: "report.pdf", mimeType: "application/pdf", buffer: tinyPdf([`Report about ${word}`, "Second page"]) });
+const notes = (word: string): AttachmentFile => ({
+  name: "notes.md",
+  mimeType: "text/markdown",
+  buffer: Buffer.from(`# Notes\nThe word is ${word}.`),
+});
+const report = (word: string): AttachmentFile => ({
+  name: "report.pdf",
+  mimeType: "application/pdf",
+  buffer: tinyPdf([`Report about ${word}`, "Second page"]),
+});
 
 type WirePart = { type: string; text?: string; image_url?: { url: string } };
 
 test.describe("attachments", () => {
-  test("attached by button, drop and paste, sent to the provider and shown in the message", async ({ page, request }) => {
+  test("attached by button, drop and paste, sent to the provider and shown in the message", async ({
+    page,
+    request,
+  }) => {
     await resetFake(request);
     const word = `kestrel${tag()}`;
     await enqueueReplies(request, [{ text: "I looked at all three." }]);
@@ -48,18 +59,26 @@ test.describe("attachments", () => {
 
     const [sent] = await chatRequests(request);
     // The person's message is the user message with parts (hints are user messages of their own, as strings).
-    const user = (sent!.body.messages as Array<{ role: string; content: string | WirePart[] }>).find((m) => m.role === "user" && Array.isArray(m.content))!;
+    const user = (sent!.body.messages as Array<{ role: string; content: string | WirePart[] }>).find(
+      (m) => m.role === "user" && Array.isArray(m.content),
+    )!;
     const parts = user.content as WirePart[];
     expect(parts.find((p) => p.type === "image_url")?.image_url?.url).toBe(dataUrl("image/png", PNG));
-    expect(parts.map((p) => p.text ?? "").join("\n")).toContain(`Attached file "notes.md" (text/markdown):\n\n# Notes\nThe word is ${word}.`);
-    expect(parts.map((p) => p.text ?? "").join("\n")).toContain(`Attached PDF "report.pdf" (2 pages):\n\n--- Page 1 ---\nReport about ${word}`);
+    expect(parts.map((p) => p.text ?? "").join("\n")).toContain(
+      `Attached file "notes.md" (text/markdown):\n\n# Notes\nThe word is ${word}.`,
+    );
+    expect(parts.map((p) => p.text ?? "").join("\n")).toContain(
+      `Attached PDF "report.pdf" (2 pages):\n\n--- Page 1 ---\nReport about ${word}`,
+    );
     expect(JSON.stringify(parts)).not.toContain("wrong");
 
     // The inspector shows the message as the model received it.
     await page.getByTestId("open-inspector").click();
     const inspector = page.getByRole("dialog", { name: "Next model input" });
     const person = inspector.getByTestId("inspector-message-text").filter({ hasText: "What do these say?" });
-    await expect(person).toContainText(`Attached image "dot.png" (image/png, ${PNG.length} B):\n[image/png sent as a file part · "dot.png" · ${PNG.length} B]`);
+    await expect(person).toContainText(
+      `Attached image "dot.png" (image/png, ${PNG.length} B):\n[image/png sent as a file part · "dot.png" · ${PNG.length} B]`,
+    );
     await expect(person).toContainText(`--- Page 1 ---\nReport about ${word}`);
     await page.keyboard.press("Escape");
     await expect(inspector).toBeHidden();
@@ -77,10 +96,14 @@ test.describe("attachments", () => {
   test("a refused file is named in words; the demo model says what it received", async ({ page }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
-    await chat.attachByButton([{ name: "archive.zip", mimeType: "application/zip", buffer: Buffer.from("PK\u0003\u0004") }]);
+    await chat.attachByButton([
+      { name: "archive.zip", mimeType: "application/zip", buffer: Buffer.from("PK\u0003\u0004") },
+    ]);
     await expect(chat.attachmentErrors).toBeVisible();
     await expect(chat.attachmentErrors).toHaveAttribute("role", "alert");
-    await expect(chat.attachmentErrors).toContainText("archive.zip can't be attached: Hintline takes images (PNG, JPEG, GIF, WebP), PDFs and text files.");
+    await expect(chat.attachmentErrors).toContainText(
+      "archive.zip can't be attached: Hintline takes images (PNG, JPEG, GIF, WebP), PDFs and text files.",
+    );
     await expect(chat.attachmentChips).toHaveCount(0);
     await expectAxeClean(page, "composer with an attachment error");
 
@@ -93,6 +116,8 @@ test.describe("attachments", () => {
     await chat.waitForReplyDone();
     const reply = await chat.replyText();
     expect(reply).toContain(`I received image "dot.png" (image/png, ${PNG.length} B).`);
-    expect(reply).toContain(`I received the PDF "scan.pdf" (1 page), but it has no text layer, so I can't read its text.`);
+    expect(reply).toContain(
+      `I received the PDF "scan.pdf" (1 page), but it has no text layer, so I can't read its text.`,
+    );
   });
 });

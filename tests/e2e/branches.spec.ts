@@ -4,7 +4,10 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("edit an earlier message into a branch, switch between versions, and keep them across a reload", async ({ page, request }) => {
+test("edit an earlier message into a branch, switch between versions, and keep them across a reload", async ({
+  page,
+  request,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.ask("first question");
@@ -43,7 +46,9 @@ test("edit an earlier message into a branch, switch between versions, and keep t
   // The next message continues the version shown; the model input diverged there, by the person's choice.
   await chat.ask("and then?");
   expect(await texts()).toEqual(["first question", "second question, rephrased", "and then?"]);
-  const context = (await (await request.get(`/api/conversations/${id}/context`)).json()) as { cache: { breaks: Array<{ cause: string }> } };
+  const context = (await (await request.get(`/api/conversations/${id}/context`)).json()) as {
+    cache: { breaks: Array<{ cause: string }> };
+  };
   expect(context.cache.breaks.map((b) => b.cause)).toContain("branch");
 
   // Cancel leaves everything as it was.

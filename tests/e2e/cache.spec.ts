@@ -7,9 +7,17 @@ import { enqueueReplies, FAKE_APP_URL, resetFake } from "./support/openai-fake-c
 
 const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i % 17}`).join(" ");
 
-test("the meter and the inspector show the cache hit rates, every call's figures and cost, and a cache break", async ({ page, request }) => {
+test("the meter and the inspector show the cache hit rates, every call's figures and cost, and a cache break", async ({
+  page,
+  request,
+}) => {
   await resetFake(request);
-  await enqueueReplies(request, [{ text: words(80, "a") }, { kind: "tools", calls: [{ name: "TaskList", arguments: {} }] }, { text: words(80, "b") }, { text: "ok" }]);
+  await enqueueReplies(request, [
+    { text: words(80, "a") },
+    { kind: "tools", calls: [{ name: "TaskList", arguments: {} }] },
+    { text: words(80, "b") },
+    { text: "ok" },
+  ]);
   const chat = new ChatPage(page, FAKE_APP_URL);
   await chat.gotoNewChat();
   await chat.ask("Tell me about rivers");
@@ -21,7 +29,9 @@ test("the meter and the inspector show the cache hit rates, every call's figures
 
   // A prompt edit: the next call's system prompt differs, so its cache breaks there, for a known reason.
   const id = await chat.conversationId();
-  const edit = await request.patch(`${FAKE_APP_URL}/api/conversations/${id}`, { data: { settings: { prompt: { instructions: "Be brief." } } } });
+  const edit = await request.patch(`${FAKE_APP_URL}/api/conversations/${id}`, {
+    data: { settings: { prompt: { instructions: "Be brief." } } },
+  });
   expect(edit.ok()).toBe(true);
   await chat.ask("Thanks");
   await expect(meterCache).toHaveText(/^Cache 0 % · conversation [1-9]\d? %$/);

@@ -31,7 +31,9 @@ test.describe("chat", () => {
           // One atomic read of status and text, so a sample can't mix two renders.
           const { status, length } = await reply.evaluate((el) => ({
             status: el.getAttribute("data-status"),
-            length: Array.from(el.querySelectorAll(".prose-chat"), (block) => block.textContent ?? "").join("\n").trim().length,
+            length: Array.from(el.querySelectorAll(".prose-chat"), (block) => block.textContent ?? "")
+              .join("\n")
+              .trim().length,
           }));
           if (status === "streaming" && length > 0) streamingLengths.add(length);
           return streamingLengths.size;

@@ -7,7 +7,10 @@ import { ChatPage } from "./pages/chat-page";
 
 const CODE = "const answer: number = 42;\nfunction double(value: number): number {\n  return value * 2;\n}";
 
-test("a ```ts block is highlighted, labelled TypeScript, and copied by its always-visible Copy button", async ({ page, context }) => {
+test("a ```ts block is highlighted, labelled TypeScript, and copied by its always-visible Copy button", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const id = `code-${Date.now().toString(36)}`;
   const imported = await page.request.post("/api/conversations/import", {
@@ -18,7 +21,16 @@ test("a ```ts block is highlighted, labelled TypeScript, and copied by its alway
         title: "Code",
         messages: [
           { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "show me some typescript" }] },
-          { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text: `Here it is:\n\n\`\`\`ts\n${CODE}\n\`\`\`\n\nAnd plain:\n\n\`\`\`\nno language\n\`\`\`` }] },
+          {
+            id: `${id}-a`,
+            role: "assistant",
+            parts: [
+              {
+                type: "text",
+                text: `Here it is:\n\n\`\`\`ts\n${CODE}\n\`\`\`\n\nAnd plain:\n\n\`\`\`\nno language\n\`\`\``,
+              },
+            ],
+          },
         ],
       },
     },
@@ -47,8 +59,10 @@ test("a ```ts block is highlighted, labelled TypeScript, and copied by its alway
 
 test("highlighted code keeps its contrast in both themes (axe on the code blocks)", async ({ page, context }) => {
   const id = `code-axe-${Date.now().toString(36)}`;
-  const python = "# a comment the reader must still read\ndef double(value: int) -> int:\n    return value * 2  # twice\n\nprint(double(21), 'done')";
-  const ts = "// the answer, typed\nclass Answer {\n  value: number = 42;\n}\nfunction show(a: Answer): string {\n  return String(a.value);\n}";
+  const python =
+    "# a comment the reader must still read\ndef double(value: int) -> int:\n    return value * 2  # twice\n\nprint(double(21), 'done')";
+  const ts =
+    "// the answer, typed\nclass Answer {\n  value: number = 42;\n}\nfunction show(a: Answer): string {\n  return String(a.value);\n}";
   const imported = await page.request.post("/api/conversations/import", {
     data: {
       version: 1,
@@ -57,7 +71,11 @@ test("highlighted code keeps its contrast in both themes (axe on the code blocks
         title: "Code colours",
         messages: [
           { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "show me code" }] },
-          { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text: `\`\`\`python\n${python}\n\`\`\`\n\n\`\`\`ts\n${ts}\n\`\`\`` }] },
+          {
+            id: `${id}-a`,
+            role: "assistant",
+            parts: [{ type: "text", text: `\`\`\`python\n${python}\n\`\`\`\n\n\`\`\`ts\n${ts}\n\`\`\`` }],
+          },
         ],
       },
     },
@@ -72,7 +90,12 @@ test("highlighted code keeps its contrast in both themes (axe on the code blocks
     await expect(blocks.first().locator(".hljs-comment").first()).toBeVisible();
     await expect(blocks.nth(1).locator(".hljs-title").first()).toBeVisible();
     await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page }).include('[data-testid="code-block"]').withRules(["color-contrast"]).analyze();
-    expect(results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    const results = await new AxeBuilder({ page })
+      .include('[data-testid="code-block"]')
+      .withRules(["color-contrast"])
+      .analyze();
+    expect(
+      results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
   }
 });

@@ -6,9 +6,12 @@ import { ChatPage } from "./pages/chat-page";
 
 test.use({ viewport: { width: 1024, height: 768 } });
 
-const widthOf = async (page: import("@playwright/test").Page, testId: string) => (await page.getByTestId(testId).boundingBox())?.width ?? 0;
+const widthOf = async (page: import("@playwright/test").Page, testId: string) =>
+  (await page.getByTestId(testId).boundingBox())?.width ?? 0;
 
-test("the conversation list and the side panel fold away by button or shortcut, remembered after a reload", async ({ page }) => {
+test("the conversation list and the side panel fold away by button or shortcut, remembered after a reload", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.ask("hello");

@@ -3,14 +3,20 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("the compression chip shows the ledger and what was dropped, a dropped item can be pinned, and the inspector shows the ledger", async ({ page }) => {
+test("the compression chip shows the ledger and what was dropped, a dropped item can be pinned, and the inspector shows the ledger", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");
   await chat.waitForReplyDone();
   const id = await chat.conversationId();
-  expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 3000 } } } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 3000 } } } })
+    ).status(),
+  ).toBe(200);
 
   // More identifiers than the ledger's bound holds, then the ones asked about later (newest, so kept).
   const many = Array.from({ length: 40 }, (_, i) => `/srv/e2e-${i}/settings.yaml`).join(", ");
@@ -40,7 +46,9 @@ test("the compression chip shows the ledger and what was dropped, a dropped item
   await expect(dropped).toContainText("did not fit the ledger");
   await dropped.getByRole("button", { name: /^Pin / }).first().click();
   await expect(dropped).toContainText("Pinned · joins the ledger at the next compression");
-  const pins = (await (await page.request.get(`/api/conversations/${id}/compression/pins`)).json()) as { pending: unknown[] };
+  const pins = (await (await page.request.get(`/api/conversations/${id}/compression/pins`)).json()) as {
+    pending: unknown[];
+  };
   expect(pins.pending).toHaveLength(1);
 
   await page.getByTestId("open-inspector").click();

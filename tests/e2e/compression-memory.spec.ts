@@ -8,7 +8,9 @@ import { WorkspacePage } from "./pages/workspace-page";
 
 type Entry = { id: string; text: string; author: string };
 
-test("the compression chip lists the facts it remembered, Undo removes one, and the workspace can switch it off", async ({ page }) => {
+test("the compression chip lists the facts it remembered, Undo removes one, and the workspace can switch it off", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const chat = new ChatPage(page);
   const ws = new WorkspacePage(page);
@@ -18,8 +20,18 @@ test("the compression chip lists the facts it remembered, Undo removes one, and 
   await chat.send("hello");
   await chat.waitForReplyDone();
   const id = await chat.conversationId();
-  expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 6000 } } } })).status()).toBe(200);
-  for (const text of ["I prefer metric units.", "My editor is Helix.", "write 150 words about rivers", "write 150 words about lakes", "write 100 words about hills"]) {
+  expect(
+    (
+      await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 6000 } } } })
+    ).status(),
+  ).toBe(200);
+  for (const text of [
+    "I prefer metric units.",
+    "My editor is Helix.",
+    "write 150 words about rivers",
+    "write 150 words about lakes",
+    "write 100 words about hills",
+  ]) {
     await chat.send(text);
     await chat.waitForReplyDone({ timeout: 30_000 });
   }
@@ -35,7 +47,8 @@ test("the compression chip lists the facts it remembered, Undo removes one, and 
   await expect(chip.memory).toContainText("Remembered in the workspace · 2 durable facts");
   await expect(chip.facts).toHaveText([/Prefers metric units/, /Their editor is Helix/]);
 
-  const memory = async () => (await (await page.request.get(`/api/workspaces/${workspaceId}/memory`)).json()) as Entry[];
+  const memory = async () =>
+    (await (await page.request.get(`/api/workspaces/${workspaceId}/memory`)).json()) as Entry[];
   expect((await memory()).map((e) => [e.text, e.author])).toEqual([
     ["Prefers metric units", "system"],
     ["Their editor is Helix", "system"],

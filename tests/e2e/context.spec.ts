@@ -3,14 +3,18 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("the meter rises, the context hint appears, compression happens with its chip, and the meter drops", async ({ page }) => {
+test("the meter rises, the context hint appears, compression happens with its chip, and the meter drops", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");
   await chat.waitForReplyDone();
   const id = await chat.conversationId();
-  const patch = await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 6000 } } } });
+  const patch = await page.request.patch(`/api/conversations/${id}`, {
+    data: { settings: { context: { contextWindow: 6000 } } },
+  });
   expect(patch.status()).toBe(200);
   await chat.reload();
 

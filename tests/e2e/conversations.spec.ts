@@ -25,7 +25,8 @@ async function createConversation(chat: ChatPage, text: string): Promise<string>
 function patchesOf(page: Page, id: string): string[] {
   const seen: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "PATCH" && request.url().endsWith(`/api/conversations/${id}`)) seen.push(request.postData() ?? "");
+    if (request.method() === "PATCH" && request.url().endsWith(`/api/conversations/${id}`))
+      seen.push(request.postData() ?? "");
   });
   return seen;
 }

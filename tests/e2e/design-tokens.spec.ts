@@ -23,7 +23,11 @@ test("Inter is served by Hintline itself and both themes take their colours from
   const tokens = () =>
     page.evaluate(() => {
       const root = getComputedStyle(document.documentElement);
-      return { bg: root.getPropertyValue("--bg").trim(), muted: root.getPropertyValue("--muted").trim(), body: getComputedStyle(document.body).backgroundColor };
+      return {
+        bg: root.getPropertyValue("--bg").trim(),
+        muted: root.getPropertyValue("--muted").trim(),
+        body: getComputedStyle(document.body).backgroundColor,
+      };
     });
   expect(await tokens()).toEqual({ bg: "#fbfbf9", muted: "#5f5f64", body: "rgb(251, 251, 249)" });
   await chat.themeToggle.click();

@@ -31,7 +31,9 @@ test("the settings drawer and the inspector load their code when opened, by keyb
   await expect(settings.getByTestId("setting-injection.strategy")).toBeVisible();
   const afterSettings = await scriptsLoaded(page);
   expect(afterSettings.filter((name) => !first.includes(name)).length).toBeGreaterThan(0);
-  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[data-testid="settings-drawer"]'))).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => !!document.activeElement?.closest('[data-testid="settings-drawer"]')))
+    .toBe(true);
   await page.keyboard.press("Escape");
   await expect(settings).toBeHidden();
   await expect(openSettings).toBeFocused();

@@ -3,12 +3,21 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-const suggestion = (chat: ChatPage, text: string) => chat.emptyState.getByTestId("suggestion").filter({ hasText: text });
+const suggestion = (chat: ChatPage, text: string) =>
+  chat.emptyState.getByTestId("suggestion").filter({ hasText: text });
 
-test("the suggestions name the kinds of hint they show, together time, tasks, a panel edit and context", async ({ page }) => {
+test("the suggestions name the kinds of hint they show, together time, tasks, a panel edit and context", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
-  const kinds = (await chat.emptyState.getByTestId("suggestion").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-kinds") ?? ""))).join(" ").split(" ");
+  const kinds = (
+    await chat.emptyState
+      .getByTestId("suggestion")
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-kinds") ?? ""))
+  )
+    .join(" ")
+    .split(" ");
   expect(new Set(kinds)).toEqual(new Set(["time", "tasks", "panel", "context"]));
 });
 
@@ -37,13 +46,19 @@ test("How full is your context? is answered with the figure the meter shows", as
   expect(answer).not.toMatch(/haven't received/);
 });
 
-test("Add tasks fills the panel; a tick there reaches the agent, whose answer to what's next? follows it", async ({ page }) => {
+test("Add tasks fills the panel; a tick there reaches the agent, whose answer to what's next? follows it", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await suggestion(chat, "Add tasks:").click();
   await chat.waitForReplyDone();
   await expect(chat.taskItems).toHaveCount(3);
-  await expect(chat.lastAssistant().locator(".prose-chat li")).toHaveText(["#1 pack the boxes", "#2 book a van", "#3 label the kitchen"]);
+  await expect(chat.lastAssistant().locator(".prose-chat li")).toHaveText([
+    "#1 pack the boxes",
+    "#2 book a van",
+    "#3 label the kitchen",
+  ]);
   expect(await chat.replyText()).toContain("Change one in the side panel");
 
   // The person ticks task 1 off in the panel, then asks.

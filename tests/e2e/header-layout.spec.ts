@@ -22,7 +22,11 @@ test("the title stays readable and the header controls stay on screen from 1440 
     await expect(chat.chatTitle).toHaveText(TITLE);
     const title = await chat.chatTitle.evaluate((el) => {
       const style = getComputedStyle(el);
-      return { width: el.getBoundingClientRect().width, overflow: style.textOverflow, cut: el.scrollWidth > el.clientWidth };
+      return {
+        width: el.getBoundingClientRect().width,
+        overflow: style.textOverflow,
+        cut: el.scrollWidth > el.clientWidth,
+      };
     });
     measured.push(`${width}px: title ${Math.round(title.width)} px${title.cut ? " (cut)" : ""}`);
     expect.soft(title.width, `title width at ${width} px`).toBeGreaterThanOrEqual(120);
@@ -37,7 +41,9 @@ test("the title stays readable and the header controls stay on screen from 1440 
         .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden")
         .filter((el) => {
           const r = el.getBoundingClientRect();
-          return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.right > window.innerWidth + 0.5);
+          return (
+            r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.right > window.innerWidth + 0.5)
+          );
         })
         .map((el) => el.dataset.testid ?? el.getAttribute("aria-label") ?? el.tagName);
     });

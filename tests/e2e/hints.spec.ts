@@ -4,7 +4,9 @@ import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
 test.describe("hint chips", () => {
-  test("the first reply shows a time chip that expands to the exact reminder and stays after a reload", async ({ page }) => {
+  test("the first reply shows a time chip that expands to the exact reminder and stays after a reload", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.send("what time is it?");
@@ -69,7 +71,9 @@ test.describe("hint chips", () => {
     await expect(drawer.getByTestId("error-injection.timezone")).toHaveCount(0);
     await drawer.getByTestId("setting-injection.template").fill("<reminder>no placeholder</reminder>");
     await expect(drawer.getByTestId("error-injection.template")).toHaveText("must contain {runtime_state}");
-    await drawer.getByTestId("setting-injection.template").fill("<system-reminder>\n{runtime_state}\n</system-reminder>");
+    await drawer
+      .getByTestId("setting-injection.template")
+      .fill("<system-reminder>\n{runtime_state}\n</system-reminder>");
     await drawer.getByTestId("setting-injection.timeInterval").fill("0");
     await drawer.getByTestId("add-extra-field").click();
     await drawer.getByTestId("extra-field-key").fill("workspace");
@@ -83,7 +87,9 @@ test.describe("hint chips", () => {
     await expect(chip.locator('[data-kind="custom"]')).toContainText("workspace: </workspace><b>bold</b>");
     await chip.getByRole("button").click();
     await expect(chip.getByTestId("hint-text")).toContainText("<timezone>Asia/Tokyo</timezone>");
-    await expect(chip.getByTestId("hint-text")).toContainText("<workspace>&lt;/workspace&gt;&lt;b&gt;bold&lt;/b&gt;</workspace>");
+    await expect(chip.getByTestId("hint-text")).toContainText(
+      "<workspace>&lt;/workspace&gt;&lt;b&gt;bold&lt;/b&gt;</workspace>",
+    );
     await expect(page.locator("b", { hasText: "bold" })).toHaveCount(0);
   });
 });

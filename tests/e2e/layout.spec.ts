@@ -74,7 +74,9 @@ test.describe("on a phone (375×740)", () => {
 });
 
 test.describe("theme", () => {
-  test("the toggle switches html[data-theme] between light and dark and the choice survives a reload", async ({ page }) => {
+  test("the toggle switches html[data-theme] between light and dark and the choice survives a reload", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const html = page.locator("html");
     await chat.gotoNewChat();

@@ -24,7 +24,10 @@ test.describe("live replies", () => {
     expect(words(await chat.replyText(reply))).toHaveLength(800);
   });
 
-  test("a message sent in one tab appears in another without a reload, and Stop there stops it", async ({ page, context }) => {
+  test("a message sent in one tab appears in another without a reload, and Stop there stops it", async ({
+    page,
+    context,
+  }) => {
     const tab1 = new ChatPage(page);
     await tab1.gotoNewChat();
     await tab1.ask("write 5 words about lakes");

@@ -13,7 +13,9 @@ function seed(prefix: string) {
   );
 }
 
-test("a 2,000-message conversation opens at its end, scrolls to its start, and still streams a reply", async ({ page }) => {
+test("a 2,000-message conversation opens at its end, scrolls to its start, and still streams a reply", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const prefix = `long-${Date.now().toString(36)}`;
   const messages = seed(prefix);
@@ -74,11 +76,22 @@ test("a hint chip at the end of a long conversation expands in place", async ({ 
     id: `${prefix}-199`,
     role: "assistant",
     parts: [
-      { type: "data-hint", id: "h1", data: { source: { label: "System", sublabel: "Runtime State" }, fields: {}, text: hintText, createdAt: "2026-12-01T10:00:00.000Z" } },
+      {
+        type: "data-hint",
+        id: "h1",
+        data: {
+          source: { label: "System", sublabel: "Runtime State" },
+          fields: {},
+          text: hintText,
+          createdAt: "2026-12-01T10:00:00.000Z",
+        },
+      },
       { type: "text", text: "Noted, it bends east." },
     ] as never,
   };
-  const imported = await page.request.post("/api/conversations/import", { data: { version: 1, conversation: { id: prefix, title: "Chip", messages } } });
+  const imported = await page.request.post("/api/conversations/import", {
+    data: { version: 1, conversation: { id: prefix, title: "Chip", messages } },
+  });
   expect(imported.status()).toBe(201);
   const chat = new ChatPage(page);
   await chat.gotoConversation(((await imported.json()) as { id: string }).id);

@@ -21,7 +21,9 @@ const REPLY = [
   "- [ ] Write it up",
 ].join("\n");
 
-test("a reply's math is typeset by KaTeX with local fonts; its table and task list render as such", async ({ page }) => {
+test("a reply's math is typeset by KaTeX with local fonts; its table and task list render as such", async ({
+  page,
+}) => {
   const id = `math-${Date.now().toString(36)}`;
   const imported = await page.request.post("/api/conversations/import", {
     data: {
@@ -63,7 +65,10 @@ test("a reply's math is typeset by KaTeX with local fonts; its table and task li
       }),
     )
     .toBe(true);
-  const fontFamily = await reply.locator(".katex").first().evaluate((el) => getComputedStyle(el).fontFamily);
+  const fontFamily = await reply
+    .locator(".katex")
+    .first()
+    .evaluate((el) => getComputedStyle(el).fontFamily);
   expect(fontFamily).toContain("KaTeX_Main");
 
   // Table.

@@ -13,13 +13,30 @@ test.afterAll(async () => {
   await everything?.stop();
 });
 
-test("a call that waits is a card: Approve runs it, Deny gives the model the person's reason", async ({ page, request }) => {
+test("a call that waits is a card: Approve runs it, Deny gives the model the person's reason", async ({
+  page,
+  request,
+}) => {
   // Two replies that each wait for the person, against a real MCP server, on a shared machine.
   test.setTimeout(120_000);
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `MCP ${Date.now().toString(36)}` } })).json()) as { id: string };
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "everything", url: everything.url, approval: "ask" } })).status()).toBe(201);
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `MCP ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
+  expect(
+    (
+      await request.post(`/api/workspaces/${ws.id}/mcp-servers`, {
+        data: { name: "everything", url: everything.url, approval: "ask" },
+      })
+    ).status(),
+  ).toBe(201);
   const id = `mcp-e2e-${Date.now().toString(36)}`;
-  const first = await request.post("/api/chat", { data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] } } });
+  const first = await request.post("/api/chat", {
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] },
+    },
+  });
   expect(first.status()).toBe(200);
   await first.body();
 
@@ -44,8 +61,13 @@ test("a call that waits is a card: Approve runs it, Deny gives the model the per
   await expect(chat.lastAssistant()).toContainText("Not now, thanks");
 });
 
-test("a server is added in the workspace's settings: header value masked, status and tools shown, then removed", async ({ page, request }) => {
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `MCP UI ${Date.now().toString(36)}` } })).json()) as { id: string };
+test("a server is added in the workspace's settings: header value masked, status and tools shown, then removed", async ({
+  page,
+  request,
+}) => {
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `MCP UI ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
   await page.goto(`/w/${ws.id}`);
   const section = page.getByTestId("mcp-section");
   await expect(section.getByTestId("mcp-list")).toHaveAttribute("data-loaded", "true");

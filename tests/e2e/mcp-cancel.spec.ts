@@ -17,10 +17,20 @@ test.afterAll(async () => {
 
 test("a slow MCP call shows its elapsed time and is cancelled alone; the reply goes on", async ({ page, request }) => {
   test.setTimeout(120_000);
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `Slow ${Date.now().toString(36)}` } })).json()) as { id: string };
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "slow", url: mcp.url } })).status()).toBe(201);
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `Slow ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
+  expect(
+    (await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "slow", url: mcp.url } })).status(),
+  ).toBe(201);
   const id = `cancel-e2e-${Date.now().toString(36)}`;
-  const first = await request.post("/api/chat", { data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] } } });
+  const first = await request.post("/api/chat", {
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] },
+    },
+  });
   expect(first.status()).toBe(200);
   await first.body();
 

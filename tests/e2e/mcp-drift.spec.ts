@@ -15,12 +15,25 @@ test.afterAll(async () => {
   await drift?.close();
 });
 
-test("a tool its server changed is blocked until the person reviews the diff and accepts it", async ({ page, request }) => {
+test("a tool its server changed is blocked until the person reviews the diff and accepts it", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `Drift ${Date.now().toString(36)}` } })).json()) as { id: string };
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "drifty", url: drift.url } })).status()).toBe(201);
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `Drift ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
+  expect(
+    (await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "drifty", url: drift.url } })).status(),
+  ).toBe(201);
   const id = `drift-e2e-${Date.now().toString(36)}`;
-  const first = await request.post("/api/chat", { data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: 'mcp echo {"message": "one"}' }] } } });
+  const first = await request.post("/api/chat", {
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: 'mcp echo {"message": "one"}' }] },
+    },
+  });
   expect(first.status()).toBe(200);
   await first.body();
   expect(drift.calls).toHaveLength(1);

@@ -15,12 +15,29 @@ test.afterAll(async () => {
   await everything?.stop();
 });
 
-test("a long MCP call that reports progress shows it in its row and outlives the server's timeout", async ({ page, request }) => {
+test("a long MCP call that reports progress shows it in its row and outlives the server's timeout", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `Progress ${Date.now().toString(36)}` } })).json()) as { id: string };
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "everything", url: everything.url, timeoutSeconds: 2 } })).status()).toBe(201);
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `Progress ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
+  expect(
+    (
+      await request.post(`/api/workspaces/${ws.id}/mcp-servers`, {
+        data: { name: "everything", url: everything.url, timeoutSeconds: 2 },
+      })
+    ).status(),
+  ).toBe(201);
   const id = `progress-e2e-${Date.now().toString(36)}`;
-  const first = await request.post("/api/chat", { data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] } } });
+  const first = await request.post("/api/chat", {
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] },
+    },
+  });
   expect(first.status()).toBe(200);
   await first.body();
 

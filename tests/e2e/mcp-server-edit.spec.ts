@@ -15,12 +15,26 @@ test.afterAll(async () => {
 
 type Listed = { name: string; url: string; headers: Record<string, string>; approval: string; timeoutSeconds: number };
 
-test("a server's URL, headers, approval and timeout are edited in the workspace's settings", async ({ page, request }) => {
+test("a server's URL, headers, approval and timeout are edited in the workspace's settings", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `MCP edit ${Date.now().toString(36)}` } })).json()) as { id: string };
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `MCP edit ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
   const gone = "http://127.0.0.1:9/mcp";
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "tracker", url: gone, headers: { Authorization: "Bearer s3cret-token" } } })).status()).toBe(201);
-  const listed = async () => ((await (await request.get(`/api/workspaces/${ws.id}/mcp-servers`)).json()) as Listed[]).find((s) => s.name === "tracker")!;
+  expect(
+    (
+      await request.post(`/api/workspaces/${ws.id}/mcp-servers`, {
+        data: { name: "tracker", url: gone, headers: { Authorization: "Bearer s3cret-token" } },
+      })
+    ).status(),
+  ).toBe(201);
+  const listed = async () =>
+    ((await (await request.get(`/api/workspaces/${ws.id}/mcp-servers`)).json()) as Listed[]).find(
+      (s) => s.name === "tracker",
+    )!;
 
   await page.goto(`/w/${ws.id}`);
   const item = page.locator('[data-testid="mcp-item"][data-name="tracker"]');

@@ -18,17 +18,34 @@ test.afterAll(async () => {
   await beta?.close();
 });
 
-test("a server added mid-conversation is told as a chip, and Use the new tools now brings its tools in", async ({ page, request }) => {
+test("a server added mid-conversation is told as a chip, and Use the new tools now brings its tools in", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `Tools ${Date.now().toString(36)}` } })).json()) as { id: string };
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "alpha", url: alpha.url } })).status()).toBe(201);
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `Tools ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
+  expect(
+    (await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "alpha", url: alpha.url } })).status(),
+  ).toBe(201);
   const id = `tools-e2e-${Date.now().toString(36)}`;
-  const first = await request.post("/api/chat", { data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] } } });
+  const first = await request.post("/api/chat", {
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] },
+    },
+  });
   expect(first.status()).toBe(200);
   await first.body();
 
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "beta", url: beta.url } })).status()).toBe(201);
-  expect(((await (await request.get(`/api/workspaces/${ws.id}/mcp-servers/beta`)).json()) as { status: string }).status).toBe("connected");
+  expect(
+    (await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "beta", url: beta.url } })).status(),
+  ).toBe(201);
+  expect(
+    ((await (await request.get(`/api/workspaces/${ws.id}/mcp-servers/beta`)).json()) as { status: string }).status,
+  ).toBe("connected");
 
   const chat = new ChatPage(page);
   await chat.gotoConversation(id);
@@ -45,7 +62,9 @@ test("a server added mid-conversation is told as a chip, and Use the new tools n
   await expect(button).toBeVisible();
   await expectAxeClean(page, "the MCP tools chip with Use the new tools now");
   await button.click();
-  await expect(chip.getByTestId("use-new-tools-done")).toHaveText("The next reply uses the tools as they are now (2 MCP tools).");
+  await expect(chip.getByTestId("use-new-tools-done")).toHaveText(
+    "The next reply uses the tools as they are now (2 MCP tools).",
+  );
 
   await chat.send('mcp shout {"message": "now"}');
   await chat.waitForReplyDone();

@@ -5,7 +5,9 @@ import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { expectAxeClean } from "./support/axe";
 
-type View = { messages: { id: string; role: string; parts: { type: string; text?: string }[]; metadata?: { status?: string } }[] };
+type View = {
+  messages: { id: string; role: string; parts: { type: string; text?: string }[]; metadata?: { status?: string } }[];
+};
 const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean);
 test.describe("message actions", () => {
   test("Copy on the person's message and on the reply copies their text", async ({ page, context }) => {
@@ -26,12 +28,18 @@ test.describe("message actions", () => {
     await replyCopy.click();
     await expect(chat.lastAssistant().getByTestId("copy-message")).toHaveText("Copied");
     const view = (await (await page.request.get(`/api/conversations/${await chat.conversationId()}`)).json()) as View;
-    const stored = view.messages.at(-1)!.parts.filter((p) => p.type === "text").map((p) => p.text!.trim()).join("\n\n");
+    const stored = view.messages
+      .at(-1)!
+      .parts.filter((p) => p.type === "text")
+      .map((p) => p.text!.trim())
+      .join("\n\n");
     expect(stored.length).toBeGreaterThan(0);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(stored);
   });
 
-  test("Regenerate writes the last reply anew and keeps the earlier one as version 1/2, across a reload", async ({ page }) => {
+  test("Regenerate writes the last reply anew and keeps the earlier one as version 1/2, across a reload", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.ask("hello");
@@ -80,7 +88,9 @@ test.describe("message actions", () => {
     expect(words(await chat.replyText())).toHaveLength(40);
   });
 
-  test("Continue after a stopped reply grows the same reply, with no message of the person's, and a complete reply does not offer it", async ({ page }) => {
+  test("Continue after a stopped reply grows the same reply, with no message of the person's, and a complete reply does not offer it", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.ask("hello");

@@ -13,7 +13,10 @@ test.describe("model picker", () => {
     await Promise.all([resetFake(request), resetAnthropicFake(request)]);
   });
 
-  test("switching mid-conversation: the next reply is the new model's, marked in the transcript and the inspector", async ({ page, request }) => {
+  test("switching mid-conversation: the next reply is the new model's, marked in the transcript and the inspector", async ({
+    page,
+    request,
+  }) => {
     const chat = new ChatPage(page, FAKE_APP_URL);
     await chat.gotoNewChat();
     // A real select, labelled, listing both providers' models with the default chosen.
@@ -49,7 +52,10 @@ test.describe("model picker", () => {
     await expect(page.getByTestId("inspector-call").nth(1)).toHaveAttribute("data-break", "model-switch");
   });
 
-  test("a model picked before the first message is the new conversation's: no switch to mark", async ({ page, request }) => {
+  test("a model picked before the first message is the new conversation's: no switch to mark", async ({
+    page,
+    request,
+  }) => {
     const chat = new ChatPage(page, FAKE_APP_URL);
     await chat.gotoNewChat();
     await chat.pickModel(CLAUDE);

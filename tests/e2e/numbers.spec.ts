@@ -12,20 +12,31 @@ async function watchMeter(page: Page): Promise<() => Promise<Reading[]>> {
     const w = window as unknown as { meterReadings: Array<{ tokens: number; parts: number }> };
     w.meterReadings = [];
     const read = () => {
-      const meter = [...document.querySelectorAll('[data-testid="context-meter"]')].find((m) => (m as HTMLElement).offsetParent !== null);
+      const meter = [...document.querySelectorAll('[data-testid="context-meter"]')].find(
+        (m) => (m as HTMLElement).offsetParent !== null,
+      );
       if (!meter) return;
-      const parts = [...meter.querySelectorAll('[data-testid="meter-details"] dl:not([data-testid="meter-mcp-tools"]) dd')].reduce((n, dd) => n + Number((dd.textContent ?? "").replace(/\D/g, "")), 0);
+      const parts = [
+        ...meter.querySelectorAll('[data-testid="meter-details"] dl:not([data-testid="meter-mcp-tools"]) dd'),
+      ].reduce((n, dd) => n + Number((dd.textContent ?? "").replace(/\D/g, "")), 0);
       const reading = { tokens: Number(meter.getAttribute("data-tokens")), parts };
       const last = w.meterReadings.at(-1);
       if (!last || last.tokens !== reading.tokens || last.parts !== reading.parts) w.meterReadings.push(reading);
     };
     read();
-    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
   });
   return () => page.evaluate(() => (window as unknown as { meterReadings: Reading[] }).meterReadings);
 }
 
-test("the meter's headline is its breakdown's total and only rises during a streamed reply with tool calls", async ({ page }) => {
+test("the meter's headline is its breakdown's total and only rises during a streamed reply with tool calls", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");
@@ -47,7 +58,10 @@ test("the meter's headline is its breakdown's total and only rises during a stre
   // After a reload the server's figure is the one the reply ended on.
   const lastLive = seen.at(-1)!.tokens;
   await chat.reload();
-  await expect(page.getByTestId("context-meter").filter({ visible: true })).toHaveAttribute("data-tokens", String(lastLive));
+  await expect(page.getByTestId("context-meter").filter({ visible: true })).toHaveAttribute(
+    "data-tokens",
+    String(lastLive),
+  );
 });
 
 test("Compress now says when there is nothing to gain, and changes nothing", async ({ page }) => {
@@ -93,7 +107,9 @@ test("a task added while the server cannot be reached keeps its text and says wh
   await chat.gotoNewChat();
   await chat.send("hello");
   await chat.waitForReplyDone();
-  await page.route("**/api/conversations/*/tasks", (route) => (route.request().method() === "POST" ? route.abort("connectionrefused") : route.fallback()));
+  await page.route("**/api/conversations/*/tasks", (route) =>
+    route.request().method() === "POST" ? route.abort("connectionrefused") : route.fallback(),
+  );
   await chat.taskAddInput.fill("Buy milk");
   await chat.taskAddInput.press("Enter");
   const alert = chat.taskPanel.getByRole("alert");

@@ -19,7 +19,10 @@ test.describe("organising conversations", () => {
     for (const organise of made.splice(0)) await organise.removeImported();
   });
 
-  test("pinning moves a conversation to the top, in this tab and the other one, and unpinning puts it back", async ({ page, context }) => {
+  test("pinning moves a conversation to the top, in this tab and the other one, and unpinning puts it back", async ({
+    page,
+    context,
+  }) => {
     const organise = pageObject(page);
     const t = tag();
     const old = await organise.importConversation(`pin-old-${t}`, `Oldest ${t}`);
@@ -39,11 +42,15 @@ test.describe("organising conversations", () => {
 
     await (await organise.openMenu(old)).getByTestId("pin-button").filter({ hasText: "Unpin" }).click();
     await expect(organise.pinnedSection).toHaveCount(0);
-    await expect.poll(async () => (await organise.ids()).indexOf(old)).toBeGreaterThan((await organise.ids()).indexOf(recent));
+    await expect
+      .poll(async () => (await organise.ids()).indexOf(old))
+      .toBeGreaterThan((await organise.ids()).indexOf(recent));
     await expect(other.pinnedSection).toHaveCount(0);
   });
 
-  test("archiving hides a conversation; the Archived view shows it and restores it; search still finds it", async ({ page }) => {
+  test("archiving hides a conversation; the Archived view shows it and restores it; search still finds it", async ({
+    page,
+  }) => {
     const organise = pageObject(page);
     const t = tag();
     const id = await organise.importConversation(`arch-${t}`, `Archive me ${t}`);
@@ -82,7 +89,10 @@ test.describe("organising conversations", () => {
     expect(download.suggestedFilename()).toMatch(/^hintline-2-conversations-\d{4}-\d{2}-\d{2}\.json$/);
     const file = testInfo.outputPath("bundle.json");
     await download.saveAs(file);
-    const bundle = JSON.parse(await readFile(file, "utf8")) as { version: number; conversations: Array<{ id: string; title: string; messages: unknown[] }> };
+    const bundle = JSON.parse(await readFile(file, "utf8")) as {
+      version: number;
+      conversations: Array<{ id: string; title: string; messages: unknown[] }>;
+    };
     expect(bundle.version).toBe(1);
     expect(bundle.conversations.map((c) => [c.id, c.title, c.messages.length]).sort()).toEqual(
       [
@@ -102,11 +112,16 @@ test.describe("organising conversations", () => {
     await expect(organise.chat.conversationItemByTitle(`Export B ${t}`)).toHaveCount(2);
   });
 
-  test("on a phone the row menu and the toolbar fit, and choosing from the menu keeps the drawer open", async ({ page }) => {
+  test("on a phone the row menu and the toolbar fit, and choosing from the menu keeps the drawer open", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 800 });
     const organise = pageObject(page);
     const t = tag();
-    const id = await organise.importConversation(`phone-${t}`, `A conversation with a rather long title that must be cut ${t}`);
+    const id = await organise.importConversation(
+      `phone-${t}`,
+      `A conversation with a rather long title that must be cut ${t}`,
+    );
     await organise.chat.gotoConversation(id);
     await organise.chat.menuButton.click();
     await expect(organise.chat.drawer).toBeVisible();
@@ -114,7 +129,11 @@ test.describe("organising conversations", () => {
     // The title's text ends before the row's buttons begin (it is cut, not overlaid), all inside the row.
     const text = await row.getByRole("link").evaluate((link) => {
       const rect = link.getBoundingClientRect();
-      return { right: rect.right - Number.parseFloat(getComputedStyle(link).paddingRight), cut: link.scrollWidth > link.clientWidth, width: rect.width };
+      return {
+        right: rect.right - Number.parseFloat(getComputedStyle(link).paddingRight),
+        cut: link.scrollWidth > link.clientWidth,
+        width: rect.width,
+      };
     });
     expect(text.cut).toBe(true);
     const first = (await row.getByTestId("rename-button").boundingBox())!;

@@ -6,7 +6,9 @@ import { ChatPage } from "./pages/chat-page";
 
 const MODEL_TEXT = /Call TaskList|created successfully|\[pending\]|\(id=\d+\)|Error:|What to do/;
 
-test("the demo model answers task requests in words, its lists as lists, never repeating tool results", async ({ page }) => {
+test("the demo model answers task requests in words, its lists as lists, never repeating tool results", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.ask("add tasks: pack the boxes; book the van");
@@ -18,7 +20,10 @@ test("the demo model answers task requests in words, its lists as lists, never r
   expect(finished).not.toMatch(MODEL_TEXT);
 
   await chat.ask("what's left?");
-  await expect(chat.lastAssistant().locator(".prose-chat li")).toHaveText(["#1 pack the boxes — done", "#2 book the van — pending"]);
+  await expect(chat.lastAssistant().locator(".prose-chat li")).toHaveText([
+    "#1 pack the boxes — done",
+    "#2 book the van — pending",
+  ]);
   expect(await chat.replyText()).not.toMatch(MODEL_TEXT);
 });
 

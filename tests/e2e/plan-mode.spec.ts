@@ -22,7 +22,10 @@ test("plan → live plan in the panel → person edits → Approve and build →
     () => {
       const plan = document.querySelector('[data-testid="side-panel"] [data-testid="plan-content"]');
       const replies = document.querySelectorAll('[data-testid="message-assistant"]');
-      return !!plan?.textContent?.includes("Outline a blog post") && replies[replies.length - 1]?.getAttribute("data-status") === "streaming";
+      return (
+        !!plan?.textContent?.includes("Outline a blog post") &&
+        replies[replies.length - 1]?.getAttribute("data-status") === "streaming"
+      );
     },
     undefined,
     { polling: "raf", timeout: 20_000 },
@@ -33,11 +36,18 @@ test("plan → live plan in the panel → person edits → Approve and build →
   const planned = chat.lastAssistant();
   await expect(planned.getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(/^Plan mode on$/);
   await expect(chat.planPanel.getByTestId("plan-version")).toContainText("v1 · agent");
-  await expect(chat.planContent.locator("li")).toHaveText(["Outline a blog post", "Draft a blog post", "Review a blog post", "Publish a blog post"]);
+  await expect(chat.planContent.locator("li")).toHaveText([
+    "Outline a blog post",
+    "Draft a blog post",
+    "Review a blog post",
+    "Publish a blog post",
+  ]);
   expect(await chat.replyText(planned)).toContain("Approve and build");
 
   // A write while planning is refused: the agent says so and the task panel does not change.
-  expect(await chat.ask("add tasks: sneak in a task")).toContain("Plan mode is on (read-only), so I couldn't change the task list");
+  expect(await chat.ask("add tasks: sneak in a task")).toContain(
+    "Plan mode is on (read-only), so I couldn't change the task list",
+  );
   await expect(chat.taskPanel.getByTestId("task-count")).toHaveText("0/0 done");
 
   // The person edits the plan (in the editor dialog), then approves it from there.
@@ -51,7 +61,9 @@ test("plan → live plan in the panel → person edits → Approve and build →
   await expect(chat.planBanner).toBeHidden();
   await expect(chat.lastUser()).toHaveText("The plan is approved: build it.");
   await chat.waitForReplyDone();
-  await expect(chat.lastAssistant().getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(/^Build mode: plan approved$/);
+  await expect(chat.lastAssistant().getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText(
+    /^Build mode: plan approved$/,
+  );
   await expect(chat.taskPanel.getByTestId("task-subject")).toHaveText([
     "#1Outline a blog post",
     "#2Draft a blog post",
@@ -67,5 +79,8 @@ test("plan → live plan in the panel → person edits → Approve and build →
   await chat.reload();
   await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
   await expect(chat.planContent).toContainText("Share it with friends");
-  await expect(page.getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText([/Plan mode on$/, /Build mode: plan approved$/]);
+  await expect(page.getByTestId("hint-chip").locator('[data-kind="mode"]')).toHaveText([
+    /Plan mode on$/,
+    /Build mode: plan approved$/,
+  ]);
 });

@@ -97,9 +97,15 @@ test.describe("provider errors", () => {
     await expect(chat.chatError).toBeHidden();
   });
 
-  test("a rate limit shows a retry countdown, then the reply arrives and the notice goes", async ({ page, request }) => {
+  test("a rate limit shows a retry countdown, then the reply arrives and the notice goes", async ({
+    page,
+    request,
+  }) => {
     // 4 s: long enough that a loaded machine reads the notice before the retry takes it away.
-    await enqueueReplies(request, [{ kind: "http-error", status: 429, headers: { "retry-after": "4" } }, { text: "Worth the wait" }]);
+    await enqueueReplies(request, [
+      { kind: "http-error", status: 429, headers: { "retry-after": "4" } },
+      { text: "Worth the wait" },
+    ]);
     const chat = new ChatPage(page, FAKE_APP_URL);
     await chat.gotoNewChat();
     await chat.send(`Patience ${uniqueTag()}`);

@@ -37,5 +37,7 @@ test("chips speak plainly and the reminder explainer shows once", async ({ page 
   await chat.waitForReplyDone();
   await expect(chat.lastAssistant().getByTestId("hint-chip")).toHaveCount(1);
   await expect(explainer).toHaveCount(0);
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem("hintline-ui") ?? "{}").state?.remindersExplained)).toBe(true);
+  expect(
+    await page.evaluate(() => JSON.parse(localStorage.getItem("hintline-ui") ?? "{}").state?.remindersExplained),
+  ).toBe(true);
 });

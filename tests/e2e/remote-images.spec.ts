@@ -13,7 +13,10 @@ type Sink = { url: string; paths: string[]; close: () => Promise<void> };
 /** A loopback HTTP server standing for another site: it records every request and answers with a tiny PNG. */
 async function startSink(): Promise<Sink> {
   const paths: string[] = [];
-  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+    "base64",
+  );
   const server = http.createServer((request, response) => {
     paths.push(request.url ?? "");
     response.writeHead(200, { "content-type": "image/png" });
@@ -21,10 +24,17 @@ async function startSink(): Promise<Sink> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    paths,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
-test("a remote image in a reply loads only after a click, and the page's policy refuses one put in the page", async ({ page, context }) => {
+test("a remote image in a reply loads only after a click, and the page's policy refuses one put in the page", async ({
+  page,
+  context,
+}) => {
   const sink = await startSink();
   const violations: string[] = [];
   page.on("console", (message) => {
@@ -41,7 +51,11 @@ test("a remote image in a reply loads only after a click, and the page's policy 
           title: "Images",
           messages: [
             { id: `${id}-u`, role: "user", parts: [{ type: "text", text: "show me a picture" }] },
-            { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text: `Here:\n\n![a chart](${leak})\n\nAnd a link: [docs](${sink.url}/docs)` }] },
+            {
+              id: `${id}-a`,
+              role: "assistant",
+              parts: [{ type: "text", text: `Here:\n\n![a chart](${leak})\n\nAnd a link: [docs](${sink.url}/docs)` }],
+            },
           ],
         },
       },

@@ -14,8 +14,13 @@ test("the compression summary shows the tags it quotes as written, never as &lt;
   await chat.gotoNewChat();
   await chat.ask("the tag <current-time> is reserved for the harness");
   const id = await chat.conversationId();
-  expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 3000 } } } })).status()).toBe(200);
-  for (const text of ["write 150 words about rivers", "write 150 words about lakes", "write 100 words about hills"]) await chat.ask(text);
+  expect(
+    (
+      await page.request.patch(`/api/conversations/${id}`, { data: { settings: { context: { contextWindow: 3000 } } } })
+    ).status(),
+  ).toBe(200);
+  for (const text of ["write 150 words about rivers", "write 150 words about lakes", "write 100 words about hills"])
+    await chat.ask(text);
   const compact = await page.request.post(`/api/conversations/${id}/compact`);
   expect(((await compact.json()) as { compressed: boolean }).compressed).toBe(true);
   await chat.reload();
@@ -40,7 +45,9 @@ test("deleting a workspace that still has conversations says why first and never
 
   await ws.switcher.getByTestId("workspace-delete").click();
   const note = ws.switcher.getByTestId("workspace-delete-blocked");
-  await expect(note).toHaveText(`The workspace “${name}” still has 1 conversation. Delete it first; then the workspace can be deleted.`);
+  await expect(note).toHaveText(
+    `The workspace “${name}” still has 1 conversation. Delete it first; then the workspace can be deleted.`,
+  );
   await expect(ws.switcher.getByTestId("workspace-confirm-delete")).toHaveCount(0);
   await expect(ws.switcher.getByText("cannot be undone")).toHaveCount(0);
   expect((await page.request.get(`/api/workspaces/${id}`)).status()).toBe(200);
@@ -63,12 +70,22 @@ test.describe("in Tokyo", () => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     const file = testInfo.outputPath("import.json");
-    const message = (id: string, role: string, text: string) => ({ id, role, parts: [{ type: "text", text }], createdAt: "2026-01-01T00:00:00.000Z" });
+    const message = (id: string, role: string, text: string) => ({
+      id,
+      role,
+      parts: [{ type: "text", text }],
+      createdAt: "2026-01-01T00:00:00.000Z",
+    });
     await writeFile(
       file,
       JSON.stringify({
         version: 1,
-        conversation: { title: `Zone ${uniqueTag()}`, settings: {}, tasks: [], messages: [message("u1", "user", "hi"), message("a1", "assistant", "hello")] },
+        conversation: {
+          title: `Zone ${uniqueTag()}`,
+          settings: {},
+          tasks: [],
+          messages: [message("u1", "user", "hi"), message("a1", "assistant", "hello")],
+        },
       }),
     );
     const choosing = page.waitForEvent("filechooser");

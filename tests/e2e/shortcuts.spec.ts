@@ -3,7 +3,9 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("shortcuts open the help dialog, start a new chat, focus the message box and toggle the side panel", async ({ page }) => {
+test("shortcuts open the help dialog, start a new chat, focus the message box and toggle the side panel", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");
@@ -21,7 +23,13 @@ test("shortcuts open the help dialog, start a new chat, focus the message box an
   await page.keyboard.press("Control+/");
   await expect(help).toBeVisible();
   await expect(help).toHaveAttribute("aria-modal", "true");
-  for (const text of ["New chat", "Focus the message box", "Show or hide the side panel", "Stop the reply", "Switch plan / build mode"]) {
+  for (const text of [
+    "New chat",
+    "Focus the message box",
+    "Show or hide the side panel",
+    "Stop the reply",
+    "Switch plan / build mode",
+  ]) {
     await expect(help.getByTestId("shortcut").filter({ hasText: text })).toHaveCount(1);
   }
   await expect(help.getByTestId("shortcut").filter({ hasText: "New chat" })).toContainText("Ctrl+Shift+O");

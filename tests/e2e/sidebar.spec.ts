@@ -19,10 +19,13 @@ async function createConversation(chat: ChatPage, ...texts: string[]): Promise<s
 }
 
 const ZONE = "America/New_York";
-const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search conversations" }).filter({ visible: true });
+const searchBox = (page: Page) =>
+  page.getByRole("searchbox", { name: "Search conversations" }).filter({ visible: true });
 
 test.describe("sidebar", () => {
-  test("search finds titles and message text, marks the words, says when nothing matches, and clears", async ({ page }) => {
+  test("search finds titles and message text, marks the words, says when nothing matches, and clears", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const tag = uniqueTag();
     const withWord = await createConversation(chat, `first note ${tag}`, `the capybara${tag} swims across the river`);
@@ -30,7 +33,8 @@ test.describe("sidebar", () => {
 
     const searches: string[] = [];
     page.on("request", (r) => {
-      if (r.url().includes("/api/conversations?") && r.url().includes("q=")) searches.push(new URL(r.url()).searchParams.get("q") ?? "");
+      if (r.url().includes("/api/conversations?") && r.url().includes("q="))
+        searches.push(new URL(r.url()).searchParams.get("q") ?? "");
     });
     // Typed quickly, the words are asked for once (the box waits ~200 ms after the last key).
     await searchBox(page).pressSequentially(`capybara${tag.slice(0, 3)}`, { delay: 20 });
@@ -51,7 +55,9 @@ test.describe("sidebar", () => {
     await expect(results.nth(0).locator("mark")).toHaveText([/^note$/i, new RegExp(`^${tag}$`, "i")]);
 
     await searchBox(page).fill(`zebra${tag}`);
-    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(`No conversations match “zebra${tag}”.`);
+    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(
+      `No conversations match “zebra${tag}”.`,
+    );
     await expect(results).toHaveCount(0);
 
     // Esc clears the box and brings the list back; so does the clear button.
@@ -70,7 +76,9 @@ test.describe("sidebar", () => {
     await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
   });
 
-  test("the search box takes no more than the search does (200 characters) and finds Chinese in the middle of a message", async ({ page }) => {
+  test("the search box takes no more than the search does (200 characters) and finds Chinese in the middle of a message", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const tag = uniqueTag();
     const id = await createConversation(chat, `travel ${tag}`, `我们明天去北京${tag}旅游然后去上海`);
@@ -85,10 +93,14 @@ test.describe("sidebar", () => {
     const typed = `q${tag} ${"wxyz ".repeat(60)}`;
     await searchBox(page).fill(typed);
     await expect(searchBox(page)).toHaveValue(typed.slice(0, 200));
-    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(`No conversations match “${typed.slice(0, 200).trim()}”.`);
+    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText(
+      `No conversations match “${typed.slice(0, 200).trim()}”.`,
+    );
   });
 
-  test("a conversation exported from its row imports as a copy that opens with the same messages", async ({ page }, testInfo) => {
+  test("a conversation exported from its row imports as a copy that opens with the same messages", async ({
+    page,
+  }, testInfo) => {
     const chat = new ChatPage(page);
     const tag = uniqueTag();
     const id = await createConversation(chat, `export me ${tag}`, `and this second line ${tag}`);
@@ -100,10 +112,15 @@ test.describe("sidebar", () => {
     await new OrganisePage(page).choose(id, "export-button");
     const download = await downloading;
     // Named after the conversation's title (the generated one, e.g. "Export 1a2b3c", once the first reply is in).
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^hintline-export-(me-)?${tag}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^hintline-export-(me-)?${tag}-\\d{4}-\\d{2}-\\d{2}\\.json$`),
+    );
     const file = testInfo.outputPath("export.json");
     await download.saveAs(file);
-    const exported = JSON.parse(await readFile(file, "utf8")) as { version: number; conversation: { id: string; messages: unknown[] } };
+    const exported = JSON.parse(await readFile(file, "utf8")) as {
+      version: number;
+      conversation: { id: string; messages: unknown[] };
+    };
     expect(exported.version).toBe(1);
     expect(exported.conversation.messages).toHaveLength(4);
 
@@ -124,7 +141,9 @@ test.describe("sidebar", () => {
     const choosingBad = page.waitForEvent("filechooser");
     await page.getByTestId("import-button").filter({ visible: true }).click();
     await (await choosingBad).setFiles(bad);
-    await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText("Could not import bad.json:");
+    await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText(
+      "Could not import bad.json:",
+    );
     await expect(page.getByTestId("import-error").filter({ visible: true })).toContainText("version");
     await expect(page).toHaveURL(new RegExp(`/c/${copy}$`));
   });
@@ -134,16 +153,24 @@ test.describe("sidebar", () => {
 test.describe("sidebar date groups", () => {
   test.use({ timezoneId: ZONE });
 
-  test("the list is grouped by the day of the last change, in the browser's zone, under h3 headings", async ({ page }) => {
+  test("the list is grouped by the day of the last change, in the browser's zone, under h3 headings", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const tag = uniqueTag();
     const a = await createConversation(chat, `grouped one ${tag}`);
     const b = await createConversation(chat, `grouped two ${tag}`);
-    const listed = (await (await page.request.get("/api/conversations?workspaceId=default")).json()) as { id: string; updatedAt: string }[];
+    const listed = (await (await page.request.get("/api/conversations?workspaceId=default")).json()) as {
+      id: string;
+      updatedAt: string;
+    }[];
     const updatedAt = new Date(listed.find((c) => c.id === b)?.updatedAt ?? "").getTime();
     const day = 24 * 60 * 60 * 1000;
     const groupOf = (id: string) =>
-      chat.conversationList.getByTestId("date-group").filter({ has: page.locator(`[data-conversation-id="${id}"]`) }).getByRole("heading", { level: 3 });
+      chat.conversationList
+        .getByTestId("date-group")
+        .filter({ has: page.locator(`[data-conversation-id="${id}"]`) })
+        .getByRole("heading", { level: 3 });
 
     await expect(groupOf(a)).toHaveText("Today");
     await expect(groupOf(b)).toHaveText("Today");

@@ -4,7 +4,9 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("replace: the settings drawer switches the strategy, superseded statuses are drawn as such, the inspector names it", async ({ page }) => {
+test("replace: the settings drawer switches the strategy, superseded statuses are drawn as such, the inspector names it", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");

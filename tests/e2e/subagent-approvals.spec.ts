@@ -22,11 +22,28 @@ test.afterAll(async () => {
 });
 
 /** A conversation in a new workspace whose MCP server asks before every call; the page on it. */
-async function conversationWithAskingServer(page: Page, request: import("@playwright/test").APIRequestContext): Promise<ChatPage> {
-  const ws = (await (await request.post("/api/workspaces", { data: { name: `Child MCP ${Date.now().toString(36)}` } })).json()) as { id: string };
-  expect((await request.post(`/api/workspaces/${ws.id}/mcp-servers`, { data: { name: "everything", url: everything.url, approval: "ask" } })).status()).toBe(201);
+async function conversationWithAskingServer(
+  page: Page,
+  request: import("@playwright/test").APIRequestContext,
+): Promise<ChatPage> {
+  const ws = (await (
+    await request.post("/api/workspaces", { data: { name: `Child MCP ${Date.now().toString(36)}` } })
+  ).json()) as { id: string };
+  expect(
+    (
+      await request.post(`/api/workspaces/${ws.id}/mcp-servers`, {
+        data: { name: "everything", url: everything.url, approval: "ask" },
+      })
+    ).status(),
+  ).toBe(201);
   const id = `subappr-${Date.now().toString(36)}`;
-  const first = await request.post("/api/chat", { data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] } } });
+  const first = await request.post("/api/chat", {
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] },
+    },
+  });
   expect(first.status()).toBe(200);
   await first.body();
   const chat = new ChatPage(page);
@@ -35,7 +52,10 @@ async function conversationWithAskingServer(page: Page, request: import("@playwr
 }
 
 test.describe("a subagent's approvals", () => {
-  test("the child's waiting call shows in the side panel and under the AgentSpawn row; Approve on the row finishes the reply", async ({ page, request }) => {
+  test("the child's waiting call shows in the side panel and under the AgentSpawn row; Approve on the row finishes the reply", async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const chat = await conversationWithAskingServer(page, request);
     const agents = new SubagentsPanel(page);
@@ -57,7 +77,10 @@ test.describe("a subagent's approvals", () => {
     await expect(page.getByTestId("approval-card")).toHaveCount(0);
   });
 
-  test("axe on the waiting state; Deny with a reason in the child's transcript drawer reaches the child", async ({ page, request }) => {
+  test("axe on the waiting state; Deny with a reason in the child's transcript drawer reaches the child", async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const chat = await conversationWithAskingServer(page, request);
     const agents = new SubagentsPanel(page);
@@ -79,7 +102,10 @@ test.describe("a subagent's approvals", () => {
     await expect(agents.waiting(KEY)).toHaveCount(0);
   });
 
-  test("a grandchild's waiting call shows under its parent's row (asked by its own helper); Approve in the panel finishes the reply", async ({ page, request }) => {
+  test("a grandchild's waiting call shows under its parent's row (asked by its own helper); Approve in the panel finishes the reply", async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const chat = await conversationWithAskingServer(page, request);
     const agents = new SubagentsPanel(page);

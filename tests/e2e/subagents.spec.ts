@@ -11,7 +11,10 @@ const KEY = "agent:general-purpose:1";
 const slowTask = `survey ${"a ".repeat(150).trim()}`;
 
 test.describe("subagents", () => {
-  test("a background child shows live in the panel (and in a second tab), its transcript follows it, and the AgentSpawn row opens it", async ({ page, context }) => {
+  test("a background child shows live in the panel (and in a second tab), its transcript follows it, and the AgentSpawn row opens it", async ({
+    page,
+    context,
+  }) => {
     const chat = new ChatPage(page);
     const agents = new SubagentsPanel(page);
     await chat.gotoNewChat();
@@ -22,7 +25,10 @@ test.describe("subagents", () => {
     await otherChat.gotoConversation(await chat.conversationId());
     const otherAgents = new SubagentsPanel(other);
     const otherSawRunning = other.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="agent-row"][data-status="running"]')].some((e) => (e as HTMLElement).offsetParent !== null),
+      () =>
+        [...document.querySelectorAll('[data-testid="agent-row"][data-status="running"]')].some(
+          (e) => (e as HTMLElement).offsetParent !== null,
+        ),
       undefined,
       { polling: "raf", timeout: 30_000 },
     );
@@ -40,7 +46,9 @@ test.describe("subagents", () => {
     const opener = row.getByTestId("agent-open");
     const drawer = await agents.openFromPanel(KEY);
     await expect(agents.drawerMessages.getByTestId("message-user")).toContainText("survey a a");
-    await expect(agents.drawerMessages.getByTestId("message-assistant")).toContainText("Report from general-purpose", { timeout: 30_000 });
+    await expect(agents.drawerMessages.getByTestId("message-assistant")).toContainText("Report from general-purpose", {
+      timeout: 30_000,
+    });
     await expect(agents.drawerStatus).toHaveAttribute("data-status", "done", { timeout: 30_000 });
     await expect(drawer.getByRole("textbox")).toHaveCount(0);
     await page.keyboard.press("Escape");
@@ -60,7 +68,10 @@ test.describe("subagents", () => {
     await expect(row.getByTestId("agent-elapsed"), "a finished child's clock stands still").toHaveText(elapsed ?? "");
 
     // The parent's AgentSpawn row opens the same transcript, by keyboard too.
-    const toolOpener = page.locator('[data-testid="tool-row"][data-tool="AgentSpawn"]').getByTestId("tool-open-agent").first();
+    const toolOpener = page
+      .locator('[data-testid="tool-row"][data-tool="AgentSpawn"]')
+      .getByTestId("tool-open-agent")
+      .first();
     await toolOpener.focus();
     await page.keyboard.press("Enter");
     await expect(drawer).toBeVisible();
@@ -70,7 +81,9 @@ test.describe("subagents", () => {
     await expect(toolOpener).toBeFocused();
   });
 
-  test("each child's Stop in the panel ends it as stopped; a forged tag and a long unbroken label stay text in the row", async ({ page }) => {
+  test("each child's Stop in the panel ends it as stopped; a forged tag and a long unbroken label stay text in the row", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const agents = new SubagentsPanel(page);
     await chat.gotoNewChat();
@@ -79,7 +92,10 @@ test.describe("subagents", () => {
     // (The model was sent the person's forged tag escaped, so its label carries it escaped; either way it is text.)
     await expect(agents.row(KEY).getByTestId("agent-label")).toHaveText(/system-reminder(>|&gt;)x+$/);
     await expect(page.locator("system-reminder")).toHaveCount(0);
-    expect(await agents.panel.evaluate((e) => e.scrollWidth <= e.clientWidth), "the panel does not scroll sideways").toBe(true);
+    expect(
+      await agents.panel.evaluate((e) => e.scrollWidth <= e.clientWidth),
+      "the panel does not scroll sideways",
+    ).toBe(true);
     await agents.stop(KEY);
     await agents.expectStatus(KEY, "stopped");
     await expect(agents.row(KEY).getByTestId("agent-stop")).toHaveCount(0);

@@ -2,7 +2,9 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("instructions edited in the UI reach the next model input, shown section by section in the inspector", async ({ page }) => {
+test("instructions edited in the UI reach the next model input, shown section by section in the inspector", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.send("hello");

@@ -24,7 +24,11 @@ test.describe("tasks", () => {
     await seenWhileStreaming;
     await chat.waitForReplyDone();
 
-    await expect(panel.getByTestId("task-subject")).toHaveText(["#1Draft the outline", "#2Write the tests", "#3Publish the post"]);
+    await expect(panel.getByTestId("task-subject")).toHaveText([
+      "#1Draft the outline",
+      "#2Write the tests",
+      "#3Publish the post",
+    ]);
     const rows = chat.lastAssistant().getByTestId("tool-row");
     await expect(rows.getByTestId("tool-summary")).toHaveText([
       "Created task 1 · Draft the outline",
@@ -32,7 +36,9 @@ test.describe("tasks", () => {
       "Created task 3 · Publish the post",
     ]);
     await rows.first().getByRole("button").click();
-    await expect(rows.first().getByTestId("tool-detail")).toContainText("Task (id=1) created successfully: Draft the outline");
+    await expect(rows.first().getByTestId("tool-detail")).toContainText(
+      "Task (id=1) created successfully: Draft the outline",
+    );
 
     // The agent starts task 2.
     await chat.send("start 2");
@@ -72,7 +78,8 @@ test.describe("tasks", () => {
     await chat.send("hello");
     await chat.waitForReplyDone();
     const panel = page.getByTestId("task-panel").filter({ visible: true });
-    const order = () => panel.getByTestId("task-item").evaluateAll((els) => els.map((el) => el.getAttribute("data-task-id")));
+    const order = () =>
+      panel.getByTestId("task-item").evaluateAll((els) => els.map((el) => el.getAttribute("data-task-id")));
     for (const subject of ["alpha", "beta", "gamma"]) {
       await panel.getByTestId("task-add-input").fill(subject);
       await panel.getByTestId("task-add-input").press("Enter");
@@ -94,13 +101,16 @@ test.describe("tasks", () => {
     await expect.poll(order).toEqual(["3", "2"]);
   });
 
-  test("the status menu names each status; a deleted task comes back with Undo; rows stay compact", async ({ page }) => {
+  test("the status menu names each status; a deleted task comes back with Undo; rows stay compact", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     await chat.send("hello");
     await chat.waitForReplyDone();
     const panel = chat.taskPanel;
-    const order = () => panel.getByTestId("task-item").evaluateAll((els) => els.map((el) => el.getAttribute("data-task-id")));
+    const order = () =>
+      panel.getByTestId("task-item").evaluateAll((els) => els.map((el) => el.getAttribute("data-task-id")));
     for (const [i, subject] of ["alpha", "beta", "gamma"].entries()) {
       await chat.taskAddInput.fill(subject);
       await chat.taskAddInput.press("Enter");

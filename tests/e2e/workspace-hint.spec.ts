@@ -4,13 +4,22 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
-test("a workspace change reaches a running conversation as a Workspace hint, pending in the inspector", async ({ page, request }) => {
-  const created = await request.post("/api/workspaces", { data: { name: `Trips ${Date.now().toString(36)}`, instructions: "Plan trips by train." } });
+test("a workspace change reaches a running conversation as a Workspace hint, pending in the inspector", async ({
+  page,
+  request,
+}) => {
+  const created = await request.post("/api/workspaces", {
+    data: { name: `Trips ${Date.now().toString(36)}`, instructions: "Plan trips by train." },
+  });
   expect(created.status()).toBe(201);
   const ws = (await created.json()) as { id: string };
   const id = `ws-hint-${Date.now().toString(36)}`;
   const first = await request.post("/api/chat", {
-    data: { id, workspaceId: ws.id, message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] } },
+    data: {
+      id,
+      workspaceId: ws.id,
+      message: { id: `m-${id}`, role: "user", parts: [{ type: "text", text: "hello" }] },
+    },
   });
   expect(first.status()).toBe(200);
   await first.body();
@@ -21,12 +30,20 @@ test("a workspace change reaches a running conversation as a Workspace hint, pen
   await expect(chat.lastAssistant().getByTestId("hint-source").filter({ hasText: "Workspace" })).toHaveCount(0);
 
   // Someone changes the workspace while the conversation is open.
-  expect((await request.post(`/api/workspaces/${ws.id}/memory`, { data: { text: "Prefers window seats" } })).status()).toBe(201);
-  const file = await request.put(`/api/workspaces/${ws.id}/knowledge/routes.md`, { data: "Berlin to Prague: 4h 20m", headers: { "content-type": "text/markdown" } });
+  expect(
+    (await request.post(`/api/workspaces/${ws.id}/memory`, { data: { text: "Prefers window seats" } })).status(),
+  ).toBe(201);
+  const file = await request.put(`/api/workspaces/${ws.id}/knowledge/routes.md`, {
+    data: "Berlin to Prague: 4h 20m",
+    headers: { "content-type": "text/markdown" },
+  });
   expect(file.status()).toBe(201);
 
   await chat.ask("anything new?");
-  const chip = chat.lastAssistant().getByTestId("hint-chip").filter({ has: page.getByTestId("hint-source").filter({ hasText: "Workspace" }) });
+  const chip = chat
+    .lastAssistant()
+    .getByTestId("hint-chip")
+    .filter({ has: page.getByTestId("hint-source").filter({ hasText: "Workspace" }) });
   await expect(chip).toHaveCount(1);
   await chip.getByRole("button").click();
   const text = chip.getByTestId("hint-text");

@@ -10,7 +10,9 @@ import { WorkspacePage } from "./pages/workspace-page";
 const uniqueTag = () => Math.random().toString(36).slice(2, 8);
 
 test.describe("workspaces", () => {
-  test("a conversation started in a workspace reads a knowledge file uploaded by the picker or by drag and drop", async ({ page }) => {
+  test("a conversation started in a workspace reads a knowledge file uploaded by the picker or by drag and drop", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const ws = new WorkspacePage(page);
     const tag = uniqueTag();
@@ -24,9 +26,17 @@ test.describe("workspaces", () => {
     // Settings: one file by the picker, one by a drop; a damaged PDF is refused in words, a PDF with text is kept as its text.
     await ws.switcher.getByTestId("workspace-settings-link").click();
     await expect(ws.settings).toHaveAttribute("data-workspace-id", id);
-    await expect(page.getByTestId("knowledge-accepted")).toContainText("and PDFs (up to 8 MiB; their text is kept). Images and other binary files are not supported");
+    await expect(page.getByTestId("knowledge-accepted")).toContainText(
+      "and PDFs (up to 8 MiB; their text is kept). Images and other binary files are not supported",
+    );
     const guide = `guide-${tag}.md`;
-    await ws.uploadByPicker([{ name: guide, content: `# Field guide ${tag}\n\nAlways wear a helmet on the ${tag} trail.\nCarry two litres of water.\n`, mimeType: "text/markdown" }]);
+    await ws.uploadByPicker([
+      {
+        name: guide,
+        content: `# Field guide ${tag}\n\nAlways wear a helmet on the ${tag} trail.\nCarry two litres of water.\n`,
+        mimeType: "text/markdown",
+      },
+    ]);
     await expect(ws.knowledgeFile(guide)).toBeVisible();
     await expect(ws.knowledgeFile(guide)).toContainText(/\d+ B · \d+ tokens · updated/);
     const notes = `notes-${tag}.txt`;
@@ -36,14 +46,26 @@ test.describe("workspaces", () => {
     await expect(ws.knowledgeError).toContainText("“map.pdf” was not saved: map.pdf could not be read as a PDF");
     await expect(ws.knowledgeFiles).toHaveCount(2);
     await ws.knowledgeFile(notes).getByTestId("knowledge-view").click();
-    await expect(ws.knowledgeFile(notes).getByTestId("knowledge-content")).toHaveText(`Dropped notes for ${tag}: the ranger station opens at 7.\n`);
+    await expect(ws.knowledgeFile(notes).getByTestId("knowledge-content")).toHaveText(
+      `Dropped notes for ${tag}: the ranger station opens at 7.\n`,
+    );
     await expect(page.getByTestId("tokens-knowledge")).not.toHaveText("0");
     const pdf = `trail-map-${tag}.pdf`;
-    await ws.uploadByPicker([{ name: pdf, content: tinyPdf([`Trail map ${tag}: the north loop is closed.`, "Page two"]).toString("latin1"), mimeType: "application/pdf" }]);
+    await ws.uploadByPicker([
+      {
+        name: pdf,
+        content: tinyPdf([`Trail map ${tag}: the north loop is closed.`, "Page two"]).toString("latin1"),
+        mimeType: "application/pdf",
+      },
+    ]);
     await expect(ws.knowledgeFile(pdf)).toBeVisible();
     await ws.knowledgeFile(pdf).getByTestId("knowledge-view").click();
-    await expect(ws.knowledgeFile(pdf).getByTestId("knowledge-content")).toContainText(`Text extracted from the PDF "${pdf}" (2 pages):`);
-    await expect(ws.knowledgeFile(pdf).getByTestId("knowledge-content")).toContainText(`Trail map ${tag}: the north loop is closed.`);
+    await expect(ws.knowledgeFile(pdf).getByTestId("knowledge-content")).toContainText(
+      `Text extracted from the PDF "${pdf}" (2 pages):`,
+    );
+    await expect(ws.knowledgeFile(pdf).getByTestId("knowledge-content")).toContainText(
+      `Trail map ${tag}: the north loop is closed.`,
+    );
 
     // A new chat starts in the workspace; the agent reads the file and quotes it.
     await chat.newChatLink.click();
@@ -73,12 +95,16 @@ test.describe("workspaces", () => {
 
     // A workspace with conversations is not deleted; why is said before anything is asked.
     await ws.switcher.getByTestId("workspace-delete").click();
-    await expect(ws.switcher.getByTestId("workspace-delete-blocked")).toHaveText(`The workspace “${name}” still has 1 conversation. Delete it first; then the workspace can be deleted.`);
+    await expect(ws.switcher.getByTestId("workspace-delete-blocked")).toHaveText(
+      `The workspace “${name}” still has 1 conversation. Delete it first; then the workspace can be deleted.`,
+    );
     expect(await ws.currentId()).toBe(id);
     expect((await page.request.get(`/api/workspaces/${id}`)).status()).toBe(200);
   });
 
-  test("memory is added, edited and deleted in the settings view, and the agent's entry shows as written by the agent", async ({ page }) => {
+  test("memory is added, edited and deleted in the settings view, and the agent's entry shows as written by the agent", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const ws = new WorkspacePage(page);
     const tag = uniqueTag();
@@ -96,7 +122,9 @@ test.describe("workspaces", () => {
     await chat.gotoNewChat();
     await chat.send("remember that I prefer metric units");
     await chat.waitForReplyDone();
-    await expect(page.locator('[data-testid="tool-row"][data-tool="MemoryWrite"]').getByTestId("tool-summary")).toHaveText("Remembered: Prefers metric units");
+    await expect(
+      page.locator('[data-testid="tool-row"][data-tool="MemoryWrite"]').getByTestId("tool-summary"),
+    ).toHaveText("Remembered: Prefers metric units");
     expect(await chat.replyText()).toBe("Got it — I'll remember: Prefers metric units.");
 
     await ws.gotoSettings(id);
@@ -105,7 +133,9 @@ test.describe("workspaces", () => {
     await expect(ws.memoryEntry("Prefers metric units").getByTestId("memory-author")).toHaveText("agent");
   });
 
-  test("warns when the instructions alone exceed the budget worked out for the model's window, and stops when they fit", async ({ page }) => {
+  test("warns when the instructions alone exceed the budget worked out for the model's window, and stops when they fit", async ({
+    page,
+  }) => {
     const chat = new ChatPage(page);
     const ws = new WorkspacePage(page);
     const tag = uniqueTag();
@@ -119,7 +149,9 @@ test.describe("workspaces", () => {
     const long = Array.from({ length: 400 }, (_, i) => `Rule ${i}: answer in full sentences.`).join("\n");
     await ws.saveInstructions(long);
     await expect(ws.instructionsOverBudget).toBeVisible();
-    await expect(ws.instructionsOverBudget).toContainText("more than the budget of 2,048 tokens worked out for a 8,192-token window");
+    await expect(ws.instructionsOverBudget).toContainText(
+      "more than the budget of 2,048 tokens worked out for a 8,192-token window",
+    );
     await expect(ws.instructionsOverBudget).toContainText("InstructionsRead");
     const tokens = Number((await page.getByTestId("tokens-instructions").textContent())?.replace(/,/g, ""));
     expect(tokens).toBeGreaterThan(2_048);

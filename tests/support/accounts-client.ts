@@ -2,7 +2,12 @@
 // Set-Cookie, and later requests send it with the Origin of the server.
 export type Account = { email: string; password: string; name: string };
 /** `user`: the user as the sign-up or sign-in response gave it. */
-export type SignedIn = { userId: string; cookie: string; headers: Record<string, string>; user?: { id: string; role?: string | null; [key: string]: unknown } };
+export type SignedIn = {
+  userId: string;
+  cookie: string;
+  headers: Record<string, string>;
+  user?: { id: string; role?: string | null; [key: string]: unknown };
+};
 
 export function accountFor(name: string): Account {
   return { email: `${name.toLowerCase()}@example.test`, password: `${name}-correct-horse-battery`, name };
@@ -28,7 +33,12 @@ async function signedIn(url: string, response: Response): Promise<SignedIn> {
   return { userId: body.user.id, cookie, headers: headersFor(url, cookie), user: body.user };
 }
 
-export function postAuth(url: string, path: string, body: object, headers: Record<string, string> = {}): Promise<Response> {
+export function postAuth(
+  url: string,
+  path: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${url}/api/auth/${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: new URL(url).origin, ...headers },

@@ -37,9 +37,15 @@ const ERROR_TYPES: Record<number, string> = {
   500: "api_error",
   529: "overloaded_error",
 };
-const errorBody = (status: number, message: string) => ({ type: "error", error: { type: ERROR_TYPES[status] ?? "api_error", message } });
+const errorBody = (status: number, message: string) => ({
+  type: "error",
+  error: { type: ERROR_TYPES[status] ?? "api_error", message },
+});
 
-const NAMED: Record<FakeErrorName, { status: number; message: (model: string) => string; headers?: Record<string, string> }> = {
+const NAMED: Record<
+  FakeErrorName,
+  { status: number; message: (model: string) => string; headers?: Record<string, string> }
+> = {
   auth: { status: 401, message: () => "invalid x-api-key" },
   "unknown-model": { status: 404, message: (model) => `model: ${model}` },
   "rate-limit": {
@@ -48,7 +54,10 @@ const NAMED: Record<FakeErrorName, { status: number; message: (model: string) =>
     headers: { "retry-after": "1" },
   },
   overloaded: { status: 529, message: () => "Overloaded" },
-  "too-long": { status: 400, message: () => `prompt is too long: ${DEFAULT_CONTEXT_WINDOW + 1} tokens > ${DEFAULT_CONTEXT_WINDOW} maximum` },
+  "too-long": {
+    status: 400,
+    message: () => `prompt is too long: ${DEFAULT_CONTEXT_WINDOW + 1} tokens > ${DEFAULT_CONTEXT_WINDOW} maximum`,
+  },
   invalid: { status: 400, message: () => "Invalid request." },
   server: { status: 500, message: () => "Internal server error" },
 };
@@ -69,8 +78,10 @@ function analyse(body: Json, model: string): Analysis {
     if (typeof value === "object" && value !== null && "cache_control" in value && value.cache_control != null) {
       const { cache_control: mark, ...rest } = value;
       if (mark?.type !== "ephemeral") badMarker ??= `${path}.cache_control.type: Input should be 'ephemeral'`;
-      else if (mark.ttl !== undefined && mark.ttl !== "5m" && mark.ttl !== "1h") badMarker ??= `${path}.cache_control.ttl: Input should be '5m' or '1h'`;
-      else if (rest.type === "text" && rest.text === "") badMarker ??= `${path}.text: cache_control cannot be set for empty text blocks`;
+      else if (mark.ttl !== undefined && mark.ttl !== "5m" && mark.ttl !== "1h")
+        badMarker ??= `${path}.cache_control.ttl: Input should be '5m' or '1h'`;
+      else if (rest.type === "text" && rest.text === "")
+        badMarker ??= `${path}.text: cache_control cannot be set for empty text blocks`;
       blocks.push(block(path, context, JSON.stringify(rest), true));
     } else {
       blocks.push(block(path, context, JSON.stringify(value)));
@@ -82,22 +93,43 @@ function analyse(body: Json, model: string): Analysis {
   // tool_choice and thinking settings are part of every message block's cache key (changing them invalidates messages).
   const settings = JSON.stringify([body.tool_choice ?? null, body.thinking ?? null]);
   for (const [i, message] of (body.messages as Json[]).entries()) {
-    const content = typeof message?.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message?.content) ? message.content : [];
-    const path = typeof message?.content === "string" ? () => `messages.${i}.content` : (j: number) => `messages.${i}.content.${j}`;
-    for (const [j, b] of content.entries()) add(path(j), `${settings}\u0000${message?.role}\u0000${j === 0 ? "start" : ""}`, b);
+    const content =
+      typeof message?.content === "string"
+        ? [{ type: "text", text: message.content }]
+        : Array.isArray(message?.content)
+          ? message.content
+          : [];
+    const path =
+      typeof message?.content === "string"
+        ? () => `messages.${i}.content`
+        : (j: number) => `messages.${i}.content.${j}`;
+    for (const [j, b] of content.entries())
+      add(path(j), `${settings}\u0000${message?.role}\u0000${j === 0 ? "start" : ""}`, b);
   }
   if (badMarker) return { error: badMarker };
   const last = blocks.at(-1);
   // A top-level cache_control ("automatic caching") puts a breakpoint on the last block and takes one of the four.
   if (body.cache_control != null && last && !last.breakpoint) last.breakpoint = true;
   const marks = blocks.filter((b) => b.breakpoint).length;
-  if (marks > MAX_BREAKPOINTS) return { error: `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks}.` };
+  if (marks > MAX_BREAKPOINTS)
+    return { error: `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks}.` };
   return { prefixes: prefixes(model, blocks), marks };
 }
 
-type Plan = { text: string; calls: { id: string; name: string; json: string }[]; stop: "end_turn" | "tool_use"; usage: () => Json };
+type Plan = {
+  text: string;
+  calls: { id: string; name: string; json: string }[];
+  stop: "end_turn" | "tool_use";
+  usage: () => Json;
+};
 
-function plan(call: ModelCall, reply: { text?: string; calls?: { id?: string; name: string; arguments: unknown }[]; usage?: FakeUsage }, cache: BreakpointCache, minTokens: number, analysis: Analysis | undefined): Plan {
+function plan(
+  call: ModelCall,
+  reply: { text?: string; calls?: { id?: string; name: string; arguments: unknown }[]; usage?: FakeUsage },
+  cache: BreakpointCache,
+  minTokens: number,
+  analysis: Analysis | undefined,
+): Plan {
   const text = reply.text ?? "";
   const calls = (reply.calls ?? []).map((c, i) => ({
     id: c.id ?? `toolu_fake_${call.seq}_${i}`,
@@ -106,14 +138,21 @@ function plan(call: ModelCall, reply: { text?: string; calls?: { id?: string; na
   }));
   // The cache is consulted (and written) when the request is served, like the real one; usage is only reported later.
   const p = analysis && "prefixes" in analysis ? analysis.prefixes : prefixes(call.model, []);
-  const verdict = call.cacheable ? cache.apply(p, minTokens) : { readTokens: 0, writeTokens: 0, inputTokens: p.total, breakpoints: [] };
+  const verdict = call.cacheable
+    ? cache.apply(p, minTokens)
+    : { readTokens: 0, writeTokens: 0, inputTokens: p.total, breakpoints: [] };
   call.recorded.cache = { ...verdict, blocks: p.blocks.length };
   const u = reply.usage ?? {};
   const total = u.promptTokens ?? p.total;
   const read = Math.min(u.cachedTokens ?? verdict.readTokens, total);
   const write = Math.min(u.cacheWriteTokens ?? verdict.writeTokens, total - read);
   const output = u.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.json).join(""));
-  const usage = () => ({ input_tokens: total - read - write, cache_creation_input_tokens: write, cache_read_input_tokens: read, output_tokens: output });
+  const usage = () => ({
+    input_tokens: total - read - write,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+    output_tokens: output,
+  });
   return { text, calls, stop: calls.length > 0 ? "tool_use" : "end_turn", usage };
 }
 
@@ -122,16 +161,39 @@ function messageJson(p: Plan, model: string, id: string, stop: string | null) {
     ...(p.text ? [{ type: "text", text: p.text }] : []),
     ...p.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: JSON.parse(c.json) })),
   ];
-  return { id, type: "message", role: "assistant", model, content, stop_reason: stop, stop_sequence: null, usage: p.usage() };
+  return {
+    id,
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: p.usage(),
+  };
 }
 
-type StreamOptions = { delayMs?: number; cutAfter?: number; noFinish?: boolean; errorAfter?: number; error?: ErrorAnswer };
+type StreamOptions = {
+  delayMs?: number;
+  cutAfter?: number;
+  noFinish?: boolean;
+  errorAfter?: number;
+  error?: ErrorAnswer;
+};
 
 async function stream(call: ModelCall, p: Plan, id: string, opts: StreamOptions) {
   const { res } = call;
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_fake_${call.seq}` });
-  const send = (type: string, data: object) => writeRaw(res, `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  const start = { ...messageJson({ ...p, text: "", calls: [] }, call.model, id, null), usage: { ...p.usage(), output_tokens: 1 } };
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "request-id": `req_fake_${call.seq}`,
+  });
+  const send = (type: string, data: object) =>
+    writeRaw(res, `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const start = {
+    ...messageJson({ ...p, text: "", calls: [] }, call.model, id, null),
+    usage: { ...p.usage(), output_tokens: 1 },
+  };
   await send("message_start", { message: start });
   await send("ping", {});
   let index = 0;
@@ -153,7 +215,10 @@ async function stream(call: ModelCall, p: Plan, id: string, opts: StreamOptions)
   if (p.text) await send("content_block_stop", { index: index++ });
   for (const c of p.calls) {
     if (opts.delayMs) await sleep(opts.delayMs);
-    await send("content_block_start", { index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } });
+    await send("content_block_start", {
+      index,
+      content_block: { type: "tool_use", id: c.id, name: c.name, input: {} },
+    });
     await send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: "" } });
     const half = Math.ceil(c.json.length / 2);
     for (const piece of [c.json.slice(0, half), c.json.slice(half)]) {
@@ -173,7 +238,8 @@ function adapter(): FakeAdapter {
   const cache = new BreakpointCache();
   const analyses = new WeakMap<object, Analysis>();
   return {
-    route: (method, url) => (method === "POST" && url.pathname === "/v1/messages" ? { model: "", streaming: false } : undefined),
+    route: (method, url) =>
+      method === "POST" && url.pathname === "/v1/messages" ? { model: "", streaming: false } : undefined,
     get: (path, state) => {
       if (path !== "/v1/models") return undefined;
       const ids = state.models ?? ["claude-fake"];
@@ -183,13 +249,17 @@ function adapter(): FakeAdapter {
     errorBody,
     namedError,
     refuse(call: ModelCall, headers: IncomingMessage["headers"], _url, state): ErrorAnswer | undefined {
-      const key = headers["x-api-key"] ?? (typeof headers.authorization === "string" ? headers.authorization.replace(/^Bearer /, "") : undefined);
+      const key =
+        headers["x-api-key"] ??
+        (typeof headers.authorization === "string" ? headers.authorization.replace(/^Bearer /, "") : undefined);
       if (!key) return { status: 401, body: errorBody(401, "x-api-key header is required") };
       if (state.apiKey !== undefined && key !== state.apiKey) return namedError("auth", undefined, "");
-      if (!headers["anthropic-version"]) return { status: 400, body: errorBody(400, "anthropic-version: header is required") };
+      if (!headers["anthropic-version"])
+        return { status: 400, body: errorBody(400, "anthropic-version: header is required") };
       const body = call.body;
       const invalid = (message: string): ErrorAnswer => ({ status: 400, body: errorBody(400, message) });
-      if (typeof body !== "object" || body === null || Array.isArray(body)) return invalid("Request body must be a JSON object.");
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        return invalid("Request body must be a JSON object.");
       if (typeof body.model !== "string") return invalid("model: Field required");
       if (typeof body.max_tokens !== "number") return invalid("max_tokens: Field required");
       if (!Array.isArray(body.messages)) return invalid("messages: Field required");
@@ -206,7 +276,13 @@ function adapter(): FakeAdapter {
     },
     async serve(call, reply, state) {
       const id = `msg_fake_${call.seq}`;
-      const p = plan(call, reply.kind === "tools" ? reply : { text: reply.text, usage: "usage" in reply ? reply.usage : undefined }, cache, state.cacheMinTokens, analyses.get(call.body));
+      const p = plan(
+        call,
+        reply.kind === "tools" ? reply : { text: reply.text, usage: "usage" in reply ? reply.usage : undefined },
+        cache,
+        state.cacheMinTokens,
+        analyses.get(call.body),
+      );
       const { res } = call;
       if (!call.streaming) {
         if (reply.kind === "cut") return void res.destroy();
@@ -225,7 +301,10 @@ function adapter(): FakeAdapter {
         case "no-finish":
           return stream(call, p, id, { noFinish: true });
         case "stream-error":
-          return stream(call, p, id, { errorAfter: reply.afterChunks ?? 2, error: namedError(reply.error ?? "overloaded", reply.message, call.model) });
+          return stream(call, p, id, {
+            errorAfter: reply.afterChunks ?? 2,
+            error: namedError(reply.error ?? "overloaded", reply.message, call.model),
+          });
         default:
           return stream(call, p, id, { delayMs: reply.chunkDelayMs });
       }

@@ -40,7 +40,8 @@ export async function startAppServer({
 } = {}): Promise<AppServer> {
   const root = path.resolve(import.meta.dirname, "../..");
   const distDir = process.env.HINTLINE_DIST_DIR || ".next";
-  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID")))
+    throw new Error(`No build in ${distDir}: run \`npx next build\` first`);
   const dbUrl = databaseUrl ?? `file:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hintline-app-")), "app.db")}`;
   if (!databaseUrl) migrate(dbUrl);
   const port = await freePort();
@@ -49,7 +50,14 @@ export async function startAppServer({
     if (value !== undefined && !(key in env && env[key] === undefined)) childEnv[key] = value;
   }
   // A test only gets a provider it asks for.
-  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_AUTH_TOKEN", "HINTLINE_AUTH", "HINTLINE_OPEN_SIGNUP"]) {
+  for (const key of [
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "HINTLINE_MODEL",
+    "HINTLINE_AUTH_TOKEN",
+    "HINTLINE_AUTH",
+    "HINTLINE_OPEN_SIGNUP",
+  ]) {
     if (!(key in env)) delete childEnv[key];
   }
   Object.assign(childEnv, { DATABASE_URL: dbUrl, NEXT_MANUAL_SIG_HANDLE: "true" });
@@ -58,7 +66,9 @@ export async function startAppServer({
   if (!("HINTLINE_MCP_ALLOW_PRIVATE" in env)) childEnv.HINTLINE_MCP_ALLOW_PRIVATE = "1";
   // stop() sends SIGTERM, which drains: a test's server gives a reply still running 2 s unless the test says otherwise.
   childEnv.HINTLINE_SHUTDOWN_GRACE_MS ??= "2000";
-  const headers: Record<string, string> = env.HINTLINE_AUTH_TOKEN ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` } : {};
+  const headers: Record<string, string> = env.HINTLINE_AUTH_TOKEN
+    ? { authorization: `Bearer ${env.HINTLINE_AUTH_TOKEN}` }
+    : {};
   // Accounts mode answers /api/model only to a signed-in user; the health check is open.
   const ready = env.HINTLINE_AUTH === "accounts" ? "/api/health" : "/api/model";
   const { url, child, output, exited } = await spawnServer({ port, env: childEnv, ready, headers });

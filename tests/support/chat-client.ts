@@ -29,7 +29,14 @@ export async function postChat(
     timezone,
     headers = {},
     signal,
-  }: { conversationId: string; text: string; messageId?: string; timezone?: string; headers?: Record<string, string>; signal?: AbortSignal },
+  }: {
+    conversationId: string;
+    text: string;
+    messageId?: string;
+    timezone?: string;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  },
 ): Promise<Response> {
   return fetch(`${baseUrl}/api/chat`, {
     method: "POST",
@@ -58,7 +65,11 @@ export async function getJson<T = any>(url: string, init?: RequestInit): Promise
 }
 
 /** Presses Stop on a conversation's live reply, wherever it runs (POST /api/conversations/:id/stop). */
-export async function stopReply(baseUrl: string, conversationId: string, headers: Record<string, string> = {}): Promise<Response> {
+export async function stopReply(
+  baseUrl: string,
+  conversationId: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${baseUrl}/api/conversations/${conversationId}/stop`, { method: "POST", headers });
 }
 
@@ -76,7 +87,8 @@ export function chunkReader(response: Response) {
       buffer += decoder.decode(value, { stream: true });
       const lines = buffer.split("\n");
       buffer = lines.pop() ?? "";
-      for (const line of lines) if (line.startsWith("data: ") && line !== "data: [DONE]") chunks.push(JSON.parse(line.slice(6)));
+      for (const line of lines)
+        if (line.startsWith("data: ") && line !== "data: [DONE]") chunks.push(JSON.parse(line.slice(6)));
     }
   };
   return {
@@ -110,7 +122,10 @@ export type EventListener = {
  * and a stream that fails or ends before `close` makes the next `waitFor` throw (and `ended` say so). `headers`: a
  * signed-in user's (accounts mode).
  */
-export function listenToEvents(url: string, { openTimeoutMs = 10_000, headers = {} }: { openTimeoutMs?: number; headers?: Record<string, string> } = {}): EventListener {
+export function listenToEvents(
+  url: string,
+  { openTimeoutMs = 10_000, headers = {} }: { openTimeoutMs?: number; headers?: Record<string, string> } = {},
+): EventListener {
   const events: Array<{ type: string; id: string }> = [];
   const comments: string[] = [];
   const controller = new AbortController();
@@ -123,12 +138,18 @@ export function listenToEvents(url: string, { openTimeoutMs = 10_000, headers = 
     rejectOpened = reject;
   });
   const openTimer = setTimeout(
-    () => rejectOpened(new Error(`listenToEvents: no "connected" comment from GET ${url}/api/events within ${openTimeoutMs} ms`)),
+    () =>
+      rejectOpened(
+        new Error(`listenToEvents: no "connected" comment from GET ${url}/api/events within ${openTimeoutMs} ms`),
+      ),
     openTimeoutMs,
   );
   void (async () => {
     const response = await fetch(`${url}/api/events`, { headers, signal: controller.signal });
-    if (!response.ok || !response.body) throw new Error(`listenToEvents: GET ${url}/api/events answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    if (!response.ok || !response.body)
+      throw new Error(
+        `listenToEvents: GET ${url}/api/events answered ${response.status}: ${(await response.text()).slice(0, 300)}`,
+      );
     const contentType = response.headers.get("content-type");
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -164,7 +185,9 @@ export function listenToEvents(url: string, { openTimeoutMs = 10_000, headers = 
       if (events.some(match)) return;
       if (failure) throw new Error(`listenToEvents: waiting for ${what}: ${failure.message}`);
       if (Date.now() > deadline) {
-        throw new Error(`listenToEvents: waited ${timeoutMs} ms for ${what} from ${url}; events seen: ${shortJson(events)}`);
+        throw new Error(
+          `listenToEvents: waited ${timeoutMs} ms for ${what} from ${url}; events seen: ${shortJson(events)}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -63,7 +63,8 @@ export default async function setup(project: TestProject) {
   let url: string;
   if (kind === "postgres") {
     const server = process.env.TEST_POSTGRES_URL;
-    if (!server) throw new Error("TEST_POSTGRES_URL is not set: start one with scripts/pg-temp.sh start (npm test does)");
+    if (!server)
+      throw new Error("TEST_POSTGRES_URL is not set: start one with scripts/pg-temp.sh start (npm test does)");
     url = await createPostgresDatabase(server, `hintline_test_${process.pid}`);
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-db-"));

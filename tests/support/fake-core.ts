@@ -5,11 +5,24 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 
 /** Overrides of the usage a fake works out. Names are the AI SDK's: `promptTokens` is the whole input (cached or not). */
-export type FakeUsage = { promptTokens?: number; completionTokens?: number; cachedTokens?: number; cacheWriteTokens?: number };
+export type FakeUsage = {
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
+};
 export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
 /** Provider-neutral names of the refusals every provider has; each fake sends its own status and body for them. */
 export type FakeErrorName = "auth" | "unknown-model" | "rate-limit" | "overloaded" | "too-long" | "invalid" | "server";
-export const ERROR_NAMES: readonly FakeErrorName[] = ["auth", "unknown-model", "rate-limit", "overloaded", "too-long", "invalid", "server"];
+export const ERROR_NAMES: readonly FakeErrorName[] = [
+  "auth",
+  "unknown-model",
+  "rate-limit",
+  "overloaded",
+  "too-long",
+  "invalid",
+  "server",
+];
 export type FakeReply =
   | { kind?: "text"; text: string; chunkDelayMs?: number; usage?: FakeUsage }
   | { kind: "tools"; calls: FakeToolCall[]; text?: string; chunkDelayMs?: number; usage?: FakeUsage }
@@ -30,9 +43,20 @@ const KINDS = new Set(["text", "tools", "error", "http-error", "stream-error", "
  * neither; the breakpoints as paths into the body (`system.0`, `messages.3.content.1`, …; none for Gemini); the
  * number of content blocks.
  */
-export type CacheVerdict = { inputTokens: number; readTokens: number; writeTokens: number; breakpoints: string[]; blocks: number };
-// biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
-export type RecordedRequest = { path: string; headers: Record<string, string | string[] | undefined>; body: any; cache?: CacheVerdict };
+export type CacheVerdict = {
+  inputTokens: number;
+  readTokens: number;
+  writeTokens: number;
+  breakpoints: string[];
+  blocks: number;
+};
+export type RecordedRequest = {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
+  body: any;
+  cache?: CacheVerdict;
+};
 export type ErrorAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 
 export type ProviderFake = {
@@ -70,7 +94,12 @@ export type FakeOptions = {
 };
 
 /** The settings a fake can change at run time, read by the adapter on every request. */
-export type FakeState = { cacheMinTokens: number; models: string[] | undefined; contextWindow: number; apiKey: string | undefined };
+export type FakeState = {
+  cacheMinTokens: number;
+  models: string[] | undefined;
+  contextWindow: number;
+  apiKey: string | undefined;
+};
 
 export type ModelCall = {
   res: ServerResponse;
@@ -94,7 +123,11 @@ export type FakeAdapter = {
   /** The provider's refusal of this request before any reply is chosen (key, model, breakpoints, length), if any. */
   refuse(call: ModelCall, headers: IncomingMessage["headers"], url: URL, state: FakeState): ErrorAnswer | undefined;
   /** Answers text, tools, stream-error, cut and no-finish replies. */
-  serve(call: ModelCall, reply: Exclude<FakeReply, { kind: "error" | "http-error" | "hang" }>, state: FakeState): Promise<void>;
+  serve(
+    call: ModelCall,
+    reply: Exclude<FakeReply, { kind: "error" | "http-error" | "hang" }>,
+    state: FakeState,
+  ): Promise<void>;
   clearCache(): void;
 };
 
@@ -111,7 +144,12 @@ export function isFakeReply(value: unknown): value is FakeReply {
   return typeof kind === "string" && KINDS.has(kind);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, { ...headers, "content-type": "application/json" });
   res.end(typeof body === "string" ? body : JSON.stringify(body));
@@ -134,7 +172,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 type DefaultReply = FakeReply | ((req: RecordedRequest) => FakeReply);
 
-export async function startFake(adapter: FakeAdapter, basePath: string, initialDefault: FakeReply, options: FakeOptions): Promise<ProviderFake> {
+export async function startFake(
+  adapter: FakeAdapter,
+  basePath: string,
+  initialDefault: FakeReply,
+  options: FakeOptions,
+): Promise<ProviderFake> {
   const host = options.host ?? "127.0.0.1";
   const initialState = (): FakeState => ({
     cacheMinTokens: options.cacheMinTokens ?? 1024,
@@ -164,7 +207,12 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
   };
   const fail = (res: ServerResponse, answer: ErrorAnswer) => sendJson(res, answer.status, answer.body, answer.headers);
 
-  async function modelCall(req: IncomingMessage, res: ServerResponse, url: URL, route: { model: string; streaming: boolean }) {
+  async function modelCall(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    route: { model: string; streaming: boolean },
+  ) {
     const raw = await readBody(req);
     const forTitle = req.headers["x-hintline-purpose"] === "title";
     const recorded: RecordedRequest = { path: url.pathname, headers: { ...req.headers }, body: raw };
@@ -174,13 +222,25 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
     } catch {
       return fail(res, { status: 400, body: adapter.errorBody(400, "The request body is not valid JSON.") });
     }
-    const call: ModelCall = { res, body: recorded.body, model: route.model, streaming: route.streaming, recorded, cacheable: !forTitle, seq: ++seq };
+    const call: ModelCall = {
+      res,
+      body: recorded.body,
+      model: route.model,
+      streaming: route.streaming,
+      recorded,
+      cacheable: !forTitle,
+      seq: ++seq,
+    };
     const refusal = adapter.refuse(call, req.headers, url, state);
     if (refusal) return fail(res, refusal);
     let reply: FakeReply;
     try {
       reply = forTitle
-        ? (titleQueue.shift() ?? { kind: "http-error", status: 404, body: adapter.errorBody(404, "This fake names no conversations unless told to.") })
+        ? (titleQueue.shift() ?? {
+            kind: "http-error",
+            status: 404,
+            body: adapter.errorBody(404, "This fake names no conversations unless told to."),
+          })
         : (queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply));
     } catch (error) {
       return fail(res, { status: 500, body: adapter.errorBody(500, `Fake default reply threw: ${String(error)}`) });
@@ -189,7 +249,11 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
       case "hang":
         return; // never answers; the socket is destroyed when the client aborts or the fake closes
       case "http-error":
-        return fail(res, { status: reply.status, body: reply.body ?? adapter.errorBody(reply.status, `Fake upstream error ${reply.status}`), headers: reply.headers });
+        return fail(res, {
+          status: reply.status,
+          body: reply.body ?? adapter.errorBody(reply.status, `Fake upstream error ${reply.status}`),
+          headers: reply.headers,
+        });
       case "error":
         return fail(res, adapter.namedError(reply.error, reply.message, call.model));
       default:
@@ -230,13 +294,15 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
         const minTokens = field("minTokens");
         if (field("clear") === true) adapter.clearCache();
         if (minTokens === undefined) return ok();
-        if (!Number.isSafeInteger(minTokens) || (minTokens as number) < 0) return bad("Expected { minTokens: a whole number ≥ 0 }.");
+        if (!Number.isSafeInteger(minTokens) || (minTokens as number) < 0)
+          return bad("Expected { minTokens: a whole number ≥ 0 }.");
         state.cacheMinTokens = minTokens as number;
         return ok();
       }
       case "/__fake/models": {
         const models = field("models");
-        if (models !== null && !(Array.isArray(models) && models.every((m) => typeof m === "string"))) return bad("Expected { models: string[] | null }.");
+        if (models !== null && !(Array.isArray(models) && models.every((m) => typeof m === "string")))
+          return bad("Expected { models: string[] | null }.");
         state.models = models ?? undefined;
         return ok();
       }
@@ -259,7 +325,9 @@ export async function startFake(adapter: FakeAdapter, basePath: string, initialD
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => sendJson(res, 500, adapter.errorBody(500, `Fake crashed: ${String(error)}`)));
+    handle(req, res).catch((error: unknown) =>
+      sendJson(res, 500, adapter.errorBody(500, `Fake crashed: ${String(error)}`)),
+    );
   });
   server.on("connection", (socket) => {
     sockets.add(socket);

@@ -22,7 +22,8 @@ const textOf = (parts: Part[]) =>
     .filter((p) => p.type === "text-delta")
     .map((p) => String(p.text))
     .join("");
-const errorOf = async (result: { stream: AsyncIterable<{ type: string }> }) => (await collect(result.stream)).find((p) => p.type === "error")?.error;
+const errorOf = async (result: { stream: AsyncIterable<{ type: string }> }) =>
+  (await collect(result.stream)).find((p) => p.type === "error")?.error;
 
 beforeAll(async () => {
   fake = await startGeminiFake({ apiKey: "k" });
@@ -69,10 +70,19 @@ describe("gemini fake: wire format", () => {
       },
       { text: "Sunny, and it is noon." },
     );
-    const schema = (props: Record<string, unknown>) => jsonSchema<Record<string, unknown>>({ type: "object", properties: props });
+    const schema = (props: Record<string, unknown>) =>
+      jsonSchema<Record<string, unknown>>({ type: "object", properties: props });
     const tools = {
-      get_weather: tool({ description: "Weather", inputSchema: schema({ city: { type: "string" } }), execute: async () => ({ sky: "sunny" }) }),
-      get_time: tool({ description: "Time", inputSchema: schema({ zone: { type: "string" } }), execute: async () => "12:00" }),
+      get_weather: tool({
+        description: "Weather",
+        inputSchema: schema({ city: { type: "string" } }),
+        execute: async () => ({ sky: "sunny" }),
+      }),
+      get_time: tool({
+        description: "Time",
+        inputSchema: schema({ zone: { type: "string" } }),
+        execute: async () => "12:00",
+      }),
     };
     const first = streamText({ model: model(), messages, tools, ...quiet });
     const parts = await collect(first.stream);
@@ -84,19 +94,29 @@ describe("gemini fake: wire format", () => {
     expect(await first.finishReason).toBe("tool-calls");
     const declared = fake.requests[0]?.body.tools[0].functionDeclarations.map((d: { name: string }) => d.name);
     expect(declared).toEqual(["get_weather", "get_time"]);
-    const second = streamText({ model: model(), messages: [...messages, ...(await first.response).messages], tools, ...quiet });
+    const second = streamText({
+      model: model(),
+      messages: [...messages, ...(await first.response).messages],
+      tools,
+      ...quiet,
+    });
     expect(await second.text).toBe("Sunny, and it is noon.");
     const sent = fake.requests[1]?.body.contents;
     expect(sent.map((c: { role: string }) => c.role)).toEqual(["user", "model", "user"]);
-    expect(sent[1].parts.filter((p: object) => "functionCall" in p).map((p: { functionCall: { name: string } }) => p.functionCall.name)).toEqual([
+    expect(
+      sent[1].parts
+        .filter((p: object) => "functionCall" in p)
+        .map((p: { functionCall: { name: string } }) => p.functionCall.name),
+    ).toEqual(["get_weather", "get_time"]);
+    // The first call's thought signature goes back as sent (not the SDK's "skip" sentinel).
+    const signature =
+      (calls[0]?.providerMetadata as { google?: { thoughtSignature?: string } })?.google?.thoughtSignature ?? "";
+    expect(Buffer.from(signature, "base64").toString()).toMatch(/^fake-thought-signature-\d+$/);
+    expect(sent[1].parts.find((p: object) => "functionCall" in p).thoughtSignature).toBe(signature);
+    expect(sent[2].parts.map((p: { functionResponse: { name: string } }) => p.functionResponse.name)).toEqual([
       "get_weather",
       "get_time",
     ]);
-    // The first call's thought signature goes back as sent (not the SDK's "skip" sentinel).
-    const signature = (calls[0]?.providerMetadata as { google?: { thoughtSignature?: string } })?.google?.thoughtSignature ?? "";
-    expect(Buffer.from(signature, "base64").toString()).toMatch(/^fake-thought-signature-\d+$/);
-    expect(sent[1].parts.find((p: object) => "functionCall" in p).thoughtSignature).toBe(signature);
-    expect(sent[2].parts.map((p: { functionResponse: { name: string } }) => p.functionResponse.name)).toEqual(["get_weather", "get_time"]);
   });
 
   const expected: [FakeErrorName, number, string][] = [
@@ -108,18 +128,24 @@ describe("gemini fake: wire format", () => {
     ["too-long", 400, "INVALID_ARGUMENT"],
     ["server", 500, "INTERNAL"],
   ];
-  it.each(expected)("sends a scripted %s refusal as HTTP %i %s, an APICallError in the SDK", async (name, status, statusName) => {
-    fake.enqueue({ kind: "error", error: name });
-    const error = await errorOf(streamText({ model: model(), messages, ...quiet }));
-    expect(APICallError.isInstance(error)).toBe(true);
-    const e = error as APICallError;
-    expect(e.statusCode).toBe(status);
-    expect(JSON.parse(e.responseBody ?? "")).toMatchObject({ error: { code: status, status: statusName } });
-    expect(e.isRetryable).toBe(status === 429 || status >= 500);
-  });
+  it.each(expected)(
+    "sends a scripted %s refusal as HTTP %i %s, an APICallError in the SDK",
+    async (name, status, statusName) => {
+      fake.enqueue({ kind: "error", error: name });
+      const error = await errorOf(streamText({ model: model(), messages, ...quiet }));
+      expect(APICallError.isInstance(error)).toBe(true);
+      const e = error as APICallError;
+      expect(e.statusCode).toBe(status);
+      expect(JSON.parse(e.responseBody ?? "")).toMatchObject({ error: { code: status, status: statusName } });
+      expect(e.isRetryable).toBe(status === 429 || status >= 500);
+    },
+  );
 
   it("refuses a missing or wrong key, an unknown model and a prompt longer than the window on its own", async () => {
-    const noKey = await fetch(`${fake.url}/models/gemini-fake:generateContent`, { method: "POST", body: JSON.stringify({ contents: [] }) });
+    const noKey = await fetch(`${fake.url}/models/gemini-fake:generateContent`, {
+      method: "POST",
+      body: JSON.stringify({ contents: [] }),
+    });
     expect(noKey.status).toBe(403);
     expect(await noKey.json()).toMatchObject({ error: { code: 403, status: "PERMISSION_DENIED" } });
     // Google answers a wrong key with 400 INVALID_ARGUMENT and the reason API_KEY_INVALID.
@@ -132,9 +158,13 @@ describe("gemini fake: wire format", () => {
     expect(unknown.message).toMatch(/^models\/gemini-fake is not found/);
     fake.setModels(undefined);
     fake.setContextWindow(100);
-    const long = (await errorOf(streamText({ model: model(), messages: [{ role: "user", content: "x".repeat(1000) }], ...quiet }))) as APICallError;
+    const long = (await errorOf(
+      streamText({ model: model(), messages: [{ role: "user", content: "x".repeat(1000) }], ...quiet }),
+    )) as APICallError;
     expect(long.statusCode).toBe(400);
-    expect(long.message).toMatch(/^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(100\)\.$/);
+    expect(long.message).toMatch(
+      /^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(100\)\.$/,
+    );
     expect(fake.requests).toHaveLength(4);
   });
 
@@ -152,15 +182,21 @@ describe("gemini fake: wire format", () => {
     fake.enqueue({ kind: "hang" });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const hung = await collect(streamText({ model: model(), messages, ...quiet, abortSignal: controller.signal }).stream);
+    const hung = await collect(
+      streamText({ model: model(), messages, ...quiet, abortSignal: controller.signal }).stream,
+    );
     expect(hung.map((p) => p.type)).toContain("abort");
   });
 
   it("can be scripted over the HTTP control API and lists its models", async () => {
     const origin = new URL(fake.url).origin;
-    expect((await fetch(`${origin}/__fake/enqueue`, { method: "POST", body: JSON.stringify({ text: "first" }) })).status).toBe(200);
+    expect(
+      (await fetch(`${origin}/__fake/enqueue`, { method: "POST", body: JSON.stringify({ text: "first" }) })).status,
+    ).toBe(200);
     expect(await streamText({ model: model(), messages, ...quiet }).text).toBe("first");
-    expect(await (await fetch(`${fake.url}/models`)).json()).toMatchObject({ models: [{ name: "models/gemini-fake", inputTokenLimit: 1_048_576 }] });
+    expect(await (await fetch(`${fake.url}/models`)).json()).toMatchObject({
+      models: [{ name: "models/gemini-fake", inputTokenLimit: 1_048_576 }],
+    });
   });
 });
 

@@ -40,7 +40,9 @@ const STATUS: Record<number, string> = {
 const errorBody = (code: number, message: string, details?: unknown[]) => ({
   error: { code, message, status: STATUS[code] ?? "UNKNOWN", ...(details ? { details } : {}) },
 });
-const errorInfo = (reason: string) => [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason, domain: "googleapis.com" }];
+const errorInfo = (reason: string) => [
+  { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason, domain: "googleapis.com" },
+];
 
 const NAMED: Record<FakeErrorName, { code: number; message: (model: string) => string; details?: unknown[] }> = {
   auth: { code: 403, message: () => "The caller does not have permission", details: errorInfo("PERMISSION_DENIED") },
@@ -55,9 +57,17 @@ const NAMED: Record<FakeErrorName, { code: number; message: (model: string) => s
     details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }],
   },
   overloaded: { code: 503, message: () => "The model is overloaded. Please try again later." },
-  "too-long": { code: 400, message: () => `The input token count (${DEFAULT_CONTEXT_WINDOW + 1}) exceeds the maximum number of tokens allowed (${DEFAULT_CONTEXT_WINDOW}).` },
+  "too-long": {
+    code: 400,
+    message: () =>
+      `The input token count (${DEFAULT_CONTEXT_WINDOW + 1}) exceeds the maximum number of tokens allowed (${DEFAULT_CONTEXT_WINDOW}).`,
+  },
   invalid: { code: 400, message: () => "Request contains an invalid argument." },
-  server: { code: 500, message: () => "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting" },
+  server: {
+    code: 500,
+    message: () =>
+      "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  },
 };
 function namedError(name: FakeErrorName, message: string | undefined, model: string): ErrorAnswer {
   const e = NAMED[name];
@@ -70,16 +80,20 @@ type Json = any;
 /** The body's blocks in cache order: system instruction parts, function declarations, tool config, content parts. */
 function analyse(body: Json, model: string): Prefixes {
   const blocks: CacheBlock[] = [];
-  for (const [i, part] of (body.systemInstruction?.parts ?? []).entries()) blocks.push(block(`systemInstruction.parts.${i}`, "system", JSON.stringify(part)));
+  for (const [i, part] of (body.systemInstruction?.parts ?? []).entries())
+    blocks.push(block(`systemInstruction.parts.${i}`, "system", JSON.stringify(part)));
   for (const [i, t] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
     if (Array.isArray(t?.functionDeclarations)) {
-      for (const [j, d] of t.functionDeclarations.entries()) blocks.push(block(`tools.${i}.functionDeclarations.${j}`, "function", JSON.stringify(d)));
+      for (const [j, d] of t.functionDeclarations.entries())
+        blocks.push(block(`tools.${i}.functionDeclarations.${j}`, "function", JSON.stringify(d)));
     } else blocks.push(block(`tools.${i}`, "tool", JSON.stringify(t)));
   }
   if (body.toolConfig != null) blocks.push(block("toolConfig", "toolConfig", JSON.stringify(body.toolConfig)));
   for (const [i, content] of (body.contents as Json[]).entries()) {
     for (const [j, part] of (Array.isArray(content?.parts) ? content.parts : []).entries()) {
-      blocks.push(block(`contents.${i}.parts.${j}`, `${content?.role}\u0000${j === 0 ? "start" : ""}`, JSON.stringify(part)));
+      blocks.push(
+        block(`contents.${i}.parts.${j}`, `${content?.role}\u0000${j === 0 ? "start" : ""}`, JSON.stringify(part)),
+      );
     }
   }
   return prefixes(model, blocks);
@@ -90,7 +104,12 @@ type Plan = { chunks: Json[][]; usage: () => Json };
 /** The opaque signature the fake puts on the first function call of request `seq`. */
 export const thoughtSignature = (seq: number) => Buffer.from(`fake-thought-signature-${seq}`).toString("base64");
 
-function plan(call: ModelCall, reply: { text?: string; calls?: { id?: string; name: string; arguments: unknown }[]; usage?: FakeUsage }, p: Prefixes, read: number): Plan {
+function plan(
+  call: ModelCall,
+  reply: { text?: string; calls?: { id?: string; name: string; arguments: unknown }[]; usage?: FakeUsage },
+  p: Prefixes,
+  read: number,
+): Plan {
   const text = reply.text ?? "";
   // Like Gemini 3: the step's first function call carries a thought signature the client must send back with it.
   const calls = (reply.calls ?? []).map((c, i) => {
@@ -104,21 +123,35 @@ function plan(call: ModelCall, reply: { text?: string; calls?: { id?: string; na
   const u = reply.usage ?? {};
   const prompt = u.promptTokens ?? p.total;
   const cached = Math.min(u.cachedTokens ?? read, prompt);
-  const output = u.completionTokens ?? estimateTokens(text + calls.map((c) => c.functionCall.name + JSON.stringify(c.functionCall.args)).join(""));
+  const output =
+    u.completionTokens ??
+    estimateTokens(text + calls.map((c) => c.functionCall.name + JSON.stringify(c.functionCall.args)).join(""));
   const usage = () => ({
     promptTokenCount: prompt,
     candidatesTokenCount: output,
     totalTokenCount: prompt + output,
     // Like Gemini: the field is absent when nothing was read from the cache.
-    ...(cached > 0 ? { cachedContentTokenCount: cached, cacheTokensDetails: [{ modality: "TEXT", tokenCount: cached }] } : {}),
+    ...(cached > 0
+      ? { cachedContentTokenCount: cached, cacheTokensDetails: [{ modality: "TEXT", tokenCount: cached }] }
+      : {}),
     promptTokensDetails: [{ modality: "TEXT", tokenCount: prompt }],
   });
   return { chunks, usage };
 }
 
-const candidate = (parts: Json[], finish: boolean) => ({ content: { parts, role: "model" }, ...(finish ? { finishReason: "STOP" } : {}), index: 0 });
+const candidate = (parts: Json[], finish: boolean) => ({
+  content: { parts, role: "model" },
+  ...(finish ? { finishReason: "STOP" } : {}),
+  index: 0,
+});
 
-type StreamOptions = { delayMs?: number; cutAfter?: number; noFinish?: boolean; errorAfter?: number; error?: ErrorAnswer };
+type StreamOptions = {
+  delayMs?: number;
+  cutAfter?: number;
+  noFinish?: boolean;
+  errorAfter?: number;
+  error?: ErrorAnswer;
+};
 
 async function stream(res: ServerResponse, call: ModelCall, p: Plan, opts: StreamOptions) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -161,31 +194,47 @@ function adapter(): FakeAdapter {
     refuse(call, headers, url, state): ErrorAnswer | undefined {
       const key = headers["x-goog-api-key"] ?? url.searchParams.get("key") ?? undefined;
       if (!key) {
-        const message = "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
+        const message =
+          "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
         return { status: 403, body: errorBody(403, message) };
       }
       // Google answers a wrong key with 400 INVALID_ARGUMENT and the reason API_KEY_INVALID (not 401).
       if (state.apiKey !== undefined && key !== state.apiKey) {
-        return { status: 400, body: errorBody(400, "API key not valid. Please pass a valid API key.", errorInfo("API_KEY_INVALID")) };
+        return {
+          status: 400,
+          body: errorBody(400, "API key not valid. Please pass a valid API key.", errorInfo("API_KEY_INVALID")),
+        };
       }
       const invalid = (message: string): ErrorAnswer => ({ status: 400, body: errorBody(400, message) });
-      if (call.streaming && url.searchParams.get("alt") !== "sse") return invalid("This fake streams only with alt=sse (as @ai-sdk/google asks).");
+      if (call.streaming && url.searchParams.get("alt") !== "sse")
+        return invalid("This fake streams only with alt=sse (as @ai-sdk/google asks).");
       const body = call.body;
-      if (typeof body !== "object" || body === null || Array.isArray(body)) return invalid("Invalid JSON payload received.");
-      if (!Array.isArray(body.contents) || body.contents.length === 0) return invalid("* GenerateContentRequest.contents: contents is not specified");
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        return invalid("Invalid JSON payload received.");
+      if (!Array.isArray(body.contents) || body.contents.length === 0)
+        return invalid("* GenerateContentRequest.contents: contents is not specified");
       if (state.models && !state.models.includes(call.model)) return namedError("unknown-model", undefined, call.model);
       const p = analyse(body, call.model);
       if (p.total > state.contextWindow) {
-        return invalid(`The input token count (${p.total}) exceeds the maximum number of tokens allowed (${state.contextWindow}).`);
+        return invalid(
+          `The input token count (${p.total}) exceeds the maximum number of tokens allowed (${state.contextWindow}).`,
+        );
       }
       analyses.set(body, p);
       return undefined;
     },
     async serve(call, reply, state) {
       const p = analyses.get(call.body) ?? prefixes(call.model, []);
-      const verdict = call.cacheable ? cache.apply(p, state.cacheMinTokens) : { readTokens: 0, writeTokens: 0, inputTokens: p.total, breakpoints: [] };
+      const verdict = call.cacheable
+        ? cache.apply(p, state.cacheMinTokens)
+        : { readTokens: 0, writeTokens: 0, inputTokens: p.total, breakpoints: [] };
       call.recorded.cache = { ...verdict, blocks: p.blocks.length };
-      const pl = plan(call, reply.kind === "tools" ? reply : { text: reply.text, usage: "usage" in reply ? reply.usage : undefined }, p, verdict.readTokens);
+      const pl = plan(
+        call,
+        reply.kind === "tools" ? reply : { text: reply.text, usage: "usage" in reply ? reply.usage : undefined },
+        p,
+        verdict.readTokens,
+      );
       const { res } = call;
       if (!call.streaming) {
         if (reply.kind === "cut") return void res.destroy();
@@ -194,9 +243,17 @@ function adapter(): FakeAdapter {
           res.writeHead(e.status, { "content-type": "application/json" });
           return void res.end(JSON.stringify(e.body));
         }
-        const parts = [...(reply.text ? [{ text: reply.text }] : []), ...(pl.chunks.at(-1)?.[0]?.functionCall ? (pl.chunks.at(-1) as Json[]) : [])];
+        const parts = [
+          ...(reply.text ? [{ text: reply.text }] : []),
+          ...(pl.chunks.at(-1)?.[0]?.functionCall ? (pl.chunks.at(-1) as Json[]) : []),
+        ];
         const finish = reply.kind !== "no-finish";
-        const json = { candidates: [candidate(parts, finish)], ...(finish ? { usageMetadata: pl.usage() } : {}), modelVersion: call.model, responseId: `fake-response-${call.seq}` };
+        const json = {
+          candidates: [candidate(parts, finish)],
+          ...(finish ? { usageMetadata: pl.usage() } : {}),
+          modelVersion: call.model,
+          responseId: `fake-response-${call.seq}`,
+        };
         res.writeHead(200, { "content-type": "application/json" });
         return void res.end(JSON.stringify(json));
       }
@@ -206,7 +263,10 @@ function adapter(): FakeAdapter {
         case "no-finish":
           return stream(res, call, pl, { noFinish: true });
         case "stream-error":
-          return stream(res, call, pl, { errorAfter: reply.afterChunks ?? 2, error: namedError(reply.error ?? "overloaded", reply.message, call.model) });
+          return stream(res, call, pl, {
+            errorAfter: reply.afterChunks ?? 2,
+            error: namedError(reply.error ?? "overloaded", reply.message, call.model),
+          });
         default:
           return stream(res, call, pl, { delayMs: reply.chunkDelayMs });
       }

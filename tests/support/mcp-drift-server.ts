@@ -9,7 +9,12 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
-export type DriftTool = { name: string; description: string; inputSchema: Record<string, unknown>; annotations?: Record<string, unknown> };
+export type DriftTool = {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+};
 
 export type DriftServer = {
   url: string;

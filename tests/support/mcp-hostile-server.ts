@@ -23,7 +23,12 @@ export type HostileServer = {
   close: () => Promise<void>;
 };
 
-const tool = (name: string, description = `Hostile: ${name}.`) => ({ name, description, inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } });
+const tool = (name: string, description = `Hostile: ${name}.`) => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: {} },
+  annotations: { readOnlyHint: true },
+});
 const HOSTILE_TOOLS = ["flood", "huge-json", "leak"].map((name) => tool(name));
 const FLOOD_BYTES = 128 * MiB;
 const JSON_BYTES = 64 * MiB;
@@ -44,30 +49,49 @@ function pump(response: http.ServerResponse, total: number, count: (bytes: numbe
 }
 
 export async function startHostileServer(): Promise<HostileServer> {
-  const state: HostileServer = { url: "", written: { flood: 0, json: 0 }, hugeListing: false, failEverything: false, close: async () => {} };
+  const state: HostileServer = {
+    url: "",
+    written: { flood: 0, json: 0 },
+    hugeListing: false,
+    failEverything: false,
+    close: async () => {},
+  };
   const mcpServer = () => {
     const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       if (!state.hugeListing) return { tools: HOSTILE_TOOLS };
       const page = Number(request.params?.cursor ?? 0);
-      return { tools: [tool(`bulk-${page}`, "b".repeat(2 * MiB))], ...(page < 2 ? { nextCursor: String(page + 1) } : {}) };
+      return {
+        tools: [tool(`bulk-${page}`, "b".repeat(2 * MiB))],
+        ...(page < 2 ? { nextCursor: String(page + 1) } : {}),
+      };
     });
-    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: "text", text: "not hostile after all" }] }));
+    server.setRequestHandler(CallToolRequestSchema, async () => ({
+      content: [{ type: "text", text: "not hostile after all" }],
+    }));
     return server;
   };
   const httpServer = http.createServer(async (request, response) => {
     if (state.failEverything) {
-      response.writeHead(500, "Internal Server Error at 10.0.0.7", { "content-type": "text/html" }).end(`<html>${HOSTILE_SECRET}</html>`);
+      response
+        .writeHead(500, "Internal Server Error at 10.0.0.7", { "content-type": "text/html" })
+        .end(`<html>${HOSTILE_SECRET}</html>`);
       return;
     }
     if (request.method !== "POST") return void response.writeHead(405).end();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") as { id?: number; method?: string; params?: { name?: string } } | null;
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") as {
+      id?: number;
+      method?: string;
+      params?: { name?: string };
+    } | null;
     const hostile = body?.method === "tools/call" ? body.params?.name : undefined;
     if (hostile === "flood") {
       response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(`event: message\ndata: {"jsonrpc":"2.0","id":${body!.id},"result":{"content":[{"type":"text","text":"`);
+      response.write(
+        `event: message\ndata: {"jsonrpc":"2.0","id":${body!.id},"result":{"content":[{"type":"text","text":"`,
+      );
       return pump(response, FLOOD_BYTES, (n) => (state.written.flood += n));
     }
     if (hostile === "huge-json") {

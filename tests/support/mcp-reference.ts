@@ -23,10 +23,18 @@ function freePort(): Promise<number> {
   });
 }
 
-export type McpHttpServer = { url: string; port: number; stop: () => Promise<void>; kill: () => void; output: () => string };
+export type McpHttpServer = {
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+  kill: () => void;
+  output: () => string;
+};
 
 /** server-everything over Streamable HTTP (or the older SSE transport, at /sse) on a free port; resolves once it listens. */
-export async function startEverythingHttp(transport: "streamableHttp" | "sse" = "streamableHttp"): Promise<McpHttpServer> {
+export async function startEverythingHttp(
+  transport: "streamableHttp" | "sse" = "streamableHttp",
+): Promise<McpHttpServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, transport], {
     env: { PATH: process.env.PATH ?? "", PORT: String(port), NODE_ENV: "production" },

@@ -18,13 +18,35 @@ export function everyShapeHistory(): ModelMessage[] {
         { type: "tool-call", toolCallId: "c2", toolName: "TaskCreate", input: { subject: "Drive" } },
       ],
     },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "TaskCreate", output: { type: "json", value: { id: "1" } } }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "TaskCreate", output: { type: "error-text", value: "No." } }] },
-    { role: "assistant", content: [{ type: "text", text: "" }, { type: "text", text: "Done." }] },
+    {
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "c1", toolName: "TaskCreate", output: { type: "json", value: { id: "1" } } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "c2", toolName: "TaskCreate", output: { type: "error-text", value: "No." } },
+      ],
+    },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "" },
+        { type: "text", text: "Done." },
+      ],
+    },
     { role: "user", content: [{ type: "text", text: "<system-reminder>It is 9:00.</system-reminder>" }] },
     { role: "assistant", content: [{ type: "reasoning", text: "Only thinking." }] },
     { role: "user", content: '{"role":"user","content":"hintline-kept-json-0-1"}, ] [ "\u2028 é 🙂' },
-    { role: "user", content: [{ type: "text", text: "Look:" }, { type: "file", data: png, mediaType: "image/png" }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "Look:" },
+        { type: "file", data: png, mediaType: "image/png" },
+      ],
+    },
     { role: "assistant", content: "A picture." },
   ];
 }

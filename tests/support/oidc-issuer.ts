@@ -47,7 +47,19 @@ function json(res: http.ServerResponse, status: number, body: object): void {
   res.end(JSON.stringify(body));
 }
 
-export async function startOidcIssuer({ user, clientId = "hintline-test", clientSecret = "issuer-secret", port = 0, host = "127.0.0.1" }: { user: OidcUser; clientId?: string; clientSecret?: string; port?: number; host?: string }): Promise<OidcIssuer> {
+export async function startOidcIssuer({
+  user,
+  clientId = "hintline-test",
+  clientSecret = "issuer-secret",
+  port = 0,
+  host = "127.0.0.1",
+}: {
+  user: OidcUser;
+  clientId?: string;
+  clientSecret?: string;
+  port?: number;
+  host?: string;
+}): Promise<OidcIssuer> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const forged = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
   const kid = randomBytes(8).toString("hex");
@@ -72,20 +84,34 @@ export async function startOidcIssuer({ user, clientId = "hintline-test", client
           code_challenge_methods_supported: ["S256"],
         });
       }
-      if (url.pathname === "/jwks") return json(res, 200, { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] });
+      if (url.pathname === "/jwks")
+        return json(res, 200, { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] });
       if (url.pathname === "/authorize" && issuer.consent) {
-        const fields = [...url.searchParams].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join("");
+        const fields = [...url.searchParams]
+          .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+          .join("");
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        return res.end(`<!doctype html><title>Test issuer</title><form method="get" action="/approve">${fields}<button data-testid="issuer-continue">Continue</button></form>`);
+        return res.end(
+          `<!doctype html><title>Test issuer</title><form method="get" action="/approve">${fields}<button data-testid="issuer-continue">Continue</button></form>`,
+        );
       }
       if (url.pathname === "/authorize" || url.pathname === "/approve") {
         issuer.authorizeRequests.push(url.searchParams);
         const redirectUri = url.searchParams.get("redirect_uri") ?? "";
-        if (url.searchParams.get("client_id") !== issuer.clientId || !redirectUri || url.searchParams.get("response_type") !== "code") {
+        if (
+          url.searchParams.get("client_id") !== issuer.clientId ||
+          !redirectUri ||
+          url.searchParams.get("response_type") !== "code"
+        ) {
           return json(res, 400, { error: "invalid_request" });
         }
         const code = randomBytes(16).toString("hex");
-        codes.set(code, { user: issuer.user, nonce: url.searchParams.get("nonce") ?? undefined, redirectUri, challenge: url.searchParams.get("code_challenge") ?? undefined });
+        codes.set(code, {
+          user: issuer.user,
+          nonce: url.searchParams.get("nonce") ?? undefined,
+          redirectUri,
+          challenge: url.searchParams.get("code_challenge") ?? undefined,
+        });
         const back = new URL(redirectUri);
         back.searchParams.set("code", code);
         back.searchParams.set("state", url.searchParams.get("state") ?? "");
@@ -97,24 +123,50 @@ export async function startOidcIssuer({ user, clientId = "hintline-test", client
         const form = new URLSearchParams(await readBody(req));
         issuer.tokenRequests.push(form);
         const basic = req.headers.authorization?.match(/^Basic (.+)$/)?.[1];
-        const [id, secret] = basic ? Buffer.from(basic, "base64").toString().split(":").map(decodeURIComponent) : [form.get("client_id"), form.get("client_secret")];
-        if (id !== issuer.clientId || secret !== issuer.clientSecret) return json(res, 401, { error: "invalid_client" });
+        const [id, secret] = basic
+          ? Buffer.from(basic, "base64").toString().split(":").map(decodeURIComponent)
+          : [form.get("client_id"), form.get("client_secret")];
+        if (id !== issuer.clientId || secret !== issuer.clientSecret)
+          return json(res, 401, { error: "invalid_client" });
         const grant = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
-        if (!grant || form.get("grant_type") !== "authorization_code" || form.get("redirect_uri") !== grant.redirectUri) return json(res, 400, { error: "invalid_grant" });
+        if (!grant || form.get("grant_type") !== "authorization_code" || form.get("redirect_uri") !== grant.redirectUri)
+          return json(res, 400, { error: "invalid_grant" });
         const verifier = form.get("code_verifier") ?? "";
-        if (grant.challenge && createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return json(res, 400, { error: "invalid_grant", error_description: "PKCE" });
+        if (grant.challenge && createHash("sha256").update(verifier).digest("base64url") !== grant.challenge)
+          return json(res, 400, { error: "invalid_grant", error_description: "PKCE" });
         const now = Math.floor(Date.now() / 1000);
         const { sub, email, name, emailVerified = true } = grant.user;
-        const claims = { iss: issuer.url, sub, aud: issuer.clientId, iat: now, exp: now + 300, ...(grant.nonce ? { nonce: grant.nonce } : {}), email, email_verified: emailVerified, name };
+        const claims = {
+          iss: issuer.url,
+          sub,
+          aud: issuer.clientId,
+          iat: now,
+          exp: now + 300,
+          ...(grant.nonce ? { nonce: grant.nonce } : {}),
+          email,
+          email_verified: emailVerified,
+          name,
+        };
         const accessToken = randomBytes(16).toString("hex");
         accessTokens.set(accessToken, grant.user);
-        return json(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: 300, scope: "openid email profile", id_token: signJwt(claims, issuer.forgeSignature ? forged : privateKey, kid) });
+        return json(res, 200, {
+          access_token: accessToken,
+          token_type: "Bearer",
+          expires_in: 300,
+          scope: "openid email profile",
+          id_token: signJwt(claims, issuer.forgeSignature ? forged : privateKey, kid),
+        });
       }
       if (url.pathname === "/userinfo") {
         const found = accessTokens.get(req.headers.authorization?.replace(/^Bearer /, "") ?? "");
         if (!found) return json(res, 401, { error: "invalid_token" });
-        return json(res, 200, { sub: found.sub, email: found.email, email_verified: found.emailVerified ?? true, name: found.name });
+        return json(res, 200, {
+          sub: found.sub,
+          email: found.email,
+          email_verified: found.emailVerified ?? true,
+          name: found.name,
+        });
       }
       json(res, 404, { error: "not_found" });
     } catch (error) {

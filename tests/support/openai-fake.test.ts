@@ -25,7 +25,10 @@ async function collectUntilThrow(stream: AsyncIterable<{ type: string }>) {
 }
 const quiet = { maxRetries: 0, onError: () => {} };
 const textOf = (parts: { type: string; text?: unknown }[]) =>
-  parts.filter((p) => p.type === "text-delta").map((p) => String(p.text)).join("");
+  parts
+    .filter((p) => p.type === "text-delta")
+    .map((p) => String(p.text))
+    .join("");
 
 beforeAll(async () => {
   fake = await startOpenAIFake();
@@ -39,10 +42,14 @@ describe("openai fake", () => {
   it("keeps durable-facts calls (x-hintline-purpose: memory) apart: their own queue, else a 404, and out of the cache's view", async () => {
     fake.setDefault({ text: "main" });
     const memory = { "x-hintline-purpose": "memory" };
-    await expect(generateText({ model: model(), messages, headers: memory, maxRetries: 0 })).rejects.toThrow(/proposes no durable facts/);
+    await expect(generateText({ model: model(), messages, headers: memory, maxRetries: 0 })).rejects.toThrow(
+      /proposes no durable facts/,
+    );
     fake.enqueueMemory({ text: '["Prefers tea"]' });
     fake.enqueue({ text: "queued for the chat" });
-    expect((await generateText({ model: model(), messages, headers: memory, maxRetries: 0 })).text).toBe('["Prefers tea"]');
+    expect((await generateText({ model: model(), messages, headers: memory, maxRetries: 0 })).text).toBe(
+      '["Prefers tea"]',
+    );
     expect((await generateText({ model: model(), messages, maxRetries: 0 })).text).toBe("queued for the chat");
     expect(fake.memoryRequests).toHaveLength(2);
     expect(fake.requests).toHaveLength(1);
@@ -119,9 +126,13 @@ describe("openai fake", () => {
         { name: "get_time", arguments: { zone: "Europe/Oslo" } },
       ],
     });
-    const schema = (props: Record<string, unknown>) => jsonSchema<Record<string, unknown>>({ type: "object", properties: props });
+    const schema = (props: Record<string, unknown>) =>
+      jsonSchema<Record<string, unknown>>({ type: "object", properties: props });
     const tools = {
-      get_weather: tool({ description: "Weather", inputSchema: schema({ city: { type: "string" }, days: { type: "number" } }) }),
+      get_weather: tool({
+        description: "Weather",
+        inputSchema: schema({ city: { type: "string" }, days: { type: "number" } }),
+      }),
       get_time: tool({ description: "Time", inputSchema: schema({ zone: { type: "string" } }) }),
     };
     const result = streamText({ model: model(), messages, tools });
@@ -133,11 +144,18 @@ describe("openai fake", () => {
     expect(parts.filter((p) => p.type === "tool-input-delta").length).toBeGreaterThanOrEqual(4);
     expect(textOf(parts)).toBe("Let me check.");
     expect(await result.finishReason).toBe("tool-calls");
-    expect(fake.requests[0]?.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["get_weather", "get_time"]);
+    expect(fake.requests[0]?.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      "get_weather",
+      "get_time",
+    ]);
   });
 
   it("surfaces an http-error 500 as an error", async () => {
-    fake.enqueue({ kind: "http-error", status: 500, body: { error: { message: "Boom upstream", type: "server_error", code: "boom" } } });
+    fake.enqueue({
+      kind: "http-error",
+      status: 500,
+      body: { error: { message: "Boom upstream", type: "server_error", code: "boom" } },
+    });
     const result = streamText({ model: model(), messages, ...quiet });
     const errors = (await collect(result.stream)).filter((p) => p.type === "error");
     expect(errors).toHaveLength(1);
@@ -181,21 +199,28 @@ describe("openai fake", () => {
 
   it("answers non-streaming requests, /v1/models and unknown paths", async () => {
     fake.enqueue({ kind: "tools", calls: [{ id: "c1", name: "f", arguments: { a: 1 } }] }, { text: "plain" });
-    const post = (body: unknown) => fetch(`${fake.url}/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/chat/completions`, { method: "POST", body: JSON.stringify(body) });
     const tools = await (await post({ model: "m1", messages })).json();
     expect(tools).toMatchObject({ object: "chat.completion", model: "m1", choices: [{ finish_reason: "tool_calls" }] });
     expect(tools.choices[0].message.tool_calls[0].function).toEqual({ name: "f", arguments: '{"a":1}' });
     const text = await (await post({ model: "m2", messages })).json();
     expect(text.choices[0]).toMatchObject({ message: { role: "assistant", content: "plain" }, finish_reason: "stop" });
     expect(text.usage.total_tokens).toBe(text.usage.prompt_tokens + text.usage.completion_tokens);
-    expect(await (await fetch(`${fake.url}/models`)).json()).toEqual({ object: "list", data: [{ id: "fake-model", object: "model" }] });
+    expect(await (await fetch(`${fake.url}/models`)).json()).toEqual({
+      object: "list",
+      data: [{ id: "fake-model", object: "model" }],
+    });
     expect((await fetch(`${fake.url}/nope`)).status).toBe(404);
   });
 
   it("can be scripted and inspected over the HTTP control API", async () => {
     const origin = new URL(fake.url).origin;
     const control = (path: string, body?: unknown) =>
-      fetch(`${origin}/__fake/${path}`, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${origin}/__fake/${path}`, {
+        method: "POST",
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     expect((await control("enqueue", [{ text: "first" }, { kind: "text", text: "second" }])).status).toBe(200);
     expect((await control("default", { text: "fallback" })).status).toBe(200);
     expect((await control("enqueue", [{ kind: "bogus" }])).status).toBe(400);
@@ -223,16 +248,22 @@ describe("openai fake", () => {
     expect(await run.text).toBe("=".repeat(50_000));
     expect(await run.finishReason).toBe("stop");
     // An HTML page, a JSON completion and a stream without a finish reason all end "interrupted" in the AI SDK.
-    for (const reply of [{ kind: "html" }, { kind: "json-to-stream", text: "Hi" }, { kind: "no-finish", text: "Half a reply" }] as const) {
+    for (const reply of [
+      { kind: "html" },
+      { kind: "json-to-stream", text: "Hi" },
+      { kind: "no-finish", text: "Half a reply" },
+    ] as const) {
       fake.enqueue(reply);
       const result = streamText({ model: model(), messages, ...quiet });
       const parts = await collect(result.stream);
       expect(parts.some((p) => p.type === "error")).toBe(false);
       expect(await result.finishReason).toBe("interrupted");
     }
-    expect(textOf(await collect(streamText({ model: model(), messages: [{ role: "user", content: "x" }], ...quiet }).stream))).toBe(
-      "Hello from the fake.",
-    );
+    expect(
+      textOf(
+        await collect(streamText({ model: model(), messages: [{ role: "user", content: "x" }], ...quiet }).stream),
+      ),
+    ).toBe("Hello from the fake.");
   });
 
   it("sends usage figures as scripted, numbers or not", async () => {

@@ -5,7 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 
 /** Numbers as a real API sends them; anything else to play a provider that lies about usage. */
-type FakeUsage = { promptTokens?: number | string | null; completionTokens?: number | string | null; cachedTokens?: number | string | null };
+type FakeUsage = {
+  promptTokens?: number | string | null;
+  completionTokens?: number | string | null;
+  cachedTokens?: number | string | null;
+};
 
 export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
 export type FakeReply =
@@ -49,13 +53,27 @@ export type OpenAIFake = {
 };
 
 type DefaultReply = FakeReply | ((req: RecordedRequest) => FakeReply);
-type Usage = { prompt_tokens: unknown; completion_tokens: unknown; total_tokens: unknown; prompt_tokens_details?: { cached_tokens: unknown } };
+type Usage = {
+  prompt_tokens: unknown;
+  completion_tokens: unknown;
+  total_tokens: unknown;
+  prompt_tokens_details?: { cached_tokens: unknown };
+};
 /** `usage()` is worked out when it is sent (the end of a stream): re-serialising a long prompt would delay the first chunk. */
-type Plan = { text: string; calls: { id: string; name: string; args: string }[]; finishReason: "stop" | "tool_calls"; usage: () => Usage };
+type Plan = {
+  text: string;
+  calls: { id: string; name: string; args: string }[];
+  finishReason: "stop" | "tool_calls";
+  usage: () => Usage;
+};
 
 const INITIAL_DEFAULT: FakeReply = { text: "Hello from the fake." };
 const KINDS = new Set(["text", "tools", "http-error", "cut", "hang", "run", "html", "json-to-stream", "no-finish"]);
-const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_exceeded" };
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  429: "rate_limit_exceeded",
+};
 
 /** Word-sized chunks that keep every whitespace character, so joining them gives back the text. */
 function splitWords(text: string): string[] {
@@ -112,7 +130,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 function errorBody(status: number, message: string) {
-  return { error: { message, type: ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error"), param: null, code: String(status) } };
+  return {
+    error: {
+      message,
+      type: ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error"),
+      param: null,
+      code: String(status),
+    },
+  };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -130,8 +155,13 @@ function writeEvent(res: ServerResponse, data: unknown): Promise<void> {
   return new Promise((resolve) => res.write(`data: ${payload}\n\n`, () => resolve()));
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the request body is arbitrary JSON.
-function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUsage }, body: any, callIdPrefix: string, cached: () => number = () => 0): Plan {
+function makePlan(
+  reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUsage },
+  // biome-ignore lint/suspicious/noExplicitAny: the request body is arbitrary JSON.
+  body: any,
+  callIdPrefix: string,
+  cached: () => number = () => 0,
+): Plan {
   const text = reply.text ?? "";
   const calls = (reply.calls ?? []).map((c, i) => ({
     id: c.id ?? `${callIdPrefix}_${i}`,
@@ -140,10 +170,21 @@ function makePlan(reply: { text?: string; calls?: FakeToolCall[]; usage?: FakeUs
   }));
   const usage = () => {
     const prompt = reply.usage?.promptTokens ?? estimateTokens(serialize(body).messages);
-    const completion = reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
+    const completion =
+      reply.usage?.completionTokens ?? estimateTokens(text + calls.map((c) => c.name + c.args).join(""));
     const total = typeof prompt === "number" && typeof completion === "number" ? prompt + completion : null;
-    const cachedTokens = reply.usage && "cachedTokens" in reply.usage ? reply.usage.cachedTokens : typeof prompt === "number" ? Math.min(cached(), prompt) : 0;
-    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total, prompt_tokens_details: { cached_tokens: cachedTokens } };
+    const cachedTokens =
+      reply.usage && "cachedTokens" in reply.usage
+        ? reply.usage.cachedTokens
+        : typeof prompt === "number"
+          ? Math.min(cached(), prompt)
+          : 0;
+    return {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: total,
+      prompt_tokens_details: { cached_tokens: cachedTokens },
+    };
   };
   return { text, calls, finishReason: calls.length > 0 ? "tool_calls" : "stop", usage };
 }
@@ -158,7 +199,10 @@ async function streamPlan(
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const created = Math.floor(Date.now() / 1000);
   const base = { id, object: "chat.completion.chunk", created, model };
-  const chunk = (delta: object, finishReason: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const chunk = (delta: object, finishReason: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
   await writeEvent(res, chunk({ role: "assistant" }));
   const words = splitWords(plan.text);
   for (const [i, word] of words.entries()) {
@@ -173,7 +217,10 @@ async function streamPlan(
   for (const [index, call] of plan.calls.entries()) {
     if (opts.delayMs) await sleep(opts.delayMs);
     // Like the real API: id, type and name first with empty arguments, then the arguments string in pieces.
-    await writeEvent(res, chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    await writeEvent(
+      res,
+      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
     const half = Math.ceil(call.args.length / 2);
     for (const piece of [call.args.slice(0, half), call.args.slice(half)]) {
       if (piece) await writeEvent(res, chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
@@ -201,7 +248,12 @@ function drained(res: ServerResponse): Promise<void> {
 }
 
 /** A long run without a space, written as fast as the client reads it; stops when the client goes away. */
-async function streamRun(res: ServerResponse, reply: { length: number; char?: string; chunkChars?: number }, model: string, id: string) {
+async function streamRun(
+  res: ServerResponse,
+  reply: { length: number; char?: string; chunkChars?: number },
+  model: string,
+  id: string,
+) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
   const piece = (reply.char ?? "=").repeat(reply.chunkChars ?? 4096);
@@ -216,13 +268,30 @@ async function streamRun(res: ServerResponse, reply: { length: number; char?: st
 }
 
 function completionJson(plan: Plan, model: string, id: string) {
-  const toolCalls = plan.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
-  const message = { role: "assistant", content: plan.text || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  const toolCalls = plan.calls.map((c) => ({
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: c.args },
+  }));
+  const message = {
+    role: "assistant",
+    content: plan.text || null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
   const created = Math.floor(Date.now() / 1000);
-  return { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: plan.finishReason }], usage: plan.usage() };
+  return {
+    id,
+    object: "chat.completion",
+    created,
+    model,
+    choices: [{ index: 0, message, finish_reason: plan.finishReason }],
+    usage: plan.usage(),
+  };
 }
 
-export async function startOpenAIFake(options: { port?: number; host?: string; cacheMinTokens?: number } = {}): Promise<OpenAIFake> {
+export async function startOpenAIFake(
+  options: { port?: number; host?: string; cacheMinTokens?: number } = {},
+): Promise<OpenAIFake> {
   const host = options.host ?? "127.0.0.1";
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
@@ -272,9 +341,17 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     let reply: FakeReply;
     try {
       reply = forTitle
-        ? (titleQueue.shift() ?? { kind: "http-error", status: 404, body: errorBody(404, "This fake names no conversations unless told to.") })
+        ? (titleQueue.shift() ?? {
+            kind: "http-error",
+            status: 404,
+            body: errorBody(404, "This fake names no conversations unless told to."),
+          })
         : forMemory
-          ? (memoryQueue.shift() ?? { kind: "http-error", status: 404, body: errorBody(404, "This fake proposes no durable facts unless told to.") })
+          ? (memoryQueue.shift() ?? {
+              kind: "http-error",
+              status: 404,
+              body: errorBody(404, "This fake proposes no durable facts unless told to."),
+            })
           : (queue.shift() ?? (typeof defaultReply === "function" ? defaultReply(recorded) : defaultReply));
     } catch (error) {
       return sendJson(res, 500, errorBody(500, `Fake default reply threw: ${String(error)}`));
@@ -287,7 +364,12 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
       case "hang":
         return; // never answer; the socket is destroyed when the client aborts or the fake closes
       case "http-error":
-        return sendJson(res, reply.status, reply.body ?? errorBody(reply.status, `Fake upstream error ${reply.status}`), reply.headers);
+        return sendJson(
+          res,
+          reply.status,
+          reply.body ?? errorBody(reply.status, `Fake upstream error ${reply.status}`),
+          reply.headers,
+        );
       case "run":
         return streamRun(res, reply, model, id);
       case "html":
@@ -335,7 +417,8 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     }
     if (path === "/__fake/cache") {
       const minTokens = (payload as { minTokens?: unknown } | undefined)?.minTokens;
-      if (!Number.isSafeInteger(minTokens) || (minTokens as number) < 0) return sendJson(res, 400, errorBody(400, "Expected { minTokens: a whole number ≥ 0 }."));
+      if (!Number.isSafeInteger(minTokens) || (minTokens as number) < 0)
+        return sendJson(res, 400, errorBody(400, "Expected { minTokens: a whole number ≥ 0 }."));
       cacheMinTokens = minTokens as number;
       return sendJson(res, 200, { ok: true });
     }
@@ -352,11 +435,16 @@ export async function startOpenAIFake(options: { port?: number; host?: string; c
     const path = new URL(req.url ?? "/", "http://fake.invalid").pathname;
     const method = req.method ?? "GET";
     if (method === "OPTIONS") {
-      res.writeHead(204, { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "*" });
+      res.writeHead(204, {
+        "access-control-allow-origin": "*",
+        "access-control-allow-methods": "GET, POST",
+        "access-control-allow-headers": "*",
+      });
       return void res.end();
     }
     if (path === "/v1/chat/completions" && method === "POST") return chat(req, res, path);
-    if (path === "/v1/models" && method === "GET") return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
+    if (path === "/v1/models" && method === "GET")
+      return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
     if (path.startsWith("/__fake/")) return control(req, res, path, method);
     return sendJson(res, 404, errorBody(404, `Unknown path: ${method} ${path}`));
   }

@@ -9,17 +9,36 @@ import { pollUntil } from "./poll.ts";
 describe("pollUntil", () => {
   it("returns the first value that is done", async () => {
     let n = 0;
-    expect(await pollUntil(async () => ++n, (v) => v >= 3, 2_000)).toBe(3);
+    expect(
+      await pollUntil(
+        async () => ++n,
+        (v) => v >= 3,
+        2_000,
+      ),
+    ).toBe(3);
   });
 
   it("throws at the deadline, naming what it waited for and the last value", async () => {
     const started = Date.now();
-    await expect(pollUntil(async () => ({ status: "streaming" }), (v) => v.status === "incomplete", 300, "the reply to be incomplete")).rejects.toThrow(
+    await expect(
+      pollUntil(
+        async () => ({ status: "streaming" }),
+        (v) => v.status === "incomplete",
+        300,
+        "the reply to be incomplete",
+      ),
+    ).rejects.toThrow(
       'pollUntil: still not there after 300 ms, waiting for the reply to be incomplete; the last value was {"status":"streaming"}',
     );
     expect(Date.now() - started).toBeLessThan(2_000);
     // Without a description, the condition's own source says what was waited for.
-    await expect(pollUntil(async () => 1, (v) => v === 2, 100)).rejects.toThrow(/waiting for \(v\) => v === 2; the last value was 1/);
+    await expect(
+      pollUntil(
+        async () => 1,
+        (v) => v === 2,
+        100,
+      ),
+    ).rejects.toThrow(/waiting for \(v\) => v === 2; the last value was 1/);
   });
 });
 
@@ -58,7 +77,9 @@ describe("listenToEvents", () => {
   });
 
   it("rejects `opened` when the server refuses or never says it is connected", async () => {
-    const refusing = await serve((response) => response.writeHead(401, { "content-type": "application/json" }).end('{"error":"no"}'));
+    const refusing = await serve((response) =>
+      response.writeHead(401, { "content-type": "application/json" }).end('{"error":"no"}'),
+    );
     const refused = listenToEvents(refusing);
     await expect(refused.opened).rejects.toThrow(/answered 401: \{"error":"no"\}/);
     refused.close();
@@ -66,7 +87,9 @@ describe("listenToEvents", () => {
 
     const silent = await serve(stream);
     const waiting = listenToEvents(silent, { openTimeoutMs: 200 });
-    await expect(waiting.opened).rejects.toThrow(/no "connected" comment from GET http:\/\/127\.0\.0\.1:\d+\/api\/events within 200 ms/);
+    await expect(waiting.opened).rejects.toThrow(
+      /no "connected" comment from GET http:\/\/127\.0\.0\.1:\d+\/api\/events within 200 ms/,
+    );
     waiting.close();
   });
 
@@ -77,7 +100,9 @@ describe("listenToEvents", () => {
     });
     const listener = listenToEvents(url);
     await listener.opened;
-    await expect(listener.waitFor(() => false, "any event", 2_000)).rejects.toThrow(/waiting for any event: .*ended before close\(\)/);
+    await expect(listener.waitFor(() => false, "any event", 2_000)).rejects.toThrow(
+      /waiting for any event: .*ended before close\(\)/,
+    );
     listener.close();
   });
 });

@@ -16,13 +16,20 @@ export function shortJson(value: unknown, max = 600): string {
  * Polls `probe` every 50 ms until `done` accepts its value, and returns that value. At the deadline it throws, naming
  * `what` it waited for (the `done` function's source when not given) and the last value.
  */
-export async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000, what?: string): Promise<T> {
+export async function pollUntil<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 5_000,
+  what?: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (done(value)) return value;
     if (Date.now() > deadline) {
-      throw new Error(`pollUntil: still not there after ${timeoutMs} ms, waiting for ${what ?? done.toString()}; the last value was ${shortJson(value)}`);
+      throw new Error(
+        `pollUntil: still not there after ${timeoutMs} ms, waiting for ${what ?? done.toString()}; the last value was ${shortJson(value)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -85,7 +85,12 @@ export class BreakpointCache {
       written = mark;
     }
     const writeTokens = written >= 0 ? (p.totals[written] as number) - readTokens : 0;
-    return { readTokens, writeTokens, inputTokens: p.total - readTokens - writeTokens, breakpoints: marks.map((i) => p.blocks[i]?.path as string) };
+    return {
+      readTokens,
+      writeTokens,
+      inputTokens: p.total - readTokens - writeTokens,
+      breakpoints: marks.map((i) => p.blocks[i]?.path as string),
+    };
   }
 
   clear(): void {
@@ -109,7 +114,8 @@ export class ImplicitCache {
         break;
       }
     }
-    for (let i = p.hashes.length - 1; i >= 0 && (p.totals[i] as number) >= minTokens; i--) this.entries.add(p.hashes[i] as string);
+    for (let i = p.hashes.length - 1; i >= 0 && (p.totals[i] as number) >= minTokens; i--)
+      this.entries.add(p.hashes[i] as string);
     return { readTokens, writeTokens: 0, inputTokens: p.total - readTokens, breakpoints: [] };
   }
 

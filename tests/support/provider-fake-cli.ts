@@ -22,8 +22,15 @@ const port = Number(argValue("--port") ?? 0);
 if (!Number.isInteger(port) || port < 0 || port > 65535) exit(`invalid --port ${argValue("--port")}`);
 const minArg = argValue("--cache-min-tokens");
 const cacheMinTokens = minArg === undefined ? undefined : Number(minArg);
-if (cacheMinTokens !== undefined && !(Number.isSafeInteger(cacheMinTokens) && cacheMinTokens >= 0)) exit(`invalid --cache-min-tokens ${minArg}`);
-const options = { port, host: argValue("--host"), cacheMinTokens, apiKey: argValue("--api-key"), models: argValue("--models")?.split(",") };
+if (cacheMinTokens !== undefined && !(Number.isSafeInteger(cacheMinTokens) && cacheMinTokens >= 0))
+  exit(`invalid --cache-min-tokens ${minArg}`);
+const options = {
+  port,
+  host: argValue("--host"),
+  cacheMinTokens,
+  apiKey: argValue("--api-key"),
+  models: argValue("--models")?.split(","),
+};
 const fake = await (provider === "anthropic" ? startAnthropicFake(options) : startGeminiFake(options));
 console.log(`${provider}-fake listening on ${fake.url}`);
 

@@ -5,14 +5,34 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-export type ServerProcess = { url: string; child: ChildProcess; output: () => string; exited: () => Promise<number | null> };
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  exited: () => Promise<number | null>;
+};
 
 /**
  * Spawns the server with exactly `env` on 127.0.0.1:`port` and resolves once `ready` answers (any status below 500)
  * or fails with the server's output when it exits early or is not ready within a minute.
  */
-export async function spawnServer({ port, env, ready = "/api/health", headers = {} }: { port: number; env: Record<string, string | undefined>; ready?: string; headers?: Record<string, string> }): Promise<ServerProcess> {
-  const childEnv: Record<string, string | undefined> = { ...env, NEXT_TELEMETRY_DISABLED: "1", HOST: "127.0.0.1", PORT: String(port) };
+export async function spawnServer({
+  port,
+  env,
+  ready = "/api/health",
+  headers = {},
+}: {
+  port: number;
+  env: Record<string, string | undefined>;
+  ready?: string;
+  headers?: Record<string, string>;
+}): Promise<ServerProcess> {
+  const childEnv: Record<string, string | undefined> = {
+    ...env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+  };
   const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
     cwd: root,
     env: childEnv as NodeJS.ProcessEnv,
@@ -37,5 +57,10 @@ export async function spawnServer({ port, env, ready = "/api/health", headers = 
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  return { url, child, output: () => output, exited: () => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : gone) };
+  return {
+    url,
+    child,
+    output: () => output,
+    exited: () => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : gone),
+  };
 }

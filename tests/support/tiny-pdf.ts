@@ -23,14 +23,26 @@ function pdfOf(contents: readonly PageContent[], { sharedContent = false, paddin
   const firstPage = 4 + streams.length;
   const objects: Buffer[] = [
     text("<< /Type /Catalog /Pages 2 0 R >>"),
-    text(`<< /Type /Pages /Kids [${contents.map((_, i) => `${firstPage + i} 0 R`).join(" ")}] /Count ${contents.length} /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> >>`),
+    text(
+      `<< /Type /Pages /Kids [${contents.map((_, i) => `${firstPage + i} 0 R`).join(" ")}] /Count ${contents.length} /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> >>`,
+    ),
     text("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
   ];
   for (const { bytes, flate } of streams) {
-    objects.push(Buffer.concat([text(`<< /Length ${bytes.length}${flate ? " /Filter /FlateDecode" : ""} >>\nstream\n`), bytes, text("\nendstream")]));
+    objects.push(
+      Buffer.concat([
+        text(`<< /Length ${bytes.length}${flate ? " /Filter /FlateDecode" : ""} >>\nstream\n`),
+        bytes,
+        text("\nendstream"),
+      ]),
+    );
   }
-  for (const [i] of contents.entries()) objects.push(text(`<< /Type /Page /Parent 2 0 R /Contents ${sharedContent ? 4 : 4 + i} 0 R >>`));
-  if (padding > 0) objects.push(Buffer.concat([text(`<< /Length ${padding} >>\nstream\n`), Buffer.alloc(padding, 0x25), text("\nendstream")]));
+  for (const [i] of contents.entries())
+    objects.push(text(`<< /Type /Page /Parent 2 0 R /Contents ${sharedContent ? 4 : 4 + i} 0 R >>`));
+  if (padding > 0)
+    objects.push(
+      Buffer.concat([text(`<< /Length ${padding} >>\nstream\n`), Buffer.alloc(padding, 0x25), text("\nendstream")]),
+    );
   const chunks: Buffer[] = [text("%PDF-1.4\n")];
   let size = chunks[0]!.length;
   let xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
@@ -50,7 +62,12 @@ export function tinyPdf(pages: Array<string | null>): Buffer {
 }
 
 function pageContent(page: string | null): PageContent {
-  return { bytes: Buffer.from(page === null ? "0 0 1 rg 72 72 200 200 re f" : `BT /F1 10 Tf 36 720 Td (${escapePdfText(page)}) Tj ET`, "latin1") };
+  return {
+    bytes: Buffer.from(
+      page === null ? "0 0 1 rg 72 72 200 200 re f" : `BT /F1 10 Tf 36 720 Td (${escapePdfText(page)}) Tj ET`,
+      "latin1",
+    ),
+  };
 }
 
 /** A PDF as tinyPdf makes it, padded to exactly `bytes` bytes by an object nothing refers to. */
@@ -67,14 +84,23 @@ export function paddedPdf(pages: Array<string | null>, bytes: number): Buffer {
 
 /** `pages` pages of `chars` characters each, in lines of 500 in a 1-point font (pdf.js drops text off the page). */
 export function denseTextPdf(pages: number, chars: number): Buffer {
-  const lines = Array.from({ length: Math.ceil(chars / 500) }, (_, i) => `(${"word ".repeat(100).slice(0, Math.min(500, chars - i * 500))}) Tj T*`);
+  const lines = Array.from(
+    { length: Math.ceil(chars / 500) },
+    (_, i) => `(${"word ".repeat(100).slice(0, Math.min(500, chars - i * 500))}) Tj T*`,
+  );
   const page = { bytes: Buffer.from(`BT /F1 1 Tf 1 TL 10 780 Td ${lines.join(" ")} ET`, "latin1") };
-  return pdfOf(Array.from({ length: pages }, () => page), { sharedContent: true });
+  return pdfOf(
+    Array.from({ length: pages }, () => page),
+    { sharedContent: true },
+  );
 }
 
 /** `pages` pages of one short line each, all showing the same content stream (20,000 pages are about 1.9 MB). */
 export function manyPagesPdf(pages: number): Buffer {
-  return pdfOf(Array.from({ length: pages }, () => ({ bytes: Buffer.from("BT /F1 10 Tf 36 720 Td (A page.) Tj ET", "latin1") })), { sharedContent: true });
+  return pdfOf(
+    Array.from({ length: pages }, () => ({ bytes: Buffer.from("BT /F1 10 Tf 36 720 Td (A page.) Tj ET", "latin1") })),
+    { sharedContent: true },
+  );
 }
 
 const ADLER_BASE = 65521;
@@ -133,7 +159,9 @@ export function textOperatorsPdf(operators: number): Buffer {
 
 /** One page whose content stream inflates to `bytes` spaces (in 64 KiB steps): about 1.3 MB per GiB. */
 export function whitespaceBombPdf(bytes: number): Buffer {
-  return pdfOf([{ bytes: repeatedDeflate(Buffer.alloc(64 * 1024, 0x20), Math.ceil(bytes / (64 * 1024))), flate: true }]);
+  return pdfOf([
+    { bytes: repeatedDeflate(Buffer.alloc(64 * 1024, 0x20), Math.ceil(bytes / (64 * 1024))), flate: true },
+  ]);
 }
 
 /** A data URL of `bytes` as `mediaType`. */

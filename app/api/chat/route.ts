@@ -10,7 +10,10 @@ export const POST = route(async (request, _params, viewer) => {
   const body = await readJson(request, { maxBytes: maxChatBodyBytes(), tooLarge: chatBodyTooLarge() });
   // `{ id, continue: true }` continues the last reply in place; anything else is a message.
   const continuing = typeof body === "object" && body !== null && "continue" in body;
-  return startReply({ request: continuing ? parseWith(continueRequestSchema, body) : parseWith(chatRequestSchema, body), viewer });
+  return startReply({
+    request: continuing ? parseWith(continueRequestSchema, body) : parseWith(chatRequestSchema, body),
+    viewer,
+  });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

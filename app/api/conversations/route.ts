@@ -10,8 +10,11 @@ export const GET = route(async (request, _params, viewer) => {
   const raw = params.get("workspaceId");
   const workspaceId = raw === null ? undefined : parseWith(idSchema, raw, "workspaceId");
   const q = params.get("q");
-  if (q !== null) return Response.json(await searchWorkspaceConversations(viewer, parseWith(searchQuerySchema, q, "q"), workspaceId));
-  return Response.json(await listedConversations(viewer, { workspaceId, archived: archivedParam(params.get("archived")) }));
+  if (q !== null)
+    return Response.json(await searchWorkspaceConversations(viewer, parseWith(searchQuerySchema, q, "q"), workspaceId));
+  return Response.json(
+    await listedConversations(viewer, { workspaceId, archived: archivedParam(params.get("archived")) }),
+  );
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

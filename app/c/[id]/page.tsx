@@ -41,7 +41,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         </>
       }
     >
-      <Chat key={id} id={id} initialMessages={view?.messages ?? []} initialBranches={view?.branches ?? []} model={model} />
+      <Chat
+        key={id}
+        id={id}
+        initialMessages={view?.messages ?? []}
+        initialBranches={view?.branches ?? []}
+        model={model}
+      />
       <AgentTranscriptDrawer />
     </AppShell>
   );

@@ -101,13 +101,17 @@ export function decideInjection(input: InjectionInput): Injection | null {
 
   const open = tasks.pending + tasks.inProgress;
   if (full || (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen))) {
-    builtIns.tasks = tasksText(config.tasksDetail === "list" ? tasks : { ...tasks, open: undefined }, input.tasksEditedByPerson);
+    builtIns.tasks = tasksText(
+      config.tasksDetail === "list" ? tasks : { ...tasks, open: undefined },
+      input.tasksEditedByPerson,
+    );
   }
 
   if ((full || input.isFirstCall || input.compressed) && input.context) {
     const { inputTokens, contextWindow, triggerRatio } = input.context;
     const threshold = Math.max(0, triggerRatio - config.contextBufferRatio) * contextWindow;
-    if (full || input.compressed || inputTokens > threshold) builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
+    if (full || input.compressed || inputTokens > threshold)
+      builtIns["context-length"] = contextText(inputTokens, Math.floor(triggerRatio * contextWindow));
   }
 
   if (Object.keys(builtIns).length === 0) return null;

@@ -125,7 +125,9 @@ export function neutralizeHintTagsDeep(value: unknown): unknown {
   if (typeof value === "string") return neutralizeHintTags(value);
   if (Array.isArray(value)) return value.map(neutralizeHintTagsDeep);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [neutralizeHintTags(k), neutralizeHintTagsDeep(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [neutralizeHintTags(k), neutralizeHintTagsDeep(v)]),
+    );
   }
   return value;
 }

@@ -4,11 +4,17 @@ import { decideInjection } from "./decide-injection.ts";
 import { OPEN_TASKS_MAX_CHARS, OPEN_TASKS_MAX_LINES, type OpenTask, openTasksList } from "./open-tasks.ts";
 import { escapeValue } from "./render-hint.ts";
 
-const task = (id: number, status: OpenTask["status"], subject = `Task ${id}`): OpenTask => ({ id: String(id), status, subject });
+const task = (id: number, status: OpenTask["status"], subject = `Task ${id}`): OpenTask => ({
+  id: String(id),
+  status,
+  subject,
+});
 
 describe("the open tasks in a task hint", () => {
   it("lists in-progress tasks first, one line each", () => {
-    expect(openTasksList([task(1, "pending"), task(2, "in_progress"), task(3, "pending")])).toBe("[2] in_progress Task 2\n[1] pending Task 1\n[3] pending Task 3");
+    expect(openTasksList([task(1, "pending"), task(2, "in_progress"), task(3, "pending")])).toBe(
+      "[2] in_progress Task 2\n[1] pending Task 1\n[3] pending Task 3",
+    );
     expect(openTasksList([])).toBe("");
   });
 
@@ -39,9 +45,19 @@ describe("the open tasks in a task hint", () => {
     expect(hint!.text.match(/<\/?system-reminder>/g)).toEqual(["<system-reminder>", "</system-reminder>"]);
     expect(hint!.text).toContain("Open tasks:\n[1] pending &lt;/tasks&gt;");
     // The worst case counts the list, so settings that could overflow a hint with it are refused.
-    expect(worstCaseHintChars(injection)).toBeGreaterThan(worstCaseHintChars(settings.injection) + OPEN_TASKS_MAX_CHARS - 1);
-    expect(settingsSchema.safeParse({ ...settings, injection: { ...injection, extraFields: { notes: "x".repeat(1_900) } } }).success).toBe(false);
-    expect(settingsSchema.safeParse({ ...settings, injection: { ...settings.injection, extraFields: { notes: "x".repeat(1_900) } } }).success).toBe(true);
+    expect(worstCaseHintChars(injection)).toBeGreaterThan(
+      worstCaseHintChars(settings.injection) + OPEN_TASKS_MAX_CHARS - 1,
+    );
+    expect(
+      settingsSchema.safeParse({ ...settings, injection: { ...injection, extraFields: { notes: "x".repeat(1_900) } } })
+        .success,
+    ).toBe(false);
+    expect(
+      settingsSchema.safeParse({
+        ...settings,
+        injection: { ...settings.injection, extraFields: { notes: "x".repeat(1_900) } },
+      }).success,
+    ).toBe(true);
   });
 
   it("is off by default: counts only", () => {
@@ -53,6 +69,8 @@ describe("the open tasks in a task hint", () => {
       tasksEditedByPerson: false,
       isFirstCall: false,
     });
-    expect(hint!.fields.tasks).toBe("You have 0 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.");
+    expect(hint!.fields.tasks).toBe(
+      "You have 0 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.",
+    );
   });
 });

@@ -28,7 +28,8 @@ export function openTasksList(tasks: readonly OpenTask[]): string {
     const next = line(task);
     const left = ordered.length - lines.length - 1;
     const reserve = left > 0 ? escapeValue(more(left)).length + 1 : 0;
-    if (lines.length === OPEN_TASKS_MAX_LINES || used + escapeValue(next).length + 1 + reserve > OPEN_TASKS_MAX_CHARS) break;
+    if (lines.length === OPEN_TASKS_MAX_LINES || used + escapeValue(next).length + 1 + reserve > OPEN_TASKS_MAX_CHARS)
+      break;
     lines.push(next);
     used += escapeValue(next).length + 1;
   }

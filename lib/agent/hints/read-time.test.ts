@@ -11,7 +11,11 @@ import { renderHint } from "./render-hint.ts";
 import { scanContext } from "./scan-context.ts";
 
 const config = defaultSettings("Asia/Shanghai").injection;
-const hintText = (time: string, zone: string) => renderHint(config.template, [["current-time", time], ["timezone", zone]]);
+const hintText = (time: string, zone: string) =>
+  renderHint(config.template, [
+    ["current-time", time],
+    ["timezone", zone],
+  ]);
 
 describe("reading a recorded time in a server zone with DST", () => {
   it("runs in New York", () => {
@@ -19,7 +23,9 @@ describe("reading a recorded time in a server zone with DST", () => {
   });
 
   it("a Shanghai wall time inside New York's DST gap reads as the right instant", () => {
-    expect(recordedTime(hintText("2026-03-08T02:30:00", "Asia/Shanghai"), config)?.toISOString()).toBe("2026-03-07T18:30:00.000Z");
+    expect(recordedTime(hintText("2026-03-08T02:30:00", "Asia/Shanghai"), config)?.toISOString()).toBe(
+      "2026-03-07T18:30:00.000Z",
+    );
     expect(readTime("2026-03-08 02:30", "yyyy-MM-dd HH:mm", "UTC")?.toISOString()).toBe("2026-03-08T02:30:00.000Z");
   });
 
@@ -31,13 +37,25 @@ describe("reading a recorded time in a server zone with DST", () => {
         {
           type: "data-hint",
           id: "h",
-          data: { source: config.injectionSource, fields: {}, text: hintText("2026-03-08T02:30:00", "Asia/Shanghai"), createdAt: "" },
+          data: {
+            source: config.injectionSource,
+            fields: {},
+            text: hintText("2026-03-08T02:30:00", "Asia/Shanghai"),
+            createdAt: "",
+          },
         },
       ],
     };
     const scan = scanContext([reply], { source: config.injectionSource, taskToolNames: config.taskToolNames });
     const decide = (now: string) =>
-      decideInjection({ config, now: new Date(now), scan, tasks: { pending: 0, inProgress: 0 }, tasksEditedByPerson: false, isFirstCall: false });
+      decideInjection({
+        config,
+        now: new Date(now),
+        scan,
+        tasks: { pending: 0, inProgress: 0 },
+        tasksEditedByPerson: false,
+        isFirstCall: false,
+      });
     expect(decide("2026-03-07T18:40:00Z")).toBeNull();
     expect(decide("2026-03-07T19:10:00Z")?.fields["current-time"]).toBe("2026-03-08T03:10:00");
   });
@@ -47,7 +65,9 @@ describe("reading a recorded time in a server zone with DST", () => {
     ["yyyy-MM-dd hh:mm a", "America/New_York", "2026-11-01T07:30:00Z"],
     ["EEEE, MMMM do yyyy, h:mm:ss a", "Asia/Calcutta", "2025-12-31T23:59:00Z"],
   ])("%s in %s writes and reads back %s", (pattern, zone, iso) => {
-    expect(readTime(writeTime(new Date(iso), zone, pattern), pattern, zone)?.toISOString()).toBe(new Date(iso).toISOString());
+    expect(readTime(writeTime(new Date(iso), zone, pattern), pattern, zone)?.toISOString()).toBe(
+      new Date(iso).toISOString(),
+    );
   });
 });
 

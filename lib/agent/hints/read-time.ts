@@ -89,7 +89,9 @@ export function writeTime(instant: Date, zone: string, pattern: string): string 
 
 /** The instant a time written with `pattern` in `zone` stands for; undefined when it does not parse. */
 export function readTime(value: string, pattern: string, zone: string): Date | undefined {
-  const ms = memo(read, `${value}\u0000${pattern}\u0000${zone}`, () => readTimeUncached(value, pattern, zone)?.getTime());
+  const ms = memo(read, `${value}\u0000${pattern}\u0000${zone}`, () =>
+    readTimeUncached(value, pattern, zone)?.getTime(),
+  );
   return ms === undefined ? undefined : new Date(ms);
 }
 

@@ -5,7 +5,9 @@ describe("bulletReminder", () => {
   const more = (n: number) => `- and ${n} more.`;
 
   it("puts the head and every bullet in one reminder when they fit", () => {
-    expect(bulletReminder("Head.", ["- a", "- b"], more)).toBe("<system-reminder>\nHead.\n- a\n- b\n</system-reminder>");
+    expect(bulletReminder("Head.", ["- a", "- b"], more)).toBe(
+      "<system-reminder>\nHead.\n- a\n- b\n</system-reminder>",
+    );
   });
 
   it("keeps bullets in order while they fit, counts the rest, and never exceeds a hint's size", () => {

@@ -6,7 +6,13 @@ export const DEFAULT_TEMPLATE =
   "<system-reminder>Treat the following as the ground truth at this point of the conversation. Anything stated earlier is outdated, and a later reminder, if any, supersedes this one:\n{runtime_state}\n</system-reminder>";
 /** The most a rendered hint may hold, template included (settings that could exceed it are refused). */
 export const HINT_MAX_CHARS = 4096;
-export const BUILT_IN_FIELDS = ["current-time", "timezone", "time-since-last-message", "tasks", "context-length"] as const;
+export const BUILT_IN_FIELDS = [
+  "current-time",
+  "timezone",
+  "time-since-last-message",
+  "tasks",
+  "context-length",
+] as const;
 
 export function escapeValue(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -20,7 +26,10 @@ export function unescapeValue(value: string): string {
  * Orders the fields: built-ins first (current-time, timezone, tasks, context-length), then extra fields in insertion
  * order. Settings refuse an extra field named like a built-in; should one get here, the built-in wins.
  */
-export function orderFields(builtIns: Record<string, string>, extraFields: Record<string, string>): Array<[string, string]> {
+export function orderFields(
+  builtIns: Record<string, string>,
+  extraFields: Record<string, string>,
+): Array<[string, string]> {
   const fields: Array<[string, string]> = [];
   for (const key of BUILT_IN_FIELDS) {
     if (builtIns[key] !== undefined) fields.push([key, builtIns[key]]);
@@ -42,10 +51,14 @@ export function renderedLength(template: string, stateLength: number): number {
 
 export function renderHint(template: string, fields: Array<[string, string]>): string {
   const state = renderState(fields);
-  if (renderedLength(template, state.length) <= HINT_MAX_CHARS) return template.split(RUNTIME_STATE_PLACEHOLDER).join(state);
+  if (renderedLength(template, state.length) <= HINT_MAX_CHARS)
+    return template.split(RUNTIME_STATE_PLACEHOLDER).join(state);
   // Only settings that skipped validation get here: the default template, each value cut to its share.
   const share = Math.floor((HINT_MAX_CHARS - DEFAULT_TEMPLATE.length) / Math.max(1, fields.length)) - 1;
-  const cut = fields.map(([key, value]): [string, string] => [key, cutEscaped(value, Math.max(0, share - 2 * key.length - 5))]);
+  const cut = fields.map(([key, value]): [string, string] => [
+    key,
+    cutEscaped(value, Math.max(0, share - 2 * key.length - 5)),
+  ]);
   return DEFAULT_TEMPLATE.split(RUNTIME_STATE_PLACEHOLDER).join(renderState(cut));
 }
 

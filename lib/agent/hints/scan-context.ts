@@ -49,7 +49,15 @@ export function scanContext(
       const part = parts[p]!;
       if (part.type === "data-hint") {
         const data = part.data as HintData | undefined;
-        if (!data || typeof data.text !== "string" || data.imported === true || data.replace === true || data.superseded === true || !sameSource(data.source, source)) continue;
+        if (
+          !data ||
+          typeof data.text !== "string" ||
+          data.imported === true ||
+          data.replace === true ||
+          data.superseded === true ||
+          !sameSource(data.source, source)
+        )
+          continue;
         if (lastTimeText === undefined && data.text.includes("<current-time>")) lastTimeText = data.text;
         if (data.text.includes("<tasks>")) tasksSeen = true;
       } else {

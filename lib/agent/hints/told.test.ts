@@ -7,7 +7,11 @@ import { childRunTold, combineTold, laterRevision, NOTHING_TOLD, toldIn } from "
 
 const RUNTIME = { label: "System", sublabel: "Runtime" };
 const hint = (data: Partial<HintData>): ChatMessage["parts"][number] =>
-  ({ type: "data-hint", id: `h${Math.random()}`, data: { source: RUNTIME, fields: {}, text: "<system-reminder>x</system-reminder>", createdAt: "", ...data } }) as never;
+  ({
+    type: "data-hint",
+    id: `h${Math.random()}`,
+    data: { source: RUNTIME, fields: {}, text: "<system-reminder>x</system-reminder>", createdAt: "", ...data },
+  }) as never;
 const reply = (...parts: ChatMessage["parts"]): ChatMessage => ({ id: "r", role: "assistant", parts, metadata: {} });
 
 describe("what the told-once hints told", () => {
@@ -40,13 +44,23 @@ describe("what the told-once hints told", () => {
   it("combines older and newer messages: newer hints win, edits only grow", () => {
     const older = { mode: "plan" as const, workspaceRevision: "1:0", taskEdits: 3 };
     expect(combineTold(older, NOTHING_TOLD)).toEqual(older);
-    expect(combineTold(older, { mode: "build", taskEdits: 1 })).toEqual({ mode: "build", workspaceRevision: "1:0", taskEdits: 3 });
+    expect(combineTold(older, { mode: "build", taskEdits: 1 })).toEqual({
+      mode: "build",
+      workspaceRevision: "1:0",
+      taskEdits: 3,
+    });
   });
 
   it("reads the children's runs a Subagents hint handed over, and a hint from before runs were recorded by its keys", () => {
     const told = combineTold(
-      toldIn(reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:a:1 done" }, runs: ["agent:a:1@r1"] })), RUNTIME),
-      toldIn(reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:b:2 error, agent:c:3 done, +1" } })), RUNTIME),
+      toldIn(
+        reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:a:1 done" }, runs: ["agent:a:1@r1"] })),
+        RUNTIME,
+      ),
+      toldIn(
+        reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:b:2 error, agent:c:3 done, +1" } })),
+        RUNTIME,
+      ),
     );
     expect(childRunTold(told, "agent:a:1", "agent:a:1@r1")).toBe(true);
     // The same child sent more work runs again: that run is news.
@@ -55,7 +69,17 @@ describe("what the told-once hints told", () => {
     expect(childRunTold(told, "agent:c:3", "agent:c:3@any")).toBe(true);
     expect(childRunTold(told, "agent:d:4", "agent:d:4@r")).toBe(false);
     // An imported hint was never sent.
-    const imported = toldIn(reply(hint({ source: SUBAGENTS_HINT_SOURCE, fields: { agents: "agent:e:5 done" }, runs: ["agent:e:5@r"], imported: true })), RUNTIME);
+    const imported = toldIn(
+      reply(
+        hint({
+          source: SUBAGENTS_HINT_SOURCE,
+          fields: { agents: "agent:e:5 done" },
+          runs: ["agent:e:5@r"],
+          imported: true,
+        }),
+      ),
+      RUNTIME,
+    );
     expect(childRunTold(imported, "agent:e:5", "agent:e:5@r")).toBe(false);
   });
 

@@ -27,7 +27,8 @@ export type Told = {
 
 export const NOTHING_TOLD: Told = { taskEdits: 0 };
 
-const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) => (b?.length ? (a?.length ? [...new Set([...a, ...b])] : b) : a);
+const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  b?.length ? (a?.length ? [...new Set([...a, ...b])] : b) : a;
 
 /** Whether a child's run was handed over by a hint the input holds. */
 export function childRunTold(told: Told, agentKey: string, run: string): boolean {
@@ -58,12 +59,19 @@ export function toldIn(message: ChatMessage, runtimeSource: HintSource): Told {
     if (sameSource(data.source, MODE_HINT_SOURCE)) {
       if (data.superseded !== true && isConversationMode(data.fields.mode)) told = { ...told, mode: data.fields.mode };
     } else if (sameSource(data.source, WORKSPACE_HINT_SOURCE)) {
-      if (data.superseded !== true && typeof data.revision === "string") told = { ...told, workspaceRevision: data.revision };
+      if (data.superseded !== true && typeof data.revision === "string")
+        told = { ...told, workspaceRevision: data.revision };
     } else if (sameSource(data.source, SUBAGENTS_HINT_SOURCE)) {
-      if (Array.isArray(data.runs)) told = combineTold(told, { taskEdits: 0, childRuns: data.runs.filter((r) => typeof r === "string") });
+      if (Array.isArray(data.runs))
+        told = combineTold(told, { taskEdits: 0, childRuns: data.runs.filter((r) => typeof r === "string") });
       // A hint from before runs were recorded: "agent:x:1 done, agent:y:2 error, +3" names its children.
-      else if (typeof data.fields.agents === "string") told = combineTold(told, { taskEdits: 0, childKeys: data.fields.agents.match(/agent:[a-z0-9-]+:\d+/g) ?? [] });
-    } else if (sameSource(data.source, runtimeSource) && typeof data.taskEdits === "number" && data.taskEdits > told.taskEdits) {
+      else if (typeof data.fields.agents === "string")
+        told = combineTold(told, { taskEdits: 0, childKeys: data.fields.agents.match(/agent:[a-z0-9-]+:\d+/g) ?? [] });
+    } else if (
+      sameSource(data.source, runtimeSource) &&
+      typeof data.taskEdits === "number" &&
+      data.taskEdits > told.taskEdits
+    ) {
       told = { ...told, taskEdits: data.taskEdits };
     }
   }

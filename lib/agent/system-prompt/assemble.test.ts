@@ -15,9 +15,15 @@ const context = (patch: Partial<PromptContext> = {}): PromptContext => ({
 
 describe("system prompt chain", () => {
   it("runs base → custom → instructions → memory → task guidance, in that order", () => {
-    const custom: PromptTransformer = (sections) => [...sections, { id: "custom", title: "Custom", origin: "test", text: "CUSTOM" }];
+    const custom: PromptTransformer = (sections) => [
+      ...sections,
+      { id: "custom", title: "Custom", origin: "test", text: "CUSTOM" },
+    ];
     const chain = [PROMPT_CHAIN[0]!, custom, ...PROMPT_CHAIN.slice(1)];
-    const prompt = assembleSystemPrompt(context({ conversation: { instructions: "Be brief.", memory: "Likes tea." } }), chain);
+    const prompt = assembleSystemPrompt(
+      context({ conversation: { instructions: "Be brief.", memory: "Likes tea." } }),
+      chain,
+    );
     expect(prompt.sections.map((s) => s.id)).toEqual(["base", "custom", "instructions", "memory", "task-guidance"]);
     expect(prompt.text.startsWith(DEFAULT_BASE_PROMPT)).toBe(true);
     expect(prompt.text).toContain("# Instructions\nStanding rules from the person; follow them throughout.\nBe brief.");
@@ -27,7 +33,10 @@ describe("system prompt chain", () => {
 
   it("prefers the conversation's parts over the global defaults and says where each came from", () => {
     const prompt = assembleSystemPrompt(
-      context({ conversation: { base: "You are Ada.", memory: " " }, defaults: { base: "You are Bob.", instructions: "Use metric units.", memory: "Global memory." } }),
+      context({
+        conversation: { base: "You are Ada.", memory: " " },
+        defaults: { base: "You are Bob.", instructions: "Use metric units.", memory: "Global memory." },
+      }),
     );
     expect(prompt.sections.map((s) => [s.id, s.origin])).toEqual([
       ["base", "conversation settings"],
@@ -39,9 +48,13 @@ describe("system prompt chain", () => {
   });
 
   it("cuts memory to the workspace budget with a visible note, counting with the real tokenizer", () => {
-    const longMemory = Array.from({ length: 3000 }, (_, i) => `note ${i}: the person prefers concise answers`).join("\n");
+    const longMemory = Array.from({ length: 3000 }, (_, i) => `note ${i}: the person prefers concise answers`).join(
+      "\n",
+    );
     const instructionsText = "Always answer in English.";
-    const prompt = assembleSystemPrompt(context({ workspaceBudget: 500, conversation: { instructions: instructionsText, memory: longMemory } }));
+    const prompt = assembleSystemPrompt(
+      context({ workspaceBudget: 500, conversation: { instructions: instructionsText, memory: longMemory } }),
+    );
     const workspace = prompt.sections.filter((s) => s.id === "instructions" || s.id === "memory");
     const used = workspace.reduce((n, s) => n + s.tokens, 0);
     expect(used).toBeLessThanOrEqual(500);

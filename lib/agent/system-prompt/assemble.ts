@@ -24,7 +24,10 @@ export const PROMPT_CHAIN: readonly PromptTransformer[] = [
 export type AssembledPrompt = { text: string; sections: Array<PromptSection & { tokens: number }> };
 
 /** The prompt: the chain run with the budgeted parts cut to the budget (lib/agent/system-prompt/budget.ts). */
-export function assembleSystemPrompt(context: PromptContext, chain: readonly PromptTransformer[] = PROMPT_CHAIN): AssembledPrompt {
+export function assembleSystemPrompt(
+  context: PromptContext,
+  chain: readonly PromptTransformer[] = PROMPT_CHAIN,
+): AssembledPrompt {
   const budgeted = { ...context, cuts: context.cuts ?? fitToBudget(context) };
   const sections = chain.reduce<PromptSection[]>((acc, transform) => transform(acc, budgeted), []);
   return {

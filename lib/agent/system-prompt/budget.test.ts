@@ -12,10 +12,16 @@ const workspace: WorkspaceSnapshot = {
   memory: lines(200, "Remembered fact about the project, number"),
   knowledgeIndex: lines(300, "Index line of the domain knowledge, number").join("\n"),
   files: Array.from({ length: 80 }, (_, i) => ({ path: `notes/topic-${i}.md`, bytes: 1000 + i })),
-  skills: Array.from({ length: 30 }, (_, i) => ({ name: `skill-${i}`, description: `Writes the report of kind ${i} from the notes, step by step` })),
+  skills: Array.from({ length: 30 }, (_, i) => ({
+    name: `skill-${i}`,
+    description: `Writes the report of kind ${i} from the notes, step by step`,
+  })),
 };
 const context = (budget: number, patch: Partial<PromptContext> = {}): PromptContext => ({
-  conversation: { instructions: lines(200, "Conversation rule").join("\n"), memory: lines(200, "Conversation note").join("\n") },
+  conversation: {
+    instructions: lines(200, "Conversation rule").join("\n"),
+    memory: lines(200, "Conversation note").join("\n"),
+  },
   defaults: {},
   taskToolNames: ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"],
   workspaceBudget: budget,
@@ -28,19 +34,24 @@ const budgetedTokens = (prompt: ReturnType<typeof assembleSystemPrompt>) =>
 
 // The budgeted sections' size with the first `k` parts of the cut order cut to nothing and the others whole.
 const whole = wholeParts(context(0));
-const cutFirst = (k: number): PromptCuts => Object.fromEntries(CUT_ORDER.map((part, i) => [part, i < k ? 0 : whole[part]])) as PromptCuts;
-const sizeWithFirstCut = (k: number) => budgetedSections(context(0), cutFirst(k)).reduce((n, s) => n + countTokens(s.text), 0);
+const cutFirst = (k: number): PromptCuts =>
+  Object.fromEntries(CUT_ORDER.map((part, i) => [part, i < k ? 0 : whole[part]])) as PromptCuts;
+const sizeWithFirstCut = (k: number) =>
+  budgetedSections(context(0), cutFirst(k)).reduce((n, s) => n + countTokens(s.text), 0);
 /** A budget that makes part `k` of the cut order the one cut: everything before it gone, everything after it whole. */
 const budgetCutting = (k: number) => Math.floor((sizeWithFirstCut(k) + sizeWithFirstCut(k + 1)) / 2);
 
 const NOTES: Record<keyof PromptCuts, RegExp> = {
   memory: /\[Memory cut to the budget: \d+ of 200 entries shown\. Search the rest with MemorySearch\.\]/,
   settingsMemory: /\[Memory truncated: \d+ of \d+ tokens shown \(workspace budget \d+ tokens\)\.\]/,
-  knowledge: /\[KNOWLEDGE\.md cut to the budget: \d+ of 300 lines shown\. Read the rest with KnowledgeRead KNOWLEDGE\.md\.\]/,
+  knowledge:
+    /\[KNOWLEDGE\.md cut to the budget: \d+ of 300 lines shown\. Read the rest with KnowledgeRead KNOWLEDGE\.md\.\]/,
   skills: /\[Skill descriptions cut to the budget: \d+ of 30 shown\. SkillLoad loads any skill by name\.\]/,
   files: /\[File list cut to the budget: \d+ of 80 files listed\. List them all with KnowledgeList\.\]/,
-  instructions: /\[Instructions cut to the budget \(\d+ tokens\): \d+ of \d+ tokens shown\. Read them whole with InstructionsRead\.\]/,
-  settingsInstructions: /\[Instructions cut to the budget \(\d+ tokens\): \d+ of \d+ tokens shown\. The rest is in the conversation's prompt settings/,
+  instructions:
+    /\[Instructions cut to the budget \(\d+ tokens\): \d+ of \d+ tokens shown\. Read them whole with InstructionsRead\.\]/,
+  settingsInstructions:
+    /\[Instructions cut to the budget \(\d+ tokens\): \d+ of \d+ tokens shown\. The rest is in the conversation's prompt settings/,
 };
 
 describe("the one budget of the system prompt", () => {
@@ -105,19 +116,27 @@ describe("the one budget of the system prompt", () => {
       // The cut order holds: a part is cut only when every part before it is gone.
       const firstCut = CUT_ORDER.findIndex((part) => cuts[part] < whole[part]);
       if (firstCut >= 0) for (const part of CUT_ORDER.slice(0, firstCut)) expect(cuts[part]).toBe(0);
-      for (const part of CUT_ORDER.slice(firstCut + 1)) if (cuts[part] < whole[part]) expect(CUT_ORDER.slice(0, CUT_ORDER.indexOf(part)).every((p) => cuts[p] === 0)).toBe(true);
+      for (const part of CUT_ORDER.slice(firstCut + 1))
+        if (cuts[part] < whole[part])
+          expect(CUT_ORDER.slice(0, CUT_ORDER.indexOf(part)).every((p) => cuts[p] === 0)).toBe(true);
     }
   });
 
   it("gives the same prompt, byte for byte, every time it is assembled from the same parts", () => {
     const budget = budgetCutting(2);
     const a = assembleSystemPrompt(context(budget)).text;
-    const b = assembleSystemPrompt({ ...context(budget), workspace: { ...workspace, memory: [...workspace.memory] } }).text;
+    const b = assembleSystemPrompt({
+      ...context(budget),
+      workspace: { ...workspace, memory: [...workspace.memory] },
+    }).text;
     expect(b).toBe(a);
   });
 
   it("tells where a global default's instructions are when it cuts them", () => {
-    const ctx = context(budgetCutting(6), { conversation: {}, defaults: { instructions: lines(200, "Global rule").join("\n") } });
+    const ctx = context(budgetCutting(6), {
+      conversation: {},
+      defaults: { instructions: lines(200, "Global rule").join("\n") },
+    });
     expect(assembleSystemPrompt(ctx).text).toMatch(/tokens shown\. The rest is in the server's HINTLINE_INSTRUCTIONS/);
   });
 });

@@ -11,7 +11,15 @@
 // byte-identical from call to call.
 import { instructions, memory, settingsPart } from "./transformers.ts";
 import type { PromptContext, PromptCuts, PromptSection } from "./types.ts";
-import { availableSkills, escapeWorkspaceText, fileLines, knowledgeLines, memoryLines, skillLines, workspaceSection } from "./workspace.ts";
+import {
+  availableSkills,
+  escapeWorkspaceText,
+  fileLines,
+  knowledgeLines,
+  memoryLines,
+  skillLines,
+  workspaceSection,
+} from "./workspace.ts";
 
 export const DEFAULT_WORKSPACE_BUDGET = 8_000;
 /** The largest share of the context window the budgeted sections may take. */
@@ -23,7 +31,15 @@ export function promptBudget(configured: number, contextWindow: number): number 
 }
 
 /** The parts in the order they are cut: the first goes first. */
-export const CUT_ORDER: ReadonlyArray<keyof PromptCuts> = ["memory", "settingsMemory", "knowledge", "skills", "files", "instructions", "settingsInstructions"];
+export const CUT_ORDER: ReadonlyArray<keyof PromptCuts> = [
+  "memory",
+  "settingsMemory",
+  "knowledge",
+  "skills",
+  "files",
+  "instructions",
+  "settingsInstructions",
+];
 
 /** The sections the budget covers. */
 export const BUDGETED_SECTIONS: readonly string[] = ["workspace", "instructions", "memory", "skills"];
@@ -57,7 +73,12 @@ const MAX_CHARS_PER_TOKEN = 256;
  * The largest number of units of `part` whose estimated cost fits `ceiling` tokens, each unit counted on its own
  * (close to the count of them together; the real total is checked after). Units are counted only as far as they fit.
  */
-function fitter(part: keyof PromptCuts, context: PromptContext, countTokens: (t: string) => number, whole: number): (ceiling: number) => number {
+function fitter(
+  part: keyof PromptCuts,
+  context: PromptContext,
+  countTokens: (t: string) => number,
+  whole: number,
+): (ceiling: number) => number {
   const ws = context.workspace;
   if (part === "settingsMemory" || part === "instructions" || part === "settingsInstructions") {
     return (ceiling) => Math.max(0, Math.min(whole, Math.floor(ceiling))); // token parts

@@ -25,8 +25,14 @@ export const WHEN_TO_DELEGATE = [
 export const subagentsSection: PromptTransformer = (sections, context) => {
   const agents = context.workspace?.agents ?? [];
   if (agents.length === 0) return sections;
-  const lines = agents.slice(0, SUBAGENTS_LISTED).map((a) => `- ${escapeWorkspaceText(oneLine(a.id))}: ${escapeWorkspaceText(oneLine(a.description))}`);
-  if (agents.length > SUBAGENTS_LISTED) lines.push(`- … and ${agents.length - SUBAGENTS_LISTED} more: AgentList lists every agent id.`);
+  const lines = agents
+    .slice(0, SUBAGENTS_LISTED)
+    .map((a) => `- ${escapeWorkspaceText(oneLine(a.id))}: ${escapeWorkspaceText(oneLine(a.description))}`);
+  if (agents.length > SUBAGENTS_LISTED)
+    lines.push(`- … and ${agents.length - SUBAGENTS_LISTED} more: AgentList lists every agent id.`);
   const text = `${SUBAGENT_GUIDANCE}\n### Available agent ids\n${lines.join("\n")}\n${WHEN_TO_DELEGATE}`;
-  return [...sections, { id: "subagents", title: "Subagents", origin: `workspace ${oneLine(context.workspace!.name)}`, text }];
+  return [
+    ...sections,
+    { id: "subagents", title: "Subagents", origin: `workspace ${oneLine(context.workspace!.name)}`, text },
+  ];
 };

@@ -7,7 +7,10 @@ export const DEFAULT_BASE_PROMPT = [
   "Answer clearly and concisely; use Markdown where it helps (lists, code blocks).",
 ].join("\n");
 
-function pick(context: PromptContext, key: "base" | "instructions" | "memory"): { text: string; origin: string } | undefined {
+function pick(
+  context: PromptContext,
+  key: "base" | "instructions" | "memory",
+): { text: string; origin: string } | undefined {
   const own = context.conversation[key]?.trim();
   if (own) return { text: own, origin: "conversation settings" };
   const global = context.defaults[key]?.trim();
@@ -17,7 +20,15 @@ function pick(context: PromptContext, key: "base" | "instructions" | "memory"): 
 
 export const basePrompt: PromptTransformer = (sections, context) => {
   const chosen = pick(context, "base");
-  return [...sections, { id: "base", title: "Base prompt", origin: chosen?.origin ?? "default", text: chosen?.text ?? DEFAULT_BASE_PROMPT }];
+  return [
+    ...sections,
+    {
+      id: "base",
+      title: "Base prompt",
+      origin: chosen?.origin ?? "default",
+      text: chosen?.text ?? DEFAULT_BASE_PROMPT,
+    },
+  ];
 };
 
 /** Cuts text to at most `budget` tokens on a line boundary where possible. */
@@ -40,12 +51,20 @@ export const INSTRUCTIONS_HEADER = "# Instructions\nStanding rules from the pers
 export const MEMORY_HEADER = "# Memory\nNotes kept across conversations; use them when relevant.";
 
 /** The settings part the prompt holds: the conversation's own, else the global default (none: neither is set). */
-export function settingsPart(context: PromptContext, key: "instructions" | "memory"): { text: string; origin: string } | undefined {
+export function settingsPart(
+  context: PromptContext,
+  key: "instructions" | "memory",
+): { text: string; origin: string } | undefined {
   return pick(context, key);
 }
 
 /** `text` cut to `keep` tokens (whole when unset or enough), with `note` saying how much was shown. */
-function tokensWithin(text: string, keep: number | undefined, countTokens: (t: string) => number, note: (shown: number, total: number) => string): string {
+function tokensWithin(
+  text: string,
+  keep: number | undefined,
+  countTokens: (t: string) => number,
+  note: (shown: number, total: number) => string,
+): string {
   if (keep === undefined) return text;
   const total = countTokens(text);
   if (keep >= total) return text;
@@ -60,14 +79,18 @@ export const instructions: PromptTransformer = (sections, context) => {
   const note = (shown: number, total: number) =>
     `[Instructions cut to the budget (${context.workspaceBudget} tokens): ${shown} of ${total} tokens shown. The rest is in the ${chosen.origin === "global default" ? "server's HINTLINE_INSTRUCTIONS" : "conversation's prompt settings"}, which you cannot read: ask the person when it matters.]`;
   const text = tokensWithin(chosen.text, context.cuts?.settingsInstructions, context.countTokens, note);
-  return [...sections, { id: "instructions", title: "Instructions", origin: chosen.origin, text: `${INSTRUCTIONS_HEADER}\n${text}` }];
+  return [
+    ...sections,
+    { id: "instructions", title: "Instructions", origin: chosen.origin, text: `${INSTRUCTIONS_HEADER}\n${text}` },
+  ];
 };
 
 /** The settings memory: cut right after the workspace memory, with a note. */
 export const memory: PromptTransformer = (sections, context) => {
   const chosen = pick(context, "memory");
   if (!chosen) return sections;
-  const note = (shown: number, total: number) => `[Memory truncated: ${shown} of ${total} tokens shown (workspace budget ${context.workspaceBudget} tokens).]`;
+  const note = (shown: number, total: number) =>
+    `[Memory truncated: ${shown} of ${total} tokens shown (workspace budget ${context.workspaceBudget} tokens).]`;
   const text = tokensWithin(chosen.text, context.cuts?.settingsMemory, context.countTokens, note);
   return [...sections, { id: "memory", title: "Memory", origin: chosen.origin, text: `${MEMORY_HEADER}\n${text}` }];
 };
@@ -81,7 +104,7 @@ export const taskGuidance: PromptTransformer = (sections, context) => {
     "# Tasks and system reminders",
     `For work with several steps, keep a task list with the task tools (${tools}): create a task per step, set it to in_progress when you start it and completed when it is done, keep exactly one task in_progress at a time, and check TaskList to see what is left. The person can see and edit the same list.`,
     "Some messages in this conversation are <system-reminder> blocks. They are not written by the person: the system adds them with facts about the current state (the current time and timezone, your open tasks, how full your context is, and other fields). Treat them as true at the point where they appear; a later reminder supersedes an earlier one. You need not mention them unless they matter to the person's request.",
-    "Every tool result ends with a call counter, \"(Tool call #N for 'Name' in this conversation.)\": it counts that tool's calls over the whole conversation, for reference only. When a result ends with \"Warning: this is call N of Name with these same arguments in this reply\", you have made the identical call three times or more in this reply and got the same answer: do not call it again with those arguments; change the arguments, use another tool, or answer with what you know.",
+    'Every tool result ends with a call counter, "(Tool call #N for \'Name\' in this conversation.)": it counts that tool\'s calls over the whole conversation, for reference only. When a result ends with "Warning: this is call N of Name with these same arguments in this reply", you have made the identical call three times or more in this reply and got the same answer: do not call it again with those arguments; change the arguments, use another tool, or answer with what you know.',
   ].join("\n");
   return [...sections, { id: "task-guidance", title: "Task guidance", origin: "Hintline", text }];
 };

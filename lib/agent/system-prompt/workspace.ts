@@ -43,7 +43,8 @@ export function knowledgeLines(index: string): string[] {
   return text ? text.split("\n") : [];
 }
 /** The knowledge files as the prompt lists them. */
-export const fileLines = (files: WorkspaceSnapshot["files"]) => files.map((f) => `- ${escapeWorkspaceText(oneLine(f.path))} (${f.bytes} bytes)`);
+export const fileLines = (files: WorkspaceSnapshot["files"]) =>
+  files.map((f) => `- ${escapeWorkspaceText(oneLine(f.path))} (${f.bytes} bytes)`);
 /** The skills as the prompt lists them: by name alone, and with their descriptions. */
 export function skillLines(skills: WorkspaceSnapshot["skills"]): Array<{ name: string; described: string }> {
   return skills.map((s) => {
@@ -53,7 +54,12 @@ export function skillLines(skills: WorkspaceSnapshot["skills"]): Array<{ name: s
 }
 
 /** The workspace instructions cut to `keep` tokens (whole when unset or enough), saying so and where the rest is. */
-export function instructionsWithin(text: string, keep: number | undefined, budget: number, countTokens: (t: string) => number): string {
+export function instructionsWithin(
+  text: string,
+  keep: number | undefined,
+  budget: number,
+  countTokens: (t: string) => number,
+): string {
   if (keep === undefined) return text;
   const total = countTokens(text);
   if (keep >= total) return text;
@@ -69,20 +75,32 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   if (!instructions && !ws.knowledgeIndex.trim() && ws.files.length === 0 && ws.memory.length === 0) return sections;
   const cuts = context.cuts;
   const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${WORKSPACE_GUIDANCE}\n\n## Workspace Files (Injected)\n<loaded_context>`;
-  const agents = instructions ? `\n<agents_context>\n${instructionsWithin(instructions, cuts?.instructions, context.workspaceBudget, context.countTokens)}\n</agents_context>` : "";
+  const agents = instructions
+    ? `\n<agents_context>\n${instructionsWithin(instructions, cuts?.instructions, context.workspaceBudget, context.countTokens)}\n</agents_context>`
+    : "";
   const memory = memoryLines(ws.memory);
-  const memoryNote = (shown: number) => `[Memory cut to the budget: ${shown} of ${memory.length} entries shown. Search the rest with MemorySearch.]`;
-  const memoryPart = memory.length ? `\n<memory_context>\n${firstLines(memory, cuts?.memory, memoryNote)}\n</memory_context>` : "";
+  const memoryNote = (shown: number) =>
+    `[Memory cut to the budget: ${shown} of ${memory.length} entries shown. Search the rest with MemorySearch.]`;
+  const memoryPart = memory.length
+    ? `\n<memory_context>\n${firstLines(memory, cuts?.memory, memoryNote)}\n</memory_context>`
+    : "";
   const index = knowledgeLines(ws.knowledgeIndex);
-  const indexNote = (shown: number) => `[KNOWLEDGE.md cut to the budget: ${shown} of ${index.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
+  const indexNote = (shown: number) =>
+    `[KNOWLEDGE.md cut to the budget: ${shown} of ${index.length} lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]`;
   const files = fileLines(ws.files);
-  const filesNote = (shown: number) => `[File list cut to the budget: ${shown} of ${files.length} files listed. List them all with KnowledgeList.]`;
+  const filesNote = (shown: number) =>
+    `[File list cut to the budget: ${shown} of ${files.length} files listed. List them all with KnowledgeList.]`;
   const knowledge = [
     ...(index.length ? [firstLines(index, cuts?.knowledge, indexNote)] : []),
     ...(files.length ? [`Files (read with KnowledgeRead):\n${firstLines(files, cuts?.files, filesNote)}`] : []),
   ].join("\n\n");
   const domain = knowledge ? `\n<domain_knowledge_context>\n${knowledge}\n</domain_knowledge_context>` : "";
-  const section: PromptSection = { id: "workspace", title: "Workspace", origin: `workspace ${oneLine(ws.name)}`, text: `${head}${agents}${memoryPart}${domain}\n</loaded_context>` };
+  const section: PromptSection = {
+    id: "workspace",
+    title: "Workspace",
+    origin: `workspace ${oneLine(ws.name)}`,
+    text: `${head}${agents}${memoryPart}${domain}\n</loaded_context>`,
+  };
   return [...sections, section];
 };
 
@@ -90,9 +108,19 @@ export const availableSkills: PromptTransformer = (sections, context) => {
   const skills = skillLines(context.workspace?.skills ?? []);
   if (skills.length === 0) return sections;
   const level = Math.max(0, context.cuts?.skills ?? 2 * skills.length);
-  const lines = level <= skills.length ? skills.slice(0, level).map((s) => s.name) : skills.map((s, i) => (i < level - skills.length ? s.described : s.name));
-  if (level < skills.length) lines.push(`[Skills cut to the budget: ${level} of ${skills.length} listed. SkillLoad loads any skill by name.]`);
-  else if (level < 2 * skills.length) lines.push(`[Skill descriptions cut to the budget: ${level - skills.length} of ${skills.length} shown. SkillLoad loads any skill by name.]`);
+  const lines =
+    level <= skills.length
+      ? skills.slice(0, level).map((s) => s.name)
+      : skills.map((s, i) => (i < level - skills.length ? s.described : s.name));
+  if (level < skills.length)
+    lines.push(`[Skills cut to the budget: ${level} of ${skills.length} listed. SkillLoad loads any skill by name.]`);
+  else if (level < 2 * skills.length)
+    lines.push(
+      `[Skill descriptions cut to the budget: ${level - skills.length} of ${skills.length} shown. SkillLoad loads any skill by name.]`,
+    );
   const text = `# Skills\nLoad a skill's full instructions with SkillLoad when it is relevant, then follow them.\n<available_skills>\n${lines.join("\n")}\n</available_skills>`;
-  return [...sections, { id: "skills", title: "Available skills", origin: `workspace ${oneLine(context.workspace!.name)}`, text }];
+  return [
+    ...sections,
+    { id: "skills", title: "Available skills", origin: `workspace ${oneLine(context.workspace!.name)}`, text },
+  ];
 };

@@ -48,7 +48,9 @@ describe("a hostile MCP server", () => {
     const client = await connectMcp(config());
     try {
       const flood = await failedCall(client, "flood");
-      expect(flood.message).toMatch(/^the MCP server sent an event longer than 4 MiB, the most Hintline reads as one message/);
+      expect(flood.message).toMatch(
+        /^the MCP server sent an event longer than 4 MiB, the most Hintline reads as one message/,
+      );
       expect(flood.ms).toBeLessThan(10_000);
       const json = await failedCall(client, "huge-json");
       expect(json.message).toMatch(/^the MCP server sent a body longer than 4 MiB/);
@@ -72,7 +74,10 @@ describe("a hostile MCP server", () => {
       const error = await listMcpTools(client).catch((e: Error) => e);
       expect(error).toBeInstanceOf(McpLimitError);
       expect((error as Error).message).toMatch(/tool listing is longer than 4 MiB over its pages/);
-      expect(await probeMcpServer(config())).toEqual({ ok: false, error: expect.stringMatching(/tool listing is longer than 4 MiB/) });
+      expect(await probeMcpServer(config())).toEqual({
+        ok: false,
+        error: expect.stringMatching(/tool listing is longer than 4 MiB/),
+      });
     } finally {
       await client.close();
     }
@@ -102,8 +107,18 @@ describe("a hostile MCP server", () => {
     delete process.env.HINTLINE_MCP_ALLOW_PRIVATE;
     const before = hostile.written.flood;
     const probe = await probeMcpServer(config());
-    expect(probe).toEqual({ ok: false, error: expect.stringMatching(/^127\.0\.0\.1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/) });
-    expect(await probeMcpServer({ ...config(), transport: { type: "http", url: hostile.url.replace("127.0.0.1", "localhost"), headers: {} } })).toMatchObject({ ok: false, error: expect.stringMatching(/^localhost names this machine/) });
+    expect(probe).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /^127\.0\.0\.1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/,
+      ),
+    });
+    expect(
+      await probeMcpServer({
+        ...config(),
+        transport: { type: "http", url: hostile.url.replace("127.0.0.1", "localhost"), headers: {} },
+      }),
+    ).toMatchObject({ ok: false, error: expect.stringMatching(/^localhost names this machine/) });
     expect(await probeMcpServer(config("operator"))).toMatchObject({ ok: true });
     expect(hostile.written.flood).toBe(before);
   });

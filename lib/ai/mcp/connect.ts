@@ -18,7 +18,13 @@ import { logFailure } from "../../log/logger.ts";
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 const CLIENT_NAME = "hintline";
 
-export type McpToolDefinition = { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: unknown };
+export type McpToolDefinition = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  annotations?: unknown;
+};
 
 /** A failure as one line: the client's message and, where there is one, the network reason under it. */
 export function describeMcpError(error: unknown): string {
@@ -41,11 +47,25 @@ async function open(server: McpServerConfig, kind: "http" | "sse" | "stdio", tim
   const { transport } = server;
   const initializationOptions = { timeout: timeoutMs };
   if (transport.type === "stdio") {
-    const stdio = new BoundedStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd, stderr: "ignore" });
-    return withProgress(await createMCPClient({ transport: progressTransport(stdio), clientName: CLIENT_NAME, initializationOptions }));
+    const stdio = new BoundedStdioTransport({
+      command: transport.command,
+      args: transport.args,
+      env: transport.env,
+      cwd: transport.cwd,
+      stderr: "ignore",
+    });
+    return withProgress(
+      await createMCPClient({ transport: progressTransport(stdio), clientName: CLIENT_NAME, initializationOptions }),
+    );
   }
   const client = await createMCPClient({
-    transport: { type: kind === "sse" ? "sse" : "http", url: transport.url, headers: transport.headers, redirect: "error", fetch: mcpFetch({ allowPrivate: server.source === "operator" || privateAddressesAllowed() }) },
+    transport: {
+      type: kind === "sse" ? "sse" : "http",
+      url: transport.url,
+      headers: transport.headers,
+      redirect: "error",
+      fetch: mcpFetch({ allowPrivate: server.source === "operator" || privateAddressesAllowed() }),
+    },
     clientName: CLIENT_NAME,
     initializationOptions,
   });
@@ -67,12 +87,19 @@ export async function connectMcp(server: McpServerConfig, timeoutMs = MCP_CONNEC
 }
 
 /** Every tool the server lists (all pages), as it defines them; a listing over MCP_TOOL_LIST_MAX_BYTES throws McpLimitError. */
-export async function listMcpTools(client: MCPClient, timeoutMs = MCP_CONNECT_TIMEOUT_MS, maxBytes = MCP_TOOL_LIST_MAX_BYTES): Promise<McpToolDefinition[]> {
+export async function listMcpTools(
+  client: MCPClient,
+  timeoutMs = MCP_CONNECT_TIMEOUT_MS,
+  maxBytes = MCP_TOOL_LIST_MAX_BYTES,
+): Promise<McpToolDefinition[]> {
   const tools: McpToolDefinition[] = [];
   let cursor: string | undefined;
   let bytes = 0;
   for (let page = 0; page < 50; page++) {
-    const result = await client.listTools({ ...(cursor ? { params: { cursor } } : {}), options: { timeout: timeoutMs } });
+    const result = await client.listTools({
+      ...(cursor ? { params: { cursor } } : {}),
+      options: { timeout: timeoutMs },
+    });
     // Measured without JSON.stringify, which recurses: a server may list a schema nested 20,000 deep.
     bytes += measureJson(result.tools, { maxDepth: Number.POSITIVE_INFINITY, maxChars: maxBytes - bytes }).chars;
     if (bytes > maxBytes) throw toolListTooLarge(maxBytes);
@@ -84,7 +111,9 @@ export async function listMcpTools(client: MCPClient, timeoutMs = MCP_CONNECT_TI
 }
 
 /** Connects, lists the tools and closes again: what GET …/mcp-servers/:name shows. */
-export async function probeMcpServer(server: McpServerConfig): Promise<{ ok: true; tools: McpToolDefinition[] } | { ok: false; error: string }> {
+export async function probeMcpServer(
+  server: McpServerConfig,
+): Promise<{ ok: true; tools: McpToolDefinition[] } | { ok: false; error: string }> {
   let client: MCPClient | undefined;
   try {
     client = await connectMcp(server);

@@ -24,10 +24,16 @@ export class McpLimitError extends Error {
 }
 
 export const messageTooLarge = (what: string, limit = MCP_MESSAGE_MAX_BYTES) =>
-  new McpLimitError(`the MCP server sent ${what} longer than ${mib(limit)}, the most Hintline reads as one message; the rest was not read`);
+  new McpLimitError(
+    `the MCP server sent ${what} longer than ${mib(limit)}, the most Hintline reads as one message; the rest was not read`,
+  );
 
 export const responseTooLarge = (limit = MCP_RESPONSE_MAX_BYTES) =>
-  new McpLimitError(`the MCP server's answer grew past ${mib(limit)}, the most Hintline reads from one response; the rest was not read`);
+  new McpLimitError(
+    `the MCP server's answer grew past ${mib(limit)}, the most Hintline reads from one response; the rest was not read`,
+  );
 
 export const toolListTooLarge = (limit = MCP_TOOL_LIST_MAX_BYTES) =>
-  new McpLimitError(`the MCP server's tool listing is longer than ${mib(limit)} over its pages, the most Hintline takes; its tools were not taken`);
+  new McpLimitError(
+    `the MCP server's tool listing is longer than ${mib(limit)} over its pages, the most Hintline takes; its tools were not taken`,
+  );

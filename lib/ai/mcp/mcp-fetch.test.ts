@@ -10,7 +10,11 @@ const call = (id: number, args: Record<string, unknown> = {}, meta?: Record<stri
   params: { name: "slow", arguments: args, ...(meta ? { _meta: meta } : {}) },
 });
 const sse = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-const progressNote = (token: string) => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } });
+const progressNote = (token: string) => ({
+  jsonrpc: "2.0",
+  method: "notifications/progress",
+  params: { progressToken: token, progress: 1 },
+});
 const MiB = 1024 * 1024;
 
 /** A body that yields `prefix`, then `filler` repeated in chunks of about 64 KiB as they are pulled, up to `total` bytes; `pulled` and `cancelled` say what was read. */
@@ -50,21 +54,37 @@ const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) })
 describe("the MCP fetch", () => {
   it("moves a progress token into _meta, takes progress out of event streams and hands JSON on as it came", async () => {
     const { fetch, sent } = over(
-      new Response(sse(progressNote("t")) + sse({ jsonrpc: "2.0", id: 7, result: {} }), { headers: { "content-type": "text/event-stream", "mcp-session-id": "s1" } }),
-      new Response(JSON.stringify({ jsonrpc: "2.0", id: 8, result: { x: 1 } }), { headers: { "content-type": "application/json" } }),
+      new Response(sse(progressNote("t")) + sse({ jsonrpc: "2.0", id: 7, result: {} }), {
+        headers: { "content-type": "text/event-stream", "mcp-session-id": "s1" },
+      }),
+      new Response(JSON.stringify({ jsonrpc: "2.0", id: 8, result: { x: 1 } }), {
+        headers: { "content-type": "application/json" },
+      }),
     );
     const streamed = await fetch("http://mcp.test/mcp", post(call(7, { [PROGRESS_ARGUMENT]: "t" })));
     expect(JSON.parse(sent[0] as string)).toEqual(call(7, {}, { progressToken: "t" }));
     expect(streamed.headers.get("mcp-session-id")).toBe("s1");
     expect(await streamed.text()).toBe(sse({ jsonrpc: "2.0", id: 7, result: {} }));
-    expect(await (await fetch("http://mcp.test/mcp", post(call(8)))).json()).toEqual({ jsonrpc: "2.0", id: 8, result: { x: 1 } });
+    expect(await (await fetch("http://mcp.test/mcp", post(call(8)))).json()).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      result: { x: 1 },
+    });
   });
 
   it("never hands on an HTTP error's body: a JSON-RPC error in it is made plain and capped, anything else is not shown", async () => {
     const secret = "<html>root:x:0:0 internal admin panel</html>";
-    const forged = { jsonrpc: "2.0", id: 3, error: { code: -32600, message: `bad\u0000 request\n${"y".repeat(1_000)}`, data: { secret } } };
+    const forged = {
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32600, message: `bad\u0000 request\n${"y".repeat(1_000)}`, data: { secret } },
+    };
     const { fetch } = over(
-      new Response(secret, { status: 500, statusText: "Internal Server Error", headers: { "content-type": "text/html", "content-length": "45" } }),
+      new Response(secret, {
+        status: 500,
+        statusText: "Internal Server Error",
+        headers: { "content-type": "text/html", "content-length": "45" },
+      }),
       new Response(JSON.stringify(forged), { status: 400, headers: { "content-type": "application/json" } }),
       new Response(`{"error": "${"z".repeat(MCP_MESSAGE_MAX_BYTES)}"}`, { status: 502 }),
     );
@@ -90,7 +110,16 @@ describe("the MCP fetch", () => {
       new Response("ignored", { status: 202, headers: { "content-type": "text/plain" } }),
     );
     const tooLong = await (await fetch("http://mcp.test/mcp", post(call(5)))).json();
-    expect(tooLong).toEqual({ jsonrpc: "2.0", id: 5, error: { code: MCP_LIMIT_ERROR_CODE, message: expect.stringMatching(/^the MCP server sent a body longer than 4 MiB, the most Hintline reads as one message; the rest was not read$/) } });
+    expect(tooLong).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: {
+        code: MCP_LIMIT_ERROR_CODE,
+        message: expect.stringMatching(
+          /^the MCP server sent a body longer than 4 MiB, the most Hintline reads as one message; the rest was not read$/,
+        ),
+      },
+    });
     expect(huge.state.pulled).toBeLessThanOrEqual(MCP_MESSAGE_MAX_BYTES + 128 * 1024);
     expect(huge.state.cancelled).toBe(true);
     const notJson = await (await fetch("http://mcp.test/mcp", post([call(6), call(7)]))).json();
@@ -107,11 +136,22 @@ describe("the MCP fetch", () => {
   });
 
   it("cuts an event that never ends at 4 MiB (64 MiB offered) and answers the waiting call instead, reading no further", async () => {
-    const limitAnswer = sse({ jsonrpc: "2.0", id: 9, error: { code: MCP_LIMIT_ERROR_CODE, message: "the MCP server sent an event longer than 4 MiB, the most Hintline reads as one message; the rest was not read" } });
+    const limitAnswer = sse({
+      jsonrpc: "2.0",
+      id: 9,
+      error: {
+        code: MCP_LIMIT_ERROR_CODE,
+        message:
+          "the MCP server sent an event longer than 4 MiB, the most Hintline reads as one message; the rest was not read",
+      },
+    });
     const head = 'event: message\ndata: {"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"';
     // An event is counted in characters once decoded: never more than its bytes, so 4 MiB of ASCII is where it ends,
     // and 4 Mi characters of multi-byte text (here 7 bytes for 4 characters) at most twice that.
-    for (const [filler, most] of [["x", MCP_MESSAGE_MAX_BYTES], ["é😀x", 2 * MCP_MESSAGE_MAX_BYTES]] as const) {
+    for (const [filler, most] of [
+      ["x", MCP_MESSAGE_MAX_BYTES],
+      ["é😀x", 2 * MCP_MESSAGE_MAX_BYTES],
+    ] as const) {
       const flood = endless(head, filler, 64 * MiB);
       const { fetch } = over(new Response(flood.body, { headers: { "content-type": "text/event-stream" } }));
       const started = performance.now();
@@ -135,12 +175,17 @@ describe("the MCP fetch", () => {
     );
     const text = await (await fetch("http://mcp.test/mcp", post(call(10)))).text();
     expect(text.length).toBeLessThanOrEqual(MCP_RESPONSE_MAX_BYTES);
-    expect(text).toMatch(/\n\nevent: message\ndata: \{"jsonrpc":"2.0","id":10,"error":\{"code":-32001,"message":"the MCP server's answer grew past 16 MiB, the most Hintline reads from one response; the rest was not read"\}\}\n\n$/);
+    expect(text).toMatch(
+      /\n\nevent: message\ndata: \{"jsonrpc":"2.0","id":10,"error":\{"code":-32001,"message":"the MCP server's answer grew past 16 MiB, the most Hintline reads from one response; the rest was not read"\}\}\n\n$/,
+    );
     expect(many.state.pulled).toBeLessThanOrEqual(MCP_RESPONSE_MAX_BYTES + 128 * 1024);
     const events = await fetch("http://mcp.test/sse");
     await fetch("http://mcp.test/messages", post(call(11)));
     await fetch("http://mcp.test/messages", post(call(12)));
-    const answers = (await events.text()).split("\n\n").filter((e) => e.startsWith("event: message")).map((e) => JSON.parse(e.replace(/^event: message\ndata: /, "")));
+    const answers = (await events.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("event: message"))
+      .map((e) => JSON.parse(e.replace(/^event: message\ndata: /, "")));
     expect(answers.map((a) => a.id)).toEqual([10, 11, 12]);
     await settled();
     expect(stream.state.cancelled).toBe(true);
@@ -148,7 +193,16 @@ describe("the MCP fetch", () => {
 
   it("finds the request ids of a body (a batch too; notifications and answers have none)", () => {
     expect(requestIds(JSON.stringify(call(1)))).toEqual([1]);
-    expect(requestIds(JSON.stringify([call(2), { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "a", method: "ping" }, { jsonrpc: "2.0", id: 4, result: {} }]))).toEqual([2, "a"]);
+    expect(
+      requestIds(
+        JSON.stringify([
+          call(2),
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { jsonrpc: "2.0", id: "a", method: "ping" },
+          { jsonrpc: "2.0", id: 4, result: {} },
+        ]),
+      ),
+    ).toEqual([2, "a"]);
     expect(requestIds("not json")).toEqual([]);
   });
 });

@@ -6,7 +6,13 @@
 // which a person reads in the server's status): only a JSON-RPC error in it counts, as its code and a plain, capped
 // message, and the status line's reason is the standard one.
 import { outboundFetch } from "../outbound-fetch.ts";
-import { MCP_LIMIT_ERROR_CODE, MCP_MESSAGE_MAX_BYTES, MCP_RESPONSE_MAX_BYTES, type McpLimitError, messageTooLarge } from "./limits.ts";
+import {
+  MCP_LIMIT_ERROR_CODE,
+  MCP_MESSAGE_MAX_BYTES,
+  MCP_RESPONSE_MAX_BYTES,
+  type McpLimitError,
+  messageTooLarge,
+} from "./limits.ts";
 import { progressEventFilter, withProgressTokenInBody } from "./progress.ts";
 
 type Fetch = typeof globalThis.fetch;
@@ -19,8 +25,10 @@ export const REMOTE_ERROR_MESSAGE_CAP = 300;
 /** The requests sent over one connection that an SSE transport's stream may still answer (the oldest are forgotten). */
 const REMEMBERED_REQUESTS = 256;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is RequestId => typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is RequestId =>
+  typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 
 /** The ids of the JSON-RPC requests in a body (one message or a batch): the answers a response may carry. */
 export function requestIds(body: string): RequestId[] {
@@ -30,15 +38,25 @@ export function requestIds(body: string): RequestId[] {
   } catch {
     return [];
   }
-  return (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => isObject(m) && typeof m.method === "string" && isId(m.id)).map((m) => (m as { id: RequestId }).id);
+  return (Array.isArray(parsed) ? parsed : [parsed])
+    .filter((m) => isObject(m) && typeof m.method === "string" && isId(m.id))
+    .map((m) => (m as { id: RequestId }).id);
 }
 
-const errorAnswer = (id: RequestId, message: string, code = MCP_LIMIT_ERROR_CODE) => ({ jsonrpc: "2.0", id, error: { code, message } });
-const eventsOf = (answers: object[]) => answers.map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`).join("");
+const errorAnswer = (id: RequestId, message: string, code = MCP_LIMIT_ERROR_CODE) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code, message },
+});
+const eventsOf = (answers: object[]) =>
+  answers.map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`).join("");
 
 /** A server's JSON-RPC error message as one plain, capped line. */
 const plainMessage = (text: string) => {
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length > REMOTE_ERROR_MESSAGE_CAP ? `${line.slice(0, REMOTE_ERROR_MESSAGE_CAP)}…` : line;
 };
 
@@ -66,9 +84,18 @@ function errorBody(text: string | McpLimitError): string {
   if (typeof text !== "string") return REMOTE_BODY_NOT_SHOWN;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (isObject(parsed) && isObject(parsed.error) && typeof parsed.error.code === "number" && typeof parsed.error.message === "string") {
+    if (
+      isObject(parsed) &&
+      isObject(parsed.error) &&
+      typeof parsed.error.code === "number" &&
+      typeof parsed.error.message === "string"
+    ) {
       const id = isId(parsed.id) ? { id: parsed.id } : {};
-      return JSON.stringify({ jsonrpc: "2.0", ...id, error: { code: parsed.error.code, message: plainMessage(parsed.error.message) } });
+      return JSON.stringify({
+        jsonrpc: "2.0",
+        ...id,
+        error: { code: parsed.error.code, message: plainMessage(parsed.error.message) },
+      });
     }
   } catch {
     // Not JSON: not shown.
@@ -92,7 +119,16 @@ async function guarded(response: Response, method: string, waiting: () => Reques
   if (method === "GET" || contentType.includes("text/event-stream")) {
     if (!response.body) return response;
     const onLimit = (error: McpLimitError) => eventsOf(waiting().map((id) => errorAnswer(id, error.message)));
-    return answer(response, response.body.pipeThrough(progressEventFilter(undefined, { maxEventChars: MCP_MESSAGE_MAX_BYTES, maxBytes: MCP_RESPONSE_MAX_BYTES, onLimit })));
+    return answer(
+      response,
+      response.body.pipeThrough(
+        progressEventFilter(undefined, {
+          maxEventChars: MCP_MESSAGE_MAX_BYTES,
+          maxBytes: MCP_RESPONSE_MAX_BYTES,
+          onLimit,
+        }),
+      ),
+    );
   }
   const ids = waiting();
   if (!ids.length || response.status === 202) {
@@ -137,7 +173,10 @@ function recentIds() {
  * A fetch for one MCP client's HTTP transport (make one per client: an SSE stream's answers belong to the requests
  * sent by the same client). `allowPrivate`: whether the server may be at a loopback, private or link-local address.
  */
-export function mcpFetch({ allowPrivate }: { allowPrivate: boolean }, inner: Fetch = outboundFetch({ allowPrivate })): Fetch {
+export function mcpFetch(
+  { allowPrivate }: { allowPrivate: boolean },
+  inner: Fetch = outboundFetch({ allowPrivate }),
+): Fetch {
   const sent = recentIds();
   return async (input, init) => {
     const body = typeof init?.body === "string" ? withProgressTokenInBody(init.body) : init?.body;

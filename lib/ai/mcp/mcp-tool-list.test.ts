@@ -3,12 +3,16 @@ import { MCP_TOOL_MAX_CHARS, MCP_TOOLS_PER_SERVER, mcpToolsBudget } from "../../
 import type { McpToolDefinition } from "./connect.ts";
 import { describeMcpTools, fixedToolsOf, fixedToolTokens, offeredToolsOf, withinWindowShare } from "./mcp-tool-list.ts";
 
-const tool = (name: string, inputSchema: unknown = { type: "object", properties: { n: { type: "number" } } }): McpToolDefinition => ({
+const tool = (
+  name: string,
+  inputSchema: unknown = { type: "object", properties: { n: { type: "number" } } },
+): McpToolDefinition => ({
   name,
   description: `${name} does one thing.`,
   inputSchema,
 });
-const many = (count: number, prefix = "t") => Array.from({ length: count }, (_, i) => tool(`${prefix}${String(i).padStart(4, "0")}`));
+const many = (count: number, prefix = "t") =>
+  Array.from({ length: count }, (_, i) => tool(`${prefix}${String(i).padStart(4, "0")}`));
 
 /** A schema nested `levels` deep, built without recursion (JSON.stringify could not write one of 20,000). */
 function nested(levels: number): Record<string, unknown> {
@@ -31,8 +35,20 @@ describe("offeredToolsOf", () => {
   });
 
   it("leaves out a schema nested 20,000 deep or too big, and a name that cannot be offered, without taking a place", () => {
-    const huge = { type: "object", properties: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`f${i}`, { type: "string", description: "A field." }])) };
-    const listing = [tool("deep", nested(20_000)), tool("huge", huge), tool("x".repeat(80)), tool("a b"), tool("a_b"), ...many(128)];
+    const huge = {
+      type: "object",
+      properties: Object.fromEntries(
+        Array.from({ length: 600 }, (_, i) => [`f${i}`, { type: "string", description: "A field." }]),
+      ),
+    };
+    const listing = [
+      tool("deep", nested(20_000)),
+      tool("huge", huge),
+      tool("x".repeat(80)),
+      tool("a b"),
+      tool("a_b"),
+      ...many(128),
+    ];
     const { tools, leftOut } = offeredToolsOf("srv", listing);
     expect(leftOut.slice(0, 4)).toEqual([
       { server: "srv", tool: "deep", reason: "schema-depth" },
@@ -47,8 +63,15 @@ describe("offeredToolsOf", () => {
 
   it("takes a schema of 32 levels and a definition up to 16 KiB as sent", () => {
     expect(offeredToolsOf("s", [tool("ok", nested(32))]).tools).toHaveLength(1);
-    expect(offeredToolsOf("s", [tool("deep", nested(33))]).leftOut).toEqual([{ server: "s", tool: "deep", reason: "schema-depth" }]);
-    const fields = (n: number) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`field_${String(i).padStart(4, "0")}`, { type: "string" }])) });
+    expect(offeredToolsOf("s", [tool("deep", nested(33))]).leftOut).toEqual([
+      { server: "s", tool: "deep", reason: "schema-depth" },
+    ]);
+    const fields = (n: number) => ({
+      type: "object",
+      properties: Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`field_${String(i).padStart(4, "0")}`, { type: "string" }]),
+      ),
+    });
     // The largest schema that fits (a binary search), then one field more does not.
     const fitsWith = (count: number) => offeredToolsOf("s", [tool("big", fields(count))]).tools.length === 1;
     let [n, over] = [1, 2_000];
@@ -58,7 +81,9 @@ describe("offeredToolsOf", () => {
       else over = mid;
     }
     const [fits] = fixedToolsOf("s", [tool("big", fields(n))]);
-    expect(JSON.stringify({ name: fits!.name, description: fits!.description, parameters: fits!.inputSchema }).length).toBeLessThanOrEqual(MCP_TOOL_MAX_CHARS);
+    expect(
+      JSON.stringify({ name: fits!.name, description: fits!.description, parameters: fits!.inputSchema }).length,
+    ).toBeLessThanOrEqual(MCP_TOOL_MAX_CHARS);
     expect(offeredToolsOf("s", [tool("big", fields(n + 1))]).leftOut[0]?.reason).toBe("definition-size");
   });
 });
@@ -74,7 +99,12 @@ describe("withinWindowShare", () => {
     expect(cut.tools.length).toBeGreaterThan(10);
     expect(cut.tools).toEqual(list.tools.slice(0, cut.tools.length));
     expect(cut.leftOut).toHaveLength(110 - cut.tools.length);
-    expect(cut.leftOut[0]).toEqual({ server: "a", tool: list.tools[cut.tools.length]!.tool, reason: "window-share", window: 8_192 });
+    expect(cut.leftOut[0]).toEqual({
+      server: "a",
+      tool: list.tools[cut.tools.length]!.tool,
+      reason: "window-share",
+      window: 8_192,
+    });
     expect(cut.leftOut.at(-1)).toMatchObject({ server: "b", reason: "window-share" });
     // A window with room for all of them changes nothing.
     expect(withinWindowShare(list, 1_000_000)).toBe(list);
@@ -85,10 +115,19 @@ describe("describeMcpTools", () => {
   it("lists every tool of a long listing with why it is left out, pricing those over the cap as they would be offered", () => {
     const views = describeMcpTools("many", [tool("deep", nested(20_000)), ...many(130)]);
     expect(views).toHaveLength(131);
-    expect(views[0]).toMatchObject({ name: "deep", modelName: null, tokens: 0, leftOut: { reason: "schema-depth", message: "Its input schema nests deeper than 32 levels." } });
+    expect(views[0]).toMatchObject({
+      name: "deep",
+      modelName: null,
+      tokens: 0,
+      leftOut: { reason: "schema-depth", message: "Its input schema nests deeper than 32 levels." },
+    });
     expect(views[1]).toMatchObject({ name: "t0000", modelName: "mcp__many__t0000" });
     expect(views[1]?.leftOut).toBeUndefined();
-    expect(views[129]).toMatchObject({ name: "t0128", modelName: "mcp__many__t0128", leftOut: { reason: "server-cap" } });
+    expect(views[129]).toMatchObject({
+      name: "t0128",
+      modelName: "mcp__many__t0128",
+      leftOut: { reason: "server-cap" },
+    });
     expect(views[129]?.tokens).toBe(views[128]?.tokens);
   });
 });

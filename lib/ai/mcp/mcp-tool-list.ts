@@ -13,7 +13,13 @@ import {
   measureJson,
   withinBudget,
 } from "../../agent/mcp-tool-caps.ts";
-import { cleanAnnotations, type McpAnnotations, mcpToolName, modelDescription, modelSchema } from "../../agent/mcp-rules.ts";
+import {
+  cleanAnnotations,
+  type McpAnnotations,
+  mcpToolName,
+  modelDescription,
+  modelSchema,
+} from "../../agent/mcp-rules.ts";
 import { countTokens } from "../../agent/token-count.ts";
 import type { McpToolDefinition } from "./connect.ts";
 
@@ -48,7 +54,10 @@ const definitionText = (tool: Pick<FixedMcpTool, "name" | "description" | "input
 
 /** Why a schema cannot be offered, measured without walking it recursively (undefined: it may be). */
 function schemaReason(definition: McpToolDefinition): McpLeftOutReason | undefined {
-  const shape = measureJson(definition.inputSchema ?? {}, { maxDepth: MCP_SCHEMA_MAX_DEPTH, maxChars: MCP_TOOL_MAX_CHARS });
+  const shape = measureJson(definition.inputSchema ?? {}, {
+    maxDepth: MCP_SCHEMA_MAX_DEPTH,
+    maxChars: MCP_TOOL_MAX_CHARS,
+  });
   return shape.tooDeep ? "schema-depth" : shape.chars > MCP_TOOL_MAX_CHARS ? "definition-size" : undefined;
 }
 
@@ -81,7 +90,8 @@ function verdictsOf(server: string, definitions: readonly McpToolDefinition[], p
     }
     seen.add(name);
     // Past the cap a tool is only measured (a server may list thousands): its definition is not built.
-    const tool = offered >= perServer ? (schemaReason(definition) ?? "server-cap") : fixedTool(server, name, definition);
+    const tool =
+      offered >= perServer ? (schemaReason(definition) ?? "server-cap") : fixedTool(server, name, definition);
     if (typeof tool === "string") verdicts.push({ definition, reason: tool });
     else {
       offered++;
@@ -95,7 +105,11 @@ function verdictsOf(server: string, definitions: readonly McpToolDefinition[], p
  * The tools of one server as the model gets them, in the server's order, at most `perServer` of them (the
  * workspace's catalog, which only compares definitions, passes Infinity); the others with their reasons.
  */
-export function offeredToolsOf(server: string, definitions: readonly McpToolDefinition[], perServer = MCP_TOOLS_PER_SERVER): { tools: FixedMcpTool[]; leftOut: LeftOutMcpTool[] } {
+export function offeredToolsOf(
+  server: string,
+  definitions: readonly McpToolDefinition[],
+  perServer = MCP_TOOLS_PER_SERVER,
+): { tools: FixedMcpTool[]; leftOut: LeftOutMcpTool[] } {
   const tools: FixedMcpTool[] = [];
   const leftOut: LeftOutMcpTool[] = [];
   for (const verdict of verdictsOf(server, definitions, perServer)) {
@@ -106,7 +120,11 @@ export function offeredToolsOf(server: string, definitions: readonly McpToolDefi
 }
 
 /** The tools of one server as the model gets them (see offeredToolsOf). */
-export function fixedToolsOf(server: string, definitions: readonly McpToolDefinition[], perServer = MCP_TOOLS_PER_SERVER): FixedMcpTool[] {
+export function fixedToolsOf(
+  server: string,
+  definitions: readonly McpToolDefinition[],
+  perServer = MCP_TOOLS_PER_SERVER,
+): FixedMcpTool[] {
   return offeredToolsOf(server, definitions, perServer).tools;
 }
 
@@ -125,7 +143,9 @@ export type McpToolList = { tools: FixedMcpTool[]; leftOut: LeftOutMcpTool[] };
 export function withinWindowShare(list: McpToolList, contextWindow: number): McpToolList {
   const { kept, left } = withinBudget(list.tools, fixedToolTokens, mcpToolsBudget(contextWindow));
   if (!left.length) return list;
-  const missed = left.map((t): LeftOutMcpTool => ({ server: t.server, tool: t.tool, reason: "window-share", window: contextWindow }));
+  const missed = left.map(
+    (t): LeftOutMcpTool => ({ server: t.server, tool: t.tool, reason: "window-share", window: contextWindow }),
+  );
   const all = [...list.leftOut, ...missed];
   const servers = [...new Set([...list.tools, ...all].map((t) => t.server))];
   return { tools: kept, leftOut: servers.flatMap((s) => all.filter((t) => t.server === s)) };

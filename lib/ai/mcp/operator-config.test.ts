@@ -7,19 +7,45 @@ describe("the operator's MCP config", () => {
       JSON.stringify({
         mcpServers: {
           files: { command: "node", args: ["fs.js", "/tmp"], env: { TOKEN: "t" }, approval: "ask" },
-          remote: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer x" }, timeoutSeconds: 5, disabled: true },
+          remote: {
+            url: "https://mcp.example.com/mcp",
+            headers: { Authorization: "Bearer x" },
+            timeoutSeconds: 5,
+            disabled: true,
+          },
         },
       }),
       "/base",
     );
     expect(skipped).toEqual([]);
-    expect(servers[0]).toMatchObject({ name: "files", source: "operator", approval: "ask", enabled: true, timeoutSeconds: 60, transport: { type: "stdio", command: "node", args: ["fs.js", "/tmp"], env: { TOKEN: "t" } } });
-    expect(servers[1]).toMatchObject({ name: "remote", enabled: false, timeoutSeconds: 5, approval: "read-only-auto", transport: { type: "http", url: "https://mcp.example.com/mcp" } });
+    expect(servers[0]).toMatchObject({
+      name: "files",
+      source: "operator",
+      approval: "ask",
+      enabled: true,
+      timeoutSeconds: 60,
+      transport: { type: "stdio", command: "node", args: ["fs.js", "/tmp"], env: { TOKEN: "t" } },
+    });
+    expect(servers[1]).toMatchObject({
+      name: "remote",
+      enabled: false,
+      timeoutSeconds: 5,
+      approval: "read-only-auto",
+      transport: { type: "http", url: "https://mcp.example.com/mcp" },
+    });
   });
 
   it("skips entries that do not fit, naming why", () => {
     const { servers, skipped } = parseOperatorConfig(
-      JSON.stringify({ mcpServers: { "Bad Name": { command: "x" }, noway: {}, args: { command: "x", args: "y" }, ftp: { url: "ftp://x" }, slow: { command: "x", timeoutSeconds: 0 } } }),
+      JSON.stringify({
+        mcpServers: {
+          "Bad Name": { command: "x" },
+          noway: {},
+          args: { command: "x", args: "y" },
+          ftp: { url: "ftp://x" },
+          slow: { command: "x", timeoutSeconds: 0 },
+        },
+      }),
     );
     expect(servers).toEqual([]);
     expect(skipped.map((s) => s.name)).toEqual(["Bad Name", "noway", "args", "ftp", "slow"]);

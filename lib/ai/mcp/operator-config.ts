@@ -4,7 +4,15 @@
 // environment is its `env` plus the few variables the AI SDK passes on (PATH, HOME, …): never this server's keys.
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_MCP_APPROVAL, DEFAULT_MCP_TIMEOUT_SECONDS, MAX_MCP_TIMEOUT_SECONDS, MCP_APPROVALS, MCP_SERVER_NAME_MAX_CHARS, MCP_SERVER_NAME_PATTERN, type McpApproval } from "../../agent/mcp-rules.ts";
+import {
+  DEFAULT_MCP_APPROVAL,
+  DEFAULT_MCP_TIMEOUT_SECONDS,
+  MAX_MCP_TIMEOUT_SECONDS,
+  MCP_APPROVALS,
+  MCP_SERVER_NAME_MAX_CHARS,
+  MCP_SERVER_NAME_PATTERN,
+  type McpApproval,
+} from "../../agent/mcp-rules.ts";
 import type { McpServerConfig } from "./server-config.ts";
 
 export type OperatorConfig = { servers: McpServerConfig[]; skipped: { name: string; reason: string }[] };
@@ -45,7 +53,14 @@ export function parseOperatorConfig(text: string, baseDir = process.cwd()): Oper
       skip(`timeoutSeconds must be a whole number from 1 to ${MAX_MCP_TIMEOUT_SECONDS}`);
       continue;
     }
-    const common = { name, source: "operator" as const, approval: approval as McpApproval, enabled: entry.disabled !== true, timeoutSeconds: timeout, alwaysAllow: [] };
+    const common = {
+      name,
+      source: "operator" as const,
+      approval: approval as McpApproval,
+      enabled: entry.disabled !== true,
+      timeoutSeconds: timeout,
+      alwaysAllow: [],
+    };
     if (typeof entry.command === "string" && entry.command) {
       if (entry.args !== undefined && !isStringList(entry.args)) {
         skip("args must be a list of strings");
@@ -56,7 +71,10 @@ export function parseOperatorConfig(text: string, baseDir = process.cwd()): Oper
         continue;
       }
       const cwd = typeof entry.cwd === "string" ? path.resolve(baseDir, entry.cwd) : undefined;
-      out.servers.push({ ...common, transport: { type: "stdio", command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, cwd } });
+      out.servers.push({
+        ...common,
+        transport: { type: "stdio", command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, cwd },
+      });
     } else if (typeof entry.url === "string" && /^https?:\/\//i.test(entry.url)) {
       if (entry.headers !== undefined && !isStringRecord(entry.headers)) {
         skip("headers must map names to strings");
@@ -83,7 +101,8 @@ export function operatorMcpServers(): McpServerConfig[] {
     } catch (error) {
       config = { servers: [], skipped: [{ name: "(file)", reason: `cannot be read: ${(error as Error).message}` }] };
     }
-    for (const { name, reason } of config.skipped) console.warn(`HINTLINE_MCP_CONFIG: server ${name} left out: ${reason}`);
+    for (const { name, reason } of config.skipped)
+      console.warn(`HINTLINE_MCP_CONFIG: server ${name} left out: ${reason}`);
     loaded = { file, config };
   }
   return loaded.config.servers;

@@ -9,7 +9,13 @@
 //   else byte for byte (progressEventFilter, used by mcp-fetch.ts), counting what it reads against limits.ts.
 // Anything malformed passes through unchanged: the client judges it as it would have.
 import { randomUUID } from "node:crypto";
-import type { JSONRPCMessage, MCPClient, MCPTransport, MCPTransportCloseOptions, MCPTransportSendOptions } from "@ai-sdk/mcp";
+import type {
+  JSONRPCMessage,
+  MCPClient,
+  MCPTransport,
+  MCPTransportCloseOptions,
+  MCPTransportSendOptions,
+} from "@ai-sdk/mcp";
 import { McpLimitError, messageTooLarge, responseTooLarge } from "./limits.ts";
 
 /** The argument that carries a call's progress token from watchProgress to the transport (never sent to the server). */
@@ -25,7 +31,8 @@ const listeners = new Map<string, Listener>();
 /** The clients whose transport handles progress (connect.ts makes every client so). */
 const capable = new WeakSet<object>();
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const finite = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
 /** Marks a client whose transport was made by progressTransport or mcpFetch. */
@@ -38,7 +45,11 @@ export function withProgress<T extends MCPClient>(client: T): T {
  * Asks for a call's progress: the arguments to send (with a fresh token, when the client can carry it) and `stop`,
  * which ends the listening (always call it). Without a capable client the arguments stay as they are.
  */
-export function watchProgress(client: MCPClient, args: Record<string, unknown>, listener: Listener): { args: Record<string, unknown>; stop: () => void } {
+export function watchProgress(
+  client: MCPClient,
+  args: Record<string, unknown>,
+  listener: Listener,
+): { args: Record<string, unknown>; stop: () => void } {
   if (!capable.has(client)) return { args, stop: () => undefined };
   const token = `hintline-${randomUUID()}`;
   listeners.set(token, listener);
@@ -48,18 +59,29 @@ export function watchProgress(client: MCPClient, args: Record<string, unknown>, 
 /** A server's progress message as one plain line: control characters and tags' brackets out, capped. */
 function progressMessage(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const line = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/[<>]/g, " ").replace(/\s+/g, " ").trim();
+  const line = value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+    .replace(/[<>]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (!line) return undefined;
   return line.length > PROGRESS_MESSAGE_CAP ? `${line.slice(0, PROGRESS_MESSAGE_CAP)}…` : line;
 }
 
 /** Whether a message is a progress notification; if so it is reported to its call's listener (if any is listening). */
-export function takeProgress(message: unknown, report: (token: string, progress: McpProgress) => void = reportProgress): boolean {
+export function takeProgress(
+  message: unknown,
+  report: (token: string, progress: McpProgress) => void = reportProgress,
+): boolean {
   if (!isObject(message) || message.method !== PROGRESS_METHOD || "id" in message) return false;
   const params = isObject(message.params) ? message.params : {};
   const token = params.progressToken;
   if (typeof token === "string" || typeof token === "number") {
-    report(String(token), { progress: finite(params.progress), total: finite(params.total), message: progressMessage(params.message) });
+    report(String(token), {
+      progress: finite(params.progress),
+      total: finite(params.total),
+      message: progressMessage(params.message),
+    });
   }
   return true;
 }
@@ -70,7 +92,13 @@ function reportProgress(token: string, progress: McpProgress): void {
 
 /** A tools/call request with its PROGRESS_ARGUMENT moved to `params._meta.progressToken`; anything else unchanged. */
 export function withProgressToken<T>(message: T): T {
-  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params) || !isObject(message.params.arguments)) return message;
+  if (
+    !isObject(message) ||
+    message.method !== "tools/call" ||
+    !isObject(message.params) ||
+    !isObject(message.params.arguments)
+  )
+    return message;
   const { params } = message;
   const args = params.arguments as Record<string, unknown>;
   if (!Object.hasOwn(args, PROGRESS_ARGUMENT)) return message;
@@ -206,7 +234,10 @@ export type EventStreamLimits = {
  * same way). With `limits`, an event or a stream past its limit ends the stream (its source is cancelled: nothing
  * more is read) after what `onLimit` says.
  */
-export function progressEventFilter(report?: (token: string, progress: McpProgress) => void, limits?: EventStreamLimits): TransformStream<Uint8Array, Uint8Array> {
+export function progressEventFilter(
+  report?: (token: string, progress: McpProgress) => void,
+  limits?: EventStreamLimits,
+): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const encoder = new TextEncoder();
   const splitter = new SseEventSplitter(limits?.maxEventChars);
@@ -295,11 +326,20 @@ export function progressTransport(inner: MCPTransport): MCPTransport {
  * A timeout that progress can restart: `signal` aborts (TimeoutError) once `ms` pass without a `reset`, or at the latest
  * `limitMs` after the start however often it was reset (`reachedLimit` then says so).
  */
-export function resettableTimeout(ms: number, limitMs = Number.POSITIVE_INFINITY): { signal: AbortSignal; reset: () => void; clear: () => void; reachedLimit: () => boolean } {
+export function resettableTimeout(
+  ms: number,
+  limitMs = Number.POSITIVE_INFINITY,
+): { signal: AbortSignal; reset: () => void; clear: () => void; reachedLimit: () => boolean } {
   const controller = new AbortController();
   const deadline = Date.now() + limitMs;
   let limited = false;
-  const fire = () => controller.abort(new DOMException(limited ? `No answer within ${limitMs} ms` : `No answer or progress within ${ms} ms`, "TimeoutError"));
+  const fire = () =>
+    controller.abort(
+      new DOMException(
+        limited ? `No answer within ${limitMs} ms` : `No answer or progress within ${ms} ms`,
+        "TimeoutError",
+      ),
+    );
   const schedule = () => {
     const left = deadline - Date.now();
     limited = left <= ms;

@@ -11,7 +11,9 @@ export type McpSessions = {
   close(): Promise<void>;
 };
 
-export function createMcpSessions(connect: (server: McpServerConfig) => Promise<MCPClient> = (s) => connectMcp(s)): McpSessions {
+export function createMcpSessions(
+  connect: (server: McpServerConfig) => Promise<MCPClient> = (s) => connectMcp(s),
+): McpSessions {
   const clients = new Map<string, Promise<MCPClient>>();
   // A client that never connected has nothing to close (its failure was reported where it was used).
   const closeOne = (name: string, client: Promise<MCPClient>) =>

@@ -78,10 +78,14 @@ describe("the bounded stdio transport", () => {
         () => new Error("the call succeeded"),
         (e: Error) => e,
       );
-      expect(error.message).toBe("the MCP server sent a line longer than 4 MiB, the most Hintline reads as one message; the rest was not read");
+      expect(error.message).toBe(
+        "the MCP server sent a line longer than 4 MiB, the most Hintline reads as one message; the rest was not read",
+      );
       expect(performance.now() - started).toBeLessThan(10_000);
       // The rest of the line is skipped, not kept; the next answer is read as usual.
-      const env = JSON.parse(((await client.callTool({ name: "env", arguments: {} })).content as { text: string }[])[0]!.text) as Record<string, string>;
+      const env = JSON.parse(
+        ((await client.callTool({ name: "env", arguments: {} })).content as { text: string }[])[0]!.text,
+      ) as Record<string, string>;
       expect(env.OWN).toBe("mine");
       expect(env.PATH).toBe(process.env.PATH);
       expect(env.HINTLINE_TEST_SECRET).toBeUndefined();
@@ -92,7 +96,18 @@ describe("the bounded stdio transport", () => {
   });
 
   it("gives a program its own environment and only PATH, HOME, USER, SHELL, TERM and LOGNAME besides (no shell function)", () => {
-    const parent = { PATH: "/bin", HOME: "/home/a", OPENAI_API_KEY: "sk-secret", TERM: "() { :; }; echo pwned", USER: "a" };
-    expect(programEnvironment({ HOME: "/own", EXTRA: "1" }, parent)).toEqual({ HOME: "/own", EXTRA: "1", PATH: "/bin", USER: "a" });
+    const parent = {
+      PATH: "/bin",
+      HOME: "/home/a",
+      OPENAI_API_KEY: "sk-secret",
+      TERM: "() { :; }; echo pwned",
+      USER: "a",
+    };
+    expect(programEnvironment({ HOME: "/own", EXTRA: "1" }, parent)).toEqual({
+      HOME: "/own",
+      EXTRA: "1",
+      PATH: "/bin",
+      USER: "a",
+    });
   });
 });

@@ -9,12 +9,36 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { type JSONRPCMessage, MCPClientError, type MCPTransport, validateJSONRPCMessage } from "@ai-sdk/mcp";
 import { MCP_LIMIT_ERROR_CODE, MCP_MESSAGE_MAX_BYTES, messageTooLarge } from "./limits.ts";
 
-export type StdioProgram = { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; stderr?: "ignore" | "inherit" | "pipe" };
+export type StdioProgram = {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  stderr?: "ignore" | "inherit" | "pipe";
+};
 
-const INHERITED = process.platform === "win32" ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE"] : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+const INHERITED =
+  process.platform === "win32"
+    ? [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+      ]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
 /** The program's environment: its own `env`, then the few variables every program needs (a shell function's value never). */
-export function programEnvironment(own: Record<string, string> = {}, parent: Record<string, string | undefined> = process.env): Record<string, string> {
+export function programEnvironment(
+  own: Record<string, string> = {},
+  parent: Record<string, string | undefined> = process.env,
+): Record<string, string> {
   const env = { ...own };
   for (const name of INHERITED) {
     const value = parent[name];
@@ -48,7 +72,13 @@ export class BoundedStdioTransport implements MCPTransport {
     if (this.child) return Promise.reject(new MCPClientError({ message: "The stdio transport was already started." }));
     return new Promise((resolve, reject) => {
       const { command, args = [], env, cwd, stderr = "inherit" } = this.program;
-      const child: ChildProcess = spawn(command, args, { env: programEnvironment(env) as NodeJS.ProcessEnv, cwd, stdio: ["pipe", "pipe", stderr], shell: false, signal: this.abort.signal });
+      const child: ChildProcess = spawn(command, args, {
+        env: programEnvironment(env) as NodeJS.ProcessEnv,
+        cwd,
+        stdio: ["pipe", "pipe", stderr],
+        shell: false,
+        signal: this.abort.signal,
+      });
       this.child = child;
       child.on("error", (error) => {
         if (error.name === "AbortError") return this.onclose?.();
@@ -91,7 +121,8 @@ export class BoundedStdioTransport implements MCPTransport {
     this.pendingBytes = 0;
     this.skipping = true;
     const error = messageTooLarge("a line", this.maxLineBytes);
-    for (const id of [...this.waiting]) this.deliverMessage({ jsonrpc: "2.0", id, error: { code: MCP_LIMIT_ERROR_CODE, message: error.message } });
+    for (const id of [...this.waiting])
+      this.deliverMessage({ jsonrpc: "2.0", id, error: { code: MCP_LIMIT_ERROR_CODE, message: error.message } });
     this.onerror?.(error);
   }
 
@@ -101,7 +132,9 @@ export class BoundedStdioTransport implements MCPTransport {
     try {
       message = validateJSONRPCMessage(JSON.parse(line));
     } catch (error) {
-      this.onerror?.(new MCPClientError({ message: "The MCP program printed a line that is not a JSON-RPC message", cause: error }));
+      this.onerror?.(
+        new MCPClientError({ message: "The MCP program printed a line that is not a JSON-RPC message", cause: error }),
+      );
       return;
     }
     this.deliverMessage(message);

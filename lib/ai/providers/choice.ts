@@ -12,8 +12,10 @@ export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
 export const GOOGLE_DEFAULT_MODEL = "gemini-2.5-flash";
 
 const openaiConfigured = (env: Env) => Boolean(setting(env, "OPENAI_API_KEY") || setting(env, "OPENAI_BASE_URL"));
-const anthropicConfigured = (env: Env) => Boolean(setting(env, "ANTHROPIC_API_KEY") || setting(env, "ANTHROPIC_BASE_URL"));
-const googleConfigured = (env: Env) => Boolean(setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") || setting(env, "GOOGLE_BASE_URL"));
+const anthropicConfigured = (env: Env) =>
+  Boolean(setting(env, "ANTHROPIC_API_KEY") || setting(env, "ANTHROPIC_BASE_URL"));
+const googleConfigured = (env: Env) =>
+  Boolean(setting(env, "GOOGLE_GENERATIVE_AI_API_KEY") || setting(env, "GOOGLE_BASE_URL"));
 
 /** "openai-compatible" when a base URL points elsewhere, else "openai". */
 export const openaiProviderName = (env: Env) => (setting(env, "OPENAI_BASE_URL") ? "openai-compatible" : "openai");
@@ -28,13 +30,23 @@ const SETUP: Record<ProviderName, string> = {
   google: "GOOGLE_GENERATIVE_AI_API_KEY (and GOOGLE_BASE_URL to use another endpoint)",
 };
 
-const CONFIGURED: Record<ProviderName, (env: Env) => boolean> = { openai: openaiConfigured, anthropic: anthropicConfigured, google: googleConfigured };
+const CONFIGURED: Record<ProviderName, (env: Env) => boolean> = {
+  openai: openaiConfigured,
+  anthropic: anthropicConfigured,
+  google: googleConfigured,
+};
 
 /** The models GET /api/models offers per provider (besides the default); any other id the provider knows works too. */
 const OFFERED: Record<ProviderName, readonly string[]> = {
   openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini"],
   anthropic: ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-0"],
-  google: ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-pro-preview", "gemini-3-flash-preview"],
+  google: [
+    "gemini-2.5-pro",
+    "gemini-2.5-flash",
+    "gemini-2.5-flash-lite",
+    "gemini-3-pro-preview",
+    "gemini-3-flash-preview",
+  ],
 };
 
 /** A model id that cannot be used as configured: the message says why and which variable to set. */
@@ -45,13 +57,15 @@ export class ModelChoiceError extends Error {
   }
 }
 
-export const configuredProviders = (env: Env = process.env): ProviderName[] => PROVIDER_NAMES.filter((p) => CONFIGURED[p](env));
+export const configuredProviders = (env: Env = process.env): ProviderName[] =>
+  PROVIDER_NAMES.filter((p) => CONFIGURED[p](env));
 
 /** `anthropic/claude-sonnet-4-5` → anthropic + claude-sonnet-4-5; an id without a known provider prefix is bare. */
 export function parseModelId(id: string): { provider: ProviderName | undefined; model: string } {
   const slash = id.indexOf("/");
   const prefix = slash > 0 ? id.slice(0, slash) : "";
-  if ((PROVIDER_NAMES as readonly string[]).includes(prefix)) return { provider: prefix as ProviderName, model: id.slice(slash + 1) };
+  if ((PROVIDER_NAMES as readonly string[]).includes(prefix))
+    return { provider: prefix as ProviderName, model: id.slice(slash + 1) };
   return { provider: undefined, model: id };
 }
 
@@ -86,11 +100,26 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
   const override = windowOverride(env);
   const configured = configuredProviders(env);
   if (isDemoId(id)) {
-    if (configured.length > 0) throw new ModelChoiceError(`The demo model is only offered while no provider is configured; choose a model of ${configured.join(", ")}.`);
-    return { provider: "demo", model: DEMO_MODEL_ID, info: { id: DEMO_MODEL_ID, provider: "demo", contextWindow: contextWindowFor(DEMO_MODEL_ID, override), isDemo: true } };
+    if (configured.length > 0)
+      throw new ModelChoiceError(
+        `The demo model is only offered while no provider is configured; choose a model of ${configured.join(", ")}.`,
+      );
+    return {
+      provider: "demo",
+      model: DEMO_MODEL_ID,
+      info: {
+        id: DEMO_MODEL_ID,
+        provider: "demo",
+        contextWindow: contextWindowFor(DEMO_MODEL_ID, override),
+        isDemo: true,
+      },
+    };
   }
   const parsed = parseModelId(id);
-  if (!parsed.model.trim()) throw new ModelChoiceError(`"${id}" names no model: write provider/model, e.g. anthropic/${ANTHROPIC_DEFAULT_MODEL}.`);
+  if (!parsed.model.trim())
+    throw new ModelChoiceError(
+      `"${id}" names no model: write provider/model, e.g. anthropic/${ANTHROPIC_DEFAULT_MODEL}.`,
+    );
   if (parsed.provider === undefined) {
     // A bare id: OpenAI or the OpenAI-compatible server, as before providers could be named.
     if (!configured.includes("openai")) {
@@ -99,7 +128,11 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
       );
     }
     // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.
-    return { provider: "openai", model: id, info: { id, provider: openaiProviderName(env), contextWindow: contextWindowFor(id, override), isDemo: false } };
+    return {
+      provider: "openai",
+      model: id,
+      info: { id, provider: openaiProviderName(env), contextWindow: contextWindowFor(id, override), isDemo: false },
+    };
   }
   const { provider, model } = parsed;
   if (provider === "google" && !URL_MODEL_NAME.test(model)) {
@@ -107,15 +140,17 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
       `"${id}" cannot be a Gemini model: its name goes into the request's URL, so it may hold only letters, digits and . _ : - (starting with a letter or digit), e.g. google/${GOOGLE_DEFAULT_MODEL}.`,
     );
   }
-  if (!configured.includes(provider)) throw new ModelChoiceError(`${id} needs the ${provider} provider: set ${SETUP[provider]}.`);
+  if (!configured.includes(provider))
+    throw new ModelChoiceError(`${id} needs the ${provider} provider: set ${SETUP[provider]}.`);
   const window = override ?? knownContextWindow(model);
   if (window === undefined) {
-    throw new ModelChoiceError(`Hintline does not know the context window of ${id}: set HINTLINE_CONTEXT_WINDOW to its size in tokens.`);
+    throw new ModelChoiceError(
+      `Hintline does not know the context window of ${id}: set HINTLINE_CONTEXT_WINDOW to its size in tokens.`,
+    );
   }
   const label = provider === "openai" ? openaiProviderName(env) : provider;
   return { provider, model, info: { id, provider: label, contextWindow: Math.floor(window), isDemo: false } };
 }
-
 
 /** The models a conversation may choose (GET /api/models): the default first, then each configured provider's. */
 export function listModels(env: Env = process.env): { default: string; models: ModelInfo[] } {
@@ -141,7 +176,6 @@ export function listModels(env: Env = process.env): { default: string; models: M
   }
   return { default: id, models };
 }
-
 
 /** What decides the models resolved from the environment (they are resolved again when it changes). */
 const ENV_KEYS = [
@@ -199,7 +233,12 @@ export function modelInfoFor(id?: string | null): ModelInfo {
     return choiceFor(id).info;
   } catch {
     const wanted = id || defaultModelId(process.env);
-    return { id: wanted, provider: parseModelId(wanted).provider ?? "openai", contextWindow: contextWindowFor(wanted, windowOverride(process.env)), isDemo: false };
+    return {
+      id: wanted,
+      provider: parseModelId(wanted).provider ?? "openai",
+      contextWindow: contextWindowFor(wanted, windowOverride(process.env)),
+      isDemo: false,
+    };
   }
 }
 

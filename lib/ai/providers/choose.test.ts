@@ -23,10 +23,27 @@ describe("parseModelId", () => {
 
 describe("chooseModel", () => {
   it("knows the windows of the current Claude and Gemini models", () => {
-    for (const id of ["claude-opus-4-1", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-sonnet-4-20250514"]) {
-      expect(chooseModel(`anthropic/${id}`, ANTHROPIC).info).toEqual({ id: `anthropic/${id}`, provider: "anthropic", contextWindow: 200_000, isDemo: false });
+    for (const id of [
+      "claude-opus-4-1",
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5",
+      "claude-opus-4-5",
+      "claude-sonnet-4-20250514",
+    ]) {
+      expect(chooseModel(`anthropic/${id}`, ANTHROPIC).info).toEqual({
+        id: `anthropic/${id}`,
+        provider: "anthropic",
+        contextWindow: 200_000,
+        isDemo: false,
+      });
     }
-    for (const id of ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.0-flash", "gemini-3-pro-preview"]) {
+    for (const id of [
+      "gemini-2.5-pro",
+      "gemini-2.5-flash",
+      "gemini-2.5-flash-lite",
+      "gemini-2.0-flash",
+      "gemini-3-pro-preview",
+    ]) {
       expect(chooseModel(`google/${id}`, GOOGLE).info).toMatchObject({ provider: "google", contextWindow: 1_048_576 });
     }
     expect(chooseModel("openai/gpt-4.1", OPENAI).info).toMatchObject({ provider: "openai", contextWindow: 1_047_576 });
@@ -41,10 +58,17 @@ describe("chooseModel", () => {
 
   it("refuses an unknown model of a named provider unless HINTLINE_CONTEXT_WINDOW says its window", () => {
     expect(() => chooseModel("anthropic/claude-next", { ...ANTHROPIC, HINTLINE_CONTEXT_WINDOW: "" })).not.toThrow(); // "claude" is known
-    expect(() => chooseModel("google/palm-9", GOOGLE)).toThrow(/context window of google\/palm-9.*HINTLINE_CONTEXT_WINDOW/);
-    expect(chooseModel("google/palm-9", { ...GOOGLE, HINTLINE_CONTEXT_WINDOW: "64000" }).info.contextWindow).toBe(64_000);
+    expect(() => chooseModel("google/palm-9", GOOGLE)).toThrow(
+      /context window of google\/palm-9.*HINTLINE_CONTEXT_WINDOW/,
+    );
+    expect(chooseModel("google/palm-9", { ...GOOGLE, HINTLINE_CONTEXT_WINDOW: "64000" }).info.contextWindow).toBe(
+      64_000,
+    );
     // A bare id on an OpenAI-compatible server keeps today's fallback window.
-    expect(chooseModel("my-local-model", { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" }).info).toMatchObject({ provider: "openai-compatible", contextWindow: 8192 });
+    expect(chooseModel("my-local-model", { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" }).info).toMatchObject({
+      provider: "openai-compatible",
+      contextWindow: 8192,
+    });
   });
 
   it("offers the demo model only while no provider is configured", () => {
@@ -70,9 +94,15 @@ describe("a model name that goes into a URL", () => {
 
   it("matches [A-Za-z0-9][A-Za-z0-9._:-]* for Gemini, with or without a window override", () => {
     for (const env of [GOOGLE, { ...GOOGLE, HINTLINE_CONTEXT_WINDOW: "64000" }]) {
-      for (const id of steering) expect(() => chooseModel(id, env), id).toThrow(/goes into the request's URL.*letters, digits/);
+      for (const id of steering)
+        expect(() => chooseModel(id, env), id).toThrow(/goes into the request's URL.*letters, digits/);
     }
-    for (const id of ["google/gemini-2.5-flash", "google/gemini-2.0-flash-001", "google/gemini-3-pro-preview", "google/gemini-exp-1206:latest"]) {
+    for (const id of [
+      "google/gemini-2.5-flash",
+      "google/gemini-2.0-flash-001",
+      "google/gemini-3-pro-preview",
+      "google/gemini-exp-1206:latest",
+    ]) {
       expect(chooseModel(id, GOOGLE).model).toBe(id.slice("google/".length));
     }
   });
@@ -80,7 +110,9 @@ describe("a model name that goes into a URL", () => {
   it("leaves names that travel in a request body alone: a compatible server's Qwen/…, Anthropic's", () => {
     const local = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
     expect(chooseModel("Qwen/Qwen2.5-7B-Instruct", local).model).toBe("Qwen/Qwen2.5-7B-Instruct");
-    expect(chooseModel("openai/meta-llama/Llama-3.1-8B", { ...local, HINTLINE_CONTEXT_WINDOW: "8192" }).model).toBe("meta-llama/Llama-3.1-8B");
+    expect(chooseModel("openai/meta-llama/Llama-3.1-8B", { ...local, HINTLINE_CONTEXT_WINDOW: "8192" }).model).toBe(
+      "meta-llama/Llama-3.1-8B",
+    );
     expect(chooseModel("anthropic/claude-sonnet-4-5", ANTHROPIC).model).toBe("claude-sonnet-4-5");
   });
 });
@@ -92,7 +124,9 @@ describe("defaultModelId", () => {
     expect(defaultModelId(OPENAI)).toBe("gpt-4o-mini");
     expect(defaultModelId({ ...ANTHROPIC, ...GOOGLE })).toBe("anthropic/claude-sonnet-4-5");
     expect(defaultModelId(GOOGLE)).toBe("google/gemini-2.5-flash");
-    expect(defaultModelId({ ...OPENAI, ...ANTHROPIC, HINTLINE_MODEL: "anthropic/claude-haiku-4-5" })).toBe("anthropic/claude-haiku-4-5");
+    expect(defaultModelId({ ...OPENAI, ...ANTHROPIC, HINTLINE_MODEL: "anthropic/claude-haiku-4-5" })).toBe(
+      "anthropic/claude-haiku-4-5",
+    );
   });
 });
 
@@ -103,12 +137,22 @@ describe("listModels", () => {
     expect(models[0]).toMatchObject({ id: "gpt-4o-mini", provider: "openai" });
     const ids = models.map((m) => m.id);
     expect(ids).not.toContain("openai/gpt-4o-mini");
-    expect(ids).toEqual(expect.arrayContaining(["openai/gpt-4.1", "anthropic/claude-sonnet-4-5", "anthropic/claude-haiku-4-5", "google/gemini-2.5-pro", "google/gemini-2.5-flash"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "openai/gpt-4.1",
+        "anthropic/claude-sonnet-4-5",
+        "anthropic/claude-haiku-4-5",
+        "google/gemini-2.5-pro",
+        "google/gemini-2.5-flash",
+      ]),
+    );
     expect(new Set(models.map((m) => m.provider))).toEqual(new Set(["openai", "anthropic", "google"]));
   });
 
   it("is the demo alone with no provider, and only the configured model of an OpenAI-compatible server", () => {
-    expect(listModels({}).models).toEqual([{ id: "hintline-demo", provider: "demo", contextWindow: 8192, isDemo: true }]);
+    expect(listModels({}).models).toEqual([
+      { id: "hintline-demo", provider: "demo", contextWindow: 8192, isDemo: true },
+    ]);
     const local = listModels({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", HINTLINE_MODEL: "llama3.1:8b" });
     expect(local.models.map((m) => m.id)).toEqual(["llama3.1:8b"]);
   });
@@ -134,7 +178,9 @@ describe("calls through each provider's SDK", () => {
   it("reach the Anthropic Messages API at ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY", async () => {
     const fake = await startAnthropicFake({ apiKey: "sk-ant" });
     try {
-      expect(await ask({ ANTHROPIC_API_KEY: "sk-ant", ANTHROPIC_BASE_URL: fake.url }, "anthropic/claude-sonnet-4-5")).toBe("Hello from the Anthropic fake.");
+      expect(
+        await ask({ ANTHROPIC_API_KEY: "sk-ant", ANTHROPIC_BASE_URL: fake.url }, "anthropic/claude-sonnet-4-5"),
+      ).toBe("Hello from the Anthropic fake.");
       expect(fake.requests[0]!.body.model).toBe("claude-sonnet-4-5");
     } finally {
       await fake.close();
@@ -144,7 +190,9 @@ describe("calls through each provider's SDK", () => {
   it("reach the Gemini API at GOOGLE_BASE_URL with GOOGLE_GENERATIVE_AI_API_KEY", async () => {
     const fake = await startGeminiFake({ apiKey: "g-key" });
     try {
-      expect(await ask({ GOOGLE_GENERATIVE_AI_API_KEY: "g-key", GOOGLE_BASE_URL: fake.url }, "google/gemini-2.5-flash")).toBe("Hello from the Gemini fake.");
+      expect(
+        await ask({ GOOGLE_GENERATIVE_AI_API_KEY: "g-key", GOOGLE_BASE_URL: fake.url }, "google/gemini-2.5-flash"),
+      ).toBe("Hello from the Gemini fake.");
       expect(fake.requests[0]!.path).toContain("gemini-2.5-flash");
     } finally {
       await fake.close();
@@ -156,7 +204,9 @@ describe("calls through each provider's SDK", () => {
     try {
       const env = { GOOGLE_GENERATIVE_AI_API_KEY: "g-key", GOOGLE_BASE_URL: fake.url };
       expect(await ask(env, "google/gemini-2.5-flash:generateContent")).toBe("Hello from the Gemini fake.");
-      expect(fake.requestLines).toEqual(["POST /v1beta/models/gemini-2.5-flash%3AgenerateContent:streamGenerateContent?alt=sse"]);
+      expect(fake.requestLines).toEqual([
+        "POST /v1beta/models/gemini-2.5-flash%3AgenerateContent:streamGenerateContent?alt=sse",
+      ]);
     } finally {
       await fake.close();
     }

@@ -24,7 +24,8 @@ afterAll(async () => {
 async function failure(env: Record<string, string>, id: string): Promise<unknown> {
   const { model } = resolveModel(env, { id });
   let error: unknown;
-  for await (const part of streamText({ model, prompt: "Hi", maxRetries: 0, onError: () => {} }).stream) if (part.type === "error") error = part.error;
+  for await (const part of streamText({ model, prompt: "Hi", maxRetries: 0, onError: () => {} }).stream)
+    if (part.type === "error") error = part.error;
   return error;
 }
 
@@ -33,19 +34,28 @@ const EXPECTED: Record<Exclude<FakeErrorName, "invalid" | "server">, { words: Re
   "unknown-model": { words: /does not know this model \(HTTP 404: .+\)\. Choose another model/, retry: false },
   "rate-limit": { words: /is rate-limiting requests \(HTTP 429: .+\)\. Try again in a moment\./, retry: true },
   overloaded: { words: /is overloaded \(HTTP 5(29|03): .+\)\. Try again in a moment\./, retry: true },
-  "too-long": { words: /The conversation is too long for this model's context window \(HTTP 400: .+\)\. Compress it/, retry: false },
+  "too-long": {
+    words: /The conversation is too long for this model's context window \(HTTP 400: .+\)\. Compress it/,
+    retry: false,
+  },
 };
 
 describe("a provider's refusal, in words", () => {
   for (const [name, { words, retry }] of Object.entries(EXPECTED) as [FakeErrorName, (typeof EXPECTED)["auth"]][]) {
     it(`${name}: Anthropic and Gemini name themselves, their reason and the variable to check`, async () => {
       anthropic.enqueue({ kind: "error", error: name });
-      const a = await failure({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url }, "anthropic/claude-sonnet-4-5");
+      const a = await failure(
+        { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: anthropic.url },
+        "anthropic/claude-sonnet-4-5",
+      );
       expect(describeError(a)).toMatch(words);
       expect(describeError(a)).toMatch(name === "too-long" ? /prompt is too long/ : /^Anthropic /);
       expect(isRetryableError(a)).toBe(retry);
       gemini.enqueue({ kind: "error", error: name });
-      const g = await failure({ GOOGLE_GENERATIVE_AI_API_KEY: "k", GOOGLE_BASE_URL: gemini.url }, "google/gemini-2.5-flash");
+      const g = await failure(
+        { GOOGLE_GENERATIVE_AI_API_KEY: "k", GOOGLE_BASE_URL: gemini.url },
+        "google/gemini-2.5-flash",
+      );
       expect(describeError(g)).toMatch(words);
       if (name !== "too-long") expect(describeError(g)).toMatch(/^Gemini /);
       expect(isRetryableError(g)).toBe(retry);
@@ -59,14 +69,34 @@ describe("a provider's refusal, in words", () => {
   it("OpenAI's error bodies read the same way", async () => {
     const body = (message: string, type: string, code: string) => ({ error: { message, type, param: null, code } });
     const cases: Array<[number, unknown, RegExp]> = [
-      [401, body("Incorrect API key provided: sk-bad.", "invalid_request_error", "invalid_api_key"), /refused the request \(HTTP 401: Incorrect API key.*OPENAI_API_KEY/],
-      [404, body("The model `gpt-9` does not exist or you do not have access to it.", "invalid_request_error", "model_not_found"), /does not know this model/],
+      [
+        401,
+        body("Incorrect API key provided: sk-bad.", "invalid_request_error", "invalid_api_key"),
+        /refused the request \(HTTP 401: Incorrect API key.*OPENAI_API_KEY/,
+      ],
+      [
+        404,
+        body(
+          "The model `gpt-9` does not exist or you do not have access to it.",
+          "invalid_request_error",
+          "model_not_found",
+        ),
+        /does not know this model/,
+      ],
       [
         400,
-        body("This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.", "invalid_request_error", "context_length_exceeded"),
+        body(
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+          "invalid_request_error",
+          "context_length_exceeded",
+        ),
         /too long for this model's context window/,
       ],
-      [429, body("Rate limit reached for gpt-4o.", "requests", "rate_limit_exceeded"), /^The model provider is rate-limiting requests \(HTTP 429: Rate limit/],
+      [
+        429,
+        body("Rate limit reached for gpt-4o.", "requests", "rate_limit_exceeded"),
+        /^The model provider is rate-limiting requests \(HTTP 429: Rate limit/,
+      ],
     ];
     for (const [status, errorBody, words] of cases) {
       openai.enqueue({ kind: "http-error", status, body: errorBody });

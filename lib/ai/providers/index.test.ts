@@ -14,8 +14,16 @@ describe("resolveModel", () => {
   });
 
   it("uses an OpenAI-compatible server through the Chat Completions API", () => {
-    const { model, info } = resolveModel({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", HINTLINE_MODEL: "llama3.1:8b" });
-    expect(info).toMatchObject({ id: "llama3.1:8b", provider: "openai-compatible", contextWindow: 131_072, isDemo: false });
+    const { model, info } = resolveModel({
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+      HINTLINE_MODEL: "llama3.1:8b",
+    });
+    expect(info).toMatchObject({
+      id: "llama3.1:8b",
+      provider: "openai-compatible",
+      contextWindow: 131_072,
+      isDemo: false,
+    });
     expect((model as { provider: string }).provider).toContain("chat");
   });
 
@@ -66,7 +74,11 @@ describe("usage figures that are not numbers", () => {
     const fake = await startOpenAIFake();
     try {
       const { model } = resolveModel({ OPENAI_BASE_URL: fake.url, HINTLINE_MODEL: "fake-model" });
-      const cases = [{ promptTokens: "12", completionTokens: 3 }, { promptTokens: 12, completionTokens: "many" }, { promptTokens: null }];
+      const cases = [
+        { promptTokens: "12", completionTokens: 3 },
+        { promptTokens: 12, completionTokens: "many" },
+        { promptTokens: null },
+      ];
       for (const usage of cases) {
         fake.enqueue({ text: "All good.", usage });
         const result = streamText({ model, prompt: "Hi", maxRetries: 0, onError: () => {} });

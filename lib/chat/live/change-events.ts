@@ -6,13 +6,16 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export function changesOf(method: string, pathname: string): ChangeEvent[] {
   if (!WRITES.has(method)) return [];
-  const parts = pathname.split("/").filter(Boolean).map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return p;
-    }
-  });
+  const parts = pathname
+    .split("/")
+    .filter(Boolean)
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
   if (parts[0] !== "api") return [];
   if (parts[1] === "workspaces") return [{ type: "workspace", id: parts[2] ?? "" }];
   if (parts[1] !== "conversations") return [];
@@ -21,10 +24,18 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
   if (id === "import" && parts.length === 3) return [{ type: "conversations", id: "" }];
   if (id === "export" && parts.length === 3) return [];
   const sub = parts[3];
-  if (sub === undefined) return [{ type: "conversation", id }, { type: "conversations", id }];
+  if (sub === undefined)
+    return [
+      { type: "conversation", id },
+      { type: "conversations", id },
+    ];
   if (sub === "tasks") return [{ type: "tasks", id }];
   if (sub === "compact" || sub === "compression" || sub === "approvals") return [{ type: "conversation", id }];
-  if (sub === "branches") return [{ type: "conversation", id }, { type: "conversations", id }];
+  if (sub === "branches")
+    return [
+      { type: "conversation", id },
+      { type: "conversations", id },
+    ];
   return [];
 }
 
@@ -33,10 +44,15 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
  * event names the workspace the route resolved (`workspaceId`): a path's "default" is each person's own, so the id in
  * the path would reach the owner of the workspace whose id is "default" instead.
  */
-export function publishChangesOf(request: Request, response: Response, { owner, workspaceId }: { owner?: string; workspaceId?: string } = {}): void {
+export function publishChangesOf(
+  request: Request,
+  response: Response,
+  { owner, workspaceId }: { owner?: string; workspaceId?: string } = {},
+): void {
   if (!response.ok || !WRITES.has(request.method)) return;
   for (const event of changesOf(request.method, new URL(request.url).pathname)) {
-    if (event.type === "workspace") publishChange(workspaceId !== undefined && event.id !== "" ? { ...event, id: workspaceId } : event);
+    if (event.type === "workspace")
+      publishChange(workspaceId !== undefined && event.id !== "" ? { ...event, id: workspaceId } : event);
     else publishChange(owner !== undefined ? { ...event, owner } : event);
   }
 }

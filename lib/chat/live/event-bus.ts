@@ -12,7 +12,8 @@ const holder = globalThis as unknown as { __hintlineEvents?: { url: string; bus:
 /** The process's bus: in process on SQLite, through PostgreSQL's NOTIFY (every instance) on PostgreSQL. */
 export function eventBus(): EventBus {
   const url = databaseUrl();
-  if (holder.__hintlineEvents?.url !== url) holder.__hintlineEvents = { url, bus: isPostgresUrl(url) ? createPostgresBus() : createMemoryBus() };
+  if (holder.__hintlineEvents?.url !== url)
+    holder.__hintlineEvents = { url, bus: isPostgresUrl(url) ? createPostgresBus() : createMemoryBus() };
   return holder.__hintlineEvents.bus;
 }
 

@@ -74,10 +74,20 @@ describe("changes of a write", () => {
     try {
       const created = new Response(null, { status: 201 });
       // A member's "default" is their own workspace, not the one whose id is "default".
-      publishChangesOf(new Request("http://x/api/workspaces/default/skills", { method: "POST" }), created, { owner: "u1", workspaceId: "default-u1" });
-      publishChangesOf(new Request("http://x/api/conversations/c1/tasks", { method: "POST" }), created, { owner: "u1", workspaceId: "c1" });
+      publishChangesOf(new Request("http://x/api/workspaces/default/skills", { method: "POST" }), created, {
+        owner: "u1",
+        workspaceId: "default-u1",
+      });
+      publishChangesOf(new Request("http://x/api/conversations/c1/tasks", { method: "POST" }), created, {
+        owner: "u1",
+        workspaceId: "c1",
+      });
       publishChangesOf(new Request("http://x/api/workspaces", { method: "POST" }), created, { owner: "u1" });
-      publishChangesOf(new Request("http://x/api/workspaces/w1", { method: "PATCH" }), new Response(null, { status: 403 }), { workspaceId: "w1" });
+      publishChangesOf(
+        new Request("http://x/api/workspaces/w1", { method: "PATCH" }),
+        new Response(null, { status: 403 }),
+        { workspaceId: "w1" },
+      );
       expect(seen).toEqual([
         { type: "workspace", id: "default-u1" },
         { type: "tasks", id: "c1", owner: "u1" },

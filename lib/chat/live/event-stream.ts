@@ -73,12 +73,14 @@ export function eventStream({
         let checked = Promise.resolve();
         const unsubscribe = bus.subscribe((event: ChangeEvent) => {
           if (!accept) return send(line(event));
-          checked = checked.then(() => accept(event)).then(
-            (allowed) => {
-              if (allowed) send(line(event));
-            },
-            logFailure("checking whose change event it is failed; the event was not sent", { type: event.type }),
-          );
+          checked = checked
+            .then(() => accept(event))
+            .then(
+              (allowed) => {
+                if (allowed) send(line(event));
+              },
+              logFailure("checking whose change event it is failed; the event was not sent", { type: event.type }),
+            );
         });
         const timer = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
         timer.unref?.();
@@ -105,6 +107,11 @@ export function eventStream({
 export function eventsResponse(viewer: Viewer, signal?: AbortSignal): Response {
   const userId = viewer.kind === "user" ? viewer.userId : undefined;
   return new Response(eventStream({ signal, accept: eventAccess(viewer), userId }), {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
   });
 }

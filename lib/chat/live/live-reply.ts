@@ -26,19 +26,33 @@ export const LIVE_STREAM_HEADERS = {
 type Chunk = { type: string; id?: string; transient?: boolean };
 
 /** Starts draining `stream` into the relay and answers with a follower from its first chunk. */
-export function detachReply({ conversationId, replyId, stream }: { conversationId: string; replyId: string; stream: ReadableStream<Chunk> }): Response {
+export function detachReply({
+  conversationId,
+  replyId,
+  stream,
+}: {
+  conversationId: string;
+  replyId: string;
+  stream: ReadableStream<Chunk>;
+}): Response {
   // `npm run bench` measures the relay's cost against the stream answered directly (the reply then ends with its request).
-  if (process.env.HINTLINE_BENCH_NO_RELAY === "1") return createUIMessageStreamResponse({ stream: stream as ReadableStream<UIMessageChunk>, headers: CHAT_STREAM_HEADERS });
+  if (process.env.HINTLINE_BENCH_NO_RELAY === "1")
+    return createUIMessageStreamResponse({
+      stream: stream as ReadableStream<UIMessageChunk>,
+      headers: CHAT_STREAM_HEADERS,
+    });
   const sink = liveRelay().open(conversationId, replyId);
   const follower = liveRelay().follow(conversationId);
   // The person's message and the reply's row are stored: other tabs show them.
   publishChange({ type: "conversation", id: conversationId });
   publishChange({ type: "conversations", id: conversationId });
   // On PostgreSQL a follower on another instance may ask for the reply.
-  const disown = isPostgresUrl(databaseUrl()) ? ownReply(conversationId, replyId).catch((error) => {
+  const disown = isPostgresUrl(databaseUrl())
+    ? ownReply(conversationId, replyId).catch((error) => {
         logFailure("listening for followers on other instances failed", { conversationId, replyId })(error);
         return () => {};
-      }) : undefined;
+      })
+    : undefined;
   void (async () => {
     const reader = stream.getReader();
     try {
@@ -63,7 +77,8 @@ export function detachReply({ conversationId, replyId, stream }: { conversationI
 }
 
 async function requireConversation(conversationId: string): Promise<void> {
-  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  if (!(await getConversation({ id: conversationId })))
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
 }
 
 /** The live reply's stream from its first chunk, or 204 when none is live. */
@@ -98,7 +113,10 @@ export async function stopLiveReply(conversationId: string): Promise<StopAnswer>
   const reply = await replyLock().stop(conversationId);
   if (!reply) throw new ApiError("conflict", `No reply is being written in conversation ${conversationId}.`);
   const didNotStop = (seconds: number) =>
-    new ApiError("conflict", `The reply in conversation ${conversationId} did not stop within ${seconds} s; it is still being written. Try Stop again.`);
+    new ApiError(
+      "conflict",
+      `The reply in conversation ${conversationId} did not stop within ${seconds} s; it is still being written. Try Stop again.`,
+    );
   if (reply.local) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ended = await Promise.race([
@@ -110,7 +128,8 @@ export async function stopLiveReply(conversationId: string): Promise<StopAnswer>
       }),
     ]);
     clearTimeout(timer);
-    if (!ended && (await replyLock().live(conversationId))?.replyId === reply.replyId) throw didNotStop(STOP_WAIT_MS / 1000);
+    if (!ended && (await replyLock().live(conversationId))?.replyId === reply.replyId)
+      throw didNotStop(STOP_WAIT_MS / 1000);
     return { stopped: true };
   }
   // Another instance writes it: done when its lease is released (the reply is stored by then), or has run out

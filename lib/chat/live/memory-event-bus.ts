@@ -5,7 +5,11 @@ import { logFailure } from "../../log/logger.ts";
  * "agents": a subagent of conversation `id` started or ended (the side panel lists them). `owner`: the user whose
  * conversation it is, when the publisher knows (accounts mode; lib/chat/live/event-access.ts looks it up otherwise).
  */
-export type ChangeEvent = { type: "conversation" | "conversations" | "tasks" | "workspace" | "agents"; id: string; owner?: string };
+export type ChangeEvent = {
+  type: "conversation" | "conversations" | "tasks" | "workspace" | "agents";
+  id: string;
+  owner?: string;
+};
 
 export interface EventBus {
   publish(event: ChangeEvent): void;

@@ -8,15 +8,19 @@ export function createPostgresBus(): EventBus {
   const local = createMemoryBus();
   let listening: Promise<void> | undefined;
   const setUp = () => {
-    listening ??= listen("hintline_events", (payload) => local.publish(JSON.parse(payload) as ChangeEvent)).catch((error) => {
-      logFailure("listening for change events failed; the next subscriber tries again")(error);
-      listening = undefined;
-    });
+    listening ??= listen("hintline_events", (payload) => local.publish(JSON.parse(payload) as ChangeEvent)).catch(
+      (error) => {
+        logFailure("listening for change events failed; the next subscriber tries again")(error);
+        listening = undefined;
+      },
+    );
     return listening;
   };
   return {
     publish(event) {
-      void notify("hintline_events", JSON.stringify({ type: event.type, id: event.id })).catch(logFailure("publishing a change event failed", { event: event.type }));
+      void notify("hintline_events", JSON.stringify({ type: event.type, id: event.id })).catch(
+        logFailure("publishing a change event failed", { event: event.type }),
+      );
     },
     subscribe(listener) {
       void setUp();

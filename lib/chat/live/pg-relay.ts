@@ -72,7 +72,9 @@ async function mirror(conversationId: string, replyId: string): Promise<void> {
   } finally {
     setTimeout(() => {
       mirrored.delete(replyId);
-      void dropChunks(replyId, STALE_ROWS_MS).catch(logFailure("dropping a reply's live-chunk rows failed", { replyId }));
+      void dropChunks(replyId, STALE_ROWS_MS).catch(
+        logFailure("dropping a reply's live-chunk rows failed", { replyId }),
+      );
     }, KEEP_ROWS_MS).unref?.();
   }
 }

@@ -30,7 +30,10 @@ export type RelayLimits = {
  * Room for a reply at the ceiling streamed as one-token deltas (about 14 bytes of JSON per character) plus its tool
  * rows and hints; superseded transient snapshots (tasks, meter, plan) are not kept.
  */
-export const defaultLimits = (): RelayLimits => ({ maxBytes: 16 * 1024 * 1024 + 16 * maxReplyChars(), graceMs: 30_000 });
+export const defaultLimits = (): RelayLimits => ({
+  maxBytes: 16 * 1024 * 1024 + 16 * maxReplyChars(),
+  graceMs: 30_000,
+});
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode("data: [DONE]\n\n");

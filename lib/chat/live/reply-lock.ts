@@ -41,7 +41,8 @@ export function memoryLock(): ReplyLock {
       reply.controller.abort();
       return { replyId: reply.replyId, local: true };
     },
-    cancelToolCall: async (conversationId, toolCallId) => (cancelRunningToolCall(conversationId, toolCallId) ? "cancelled" : undefined),
+    cancelToolCall: async (conversationId, toolCallId) =>
+      cancelRunningToolCall(conversationId, toolCallId) ? "cancelled" : undefined,
   };
 }
 
@@ -69,9 +70,9 @@ export function postgresLock(): ReplyLock {
     ])
       .then(() => undefined)
       .catch((error) => {
-      listening = undefined;
-      throw error;
-    });
+        listening = undefined;
+        throw error;
+      });
     // Every lease this process holds is renewed at a third of its length.
     renewing ??= setInterval(() => {
       void renewLeases(
@@ -135,6 +136,7 @@ const holder = globalThis as unknown as { __hintlineLock?: { url: string; lock: 
 
 export function replyLock(): ReplyLock {
   const url = databaseUrl();
-  if (holder.__hintlineLock?.url !== url) holder.__hintlineLock = { url, lock: isPostgresUrl(url) ? postgresLock() : memoryLock() };
+  if (holder.__hintlineLock?.url !== url)
+    holder.__hintlineLock = { url, lock: isPostgresUrl(url) ? postgresLock() : memoryLock() };
   return holder.__hintlineLock.lock;
 }

@@ -10,13 +10,39 @@ import { knownOf } from "./known.ts";
 const settings = resolveSettings({});
 const source = settings.injection.injectionSource;
 const now = new Date("2026-11-30T09:00:00Z");
-const task: Task = { id: "1", subject: "Pack", description: "", status: "pending", blocks: [], blockedBy: [], metadata: {}, createdAt: "", updatedAt: "" };
+const task: Task = {
+  id: "1",
+  subject: "Pack",
+  description: "",
+  status: "pending",
+  blocks: [],
+  blockedBy: [],
+  metadata: {},
+  createdAt: "",
+  updatedAt: "",
+};
 
-const text = (id: string, role: "user" | "assistant" = "user"): ChatMessage => ({ id, role, parts: [{ type: "text", text: id }], metadata: {} });
+const text = (id: string, role: "user" | "assistant" = "user"): ChatMessage => ({
+  id,
+  role,
+  parts: [{ type: "text", text: id }],
+  metadata: {},
+});
 const timeHint = (id: string, at: string): ChatMessage => ({
   id,
   role: "assistant",
-  parts: [{ type: "data-hint", id: `h-${id}`, data: { source, fields: {}, text: `<system-reminder><current-time>${at}</current-time></system-reminder>`, createdAt: at } }],
+  parts: [
+    {
+      type: "data-hint",
+      id: `h-${id}`,
+      data: {
+        source,
+        fields: {},
+        text: `<system-reminder><current-time>${at}</current-time></system-reminder>`,
+        createdAt: at,
+      },
+    },
+  ],
   metadata: {},
 });
 const taskCall = (id: string): ChatMessage => ({
@@ -51,7 +77,11 @@ function hintFor(history: ChatMessage[], tasks: Task[]) {
 
 describe("knownOf and the step's decision", () => {
   it("decides as a full scan of the history would, turn after turn, for a task list seen long ago", async () => {
-    const history: ChatMessage[] = [text("go"), taskCall("a1"), ...Array.from({ length: 400 }, (_, i) => text(`m${i}`, i % 2 ? "assistant" : "user"))];
+    const history: ChatMessage[] = [
+      text("go"),
+      taskCall("a1"),
+      ...Array.from({ length: 400 }, (_, i) => text(`m${i}`, i % 2 ? "assistant" : "user")),
+    ];
     history.push(timeHint("t1", "2026-11-30T08:30:00"));
     for (let turn = 0; turn < 3; turn++) {
       history.push(text(`q${turn}`));
@@ -76,7 +106,13 @@ describe("knownOf and the step's decision", () => {
     const workspaceHint = (id: string, revision: string): ChatMessage => ({
       id,
       role: "assistant",
-      parts: [{ type: "data-hint", id: `h-${id}`, data: { source: { label: "System", sublabel: "Workspace" }, fields: {}, text: "", createdAt: "", revision } }],
+      parts: [
+        {
+          type: "data-hint",
+          id: `h-${id}`,
+          data: { source: { label: "System", sublabel: "Workspace" }, fields: {}, text: "", createdAt: "", revision },
+        },
+      ],
       metadata: {},
     });
     const tail = [text("a"), workspaceHint("w1", "3:0"), text("b")];

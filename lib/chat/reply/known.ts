@@ -41,7 +41,11 @@ const toldTotals = new Map<string, ReturnType<typeof historyTotals<Told>>>();
  * What the "told once" hints in the next call's input told the agent: the history it sends (kept per conversation
  * and extended turn by turn, like scanHistory) and the reply so far.
  */
-export function toldSoFar(history: readonly ChatMessage[], reply: ChatMessage | undefined, runtimeSource: HintSource): Told {
+export function toldSoFar(
+  history: readonly ChatMessage[],
+  reply: ChatMessage | undefined,
+  runtimeSource: HintSource,
+): Told {
   const key = JSON.stringify(runtimeSource);
   let totals = toldTotals.get(key);
   if (!totals) {
@@ -72,9 +76,13 @@ export function knownOf({
   noticed?: { count: number; replyId: string };
 }): Known {
   const { injectionSource: source, taskToolNames } = settings.injection;
-  const scan = combine(scanHistory(tail, { source, taskToolNames }), scanContext([reply], { source, taskToolNames, openTasks: true }));
+  const scan = combine(
+    scanHistory(tail, { source, taskToolNames }),
+    scanContext([reply], { source, taskToolNames, openTasks: true }),
+  );
   const told = toldSoFar(tail, reply, source);
-  const noticedEdits = noticed && (noticed.replyId === reply.id || tailIndexOf(tail, noticed.replyId) >= 0) ? noticed.count : 0;
+  const noticedEdits =
+    noticed && (noticed.replyId === reply.id || tailIndexOf(tail, noticed.replyId) >= 0) ? noticed.count : 0;
   return { scan, told, noticedEdits };
 }
 

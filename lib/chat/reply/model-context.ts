@@ -47,8 +47,18 @@ export function createModelContext({
       return tokens;
     },
     /** Compresses now: the compression's record, the context the next call starts from, and its size. */
-    async compress(inputTokens: number): Promise<{ chunk: ChatChunk; history: ModelMessage[]; inputTokens: number } | undefined> {
-      const compressed = await compressContext({ conversationId, model, settings, contextWindow, history, state: compression, tokensBefore: inputTokens });
+    async compress(
+      inputTokens: number,
+    ): Promise<{ chunk: ChatChunk; history: ModelMessage[]; inputTokens: number } | undefined> {
+      const compressed = await compressContext({
+        conversationId,
+        model,
+        settings,
+        contextWindow,
+        history,
+        state: compression,
+        tokensBefore: inputTokens,
+      });
       if (!compressed) return undefined;
       compression = compressed.state;
       tail = history.slice(tailStart(history, compression));

@@ -34,14 +34,20 @@ export type ChatRequest = {
 /** Continue (`POST /api/chat { id, continue: true }`): the conversation's last reply, stopped early, goes on in place. */
 export type ContinueRequest = { id: string; continue: true; timezone?: string };
 
-export const isContinue = (request: ChatRequest | ContinueRequest): request is ContinueRequest => "continue" in request && request.continue === true;
+export const isContinue = (request: ChatRequest | ContinueRequest): request is ContinueRequest =>
+  "continue" in request && request.continue === true;
 
 /** The reply a Continue carries on (its row id is the reply's), or why not, before anything is locked or written. */
 export async function continuedReplyId(conversationId: string): Promise<string> {
-  if (!(await getConversation({ id: conversationId }))) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
+  if (!(await getConversation({ id: conversationId })))
+    throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   const last = await findLastMessage({ conversationId });
   if (!last) throw new ApiError("bad_request", "This conversation has no reply to continue.");
-  if (last.role !== "assistant") throw new ApiError("bad_request", "The last message is yours, not a reply: there is nothing to continue. Send a message or regenerate.");
+  if (last.role !== "assistant")
+    throw new ApiError(
+      "bad_request",
+      "The last message is yours, not a reply: there is nothing to continue. Send a message or regenerate.",
+    );
   return last.id;
 }
 
@@ -62,7 +68,10 @@ export async function checkTurn(asked: ChatRequest | ContinueRequest, viewer: Vi
   // Attachments are checked (and a PDF's text extracted) before anything is written.
   const request: ChatRequest | ContinueRequest = isContinue(asked)
     ? asked
-    : { ...asked, message: { ...asked.message, parts: await prepareAttachments(asked.message.parts, "message.parts") } };
+    : {
+        ...asked,
+        message: { ...asked.message, parts: await prepareAttachments(asked.message.parts, "message.parts") },
+      };
   const continuing = isContinue(request);
   // The browser's zone, written as its IANA name ("asia/shanghai" → "Asia/Shanghai"); an offset or unknown name is ignored.
   const timezone = request.timezone ? canonicalTimeZone(request.timezone) : undefined;
@@ -76,22 +85,46 @@ export async function checkTurn(asked: ChatRequest | ContinueRequest, viewer: Vi
   const chosenModel = continuing || request.model === undefined ? null : checkModelChoice(request.model);
   // An edit needs the conversation it edits: an unknown one is refused before anything is written.
   if (!continuing && request.editOf !== undefined && !(await getConversation({ id: conversationId }))) {
-    throw new ApiError("not_found", `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`);
+    throw new ApiError(
+      "not_found",
+      `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`,
+    );
   }
-  return { request, continuing, ...(timezone ? { timezone } : {}), ...(workspaceId !== undefined ? { workspaceId } : {}), chosenModel };
+  return {
+    request,
+    continuing,
+    ...(timezone ? { timezone } : {}),
+    ...(workspaceId !== undefined ? { workspaceId } : {}),
+    chosenModel,
+  };
 }
 
 type Conversation = Awaited<ReturnType<typeof ensureConversation>>;
 
 /** The turn opened: the conversation as the reply starts from it, its model, its tasks and the turn's rows. */
-export type OpenedReply = { conversation: Conversation; resolved: ResolvedModel; tasks: Task[]; turn: OpenedTurn & { continued?: ChatMessage } };
+export type OpenedReply = {
+  conversation: Conversation;
+  resolved: ResolvedModel;
+  tasks: Task[];
+  turn: OpenedTurn & { continued?: ChatMessage };
+};
 
 /**
  * Opens the turn under the reply lock: reads the conversation once (creating it for a first message), checks what
  * needs it, moves an edited message's branch aside and writes the turn. On a refusal a conversation this request
  * created is removed again (it holds no message; a child's row belongs to its parent) and the error goes on.
  */
-export async function openReplyTurn({ checked, viewer, child, replyId }: { checked: CheckedTurn; viewer: Viewer; child?: ChildTurn; replyId: string }): Promise<OpenedReply> {
+export async function openReplyTurn({
+  checked,
+  viewer,
+  child,
+  replyId,
+}: {
+  checked: CheckedTurn;
+  viewer: Viewer;
+  child?: ChildTurn;
+  replyId: string;
+}): Promise<OpenedReply> {
   const { request, continuing, timezone, workspaceId, chosenModel } = checked;
   const conversationId = request.id;
   let conversation: Conversation | undefined;
@@ -115,11 +148,15 @@ export async function openReplyTurn({ checked, viewer, child, replyId }: { check
     // Two users' first messages racing to create the same id: the one whose row it is not gets a 404.
     checkOwnerOf(viewer, conversation);
     if (conversation.parentId && !child) {
-      throw new ApiError("conflict", `Conversation ${conversationId} is a subagent's: only its parent's agent writes to it (AgentSend). Read it, or stop it.`);
+      throw new ApiError(
+        "conflict",
+        `Conversation ${conversationId} is a subagent's: only its parent's agent writes to it (AgentSend). Read it, or stop it.`,
+      );
     }
     // The conversation's own model, else the default; one the environment no longer allows is refused here.
     const resolved = modelForConversation(conversation.model);
-    if (isContinue(request)) return { conversation, resolved, tasks, turn: await openContinuation({ conversation, replyId }) };
+    if (isContinue(request))
+      return { conversation, resolved, tasks, turn: await openContinuation({ conversation, replyId }) };
     // An image for a model that takes none is refused, naming the model (nothing is written).
     checkImagesAccepted(request.message.parts, resolved.info.id);
     if (request.editOf !== undefined) {
@@ -135,7 +172,8 @@ export async function openReplyTurn({ checked, viewer, child, replyId }: { check
     if (turn.retry) conversation = await reread(conversation);
     return { conversation, resolved, tasks, turn };
   } catch (error) {
-    if (conversation?.created && !conversation.parentId) await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
+    if (conversation?.created && !conversation.parentId)
+      await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
     throw error;
   }
 }

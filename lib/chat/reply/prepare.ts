@@ -37,19 +37,25 @@ function toolContextOf(reply: ReplyContext, ports: ReplyPorts, emit: (chunk: Cha
     nextCallNumber: createCallCounter(reply.history),
     repeatCount: createRepeatCounter(),
     // The panel follows the agent's task edits live; the snapshot is transient (tasks live in the database).
-    onTasksChanged: async () => emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
+    onTasksChanged: async () =>
+      emit({ type: "data-tasks", id: "tasks", data: await listTasks({ conversationId }), transient: true }),
     // Asked by a tool that writes, when it is called: the person may switch the mode mid-reply. A child plans while the
     // person's conversation above it does.
     mode: () => (parentId ? inheritedMode(parentId) : conversationMode(conversationId)),
     child: parentId !== undefined,
     onPlanChanged: (plan: PlanData) => emit({ type: "data-plan", id: "plan", data: plan, transient: true }),
     // A running MCP call's progress, for its row (transient: one snapshot per call).
-    onToolProgress: (progress: ToolProgressData) => emit({ type: "data-tool-progress", id: progress.toolCallId, data: progress, transient: true }),
+    onToolProgress: (progress: ToolProgressData) =>
+      emit({ type: "data-tool-progress", id: progress.toolCallId, data: progress, transient: true }),
     ...(ports.spawn ? { subagents: subagentHost({ start: ports.spawn, parentId: conversationId, workspaceId }) } : {}),
   };
 }
 
-export async function prepareReply(reply: ReplyContext, ports: ReplyPorts, emit: (chunk: ChatChunk) => void): Promise<PreparedReply> {
+export async function prepareReply(
+  reply: ReplyContext,
+  ports: ReplyPorts,
+  emit: (chunk: ChatChunk) => void,
+): Promise<PreparedReply> {
   const { conversationId, settings, contextWindow, history, committed, workspace } = reply;
   await precountTokens(history);
   const toolContext = toolContextOf(reply, ports, emit);
@@ -58,8 +64,19 @@ export async function prepareReply(reply: ReplyContext, ports: ReplyPorts, emit:
   // its parent (lib/chat/subagent-approvals.ts). The list is known before the context is measured, so that a first
   // reply measures (and compresses) with its MCP tools as every later one does.
   const ancestors = ports.child ? await ancestorIds(ports.child.parentId) : [];
-  const inherit = ancestors.length ? { rootId: ancestors.at(-1)!, allowed: ports.child?.tools ?? DEFAULT_CHILD_MCP_TOOLS } : undefined;
-  const openMcp = () => openReplyMcp({ conversationId, workspaceId: reply.opened.workspaceId, contextWindow, history, committed, ctx: toolContext, inherit });
+  const inherit = ancestors.length
+    ? { rootId: ancestors.at(-1)!, allowed: ports.child?.tools ?? DEFAULT_CHILD_MCP_TOOLS }
+    : undefined;
+  const openMcp = () =>
+    openReplyMcp({
+      conversationId,
+      workspaceId: reply.opened.workspaceId,
+      contextWindow,
+      history,
+      committed,
+      ctx: toolContext,
+      inherit,
+    });
   let mcp = await openMcp();
   let compressed = false;
   let context: PreparedContext;

@@ -55,16 +55,31 @@ export type StepNews = { workspace?: WorkspaceNews; mcp?: McpNews };
  * server are settled first. `since`: after a compression, the first kept message's time (an answer from before it was
  * summarised with the rest). The step's read holds a finished child's run without its answer: those told are read whole.
  */
-async function untoldChildren(conversationId: string, read: ChildRecord[] | undefined, known: Known, since: string | undefined) {
+async function untoldChildren(
+  conversationId: string,
+  read: ChildRecord[] | undefined,
+  known: Known,
+  since: string | undefined,
+) {
   let all = read ?? (await listChildren({ parentId: conversationId }));
   if (all.length && (await settleOrphans(all))) all = await listChildren({ parentId: conversationId });
   const endOf = (c: ChildRecord) => c.run.endedAt ?? c.updatedAt;
   const untold = all
-    .filter((c) => c.background && c.status !== "running" && !childRunTold(known.told, c.agentKey, childRunKey(c.agentKey, c.run)) && (!since || endOf(c) >= since))
+    .filter(
+      (c) =>
+        c.background &&
+        c.status !== "running" &&
+        !childRunTold(known.told, c.agentKey, childRunKey(c.agentKey, c.run)) &&
+        (!since || endOf(c) >= since),
+    )
     .sort((a, b) => endOf(a).localeCompare(endOf(b)) || a.id.localeCompare(b.id));
   const chosen = untold.slice(0, SUBAGENTS_PER_HINT);
   const whole = read ? await Promise.all(chosen.map((c) => getChild({ id: c.id }))) : chosen;
-  return { running: all.filter((c) => c.status === "running").length, told: whole.filter((c): c is ChildRecord => c !== null), more: untold.length - chosen.length };
+  return {
+    running: all.filter((c) => c.status === "running").length,
+    told: whole.filter((c): c is ChildRecord => c !== null),
+    more: untold.length - chosen.length,
+  };
 }
 
 /**
@@ -98,7 +113,8 @@ export async function readNews({
   const own = { mode: state.mode, plan: null, tasks: state.tasks, taskEdits: state.agentState.taskEdits ?? 0 };
   // With hints off nothing is told, so nothing is looked for (and nothing is marked told).
   if (!hints) return { step: own, news: {} };
-  const buildReminder = !child && state.mode === "build" && modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed });
+  const buildReminder =
+    !child && state.mode === "build" && modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed });
   const [plan, workspaceNews, children] = await Promise.all([
     buildReminder ? currentPlan({ conversationId }) : null,
     workspace.beforeStep(known.told.workspaceRevision, state.workspace),
@@ -129,5 +145,8 @@ export async function readNews({
         }
       : {}),
   };
-  return { step, news: { ...(workspaceNews ? { workspace: workspaceNews } : {}), ...(mcpNews ? { mcp: mcpNews } : {}) } };
+  return {
+    step,
+    news: { ...(workspaceNews ? { workspace: workspaceNews } : {}), ...(mcpNews ? { mcp: mcpNews } : {}) },
+  };
 }

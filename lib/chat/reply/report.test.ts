@@ -18,6 +18,10 @@ describe("the model label", () => {
     expect(labels).toEqual(new Set(["other", "served-model"]));
     expect(body).toMatch(/^hintline_input_tokens_total\{model="other"\} 2000$/m);
     expect(body).not.toContain("picked-");
-    expect(["served-model", "utility-model", "anthropic/claude-haiku-4-5"].map(modelLabel)).toEqual(["served-model", "utility-model", "anthropic/claude-haiku-4-5"]);
+    expect(["served-model", "utility-model", "anthropic/claude-haiku-4-5"].map(modelLabel)).toEqual([
+      "served-model",
+      "utility-model",
+      "anthropic/claude-haiku-4-5",
+    ]);
   });
 });

@@ -20,7 +20,15 @@ export function modelLabel(id: string): string {
 
 const FIRST_OUTPUT = new Set(["text-delta", "reasoning-delta", "tool-input-start", "tool-input-available"]);
 
-export function replyReport({ conversationId, replyId, model }: { conversationId: string; replyId: string; model: string }) {
+export function replyReport({
+  conversationId,
+  replyId,
+  model,
+}: {
+  conversationId: string;
+  replyId: string;
+  model: string;
+}) {
   const started = performance.now();
   let firstOutputMs: number | undefined;
   let steps = 0;
@@ -42,7 +50,17 @@ export function replyReport({ conversationId, replyId, model }: { conversationId
       countModelCall(modelLabel(model), usage);
     },
     /** The reply settled: `stopReason` is the abort signal's reason when it was stopped. */
-    end({ status, error, stopped, stopReason }: { status: "complete" | "incomplete" | "error"; error?: unknown; stopped: boolean; stopReason?: unknown }): void {
+    end({
+      status,
+      error,
+      stopped,
+      stopReason,
+    }: {
+      status: "complete" | "incomplete" | "error";
+      error?: unknown;
+      stopped: boolean;
+      stopReason?: unknown;
+    }): void {
       if (ended) return;
       ended = true;
       const outcome: ReplyOutcome = status === "error" ? "error" : stopped ? "stopped" : status;

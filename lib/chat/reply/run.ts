@@ -14,7 +14,13 @@ import { envNumber, maxReplyChars } from "../../env-number.ts";
 import { logFailure } from "../../log/logger.ts";
 import { recordCacheBreak } from "../agent-state.ts";
 import { waitForApprovals } from "../approvals.ts";
-import { breakpointsFor, cacheBreakObserver, cacheFigures, conversationCallTotals, toolsKey } from "../cache-accounting.ts";
+import {
+  breakpointsFor,
+  cacheBreakObserver,
+  cacheFigures,
+  conversationCallTotals,
+  toolsKey,
+} from "../cache-accounting.ts";
 import { convertOptionsFor } from "../model-messages.ts";
 import { promptSourceOf, systemPromptFor } from "../system-prompt.ts";
 import { titleAfterFirstReply } from "../titles.ts";
@@ -35,7 +41,14 @@ export function plausibleUsage(
 ): { inputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens: number } | undefined {
   const ceiling = 4 * contextWindow;
   const ok = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0 && n <= ceiling);
-  if (!usage.inputTokens || !ok(usage.inputTokens) || !ok(usage.outputTokens) || !ok(usage.cachedInputTokens) || !ok(usage.cacheWriteTokens)) return undefined;
+  if (
+    !usage.inputTokens ||
+    !ok(usage.inputTokens) ||
+    !ok(usage.outputTokens) ||
+    !ok(usage.cachedInputTokens) ||
+    !ok(usage.cacheWriteTokens)
+  )
+    return undefined;
   if ((usage.cachedInputTokens ?? 0) + (usage.cacheWriteTokens ?? 0) > usage.inputTokens) return undefined;
   return {
     inputTokens: usage.inputTokens,
@@ -50,7 +63,14 @@ export function plausibleUsage(
 type RunState = { calls: CallUsage[]; callsBefore: number; promptSource: string };
 
 /** The reply loop's options: the model, its prompt and tools, the step, and what each call and step records. */
-function loopOptions(reply: ReplyContext, ports: ReplyPorts, prepared: PreparedReply, run: RunState, emit: (chunk: ChatChunk) => void, report: ReturnType<typeof replyReport>): ReplyOptions {
+function loopOptions(
+  reply: ReplyContext,
+  ports: ReplyPorts,
+  prepared: PreparedReply,
+  run: RunState,
+  emit: (chunk: ChatChunk) => void,
+  report: ReturnType<typeof replyReport>,
+): ReplyOptions {
   const { conversationId, replyId, settings, contextWindow, history, committed } = reply;
   const { context, mcp, tools, steps, nextCallNumber, ancestors } = prepared;
   const save = async (message: ChatMessage) => {
@@ -76,13 +96,24 @@ function loopOptions(reply: ReplyContext, ports: ReplyPorts, prepared: PreparedR
     // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
     toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
     awaitApprovals: async (pending) => {
-      const answers = await waitForApprovals({ conversationId, replyId, pending, signal: reply.abortSignal, committed, nextCallNumber, ancestors });
-      for (const answer of answers) if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
+      const answers = await waitForApprovals({
+        conversationId,
+        replyId,
+        pending,
+        signal: reply.abortSignal,
+        committed,
+        nextCallNumber,
+        ancestors,
+      });
+      for (const answer of answers)
+        if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
       return answers;
     },
     history: context.modelMessages,
     // Continue: the reply so far, then the one reminder to go on (lib/agent/continue-reply.ts).
-    prelude: reply.continued ? [...context.prelude, continueHintChunk(replyId, run.callsBefore + run.calls.length + 1, clockNow())] : context.prelude,
+    prelude: reply.continued
+      ? [...context.prelude, continueHintChunk(replyId, run.callsBefore + run.calls.length + 1, clockNow())]
+      : context.prelude,
     ...(reply.continued ? { seed: reply.continued.parts } : {}),
     convert: convertOptionsFor(settings),
     replyId,
@@ -97,10 +128,17 @@ function loopOptions(reply: ReplyContext, ports: ReplyPorts, prepared: PreparedR
     // Anthropic caches only at marked breakpoints (lib/agent/cache-breakpoints.ts); a replace status goes away.
     markCall:
       reply.model.info.provider === "anthropic"
-        ? (instructions, messages) => breakpointsFor(conversationId).mark(instructions, messages, { lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined })
+        ? (instructions, messages) =>
+            breakpointsFor(conversationId).mark(instructions, messages, {
+              lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined,
+            })
         : undefined,
     // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
-    checkpoint: { everyMs: 1000, save, onError: logFailure("a reply checkpoint failed; the next one writes it again", { conversationId, replyId }) },
+    checkpoint: {
+      everyMs: 1000,
+      save,
+      onError: logFailure("a reply checkpoint failed; the next one writes it again", { conversationId, replyId }),
+    },
     onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
       run.calls.push(plausibleUsage(reported, contextWindow) ?? {});
       report.call(run.calls.at(-1)!);
@@ -132,18 +170,29 @@ function loopOptions(reply: ReplyContext, ports: ReplyPorts, prepared: PreparedR
       if (usage) steps.recordStep(usage.inputTokens, usage.outputTokens);
       // The meter moves during the reply: the next input holds the reply so far.
       const figure = context.usageWith(message, steps.compression());
-      emit({ type: "data-context-usage", id: "usage", data: { ...figure, cache: cacheFigures(history, run.calls) }, transient: true });
+      emit({
+        type: "data-context-usage",
+        id: "usage",
+        data: { ...figure, cache: cacheFigures(history, run.calls) },
+        transient: true,
+      });
       // A step that ends the reply is saved once, with its status, right after.
       if (final) return;
       await save(message);
       if (ports.child?.onProgress) {
-        await Promise.resolve(ports.child.onProgress({ reply: message, calls: run.calls })).catch(logFailure("recording a subagent's progress failed", { conversationId }));
+        await Promise.resolve(ports.child.onProgress({ reply: message, calls: run.calls })).catch(
+          logFailure("recording a subagent's progress failed", { conversationId }),
+        );
       }
     },
   };
 }
 
-export async function runReplyInto(reply: ReplyContext, ports: ReplyPorts, writer: UIMessageStreamWriter<ChatMessage>): Promise<void> {
+export async function runReplyInto(
+  reply: ReplyContext,
+  ports: ReplyPorts,
+  writer: UIMessageStreamWriter<ChatMessage>,
+): Promise<void> {
   const { conversationId, replyId, committed } = reply;
   const modelId = reply.model.info.id;
   writer.write({ type: "start", messageId: replyId, messageMetadata: { model: modelId } });
@@ -159,14 +208,23 @@ export async function runReplyInto(reply: ReplyContext, ports: ReplyPorts, write
   // Continue: the reply so far first, so that whoever follows this stream sees the whole message.
   for (const chunk of reply.continued ? replayChunks(reply.continued.parts) : []) emit(chunk);
   const prepared = await prepareReply(reply, ports, emit);
-  emit({ type: "data-context-usage", id: "usage", data: { ...prepared.context.usage, cache: cacheFigures(reply.history) }, transient: true });
+  emit({
+    type: "data-context-usage",
+    id: "usage",
+    data: { ...prepared.context.usage, cache: cacheFigures(reply.history) },
+    transient: true,
+  });
   // Every model call of the reply, in order, and where the conversation's numbering of calls continues.
   const run: RunState = {
     calls: [...(reply.continued?.metadata?.usage ?? [])],
     callsBefore: conversationCallTotals(reply.history).calls,
     promptSource: promptSourceOf(reply.settings, reply.model.info.contextWindow),
   };
-  const metadataOf = (extra: object) => ({ model: modelId, ...(run.calls.length ? { usage: run.calls } : {}), ...extra });
+  const metadataOf = (extra: object) => ({
+    model: modelId,
+    ...(run.calls.length ? { usage: run.calls } : {}),
+    ...extra,
+  });
   const stopped = () => reply.abortSignal.aborted;
   try {
     const outcome = await runReply(loopOptions(reply, ports, prepared, run, emit, report));
@@ -181,20 +239,46 @@ export async function runReplyInto(reply: ReplyContext, ports: ReplyPorts, write
     const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
     if (!reply.continued) {
-      await titleAfterFirstReply({ conversationId, history: reply.history, abortSignal: reply.abortSignal, model: reply.utility.model, modelId: reply.utility.info.id, reply: outcome.reply, status: outcome.status });
+      await titleAfterFirstReply({
+        conversationId,
+        history: reply.history,
+        abortSignal: reply.abortSignal,
+        model: reply.utility.model,
+        modelId: reply.utility.info.id,
+        reply: outcome.reply,
+        status: outcome.status,
+      });
     }
     writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
     writer.write({ type: "finish" });
-    report.end({ status: outcome.status, error: outcome.error, stopped: stopped(), stopReason: reply.abortSignal.reason });
-    await ports.child?.onSettled({ status: outcome.status, reply: outcome.reply, error: outcome.error, stopped: stopped(), calls: run.calls });
+    report.end({
+      status: outcome.status,
+      error: outcome.error,
+      stopped: stopped(),
+      stopReason: reply.abortSignal.reason,
+    });
+    await ports.child?.onSettled({
+      status: outcome.status,
+      reply: outcome.reply,
+      error: outcome.error,
+      stopped: stopped(),
+      calls: run.calls,
+    });
   } catch (error) {
     report.end({ status: "error", error, stopped: false });
     await committed
-      .then(() => updateMessage({ conversationId, id: replyId, metadata: metadataOf({ error: describeError(error) }), status: "error" }))
+      .then(() =>
+        updateMessage({
+          conversationId,
+          id: replyId,
+          metadata: metadataOf({ error: describeError(error) }),
+          status: "error",
+        }),
+      )
       .catch(logFailure("storing a failed reply's error failed", { conversationId, replyId }));
-    await Promise.resolve(ports.child?.onSettled({ status: "error", error: describeError(error), stopped: stopped(), calls: run.calls })).catch(
-      logFailure("settling a subagent's run failed", { conversationId, replyId }),
-    );
+    await Promise.resolve(
+      ports.child?.onSettled({ status: "error", error: describeError(error), stopped: stopped(), calls: run.calls }),
+    ).catch(logFailure("settling a subagent's run failed", { conversationId, replyId }));
     throw error;
   } finally {
     await prepared.mcp.close();

@@ -10,7 +10,13 @@ import { cachedPriceRatio } from "../../agent/injection-strategy.ts";
 import type { ConversationMode } from "../../agent/plan-mode.ts";
 import type { BeforeStepResult, StepContext } from "../../agent/reply-loop.ts";
 import type { Settings } from "../../agent/settings.ts";
-import { compressionDue, decideStep, type HintChunk, startStrategy, type StrategyState } from "../../agent/step-decision.ts";
+import {
+  compressionDue,
+  decideStep,
+  type HintChunk,
+  startStrategy,
+  type StrategyState,
+} from "../../agent/step-decision.ts";
 import { cacheWriteRatio, priceFor } from "../../ai/prices.ts";
 import type { ChatMessage, HintData } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
@@ -50,7 +56,11 @@ export function createReplySteps(options: ReplyStepsOptions) {
   const now = options.now ?? clockNow;
   const model = createModelContext({ ...options, onCompressed: () => workspace.refresh() });
   const stored = options.opened.agentState;
-  let strategy: StrategyState = startStrategy({ figures: stored.strategy, lastUpdate: stored.strategyUpdate, previous: stored.strategyDecision?.chosen });
+  let strategy: StrategyState = startStrategy({
+    figures: stored.strategy,
+    lastUpdate: stored.strategyUpdate,
+    previous: stored.strategyDecision?.chosen,
+  });
   let endsWithReplace = false;
   /** The settings the last step read (the system prompt of its call is built from them). */
   let current: Settings = settings;
@@ -74,11 +84,14 @@ export function createReplySteps(options: ReplyStepsOptions) {
     const result: BeforeStepResult = {};
     let inputTokens = model.inputTokens(step);
     // The first step decides on the state the reply opened with; later ones read it again (the person may edit).
-    const state: ConversationState | null = step.stepIndex === 0 ? { settings, ...options.opened } : await readConversationState(conversationId);
+    const state: ConversationState | null =
+      step.stepIndex === 0 ? { settings, ...options.opened } : await readConversationState(conversationId);
     if (!state) return undefined;
     current = state.settings;
     let compressed = step.stepIndex === 0 && context.prelude.some((c) => c.type === "data-compression");
-    const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow }) ? await model.compress(inputTokens) : undefined;
+    const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow })
+      ? await model.compress(inputTokens)
+      : undefined;
     if (compression) {
       Object.assign(result, { history: compression.history, chunks: [compression.chunk] });
       ({ inputTokens } = compression);
@@ -86,20 +99,49 @@ export function createReplySteps(options: ReplyStepsOptions) {
       // The compression froze the workspace anew: its status is read again.
       state.workspace = undefined;
     }
-    const known = knownOf({ tail: model.tail(), reply: step.reply, settings, noticed: state.agentState.taskEditsNoticed });
+    const known = knownOf({
+      tail: model.tail(),
+      reply: step.reply,
+      settings,
+      noticed: state.agentState.taskEditsNoticed,
+    });
     const hints = settings.injection.injectRuntimeState;
     const child = options.child === true;
     // After a compression, what ended before the first kept message was summarised with the rest.
     const since = model.compression() ? model.tail()[0]?.metadata?.createdAt : undefined;
-    const { step: stepState, news } = await readNews({ conversationId, state, known, compressed, workspace, mcp: options.mcpChanges, hints, child, since });
-    const pause = step.stepIndex === 0 && settings.injection.timestamps ? { sincePersonsPrevious: personsPause(history) } : {};
-    const decision = decideStep({ ...fixed, child, stepIndex: step.stepIndex, replyId: step.reply.id, now: now(), inputTokens, compressed, known, state: { ...stepState, ...pause }, strategy });
+    const { step: stepState, news } = await readNews({
+      conversationId,
+      state,
+      known,
+      compressed,
+      workspace,
+      mcp: options.mcpChanges,
+      hints,
+      child,
+      since,
+    });
+    const pause =
+      step.stepIndex === 0 && settings.injection.timestamps ? { sincePersonsPrevious: personsPause(history) } : {};
+    const decision = decideStep({
+      ...fixed,
+      child,
+      stepIndex: step.stepIndex,
+      replyId: step.reply.id,
+      now: now(),
+      inputTokens,
+      compressed,
+      known,
+      state: { ...stepState, ...pause },
+      strategy,
+    });
     strategy = decision.strategy;
     endsWithReplace = decision.endsWithReplace;
     if (decision.chunks.length) result.chunks = [...(result.chunks ?? []), ...decision.chunks];
     if (decision.quiet.length) result.quiet = decision.quiet;
     // On the next turn of the event loop, while the model call is sent (no call needs it; the next step waits for it).
-    written = nextTurn().then(() => writeStep({ conversationId, patch: decision.patch, news, workspace, mcp: options.mcpChanges }));
+    written = nextTurn().then(() =>
+      writeStep({ conversationId, patch: decision.patch, news, workspace, mcp: options.mcpChanges }),
+    );
     written.catch(() => {}); // reported where it is awaited (the next step, the reply's end), never unhandled
     return result;
   };
@@ -112,7 +154,9 @@ export function createReplySteps(options: ReplyStepsOptions) {
     closeStatus: (): { chunk: HintChunk; quiet: boolean } | undefined => {
       const open = strategy.open;
       strategy = { ...strategy, open: undefined };
-      return open ? { chunk: { ...open.chunk, data: { ...open.chunk.data, superseded: true } }, quiet: open.quiet } : undefined;
+      return open
+        ? { chunk: { ...open.chunk, data: { ...open.chunk.data, superseded: true } }, quiet: open.quiet }
+        : undefined;
     },
     /** Whether the call being made ends with a replace status (for the cache-break detector). */
     endsWithReplace: () => endsWithReplace,

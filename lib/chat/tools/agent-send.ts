@@ -8,12 +8,22 @@ import { textForModel, ToolError } from "../../agent/tool-result.ts";
 
 const agentSendInput = z
   .object({
-    agent_key: z.string().max(100).optional().describe('The agent_key an AgentSpawn result began with, e.g. "agent:general-purpose:1"'),
+    agent_key: z
+      .string()
+      .max(100)
+      .optional()
+      .describe('The agent_key an AgentSpawn result began with, e.g. "agent:general-purpose:1"'),
     label: z.string().max(80).optional().describe("Or the label it was spawned with"),
-    message: z.string().min(1).max(20_000).describe("The follow-up: a question about its answer, or more work in the same context"),
+    message: z
+      .string()
+      .min(1)
+      .max(20_000)
+      .describe("The follow-up: a question about its answer, or more work in the same context"),
     timeout_seconds: timeoutSecondsSchema,
   })
-  .refine((v) => (v.agent_key === undefined) !== (v.label === undefined), { message: "send agent_key or label (one of them)" });
+  .refine((v) => (v.agent_key === undefined) !== (v.label === undefined), {
+    message: "send agent_key or label (one of them)",
+  });
 const EXAMPLE = '{"agent_key": "agent:general-purpose:1", "message": "Which file said that?"}';
 
 export function agentSendTool(ctx: ToolContext) {
@@ -27,15 +37,33 @@ export function agentSendTool(ctx: ToolContext) {
       const input = parseToolInput(agentSendInput, raw, { toolName, call, example: EXAMPLE });
       const host = hostOf(ctx, toolName, call, raw);
       const children = await host.children();
-      const matches = input.agent_key !== undefined ? children.filter((c) => c.agentKey === input.agent_key) : children.filter((c) => c.run.label === input.label);
-      const known = children.length ? `This conversation's agents:\n${children.slice(-20).map((c) => childLine(c)).join("\n")}` : "This conversation has no agents yet.";
+      const matches =
+        input.agent_key !== undefined
+          ? children.filter((c) => c.agentKey === input.agent_key)
+          : children.filter((c) => c.run.label === input.label);
+      const known = children.length
+        ? `This conversation's agents:\n${children
+            .slice(-20)
+            .map((c) => childLine(c))
+            .join("\n")}`
+        : "This conversation has no agents yet.";
       if (matches.length !== 1) {
-        const what = input.agent_key !== undefined ? `the agent_key "${input.agent_key.slice(0, 100)}"` : `the label "${(input.label ?? "").slice(0, 80)}"`;
+        const what =
+          input.agent_key !== undefined
+            ? `the agent_key "${input.agent_key.slice(0, 100)}"`
+            : `the label "${(input.label ?? "").slice(0, 80)}"`;
         const text =
           matches.length === 0
             ? `AgentNotFoundError: No agent of this conversation has ${what}. ${known}`
             : `AmbiguousAgentError: ${matches.length} agents of this conversation have ${what}. ${known}`;
-        throw new ToolError({ type: matches.length ? "AmbiguousAgentError" : "AgentNotFoundError", text, args: raw, advice: "Use an agent_key from the list (or spawn a new agent).", toolName, call });
+        throw new ToolError({
+          type: matches.length ? "AmbiguousAgentError" : "AgentNotFoundError",
+          text,
+          args: raw,
+          advice: "Use an agent_key from the list (or spawn a new agent).",
+          toolName,
+          call,
+        });
       }
       const child = matches[0]!;
       if (child.status === "running") {
@@ -46,8 +74,18 @@ export function agentSendTool(ctx: ToolContext) {
       const timeout = input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
       const sent = await host.send(child, input.message, timeout === 0, options.toolCallId);
       if (sent === "running" || "busy" in sent) {
-        const text = sent === "running" ? `AgentBusyError: ${child.agentKey} is already running again.` : `AgentSlotsError: ${sent.busy} agents are running, the most at once. ${slotsLine(sent.busy)}`;
-        throw new ToolError({ type: sent === "running" ? "AgentBusyError" : "AgentSlotsError", text, args: raw, advice: "Wait for a running agent to finish, then try again.", toolName, call });
+        const text =
+          sent === "running"
+            ? `AgentBusyError: ${child.agentKey} is already running again.`
+            : `AgentSlotsError: ${sent.busy} agents are running, the most at once. ${slotsLine(sent.busy)}`;
+        throw new ToolError({
+          type: sent === "running" ? "AgentBusyError" : "AgentSlotsError",
+          text,
+          args: raw,
+          advice: "Wait for a running agent to finish, then try again.",
+          toolName,
+          call,
+        });
       }
       const running = (await host.children()).filter((c) => c.status === "running").length;
       const key = child.agentKey;

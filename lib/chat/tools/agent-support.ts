@@ -2,7 +2,13 @@
 // and how a child's run reads in a result.
 import { z } from "zod";
 import type { ChildRecord } from "../../db/subagents.ts";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_RUNNING_CHILDREN, MAX_TIMEOUT_SECONDS, type SubagentHost, type WaitResult } from "../subagent-runs.ts";
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  MAX_RUNNING_CHILDREN,
+  MAX_TIMEOUT_SECONDS,
+  type SubagentHost,
+  type WaitResult,
+} from "../subagent-runs.ts";
 import { oneLine } from "./task-format.ts";
 import type { AgentRunStatus, ToolOutput, ToolOutputFields } from "../../tool-output.ts";
 import { ToolError, toolOutput } from "../../agent/tool-result.ts";
@@ -14,7 +20,9 @@ export const timeoutSecondsSchema = z
   .min(0)
   .max(MAX_TIMEOUT_SECONDS)
   .optional()
-  .describe(`How long to wait for the answer, in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}); past it the agent goes on in the background. 0: start it in the background at once.`);
+  .describe(
+    `How long to wait for the answer, in seconds (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}); past it the agent goes on in the background. 0: start it in the background at once.`,
+  );
 
 /** The answer a result carries whole, at most (the result's own cap is 8,000 characters). */
 const ANSWER_SHOWN_CHARS = 6_000;
@@ -22,7 +30,14 @@ const ANSWER_SHOWN_CHARS = 6_000;
 export function hostOf(ctx: ToolContext, toolName: string, call: number, args: unknown): SubagentHost {
   if (ctx.subagents) return ctx.subagents;
   const text = `SubagentsUnavailableError: ${toolName} cannot run here: this conversation has no subagents.`;
-  throw new ToolError({ type: "SubagentsUnavailableError", text, args, advice: "Do the work yourself with your other tools.", toolName, call });
+  throw new ToolError({
+    type: "SubagentsUnavailableError",
+    text,
+    args,
+    advice: "Do the work yourself with your other tools.",
+    toolName,
+    call,
+  });
 }
 
 export function slotsLine(running: number): string {
@@ -42,8 +57,10 @@ const BACKGROUND_NOTE =
 /** A run's result as the tool answers it: the key line first, then its status and answer. */
 function runResult(key: string, waited: WaitResult | "background", timeoutSeconds: number, running: number): string {
   const head = `agent_key: ${key}`;
-  if (waited === "background") return `${head}\nstatus: running (started in the background)\n${BACKGROUND_NOTE}\n${slotsLine(running)}`;
-  if ("timedOut" in waited) return `${head}\nstatus: running (no answer within ${timeoutSeconds} s, so it goes on in the background)\n${BACKGROUND_NOTE}\n${slotsLine(running)}`;
+  if (waited === "background")
+    return `${head}\nstatus: running (started in the background)\n${BACKGROUND_NOTE}\n${slotsLine(running)}`;
+  if ("timedOut" in waited)
+    return `${head}\nstatus: running (no answer within ${timeoutSeconds} s, so it goes on in the background)\n${BACKGROUND_NOTE}\n${slotsLine(running)}`;
   if ("aborted" in waited) return `${head}\nstatus: stopped (your reply was stopped, and the agent with it)`;
   const { outcome } = waited;
   const lines = [head, `status: ${outcome.status}`];
@@ -61,7 +78,12 @@ function runStatus(waited: WaitResult | "background"): AgentRunStatus {
 export function runOutput<N extends "AgentSpawn" | "AgentSend">(
   toolName: N,
   call: number,
-  { key, waited, timeoutSeconds, running }: { key: string; waited: WaitResult | "background"; timeoutSeconds: number; running: number },
+  {
+    key,
+    waited,
+    timeoutSeconds,
+    running,
+  }: { key: string; waited: WaitResult | "background"; timeoutSeconds: number; running: number },
 ): ToolOutput<N> {
   const fields = { agentKey: key, status: runStatus(waited) } as ToolOutputFields[N];
   return toolOutput(toolName, call, runResult(key, waited, timeoutSeconds, running), fields);

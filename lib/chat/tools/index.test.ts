@@ -50,10 +50,14 @@ describe("the tool list in plan mode", () => {
     expect(describeTools(planning)).toBe(describeTools(createTools(context("build"))));
     for (const name of ["TaskCreate", "TaskUpdate"] as const) {
       const args = name === "TaskCreate" ? { subject: "x", description: "y" } : { task_id: "1", status: "completed" };
-      const error = await Promise.resolve(planning[name].execute!(args, { toolCallId: "c", messages: [], context: {} } as never)).catch((e: Error) => e);
+      const error = await Promise.resolve(
+        planning[name].execute!(args, { toolCallId: "c", messages: [], context: {} } as never),
+      ).catch((e: Error) => e);
       expect(String(error)).toMatch(new RegExp(`^PlanModeError: PLAN MODE is on \\(read-only\\): ${name} `));
       expect(String(error)).toContain(`Arguments sent: ${JSON.stringify(args)}`);
-      expect(String(error)).toContain("What to do: Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite");
+      expect(String(error)).toContain(
+        "What to do: Keep investigating with the read tools (TaskList, TaskGet) and write your plan with PlanWrite",
+      );
       expect(String(error).endsWith(`\n(Tool call #1 for '${name}' in this conversation.)`)).toBe(true);
     }
   });
@@ -62,16 +66,26 @@ describe("the tool list in plan mode", () => {
 describe("the repeat warning", () => {
   it("counts identical calls per reply by name and canonical arguments, and warns from the third with the same result", async () => {
     const repeatCount = createRepeatCounter();
-    const tools = createTools({ conversationId: "none", nextCallNumber: () => 1, onTasksChanged: () => {}, mode: () => "plan", repeatCount });
+    const tools = createTools({
+      conversationId: "none",
+      nextCallNumber: () => 1,
+      onTasksChanged: () => {},
+      mode: () => "plan",
+      repeatCount,
+    });
     const run = (args: unknown) =>
-      Promise.resolve(tools.TaskCreate.execute!(args, { toolCallId: "c", messages: [], context: {} } as never)).catch((e: Error) => String(e));
+      Promise.resolve(tools.TaskCreate.execute!(args, { toolCallId: "c", messages: [], context: {} } as never)).catch(
+        (e: Error) => String(e),
+      );
     const first = await run({ subject: "x", description: "y" });
     const other = await run({ subject: "z", description: "y" });
     const second = await run({ subject: "x", description: "y" });
     const third = await run({ subject: "x", description: "y" });
     for (const text of [first, other, second]) expect(text).not.toContain("Warning:");
     expect(third.endsWith(`\n${repeatWarning("TaskCreate", 3)}`)).toBe(true);
-    expect(third).toContain("Warning: this is call 3 of TaskCreate with these same arguments in this reply, and it gave the same result as the one before.");
+    expect(third).toContain(
+      "Warning: this is call 3 of TaskCreate with these same arguments in this reply, and it gave the same result as the one before.",
+    );
     expect(await run({ subject: "x", description: "y" })).toContain("Warning: this is call 4 of TaskCreate");
     // A new reply counts afresh.
     const fresh = createRepeatCounter();
@@ -82,8 +96,13 @@ describe("the repeat warning", () => {
 
   it("counts only calls whose result is the same as the previous identical call's (the call counter aside)", () => {
     const count = createRepeatCounter();
-    const list = (text: string, call: number) => count("TaskList", {}, `${text}\n(Tool call #${call} for 'TaskList' in this conversation.)`);
-    expect([list("1 [completed] a\n2 [pending] b", 1), list("1 [completed] a\n2 [completed] b", 2), list("1 [completed] a\n2 [cancelled] b", 3)]).toEqual([1, 1, 1]);
+    const list = (text: string, call: number) =>
+      count("TaskList", {}, `${text}\n(Tool call #${call} for 'TaskList' in this conversation.)`);
+    expect([
+      list("1 [completed] a\n2 [pending] b", 1),
+      list("1 [completed] a\n2 [completed] b", 2),
+      list("1 [completed] a\n2 [cancelled] b", 3),
+    ]).toEqual([1, 1, 1]);
     expect([list("1 [completed] a\n2 [cancelled] b", 4), list("1 [completed] a\n2 [cancelled] b", 5)]).toEqual([2, 3]);
     expect(list("changed", 6)).toBe(1);
   });
@@ -94,7 +113,10 @@ describe("the tools' results", () => {
     const tools = createTools({ conversationId: "c", nextCallNumber: () => 1, onTasksChanged: () => {} });
     for (const name of TOOL_NAMES) {
       const output = { tool: name, text: `${name} said this.\n(Tool call #1 for '${name}' in this conversation.)` };
-      expect(await tools[name].toModelOutput?.({ toolCallId: "c1", input: {}, output } as never), name).toEqual({ type: "text", value: output.text });
+      expect(await tools[name].toModelOutput?.({ toolCallId: "c1", input: {}, output } as never), name).toEqual({
+        type: "text",
+        value: output.text,
+      });
     }
   });
 });
@@ -123,12 +145,15 @@ describe("the tools' schemas across replies", () => {
 });
 
 describe("a call of a tool that does not exist", () => {
-  const call = (offered: readonly string[] | undefined, toolName: string) => unknownToolError(() => 1, offered)({ toolName, input: {} }).message;
+  const call = (offered: readonly string[] | undefined, toolName: string) =>
+    unknownToolError(() => 1, offered)({ toolName, input: {} }).message;
 
   it("lists the tools this reply offers, its MCP tools among them, and names a near one", () => {
     const offered = ["TaskCreate", "TaskList", "mcp__files__read_file", "mcp__files__write_file"];
     const text = call(offered, "mcp__files__Read-File");
-    expect(text).toMatch(/^UnknownToolError: There is no tool named "mcp__files__Read-File", so nothing was run\. The tools are: TaskCreate, TaskList, mcp__files__read_file, mcp__files__write_file\.\n/);
+    expect(text).toMatch(
+      /^UnknownToolError: There is no tool named "mcp__files__Read-File", so nothing was run\. The tools are: TaskCreate, TaskList, mcp__files__read_file, mcp__files__write_file\.\n/,
+    );
     expect(text).toContain("What to do: Did you mean mcp__files__read_file? ");
     // Not the global catalogue: a subagent's reply offers only its own.
     expect(call(["TaskList"], "AgentSpawn")).toMatch(/The tools are: TaskList\.\n/);

@@ -89,7 +89,9 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
 
 /** The tools, in their order; `only`: just these (a subagent's own list). */
 export function createTools(ctx: ToolContext, only?: readonly string[]): Record<ToolName, Tool> {
-  const enabled = subagentsEnabled() ? TOOL_DEFINITIONS : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
+  const enabled = subagentsEnabled()
+    ? TOOL_DEFINITIONS
+    : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
   const definitions = only ? enabled.filter((d) => only.includes(d.name)) : enabled;
   return Object.fromEntries(definitions.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
@@ -104,13 +106,18 @@ const comparable = (name: string) => name.toLowerCase().replace(/[\s_-]/g, "");
  * this reply offers (`offered`: its own tools and its MCP tools, in order; the first UNKNOWN_TOOL_NAMES_SHOWN, the
  * rest counted) and what to do instead, with the call counter like every tool error.
  */
-export function unknownToolError(nextCallNumber: (toolName: string) => number, offered: readonly string[] = TOOL_NAMES) {
+export function unknownToolError(
+  nextCallNumber: (toolName: string) => number,
+  offered: readonly string[] = TOOL_NAMES,
+) {
   return ({ toolName, input }: { toolName: string; input: unknown }): ToolError => {
     const name = toolName.replace(/\s+/g, " ").slice(0, 100);
     const near = offered.find((t) => comparable(t) === comparable(name));
     const shown = offered.slice(0, UNKNOWN_TOOL_NAMES_SHOWN);
     const more = offered.length - shown.length;
-    const list = shown.length ? `The tools are: ${shown.join(", ")}${more > 0 ? `, and ${more} more (every one is in your tool definitions)` : ""}.` : "This reply offers no tools.";
+    const list = shown.length
+      ? `The tools are: ${shown.join(", ")}${more > 0 ? `, and ${more} more (every one is in your tool definitions)` : ""}.`
+      : "This reply offers no tools.";
     return new ToolError({
       type: "UnknownToolError",
       text: `UnknownToolError: There is no tool named "${name}", so nothing was run. ${list}`,

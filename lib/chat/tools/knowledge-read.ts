@@ -11,7 +11,13 @@ import { safeOutput, shownLine, workspaceOf } from "./workspace-tool-support.ts"
 const knowledgeReadInput = z.object({
   path: z.string().describe('The file\'s path in the knowledge folder, e.g. "notes/api.md"'),
   offset: z.number().int().min(1).optional().describe("The first line to read (1-based; default 1)"),
-  limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe(`How many lines to read (default ${READ_DEFAULT_LINES})`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(READ_MAX_LINES)
+    .optional()
+    .describe(`How many lines to read (default ${READ_DEFAULT_LINES})`),
 });
 const knowledgeReadSchema = lenientInputSchema(knowledgeReadInput);
 const EXAMPLE = '{"path": "notes/api.md", "offset": 1, "limit": 200}';
@@ -29,22 +35,44 @@ export function knowledgeReadTool(ctx: ToolContext) {
       const problem = knowledgePathProblem(input.path);
       if (problem) {
         const text = `InvalidArgumentsError: The path ${problem}.`;
-        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Use a path from the knowledge list, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({
+          type: "InvalidArgumentsError",
+          text,
+          args: raw,
+          advice: `Use a path from the knowledge list, like ${EXAMPLE}.`,
+          toolName,
+          call,
+        });
       }
       const workspaceId = await workspaceOf(ctx);
       const file = await getKnowledgeFile({ workspaceId, path: input.path });
       if (!file) {
         const paths = (await listKnowledge({ workspaceId })).map((f) => f.path);
-        const known = paths.length ? `Files: ${paths.slice(0, 30).map((p) => shownLine(p, 120)).join(", ")}${paths.length > 30 ? `, … (${paths.length} in all)` : ""}.` : "The knowledge folder is empty.";
+        const known = paths.length
+          ? `Files: ${paths
+              .slice(0, 30)
+              .map((p) => shownLine(p, 120))
+              .join(", ")}${paths.length > 30 ? `, … (${paths.length} in all)` : ""}.`
+          : "The knowledge folder is empty.";
         const text = `KnowledgeFileNotFoundError: No knowledge file ${shownLine(input.path, 120)}. ${known}`;
-        throw new ToolError({ type: "KnowledgeFileNotFoundError", text, args: raw, advice: "Use one of the listed paths, or KnowledgeSearch to find the file.", toolName, call });
+        throw new ToolError({
+          type: "KnowledgeFileNotFoundError",
+          text,
+          args: raw,
+          advice: "Use one of the listed paths, or KnowledgeSearch to find the file.",
+          toolName,
+          call,
+        });
       }
       const lines = splitLines(file.content);
       const first = input.offset ?? 1;
       const header = `${file.path} (${file.bytes.toLocaleString("en-US")} bytes, ${lines.length} lines)`;
       const read = { path: file.path, bytes: file.bytes };
       if (first > lines.length) {
-        return safeOutput(toolName, call, `${header}: offset ${first} is past the last line (${lines.length}).`, { ...read, lines: { first, last: first - 1, total: lines.length } });
+        return safeOutput(toolName, call, `${header}: offset ${first} is past the last line (${lines.length}).`, {
+          ...read,
+          lines: { first, last: first - 1, total: lines.length },
+        });
       }
       const window = numberedLines(lines, first, input.limit ?? READ_DEFAULT_LINES);
       return safeOutput(toolName, call, `${header}, ${window.text}`, { ...read, lines: rangeOf(window) });

@@ -23,7 +23,14 @@ export function knowledgeSearchTool(ctx: ToolContext) {
       const words = queryWords(query);
       if (words.length === 0) {
         const text = "InvalidArgumentsError: The query has no words to look for (letters or digits).";
-        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({
+          type: "InvalidArgumentsError",
+          text,
+          args: raw,
+          advice: `Send words to look for, like ${EXAMPLE}.`,
+          toolName,
+          call,
+        });
       }
       const workspaceId = await workspaceOf(ctx);
       let anyWord = false;
@@ -34,12 +41,19 @@ export function knowledgeSearchTool(ctx: ToolContext) {
       }
       const asked = `"${words.join(" ")}"${words.length === MAX_QUERY_WORDS ? " (the first 16 words)" : ""}`;
       const found = { words, matches: matches.length, everyWord: !anyWord };
-      if (matches.length === 0) return safeOutput(toolName, call, `No line of the knowledge files matches ${asked}.`, found);
+      if (matches.length === 0)
+        return safeOutput(toolName, call, `No line of the knowledge files matches ${asked}.`, found);
       const sorted = [...matches].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
       const lines = sorted.map((m) => `${shownLine(m.path, 200)}:${m.line}: ${shownLine(m.text.trim(), 240)}`);
       const how = anyWord ? "no line holds every word; lines with any of them" : "lines with every word";
-      const more = matches.length === SEARCH_MAX_LINES ? ` (the best ${SEARCH_MAX_LINES}; narrow the query for others)` : "";
-      return safeOutput(toolName, call, `${matches.length} matching line${matches.length === 1 ? "" : "s"} for ${asked} (${how})${more}:\n${lines.join("\n")}`, found);
+      const more =
+        matches.length === SEARCH_MAX_LINES ? ` (the best ${SEARCH_MAX_LINES}; narrow the query for others)` : "";
+      return safeOutput(
+        toolName,
+        call,
+        `${matches.length} matching line${matches.length === 1 ? "" : "s"} for ${asked} (${how})${more}:\n${lines.join("\n")}`,
+        found,
+      );
     },
     toModelOutput: ({ output }) => textForModel(output),
   });

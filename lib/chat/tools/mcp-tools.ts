@@ -43,14 +43,22 @@ export const MCP_CALL_LIMIT_MINUTES = 60;
 /** A call's result as text: text parts as they are, anything else named in one line; structured content as JSON. */
 export function mcpResultText(result: CallToolResult): string {
   const lines: string[] = [];
-  const content = Array.isArray((result as { content?: unknown }).content) ? (result as { content: Record<string, unknown>[] }).content : [];
+  const content = Array.isArray((result as { content?: unknown }).content)
+    ? (result as { content: Record<string, unknown>[] }).content
+    : [];
   for (const part of content) {
     if (part.type === "text" && typeof part.text === "string") lines.push(part.text);
     else if ((part.type === "image" || part.type === "audio") && typeof part.data === "string") {
-      lines.push(`[${part.type} ${String(part.mimeType ?? "")}, about ${Math.floor((part.data.length * 3) / 4).toLocaleString("en-US")} bytes: ${SHOWN_RESULT_BLOB}]`);
+      lines.push(
+        `[${part.type} ${String(part.mimeType ?? "")}, about ${Math.floor((part.data.length * 3) / 4).toLocaleString("en-US")} bytes: ${SHOWN_RESULT_BLOB}]`,
+      );
     } else if (part.type === "resource" && part.resource && typeof part.resource === "object") {
       const r = part.resource as { uri?: unknown; text?: unknown; mimeType?: unknown };
-      lines.push(typeof r.text === "string" ? `[resource ${String(r.uri ?? "")}]\n${r.text}` : `[resource ${String(r.uri ?? "")} (${String(r.mimeType ?? "binary")}): ${SHOWN_RESULT_BLOB}]`);
+      lines.push(
+        typeof r.text === "string"
+          ? `[resource ${String(r.uri ?? "")}]\n${r.text}`
+          : `[resource ${String(r.uri ?? "")} (${String(r.mimeType ?? "binary")}): ${SHOWN_RESULT_BLOB}]`,
+      );
     } else if (part.type === "resource_link") {
       lines.push(`[resource link ${String(part.uri ?? "")}${part.name ? ` (${String(part.name)})` : ""}]`);
     }
@@ -60,30 +68,50 @@ export function mcpResultText(result: CallToolResult): string {
   return lines.join("\n") || "(the tool returned no content)";
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The parameters of a schema in one short line, for the advice of an InvalidArgumentsError. */
 function parameterHint(schema: Record<string, unknown>): string {
   const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === "string")
+    : [];
   if (!properties.length) return "it takes no parameters";
   return `parameters: ${properties.slice(0, 12).join(", ")}${required.length ? `; required: ${required.join(", ")}` : ""}`;
 }
 
 function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
   const { name } = definition;
-  const execute = async (raw: unknown, options: { abortSignal?: AbortSignal; toolCallId?: string }): Promise<string> => {
+  const execute = async (
+    raw: unknown,
+    options: { abortSignal?: AbortSignal; toolCallId?: string },
+  ): Promise<string> => {
     const call = ctx.nextCallNumber(name);
-    const fail = (type: string, text: string, advice: string) => new ToolError({ type, text: `${type}: ${text}`, args: raw, advice, toolName: name, call });
+    const fail = (type: string, text: string, advice: string) =>
+      new ToolError({ type, text: `${type}: ${text}`, args: raw, advice, toolName: name, call });
     if (!isObject(raw)) {
-      throw fail("InvalidArgumentsError", `The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}, so nothing was sent to the server.`, `Call ${name} again with a JSON object (${parameterHint(definition.inputSchema)}).`);
+      throw fail(
+        "InvalidArgumentsError",
+        `The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}, so nothing was sent to the server.`,
+        `Call ${name} again with a JSON object (${parameterHint(definition.inputSchema)}).`,
+      );
     }
     const server = ctx.servers.get(definition.server);
     if (!server?.enabled) {
-      throw fail("McpServerUnavailableError", `MCP server ${definition.server} is no longer available to this conversation (removed or disabled), so nothing was run.`, "Do without this tool; tell the person if you need it.");
+      throw fail(
+        "McpServerUnavailableError",
+        `MCP server ${definition.server} is no longer available to this conversation (removed or disabled), so nothing was run.`,
+        "Do without this tool; tell the person if you need it.",
+      );
     }
     const mode = (await ctx.mode?.()) ?? "build";
-    const decision = mcpCallDecision({ approval: server.approval, readOnly: definition.annotations.readOnlyHint === true, alwaysAllowed: server.alwaysAllow.includes(definition.tool), mode });
+    const decision = mcpCallDecision({
+      approval: server.approval,
+      readOnly: definition.annotations.readOnlyHint === true,
+      alwaysAllowed: server.alwaysAllow.includes(definition.tool),
+      mode,
+    });
     if (decision === "plan-refusal") {
       const refusal = planModeRefusal(name, { child: ctx.child });
       throw new ToolError({ ...refusal, args: raw, toolName: name, call });
@@ -99,14 +127,22 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     try {
       client = await ctx.sessions.client(server);
     } catch (error) {
-      throw fail("McpConnectionError", `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`, "Try again later or do without this tool; tell the person if it keeps failing.");
+      throw fail(
+        "McpConnectionError",
+        `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`,
+        "Try again later or do without this tool; tell the person if it keeps failing.",
+      );
     }
     let changed = false;
     try {
       changed = (await ctx.toolChanged?.(server, definition.tool)) ?? false;
     } catch (error) {
       ctx.sessions.forget(server.name);
-      throw fail("McpProtocolError", `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
+      throw fail(
+        "McpProtocolError",
+        `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`,
+        "Try once more; if it fails again, do without this tool and tell the person.",
+      );
     }
     if (changed) {
       throw fail(
@@ -116,7 +152,10 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       );
     }
     // The server's timeout counts from the call or from its latest progress notification.
-    const timeout = resettableTimeout(server.timeoutSeconds * 1000, Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000);
+    const timeout = resettableTimeout(
+      server.timeoutSeconds * 1000,
+      Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000,
+    );
     const timer = timeout.signal;
     let shown = 0;
     const progress = watchProgress(client, storable(raw) as Record<string, unknown>, (reported) => {
@@ -127,7 +166,11 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       ctx.onToolProgress({ toolCallId: options.toolCallId, ...reported });
     });
     const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
-    const signal = AbortSignal.any([timer, ...(options.abortSignal ? [options.abortSignal] : []), ...(running ? [running.signal] : [])]);
+    const signal = AbortSignal.any([
+      timer,
+      ...(options.abortSignal ? [options.abortSignal] : []),
+      ...(running ? [running.signal] : []),
+    ]);
     const started = Date.now();
     let result: CallToolResult;
     try {
@@ -136,20 +179,40 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       if (options.abortSignal?.aborted) throw error;
       if (running?.signal.aborted) {
         const seconds = Math.round((Date.now() - started) / 1000);
-        throw fail("McpCallCancelledError", `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`, "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.");
+        throw fail(
+          "McpCallCancelledError",
+          `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`,
+          "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.",
+        );
       }
       if (timer.aborted && timeout.reachedLimit()) {
-        throw fail("McpTimeoutError", `MCP server ${server.name} kept reporting progress on ${definition.tool} but gave no result within ${MCP_CALL_LIMIT_MINUTES} minutes, the most any call may take; the call was cancelled.`, "Do not repeat it as it is: split the work into smaller calls, or tell the person the tool is too slow.");
+        throw fail(
+          "McpTimeoutError",
+          `MCP server ${server.name} kept reporting progress on ${definition.tool} but gave no result within ${MCP_CALL_LIMIT_MINUTES} minutes, the most any call may take; the call was cancelled.`,
+          "Do not repeat it as it is: split the work into smaller calls, or tell the person the tool is too slow.",
+        );
       }
       if (timer.aborted) {
-        throw fail("McpTimeoutError", `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`, "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.");
+        throw fail(
+          "McpTimeoutError",
+          `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`,
+          "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.",
+        );
       }
       if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
-        throw fail("InvalidArgumentsError", `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`, `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`);
+        throw fail(
+          "InvalidArgumentsError",
+          `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`,
+          `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`,
+        );
       }
       // The connection may be gone (a server that died): the next call connects again.
       ctx.sessions.forget(server.name);
-      throw fail("McpProtocolError", `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`, "Try once more; if it fails again, do without this tool and tell the person.");
+      throw fail(
+        "McpProtocolError",
+        `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`,
+        "Try once more; if it fails again, do without this tool and tell the person.",
+      );
     } finally {
       timeout.clear();
       progress.stop();
@@ -157,14 +220,20 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     }
     const text = mcpResultText(result);
     if (result.isError) {
-      throw fail("McpToolError", `${definition.tool} on MCP server ${server.name} reported an error: ${text}`, "Read the error: fix the arguments or try another approach rather than repeating the same call.");
+      throw fail(
+        "McpToolError",
+        `${definition.tool} on MCP server ${server.name} reported an error: ${text}`,
+        "Read the error: fix the arguments or try another approach rather than repeating the same call.",
+      );
     }
     return safeResult(text, name, call);
   };
   return tool({
     description: definition.description,
     // The server checks the arguments; the AI SDK hands any JSON on, so a bad call gets the detailed error above.
-    inputSchema: jsonSchema<unknown>(definition.inputSchema as Parameters<typeof jsonSchema>[0], { validate: (value) => ({ success: true, value }) }),
+    inputSchema: jsonSchema<unknown>(definition.inputSchema as Parameters<typeof jsonSchema>[0], {
+      validate: (value) => ({ success: true, value }),
+    }),
     execute: async (input, options) => {
       const warn = (text: string) => {
         const repeats = ctx.repeatCount?.(name, input, text) ?? 0;

@@ -23,7 +23,14 @@ export function memorySearchTool(ctx: ToolContext) {
       const words = queryWords(query);
       if (words.length === 0) {
         const text = "InvalidArgumentsError: The query has no words to look for.";
-        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send words to look for, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({
+          type: "InvalidArgumentsError",
+          text,
+          args: raw,
+          advice: `Send words to look for, like ${EXAMPLE}.`,
+          toolName,
+          call,
+        });
       }
       // A workspace holds at most MAX_MEMORY_ENTRIES short lines: scoring them here is bounded.
       const entries = await listMemory({ workspaceId: await workspaceOf(ctx) });
@@ -40,10 +47,17 @@ export function memorySearchTool(ctx: ToolContext) {
         return safeOutput(toolName, call, text, { matches: 0, shown: 0, entries: entries.length });
       }
       const shown = scored.slice(0, SHOWN);
-      const lines = shown.map(({ entry }) => `- [${entry.id}] (${entry.author}, ${entry.createdAt.slice(0, 10)}) ${shownLine(entry.text)}`);
-      const more = scored.length > SHOWN ? `\n(${scored.length - SHOWN} more matching entries not shown: narrow the query.)` : "";
+      const lines = shown.map(
+        ({ entry }) => `- [${entry.id}] (${entry.author}, ${entry.createdAt.slice(0, 10)}) ${shownLine(entry.text)}`,
+      );
+      const more =
+        scored.length > SHOWN ? `\n(${scored.length - SHOWN} more matching entries not shown: narrow the query.)` : "";
       const header = `${scored.length} memory ${scored.length === 1 ? "entry matches" : "entries match"} "${shownLine(query, 200)}", best first:`;
-      return safeOutput(toolName, call, `${header}\n${lines.join("\n")}${more}`, { matches: scored.length, shown: shown.length, entries: entries.length });
+      return safeOutput(toolName, call, `${header}\n${lines.join("\n")}${more}`, {
+        matches: scored.length,
+        shown: shown.length,
+        entries: entries.length,
+      });
     },
     toModelOutput: ({ output }) => textForModel(output),
   });

@@ -30,7 +30,14 @@ export function memoryWriteTool(ctx: ToolContext) {
       const problem = memoryEntryProblem(entry, MAX_MEMORY_ENTRY_CHARS);
       if (problem) {
         const text = `InvalidArgumentsError: The entry ${problem}.`;
-        throw new ToolError({ type: "InvalidArgumentsError", text, args: raw, advice: `Send one concise line, like ${EXAMPLE}.`, toolName, call });
+        throw new ToolError({
+          type: "InvalidArgumentsError",
+          text,
+          args: raw,
+          advice: `Send one concise line, like ${EXAMPLE}.`,
+          toolName,
+          call,
+        });
       }
       const workspaceId = await workspaceOf(ctx);
       const conversation = await getConversation({ id: ctx.conversationId });
@@ -39,7 +46,8 @@ export function memoryWriteTool(ctx: ToolContext) {
           type: "WorkspaceReadOnlyError",
           text: "WorkspaceReadOnlyError: The entry was not saved. This workspace is shared with the person to use, and only its owner or an admin can change it; its memory goes into everyone's conversations, so the person's agent may not write it.",
           args: raw,
-          advice: "Do not call MemoryWrite again in this workspace. Keep the fact in your reply (or in a task) for this conversation, and tell the person that the workspace's owner or an admin can add it to the memory.",
+          advice:
+            "Do not call MemoryWrite again in this workspace. Keep the fact in your reply (or in a task) for this conversation, and tell the person that the workspace's owner or an admin can add it to the memory.",
           toolName,
           call,
         });
@@ -56,7 +64,9 @@ export function memoryWriteTool(ctx: ToolContext) {
           type: duplicate ? "DuplicateMemoryError" : "MemoryFullError",
           text: `${duplicate ? "DuplicateMemoryError" : "MemoryFullError"}: ${error.message}`,
           args: raw,
-          advice: duplicate ? "The fact is already remembered: carry on without writing it again." : "Tell the person that the memory is full; they can delete entries.",
+          advice: duplicate
+            ? "The fact is already remembered: carry on without writing it again."
+            : "Tell the person that the memory is full; they can delete entries.",
           toolName,
           call,
         });

@@ -7,7 +7,9 @@ describe("numberedLines", () => {
 
   it("numbers the window and says where to go on", () => {
     const window = numberedLines(lines, 3, 2);
-    expect(window.text).toBe("lines 3–4:\n     3\tline 3\n     4\tline 4\n(Lines 5–50 not shown: continue with offset 5.)");
+    expect(window.text).toBe(
+      "lines 3–4:\n     3\tline 3\n     4\tline 4\n(Lines 5–50 not shown: continue with offset 5.)",
+    );
     expect([window.first, window.last, window.total]).toEqual([3, 4, 50]);
   });
 

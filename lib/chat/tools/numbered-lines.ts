@@ -24,14 +24,16 @@ export function splitLines(text: string): string[] {
  */
 export function numberedLines(lines: readonly string[], offset = 1, limit = READ_DEFAULT_LINES): LineWindow {
   const total = lines.length;
-  if (offset > total) return { text: `offset ${offset} is past the last line (${total}).`, first: offset, last: offset - 1, total };
+  if (offset > total)
+    return { text: `offset ${offset} is past the last line (${total}).`, first: offset, last: offset - 1, total };
   const stop = Math.min(total, offset - 1 + limit);
   const shown: string[] = [];
   let used = 0;
   let line = offset;
   for (; line <= stop; line++) {
     const text = lines[line - 1]!;
-    const cut = text.length > LINE_MAX_CHARS ? `${text.slice(0, LINE_MAX_CHARS)}… (line cut: ${text.length} characters)` : text;
+    const cut =
+      text.length > LINE_MAX_CHARS ? `${text.slice(0, LINE_MAX_CHARS)}… (line cut: ${text.length} characters)` : text;
     const row = `${String(line).padStart(6)}\t${cut}`;
     if (used + row.length + 1 > BUDGET && shown.length > 0) break;
     shown.push(row);

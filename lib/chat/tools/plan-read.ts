@@ -9,7 +9,13 @@ import { safeOutput } from "./workspace-tool-support.ts";
 
 const planReadInput = z.object({
   offset: z.number().int().min(1).optional().describe("The first line to read (1-based; default 1)"),
-  limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe(`How many lines to read (default ${READ_DEFAULT_LINES})`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(READ_MAX_LINES)
+    .optional()
+    .describe(`How many lines to read (default ${READ_DEFAULT_LINES})`),
 });
 const planReadSchema = lenientInputSchema(planReadInput);
 const EXAMPLE = '{"offset": 1, "limit": 200}';
@@ -24,7 +30,8 @@ export function planReadTool(ctx: ToolContext) {
       const call = ctx.nextCallNumber(toolName);
       const input = parseToolInput(planReadInput, raw ?? {}, { toolName, call, example: EXAMPLE });
       const plan = await currentPlan({ conversationId: ctx.conversationId });
-      if (!plan) return safeOutput(toolName, call, "No plan has been written yet (PlanWrite writes one).", { version: null });
+      if (!plan)
+        return safeOutput(toolName, call, "No plan has been written yet (PlanWrite writes one).", { version: null });
       const window = numberedLines(splitLines(plan.content), input.offset, input.limit);
       const by = plan.author === "person" ? "edited by the person" : "written by you";
       const header = `Plan version ${plan.version} (${by}, ${plan.createdAt}; ${plan.content.length.toLocaleString("en-US")} characters, ${window.total} lines)`;

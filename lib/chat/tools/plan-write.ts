@@ -7,7 +7,9 @@ import type { ToolContext } from "./tool-context.ts";
 import { lenientInputSchema, parseToolInput } from "./tool-input.ts";
 
 const planWriteInput = z.object({
-  content: z.string().describe("The whole plan as markdown (it replaces the previous version); keep the steps as a list"),
+  content: z
+    .string()
+    .describe("The whole plan as markdown (it replaces the previous version); keep the steps as a list"),
 });
 const planWriteSchema = lenientInputSchema(planWriteInput);
 const EXAMPLE = '{"content": "# Plan\\n\\n- Outline the post\\n- Write the draft"}';
@@ -24,7 +26,14 @@ export function planWriteTool(ctx: ToolContext) {
       const { content } = parseToolInput(planWriteInput, raw, { toolName, call, example: EXAMPLE });
       if (!content.trim()) {
         const advice = "Send the whole plan as markdown in content.";
-        throw new ToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The plan is empty.", args: raw, advice, toolName, call });
+        throw new ToolError({
+          type: "InvalidArgumentsError",
+          text: "InvalidArgumentsError: The plan is empty.",
+          args: raw,
+          advice,
+          toolName,
+          call,
+        });
       }
       if (content.length > PLAN_MAX_CHARS) {
         throw new ToolError({
@@ -36,9 +45,19 @@ export function planWriteTool(ctx: ToolContext) {
           call,
         });
       }
-      const saved = await savePlanVersion({ conversationId: ctx.conversationId, content, author: "agent", keep: PLAN_VERSIONS_KEPT });
+      const saved = await savePlanVersion({
+        conversationId: ctx.conversationId,
+        content,
+        author: "agent",
+        keep: PLAN_VERSIONS_KEPT,
+      });
       if (!saved) throw new Error("The conversation no longer exists.");
-      await ctx.onPlanChanged?.({ content: saved.content, updatedAt: saved.createdAt, version: saved.version, author: saved.author });
+      await ctx.onPlanChanged?.({
+        content: saved.content,
+        updatedAt: saved.createdAt,
+        version: saved.version,
+        author: saved.author,
+      });
       const mode = (await ctx.mode?.()) ?? "build";
       const next =
         mode === "plan"

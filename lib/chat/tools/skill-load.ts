@@ -11,8 +11,17 @@ import { definitionScopeOf, safeOutput, shownLine } from "./workspace-tool-suppo
 
 const skillLoadInput = z.object({
   name: z.string().describe('The skill\'s name as listed in <available_skills>, e.g. "weekly-report"'),
-  offset: z.number().int().min(1).optional().describe("For long instructions: the first line to read (1-based); the result says where to go on"),
-  path: z.string().max(255).optional().describe("A resource file of the skill to read instead of its instructions, as the instructions name it"),
+  offset: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("For long instructions: the first line to read (1-based); the result says where to go on"),
+  path: z
+    .string()
+    .max(255)
+    .optional()
+    .describe("A resource file of the skill to read instead of its instructions, as the instructions name it"),
 });
 const skillLoadSchema = lenientInputSchema(skillLoadInput);
 const EXAMPLE = '{"name": "weekly-report"}';
@@ -39,27 +48,57 @@ export function skillLoadTool(ctx: ToolContext) {
       const skill = SKILL_NAME_PATTERN.test(input.name) ? await visibleSkill(scope, input.name) : null;
       if (!skill) {
         const names = (await visibleSkills(scope)).map((s) => s.name);
-        const known = names.length ? `Available skills: ${names.slice(0, 50).join(", ")}.` : "This workspace has no skills.";
+        const known = names.length
+          ? `Available skills: ${names.slice(0, 50).join(", ")}.`
+          : "This workspace has no skills.";
         const text = `SkillNotFoundError: No skill named ${shownLine(input.name, 80)}. ${known}`;
-        throw new ToolError({ type: "SkillNotFoundError", text, args: raw, advice: "Use a name from <available_skills>, or go on without a skill.", toolName, call });
+        throw new ToolError({
+          type: "SkillNotFoundError",
+          text,
+          args: raw,
+          advice: "Use a name from <available_skills>, or go on without a skill.",
+          toolName,
+          call,
+        });
       }
       const head = `Skill ${skill.name} (from ${ORIGIN[skill.origin]})`;
       const loaded = { name: skill.name, origin: skill.origin };
       if (input.path !== undefined) {
-        const read = skill.operator ? readSkillResource(skill.operator, input.path) : { problem: "does not exist: this skill has no resource files", files: [] };
+        const read = skill.operator
+          ? readSkillResource(skill.operator, input.path)
+          : { problem: "does not exist: this skill has no resource files", files: [] };
         if ("problem" in read) {
-          const listed = read.files.length ? ` Its files: ${read.files.slice(0, 30).map((f) => shownLine(f, 120)).join(", ")}.` : "";
+          const listed = read.files.length
+            ? ` Its files: ${read.files
+                .slice(0, 30)
+                .map((f) => shownLine(f, 120))
+                .join(", ")}.`
+            : "";
           const text = `SkillResourceNotFoundError: The resource ${shownLine(input.path, 120)} ${read.problem}.${listed}`;
-          throw new ToolError({ type: "SkillResourceNotFoundError", text, args: raw, advice: "Use a path the skill's instructions name, relative to the skill.", toolName, call });
+          throw new ToolError({
+            type: "SkillResourceNotFoundError",
+            text,
+            args: raw,
+            advice: "Use a path the skill's instructions name, relative to the skill.",
+            toolName,
+            call,
+          });
         }
         const window = numberedLines(splitLines(read.text), input.offset, READ_MAX_LINES);
         const text = `${head}, resource ${shownLine(input.path, 120)} (${read.bytes} bytes, ${window.total} lines), ${window.text}`;
         return safeOutput(toolName, call, text, { ...loaded, path: input.path, lines: rangeOf(window) });
       }
       const resources = skill.operator ? skillResources(skill.operator, 30) : [];
-      const files = resources.length ? `\nResource files (load one with SkillLoad and its path): ${resources.join(", ")}` : "";
+      const files = resources.length
+        ? `\nResource files (load one with SkillLoad and its path): ${resources.join(", ")}`
+        : "";
       if (input.offset === undefined && skill.instructions.length <= WHOLE_MAX_CHARS) {
-        return safeOutput(toolName, call, `${head}: ${shownLine(skill.description)}\n\n${skill.instructions}${files}`, loaded);
+        return safeOutput(
+          toolName,
+          call,
+          `${head}: ${shownLine(skill.description)}\n\n${skill.instructions}${files}`,
+          loaded,
+        );
       }
       const window = numberedLines(splitLines(skill.instructions), input.offset, READ_MAX_LINES);
       const text = `${head}: ${shownLine(skill.description)}${files}\nInstructions (${skill.instructions.length} characters, ${window.total} lines), ${window.text}`;

@@ -29,7 +29,14 @@ export function taskCreateTool(ctx: ToolContext) {
       const subject = oneLine(input.subject).trim();
       if (!subject) {
         const advice = "Send a short, non-empty subject.";
-        throw new ToolError({ type: "InvalidArgumentsError", text: "InvalidArgumentsError: The subject is empty.", args: raw, advice, toolName, call });
+        throw new ToolError({
+          type: "InvalidArgumentsError",
+          text: "InvalidArgumentsError: The subject is empty.",
+          args: raw,
+          advice,
+          toolName,
+          call,
+        });
       }
       const task = await createTask({
         conversationId: ctx.conversationId,
@@ -38,7 +45,10 @@ export function taskCreateTool(ctx: ToolContext) {
         metadata: input.metadata ?? {},
       });
       await ctx.onTasksChanged();
-      return toolOutput(toolName, call, `Task (id=${task.id}) created successfully: ${task.subject}`, { taskId: task.id, subject: task.subject });
+      return toolOutput(toolName, call, `Task (id=${task.id}) created successfully: ${task.subject}`, {
+        taskId: task.id,
+        subject: task.subject,
+      });
     },
     toModelOutput: ({ output }) => textForModel(output),
   });

@@ -15,7 +15,11 @@ export function formatTaskLine(task: Task): string {
 }
 
 export function formatTaskDetail(task: Task): string {
-  const lines = [`Task (id=${task.id}): ${oneLine(task.subject)}`, `Status: ${task.status}`, `Description: ${task.description}`];
+  const lines = [
+    `Task (id=${task.id}): ${oneLine(task.subject)}`,
+    `Status: ${task.status}`,
+    `Description: ${task.description}`,
+  ];
   if (task.owner) lines.push(`Owner: ${oneLine(task.owner)}`);
   if (task.blockedBy.length) lines.push(`Blocked by: ${task.blockedBy.map((id) => `#${id}`).join(", ")}`);
   if (task.blocks.length) lines.push(`Blocks: ${task.blocks.map((id) => `#${id}`).join(", ")}`);
@@ -32,7 +36,10 @@ const isOpen = (task: Task) => task.status === "pending" || task.status === "in_
  * one page (the list's own order). A longer list is paged, open tasks first, within TOOL_RESULT_MAX_CHARS, ending
  * with how to get the next page.
  */
-export function taskListPage(tasks: readonly Task[], { offset = 0, limit = TASK_PAGE_DEFAULT }: { offset?: number; limit?: number } = {}): { text: string; shown: number } {
+export function taskListPage(
+  tasks: readonly Task[],
+  { offset = 0, limit = TASK_PAGE_DEFAULT }: { offset?: number; limit?: number } = {},
+): { text: string; shown: number } {
   if (!tasks.length) return { text: "No tasks available.", shown: 0 };
   const pageSize = Math.max(1, Math.min(limit, TASK_PAGE_MAX));
   if (offset === 0 && tasks.length <= pageSize) {
@@ -40,7 +47,8 @@ export function taskListPage(tasks: readonly Task[], { offset = 0, limit = TASK_
     if (text.length <= TOOL_RESULT_MAX_CHARS) return { text, shown: tasks.length };
   }
   const ordered = [...tasks.filter(isOpen), ...tasks.filter((t) => !isOpen(t))];
-  if (offset >= ordered.length) return { text: `No tasks at offset ${offset}: there are ${ordered.length} tasks.`, shown: 0 };
+  if (offset >= ordered.length)
+    return { text: `No tasks at offset ${offset}: there are ${ordered.length} tasks.`, shown: 0 };
   const budget = TOOL_RESULT_MAX_CHARS - 200; // room for the footer and the counter line
   const lines: string[] = [];
   let used = 0;
@@ -52,6 +60,9 @@ export function taskListPage(tasks: readonly Task[], { offset = 0, limit = TASK_
   }
   const shown = lines.length;
   const rest = ordered.length - (offset + shown);
-  if (rest > 0) lines.push(`… ${rest} more tasks (open tasks are listed first); call TaskList {"offset": ${offset + shown}} for the next page.`);
+  if (rest > 0)
+    lines.push(
+      `… ${rest} more tasks (open tasks are listed first); call TaskList {"offset": ${offset + shown}} for the next page.`,
+    );
   return { text: lines.join("\n"), shown };
 }

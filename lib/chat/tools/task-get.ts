@@ -24,7 +24,11 @@ export function taskGetTool(ctx: ToolContext) {
         const advice = "Call TaskList to see the existing task ids.";
         throw new ToolError({ type: "TaskNotFoundError", text: "Task not found", args: raw, advice, toolName, call });
       }
-      return toolOutput(toolName, call, formatTaskDetail(task), { taskId: task.id, subject: task.subject, status: task.status });
+      return toolOutput(toolName, call, formatTaskDetail(task), {
+        taskId: task.id,
+        subject: task.subject,
+        status: task.status,
+      });
     },
     toModelOutput: ({ output }) => textForModel(output),
   });

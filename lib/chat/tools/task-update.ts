@@ -27,7 +27,8 @@ const EXAMPLE = '{"task_id": "1", "status": "in_progress"}';
 
 // AgentScope's texts (lib/chat/tools follows its TaskUpdate word for word).
 const NOTHING_CHANGED = "Make sure you provided at least one field to update and the values are correct.";
-const COMPLETED = "\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.";
+const COMPLETED =
+  "\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.";
 
 /** The changes the update would actually make, as AgentScope names them and in its order. */
 function changedFields(task: Task, input: Input, links: { blocks: string[]; blockedBy: string[] }): string[] {
@@ -38,7 +39,10 @@ function changedFields(task: Task, input: Input, links: { blocks: string[]; bloc
   if (links.blockedBy.length) changed.push("add_blocked_by");
   if (input.status !== undefined && input.status !== task.status) changed.push("status");
   if (input.owner !== undefined && input.owner !== (task.owner ?? "")) changed.push("owner");
-  if (input.metadata && Object.entries(input.metadata).some(([k, v]) => JSON.stringify(task.metadata[k] ?? null) !== JSON.stringify(v))) {
+  if (
+    input.metadata &&
+    Object.entries(input.metadata).some(([k, v]) => JSON.stringify(task.metadata[k] ?? null) !== JSON.stringify(v))
+  ) {
     changed.push("metadata");
   }
   return changed;
@@ -54,7 +58,11 @@ export function taskUpdateTool(ctx: ToolContext) {
       const call = ctx.nextCallNumber(toolName);
       const parsed = parseToolInput(taskUpdateInput, raw, { toolName, call, example: EXAMPLE });
       // One line each: a subject and an owner are shown on one line of TaskList.
-      const input = { ...parsed, subject: parsed.subject && oneLine(parsed.subject).trim(), owner: parsed.owner && oneLine(parsed.owner).trim() };
+      const input = {
+        ...parsed,
+        subject: parsed.subject && oneLine(parsed.subject).trim(),
+        owner: parsed.owner && oneLine(parsed.owner).trim(),
+      };
       const conversationId = ctx.conversationId;
       const task = await getTask({ conversationId, id: input.task_id });
       if (!task) {
@@ -70,7 +78,11 @@ export function taskUpdateTool(ctx: ToolContext) {
       if (input.status === "deleted") {
         await deleteTask({ conversationId, id: task.id });
         await ctx.onTasksChanged();
-        return toolOutput(toolName, call, `Task (id=${task.id}) has been deleted.`, { taskId: task.id, result: "deleted", changed: [] });
+        return toolOutput(toolName, call, `Task (id=${task.id}) has been deleted.`, {
+          taskId: task.id,
+          result: "deleted",
+          changed: [],
+        });
       }
       // Like AgentScope: links to ids that do not exist (or to the task itself) are left out, the rest applies.
       const links = { blocks: [] as string[], blockedBy: [] as string[] };
@@ -101,7 +113,12 @@ export function taskUpdateTool(ctx: ToolContext) {
         text = `Update task (id=${task.id}) ${changed.join(", ")}.`;
       }
       if (status === "completed") text += COMPLETED;
-      return toolOutput(toolName, call, text, { taskId: task.id, result: changed.length ? "updated" : "unchanged", changed, status });
+      return toolOutput(toolName, call, text, {
+        taskId: task.id,
+        result: changed.length ? "updated" : "unchanged",
+        changed,
+        status,
+      });
     },
     toModelOutput: ({ output }) => textForModel(output),
   });

@@ -70,7 +70,11 @@ export function createCallCounter(history: readonly ChatMessage[]): (toolName: s
     for (const message of history) {
       for (const part of message.parts) {
         // A call of an unknown tool is stored as a dynamic tool part under the name the model used.
-        const name = part.type.startsWith("tool-") ? part.type.slice(5) : part.type === "dynamic-tool" ? (part as { toolName?: string }).toolName : undefined;
+        const name = part.type.startsWith("tool-")
+          ? part.type.slice(5)
+          : part.type === "dynamic-tool"
+            ? (part as { toolName?: string }).toolName
+            : undefined;
         if (!name) continue;
         found.set(name, (found.get(name) ?? 0) + 1);
       }

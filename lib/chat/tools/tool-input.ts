@@ -1,7 +1,14 @@
 // The task tools check their own arguments, so that a bad call gets the same detailed error (with the call counter)
 // as any other tool error, instead of the AI SDK's raw InvalidToolInputError dump: the schema the provider sees is
 // the real one, but the AI SDK's validation lets everything through to execute, which validates with zod.
-import { InvalidToolInputError, jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet, zodSchema } from "ai";
+import {
+  InvalidToolInputError,
+  jsonSchema,
+  type Schema,
+  type ToolCallRepairFunction,
+  type ToolSet,
+  zodSchema,
+} from "ai";
 import type { z } from "zod";
 import { storable } from "../../nul.ts";
 import { ToolError } from "../../agent/tool-result.ts";

@@ -18,7 +18,10 @@ export async function workspaceOf(ctx: ToolContext): Promise<string> {
 /** Whose skills the conversation sees: its workspace's and its owner's levels (read from the conversation). */
 export async function definitionScopeOf(ctx: ToolContext): Promise<DefinitionScope> {
   const conversation = await getConversation({ id: ctx.conversationId });
-  return { workspaceId: conversation?.workspaceId ?? ctx.workspaceId ?? DEFAULT_WORKSPACE_ID, ownerId: conversation?.ownerId ?? null };
+  return {
+    workspaceId: conversation?.workspaceId ?? ctx.workspaceId ?? DEFAULT_WORKSPACE_ID,
+    ownerId: conversation?.ownerId ?? null,
+  };
 }
 
 /** An MCP tool's result: text that can forge none of Hintline's tags, bounded, with the counter. */
@@ -27,7 +30,12 @@ export function safeResult(text: string, toolName: string, call: number): string
 }
 
 /** A workspace tool's result, whose text (from memory, knowledge, skills) can forge none of Hintline's tags. */
-export function safeOutput<N extends OutputToolName>(toolName: N, call: number, text: string, fields: ToolOutputFields[N]): ToolOutput<N> {
+export function safeOutput<N extends OutputToolName>(
+  toolName: N,
+  call: number,
+  text: string,
+  fields: ToolOutputFields[N],
+): ToolOutput<N> {
   return toolOutput(toolName, call, neutralizeHintTags(text), fields);
 }
 

@@ -244,7 +244,9 @@ export class ChatPage {
   async pasteFiles(files: AttachmentFile[]): Promise<void> {
     const transfer = await this.transferOf(files);
     await this.input.evaluate((box, data) => {
-      box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data as DataTransfer, bubbles: true, cancelable: true }));
+      box.dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: data as DataTransfer, bubbles: true, cancelable: true }),
+      );
     }, transfer);
   }
 
@@ -252,7 +254,10 @@ export class ChatPage {
     const encoded = files.map((f) => ({ name: f.name, type: f.mimeType, base64: f.buffer.toString("base64") }));
     return this.page.evaluateHandle((list) => {
       const transfer = new DataTransfer();
-      for (const f of list) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      for (const f of list)
+        transfer.items.add(
+          new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }),
+        );
       return transfer;
     }, encoded);
   }

@@ -27,7 +27,9 @@ export class OrganisePage {
       { id: `${id}-u`, role: "user", parts: [{ type: "text", text: `About ${title}` }] },
       { id: `${id}-a`, role: "assistant", parts: [{ type: "text", text: `${title}: noted.` }] },
     ];
-    const response = await this.page.request.post(this.chat.url("/api/conversations/import"), { data: { version: 1, conversation: { id, title, messages } } });
+    const response = await this.page.request.post(this.chat.url("/api/conversations/import"), {
+      data: { version: 1, conversation: { id, title, messages } },
+    });
     expect(response.status()).toBe(201);
     const created = ((await response.json()) as { id: string }).id;
     this.imported.push(created);
@@ -51,7 +53,9 @@ export class OrganisePage {
   }
   /** The ids of the rows shown, top to bottom. */
   async ids(): Promise<string[]> {
-    return this.chat.conversationItems.evaluateAll((rows) => rows.map((r) => r.getAttribute("data-conversation-id") ?? ""));
+    return this.chat.conversationItems.evaluateAll((rows) =>
+      rows.map((r) => r.getAttribute("data-conversation-id") ?? ""),
+    );
   }
 
   /** Opens a row's menu; returns it. */
@@ -69,7 +73,9 @@ export class OrganisePage {
 
   async pin(id: string): Promise<void> {
     await this.choose(id, "pin-button");
-    await expect(this.pinnedSection.locator(`[data-testid="conversation-item"][data-conversation-id="${id}"]`)).toBeVisible();
+    await expect(
+      this.pinnedSection.locator(`[data-testid="conversation-item"][data-conversation-id="${id}"]`),
+    ).toBeVisible();
   }
 
   /** Archives (or, in the archived view, unarchives) the row: it leaves the list shown. */

@@ -18,7 +18,11 @@ export class SubagentsPanel {
   row(agentKey: string): Locator {
     return this.panel.locator(`[data-testid="agent-row"][data-agent-key="${agentKey}"]`);
   }
-  async expectStatus(agentKey: string, status: "running" | "done" | "error" | "stopped", timeout = 30_000): Promise<void> {
+  async expectStatus(
+    agentKey: string,
+    status: "running" | "done" | "error" | "stopped",
+    timeout = 30_000,
+  ): Promise<void> {
     await expect(this.row(agentKey)).toHaveAttribute("data-status", status, { timeout });
   }
   async stop(agentKey: string): Promise<void> {
@@ -45,7 +49,10 @@ export class SubagentsPanel {
   }
   /** The approval card under the parent's AgentSpawn / AgentSend row that waits for its child. */
   toolRowApprovalCard(reply: Locator): Locator {
-    return reply.locator('[data-testid="tool-row"][data-tool^="Agent"]').getByTestId("tool-agent-approvals").getByTestId("approval-card");
+    return reply
+      .locator('[data-testid="tool-row"][data-tool^="Agent"]')
+      .getByTestId("tool-agent-approvals")
+      .getByTestId("approval-card");
   }
 
   get drawer(): Locator {

@@ -137,9 +137,11 @@ export class WorkspacePage {
 
   /** Uploads files through the file picker. */
   async uploadByPicker(files: Array<{ name: string; content: string; mimeType?: string }>): Promise<void> {
-    await this.page.getByTestId("knowledge-input").setInputFiles(
-      files.map((f) => ({ name: f.name, mimeType: f.mimeType ?? "text/plain", buffer: Buffer.from(f.content) })),
-    );
+    await this.page
+      .getByTestId("knowledge-input")
+      .setInputFiles(
+        files.map((f) => ({ name: f.name, mimeType: f.mimeType ?? "text/plain", buffer: Buffer.from(f.content) })),
+      );
   }
 
   /** Drops files on the drop zone: a real drop event carrying a DataTransfer with the files. */

@@ -6,14 +6,34 @@ import { spawnServer } from "../../support/server-process.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
-export type AppProcess = { url: string; child: ChildProcess; output: () => string; terminate: () => Promise<number | null> };
+export type AppProcess = {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  terminate: () => Promise<number | null>;
+};
 
 export function migrateDatabase(databaseUrl: string): void {
-  execFileSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: "ignore" });
+  execFileSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "deploy"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: "ignore",
+  });
 }
 
-export async function startApp({ port, databaseUrl, env = {} }: { port: number; databaseUrl: string; env?: Record<string, string> }): Promise<AppProcess> {
-  const { url, child, output, exited } = await spawnServer({ port, env: { ...process.env, ...env, DATABASE_URL: databaseUrl } });
+export async function startApp({
+  port,
+  databaseUrl,
+  env = {},
+}: {
+  port: number;
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<AppProcess> {
+  const { url, child, output, exited } = await spawnServer({
+    port,
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
+  });
   return {
     url,
     child,

@@ -9,7 +9,9 @@ type Result = Awaited<ReturnType<AxeBuilder["analyze"]>>;
 const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
 
 function describe(v: Result["violations"][number]): string {
-  const nodes = v.nodes.slice(0, 6).map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`);
+  const nodes = v.nodes
+    .slice(0, 6)
+    .map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`);
   return `${v.impact} ${v.id}: ${v.help}\n${nodes.join("\n")}`;
 }
 
@@ -40,7 +42,8 @@ async function setTheme(page: Page, theme: Theme | undefined): Promise<void> {
 
 function expectNoSevere(result: Result, view: string): void {
   const moderate = result.violations.filter((v) => v.impact === "moderate" || v.impact === "minor");
-  if (moderate.length) console.log(`[axe] ${view}: ${moderate.length} moderate/minor\n${moderate.map(describe).join("\n")}`);
+  if (moderate.length)
+    console.log(`[axe] ${view}: ${moderate.length} moderate/minor\n${moderate.map(describe).join("\n")}`);
   const severe = result.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
   // Soft: every view of a test is checked and reported, even after one of them failed.
   expect.soft(severe.map(describe), `${view}: critical/serious axe violations`).toEqual([]);
@@ -51,7 +54,11 @@ function expectNoSevere(result: Result, view: string): void {
  * moderate ones. Unless `oneTheme`, the colour rules run again in the other theme — the switch the app's own toggle
  * makes (html[data-theme]) — and the page is put back as it was.
  */
-export async function expectAxeClean(page: Page, view: string, { oneTheme = false }: { oneTheme?: boolean } = {}): Promise<void> {
+export async function expectAxeClean(
+  page: Page,
+  view: string,
+  { oneTheme = false }: { oneTheme?: boolean } = {},
+): Promise<void> {
   await page.waitForTimeout(300);
   const theme = await currentTheme(page);
   expectNoSevere(await analyze(page), `${view} (${theme})`);

@@ -1,7 +1,15 @@
 import { ApiError, errorResponse } from "@/lib/api/errors";
 import { otherMethodsNotAllowed, parseWith, readBody, readJson } from "@/lib/http/request";
 import { signInSchema } from "@/lib/api/schemas";
-import { authToken, newSessionValue, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, safeEqual, safeNextPath, viaHttps } from "@/lib/auth/token";
+import {
+  authToken,
+  newSessionValue,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
+  safeEqual,
+  safeNextPath,
+  viaHttps,
+} from "@/lib/auth/token";
 import { clientAddress, recordSignInFailure, recordSignInSuccess, signInRetryAfter } from "@/lib/auth/sign-in-limit";
 
 export const dynamic = "force-dynamic";
@@ -35,7 +43,11 @@ export async function POST(request: Request) {
   const ok = !expected || (token.length > 0 && safeEqual(token, expected));
   if (!ok) {
     await recordSignInFailure(address);
-    if (isForm) return new Response(null, { status: 303, headers: { location: `/sign-in?error=1&next=${encodeURIComponent(next)}` } });
+    if (isForm)
+      return new Response(null, {
+        status: 303,
+        headers: { location: `/sign-in?error=1&next=${encodeURIComponent(next)}` },
+      });
     return errorResponse(new ApiError("unauthorized", "That token is not right."));
   }
   await recordSignInSuccess(address);

@@ -9,7 +9,9 @@ export const POST = route(async (request, _params, viewer) => {
   const { ids } = parseWith(exportManySchema, await readJson(request));
   const { json, count } = await exportConversations(viewer, ids);
   const name = `hintline-${count}-conversations.json`;
-  return new Response(json, { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${name}"` } });
+  return new Response(json, {
+    headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${name}"` },
+  });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

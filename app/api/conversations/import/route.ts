@@ -15,7 +15,11 @@ function settingsMode(request: Request): "apply" | "default" {
   const mode = new URL(request.url).searchParams.get("settings");
   if (mode === null || mode === "default") return "default";
   if (mode === "apply") return "apply";
-  throw new ApiError("bad_request", `Invalid query parameter settings: must be "apply" (use the file's settings) or "default" (got "${mode.slice(0, 40)}").`, "settings");
+  throw new ApiError(
+    "bad_request",
+    `Invalid query parameter settings: must be "apply" (use the file's settings) or "default" (got "${mode.slice(0, 40)}").`,
+    "settings",
+  );
 }
 
 // `?timezone=Europe/Berlin`: the importing browser's zone, which the copy lives in (as a new conversation does) unless
@@ -24,7 +28,12 @@ function importZone(request: Request): string | undefined {
   const zone = new URL(request.url).searchParams.get("timezone");
   if (zone === null || zone === "") return undefined;
   const canonical = canonicalTimeZone(zone.slice(0, 64));
-  if (!canonical) throw new ApiError("bad_request", `Invalid query parameter timezone: "${zone.slice(0, 40)}" is not a known IANA time zone (e.g. Europe/Berlin).`, "timezone");
+  if (!canonical)
+    throw new ApiError(
+      "bad_request",
+      `Invalid query parameter timezone: "${zone.slice(0, 40)}" is not a known IANA time zone (e.g. Europe/Berlin).`,
+      "timezone",
+    );
   return canonical;
 }
 
@@ -35,10 +44,17 @@ export const POST = route(async (request, _params, viewer) => {
   const body = await readJson(request, { maxBytes: maxImportBytes() });
   // A bundle (POST /api/conversations/export's answer) is imported whole or not at all.
   if (isBundle(body)) {
-    const ids = await importConversations(parseWith(importBundleSchema, body).conversations, generateId, { applySettings, timezone, owner });
+    const ids = await importConversations(parseWith(importBundleSchema, body).conversations, generateId, {
+      applySettings,
+      timezone,
+      owner,
+    });
     return Response.json({ ids }, { status: 201 });
   }
-  return Response.json(await importConversation(parseWith(importSchema, body), generateId, { applySettings, timezone, owner }), { status: 201 });
+  return Response.json(
+    await importConversation(parseWith(importSchema, body), generateId, { applySettings, timezone, owner }),
+    { status: 201 },
+  );
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

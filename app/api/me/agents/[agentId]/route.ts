@@ -8,7 +8,9 @@ type Params = { agentId: string };
 
 const idOf = ({ agentId }: Params) => parseWith(agentIdSchema, agentId, "agent id");
 
-export const GET = route<Params>(async (_request, params, viewer) => Response.json(await readOwnAgent(viewer, idOf(params))));
+export const GET = route<Params>(async (_request, params, viewer) =>
+  Response.json(await readOwnAgent(viewer, idOf(params))),
+);
 
 export const PATCH = route<Params>(async (request, params, viewer) => {
   const id = idOf(params);

@@ -8,7 +8,9 @@ type Params = { name: string };
 
 const nameOf = ({ name }: Params) => parseWith(skillNameSchema, name, "skill name");
 
-export const GET = route<Params>(async (_request, params, viewer) => Response.json(await readOwnSkill(viewer, nameOf(params))));
+export const GET = route<Params>(async (_request, params, viewer) =>
+  Response.json(await readOwnSkill(viewer, nameOf(params))),
+);
 
 export const PATCH = route<Params>(async (request, params, viewer) => {
   const name = nameOf(params);

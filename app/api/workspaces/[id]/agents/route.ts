@@ -10,7 +10,9 @@ type Params = { id: string };
 
 // Every agent the viewer's conversations in the workspace see (their own level and default's included).
 export const GET = route<Params>(async (_request, { id }, viewer) =>
-  Response.json(await workspaceAgents({ workspaceId: parseWith(idSchema, id, "workspace id"), ownerId: ownerIdOf(viewer) })),
+  Response.json(
+    await workspaceAgents({ workspaceId: parseWith(idSchema, id, "workspace id"), ownerId: ownerIdOf(viewer) }),
+  ),
 );
 
 export const POST = route<Params>(async (request, { id }) => {

@@ -4,6 +4,8 @@ import { workspaceKnowledge } from "@/lib/chat/knowledge";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (_request, { id }) => Response.json(await workspaceKnowledge(parseWith(idSchema, id, "workspace id"))));
+export const GET = route<{ id: string }>(async (_request, { id }) =>
+  Response.json(await workspaceKnowledge(parseWith(idSchema, id, "workspace id"))),
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed("GET");

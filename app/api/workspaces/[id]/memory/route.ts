@@ -8,7 +8,9 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-export const GET = route<Params>(async (_request, { id }) => Response.json(await workspaceMemory(parseWith(idSchema, id, "workspace id"))));
+export const GET = route<Params>(async (_request, { id }) =>
+  Response.json(await workspaceMemory(parseWith(idSchema, id, "workspace id"))),
+);
 
 export const POST = route<Params>(async (request, { id }, viewer) => {
   const workspaceId = parseWith(idSchema, id, "workspace id");

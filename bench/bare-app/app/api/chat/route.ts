@@ -10,6 +10,9 @@ export const maxDuration = 30;
 
 export async function POST(req: Request): Promise<Response> {
   const { messages }: { messages: UIMessage[] } = await req.json();
-  const result = streamText({ model: openai.chat(process.env.HINTLINE_MODEL ?? "fake-model"), messages: await convertToModelMessages(messages) });
+  const result = streamText({
+    model: openai.chat(process.env.HINTLINE_MODEL ?? "fake-model"),
+    messages: await convertToModelMessages(messages),
+  });
   return result.toUIMessageStreamResponse();
 }

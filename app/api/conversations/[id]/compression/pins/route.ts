@@ -4,7 +4,9 @@ import { listPins, pinLedgerItem, pinSchema } from "@/lib/chat/compression-pins"
 
 export const dynamic = "force-dynamic";
 
-export const GET = route<{ id: string }>(async (_request, { id }) => Response.json(await listPins(parseWith(idSchema, id, "conversation id"))));
+export const GET = route<{ id: string }>(async (_request, { id }) =>
+  Response.json(await listPins(parseWith(idSchema, id, "conversation id"))),
+);
 
 export const POST = route<{ id: string }>(async (request, { id }) => {
   const conversationId = parseWith(idSchema, id, "conversation id");

@@ -10,9 +10,14 @@ type Params = { id: string; agentId: string };
 
 // The workspace as the viewer sees it (their own level and default's beside it), and the agent id.
 const ids = ({ id, agentId }: Params, viewer: Viewer) =>
-  [{ workspaceId: parseWith(idSchema, id, "workspace id"), ownerId: ownerIdOf(viewer) }, parseWith(agentIdSchema, agentId, "agent id")] as const;
+  [
+    { workspaceId: parseWith(idSchema, id, "workspace id"), ownerId: ownerIdOf(viewer) },
+    parseWith(agentIdSchema, agentId, "agent id"),
+  ] as const;
 
-export const GET = route<Params>(async (_request, params, viewer) => Response.json(await readAgent(...ids(params, viewer))));
+export const GET = route<Params>(async (_request, params, viewer) =>
+  Response.json(await readAgent(...ids(params, viewer))),
+);
 
 export const PATCH = route<Params>(async (request, params, viewer) => {
   const [scope, agentId] = ids(params, viewer);

@@ -7,7 +7,8 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string; name: string };
 
-const ids = ({ id, name }: Params) => [parseWith(idSchema, id, "workspace id"), parseWith(skillNameSchema, name, "skill name")] as const;
+const ids = ({ id, name }: Params) =>
+  [parseWith(idSchema, id, "workspace id"), parseWith(skillNameSchema, name, "skill name")] as const;
 
 export const GET = route<Params>(async (_request, params) => Response.json(await readSkill(...ids(params))));
 

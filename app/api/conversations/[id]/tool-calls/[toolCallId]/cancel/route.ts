@@ -9,7 +9,12 @@ type Params = { id: string; toolCallId: string };
 
 /** Cancels one running tool call; the reply goes on with a tool error for it. */
 export const POST = route<Params>(async (_request, { id, toolCallId }) =>
-  Response.json(await cancelToolCall(parseWith(idSchema, id, "conversation id"), parseWith(toolCallIdSchema, toolCallId, "tool call id"))),
+  Response.json(
+    await cancelToolCall(
+      parseWith(idSchema, id, "conversation id"),
+      parseWith(toolCallIdSchema, toolCallId, "tool call id"),
+    ),
+  ),
 );
 
 export const { GET, PATCH, PUT, DELETE, OPTIONS } = otherMethodsNotAllowed("POST");

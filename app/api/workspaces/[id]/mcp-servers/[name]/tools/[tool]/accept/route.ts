@@ -10,7 +10,11 @@ type Params = { id: string; name: string; tool: string };
 /** The person reviewed a changed MCP tool and accepts its new definition. */
 export const POST = route<Params>(async (_request, { id, name, tool }) =>
   Response.json(
-    await acceptMcpServerToolChange(parseWith(idSchema, id, "workspace id"), parseWith(mcpServerNameSchema, name, "server name"), parseWith(mcpToolNameSchema, tool, "tool name")),
+    await acceptMcpServerToolChange(
+      parseWith(idSchema, id, "workspace id"),
+      parseWith(mcpServerNameSchema, name, "server name"),
+      parseWith(mcpToolNameSchema, tool, "tool name"),
+    ),
   ),
 );
 
