@@ -13,6 +13,8 @@ export type MessageMetadata = {
   model?: string;
   /** An assistant message's model calls, in order, with the provider's figures (left out when implausible). */
   usage?: CallUsage[];
+  /** The reply made the most model calls it may (HINTLINE_MAX_STEPS or its agent's): its last answered without tools. */
+  stepLimit?: number;
 };
 
 /** One model call's token figures as the provider reported them. */

@@ -16,6 +16,7 @@ const ICONS: Record<HintKind, typeof ClockIcon> = {
   mode: PlanIcon,
   workspace: FolderIcon,
   continue: SendIcon,
+  steps: GaugeIcon,
 };
 
 export function HintChip({ data, contextWindow }: { data: HintData; contextWindow?: number }) {

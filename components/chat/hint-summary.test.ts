@@ -114,3 +114,15 @@ describe("the Continue reminder", () => {
     expect(summarizeHint(data)).toEqual([{ kind: "continue", label: "Asked to continue" }]);
   });
 });
+
+describe("the step limit", () => {
+  it("says in plain words that the reply made the most model calls it may", () => {
+    const data = {
+      source: { label: "System", sublabel: "Steps" },
+      fields: { steps: "20" },
+      text: "<system-reminder>\nx\n</system-reminder>",
+      createdAt: "2026-07-01T10:00:00Z",
+    };
+    expect(summarizeHint(data)).toEqual([{ kind: "steps", label: "Step limit reached", detail: "20 model calls" }]);
+  });
+});

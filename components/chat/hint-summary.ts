@@ -2,7 +2,7 @@
 // Context 70 % full"), for people who never heard of a system reminder.
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue";
+export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue" | "steps";
 /** `label` says in plain words what kind of update the model got; `detail`, when there is one, what it said. */
 export type HintSummaryItem = { kind: HintKind; label: string; detail?: string };
 
@@ -41,6 +41,16 @@ export function summarizeHint(
   }
   // Continue: the model was asked to go on where its reply stopped.
   if (data.source?.sublabel === "Continue") return [{ kind: "continue", label: "Asked to continue" }];
+  // The step limit: the reply's last model call, asked to answer without tools.
+  if (data.source?.sublabel === "Steps") {
+    return [
+      {
+        kind: "steps",
+        label: "Step limit reached",
+        ...(fields.steps ? { detail: `${fields.steps} model calls` } : {}),
+      },
+    ];
+  }
   const items: HintSummaryItem[] = [];
   const time: string[] = [];
   if (fields["current-time"] !== undefined) {

@@ -61,6 +61,40 @@ describe("runReply", () => {
     expect(outcome.reply.parts[1]).toMatchObject({ state: "output-available", output: "echo: x" });
   });
 
+  it("makes at most maxSteps calls: the last offers the same tools with tool choice none, and is told it is the last", async () => {
+    const model = new MockLanguageModelV4({ doStream: [toolStep(), toolStep(), textStep("here is what I have")] });
+    const lasts: boolean[] = [];
+    const outcome = await runReply({
+      model,
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r-cap",
+      tools: { echo },
+      maxSteps: 3,
+      emit: () => {},
+      beforeStep: ({ last }) => {
+        lasts.push(last === true);
+        return undefined;
+      },
+    });
+    expect(lasts).toEqual([false, false, true]);
+    expect(model.doStreamCalls.map((c) => c.toolChoice?.type)).toEqual(["auto", "auto", "none"]);
+    // The tool list stays the same (it is part of the cached prefix).
+    expect(model.doStreamCalls[2]!.tools).toEqual(model.doStreamCalls[0]!.tools);
+    expect(outcome).toMatchObject({ status: "complete", steps: 3, stepLimit: 3 });
+    // A reply that answers before the limit does not reach it.
+    const short = await runReply({
+      model: new MockLanguageModelV4({ doStream: [textStep("hi")] }),
+      instructions: "S",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r-short",
+      tools: { echo },
+      maxSteps: 3,
+      emit: () => {},
+    });
+    expect(short.stepLimit).toBeUndefined();
+  });
+
   it("adds what beforeStep returns before the step, and the model receives it as a user message", async () => {
     const model = new MockLanguageModelV4({ doStream: [textStep("ok")] });
     const seen: number[] = [];

@@ -24,6 +24,8 @@ export type StepContext = {
   messages: ModelMessage[];
   /** The reply so far. */
   reply: ChatMessage;
+  /** The last model call the reply may make (maxSteps): it is made without tools, to answer with what it has. */
+  last?: boolean;
 };
 
 export type BeforeStepResult = {
@@ -73,6 +75,7 @@ export type ReplyOptions = {
    * such a call gets the detailed error (and counter) every tool error has rather than the SDK's own.
    */
   unrunToolError?: (call: { toolName: string; input: unknown; error: unknown }) => unknown;
+  /** Model calls the reply may make; the last is made with tool choice "none" (default 20). */
   maxSteps?: number;
   /** Retries of a model call that failed retryably before streaming anything (HTTP 429/5xx, refused). */
   maxRetries?: number;
@@ -146,6 +149,8 @@ export type ReplyOutcome = {
   status: "complete" | "incomplete" | "error";
   error?: string;
   steps: number;
+  /** The reply made the most model calls it may (its last one without tools). */
+  stepLimit?: number;
 };
 
 type CallResult = {
@@ -180,6 +185,8 @@ type CallOptions = Pick<
   send: (chunk: ChatChunk) => void;
   /** Characters the reply may still stream. */
   budget: { chars: number };
+  /** "none": the tools stay offered but none may be called (the reply's last call). */
+  toolChoice?: "none";
 };
 
 /** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
@@ -218,6 +225,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     instructions,
     messages,
     tools,
+    ...(options.toolChoice ? { toolChoice: options.toolChoice } : {}),
     repairToolCall,
     ...(toolApproval
       ? {
@@ -332,7 +340,7 @@ async function replyLoop(
   checkpoint: ReturnType<typeof checkpointer>,
 ): Promise<ReplyOutcome> {
   const { history, emit, abortSignal } = options;
-  const maxSteps = options.maxSteps ?? 8;
+  const maxSteps = Math.max(1, options.maxSteps ?? 20);
   const maxRetries = options.maxRetries ?? 2;
   const send = (chunk: ChatChunk) => {
     builder.apply(chunk);
@@ -353,7 +361,10 @@ async function replyLoop(
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     if (abortSignal?.aborted) return stopped(stepIndex);
     const stepMessages = base.concat(toModelMessages([builder.message], options.convert));
-    const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message });
+    // The last call the reply may make answers with what it has: its tools stay offered (the cached prefix holds them),
+    // none may be called.
+    const last = stepIndex === maxSteps - 1;
+    const extra = await options.beforeStep?.({ stepIndex, messages: stepMessages, reply: builder.message, last });
     for (const chunk of extra?.chunks ?? []) send(chunk);
     for (const chunk of extra?.quiet ?? []) builder.apply(chunk);
     if (extra?.history) base = extra.history;
@@ -365,7 +376,14 @@ async function replyLoop(
     for (;;) {
       const instructions =
         typeof options.instructions === "function" ? await options.instructions() : options.instructions;
-      call = await streamCall({ ...options, instructions, messages, send, budget });
+      call = await streamCall({
+        ...options,
+        instructions,
+        messages,
+        send,
+        budget,
+        ...(last ? { toolChoice: "none" as const } : {}),
+      });
       if (call.finishReason !== undefined)
         await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
       if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) break;
@@ -407,9 +425,15 @@ async function replyLoop(
         steps: stepIndex + 1,
       };
     }
-    const final = call.finishReason !== "tool-calls";
+    const final = call.finishReason !== "tool-calls" || last;
     await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final });
-    if (final) return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1 };
+    if (final)
+      return {
+        reply: builder.snapshot(),
+        status: "complete",
+        steps: stepIndex + 1,
+        ...(last ? { stepLimit: maxSteps } : {}),
+      };
     const pending = pendingApprovals(builder.message);
     if (pending.length && options.awaitApprovals) {
       const answers = await options.awaitApprovals(pending);
@@ -429,7 +453,7 @@ async function replyLoop(
       await checkpoint.settled();
     }
   }
-  return { reply: builder.snapshot(), status: "complete", steps: maxSteps };
+  return { reply: builder.snapshot(), status: "complete", steps: maxSteps, stepLimit: maxSteps };
 }
 
 /** The reply's tool calls that wait for the person. */

@@ -282,6 +282,20 @@ describe("decideStep", () => {
     expect(decision.chunks.at(-1)?.data.replace).toBe(true);
   });
 
+  it("tells the reply's last call that it is the last, after everything else, and the chip names the limit", () => {
+    const chunks = appended(
+      decideStep(input({ stepLimit: 20, known: { scan: { tasksSeen: true }, told: NOTHING_TOLD, noticedEdits: 0 } })),
+    );
+    expect(chunks.map((c) => c.data.source.sublabel)).toEqual(["Runtime State", "Steps"]);
+    expect(chunks.at(-1)!.data.fields).toEqual({ steps: "20" });
+    expect(chunks.at(-1)!.data.text).toMatch(
+      /^<system-reminder>\nThis is the last model call this reply may make \(20 in all\), and no tool can be called in it\./,
+    );
+    expect(
+      appended(decideStep(input({ stepLimit: 5, settings: settingsWith({ injectRuntimeState: false }) }))),
+    ).toEqual([]);
+  });
+
   it("tells a long pause since the person's previous message on the first call", () => {
     const chunks = appended(decideStep(input({ stepIndex: 0, stateOf: { sincePersonsPrevious: 5 * 3_600_000 } })));
     expect(chunks[0]!.data.fields["time-since-last-message"]).toBe("5 h since the person's previous message");

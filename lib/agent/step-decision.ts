@@ -3,7 +3,7 @@
 // what the next call's input already tells the agent, the reply so far and the clock — which hints to append, which
 // status to supersede and what harness state to store (decideStep). Pure: no I/O, the clock and the ids are arguments;
 // lib/chat/reply/ reads before each question and writes after the second. The order of what it appends is fixed:
-// Mode, Workspace, MCP tools, Subagents, the superseded status, the runtime hint.
+// Mode, Workspace, MCP tools, Subagents, the superseded status, the runtime hint, the step limit.
 import type { ChatChunk, HintData, Task } from "../chat-message.ts";
 import { shouldCompress } from "./compression.ts";
 import { decideInjection, type Injection, type InjectionInput } from "./hints/decide-injection.ts";
@@ -32,6 +32,7 @@ import {
 import type { Settings } from "./settings.ts";
 import { type FinishedChild, renderSubagentsHint, SUBAGENTS_HINT_SOURCE } from "./subagents.ts";
 import { countTokens } from "./token-count.ts";
+import { renderStepLimitHint, STEPS_HINT_SOURCE } from "./step-limit.ts";
 import { renderWorkspaceHint, WORKSPACE_HINT_SOURCE, type WorkspaceChange } from "./workspace-changes.ts";
 
 export type HintChunk = Extract<ChatChunk, { type: "data-hint" }>;
@@ -91,6 +92,8 @@ export type StepInput = {
   stepIndex: number;
   /** A subagent's step: its Mode reminders say what a child does while the person plans. */
   child?: boolean;
+  /** The reply's last model call (it may make this many): it is told to answer with what it has, without tools. */
+  stepLimit?: number;
   replyId: string;
   now: Date;
   newId: () => string;
@@ -207,6 +210,7 @@ export function decideStep(input: StepInput): StepDecision {
   }
   const runtime = runtimeHint(input, strategy);
   if (runtime.chunk) chunks.push(runtime.chunk);
+  if (input.stepLimit) chunks.push(hint(STEPS_HINT_SOURCE, renderStepLimitHint(input.stepLimit)));
   return { chunks: stream, quiet, strategy: runtime.strategy, patch: runtime.patch, endsWithReplace: runtime.replace };
 }
 

@@ -8,6 +8,8 @@ export type AgentDefinitionData = {
   instructions: string;
   tools?: string[];
   model?: string;
+  /** The model calls one reply of the child may make (absent: HINTLINE_MAX_STEPS). */
+  maxSteps?: number;
 };
 
 export type AgentOrigin = "user" | "workspace" | "default" | "built-in";

@@ -72,8 +72,22 @@ const model = z
   .max(200)
   .regex(/^[\x21-\x7e]+$/, { message: "must be a model id without spaces, e.g. anthropic/claude-sonnet-4-5" });
 
+/** The model calls one reply of the agent's child may make (HINTLINE_MAX_STEPS when absent). */
+const maxSteps = z
+  .number({ message: "must be a whole number of model calls, 1 to 100" })
+  .int({ message: "must be a whole number of model calls, 1 to 100" })
+  .min(1, { message: "must be at least 1 model call" })
+  .max(100, { message: "must be at most 100 model calls" });
+
 export const createAgentSchema = z
-  .object({ id: agentIdSchema, description, instructions, tools: tools.optional(), model: model.optional() })
+  .object({
+    id: agentIdSchema,
+    description,
+    instructions,
+    tools: tools.optional(),
+    model: model.optional(),
+    maxSteps: maxSteps.optional(),
+  })
   .strict();
 
 export const updateAgentSchema = z
@@ -82,10 +96,11 @@ export const updateAgentSchema = z
     instructions: instructions.optional(),
     tools: tools.nullable().optional(),
     model: model.nullable().optional(),
+    maxSteps: maxSteps.nullable().optional(),
   })
   .strict()
   .refine((v) => Object.values(v).some((field) => field !== undefined), {
-    message: "send description, instructions, tools and/or model",
+    message: "send description, instructions, tools, model and/or maxSteps",
   });
 
 export type CreateAgentInput = z.infer<typeof createAgentSchema>;

@@ -31,12 +31,13 @@ import { requireWorkspace } from "./workspaces.ts";
 
 export type { AgentDefinition, VisibleAgent };
 
-const dataOf = ({ id, description, instructions, tools, model }: AgentDefinition): AgentDefinitionData => ({
+const dataOf = ({ id, description, instructions, tools, model, maxSteps }: AgentDefinition): AgentDefinitionData => ({
   id,
   description,
   instructions,
   ...(tools ? { tools } : {}),
   ...(model ? { model } : {}),
+  ...(maxSteps ? { maxSteps } : {}),
 });
 
 /** Every agent a conversation in the workspace sees (the viewer's own, its own, default's, the built-in), by id. */

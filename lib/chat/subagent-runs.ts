@@ -41,6 +41,8 @@ export type ChildTurn = {
   agent: PromptAgent;
   /** The tools the child may use (none given: every tool). */
   tools?: readonly string[];
+  /** The model calls one reply of the child may make (absent: HINTLINE_MAX_STEPS). */
+  maxSteps?: number;
   parentId: string;
   /** Once the reply is stored as it ended. */
   onSettled: (settled: SettledReply) => Promise<void> | void;
@@ -160,7 +162,14 @@ async function startRun(
   try {
     const response = await start({
       request: { id: child.id, message: { id: generateId(), role: "user", parts: [{ type: "text", text: message }] } },
-      child: { agent: promptAgentOf(run), tools: run.tools, parentId: child.parentId, onSettled, onProgress },
+      child: {
+        agent: promptAgentOf(run),
+        tools: run.tools,
+        ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
+        parentId: child.parentId,
+        onSettled,
+        onProgress,
+      },
     });
     // Nobody reads this follower; the reply runs on (and the drawer follows it through GET …/stream).
     void response.body?.cancel().catch(() => {});
@@ -206,6 +215,7 @@ export async function spawnChild({
     // No tools named: the read tools, its task tools and the MCP tools annotated read-only (lib/agent/subagent-mcp.ts).
     tools: [...(agent.tools ?? [...DEFAULT_CHILD_TOOLS, ...DEFAULT_CHILD_MCP_TOOLS])],
     ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     startedAt: clockNow().toISOString(),
     ...(toolCallId ? { toolCallId } : {}),
     tokens: 0,

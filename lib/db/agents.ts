@@ -9,6 +9,8 @@ export type AgentDefinition = {
   /** Absent: the child's default tools. */
   tools?: string[];
   model?: string;
+  /** The model calls one reply of the child may make (absent: HINTLINE_MAX_STEPS). */
+  maxSteps?: number;
   createdAt: string;
   updatedAt: string;
 };
@@ -20,6 +22,7 @@ type Row = {
   instructions: string;
   tools: unknown;
   model: string | null;
+  maxSteps: number | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -37,6 +40,7 @@ const toDefinition = (row: Row): AgentDefinition => {
     instructions: row.instructions,
     ...(tools ? { tools } : {}),
     ...(row.model ? { model: row.model } : {}),
+    ...(row.maxSteps ? { maxSteps: row.maxSteps } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -52,6 +56,7 @@ export type AgentDefinitionInput = {
   instructions: string;
   tools?: string[] | null;
   model?: string | null;
+  maxSteps?: number | null;
 };
 
 /**
@@ -64,18 +69,26 @@ export async function createAgentDefinition({
   max,
   tools,
   model,
+  maxSteps,
   ...fields
 }: AgentDefinitionInput & { workspaceId: string; id: string; max: number }): Promise<AgentDefinition | "limit"> {
   return lockedTransaction(`agents:${workspaceId}`, async (tx) => {
     if ((await tx.agentDefinition.count({ where: { workspaceId } })) >= max) return "limit" as const;
     const row = await tx.agentDefinition.create({
-      data: { workspaceId, agentId: id, ...fields, tools: tools ?? undefined, model: model ?? null },
+      data: {
+        workspaceId,
+        agentId: id,
+        ...fields,
+        tools: tools ?? undefined,
+        model: model ?? null,
+        maxSteps: maxSteps ?? null,
+      },
     });
     return toDefinition(row);
   });
 }
 
-/** Changes what is given (`null` tools or model: back to the default); null when there is no such definition. */
+/** Changes what is given (`null` tools, model or maxSteps: back to the default); null when there is no such definition. */
 export async function updateAgentDefinition({
   workspaceId,
   id,
@@ -83,6 +96,7 @@ export async function updateAgentDefinition({
   instructions,
   tools,
   model,
+  maxSteps,
 }: Partial<AgentDefinitionInput> & { workspaceId: string; id: string }): Promise<AgentDefinition | null> {
   const db = await getDb();
   // A JSON column is set to SQL NULL by statement (Prisma's DbNull differs per generated client).
@@ -95,6 +109,7 @@ export async function updateAgentDefinition({
       ...(instructions !== undefined ? { instructions } : {}),
       ...(tools ? { tools } : {}),
       ...(model !== undefined ? { model } : {}),
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
     },
   });
   return rows[0] ? toDefinition(rows[0]) : null;

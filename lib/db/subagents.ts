@@ -16,6 +16,8 @@ export type ChildRun = {
   instructions?: string;
   tools?: string[];
   model?: string;
+  /** The model calls one reply of the child may make (absent: HINTLINE_MAX_STEPS). */
+  maxSteps?: number;
   /** Of the current run. */
   startedAt?: string;
   endedAt?: string;
@@ -98,6 +100,7 @@ export function runOf(value: unknown): ChildRun {
   }
   if (tools) run.tools = tools;
   if (typeof r.tokens === "number" && Number.isFinite(r.tokens) && r.tokens >= 0) run.tokens = r.tokens;
+  if (typeof r.maxSteps === "number" && Number.isSafeInteger(r.maxSteps) && r.maxSteps >= 1) run.maxSteps = r.maxSteps;
   return run;
 }
 

@@ -38,6 +38,8 @@ const isChild = (r: RecordedRequest) => contentOf(messagesOf(r)[0]).includes("\n
 const lastPersonText = (r: RecordedRequest) =>
   contentOf(messagesOf(r).findLast((m) => m.role === "user" && !contentOf(m).startsWith("<system-reminder>")));
 
+let loops = 0;
+
 /** Parent: scripted by the person's newest message; child: answers its task (slowly when the task says so). */
 function route(req: RecordedRequest): FakeReply {
   const said = lastPersonText(req);
@@ -64,6 +66,11 @@ function route(req: RecordedRequest): FakeReply {
     if (said.startsWith("slow"))
       return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
+    if (said === "walk forever") {
+      // A provider honours tool_choice "none": the last call it may make answers in words.
+      if (req.body.tool_choice === "none") return { text: "Stopped walking." };
+      return { kind: "tools", calls: [{ id: `walk-${loops++}`, name: "TaskList", arguments: {} }] };
+    }
     if (said.startsWith("write task ")) {
       // One TaskCreate, then a line that says how it went (the mode decides: written, or refused while planning).
       const last = messagesOf(req).at(-1);
@@ -106,6 +113,18 @@ function route(req: RecordedRequest): FakeReply {
         },
       ],
     };
+  if (said === "loop forever") {
+    if (req.body.tool_choice === "none") return { text: "Here is what I have so far." };
+    return { kind: "tools", calls: [{ id: `loop-${loops++}`, name: "TaskList", arguments: {} }] };
+  }
+  if (said === "start the short walker") {
+    return {
+      kind: "tools",
+      calls: [
+        { id: "spawn-walker", name: "AgentSpawn", arguments: { agent_id: "short-walker", task: "walk forever" } },
+      ],
+    };
+  }
   if (said === "start the writer")
     return {
       kind: "tools",
@@ -490,5 +509,51 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
       ).status,
     ).toBe(200);
     expect(told(await post("and now?", "rg-4"))).toBe(1);
+  });
+
+  it("makes at most HINTLINE_MAX_STEPS calls, or an agent's maxSteps: the last offers no tool choice and says so", async () => {
+    const id = "sap-steps";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    const from = fake.requests.length;
+    const { text } = await chat(server.url, { conversationId: id, text: "loop forever" });
+    expect(text).toContain("Here is what I have so far.");
+    const calls = fake.requests.slice(from).filter((r) => !isChild(r));
+    // 20 calls by default; the tool list is the same in the last, which may call none of them and is told why.
+    expect(calls).toHaveLength(20);
+    expect(calls.slice(0, 19).every((r) => r.body.tool_choice !== "none")).toBe(true);
+    expect(calls[19]!.body.tool_choice).toBe("none");
+    expect(JSON.stringify(calls[19]!.body.tools)).toBe(JSON.stringify(calls[0]!.body.tools));
+    expect(contentOf(messagesOf(calls[19]!).at(-1))).toMatch(
+      /^<system-reminder>\nThis is the last model call this reply may make \(20 in all\)/,
+    );
+    const reply = (
+      await getJson<{ messages: Array<{ metadata?: { stepLimit?: number; status?: string } }> }>(
+        `${server.url}/api/conversations/${id}`,
+      )
+    ).body.messages.at(-1)!;
+    expect(reply.metadata).toMatchObject({ stepLimit: 20 });
+    expect(reply.metadata?.status ?? "complete").toBe("complete");
+
+    // An agent's own limit: its child's second call is its last, and its answer comes back in words.
+    const agents = `${server.url}/api/workspaces/default/agents`;
+    const define = (maxSteps: unknown) =>
+      fetch(agents, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: "short-walker", description: "Walks", instructions: "Walk.", maxSteps }),
+      });
+    for (const bad of [0, 101, 2.5, "2"]) {
+      const refused = await define(bad);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain("maxSteps");
+    }
+    expect((await define(2)).status).toBe(201);
+    const start = fake.requests.length;
+    await chat(server.url, { conversationId: id, text: "start the short walker" });
+    const child = fake.requests.slice(start).filter(isChild);
+    expect(child.map((r) => r.body.tool_choice ?? "auto")).toEqual(["auto", "none"]);
+    expect(toolResultText(fake.requests.filter((r) => !isChild(r)).at(-1), "spawn-walker")).toMatch(
+      /status: done\nanswer:\nStopped walking\./,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { DEFAULT_CHILD_MCP_TOOLS } from "../../agent/subagent-mcp.ts";
 import { createTools } from "../tools/index.ts";
 import { createCallCounter, createRepeatCounter } from "../tools/tool-context.ts";
 import { listTasks } from "../../db/tasks.ts";
+import { maxReplySteps } from "../../env-number.ts";
 import { precountTokens } from "../context-usage.ts";
 import { type ReplyMcp, openReplyMcp } from "../mcp-reply.ts";
 import { mcpToolTokensOf } from "../mcp-tool-tokens.ts";
@@ -117,6 +118,10 @@ export async function prepareReply(
     workspace,
     mcpChanges: mcp.changes,
     child: ports.child !== undefined,
+    maxSteps: maxStepsOf(ports),
   });
   return { context, mcp, tools, nextCallNumber: toolContext.nextCallNumber, ancestors, steps };
 }
+
+/** The model calls one reply may make: its agent's setting, else HINTLINE_MAX_STEPS. */
+export const maxStepsOf = (ports: ReplyPorts): number => ports.child?.maxSteps ?? maxReplySteps();

@@ -25,7 +25,7 @@ import { convertOptionsFor } from "../model-messages.ts";
 import { promptSourceOf, systemPromptFor } from "../system-prompt.ts";
 import { titleAfterFirstReply } from "../titles.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
-import { type PreparedReply, prepareReply } from "./prepare.ts";
+import { maxStepsOf, type PreparedReply, prepareReply } from "./prepare.ts";
 import { replyReport } from "./report.ts";
 import { markSuperseded } from "./steps.ts";
 
@@ -123,6 +123,7 @@ function loopOptions(
     idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
     maxOutputTokens: replyTokenCeiling(reply.model.info.id),
     maxReplyChars: maxReplyChars(),
+    maxSteps: maxStepsOf(ports),
     emit,
     beforeStep: steps.beforeStep,
     // Anthropic caches only at marked breakpoints (lib/agent/cache-breakpoints.ts); a replace status goes away.
@@ -236,7 +237,10 @@ export async function runReplyInto(
       if (!closed.quiet) emit(closed.chunk);
     }
     await committed;
-    const metadata = metadataOf(outcome.error ? { error: outcome.error } : {});
+    const metadata = metadataOf({
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.stepLimit ? { stepLimit: outcome.stepLimit } : {}),
+    });
     await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
     if (!reply.continued) {
       await titleAfterFirstReply({

@@ -48,6 +48,8 @@ export type ReplyStepsOptions = {
   mcpChanges?: McpChangeTracker;
   /** A subagent's reply (its Mode reminders are a child's). */
   child?: boolean;
+  /** The model calls the reply may make (its last is told to answer without tools). */
+  maxSteps: number;
   now?: () => Date;
 };
 
@@ -133,6 +135,7 @@ export function createReplySteps(options: ReplyStepsOptions) {
       known,
       state: { ...stepState, ...pause },
       strategy,
+      ...(step.last ? { stepLimit: options.maxSteps } : {}),
     });
     strategy = decision.strategy;
     endsWithReplace = decision.endsWithReplace;
