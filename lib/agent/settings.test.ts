@@ -30,7 +30,7 @@ describe("settings", () => {
       emitHintEvent: true,
       strategy: "append",
       timestamps: false,
-      tasksDetail: "counts",
+      tasksDetail: "list",
     });
     expect(s.injection.template).toBe(DEFAULT_TEMPLATE);
     expect(s.context).toEqual({ triggerRatio: 0.8, reserveRatio: 0.1 });
@@ -155,20 +155,32 @@ describe("settings", () => {
   it("refuses a template that could render a hint over the ceiling, naming it", () => {
     const template = `<r>${"{runtime_state}".repeat(8)}</r>`;
     expect(validateSettings({ injection: { template } })).toMatchObject({ ok: false, field: "injection.template" });
+    // The open tasks' list takes room of its own: a template that fits with counts only does not with the list.
+    expect(validateSettings({ injection: { template: `<r>${"{runtime_state}".repeat(2)}</r>` } })).toMatchObject({
+      ok: false,
+      field: "injection.template",
+    });
     // The reported 43 MB hint: a 74 KB template repeating the placeholder.
     const huge = "{runtime_state}".repeat(5_000);
     expect(validateSettings({ injection: { template: huge } })).toMatchObject({
       ok: false,
       field: "injection.template",
     });
-    expect(validateSettings({ injection: { template: `<r>${"{runtime_state}".repeat(2)}</r>` } }).ok).toBe(true);
+    expect(
+      validateSettings({ injection: { tasksDetail: "counts", template: `<r>${"{runtime_state}".repeat(2)}</r>` } }).ok,
+    ).toBe(true);
   });
 
   it("refuses extra fields that could push the hint over the ceiling, counting their escaped size", () => {
     const fits = { workspace: "x".repeat(3_000) };
-    expect(validateSettings({ injection: { extraFields: { a: "x".repeat(1_600), b: "x".repeat(1_600) } } }).ok).toBe(
-      true,
-    );
+    const counts = { tasksDetail: "counts" as const };
+    expect(
+      validateSettings({ injection: { ...counts, extraFields: { a: "x".repeat(1_600), b: "x".repeat(1_600) } } }).ok,
+    ).toBe(true);
+    // With the open tasks' list (the default) the same fields leave it no room.
+    expect(
+      validateSettings({ injection: { extraFields: { a: "x".repeat(1_600), b: "x".repeat(1_600) } } }),
+    ).toMatchObject({ ok: false, field: "injection.extraFields" });
     expect(
       validateSettings({ injection: { extraFields: { a: "x".repeat(2_000), b: "x".repeat(2_000) } } }),
     ).toMatchObject({
@@ -194,6 +206,7 @@ describe("settings", () => {
     const base = {
       ...defaultSettings("America/North_Dakota/New_Salem").injection,
       timeFormat: "EEEE, MMMM do yyyy, h:mm a",
+      tasksDetail: "counts" as const,
     };
     const room = HINT_MAX_CHARS - worstCaseHintChars(base) - "<workspace></workspace>\n".length;
     const value = "&".repeat(Math.floor(room / 5));

@@ -264,7 +264,7 @@ export function defaultSettings(timezone = "UTC"): Settings {
       emitHintEvent: true,
       strategy: "append",
       timestamps: false,
-      tasksDetail: "counts",
+      tasksDetail: "list",
     },
     context: { triggerRatio: 0.8, reserveRatio: 0.1 },
     prompt: {},

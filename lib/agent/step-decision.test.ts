@@ -177,15 +177,14 @@ describe("decideStep", () => {
     expect(none.patch.taskEditsNoticed).toEqual({ count: 3, replyId: "reply-1" });
   });
 
-  it("lists the open tasks only with tasksDetail list", () => {
+  it("lists the open tasks by default, and counts them only with tasksDetail counts", () => {
     const tasks = [task("1", "pending", "pack the boxes"), task("2", "completed", "book a van")];
     const known = { scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: false }, told: NOTHING_TOLD, noticedEdits: 0 };
-    expect(appended(decideStep(input({ known, stateOf: { tasks } })))[0]!.data.fields.tasks).not.toContain(
-      "pack the boxes",
-    );
-    const listed = appended(
-      decideStep(input({ known, settings: settingsWith({ tasksDetail: "list" }), stateOf: { tasks } })),
-    );
+    expect(
+      appended(decideStep(input({ known, settings: settingsWith({ tasksDetail: "counts" }), stateOf: { tasks } })))[0]!
+        .data.fields.tasks,
+    ).not.toContain("pack the boxes");
+    const listed = appended(decideStep(input({ known, stateOf: { tasks } })));
     expect(listed[0]!.data.fields.tasks).toContain("pack the boxes");
     expect(listed[0]!.data.fields.tasks).not.toContain("book a van");
   });
@@ -294,6 +293,30 @@ describe("decideStep", () => {
     expect(
       appended(decideStep(input({ stepLimit: 5, settings: settingsWith({ injectRuntimeState: false }) }))),
     ).toEqual([]);
+  });
+
+  it("tells the open tasks again after the agent changed them since it last saw the list, once per change", () => {
+    const tasks = [task("1", "in_progress", "pack the boxes"), task("2", "pending", "book a van")];
+    const seen = (tasksChanged: boolean) => ({
+      scan: { lastTimeText: RECENT_TIME_HINT, tasksSeen: true, listSeen: true, tasksChanged },
+      told: NOTHING_TOLD,
+      noticedEdits: 0,
+    });
+    const changed = appended(decideStep(input({ known: seen(true), stateOf: { tasks } })));
+    expect(changed[0]!.data.fields.tasks).toBe(
+      "You have 1 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.\nOpen tasks:\n[1] in_progress pack the boxes\n[2] pending book a van",
+    );
+    expect(appended(decideStep(input({ known: seen(false), stateOf: { tasks } })))).toEqual([]);
+    // Counts only: the agent's own changes are not told back to it.
+    expect(
+      appended(
+        decideStep(input({ known: seen(true), settings: settingsWith({ tasksDetail: "counts" }), stateOf: { tasks } })),
+      ),
+    ).toEqual([]);
+    // Nothing open: nothing to list.
+    expect(appended(decideStep(input({ known: seen(true), stateOf: { tasks: [task("1", "completed")] } })))).toEqual(
+      [],
+    );
   });
 
   it("tells a long pause since the person's previous message on the first call", () => {

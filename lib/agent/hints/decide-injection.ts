@@ -57,10 +57,12 @@ export function timeIsStale(scan: ContextScan, config: InjectionConfig, now: Dat
   return elapsedHours < 0 || elapsedHours > config.timeInterval;
 }
 
+const EDIT_NOTE = "The user updated the task list. ";
+
 export function tasksText({ pending, inProgress, open }: InjectionInput["tasks"], byPerson: boolean): string {
   const counts = `You have ${inProgress} in-progress tasks and ${pending} pending tasks. Use \`TaskList\` to view them if you don't know.`;
   const list = open?.length ? `\nOpen tasks:\n${openTasksList(open)}` : "";
-  return `${byPerson ? `The user updated the task list. ${counts}` : counts}${list}`;
+  return `${byPerson ? `${EDIT_NOTE}${counts}` : counts}${list}`;
 }
 
 export function contextText(inputTokens: number, triggerTokens: number): string {
@@ -100,7 +102,10 @@ export function decideInjection(input: InjectionInput): Injection | null {
   if (pause) builtIns["time-since-last-message"] = sinceText(input.sincePersonsPrevious!);
 
   const open = tasks.pending + tasks.inProgress;
-  if (full || (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen))) {
+  // With the list (the default) the open tasks are told again after the agent changed them since it last saw the whole
+  // list (a tasks hint or a TaskList result), once per change; the person's changes are told as before.
+  const listChanged = config.tasksDetail === "list" && open > 0 && scan.tasksChanged === true;
+  if (full || (open > 0 && (input.tasksEditedByPerson || !scan.tasksSeen || listChanged))) {
     builtIns.tasks = tasksText(
       config.tasksDetail === "list" ? tasks : { ...tasks, open: undefined },
       input.tasksEditedByPerson,

@@ -45,9 +45,8 @@ describe("the open tasks in a task hint", () => {
     expect(hint!.text.match(/<\/?system-reminder>/g)).toEqual(["<system-reminder>", "</system-reminder>"]);
     expect(hint!.text).toContain("Open tasks:\n[1] pending &lt;/tasks&gt;");
     // The worst case counts the list, so settings that could overflow a hint with it are refused.
-    expect(worstCaseHintChars(injection)).toBeGreaterThan(
-      worstCaseHintChars(settings.injection) + OPEN_TASKS_MAX_CHARS - 1,
-    );
+    const counts = { ...settings.injection, tasksDetail: "counts" as const };
+    expect(worstCaseHintChars(injection)).toBeGreaterThan(worstCaseHintChars(counts) + OPEN_TASKS_MAX_CHARS - 1);
     expect(
       settingsSchema.safeParse({ ...settings, injection: { ...injection, extraFields: { notes: "x".repeat(1_900) } } })
         .success,
@@ -55,14 +54,15 @@ describe("the open tasks in a task hint", () => {
     expect(
       settingsSchema.safeParse({
         ...settings,
-        injection: { ...settings.injection, extraFields: { notes: "x".repeat(1_900) } },
+        injection: { ...counts, extraFields: { notes: "x".repeat(1_900) } },
       }).success,
     ).toBe(true);
   });
 
-  it("is off by default: counts only", () => {
+  it("is on by default; counts only with tasksDetail counts", () => {
+    expect(defaultSettings().injection.tasksDetail).toBe("list");
     const hint = decideInjection({
-      config: defaultSettings().injection,
+      config: { ...defaultSettings().injection, tasksDetail: "counts" },
       now: new Date("2026-12-01T10:00:00Z"),
       scan: { tasksSeen: false },
       tasks: { pending: 1, inProgress: 0, open: [task(1, "pending")] },

@@ -9,7 +9,15 @@ export type ContextScan = {
   lastTimeText?: string;
   /** A task tool call or an own `<tasks>` hint is in the context. */
   tasksSeen: boolean;
+  /** The range holds a view of the whole list: an own `<tasks>` hint or a TaskList result. */
+  listSeen?: boolean;
+  /** The agent changed its tasks (a TaskCreate or TaskUpdate result) after the newest view of the whole list. */
+  tasksChanged?: boolean;
 };
+
+/** Calls that change the task list, and the call that shows it whole. */
+const CHANGES_TASKS = new Set(["TaskCreate", "TaskUpdate"]);
+const SHOWS_TASKS = "TaskList";
 
 export function sameSource(a: HintSource | undefined, b: HintSource): boolean {
   return !!a && a.label === b.label && a.sublabel === b.sublabel;
@@ -42,6 +50,8 @@ export function scanContext(
 ): ContextScan {
   let lastTimeText: string | undefined;
   let tasksSeen = !openTasks;
+  let listSeen = false;
+  let tasksChanged = false;
   const count = messages.length + (latest ? 1 : 0);
   for (let m = count - 1; m >= 0; m--) {
     const parts = (latest && m === messages.length ? latest : messages[m]!).parts;
@@ -59,14 +69,19 @@ export function scanContext(
         )
           continue;
         if (lastTimeText === undefined && data.text.includes("<current-time>")) lastTimeText = data.text;
-        if (data.text.includes("<tasks>")) tasksSeen = true;
+        if (data.text.includes("<tasks>")) tasksSeen = listSeen = true;
       } else {
         const name = toolNameOf(part.type, part);
         // Only a call the model receives counts: one left without a result by a stopped reply is not sent.
         if (name && taskToolNames.includes(name) && answered(part)) tasksSeen = true;
+        if (name && answered(part)) {
+          if (name === SHOWS_TASKS) listSeen = true;
+          else if (!listSeen && CHANGES_TASKS.has(name)) tasksChanged = true;
+        }
       }
-      if (lastTimeText !== undefined && tasksSeen) return { lastTimeText, tasksSeen };
+      if (lastTimeText !== undefined && tasksSeen && listSeen)
+        return { lastTimeText, tasksSeen, listSeen, tasksChanged };
     }
   }
-  return { lastTimeText, tasksSeen };
+  return { lastTimeText, tasksSeen, listSeen, tasksChanged };
 }

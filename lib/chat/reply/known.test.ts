@@ -125,4 +125,47 @@ describe("knownOf and the step's decision", () => {
     expect(knownOf({ tail, reply, settings, noticed: { count: 2, replyId: "r" } }).noticedEdits).toBe(2);
     expect(knownOf({ tail, reply, settings, noticed: { count: 2, replyId: "gone" } }).noticedEdits).toBe(0);
   });
+
+  it("knows the agent changed its tasks after it last saw the list: folded message by message as a full scan says", () => {
+    const call = (id: string, name: string): ChatMessage => ({
+      id,
+      role: "assistant",
+      parts: [
+        { type: `tool-${name}`, toolCallId: `c-${id}`, state: "output-available", input: {}, output: "" } as never,
+      ],
+      metadata: {},
+    });
+    const listHint = (id: string): ChatMessage => ({
+      id,
+      role: "assistant",
+      parts: [
+        {
+          type: "data-hint",
+          id: `h-${id}`,
+          data: {
+            source,
+            fields: { tasks: "…" },
+            text: "<system-reminder><tasks>…</tasks></system-reminder>",
+            createdAt: "",
+          },
+        },
+      ],
+      metadata: {},
+    });
+    const cases: Array<[ChatMessage[], boolean]> = [
+      [[text("a"), call("c1", "TaskCreate")], true],
+      [[call("c1", "TaskCreate"), call("l1", "TaskList")], false],
+      [[call("l1", "TaskList"), call("u1", "TaskUpdate")], true],
+      [[call("u1", "TaskUpdate"), listHint("h1")], false],
+      [[listHint("h1"), text("b"), call("g1", "TaskGet")], false],
+      [[listHint("h1"), call("c2", "TaskCreate"), text("c")], true],
+    ];
+    for (const [history, changed] of cases) {
+      const full = scanContext(history, { source, taskToolNames: settings.injection.taskToolNames, openTasks: true });
+      expect(full.tasksChanged).toBe(changed);
+      expect(knownOf({ tail: [text(`x${Math.random()}`), ...history], reply, settings }).scan.tasksChanged).toBe(
+        changed,
+      );
+    }
+  });
 });

@@ -12,10 +12,14 @@ import { historyIndexOf, historyTotals } from "../history-fold.ts";
 
 type ScanOptions = { source: HintSource; taskToolNames: readonly string[] };
 
-/** The newer message's time hint wins; tasks seen anywhere count. */
+/** The newer message's time hint wins; tasks seen anywhere count; a change counts until a newer view of the list. */
 const combine = (older: ContextScan, newer: ContextScan): ContextScan => ({
   lastTimeText: newer.lastTimeText ?? older.lastTimeText,
   tasksSeen: older.tasksSeen || newer.tasksSeen,
+  listSeen: older.listSeen === true || newer.listSeen === true,
+  tasksChanged: newer.listSeen
+    ? newer.tasksChanged === true
+    : newer.tasksChanged === true || older.tasksChanged === true,
 });
 const NOTHING_SEEN: ContextScan = { tasksSeen: false };
 const scanTotals = new Map<string, ReturnType<typeof historyTotals<ContextScan>>>();
