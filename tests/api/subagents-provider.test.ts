@@ -77,7 +77,7 @@ function route(req: RecordedRequest): FakeReply {
       if (last?.role === "tool") return { text: "Done with the task list." };
       return {
         kind: "tools",
-        calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11) } }],
+        calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11), description: "from the parent" } }],
       };
     }
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };

@@ -256,7 +256,7 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     const hints = hintsOf(await view("sa-crash"), "Subagents");
     expect(hints).toHaveLength(1);
     expect(hints[0]!.data!.text).toContain(
-      '- agent:general-purpose:1 "write 5000 words about" — stopped (The server running this agent stopped before it finished',
+      '<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about" status="stopped" error="The server running this agent stopped before it finished',
     );
   });
 });
