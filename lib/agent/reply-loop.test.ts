@@ -95,6 +95,42 @@ describe("runReply", () => {
     expect(short.stepLimit).toBeUndefined();
   });
 
+  it("ends at the step limit, complete, when a provider ignores tool choice none: the calls it made are not run", async () => {
+    // Some OpenAI-compatible servers ignore tool_choice; the SDK refuses the answer. The reply still ends in words.
+    const lastStep = {
+      stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "one more look" },
+        { type: "text-end", id: "t" },
+        // Streamed as it is written, as Chat Completions servers do: the person saw it start.
+        { type: "tool-input-start", id: "c9", toolName: "echo" },
+        { type: "tool-input-delta", id: "c9", delta: JSON.stringify({ value: "again" }) },
+        { type: "tool-input-end", id: "c9" },
+        { type: "tool-call", toolCallId: "c9", toolName: "echo", input: JSON.stringify({ value: "again" }) },
+        { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(5) },
+      ]),
+    };
+    let ran = 0;
+    const counted = tool({ ...echo, execute: async ({ value }: { value: string }) => `echo: ${value} ${++ran}` });
+    const chunks: ChatChunk[] = [];
+    const outcome = await runReply({
+      model: new MockLanguageModelV4({ doStream: [toolStep(), lastStep] }),
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r-ignores",
+      tools: { echo: counted },
+      maxSteps: 2,
+      emit: (c) => chunks.push(c),
+    });
+    expect(outcome).toMatchObject({ status: "complete", steps: 2, stepLimit: 2 });
+    expect(outcome.error).toBeUndefined();
+    expect(chunks.some((c) => c.type === "error")).toBe(false);
+    expect(ran).toBe(1);
+    // The refused call is withheld: not run, not stored (a call without a result would break the history).
+    expect(outcome.reply.parts.filter((p) => p.type === "tool-echo")).toHaveLength(1);
+    expect(outcome.reply.parts.some((p) => p.type === "text" && p.text === "one more look")).toBe(true);
+  });
+
   it("adds what beforeStep returns before the step, and the model receives it as a user message", async () => {
     const model = new MockLanguageModelV4({ doStream: [textStep("ok")] });
     const seen: number[] = [];

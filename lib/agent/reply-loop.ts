@@ -7,6 +7,7 @@ import {
   type ModelMessage,
   streamText,
   type ToolCallRepairFunction,
+  ToolChoiceViolationError,
   type ToolSet,
   toUIMessageChunk,
 } from "ai";
@@ -398,6 +399,13 @@ async function replyLoop(
       if (abortSignal?.aborted) break;
     }
     if (abortSignal?.aborted) return stopped(stepIndex + 1);
+    // A provider that ignores tool choice "none" on the last call: the SDK withholds the calls it made (they never
+    // run nor show), and the reply ends at the limit in the words it wrote.
+    if (last && ToolChoiceViolationError.isInstance(call.rawError)) {
+      await checkpoint.settled();
+      await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final: true });
+      return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1, stepLimit: maxSteps };
+    }
     if (call.limitReached) {
       return {
         reply: builder.snapshot(),

@@ -115,6 +115,21 @@ describe("demo model answers", () => {
     expect((await run([user("hi")])).usage.inputTokenDetails.cacheReadTokens).toBe(0);
   });
 
+  it("calls no tool when the call may call none (a reply's last step), and says it stops there", async () => {
+    const model = createDemoModel({ wordDelayMs: 0 });
+    const mcp__demo__echo = tool({
+      inputSchema: jsonSchema({ type: "object", properties: { value: { type: "string" } } }),
+      execute: async () => "echoed",
+    });
+    const tools = { mcp__demo__echo };
+    const messages = [user('mcp mcp__demo__echo {"value":"x"}')];
+    const free = await streamText({ model, messages, tools, maxRetries: 0 });
+    expect((await free.toolCalls).map((c) => c.toolName)).toEqual(["mcp__demo__echo"]);
+    const last = streamText({ model, messages, tools, toolChoice: "none", maxRetries: 0 });
+    expect(await last.toolCalls).toEqual([]);
+    expect(await last.text).toMatch(/^I have taken every step this reply may take/);
+  });
+
   it("counts the tool definitions in its input, first in the prompt, so they are cached from the second call on", async () => {
     const model = createDemoModel({ wordDelayMs: 0 });
     const echo = tool({
@@ -141,6 +156,13 @@ describe("demo model answers", () => {
     expect(answer.text.split(/\s+/)).toHaveLength(12);
     expect(answer.text).toContain("rivers");
     expect(decide([user("hello"), tasksReminder, ...listed]).text).toMatch(/^Hello!/);
+  });
+
+  it("calls no TaskList after a tasks reminder that lists the open tasks", () => {
+    const listing = user(
+      "<system-reminder>\n<tasks>You have 0 in-progress tasks and 2 pending tasks. Use `TaskList` to view them if you don't know.\nOpen tasks:\n1 [pending] a\n2 [pending] b</tasks>\n</system-reminder>",
+    );
+    expect(decide([user("write 12 words about rivers"), listing]).calls).toBeUndefined();
   });
 
   it("lays a task list out as a Markdown list, one task per line", () => {

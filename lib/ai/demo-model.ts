@@ -282,6 +282,9 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+const STEP_LIMIT_TEXT =
+  "I have taken every step this reply may take, so I stop here. Ask me to go on and I will pick up where I left off.";
+
 export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } = {}): LanguageModelV4 {
   return {
     specificationVersion: "v4",
@@ -298,7 +301,10 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       };
     },
     async doStream(options: LanguageModelV4CallOptions) {
-      const { text, calls } = decide(options.prompt, options.tools);
+      const decision = decide(options.prompt, options.tools);
+      // The reply's last call may call no tool (its step limit): the demo says where it stopped instead.
+      const { text, calls } =
+        options.toolChoice?.type === "none" && decision.calls?.length ? { text: STEP_LIMIT_TEXT } : decision;
       const signal = options.abortSignal;
       if (calls?.length) {
         const base = hash(JSON.stringify(options.prompt.length) + lastPersonMessage(options.prompt));
