@@ -1,5 +1,5 @@
 // The demo model's task behaviours: turns "add tasks: a; b; c", "start 2", "finish 1", "cancel 3" and "what's left?"
-// into real task tool calls, calls TaskList first when a tasks reminder arrives, and sums up tool results.
+// into real task tool calls, calls TaskList first when a tasks reminder without the list arrives, and sums up tool results.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { unescapeValue } from "../agent/hints/render-hint.ts";
 import { withoutCallCount } from "../agent/tool-result.ts";
@@ -72,8 +72,9 @@ export function replySegment(prompt: LanguageModelV4Prompt): ReplySegment {
   const segment: ReplySegment = { personText, calledTools: [], results: [], tasksReminder: false };
   for (const m of prompt.slice(start + 1)) {
     for (const p of partsOf(m)) {
-      if (m.role === "user" && p.text && isReminderText(p.text) && p.text.includes("<tasks>"))
-        segment.tasksReminder = true;
+      // A reminder that lists the open tasks needs no TaskList; one with counts alone does.
+      const tasks = m.role === "user" && p.text && isReminderText(p.text) ? p.text.split("<tasks>")[1] : undefined;
+      if (tasks !== undefined && !tasks.includes("\nOpen tasks:\n")) segment.tasksReminder = true;
       if (p.type === "tool-call" && p.toolName) segment.calledTools.push(p.toolName);
       if (p.type === "tool-result" && p.toolName) {
         const value = p.output?.value;

@@ -151,7 +151,7 @@ describe("task tools through the provider", () => {
     await chat(env.server.url, { conversationId: id, text: "anything new?" });
     const third = env.fake.requests[2]!.body.messages as WireMessage[];
     expect(String(third.at(-1)?.content)).toContain(
-      "<tasks>The user updated the task list. You have 0 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.</tasks>",
+      "<tasks>The user updated the task list. You have 0 in-progress tasks and 1 pending tasks. Use `TaskList` to view them if you don't know.\nOpen tasks:\n[1] pending added by the person</tasks>",
     );
     // Told once: the next turn carries no tasks hint.
     env.fake.enqueue({ text: "Fine." });

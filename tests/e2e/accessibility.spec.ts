@@ -22,7 +22,8 @@ async function conversationWithTasks(chat: ChatPage): Promise<void> {
   await chat.gotoNewChat();
   await chat.send("add tasks: Draft the outline; Write the tests; Publish the post");
   await chat.waitForReplyDone();
-  await expect(chat.lastAssistant().getByTestId("hint-chip")).toHaveCount(1);
+  // The first step's hint, and the open tasks told again after the agent created them.
+  await expect(chat.lastAssistant().getByTestId("hint-chip")).toHaveCount(2);
   await expect(chat.lastAssistant().getByTestId("tool-row")).toHaveCount(3);
   await expect(chat.page.getByTestId("side-panel").getByTestId("task-item")).toHaveCount(3);
 }
