@@ -73,6 +73,12 @@ describe("the strategy rules", () => {
     return chosen;
   }
 
+  it("prices replace at this call's status, not the mean of earlier ones (a status grows with its task list)", () => {
+    const small = figures({ calls: 8, updates: 8, statusTokens: 800, statuses: 8, hintTokens: 480, hints: 8 });
+    const d = decideStrategy({ configured: "auto", figures: small, statusTokens: 220, changed: true, alpha: 0.1 });
+    expect(d).toMatchObject({ S: 220, replaceCost: 220 });
+  });
+
   it("does what is configured under append and replace, and says so", () => {
     for (const configured of ["append", "replace"] as const) {
       const known = figures({ calls: 50, updates: 50, statusTokens: 5000, statuses: 50, hintTokens: 3000, hints: 50 });

@@ -54,7 +54,7 @@ export type StrategyDecision = {
   configured: InjectionStrategy;
   chosen: ChosenStrategy;
   reason: string;
-  /** Tokens per status and per hint (means), the share of calls that change the state, the horizon, and α. */
+  /** Tokens of this call's status and per hint (mean), the share of calls that change the state, the horizon, and α. */
   S: number;
   h: number;
   p: number;
@@ -144,7 +144,8 @@ export function decideStrategy({
   previous?: ChosenStrategy;
 }): StrategyDecision {
   const next = recordCall(figures, { statusTokens, changed });
-  const S = round(next.statusTokens / next.statuses);
+  // Replace pays this call's status, known exactly: a mean would lag behind a status that grows (the task list).
+  const S = round(statusTokens);
   const h = round(next.hints ? next.hintTokens / next.hints : S);
   const p = round(next.updates / next.calls);
   const M = next.calls;
