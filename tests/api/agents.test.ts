@@ -183,7 +183,7 @@ describe.each(kinds)("$name: agent definitions", ({ databaseUrl }) => {
     );
     const one = `${url}/code-reviewer`;
     expect(await expectApiError(await fetch(one, jsonRequest("PATCH", {})), 400, "bad_request")).toMatch(
-      /send description, instructions, tools and\/or model/,
+      /send description, instructions, tools, model and\/or maxSteps/,
     );
     expect(
       await expectApiError(await fetch(one, jsonRequest("PATCH", { model: "gpt-4o" })), 400, "bad_request"),

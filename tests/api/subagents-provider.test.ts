@@ -3,7 +3,9 @@
 // extension of the one before with a byte-identical system prompt and tool list — also when the children's answers
 // come back as a Subagents hint; a synchronous spawn whose time runs out goes on in the background; AgentSend follows
 // up in the child's own context; an unknown agent id gets the ids that exist; a child whose provider fails ends as
-// "error" with a clear result (or one hint, in the background) while the parent's reply completes.
+// "error" with a clear result (or one hint, in the background) while the parent's reply completes; AgentList names the
+// children and the free slots; a child's requests carry its task and none of the parent's history; at most four children
+// run at once; a reply makes at most HINTLINE_MAX_STEPS calls.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -73,15 +75,30 @@ function route(req: RecordedRequest): FakeReply {
     }
     if (said.startsWith("write task ")) {
       // One TaskCreate, then a line that says how it went (the mode decides: written, or refused while planning).
-      const last = messagesOf(req).at(-1);
+      const last = messagesOf(req).findLast(
+        (m) => !(m.role === "user" && contentOf(m).startsWith("<system-reminder>")),
+      );
       if (last?.role === "tool") return { text: "Done with the task list." };
       return {
         kind: "tools",
-        calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11), description: "from the parent" } }],
+        calls: [
+          {
+            id: `child-${said.slice(11)}`,
+            name: "TaskCreate",
+            arguments: { subject: said.slice(11), description: "from the parent" },
+          },
+        ],
       };
     }
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
   }
+  if (said === "loop forever") {
+    if (req.body.tool_choice === "none") return { text: "Here is what I have so far." };
+    return { kind: "tools", calls: [{ id: `loop-${loops++}`, name: "TaskList", arguments: {} }] };
+  }
+  // A provider that ignores tool_choice: it calls a tool on the last call too.
+  if (said === "loop and ignore")
+    return { kind: "tools", calls: [{ id: `ignore-${loops++}`, name: "TaskList", arguments: {} }] };
   // A reminder may follow the tool results (a child that finished at once): the step answers the results.
   const last = messagesOf(req).findLast((m) => !(m.role === "user" && contentOf(m).startsWith("<system-reminder>")));
   if (last?.role === "tool") return { text: "Noted." };
@@ -113,10 +130,6 @@ function route(req: RecordedRequest): FakeReply {
         },
       ],
     };
-  if (said === "loop forever") {
-    if (req.body.tool_choice === "none") return { text: "Here is what I have so far." };
-    return { kind: "tools", calls: [{ id: `loop-${loops++}`, name: "TaskList", arguments: {} }] };
-  }
   if (said === "start the short walker") {
     return {
       kind: "tools",
@@ -204,6 +217,40 @@ function route(req: RecordedRequest): FakeReply {
       ],
     };
   }
+  if (said === "quick lookup")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-lookup",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "look up the river list", label: "lookup" },
+        },
+      ],
+    };
+  if (said === "list agents") return { kind: "tools", calls: [{ id: "list-1", name: "AgentList", arguments: {} }] };
+  if (said === "start five") {
+    // Five background spawns in one step: four slots, so exactly one is refused whichever runs last.
+    return {
+      kind: "tools",
+      calls: ["one", "two", "three", "four", "five"].map((n) => ({
+        id: `spawn-${n}`,
+        name: "AgentSpawn",
+        arguments: { agent_id: "general-purpose", task: `slow count ${n}`, label: n, timeout_seconds: 0 },
+      })),
+    };
+  }
+  if (said === "start one more")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-six",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "count six", label: "six" },
+        },
+      ],
+    };
   if (said === "unknown agent")
     return {
       kind: "tools",
@@ -428,8 +475,9 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
       const callId = `child-${text === "start the writer" ? "alpha" : "gamma"}`;
       return {
         told: reminders.join("\n"),
+        // The first request that carries the result (a tasks reminder may follow it: the child changed its tasks).
         result: toolResultText(
-          child.find((r) => messagesOf(r).at(-1)?.role === "tool"),
+          child.find((r) => messagesOf(r).some((m) => (m as { tool_call_id?: string }).tool_call_id === callId)),
           callId,
         ),
       };
@@ -511,6 +559,56 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     expect(told(await post("and now?", "rg-4"))).toBe(1);
   });
 
+  it("AgentList names the children, their status and the free slots; a child sees its task, not the parent's history", async () => {
+    const id = "sap-list";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "the launch code is PINEAPPLE-7, keep it between us" });
+    await chat(server.url, { conversationId: id, text: "quick lookup" });
+    await chat(server.url, { conversationId: id, text: "list agents" });
+    const listed = toolResultText(parentRequests(id).at(-1), "list-1");
+    expect(listed).toMatch(/^Agents of this conversation \(1\):\nagent:general-purpose:1 \[done\] "lookup" — \d+ s, /);
+    expect(listed).toContain("Slots: 0 of 4 agents running in this conversation, 4 free.");
+    expect(listed).toMatch(/Agent ids you can spawn: general-purpose[,.]/);
+    // The child's every request: its own prompt, its task and its reminders — none of the parent's words.
+    const childRequests = fake.requests.filter(
+      (r) => isChild(r) && messagesOf(r).some((m) => contentOf(m) === "look up the river list"),
+    );
+    expect(childRequests.length).toBeGreaterThanOrEqual(1);
+    for (const request of childRequests) {
+      const wire = JSON.stringify(request.body.messages);
+      expect(wire).not.toContain("PINEAPPLE-7");
+      expect(wire).not.toContain(`first message of ${id}`);
+      const words = messagesOf(request).filter(
+        (m) => m.role === "user" && !contentOf(m).startsWith("<system-reminder>"),
+      );
+      expect(words.map(contentOf)).toEqual(["look up the river list"]);
+    }
+  });
+
+  it("runs at most four children at once: a fifth spawn is refused with the slots, and a freed slot is used again", async () => {
+    const id = "sap-four";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "start five" });
+    const results = ["one", "two", "three", "four", "five"].map((n) =>
+      toolResultText(parentRequests(id).at(-1), `spawn-${n}`),
+    );
+    const refused = results.filter((r) => r.startsWith("AgentSlotsError: 4 agents are running in this conversation"));
+    expect(refused).toHaveLength(1);
+    expect(results.filter((r) => /^agent_key: agent:general-purpose:\d\nstatus: running/.test(r))).toHaveLength(4);
+    const running = await view(id);
+    expect(running.agents.filter((a) => a.status === "running")).toHaveLength(4);
+    await pollUntil(
+      () => view(id),
+      (v) => v.agents.length === 4 && v.agents.every((a) => a.status === "done"),
+      30_000,
+      "the four children finished",
+    );
+    await chat(server.url, { conversationId: id, text: "start one more" });
+    expect(toolResultText(parentRequests(id).at(-1), "spawn-six")).toMatch(
+      /^agent_key: agent:general-purpose:5\nstatus: done/,
+    );
+  });
+
   it("makes at most HINTLINE_MAX_STEPS calls, or an agent's maxSteps: the last offers no tool choice and says so", async () => {
     const id = "sap-steps";
     await chat(server.url, { conversationId: id, text: `first message of ${id}` });
@@ -533,6 +631,23 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     ).body.messages.at(-1)!;
     expect(reply.metadata).toMatchObject({ stepLimit: 20 });
     expect(reply.metadata?.status ?? "complete").toBe("complete");
+
+    // A provider that ignores tool_choice "none": the call it makes anyway is not run, and the reply still completes.
+    const before = fake.requests.length;
+    await chat(server.url, { conversationId: id, text: "loop and ignore" });
+    expect(fake.requests.slice(before).filter((r) => !isChild(r))).toHaveLength(20);
+    const ignored = (
+      await getJson<{
+        messages: Array<{
+          parts: Array<{ type: string }>;
+          metadata?: { stepLimit?: number; status?: string; error?: string };
+        }>;
+      }>(`${server.url}/api/conversations/${id}`)
+    ).body.messages.at(-1)!;
+    expect(ignored.metadata).toMatchObject({ stepLimit: 20 });
+    expect(ignored.metadata?.error).toBeUndefined();
+    expect(ignored.metadata?.status ?? "complete").toBe("complete");
+    expect(ignored.parts.filter((p) => p.type === "tool-TaskList")).toHaveLength(19);
 
     // An agent's own limit: its child's second call is its last, and its answer comes back in words.
     const agents = `${server.url}/api/workspaces/default/agents`;

@@ -170,6 +170,8 @@ describe.each(kinds)("$name: subagents in export/import, and stopped children", 
       .flatMap((m) => m.parts)
       .filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Subagents");
     expect(hints).toHaveLength(1);
-    expect(hints[0]!.data!.text).toContain('<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about" status="stopped"');
+    expect(hints[0]!.data!.text).toContain(
+      '<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about" status="stopped"',
+    );
   });
 });
