@@ -165,6 +165,15 @@ describe("demo model answers", () => {
     expect(decide([user("write 12 words about rivers"), listing]).calls).toBeUndefined();
   });
 
+  it("takes the open tasks from a reminder that lists them, newer than its last TaskList", () => {
+    const edited = user(
+      "<system-reminder>\n<tasks>The user updated the task list. You have 0 in-progress tasks and 2 pending tasks. Use `TaskList` to view them if you don't know.\nOpen tasks:\n[2] pending book a van\n[3] pending unpack</tasks>\n</system-reminder>",
+    );
+    const answer = decide([user("add tasks: a; b"), ...listed, user("what's next?"), edited]);
+    expect(answer.calls).toBeUndefined();
+    expect(answer.text).toContain("Next up: task #2 — book a van.");
+  });
+
   it("lays a task list out as a Markdown list, one task per line", () => {
     expect(decide([user("what's left?"), ...listed]).text).toBe(
       "Here are your tasks:\n\n- #1 a — pending\n- #2 b — pending",

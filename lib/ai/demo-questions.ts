@@ -84,12 +84,20 @@ function roomLeft(prompt: LanguageModelV4Prompt): string {
 
 type Picture = Map<string, { subject: string; status: string }>;
 
-/** The task list as the input shows it: the newest TaskList result, with the creations and updates after it. */
+/**
+ * The task list as the input shows it: the newest TaskList result or tasks reminder that lists every open task, with
+ * the creations and updates after it.
+ */
 export function taskPicture(prompt: LanguageModelV4Prompt): Picture {
   const tasks: Picture = new Map();
   const inputs = new Map<string, unknown>();
   for (const m of prompt) {
     for (const p of partsOf(m)) {
+      const listed = m.role === "user" && p.text ? remindedOpenTasks(p.text) : undefined;
+      if (listed) {
+        tasks.clear();
+        for (const [id, task] of listed) tasks.set(id, task);
+      }
       if (p.type === "tool-call" && p.toolCallId)
         inputs.set(p.toolCallId, typeof p.input === "string" ? safeJson(p.input) : p.input);
       if (p.type !== "tool-result" || !p.output || p.output.type.startsWith("error")) continue;
@@ -112,6 +120,18 @@ export function taskPicture(prompt: LanguageModelV4Prompt): Picture {
     }
   }
   return tasks;
+}
+
+/** The open tasks a tasks reminder lists ("[2] pending Book a van"), when it lists them all. */
+function remindedOpenTasks(text: string): Picture | undefined {
+  const list = /<tasks>[\s\S]*?\nOpen tasks:\n([\s\S]*?)<\/tasks>/.exec(text)?.[1];
+  if (list === undefined || /^… and \d+ more/m.test(list)) return undefined;
+  const open: Picture = new Map();
+  for (const line of list.split("\n")) {
+    const row = /^\[(\d+)\] (pending|in_progress) (.+)$/.exec(line);
+    if (row) open.set(row[1]!, { status: row[2]!, subject: row[3]! });
+  }
+  return open;
 }
 
 function safeJson(text: string): unknown {
