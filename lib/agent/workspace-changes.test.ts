@@ -65,19 +65,49 @@ describe("what changed in a workspace", () => {
     expect(diffWorkspace(base, after, "c2")).toEqual([{ kind: "memory-added", text: "Likes tea" }]);
   });
 
-  it("tells other conversations that an entry is a fact a compression kept, and the compressed one nothing", () => {
+  it("tells other conversations that an entry is a fact the system kept, and whose words it came from; the conversation it came from nothing", () => {
+    const kept = (id: string, text: string, source?: "person" | "agent") => ({
+      id,
+      text,
+      conversationId: "c1",
+      fromCompression: true as const,
+      ...(source ? { source } : {}),
+    });
     const after = {
       ...base,
-      memory: [...base.memory, { id: "m9", text: "Prefers tea", conversationId: "c1", fromCompression: true as const }],
+      memory: [
+        ...base.memory,
+        kept("m9", "Prefers tea"),
+        kept("m10", "Uses Helix", "person"),
+        kept("m11", "Was told the release is on Friday", "agent"),
+        // A source only the system's facts have: another's is not told as one.
+        { id: "m12", text: "Likes jazz", conversationId: "c1", source: "person" as const },
+      ],
     };
     expect(diffWorkspace(base, after, "c1")).toEqual([]);
     const changes = diffWorkspace(base, after, "c2");
-    expect(changes).toEqual([{ kind: "memory-added", text: "Prefers tea", fromCompression: true }]);
-    expect(renderWorkspaceHint("Research", changes).text).toContain(
-      "- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): Prefers tea",
+    expect(changes).toEqual([
+      { kind: "memory-added", text: "Prefers tea", fromCompression: true },
+      { kind: "memory-added", text: "Uses Helix", fromCompression: true, source: "person" },
+      { kind: "memory-added", text: "Was told the release is on Friday", fromCompression: true, source: "agent" },
+      { kind: "memory-added", text: "Likes jazz" },
+    ]);
+    const hint = renderWorkspaceHint("Research", changes).text;
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact the system kept from another conversation of this workspace): Prefers tea",
     );
-    // Stored and read back, the state keeps where the entry came from.
-    expect(parseWorkspaceState(JSON.parse(JSON.stringify(after)))?.memory.at(-1)).toEqual(after.memory.at(-1));
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact the system kept from the person's words in another conversation of this workspace): Uses Helix",
+    );
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact the system kept from an agent's words in another conversation of this workspace): Was told the release is on Friday",
+    );
+    expect(hint).toContain("- Memory entry added: Likes jazz");
+    // Stored and read back, the state keeps where each entry came from; a source that is neither is dropped.
+    const read = parseWorkspaceState(JSON.parse(JSON.stringify(after)));
+    expect(read?.memory.slice(-4)).toEqual(after.memory.slice(-4));
+    const forged = { ...after, memory: [{ id: "m1", text: "x", fromCompression: true, source: "tool" }] };
+    expect(parseWorkspaceState(forged)?.memory).toEqual([{ id: "m1", text: "x", fromCompression: true }]);
   });
 
   it("keeps KNOWLEDGE.md out of the file list and whole in the snapshot", () => {

@@ -3,6 +3,7 @@
 // changed since it last heard, carrying the new content within a hint's bounded size. The prompt takes the changes in
 // at the next compression. Pure: states in, changes and texts out.
 import type { HintSource } from "../chat-message.ts";
+import { FACT_SOURCES, type FactSource } from "./compression-memory.ts";
 import { bulletReminder } from "./hints/render-hint.ts";
 import { escapeWorkspaceText, oneLine, type WorkspaceSnapshot } from "./system-prompt/workspace.ts";
 
@@ -13,8 +14,17 @@ export const KNOWLEDGE_INDEX_PATH = "KNOWLEDGE.md";
 export type WorkspaceState = {
   name: string;
   instructions: string;
-  /** `fromCompression`: a durable fact a compression of `conversationId` kept (lib/agent/compression-memory.ts). */
-  memory: ReadonlyArray<{ id: string; text: string; conversationId?: string; fromCompression?: true }>;
+  /**
+   * `fromCompression`: a durable fact the system kept at a compression of `conversationId`; `source`: whose words it
+   * came from (lib/agent/compression-memory.ts).
+   */
+  memory: ReadonlyArray<{
+    id: string;
+    text: string;
+    conversationId?: string;
+    fromCompression?: true;
+    source?: FactSource;
+  }>;
   /** KNOWLEDGE.md's text (empty when there is none). */
   knowledgeIndex: string;
   /** Every knowledge file, KNOWLEDGE.md included. */
@@ -27,7 +37,7 @@ export type WorkspaceState = {
 export type WorkspaceChange =
   | { kind: "renamed"; name: string }
   | { kind: "instructions"; text: string }
-  | { kind: "memory-added"; text: string; fromCompression?: true }
+  | { kind: "memory-added"; text: string; fromCompression?: true; source?: FactSource }
   | { kind: "memory-removed"; text: string }
   | { kind: "memory-edited"; before: string; text: string }
   | { kind: "knowledge-index"; text: string }
@@ -73,6 +83,7 @@ export function diffWorkspace(
           kind: "memory-added",
           text: entry.text,
           ...(entry.fromCompression ? { fromCompression: true as const } : {}),
+          ...(entry.fromCompression && entry.source ? { source: entry.source } : {}),
         });
       }
     } else if (old !== entry.text) changes.push({ kind: "memory-edited", before: old, text: entry.text });
@@ -133,6 +144,13 @@ function blockOf(text: string, whatFor: string): string {
   return `\n${safe.slice(0, CHANGE_TEXT_MAX_CHARS)}\n[… ${safe.length - CHANGE_TEXT_MAX_CHARS} more characters; ${whatFor}]`;
 }
 
+/** Where a kept fact came from, as the hint says it. */
+const FACT_ORIGIN: Record<FactSource | "unnamed", string> = {
+  person: "the person's words in another conversation of this workspace",
+  agent: "an agent's words in another conversation of this workspace",
+  unnamed: "another conversation of this workspace",
+};
+
 /** One change as the hint states it (one bullet, with a block of new text where it has one). */
 export function describeChange(change: WorkspaceChange): string {
   switch (change.kind) {
@@ -144,7 +162,7 @@ export function describeChange(change: WorkspaceChange): string {
         : "- The workspace instructions were removed.";
     case "memory-added":
       return change.fromCompression
-        ? `- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): ${cut(line(change.text), LINE_MAX_CHARS)}`
+        ? `- Memory entry added (a durable fact the system kept from ${FACT_ORIGIN[change.source ?? "unnamed"]}): ${cut(line(change.text), LINE_MAX_CHARS)}`
         : `- Memory entry added: ${cut(line(change.text), LINE_MAX_CHARS)}`;
     case "memory-removed":
       return `- Memory entry removed: ${cut(line(change.text), LINE_MAX_CHARS)}`;
@@ -235,6 +253,7 @@ export function parseWorkspaceState(value: unknown): WorkspaceState | null {
             text: m.text,
             ...(isText(m.conversationId) ? { conversationId: m.conversationId } : {}),
             ...(m.fromCompression === true ? { fromCompression: true as const } : {}),
+            ...((FACT_SOURCES as readonly unknown[]).includes(m.source) ? { source: m.source as FactSource } : {}),
           }
         : undefined,
     ),

@@ -24,7 +24,8 @@ import { now as clockNow } from "../clock.ts";
 import { harnessOptions } from "../harness-options.ts";
 import { toolOutputText } from "../tool-output.ts";
 import { type CompressionState, patchAgentState } from "./agent-state.ts";
-import { type ProposedFacts, factsTarget, proposeFacts, rememberFacts } from "./compression-memory.ts";
+import { factsTarget, type ProposedFacts, proposeFacts, rememberFacts } from "./compression-memory.ts";
+import { memorySourceLines } from "../agent/compression-memory.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../log/logger.ts";
@@ -99,16 +100,13 @@ export async function compressContext({
   let usage: CompressionData["usage"];
   let fallback = false;
   // The durable facts are asked for alongside the summary: the compression waits for the longer of the two calls.
+  // Only the person's and the agent's own words are offered (lib/agent/compression-memory.ts's memorySourceLines).
   const workspaceId = await factsTarget(conversationId);
-  const facts: Promise<ProposedFacts> | undefined = workspaceId
-    ? proposeFacts({
-        conversationId,
-        workspaceId,
-        model,
-        contextWindow,
-        lines: summarize.map((m) => transcript(modelMessagesOf([m]))),
-      })
-    : undefined;
+  const lines = workspaceId ? memorySourceLines(summarize) : [];
+  const facts: Promise<ProposedFacts> | undefined =
+    workspaceId && lines.length
+      ? proposeFacts({ conversationId, workspaceId, model, contextWindow, lines })
+      : undefined;
   try {
     const result = await summarizeInPieces({
       model,

@@ -67,6 +67,7 @@ export async function liveWorkspace(
       text: m.text,
       ...(m.conversationId ? { conversationId: m.conversationId } : {}),
       ...(m.author === "system" ? { fromCompression: true as const } : {}),
+      ...(m.author === "system" && m.source ? { source: m.source } : {}),
     })),
     knowledgeIndex: index?.content ?? "",
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
