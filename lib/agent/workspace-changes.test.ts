@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HINT_MAX_CHARS } from "./hints/render-hint.ts";
+import { FACTS_KEPT } from "./system-prompt/workspace.ts";
 import {
   diffWorkspace,
   parseWorkspaceState,
@@ -108,6 +109,23 @@ describe("what changed in a workspace", () => {
     expect(read?.memory.slice(-4)).toEqual(after.memory.slice(-4));
     const forged = { ...after, memory: [{ id: "m1", text: "x", fromCompression: true, source: "tool" }] };
     expect(parseWorkspaceState(forged)?.memory).toEqual([{ id: "m1", text: "x", fromCompression: true }]);
+  });
+
+  it("tells when the system starts or stops keeping durable facts, and the snapshot carries it; a state from before says nothing", () => {
+    const on = { ...base, keepsFacts: true };
+    const off = { ...base, keepsFacts: false };
+    expect(diffWorkspace(on, off, "c1")).toEqual([{ kind: "facts-kept", on: false }]);
+    expect(diffWorkspace(off, on, "c1")).toEqual([{ kind: "facts-kept", on: true }]);
+    expect(diffWorkspace(on, on, "c1")).toEqual([]);
+    expect(diffWorkspace(base, off, "c1")).toEqual([]);
+    const stopped = renderWorkspaceHint("Research", diffWorkspace(on, off, "c1"));
+    expect(stopped.text).toContain("- Durable facts are no longer kept on their own");
+    expect(stopped.fields.changes).toBe("facts no longer kept");
+    expect(renderWorkspaceHint("Research", diffWorkspace(off, on, "c1")).text).toContain(`- ${FACTS_KEPT}`);
+    expect(snapshotOf(on).keepsFacts).toBe(true);
+    expect("keepsFacts" in snapshotOf(base)).toBe(false);
+    expect(parseWorkspaceState(JSON.parse(JSON.stringify(off)))?.keepsFacts).toBe(false);
+    expect(parseWorkspaceState({ ...base, keepsFacts: "yes" })?.keepsFacts).toBeUndefined();
   });
 
   it("keeps KNOWLEDGE.md out of the file list and whole in the snapshot", () => {

@@ -5,7 +5,8 @@
 // compressed one is not; Undo is the memory delete route; the workspace can switch it off (a bad value is a 400 naming
 // the field); a failing or hanging facts call leaves the compression as it would have been. Archiving a conversation
 // asks too. Either way only the person's and the agent's words are offered, each line marked with whose (a tool's
-// result, a hint, an attachment never), each fact keeps its source, and no words are offered twice.
+// result, a hint, an attachment never), each fact keeps its source, and no words are offered twice. The system prompt
+// says that facts are kept, and a conversation is told when the switch stops it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
@@ -28,6 +29,11 @@ const text = (m: WireMessage | undefined) =>
     ? m.content
     : ((m?.content ?? []) as Array<{ text?: string }>).map((p) => p.text ?? "").join("");
 const lastText = (r: RecordedRequest) => text((r.body.messages as WireMessage[]).at(-1));
+const systemText = (r: RecordedRequest) =>
+  (r.body.messages as WireMessage[])
+    .filter((m) => m.role === "system")
+    .map(text)
+    .join("\n");
 const workspaceHints = (r: RecordedRequest) =>
   (r.body.messages as WireMessage[])
     .map(text)
@@ -290,14 +296,26 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
       memory: { fromCompression: true },
     });
 
+    // The memory section of the system prompt says that facts are kept (and when).
+    const told = `cmt-${Date.now().toString(36)}`;
+    const [first] = await turn(told, "hello");
+    expect(systemText(first!)).toContain(
+      "Durable facts are also kept for you: when a conversation of this workspace is compressed or ends (left idle, or archived)",
+    );
     const off = await getJson<{ settings: unknown }>(
       api(`/workspaces/${ws}`),
       jsonRequest("PATCH", { settings: { memory: { fromCompression: false } } }),
     );
     expect(off.status).toBe(200);
     expect(off.body.settings).toEqual({ memory: { fromCompression: false } });
+    // A running conversation is told it stopped (its prompt stays byte-identical until its next compression); a new
+    // one's prompt no longer says it.
+    const [next] = await turn(told, "anything new?");
+    expect(workspaceHints(next!).join("\n")).toContain("- Durable facts are no longer kept on their own");
+    expect(systemText(next!)).toContain("Durable facts are also kept for you");
     const id = `cmo-${Date.now().toString(36)}`;
     await filled(id);
+    expect(systemText(fake.requests.at(-1)!)).not.toContain("Durable facts are also kept");
     const asked = fake.memoryRequests.length;
     const before = (await memory()).length;
     const { compression } = await compact(id);
