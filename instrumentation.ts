@@ -10,5 +10,8 @@ export async function register() {
     // leaves the signal to it rather than closing its listener and waiting for every open stream.
     const { installShutdown } = await import("./lib/ops/shutdown");
     installShutdown();
+    // Conversations left idle give their durable facts (HINTLINE_MEMORY_IDLE_MINUTES; a timer, unreferenced).
+    const { startIdleMemorySweep } = await import("./lib/chat/conversation-end-memory");
+    startIdleMemorySweep();
   }
 }

@@ -9,9 +9,19 @@ export type MemoryEntryView = {
   id: string;
   text: string;
   author: "agent" | "person" | "system";
+  /** A durable fact the system kept: whose words it came from. */
+  source?: "person" | "agent";
   createdAt: string;
   updatedAt: string;
 };
+
+/** Who wrote an entry, as the list says it (a durable fact the system kept: from whose words). */
+function authorLabel(entry: MemoryEntryView): string {
+  if (entry.author === "agent") return "agent";
+  if (entry.author === "person") return "you";
+  if (entry.source === "person") return "kept from your words";
+  return entry.source === "agent" ? "kept from the agent's words" : "kept from a conversation";
+}
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -64,7 +74,7 @@ function EntryRow({
         )}
         <p className="mt-0.5 text-xs text-faint">
           <span data-testid="memory-author" className={entry.author === "person" ? undefined : "text-accent"}>
-            {entry.author === "agent" ? "agent" : entry.author === "system" ? "kept at a compression" : "you"}
+            {authorLabel(entry)}
           </span>
           {" · "}
           <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>

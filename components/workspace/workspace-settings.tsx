@@ -117,11 +117,12 @@ function FromCompressionSwitch({
           onChange={(e) => void change(e.target.checked)}
           className="accent-accent"
         />
-        Remember durable facts at each compression
+        Remember durable facts from conversations
       </label>
       <p className="text-muted">
-        When a conversation is compressed, up to 5 facts (preferences, decisions, names) from the part summarised join
-        this memory, marked “kept at a compression”; the compression chip lists them with an Undo.
+        When a conversation is compressed or ends (idle, or archived), up to 5 facts (preferences, decisions, names)
+        from your words and the agent's own — never from tool results or attachments — join this memory, marked “kept
+        from your words” or “kept from the agent's words”; the compression chip lists a compression's with an Undo.
       </p>
       {error && (
         <p role="alert" className="text-danger">

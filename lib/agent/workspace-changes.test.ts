@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HINT_MAX_CHARS } from "./hints/render-hint.ts";
+import { FACTS_KEPT } from "./system-prompt/workspace.ts";
 import {
   diffWorkspace,
   parseWorkspaceState,
@@ -65,19 +66,66 @@ describe("what changed in a workspace", () => {
     expect(diffWorkspace(base, after, "c2")).toEqual([{ kind: "memory-added", text: "Likes tea" }]);
   });
 
-  it("tells other conversations that an entry is a fact a compression kept, and the compressed one nothing", () => {
+  it("tells other conversations that an entry is a fact the system kept, and whose words it came from; the conversation it came from nothing", () => {
+    const kept = (id: string, text: string, source?: "person" | "agent") => ({
+      id,
+      text,
+      conversationId: "c1",
+      fromCompression: true as const,
+      ...(source ? { source } : {}),
+    });
     const after = {
       ...base,
-      memory: [...base.memory, { id: "m9", text: "Prefers tea", conversationId: "c1", fromCompression: true as const }],
+      memory: [
+        ...base.memory,
+        kept("m9", "Prefers tea"),
+        kept("m10", "Uses Helix", "person"),
+        kept("m11", "Was told the release is on Friday", "agent"),
+        // A source only the system's facts have: another's is not told as one.
+        { id: "m12", text: "Likes jazz", conversationId: "c1", source: "person" as const },
+      ],
     };
     expect(diffWorkspace(base, after, "c1")).toEqual([]);
     const changes = diffWorkspace(base, after, "c2");
-    expect(changes).toEqual([{ kind: "memory-added", text: "Prefers tea", fromCompression: true }]);
-    expect(renderWorkspaceHint("Research", changes).text).toContain(
-      "- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): Prefers tea",
+    expect(changes).toEqual([
+      { kind: "memory-added", text: "Prefers tea", fromCompression: true },
+      { kind: "memory-added", text: "Uses Helix", fromCompression: true, source: "person" },
+      { kind: "memory-added", text: "Was told the release is on Friday", fromCompression: true, source: "agent" },
+      { kind: "memory-added", text: "Likes jazz" },
+    ]);
+    const hint = renderWorkspaceHint("Research", changes).text;
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact the system kept from another conversation of this workspace): Prefers tea",
     );
-    // Stored and read back, the state keeps where the entry came from.
-    expect(parseWorkspaceState(JSON.parse(JSON.stringify(after)))?.memory.at(-1)).toEqual(after.memory.at(-1));
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact the system kept from the person's words in another conversation of this workspace): Uses Helix",
+    );
+    expect(hint).toContain(
+      "- Memory entry added (a durable fact the system kept from an agent's words in another conversation of this workspace): Was told the release is on Friday",
+    );
+    expect(hint).toContain("- Memory entry added: Likes jazz");
+    // Stored and read back, the state keeps where each entry came from; a source that is neither is dropped.
+    const read = parseWorkspaceState(JSON.parse(JSON.stringify(after)));
+    expect(read?.memory.slice(-4)).toEqual(after.memory.slice(-4));
+    const forged = { ...after, memory: [{ id: "m1", text: "x", fromCompression: true, source: "tool" }] };
+    expect(parseWorkspaceState(forged)?.memory).toEqual([{ id: "m1", text: "x", fromCompression: true }]);
+  });
+
+  it("tells when the system starts or stops keeping durable facts, and the snapshot carries it; a state from before says nothing", () => {
+    const on = { ...base, keepsFacts: true };
+    const off = { ...base, keepsFacts: false };
+    expect(diffWorkspace(on, off, "c1")).toEqual([{ kind: "facts-kept", on: false }]);
+    expect(diffWorkspace(off, on, "c1")).toEqual([{ kind: "facts-kept", on: true }]);
+    expect(diffWorkspace(on, on, "c1")).toEqual([]);
+    expect(diffWorkspace(base, off, "c1")).toEqual([]);
+    const stopped = renderWorkspaceHint("Research", diffWorkspace(on, off, "c1"));
+    expect(stopped.text).toContain("- Durable facts are no longer kept on their own");
+    expect(stopped.fields.changes).toBe("facts no longer kept");
+    expect(renderWorkspaceHint("Research", diffWorkspace(off, on, "c1")).text).toContain(`- ${FACTS_KEPT}`);
+    expect(snapshotOf(on).keepsFacts).toBe(true);
+    expect("keepsFacts" in snapshotOf(base)).toBe(false);
+    expect(parseWorkspaceState(JSON.parse(JSON.stringify(off)))?.keepsFacts).toBe(false);
+    expect(parseWorkspaceState({ ...base, keepsFacts: "yes" })?.keepsFacts).toBeUndefined();
   });
 
   it("keeps KNOWLEDGE.md out of the file list and whole in the snapshot", () => {

@@ -3,8 +3,9 @@
 // changed since it last heard, carrying the new content within a hint's bounded size. The prompt takes the changes in
 // at the next compression. Pure: states in, changes and texts out.
 import type { HintSource } from "../chat-message.ts";
+import { FACT_SOURCES, type FactSource } from "./compression-memory.ts";
 import { bulletReminder } from "./hints/render-hint.ts";
-import { escapeWorkspaceText, oneLine, type WorkspaceSnapshot } from "./system-prompt/workspace.ts";
+import { escapeWorkspaceText, FACTS_KEPT, oneLine, type WorkspaceSnapshot } from "./system-prompt/workspace.ts";
 
 export const WORKSPACE_HINT_SOURCE: HintSource = { label: "System", sublabel: "Workspace" };
 export const KNOWLEDGE_INDEX_PATH = "KNOWLEDGE.md";
@@ -13,8 +14,17 @@ export const KNOWLEDGE_INDEX_PATH = "KNOWLEDGE.md";
 export type WorkspaceState = {
   name: string;
   instructions: string;
-  /** `fromCompression`: a durable fact a compression of `conversationId` kept (lib/agent/compression-memory.ts). */
-  memory: ReadonlyArray<{ id: string; text: string; conversationId?: string; fromCompression?: true }>;
+  /**
+   * `fromCompression`: a durable fact the system kept from `conversationId` (at a compression or its end; the name is
+   * what states stored before ends were); `source`: whose words it came from (lib/agent/compression-memory.ts).
+   */
+  memory: ReadonlyArray<{
+    id: string;
+    text: string;
+    conversationId?: string;
+    fromCompression?: true;
+    source?: FactSource;
+  }>;
   /** KNOWLEDGE.md's text (empty when there is none). */
   knowledgeIndex: string;
   /** Every knowledge file, KNOWLEDGE.md included. */
@@ -22,12 +32,17 @@ export type WorkspaceState = {
   skills: ReadonlyArray<{ name: string; description: string }>;
   /** Agents visible to its conversations; absent in a state stored before subagents (read as none). */
   agents?: ReadonlyArray<{ id: string; description: string }>;
+  /**
+   * Whether the system keeps durable facts from the owner's conversations here (the workspace's switch, and the owner
+   * may change it); absent in a state stored before it was kept (the prompt then says nothing of it).
+   */
+  keepsFacts?: boolean;
 };
 
 export type WorkspaceChange =
   | { kind: "renamed"; name: string }
   | { kind: "instructions"; text: string }
-  | { kind: "memory-added"; text: string; fromCompression?: true }
+  | { kind: "memory-added"; text: string; fromCompression?: true; source?: FactSource }
   | { kind: "memory-removed"; text: string }
   | { kind: "memory-edited"; before: string; text: string }
   | { kind: "knowledge-index"; text: string }
@@ -36,7 +51,8 @@ export type WorkspaceChange =
   | { kind: "skill-added" | "skill-changed"; name: string; description: string }
   | { kind: "skill-removed"; name: string }
   | { kind: "agent-added" | "agent-changed"; id: string; description: string }
-  | { kind: "agent-removed"; id: string };
+  | { kind: "agent-removed"; id: string }
+  | { kind: "facts-kept"; on: boolean };
 
 /** The part of the state the system prompt's workspace section is assembled from. */
 export function snapshotOf(state: WorkspaceState): WorkspaceSnapshot {
@@ -48,6 +64,7 @@ export function snapshotOf(state: WorkspaceState): WorkspaceSnapshot {
     files: state.files.filter((f) => f.path !== KNOWLEDGE_INDEX_PATH).map((f) => ({ path: f.path, bytes: f.bytes })),
     skills: state.skills,
     ...(state.agents ? { agents: state.agents } : {}),
+    ...(state.keepsFacts !== undefined ? { keepsFacts: state.keepsFacts } : {}),
   };
 }
 
@@ -73,6 +90,7 @@ export function diffWorkspace(
           kind: "memory-added",
           text: entry.text,
           ...(entry.fromCompression ? { fromCompression: true as const } : {}),
+          ...(entry.fromCompression && entry.source ? { source: entry.source } : {}),
         });
       }
     } else if (old !== entry.text) changes.push({ kind: "memory-edited", before: old, text: entry.text });
@@ -113,6 +131,9 @@ export function diffWorkspace(
   }
   for (const agent of before.agents ?? [])
     if (!afterAgents.has(agent.id)) changes.push({ kind: "agent-removed", id: agent.id });
+  // A state stored before it was kept says nothing of it: no change is made up.
+  if (before.keepsFacts !== undefined && after.keepsFacts !== undefined && before.keepsFacts !== after.keepsFacts)
+    changes.push({ kind: "facts-kept", on: after.keepsFacts });
   return changes;
 }
 
@@ -133,6 +154,15 @@ function blockOf(text: string, whatFor: string): string {
   return `\n${safe.slice(0, CHANGE_TEXT_MAX_CHARS)}\n[… ${safe.length - CHANGE_TEXT_MAX_CHARS} more characters; ${whatFor}]`;
 }
 
+/** Where a kept fact came from, as the hint says it. */
+const FACT_ORIGIN: Record<FactSource | "unnamed", string> = {
+  person: "the person's words in another conversation of this workspace",
+  agent: "an agent's words in another conversation of this workspace",
+  unnamed: "another conversation of this workspace",
+};
+const FACTS_NOT_KEPT =
+  "Durable facts are no longer kept on their own: from now on this memory holds only what is written to it (MemoryWrite, the person).";
+
 /** One change as the hint states it (one bullet, with a block of new text where it has one). */
 export function describeChange(change: WorkspaceChange): string {
   switch (change.kind) {
@@ -144,7 +174,7 @@ export function describeChange(change: WorkspaceChange): string {
         : "- The workspace instructions were removed.";
     case "memory-added":
       return change.fromCompression
-        ? `- Memory entry added (a durable fact kept when another conversation of this workspace was compressed): ${cut(line(change.text), LINE_MAX_CHARS)}`
+        ? `- Memory entry added (a durable fact the system kept from ${FACT_ORIGIN[change.source ?? "unnamed"]}): ${cut(line(change.text), LINE_MAX_CHARS)}`
         : `- Memory entry added: ${cut(line(change.text), LINE_MAX_CHARS)}`;
     case "memory-removed":
       return `- Memory entry removed: ${cut(line(change.text), LINE_MAX_CHARS)}`;
@@ -172,6 +202,8 @@ export function describeChange(change: WorkspaceChange): string {
       return `- Agent changed: ${cut(line(change.id), 64)}: ${cut(line(change.description), 300)} (agents you spawn from now on follow the new definition).`;
     case "agent-removed":
       return `- Agent removed: ${cut(line(change.id), 64)} (AgentSpawn no longer knows it).`;
+    case "facts-kept":
+      return change.on ? `- ${FACTS_KEPT}` : `- ${FACTS_NOT_KEPT}`;
   }
 }
 
@@ -192,7 +224,7 @@ export function summarizeChanges(changes: readonly WorkspaceChange[]): string {
       named.push(`skill ${c.kind.slice(6)} ${cut(line(c.name), 40)}`);
     } else if (c.kind === "agent-added" || c.kind === "agent-changed" || c.kind === "agent-removed") {
       named.push(`agent ${c.kind.slice(6)} ${cut(line(c.id), 40)}`);
-    }
+    } else if (c.kind === "facts-kept") named.push(c.on ? "facts kept" : "facts no longer kept");
   }
   const parts = [...[...counts].map(([k, n]) => `${k}${n}`), ...named];
   const text = parts.slice(0, 6).join(", ");
@@ -235,6 +267,7 @@ export function parseWorkspaceState(value: unknown): WorkspaceState | null {
             text: m.text,
             ...(isText(m.conversationId) ? { conversationId: m.conversationId } : {}),
             ...(m.fromCompression === true ? { fromCompression: true as const } : {}),
+            ...((FACT_SOURCES as readonly unknown[]).includes(m.source) ? { source: m.source as FactSource } : {}),
           }
         : undefined,
     ),
@@ -253,5 +286,6 @@ export function parseWorkspaceState(value: unknown): WorkspaceState | null {
           ),
         }
       : {}),
+    ...(typeof value.keepsFacts === "boolean" ? { keepsFacts: value.keepsFacts } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // A workspace's own switches, stored as JSON on the workspace and read defensively: what is missing or malformed
-// takes its default. Today one: whether a compression may add durable facts to the workspace's memory.
+// takes its default. Today one: whether the system keeps durable facts in the workspace's memory, at a compression and
+// when a conversation ends (the name is from when only compressions did).
 export type WorkspaceSettings = { memory: { fromCompression: boolean } };
 type WorkspaceSettingsPatch = { memory?: { fromCompression?: boolean } };
 

@@ -1,5 +1,5 @@
 // The demo model's summariser: a real extractive summary in the five sections, from the transcript it was given; and
-// its answer to a compression's durable-facts request: the person's own statements of a preference or a name.
+// its answer to a durable-facts request: the person's own statements of a preference or a name.
 import { SUMMARY_SECTIONS } from "../agent/compression.ts";
 import { MAX_COMPRESSION_FACTS } from "../agent/compression-memory.ts";
 import { memoryEntryFrom } from "./demo-workspace.ts";
@@ -38,14 +38,14 @@ export function extractiveSummary(request: string): string {
 const DURABLE =
   /^(?:i (?:prefer|like|love|hate|always|never|use|work|live)\b|i'm\b|i am\b|my [\w -]{1,40}? (?:is|are)\b|we (?:decided|chose|agreed|use)\b)/i;
 
-/** The durable facts of a transcript, as a JSON list: what the person said of their preferences and names. */
+/** The durable facts of a request's lines, as a JSON list: what the person said of their preferences and names. */
 export function demoFacts(request: string): string {
   const body = /<conversation>\n([\s\S]*)\n<\/conversation>/.exec(request)?.[1] ?? "";
   const facts = body
     .split("\n")
-    .filter((l) => l.startsWith("User: ") && !/(?:<|&lt;)system-reminder/.test(l))
-    .map((l) => l.slice(6).trim())
+    .filter((l) => l.startsWith("Person: "))
+    .map((l) => l.slice("Person: ".length).trim())
     .filter((said) => DURABLE.test(said))
-    .map((said) => clip(memoryEntryFrom(said), 200));
+    .map((said) => ({ fact: clip(memoryEntryFrom(said), 200), source: "person" }));
   return JSON.stringify(facts.slice(0, MAX_COMPRESSION_FACTS));
 }

@@ -24,7 +24,14 @@ import { now as clockNow } from "../clock.ts";
 import { harnessOptions } from "../harness-options.ts";
 import { toolOutputText } from "../tool-output.ts";
 import { type CompressionState, patchAgentState } from "./agent-state.ts";
-import { type ProposedFacts, factsTarget, proposeFacts, rememberFacts } from "./compression-memory.ts";
+import {
+  factsTarget,
+  notYetOffered,
+  type ProposedFacts,
+  proposeFacts,
+  rememberCompressionFacts,
+} from "./compression-memory.ts";
+import { memorySourceLines } from "../agent/compression-memory.ts";
 import { messageTokens } from "./context-usage.ts";
 import { modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../log/logger.ts";
@@ -99,16 +106,14 @@ export async function compressContext({
   let usage: CompressionData["usage"];
   let fallback = false;
   // The durable facts are asked for alongside the summary: the compression waits for the longer of the two calls.
-  const workspaceId = await factsTarget(conversationId);
-  const facts: Promise<ProposedFacts> | undefined = workspaceId
-    ? proposeFacts({
-        conversationId,
-        workspaceId,
-        model,
-        contextWindow,
-        lines: summarize.map((m) => transcript(modelMessagesOf([m]))),
-      })
-    : undefined;
+  // Only the person's and the agent's own words (lib/agent/compression-memory.ts's memorySourceLines), and only those
+  // not offered before (at an earlier compression or when the conversation ended).
+  const target = await factsTarget(conversationId);
+  const lines = target ? memorySourceLines(await notYetOffered(conversationId, history, summarize, target.from)) : [];
+  const facts: Promise<ProposedFacts> | undefined =
+    target && lines.length
+      ? proposeFacts({ conversationId, ...target, model, contextWindow, lines, when: "compression" })
+      : undefined;
   try {
     const result = await summarizeInPieces({
       model,
@@ -131,7 +136,7 @@ export async function compressContext({
   const tokensAfter =
     countTokens(summaryMessageText(summary, next.ledger)) + keep.reduce((n, m) => n + messageTokens(m), 0);
   const proposed = await facts;
-  const remember = proposed ? () => rememberFacts(conversationId, proposed) : undefined;
+  const remember = proposed ? () => rememberCompressionFacts(conversationId, proposed, keep[0]!.id) : undefined;
   let memory: CompressionData["memory"];
   if (commit) {
     await patchAgentState(conversationId, { compression: next, lastCall: undefined });

@@ -162,6 +162,8 @@ async function importedRows(
       taskSeq: source.tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0),
       // The positions handed out below; the next appended message takes the one after them.
       messageSeq: source.messages.length,
+      // Words said elsewhere (or written into the file) are not this person's and agent's here: none become memory.
+      memoryFrom: source.messages.length,
       // The agent of the new conversation has been told nothing: in plan mode its first reply says so again.
       mode: source.mode,
       planSeq: source.planVersions.length,

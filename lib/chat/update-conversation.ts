@@ -1,5 +1,6 @@
 // Applies a PATCH: a new title and/or settings merged into the stored ones and validated as a whole, a mode switch,
-// a model switch, the person's edit of the plan (a new version), pinning and archiving. Everything is checked before anything is written.
+// a model switch, the person's edit of the plan (a new version), pinning and archiving (which keeps the conversation's
+// durable facts). Everything is checked before anything is written.
 import { type ConversationMode, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { mergeSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
@@ -16,6 +17,7 @@ import { takesImages } from "../ai/context-windows.ts";
 import { defaultModelId } from "../ai/providers/choice.ts";
 import { listMessages } from "../db/messages.ts";
 import { checkModelChoice } from "./conversation-model.ts";
+import { keepFactsAfterArchive } from "./conversation-end-memory.ts";
 
 /**
  * A conversation that holds images cannot switch to a model that takes none: every later call would send it the images.
@@ -77,4 +79,6 @@ export async function updateConversationFields(
     const { updatedAt } = (await getConversation({ id })) ?? conversation;
     await setConversationFlags({ id, pinned: patch.pinned, archived: patch.archived, updatedAt: new Date(updatedAt) });
   }
+  // Archiving ends the conversation: the durable facts of its words not offered yet are kept.
+  if (patch.archived === true) keepFactsAfterArchive(id);
 }

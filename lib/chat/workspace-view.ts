@@ -27,6 +27,7 @@ import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { getWorkspace } from "../db/workspaces.ts";
 import { subagentsEnabled } from "../agent/tool-catalog.ts";
 import { agentsVisibleIn } from "./agents.ts";
+import { workspaceKeepsFacts } from "./compression-memory.ts";
 import { type DefinitionScope, visibleSkills } from "./skills.ts";
 
 // The newest state read per workspace and owner (skills and agents also come from the owner's levels), under the
@@ -51,13 +52,14 @@ export async function liveWorkspace(
   const key = `${workspaceId}\u0000${status.ownerId ?? ""}`;
   const cached = liveByWorkspace.get(key);
   if (cached?.revision === revision) return cached;
-  const [workspace, memory, files, index, skills, agents] = await Promise.all([
+  const [workspace, memory, files, index, skills, agents, keepsFacts] = await Promise.all([
     getWorkspace({ id: workspaceId }),
     listMemory({ workspaceId }),
     listKnowledge({ workspaceId }),
     getKnowledgeFile({ workspaceId, path: KNOWLEDGE_INDEX_PATH }),
     visibleSkills(scope),
     agentsVisibleIn(scope),
+    workspaceKeepsFacts({ workspaceId, ownerId: status.ownerId }),
   ]);
   const state: WorkspaceState = {
     name: workspace?.name ?? workspaceId,
@@ -67,12 +69,14 @@ export async function liveWorkspace(
       text: m.text,
       ...(m.conversationId ? { conversationId: m.conversationId } : {}),
       ...(m.author === "system" ? { fromCompression: true as const } : {}),
+      ...(m.author === "system" && m.source ? { source: m.source } : {}),
     })),
     knowledgeIndex: index?.content ?? "",
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, updatedAt: f.updatedAt })),
     skills: skills.map((s) => ({ name: s.name, description: s.description })),
     // Subagents off (HINTLINE_MAX_AGENT_DEPTH=0): no agent is listed, so the prompt has no Subagents section.
     agents: subagentsEnabled() ? agents.map((a) => ({ id: a.id, description: a.description })) : [],
+    keepsFacts,
   };
   liveByWorkspace.set(key, { revision, state });
   return { revision, state };

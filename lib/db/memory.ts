@@ -1,14 +1,20 @@
 // Queries for a workspace's memory: one row per entry, oldest first.
 import { getDb, lockedTransaction } from "./client.ts";
 
-/** system: a durable fact a compression proposed (lib/chat/compression-memory.ts). */
+/** system: a durable fact kept at a compression or the end of a conversation (lib/chat/compression-memory.ts). */
 export type MemoryAuthor = "agent" | "person" | "system";
-/** `conversationId`: the conversation whose agent (or compression) wrote it (absent for the person's entries). */
+/** Whose words the system kept a fact from. */
+export type MemorySource = "person" | "agent";
+/**
+ * `conversationId`: the conversation whose agent wrote it, or whose words the system kept it from (absent for the
+ * person's entries). `source`: a system fact's, when the extraction named one.
+ */
 export type MemoryEntry = {
   id: string;
   text: string;
   author: MemoryAuthor;
   conversationId?: string;
+  source?: MemorySource;
   createdAt: string;
   updatedAt: string;
 };
@@ -18,6 +24,7 @@ type MemoryRow = {
   text: string;
   author: string;
   conversationId: string | null;
+  source: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -27,6 +34,7 @@ const toEntry = (row: MemoryRow): MemoryEntry => ({
   text: row.text,
   author: row.author === "agent" || row.author === "system" ? row.author : "person",
   ...(row.conversationId ? { conversationId: row.conversationId } : {}),
+  ...(row.source === "person" || row.source === "agent" ? { source: row.source } : {}),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -56,6 +64,7 @@ export async function addMemoryEntryUnless<R>(
     text: string;
     author: MemoryAuthor;
     conversationId?: string;
+    source?: MemorySource;
     authorId?: string | null;
   },
   refusal: (entries: MemoryEntry[]) => R | undefined,

@@ -114,7 +114,8 @@ type NewMessage = { message: ChatMessage; status?: MessageStatus };
 
 /**
  * Appends messages at the end of the conversation in one transaction (a turn: the person's message and the reply
- * that starts streaming), optionally renaming the conversation in the same write.
+ * that starts streaming), optionally renaming the conversation in the same write; the conversation is due for its
+ * idle end from then (memoryDueAt).
  *
  * With `expectedSeq` (the conversation's messageSeq as just read), the rows go in as one batch that only commits if
  * the counter still holds that value — half the cost of a read-then-write transaction. If another write came first,
@@ -143,7 +144,9 @@ export async function appendMessages({
       status,
       ...(message.metadata?.createdAt ? { createdAt: new Date(message.metadata.createdAt) } : {}),
     }));
-  const touched = { updatedAt: new Date(), ...(title !== undefined ? { title } : {}) };
+  // memoryDueAt: the conversation has words its next end offers for durable facts (lib/db/memory-marks.ts).
+  const now = new Date();
+  const touched = { updatedAt: now, memoryDueAt: now, ...(title !== undefined ? { title } : {}) };
   let rows: MessageRow[] | undefined;
   const direct = sqliteDirect();
   if (direct) {

@@ -78,6 +78,8 @@ export type ImportedRows = {
     settings: object;
     taskSeq: number;
     messageSeq: number;
+    /** Messages below this position are never offered for durable facts (an import's: not said here). */
+    memoryFrom?: number;
     mode: string;
     planSeq: number;
     model?: string | null;

@@ -151,8 +151,8 @@ export class SqliteDirect {
     const now = new Date();
     const bump = this.#statement(
       title === undefined
-        ? `UPDATE "Conversation" SET "messageSeq" = "messageSeq" + ?, "updatedAt" = ? WHERE "id" = ? RETURNING "messageSeq"`
-        : `UPDATE "Conversation" SET "messageSeq" = "messageSeq" + ?, "updatedAt" = ?, "title" = ? WHERE "id" = ? RETURNING "messageSeq"`,
+        ? `UPDATE "Conversation" SET "messageSeq" = "messageSeq" + ?, "updatedAt" = ?, "memoryDueAt" = ? WHERE "id" = ? RETURNING "messageSeq"`
+        : `UPDATE "Conversation" SET "messageSeq" = "messageSeq" + ?, "updatedAt" = ?, "memoryDueAt" = ?, "title" = ? WHERE "id" = ? RETURNING "messageSeq"`,
     );
     const insert = this.#statement(
       `INSERT INTO "Message" ("conversationId", "id", "position", "role", "parts", "metadata", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -160,8 +160,8 @@ export class SqliteDirect {
     const append = this.#connection.transaction((): MessageRow[] | undefined => {
       const args =
         title === undefined
-          ? [messages.length, storedTime(now), conversationId]
-          : [messages.length, storedTime(now), title, conversationId];
+          ? [messages.length, storedTime(now), storedTime(now), conversationId]
+          : [messages.length, storedTime(now), storedTime(now), title, conversationId];
       const moved = bump.get(...args) as { messageSeq: number } | undefined;
       if (!moved) return undefined;
       const first = moved.messageSeq - messages.length;
@@ -217,7 +217,7 @@ export class SqliteDirect {
   async importConversations(imports: readonly ImportedRows[]): Promise<boolean> {
     const now = storedTime(new Date());
     const conversation = this.#statement(
-      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "mode", "planSeq", "model", "pinned", "archived", "workspaceId", "ownerId", "parentId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "Conversation" ("id", "title", "settings", "taskSeq", "messageSeq", "memoryFrom", "mode", "planSeq", "model", "pinned", "archived", "workspaceId", "ownerId", "parentId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const plan = this.#statement(
       `INSERT INTO "PlanVersion" ("conversationId", "version", "content", "author", "createdAt") VALUES (?, ?, ?, ?, ?)`,
@@ -235,6 +235,7 @@ export class SqliteDirect {
             writeJson(c.settings),
             c.taskSeq,
             c.messageSeq,
+            c.memoryFrom ?? 0,
             c.mode,
             c.planSeq,
             c.model ?? null,

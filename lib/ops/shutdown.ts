@@ -1,10 +1,12 @@
 // Graceful shutdown. On SIGTERM (or SIGINT) the instance stops taking new replies (503 with Retry-After; health answers
-// 503 too, so a load balancer sends no more), lets the running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS
-// (default 25 s), then stops the rest, which are stored as incomplete with the reason "The server restarted." and
-// release their leases (another instance takes the conversation's next message at once). It then closes the event
-// streams, so that browsers reconnect (elsewhere), and exits 0.
+// 503 too, so a load balancer sends no more) and stops ending idle conversations (their durable facts), lets the
+// running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS (default 25 s), then stops the rest, which are stored as
+// incomplete with the reason "The server restarted." and release their leases (another instance takes the
+// conversation's next message at once). It then closes the event streams, so that browsers reconnect (elsewhere), and
+// exits 0.
 import { activeReply, activeReplyList } from "../chat/active-replies.ts";
 import { allRepliesOver, isDraining, runningReplyCount, SHUTDOWN_REASON, startDraining } from "../chat/draining.ts";
+import { stopIdleMemorySweep } from "../chat/conversation-end-memory.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
 import { envNumber } from "../env-number.ts";
 import { log } from "../log/logger.ts";
@@ -20,6 +22,7 @@ const state = holder.__hintlineShutdown;
 /** Drains this instance; resolves when it may exit. */
 export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25_000)): Promise<void> {
   if (!startDraining()) return;
+  stopIdleMemorySweep();
   log().info({ replies: runningReplyCount(), graceMs }, "shutting down: no new replies; running ones may finish");
   if (!(await allRepliesOver(graceMs))) {
     const stopped = activeReplyList();

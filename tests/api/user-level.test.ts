@@ -4,15 +4,15 @@
 // see their own levels and never another's; a change to the own level reaches a running conversation as a Workspace
 // hint while its system prompt stays byte-identical; the container is no workspace to anyone. A member uses the shared
 // workspace and may not change it: the list and the settings page say so, and every write is refused; nor may their
-// agent, their subagent, their compression or their "Always allow" change it for everyone; the events of their own
-// workspaces reach only them.
+// agent, their subagent, their compression, their archiving or their "Always allow" change it for everyone; the events
+// of their own workspaces reach only them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFor, invite, type SignedIn, signUp } from "../support/accounts-client.ts";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chunkReader, listenToEvents, readChunks } from "../support/chat-client.ts";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
-import { countRows, databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
+import { countRows, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
 
 type WireMessage = { role: string; content: unknown };
 const text = (m: WireMessage | undefined) =>
@@ -469,6 +469,25 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     const adas = await compacted(ada, `ada-compact-${seq++}`);
     expect(adas.compression?.memory?.stored.map((s) => s.text)).toEqual(["The team ships on Fridays"]);
     expect(await sharedMemory()).toEqual([...before, "The team ships on Fridays"]);
+  });
+
+  it("keeps no durable facts when a member archives a conversation of the shared workspace; the admin's archive keeps them", async () => {
+    const before = await sharedMemory();
+    const bobs = `bob-ends-${seq++}`;
+    const adas = `ada-ends-${seq++}`;
+    await turn(bob, bobs, "I prefer the blue theme.", [{ text: "ok" }], shared);
+    await turn(ada, adas, "We ship on Mondays.", [{ text: "ok" }], shared);
+    const asked = fake.memoryRequests.length;
+    fake.enqueueMemory({ text: JSON.stringify([{ fact: "The team ships on Mondays", source: "person" }]) });
+    // Bob's first: were his words asked about, his request would take the one scripted answer.
+    await call(bob, "PATCH", `/conversations/${bobs}`, { archived: true });
+    await call(ada, "PATCH", `/conversations/${adas}`, { archived: true });
+    await pollUntil(sharedMemory, (m) => m.length > before.length, 10_000, "the admin's fact");
+    expect(await sharedMemory()).toEqual([...before, "The team ships on Mondays"]);
+    expect(fake.memoryRequests.length).toBe(asked + 1);
+    const request = text(messagesOf(fake.memoryRequests.at(-1)).at(-1));
+    expect(request).toContain("Person: We ship on Mondays.");
+    expect(request).not.toContain("blue theme");
   });
 
   it("refuses a member's 'Always allow' of the shared workspace's MCP tool (403 naming remember, nothing changed); the call alone is approved; the admin's is stored", async () => {

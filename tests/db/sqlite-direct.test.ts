@@ -39,14 +39,16 @@ async function via<T>(direct: boolean, fn: () => Promise<T>): Promise<T> {
 
 let raw: Database.Database;
 type RawRow = Record<string, unknown>;
-const TIMES = ["createdAt", "updatedAt"];
+// memoryDueAt: the time of the last append (lib/db/memory-marks.ts; null before any), stored as Prisma stores a time.
+const TIMES = ["createdAt", "updatedAt", "memoryDueAt"];
 
 /** A stored row with its keys and timestamps checked and blanked, so two conversations' rows can be compared. */
 function comparable(row: RawRow | undefined, conversationId: string): RawRow {
   expect(row).toBeDefined();
   const out: RawRow = {};
   for (const [key, value] of Object.entries(row!)) {
-    if (TIMES.includes(key)) {
+    if (key === "memoryDueAt" && value === null) out[key] = null;
+    else if (TIMES.includes(key)) {
       expect(value, `${key} is stored as Prisma stores it`).toMatch(ISO_TIME);
       out[key] = "<time>";
     } else if (value === conversationId) out[key] = "<conversation>";

@@ -1,6 +1,6 @@
 // Memory that outlives a compression, in the browser on the demo model: after "Compress now" the chip lists the
 // durable facts the compression kept in the workspace's memory; Undo removes one (gone from the memory, the chip says
-// so), the other stays, shown in the settings view as kept at a compression; the workspace switch turns it off.
+// so), the other stays, shown in the settings view as kept from the person's words; the workspace switch turns it off.
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { CompressionChip } from "./pages/compression-chip";
@@ -59,7 +59,7 @@ test("the compression chip lists the facts it remembered, Undo removes one, and 
 
   // The settings view shows who kept it, and the switch turns it off (and stays off).
   await ws.gotoSettings(workspaceId);
-  await expect(ws.memoryEntry("Prefers metric units").getByTestId("memory-author")).toHaveText("kept at a compression");
+  await expect(ws.memoryEntry("Prefers metric units").getByTestId("memory-author")).toHaveText("kept from your words");
   await expect(ws.memoryFromCompression).toBeChecked();
   await ws.memoryFromCompression.uncheck();
   await expect(ws.memoryFromCompression).not.toBeChecked();

@@ -14,6 +14,11 @@ export type WorkspaceSnapshot = {
   skills: ReadonlyArray<{ name: string; description: string }>;
   /** Agents a conversation can spawn (its own, default's, the built-in), by id; absent in a copy frozen before them. */
   agents?: ReadonlyArray<{ id: string; description: string }>;
+  /**
+   * Whether the system keeps durable facts from the owner's conversations here (the memory section then says so);
+   * absent in a copy frozen before it was kept (the section says nothing of it, as it did).
+   */
+  keepsFacts?: boolean;
 };
 
 export type PromptSection = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { countTokens } from "../token-count.ts";
 import { assembleSystemPrompt } from "./assemble.ts";
 import type { PromptContext } from "./types.ts";
-import type { WorkspaceSnapshot } from "./workspace.ts";
+import { FACTS_KEPT, type WorkspaceSnapshot } from "./workspace.ts";
 
 const empty: WorkspaceSnapshot = {
   name: "default",
@@ -33,6 +33,19 @@ const full: WorkspaceSnapshot = {
 };
 
 describe("the workspace section", () => {
+  it("says in the memory guidance that durable facts are kept when a conversation is compressed or ends, where they are", () => {
+    const section = (ws: WorkspaceSnapshot) => assembleSystemPrompt(context(ws)).sections[1]!.text;
+    const kept = section({ ...full, keepsFacts: true });
+    expect(kept).toContain(
+      `MemoryWrite. Never write an entry that is already there.\n${FACTS_KEPT}\n\n## Workspace Files`,
+    );
+    expect(FACTS_KEPT).toMatch(/compressed or ends \(left idle, or archived\)/);
+    expect(FACTS_KEPT).toMatch(/never from tool results, hints, attachments or subagents/);
+    // Switched off, or where the owner may not change the workspace: not said. A copy frozen before it: as it was.
+    expect(section({ ...full, keepsFacts: false })).not.toContain(FACTS_KEPT);
+    expect(section(full)).toBe(section({ ...full, keepsFacts: false }));
+  });
+
   it("adds nothing for a workspace with nothing in it: the prompt is the one without a workspace", () => {
     expect(assembleSystemPrompt(context(empty)).text).toBe(assembleSystemPrompt(context()).text);
   });

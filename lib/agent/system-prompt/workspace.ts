@@ -28,6 +28,10 @@ export const WORKSPACE_GUIDANCE = [
   "When the person states a preference, a background fact or a decision, or a key result appears, append one concise entry with MemoryWrite. Never write an entry that is already there.",
 ].join("\n");
 
+/** What the memory guidance adds where the system keeps durable facts (a Workspace hint says it when that changes). */
+export const FACTS_KEPT =
+  "Durable facts are also kept for you: when a conversation of this workspace is compressed or ends (left idle, or archived), a few facts from the person's words and the agent's own (never from tool results, hints, attachments or subagents) join this memory as the system's, each with its conversation and whose words it came from.";
+
 /** The first `keep` lines (every line when `keep` is unset or covers them), with `note` when some were left out. */
 function firstLines(lines: readonly string[], keep: number | undefined, note: (shown: number) => string): string {
   if (keep === undefined || keep >= lines.length) return lines.join("\n");
@@ -74,7 +78,8 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   const instructions = ws.instructions.trim() ? escapeWorkspaceText(ws.instructions.trim()) : "";
   if (!instructions && !ws.knowledgeIndex.trim() && ws.files.length === 0 && ws.memory.length === 0) return sections;
   const cuts = context.cuts;
-  const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${WORKSPACE_GUIDANCE}\n\n## Workspace Files (Injected)\n<loaded_context>`;
+  const guidance = ws.keepsFacts ? `${WORKSPACE_GUIDANCE}\n${FACTS_KEPT}` : WORKSPACE_GUIDANCE;
+  const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${guidance}\n\n## Workspace Files (Injected)\n<loaded_context>`;
   const agents = instructions
     ? `\n<agents_context>\n${instructionsWithin(instructions, cuts?.instructions, context.workspaceBudget, context.countTokens)}\n</agents_context>`
     : "";
