@@ -225,6 +225,7 @@ export async function runReplyInto(
     model: modelId,
     ...(run.calls.length ? { usage: run.calls } : {}),
     ...extra,
+    endedAt: clockNow().toISOString(),
   });
   const stopped = () => reply.abortSignal.aborted;
   try {
