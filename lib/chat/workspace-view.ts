@@ -171,9 +171,10 @@ export type WorkspaceNews = { name: string; revision: string; changes: Workspace
 
 /**
  * The conversation's workspace for the reply's steps: the frozen copy for the system prompt, and before each step what
- * changed since the agent last heard (nothing read when the step's status shows no change).
+ * changed since the agent last heard (nothing read when the step's status shows no change). `spawns` false (a subagent
+ * at the maximum depth, with no agent tools): changes to the agent definitions are none of its news.
  */
-export async function openWorkspaceTracker(conversationId: string) {
+export async function openWorkspaceTracker(conversationId: string, { spawns = true }: { spawns?: boolean } = {}) {
   // Read once as the reply opens; the first step uses it again (a change landing in between waits one step).
   let opened = await workspaceViewStatus({ conversationId });
   let frozen: FrozenWorkspace | null = null;
@@ -226,7 +227,9 @@ export async function openWorkspaceTracker(conversationId: string) {
       // The changes since the state the agent knows: the last one told when that is what the input holds, else the
       // prompt's copy (all changes since it, some perhaps told again by an older hint still in the input).
       const seen = known === view?.seenRevision ? parseWorkspaceState(view?.seen) : null;
-      const changes = diffWorkspace(seen ?? frozen.state, live.state, conversationId);
+      const changes = diffWorkspace(seen ?? frozen.state, live.state, conversationId).filter(
+        (change) => spawns || !change.kind.startsWith("agent-"),
+      );
       if (changes.length === 0) {
         // Nothing to tell (the agent's own memory entry): not looked at again until the workspace changes.
         quiet = { known, revision: live.revision };

@@ -3,7 +3,8 @@
 // extension of the one before with a byte-identical system prompt and tool list — also when the children's answers
 // come back as a Subagents hint; a synchronous spawn whose time runs out goes on in the background; AgentSend follows
 // up in the child's own context; an unknown agent id gets the ids that exist; a child whose provider fails ends as
-// "error" with a clear result (or one hint, in the background) while the parent's reply completes.
+// "error" with a clear result (or one hint, in the background) while the parent's reply completes; a grandchild (the
+// maximum depth) is offered no agent tools and its system prompt no Subagents section.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -66,6 +67,15 @@ function route(req: RecordedRequest): FakeReply {
     if (said.startsWith("slow"))
       return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
+    if (said === "spawn a grandchild") {
+      if (messagesOf(req).at(-1)?.role === "tool") return { text: "The grandchild answered." };
+      return {
+        kind: "tools",
+        calls: [
+          { id: "spawn-deep", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "deepest task" } },
+        ],
+      };
+    }
     if (said === "walk forever") {
       // A provider honours tool_choice "none": the last call it may make answers in words.
       if (req.body.tool_choice === "none") return { text: "Stopped walking." };
@@ -77,7 +87,13 @@ function route(req: RecordedRequest): FakeReply {
       if (last?.role === "tool") return { text: "Done with the task list." };
       return {
         kind: "tools",
-        calls: [{ id: `child-${said.slice(11)}`, name: "TaskCreate", arguments: { subject: said.slice(11), description: "from the parent" } }],
+        calls: [
+          {
+            id: `child-${said.slice(11)}`,
+            name: "TaskCreate",
+            arguments: { subject: said.slice(11), description: "from the parent" },
+          },
+        ],
       };
     }
     return { text: `Child answer for ${said}.`, chunkDelayMs: 40 };
@@ -204,6 +220,17 @@ function route(req: RecordedRequest): FakeReply {
       ],
     };
   }
+  if (said === "start the spawner")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-spawner",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "spawn a grandchild", label: "spawner" },
+        },
+      ],
+    };
   if (said === "unknown agent")
     return {
       kind: "tools",
@@ -286,6 +313,38 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     expect(toolResultText(spawned, "spawn-a")).toMatch(
       new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`),
     );
+  });
+
+  it("a grandchild (the maximum depth) is offered no agent tools and its prompt no Subagents section; a child is", async () => {
+    const id = "sap-depth";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "start the spawner" });
+    const asked = (task: string) => fake.requests.filter((r) => isChild(r) && lastPersonText(r) === task);
+    const toolNames = (r: RecordedRequest) =>
+      ((r.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    const [child, grandchild] = [asked("spawn a grandchild"), asked("deepest task")];
+    expect(child).toHaveLength(2);
+    expect(grandchild).toHaveLength(1);
+    for (const request of child) {
+      expect(toolNames(request)).toEqual(expect.arrayContaining(["AgentSpawn", "AgentSend", "AgentList"]));
+      expect(contentOf(messagesOf(request)[0])).toMatch(/\n\n# Agent: general-purpose\n[\s\S]*\n\n# Subagents\n/);
+    }
+    const deepest = grandchild[0]!;
+    expect(toolNames(deepest)).toContain("TaskList");
+    expect(toolNames(deepest).filter((name) => name.startsWith("Agent"))).toEqual([]);
+    expect(contentOf(messagesOf(deepest)[0])).not.toMatch(/# Subagents|AgentSpawn/);
+    expect(toolResultText(child[1], "spawn-deep")).toContain("Child answer for deepest task.");
+    // The inspector shows the same of each.
+    const childId = (await view(id)).agents[0]!.conversationId;
+    const grandchildId = (await view(childId)).agents[0]!.conversationId;
+    type Context = { tools: string[]; sections: Array<{ id: string }> };
+    const context = async (of: string) =>
+      (await getJson<Context>(`${server.url}/api/conversations/${of}/context`)).body;
+    const [ofChild, ofGrandchild] = [await context(childId), await context(grandchildId)];
+    expect(ofChild.tools).toContain("AgentSpawn");
+    expect(ofChild.sections.map((s) => s.id)).toContain("subagents");
+    expect(ofGrandchild.tools.filter((name) => name.startsWith("Agent"))).toEqual([]);
+    expect(ofGrandchild.sections.map((s) => s.id)).not.toContain("subagents");
   });
 
   it("a running child's tokens and last tool reach the parent's agents list after each of its steps", async () => {

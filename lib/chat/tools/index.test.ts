@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TOOL_ACCESS } from "../../agent/tool-catalog.ts";
+import { spawnsAt, TOOL_ACCESS } from "../../agent/tool-catalog.ts";
 import { ToolError } from "../../agent/tool-result.ts";
-import { createTools, TOOL_DEFINITIONS, TOOL_NAMES, UNKNOWN_TOOL_NAMES_SHOWN, unknownToolError } from "./index.ts";
+import {
+  createTools,
+  offeredToolNames,
+  TOOL_DEFINITIONS,
+  TOOL_NAMES,
+  UNKNOWN_TOOL_NAMES_SHOWN,
+  unknownToolError,
+} from "./index.ts";
 import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
 
 const describeTools = (tools: ReturnType<typeof createTools>) =>
@@ -210,14 +217,26 @@ describe("a failure that is no tool error of the tool's own", () => {
   });
 });
 
-describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0)", () => {
+describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0), and a subagent at the maximum depth", () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it("offers no agent tools, and every other tool as before", () => {
     const ctx = { conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} };
     expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES);
+    expect(offeredToolNames()).toEqual(TOOL_NAMES);
     vi.stubEnv("HINTLINE_MAX_AGENT_DEPTH", "0");
     expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
+    expect(offeredToolNames()).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
+  });
+
+  it("leaves the agent tools out of a conversation that cannot spawn, a child's own list as well", () => {
+    const ctx = { conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} };
+    const own = ["TaskList", "AgentSpawn", "SkillLoad"];
+    expect(Object.keys(createTools(ctx, own, true))).toEqual(["TaskList", "SkillLoad", "AgentSpawn"]);
+    expect(Object.keys(createTools(ctx, own, false))).toEqual(["TaskList", "SkillLoad"]);
+    expect(offeredToolNames(undefined, false)).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
+    // At the default HINTLINE_MAX_AGENT_DEPTH (2) a child may spawn and a grandchild may not.
+    expect([0, 1, 2].map(spawnsAt)).toEqual([true, true, false]);
   });
 });
 

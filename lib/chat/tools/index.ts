@@ -112,13 +112,26 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
   };
 }
 
-/** The tools, in their order; `only`: just these (a subagent's own list). */
-export function createTools(ctx: ToolContext, only?: readonly string[]): Record<ToolName, Tool> {
-  const enabled = subagentsEnabled()
-    ? TOOL_DEFINITIONS
-    : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
-  const definitions = only ? enabled.filter((d) => only.includes(d.name)) : enabled;
-  return Object.fromEntries(definitions.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
+/**
+ * The tools a conversation is offered, in their order: `only` just these (a subagent's own list); `spawns` false (a
+ * subagent at the maximum depth, or subagents off) leaves the agent tools out.
+ */
+function offered(only: readonly string[] | undefined, spawns: boolean) {
+  const enabled = spawns ? TOOL_DEFINITIONS : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
+  return only ? enabled.filter((d) => only.includes(d.name)) : enabled;
+}
+
+/** The names of the tools createTools offers with the same arguments (the inspector's list). */
+export const offeredToolNames = (only?: readonly string[], spawns = subagentsEnabled()): ToolName[] =>
+  offered(only, spawns).map((d) => d.name);
+
+/** The tools, in their order (see `offered`). */
+export function createTools(
+  ctx: ToolContext,
+  only?: readonly string[],
+  spawns = subagentsEnabled(),
+): Record<ToolName, Tool> {
+  return Object.fromEntries(offered(only, spawns).map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
 /** How many tool names an UnknownToolError lists before it counts the rest. */
