@@ -5,6 +5,8 @@ export type MessageStatus = "complete" | "streaming" | "incomplete" | "error";
 
 export type MessageMetadata = {
   createdAt?: string;
+  /** When an assistant reply ended (its last write): the pause before the person's next message counts from it. */
+  endedAt?: string;
   /** Absent means complete. */
   status?: MessageStatus;
   /** A person-readable reason when status is error or incomplete. */

@@ -65,6 +65,9 @@ describe("summarizeHint", () => {
       { kind: "tasks", label: "Task update" },
       { kind: "context", label: "Context update", detail: "1,234 tokens" },
     ]);
+    const since = (text: string) =>
+      summarizeHint({ ...base, fields: { "time-since-last-message": text } }, { locale: "en-GB" })[0]?.detail;
+    expect(since("2 h 15 min since your last reply")).toBe("2 h 15 min since the last reply");
   });
 
   it("says a Mode reminder in plain words", () => {

@@ -59,8 +59,13 @@ export function summarizeHint(
     time.push(zone ? `${at} ${zone}` : at);
   }
   const since = fields["time-since-last-message"];
+  // Said to the agent ("since your last reply"); a hint stored before counted from the person's previous message.
   if (since !== undefined)
-    time.push(since.replace(/ since the person's previous message$/, " since your last message"));
+    time.push(
+      since
+        .replace(/ since your last reply$/, " since the last reply")
+        .replace(/ since the person's previous message$/, " since your last message"),
+    );
   if (time.length) items.push({ kind: "time", label: "Time update", detail: time.join(", ") });
   if (fields.tasks !== undefined) {
     const m = /You have (\d+) in-progress tasks and (\d+) pending tasks/.exec(fields.tasks);

@@ -81,7 +81,7 @@ export function compressionPrompt({
 }): string {
   return [
     `${COMPRESSION_REQUEST_MARKER}, as Markdown headings: ${SUMMARY_SECTIONS.map((s) => `## ${s}`).join(", ")}.`,
-    `The current time is ${now}. Keep facts, decisions, names, numbers, file paths and open tasks; drop chit-chat.`,
+    `The current time is ${now}. Keep facts, decisions, names, numbers, dates, file paths and open tasks; drop chit-chat. A line that begins with [yyyy-MM-dd HH:mm:ss] was written at that time: say when things happened where it matters.`,
     previousSummary ? `\n<previous-summary>\n${neutralizeHintTags(previousSummary)}\n</previous-summary>` : "",
     `\n<conversation>\n${transcriptText ?? transcript(messages)}\n</conversation>`,
   ].join("\n");

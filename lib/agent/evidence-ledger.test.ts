@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { LedgerItem } from "../chat-message.ts";
-import { boundLedger, collectLedger, findIdentifiers, renderLedger } from "./evidence-ledger.ts";
+import {
+  boundLedger,
+  collectLedger,
+  DROPPED_KEPT,
+  findIdentifiers,
+  MAX_PINNED,
+  renderLedger,
+} from "./evidence-ledger.ts";
+import { countTokens } from "./token-count.ts";
 
 const kinds = (text: string) => findIdentifiers(text).map((f) => [f.kind, f.value]);
 
@@ -117,5 +125,36 @@ describe("ledger ranking and bound", () => {
     expect(ledger.length + dropped.length).toBe(40);
     expect(renderLedger(ledger)).toContain("- path: /srv/app0/config.yaml — the config");
     expect(renderLedger([])).toBe("");
+  });
+
+  it("bounds the pins: at most MAX_PINNED, within the token bound, newest first; an older pin loses its pin", () => {
+    // Pins of many compressions, the newest first (as nextLedger passes them), and two new items.
+    const pins = Array.from({ length: 200 }, (_, i) => ({
+      kind: "path" as const,
+      value: `/srv/pinned-${i}/settings.yaml`,
+      context: "pinned by the person",
+      refs: 1,
+      pinned: true,
+    }));
+    const ranked = collectLedger([{ text: "Edit `npm run build` and /srv/new/app.ts now.", position: 1 }], pins);
+    const { ledger, dropped } = boundLedger(ranked, 2_048);
+    expect(countTokens(renderLedger(ledger))).toBeLessThanOrEqual(2_048);
+    const pinned = ledger.filter((i) => i.pinned);
+    expect(pinned).toHaveLength(MAX_PINNED);
+    expect(pinned.map((i) => i.value)).toEqual(pins.slice(0, MAX_PINNED).map((i) => i.value));
+    // The new items keep their place: the pins beyond the bound rank behind them, as the old items they are.
+    expect(ledger.map((i) => i.value)).toEqual(expect.arrayContaining(["npm run build", "/srv/new/app.ts"]));
+    expect(ledger.slice(MAX_PINNED, MAX_PINNED + 2).map((i) => i.value)).toEqual(["npm run build", "/srv/new/app.ts"]);
+    expect(ledger.length + dropped.length).toBe(Math.min(202, ledger.length + DROPPED_KEPT));
+    expect([...ledger.slice(MAX_PINNED), ...dropped].every((i) => !i.pinned)).toBe(true);
+    // The pins beyond: kept while the bound holds, then dropped, newest first, each without its pin.
+    const beyond = [...ledger.slice(MAX_PINNED + 2), ...dropped];
+    expect(beyond.map((i) => i.value)).toEqual(pins.slice(MAX_PINNED, MAX_PINNED + beyond.length).map((i) => i.value));
+    // A pin is kept whatever its place while there are fewer than MAX_PINNED.
+    const few = boundLedger(collectLedger([{ text: "Edit /srv/new/app.ts now.", position: 1 }], [pins[7]!]), 2_048);
+    expect(few.ledger.map((i) => [i.value, i.pinned ?? false])).toEqual([
+      ["/srv/pinned-7/settings.yaml", true],
+      ["/srv/new/app.ts", false],
+    ]);
   });
 });

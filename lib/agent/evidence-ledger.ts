@@ -242,26 +242,39 @@ export function renderLedger(items: readonly LedgerItem[]): string {
 
 /** Kept items are listed for the chip; dropped beyond this are forgotten. */
 export const DROPPED_KEPT = 100;
+/** Pinned items the ledger keeps at most: pins, kept from compression to compression, may not grow it without end. */
+export const MAX_PINNED = 50;
 
 /**
- * Splits ranked items into the ledger (pinned ones always, then the best that fit `maxTokens`) and the dropped
- * ones, best first.
+ * Splits ranked items into the ledger and the dropped ones (best first), within `maxTokens`: the pinned items first,
+ * the first MAX_PINNED of them that fit (collectLedger ranks the newest pin first); a pin beyond those loses its pin
+ * and ranks behind every other item (it is an old one). Then the others that fit, in their order.
  */
 export function boundLedger(ranked: ReadonlyArray<LedgerItem & { rank?: number }>, maxTokens: number) {
-  const ledger: LedgerItem[] = [];
-  const dropped: LedgerItem[] = [];
+  const items = ranked.map(({ rank: _rank, ...item }) => item);
   let used = countTokens(`${LEDGER_HEADING}\n${LEDGER_INTRO}\n`);
-  for (const { rank: _rank, ...item } of ranked) {
+  const fits = (item: LedgerItem) => {
     const tokens = countTokens(ledgerLine(item)) + 1;
-    if (item.pinned || used + tokens <= maxTokens) {
-      ledger.push(item);
-      used += tokens;
-    } else if (dropped.length < DROPPED_KEPT) {
-      dropped.push(item);
-    }
+    if (used + tokens > maxTokens) return false;
+    used += tokens;
+    return true;
+  };
+  const keptPins = new Set<LedgerItem>();
+  const unpinned: LedgerItem[] = [];
+  for (const item of items) {
+    if (!item.pinned) continue;
+    if (keptPins.size < MAX_PINNED && fits(item)) keptPins.add(item);
+    else unpinned.push(withoutPin(item));
   }
+  // In the order given, the pins that lost theirs last: the ledger keeps the given order of what it keeps.
+  const order = [...items.filter((item) => !item.pinned || keptPins.has(item)), ...unpinned];
+  const kept = new Set([...keptPins, ...order.filter((item) => !keptPins.has(item) && fits(item))]);
+  const ledger = order.filter((item) => kept.has(item));
+  const dropped = order.filter((item) => !kept.has(item)).slice(0, DROPPED_KEPT);
   return { ledger, dropped };
 }
+
+const withoutPin = ({ pinned: _pinned, ...item }: LedgerItem): LedgerItem => item;
 
 /** The ledger's share of the window: it goes with the summary, whose reserve is of the same size. */
 export function ledgerBudget(contextWindow: number): number {

@@ -223,7 +223,7 @@ describe("settings", () => {
       tasksEditedByPerson: true,
       isFirstCall: true,
       context: { inputTokens: n, contextWindow: n, triggerRatio: 0.8 },
-      sincePersonsPrevious: n,
+      sinceLastReply: n,
     })!;
     expect(Object.keys(hint.fields)).toEqual([
       "current-time",

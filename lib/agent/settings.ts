@@ -183,7 +183,7 @@ const promptSchema = z
 
 // The longest the tasks and context-length texts can be (counts up to 2^53; a unit test holds them to it).
 export const MAX_BUILT_IN_TEXT_CHARS = 200;
-/** The longest time-since-last-message text ("104249991 d 23 h since the person's previous message"). */
+/** The longest time-since-last-message text ("104249991 d 23 h since your last reply", with room to spare). */
 export const MAX_SINCE_CHARS = 64;
 
 const fieldChars = (key: string, valueChars: number) => 2 * key.length + 5 + valueChars;

@@ -319,8 +319,8 @@ describe("decideStep", () => {
     );
   });
 
-  it("tells a long pause since the person's previous message on the first call", () => {
-    const chunks = appended(decideStep(input({ stepIndex: 0, stateOf: { sincePersonsPrevious: 5 * 3_600_000 } })));
-    expect(chunks[0]!.data.fields["time-since-last-message"]).toBe("5 h since the person's previous message");
+  it("tells a long pause since the agent's last reply on the first call", () => {
+    const chunks = appended(decideStep(input({ stepIndex: 0, stateOf: { sinceLastReply: 5 * 3_600_000 } })));
+    expect(chunks[0]!.data.fields["time-since-last-message"]).toBe("5 h since your last reply");
   });
 });

@@ -76,8 +76,8 @@ export type StepState = {
   mcp?: { leftOut?: readonly LeftOutMcpTool[]; changes?: readonly McpToolChange[] };
   /** Children that finished in the background and whose answers the input does not hold. */
   children?: { finished: readonly FinishedChild[]; more: number; running: number; maxRunning: number };
-  /** Timestamps on, first call of a reply: how long after the person's previous message this one came (ms). */
-  sincePersonsPrevious?: number;
+  /** Timestamps on, first call of a reply: how long after the agent's last reply ended the person's message came (ms). */
+  sinceLastReply?: number;
 };
 
 /** What the next call's input already tells the agent (folded from the kept tail and the reply so far). */
@@ -245,7 +245,7 @@ function runtimeHint(
     tasks,
     tasksEditedByPerson: edited,
     isFirstCall: stepIndex === 0,
-    sincePersonsPrevious: state.sincePersonsPrevious,
+    sinceLastReply: state.sinceLastReply,
     context: {
       inputTokens: input.firstCallInputTokens,
       contextWindow: input.contextWindow,

@@ -39,6 +39,13 @@ export const DEFAULT_CHILD_TOOLS: readonly BuiltInToolName[] = BUILT_IN_TOOL_NAM
 /** How deep children may nest (HINTLINE_MAX_AGENT_DEPTH, default 2: a child may spawn, a grandchild may not). */
 export const maxAgentDepth = () => Math.max(0, Math.floor(envNumber("HINTLINE_MAX_AGENT_DEPTH", 2)));
 
-/** With HINTLINE_MAX_AGENT_DEPTH=0 subagents are off: no agent tools and no "## Subagents" section in any prompt. */
-export const subagentsEnabled = () => maxAgentDepth() > 0;
+/**
+ * Whether a conversation at `depth` (0: the person's, 1: its child, …) may spawn: below HINTLINE_MAX_AGENT_DEPTH. One
+ * that may not (a grandchild by default) is offered no agent tools and its prompt no Subagents section. A conversation's
+ * depth never changes, so neither does its tool list.
+ */
+export const spawnsAt = (depth: number) => depth < maxAgentDepth();
+
+/** With HINTLINE_MAX_AGENT_DEPTH=0 subagents are off: no agent tools and no Subagents section in any prompt. */
+export const subagentsEnabled = () => spawnsAt(0);
 export const AGENT_TOOL_NAMES: readonly BuiltInToolName[] = ["AgentSpawn", "AgentSend", "AgentList"];

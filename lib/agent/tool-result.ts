@@ -1,5 +1,7 @@
 // Pure: what every tool's result shares — the size cap, the call counter, the result's data and the detailed error.
 import { harnessOptions } from "../harness-options.ts";
+import { scrub } from "../secrets.ts";
+import { isDiskFull } from "./disk-full.ts";
 import type { OutputToolName, ToolOutput, ToolOutputFields } from "../tool-output.ts";
 
 /** No tool result may be longer than this (about 2k tokens): a result must fit any model's window with room to spare. */
@@ -86,4 +88,63 @@ export class ToolError extends Error {
   override toString(): string {
     return this.message;
   }
+}
+
+/** The type a tool's failure reaches the model as when it is no detailed error of the tool's own (a bug, storage). */
+export const TOOL_EXECUTION_ERROR = "ToolExecutionError";
+const DETAIL_CHARS = 400;
+
+/**
+ * What went wrong, in the error's own words, for the model: its class and its message on one line — without the lines
+ * of a code frame or a source location some errors carry (Prisma's), secrets scrubbed, at most DETAIL_CHARS. Never
+ * the stack.
+ */
+export function errorDetail(error: unknown): string {
+  if (isDiskFull(error)) return "the server's disk is full, so nothing could be saved";
+  const e = error instanceof Error ? error : undefined;
+  const message = e ? e.message : typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
+  const [first = "", ...rest] = message
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  // After its first line, a code frame's numbered lines and pointer, and a file:line:column location, are not the reason.
+  const lines = [
+    first,
+    ...rest.filter((line) => !/^(?:→\s*)?\d+\s/.test(line) && !/^\^+$/.test(line) && !/:\d+:\d+\)?$/.test(line)),
+  ].filter(Boolean);
+  const code = (e as { code?: unknown } | undefined)?.code;
+  const name = e?.name && e.name !== "Error" ? e.name : "";
+  const head = [name, typeof code === "string" && code ? `(${code})` : ""].filter(Boolean).join(" ");
+  const text = scrub([head ? `${head}:` : "", lines.join(" ") || "no message"].filter(Boolean).join(" "));
+  return text.length > DETAIL_CHARS ? `${text.slice(0, DETAIL_CHARS - 1)}…` : text;
+}
+
+/**
+ * A failure of a tool that is no ToolError of its own (a plain Error, a storage error, a bug) as a detailed tool error:
+ * a type, the error's words, the arguments, what to do, and the call counter — never the bare `Error: …` the AI SDK
+ * would hand on. `writes`: the tool changes state, so the call may or may not have taken effect.
+ */
+export function toolExecutionError({
+  error,
+  toolName,
+  args,
+  call,
+  writes,
+}: {
+  error: unknown;
+  toolName: string;
+  args: unknown;
+  call: number;
+  writes: boolean;
+}): ToolError {
+  return new ToolError({
+    type: TOOL_EXECUTION_ERROR,
+    text: `${TOOL_EXECUTION_ERROR}: ${toolName} failed inside Hintline: ${errorDetail(error)}`,
+    args,
+    advice: writes
+      ? `This is a fault on the server's side, not in your arguments, and the call may or may not have taken effect: check the state (TaskList, PlanRead, MemorySearch) before calling ${toolName} again; if it fails again, go on without it and tell the person.`
+      : `This is a fault on the server's side, not in your arguments: try once more; if it fails again, go on without ${toolName} and tell the person.`,
+    toolName,
+    call,
+  });
 }

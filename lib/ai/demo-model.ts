@@ -175,8 +175,9 @@ export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4Cal
     (tools ?? []).map((t) => t.name),
   );
   if (mcp) return mcp;
-  // Delegating is reading, in either mode: a child of a planning conversation plans too.
-  const delegation = delegationDecision(segment);
+  // Delegating is reading, in either mode: a child of a planning conversation plans too. A conversation offered no
+  // AgentSpawn (a subagent at the maximum depth) does the task itself.
+  const delegation = !tools || tools.some((t) => t.name === "AgentSpawn") ? delegationDecision(segment) : undefined;
   if (delegation) return delegation;
   const planMode = planModeDecision(prompt, segment, plannedCalls(segment.personText));
   if (planMode) return planMode;

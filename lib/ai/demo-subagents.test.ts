@@ -23,6 +23,18 @@ describe("the demo model's delegation", () => {
     expect(decide(planning).calls?.[0]?.toolName).toBe("AgentSpawn");
   });
 
+  it("does the task itself when it is offered no AgentSpawn (a subagent at the maximum depth)", () => {
+    const grandchild: LanguageModelV4Prompt = [
+      { role: "system", content: "You are Hintline.\n\n# Agent: general-purpose\nYou are a helper agent." },
+      user("delegate: go deeper"),
+    ];
+    const offered = [{ type: "function" as const, name: "TaskList", inputSchema: {} }];
+    expect(decide(grandchild, offered).calls).toBeUndefined();
+    expect(decide(grandchild, offered).text).toMatch(
+      /^Report from general-purpose: I looked into “delegate: go deeper”/,
+    );
+  });
+
   it("answers a task deterministically as a child, and says what a finished background agent told", () => {
     const child: LanguageModelV4Prompt = [
       { role: "system", content: "You are Hintline.\n\n# Agent: general-purpose\nYou are a helper agent." },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { collectLedger } from "../agent/evidence-ledger.ts";
 import type { ChatMessage } from "../chat-message.ts";
-import { evidenceText, summaryModelMessages } from "./compression.ts";
+import { defaultSettings } from "../agent/settings.ts";
+import { evidenceText, summaryModelMessages, transcriptLine } from "./compression.ts";
 
 describe("summaryModelMessages", () => {
   it("gives the same message object for the same summary, so its conversion is found again", () => {
@@ -45,5 +46,43 @@ describe("evidenceText", () => {
     expect(ledger(reply(data))).toEqual(ledger(reply(text)));
     // Any other object (an MCP server's JSON, an import) is read as its JSON, as before.
     expect(evidenceText(reply({ rows: ["src/a.ts"] }))).toContain('{"rows":["src/a.ts"]}');
+  });
+});
+
+describe("the transcript the summariser reads", () => {
+  const person: ChatMessage = {
+    id: "u1",
+    role: "user",
+    parts: [{ type: "text", text: "Book the train for Friday." }],
+    metadata: { createdAt: "2026-03-02T09:15:30Z" },
+  };
+  const reply: ChatMessage = {
+    id: "a1",
+    role: "assistant",
+    parts: [
+      {
+        type: "tool-TaskCreate",
+        toolCallId: "c1",
+        state: "output-available",
+        input: { subject: "Book the train" },
+        output: "Task (id=1) created successfully: Book the train",
+        resultAt: "2026-03-02T09:16:02Z",
+      } as never,
+    ],
+    metadata: { createdAt: "2026-03-02T09:15:31Z" },
+  };
+  const settings = (timestamps: boolean) => {
+    const s = defaultSettings();
+    return { ...s, injection: { ...s.injection, timestamps, timezone: "Europe/Berlin" } };
+  };
+
+  it("keeps the times of the person's messages and the tool results when timestamps are on, in the conversation's zone", () => {
+    expect(transcriptLine(person, settings(true))).toBe("User: [2026-03-02 10:15:30] Book the train for Friday.");
+    expect(transcriptLine(reply, settings(true))).toContain("[TaskCreate result: [2026-03-02 10:16:02] Task (id=1)");
+  });
+
+  it("holds no times when they are off, as the model's input holds none", () => {
+    expect(transcriptLine(person, settings(false))).toBe("User: Book the train for Friday.");
+    expect(transcriptLine(reply, settings(false))).not.toMatch(/\[\d{4}-\d\d-\d\d /);
   });
 });

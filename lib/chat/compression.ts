@@ -32,8 +32,8 @@ import {
   rememberCompressionFacts,
 } from "./compression-memory.ts";
 import { memorySourceLines } from "../agent/compression-memory.ts";
-import { messageTokens } from "./context-usage.ts";
-import { modelMessagesOf } from "./model-messages.ts";
+import { messageTokens, stampedMessageTokens } from "./context-usage.ts";
+import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../log/logger.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
 
@@ -120,6 +120,7 @@ export async function compressContext({
       contextWindow,
       previous: state?.summary,
       messages: summarize,
+      settings,
       now: nowText,
     });
     summary = result.summary;
@@ -182,6 +183,14 @@ export function evidenceText(message: ChatMessage): string {
   return texts.join("\n");
 }
 
+/**
+ * A message as the summariser reads it: as the model received it, so with timestamps on the person's messages and the
+ * tool results keep their `[yyyy-MM-dd HH:mm:ss]` stamps and the summary can say when things happened.
+ */
+export function transcriptLine(message: ChatMessage, settings: Settings): string {
+  return transcript(modelMessagesOf([message], convertOptionsFor(settings)));
+}
+
 /** The ledger after summarising `messages`: theirs merged with the previous one, pins and dropped items. */
 function nextLedger(messages: readonly ChatMessage[], state: CompressionState | undefined, contextWindow: number) {
   const sources: LedgerSource[] = messages.map((m, i) => ({ text: evidenceText(m), position: i + 1 }));
@@ -202,12 +211,14 @@ async function summarizeInPieces({
   contextWindow,
   previous,
   messages,
+  settings,
   now,
 }: {
   model: LanguageModel;
   contextWindow: number;
   previous?: string;
   messages: readonly ChatMessage[];
+  settings: Settings;
   now: string;
 }): Promise<{ summary: string; usage: NonNullable<CompressionData["usage"]> }> {
   const reserve = summaryReserve(contextWindow);
@@ -218,7 +229,7 @@ async function summarizeInPieces({
   const budget = Math.floor(contextWindow * 0.95) - overhead - 2 * reserve;
   if (budget < 100)
     throw Object.assign(new Error("the context window is too small to summarise in"), { partial: previous });
-  const lines = messages.map((m) => ({ text: transcript(modelMessagesOf([m])), tokens: messageTokens(m) }));
+  const lines = messages.map((m) => ({ text: transcriptLine(m, settings), tokens: stampedMessageTokens(m, settings) }));
   const usage = { inputTokens: 0, outputTokens: 0 };
   let running = previous !== undefined ? bounded(previous, reserve) : undefined;
   for (const piece of splitTranscript(lines, budget)) {

@@ -57,6 +57,12 @@ export function messageTokens(message: ChatMessage): number {
   return messageCount(message).total;
 }
 
+/** The same with its timestamps when the settings turn them on. */
+export function stampedMessageTokens(message: ChatMessage, settings: Settings): number {
+  const { total, stamps } = messageCount(message);
+  return settings.injection.timestamps ? total + stamps * STAMP_TOKENS() : total;
+}
+
 // The same message objects come back turn after turn (lib/db/history-cache.ts): looked up by identity first.
 const byObject = new WeakMap<ChatMessage, MessageCount>();
 

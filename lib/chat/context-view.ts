@@ -8,7 +8,7 @@ import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
-import { TOOL_NAMES } from "./tools/index.ts";
+import { offeredToolNames } from "./tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
@@ -21,7 +21,7 @@ import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { measureContext } from "./context-measure.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
-import { conversationSystemPrompt } from "./system-prompt.ts";
+import { conversationSystemPrompt, promptForChild } from "./system-prompt.ts";
 import { pendingWorkspaceChanges } from "./workspace-view.ts";
 import { mapYielding } from "./yielding.ts";
 
@@ -115,6 +115,12 @@ function strategyView(settings: Settings, decision: StrategyDecision | undefined
   return { ...decision, configured, reason };
 }
 
+/** The tools the next call offers: a subagent's own list, without the agent tools at the maximum depth. */
+async function toolNamesOf(conversationId: string): Promise<string[]> {
+  const child = await getChild({ id: conversationId });
+  return offeredToolNames(child?.run.tools, (await promptForChild(child)).spawns);
+}
+
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
   messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== "data-hint") }));
 
@@ -122,9 +128,10 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   const settings = resolveSettings(conversation.settings);
-  const [prompt, pendingWorkspace] = await Promise.all([
+  const [prompt, pendingWorkspace, tools] = await Promise.all([
     conversationSystemPrompt(id, settings, conversation.model),
     pendingWorkspaceChanges(id),
+    toolNamesOf(id),
   ]);
   const state = parseAgentState(conversation.agentState);
   const [history, mcpTools] = await Promise.all([listMessages({ conversationId: id }), conversationMcpToolTokens(id)]);
@@ -155,7 +162,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     })),
     messages,
     messageTokens,
-    tools: [...TOOL_NAMES],
+    tools,
     summary: state.compression?.summary ?? null,
     usage,
     cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },

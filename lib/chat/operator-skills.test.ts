@@ -1,8 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { loadOperatorSkills, parseSkillFile, readSkillResource, skillResources } from "./operator-skills.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  loadOperatorSkills,
+  operatorSkills,
+  operatorSkillsRevision,
+  parseSkillFile,
+  readSkillResource,
+  skillResources,
+} from "./operator-skills.ts";
 
 function skillsFolder(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-skills-"));
@@ -66,5 +73,60 @@ describe("operator skills", () => {
     const { skills, skipped } = loadOperatorSkills("/nonexistent/hintline-skills");
     expect(skills).toEqual([]);
     expect(skipped[0]?.reason).toMatch(/cannot be read/);
+  });
+});
+
+describe("the operator's skills folder as it changes", () => {
+  const saved = { dir: process.env.HINTLINE_SKILLS_DIR, check: process.env.HINTLINE_SKILLS_CHECK_MS };
+  afterEach(() => {
+    for (const [key, value] of [
+      ["HINTLINE_SKILLS_DIR", saved.dir],
+      ["HINTLINE_SKILLS_CHECK_MS", saved.check],
+    ] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+  const names = (now: number) => operatorSkills(now).map((s) => `${s.name}: ${s.description}`);
+
+  it("is read again once it changed, looked at no more often than HINTLINE_SKILLS_CHECK_MS", () => {
+    const root = skillsFolder({ "release-notes/SKILL.md": skillMd("release-notes", "Writes release notes") });
+    process.env.HINTLINE_SKILLS_DIR = root;
+    delete process.env.HINTLINE_SKILLS_CHECK_MS; // the default: 5 s
+    const t0 = 1_000_000;
+    expect(names(t0)).toEqual(["release-notes: Writes release notes"]);
+    const first = operatorSkillsRevision(t0);
+    expect(first).toMatch(/^[0-9a-f]{12}$/);
+
+    fs.writeFileSync(path.join(root, "release-notes/SKILL.md"), skillMd("release-notes", "Writes the notes, signed"));
+    fs.mkdirSync(path.join(root, "pdf-forms"));
+    fs.writeFileSync(path.join(root, "pdf-forms/SKILL.md"), skillMd("pdf-forms", "Fills PDF forms"));
+    // Within the interval the folder is not looked at.
+    expect(names(t0 + 4_999)).toEqual(["release-notes: Writes release notes"]);
+    expect(operatorSkillsRevision(t0 + 4_999)).toBe(first);
+    // After it, the change is read: skills added and edited, a new revision; SkillLoad finds the new one.
+    expect(names(t0 + 5_000)).toEqual(["pdf-forms: Fills PDF forms", "release-notes: Writes the notes, signed"]);
+    const second = operatorSkillsRevision(t0 + 5_000);
+    expect(second).not.toBe(first);
+    expect(operatorSkills(t0 + 5_000).find((s) => s.name === "pdf-forms")?.instructions).toBe("# Steps\n1. Do it.");
+
+    // A skill removed; then put back as it was: the revision is the content's, the same as before.
+    fs.rmSync(path.join(root, "pdf-forms"), { recursive: true });
+    expect(names(t0 + 10_000)).toEqual(["release-notes: Writes the notes, signed"]);
+    fs.writeFileSync(path.join(root, "release-notes/SKILL.md"), skillMd("release-notes", "Writes release notes"));
+    expect(names(t0 + 15_000)).toEqual(["release-notes: Writes release notes"]);
+    expect(operatorSkillsRevision(t0 + 15_000)).toBe(first);
+  });
+
+  it("looks at every call with HINTLINE_SKILLS_CHECK_MS=0, and has no revision without a folder", () => {
+    const root = skillsFolder({ "a-skill/SKILL.md": skillMd("a-skill", "A") });
+    process.env.HINTLINE_SKILLS_DIR = root;
+    process.env.HINTLINE_SKILLS_CHECK_MS = "0";
+    expect(names(1)).toEqual(["a-skill: A"]);
+    fs.writeFileSync(path.join(root, "a-skill/SKILL.md"), skillMd("a-skill", "A, better"));
+    expect(names(1)).toEqual(["a-skill: A, better"]);
+    delete process.env.HINTLINE_SKILLS_DIR;
+    expect(operatorSkillsRevision(2)).toBeUndefined();
+    expect(operatorSkills(2)).toEqual([]);
   });
 });

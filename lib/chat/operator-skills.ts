@@ -1,9 +1,14 @@
 // The operator's skills: a read-only folder (HINTLINE_SKILLS_DIR) of `<name>/SKILL.md` files, each with a small front
 // matter (`name:`, `description:`) above its markdown instructions, and any other files beside it as resources the
 // agent loads by path. They rank below `default`'s skills: a workspace's own skill wins, then default's, then these.
-// The folder is read once per process (restart to pick up changes); nothing in Hintline writes to it.
+// Nothing in Hintline writes to the folder. It is read again when it changed: at most every HINTLINE_SKILLS_CHECK_MS
+// (default 5 s) a look at the folder's listing and each SKILL.md's size and time (never the files' text) says whether
+// it did. Its content's revision is part of the workspace revision a conversation sees (lib/chat/workspace-view.ts), so
+// a change reaches running conversations as a Workspace hint, as a change to a workspace's own skills does.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { envNumber } from "../env-number.ts";
 import { MAX_SKILL_DESCRIPTION_CHARS, MAX_SKILL_INSTRUCTIONS_CHARS, MAX_SKILLS } from "../agent/workspace-limits.ts";
 import { SKILL_NAME_PATTERN } from "../agent/workspace-text.ts";
 
@@ -81,17 +86,73 @@ export function loadOperatorSkills(root: string): OperatorSkillsLoad {
   return { skills, skipped };
 }
 
-let loaded: OperatorSkillsLoad | undefined;
+/** How often the folder is looked at for a change, at most (ms). */
+export const DEFAULT_SKILLS_CHECK_MS = 5_000;
 
-/** The operator's skills (none without HINTLINE_SKILLS_DIR), read once per process. */
-export function operatorSkills(): OperatorSkill[] {
-  if (!loaded) {
-    const root = process.env.HINTLINE_SKILLS_DIR;
-    loaded = root ? loadOperatorSkills(path.resolve(root)) : { skills: [], skipped: [] };
-    for (const { folder, reason } of loaded.skipped)
-      console.warn(`HINTLINE_SKILLS_DIR: skill ${folder} left out: ${reason}`);
+/**
+ * What says whether the folder changed, without reading any SKILL.md: its subfolders, and each one's SKILL.md size,
+ * time and inode. Resources beside SKILL.md are read when loaded, so they need no watching.
+ */
+export function folderSignature(root: string): string {
+  let folders: string[];
+  try {
+    folders = fs
+      .readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException).code ?? ""}`;
   }
-  return loaded.skills;
+  return folders
+    .map((folder) => {
+      try {
+        const stat = fs.statSync(path.join(root, folder, "SKILL.md"));
+        return `${folder}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+      } catch {
+        return `${folder}:-`;
+      }
+    })
+    .join("\n");
+}
+
+/** The skills' content as a short hash: the same skills give the same revision in every process. */
+function revisionOf(skills: readonly OperatorSkill[]): string {
+  const content = JSON.stringify(skills.map((s) => [s.name, s.description, s.instructions]));
+  return createHash("sha256").update(content).digest("hex").slice(0, 12);
+}
+
+type Loaded = OperatorSkillsLoad & { root: string; signature: string; revision: string; checkedAt: number };
+let loaded: Loaded | undefined;
+
+/** The folder as it is now: looked at again only once HINTLINE_SKILLS_CHECK_MS passed, read again only if it changed. */
+function current(now: number): Loaded | undefined {
+  const setting = process.env.HINTLINE_SKILLS_DIR;
+  if (!setting) return undefined;
+  const root = path.resolve(setting);
+  const since = now - (loaded?.checkedAt ?? 0);
+  if (loaded?.root === root && since >= 0 && since < envNumber("HINTLINE_SKILLS_CHECK_MS", DEFAULT_SKILLS_CHECK_MS))
+    return loaded;
+  const signature = folderSignature(root);
+  if (loaded?.root === root && loaded.signature === signature) {
+    loaded.checkedAt = now;
+    return loaded;
+  }
+  const read = loadOperatorSkills(root);
+  for (const { folder, reason } of read.skipped)
+    console.warn(`HINTLINE_SKILLS_DIR: skill ${folder} left out: ${reason}`);
+  loaded = { ...read, root, signature, revision: revisionOf(read.skills), checkedAt: now };
+  return loaded;
+}
+
+/** The operator's skills (none without HINTLINE_SKILLS_DIR), as the folder holds them now. */
+export function operatorSkills(now = Date.now()): OperatorSkill[] {
+  return current(now)?.skills ?? [];
+}
+
+/** The revision of the operator's skills (none without HINTLINE_SKILLS_DIR): it changes when their content does. */
+export function operatorSkillsRevision(now = Date.now()): string | undefined {
+  return current(now)?.revision;
 }
 
 export function operatorSkill(name: string): OperatorSkill | null {

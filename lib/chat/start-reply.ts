@@ -22,7 +22,8 @@ import {
   openReplyTurn,
 } from "./reply/open-turn.ts";
 import { runReplyInto } from "./reply/run.ts";
-import { inheritedMode } from "./subagent-mode.ts";
+import { ancestorIds, inheritedMode } from "./subagent-mode.ts";
+import { spawnsAt } from "../agent/tool-catalog.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { logFailure } from "../log/logger.ts";
@@ -72,6 +73,9 @@ export async function startReply({
   }
   const { conversation, resolved, turn } = opened;
   const settings = resolveSettings(conversation.settings);
+  const ancestors = child ? await ancestorIds(child.parentId) : [];
+  // A conversation's depth never changes: whether it may spawn, and so its tool list, stays the same call after call.
+  const spawns = spawnsAt(ancestors.length);
   const reply: ReplyContext = {
     conversationId,
     replyId,
@@ -91,8 +95,10 @@ export async function startReply({
     ...(turn.continued ? { continued: turn.continued } : {}),
     committed: turn.committed,
     abortSignal: controller.signal,
+    ancestors,
+    spawns,
     // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
-    workspace: await openWorkspaceTracker(conversationId),
+    workspace: await openWorkspaceTracker(conversationId, { spawns }),
   };
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {

@@ -7,7 +7,8 @@ import { choiceFor, modelInfoFor } from "../ai/providers/choice.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { envNumber } from "../env-number.ts";
-import { type ChildRun, getChild } from "../db/subagents.ts";
+import { type ChildRun, depthOf, getChild } from "../db/subagents.ts";
+import { spawnsAt, subagentsEnabled } from "../agent/tool-catalog.ts";
 import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
 
 const countTokens = createTokenCounter();
@@ -44,14 +45,20 @@ const assembled = sharedBoundedMap<string, AssembledPrompt>("system-prompts", {
 /** A subagent's agent, as its system prompt holds it (frozen when it was spawned). */
 export type PromptAgent = { id: string; instructions: string };
 
+/**
+ * Who the prompt is for: a subagent's agent (none: the person's conversation), and whether the conversation may spawn
+ * (false: a subagent at the maximum depth; default: subagents are on).
+ */
+export type PromptFor = { agent?: PromptAgent; spawns?: boolean };
+
 export function systemPromptFor(
   settings: Settings,
   workspace: FrozenWorkspace | null | undefined,
   modelWindow: number,
-  agent?: PromptAgent,
+  { agent, spawns = subagentsEnabled() }: PromptFor = {},
 ): AssembledPrompt {
   const budget = workspaceBudget(settings, modelWindow);
-  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}${agent ? `\u0000${agent.id}\u0000${agent.instructions}` : ""}`;
+  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}\u0000${spawns}${agent ? `\u0000${agent.id}\u0000${agent.instructions}` : ""}`;
   const cached = assembled.get(key);
   if (cached) return cached;
   const prompt = assembleSystemPrompt({
@@ -66,6 +73,7 @@ export function systemPromptFor(
     countTokens,
     workspace: workspace?.snapshot,
     ...(agent ? { agent } : {}),
+    spawns,
   });
   assembled.set(key, prompt);
   return prompt;
@@ -78,12 +86,13 @@ export async function conversationSystemPrompt(
   model: string | null | undefined,
 ): Promise<AssembledPrompt> {
   const [workspace, child] = await Promise.all([promptWorkspace(conversationId), getChild({ id: conversationId })]);
-  return systemPromptFor(
-    settings,
-    workspace,
-    modelInfoFor(model).contextWindow,
-    child ? promptAgentOf(child.run) : undefined,
-  );
+  return systemPromptFor(settings, workspace, modelInfoFor(model).contextWindow, await promptForChild(child));
+}
+
+/** A conversation's prompt owner: a child's agent and whether it may spawn at its depth (none: the person's). */
+export async function promptForChild(child: { id: string; run: ChildRun } | null): Promise<PromptFor> {
+  if (!child) return {};
+  return { agent: promptAgentOf(child.run), spawns: spawnsAt(await depthOf({ id: child.id })) };
 }
 
 /** The agent a child's system prompt holds: the definition it was spawned with. */

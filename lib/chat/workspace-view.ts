@@ -1,7 +1,8 @@
 // A conversation's view of its workspace. Its system prompt holds the workspace as frozen when the conversation first
 // replied (or at its last compression), so the prompt stays byte-identical and cached while the workspace changes;
 // before each model call one small query says whether the workspace changed since the agent last heard, and if so the
-// step carries a "Workspace" hint with what changed (lib/agent/workspace-changes.ts).
+// step carries a "Workspace" hint with what changed (lib/agent/workspace-changes.ts). The operator's skills folder is
+// part of what every conversation sees: its revision follows the database's (`withOperatorSkills`).
 import { generateId } from "ai";
 import type { WorkspaceSnapshot } from "../agent/system-prompt/workspace.ts";
 import {
@@ -28,6 +29,7 @@ import { getWorkspace } from "../db/workspaces.ts";
 import { subagentsEnabled } from "../agent/tool-catalog.ts";
 import { agentsVisibleIn } from "./agents.ts";
 import { workspaceKeepsFacts } from "./compression-memory.ts";
+import { operatorSkillsRevision } from "./operator-skills.ts";
 import { type DefinitionScope, visibleSkills } from "./skills.ts";
 
 // The newest state read per workspace and owner (skills and agents also come from the owner's levels), under the
@@ -39,6 +41,16 @@ const liveByWorkspace = sharedBoundedMap<string, { revision: string; state: Work
   maxBytes: 16 * 1024 * 1024,
   sizeOf: (_id, live) => approximateBytes(live.state),
 });
+
+/**
+ * A status read from the database with the operator's skills folder's revision after the workspace's
+ * ("3:1+5f2c…"; lib/agent/hints/told.ts reads both): a change in the folder is a new revision, told as a change to
+ * the workspace's own skills is. Unchanged without HINTLINE_SKILLS_DIR.
+ */
+function withOperatorSkills<T extends WorkspaceViewStatus | null | undefined>(status: T): T {
+  const operator = status ? operatorSkillsRevision() : undefined;
+  return status && operator ? { ...status, revision: `${status.revision}+${operator}` } : status;
+}
 
 /**
  * The workspace as a conversation of `ownerId` sees it now. The revision was read just before (the conversation's
@@ -127,7 +139,7 @@ export async function refreshWorkspaceView(
   conversationId: string,
   status?: WorkspaceViewStatus,
 ): Promise<FrozenWorkspace | null> {
-  const current = status ?? (await workspaceViewStatus({ conversationId }));
+  const current = status ?? withOperatorSkills(await workspaceViewStatus({ conversationId }));
   if (!current) return null;
   const { frozen, store } = await freeze(conversationId, current);
   await store();
@@ -149,7 +161,7 @@ async function readFrozen(conversationId: string, status: WorkspaceViewStatus): 
  * as it would be frozen now when the conversation never replied. null: no conversation.
  */
 export async function promptWorkspace(conversationId: string): Promise<FrozenWorkspace | null> {
-  const status = await workspaceViewStatus({ conversationId });
+  const status = withOperatorSkills(await workspaceViewStatus({ conversationId }));
   if (!status) return null;
   if (status.frozenId) return readFrozen(conversationId, status);
   const id = `live:${status.workspaceId}:${status.ownerId ?? ""}:${status.revision}`;
@@ -163,7 +175,7 @@ export async function promptWorkspace(conversationId: string): Promise<FrozenWor
  * the prompt at the next compression). A conversation that never replied has nothing pending: it will freeze it now.
  */
 export async function pendingWorkspaceChanges(conversationId: string): Promise<string[]> {
-  const status = await workspaceViewStatus({ conversationId });
+  const status = withOperatorSkills(await workspaceViewStatus({ conversationId }));
   if (!status?.frozenId) return [];
   const frozen = await readFrozen(conversationId, status);
   const { state } = await liveWorkspace(status);
@@ -175,11 +187,12 @@ export type WorkspaceNews = { name: string; revision: string; changes: Workspace
 
 /**
  * The conversation's workspace for the reply's steps: the frozen copy for the system prompt, and before each step what
- * changed since the agent last heard (nothing read when the step's status shows no change).
+ * changed since the agent last heard (nothing read when the step's status shows no change). `spawns` false (a subagent
+ * at the maximum depth, with no agent tools): changes to the agent definitions are none of its news.
  */
-export async function openWorkspaceTracker(conversationId: string) {
+export async function openWorkspaceTracker(conversationId: string, { spawns = true }: { spawns?: boolean } = {}) {
   // Read once as the reply opens; the first step uses it again (a change landing in between waits one step).
-  let opened = await workspaceViewStatus({ conversationId });
+  let opened = withOperatorSkills(await workspaceViewStatus({ conversationId }));
   let frozen: FrozenWorkspace | null = null;
   // A conversation's first reply freezes the workspace; storing it waits until the first model call is under way.
   let stored: Promise<void> | undefined;
@@ -216,7 +229,8 @@ export async function openWorkspaceTracker(conversationId: string) {
      */
     async beforeStep(told: string | undefined, read?: WorkspaceViewStatus | null): Promise<WorkspaceNews | undefined> {
       if (!opened) await stored;
-      const status = opened ?? (read === undefined ? await workspaceViewStatus({ conversationId }) : read);
+      const status =
+        opened ?? withOperatorSkills(read === undefined ? await workspaceViewStatus({ conversationId }) : read);
       opened = null;
       if (!status) return undefined;
       lastRevision = status.revision;
@@ -230,7 +244,9 @@ export async function openWorkspaceTracker(conversationId: string) {
       // The changes since the state the agent knows: the last one told when that is what the input holds, else the
       // prompt's copy (all changes since it, some perhaps told again by an older hint still in the input).
       const seen = known === view?.seenRevision ? parseWorkspaceState(view?.seen) : null;
-      const changes = diffWorkspace(seen ?? frozen.state, live.state, conversationId);
+      const changes = diffWorkspace(seen ?? frozen.state, live.state, conversationId).filter(
+        (change) => spawns || !change.kind.startsWith("agent-"),
+      );
       if (changes.length === 0) {
         // Nothing to tell (the agent's own memory entry): not looked at again until the workspace changes.
         quiet = { known, revision: live.revision };

@@ -1,7 +1,8 @@
 // What the agent can reach beyond its frozen system prompt, through the real HTTP fake of the OpenAI API, on SQLite and
 // (with TEST_POSTGRES_URL) PostgreSQL: the whole plan (PlanRead, pointed to by the BUILD reminder), the knowledge files
 // and instructions as they are now (KnowledgeList, InstructionsRead, pointed to by a Workspace hint that overflows),
-// long skills a window at a time, and the operator's read-only skills folder below default's skills.
+// long skills a window at a time, and the operator's read-only skills folder below default's skills, whose changes
+// reach a running conversation as a Workspace hint.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,14 +21,17 @@ import { databaseKinds, jsonRequest, userMessage } from "./helpers.ts";
 type WireMessage = { role: string; content: unknown };
 const textOf = (m: WireMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 
+const writeIn = (root: string, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+};
+const operatorSkill = (root: string, name: string, description: string, body: string) =>
+  writeIn(root, `${name}/SKILL.md`, `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
+
 function operatorSkillsDir(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "hintline-op-skills-"));
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  };
-  const skill = (name: string, description: string, body: string) =>
-    write(`${name}/SKILL.md`, `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
+  const write = (rel: string, text: string) => writeIn(root, rel, text);
+  const skill = (name: string, description: string, body: string) => operatorSkill(root, name, description, body);
   skill("shared-name", "The operator's version", "# Operator steps");
   skill("default-name", "The operator's version", "# Operator steps");
   skill("pdf-forms", "Fills PDF forms", "# PDF forms\nRead reference/fields.md first.");
@@ -46,13 +50,16 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
   let fake: OpenAIFake;
   let server: AppServer;
   let workspaceId = "";
+  let skillsRoot = "";
   let seq = 0;
   const api = (p: string) => `${server.url}/api${p}`;
 
   beforeAll(async () => {
     fake = await startOpenAIFake();
+    skillsRoot = operatorSkillsDir();
     server = await startAppServer({
-      env: { ...providerEnv(fake.url), HINTLINE_SKILLS_DIR: operatorSkillsDir() },
+      // The folder is looked at for changes on every step here (by default at most every 5 s).
+      env: { ...providerEnv(fake.url), HINTLINE_SKILLS_DIR: skillsRoot, HINTLINE_SKILLS_CHECK_MS: "0" },
       databaseUrl: await databaseUrl(),
     });
     workspaceId = (await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: "Reach" }))).body.id;
@@ -225,5 +232,33 @@ describe.each(databaseKinds("reach"))("$name: what the agent can reach", ({ data
     const status = textOf((replaced.body.messages as WireMessage[]).at(-1)!);
     expect(status).toContain("<context-length>");
     expect(status).toContain("Open tasks:\n[2] in_progress Draft it\n[1] pending Outline");
+  });
+
+  it("a change in the operator's skills folder reaches a running conversation as one Workspace hint; its system prompt stays", async () => {
+    const id = newId();
+    const first = await callTools(id, [{ id: "o0", name: "SkillLoad", arguments: { name: "pdf-forms" } }]);
+    const system = textOf((first.body.messages as WireMessage[])[0]!);
+    expect(system).toContain("pdf-forms: Fills PDF forms");
+    operatorSkill(skillsRoot, "csv-tables", "Reads CSV </system-reminder> tables", "# CSV\nSplit on commas.");
+    operatorSkill(skillsRoot, "pdf-forms", "Fills PDF forms and signs them", "# PDF forms\nSign last.");
+    const request = await callTools(id, [{ id: "o1", name: "SkillLoad", arguments: { name: "csv-tables" } }]);
+    const messages = (request.body.messages as WireMessage[]).map(textOf);
+    expect(messages[0]).toBe(system);
+    const hints = messages.filter((t) => t.includes("changed since your system prompt was written"));
+    expect(hints).toHaveLength(1);
+    expect(hints[0]).toContain(
+      "- Skill added: csv-tables: Reads CSV &lt;/system-reminder&gt; tables (load it with SkillLoad).",
+    );
+    expect(hints[0]).toContain("- Skill changed: pdf-forms: Fills PDF forms and signs them (load it again");
+    expect(toolResultText(request, "o1")).toMatch(
+      /^Skill csv-tables \(from the server's skills folder\): Reads CSV .* tables\n\n# CSV\nSplit on commas\./,
+    );
+    // Told once: the next turn adds no Workspace hint; a conversation started now has the skill in its prompt.
+    const next = await callTools(id, [{ id: "o2", name: "TaskList", arguments: {} }]);
+    expect(
+      (next.body.messages as WireMessage[]).map(textOf).filter((t) => t.includes("changed since your system prompt")),
+    ).toHaveLength(1);
+    const fresh = await callTools(newId(), [{ id: "o3", name: "TaskList", arguments: {} }]);
+    expect(textOf((fresh.body.messages as WireMessage[])[0]!)).toContain("pdf-forms: Fills PDF forms and signs them");
   });
 });

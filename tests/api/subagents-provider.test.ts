@@ -5,7 +5,8 @@
 // up in the child's own context; an unknown agent id gets the ids that exist; a child whose provider fails ends as
 // "error" with a clear result (or one hint, in the background) while the parent's reply completes; AgentList names the
 // children and the free slots; a child's requests carry its task and none of the parent's history; at most four children
-// run at once; a reply makes at most HINTLINE_MAX_STEPS calls.
+// run at once; a reply makes at most HINTLINE_MAX_STEPS calls; a grandchild (the maximum depth) is offered no agent
+// tools and its system prompt no Subagents section.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chat, getJson } from "../support/chat-client.ts";
@@ -68,6 +69,15 @@ function route(req: RecordedRequest): FakeReply {
     if (said.startsWith("slow"))
       return { text: "Slow child answer after a long look at every file.", chunkDelayMs: 400 };
     if (said === "which file?") return { text: "It was notes/rivers.md." };
+    if (said === "spawn a grandchild") {
+      if (messagesOf(req).at(-1)?.role === "tool") return { text: "The grandchild answered." };
+      return {
+        kind: "tools",
+        calls: [
+          { id: "spawn-deep", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "deepest task" } },
+        ],
+      };
+    }
     if (said === "walk forever") {
       // A provider honours tool_choice "none": the last call it may make answers in words.
       if (req.body.tool_choice === "none") return { text: "Stopped walking." };
@@ -251,6 +261,17 @@ function route(req: RecordedRequest): FakeReply {
         },
       ],
     };
+  if (said === "start the spawner")
+    return {
+      kind: "tools",
+      calls: [
+        {
+          id: "spawn-spawner",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "spawn a grandchild", label: "spawner" },
+        },
+      ],
+    };
   if (said === "unknown agent")
     return {
       kind: "tools",
@@ -333,6 +354,38 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     expect(toolResultText(spawned, "spawn-a")).toMatch(
       new RegExp(`^agent_key: ${keyOf("rivers")}\nstatus: running \\(started in the background\\)`),
     );
+  });
+
+  it("a grandchild (the maximum depth) is offered no agent tools and its prompt no Subagents section; a child is", async () => {
+    const id = "sap-depth";
+    await chat(server.url, { conversationId: id, text: `first message of ${id}` });
+    await chat(server.url, { conversationId: id, text: "start the spawner" });
+    const asked = (task: string) => fake.requests.filter((r) => isChild(r) && lastPersonText(r) === task);
+    const toolNames = (r: RecordedRequest) =>
+      ((r.body.tools ?? []) as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    const [child, grandchild] = [asked("spawn a grandchild"), asked("deepest task")];
+    expect(child).toHaveLength(2);
+    expect(grandchild).toHaveLength(1);
+    for (const request of child) {
+      expect(toolNames(request)).toEqual(expect.arrayContaining(["AgentSpawn", "AgentSend", "AgentList"]));
+      expect(contentOf(messagesOf(request)[0])).toMatch(/\n\n# Agent: general-purpose\n[\s\S]*\n\n# Subagents\n/);
+    }
+    const deepest = grandchild[0]!;
+    expect(toolNames(deepest)).toContain("TaskList");
+    expect(toolNames(deepest).filter((name) => name.startsWith("Agent"))).toEqual([]);
+    expect(contentOf(messagesOf(deepest)[0])).not.toMatch(/# Subagents|AgentSpawn/);
+    expect(toolResultText(child[1], "spawn-deep")).toContain("Child answer for deepest task.");
+    // The inspector shows the same of each.
+    const childId = (await view(id)).agents[0]!.conversationId;
+    const grandchildId = (await view(childId)).agents[0]!.conversationId;
+    type Context = { tools: string[]; sections: Array<{ id: string }> };
+    const context = async (of: string) =>
+      (await getJson<Context>(`${server.url}/api/conversations/${of}/context`)).body;
+    const [ofChild, ofGrandchild] = [await context(childId), await context(grandchildId)];
+    expect(ofChild.tools).toContain("AgentSpawn");
+    expect(ofChild.sections.map((s) => s.id)).toContain("subagents");
+    expect(ofGrandchild.tools.filter((name) => name.startsWith("Agent"))).toEqual([]);
+    expect(ofGrandchild.sections.map((s) => s.id)).not.toContain("subagents");
   });
 
   it("a running child's tokens and last tool reach the parent's agents list after each of its steps", async () => {

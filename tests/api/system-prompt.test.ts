@@ -43,10 +43,10 @@ describe("system prompt assembly", () => {
     }>(`${env.server.url}/api/conversations/${id}/context`);
     expect(context.sections.map((s) => [s.id, s.origin])).toEqual([
       ["base", "default"],
+      ["subagents", "workspace default"],
       ["instructions", "conversation settings"],
       ["memory", "global default"],
       ["task-guidance", "Hintline"],
-      ["subagents", "workspace default"],
     ]);
     expect(context.tools).toEqual([
       "TaskCreate",

@@ -56,11 +56,9 @@ describe("timestamps", () => {
     // Stable: every request extends the previous one byte for byte (the stamps are fixed when stored).
     const bodies = requests.map(wire);
     for (let i = 1; i < bodies.length; i++) expect(bodies[i - 1]!.every((m, j) => bodies[i]![j] === m)).toBe(true);
-    // The pause: the first call of the last reply carries the time and how long the person was away.
+    // The pause: the first call of the last reply carries the time and how long after the agent's reply it came.
     const hint = messages(requests[2]!).at(-1)!.content as string;
-    expect(hint).toMatch(
-      /<time-since-last-message>1 min since the person's previous message<\/time-since-last-message>/,
-    );
+    expect(hint).toMatch(/<time-since-last-message>1 min since your last reply<\/time-since-last-message>/);
     expect(hint).toContain("<current-time>");
     // Turning timestamps on rewrote the history once: the cache-break detector names it the settings edit it was.
     const context = await fetch(`${url}/api/conversations/${id}/context`).then(

@@ -1,8 +1,8 @@
-// One budget over the system prompt's workspace section, settings instructions and memory, and skills list, through the
-// real server and the OpenAI fake, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL: a workspace holding some 45,000
-// tokens gets a system prompt whose budgeted sections fit min(HINTLINE_WORKSPACE_BUDGET, a quarter of the window), cut
-// in the documented order with the notes, and the prompt alone no longer brings a conversation near its compression
-// trigger.
+// One budget over the system prompt's Subagents section, workspace section, settings instructions and memory, and skills
+// list, through the real server and the OpenAI fake, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL: a workspace
+// holding some 45,000 tokens gets a system prompt whose budgeted sections fit min(HINTLINE_WORKSPACE_BUDGET, a quarter
+// of the window), cut in the documented order with the notes, and the prompt alone no longer brings a conversation near
+// its compression trigger.
 import { countTokens } from "@/lib/agent/token-count";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
@@ -22,7 +22,7 @@ const isSummary = (r: RecordedRequest) =>
 const WINDOW = 28_000;
 // min(8,000, 28,000 / 4): the window's share is the smaller.
 const BUDGET = 7_000;
-const BUDGETED = ["workspace", "instructions", "memory", "skills"];
+const BUDGETED = ["subagents", "workspace", "instructions", "memory", "skills"];
 
 const rules = Array.from(
   { length: 660 },
@@ -140,14 +140,15 @@ describe.each(databaseKinds("ws_budget"))(
       );
       expect(context.system).toBe(system);
       const budgeted = context.sections.filter((s) => BUDGETED.includes(s.id));
-      expect(budgeted.map((s) => s.id)).toEqual(["workspace", "instructions", "memory", "skills"]);
+      expect(budgeted.map((s) => s.id)).toEqual(BUDGETED);
       const used = budgeted.reduce((n, s) => n + s.tokens, 0);
       expect(used).toBeLessThanOrEqual(BUDGET);
       expect(used).toBeGreaterThan(BUDGET - 100);
       expect(countTokens(system)).toBeLessThan(BUDGET + 1_000);
 
-      // The cut order: memory (the workspace's, then the settings'), KNOWLEDGE.md, the skills, the file list, then the
-      // workspace instructions with a note that says how to read them whole; the settings instructions are whole.
+      // The cut order: memory (the workspace's, then the settings'), KNOWLEDGE.md, the skills, the agent ids, the file
+      // list, then the workspace instructions with a note that says how to read them whole; the settings instructions
+      // are whole.
       expect(system).toContain("[Memory cut to the budget: 0 of 50 entries shown. Search the rest with MemorySearch.]");
       expect(system).toMatch(
         /# Memory\nNotes kept across conversations; use them when relevant\.\n\[Memory truncated: 0 of \d+ tokens shown/,
@@ -156,6 +157,7 @@ describe.each(databaseKinds("ws_budget"))(
         "[KNOWLEDGE.md cut to the budget: 0 of 900 lines shown. Read the rest with KnowledgeRead KNOWLEDGE.md.]",
       );
       expect(system).toContain("[Skills cut to the budget: 0 of 40 listed. SkillLoad loads any skill by name.]");
+      expect(system).toContain("[Agent ids cut to the budget: 0 of 1 listed. AgentList lists every agent id.]");
       expect(system).toContain(
         "[File list cut to the budget: 0 of 60 files listed. List them all with KnowledgeList.]",
       );

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, ChatMessagePart, HintSource } from "../../chat-message.ts";
 import { DEFAULT_TEMPLATE, defaultSettings, type InjectionConfig, validateSettings } from "../settings.ts";
-import { sinceText, decideInjection, type InjectionInput } from "./decide-injection.ts";
+import { decideInjection, type InjectionInput, pauseSinceLastReply, sinceText } from "./decide-injection.ts";
 import { splitForCompression } from "../compression.ts";
 import { renderHint } from "./render-hint.ts";
 import { scanContext } from "./scan-context.ts";
@@ -324,15 +324,58 @@ describe("the replace strategy's status and the pause", () => {
 
   it("after a pause longer than timeInterval, tells the time and how long it was", () => {
     const fresh = [person, reply(timeHint(RECENT))];
-    expect(decide(fresh, { sincePersonsPrevious: 29 * 60_000 })).toBeNull();
-    const back = decide(fresh, { sincePersonsPrevious: (2 * 60 + 15) * 60_000 + 30_000 });
+    expect(decide(fresh, { sinceLastReply: 29 * 60_000 })).toBeNull();
+    const back = decide(fresh, { sinceLastReply: (2 * 60 + 15) * 60_000 + 30_000 });
     expect(Object.keys(back!.fields)).toEqual(["current-time", "timezone", "time-since-last-message"]);
-    expect(back!.fields["time-since-last-message"]).toBe("2 h 15 min since the person's previous message");
-    expect(back!.text).toContain(
-      "<time-since-last-message>2 h 15 min since the person's previous message</time-since-last-message>",
-    );
-    expect(sinceText(3 * 86_400_000 + 4 * 3_600_000)).toBe("3 d 4 h since the person's previous message");
-    expect(sinceText(45 * 60_000)).toBe("45 min since the person's previous message");
-    expect(sinceText(5 * 3_600_000)).toBe("5 h since the person's previous message");
+    expect(back!.fields["time-since-last-message"]).toBe("2 h 15 min since your last reply");
+    expect(back!.text).toContain("<time-since-last-message>2 h 15 min since your last reply</time-since-last-message>");
+    expect(sinceText(3 * 86_400_000 + 4 * 3_600_000)).toBe("3 d 4 h since your last reply");
+    expect(sinceText(45 * 60_000)).toBe("45 min since your last reply");
+    expect(sinceText(5 * 3_600_000)).toBe("5 h since your last reply");
+  });
+
+  it("measures the pause from the end of the agent's last reply, not from the person's previous message", () => {
+    const at = (iso: string) => ({ createdAt: `2026-07-01T${iso}Z` });
+    const asked: ChatMessage = {
+      id: "u1",
+      role: "user",
+      parts: [{ type: "text", text: "Plan the move." }],
+      metadata: at("08:00:00"),
+    };
+    const worked: ChatMessage = {
+      id: "a1",
+      role: "assistant",
+      parts: [{ type: "text", text: "Done after three hours of work." }],
+      metadata: { ...at("08:00:05"), endedAt: "2026-07-01T11:00:00Z" },
+    };
+    const back: ChatMessage = {
+      id: "u2",
+      role: "user",
+      parts: [{ type: "text", text: "Thanks!" }],
+      metadata: at("11:05:00"),
+    };
+    // The person was away 5 minutes, not 3 hours 5 minutes.
+    expect(pauseSinceLastReply([asked, worked, back])).toBe(5 * 60_000);
+    // A reply stored before `endedAt`: its latest recorded time (a tool result, a hint), else its start.
+    const older: ChatMessage = {
+      ...worked,
+      metadata: at("08:00:05"),
+      parts: [
+        {
+          type: "tool-TaskList",
+          toolCallId: "c",
+          state: "output-available",
+          input: {},
+          output: "x",
+          resultAt: "2026-07-01T10:30:00Z",
+        } as never,
+        { type: "data-hint", id: "h", data: { createdAt: "2026-07-01T10:45:00Z" } } as never,
+      ],
+    };
+    expect(pauseSinceLastReply([asked, older, back])).toBe(20 * 60_000);
+    expect(pauseSinceLastReply([asked, { ...older, parts: [] }, back])).toBe((3 * 60 + 4) * 60_000 + 55_000);
+    // Nothing to measure from: a first message, or a history not ending with the person's.
+    expect(pauseSinceLastReply([asked])).toBeUndefined();
+    expect(pauseSinceLastReply([asked, worked])).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 // The injection decision (docs/injection.md): before every model call each dimension — time, tasks, context
 // usage — decides on its own; whatever fires goes into one hint. Pure: the clock is an argument.
+import type { ChatMessage } from "../../chat-message.ts";
 import type { InjectionConfig } from "../settings.ts";
 import { isValidTimeZone } from "../settings.ts";
 import { readTime, writeTime } from "./read-time.ts";
@@ -28,8 +29,8 @@ export type InjectionInput = {
    * built-in field is rendered: time, timezone, the task counts (also none) and the context size.
    */
   full?: boolean;
-  /** Timestamps on, first call of a reply: how long before the person's message their previous one was (ms). */
-  sincePersonsPrevious?: number;
+  /** Timestamps on, first call of a reply: how long before the person's message the agent's last reply ended (ms). */
+  sinceLastReply?: number;
 };
 
 export type Injection = { fields: Record<string, string>; text: string };
@@ -86,20 +87,52 @@ export function elapsedText(ms: number): string {
 }
 
 export function sinceText(ms: number): string {
-  return `${elapsedText(ms)} since the person's previous message`;
+  return `${elapsedText(ms)} since your last reply`;
+}
+
+/**
+ * When a stored reply ended: its `endedAt`, else (a reply stored before it was kept) the latest time it recorded — a
+ * tool result's, a hint's — or its start.
+ */
+function replyEnd(reply: ChatMessage): number {
+  const ended = Date.parse(reply.metadata?.endedAt ?? "");
+  if (Number.isFinite(ended)) return ended;
+  let latest = Date.parse(reply.metadata?.createdAt ?? "");
+  for (const part of reply.parts) {
+    const at =
+      part.type === "data-hint"
+        ? (part.data as { createdAt?: string } | undefined)?.createdAt
+        : (part as { resultAt?: unknown }).resultAt;
+    const time = typeof at === "string" ? Date.parse(at) : Number.NaN;
+    if (Number.isFinite(time) && (!Number.isFinite(latest) || time > latest)) latest = time;
+  }
+  return latest;
+}
+
+/**
+ * The pause the person's message (the history's last) ends: how long after the agent's last reply it came (ms); none
+ * when it is not the person's or the agent has not replied yet. A long reply is not part of the pause.
+ */
+export function pauseSinceLastReply(history: readonly ChatMessage[]): number | undefined {
+  const person = history.at(-1);
+  if (person?.role !== "user") return undefined;
+  const reply = history.findLast((m, i) => i < history.length - 1 && m.role === "assistant");
+  if (!reply) return undefined;
+  const elapsed = Date.parse(person.metadata?.createdAt ?? "") - replyEnd(reply);
+  return Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : undefined;
 }
 
 export function decideInjection(input: InjectionInput): Injection | null {
   const { config, now, scan, tasks, full = false } = input;
   if (!config.injectRuntimeState) return null;
   const builtIns: Record<string, string> = {};
-  const pause = isPause(input.sincePersonsPrevious, config);
+  const pause = isPause(input.sinceLastReply, config);
 
   if (full || pause || timeIsStale(scan, config, now)) {
     builtIns["current-time"] = writeTime(now, clockZone(config.timezone), config.timeFormat);
     builtIns.timezone = config.timezone;
   }
-  if (pause) builtIns["time-since-last-message"] = sinceText(input.sincePersonsPrevious!);
+  if (pause) builtIns["time-since-last-message"] = sinceText(input.sinceLastReply!);
 
   const open = tasks.pending + tasks.inProgress;
   // With the list (the default) the open tasks are told again after the agent changed them since it last saw the whole

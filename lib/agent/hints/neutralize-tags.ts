@@ -13,6 +13,7 @@ export const RESERVED_TAG_WORDS: readonly (readonly string[])[] = [
   ["system", "reminder"],
   ["current", "time"],
   ["time", "zone"],
+  ["time", "since", "last", "message"],
   ["tasks"],
   ["context", "length"],
   ["conversation", "summary"],

@@ -98,4 +98,11 @@ describe("what the told-once hints told", () => {
     expect(laterRevision("5:1:2", "4:1:3")).toBe("5:1:2");
     expect(laterRevision("x", "4:1:3")).toBe("x");
   });
+
+  it("reads the counters of a revision with the operator's skills folder's hash, and orders by them alone", () => {
+    expect(laterRevision("4:1+0a1b2c3d4e5f", "5:1+0a1b2c3d4e5f")).toBe("5:1+0a1b2c3d4e5f");
+    expect(laterRevision("5:1:2+0a1b2c3d4e5f", "4:1")).toBe("5:1:2+0a1b2c3d4e5f");
+    expect(laterRevision("4:1", "4:1+99ffee001122")).toBe("4:1+99ffee001122");
+    expect(laterRevision("4:1+0a1b2c3d4e5f", "4:1+99ffee001122")).toBe("4:1+99ffee001122");
+  });
 });

@@ -80,14 +80,16 @@ export function toldIn(message: ChatMessage, runtimeSource: HintSource): Told {
 
 /**
  * A workspace revision ("<workspace>:<default>" or "<workspace>:<default>:<owner's own level>", each a counter that
- * only grows; a missing third is 0) as its three counters.
+ * only grows; a missing third is 0) as its three counters. A "+<hash>" after them is the operator's skills folder's
+ * content (lib/chat/workspace-view.ts): it has no order, so it does not count here; a revision that differs only in it
+ * is a different revision all the same, and the diff of the states says what changed.
  */
 function counters(revision: string): [number, number, number] | undefined {
-  const match = /^(\d+):(\d+)(?::(\d+))?$/.exec(revision);
+  const match = /^(\d+):(\d+)(?::(\d+))?(?:\+[0-9a-f]+)?$/.exec(revision);
   return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : undefined;
 }
 
-/** The later of two workspace revisions (the first when they cannot be compared). */
+/** The later of two workspace revisions (the first when they cannot be compared; the second when only their hashes differ). */
 export function laterRevision(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   const [x, y] = [counters(a), counters(b)];

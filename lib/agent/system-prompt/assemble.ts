@@ -1,4 +1,6 @@
-// The system prompt's middleware chain, in order. Adding a transformer is one module and one line here.
+// The system prompt's middleware chain, in order. Adding a transformer is one module and one line here. The Subagents
+// section comes right after the base prompt (and a child's agent instructions), as the harness's SubagentsMiddleware
+// runs first of its middlewares; the workspace's sections follow, the skills list last.
 import { fitToBudget } from "./budget.ts";
 import { agentInstructions } from "./agent.ts";
 import { basePrompt, instructions, memory, taskGuidance } from "./transformers.ts";
@@ -13,12 +15,12 @@ export const PROMPT_CHAIN: readonly PromptTransformer[] = [
   basePrompt,
   ...CUSTOM_TRANSFORMERS,
   agentInstructions,
+  subagentsSection,
   workspaceSection,
   instructions,
   memory,
   taskGuidance,
   availableSkills,
-  subagentsSection,
 ];
 
 export type AssembledPrompt = { text: string; sections: Array<PromptSection & { tokens: number }> };

@@ -16,6 +16,10 @@ const workspace: WorkspaceSnapshot = {
     name: `skill-${i}`,
     description: `Writes the report of kind ${i} from the notes, step by step`,
   })),
+  agents: Array.from({ length: 20 }, (_, i) => ({
+    id: `agent-${i}`,
+    description: `Reviews the reports of kind ${i} against the notes`,
+  })),
 };
 const context = (budget: number, patch: Partial<PromptContext> = {}): PromptContext => ({
   conversation: {
@@ -47,6 +51,7 @@ const NOTES: Record<keyof PromptCuts, RegExp> = {
   knowledge:
     /\[KNOWLEDGE\.md cut to the budget: \d+ of 300 lines shown\. Read the rest with KnowledgeRead KNOWLEDGE\.md\.\]/,
   skills: /\[Skill descriptions cut to the budget: \d+ of 30 shown\. SkillLoad loads any skill by name\.\]/,
+  agents: /\[Agent ids cut to the budget: \d+ of 20 listed\. AgentList lists every agent id\.\]/,
   files: /\[File list cut to the budget: \d+ of 80 files listed\. List them all with KnowledgeList\.\]/,
   instructions:
     /\[Instructions cut to the budget \(\d+ tokens\): \d+ of \d+ tokens shown\. Read them whole with InstructionsRead\.\]/,
@@ -94,12 +99,12 @@ describe("the one budget of the system prompt", () => {
     const memoryCut = assembleSystemPrompt(context(budgetCutting(0))).text;
     expect(memoryCut).toContain("- Remembered fact about the project, number 0\n");
     expect(memoryCut).not.toContain("project, number 199");
-    const skillsCut = assembleSystemPrompt(context(budgetCutting(3))).text;
+    const skillsCut = assembleSystemPrompt(context(budgetCutting(CUT_ORDER.indexOf("skills")))).text;
     expect(skillsCut).not.toContain("<memory_context>\n- Remembered");
     expect(skillsCut).toContain("[KNOWLEDGE.md cut to the budget: 0 of 300 lines shown.");
     expect(skillsCut).toContain("- skill-0: Writes the report of kind 0");
     expect(skillsCut).toContain("\n- skill-29\n");
-    const instructionsCut = assembleSystemPrompt(context(budgetCutting(5))).text;
+    const instructionsCut = assembleSystemPrompt(context(budgetCutting(CUT_ORDER.indexOf("instructions")))).text;
     expect(instructionsCut).toContain("<agents_context>\nWorkspace rule number 0\n");
     expect(instructionsCut).not.toContain("Workspace rule number 299");
     expect(instructionsCut).toContain("Conversation rule 199");
@@ -133,7 +138,7 @@ describe("the one budget of the system prompt", () => {
   });
 
   it("tells where a global default's instructions are when it cuts them", () => {
-    const ctx = context(budgetCutting(6), {
+    const ctx = context(budgetCutting(CUT_ORDER.indexOf("settingsInstructions")), {
       conversation: {},
       defaults: { instructions: lines(200, "Global rule").join("\n") },
     });

@@ -1,15 +1,16 @@
 // One token budget over every section of the system prompt that grows with what the person and the agent store: the
-// workspace section (its instructions, memory, KNOWLEDGE.md and file list), the settings instructions and memory, and
-// the skills list. The budget is HINTLINE_WORKSPACE_BUDGET, at most a quarter of the conversation's context window,
-// so the system prompt alone never comes near the compression trigger.
+// Subagents section (its agent ids), the workspace section (its instructions, memory, KNOWLEDGE.md and file list), the
+// settings instructions and memory, and the skills list. The budget is HINTLINE_WORKSPACE_BUDGET, at most a quarter of
+// the conversation's context window, so the system prompt alone never comes near the compression trigger.
 //
 // When the budgeted sections exceed it, parts are cut in CUT_ORDER: the workspace memory first (the agent searches
 // the rest with MemorySearch), then the settings memory, then KNOWLEDGE.md (it takes what cutting memory leaves), then
-// the skills' descriptions (then their names), then the file list, and the instructions last — the workspace's (the
-// agent reads them whole with InstructionsRead), then the settings' — each cut saying so in the prompt. A part is cut
-// only once every part before it is cut to nothing. Pure: the same inputs give the same cuts, so the prompt stays
-// byte-identical from call to call.
+// the skills' descriptions (then their names), then the agent ids (AgentList lists them all), then the file list, and
+// the instructions last — the workspace's (the agent reads them whole with InstructionsRead), then the settings' — each
+// cut saying so in the prompt. A part is cut only once every part before it is cut to nothing. Pure: the same inputs
+// give the same cuts, so the prompt stays byte-identical from call to call.
 import { instructions, memory, settingsPart } from "./transformers.ts";
+import { agentLines, subagentsSection } from "./subagents.ts";
 import type { PromptContext, PromptCuts, PromptSection } from "./types.ts";
 import {
   availableSkills,
@@ -36,15 +37,16 @@ export const CUT_ORDER: ReadonlyArray<keyof PromptCuts> = [
   "settingsMemory",
   "knowledge",
   "skills",
+  "agents",
   "files",
   "instructions",
   "settingsInstructions",
 ];
 
 /** The sections the budget covers. */
-export const BUDGETED_SECTIONS: readonly string[] = ["workspace", "instructions", "memory", "skills"];
+export const BUDGETED_SECTIONS: readonly string[] = ["subagents", "workspace", "instructions", "memory", "skills"];
 
-const BUDGETED = [workspaceSection, instructions, memory, availableSkills];
+const BUDGETED = [subagentsSection, workspaceSection, instructions, memory, availableSkills];
 
 /** The budgeted sections as `cuts` leave them. */
 export function budgetedSections(context: PromptContext, cuts?: PromptCuts): PromptSection[] {
@@ -60,6 +62,7 @@ export function wholeParts(context: PromptContext): PromptCuts {
     settingsMemory: tokens(settingsPart(context, "memory")?.text),
     knowledge: ws ? knowledgeLines(ws.knowledgeIndex).length : 0,
     skills: 2 * (ws?.skills.length ?? 0),
+    agents: context.spawns === false ? 0 : agentLines(ws?.agents ?? []).length,
     files: ws?.files.length ?? 0,
     instructions: tokens(ws ? escapeWorkspaceText(ws.instructions.trim()) : ""),
     settingsInstructions: tokens(settingsPart(context, "instructions")?.text),
@@ -87,6 +90,7 @@ function fitter(
   if (part === "memory") units = memoryLines(ws?.memory ?? []);
   else if (part === "knowledge") units = knowledgeLines(ws?.knowledgeIndex ?? "");
   else if (part === "files") units = fileLines(ws?.files ?? []);
+  else if (part === "agents") units = agentLines(ws?.agents ?? []);
   else {
     // Skills: the names first, then the descriptions (what each adds to its name).
     const skills = skillLines(ws?.skills ?? []);

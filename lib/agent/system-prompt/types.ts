@@ -36,8 +36,8 @@ export type PromptContext = {
   defaults: { base?: string; instructions?: string; memory?: string };
   taskToolNames: readonly string[];
   /**
-   * The one token budget of the budgeted sections: the workspace section, the settings instructions and memory, and
-   * the skills list (lib/agent/system-prompt/budget.ts, `promptBudget`).
+   * The one token budget of the budgeted sections: the Subagents section, the workspace section, the settings
+   * instructions and memory, and the skills list (lib/agent/system-prompt/budget.ts, `promptBudget`).
    */
   workspaceBudget: number;
   countTokens: (text: string) => number;
@@ -45,6 +45,11 @@ export type PromptContext = {
   workspace?: WorkspaceSnapshot;
   /** A subagent's conversation: the agent it runs as (its instructions follow the base prompt). */
   agent?: { id: string; instructions: string };
+  /**
+   * Whether the conversation may spawn agents (false: a subagent at the maximum depth, offered no agent tools): false
+   * leaves the Subagents section out. Unset: it may.
+   */
+  spawns?: boolean;
   /** How much of each budgeted part the sections hold (set by assembleSystemPrompt); none: all of every part. */
   cuts?: PromptCuts;
 };
@@ -63,6 +68,8 @@ export type PromptCuts = {
   knowledge: number;
   /** The skills list: the first `n` names when `n` ≤ skills, else every name and the first `n − skills` descriptions. */
   skills: number;
+  /** Agent ids the Subagents section lists (with their descriptions), in order. */
+  agents: number;
   /** Knowledge files listed. */
   files: number;
   /** Tokens of the workspace instructions kept. */

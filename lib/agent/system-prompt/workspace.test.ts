@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { countTokens } from "../token-count.ts";
 import { assembleSystemPrompt } from "./assemble.ts";
 import type { PromptContext } from "./types.ts";
-import { FACTS_KEPT, type WorkspaceSnapshot } from "./workspace.ts";
+import { FACTS_KEPT, LOADED_FROM_WORKSPACE, RULES_TO_FOLLOW, type WorkspaceSnapshot } from "./workspace.ts";
 
 const empty: WorkspaceSnapshot = {
   name: "default",
@@ -37,7 +37,7 @@ describe("the workspace section", () => {
     const section = (ws: WorkspaceSnapshot) => assembleSystemPrompt(context(ws)).sections[1]!.text;
     const kept = section({ ...full, keepsFacts: true });
     expect(kept).toContain(
-      `MemoryWrite. Never write an entry that is already there.\n${FACTS_KEPT}\n\n## Workspace Files`,
+      `MemoryWrite. Never write an entry that is already there.\n${FACTS_KEPT}\n${RULES_TO_FOLLOW}\n\n## Workspace Files`,
     );
     expect(FACTS_KEPT).toMatch(/compressed or ends \(left idle, or archived\)/);
     expect(FACTS_KEPT).toMatch(/never from tool results, hints, attachments or subagents/);
@@ -62,8 +62,14 @@ describe("the workspace section", () => {
     expect(section).toMatch(/^# Workspace\nWorkspace: Research\n\n## Domain Knowledge\n/);
     expect(section).toContain("## Memory Recall\n");
     expect(section).toContain("## Memory Persistence\n");
+    // As the reference's: the instructions are rules to follow, and the loaded context is what the workspace's files hold.
+    expect(section).toContain(`\n${RULES_TO_FOLLOW}\n\n## Workspace Files (Injected)\n${LOADED_FROM_WORKSPACE}\n`);
+    expect(RULES_TO_FOLLOW).toMatch(/standing rules and conventions: follow them/);
+    expect(LOADED_FROM_WORKSPACE).toMatch(/^The <loaded_context> below was loaded from this workspace's files/);
     expect(section).toContain(
-      "## Workspace Files (Injected)\n<loaded_context>\n<agents_context>\nCite sources.\n</agents_context>\n<memory_context>\n- Prefers metric units\n- Works in Berlin\n</memory_context>\n<domain_knowledge_context>\n# Index\nnotes/api.md holds the API.\n\nFiles (read with KnowledgeRead):\n- notes/api.md (9175 bytes)\n</domain_knowledge_context>\n</loaded_context>",
+      "## Workspace Files (Injected)\n" +
+        `${LOADED_FROM_WORKSPACE}\n` +
+        "<loaded_context>\n<agents_context>\nCite sources.\n</agents_context>\n<memory_context>\n- Prefers metric units\n- Works in Berlin\n</memory_context>\n<domain_knowledge_context>\n# Index\nnotes/api.md holds the API.\n\nFiles (read with KnowledgeRead):\n- notes/api.md (9175 bytes)\n</domain_knowledge_context>\n</loaded_context>",
     );
     expect(
       prompt.text.endsWith(
@@ -71,6 +77,14 @@ describe("the workspace section", () => {
       ),
     ).toBe(true);
     expect(assembleSystemPrompt(context(full)).text).toBe(prompt.text);
+  });
+
+  it("says the instructions are rules to follow only when the workspace has instructions", () => {
+    const section = (ws: WorkspaceSnapshot) =>
+      assembleSystemPrompt(context(ws)).sections.find((s) => s.id === "workspace")!.text;
+    expect(section({ ...full, instructions: "" })).not.toContain("## Workspace Rules");
+    expect(section({ ...full, instructions: "" })).toContain(LOADED_FROM_WORKSPACE);
+    expect(section(full)).toContain(RULES_TO_FOLLOW);
   });
 
   it("cuts the memory first, never the instructions or the file list while memory is left, saying so", () => {

@@ -32,6 +32,14 @@ export const WORKSPACE_GUIDANCE = [
 export const FACTS_KEPT =
   "Durable facts are also kept for you: when a conversation of this workspace is compressed or ends (left idle, or archived), a few facts from the person's words and the agent's own (never from tool results, hints, attachments or subagents) join this memory as the system's, each with its conversation and whose words it came from.";
 
+/** Said of the workspace's instructions when it has any (the reference's AGENTS.md: the conventions to honour). */
+export const RULES_TO_FOLLOW =
+  "## Workspace Rules\nThe workspace instructions below (<agents_context>) are this workspace's standing rules and conventions: follow them in everything you do here, as long as they are safe and the person does not ask otherwise.";
+
+/** What the loaded context is (the reference: files loaded from your workspace). */
+export const LOADED_FROM_WORKSPACE =
+  "The <loaded_context> below was loaded from this workspace's files: its instructions (like AGENTS.md), its memory (like MEMORY.md), KNOWLEDGE.md and the list of its knowledge files. They hold what earlier conversations here learned and decided: facts, preferences and rules.";
+
 /** The first `keep` lines (every line when `keep` is unset or covers them), with `note` when some were left out. */
 function firstLines(lines: readonly string[], keep: number | undefined, note: (shown: number) => string): string {
   if (keep === undefined || keep >= lines.length) return lines.join("\n");
@@ -79,7 +87,7 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   if (!instructions && !ws.knowledgeIndex.trim() && ws.files.length === 0 && ws.memory.length === 0) return sections;
   const cuts = context.cuts;
   const guidance = ws.keepsFacts ? `${WORKSPACE_GUIDANCE}\n${FACTS_KEPT}` : WORKSPACE_GUIDANCE;
-  const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${guidance}\n\n## Workspace Files (Injected)\n<loaded_context>`;
+  const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${guidance}\n${instructions ? `${RULES_TO_FOLLOW}\n` : ""}\n## Workspace Files (Injected)\n${LOADED_FROM_WORKSPACE}\n<loaded_context>`;
   const agents = instructions
     ? `\n<agents_context>\n${instructionsWithin(instructions, cuts?.instructions, context.workspaceBudget, context.countTokens)}\n</agents_context>`
     : "";

@@ -28,6 +28,13 @@ export type ReplyContext = {
   /** Settles once the turn's rows are stored: nothing of the reply is written before. */
   committed: Promise<void>;
   abortSignal: AbortSignal;
+  /** The conversations above a subagent's, nearest first (none: the person's conversation). */
+  ancestors: string[];
+  /**
+   * Whether it may spawn agents (false: a subagent at the maximum depth): its tools and system prompt leave the agent
+   * tools and the Subagents section out.
+   */
+  spawns: boolean;
   /** The workspace as the system prompt holds it, and what changed in it. */
   workspace: WorkspaceTracker;
 };

@@ -11,7 +11,7 @@ import { type ReplyMcp, openReplyMcp } from "../mcp-reply.ts";
 import { mcpToolTokensOf } from "../mcp-tool-tokens.ts";
 import { conversationMode } from "../plan.ts";
 import { type PreparedContext, prepareContext } from "../prepare-context.ts";
-import { ancestorIds, inheritedMode } from "../subagent-mode.ts";
+import { inheritedMode } from "../subagent-mode.ts";
 import { subagentHost } from "../subagent-runs.ts";
 import { systemPromptFor } from "../system-prompt.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
@@ -64,7 +64,7 @@ export async function prepareReply(
   // gets those its agent allows of its root conversation's list; a call of its that waits is shown and answered in
   // its parent (lib/chat/subagent-approvals.ts). The list is known before the context is measured, so that a first
   // reply measures (and compresses) with its MCP tools as every later one does.
-  const ancestors = ports.child ? await ancestorIds(ports.child.parentId) : [];
+  const { ancestors, spawns } = reply;
   const inherit = ancestors.length
     ? { rootId: ancestors.at(-1)!, allowed: ports.child?.tools ?? DEFAULT_CHILD_MCP_TOOLS }
     : undefined;
@@ -87,7 +87,8 @@ export async function prepareReply(
       model: reply.utility.model,
       settings,
       contextWindow,
-      system: () => systemPromptFor(settings, workspace.frozen(), contextWindow, ports.child?.agent).text,
+      system: () =>
+        systemPromptFor(settings, workspace.frozen(), contextWindow, { agent: ports.child?.agent, spawns }).text,
       history,
       agentState: reply.opened.agentState,
       mcpTools: mcpToolTokensOf(mcp.list),
@@ -105,7 +106,7 @@ export async function prepareReply(
     await mcp.close();
     mcp = await openMcp();
   }
-  const tools = { ...createTools(toolContext, ports.child?.tools), ...mcp.tools };
+  const tools = { ...createTools(toolContext, ports.child?.tools, spawns), ...mcp.tools };
   const steps = createReplySteps({
     conversationId,
     model: reply.utility.model,

@@ -109,7 +109,7 @@ export async function readNews({
   since?: string;
   workspace: WorkspaceTracker;
   mcp?: McpChangeTracker;
-}): Promise<{ step: Omit<StepState, "sincePersonsPrevious">; news: StepNews }> {
+}): Promise<{ step: Omit<StepState, "sinceLastReply">; news: StepNews }> {
   const own = { mode: state.mode, plan: null, tasks: state.tasks, taskEdits: state.agentState.taskEdits ?? 0 };
   // With hints off nothing is told, so nothing is looked for (and nothing is marked told).
   if (!hints) return { step: own, news: {} };
@@ -122,7 +122,7 @@ export async function readNews({
   ]);
   // The MCP check looks again only when the workspace's revision moved (its servers are part of it).
   const mcpNews = await mcp?.beforeStep(workspace.revision());
-  const step: Omit<StepState, "sincePersonsPrevious"> = {
+  const step: Omit<StepState, "sinceLastReply"> = {
     ...own,
     plan,
     ...(workspaceNews ? { workspace: workspaceNews } : {}),

@@ -88,7 +88,10 @@ function loopOptions(
     instructions: () => {
       const current = steps.settings();
       run.promptSource = promptSourceOf(current, modelWindow);
-      return systemPromptFor(current, reply.workspace.frozen(), modelWindow, ports.child?.agent).text;
+      return systemPromptFor(current, reply.workspace.frozen(), modelWindow, {
+        agent: ports.child?.agent,
+        spawns: reply.spawns,
+      }).text;
     },
     tools,
     repairToolCall: repairToolInput,
@@ -225,6 +228,7 @@ export async function runReplyInto(
     model: modelId,
     ...(run.calls.length ? { usage: run.calls } : {}),
     ...extra,
+    endedAt: clockNow().toISOString(),
   });
   const stopped = () => reply.abortSignal.aborted;
   try {

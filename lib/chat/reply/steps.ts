@@ -4,6 +4,7 @@
 // changed while the model call starts. A compression is the one effect inside the step, between the decision's two
 // questions.
 import { generateId, type LanguageModel } from "ai";
+import { pauseSinceLastReply } from "../../agent/hints/decide-injection.ts";
 import { neutralizeHintTags } from "../../agent/hints/neutralize-tags.ts";
 import { HINT_MAX_CHARS } from "../../agent/hints/render-hint.ts";
 import { cachedPriceRatio } from "../../agent/injection-strategy.ts";
@@ -123,7 +124,7 @@ export function createReplySteps(options: ReplyStepsOptions) {
       since,
     });
     const pause =
-      step.stepIndex === 0 && settings.injection.timestamps ? { sincePersonsPrevious: personsPause(history) } : {};
+      step.stepIndex === 0 && settings.injection.timestamps ? { sinceLastReply: pauseSinceLastReply(history) } : {};
     const decision = decideStep({
       ...fixed,
       child,
@@ -169,19 +170,6 @@ export function createReplySteps(options: ReplyStepsOptions) {
     settings: () => current,
     recordStep: model.recordStep,
   };
-}
-
-/** With timestamps on: how long before the person's message (the history's last) their previous one came (ms). */
-export function personsPause(history: readonly ChatMessage[]): number | undefined {
-  const person = history.at(-1);
-  if (person?.role !== "user") return undefined;
-  for (let i = history.length - 2; i >= 0; i--) {
-    const previous = history[i]!;
-    if (previous.role !== "user") continue;
-    const elapsed = Date.parse(person.metadata?.createdAt ?? "") - Date.parse(previous.metadata?.createdAt ?? "");
-    return Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : undefined;
-  }
-  return undefined;
 }
 
 /** Marks the hint `id` in a settled reply's parts superseded (the reply's last replace status, as the reply ends). */

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TOOL_ACCESS } from "../../agent/tool-catalog.ts";
-import { createTools, TOOL_DEFINITIONS, TOOL_NAMES, UNKNOWN_TOOL_NAMES_SHOWN, unknownToolError } from "./index.ts";
+import { spawnsAt, TOOL_ACCESS } from "../../agent/tool-catalog.ts";
+import { ToolError } from "../../agent/tool-result.ts";
+import {
+  createTools,
+  offeredToolNames,
+  TOOL_DEFINITIONS,
+  TOOL_NAMES,
+  UNKNOWN_TOOL_NAMES_SHOWN,
+  unknownToolError,
+} from "./index.ts";
 import { canonicalJson, createRepeatCounter, repeatWarning } from "./tool-context.ts";
 
 const describeTools = (tools: ReturnType<typeof createTools>) =>
@@ -121,14 +129,114 @@ describe("the tools' results", () => {
   });
 });
 
-describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0)", () => {
+describe("a failure that is no tool error of the tool's own", () => {
+  const callOptions = { toolCallId: "c", messages: [], context: {} } as never;
+  const counter = () => {
+    const counts = new Map<string, number>();
+    return (name: string) => {
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      return counts.get(name)!;
+    };
+  };
+
+  it("reaches the model as a ToolExecutionError with its detail, the arguments and the call it took", async () => {
+    const nextCallNumber = counter();
+    const failure = Object.assign(
+      new Error(
+        "\nInvalid `prisma.conversation.findMany()` invocation in\n/app/lib/db/subagents.ts:88:31\n\n  85 const rows =\n→ 88   await db.conversation.findMany(\nServer has closed the connection.",
+      ),
+      { name: "PrismaClientUnknownRequestError", code: "P1017" },
+    );
+    const host = {
+      children: async () => {
+        throw failure;
+      },
+      agents: async () => [],
+    };
+    const tools = createTools({
+      conversationId: "c",
+      nextCallNumber,
+      onTasksChanged: () => {},
+      subagents: host,
+    } as never);
+    const [first, second] = await Promise.all([
+      Promise.resolve(tools.AgentList.execute!({}, callOptions)).catch((e: Error) => e),
+      Promise.resolve(tools.AgentList.execute!({ note: "x" }, callOptions)).catch((e: Error) => e),
+    ]);
+    expect(first).toBeInstanceOf(ToolError);
+    expect(String(first)).toBe(
+      [
+        "ToolExecutionError: AgentList failed inside Hintline: PrismaClientUnknownRequestError (P1017): Invalid `prisma.conversation.findMany()` invocation in Server has closed the connection.",
+        "Arguments sent: {}",
+        "What to do: This is a fault on the server's side, not in your arguments: try once more; if it fails again, go on without AgentList and tell the person.",
+        "(Tool call #1 for 'AgentList' in this conversation.)",
+      ].join("\n"),
+    );
+    // Each call keeps the number it took, also when they run at once; none is counted twice.
+    expect(String(second)).toContain('Arguments sent: {"note":"x"}');
+    expect(String(second).endsWith("(Tool call #2 for 'AgentList' in this conversation.)")).toBe(true);
+    expect(nextCallNumber("AgentList")).toBe(3);
+  });
+
+  it("says a write tool's call may or may not have taken effect, counted once when it failed before running", async () => {
+    const tools = createTools({
+      conversationId: "c",
+      nextCallNumber: counter(),
+      onTasksChanged: () => {},
+      mode: () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'mode')");
+      },
+    });
+    const error = await Promise.resolve(
+      tools.TaskCreate.execute!({ subject: "a", description: "b" }, callOptions),
+    ).catch((e: Error) => e);
+    expect(String(error)).toMatch(
+      /^ToolExecutionError: TaskCreate failed inside Hintline: TypeError: Cannot read properties of undefined \(reading 'mode'\)\n/,
+    );
+    expect(String(error)).toContain("the call may or may not have taken effect: check the state");
+    expect(String(error).endsWith("(Tool call #1 for 'TaskCreate' in this conversation.)")).toBe(true);
+  });
+
+  it("passes a stopped call's error on as it was: the stop's, not a fault of the tool", async () => {
+    const stop = new AbortController();
+    const aborted = Object.assign(new Error("This operation was aborted"), { name: "AbortError" });
+    const tools = createTools({
+      conversationId: "c",
+      nextCallNumber: counter(),
+      onTasksChanged: () => {},
+      mode: () => {
+        stop.abort();
+        throw aborted;
+      },
+    });
+    const options = { toolCallId: "c", messages: [], abortSignal: stop.signal } as never;
+    const error = await Promise.resolve(tools.TaskCreate.execute!({ subject: "a", description: "b" }, options)).catch(
+      (e: Error) => e,
+    );
+    expect(error).toBe(aborted);
+  });
+});
+
+describe("subagents off (HINTLINE_MAX_AGENT_DEPTH=0), and a subagent at the maximum depth", () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it("offers no agent tools, and every other tool as before", () => {
     const ctx = { conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} };
     expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES);
+    expect(offeredToolNames()).toEqual(TOOL_NAMES);
     vi.stubEnv("HINTLINE_MAX_AGENT_DEPTH", "0");
     expect(Object.keys(createTools(ctx))).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
+    expect(offeredToolNames()).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
+  });
+
+  it("leaves the agent tools out of a conversation that cannot spawn, a child's own list as well", () => {
+    const ctx = { conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} };
+    const own = ["TaskList", "AgentSpawn", "SkillLoad"];
+    expect(Object.keys(createTools(ctx, own, true))).toEqual(["TaskList", "SkillLoad", "AgentSpawn"]);
+    expect(Object.keys(createTools(ctx, own, false))).toEqual(["TaskList", "SkillLoad"]);
+    expect(offeredToolNames(undefined, false)).toEqual(TOOL_NAMES.filter((n) => !n.startsWith("Agent")));
+    // At the default HINTLINE_MAX_AGENT_DEPTH (2) a child may spawn and a grandchild may not.
+    expect([0, 1, 2].map(spawnsAt)).toEqual([true, true, false]);
   });
 });
 

@@ -1,6 +1,7 @@
 // The agent's tools for one reply. The list (names, descriptions, schemas, order) is the same in every mode: it sits
 // in the provider's cached prefix. Each tool declares what it does (`access`); in plan mode the ones that write
 // refuse with a detailed error instead of running.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { asSchema, type Tool } from "ai";
 import { agentListTool } from "./agent-list.ts";
 import { agentSendTool } from "./agent-send.ts";
@@ -17,7 +18,8 @@ import { planReadTool } from "./plan-read.ts";
 import { planWriteTool } from "./plan-write.ts";
 import { skillLoadTool } from "./skill-load.ts";
 import { taskCreateTool } from "./task-create.ts";
-import { ToolError } from "../../agent/tool-result.ts";
+import { ToolError, toolExecutionError } from "../../agent/tool-result.ts";
+import { logFailure } from "../../log/logger.ts";
 import { taskGetTool } from "./task-get.ts";
 import { taskListTool } from "./task-list.ts";
 import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-context.ts";
@@ -52,48 +54,84 @@ export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];
 export const TOOL_NAMES: readonly ToolName[] = TOOL_DEFINITIONS.map((d) => d.name);
 
 /**
- * The tool, refusing while the conversation is in plan mode when it writes, and warning (at the end of its result's
- * text or error) from the third call with the same arguments within one reply that gave the same result each time.
+ * The tool, refusing while the conversation is in plan mode when it writes, warning (at the end of its result's text or
+ * error) from the third call with the same arguments within one reply that gave the same result each time, and giving
+ * any failure that is no ToolError of its own (a plain Error, a storage error) to the model as a ToolExecutionError
+ * with its detail, the arguments and the call counter.
  */
 function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): Tool {
-  const tool = create(ctx);
+  // The call number this call took (tools take it first thing), for an error that does not carry it.
+  const taken = new AsyncLocalStorage<{ call?: number }>();
+  const tool = create({
+    ...ctx,
+    nextCallNumber: (toolName) => {
+      const call = ctx.nextCallNumber(toolName);
+      const slot = taken.getStore();
+      if (slot) slot.call = call;
+      return call;
+    },
+  });
   const execute = tool.execute;
   if (!execute) return tool;
   const refuses = refusesInMode(access, "plan");
-  if (!refuses && !ctx.repeatCount) return tool;
+  const run = async (input: unknown, options: Parameters<typeof execute>[1], slot: { call?: number }) => {
+    // The warning goes on a result (or error) that repeats the previous identical call's.
+    const warn = (text: string) => {
+      const repeats = ctx.repeatCount?.(name, input, text) ?? 0;
+      return repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text;
+    };
+    let result: unknown;
+    try {
+      const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
+      if (refusesInMode(access, mode)) {
+        const call = ctx.nextCallNumber(name);
+        throw new ToolError({ ...planModeRefusal(name, { child: ctx.child }), args: input, toolName: name, call });
+      }
+      result = await execute(input, options);
+    } catch (thrown) {
+      // Stopped: the error is the stop's, not a fault of the tool: passed on as it was.
+      if (options?.abortSignal?.aborted && !(thrown instanceof ToolError)) throw thrown;
+      let error = thrown;
+      if (!(error instanceof ToolError)) {
+        logFailure("a tool failed", { conversationId: ctx.conversationId, tool: name })(error);
+        const call = slot.call ?? ctx.nextCallNumber(name);
+        error = toolExecutionError({ error, toolName: name, args: input, call, writes: access !== "read" });
+      }
+      (error as ToolError).message = warn((error as ToolError).message);
+      throw error;
+    }
+    const output = toolOutputOf(name, result);
+    return output ? { ...output, text: warn(output.text) } : result;
+  };
   return {
     ...tool,
-    execute: async (input, options) => {
-      // The warning goes on a result (or error) that repeats the previous identical call's.
-      const warn = (text: string) => {
-        const repeats = ctx.repeatCount?.(name, input, text) ?? 0;
-        return repeats >= REPEAT_WARNING_FROM ? `${text}\n${repeatWarning(name, repeats)}` : text;
-      };
-      let result: unknown;
-      try {
-        const mode = refuses ? ((await ctx.mode?.()) ?? "build") : "build";
-        if (refusesInMode(access, mode)) {
-          const call = ctx.nextCallNumber(name);
-          throw new ToolError({ ...planModeRefusal(name, { child: ctx.child }), args: input, toolName: name, call });
-        }
-        result = await execute(input, options);
-      } catch (error) {
-        if (error instanceof Error) error.message = warn(error.message);
-        throw error;
-      }
-      const output = toolOutputOf(name, result);
-      return output ? { ...output, text: warn(output.text) } : result;
+    execute: (input, options) => {
+      const slot: { call?: number } = {};
+      return taken.run(slot, () => run(input, options, slot));
     },
   };
 }
 
-/** The tools, in their order; `only`: just these (a subagent's own list). */
-export function createTools(ctx: ToolContext, only?: readonly string[]): Record<ToolName, Tool> {
-  const enabled = subagentsEnabled()
-    ? TOOL_DEFINITIONS
-    : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
-  const definitions = only ? enabled.filter((d) => only.includes(d.name)) : enabled;
-  return Object.fromEntries(definitions.map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
+/**
+ * The tools a conversation is offered, in their order: `only` just these (a subagent's own list); `spawns` false (a
+ * subagent at the maximum depth, or subagents off) leaves the agent tools out.
+ */
+function offered(only: readonly string[] | undefined, spawns: boolean) {
+  const enabled = spawns ? TOOL_DEFINITIONS : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
+  return only ? enabled.filter((d) => only.includes(d.name)) : enabled;
+}
+
+/** The names of the tools createTools offers with the same arguments (the inspector's list). */
+export const offeredToolNames = (only?: readonly string[], spawns = subagentsEnabled()): ToolName[] =>
+  offered(only, spawns).map((d) => d.name);
+
+/** The tools, in their order (see `offered`). */
+export function createTools(
+  ctx: ToolContext,
+  only?: readonly string[],
+  spawns = subagentsEnabled(),
+): Record<ToolName, Tool> {
+  return Object.fromEntries(offered(only, spawns).map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
 }
 
 /** How many tool names an UnknownToolError lists before it counts the rest. */
