@@ -16,6 +16,7 @@ import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { useModelChoiceStore } from "@/lib/stores/model-choice-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { useShortcuts } from "../shortcuts/use-shortcuts";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { ChatTransport } from "./chat-transport";
@@ -148,6 +149,7 @@ export function Chat({
     () => void setMode(usePlanStore.getState().mode === "plan" ? "build" : "plan"),
     [setMode],
   );
+  useShortcuts({ "toggle-mode": toggleMode });
 
   // "Approve and build" asks the agent to start; while a reply runs, its next step hears of the switch anyway.
   useEffect(() => {
