@@ -91,6 +91,10 @@ test("plan → live plan in the panel → person edits → Approve and build →
     "#4Publish a blog post",
     "#5Share it with friends",
   ]);
+  // A task made from the plan says where it came from, not its subject again.
+  await expect(chat.taskPanel.getByTestId("task-description")).toHaveText(
+    [1, 2, 3, 4, 5].map((step) => `Step ${step} of 5 of the approved plan.`),
+  );
   await expect(chat.planPanel.getByTestId("plan-version")).toContainText("v2 · you");
   await chat.planPanel.getByTestId("plan-history").locator("summary").click();
   await expect(chat.planPanel.getByTestId("plan-history-item")).toHaveCount(2);
