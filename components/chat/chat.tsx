@@ -16,6 +16,7 @@ import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
 import { useModelChoiceStore } from "@/lib/stores/model-choice-store";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { useShortcuts } from "../shortcuts/use-shortcuts";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { ChatTransport } from "./chat-transport";
@@ -56,23 +57,29 @@ export function Chat({
     () =>
       new ChatTransport({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ id: chatId, messages, body }) => ({
+        prepareSendMessagesRequest: ({ id: chatId, messages, body }) => {
           // The mode matters only when this message creates the conversation (an existing one keeps its own); so does
-          // the workspace, sent only then (an existing conversation stays in its own, even if that one was switched away).
-          body: {
-            id: chatId,
-            message: messages.at(-1),
-            timezone: browserTimeZone(),
-            mode: usePlanStore.getState().mode,
-            ...(messages.length <= 1 ? { workspaceId: useWorkspacesStore.getState().currentId } : {}),
-            // The model picked in the header before the first message: the conversation is created with it.
-            ...(messages.length <= 1 && useModelChoiceStore.getState().pending[chatId]
-              ? { model: useModelChoiceStore.getState().pending[chatId] }
-              : {}),
-            // An edit: the message it replaces (kept, with what followed it, as a branch).
-            ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}),
-          },
-        }),
+          // the workspace, sent only then (an existing conversation stays in its own, even if that one was switched
+          // away), and noted: the switcher leaves this conversation when another workspace is chosen.
+          const creating = messages.length <= 1;
+          const workspaceId = useWorkspacesStore.getState().currentId;
+          if (creating) useWorkspacesStore.getState().noteStarted(chatId, workspaceId);
+          return {
+            body: {
+              id: chatId,
+              message: messages.at(-1),
+              timezone: browserTimeZone(),
+              mode: usePlanStore.getState().mode,
+              ...(creating ? { workspaceId } : {}),
+              // The model picked in the header before the first message: the conversation is created with it.
+              ...(creating && useModelChoiceStore.getState().pending[chatId]
+                ? { model: useModelChoiceStore.getState().pending[chatId] }
+                : {}),
+              // An edit: the message it replaces (kept, with what followed it, as a branch).
+              ...(typeof body?.editOf === "string" ? { editOf: body.editOf } : {}),
+            },
+          };
+        },
         // Resuming replays the live reply from its first chunk (204 when none is live).
         prepareReconnectToStreamRequest: ({ id: chatId }) => ({
           api: `/api/conversations/${encodeURIComponent(chatId)}/stream`,
@@ -142,6 +149,7 @@ export function Chat({
     () => void setMode(usePlanStore.getState().mode === "plan" ? "build" : "plan"),
     [setMode],
   );
+  useShortcuts({ "toggle-mode": toggleMode });
 
   // "Approve and build" asks the agent to start; while a reply runs, its next step hears of the switch anyway.
   useEffect(() => {

@@ -1,9 +1,11 @@
 "use client";
-// The message box: Enter sends, Shift+Enter breaks the line, Esc stops a streaming reply, Shift+Tab switches between
-// plan and build mode (the toggle beside the box does the same). Files are attached by the paperclip button, by
-// dropping them on the box or by pasting them; they wait as chips (Remove) until the message is sent.
+// The message box: Enter sends, Shift+Enter breaks the line, Esc stops a streaming reply; Tab and Shift+Tab move the
+// focus as anywhere else. The toggle beside the box switches between plan and build mode (so does Alt+Shift+P, from
+// anywhere on the page: the chat listens for it). Files are attached by the paperclip button, by dropping them on the
+// box or by pasting them; they wait as chips (Remove) until the message is sent.
 import { type ClipboardEvent, type DragEvent, useEffect, useRef, useState } from "react";
 import type { ConversationMode } from "@/lib/agent/plan-mode";
+import { MODE_SHORTCUT } from "../shortcuts/shortcuts";
 import { PaperclipIcon, PlanIcon, SendIcon, StopIcon } from "../ui/icons";
 import { PendingChips } from "./attachment-chips";
 import { ACCEPT, type PendingAttachment, readAttachments } from "./attachment-files";
@@ -143,11 +145,12 @@ export function Composer({
               data-testid="mode-toggle"
               data-mode={mode}
               aria-pressed={mode === "plan"}
+              aria-keyshortcuts={MODE_SHORTCUT}
               onClick={onToggleMode}
               title={
                 mode === "plan"
-                  ? "Plan mode (read-only): switch to build (Shift+Tab)"
-                  : "Build mode: switch to plan (Shift+Tab)"
+                  ? `Plan mode (read-only): switch to build (${MODE_SHORTCUT})`
+                  : `Build mode: switch to plan (${MODE_SHORTCUT})`
               }
               className={`flex h-9 shrink-0 items-center gap-1 rounded-xl border px-2.5 text-xs font-medium ${
                 mode === "plan" ? "border-accent/60 bg-accent/15 text-fg" : "border-border text-muted hover:bg-chip"
@@ -171,9 +174,6 @@ export function Composer({
               if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
                 submit();
-              } else if (e.key === "Tab" && e.shiftKey && onToggleMode && !e.altKey && !e.ctrlKey && !e.metaKey) {
-                e.preventDefault();
-                onToggleMode();
               }
             }}
             className="max-h-60 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 outline-none placeholder:text-faint"
@@ -204,7 +204,7 @@ export function Composer({
         </div>
       </div>
       <p className="mt-1.5 hidden px-2 text-center text-[11px] text-faint sm:block">
-        Enter to send · Shift+Enter for a new line · Shift+Tab plan/build mode · Esc to stop
+        Enter to send · Shift+Enter for a new line · {MODE_SHORTCUT} plan/build mode · Esc to stop
       </p>
       {attachErrors.length > 0 && (
         <div data-testid="attachment-errors" role="alert" className="mt-1 px-2 text-xs text-danger">

@@ -1,6 +1,7 @@
 "use client";
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
 import { memo, type ReactNode, useState } from "react";
+import { textOfParts } from "@/lib/agent/search-text";
 import type { ChatMessage, ChatMessagePart, CompressionData, HintData, RetryData } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { MessageAttachments } from "./attachment-chips";
@@ -116,9 +117,8 @@ function PersonMessage({ message }: { message: ChatMessage }) {
   );
 }
 
-function personText(message: ChatMessage): string {
-  return message.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n\n");
-}
+/** A person's text parts (their files are shown apart, above it). */
+const personText = (message: ChatMessage): string => textOfParts(message.parts, "\n\n");
 
 /** What Copy takes from a reply: its text parts (not hints or tool rows). */
 function replyText(message: ChatMessage): string {

@@ -1,6 +1,7 @@
 "use client";
 // Shown above the composer while the conversation is in plan mode.
 import { usePlanStore } from "@/lib/stores/plan-store";
+import { MODE_SHORTCUT } from "../shortcuts/shortcuts";
 import { PlanIcon } from "../ui/icons";
 
 export function ModeBanner() {
@@ -16,7 +17,7 @@ export function ModeBanner() {
         <PlanIcon className="mt-0.5 shrink-0" />
         <p className="flex-1">
           <strong>Plan mode</strong> — the agent investigates and writes a plan (side panel) but changes nothing. Review
-          or edit it, then <strong>Approve and build</strong>, or switch back with Shift+Tab.
+          or edit it, then <strong>Approve and build</strong>, or switch back with {MODE_SHORTCUT}.
         </p>
       </div>
     </div>

@@ -22,6 +22,9 @@ describe("matchShortcut", () => {
     expect(matchShortcut(press("s", { ctrlKey: true }))).toBeNull();
     expect(matchShortcut(press("/", { ctrlKey: true, inTextField: true }))).toBe("help");
     expect(matchShortcut(press("?", { shiftKey: true }))).toBe("help");
+    expect(matchShortcut(press("P", { altKey: true, shiftKey: true, inTextField: true }))).toBe("toggle-mode");
+    // A Mac's Option+Shift+P is "∏" by its character, KeyP by its place.
+    expect(matchShortcut(press("∏", { code: "KeyP", altKey: true, shiftKey: true }))).toBe("toggle-mode");
   });
 
   it("leaves typing and the browser's own keys alone", () => {
@@ -30,5 +33,10 @@ describe("matchShortcut", () => {
     expect(matchShortcut(press("o", { ctrlKey: true }))).toBeNull();
     expect(matchShortcut(press(".", { ctrlKey: true, altKey: true }))).toBeNull();
     expect(matchShortcut(press("a"))).toBeNull();
+    // Tab and Shift+Tab move the focus, in the message box too.
+    expect(matchShortcut(press("Tab", { shiftKey: true, inTextField: true }))).toBeNull();
+    expect(matchShortcut(press("Tab", { inTextField: true }))).toBeNull();
+    expect(matchShortcut(press("p", { altKey: true }))).toBeNull();
+    expect(matchShortcut(press("P", { altKey: true, shiftKey: true, ctrlKey: true }))).toBeNull();
   });
 });

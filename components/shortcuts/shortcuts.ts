@@ -1,8 +1,12 @@
 // Pure: Hintline's keyboard shortcuts — the list the help dialog shows and the matcher the app's key handler uses.
 // Chosen not to clash with the browser's own: Ctrl+Shift+O (new chat, as in ChatGPT), Shift+Esc (focus the message
-// box), Ctrl+Shift+S (conversation list, as in ChatGPT), Ctrl+. (side panel), ? or Ctrl+/ (this list).
+// box), Ctrl+Shift+S (conversation list, as in ChatGPT), Ctrl+. (side panel), ? or Ctrl+/ (this list), Alt+Shift+P
+// (plan/build mode: no browser or screen reader binds it, and Tab and Shift+Tab stay the browser's, to move focus).
 
-export type ShortcutAction = "new-chat" | "focus-composer" | "toggle-sidebar" | "toggle-panel" | "help";
+export type ShortcutAction = "new-chat" | "focus-composer" | "toggle-sidebar" | "toggle-panel" | "toggle-mode" | "help";
+
+/** The plan/build shortcut, as `aria-keyshortcuts` spells it (and the tooltips show it). */
+export const MODE_SHORTCUT = "Alt+Shift+P";
 
 export type ShortcutKey = {
   key: string;
@@ -23,13 +27,15 @@ export const SHORTCUTS: Array<{ keys: string[]; description: string }> = [
   { keys: ["Esc"], description: "Stop the reply being written" },
   { keys: ["Enter"], description: "Send the message" },
   { keys: ["Shift", "Enter"], description: "New line in the message" },
-  { keys: ["Shift", "Tab"], description: "Switch plan / build mode (in the message box)" },
+  { keys: ["Alt", "Shift", "P"], description: "Switch plan / build mode" },
   { keys: ["?"], description: "This list (also Ctrl+/)" },
 ];
 
 /** The action a key press asks for, or null. Cmd counts as Ctrl (macOS). */
 export function matchShortcut(e: ShortcutKey): ShortcutAction | null {
   const mod = e.ctrlKey || e.metaKey;
+  // By the key's place, not its character: on a Mac, Option+Shift+P types "∏".
+  if (e.altKey && e.shiftKey && !mod && (e.code === "KeyP" || e.key.toLowerCase() === "p")) return "toggle-mode";
   if (e.altKey) return null;
   if (mod && e.shiftKey && (e.key.toLowerCase() === "o" || e.code === "KeyO")) return "new-chat";
   if (!mod && e.shiftKey && e.key === "Escape") return "focus-composer";

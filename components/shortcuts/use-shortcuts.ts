@@ -3,7 +3,8 @@
 import { useEffect, useRef } from "react";
 import { isTextField, matchShortcut, type ShortcutAction } from "./shortcuts";
 
-export function useShortcuts(handlers: Record<ShortcutAction, () => void>): void {
+/** `handlers`: the actions this part of the page carries out (another useShortcuts may carry out the others). */
+export function useShortcuts(handlers: Partial<Record<ShortcutAction, () => void>>): void {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
@@ -18,9 +19,10 @@ export function useShortcuts(handlers: Record<ShortcutAction, () => void>): void
         altKey: e.altKey,
         inTextField: isTextField(e.target),
       });
-      if (!action) return;
+      const handler = action && latest.current[action];
+      if (!handler) return;
       e.preventDefault();
-      latest.current[action]();
+      handler();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -1,11 +1,12 @@
 "use client";
 // The sidebar's Import: a JSON file (a Hintline export, of one conversation or several) sent to POST
-// /api/conversations/import; the copy (the first one) opens.
+// /api/conversations/import into the workspace the person is in; the copy (the first one) opens there.
 // The server's refusal is shown in words (the file is not JSON, a message too long, …).
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
+import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { UploadIcon } from "../ui/icons";
 import { warnFailure } from "@/lib/client-log";
 import { browserTimeZone } from "@/lib/stores/browser-zone";
@@ -21,9 +22,11 @@ export function ImportButton({ onNavigate }: { onNavigate?: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      // The copy lives in this browser's zone, as a new conversation does (not UTC).
+      // The copy lives in the chosen workspace and in this browser's zone, as a new conversation does (not UTC).
+      const query = new URLSearchParams({ workspaceId: useWorkspacesStore.getState().currentId });
       const zone = browserTimeZone();
-      const url = zone ? `/api/conversations/import?timezone=${encodeURIComponent(zone)}` : "/api/conversations/import";
+      if (zone) query.set("timezone", zone);
+      const url = `/api/conversations/import?${query}`;
       // One conversation's export answers its id; a bundle of several (the list's "Export N") their ids: the first opens.
       const result = await apiFetch<{ id?: string; ids?: string[] }>(url, { method: "POST", body: await file.text() });
       await refresh().catch(warnFailure("reloading the conversation list failed"));

@@ -46,17 +46,24 @@ export function WorkspaceSwitcher({
     if (ready) void refresh().catch((e) => setError(failureText(e)));
   }, [ready, refresh]);
 
-  const switchTo = (id: string) => {
+  // The open conversation's workspace: from the server, or, for one started on this page, the one its first message
+  // named (the list no longer shows it once the workspace changed). Undefined for a chat with no message yet: its
+  // first message goes to whichever workspace is chosen then.
+  const openConversationWorkspace = () =>
+    conversationWorkspaceId ??
+    (activeId
+      ? (useWorkspacesStore.getState().startedIn[activeId] ??
+        useConversationsStore.getState().conversations.find((c) => c.id === activeId)?.workspaceId)
+      : undefined);
+
+  // `owner`: the open conversation's workspace, read before the choice changed anything.
+  const switchTo = (id: string, owner = openConversationWorkspace()) => {
     setMode({ kind: "idle" });
     setError(null);
     select(id);
-    // A conversation of another workspace is left for a new chat in the chosen one; a settings page follows along.
-    // The drawer stays open when only the list changes.
+    // A conversation of another workspace is left for a new chat in the chosen one (what the screen names is where
+    // the next message goes); a settings page follows along. The drawer stays open when only the list changes.
     const path = window.location.pathname;
-    // The open conversation's workspace: from the server, or from the list when it was created on this page.
-    const owner =
-      conversationWorkspaceId ??
-      useConversationsStore.getState().conversations.find((c) => c.id === activeId)?.workspaceId;
     const target = path.startsWith("/w/") ? `/w/${id}` : owner && owner !== id ? "/" : null;
     if (target) {
       router.push(target);
@@ -85,8 +92,9 @@ export function WorkspaceSwitcher({
     if (!name) return setError("Give the workspace a name.");
     void run(async () => {
       if (mode.kind === "create") {
+        const owner = openConversationWorkspace();
         const created = await create(name);
-        switchTo(created.id);
+        switchTo(created.id, owner);
       } else if (current) await rename(current.id, name);
     });
   };
@@ -229,9 +237,10 @@ export function WorkspaceSwitcher({
               className="rounded-md bg-danger px-2.5 py-1 text-white disabled:opacity-60"
               onClick={() =>
                 void run(async () => {
+                  const owner = openConversationWorkspace();
                   await remove(current.id);
                   // The store chose the default meanwhile (the user's own, in accounts mode).
-                  switchTo(useWorkspacesStore.getState().currentId);
+                  switchTo(useWorkspacesStore.getState().currentId, owner);
                 })
               }
             >

@@ -1,8 +1,6 @@
 // A task's status as an icon.
 import type { TaskStatus } from "@/lib/chat-message";
 
-export { NEXT_STATUS, STATUS_LABEL } from "./status-labels";
-
 export function StatusIcon({ status }: { status: TaskStatus }) {
   const common = { width: 16, height: 16, viewBox: "0 0 16 16" } as const;
   switch (status) {

@@ -1,12 +1,8 @@
-// A task's status in words, and the status a click on its icon moves it to. Pure (the transcript's summaries use it).
+// A task's status in words, and the status a click on its tick moves it to. Pure (the transcript's summaries use it).
 import type { TaskStatus } from "@/lib/chat-message";
 
-export const NEXT_STATUS: Record<TaskStatus, TaskStatus> = {
-  pending: "in_progress",
-  in_progress: "completed",
-  completed: "pending",
-  cancelled: "pending",
-};
+/** A tick completes a task, whatever its status, or reopens a completed one. */
+export const tickedStatus = (status: TaskStatus): TaskStatus => (status === "completed" ? "pending" : "completed");
 
 export const STATUS_LABEL: Record<TaskStatus, string> = {
   pending: "Pending",

@@ -1,7 +1,9 @@
 "use client";
-// A task's status control: its icon opens a menu of the four statuses by name (Radix: keyboard, focus and Esc handled).
+// A task's statuses by name: a small button beside the tick opens a menu of all four (Radix: keyboard, focus and Esc
+// handled), for in progress and cancelled; the tick itself completes or reopens.
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import type { TaskStatus } from "@/lib/chat-message";
+import { MoreIcon } from "../ui/icons";
 import { StatusIcon } from "./status-icon";
 import { STATUS_LABEL } from "./status-labels";
 
@@ -24,9 +26,9 @@ export function StatusMenu({
           data-testid="task-status"
           aria-label={`Status of “${subject}”: ${STATUS_LABEL[status]}`}
           title={`${STATUS_LABEL[status]} — change the status`}
-          className="mt-0.5 shrink-0 rounded-full outline-none focus-visible:ring-2 focus-visible:ring-accent"
+          className="shrink-0 rounded px-0.5 text-muted outline-none hover:text-fg focus-visible:ring-2 focus-visible:ring-accent"
         >
-          <StatusIcon status={status} />
+          <MoreIcon width={14} height={14} />
         </button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

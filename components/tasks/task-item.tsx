@@ -1,12 +1,13 @@
 "use client";
-// One task in the panel: status (a menu of the statuses by name), subject and description editable in place, drag handle
-// and move buttons for reordering, delete.
+// One task in the panel: a tick (completes or reopens), subject and description editable in place, the other statuses
+// in a menu, move buttons and drag for reordering, delete.
 import { useState } from "react";
 import type { Task, TaskStatus } from "@/lib/chat-message";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { TrashIcon } from "../ui/icons";
 import { STATUS_LABEL } from "./status-labels";
 import { StatusMenu } from "./status-menu";
+import { TaskCheckbox } from "./task-checkbox";
 
 export function TaskItem({
   task,
@@ -55,7 +56,7 @@ export function TaskItem({
       }}
       className="group flex items-start gap-1.5 rounded-md px-2 py-1 hover:bg-chip/60"
     >
-      <StatusMenu status={task.status} subject={task.subject} onChange={(status) => void edit(task.id, { status })} />
+      <TaskCheckbox status={task.status} subject={task.subject} onChange={(status) => void edit(task.id, { status })} />
       <div className="min-w-0 flex-1">
         {editing ? (
           <div className="flex flex-col gap-1">
@@ -115,7 +116,9 @@ export function TaskItem({
               {task.subject}
             </span>
             {task.description && task.description !== task.subject && (
-              <span className="block truncate text-xs text-muted">{task.description}</span>
+              <span data-testid="task-description" className="block truncate text-xs text-muted">
+                {task.description}
+              </span>
             )}
             {task.blockedBy.length > 0 && (
               <span className="block text-xs text-faint">
@@ -125,7 +128,8 @@ export function TaskItem({
           </button>
         )}
       </div>
-      <div className="flex shrink-0">
+      <div className="flex shrink-0 items-center">
+        <StatusMenu status={task.status} subject={task.subject} onChange={(status) => void edit(task.id, { status })} />
         <button
           type="button"
           aria-label={`Move task ${task.id} up`}

@@ -23,6 +23,17 @@ describe("search text", () => {
     expect(textOfParts("nope")).toBe("");
   });
 
+  it("gives a person's text alone: files and hints before or between its text parts add no blank lines", () => {
+    const file = { type: "file", mediaType: "image/png", url: "data:image/png;base64,AA==" };
+    expect(textOfParts([file, file, file, { type: "text", text: "What do these say?" }], "\n\n")).toBe(
+      "What do these say?",
+    );
+    const parts = [{ type: "text", text: "one" }, { type: "data-hint", data: {} }, file, { type: "text", text: "two" }];
+    expect(textOfParts(parts, "\n\n")).toBe("one\n\ntwo");
+    // The text's own line breaks are the person's, and kept.
+    expect(textOfParts([file, { type: "text", text: "\n\nindented" }], "\n\n")).toBe("\n\nindented");
+  });
+
   it("cuts a snippet around the first word found", () => {
     const text = `${"lorem ipsum ".repeat(30)}the delta widens here ${"dolor sit ".repeat(30)}`;
     const snippet = snippetAround(text, ["delta"], 60);

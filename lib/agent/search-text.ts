@@ -35,8 +35,11 @@ export function searchWords(query: string, max = MAX_SEARCH_WORDS): string[] {
   return [...new Set(words.filter((w) => w.length <= 64))].slice(0, max);
 }
 
-/** The text parts of stored message parts, read defensively. */
-export function textOfParts(parts: unknown): string {
+/**
+ * The text parts of stored message parts, read defensively, joined by `separator`. Files, hints and tool calls leave
+ * nothing behind (joined as "", each put a blank line above a person's text: their attachments are shown apart).
+ */
+export function textOfParts(parts: unknown, separator = " "): string {
   if (!Array.isArray(parts)) return "";
   return parts
     .map((p) =>
@@ -45,7 +48,7 @@ export function textOfParts(parts: unknown): string {
         : "",
     )
     .filter(Boolean)
-    .join(" ");
+    .join(separator);
 }
 
 /** About `width` characters of `text` around the first of `words` found in it, on one line, with … where cut. */

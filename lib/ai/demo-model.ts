@@ -136,7 +136,7 @@ const HELP = [
   "- *how full is your context?*",
   "- *write 300 words about rivers*",
   "- *add tasks: draft; review; publish*, then *start 2*, *finish 1*, *cancel 3* or *what's left?*",
-  "- *plan a blog post* (best in plan mode, Shift+Tab), then Approve and build: I turn the plan into tasks",
+  "- *plan a blog post* (best in plan mode: the Build/Plan button, or Alt+Shift+P), then Approve and build: I turn the plan into tasks",
   "- *remember that I prefer metric units*, *what do you remember?*, *search the knowledge for X*, *read notes.md*, *use the weekly-report skill*",
   '- *mcp echo {"message": "hi"}* calls a tool of the workspace\'s MCP servers',
   "- *delegate: summarise the notes* (a subagent does it and answers), or *delegate in background: …*",

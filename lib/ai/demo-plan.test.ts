@@ -76,12 +76,18 @@ describe("demo model in plan mode", () => {
       }).text,
     );
     const prompt = [PLAN, user("plan it"), user("The plan is approved: build it."), build];
-    expect(decide(prompt).calls).toEqual(
-      ["Outline it", "Write <it>", "Ship it"].map((subject) => ({
+    const calls = decide(prompt).calls;
+    expect(calls).toEqual(
+      ["Outline it", "Write <it>", "Ship it"].map((subject, i) => ({
         toolName: "TaskCreate",
-        input: { subject, description: `From the approved plan: ${subject}` },
+        input: { subject, description: `Step ${i + 1} of 3 of the approved plan.` },
       })),
     );
+    // A description never repeats its subject (the panel would show it twice).
+    for (const { input } of calls ?? []) {
+      const { subject, description } = input as { subject: string; description: string };
+      expect(description.toLowerCase()).not.toContain(subject.toLowerCase());
+    }
     const after = decide([
       ...prompt,
       call("TaskCreate"),

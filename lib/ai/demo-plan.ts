@@ -136,9 +136,10 @@ export function planModeDecision(
       return { text: "Build mode is on, but the plan has no list of steps for me to turn into tasks." };
     return {
       text: "",
-      calls: steps.map((subject) => ({
+      // The description says where the task came from; the subject already says what it is.
+      calls: steps.map((subject, i) => ({
         toolName: "TaskCreate",
-        input: { subject, description: `From the approved plan: ${subject}` },
+        input: { subject, description: `Step ${i + 1} of ${steps.length} of the approved plan.` },
       })),
     };
   }

@@ -2,8 +2,8 @@
 // POST /api/conversations/export), all or nothing.
 import { resolveSettings, validateSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import { defaultWorkspaceOf } from "../auth/scope.ts";
-import type { Viewer } from "../auth/viewer.ts";
+import { defaultWorkspaceOf, resolveWorkspace } from "../auth/scope.ts";
+import { ownerIdOf, type Viewer } from "../auth/viewer.ts";
 import type { ImportedConversation } from "../api/schemas.ts";
 import { deleteConversation, getConversation } from "../db/conversations.ts";
 import { writeImportedConversations } from "../db/imports.ts";
@@ -19,15 +19,27 @@ import { checkModelChoice } from "./conversation-model.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { warmMessageIndex } from "./record-turn.ts";
 import { warmHintScan } from "./reply/known.ts";
+import { requireWorkspace } from "./workspaces.ts";
 import { importAgents } from "./subagent-transfer.ts";
 import { nextTurn } from "./yielding.ts";
 
-/** Where a viewer's imports land: a user's own default workspace, as theirs (the operator's: "default", no owner). */
-export async function importTargetOf(viewer: Viewer): Promise<ImportOptions["owner"]> {
-  return viewer.kind === "user" ? { ownerId: viewer.userId, workspaceId: await defaultWorkspaceOf(viewer) } : undefined;
+/**
+ * Where a viewer's imports land, as theirs: the workspace `named` (`?workspaceId=`, the one the person is in), which
+ * they must be able to change, or else their own default workspace (the operator's: "default", no owner). An unknown
+ * workspace (or another user's private one) is a 404 and a shared one the viewer only uses a 403, before anything
+ * is read or stored.
+ */
+export async function importTargetOf(viewer: Viewer, named?: string): Promise<ImportOptions["owner"]> {
+  const ownerId = ownerIdOf(viewer);
+  if (named !== undefined) {
+    const workspaceId = await resolveWorkspace(viewer, named, "edit");
+    await requireWorkspace(workspaceId);
+    return { ownerId, workspaceId };
+  }
+  return viewer.kind === "user" ? { ownerId, workspaceId: await defaultWorkspaceOf(viewer) } : undefined;
 }
 
-/** `owner`: whose the copies are (accounts mode) and the workspace they land in (that user's default). */
+/** `owner`: whose the copies are (accounts mode) and the workspace they land in. */
 type ImportOptions = {
   applySettings?: boolean;
   timezone?: string;

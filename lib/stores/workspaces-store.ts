@@ -37,6 +37,13 @@ type WorkspacesState = {
   currentId: string;
   /** Whether the stored choice was read (before that, nothing is fetched for a workspace). */
   ready: boolean;
+  /**
+   * The workspace each conversation started in this tab was created in (its first message named it): the page of a
+   * conversation started here was rendered before it was stored, and the list stops showing it when the workspace
+   * changes, so this is where the switcher learns which workspace the open conversation is in.
+   */
+  startedIn: Record<string, string>;
+  noteStarted: (conversationId: string, workspaceId: string) => void;
   setReady: () => void;
   refresh: () => Promise<void>;
   select: (id: string) => void;
@@ -52,7 +59,10 @@ export const useWorkspacesStore = create<WorkspacesState>()(
       loaded: false,
       currentId: DEFAULT_WORKSPACE,
       ready: false,
+      startedIn: {},
       setReady: () => set({ ready: true }),
+      noteStarted: (conversationId, workspaceId) =>
+        set({ startedIn: { ...get().startedIn, [conversationId]: workspaceId } }),
       refresh: async () => {
         const workspaces = await apiFetch<WorkspaceSummary[]>("/api/workspaces");
         // A remembered workspace that was deleted meanwhile (or another user's, on a shared browser) falls back to default.

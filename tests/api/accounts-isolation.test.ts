@@ -43,6 +43,11 @@ const FOREIGN: Row[] = [
   { method: "POST", path: "/api/chat", body: { id: "C", message: userMessage("b-2", "hello") } },
   { method: "POST", path: "/api/chat", body: { id: "b-new", message: userMessage("b-3", "hello"), workspaceId: "W" } },
   { method: "GET", path: "/api/conversations?workspaceId=W" },
+  {
+    method: "POST",
+    path: "/api/conversations/import?workspaceId=W",
+    body: { version: 1, conversation: { messages: [] } },
+  },
   { method: "GET", path: "/api/conversations?q=SECRET&workspaceId=W" },
   { method: "POST", path: "/api/conversations/export", body: { ids: ["X"] } },
   { method: "GET", path: "/api/conversations/X" },
@@ -100,6 +105,11 @@ const FOREIGN: Row[] = [
     method: "POST",
     path: "/api/chat",
     body: { id: "b-new-u", message: userMessage("b-4", "hello"), workspaceId: "U" },
+  },
+  {
+    method: "POST",
+    path: "/api/conversations/import?workspaceId=U",
+    body: { version: 1, conversation: { messages: [] } },
   },
   { method: "GET", path: "/api/workspaces/U" },
   { method: "GET", path: "/api/workspaces/U/skills" },

@@ -1,6 +1,7 @@
 // Organising conversations through the real server, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL: pinned ones
 // first, archived ones out of the list (listed with ?archived=true) yet found by search, bad input refused with
-// nothing changed, and the export of several at once as one bundle that imports back whole (or not at all).
+// nothing changed, and the export of several at once as one bundle that imports back whole (or not at all), into the
+// workspace ?workspaceId= names (an unknown one refused by name, nothing stored).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { getJson } from "../support/chat-client.ts";
@@ -201,5 +202,45 @@ describe.each(databaseKinds("organise"))("$name: organising conversations", ({ d
     }
     expect(JSON.stringify([await list(), await list("?archived=true")])).toBe(before);
     expect((await getJson(api(`/conversations/d-${tag}`))).status).toBe(404);
+  });
+
+  it("imports into the workspace ?workspaceId= names, one conversation or a bundle; an unknown one is refused by name with nothing stored", async () => {
+    const created = await getJson<{ id: string }>(api("/workspaces"), jsonRequest("POST", { name: `Imports ${tag}` }));
+    expect(created.status).toBe(201);
+    const workspaceId = created.body.id;
+    const workspaceOf = async (id: string) =>
+      (await getJson<{ workspaceId: string }>(api(`/conversations/${id}`))).body.workspaceId;
+    const into = (workspace: string, body: unknown) =>
+      fetch(api(`/conversations/import?workspaceId=${encodeURIComponent(workspace)}`), jsonRequest("POST", body));
+
+    const one = await into(workspaceId, { version: 1, conversation: conversation(`${tag}-w1`, "juniper") });
+    expect(one.status).toBe(201);
+    const { id } = (await one.json()) as { id: string };
+    expect(await workspaceOf(id)).toBe(workspaceId);
+    const bundle = {
+      version: 1,
+      conversations: [conversation(`${tag}-w2`, "kelp"), conversation(`${tag}-w3`, "lime")],
+    };
+    const many = await into(workspaceId, bundle);
+    expect(many.status).toBe(201);
+    const { ids } = (await many.json()) as { ids: string[] };
+    expect((await list(`?workspaceId=${workspaceId}`)).map((c) => c.id).sort()).toEqual([id, ...ids].sort());
+    // "default" is the default workspace, as everywhere; without the parameter, the import lands there as before.
+    const plain = await into("default", { version: 1, conversation: conversation(`${tag}-w4`, "mint") });
+    expect(await workspaceOf(((await plain.json()) as { id: string }).id)).toBe("default");
+
+    const before = JSON.stringify([await list(), await list("?archived=true")]);
+    const file = { version: 1, conversation: conversation(`${tag}-w5`, "nettle") };
+    for (const unknown of [`ws_gone${tag}`, "user-nobody"]) {
+      expect(await expectApiError(await into(unknown, file), 404, "not_found")).toBe(
+        `Workspace ${unknown} does not exist.`,
+      );
+    }
+    for (const bad of ["", "../default", "x".repeat(65)]) {
+      expect(await expectApiError(await into(bad, file), 400, "bad_request")).toMatch(/^Invalid workspaceId: /);
+    }
+    expect(await expectApiError(await into(`ws_gone${tag}`, bundle), 404, "not_found")).toContain(`ws_gone${tag}`);
+    expect(JSON.stringify([await list(), await list("?archived=true")])).toBe(before);
+    expect((await getJson(api(`/conversations/${tag}-w5`))).status).toBe(404);
   });
 });

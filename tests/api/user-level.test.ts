@@ -284,6 +284,12 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
       ["POST", `/workspaces/${shared}/skills`, { name: "bobs", description: "Bob's.", instructions: "Mine." }],
       ["DELETE", `/workspaces/${shared}/skills/style`, undefined],
       ["DELETE", `/workspaces/${shared}`, undefined],
+      // An import lands in the workspace the person names, which they must be able to change.
+      [
+        "POST",
+        `/conversations/import?workspaceId=${shared}`,
+        { version: 1, conversation: { id: "bob-copy", messages: [] } },
+      ],
     ];
     for (const [method, path, body] of writes) {
       const init = body === undefined ? { method, headers: bob.headers } : jsonRequest(method, body, bob.headers);
@@ -298,6 +304,13 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     });
     await expectApiError(knowledge, 403, "forbidden");
     expect(await call(bob, "GET", `/workspaces/${shared}`)).toEqual(before);
+    expect((await fetch(`${server.url}/api/conversations/bob-copy`, { headers: bob.headers })).status).toBe(404);
+    // Its owner imports into it; the copy is theirs, in the shared workspace.
+    const copy = { version: 1, conversation: { id: "ada-copy", messages: [] } };
+    expect(await call(ada, "POST", `/conversations/import?workspaceId=${shared}`, copy, 201)).toEqual({
+      id: "ada-copy",
+    });
+    expect(await call(ada, "GET", "/conversations/ada-copy")).toMatchObject({ workspaceId: shared });
     expect((await call<{ name: string }[]>(bob, "GET", `/workspaces/${shared}/skills`)).map((k) => k.name)).toContain(
       "style",
     );

@@ -89,7 +89,7 @@ test.describe("axe, light theme, and colours in dark", () => {
 
     await chat.gotoNewChat();
     await expectAxeClean(page, `suggestions`);
-    await chat.input.press("Shift+Tab");
+    await chat.input.press("Alt+Shift+P");
     await chat.ask("plan a picnic");
     await chat.planPanel.getByTestId("plan-edit").click();
     await expect(page.getByTestId("plan-editor-dialog")).toBeVisible();
@@ -330,8 +330,7 @@ test("keyboard only: Tab follows the screen, settings open and close, a message 
   await expect(chat.userMessages).toHaveCount(2);
   await chat.waitForReplyDone();
 
-  // The inspector: Tab on (Shift+Tab in the composer switches plan/build) round to its button, Enter opens, Esc
-  // closes, focus returns.
+  // The inspector: Tab on round to its button, Enter opens, Esc closes, focus returns.
   for (
     let i = 0;
     i < 80 && !(await page.getByTestId("open-inspector").evaluate((el) => el === document.activeElement));

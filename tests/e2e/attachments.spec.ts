@@ -2,7 +2,8 @@
 // pasting it; pending ones are chips with Remove; a refused file is named in words; what is sent reaches the model
 // provider's request (the OpenAI fake): the image as an image_url part, the text file as its text, the PDF as its
 // extracted text; the sent message shows the image as a thumbnail and the other files as named chips, after a reload
-// too; the demo model says what it received; axe finds nothing critical or serious with attachments or an error.
+// too, its text with no blank lines above it (reloaded, imported, at 390 px); the demo model says what it received;
+// axe finds nothing critical or serious with attachments or an error.
 import { expect, test } from "@playwright/test";
 import { dataUrl, tinyPdf } from "../support/tiny-pdf";
 import { type AttachmentFile, ChatPage } from "./pages/chat-page";
@@ -119,5 +120,27 @@ test.describe("attachments", () => {
     expect(reply).toContain(
       `I received the PDF "scan.pdf" (1 page), but it has no text layer, so I can't read its text.`,
     );
+
+    // The message's text has no blank lines above it (its files are shown apart): as sent, after a reload, in an
+    // imported copy, at 390 px.
+    const expectTextAlone = async (pass: string) => {
+      await expect(chat.sentFiles, pass).toHaveCount(1);
+      expect(await chat.lastUser().evaluate((el) => el.textContent), pass).toBe("What did I send?");
+      // One line of text: the bubble is one line tall (a blank line above it made it 3 lines at any width).
+      expect((await chat.lastUser().boundingBox())?.height ?? 0, pass).toBeLessThan(50);
+    };
+    await expectTextAlone("sent");
+    await chat.reload();
+    await expectTextAlone("reloaded");
+    const exported = await page.request.get(`/api/conversations/${await chat.conversationId()}/export`);
+    const imported = await page.request.post("/api/conversations/import", {
+      headers: { "content-type": "application/json" },
+      data: await exported.text(),
+    });
+    expect(imported.status()).toBe(201);
+    await chat.gotoConversation(((await imported.json()) as { id: string }).id);
+    await expectTextAlone("imported");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectTextAlone("imported, 390 px");
   });
 });

@@ -58,7 +58,7 @@ test("the conversation list and the side panel fold away by button or shortcut, 
 test("the plan opens in a roomy editor, not a small box in the panel", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
-  await chat.input.press("Shift+Tab");
+  await chat.input.press("Alt+Shift+P");
   await chat.ask("plan a trip");
   await chat.planPanel.getByTestId("plan-edit").click();
   const dialog = page.getByTestId("plan-editor-dialog");

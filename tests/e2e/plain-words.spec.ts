@@ -30,7 +30,7 @@ test("the demo model answers task requests in words, its lists as lists, never r
 test("a tool call refused in plan mode says so in words; the exact error is one click away", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
-  await chat.input.press("Shift+Tab");
+  await chat.input.press("Alt+Shift+P");
   await expect(chat.modeToggle).toHaveAttribute("data-mode", "plan");
   await chat.ask("add tasks: paint the fence");
   const row = page.getByTestId("tool-row").filter({ visible: true }).first();

@@ -1,4 +1,5 @@
-// Plan mode in the browser with the demo model: switch to plan with Shift+Tab, the agent's plan appears in the panel
+// Plan mode in the browser with the demo model: switch to plan with Alt+Shift+P (Shift+Tab stays the browser's, moving
+// the focus back), the agent's plan appears in the panel
 // while the reply is still streaming, a write is refused while planning, the person edits the plan, "Approve and
 // build" switches to build and the agent turns the plan's steps into tasks — with the banner and the Mode chips.
 import { expect, test } from "@playwright/test";
@@ -9,14 +10,33 @@ test("plan → live plan in the panel → person edits → Approve and build →
   await chat.gotoNewChat();
   await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
   await expect(chat.planBanner).toBeHidden();
-  await expect(page.getByText("Shift+Tab plan/build mode")).toBeVisible();
+  await expect(page.getByText("Alt+Shift+P plan/build mode")).toBeVisible();
+  await expect(chat.modeToggle).toHaveAttribute("aria-keyshortcuts", "Alt+Shift+P");
+  await expect(chat.modeToggle).toHaveAttribute("title", "Build mode: switch to plan (Alt+Shift+P)");
 
-  // Shift+Tab in the composer switches to plan mode (the conversation is created in it with the first message).
+  // Shift+Tab in the composer is the browser's: the focus moves back to the control before the box, the mode stays.
   await chat.input.focus();
   await chat.input.press("Shift+Tab");
+  await expect(chat.modeToggle).toBeFocused();
+  await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
+  await expect(chat.planBanner).toBeHidden();
+  // The button switches (and back), and so does Alt+Shift+P, in the box or not (the conversation is created in plan
+  // mode with the first message).
+  await chat.modeToggle.click();
+  await expect(chat.modeToggle).toHaveAttribute("data-mode", "plan");
+  await chat.modeToggle.click();
+  await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
+  await page.keyboard.press("Alt+Shift+P");
+  await expect(chat.modeToggle).toHaveAttribute("data-mode", "plan");
+  await chat.input.focus();
+  await chat.input.press("Alt+Shift+P");
+  await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
+  await chat.input.press("Alt+Shift+P");
   await expect(chat.modeToggle).toHaveAttribute("data-mode", "plan");
   await expect(chat.planBanner).toBeVisible();
+  await expect(chat.planBanner).toContainText("or switch back with Alt+Shift+P");
   await expect(chat.input).toBeFocused();
+  await expect(chat.input).toHaveValue("");
 
   const planWhileStreaming = page.waitForFunction(
     () => {
@@ -71,6 +91,10 @@ test("plan → live plan in the panel → person edits → Approve and build →
     "#4Publish a blog post",
     "#5Share it with friends",
   ]);
+  // A task made from the plan says where it came from, not its subject again.
+  await expect(chat.taskPanel.getByTestId("task-description")).toHaveText(
+    [1, 2, 3, 4, 5].map((step) => `Step ${step} of 5 of the approved plan.`),
+  );
   await expect(chat.planPanel.getByTestId("plan-version")).toContainText("v2 · you");
   await chat.planPanel.getByTestId("plan-history").locator("summary").click();
   await expect(chat.planPanel.getByTestId("plan-history-item")).toHaveCount(2);

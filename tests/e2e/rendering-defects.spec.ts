@@ -1,5 +1,6 @@
 // Rendering defects a newcomer met (issue 30, item 6): a compression summary that showed escaped tags as `&lt;…&gt;`,
-// a workspace delete that asked "cannot be undone" and then refused, and an import that ignored the browser's zone.
+// a workspace delete that asked "cannot be undone" and then refused, and an import that ignored the browser's zone (and,
+// issue 47, the workspace the person was in).
 import { writeFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
@@ -66,9 +67,14 @@ test("deleting a workspace that still has conversations says why first and never
 test.describe("in Tokyo", () => {
   test.use({ timezoneId: "Asia/Tokyo" });
 
-  test("an imported conversation takes the importing browser's time zone, not UTC", async ({ page }, testInfo) => {
+  test("an imported conversation takes the importing browser's time zone, not UTC, and the workspace the person is in", async ({
+    page,
+  }, testInfo) => {
     const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
     await chat.gotoNewChat();
+    const name = `Imports ${uniqueTag()}`;
+    const workspaceId = await ws.create(name);
     const file = testInfo.outputPath("import.json");
     const message = (id: string, role: string, text: string) => ({
       id,
@@ -92,6 +98,13 @@ test.describe("in Tokyo", () => {
     await page.getByTestId("import-button").filter({ visible: true }).click();
     await (await choosing).setFiles(file);
     await expect(chat.userMessages).toHaveText(["hi"]);
+    // The copy is in the workspace the person was in, and the sidebar stays there (it followed the copy to default).
+    const copy = await chat.conversationId();
+    expect(
+      ((await (await page.request.get(`/api/conversations/${copy}`)).json()) as { workspaceId: string }).workspaceId,
+    ).toBe(workspaceId);
+    await expect(ws.select.locator("option:checked")).toHaveText(name);
+    await expect(chat.conversationItem(copy)).toBeVisible();
     const drawer = await chat.openSettings();
     await expect(drawer.getByTestId("setting-injection.timezone")).toHaveValue("Asia/Tokyo");
   });

@@ -2,6 +2,7 @@
 // streaming; the person edits the list in the panel; the agent hears of it on its next step.
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 test.describe("tasks", () => {
   test("the demo's task calls appear live; a panel edit reaches the next reply as a hint", async ({ page }) => {
@@ -101,7 +102,7 @@ test.describe("tasks", () => {
     await expect.poll(order).toEqual(["3", "2"]);
   });
 
-  test("the status menu names each status; a deleted task comes back with Undo; rows stay compact", async ({
+  test("a tick completes or reopens a task in one click; the status menu names each status; a deleted task comes back with Undo; rows stay compact", async ({
     page,
   }) => {
     const chat = new ChatPage(page);
@@ -120,7 +121,26 @@ test.describe("tasks", () => {
     const box = await panel.locator('[data-task-id="1"]').boundingBox();
     expect(box?.height).toBeLessThanOrEqual(32);
 
-    // The status control is always shown; its menu lists the statuses by name, the current one checked.
+    // One click on the tick completes a task, another reopens it; Space does the same from the keyboard.
+    const alpha = panel.locator('[data-task-id="1"]');
+    const tick = alpha.getByRole("checkbox", { name: "Done: alpha" });
+    await expect(tick).toHaveAttribute("aria-checked", "false");
+    await tick.click();
+    await expect(alpha).toHaveAttribute("data-status", "completed");
+    await expect(tick).toHaveAttribute("aria-checked", "true");
+    await expect(panel.getByTestId("task-count")).toHaveText("1/3 done");
+    await expect(page.getByRole("menu")).toHaveCount(0);
+    await expectAxeClean(page, "a ticked task");
+    await tick.click();
+    await expect(alpha).toHaveAttribute("data-status", "pending");
+    await expect(tick).toHaveAttribute("aria-checked", "false");
+    await tick.focus();
+    await page.keyboard.press("Space");
+    await expect(alpha).toHaveAttribute("data-status", "completed");
+    await page.keyboard.press("Space");
+    await expect(alpha).toHaveAttribute("data-status", "pending");
+
+    // The other statuses are in a menu beside it, by name, the current one checked.
     const beta = panel.locator('[data-task-id="2"]');
     await beta.getByRole("button", { name: "Status of “beta”: Pending" }).click();
     const menu = page.getByRole("menu");
@@ -140,6 +160,9 @@ test.describe("tasks", () => {
     }).toPass({ timeout: 10_000 });
     await page.keyboard.press("Enter");
     await expect(panel.locator('[data-task-id="3"]')).toHaveAttribute("data-status", "cancelled");
+    // A tick completes a cancelled task too.
+    await panel.getByRole("checkbox", { name: "Done: gamma" }).click();
+    await expect(panel.locator('[data-task-id="3"]')).toHaveAttribute("data-status", "completed");
 
     // Delete beta, then undo: it is back in its place with its subject and status (under a new number).
     await beta.hover();

@@ -1,5 +1,5 @@
 // Workspaces in the browser: the switcher filters the conversation list and new chats start in the chosen
-// workspace; knowledge files are uploaded by the picker and by drag and drop and the agent reads them; memory is
+// workspace; creating or choosing one while a conversation of another is open leaves it for a new chat there; knowledge files are uploaded by the picker and by drag and drop and the agent reads them; memory is
 // added, edited and deleted in the settings view, and an entry the agent writes shows with author "agent".
 import { expect, test } from "@playwright/test";
 import { tinyPdf } from "../support/tiny-pdf";
@@ -100,6 +100,54 @@ test.describe("workspaces", () => {
     );
     expect(await ws.currentId()).toBe(id);
     expect((await page.request.get(`/api/workspaces/${id}`)).status()).toBe(200);
+  });
+
+  test("a workspace created or chosen while a conversation of another is open takes over the screen, and the next message goes to it", async ({
+    page,
+  }) => {
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    const tag = uniqueTag();
+    type View = { workspaceId: string; messages: unknown[] };
+    const viewOf = async (id: string) => (await (await page.request.get(`/api/conversations/${id}`)).json()) as View;
+
+    // A conversation started on this page in default, with tasks and in plan mode.
+    await chat.gotoNewChat();
+    expect(await ws.currentId()).toBe("default");
+    await chat.send("add tasks: pack the boxes; book a van");
+    await chat.waitForReplyDone();
+    const old = await chat.conversationId();
+    await expect(chat.taskItems).toHaveCount(2);
+    await chat.modeToggle.click();
+    await expect(chat.planBanner).toBeVisible();
+
+    // Creating a workspace leaves it for a new, empty chat in the new workspace.
+    const id = await ws.create(`Takeover ${tag}`);
+    await expect(page).not.toHaveURL(new RegExp(`/c/${old}$`));
+    await expect(chat.emptyState).toBeVisible();
+    await expect(chat.userMessages).toHaveCount(0);
+    await expect(chat.taskPanel.getByTestId("task-count")).toHaveText("0/0 done");
+    await expect(chat.planBanner).toBeHidden();
+    await expect(chat.modeToggle).toHaveAttribute("data-mode", "build");
+    expect(await ws.currentId()).toBe(id);
+
+    // The next message starts a conversation of the new workspace, and the URL names it; the old one is untouched.
+    await chat.send("hello");
+    await chat.waitForReplyDone();
+    const fresh = await chat.conversationId();
+    expect(fresh).not.toBe(old);
+    expect((await viewOf(fresh)).workspaceId).toBe(id);
+    expect(await viewOf(old)).toMatchObject({ workspaceId: "default", messages: [{}, {}] });
+    await expect(chat.conversationItem(fresh)).toBeVisible();
+
+    // Choosing another workspace does the same.
+    await ws.choose("default");
+    await expect(page).not.toHaveURL(new RegExp(`/c/${fresh}$`));
+    await expect(chat.emptyState).toBeVisible();
+    await chat.send("hello again");
+    await chat.waitForReplyDone();
+    expect((await viewOf(await chat.conversationId())).workspaceId).toBe("default");
+    expect((await viewOf(fresh)).messages).toHaveLength(2);
   });
 
   test("memory is added, edited and deleted in the settings view, and the agent's entry shows as written by the agent", async ({

@@ -2,7 +2,7 @@ import { generateId } from "ai";
 import { ApiError } from "@/lib/api/errors";
 import { maxImportBytes } from "@/lib/api/limits";
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
-import { importSchema } from "@/lib/api/schemas";
+import { idSchema, importSchema } from "@/lib/api/schemas";
 import { canonicalTimeZone } from "@/lib/agent/settings";
 import { importBundleSchema, isBundle } from "@/lib/api/organise-schemas";
 import { importConversation, importConversations, importTargetOf } from "@/lib/chat/conversation-import";
@@ -37,10 +37,17 @@ function importZone(request: Request): string | undefined {
   return canonical;
 }
 
+// `?workspaceId=ws_…`: the workspace the copies land in (the UI sends the one the person is in); without it, the
+// viewer's default.
+function importWorkspace(request: Request): string | undefined {
+  const raw = new URL(request.url).searchParams.get("workspaceId");
+  return raw === null ? undefined : parseWith(idSchema, raw, "workspaceId");
+}
+
 export const POST = route(async (request, _params, viewer) => {
   const applySettings = settingsMode(request) === "apply";
   const timezone = importZone(request);
-  const owner = await importTargetOf(viewer);
+  const owner = await importTargetOf(viewer, importWorkspace(request));
   const body = await readJson(request, { maxBytes: maxImportBytes() });
   // A bundle (POST /api/conversations/export's answer) is imported whole or not at all.
   if (isBundle(body)) {
