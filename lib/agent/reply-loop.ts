@@ -4,6 +4,7 @@
 import {
   type Instructions,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   streamText,
   type ToolCallRepairFunction,
@@ -208,16 +209,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     ? options.markCall(options.instructions, options.messages)
     : options;
   const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
-  // A watchdog aborts the call when the provider sends nothing for idleTimeoutMs (also before any response).
-  const watchdog = new AbortController();
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  // While tools run the provider has nothing to send: the watchdog waits for them (AgentSpawn may wait 600 s).
-  const running = new Set<string>();
-  const arm = () => {
-    clearTimeout(idleTimer);
-    if (idleTimeoutMs && running.size === 0) idleTimer = setTimeout(() => watchdog.abort(), idleTimeoutMs);
-  };
-  arm();
+  const watchdog = idleWatchdog(idleTimeoutMs);
   // Ends the call when the reply reaches its character ceiling.
   const limiter = new AbortController();
   const signal = AbortSignal.any([...(abortSignal ? [abortSignal] : []), watchdog.signal, limiter.signal]);
@@ -246,9 +238,9 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
   try {
     for await (let part of result.stream) {
       if (part.type === "tool-call" && !part.providerExecuted && tools && Object.hasOwn(tools, part.toolName))
-        running.add(part.toolCallId);
-      if (part.type === "tool-result" || part.type === "tool-error") running.delete(part.toolCallId);
-      arm();
+        watchdog.running.add(part.toolCallId);
+      if (part.type === "tool-result" || part.type === "tool-error") watchdog.running.delete(part.toolCallId);
+      watchdog.arm();
       // A call of a tool that does not exist: the SDK answers it itself, with its own error.
       if (part.type === "tool-error" && unrunToolError && !(tools && Object.hasOwn(tools, part.toolName))) {
         part = { ...part, error: unrunToolError({ toolName: part.toolName, input: part.input, error: part.error }) };
@@ -261,12 +253,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
       if (part.type === "abort") continue;
       if (part.type === "finish-step") {
         out.finishReason = part.finishReason;
-        out.usage = {
-          inputTokens: part.usage.inputTokens,
-          cachedInputTokens: part.usage.inputTokenDetails?.cacheReadTokens,
-          cacheWriteTokens: part.usage.inputTokenDetails?.cacheWriteTokens,
-          outputTokens: part.usage.outputTokens,
-        };
+        out.usage = usageOf(part.usage);
         out.contentType = part.response?.headers?.["content-type"];
       }
       let chunk = toUIMessageChunk(part, chunkOptions) as ChatChunk | undefined;
@@ -297,10 +284,36 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
       out.rawError = thrown;
     }
   } finally {
-    clearTimeout(idleTimer);
+    watchdog.clear();
   }
   out.timedOut = watchdog.signal.aborted && !abortSignal?.aborted;
   return out;
+}
+
+/**
+ * Aborts a call when the provider sends nothing for `idleTimeoutMs` (also before any response). While tools run the
+ * provider has nothing to send: the watchdog waits for them (AgentSpawn may wait 600 s).
+ */
+function idleWatchdog(idleTimeoutMs: number | undefined) {
+  const controller = new AbortController();
+  const running = new Set<string>();
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(idleTimer);
+    if (idleTimeoutMs && running.size === 0) idleTimer = setTimeout(() => controller.abort(), idleTimeoutMs);
+  };
+  arm();
+  return { signal: controller.signal, running, arm, clear: () => clearTimeout(idleTimer) };
+}
+
+/** A finished step's token figures, as the provider reported them. */
+function usageOf(usage: LanguageModelUsage): StepUsage {
+  return {
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
+    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens,
+    outputTokens: usage.outputTokens,
+  };
 }
 
 /** Throttled, never-overlapping saves; `settled()` waits for the one in flight so a later save cannot be overtaken. */
@@ -342,7 +355,6 @@ async function replyLoop(
 ): Promise<ReplyOutcome> {
   const { history, emit, abortSignal } = options;
   const maxSteps = Math.max(1, options.maxSteps ?? 20);
-  const maxRetries = options.maxRetries ?? 2;
   const send = (chunk: ChatChunk) => {
     builder.apply(chunk);
     emit(chunk);
@@ -372,32 +384,7 @@ async function replyLoop(
     const changed = extra?.history || extra?.chunks?.length || extra?.quiet?.length;
     const messages = changed ? base.concat(toModelMessages([builder.message], options.convert)) : stepMessages;
 
-    let call: CallResult;
-    let retries = 0;
-    for (;;) {
-      const instructions =
-        typeof options.instructions === "function" ? await options.instructions() : options.instructions;
-      call = await streamCall({
-        ...options,
-        instructions,
-        messages,
-        send,
-        budget,
-        ...(last ? { toolChoice: "none" as const } : {}),
-      });
-      if (call.finishReason !== undefined)
-        await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
-      if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) break;
-      if (retries >= maxRetries || !isRetryableError(call.rawError)) break;
-      const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);
-      retries++;
-      // The reason without its "Try again…" advice: the notice says when the retry comes.
-      const data = { attempt: retries, maxRetries, delayMs, reason: call.error.replace(/\s*Try again[^.]*\.$/, "") };
-      // Streamed into the reply (one part per step, updated in place) but never stored: the builder does not see it.
-      emit({ type: "data-retry", id: `retry-${stepIndex}`, data });
-      await waitUnlessAborted(delayMs, abortSignal);
-      if (abortSignal?.aborted) break;
-    }
+    const { call, retries } = await callWithRetries(options, { stepIndex, messages, base, last, send, budget });
     if (abortSignal?.aborted) return stopped(stepIndex + 1);
     // A provider that ignores tool choice "none" on the last call: the SDK withholds the calls it made (they never
     // run nor show), and the reply ends at the limit in the words it wrote.
@@ -406,23 +393,10 @@ async function replyLoop(
       await options.onStepEnd?.({ stepIndex, usage: call.usage, reply: builder.message, final: true });
       return { reply: builder.snapshot(), status: "complete", steps: stepIndex + 1, stepLimit: maxSteps };
     }
-    if (call.limitReached) {
-      return {
-        reply: builder.snapshot(),
-        status: "incomplete",
-        error: charLimitReason(options.maxReplyChars ?? 0),
-        steps: stepIndex + 1,
-      };
-    }
-    let error = call.error ?? untrustedEnd(call.finishReason, call.contentType);
-    if (call.timedOut) {
-      error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
-    } else if (error && retries > 0) {
-      error = `${error} (Gave up after ${retries} ${retries === 1 ? "retry" : "retries"}.)`;
-    }
-    if (error) {
-      emit({ type: "error", errorText: error });
-      return { reply: builder.snapshot(), status: "error", error, steps: stepIndex + 1 };
+    const failed = failedCall(options, call, retries);
+    if (failed) {
+      if (failed.status === "error") emit({ type: "error", errorText: failed.error });
+      return { reply: builder.snapshot(), ...failed, steps: stepIndex + 1 };
     }
     await checkpoint.settled();
     if (call.finishReason === "length") {
@@ -462,6 +436,64 @@ async function replyLoop(
     }
   }
   return { reply: builder.snapshot(), status: "complete", steps: maxSteps, stepLimit: maxSteps };
+}
+
+/** One step's model call, retried after a retryable failure that sent nothing (each retry shown while it waits). */
+async function callWithRetries(
+  options: ReplyOptions,
+  step: {
+    stepIndex: number;
+    messages: ModelMessage[];
+    base: ModelMessage[];
+    last: boolean;
+    send: (chunk: ChatChunk) => void;
+    budget: { chars: number };
+  },
+): Promise<{ call: CallResult; retries: number }> {
+  const { stepIndex, messages, base, last, send, budget } = step;
+  const { abortSignal } = options;
+  const maxRetries = options.maxRetries ?? 2;
+  let retries = 0;
+  for (;;) {
+    const instructions =
+      typeof options.instructions === "function" ? await options.instructions() : options.instructions;
+    const call = await streamCall({
+      ...options,
+      instructions,
+      messages,
+      send,
+      budget,
+      ...(last ? { toolChoice: "none" as const } : {}),
+    });
+    if (call.finishReason !== undefined)
+      await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
+    if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) return { call, retries };
+    if (retries >= maxRetries || !isRetryableError(call.rawError)) return { call, retries };
+    const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);
+    retries++;
+    // The reason without its "Try again…" advice: the notice says when the retry comes.
+    const data = { attempt: retries, maxRetries, delayMs, reason: call.error.replace(/\s*Try again[^.]*\.$/, "") };
+    // Streamed into the reply (one part per step, updated in place) but never stored: the builder does not see it.
+    options.emit({ type: "data-retry", id: `retry-${stepIndex}`, data });
+    await waitUnlessAborted(delayMs, abortSignal);
+    if (abortSignal?.aborted) return { call, retries };
+  }
+}
+
+/** How a call that cannot go on ends the reply: cut at the character limit, or an error (timed out, given up, …). */
+function failedCall(
+  options: ReplyOptions,
+  call: CallResult,
+  retries: number,
+): { status: "incomplete" | "error"; error: string } | undefined {
+  if (call.limitReached) return { status: "incomplete", error: charLimitReason(options.maxReplyChars ?? 0) };
+  let error = call.error ?? untrustedEnd(call.finishReason, call.contentType);
+  if (call.timedOut) {
+    error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
+  } else if (error && retries > 0) {
+    error = `${error} (Gave up after ${retries} ${retries === 1 ? "retry" : "retries"}.)`;
+  }
+  return error ? { status: "error", error } : undefined;
 }
 
 /** The reply's tool calls that wait for the person. */

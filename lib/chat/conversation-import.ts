@@ -121,28 +121,14 @@ async function importedRows(
   at: string,
 ): Promise<ImportedRows> {
   const { applySettings = false, timezone } = options;
-  if (applySettings) {
-    const check = validateSettings(source.settings);
-    if (!check.ok) {
-      const field = check.field === "settings" ? `${at}.settings` : `${at}.settings.${check.field}`;
-      throw new ApiError(
-        "bad_request",
-        `Invalid ${at}.settings${check.field === "settings" ? " " : "."}${check.message}.`,
-        field,
-      );
-    }
-  }
+  if (applySettings) checkImportedSettings(source.settings, at);
   // A model this server cannot use is refused, naming the field (remove it to import with the default model).
   const model = source.model ? checkImportedModel(source.model, at) : null;
+  checkImportedIds(source, at);
   const free = async (id: string) => !claimed.has(id) && !(await getConversation({ id }));
   let id = source.id && (await free(source.id)) ? source.id : newId();
   while (claimed.has(id)) id = newId();
   claimed.add(id);
-  const seen = new Set<string>();
-  for (const m of source.messages) {
-    if (seen.has(m.id)) throw new ApiError("bad_request", `Invalid ${at}.messages: duplicate message id ${m.id}.`);
-    seen.add(m.id);
-  }
   // A person's attachments are checked as chat checks them, and a PDF's text is extracted again here (never taken
   // from the file).
   const messages = [];
@@ -150,22 +136,6 @@ async function importedRows(
     const hasFiles = m.role === "user" && m.parts.some((p) => p.type === "file");
     messages.push(hasFiles ? { ...m, parts: await prepareAttachments(m.parts, `${at}.messages.${i}.parts`) } : m);
   }
-  const taskIds = new Set(source.tasks.map((t) => t.id));
-  if (taskIds.size !== source.tasks.length)
-    throw new ApiError("bad_request", `Invalid ${at}.tasks: duplicate task id.`);
-  // Hintline's own exports never hold a link to a missing task (deleting a task removes the links to it).
-  source.tasks.forEach((t, i) => {
-    for (const field of ["blocks", "blockedBy"] as const) {
-      const missing = t[field].find((linked) => !taskIds.has(linked));
-      if (missing !== undefined) {
-        throw new ApiError(
-          "bad_request",
-          `Invalid ${at}.tasks.${i}.${field}: task ${missing} is not in the import.`,
-          `${at}.tasks.${i}.${field}`,
-        );
-      }
-    }
-  });
   return {
     conversation: {
       id,
@@ -184,18 +154,7 @@ async function importedRows(
       archived: source.archived,
       ...(options.owner ?? {}),
     },
-    messages: messages.map((m, position) => {
-      const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
-      const stored = status === "error" || status === "incomplete" ? status : "complete";
-      return {
-        id: m.id,
-        role: m.role,
-        position,
-        parts: m.parts.map(markImportedHint) as object[],
-        metadata: metadata as object,
-        status: stored,
-      };
-    }),
+    messages: messages.map(importedMessageRow),
     tasks: source.tasks.map((t, position) => ({
       id: t.id,
       subject: t.subject,
@@ -213,6 +172,55 @@ async function importedRows(
       author: v.author,
       createdAt: v.createdAt ? new Date(v.createdAt) : new Date(),
     })),
+  };
+}
+
+function checkImportedSettings(settings: unknown, at: string): void {
+  const check = validateSettings(settings);
+  if (check.ok) return;
+  const field = check.field === "settings" ? `${at}.settings` : `${at}.settings.${check.field}`;
+  throw new ApiError(
+    "bad_request",
+    `Invalid ${at}.settings${check.field === "settings" ? " " : "."}${check.message}.`,
+    field,
+  );
+}
+
+/** Message and task ids are unique, and every task link names a task of the import (Hintline's exports never break one). */
+function checkImportedIds(source: ImportedConversation, at: string): void {
+  const seen = new Set<string>();
+  for (const m of source.messages) {
+    if (seen.has(m.id)) throw new ApiError("bad_request", `Invalid ${at}.messages: duplicate message id ${m.id}.`);
+    seen.add(m.id);
+  }
+  const taskIds = new Set(source.tasks.map((t) => t.id));
+  if (taskIds.size !== source.tasks.length)
+    throw new ApiError("bad_request", `Invalid ${at}.tasks: duplicate task id.`);
+  source.tasks.forEach((t, i) => {
+    for (const field of ["blocks", "blockedBy"] as const) {
+      const missing = t[field].find((linked) => !taskIds.has(linked));
+      if (missing !== undefined) {
+        throw new ApiError(
+          "bad_request",
+          `Invalid ${at}.tasks.${i}.${field}: task ${missing} is not in the import.`,
+          `${at}.tasks.${i}.${field}`,
+        );
+      }
+    }
+  });
+}
+
+/** A message's row: its stored status from its metadata (error and incomplete kept), hints marked imported. */
+function importedMessageRow(m: ImportedConversation["messages"][number], position: number) {
+  const { createdAt: _c, status, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
+  const stored = status === "error" || status === "incomplete" ? status : "complete";
+  return {
+    id: m.id,
+    role: m.role,
+    position,
+    parts: m.parts.map(markImportedHint) as object[],
+    metadata: metadata as object,
+    status: stored,
   };
 }
 

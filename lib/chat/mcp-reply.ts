@@ -121,16 +121,7 @@ async function inheritedList(inherit: InheritedMcp, contextWindow: number): Prom
  * again (the compression rewrote the cached prefix anyway). A list made here is cut to the MCP share of
  * `contextWindow` (the conversation's window), and what it left out is told at this reply's first step.
  */
-export async function openReplyMcp({
-  conversationId,
-  workspaceId,
-  contextWindow,
-  history,
-  committed,
-  ctx,
-  inherit,
-  stored: storedRow,
-}: {
+type OpenReplyMcpOptions = {
   conversationId: string;
   workspaceId: string | undefined;
   contextWindow: number;
@@ -140,58 +131,107 @@ export async function openReplyMcp({
   inherit?: InheritedMcp;
   /** The conversation's stored list as the caller just read it (undefined: read it here). */
   stored?: ConversationMcpToolsRow | null;
-}): Promise<ReplyMcp> {
+};
+
+export async function openReplyMcp(options: OpenReplyMcpOptions): Promise<ReplyMcp> {
+  const { conversationId, inherit, ctx } = options;
   const sessions = createMcpSessions();
-  const workspace = workspaceId ?? DEFAULT_WORKSPACE_ID;
+  const workspace = options.workspaceId ?? DEFAULT_WORKSPACE_ID;
   const [configs, stored] = await Promise.all([
     workspaceMcpConfigs(workspace),
-    storedRow === undefined ? getConversationMcpToolsRow({ conversationId }) : storedRow,
+    options.stored === undefined ? getConversationMcpToolsRow({ conversationId }) : options.stored,
   ]);
-  let made: McpToolList | undefined;
-  let revision = stored?.revision ?? 0;
+  const { made, revision } = await listForReply(options, { configs, sessions, workspace, stored });
+  const offered = made ?? storedList(stored);
+  const list = offered.tools;
+  const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
+  const toolChanged = definitionChecker(sessions, workspace);
+  const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
+  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
+  // What the list left out is told once: by the reply that made it, or the first after "Use the new tools now" made it.
+  const tellLeftOut = offered.leftOut.length > 0 && (made !== undefined || stored?.leftOutTold === false);
+  // A subagent's list is a cut of its root's: the person hears of changes in the root conversation, not in each child
+  // (a child is told only what its own window left out).
+  const changes = openMcpChangeTracker({
+    conversationId,
+    workspaceId: workspace,
+    fixed: list,
+    leftOut: offered.leftOut,
+    tellLeftOut: tellLeftOut ? (made ? "made" : "stored") : undefined,
+    watchChanges: !inherit,
+    toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null),
+  });
+  return {
+    tools,
+    list,
+    stored: made === undefined,
+    revision,
+    changes,
+    ...approvals({ list, servers, toolChanged, ctx }),
+    close: () => sessions.close(),
+  };
+}
+
+/**
+ * The reply's tool list when it makes one (`made`): anew when the stored one went stale, or the first time; none when
+ * the stored list holds. A first list is stored once the turn's rows are.
+ */
+async function listForReply(
+  { conversationId, contextWindow, history, committed, inherit }: OpenReplyMcpOptions,
+  found: {
+    configs: McpServerConfig[];
+    sessions: ReturnType<typeof createMcpSessions>;
+    workspace: string;
+    stored: ConversationMcpToolsRow | null;
+  },
+): Promise<{ made?: McpToolList; revision: number }> {
+  const { configs, sessions, workspace, stored } = found;
   if (stored?.stale) {
-    made = inherit
+    const made = inherit
       ? ((await inheritedList(inherit, contextWindow)) ?? { tools: [], leftOut: [] })
       : await discoverMcpTools(configs, sessions, workspace, contextWindow, storedList(stored));
-    revision = await replaceConversationMcpTools({
+    const revision = await replaceConversationMcpTools({
       conversationId,
       data: made.tools,
       leftOut: made.leftOut,
       leftOutTold: true,
     });
-  } else if (!stored) {
-    const inherited = inherit ? await inheritedList(inherit, contextWindow) : undefined;
-    // A conversation that had replies before MCP existed keeps an empty list (its cached prefix stays as it was).
-    const started = history.some((m) => m.role === "assistant");
-    made =
-      inherited ??
-      (inherit || started
-        ? { tools: [], leftOut: [] }
-        : await discoverMcpTools(configs, sessions, workspace, contextWindow));
-    // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
-    // reply of the conversation from starting before this one ends. A child whose root has no list stores none.
-    const fixed = made;
-    if (!inherit || inherited) {
-      committed
-        .then(() =>
-          fixConversationMcpTools({ conversationId, data: fixed.tools, leftOut: fixed.leftOut, leftOutTold: true }),
-        )
-        .catch(
-          logFailure(
-            inherit ? "storing a subagent's MCP tool list failed" : "storing a conversation's MCP tool list failed",
-            { conversationId },
-          ),
-        );
-    }
+    return { made, revision };
   }
-  const offered = made ?? storedList(stored);
-  const list = offered.tools;
-  const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
-  const byName = new Map(list.map((t) => [t.name, t]));
-  // Each server's tools are listed once a reply (the first call that needs them); each call compares its tool's
-  // definition with the approved one, so a change accepted meanwhile counts at once.
+  if (stored) return { revision: stored.revision ?? 0 };
+  const inherited = inherit ? await inheritedList(inherit, contextWindow) : undefined;
+  // A conversation that had replies before MCP existed keeps an empty list (its cached prefix stays as it was).
+  const started = history.some((m) => m.role === "assistant");
+  const made =
+    inherited ??
+    (inherit || started
+      ? { tools: [], leftOut: [] }
+      : await discoverMcpTools(configs, sessions, workspace, contextWindow));
+  // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
+  // reply of the conversation from starting before this one ends. A child whose root has no list stores none.
+  if (!inherit || inherited) {
+    committed
+      .then(() =>
+        fixConversationMcpTools({ conversationId, data: made.tools, leftOut: made.leftOut, leftOutTold: true }),
+      )
+      .catch(
+        logFailure(
+          inherit ? "storing a subagent's MCP tool list failed" : "storing a conversation's MCP tool list failed",
+          { conversationId },
+        ),
+      );
+  }
+  return { made, revision: 0 };
+}
+
+/**
+ * Whether a tool's definition changed since it was approved. Each server's tools are listed once a reply (the first
+ * call that needs them); each call compares its tool's definition with the approved one, so a change accepted
+ * meanwhile counts at once.
+ */
+function definitionChecker(sessions: ReturnType<typeof createMcpSessions>, workspace: string) {
   const listed = new Map<string, Promise<McpToolDefinition[]>>();
-  const toolChanged = async (server: McpServerConfig, tool: string): Promise<boolean> => {
+  return async (server: McpServerConfig, tool: string): Promise<boolean> => {
     let definitions = listed.get(server.name);
     if (!definitions) {
       definitions = sessions.client(server).then((client) => listMcpTools(client));
@@ -201,6 +241,21 @@ export async function openReplyMcp({
     const current = (await definitions).filter((d) => d.name === tool);
     return (await reviewMcpDefinitions(workspace, server.name, current)).has(tool);
   };
+}
+
+/** Which calls wait for the person's answer, and an "always allow" remembered for the rest of the reply. */
+function approvals({
+  list,
+  servers,
+  toolChanged,
+  ctx,
+}: {
+  list: McpToolList["tools"];
+  servers: Map<string, McpServerConfig>;
+  toolChanged: (server: McpServerConfig, tool: string) => Promise<boolean>;
+  ctx: ToolContext;
+}): Pick<ReplyMcp, "approvalFor" | "remember"> {
+  const byName = new Map(list.map((t) => [t.name, t]));
   const approvalFor = async (toolName: string) => {
     const tool = byName.get(toolName);
     const server = tool && servers.get(tool.server);
@@ -226,29 +281,5 @@ export async function openReplyMcp({
     const server = tool && servers.get(tool.server);
     if (tool && server && !server.alwaysAllow.includes(tool.tool)) server.alwaysAllow.push(tool.tool);
   };
-  const startCall = (toolCallId: string) => startToolCall(conversationId, toolCallId);
-  const tools = createMcpTools(list, { ...ctx, servers, sessions, approvalsAnswered: true, toolChanged, startCall });
-  // What the list left out is told once: by the reply that made it, or the first after "Use the new tools now" made it.
-  const tellLeftOut = offered.leftOut.length > 0 && (made !== undefined || stored?.leftOutTold === false);
-  // A subagent's list is a cut of its root's: the person hears of changes in the root conversation, not in each child
-  // (a child is told only what its own window left out).
-  const changes = openMcpChangeTracker({
-    conversationId,
-    workspaceId: workspace,
-    fixed: list,
-    leftOut: offered.leftOut,
-    tellLeftOut: tellLeftOut ? (made ? "made" : "stored") : undefined,
-    watchChanges: !inherit,
-    toldChanges: stored?.stale ? null : (stored?.toldChanges ?? null),
-  });
-  return {
-    tools,
-    list,
-    stored: made === undefined,
-    revision,
-    changes,
-    approvalFor,
-    remember,
-    close: () => sessions.close(),
-  };
+  return { approvalFor, remember };
 }

@@ -3,11 +3,10 @@
 // settles. Nothing is written to the reply row before the turn's own rows are committed.
 import type { UIMessageStreamWriter } from "ai";
 import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
-import { describeError } from "../../agent/describe-error.ts";
-import { type ReplyOptions, runReply, type StepUsage } from "../../agent/reply-loop.ts";
+import { type ReplyOptions, runReply } from "../../agent/reply-loop.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
 import { repairToolInput, unknownToolError } from "../tools/index.ts";
-import type { CallUsage, ChatChunk, ChatMessage } from "../../chat-message.ts";
+import type { ChatChunk, ChatMessage } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
@@ -23,62 +22,18 @@ import {
 } from "../cache-accounting.ts";
 import { convertOptionsFor } from "../model-messages.ts";
 import { promptSourceOf, systemPromptFor } from "../system-prompt.ts";
-import { titleAfterFirstReply } from "../titles.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
-import { maxStepsOf, type PreparedReply, prepareReply } from "./prepare.ts";
+import { maxStepsOf, prepareReply } from "./prepare.ts";
+import type { LoopParts, RunState } from "./loop-parts.ts";
+import { plausibleUsage } from "./plausible-usage.ts";
 import { replyReport } from "./report.ts";
-import { markSuperseded } from "./steps.ts";
-
-/**
- * The step's token figures when they can be true: whole numbers from 0 up to a few times the context window (a call
- * cannot take or give more than its window; a figure past 4× it means the report is wrong, and the local count is
- * the better one), and no more cached input than input. Otherwise none: the meter and the hints then count locally,
- * and the call is recorded without figures.
- */
-export function plausibleUsage(
-  usage: StepUsage,
-  contextWindow: number,
-): { inputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens: number } | undefined {
-  const ceiling = 4 * contextWindow;
-  const ok = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0 && n <= ceiling);
-  if (
-    !usage.inputTokens ||
-    !ok(usage.inputTokens) ||
-    !ok(usage.outputTokens) ||
-    !ok(usage.cachedInputTokens) ||
-    !ok(usage.cacheWriteTokens)
-  )
-    return undefined;
-  if ((usage.cachedInputTokens ?? 0) + (usage.cacheWriteTokens ?? 0) > usage.inputTokens) return undefined;
-  return {
-    inputTokens: usage.inputTokens,
-    ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
-    // Only where the provider reports writes (Anthropic); 0 is not a figure worth storing on every OpenAI call.
-    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-    outputTokens: usage.outputTokens ?? 0,
-  };
-}
-
-/** What the loop's callbacks share: the model calls so far, and where the conversation's numbering continues. */
-type RunState = { calls: CallUsage[]; callsBefore: number; promptSource: string };
+import { settleFailedReply, settleReply } from "./settle.ts";
 
 /** The reply loop's options: the model, its prompt and tools, the step, and what each call and step records. */
-function loopOptions(
-  reply: ReplyContext,
-  ports: ReplyPorts,
-  prepared: PreparedReply,
-  run: RunState,
-  emit: (chunk: ChatChunk) => void,
-  report: ReturnType<typeof replyReport>,
-): ReplyOptions {
-  const { conversationId, replyId, settings, contextWindow, history, committed } = reply;
-  const { context, mcp, tools, steps, nextCallNumber, ancestors } = prepared;
-  const save = async (message: ChatMessage) => {
-    await committed;
-    await updateMessage({ conversationId, id: replyId, parts: message.parts });
-  };
-  const toolDefinitions = toolsKey(tools);
-  const cacheBreaks = cacheBreakObserver(conversationId);
+function loopOptions(parts: LoopParts): ReplyOptions {
+  const { reply, ports, prepared, run, emit } = parts;
+  const { replyId } = reply;
+  const { context, steps } = prepared;
   const modelWindow = reply.model.info.contextWindow;
   return {
     model: reply.model.model,
@@ -93,32 +48,14 @@ function loopOptions(
         spawns: reply.spawns,
       }).text;
     },
-    tools,
-    repairToolCall: repairToolInput,
-    unrunToolError: unknownToolError(nextCallNumber, Object.keys(tools)),
-    // An MCP call that needs the person waits for their answer, stored so any tab or instance can give it.
-    toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
-    awaitApprovals: async (pending) => {
-      const answers = await waitForApprovals({
-        conversationId,
-        replyId,
-        pending,
-        signal: reply.abortSignal,
-        committed,
-        nextCallNumber,
-        ancestors,
-      });
-      for (const answer of answers)
-        if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
-      return answers;
-    },
+    ...toolOptions(parts),
     history: context.modelMessages,
     // Continue: the reply so far, then the one reminder to go on (lib/agent/continue-reply.ts).
     prelude: reply.continued
       ? [...context.prelude, continueHintChunk(replyId, run.callsBefore + run.calls.length + 1, clockNow())]
       : context.prelude,
     ...(reply.continued ? { seed: reply.continued.parts } : {}),
-    convert: convertOptionsFor(settings),
+    convert: convertOptionsFor(reply.settings),
     replyId,
     abortSignal: reply.abortSignal,
     maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
@@ -133,62 +70,118 @@ function loopOptions(
     markCall:
       reply.model.info.provider === "anthropic"
         ? (instructions, messages) =>
-            breakpointsFor(conversationId).mark(instructions, messages, {
+            breakpointsFor(reply.conversationId).mark(instructions, messages, {
               lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined,
             })
         : undefined,
     // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
     checkpoint: {
       everyMs: 1000,
-      save,
-      onError: logFailure("a reply checkpoint failed; the next one writes it again", { conversationId, replyId }),
+      save: saverOf(reply),
+      onError: logFailure("a reply checkpoint failed; the next one writes it again", {
+        conversationId: reply.conversationId,
+        replyId,
+      }),
     },
-    onModelCall: async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
-      run.calls.push(plausibleUsage(reported, contextWindow) ?? {});
-      report.call(run.calls.at(-1)!);
-      const found = await cacheBreaks.observe(
-        run.callsBefore + run.calls.length,
-        {
-          model: reply.model.info.id,
-          system: instructions,
-          tools: toolDefinitions,
-          toolsSource: String(mcp.revision),
-          messages,
-          stable,
-          promptSource: run.promptSource,
-          inputSettings: settings.injection.timestamps ? `timestamps ${settings.injection.timezone}` : "",
-          compression: steps.compression()?.summary ?? "",
-          branch: String(reply.opened.agentState.branchEpoch ?? 0),
-          retry: reply.retry && stepIndex === 0,
-          replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
-        },
-        committed,
-      );
-      if (found) {
-        await committed;
-        await recordCacheBreak(conversationId, found);
-      }
-    },
-    onStepEnd: async ({ reply: message, usage: reported, final }) => {
-      const usage = plausibleUsage(reported, contextWindow);
-      if (usage) steps.recordStep(usage.inputTokens, usage.outputTokens);
-      // The meter moves during the reply: the next input holds the reply so far.
-      const figure = context.usageWith(message, steps.compression());
-      emit({
-        type: "data-context-usage",
-        id: "usage",
-        data: { ...figure, cache: cacheFigures(history, run.calls) },
-        transient: true,
+    onModelCall: modelCallRecorder(parts),
+    onStepEnd: stepEndRecorder(parts),
+  };
+}
+
+/** Saves the reply's parts once the turn's own rows are committed. */
+function saverOf(reply: ReplyContext) {
+  return async (message: ChatMessage) => {
+    await reply.committed;
+    await updateMessage({ conversationId: reply.conversationId, id: reply.replyId, parts: message.parts });
+  };
+}
+
+/** The tools, how a call is repaired or refused, and how an MCP call that needs the person waits for their answer. */
+function toolOptions({
+  reply,
+  prepared,
+}: LoopParts): Pick<ReplyOptions, "tools" | "repairToolCall" | "unrunToolError" | "toolApproval" | "awaitApprovals"> {
+  const { mcp, tools, nextCallNumber, ancestors } = prepared;
+  return {
+    tools,
+    repairToolCall: repairToolInput,
+    unrunToolError: unknownToolError(nextCallNumber, Object.keys(tools)),
+    // The answer is stored so any tab or instance can give it.
+    toolApproval: ({ toolName }) => mcp.approvalFor(toolName),
+    awaitApprovals: async (pending) => {
+      const answers = await waitForApprovals({
+        conversationId: reply.conversationId,
+        replyId: reply.replyId,
+        pending,
+        signal: reply.abortSignal,
+        committed: reply.committed,
+        nextCallNumber,
+        ancestors,
       });
-      // A step that ends the reply is saved once, with its status, right after.
-      if (final) return;
-      await save(message);
-      if (ports.child?.onProgress) {
-        await Promise.resolve(ports.child.onProgress({ reply: message, calls: run.calls })).catch(
-          logFailure("recording a subagent's progress failed", { conversationId }),
-        );
-      }
+      for (const answer of answers)
+        if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
+      return answers;
     },
+  };
+}
+
+/** After every model call: its figures (when they can be true), and whether the provider's cache broke. */
+function modelCallRecorder({ reply, prepared, run, report }: LoopParts): NonNullable<ReplyOptions["onModelCall"]> {
+  const { conversationId, settings, committed } = reply;
+  const { mcp, tools, steps } = prepared;
+  const toolDefinitions = toolsKey(tools);
+  const cacheBreaks = cacheBreakObserver(conversationId);
+  return async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
+    run.calls.push(plausibleUsage(reported, reply.contextWindow) ?? {});
+    report.call(run.calls.at(-1)!);
+    const found = await cacheBreaks.observe(
+      run.callsBefore + run.calls.length,
+      {
+        model: reply.model.info.id,
+        system: instructions,
+        tools: toolDefinitions,
+        toolsSource: String(mcp.revision),
+        messages,
+        stable,
+        promptSource: run.promptSource,
+        inputSettings: settings.injection.timestamps ? `timestamps ${settings.injection.timezone}` : "",
+        compression: steps.compression()?.summary ?? "",
+        branch: String(reply.opened.agentState.branchEpoch ?? 0),
+        retry: reply.retry && stepIndex === 0,
+        replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
+      },
+      committed,
+    );
+    if (found) {
+      await committed;
+      await recordCacheBreak(conversationId, found);
+    }
+  };
+}
+
+/** After every step: the meter moves, and a step the reply goes on from is saved (and told to a parent). */
+function stepEndRecorder({ reply, ports, prepared, run, emit }: LoopParts): NonNullable<ReplyOptions["onStepEnd"]> {
+  const { context, steps } = prepared;
+  const save = saverOf(reply);
+  return async ({ reply: message, usage: reported, final }) => {
+    const usage = plausibleUsage(reported, reply.contextWindow);
+    if (usage) steps.recordStep(usage.inputTokens, usage.outputTokens);
+    // The meter moves during the reply: the next input holds the reply so far.
+    const figure = context.usageWith(message, steps.compression());
+    emit({
+      type: "data-context-usage",
+      id: "usage",
+      data: { ...figure, cache: cacheFigures(reply.history, run.calls) },
+      transient: true,
+    });
+    // A step that ends the reply is saved once, with its status, right after.
+    if (final) return;
+    await save(message);
+    if (ports.child?.onProgress) {
+      await Promise.resolve(ports.child.onProgress({ reply: message, calls: run.calls })).catch(
+        logFailure("recording a subagent's progress failed", { conversationId: reply.conversationId }),
+      );
+    }
   };
 }
 
@@ -197,7 +190,7 @@ export async function runReplyInto(
   ports: ReplyPorts,
   writer: UIMessageStreamWriter<ChatMessage>,
 ): Promise<void> {
-  const { conversationId, replyId, committed } = reply;
+  const { conversationId, replyId } = reply;
   const modelId = reply.model.info.id;
   writer.write({ type: "start", messageId: replyId, messageMetadata: { model: modelId } });
   const report = replyReport({ conversationId, replyId, model: modelId });
@@ -224,69 +217,12 @@ export async function runReplyInto(
     callsBefore: conversationCallTotals(reply.history).calls,
     promptSource: promptSourceOf(reply.settings, reply.model.info.contextWindow),
   };
-  const metadataOf = (extra: object) => ({
-    model: modelId,
-    ...(run.calls.length ? { usage: run.calls } : {}),
-    ...extra,
-    endedAt: clockNow().toISOString(),
-  });
-  const stopped = () => reply.abortSignal.aborted;
+  const parts: LoopParts = { reply, ports, prepared, run, emit, report };
   try {
-    const outcome = await runReply(loopOptions(reply, ports, prepared, run, emit, report));
-    // The reply's last call is over: its replace status (if any) is not part of any later call.
-    await Promise.all([prepared.steps.written(), reply.workspace.stored()]);
-    const closed = prepared.steps.closeStatus();
-    if (closed) {
-      markSuperseded(outcome.reply, closed.chunk.id ?? "");
-      if (!closed.quiet) emit(closed.chunk);
-    }
-    await committed;
-    const metadata = metadataOf({
-      ...(outcome.error ? { error: outcome.error } : {}),
-      ...(outcome.stepLimit ? { stepLimit: outcome.stepLimit } : {}),
-    });
-    await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
-    if (!reply.continued) {
-      await titleAfterFirstReply({
-        conversationId,
-        history: reply.history,
-        abortSignal: reply.abortSignal,
-        model: reply.utility.model,
-        modelId: reply.utility.info.id,
-        reply: outcome.reply,
-        status: outcome.status,
-      });
-    }
-    writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
-    writer.write({ type: "finish" });
-    report.end({
-      status: outcome.status,
-      error: outcome.error,
-      stopped: stopped(),
-      stopReason: reply.abortSignal.reason,
-    });
-    await ports.child?.onSettled({
-      status: outcome.status,
-      reply: outcome.reply,
-      error: outcome.error,
-      stopped: stopped(),
-      calls: run.calls,
-    });
+    const outcome = await runReply(loopOptions(parts));
+    await settleReply(parts, outcome, writer);
   } catch (error) {
-    report.end({ status: "error", error, stopped: false });
-    await committed
-      .then(() =>
-        updateMessage({
-          conversationId,
-          id: replyId,
-          metadata: metadataOf({ error: describeError(error) }),
-          status: "error",
-        }),
-      )
-      .catch(logFailure("storing a failed reply's error failed", { conversationId, replyId }));
-    await Promise.resolve(
-      ports.child?.onSettled({ status: "error", error: describeError(error), stopped: stopped(), calls: run.calls }),
-    ).catch(logFailure("settling a subagent's run failed", { conversationId, replyId }));
+    await settleFailedReply(parts, error);
     throw error;
   } finally {
     await prepared.mcp.close();

@@ -16,6 +16,7 @@ import {
   decideStep,
   type HintChunk,
   startStrategy,
+  type StepInput,
   type StrategyState,
 } from "../../agent/step-decision.ts";
 import { cacheWriteRatio, priceFor } from "../../ai/prices.ts";
@@ -54,122 +55,145 @@ export type ReplyStepsOptions = {
   now?: () => Date;
 };
 
-export function createReplySteps(options: ReplyStepsOptions) {
-  const { conversationId, settings, contextWindow, history, context, workspace } = options;
-  const now = options.now ?? clockNow;
-  const model = createModelContext({ ...options, onCompressed: () => workspace.refresh() });
-  const stored = options.opened.agentState;
-  let strategy: StrategyState = startStrategy({
-    figures: stored.strategy,
-    lastUpdate: stored.strategyUpdate,
-    previous: stored.strategyDecision?.chosen,
-  });
-  let endsWithReplace = false;
+/** What the steps of one reply share: the model context, what every decision takes as it is, and what they carry. */
+type StepsRun = {
+  options: ReplyStepsOptions;
+  model: ReturnType<typeof createModelContext>;
+  fixed: Pick<
+    StepInput,
+    | "newId"
+    | "settings"
+    | "contextWindow"
+    | "firstCallInputTokens"
+    | "prices"
+    | "measured"
+    | "neutralize"
+    | "hintMaxChars"
+  >;
+  strategy: StrategyState;
+  endsWithReplace: boolean;
   /** The settings the last step read (the system prompt of its call is built from them). */
-  let current: Settings = settings;
+  current: Settings;
+  /** What the last step stores, written while its model call starts; the next step (and the reply's end) waits. */
+  written?: Promise<void>;
+};
+
+export function createReplySteps(options: ReplyStepsOptions) {
+  const { settings, contextWindow, history, context, workspace } = options;
+  const stored = options.opened.agentState;
   const price = priceFor(options.modelId);
-  // What every step's decision takes as it is.
-  const fixed = {
-    newId: generateId,
-    settings,
-    contextWindow,
-    firstCallInputTokens: context.usage.inputTokens,
-    prices: { cachedRatio: cachedPriceRatio(price), writeRatio: cacheWriteRatio(price) },
-    measured: () => cacheAfterFirstCall(history),
-    neutralize: neutralizeHintTags,
-    hintMaxChars: HINT_MAX_CHARS,
-  };
-  // What a step stores is written while its model call starts; the next step (and the reply's end) waits for it.
-  let written: Promise<void> | undefined;
-
-  const beforeStep = async (step: StepContext): Promise<BeforeStepResult | undefined> => {
-    await written;
-    const result: BeforeStepResult = {};
-    let inputTokens = model.inputTokens(step);
-    // The first step decides on the state the reply opened with; later ones read it again (the person may edit).
-    const state: ConversationState | null =
-      step.stepIndex === 0 ? { settings, ...options.opened } : await readConversationState(conversationId);
-    if (!state) return undefined;
-    current = state.settings;
-    let compressed = step.stepIndex === 0 && context.prelude.some((c) => c.type === "data-compression");
-    const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow })
-      ? await model.compress(inputTokens)
-      : undefined;
-    if (compression) {
-      Object.assign(result, { history: compression.history, chunks: [compression.chunk] });
-      ({ inputTokens } = compression);
-      compressed = true;
-      // The compression froze the workspace anew: its status is read again.
-      state.workspace = undefined;
-    }
-    const known = knownOf({
-      tail: model.tail(),
-      reply: step.reply,
+  const run: StepsRun = {
+    options,
+    model: createModelContext({ ...options, onCompressed: () => workspace.refresh() }),
+    fixed: {
+      newId: generateId,
       settings,
-      noticed: state.agentState.taskEditsNoticed,
-    });
-    const hints = settings.injection.injectRuntimeState;
-    const child = options.child === true;
-    // After a compression, what ended before the first kept message was summarised with the rest.
-    const since = model.compression() ? model.tail()[0]?.metadata?.createdAt : undefined;
-    const { step: stepState, news } = await readNews({
-      conversationId,
-      state,
-      known,
-      compressed,
-      workspace,
-      mcp: options.mcpChanges,
-      hints,
-      child,
-      since,
-    });
-    const pause =
-      step.stepIndex === 0 && settings.injection.timestamps ? { sinceLastReply: pauseSinceLastReply(history) } : {};
-    const decision = decideStep({
-      ...fixed,
-      child,
-      stepIndex: step.stepIndex,
-      replyId: step.reply.id,
-      now: now(),
-      inputTokens,
-      compressed,
-      known,
-      state: { ...stepState, ...pause },
-      strategy,
-      ...(step.last ? { stepLimit: options.maxSteps } : {}),
-    });
-    strategy = decision.strategy;
-    endsWithReplace = decision.endsWithReplace;
-    if (decision.chunks.length) result.chunks = [...(result.chunks ?? []), ...decision.chunks];
-    if (decision.quiet.length) result.quiet = decision.quiet;
-    // On the next turn of the event loop, while the model call is sent (no call needs it; the next step waits for it).
-    written = nextTurn().then(() =>
-      writeStep({ conversationId, patch: decision.patch, news, workspace, mcp: options.mcpChanges }),
-    );
-    written.catch(() => {}); // reported where it is awaited (the next step, the reply's end), never unhandled
-    return result;
+      contextWindow,
+      firstCallInputTokens: context.usage.inputTokens,
+      prices: { cachedRatio: cachedPriceRatio(price), writeRatio: cacheWriteRatio(price) },
+      measured: () => cacheAfterFirstCall(history),
+      neutralize: neutralizeHintTags,
+      hintMaxChars: HINT_MAX_CHARS,
+    },
+    strategy: startStrategy({
+      figures: stored.strategy,
+      lastUpdate: stored.strategyUpdate,
+      previous: stored.strategyDecision?.chosen,
+    }),
+    endsWithReplace: false,
+    current: settings,
   };
-
   return {
-    beforeStep,
+    beforeStep: (step: StepContext) => runStep(run, step),
     /** Resolves when what the steps stored is written (throws what writing it threw). */
-    written: () => written,
+    written: () => run.written,
     /** The reply's last replace status, superseded as the reply ends (apply it to the settled reply and stream it). */
     closeStatus: (): { chunk: HintChunk; quiet: boolean } | undefined => {
-      const open = strategy.open;
-      strategy = { ...strategy, open: undefined };
+      const open = run.strategy.open;
+      run.strategy = { ...run.strategy, open: undefined };
       return open
         ? { chunk: { ...open.chunk, data: { ...open.chunk.data, superseded: true } }, quiet: open.quiet }
         : undefined;
     },
     /** Whether the call being made ends with a replace status (for the cache-break detector). */
-    endsWithReplace: () => endsWithReplace,
+    endsWithReplace: () => run.endsWithReplace,
     /** The model context's compression as it stands now (a later step may have compressed it). */
-    compression: model.compression,
+    compression: run.model.compression,
     /** The settings the last step read: its call's system prompt is built from them. */
-    settings: () => current,
-    recordStep: model.recordStep,
+    settings: () => run.current,
+    recordStep: run.model.recordStep,
   };
+}
+
+/** One step: read the state, compress if due, read what is new, decide, and start writing what the step changed. */
+async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResult | undefined> {
+  const { options, model } = run;
+  const { conversationId, settings, contextWindow } = options;
+  await run.written;
+  // The first step decides on the state the reply opened with; later ones read it again (the person may edit).
+  const state: ConversationState | null =
+    step.stepIndex === 0 ? { settings, ...options.opened } : await readConversationState(conversationId);
+  if (!state) return undefined;
+  run.current = state.settings;
+  const result: BeforeStepResult = {};
+  let inputTokens = model.inputTokens(step);
+  let compressed = step.stepIndex === 0 && options.context.prelude.some((c) => c.type === "data-compression");
+  const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow })
+    ? await model.compress(inputTokens)
+    : undefined;
+  if (compression) {
+    Object.assign(result, { history: compression.history, chunks: [compression.chunk] });
+    ({ inputTokens } = compression);
+    compressed = true;
+    // The compression froze the workspace anew: its status is read again.
+    state.workspace = undefined;
+  }
+  const known = knownOf({
+    tail: model.tail(),
+    reply: step.reply,
+    settings,
+    noticed: state.agentState.taskEditsNoticed,
+  });
+  const child = options.child === true;
+  const { step: stepState, news } = await readNews({
+    conversationId,
+    state,
+    known,
+    compressed,
+    workspace: options.workspace,
+    mcp: options.mcpChanges,
+    hints: settings.injection.injectRuntimeState,
+    child,
+    // After a compression, what ended before the first kept message was summarised with the rest.
+    since: model.compression() ? model.tail()[0]?.metadata?.createdAt : undefined,
+  });
+  const pause =
+    step.stepIndex === 0 && settings.injection.timestamps
+      ? { sinceLastReply: pauseSinceLastReply(options.history) }
+      : {};
+  const decision = decideStep({
+    ...run.fixed,
+    child,
+    stepIndex: step.stepIndex,
+    replyId: step.reply.id,
+    now: (options.now ?? clockNow)(),
+    inputTokens,
+    compressed,
+    known,
+    state: { ...stepState, ...pause },
+    strategy: run.strategy,
+    ...(step.last ? { stepLimit: options.maxSteps } : {}),
+  });
+  run.strategy = decision.strategy;
+  run.endsWithReplace = decision.endsWithReplace;
+  if (decision.chunks.length) result.chunks = [...(result.chunks ?? []), ...decision.chunks];
+  if (decision.quiet.length) result.quiet = decision.quiet;
+  // On the next turn of the event loop, while the model call is sent (no call needs it; the next step waits for it).
+  run.written = nextTurn().then(() =>
+    writeStep({ conversationId, patch: decision.patch, news, workspace: options.workspace, mcp: options.mcpChanges }),
+  );
+  run.written.catch(() => {}); // reported where it is awaited (the next step, the reply's end), never unhandled
+  return result;
 }
 
 /** Marks the hint `id` in a settled reply's parts superseded (the reply's last replace status, as the reply ends). */

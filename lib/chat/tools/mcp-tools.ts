@@ -81,6 +81,15 @@ function parameterHint(schema: Record<string, unknown>): string {
   return `parameters: ${properties.slice(0, 12).join(", ")}${required.length ? `; required: ${required.join(", ")}` : ""}`;
 }
 
+/** One call of an MCP tool: what it calls, with what, and how it fails. */
+type McpCall = {
+  definition: FixedMcpTool;
+  ctx: McpToolContext;
+  raw: unknown;
+  fail: (type: string, text: string, advice: string) => ToolError;
+};
+type McpClient = Awaited<ReturnType<McpSessions["client"]>>;
+
 function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
   const { name } = definition;
   const execute = async (
@@ -90,134 +99,10 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
     const call = ctx.nextCallNumber(name);
     const fail = (type: string, text: string, advice: string) =>
       new ToolError({ type, text: `${type}: ${text}`, args: raw, advice, toolName: name, call });
-    if (!isObject(raw)) {
-      throw fail(
-        "InvalidArgumentsError",
-        `The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}, so nothing was sent to the server.`,
-        `Call ${name} again with a JSON object (${parameterHint(definition.inputSchema)}).`,
-      );
-    }
-    const server = ctx.servers.get(definition.server);
-    if (!server?.enabled) {
-      throw fail(
-        "McpServerUnavailableError",
-        `MCP server ${definition.server} is no longer available to this conversation (removed or disabled), so nothing was run.`,
-        "Do without this tool; tell the person if you need it.",
-      );
-    }
-    const mode = (await ctx.mode?.()) ?? "build";
-    const decision = mcpCallDecision({
-      approval: server.approval,
-      readOnly: definition.annotations.readOnlyHint === true,
-      alwaysAllowed: server.alwaysAllow.includes(definition.tool),
-      mode,
-    });
-    if (decision === "plan-refusal") {
-      const refusal = planModeRefusal(name, { child: ctx.child });
-      throw new ToolError({ ...refusal, args: raw, toolName: name, call });
-    }
-    if (decision === "ask" && !ctx.approvalsAnswered) {
-      throw fail(
-        "ApprovalRequiredError",
-        `${definition.tool} on MCP server ${server.name} needs the person's approval (the server's approval setting is "${server.approval}"), so it was not run.`,
-        "Tell the person what you wanted to do with it; they can allow the tool or set the server's approval to always.",
-      );
-    }
-    let client: Awaited<ReturnType<McpSessions["client"]>>;
-    try {
-      client = await ctx.sessions.client(server);
-    } catch (error) {
-      throw fail(
-        "McpConnectionError",
-        `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`,
-        "Try again later or do without this tool; tell the person if it keeps failing.",
-      );
-    }
-    let changed = false;
-    try {
-      changed = (await ctx.toolChanged?.(server, definition.tool)) ?? false;
-    } catch (error) {
-      ctx.sessions.forget(server.name);
-      throw fail(
-        "McpProtocolError",
-        `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`,
-        "Try once more; if it fails again, do without this tool and tell the person.",
-      );
-    }
-    if (changed) {
-      throw fail(
-        "McpToolChangedError",
-        `MCP server ${server.name} now defines ${definition.tool} otherwise than the person approved it (its description, input schema or annotations changed), so it was not run. It stays blocked until the person reviews the change in the workspace's MCP settings.`,
-        "Do not call it again; tell the person that the tool changed and needs their review before you can use it.",
-      );
-    }
-    // The server's timeout counts from the call or from its latest progress notification.
-    const timeout = resettableTimeout(
-      server.timeoutSeconds * 1000,
-      Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000,
-    );
-    const timer = timeout.signal;
-    let shown = 0;
-    const progress = watchProgress(client, storable(raw) as Record<string, unknown>, (reported) => {
-      timeout.reset();
-      const now = Date.now();
-      if (!options.toolCallId || !ctx.onToolProgress || now - shown < PROGRESS_SHOWN_EVERY_MS) return;
-      shown = now;
-      ctx.onToolProgress({ toolCallId: options.toolCallId, ...reported });
-    });
-    const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
-    const signal = AbortSignal.any([
-      timer,
-      ...(options.abortSignal ? [options.abortSignal] : []),
-      ...(running ? [running.signal] : []),
-    ]);
-    const started = Date.now();
-    let result: CallToolResult;
-    try {
-      result = await client.callTool({ name: definition.tool, arguments: progress.args, options: { signal } });
-    } catch (error) {
-      if (options.abortSignal?.aborted) throw error;
-      if (running?.signal.aborted) {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        throw fail(
-          "McpCallCancelledError",
-          `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`,
-          "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.",
-        );
-      }
-      if (timer.aborted && timeout.reachedLimit()) {
-        throw fail(
-          "McpTimeoutError",
-          `MCP server ${server.name} kept reporting progress on ${definition.tool} but gave no result within ${MCP_CALL_LIMIT_MINUTES} minutes, the most any call may take; the call was cancelled.`,
-          "Do not repeat it as it is: split the work into smaller calls, or tell the person the tool is too slow.",
-        );
-      }
-      if (timer.aborted) {
-        throw fail(
-          "McpTimeoutError",
-          `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`,
-          "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.",
-        );
-      }
-      if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
-        throw fail(
-          "InvalidArgumentsError",
-          `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`,
-          `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`,
-        );
-      }
-      // The connection may be gone (a server that died): the next call connects again.
-      ctx.sessions.forget(server.name);
-      throw fail(
-        "McpProtocolError",
-        `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`,
-        "Try once more; if it fails again, do without this tool and tell the person.",
-      );
-    } finally {
-      timeout.clear();
-      progress.stop();
-      running?.done();
-    }
+    const mcpCall: McpCall = { definition, ctx, raw, fail };
+    const server = await callableServer(mcpCall, call);
+    const client = await connectUnchanged(mcpCall, server);
+    const result = await callTool(mcpCall, server, client, options);
     const text = mcpResultText(result);
     if (result.isError) {
       throw fail(
@@ -247,6 +132,154 @@ function mcpTool(definition: FixedMcpTool, ctx: McpToolContext): Tool {
       }
     },
   });
+}
+
+/** The call's server, when the call may run: arguments an object, the server there, the mode and approvals allowing. */
+async function callableServer({ definition, ctx, raw, fail }: McpCall, call: number): Promise<McpServerConfig> {
+  const { name } = definition;
+  if (!isObject(raw)) {
+    throw fail(
+      "InvalidArgumentsError",
+      `The arguments are not a JSON object${typeof raw === "string" ? " (not valid JSON)" : ""}, so nothing was sent to the server.`,
+      `Call ${name} again with a JSON object (${parameterHint(definition.inputSchema)}).`,
+    );
+  }
+  const server = ctx.servers.get(definition.server);
+  if (!server?.enabled) {
+    throw fail(
+      "McpServerUnavailableError",
+      `MCP server ${definition.server} is no longer available to this conversation (removed or disabled), so nothing was run.`,
+      "Do without this tool; tell the person if you need it.",
+    );
+  }
+  const mode = (await ctx.mode?.()) ?? "build";
+  const decision = mcpCallDecision({
+    approval: server.approval,
+    readOnly: definition.annotations.readOnlyHint === true,
+    alwaysAllowed: server.alwaysAllow.includes(definition.tool),
+    mode,
+  });
+  if (decision === "plan-refusal") {
+    const refusal = planModeRefusal(name, { child: ctx.child });
+    throw new ToolError({ ...refusal, args: raw, toolName: name, call });
+  }
+  if (decision === "ask" && !ctx.approvalsAnswered) {
+    throw fail(
+      "ApprovalRequiredError",
+      `${definition.tool} on MCP server ${server.name} needs the person's approval (the server's approval setting is "${server.approval}"), so it was not run.`,
+      "Tell the person what you wanted to do with it; they can allow the tool or set the server's approval to always.",
+    );
+  }
+  return server;
+}
+
+/** A client of the server, when the tool is defined as the person approved it. */
+async function connectUnchanged({ definition, ctx, fail }: McpCall, server: McpServerConfig): Promise<McpClient> {
+  let client: McpClient;
+  try {
+    client = await ctx.sessions.client(server);
+  } catch (error) {
+    throw fail(
+      "McpConnectionError",
+      `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`,
+      "Try again later or do without this tool; tell the person if it keeps failing.",
+    );
+  }
+  let changed = false;
+  try {
+    changed = (await ctx.toolChanged?.(server, definition.tool)) ?? false;
+  } catch (error) {
+    ctx.sessions.forget(server.name);
+    throw fail(
+      "McpProtocolError",
+      `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`,
+      "Try once more; if it fails again, do without this tool and tell the person.",
+    );
+  }
+  if (changed) {
+    throw fail(
+      "McpToolChangedError",
+      `MCP server ${server.name} now defines ${definition.tool} otherwise than the person approved it (its description, input schema or annotations changed), so it was not run. It stays blocked until the person reviews the change in the workspace's MCP settings.`,
+      "Do not call it again; tell the person that the tool changed and needs their review before you can use it.",
+    );
+  }
+  return client;
+}
+
+/** The call itself, under the server's timeout (reset by progress), the person's cancel and the reply's stop. */
+async function callTool(
+  { definition, ctx, raw, fail }: McpCall,
+  server: McpServerConfig,
+  client: McpClient,
+  options: { abortSignal?: AbortSignal; toolCallId?: string },
+): Promise<CallToolResult> {
+  const { name } = definition;
+  // The server's timeout counts from the call or from its latest progress notification.
+  const timeout = resettableTimeout(
+    server.timeoutSeconds * 1000,
+    Math.max(server.timeoutSeconds, MCP_CALL_LIMIT_MINUTES * 60) * 1000,
+  );
+  const timer = timeout.signal;
+  let shown = 0;
+  const progress = watchProgress(client, storable(raw) as Record<string, unknown>, (reported) => {
+    timeout.reset();
+    const now = Date.now();
+    if (!options.toolCallId || !ctx.onToolProgress || now - shown < PROGRESS_SHOWN_EVERY_MS) return;
+    shown = now;
+    ctx.onToolProgress({ toolCallId: options.toolCallId, ...reported });
+  });
+  const running = options.toolCallId ? ctx.startCall?.(options.toolCallId) : undefined;
+  const signal = AbortSignal.any([
+    timer,
+    ...(options.abortSignal ? [options.abortSignal] : []),
+    ...(running ? [running.signal] : []),
+  ]);
+  const started = Date.now();
+  try {
+    return await client.callTool({ name: definition.tool, arguments: progress.args, options: { signal } });
+  } catch (error) {
+    if (options.abortSignal?.aborted) throw error;
+    if (running?.signal.aborted) {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      throw fail(
+        "McpCallCancelledError",
+        `The person cancelled ${definition.tool} on MCP server ${server.name} after ${seconds} s; it was stopped and gave no result.`,
+        "Do not repeat it unless the person asks; go on without its result, or ask them what they want instead.",
+      );
+    }
+    if (timer.aborted && timeout.reachedLimit()) {
+      throw fail(
+        "McpTimeoutError",
+        `MCP server ${server.name} kept reporting progress on ${definition.tool} but gave no result within ${MCP_CALL_LIMIT_MINUTES} minutes, the most any call may take; the call was cancelled.`,
+        "Do not repeat it as it is: split the work into smaller calls, or tell the person the tool is too slow.",
+      );
+    }
+    if (timer.aborted) {
+      throw fail(
+        "McpTimeoutError",
+        `MCP server ${server.name} did not answer ${definition.tool} or report progress within ${server.timeoutSeconds} s; the call was cancelled.`,
+        "Do not repeat it as it is: try smaller input, another approach, or tell the person the tool is too slow.",
+      );
+    }
+    if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
+      throw fail(
+        "InvalidArgumentsError",
+        `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`,
+        `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`,
+      );
+    }
+    // The connection may be gone (a server that died): the next call connects again.
+    ctx.sessions.forget(server.name);
+    throw fail(
+      "McpProtocolError",
+      `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`,
+      "Try once more; if it fails again, do without this tool and tell the person.",
+    );
+  } finally {
+    timeout.clear();
+    progress.stop();
+    running?.done();
+  }
 }
 
 /** The conversation's MCP tools, in the fixed list's order. */

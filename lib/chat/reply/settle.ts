@@ -1,0 +1,91 @@
+// A reply's end: the loop's outcome stored with its status and metadata, the conversation titled, a child's run settled.
+import type { UIMessageStreamWriter } from "ai";
+import { describeError } from "../../agent/describe-error.ts";
+import type { runReply } from "../../agent/reply-loop.ts";
+import type { ChatMessage } from "../../chat-message.ts";
+import { now as clockNow } from "../../clock.ts";
+import { updateMessage } from "../../db/messages.ts";
+import { logFailure } from "../../log/logger.ts";
+import { titleAfterFirstReply } from "../titles.ts";
+import type { LoopParts } from "./loop-parts.ts";
+import { markSuperseded } from "./steps.ts";
+
+/** The metadata a settled reply is stored with: its model, its calls, what `extra` adds, and when it ended. */
+function metadataOf({ reply, run }: LoopParts, extra: object) {
+  return {
+    model: reply.model.info.id,
+    ...(run.calls.length ? { usage: run.calls } : {}),
+    ...extra,
+    endedAt: clockNow().toISOString(),
+  };
+}
+
+/** The loop ended: close the replace status, store the reply with its status, title the conversation, tell everyone. */
+export async function settleReply(
+  parts: LoopParts,
+  outcome: Awaited<ReturnType<typeof runReply>>,
+  writer: UIMessageStreamWriter<ChatMessage>,
+): Promise<void> {
+  const { reply, ports, prepared, run, emit, report } = parts;
+  const { conversationId, replyId } = reply;
+  const stopped = reply.abortSignal.aborted;
+  // The reply's last call is over: its replace status (if any) is not part of any later call.
+  await Promise.all([prepared.steps.written(), reply.workspace.stored()]);
+  const closed = prepared.steps.closeStatus();
+  if (closed) {
+    markSuperseded(outcome.reply, closed.chunk.id ?? "");
+    if (!closed.quiet) emit(closed.chunk);
+  }
+  await reply.committed;
+  const metadata = metadataOf(parts, {
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(outcome.stepLimit ? { stepLimit: outcome.stepLimit } : {}),
+  });
+  await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
+  if (!reply.continued) {
+    await titleAfterFirstReply({
+      conversationId,
+      history: reply.history,
+      abortSignal: reply.abortSignal,
+      model: reply.utility.model,
+      modelId: reply.utility.info.id,
+      reply: outcome.reply,
+      status: outcome.status,
+    });
+  }
+  writer.write({ type: "message-metadata", messageMetadata: { ...metadata, status: outcome.status } });
+  writer.write({ type: "finish" });
+  report.end({ status: outcome.status, error: outcome.error, stopped, stopReason: reply.abortSignal.reason });
+  await ports.child?.onSettled({
+    status: outcome.status,
+    reply: outcome.reply,
+    error: outcome.error,
+    stopped,
+    calls: run.calls,
+  });
+}
+
+/** The reply failed outside the loop's own handling: store the error on it and settle a child's run. */
+export async function settleFailedReply(parts: LoopParts, error: unknown): Promise<void> {
+  const { reply, ports, run, report } = parts;
+  const { conversationId, replyId } = reply;
+  report.end({ status: "error", error, stopped: false });
+  await reply.committed
+    .then(() =>
+      updateMessage({
+        conversationId,
+        id: replyId,
+        metadata: metadataOf(parts, { error: describeError(error) }),
+        status: "error",
+      }),
+    )
+    .catch(logFailure("storing a failed reply's error failed", { conversationId, replyId }));
+  await Promise.resolve(
+    ports.child?.onSettled({
+      status: "error",
+      error: describeError(error),
+      stopped: reply.abortSignal.aborted,
+      calls: run.calls,
+    }),
+  ).catch(logFailure("settling a subagent's run failed", { conversationId, replyId }));
+}
