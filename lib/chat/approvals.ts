@@ -70,10 +70,12 @@ export async function waitForApprovals({
   const toolCallIds = pending.map((p) => p.toolCallId);
   for (;;) {
     // Stopped: the calls no one answered are settled (the reply stores them as denied, not run), never left waiting.
-    if (signal.aborted) await cancelPendingApprovals({ conversationId, toolCallIds, reason: STOPPED_BEFORE_ANSWER });
+    // Read once: a stop that comes while the rows are read is seen on the next round, after its calls are cancelled.
+    const stopped = signal.aborted;
+    if (stopped) await cancelPendingApprovals({ conversationId, toolCallIds, reason: STOPPED_BEFORE_ANSWER });
     const rows = await listToolApprovals({ conversationId, toolCallIds });
     const answered = rows.filter((r) => r.status === "approved" || r.status === "denied");
-    if (answered.length === pending.length || signal.aborted) {
+    if (answered.length === pending.length || stopped) {
       for (const id of ancestors) publishChange({ type: "agents", id });
       return answered.map((row) => {
         const call = pending.find((p) => p.toolCallId === row.toolCallId)!;
@@ -87,6 +89,7 @@ export async function waitForApprovals({
         };
       });
     }
+    if (signal.aborted) continue;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, POLL_MS);
       function done() {

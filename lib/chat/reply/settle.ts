@@ -12,9 +12,12 @@ import { markSuperseded } from "./steps.ts";
 
 /** The metadata a settled reply is stored with: its model, its calls, what `extra` adds, and when it ended. */
 function metadataOf({ reply, run }: LoopParts, extra: object) {
+  const resumes = reply.continued?.metadata?.resumes;
   return {
     model: reply.model.info.id,
     ...(run.calls.length ? { usage: run.calls } : {}),
+    // Where the reply went on after its process stopped (lib/chat/runs/resume-replies.ts): kept by later writes.
+    ...(resumes?.length ? { resumes } : {}),
     ...extra,
     endedAt: clockNow().toISOString(),
   };
@@ -42,7 +45,8 @@ export async function settleReply(
     ...(outcome.stepLimit ? { stepLimit: outcome.stepLimit } : {}),
   });
   await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
-  if (!reply.continued) {
+  // A resumed first reply is still the first: it names the conversation.
+  if (!reply.continued || reply.resumed) {
     await titleAfterFirstReply({
       conversationId,
       history: reply.history,
