@@ -74,7 +74,10 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
 
     // 2. A task stored, then streaming text.
     fake.enqueue(
-      { kind: "tools", calls: [{ id: "t1", name: "TaskCreate", arguments: { subject: "Pack boxes", description: "For the move" } }] },
+      {
+        kind: "tools",
+        calls: [{ id: "t1", name: "TaskCreate", arguments: { subject: "Pack boxes", description: "For the move" } }],
+      },
       slow,
     );
     const task = await postChat(first.url, { conversationId: "r-task", text: "add a task, then talk" });
