@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     if (follower.status !== 200) throw new Error(`no live reply to follow after the restart (HTTP ${follower.status})`);
     const streamingAt = await firstTextDelta(follower);
     rows.push({ ready: readyAt - killedAt, streaming: streamingAt - readyAt, total: streamingAt - killedAt });
+    // Stopped, so that the next restart resumes only the next round's reply.
+    await fetch(`${app.url}/api/conversations/${id}/stop`, { method: "POST" });
     log(
       `round ${round + 1}: kill → ready ${(readyAt - killedAt).toFixed(0)} ms, ready → streaming ${(streamingAt - readyAt).toFixed(0)} ms`,
     );

@@ -1,5 +1,5 @@
 // Runs that outlive their process, on a one-process server (SQLite): at start-up, every reply the last run left
-// "streaming" goes on from its last finished step (lib/agent/resume-point.ts), a few at a time, under the reply lock
+// "streaming" goes on from its last finished step (lib/agent/resume-point.ts), 16 at a time, under the reply lock
 // it takes before the server answers anyone — so no request settles it as interrupted meanwhile. PostgreSQL's
 // instances take over each other's runs instead (not yet: there a dead instance's reply is settled after its lease).
 import type { ChatMessage, ResumeData } from "../../chat-message.ts";
@@ -26,8 +26,11 @@ import { replyContextOf, replyStream } from "../start-reply.ts";
 import { readOnlyTools } from "../tools/read-only.ts";
 import { createCallCounter } from "../tools/tool-context.ts";
 
-/** Replies resumed at once; the others wait their turn (each holds its conversation's lock meanwhile). */
-const AT_ONCE = 4;
+/**
+ * Replies resumed at once; the others wait their turn (each holds its conversation's lock meanwhile). A reply mostly
+ * waits on its provider, so this bounds the burst of model calls a restart sends rather than the server's own work.
+ */
+const AT_ONCE = 16;
 
 type HeldReply = { conversationId: string; replyId: string; controller: AbortController };
 
