@@ -16,7 +16,7 @@ import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
-import { DENIED_TEXT } from "./resume-point.ts";
+import { DENIED_TEXT, HANDOVER_REASON } from "./resume-point.ts";
 import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
 import { type ConvertOptions, toModelMessages } from "./to-model-messages.ts";
 
@@ -555,6 +555,8 @@ async function settleApprovals(
   if (!pending.length || !options.awaitApprovals) return true;
   const answers = await options.awaitApprovals(pending);
   if (options.abortSignal?.aborted) {
+    // Handed over (a graceful restart): the calls keep waiting, for the resumed reply.
+    if (options.abortSignal.reason === HANDOVER_REASON) return false;
     for (const call of pending) {
       send({
         type: "tool-approval-response",

@@ -6,6 +6,11 @@
 import type { ChatMessagePart } from "../chat-message.ts";
 
 export const TOOL_INTERRUPTED_ERROR = "ToolInterruptedError";
+/**
+ * The stop reason of a reply handed over at a graceful shutdown (SQLite): it is not settled, and a call that waits for
+ * the person keeps waiting, so that the next start resumes it as it would after a crash.
+ */
+export const HANDOVER_REASON = "The server is restarting; the reply goes on when it is back.";
 /** What a denied call's result says (as when the person's answer is applied in the reply loop). */
 export const DENIED_TEXT = "The person denied this tool call.";
 
