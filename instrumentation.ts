@@ -10,6 +10,11 @@ export async function register() {
     // leaves the signal to it rather than closing its listener and waiting for every open stream.
     const { installShutdown } = await import("./lib/ops/shutdown");
     installShutdown();
+    // Replies the last run left mid-way go on (SQLite, one process): their locks are held before any request is
+    // answered, so none is settled as interrupted meanwhile; the replies themselves run in the background.
+    const { resumeLeftReplies } = await import("./lib/chat/runs/resume-replies");
+    const { logFailure } = await import("./lib/log/logger");
+    await resumeLeftReplies().catch(logFailure("resuming the replies the last run left failed"));
     // Conversations left idle give their durable facts (HINTLINE_MEMORY_IDLE_MINUTES; a timer, unreferenced).
     const { startIdleMemorySweep } = await import("./lib/chat/conversation-end-memory");
     startIdleMemorySweep();

@@ -31,6 +31,18 @@ export function LiveEvents() {
         if (event.type === "workspace") useLiveStore.getState().workspaceChanged();
       }
     };
+    // The stream came back after it broke (the server restarted): what changed meanwhile was never sent, so the open
+    // views load again — a reply the restarted server resumes is followed again.
+    let broken = false;
+    source.onerror = () => {
+      broken = true;
+    };
+    source.onopen = () => {
+      if (!broken) return;
+      broken = false;
+      useLiveStore.getState().reconnected();
+      void useConversationsStore.getState().refresh().catch(warnFailure("reloading the conversation list failed"));
+    };
     source.onmessage = (message) => {
       let event: ChangeEvent;
       try {

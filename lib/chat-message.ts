@@ -17,7 +17,15 @@ export type MessageMetadata = {
   usage?: CallUsage[];
   /** The reply made the most model calls it may (HINTLINE_MAX_STEPS or its agent's): its last answered without tools. */
   stepLimit?: number;
+  /** Each time the reply went on after its process stopped, from the last step it had finished. */
+  resumes?: ResumeData[];
 };
+
+/**
+ * A reply resumed: when, after how many finished steps, and why (`restart`: the next start of a one-process server;
+ * `instance-lost`: taken over by another instance). Also the `data-resumed` part where the reply went on.
+ */
+export type ResumeData = { at: string; afterStep: number; reason: "restart" | "instance-lost" };
 
 /** One model call's token figures as the provider reported them. */
 /** One model call's figures: all input (cache reads and writes included), cache reads, cache writes, output. */
@@ -190,6 +198,7 @@ export type DataParts = {
   retry: RetryData;
   plan: PlanData;
   "tool-progress": ToolProgressData;
+  resumed: ResumeData;
 };
 
 export type ChatMessage = UIMessage<MessageMetadata, DataParts>;

@@ -18,8 +18,9 @@
 //                           fakes): first token and the next message at 2,000 vs 20 messages, against the bare route;
 //   bench/live-bench.ts with BENCH_LIVE_ONLY=scale (`--only=scale`, not in the default run) — 1, 2 and 4 instances on
 //                           one PostgreSQL: replies per second, NOTIFY traffic, connections, rows written (docs/scaling.md);
-//   bench/step-statements.ts — the statements one further step of a reply costs PostgreSQL, from its statement log.
-// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`, `--only=providers`, `--only=steps`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
+//   bench/step-statements.ts — the statements one further step of a reply costs PostgreSQL, from its statement log;
+//   bench/runs-bench.ts — SIGKILL mid-reply on SQLite, restart: how soon the reply streams again.
+// `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`, `--only=providers`, `--only=steps`, `--only=runs`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
 // benchmark serves that build instead (made beforehand with the same variable), safe from concurrent rebuilds.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -42,6 +43,7 @@ const BENCHES = [
   { name: "browser", script: "browser-bench.ts" },
   { name: "memory", script: "memory-bench.ts" },
   { name: "steps", script: "step-statements.ts" },
+  { name: "runs", script: "runs-bench.ts" },
   { name: "providers", script: "provider-bench.ts", byDefault: false },
   { name: "scale", script: "live-bench.ts", byDefault: false, env: { BENCH_LIVE_ONLY: "scale" } },
 ];

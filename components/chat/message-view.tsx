@@ -2,7 +2,14 @@
 // One message: the person's bubble, or the assistant's parts in order (text, and later hints and tool rows).
 import { memo, type ReactNode, useState } from "react";
 import { textOfParts } from "@/lib/agent/search-text";
-import type { ChatMessage, ChatMessagePart, CompressionData, HintData, RetryData } from "@/lib/chat-message";
+import type {
+  ChatMessage,
+  ChatMessagePart,
+  CompressionData,
+  HintData,
+  ResumeData,
+  RetryData,
+} from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { MessageAttachments } from "./attachment-chips";
 import { BranchSwitcher } from "./branch-switcher";
@@ -12,6 +19,7 @@ import { HintChip } from "./hint-chip";
 import { Markdown } from "./markdown";
 import { MessageActions, type ReplyActions } from "./message-actions";
 import { usePersonMessageActions } from "./person-message-context";
+import { ResumedNote } from "./resumed-note";
 import { RetryNotice } from "./retry-notice";
 import { ApprovalCard } from "./approval-card";
 import { RunningToolCall } from "./running-tool-call";
@@ -41,6 +49,10 @@ function PartView({
   if (part.type === "data-compression") {
     const data = part.data as CompressionData | undefined;
     return data && typeof data.tokensBefore === "number" ? <CompressionChip data={data} /> : null;
+  }
+  if (part.type === "data-resumed") {
+    const data = part.data as ResumeData | undefined;
+    return data && typeof data.at === "string" ? <ResumedNote data={data} /> : null;
   }
   if (part.type === "data-retry") {
     // Streamed, never stored: shown only while nothing has come after it.

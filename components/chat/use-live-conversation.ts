@@ -35,7 +35,7 @@ export function useLiveConversation({
   setMessages: (messages: ChatMessage[]) => void;
   resumeStream: () => Promise<void>;
 }): void {
-  const changes = useLiveStore((s) => s.conversations[id] ?? 0);
+  const changes = useLiveStore((s) => (s.conversations[id] ?? 0) + s.reconnects);
   const seen = useRef(changes);
   const statusRef = useRef(status);
   statusRef.current = status;

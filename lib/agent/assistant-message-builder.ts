@@ -20,9 +20,16 @@ export class AssistantMessageBuilder {
     this.message = { id, role: "assistant", parts: [], metadata };
   }
 
-  /** Starts from a reply stored earlier (Continue): its parts are kept, closed; what follows is appended. */
+  /**
+   * Starts from a reply stored earlier (Continue, a resume): its parts are kept; what follows is appended. A call that
+   * waits for the person's answer stays open, so that the answer settles it.
+   */
   seed(parts: readonly ChatMessagePart[]): void {
-    for (const part of parts) this.message.parts.push(structuredClone(part) as MutablePart);
+    for (const part of parts) {
+      const kept = this.push(structuredClone(part) as Record<string, unknown>);
+      if (kept.state === "approval-requested" && typeof kept.toolCallId === "string")
+        this.toolParts.set(kept.toolCallId, kept);
+    }
   }
 
   private push(part: Record<string, unknown>): MutablePart {

@@ -289,3 +289,92 @@ describe("runReply", () => {
     expect(outcome).toMatchObject({ status: "incomplete", error: "The server restarted." });
   });
 });
+
+describe("runReply, resumed or crashing", () => {
+  it("saves a call of a tool that is not read-only before it runs and once it returns (a resume knows it may have run)", async () => {
+    const model = new MockLanguageModelV4({ doStream: [toolStep(), textStep("done")] });
+    const saved: string[] = [];
+    const seenByTool: string[] = [];
+    const write = tool({
+      ...echo,
+      execute: async ({ value }: { value: string }) => {
+        seenByTool.push(saved.at(-1) ?? "nothing saved");
+        return `wrote ${value}`;
+      },
+    });
+    const stateOf = (reply: { parts: unknown[] }) =>
+      (reply.parts as Array<{ toolCallId?: string; state?: string }>).find((p) => p.toolCallId === "c1")?.state ??
+      "none";
+    const outcome = await runReply({
+      model,
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r1",
+      tools: { echo: write },
+      emit: () => {},
+      checkpoint: {
+        everyMs: 60_000,
+        save: async (reply) => {
+          saved.push(stateOf(reply));
+        },
+        readOnly: () => false,
+      },
+    });
+    expect(outcome.status).toBe("complete");
+    expect(seenByTool).toEqual(["input-available"]);
+    expect(saved.slice(0, 2)).toEqual(["input-available", "output-available"]);
+  });
+
+  it("saves nothing extra for a read-only tool", async () => {
+    const model = new MockLanguageModelV4({ doStream: [toolStep(), textStep("done")] });
+    const saved: unknown[] = [];
+    await runReply({
+      model,
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r1",
+      tools: { echo },
+      emit: () => {},
+      checkpoint: { everyMs: 60_000, save: async (reply) => void saved.push(reply), readOnly: () => true },
+    });
+    expect(saved).toEqual([]);
+  });
+
+  it("waits for a seeded call's approval before its first model call, then runs it and goes on", async () => {
+    const model = new MockLanguageModelV4({ doStream: [textStep("after the write")] });
+    const order: string[] = [];
+    const write = tool({
+      ...echo,
+      execute: async ({ value }: { value: string }) => {
+        order.push(`ran ${value}`);
+        return `wrote ${value}`;
+      },
+    });
+    const outcome = await runReply({
+      model,
+      instructions: "SYSTEM",
+      history: [{ role: "user", content: "go" }],
+      replyId: "r1",
+      tools: { echo: write },
+      seed: [
+        { type: "step-start" },
+        {
+          type: "tool-echo",
+          toolCallId: "c1",
+          state: "approval-requested",
+          input: { value: "x" },
+          approval: { id: "a1" },
+        } as never,
+      ],
+      awaitApprovals: async (pending) => {
+        order.push(`asked ${pending.map((p) => p.toolCallId).join()}`);
+        return [{ toolCallId: "c1", approved: true }];
+      },
+      emit: () => {},
+    });
+    expect(order).toEqual(["asked c1", "ran x"]);
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.doStreamCalls[0]!.prompt.at(-1)).toMatchObject({ role: "tool" });
+    expect(outcome.status).toBe("complete");
+  });
+});

@@ -16,6 +16,7 @@ import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { describeError } from "./describe-error.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
+import { DENIED_TEXT, HANDOVER_REASON } from "./resume-point.ts";
 import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
 import { type ConvertOptions, toModelMessages } from "./to-model-messages.ts";
 
@@ -130,12 +131,17 @@ export type ReplyOptions = {
     reply: ChatMessage;
     final: boolean;
   }) => Promise<void> | void;
-  /** Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. */
+  /**
+   * Saves the reply while it streams, at most once per `everyMs`, so a crash loses at most that much. A call of a tool
+   * that is not `readOnly` is saved before it runs (its intent) and again once it returns: a reply resumed after a
+   * crash then knows which calls may have taken effect (lib/agent/resume-point.ts).
+   */
   checkpoint?: {
     everyMs: number;
     save: (reply: ChatMessage) => Promise<void>;
     now?: () => number;
     onError?: (error: unknown) => void;
+    readOnly?: (toolName: string) => boolean;
   };
 };
 
@@ -321,28 +327,82 @@ function checkpointer(options: ReplyOptions["checkpoint"], builder: AssistantMes
   const now = options?.now ?? Date.now;
   let last = now();
   let inFlight: Promise<void> | undefined;
+  const save = (message: ChatMessage) => {
+    if (!options) return Promise.resolve();
+    last = now();
+    const saving = options
+      .save(message)
+      // The next checkpoint or the final save writes it again; the failure is reported.
+      .catch((error) => options.onError?.(error))
+      .finally(() => {
+        if (inFlight === saving) inFlight = undefined;
+      });
+    inFlight = saving;
+    return saving;
+  };
   return {
     tick() {
       if (!options || inFlight || now() - last < options.everyMs) return;
-      last = now();
-      inFlight = options
-        .save(builder.snapshot())
-        // The next checkpoint or the final save writes it again; the failure is reported.
-        .catch((error) => options.onError?.(error))
-        .finally(() => {
-          inFlight = undefined;
-        });
+      void save(builder.snapshot());
+    },
+    /** Saves the reply now with the call as it stands (after any save in flight, so none overtakes it). */
+    async call(part: { toolName: string; toolCallId: string; input: unknown; output?: unknown }) {
+      if (!options) return;
+      await inFlight;
+      await save(withCall(builder.snapshot(), part));
     },
     settled: () => inFlight ?? Promise.resolve(),
   };
+}
+
+/** The reply with a tool call's part in the state the call has reached (started, or returned with `output`). */
+function withCall(
+  reply: ChatMessage,
+  call: { toolName: string; toolCallId: string; input: unknown; output?: unknown },
+): ChatMessage {
+  const state = "output" in call ? "output-available" : "input-available";
+  const { toolName: _name, ...fields } = call;
+  const index = reply.parts.findIndex((p) => (p as { toolCallId?: string }).toolCallId === call.toolCallId);
+  const part = { ...(index >= 0 ? reply.parts[index] : { type: `tool-${call.toolName}` }), ...fields, state };
+  const parts = [...reply.parts];
+  if (index >= 0) parts[index] = part as ChatMessage["parts"][number];
+  else parts.push(part as ChatMessage["parts"][number]);
+  return { ...reply, parts };
+}
+
+/**
+ * The tools, those that are not read-only saving the reply before they run and once they return (what a resumed reply
+ * needs to know that the call may have taken effect, or did).
+ */
+function withSavedCalls(
+  tools: ToolSet | undefined,
+  readOnly: ((toolName: string) => boolean) | undefined,
+  checkpoint: ReturnType<typeof checkpointer>,
+): ToolSet | undefined {
+  if (!tools || !readOnly) return tools;
+  return Object.fromEntries(
+    Object.entries(tools).map(([toolName, tool]) => {
+      const execute = tool.execute;
+      if (!execute || readOnly(toolName)) return [toolName, tool];
+      const saved: typeof execute = async (input, options) => {
+        const { toolCallId } = options;
+        await checkpoint.call({ toolName, toolCallId, input });
+        const output = await execute(input, options);
+        await checkpoint.call({ toolName, toolCallId, input, output });
+        return output;
+      };
+      return [toolName, { ...tool, execute: saved }];
+    }),
+  );
 }
 
 export async function runReply(options: ReplyOptions): Promise<ReplyOutcome> {
   const builder = new AssistantMessageBuilder(options.replyId, {}, options.now);
   if (options.seed) builder.seed(options.seed);
   const checkpoint = checkpointer(options.checkpoint, builder);
+  const tools = withSavedCalls(options.tools, options.checkpoint?.readOnly, checkpoint);
   try {
-    return await replyLoop(options, builder, checkpoint);
+    return await replyLoop({ ...options, tools }, builder, checkpoint);
   } finally {
     await checkpoint.settled();
   }
@@ -369,6 +429,8 @@ async function replyLoop(
   });
 
   for (const chunk of options.prelude ?? []) send(chunk);
+  // A resumed reply may have stopped while calls waited for the person: it waits for them first.
+  if (options.seed && !(await settleApprovals(options, builder, send, checkpoint))) return stopped(0);
   const budget = { chars: options.maxReplyChars ?? Number.POSITIVE_INFINITY };
   let base = history;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
@@ -416,24 +478,7 @@ async function replyLoop(
         steps: stepIndex + 1,
         ...(last ? { stepLimit: maxSteps } : {}),
       };
-    const pending = pendingApprovals(builder.message);
-    if (pending.length && options.awaitApprovals) {
-      const answers = await options.awaitApprovals(pending);
-      if (abortSignal?.aborted) {
-        for (const call of pending) {
-          send({
-            type: "tool-approval-response",
-            approvalId: call.approvalId,
-            approved: false,
-            reason: STOPPED_BEFORE_ANSWER,
-          });
-          send({ type: "tool-output-denied", toolCallId: call.toolCallId });
-        }
-        return stopped(stepIndex + 1);
-      }
-      await answerApprovals(pending, answers, options, send);
-      await checkpoint.settled();
-    }
+    if (!(await settleApprovals(options, builder, send, checkpoint))) return stopped(stepIndex + 1);
   }
   return { reply: builder.snapshot(), status: "complete", steps: maxSteps, stepLimit: maxSteps };
 }
@@ -496,6 +541,38 @@ function failedCall(
   return error ? { status: "error", error } : undefined;
 }
 
+/**
+ * Waits for the person's answers to the reply's calls that wait, then runs or denies them. False when the reply was
+ * stopped meanwhile: then no call runs, and each is settled as denied with STOPPED_BEFORE_ANSWER (never left waiting).
+ */
+async function settleApprovals(
+  options: ReplyOptions,
+  builder: AssistantMessageBuilder,
+  send: (chunk: ChatChunk) => void,
+  checkpoint: ReturnType<typeof checkpointer>,
+): Promise<boolean> {
+  const pending = pendingApprovals(builder.message);
+  if (!pending.length || !options.awaitApprovals) return true;
+  const answers = await options.awaitApprovals(pending);
+  if (options.abortSignal?.aborted) {
+    // Handed over (a graceful restart): the calls keep waiting, for the resumed reply.
+    if (options.abortSignal.reason === HANDOVER_REASON) return false;
+    for (const call of pending) {
+      send({
+        type: "tool-approval-response",
+        approvalId: call.approvalId,
+        approved: false,
+        reason: STOPPED_BEFORE_ANSWER,
+      });
+      send({ type: "tool-output-denied", toolCallId: call.toolCallId });
+    }
+    return false;
+  }
+  await answerApprovals(pending, answers, options, send);
+  await checkpoint.settled();
+  return true;
+}
+
 /** The reply's tool calls that wait for the person. */
 function pendingApprovals(reply: ChatMessage): PendingApproval[] {
   const out: PendingApproval[] = [];
@@ -538,7 +615,7 @@ async function answerApprovals(
       send({
         type: "tool-output-error",
         toolCallId: call.toolCallId,
-        errorText: answer.errorText ?? "The person denied this tool call.",
+        errorText: answer.errorText ?? DENIED_TEXT,
       });
       continue;
     }

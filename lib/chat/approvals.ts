@@ -1,6 +1,7 @@
 // Tool calls that wait for the person: stored while the reply waits (so any tab, a reload or another instance shows
 // the card and may answer), and the answer, which the waiting reply picks up to run the call or give the model the
 // person's reason as a tool error.
+import { HANDOVER_REASON } from "../agent/resume-point.ts";
 import { oneLine } from "../agent/hints/neutralize-tags.ts";
 import { parseMcpToolName } from "../agent/mcp-rules.ts";
 import { type ApprovalAnswer, type PendingApproval, STOPPED_BEFORE_ANSWER } from "../agent/reply-loop.ts";
@@ -72,7 +73,8 @@ export async function waitForApprovals({
     // Stopped: the calls no one answered are settled (the reply stores them as denied, not run), never left waiting.
     // Read once: a stop that comes while the rows are read is seen on the next round, after its calls are cancelled.
     const stopped = signal.aborted;
-    if (stopped) await cancelPendingApprovals({ conversationId, toolCallIds, reason: STOPPED_BEFORE_ANSWER });
+    if (stopped && signal.reason !== HANDOVER_REASON)
+      await cancelPendingApprovals({ conversationId, toolCallIds, reason: STOPPED_BEFORE_ANSWER });
     const rows = await listToolApprovals({ conversationId, toolCallIds });
     const answered = rows.filter((r) => r.status === "approved" || r.status === "denied");
     if (answered.length === pending.length || stopped) {

@@ -6,7 +6,7 @@ import { createUIMessageStream, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
-import type { ChatMessage } from "../chat-message.ts";
+import type { ChatMessage, ResumeData } from "../chat-message.ts";
 import { deleteConversation } from "../db/conversations.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { listenForDisabledUsers } from "./disabled-users.ts";
@@ -19,6 +19,7 @@ import {
   type ContinueRequest,
   checkTurn,
   continuedReplyId,
+  type OpenedReply,
   openReplyTurn,
 } from "./reply/open-turn.ts";
 import { runReplyInto } from "./reply/run.ts";
@@ -71,12 +72,41 @@ export async function startReply({
     await release();
     throw error;
   }
+  const { conversation, turn } = opened;
+  const reply = await replyContextOf({ opened, replyId, signal: controller.signal, child });
+  const stream = replyStream(reply, child, release);
+  try {
+    await turn.committed;
+  } catch (error) {
+    controller.abort(); // the model call started; nothing of it is kept
+    if (conversation.created && !conversation.parentId)
+      await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
+    throw error;
+  }
+  return detachReply({ conversationId, replyId, stream });
+}
+
+/** What the run reads as it starts, from the turn just opened (or the reply a resume goes on with). */
+export async function replyContextOf({
+  opened,
+  replyId,
+  signal,
+  child,
+  resumed,
+}: {
+  opened: OpenedReply;
+  replyId: string;
+  signal: AbortSignal;
+  child?: ChildTurn;
+  resumed?: ResumeData;
+}): Promise<ReplyContext> {
   const { conversation, resolved, turn } = opened;
+  const conversationId = conversation.id;
   const settings = resolveSettings(conversation.settings);
   const ancestors = child ? await ancestorIds(child.parentId) : [];
   // A conversation's depth never changes: whether it may spawn, and so its tool list, stays the same call after call.
   const spawns = spawnsAt(ancestors.length);
-  const reply: ReplyContext = {
+  return {
     conversationId,
     replyId,
     model: resolved,
@@ -93,14 +123,19 @@ export async function startReply({
     history: turn.history,
     retry: turn.retry === true,
     ...(turn.continued ? { continued: turn.continued } : {}),
+    ...(resumed ? { resumed } : {}),
     committed: turn.committed,
-    abortSignal: controller.signal,
+    abortSignal: signal,
     ancestors,
     spawns,
     // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
     workspace: await openWorkspaceTracker(conversationId, { spawns }),
   };
-  const stream = createUIMessageStream<ChatMessage>({
+}
+
+/** The reply run into a UI message stream; the lock is released when it ends. */
+export function replyStream(reply: ReplyContext, child: ChildTurn | undefined, release: () => Promise<unknown>) {
+  return createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
       const over = replyRunning();
       try {
@@ -113,13 +148,4 @@ export async function startReply({
     },
     onError: describeError,
   });
-  try {
-    await turn.committed;
-  } catch (error) {
-    controller.abort(); // the model call started; nothing of it is kept
-    if (conversation.created && !conversation.parentId)
-      await deleteConversation({ id: conversationId, onlyIfEmpty: true }).catch(() => {});
-    throw error;
-  }
-  return detachReply({ conversationId, replyId, stream });
 }

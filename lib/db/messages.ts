@@ -308,6 +308,16 @@ export async function findLastMessage({
   });
 }
 
+/** Every reply stored as "streaming", oldest first: at a one-process server's start, the replies its last run left. */
+export async function listStreamingReplies(): Promise<Array<{ conversationId: string; id: string }>> {
+  const db = await getDb();
+  return db.message.findMany({
+    where: { status: "streaming", role: "assistant" },
+    orderBy: { createdAt: "asc" },
+    select: { conversationId: true, id: true },
+  });
+}
+
 /**
  * Replies left "streaming" by a server that died mid-reply are marked incomplete; `activeIds` are replies this
  * process is streaming right now.

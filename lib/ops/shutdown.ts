@@ -1,10 +1,13 @@
 // Graceful shutdown. On SIGTERM (or SIGINT) the instance stops taking new replies (503 with Retry-After; health answers
 // 503 too, so a load balancer sends no more) and stops ending idle conversations (their durable facts), lets the
-// running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS (default 25 s), then stops the rest, which are stored as
-// incomplete with the reason "The server restarted." and release their leases (another instance takes the
-// conversation's next message at once). It then closes the event streams, so that browsers reconnect (elsewhere), and
+// running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS (default 25 s), then stops the rest: on SQLite they are
+// handed over (saved, still "streaming": the next start resumes them); on PostgreSQL they are stored as incomplete with
+// the reason "The server restarted." and release their leases (another instance takes the conversation's next
+// message at once). It then closes the event streams, so that browsers reconnect (elsewhere), and
 // exits 0.
+import { HANDOVER_REASON } from "../agent/resume-point.ts";
 import { activeReply, activeReplyList } from "../chat/active-replies.ts";
+import { databaseUrl, isPostgresUrl } from "../db/client.ts";
 import { allRepliesOver, isDraining, runningReplyCount, SHUTDOWN_REASON, startDraining } from "../chat/draining.ts";
 import { stopIdleMemorySweep } from "../chat/conversation-end-memory.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
@@ -27,7 +30,10 @@ export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25
   if (!(await allRepliesOver(graceMs))) {
     const stopped = activeReplyList();
     log().warn({ replies: stopped.length }, "shutdown grace is over: stopping the replies still running");
-    for (const [conversationId] of stopped) activeReply(conversationId)?.controller.abort(SHUTDOWN_REASON);
+    // On SQLite the next start resumes what is handed over; on PostgreSQL it is stored incomplete (another instance
+    // takes the conversation's next message at once).
+    const reason = isPostgresUrl(databaseUrl()) ? SHUTDOWN_REASON : HANDOVER_REASON;
+    for (const [conversationId] of stopped) activeReply(conversationId)?.controller.abort(reason);
     if (!(await allRepliesOver(STORE_WAIT_MS)))
       log().error({ replies: runningReplyCount() }, "replies were not stored in time; the next instance settles them");
   }

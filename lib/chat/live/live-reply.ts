@@ -81,10 +81,26 @@ async function requireConversation(conversationId: string): Promise<void> {
     throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
 }
 
+/** How long a follower waits for a reply this instance holds the lock of but has not opened yet (a resume starting). */
+const OPENING_WAIT_MS = 5_000;
+
+/** The reply's stream once its run opens it, while this instance holds the conversation's lock; none otherwise. */
+async function relayOpening(conversationId: string) {
+  const deadline = Date.now() + OPENING_WAIT_MS;
+  while (Date.now() < deadline) {
+    const live = await replyLock().live(conversationId);
+    if (!live?.local) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const follower = liveRelay().follow(conversationId);
+    if (follower) return follower;
+  }
+  return undefined;
+}
+
 /** The live reply's stream from its first chunk, or 204 when none is live. */
 export async function resumeReply(conversationId: string): Promise<Response> {
   await requireConversation(conversationId);
-  let follower = liveRelay().follow(conversationId);
+  let follower = liveRelay().follow(conversationId) ?? (await relayOpening(conversationId));
   if (!follower && isPostgresUrl(databaseUrl())) {
     const live = await replyLock().live(conversationId);
     if (live && !live.local) follower = await followRemote(conversationId, live.replyId);

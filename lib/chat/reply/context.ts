@@ -4,7 +4,7 @@ import type { AgentState } from "../agent-state.ts";
 import type { ConversationMode } from "../../agent/plan-mode.ts";
 import type { Settings } from "../../agent/settings.ts";
 import type { ResolvedModel } from "../../ai/providers/index.ts";
-import type { ChatMessage, Task } from "../../chat-message.ts";
+import type { ChatMessage, ResumeData, Task } from "../../chat-message.ts";
 import type { ChildTurn, StartChildReply } from "../subagent-runs.ts";
 import type { WorkspaceTracker } from "../workspace-view.ts";
 
@@ -25,6 +25,8 @@ export type ReplyContext = {
   retry: boolean;
   /** Continue: the stored reply (the row `replyId`) that this one carries on. */
   continued?: ChatMessage;
+  /** A reply its process left, going on from its last finished step (`continued` holds what was kept). */
+  resumed?: ResumeData;
   /** Settles once the turn's rows are stored: nothing of the reply is written before. */
   committed: Promise<void>;
   abortSignal: AbortSignal;

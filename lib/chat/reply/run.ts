@@ -23,9 +23,10 @@ import {
 import { convertOptionsFor } from "../model-messages.ts";
 import { promptSourceOf, systemPromptFor } from "../system-prompt.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
-import { maxStepsOf, prepareReply } from "./prepare.ts";
+import { maxStepsOf, type PreparedReply, prepareReply } from "./prepare.ts";
 import type { LoopParts, RunState } from "./loop-parts.ts";
 import { plausibleUsage } from "./plausible-usage.ts";
+import { readOnlyTools } from "../tools/read-only.ts";
 import { replyReport } from "./report.ts";
 import { settleFailedReply, settleReply } from "./settle.ts";
 
@@ -50,10 +51,7 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     },
     ...toolOptions(parts),
     history: context.modelMessages,
-    // Continue: the reply so far, then the one reminder to go on (lib/agent/continue-reply.ts).
-    prelude: reply.continued
-      ? [...context.prelude, continueHintChunk(replyId, run.callsBefore + run.calls.length + 1, clockNow())]
-      : context.prelude,
+    prelude: preludeOf(reply, prepared, run),
     ...(reply.continued ? { seed: reply.continued.parts } : {}),
     convert: convertOptionsFor(reply.settings),
     replyId,
@@ -78,6 +76,7 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     checkpoint: {
       everyMs: 1000,
       save: saverOf(reply),
+      readOnly: readOnlyTools(prepared.mcp.list),
       onError: logFailure("a reply checkpoint failed; the next one writes it again", {
         conversationId: reply.conversationId,
         replyId,
@@ -86,6 +85,21 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     onModelCall: modelCallRecorder(parts),
     onStepEnd: stepEndRecorder(parts),
   };
+}
+
+/**
+ * What opens the reply before its first step: the context's own chunks (a compression), then for Continue the one
+ * reminder to go on (lib/agent/continue-reply.ts), for a resume the note of where it went on (the model is told
+ * nothing: its input extends the last finished call's).
+ */
+function preludeOf(reply: ReplyContext, prepared: PreparedReply, run: RunState): ChatChunk[] {
+  const { prelude } = prepared.context;
+  if (reply.resumed) {
+    const id = `resumed-${reply.replyId}-${reply.continued?.metadata?.resumes?.length ?? 1}`;
+    return [...prelude, { type: "data-resumed", id, data: reply.resumed }];
+  }
+  if (!reply.continued) return prelude;
+  return [...prelude, continueHintChunk(reply.replyId, run.callsBefore + run.calls.length + 1, clockNow())];
 }
 
 /** Saves the reply's parts once the turn's own rows are committed. */

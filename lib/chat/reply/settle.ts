@@ -6,15 +6,20 @@ import type { ChatMessage } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { logFailure } from "../../log/logger.ts";
+import { SHUTDOWN_REASON } from "../draining.ts";
 import { titleAfterFirstReply } from "../titles.ts";
 import type { LoopParts } from "./loop-parts.ts";
 import { markSuperseded } from "./steps.ts";
+import { HANDOVER_REASON } from "../../agent/resume-point.ts";
 
 /** The metadata a settled reply is stored with: its model, its calls, what `extra` adds, and when it ended. */
 function metadataOf({ reply, run }: LoopParts, extra: object) {
+  const resumes = reply.continued?.metadata?.resumes;
   return {
     model: reply.model.info.id,
     ...(run.calls.length ? { usage: run.calls } : {}),
+    // Where the reply went on after its process stopped (lib/chat/runs/resume-replies.ts): kept by later writes.
+    ...(resumes?.length ? { resumes } : {}),
     ...extra,
     endedAt: clockNow().toISOString(),
   };
@@ -29,6 +34,11 @@ export async function settleReply(
   const { reply, ports, prepared, run, emit, report } = parts;
   const { conversationId, replyId } = reply;
   const stopped = reply.abortSignal.aborted;
+  // A subagent's reply is not resumed (yet): it is stored as stopped by the restart, and its parent hears so.
+  if (reply.abortSignal.reason === HANDOVER_REASON) {
+    if (!ports.child) return handOver(parts, outcome, writer);
+    outcome = { ...outcome, error: SHUTDOWN_REASON };
+  }
   // The reply's last call is over: its replace status (if any) is not part of any later call.
   await Promise.all([prepared.steps.written(), reply.workspace.stored()]);
   const closed = prepared.steps.closeStatus();
@@ -42,7 +52,8 @@ export async function settleReply(
     ...(outcome.stepLimit ? { stepLimit: outcome.stepLimit } : {}),
   });
   await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
-  if (!reply.continued) {
+  // A resumed first reply is still the first: it names the conversation.
+  if (!reply.continued || reply.resumed) {
     await titleAfterFirstReply({
       conversationId,
       history: reply.history,
@@ -88,4 +99,21 @@ export async function settleFailedReply(parts: LoopParts, error: unknown): Promi
       calls: run.calls,
     }),
   ).catch(logFailure("settling a subagent's run failed", { conversationId, replyId }));
+}
+
+/**
+ * A graceful restart (SQLite) handed the reply over: what it has is saved and it stays "streaming", so that the next
+ * start resumes it (lib/chat/runs/resume-replies.ts). Whoever follows it is told it goes on when the server is back.
+ */
+async function handOver(
+  { reply, report }: LoopParts,
+  outcome: Awaited<ReturnType<typeof runReply>>,
+  writer: UIMessageStreamWriter<ChatMessage>,
+): Promise<void> {
+  const { conversationId, replyId } = reply;
+  await reply.committed;
+  await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts });
+  writer.write({ type: "message-metadata", messageMetadata: { status: "incomplete", error: HANDOVER_REASON } });
+  writer.write({ type: "finish" });
+  report.end({ status: outcome.status, error: outcome.error, stopped: true, stopReason: SHUTDOWN_REASON });
 }
