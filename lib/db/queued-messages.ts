@@ -176,3 +176,9 @@ export async function untake({
     data: { status, replyId: null },
   });
 }
+
+/** Removes a queued message whose turn was refused as it was queued (the request that queued it changes nothing). */
+export async function deleteQueued({ conversationId, id }: { conversationId: string; id: string }): Promise<void> {
+  const db = await getDb();
+  await db.queuedMessage.deleteMany({ where: { conversationId, id } });
+}
