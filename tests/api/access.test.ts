@@ -41,6 +41,10 @@ const apiRoutes: Route[] = [
   { method: "DELETE", path: `${X}/tasks/1` },
   { method: "GET", path: `${X}/stream` },
   { method: "POST", path: `${X}/stop` },
+  { method: "GET", path: `${X}/queue` },
+  { method: "POST", path: `${X}/queue`, body: { message: userMessage("q1", "queued"), when: "after-reply" } },
+  { method: "PATCH", path: `${X}/queue/q1`, body: { text: "edited" } },
+  { method: "DELETE", path: `${X}/queue/q1` },
   { method: "GET", path: "/api/events" },
   {
     method: "POST",
