@@ -4,7 +4,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { setConnectionEndpoints } from "../ai/providers/connections.ts";
+import { scrub } from "../secrets.ts";
 import { dataDirectory, openSecret, SECRET_FILE, sealSecret } from "./connection-secret.ts";
+import "./connection-sync.ts";
 
 const saved = { DATABASE_URL: process.env.DATABASE_URL, HINTLINE_SECRET: process.env.HINTLINE_SECRET };
 let dir: string;
@@ -45,5 +48,16 @@ describe("connection keys at rest", () => {
     process.env.HINTLINE_SECRET = "another secret";
     expect(openSecret(sealed)).toBeUndefined();
     expect(openSecret("not sealed")).toBeUndefined();
+  });
+
+  it("are redacted, once opened, from logs and error texts like the environment's keys", () => {
+    setConnectionEndpoints([
+      { id: "lab", kind: "openai-compatible", baseUrl: "http://x/v1", apiKey: "lab!key!with!odd!shape", enabled: true },
+    ]);
+    try {
+      expect(scrub("Incorrect key provided: lab!key!with!odd!shape.")).toBe("Incorrect key provided: [redacted].");
+    } finally {
+      setConnectionEndpoints([]);
+    }
   });
 });
