@@ -153,8 +153,11 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
   if (parsed.provider === undefined) {
     // A bare id: OpenAI or the OpenAI-compatible server, as before providers could be named.
     if (!configured.includes("openai")) {
+      const prefix = id.includes("/") ? id.slice(0, id.indexOf("/")) : "";
       throw new ModelChoiceError(
-        `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
+        prefix
+          ? `"${id}" names no connection of this server ("${prefix}" is not one: add it in Settings → Models & connections) and no provider (anthropic/…, google/…).`
+          : `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
       );
     }
     // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.

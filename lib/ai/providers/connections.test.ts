@@ -32,7 +32,7 @@ describe("a connection's models", () => {
       isDemo: false,
     });
     // Not a connection: what the id always meant.
-    expect(() => chooseModel("elsewhere/model", {})).toThrow(/OpenAI is not configured/);
+    expect(() => chooseModel("elsewhere/model", {})).toThrow(/names no connection of this server/);
   });
 
   it("take the server's window first, then HINTLINE_CONTEXT_WINDOW, then Ollama's default, then the table", () => {
