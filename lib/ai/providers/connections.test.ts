@@ -3,7 +3,13 @@
 import { generateText } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type OpenAIFake, startOpenAIFake } from "../../../tests/support/openai-fake.ts";
-import { type ConnectionEndpoint, setConnectionEndpoints, setModelListing } from "./connections.ts";
+import {
+  type ConnectionEndpoint,
+  connectionEndpoint,
+  modelListing,
+  setConnectionEndpoints,
+  setModelListing,
+} from "./connections.ts";
 import { chooseModel, defaultModelId, listModels, resolveModel } from "./index.ts";
 
 const LAB: ConnectionEndpoint = {
@@ -78,6 +84,19 @@ describe("a connection's models", () => {
     expect(listModels({ HINTLINE_DEMO: "off" }).models.map((m) => m.id)).toEqual(["lab/a", "lab/b", "lab-two/a"]);
     expect(defaultModelId({ HINTLINE_DEMO: "off" })).toBe("lab/a");
     expect(defaultModelId({ HINTLINE_MODEL: "lab-two/a" })).toBe("lab-two/a");
+  });
+});
+
+describe("reading the connections again", () => {
+  it("keeps an unchanged one as it was (its listing, and the object a listing under way compares with)", () => {
+    setConnectionEndpoints([LAB]);
+    served("lab", [{ name: "a" }]);
+    const before = connectionEndpoint("lab");
+    setConnectionEndpoints([{ ...LAB }]);
+    expect(connectionEndpoint("lab")).toBe(before);
+    expect(modelListing("lab")?.models).toEqual([{ name: "a" }]);
+    setConnectionEndpoints([{ ...LAB, baseUrl: "http://127.0.0.1:2/v1" }]);
+    expect(modelListing("lab")).toBeUndefined();
   });
 });
 

@@ -40,12 +40,18 @@ const same = (a: ConnectionEndpoint | undefined, b: ConnectionEndpoint) => JSON.
 
 /** Replaces the known endpoints; the listings of those gone or changed are forgotten. */
 export function setConnectionEndpoints(endpoints: readonly ConnectionEndpoint[]): void {
-  const next = new Map(endpoints.map((e) => [e.id, e]));
-  let changed = !registry.loaded || next.size !== registry.endpoints.size;
-  for (const [id, endpoint] of next) {
-    if (same(registry.endpoints.get(id), endpoint)) continue;
+  const next = new Map<string, ConnectionEndpoint>();
+  let changed = !registry.loaded || endpoints.length !== registry.endpoints.size;
+  for (const endpoint of endpoints) {
+    const known = registry.endpoints.get(endpoint.id);
+    // Unchanged: the same object, so that a listing under way for it still counts (lib/chat/connection-sync.ts).
+    if (known && same(known, endpoint)) {
+      next.set(endpoint.id, known);
+      continue;
+    }
+    next.set(endpoint.id, endpoint);
     changed = true;
-    registry.listings.delete(id);
+    registry.listings.delete(endpoint.id);
   }
   for (const id of registry.listings.keys()) if (!next.has(id)) registry.listings.delete(id);
   registry.endpoints = next;
