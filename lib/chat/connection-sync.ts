@@ -34,7 +34,7 @@ const holder = globalThis as unknown as {
   __hintlineConnectionSync?: {
     loading?: Promise<void>;
     started: boolean;
-    listing: Map<string, Promise<ListingResult>>;
+    listing: Map<string, { endpoint: ConnectionEndpoint; asking: Promise<ListingResult> }>;
   };
 };
 holder.__hintlineConnectionSync ??= { started: false, listing: new Map() };
@@ -65,12 +65,12 @@ const stale = (id: string) => {
   return Boolean(endpoint?.enabled) && (!listing || Date.now() - listing.listedAt >= refreshMs());
 };
 
-/** Asks the connection's server what it serves now (joining an asking under way) and remembers the answer. */
+/** Asks the connection's server what it serves now (joining an asking of the same endpoint under way) and remembers the answer. */
 export function refreshListing(id: string): Promise<ListingResult> {
-  const running = sync.listing.get(id);
-  if (running) return running;
   const endpoint = connectionEndpoint(id);
   if (!endpoint) return Promise.resolve({ ok: false, error: `connection ${id} does not exist` });
+  const running = sync.listing.get(id);
+  if (running?.endpoint === endpoint) return running.asking;
   const asking = listServedModels(endpoint, { timeoutMs: listingTimeoutMs() })
     .then((result) => {
       // Changed meanwhile: this answer is about the old endpoint.
@@ -82,8 +82,10 @@ export function refreshListing(id: string): Promise<ListingResult> {
         });
       return result;
     })
-    .finally(() => sync.listing.delete(id));
-  sync.listing.set(id, asking);
+    .finally(() => {
+      if (sync.listing.get(id)?.asking === asking) sync.listing.delete(id);
+    });
+  sync.listing.set(id, { endpoint, asking });
   return asking;
 }
 

@@ -25,6 +25,7 @@ import {
   listingTimeoutMs,
   refreshAllListings,
   refreshListing,
+  rereadConnections,
 } from "./connection-sync.ts";
 
 export const MAX_CONNECTIONS = 50;
@@ -121,12 +122,16 @@ const notEditable = (id: string) =>
 const missing = (id: string) => new ApiError("not_found", `Connection ${id} does not exist.`);
 
 /** Asks the endpoint for its models, or refuses in words naming what failed (nothing stored). */
-async function mustServe(endpoint: { kind: ConnectionKind; baseUrl?: string; apiKey?: string }, id: string) {
+async function mustServe(
+  endpoint: { kind: ConnectionKind; baseUrl?: string; apiKey?: string },
+  id: string,
+  outcome: "stored" | "changed",
+) {
   const result = await listServedModels(endpoint, { timeoutMs: listingTimeoutMs() });
   if (!result.ok)
     throw new ApiError(
       "bad_request",
-      `Connection ${id} was not stored: ${result.error}.`,
+      `Connection ${id} was not ${outcome}: ${result.error}${/[.?!]$/.test(result.error) ? "" : "."}`,
       endpoint.baseUrl ? "baseUrl" : "apiKey",
     );
 }
@@ -157,7 +162,7 @@ export async function addConnection(viewer: Viewer, input: CreateConnection): Pr
     );
   checkShape(input.kind, input.baseUrl, input.apiKey, input.id);
   if (await getConnection(input.id)) throw new ApiError("conflict", `Connection ${input.id} exists already.`);
-  await mustServe({ kind: input.kind, baseUrl: input.baseUrl, apiKey: input.apiKey }, input.id);
+  await mustServe({ kind: input.kind, baseUrl: input.baseUrl, apiKey: input.apiKey }, input.id, "stored");
   const row = await createConnection({
     id: input.id,
     kind: input.kind,
@@ -190,7 +195,7 @@ export async function editConnection(viewer: Viewer, id: string, patch: UpdateCo
     await connectionsReady();
     const known = connectionEndpoint(id);
     const apiKey = patch.apiKey === undefined ? known?.apiKey : (patch.apiKey ?? undefined);
-    await mustServe({ kind, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) }, id);
+    await mustServe({ kind, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) }, id, "changed");
   }
   const updated = await updateConnection(id, {
     baseUrl: patch.baseUrl,
@@ -238,7 +243,7 @@ export async function testConnection(viewer: Viewer, id: string): Promise<Connec
   }
   if (!connectionEndpoint(id)) {
     // Added on another instance a moment ago: read again before answering 404.
-    await connectionsChanged();
+    await rereadConnections();
     if (!connectionEndpoint(id)) throw missing(id);
   }
   return testOf(await refreshListing(id), id);
