@@ -36,6 +36,14 @@ describe("connection keys at rest", () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it("are opened without making a key: where none was generated, a sealed key stays unread and no file appears", () => {
+    process.env.HINTLINE_SECRET = "elsewhere";
+    const sealed = sealSecret("sk-key");
+    delete process.env.HINTLINE_SECRET;
+    expect(openSecret(sealed)).toBeUndefined();
+    expect(fs.existsSync(path.join(dir, "data", SECRET_FILE))).toBe(false);
+  });
+
   it("open only under the key they were sealed with: another HINTLINE_SECRET, or a changed byte, gives nothing", () => {
     process.env.HINTLINE_SECRET = "first secret of this server";
     const sealed = sealSecret("sk-key");

@@ -15,14 +15,18 @@ export function dataDirectory(url = databaseUrl()): string {
   return path.dirname(path.resolve(url.replace(/^file:/, "").replace(/\?.*$/, "")));
 }
 
-/** The generated key in `dir`, made the first time (two processes racing: the first file written wins, both read it). */
-function generatedKey(dir: string): Buffer {
+/**
+ * The generated key in `dir`, made the first time a key is sealed (two processes racing: the first file written wins,
+ * both read it); undefined when there is none and `create` is false (opening makes no file: nothing was sealed with it).
+ */
+function generatedKey(dir: string, create: boolean): Buffer | undefined {
   const file = path.join(dir, SECRET_FILE);
   try {
     return Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64url");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
+  if (!create) return undefined;
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
     fs.writeFileSync(file, `${randomBytes(32).toString("base64url")}\n`, { flag: "wx", mode: 0o600 });
@@ -34,13 +38,14 @@ function generatedKey(dir: string): Buffer {
 
 let cached: { source: string; key: Buffer } | undefined;
 
-function secretKey(): Buffer {
+function secretKey(create: boolean): Buffer | undefined {
   const configured = process.env.HINTLINE_SECRET?.trim();
   const source = configured ? `env:${configured}` : `file:${dataDirectory()}`;
   if (cached?.source !== source) {
     const key = configured
       ? createHash("sha256").update(`hintline connection keys\0${configured}`).digest()
-      : generatedKey(dataDirectory());
+      : generatedKey(dataDirectory(), create);
+    if (!key) return undefined;
     if (key.length !== 32) throw new Error(`${SECRET_FILE} in the data directory does not hold a 32-byte key`);
     cached = { source, key };
   }
@@ -50,7 +55,7 @@ function secretKey(): Buffer {
 /** `plain` encrypted for storage: "v1:<iv>:<tag>:<ciphertext>", base64url. */
 export function sealSecret(plain: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", secretKey(), iv);
+  const cipher = createCipheriv("aes-256-gcm", secretKey(true)!, iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return [FORMAT, iv, cipher.getAuthTag(), body]
     .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
@@ -61,8 +66,10 @@ export function sealSecret(plain: string): string {
 export function openSecret(sealed: string): string | undefined {
   const [format, iv, tag, body] = sealed.split(":");
   if (format !== FORMAT || !iv || !tag || body === undefined) return undefined;
+  const key = secretKey(false);
+  if (!key) return undefined;
   try {
-    const decipher = createDecipheriv("aes-256-gcm", secretKey(), Buffer.from(iv, "base64url"));
+    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
   } catch {
