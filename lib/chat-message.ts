@@ -231,7 +231,14 @@ export type ConversationSummary = {
   archived: boolean;
 };
 
-export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };
+export type ModelInfo = {
+  id: string;
+  provider: string;
+  contextWindow: number;
+  isDemo: boolean;
+  /** The connection added over the API that serves it (/api/connections); absent for the environment's and the demo. */
+  connection?: string;
+};
 
 /** A subagent's state (lib/db/subagents.ts stores it). */
 export type ChildStatus = "running" | "done" | "error" | "stopped";
