@@ -110,7 +110,9 @@ export function Chat({
       // Only a conversation whose reply is still being written has anything to resume (a new one is not stored yet).
       resume: initialMessages.at(-1)?.metadata?.status === "streaming",
       onFinish: () => {
-        finishedAt.current = Date.now();
+        // A reply that ends with messages queued after it is followed by their turn: that is news, however soon.
+        const queue = useQueueStore.getState();
+        finishedAt.current = queue.conversationId === id && queue.items.length > 0 ? 0 : Date.now();
         void refresh().catch(warnFailure("reloading the conversation list failed"));
         if (branchesStale.current) void reloadBranches();
       },

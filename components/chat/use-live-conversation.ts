@@ -31,7 +31,7 @@ export function useLiveConversation({
 }: {
   id: string;
   status: string;
-  /** When this tab last saw a reply to its end (Date.now()). */
+  /** When this tab last saw a reply to its end (Date.now()); 0 when messages were queued after it. */
   finishedAt: RefObject<number>;
   setMessages: (messages: ChatMessage[]) => void;
   resumeStream: () => Promise<void>;
