@@ -2,7 +2,7 @@
 // and scores the answer by code. `axes` names the variant axes beyond hints on/off that it is run under.
 import { formatInTimeZone } from "date-fns-tz";
 import { measureContext } from "../lib/chat/context-measure.ts";
-import { conversationSystemPrompt } from "../lib/chat/system-prompt.ts";
+import { conversationFixedPart, fixedOf } from "../lib/chat/fixed-part.ts";
 import { resolveSettings } from "../lib/agent/settings.ts";
 import { parseAgentState } from "../lib/chat/agent-state.ts";
 import { getConversation } from "../lib/db/conversations.ts";
@@ -48,12 +48,12 @@ async function recallAfterFilling(
   c: EvalConversation,
   facts: Array<{ note: string; question: string; answer: string }>,
 ): Promise<Score> {
-  // Room for the opening, the notes and about eight filler answers besides the tool definitions (about 2,400 tokens with the subagent tools and section),
-  // so that the notes are among the oldest messages when the context compresses.
+  // A small window filled with filler answers until it compresses (a dozen or so besides the fixed part, about 1,300
+  // tokens at this window: lib/chat/fixed-part.ts), so that the notes are among the oldest messages when it does.
   await c.open({ settings: { context: { contextWindow: 5600 } } });
   await c.say("Hello! Let's set up the servers.");
   for (const fact of facts) await c.say(fact.note);
-  for (let i = 0; i < 14 && !c.turns.some((t) => t.compressions.length); i++)
+  for (let i = 0; i < 30 && !c.turns.some((t) => t.compressions.length); i++)
     await c.say(`write 80 words about topic ${i + 1}`);
   const scores: Score[] = [];
   for (const fact of facts) scores.push(scoreVerbatim((await c.say(fact.question)).answer, fact.answer));
@@ -223,12 +223,12 @@ export const SCENARIOS: readonly Scenario[] = [
       const conversation = (await getConversation({ id: c.id }))!;
       const history = await listMessages({ conversationId: c.id });
       const settings = resolveSettings(conversation.settings);
-      const system = (await conversationSystemPrompt(c.id, settings, conversation.model)).text;
+      const fixed = fixedOf(await conversationFixedPart(c.id, settings, conversation.model));
       const before = measureContext({
         settings,
         history: history.slice(0, -1),
         compression: parseAgentState(conversation.agentState).compression,
-        system,
+        ...fixed,
       });
       const expected = before.triggerTokens - before.inputTokens;
       return scoreNear(turn.answer, expected, Math.max(50, Math.round(expected * 0.15)));

@@ -6,7 +6,7 @@ import type { ChatMessage, ContextUsage } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
-import { cacheLabel, mcpToolsOf, meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
+import { cacheLabel, fixedPartOf, mcpToolsOf, meterLabel, pctOf, shortTokens, zoneOf } from "./meter-math";
 
 type CompactResult =
   | { compressed: false; message: string }
@@ -16,6 +16,7 @@ const ZONE_COLOUR = { ok: "bg-accent", buffer: "bg-amber-500", trigger: "bg-dang
 
 function Bar({ usage, thin = false }: { usage: ContextUsage; thin?: boolean }) {
   const zone = zoneOf(usage);
+  const fixed = fixedPartOf(usage);
   return (
     <div className={`relative w-full overflow-hidden rounded-full bg-chip ${thin ? "h-1" : "h-2"}`}>
       <div
@@ -31,6 +32,16 @@ function Bar({ usage, thin = false }: { usage: ContextUsage; thin?: boolean }) {
         className={`absolute inset-y-0 left-0 rounded-full transition-[width] duration-300 ${ZONE_COLOUR[zone]}`}
         style={{ width: pctOf(usage.inputTokens, usage) }}
       />
+      {fixed && (
+        // The fixed part's band: the start of the fill, darker (every call sends it before the conversation).
+        <div
+          data-testid="meter-fixed"
+          data-tokens={fixed.tokens}
+          title="Fixed part: the system prompt and the tool definitions"
+          className="absolute inset-y-0 left-0 rounded-l-full bg-fg/35"
+          style={{ width: pctOf(Math.min(fixed.tokens, usage.inputTokens), usage) }}
+        />
+      )}
       {!thin && (
         <>
           <div
@@ -62,6 +73,7 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
   const b = usage.breakdown;
   const cache = cacheLabel(usage.cache);
   const mcp = mcpToolsOf(usage);
+  const fixed = fixedPartOf(usage);
 
   const compact = async () => {
     setBusy(true);
@@ -131,6 +143,13 @@ export function ContextMeter({ conversationId, initial }: { conversationId: stri
                 </div>
               ))}
             </dl>
+          )}
+          {fixed && (
+            <p data-testid="meter-fixed-part" className="tabular-nums">
+              <span aria-hidden="true" className="mr-1 inline-block h-2 w-2 rounded-sm bg-fg/35 align-middle" />
+              Fixed part (system prompt and tools): {fixed.tokens.toLocaleString()} tokens, {fixed.pct}% of the window,
+              sent with every call.
+            </p>
           )}
           {mcp && (
             <dl data-testid="meter-mcp-tools" className="grid grid-cols-2 gap-x-3 gap-y-0.5 pl-3 tabular-nums">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheLabel, hitRate, mcpToolsOf, meterLabel, shortTokens, zoneOf } from "./meter-math";
+import { cacheLabel, fixedPartOf, hitRate, mcpToolsOf, meterLabel, shortTokens, zoneOf } from "./meter-math";
 
 const usage = (inputTokens: number) => ({
   inputTokens,
@@ -48,5 +48,11 @@ describe("cache label", () => {
     });
     expect(mcpToolsOf({ ...usage(20_000), toolsByServer: { everything: 12_801 } })?.warn).toBe(true);
     expect(mcpToolsOf({ ...usage(20_000), toolsByServer: { everything: 12_800 } })?.warn).toBe(false);
+  });
+
+  it("counts the fixed part (system prompt and every tool definition) and its share of the window", () => {
+    expect(fixedPartOf(usage(1000))).toBeNull();
+    const breakdown = { system: 900, tools: 1_430, summary: 0, messages: 40, hints: 30 };
+    expect(fixedPartOf({ ...usage(2_400), contextWindow: 4_096, breakdown })).toEqual({ tokens: 2_330, pct: 57 });
   });
 });

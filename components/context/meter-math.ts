@@ -51,3 +51,13 @@ export function mcpToolsOf(
   const share = u.contextWindow > 0 ? tokens / u.contextWindow : 0;
   return { servers, tokens, share, warn: share > MCP_TOOLS_WARNING_SHARE };
 }
+
+/**
+ * The fixed part every call sends before the conversation — the system prompt and the tool definitions (MCP's
+ * included) — in tokens and whole percent of the window; null without a breakdown.
+ */
+export function fixedPartOf(u: ContextUsage): { tokens: number; pct: number } | null {
+  if (!u.breakdown) return null;
+  const tokens = u.breakdown.system + u.breakdown.tools;
+  return { tokens, pct: u.contextWindow > 0 ? Math.round((tokens / u.contextWindow) * 100) : 0 };
+}

@@ -19,6 +19,8 @@ type ContextView = {
   messages: ModelMessage[];
   messageTokens: number[];
   tools: string[];
+  /** The system prompt and the built-in tools: their tokens, and whether the tools are described in brief. */
+  fixed?: { tokens: number; toolStyle: "full" | "compact"; toolTokens: number };
   usage: { inputTokens: number; contextWindow: number; triggerTokens: number; bufferStartTokens: number };
   cache: CacheView;
   /** The subagents' model calls, rolled into this conversation's figures. */
@@ -81,6 +83,14 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
             <p data-testid="inspector-total" className="text-xs text-muted">
               {view.usage.inputTokens.toLocaleString()} tokens of {view.usage.contextWindow.toLocaleString()} · tools:{" "}
               {view.tools.join(", ")}
+            </p>
+          )}
+          {view?.fixed && (
+            <p data-testid="inspector-fixed" className="text-xs text-muted">
+              Fixed part: {view.fixed.tokens.toLocaleString()} tokens (
+              {Math.round((100 * view.fixed.tokens) / Math.max(1, view.usage.contextWindow))}% of the window; tools{" "}
+              {view.fixed.toolTokens.toLocaleString()}
+              {view.fixed.toolStyle === "compact" ? ", described in brief for this window" : ""})
             </p>
           )}
         </div>

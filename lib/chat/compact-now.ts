@@ -15,7 +15,7 @@ import { parseAgentState, patchAgentState } from "./agent-state.ts";
 import { compressContext } from "./compression.ts";
 import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { contextWindowFor, measureContext } from "./context-measure.ts";
-import { conversationSystemPrompt } from "./system-prompt.ts";
+import { conversationFixedPart, fixedOf } from "./fixed-part.ts";
 import { refreshWorkspaceView } from "./workspace-view.ts";
 
 export const NOTHING_OUTSIDE_RESERVE = "Nothing to compress yet: the conversation already fits in the reserve.";
@@ -42,8 +42,8 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   ]);
   const { compression } = parseAgentState(conversation.agentState);
   const contextWindow = contextWindowFor(settings, conversation.model);
-  const system = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
-  const before = measureContext({ settings, history, compression, system, contextWindow, mcpTools });
+  const fixed = fixedOf(await conversationFixedPart(conversationId, settings, conversation.model));
+  const before = measureContext({ settings, history, compression, ...fixed, contextWindow, mcpTools });
   // Computed, compared, and only then stored.
   const result = await compressContext({
     conversationId,
@@ -56,7 +56,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
     commit: false,
   });
   if (!result) return { compressed: false, message: NOTHING_OUTSIDE_RESERVE };
-  const after = measureContext({ settings, history, compression: result.state, system, contextWindow, mcpTools });
+  const after = measureContext({ settings, history, compression: result.state, ...fixed, contextWindow, mcpTools });
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
   if (await replyLock().live(conversationId))
     throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
@@ -65,7 +65,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
   await refreshWorkspaceView(conversationId);
-  const systemAfter = (await conversationSystemPrompt(conversationId, settings, conversation.model)).text;
+  const fixedAfter = fixedOf(await conversationFixedPart(conversationId, settings, conversation.model));
   const data: CompressionData = {
     ...result.data,
     tokensBefore: before.inputTokens,
@@ -89,7 +89,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
       settings,
       history: [...history, message],
       compression: result.state,
-      system: systemAfter,
+      ...fixedAfter,
       contextWindow,
       mcpTools,
     }),

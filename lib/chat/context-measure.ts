@@ -4,7 +4,6 @@
 import { summaryWithLedger } from "../agent/compression.ts";
 import type { Settings } from "../agent/settings.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
-import { toolDefinitionTokens } from "./tools/index.ts";
 import type { ChatMessage, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import { type CompressionState, tailStart } from "./compression.ts";
 import { contextUsageFor } from "./context-usage.ts";
@@ -22,6 +21,7 @@ export function measureContext({
   model,
   contextWindow = contextWindowFor(settings, model),
   start = tailStart(history, compression),
+  toolTokens,
   mcpTools,
   reply,
 }: {
@@ -38,6 +38,8 @@ export function measureContext({
   start?: number;
   /** A reply being written, not yet in `history`. */
   reply?: ChatMessage;
+  /** What the built-in tools' definitions cost (lib/chat/fixed-part.ts). */
+  toolTokens: number;
   /** The conversation's MCP tools (lib/chat/mcp-tool-tokens.ts). */
   mcpTools?: McpToolTokens;
 }): ContextUsage {
@@ -48,7 +50,7 @@ export function measureContext({
     summary: compression && summaryWithLedger(compression.summary, compression.ledger),
     history,
     tailStart: start,
-    tools: toolDefinitionTokens(),
+    tools: toolTokens,
     mcpTools,
     reply,
   });

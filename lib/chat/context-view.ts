@@ -8,7 +8,6 @@ import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
-import { offeredToolNames } from "./tools/index.ts";
 import { ApiError } from "../api/errors.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
@@ -21,7 +20,7 @@ import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { measureContext } from "./context-measure.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
-import { conversationSystemPrompt, promptForChild } from "./system-prompt.ts";
+import { conversationFixedPart, fixedOf } from "./fixed-part.ts";
 import { pendingWorkspaceChanges } from "./workspace-view.ts";
 import { mapYielding } from "./yielding.ts";
 
@@ -115,12 +114,6 @@ function strategyView(settings: Settings, decision: StrategyDecision | undefined
   return { ...decision, configured, reason };
 }
 
-/** The tools the next call offers: a subagent's own list, without the agent tools at the maximum depth. */
-async function toolNamesOf(conversationId: string): Promise<string[]> {
-  const child = await getChild({ id: conversationId });
-  return offeredToolNames(child?.run.tools, (await promptForChild(child)).spawns);
-}
-
 const withoutHints = (messages: ChatMessage[]): ChatMessage[] =>
   messages.map((m) => ({ ...m, parts: m.parts.filter((p) => p.type !== "data-hint") }));
 
@@ -128,11 +121,11 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
   const conversation = await getConversation({ id });
   if (!conversation) throw new ApiError("not_found", `Conversation ${id} does not exist.`);
   const settings = resolveSettings(conversation.settings);
-  const [prompt, pendingWorkspace, tools] = await Promise.all([
-    conversationSystemPrompt(id, settings, conversation.model),
+  const [fixed, pendingWorkspace] = await Promise.all([
+    conversationFixedPart(id, settings, conversation.model),
     pendingWorkspaceChanges(id),
-    toolNamesOf(id),
   ]);
+  const { prompt } = fixed;
   const state = parseAgentState(conversation.agentState);
   const [history, mcpTools] = await Promise.all([listMessages({ conversationId: id }), conversationMcpToolTokens(id)]);
   const tail = history.slice(tailStart(history, state.compression));
@@ -147,7 +140,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     settings,
     history,
     compression: state.compression,
-    system: prompt.text,
+    ...fixedOf(fixed),
     model: conversation.model,
     mcpTools,
   });
@@ -162,7 +155,9 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     })),
     messages,
     messageTokens,
-    tools,
+    tools: fixed.tools.names,
+    /** The fixed part (system prompt and built-in tools): how the tools are described, and its tokens. */
+    fixed: { tokens: fixed.tokens, toolStyle: fixed.tools.style, toolTokens: fixed.tools.tokens },
     summary: state.compression?.summary ?? null,
     usage,
     cache: { ...cacheFigures(history), breaks: state.cacheBreaks ?? [], calls: callList(history) },

@@ -14,7 +14,7 @@ import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";
 import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { measureContext } from "./context-measure.ts";
-import { conversationSystemPrompt } from "./system-prompt.ts";
+import { conversationFixedPart, fixedOf } from "./fixed-part.ts";
 import { precountTokens } from "./context-usage.ts";
 import { type PlanView, planView } from "./plan.ts";
 import { type ExportedAgent, exportedAgents } from "./subagent-transfer.ts";
@@ -43,11 +43,11 @@ export async function getConversationView(id: string): Promise<ConversationView>
   await settleStaleReplies({ conversationId: id, activeIds: await replyLock().activeIds(id) });
   await finishInterruptedBranchMove(id);
   const settings = resolveSettings(conversation.settings);
-  const [messages, tasks, plan, prompt, branchRecords, subagents, mcpTools] = await Promise.all([
+  const [messages, tasks, plan, fixed, branchRecords, subagents, mcpTools] = await Promise.all([
     listMessages({ conversationId: id }),
     listTasks({ conversationId: id }),
     planView(id, conversation.mode),
-    conversationSystemPrompt(id, settings, conversation.model),
+    conversationFixedPart(id, settings, conversation.model),
     listBranches({ conversationId: id }),
     subagentFields(id),
     conversationMcpToolTokens(id),
@@ -61,7 +61,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
       settings,
       history: messages,
       compression: state.compression,
-      system: prompt.text,
+      ...fixedOf(fixed),
       model: conversation.model,
       mcpTools,
     }),

@@ -7,6 +7,7 @@ import type { ChatChunk, ChatMessage, ContextUsage, McpToolTokens } from "../cha
 import type { AgentState } from "./agent-state.ts";
 import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
+import { type FixedPart, fixedOf } from "./fixed-part.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 
 export type PreparedContext = {
@@ -25,7 +26,7 @@ export async function prepareContext({
   model,
   settings,
   contextWindow,
-  system,
+  fixed,
   history,
   agentState,
   mcpTools,
@@ -35,8 +36,8 @@ export async function prepareContext({
   model: LanguageModel;
   settings: Settings;
   contextWindow: number;
-  /** The system prompt's text now (a compression refreshes its workspace: see onCompressed). */
-  system: () => string;
+  /** The fixed part now: the system prompt and the tools (a compression refreshes its workspace: see onCompressed). */
+  fixed: () => FixedPart;
   history: ChatMessage[];
   agentState: AgentState;
   /** The conversation's MCP tools, counted with Hintline's own. */
@@ -45,7 +46,8 @@ export async function prepareContext({
   onCompressed?: () => Promise<void>;
 }): Promise<PreparedContext> {
   let compression = agentState.compression;
-  const measure = () => measureContext({ settings, contextWindow, system: system(), history, compression, mcpTools });
+  const fixedNow = () => fixedOf(fixed());
+  const measure = () => measureContext({ settings, contextWindow, ...fixedNow(), history, compression, mcpTools });
   let usage = measure();
   const prelude: ChatChunk[] = [];
   if (shouldCompress(usage.inputTokens, settings.context.triggerRatio, contextWindow)) {
@@ -75,7 +77,7 @@ export async function prepareContext({
     measureContext({
       settings,
       contextWindow,
-      system: system(),
+      ...fixedNow(),
       history,
       compression: current,
       start: current === compression ? start : undefined,

@@ -3,13 +3,13 @@
 import { assembleSystemPrompt, type AssembledPrompt } from "../agent/system-prompt/assemble.ts";
 import { DEFAULT_WORKSPACE_BUDGET, promptBudget } from "../agent/system-prompt/budget.ts";
 import type { Settings } from "../agent/settings.ts";
-import { choiceFor, modelInfoFor } from "../ai/providers/choice.ts";
+import { choiceFor } from "../ai/providers/choice.ts";
 import { createTokenCounter } from "../agent/token-count.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { envNumber } from "../env-number.ts";
-import { type ChildRun, depthOf, getChild } from "../db/subagents.ts";
+import { type ChildRun, depthOf } from "../db/subagents.ts";
 import { spawnsAt, subagentsEnabled } from "../agent/tool-catalog.ts";
-import { type FrozenWorkspace, promptWorkspace } from "./workspace-view.ts";
+import type { FrozenWorkspace } from "./workspace-view.ts";
 
 const countTokens = createTokenCounter();
 
@@ -51,14 +51,21 @@ export type PromptAgent = { id: string; instructions: string };
  */
 export type PromptFor = { agent?: PromptAgent; spawns?: boolean };
 
+/** The budget of the budgeted sections when the fixed part needs a smaller one than the usual (lib/chat/fixed-part.ts). */
+export type PromptBudget = { budget?: number; compact?: boolean };
+
 export function systemPromptFor(
   settings: Settings,
   workspace: FrozenWorkspace | null | undefined,
   modelWindow: number,
-  { agent, spawns = subagentsEnabled() }: PromptFor = {},
+  {
+    agent,
+    spawns = subagentsEnabled(),
+    budget = workspaceBudget(settings, modelWindow),
+    compact = false,
+  }: PromptFor & PromptBudget = {},
 ): AssembledPrompt {
-  const budget = workspaceBudget(settings, modelWindow);
-  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}\u0000${spawns}${agent ? `\u0000${agent.id}\u0000${agent.instructions}` : ""}`;
+  const key = `${promptSourceOf(settings, modelWindow)}\u0000${workspace?.id ?? ""}\u0000${budget}\u0000${spawns}\u0000${compact}${agent ? `\u0000${agent.id}\u0000${agent.instructions}` : ""}`;
   const cached = assembled.get(key);
   if (cached) return cached;
   const prompt = assembleSystemPrompt({
@@ -74,19 +81,10 @@ export function systemPromptFor(
     workspace: workspace?.snapshot,
     ...(agent ? { agent } : {}),
     spawns,
+    compact,
   });
   assembled.set(key, prompt);
   return prompt;
-}
-
-/** A conversation's system prompt as its next call sends it, for views that write nothing. */
-export async function conversationSystemPrompt(
-  conversationId: string,
-  settings: Settings,
-  model: string | null | undefined,
-): Promise<AssembledPrompt> {
-  const [workspace, child] = await Promise.all([promptWorkspace(conversationId), getChild({ id: conversationId })]);
-  return systemPromptFor(settings, workspace, modelInfoFor(model).contextWindow, await promptForChild(child));
 }
 
 /** A conversation's prompt owner: a child's agent and whether it may spawn at its depth (none: the person's). */

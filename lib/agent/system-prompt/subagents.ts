@@ -25,6 +25,12 @@ export const WHEN_TO_DELEGATE = [
   "Do not delegate a step you can do in one or two tool calls, anything that needs the person or this conversation's history, or the whole request while you wait idle.",
 ].join("\n");
 
+/** The section's guidance in brief (a small window's fixed part). */
+export const COMPACT_SUBAGENT_GUIDANCE = [
+  "# Subagents",
+  "AgentSpawn { agent_id, task } runs a self-contained task on a subagent, which sees nothing of this conversation (put all it needs in the task), and returns its answer; AgentSend follows up on it, AgentList lists them. Do not delegate what one or two tool calls can do.",
+].join("\n");
+
 /** The agent ids as the section lists them (at most SUBAGENTS_LISTED): the units the budget cuts. */
 export function agentLines(agents: ReadonlyArray<{ id: string; description: string }>): string[] {
   return agents
@@ -42,7 +48,9 @@ export const subagentsSection: PromptTransformer = (sections, context) => {
     lines.push(`[Agent ids cut to the budget: ${keep} of ${agents.length} listed. AgentList lists every agent id.]`);
   else if (agents.length > SUBAGENTS_LISTED)
     lines.push(`- … and ${agents.length - SUBAGENTS_LISTED} more: AgentList lists every agent id.`);
-  const text = `${SUBAGENT_GUIDANCE}\n## Available agent ids\n${lines.join("\n")}\n${WHEN_TO_DELEGATE}`;
+  const text = context.compact
+    ? `${COMPACT_SUBAGENT_GUIDANCE}\n## Available agent ids\n${lines.join("\n")}`
+    : `${SUBAGENT_GUIDANCE}\n## Available agent ids\n${lines.join("\n")}\n${WHEN_TO_DELEGATE}`;
   return [
     ...sections,
     { id: "subagents", title: "Subagents", origin: `workspace ${oneLine(context.workspace!.name)}`, text },

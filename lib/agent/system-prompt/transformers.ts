@@ -95,11 +95,25 @@ export const memory: PromptTransformer = (sections, context) => {
   return [...sections, { id: "memory", title: "Memory", origin: chosen.origin, text: `${MEMORY_HEADER}\n${text}` }];
 };
 
+/** The task guidance in brief (a small window's fixed part). */
+export const compactTaskGuidance = (tools: string) =>
+  [
+    "# Tasks and system reminders",
+    `For work with several steps keep a task list (${tools}): one task per step, one in_progress at a time, completed when done. The person sees it.`,
+    "<system-reminder> blocks are added by the system, not the person: facts about the current state (time, open tasks, how full your context is); a later one supersedes an earlier one.",
+    "A tool result ends with a call counter, for reference only. When one warns that you repeated an identical call, do not make it again.",
+  ].join("\n");
+
 export const taskGuidance: PromptTransformer = (sections, context) => {
   const [create, get, list, update] = ["TaskCreate", "TaskGet", "TaskList", "TaskUpdate"].map((name) =>
     context.taskToolNames.includes(name) ? name : undefined,
   );
   const tools = [create, get, list, update].filter(Boolean).join(", ");
+  if (context.compact)
+    return [
+      ...sections,
+      { id: "task-guidance", title: "Task guidance", origin: "Hintline", text: compactTaskGuidance(tools) },
+    ];
   const text = [
     "# Tasks and system reminders",
     `For work with several steps, keep a task list with the task tools (${tools}): create a task per step, set it to in_progress when you start it and completed when it is done, keep exactly one task in_progress at a time, and check TaskList to see what is left. The person can see and edit the same list.`,

@@ -50,6 +50,11 @@ export type PromptContext = {
    * leaves the Subagents section out. Unset: it may.
    */
   spawns?: boolean;
+  /**
+   * The guidance in brief (the task guidance, the workspace's and the Subagents section's): a small window's fixed
+   * part, whose tools are compact too (lib/agent/fixed-part.ts). Unset: whole.
+   */
+  compact?: boolean;
   /** How much of each budgeted part the sections hold (set by assembleSystemPrompt); none: all of every part. */
   cuts?: PromptCuts;
 };

@@ -40,6 +40,19 @@ export const RULES_TO_FOLLOW =
 export const LOADED_FROM_WORKSPACE =
   "The <loaded_context> below was loaded from this workspace's files: its instructions (like AGENTS.md), its memory (like MEMORY.md), KNOWLEDGE.md and the list of its knowledge files. They hold what earlier conversations here learned and decided: facts, preferences and rules.";
 
+/** The workspace's guidance in brief (a small window's fixed part): only what the workspace holds is spoken of. */
+export function compactWorkspaceGuidance(has: { knowledge: boolean; instructions: boolean; keepsFacts: boolean }) {
+  return [
+    ...(has.instructions ? ["Follow the workspace instructions (<agents_context>) below."] : []),
+    ...(has.knowledge
+      ? [
+          "KNOWLEDGE.md and the knowledge files are listed below: read those you need with KnowledgeRead (or KnowledgeSearch).",
+        ]
+      : []),
+    `Check the memory below (MemorySearch finds more) before answering about past decisions or preferences; add a new preference, fact or decision with MemoryWrite.${has.keepsFacts ? " The system adds facts from conversations here too." : ""}`,
+  ].join("\n");
+}
+
 /** The first `keep` lines (every line when `keep` is unset or covers them), with `note` when some were left out. */
 function firstLines(lines: readonly string[], keep: number | undefined, note: (shown: number) => string): string {
   if (keep === undefined || keep >= lines.length) return lines.join("\n");
@@ -86,8 +99,12 @@ export const workspaceSection: PromptTransformer = (sections, context) => {
   const instructions = ws.instructions.trim() ? escapeWorkspaceText(ws.instructions.trim()) : "";
   if (!instructions && !ws.knowledgeIndex.trim() && ws.files.length === 0 && ws.memory.length === 0) return sections;
   const cuts = context.cuts;
+  const name = escapeWorkspaceText(oneLine(ws.name));
   const guidance = ws.keepsFacts ? `${WORKSPACE_GUIDANCE}\n${FACTS_KEPT}` : WORKSPACE_GUIDANCE;
-  const head = `# Workspace\nWorkspace: ${escapeWorkspaceText(oneLine(ws.name))}\n\n${guidance}\n${instructions ? `${RULES_TO_FOLLOW}\n` : ""}\n## Workspace Files (Injected)\n${LOADED_FROM_WORKSPACE}\n<loaded_context>`;
+  const hasKnowledge = Boolean(ws.knowledgeIndex.trim()) || ws.files.length > 0;
+  const head = context.compact
+    ? `# Workspace\nWorkspace: ${name}\n${compactWorkspaceGuidance({ knowledge: hasKnowledge, instructions: Boolean(instructions), keepsFacts: Boolean(ws.keepsFacts) })}\n<loaded_context>`
+    : `# Workspace\nWorkspace: ${name}\n\n${guidance}\n${instructions ? `${RULES_TO_FOLLOW}\n` : ""}\n## Workspace Files (Injected)\n${LOADED_FROM_WORKSPACE}\n<loaded_context>`;
   const agents = instructions
     ? `\n<agents_context>\n${instructionsWithin(instructions, cuts?.instructions, context.workspaceBudget, context.countTokens)}\n</agents_context>`
     : "";

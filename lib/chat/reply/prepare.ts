@@ -13,7 +13,7 @@ import { conversationMode } from "../plan.ts";
 import { type PreparedContext, prepareContext } from "../prepare-context.ts";
 import { inheritedMode } from "../subagent-mode.ts";
 import { subagentHost } from "../subagent-runs.ts";
-import { systemPromptFor } from "../system-prompt.ts";
+import { fixedPartFor } from "../fixed-part.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
 import { createReplySteps } from "./steps.ts";
 
@@ -65,6 +65,7 @@ export async function prepareReply(
   // its parent (lib/chat/subagent-approvals.ts). The list is known before the context is measured, so that a first
   // reply measures (and compresses) with its MCP tools as every later one does.
   const { ancestors, spawns } = reply;
+  const fixedFor = { agent: ports.child?.agent, spawns, only: ports.child?.tools };
   const inherit = ancestors.length
     ? { rootId: ancestors.at(-1)!, allowed: ports.child?.tools ?? DEFAULT_CHILD_MCP_TOOLS }
     : undefined;
@@ -87,8 +88,7 @@ export async function prepareReply(
       model: reply.utility.model,
       settings,
       contextWindow,
-      system: () =>
-        systemPromptFor(settings, workspace.frozen(), contextWindow, { agent: ports.child?.agent, spawns }).text,
+      fixed: () => fixedPartFor(settings, workspace.frozen(), contextWindow, fixedFor),
       history,
       agentState: reply.opened.agentState,
       mcpTools: mcpToolTokensOf(mcp.list),
@@ -106,7 +106,9 @@ export async function prepareReply(
     await mcp.close();
     mcp = await openMcp();
   }
-  const tools = { ...createTools(toolContext, ports.child?.tools, spawns), ...mcp.tools };
+  // The tools as the fixed part after any compression chose them; a compression later in the reply keeps them.
+  const builtIn = fixedPartFor(settings, workspace.frozen(), contextWindow, fixedFor).tools;
+  const tools = { ...createTools(toolContext, builtIn.names, spawns, builtIn.style), ...mcp.tools };
   const steps = createReplySteps({
     conversationId,
     model: reply.utility.model,

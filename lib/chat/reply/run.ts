@@ -21,7 +21,8 @@ import {
   toolsKey,
 } from "../cache-accounting.ts";
 import { convertOptionsFor } from "../model-messages.ts";
-import { promptSourceOf, systemPromptFor } from "../system-prompt.ts";
+import { promptSourceOf } from "../system-prompt.ts";
+import { fixedPartFor } from "../fixed-part.ts";
 import type { ReplyContext, ReplyPorts } from "./context.ts";
 import { maxStepsOf, type PreparedReply, prepareReply } from "./prepare.ts";
 import type { LoopParts, RunState } from "./loop-parts.ts";
@@ -44,10 +45,11 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     instructions: () => {
       const current = steps.settings();
       run.promptSource = promptSourceOf(current, modelWindow);
-      return systemPromptFor(current, reply.workspace.frozen(), modelWindow, {
+      return fixedPartFor(current, reply.workspace.frozen(), modelWindow, {
         agent: ports.child?.agent,
         spawns: reply.spawns,
-      }).text;
+        only: ports.child?.tools,
+      }).prompt.text;
     },
     ...toolOptions(parts),
     history: context.modelMessages,

@@ -26,28 +26,101 @@ import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-con
 import { taskUpdateTool } from "./task-update.ts";
 import { AGENT_TOOL_NAMES, subagentsEnabled } from "../../agent/tool-catalog.ts";
 import { toolOutputOf } from "../../tool-output.ts";
+import type { ToolStyle } from "../../agent/fixed-part.ts";
+import { compactTool } from "./compact.ts";
 
-type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: ToolContext) => Tool };
+/** A tool: its name, what it does to the conversation's state, how it is made, and its one-line brief (compact style). */
+type ToolDefinition = { name: string; access: ToolAccess; create: (ctx: ToolContext) => Tool; brief: string };
 
 /** Every tool, in the order the provider sees them, with what it does to the conversation's state. */
 export const TOOL_DEFINITIONS = [
-  { name: "TaskCreate", access: "write", create: taskCreateTool },
-  { name: "TaskGet", access: "read", create: taskGetTool },
-  { name: "TaskList", access: "read", create: taskListTool },
-  { name: "TaskUpdate", access: "write", create: taskUpdateTool },
-  { name: "PlanWrite", access: "plan", create: planWriteTool },
-  { name: "PlanRead", access: "read", create: planReadTool },
-  { name: "MemoryWrite", access: "write", create: memoryWriteTool },
-  { name: "MemorySearch", access: "read", create: memorySearchTool },
-  { name: "KnowledgeRead", access: "read", create: knowledgeReadTool },
-  { name: "KnowledgeSearch", access: "read", create: knowledgeSearchTool },
-  { name: "KnowledgeList", access: "read", create: knowledgeListTool },
-  { name: "InstructionsRead", access: "read", create: instructionsReadTool },
-  { name: "SkillLoad", access: "read", create: skillLoadTool },
+  {
+    name: "TaskCreate",
+    access: "write",
+    create: taskCreateTool,
+    brief: "Create a task (a short subject and what to do) in this conversation's task list.",
+  },
+  { name: "TaskGet", access: "read", create: taskGetTool, brief: "Get one task's full details." },
+  {
+    name: "TaskList",
+    access: "read",
+    create: taskListTool,
+    brief: "List the tasks: id, status and subject, open ones first.",
+  },
+  {
+    name: "TaskUpdate",
+    access: "write",
+    create: taskUpdateTool,
+    brief: "Update a task: its subject, description, status (deleted removes it), owner, links or metadata.",
+  },
+  {
+    name: "PlanWrite",
+    access: "plan",
+    create: planWriteTool,
+    brief: "Write this conversation's plan as markdown; it replaces the previous one.",
+  },
+  {
+    name: "PlanRead",
+    access: "read",
+    create: planReadTool,
+    brief: "Read this conversation's current plan, numbered lines.",
+  },
+  {
+    name: "MemoryWrite",
+    access: "write",
+    create: memoryWriteTool,
+    brief: "Append one line (a preference, fact or decision) to the workspace's memory, unless it is there.",
+  },
+  { name: "MemorySearch", access: "read", create: memorySearchTool, brief: "Search the workspace's memory." },
+  {
+    name: "KnowledgeRead",
+    access: "read",
+    create: knowledgeReadTool,
+    brief: "Read a file of the workspace's knowledge folder, numbered lines.",
+  },
+  {
+    name: "KnowledgeSearch",
+    access: "read",
+    create: knowledgeSearchTool,
+    brief: "Search the knowledge files: matching lines with their path and line number.",
+  },
+  {
+    name: "KnowledgeList",
+    access: "read",
+    create: knowledgeListTool,
+    brief: "List the knowledge files as they are now.",
+  },
+  {
+    name: "InstructionsRead",
+    access: "read",
+    create: instructionsReadTool,
+    brief: "Read the workspace's instructions as they are now, numbered lines.",
+  },
+  {
+    name: "SkillLoad",
+    access: "read",
+    create: skillLoadTool,
+    brief: "Load a skill's instructions by its name (or one of its files by path), then follow them.",
+  },
   // Subagents (lib/chat/subagent-runs.ts): a child inherits the parent's plan mode, so starting one writes nothing.
-  { name: "AgentSpawn", access: "read", create: agentSpawnTool },
-  { name: "AgentSend", access: "read", create: agentSendTool },
-  { name: "AgentList", access: "read", create: agentListTool },
+  {
+    name: "AgentSpawn",
+    access: "read",
+    create: agentSpawnTool,
+    brief: "Run a self-contained task on a subagent (it sees nothing of this chat); returns its answer and agent_key.",
+  },
+  {
+    name: "AgentSend",
+    access: "read",
+    create: agentSendTool,
+    brief: "Send a follow-up to a subagent that has answered, by agent_key or label.",
+  },
+  {
+    name: "AgentList",
+    access: "read",
+    create: agentListTool,
+    brief: "List this conversation's subagents and the free slots.",
+  },
 ] as const satisfies readonly ToolDefinition[];
 
 export type ToolName = (typeof TOOL_DEFINITIONS)[number]["name"];
@@ -113,25 +186,32 @@ function guarded({ name, access, create }: ToolDefinition, ctx: ToolContext): To
 }
 
 /**
- * The tools a conversation is offered, in their order: `only` just these (a subagent's own list); `spawns` false (a
- * subagent at the maximum depth, or subagents off) leaves the agent tools out.
+ * The tools a conversation is offered, in their order: `only` just these (a subagent's own list, or the fixed part's
+ * choice: lib/chat/system-prompt.ts); `spawns` false (a subagent at the maximum depth, or subagents off) leaves the
+ * agent tools out.
  */
 function offered(only: readonly string[] | undefined, spawns: boolean) {
   const enabled = spawns ? TOOL_DEFINITIONS : TOOL_DEFINITIONS.filter((d) => !AGENT_TOOL_NAMES.includes(d.name));
   return only ? enabled.filter((d) => only.includes(d.name)) : enabled;
 }
 
-/** The names of the tools createTools offers with the same arguments (the inspector's list). */
+/** The names of the tools createTools offers with the same arguments. */
 export const offeredToolNames = (only?: readonly string[], spawns = subagentsEnabled()): ToolName[] =>
   offered(only, spawns).map((d) => d.name);
 
-/** The tools, in their order (see `offered`). */
+/** The tools, in their order (see `offered`), described in `style` (lib/agent/fixed-part.ts). */
 export function createTools(
   ctx: ToolContext,
   only?: readonly string[],
   spawns = subagentsEnabled(),
+  style: ToolStyle = "full",
 ): Record<ToolName, Tool> {
-  return Object.fromEntries(offered(only, spawns).map((d) => [d.name, guarded(d, ctx)])) as Record<ToolName, Tool>;
+  return Object.fromEntries(
+    offered(only, spawns).map((d) => {
+      const tool = guarded(d, ctx);
+      return [d.name, style === "compact" ? compactTool(tool, d.brief) : tool];
+    }),
+  ) as Record<ToolName, Tool>;
 }
 
 /** How many tool names an UnknownToolError lists before it counts the rest. */
@@ -167,20 +247,30 @@ export function unknownToolError(
   };
 }
 
-let definitionTokens: number | undefined;
+const definitionTokens = new Map<string, number>();
 
-/** The tool definitions' share of every prompt, counted once (the tool set is fixed). */
-export function toolDefinitionTokens(): number {
-  if (definitionTokens === undefined) {
-    const tools = createTools({ conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} });
+/** The definitions' share of every prompt of the tools `names` in `style`, counted once per set. */
+export function toolDefinitionTokens(names: readonly string[] = TOOL_NAMES, style: ToolStyle = "full"): number {
+  const key = `${style}:${names.join(",")}`;
+  let tokens = definitionTokens.get(key);
+  if (tokens === undefined) {
+    const tools = createTools(
+      { conversationId: "", nextCallNumber: () => 0, onTasksChanged: () => {} },
+      names,
+      true,
+      style,
+    );
     const definitions = Object.entries(tools).map(([name, t]) => ({
       name,
       description: t.description,
       parameters: asSchema(t.inputSchema as Parameters<typeof asSchema>[0]).jsonSchema,
     }));
-    definitionTokens = countTokens(JSON.stringify(definitions));
+    tokens = countTokens(JSON.stringify(definitions));
+    // A handful of sets in practice (the fixed part's tries, agents' own lists); bounded all the same.
+    if (definitionTokens.size >= 256) definitionTokens.clear();
+    definitionTokens.set(key, tokens);
   }
-  return definitionTokens;
+  return tokens;
 }
 
 export { repairToolInput } from "./tool-input.ts";
