@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks, streamedText } from "../support/chat-client.ts";
+import { countTokens } from "@/lib/agent/token-count";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest } from "./helpers.ts";
 
@@ -189,6 +190,42 @@ describe.each(databaseKinds("connections"))("$name: connections", ({ databaseUrl
     }
     expect(server.logs()).not.toContain(LAB_KEY);
     expect(server.logs()).not.toContain(OTHER_KEY);
+  });
+
+  it("sends a 4,096-token model a fixed part within 35 % of its window: tools in brief, only those it can use", async () => {
+    type Sent = { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
+    const sent = async (model: string) => {
+      const id = `conn-fixed-${model.replace(/\W/g, "-")}-${Date.now()}`;
+      lab.enqueue({ text: "Small and fixed." });
+      expect((await reply(id, model)).status).toBe(200);
+      const body = lab.requests.at(-1)!.body as unknown as Sent;
+      const view = await getJson<{
+        tools: string[];
+        fixed: { tokens: number; toolStyle: string; toolTokens: number };
+        usage: { contextWindow: number; breakdown: { system: number; tools: number } };
+      }>(`${server.url}/api/conversations/${id}/context`);
+      return { body, view: view.body };
+    };
+    const small = await sent("lab/fake-small");
+    const names = small.body.tools.map((t) => t.function.name);
+    // The default workspace holds no knowledge, skills or instructions: those tools are left out at 4k.
+    expect(names).toEqual(small.view.tools);
+    expect(names).toContain("TaskCreate");
+    for (const absent of ["KnowledgeRead", "KnowledgeSearch", "KnowledgeList", "SkillLoad", "InstructionsRead"])
+      expect(names).not.toContain(absent);
+    expect(small.view.fixed.toolStyle).toBe("compact");
+    expect(small.view.usage.contextWindow).toBe(4_096);
+    const { system, tools } = small.view.usage.breakdown;
+    expect(system + tools).toBe(small.view.fixed.tokens);
+    expect(system + tools).toBeLessThanOrEqual(0.35 * 4_096);
+    // What was sent is what was counted: the system message and the tool definitions, as the provider got them.
+    const sentSystem = small.body.messages.find((m) => m.role === "system" || m.role === "developer")!.content;
+    expect(countTokens(sentSystem)).toBe(system);
+    expect(countTokens(JSON.stringify(small.body.tools))).toBeLessThanOrEqual(0.35 * 4_096 - system);
+    // The same server's other model has the 8k fallback window: every tool, in brief.
+    const large = await sent("lab/fake-large");
+    expect(large.body.tools).toHaveLength(16);
+    expect(large.view.fixed.tokens).toBeLessThanOrEqual(0.35 * large.view.usage.contextWindow);
   });
 
   it("refuses a bad URL, a silent server and malformed bodies with a 400 naming the problem, storing nothing", async () => {

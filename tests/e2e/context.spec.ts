@@ -1,5 +1,5 @@
 // The context meter and compression in the browser, on the demo model with a small window for this conversation (room
-// for the system prompt and the tool definitions, about 2.7k tokens with the subagent tools, and a few turns).
+// for the fixed part — the system prompt and the tools, in brief at this window: about 1.3k tokens — and a few turns).
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
@@ -25,8 +25,8 @@ test("the meter rises, the context hint appears, compression happens with its ch
 
   let compressed = false;
   const seen: number[] = [before];
-  for (let turn = 0; turn < 6 && !compressed; turn++) {
-    await chat.send("write 300 words about rivers");
+  for (let turn = 0; turn < 8 && !compressed; turn++) {
+    await chat.send("write 450 words about rivers");
     await chat.waitForReplyDone({ timeout: 30_000 });
     seen.push(await tokens());
     compressed = (await chat.lastAssistant().getByTestId("compression-chip").count()) > 0;
@@ -59,4 +59,11 @@ test("the meter rises, the context hint appears, compression happens with its ch
   // The breakdown is one click away.
   await meter.getByRole("button").first().click();
   await expect(meter.getByTestId("meter-details")).toContainText("Summary");
+  // The fixed part is a band of its own, and said in words: at most 35 % of the window (issue 46).
+  const fixed = Number(await meter.getByTestId("meter-fixed").getAttribute("data-tokens"));
+  expect(fixed).toBeGreaterThan(0);
+  expect(fixed).toBeLessThanOrEqual(0.35 * 6000);
+  await expect(meter.getByTestId("meter-fixed-part")).toContainText(
+    `Fixed part (system prompt and tools): ${fixed.toLocaleString("en-US")} tokens`,
+  );
 });
