@@ -47,6 +47,54 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
   const view = async (server: AppServer, id: string) =>
     (await getJson<ConversationView>(`${server.url}/api/conversations/${id}`)).body;
 
+  /** An instance's own run queue, as its start-up line names it. */
+  const engineQueue = (server: AppServer): string =>
+    JSON.parse(
+      server
+        .logs()
+        .split("\n")
+        .find((line) => line.includes("the run engine is started")) ?? "{}",
+    ).queue;
+
+  /** Sends a run to the queue of an instance that never claims it (no instance of that name ever ran). */
+  const queueRunNobodyClaims = async (run: { conversationId: string; replyId: string }): Promise<string> => {
+    const { PgBoss } = await import("pg-boss");
+    const boss = new PgBoss({
+      connectionString: databaseUrl,
+      max: 1,
+      supervise: false,
+      schedule: false,
+      migrate: false,
+      registerInstance: false,
+    });
+    await boss.start();
+    const queue = `runs.ghost${process.pid}`;
+    try {
+      await boss.createQueue(queue, { heartbeatSeconds: 10, retryLimit: 0, deadLetter: "runs-recover" });
+      await boss.send(queue, run);
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    return queue;
+  };
+
+  /** Which of `queues` still exist, and the states of the runs-recover jobs for `replyId`. */
+  const runQueues = async (queues: string[], replyId: string) => {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const left = await client.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name = ANY($1)", [queues]);
+      const recovered = await client.query<{ state: string }>(
+        "SELECT state FROM pgboss.job WHERE name = 'runs-recover' AND data->>'replyId' = $1",
+        [replyId],
+      );
+      return { queues: left.rows.map((r) => r.name), recovered: recovered.rows.map((r) => r.state) };
+    } finally {
+      await client.end();
+    }
+  };
+
   it("serves its first replies on both instances at once: nothing is set up on first use that could race", async () => {
     // Both instances' first requests, together: each reply takes a lease in the same tables at the same moment.
     // The fake answers each with its own text, so a reply that lands in another conversation shows.
@@ -198,6 +246,9 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
         : { text: longText(2000), chunkDelayMs: 20 },
     );
     try {
+      // A run sent to an instance that died before claiming it: its queue has a waiting job and no live instance.
+      const ghostQueue = await queueRunNobodyClaims({ conversationId: "ghost", replyId: `ghost-${process.pid}` });
+      const doomedQueue = engineQueue(doomed);
       const killedAt = Date.now();
       await doomed.kill();
       // Until it is taken over (and after), the reply is live: no second message.
@@ -250,6 +301,16 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
         resumes: [{ at: expect.any(String), afterStep: 0, reason: "instance-lost" }],
       });
       await expectApiError(await stopReply(b.url, "stop-dead"), 409, "conflict");
+
+      // The dead instance's queue, and the one whose run was never claimed, are swept: the waiting run handed to
+      // runs-recover (and taken: its reply is not streaming, so nothing is resumed), the queues deleted.
+      const swept = await pollUntil(
+        () => runQueues([doomedQueue, ghostQueue], `ghost-${process.pid}`),
+        (found) => found.queues.length === 0 && found.recovered.includes("completed"),
+        20_000,
+        "the queues of instances that are gone swept",
+      );
+      expect(swept).toEqual({ queues: [], recovered: ["completed"] });
     } finally {
       fake.reset();
     }

@@ -3,9 +3,10 @@
 // and holds, heartbeating, until the reply ends here. When an instance dies its jobs' heartbeats stop: pg-boss fails
 // them into the shared `runs-recover` queue (retryLimit 0, deadLetter), which every instance polls each second, and
 // the instance that takes one adopts the reply (its lease row, before it runs out), resumes it from its last finished
-// step and holds a fresh job for it on its own queue.
+// step and holds a fresh job for it on its own queue. The queues of instances that are gone are swept.
 import type { Job, JobAttempt, PgBoss } from "pg-boss";
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
+import { isStreamingReply } from "../../db/messages.ts";
 import { log, logFailure } from "../../log/logger.ts";
 import { isDraining } from "../draining.ts";
 import { dropMirroredRows } from "../live/pg-relay.ts";
@@ -24,6 +25,9 @@ const POOL_MAX = 2;
 const JOB_EXPIRY_SECONDS = 24 * 60 * 60;
 /** The jobs one claim takes from this instance's queue (the replies started here since the last claim). */
 const CLAIM_BATCH = 100;
+/** How often an instance looks for the queues of instances that are gone. */
+const SWEEP_MS = 5_000;
+const QUEUE_PREFIX = "runs.";
 
 type Engine = { boss: PgBoss; queue: string; held: Map<string, JobAttempt> };
 
@@ -49,12 +53,14 @@ async function start(): Promise<Engine> {
     application_name: "hintline-runs",
     superviseIntervalSeconds: 1,
     monitorIntervalSeconds: 1,
+    // The registry names each instance as its queue does: sweepQuietQueues tells a dead instance's queue by it.
+    instanceName: INSTANCE_ID,
     instanceHeartbeatSeconds: Math.max(1, Math.floor(leaseMs / 3000)),
     schedule: false,
   });
   boss.on("error", logFailure("the run engine (pg-boss) failed a task; it tries again"));
   await boss.start();
-  const queue = `runs.${INSTANCE_ID}`;
+  const queue = `${QUEUE_PREFIX}${INSTANCE_ID}`;
   // A take-over that fails (the database away a moment) is tried again; while this instance drains it is left to others.
   await boss.createQueue(RECOVER_QUEUE, { retryLimit: 20, retryDelay: 1 });
   await boss.createQueue(queue, {
@@ -74,6 +80,11 @@ async function start(): Promise<Engine> {
     refreshMs,
   );
   beat.unref?.();
+  const sweep = setInterval(
+    () => void sweepQuietQueues(engine).catch(logFailure("sweeping the run queues of instances that are gone failed")),
+    SWEEP_MS,
+  );
+  sweep.unref?.();
   log().info({ queue, heartbeatSeconds }, "the run engine is started");
   return engine;
 }
@@ -122,6 +133,7 @@ async function takeOver(job: RunJob): Promise<void> {
   const { conversationId, replyId } = job;
   if (isDraining()) throw new Error("this instance is shutting down: another takes the run over");
   if (localRun(replyId)) return;
+  if (!(await isStreamingReply({ conversationId, id: replyId }))) return; // it ended, or was settled
   const controller = await replyLock().adopt(conversationId, replyId);
   if (!controller) {
     log().info(runOf(job), "a run whose instance died was not taken over: its conversation went on without it");
@@ -131,4 +143,27 @@ async function takeOver(job: RunJob): Promise<void> {
   await dropMirroredRows(replyId).catch(logFailure("dropping a dead instance's mirrored rows failed", runOf(job)));
   const ended = runStarted(conversationId, replyId);
   void resumeHeld({ conversationId, replyId, controller, ended }, "instance-lost");
+}
+
+/**
+ * The queues of instances pg-boss's registry no longer counts live (killed, or stopped): a job still waiting in one
+ * (sent, but its instance died before claiming it) is handed to `runs-recover`, and an empty queue is deleted, so that
+ * restarts do not pile up queues for pg-boss's supervisor to visit. A queue with a held job is left until pg-boss has
+ * failed that job into `runs-recover` by its heartbeat.
+ */
+async function sweepQuietQueues({ boss, queue: own }: Engine): Promise<void> {
+  const live = new Set((await boss.getInstances()).filter((instance) => instance.live).map(({ name }) => name));
+  for (const found of await boss.getQueues()) {
+    const { name } = found;
+    if (!name.startsWith(QUEUE_PREFIX) || name === own || live.has(name.slice(QUEUE_PREFIX.length))) continue;
+    if (found.activeCount > 0) continue;
+    const waiting = await boss.fetch<RunJob>(name, { batchSize: CLAIM_BATCH });
+    for (const job of waiting) {
+      await boss.send(RECOVER_QUEUE, runOf(job.data));
+      await boss.complete(name, { id: job.id, retryCount: job.retryCount });
+    }
+    if (waiting.length > 0)
+      log().info({ queue: name, runs: waiting.length }, "runs an instance never claimed are recovered");
+    else if (found.queuedCount === 0) await boss.deleteQueue(name);
+  }
 }
