@@ -218,21 +218,24 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     expect((await view(b, "delete-across")).messages.map(messageText)).toEqual(["again", "new here"]);
   });
 
-  it("takes over the replies of an instance that was killed: one finished on another instance, marked resumed, as a follower on B sees; one stopped from B", async () => {
+  it("takes over the replies of an instance that was killed: one finished on another instance, marked resumed, as a follower on B sees; one stopped from B, one deleted from B", async () => {
     // The dying instance heartbeats its runs every 5 s (pg-boss's minimum heartbeat, 10 s); A or B takes them over.
     const doomed = await startAppServer({
       env: { ...providerEnv(fake.url), HINTLINE_RUN_LEASE_MS: "10000" },
       databaseUrl,
     });
     const resumedText = `Picked up again: ${longText(40)}`;
-    fake.enqueue({ text: longText(2000), chunkDelayMs: 20 }, { text: longText(2000), chunkDelayMs: 20 });
+    fake.enqueue(...Array.from({ length: 3 }, () => ({ text: longText(2000), chunkDelayMs: 20 })));
     const crash = chunkReader(
       await postChat(doomed.url, { conversationId: "crash", messageId: "c1", text: "write forever" }),
     );
     const stopping = chunkReader(
       await postChat(doomed.url, { conversationId: "stop-dead", messageId: "k1", text: "write on until stopped" }),
     );
-    await Promise.all([crash.until((c) => c.type === "text-delta"), stopping.until((c) => c.type === "text-delta")]);
+    const deleting = chunkReader(
+      await postChat(doomed.url, { conversationId: "delete-dead", messageId: "e1", text: "write on until deleted" }),
+    );
+    await Promise.all([crash, stopping, deleting].map((reader) => reader.until((c) => c.type === "text-delta")));
     // Wait for a checkpoint (at most a second apart) so that the rows hold some of the replies.
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     const cutCall = JSON.stringify(
@@ -260,11 +263,12 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       // A follower on B and Stop from B, both asked before the take-over (a follower's headers come with its first
       // chunk): the follower sees the reply go on, and the Stop reaches whichever instance took the reply over.
       const following = fetch(`${b.url}/api/conversations/crash/stream`);
-      const stopping = stopReply(b.url, "stop-dead");
+      const stopped = stopReply(b.url, "stop-dead");
+      const deleted = fetch(`${b.url}/api/conversations/delete-dead`, { method: "DELETE" });
       expect((await view(b, "stop-dead")).messages[1]?.metadata?.resumes).toBeUndefined();
       const follower = await following;
       expect(follower.status).toBe(200);
-      const [followed, stopped] = await Promise.all([readChunks(follower), stopping]);
+      const followed = await readChunks(follower);
       const takenOverMs = Date.now() - killedAt;
 
       // The killed reply goes on and ends once, its cut step redone whole: the text only once, the same input.
@@ -293,14 +297,18 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       expect(takenOverMs).toBeLessThan(20_000);
 
       // Stop waited for the take-over and stopped the reply there: truthfully stopped, stored incomplete.
-      expect(stopped.status).toBe(200);
-      expect(await stopped.json()).toEqual({ stopped: true });
+      expect((await stopped).status).toBe(200);
+      expect(await (await stopped).json()).toEqual({ stopped: true });
       const stoppedReply = (await view(b, "stop-dead")).messages[1];
       expect(stoppedReply?.metadata).toMatchObject({
         status: "incomplete",
         resumes: [{ at: expect.any(String), afterStep: 0, reason: "instance-lost" }],
       });
       await expectApiError(await stopReply(b.url, "stop-dead"), 409, "conflict");
+      // DELETE, likewise: the reply stopped where it was taken over, then the conversation deleted.
+      expect((await deleted).status).toBe(204);
+      for (const server of [a, b])
+        await expectApiError(await fetch(`${server.url}/api/conversations/delete-dead`), 404, "not_found");
 
       // The dead instance's queue, and the one whose run was never claimed, are swept: the waiting run handed to
       // runs-recover (and taken: its reply is not streaming, so nothing is resumed), the queues deleted.
