@@ -23,5 +23,8 @@ export async function register() {
     // Conversations left idle give their durable facts (HINTLINE_MEMORY_IDLE_MINUTES; a timer, unreferenced).
     const { startIdleMemorySweep } = await import("./lib/chat/conversation-end-memory");
     startIdleMemorySweep();
+    // The connections added over the API, and the models each serves (read now, on a change and on a timer).
+    const { startConnectionSync } = await import("./lib/chat/connection-sync");
+    startConnectionSync();
   }
 }

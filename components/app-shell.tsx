@@ -1,5 +1,6 @@
 "use client";
 // The frame: conversation list on the left (a drawer on phones), the conversation in the centre.
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useState } from "react";
 import type { ModelInfo } from "@/lib/chat-message";
@@ -28,6 +29,17 @@ function Logo() {
       <rect width="32" height="32" rx="8" fill="var(--accent)" />
       <path d="M9 10h14M9 16h9M9 22h12" stroke="var(--accent-fg)" strokeWidth="2.6" strokeLinecap="round" />
     </svg>
+  );
+}
+
+/** Settings → Models & connections (/settings/models): where connections are added, tested and turned off. */
+function ModelsLink() {
+  return (
+    <div className="border-t border-border px-4 py-2 text-xs">
+      <Link href="/settings/models" data-testid="models-settings-link" className="text-muted hover:text-fg">
+        Models &amp; connections
+      </Link>
+    </div>
   );
 }
 
@@ -113,6 +125,7 @@ export function AppShell({
           <Logo /> Hintline
         </div>
         <ConversationList activeId={activeId} conversationWorkspaceId={activeId ? workspaceId : undefined} />
+        <ModelsLink />
       </aside>
       <Drawer
         open={drawer}
@@ -136,6 +149,7 @@ export function AppShell({
           <HintsToggle />
           <ThemeToggle />
         </div>
+        <ModelsLink />
       </Drawer>
       <main className="flex min-w-0 flex-1 flex-col">
         {/* A container: what shows beside the title depends on the header's own width (the side columns come and go). */}

@@ -1,7 +1,8 @@
 "use client";
 // The header's overflow menu (Radix DropdownMenu): what does not fit beside the title on narrow headers — the model,
-// the hint switch, the theme and the keyboard shortcuts.
+// the hint switch, the theme, the keyboard shortcuts and Settings → Models & connections.
 import * as Menu from "@radix-ui/react-dropdown-menu";
+import Link from "next/link";
 import type { ModelInfo } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { useTheme } from "./theme-toggle";
@@ -64,6 +65,12 @@ export function HeaderMenu({
               ?
             </span>
             Keyboard shortcuts
+          </Menu.Item>
+          <Menu.Item asChild className={item}>
+            <Link href="/settings/models" data-testid="header-models-settings">
+              <span aria-hidden="true" className="w-4" />
+              Models &amp; connections
+            </Link>
           </Menu.Item>
         </Menu.Content>
       </Menu.Portal>

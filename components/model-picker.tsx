@@ -2,7 +2,8 @@
 // The header's model picker: the model badge with a native select over it (keyboard and screen readers get a real
 // select, labelled "Model"). It lists GET /api/models (the demo model alone when no provider is configured). A stored
 // conversation switches at once (PATCH { model }; the next call uses the new model and the meter follows its window);
-// a conversation not stored yet keeps the choice until its first message creates it with that model.
+// a conversation not stored yet keeps the choice until its first message creates it with that model. The models are
+// grouped by where they come from: each connection (Settings → Models & connections), each provider, the demo.
 import { useEffect, useId, useState } from "react";
 import type { ContextUsage, ModelInfo } from "@/lib/chat-message";
 import { apiFetch } from "@/lib/stores/api-client";
@@ -20,6 +21,20 @@ const modelList = () => {
   });
   return listed;
 };
+
+/** The list is asked for again on next use (a connection was added, changed or deleted). */
+export const forgetModelList = () => {
+  listed = undefined;
+};
+
+const groupOf = (m: ModelInfo) => m.connection ?? (m.isDemo ? "demo" : m.provider);
+
+/** The models in groups, each group where its first model is (the default's group first). */
+function grouped(models: ModelInfo[]): Array<[string, ModelInfo[]]> {
+  const groups = new Map<string, ModelInfo[]>();
+  for (const m of models) groups.set(groupOf(m), [...(groups.get(groupOf(m)) ?? []), m]);
+  return [...groups];
+}
 
 export function ModelPicker({
   conversationId,
@@ -99,10 +114,14 @@ export function ModelPicker({
         onChange={(event) => void change(event.target.value)}
         className="absolute inset-0 cursor-pointer appearance-none opacity-0"
       >
-        {models.map((m) => (
-          <option key={m.id} value={m.id} data-testid="model-option">
-            {m.isDemo ? `${m.id} (demo)` : m.id} · {m.contextWindow.toLocaleString()} tokens
-          </option>
+        {grouped(models).map(([group, members]) => (
+          <optgroup key={group} label={group === "demo" ? "Demo (offline)" : group}>
+            {members.map((m) => (
+              <option key={m.id} value={m.id} data-testid="model-option">
+                {m.isDemo ? `${m.id} (demo)` : m.id} · {m.contextWindow.toLocaleString()} tokens
+              </option>
+            ))}
+          </optgroup>
         ))}
       </select>
       {error && (

@@ -190,8 +190,23 @@ export type PlanData = { content: string; updatedAt: string; version: number; au
  */
 export type ToolProgressData = { toolCallId: string; progress?: number; total?: number; message?: string };
 
+/**
+ * A message the person queued as a steer ("next-step"), as the running reply took it before its next model call: the
+ * model reads it as the person's message at its place in the reply (lib/agent/to-model-messages.ts). `parts`: the
+ * queued message's text and file parts; `messageId`: its id as the person's client sent it.
+ */
+export type SteerData = {
+  messageId: string;
+  parts: Array<{ type: string; [key: string]: unknown }>;
+  /** When it was queued. */
+  queuedAt: string;
+  /** When the reply took it (its timestamp in the model's input, as a person's message's time). */
+  createdAt: string;
+};
+
 export type DataParts = {
   hint: HintData;
+  steer: SteerData;
   compression: CompressionData;
   tasks: Task[];
   "context-usage": ContextUsage;
@@ -216,7 +231,14 @@ export type ConversationSummary = {
   archived: boolean;
 };
 
-export type ModelInfo = { id: string; provider: string; contextWindow: number; isDemo: boolean };
+export type ModelInfo = {
+  id: string;
+  provider: string;
+  contextWindow: number;
+  isDemo: boolean;
+  /** The connection added over the API that serves it (/api/connections); absent for the environment's and the demo. */
+  connection?: string;
+};
 
 /** A subagent's state (lib/db/subagents.ts stores it). */
 export type ChildStatus = "running" | "done" | "error" | "stopped";

@@ -20,9 +20,18 @@ const SECRET_VARIABLES = [
 ];
 const MIN_SECRET_LENGTH = 8;
 
+const holder = globalThis as unknown as { __hintlineSecretSources?: Set<() => string[]> };
+holder.__hintlineSecretSources ??= new Set();
+
+/** Secrets this server holds beyond its environment (the keys of connections added over the API), redacted likewise. */
+export function addSecretSource(source: () => string[]): void {
+  holder.__hintlineSecretSources!.add(source);
+}
+
 /** The configured secret values long enough to look for, longest first (one may contain another). */
 export function configuredSecrets(env: Record<string, string | undefined> = process.env): string[] {
-  const values = SECRET_VARIABLES.map((name) => env[name]?.trim() ?? "").filter(
+  const held = [...holder.__hintlineSecretSources!].flatMap((source) => source());
+  const values = [...SECRET_VARIABLES.map((name) => env[name]?.trim() ?? ""), ...held].filter(
     (value) => value.length >= MIN_SECRET_LENGTH,
   );
   return [...new Set(values)].sort((a, b) => b.length - a.length);

@@ -11,6 +11,7 @@ import { apiFetch } from "@/lib/stores/api-client";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
 import { usePlanStore } from "@/lib/stores/plan-store";
 import { useTasksStore } from "@/lib/stores/tasks-store";
+import { useQueueStore } from "@/lib/stores/queue-store";
 import { useToolProgressStore } from "@/lib/stores/tool-progress-store";
 import { useTranscriptStore } from "@/lib/stores/transcript-store";
 import { useUsageStore } from "@/lib/stores/usage-store";
@@ -20,11 +21,12 @@ import { useShortcuts } from "../shortcuts/use-shortcuts";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
 import { ChatTransport } from "./chat-transport";
-import { Composer, type OutgoingFile } from "./composer";
+import { Composer, type OutgoingFile, type QueueWhen } from "./composer";
 import { EmptyState } from "./empty-state";
 import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
 import { PersonMessageContext } from "./person-message-context";
+import { QueuedMessages } from "./queued-messages";
 import { useLiveConversation } from "./use-live-conversation";
 import { warnFailure } from "@/lib/client-log";
 import { browserTimeZone } from "@/lib/stores/browser-zone";
@@ -108,7 +110,9 @@ export function Chat({
       // Only a conversation whose reply is still being written has anything to resume (a new one is not stored yet).
       resume: initialMessages.at(-1)?.metadata?.status === "streaming",
       onFinish: () => {
-        finishedAt.current = Date.now();
+        // A reply that ends with messages queued after it is followed by their turn: that is news, however soon.
+        const queue = useQueueStore.getState();
+        finishedAt.current = queue.conversationId === id && queue.items.length > 0 ? 0 : Date.now();
         void refresh().catch(warnFailure("reloading the conversation list failed"));
         if (branchesStale.current) void reloadBranches();
       },
@@ -144,6 +148,15 @@ export function Chat({
       void stopping.current.then(() => sendMessage(files?.length ? { text, files } : { text }));
     },
     [id, sendMessage, touch, clearError, created],
+  );
+  // While a reply runs: the message waits in the conversation's queue (after-reply) or steers the reply (next-step).
+  const queue = useCallback(
+    async (text: string, files: OutgoingFile[], when: QueueWhen) => {
+      const done = await useQueueStore.getState().add(id, text, files, when);
+      // No reply was running any more: the message started its turn, which this tab follows.
+      if (done === "delivered") await resumeStream();
+    },
+    [id, resumeStream],
   );
   const toggleMode = useCallback(
     () => void setMode(usePlanStore.getState().mode === "plan" ? "build" : "plan"),
@@ -270,7 +283,15 @@ export function Chat({
         </div>
       )}
       <ModeBanner />
-      <Composer busy={busy} onSend={send} onStop={stopReply} mode={mode} onToggleMode={toggleMode} />
+      <QueuedMessages conversationId={id} stored={messages.some((m) => m.role === "assistant")} />
+      <Composer
+        busy={busy}
+        onSend={send}
+        onQueue={(text, files, when) => void queue(text, files, when)}
+        onStop={stopReply}
+        mode={mode}
+        onToggleMode={toggleMode}
+      />
     </div>
   );
 }

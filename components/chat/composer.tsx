@@ -1,6 +1,7 @@
 "use client";
 // The message box: Enter sends, Shift+Enter breaks the line, Esc stops a streaming reply; Tab and Shift+Tab move the
-// focus as anywhere else. The toggle beside the box switches between plan and build mode (so does Alt+Shift+P, from
+// focus as anywhere else. While a reply runs, Enter queues the message as the next turn and Ctrl+Enter (⌘+Enter)
+// steers: the agent reads it after its current step (both said beside the box, with a button each). The toggle beside the box switches between plan and build mode (so does Alt+Shift+P, from
 // anywhere on the page: the chat listens for it). Files are attached by the paperclip button, by dropping them on the
 // box or by pasting them; they wait as chips (Remove) until the message is sent.
 import { type ClipboardEvent, type DragEvent, useEffect, useRef, useState } from "react";
@@ -14,15 +15,24 @@ export type OutgoingFile = { type: "file"; mediaType: string; filename: string; 
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
+/** The key that steers a running reply (Enter alone queues): Ctrl+Enter, or ⌘+Enter on a Mac. */
+export const STEER_KEYS = "Control+Enter Meta+Enter";
+const STEER_LABEL = "Ctrl+Enter";
+
+export type QueueWhen = "next-step" | "after-reply";
+
 export function Composer({
   busy,
   onSend,
+  onQueue,
   onStop,
   mode = "build",
   onToggleMode,
 }: {
   busy: boolean;
   onSend: (text: string, files?: OutgoingFile[]) => void;
+  /** While a reply runs: queue the message as the next turn, or steer the reply with it. */
+  onQueue?: (text: string, files: OutgoingFile[], when: QueueWhen) => void;
   onStop: () => void;
   mode?: ConversationMode;
   onToggleMode?: () => void;
@@ -93,12 +103,13 @@ export function Composer({
     return () => window.removeEventListener("keydown", onKey);
   }, [busy, onStop]);
 
-  const submit = () => {
-    if (busy || tooLong || !text.trim()) return;
-    onSend(
-      text,
-      pending.map(({ mediaType, filename, url }) => ({ type: "file" as const, mediaType, filename, url })),
-    );
+  const queueing = busy && onQueue !== undefined;
+  /** Sends the message, or while a reply runs queues it (`when`: the next turn, or the running reply's next step). */
+  const submit = (when: QueueWhen = "after-reply") => {
+    if ((busy && !onQueue) || tooLong || !text.trim()) return;
+    const files = pending.map(({ mediaType, filename, url }) => ({ type: "file" as const, mediaType, filename, url }));
+    if (busy) onQueue?.(text, files, when);
+    else onSend(text, files);
     setText("");
     setPending([]);
     setAttachErrors([]);
@@ -170,14 +181,42 @@ export function Composer({
             placeholder="Message Hintline…"
             onChange={(e) => setText(e.target.value)}
             onPaste={onPaste}
+            aria-keyshortcuts={queueing ? `Enter ${STEER_KEYS}` : "Enter"}
+            aria-describedby="composer-keys"
             onKeyDown={(e) => {
               if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
-                submit();
+                submit(e.ctrlKey || e.metaKey ? "next-step" : "after-reply");
               }
             }}
             className="max-h-60 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 outline-none placeholder:text-faint"
           />
+          {queueing && text.trim() && (
+            <>
+              <button
+                type="button"
+                data-testid="steer-button"
+                onClick={() => submit("next-step")}
+                disabled={tooLong}
+                aria-keyshortcuts={STEER_KEYS}
+                title={`Steer: the agent reads it after its current step (${STEER_LABEL})`}
+                className="h-9 shrink-0 rounded-xl border border-accent/60 px-2.5 text-xs font-medium hover:bg-accent/15 disabled:opacity-40"
+              >
+                Steer <span className="sr-only">now </span>({STEER_LABEL})
+              </button>
+              <button
+                type="button"
+                data-testid="queue-button"
+                onClick={() => submit("after-reply")}
+                disabled={tooLong}
+                aria-keyshortcuts="Enter"
+                title="Queue: sent as your next message when the reply ends (Enter)"
+                className="h-9 shrink-0 rounded-xl border border-border px-2.5 text-xs font-medium hover:bg-chip disabled:opacity-40"
+              >
+                Queue (Enter)
+              </button>
+            </>
+          )}
           {busy ? (
             <button
               type="button"
@@ -203,8 +242,14 @@ export function Composer({
           )}
         </div>
       </div>
-      <p className="mt-1.5 hidden px-2 text-center text-[11px] text-faint sm:block">
-        Enter to send · Shift+Enter for a new line · {MODE_SHORTCUT} plan/build mode · Esc to stop
+      <p
+        id="composer-keys"
+        data-testid="composer-keys"
+        className={`mt-1.5 px-2 text-center text-[11px] text-faint ${queueing ? "" : "hidden sm:block"}`}
+      >
+        {queueing
+          ? `While the reply runs: Enter queues your message for when it ends · ${STEER_LABEL} steers (read after the current step) · Esc to stop`
+          : `Enter to send · Shift+Enter for a new line · ${MODE_SHORTCUT} plan/build mode · Esc to stop`}
       </p>
       {attachErrors.length > 0 && (
         <div data-testid="attachment-errors" role="alert" className="mt-1 px-2 text-xs text-danger">

@@ -18,6 +18,7 @@ export function estimateMessageHeight(message: ChatMessage | undefined): number 
     if (part.type === "text") height += textLines(part.text) * LINE;
     else if (part.type === "data-hint" || part.type === "data-compression" || part.type.startsWith("tool-"))
       height += 40;
+    else if (part.type === "data-steer") height += 60;
   }
   return Math.max(height, 40);
 }

@@ -9,6 +9,7 @@ import type {
   HintData,
   ResumeData,
   RetryData,
+  SteerData,
 } from "@/lib/chat-message";
 import { useUiStore } from "@/lib/stores/ui-store";
 import { MessageAttachments } from "./attachment-chips";
@@ -46,6 +47,7 @@ function PartView({
       <HintChip data={data} contextWindow={contextWindow} />
     ) : null;
   }
+  if (part.type === "data-steer") return <SteerBubble data={part.data as SteerData | undefined} />;
   if (part.type === "data-compression") {
     const data = part.data as CompressionData | undefined;
     return data && typeof data.tokensBefore === "number" ? <CompressionChip data={data} /> : null;
@@ -78,6 +80,26 @@ function PartView({
     return <ToolRow call={{ ...p, toolName }} />;
   }
   return null;
+}
+
+/** A message the person sent while the reply ran (a steer): their bubble, where in the reply the agent read it. */
+function SteerBubble({ data }: { data: SteerData | undefined }) {
+  if (!data || !Array.isArray(data.parts)) return null;
+  const parts = data.parts as ChatMessagePart[];
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <MessageAttachments parts={parts} />
+      <div
+        data-testid="message-steer"
+        data-message-id={data.messageId}
+        className="max-w-[85%] rounded-2xl rounded-br-md bg-chip px-4 py-2.5 whitespace-pre-wrap break-words"
+      >
+        <span className="sr-only">You, during the reply: </span>
+        {textOfParts(parts, "\n\n")}
+      </div>
+      <span className="text-[11px] text-faint">Sent during the reply · read after the step before it</span>
+    </div>
+  );
 }
 
 /** The message's buttons, with ‹ n/N › before them in one row where the message has versions (most have none: then

@@ -70,6 +70,18 @@ export class AssistantMessageBuilder {
         if (part) part.state = "done";
         break;
       }
+      default:
+        if (chunk.type.startsWith("tool-")) this.applyTool(chunk);
+        else if (chunk.type.startsWith("data-")) {
+          const data = chunk as { type: string; id?: string; data: unknown; transient?: boolean };
+          if (!data.transient) this.upsertData(data);
+        }
+    }
+  }
+
+  /** A tool call's chunk: its part goes from input to approval to output. */
+  private applyTool(chunk: Chunk): void {
+    switch (chunk.type) {
       case "tool-input-start":
         this.toolParts.set(
           chunk.toolCallId,
@@ -137,11 +149,6 @@ export class AssistantMessageBuilder {
           });
         break;
       }
-      default:
-        if (chunk.type.startsWith("data-")) {
-          const data = chunk as { type: string; id?: string; data: unknown; transient?: boolean };
-          if (!data.transient) this.upsertData(data);
-        }
     }
   }
 

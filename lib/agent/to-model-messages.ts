@@ -1,6 +1,7 @@
 // Converts the stored UI messages into the exact model input. Pure and deterministic: the same messages always give
 // byte-identical model messages, which keeps each call's input a prefix-extension of the previous one.
-// A data-hint part becomes a separate user-role message at its position, splitting the assistant message around it.
+// A data-hint part becomes a separate user-role message at its position, splitting the assistant message around it;
+// so does a data-steer part (a message the person queued into the running reply), converted as the person's message.
 // Only those hints may carry hint tags: everyone else's text goes through neutralizeHintTags. A hint that came in
 // with an import was not written by this harness for this conversation: it stays in the transcript but is not sent
 // (rather than sent as plain text, which would still read as a claim about the time and tasks).
@@ -74,6 +75,18 @@ function toolOutput(
   return { type: "json", value: neutralizeHintTagsDeep(part.output ?? null) as never };
 }
 
+/** A steer's data as the person's message it was queued as (null when it holds no parts). */
+function steerMessage(data: unknown): ChatMessage | null {
+  const steer = data as { messageId?: unknown; parts?: unknown; createdAt?: unknown } | undefined;
+  if (!Array.isArray(steer?.parts)) return null;
+  return {
+    id: typeof steer.messageId === "string" ? steer.messageId : "",
+    role: "user",
+    parts: steer.parts as ChatMessage["parts"],
+    metadata: typeof steer.createdAt === "string" ? { createdAt: steer.createdAt } : {},
+  };
+}
+
 function userContent(message: ChatMessage, options?: ConvertOptions): string {
   const text = message.parts
     .filter((p): p is Extract<ChatMessagePart, { type: "text" }> => p.type === "text")
@@ -107,6 +120,11 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[], options?: C
       if (data?.imported === true || data?.superseded === true) continue;
       flush();
       if (typeof data?.text === "string" && data.text) out.push({ role: "user", content: data.text });
+    } else if (part.type === "data-steer") {
+      const steer = steerMessage(part.data);
+      if (!steer) continue;
+      flush();
+      convertUser(steer, out, options);
     } else {
       const tool = asToolPart(part);
       // A call without a result (the reply stopped mid-tool) cannot be sent: providers reject unanswered calls.
@@ -131,20 +149,24 @@ function convertAssistant(message: ChatMessage, out: ModelMessage[], options?: C
   flush();
 }
 
+function convertUser(message: ChatMessage, out: ModelMessage[], options?: ConvertOptions): void {
+  const text = userContent(message, options);
+  // Attachments follow the person's text, in the order they were attached; without any the text goes as a
+  // string, as it always has (conversations stored before attachments convert to the same input).
+  const files = (message.parts as ReadonlyArray<{ type: string }>).filter(isFilePart);
+  if (files.length === 0) {
+    if (text) out.push({ role: "user", content: text });
+  } else {
+    const content = [...(text ? [{ type: "text" as const, text }] : []), ...files.flatMap(attachmentModelParts)];
+    out.push({ role: "user", content });
+  }
+}
+
 export function toModelMessages(messages: readonly ChatMessage[], options?: ConvertOptions): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      const text = userContent(message, options);
-      // Attachments follow the person's text, in the order they were attached; without any the text goes as a
-      // string, as it always has (conversations stored before attachments convert to the same input).
-      const files = (message.parts as ReadonlyArray<{ type: string }>).filter(isFilePart);
-      if (files.length === 0) {
-        if (text) out.push({ role: "user", content: text });
-      } else {
-        const content = [...(text ? [{ type: "text" as const, text }] : []), ...files.flatMap(attachmentModelParts)];
-        out.push({ role: "user", content });
-      }
+      convertUser(message, out, options);
     } else if (message.role === "assistant") {
       convertAssistant(message, out, options);
     }

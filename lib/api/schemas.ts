@@ -95,6 +95,23 @@ export const chatRequestSchema = z.object({
   editOf: idSchema.optional(),
 });
 
+/** When a queued message reaches the agent: after the running reply's current step, or as the turn after it. */
+export const queueWhenSchema = z.enum(["next-step", "after-reply"], {
+  error: (issue) =>
+    `must be "next-step" or "after-reply" (got ${JSON.stringify(issue.input)?.slice(0, 60) ?? String(issue.input)})`,
+});
+
+/** `POST /api/conversations/:id/queue`: a message for the running reply (a steer) or for the turn after it. */
+export const queueRequestSchema = z.object({ message: userMessageSchema, when: queueWhenSchema });
+
+/** `PATCH /api/conversations/:id/queue/:messageId`: the queued message's new text (its attachments stay). */
+export const queueEditSchema = z.object({
+  text: z
+    .string({ message: "must be the message's new text (a string)" })
+    .max(MAX_MESSAGE_TEXT, { message: `must be at most ${MAX_MESSAGE_TEXT.toLocaleString("en-US")} characters` })
+    .refine((text) => text.trim().length > 0, { message: "must contain some text" }),
+});
+
 /**
  * Continue (`POST /api/chat { id, continue: true }`): the conversation's last reply, stopped before its end, goes on
  * in place; no message of the person's is added.

@@ -238,8 +238,16 @@ function checkImportedModel(id: string, at: string): string {
   }
 }
 
-/** Only the harness writes hints: whatever an import says about `imported`, its hints are marked as imported. */
+/**
+ * Only the harness writes hints: whatever an import says about `imported`, its hints are marked as imported. A steer
+ * (the person's message inside a reply) keeps its text only: its attachments were never checked as a message's are.
+ */
 function markImportedHint<P extends { type: string; data?: unknown }>(part: P): P {
+  if (part.type === "data-steer") {
+    const data = (typeof part.data === "object" && part.data !== null ? part.data : {}) as { parts?: unknown };
+    const parts = Array.isArray(data.parts) ? data.parts.filter((p) => (p as { type?: unknown })?.type === "text") : [];
+    return { ...part, data: { ...data, parts } };
+  }
   if (part.type !== "data-hint") return part;
   const data = typeof part.data === "object" && part.data !== null && !Array.isArray(part.data) ? part.data : {};
   return { ...part, data: { ...data, imported: true } };

@@ -39,6 +39,8 @@ export type ReplyMcp = {
   approvalFor: (toolName: string) => Promise<"user-approval" | undefined>;
   /** The person chose "Always allow this tool": later calls of this reply run too. */
   remember: (toolName: string) => void;
+  /** Settles once a list this reply made is stored (a failure is logged): the reply's end waits for it. */
+  listStored: Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -141,7 +143,7 @@ export async function openReplyMcp(options: OpenReplyMcpOptions): Promise<ReplyM
     workspaceMcpConfigs(workspace),
     options.stored === undefined ? getConversationMcpToolsRow({ conversationId }) : options.stored,
   ]);
-  const { made, revision } = await listForReply(options, { configs, sessions, workspace, stored });
+  const { made, revision, listStored } = await listForReply(options, { configs, sessions, workspace, stored });
   const offered = made ?? storedList(stored);
   const list = offered.tools;
   const servers = new Map(configs.map((c) => [c.name, { ...c, alwaysAllow: [...c.alwaysAllow] }]));
@@ -168,6 +170,7 @@ export async function openReplyMcp(options: OpenReplyMcpOptions): Promise<ReplyM
     revision,
     changes,
     ...approvals({ list, servers, toolChanged, ctx }),
+    listStored: listStored ?? Promise.resolve(),
     close: () => sessions.close(),
   };
 }
@@ -184,7 +187,7 @@ async function listForReply(
     workspace: string;
     stored: ConversationMcpToolsRow | null;
   },
-): Promise<{ made?: McpToolList; revision: number }> {
+): Promise<{ made?: McpToolList; revision: number; listStored?: Promise<void> }> {
   const { configs, sessions, workspace, stored } = found;
   if (stored?.stale) {
     const made = inherit
@@ -210,16 +213,18 @@ async function listForReply(
   // Stored once the turn's rows are (the first model call does not wait for it); the reply lock keeps the next
   // reply of the conversation from starting before this one ends. A child whose root has no list stores none.
   if (!inherit || inherited) {
-    committed
+    const listStored = committed
       .then(() =>
         fixConversationMcpTools({ conversationId, data: made.tools, leftOut: made.leftOut, leftOutTold: true }),
       )
+      .then(() => {})
       .catch(
         logFailure(
           inherit ? "storing a subagent's MCP tool list failed" : "storing a conversation's MCP tool list failed",
           { conversationId },
         ),
       );
+    return { made, revision: 0, listStored };
   }
   return { made, revision: 0 };
 }

@@ -30,6 +30,7 @@ import { openWorkspaceTracker } from "./workspace-view.ts";
 import { logFailure } from "../log/logger.ts";
 import { isDraining, replyRunning } from "./draining.ts";
 import { runStarted } from "./runs/local-runs.ts";
+import { afterReplySettled } from "./queue-delivery.ts";
 
 export type { ChatRequest, ContinueRequest };
 
@@ -38,11 +39,14 @@ export async function startReply({
   request: asked,
   child,
   viewer = OPERATOR,
+  replyId: chosenReplyId,
 }: {
   request: ChatRequest | ContinueRequest;
   child?: ChildTurn;
-  /** Who sends it (a child's turn is the server's own, for its parent's owner). */
+  /** Who sends it (a child's turn is the server's own, for its parent's owner; so is a queued message's). */
   viewer?: Viewer;
+  /** The new reply's id (a queued message's turn names it first); a Continue keeps the reply it continues. */
+  replyId?: string;
 }): Promise<Response> {
   const conversationId = asked.id;
   if (isDraining())
@@ -53,7 +57,7 @@ export async function startReply({
   const checked = await checkTurn(asked, viewer);
   // The lock first: a message refused because a reply is live (409) creates nothing, not even the conversation.
   // A Continue holds it under the id of the reply it continues (the row that is "streaming" again).
-  const replyId = checked.continuing ? await continuedReplyId(conversationId) : generateId();
+  const replyId = checked.continuing ? await continuedReplyId(conversationId) : (chosenReplyId ?? generateId());
   // An admin may disable the user while this request is under way: this instance hears of it from now on.
   if (viewer.kind === "user") await listenForDisabledUsers();
   const controller = await replyLock().acquire(conversationId, replyId);
@@ -148,6 +152,8 @@ export function replyStream(reply: ReplyContext, child: ChildTurn | undefined, r
       } finally {
         await release();
         over();
+        // What the reply took from the queue is delivered; the next queued message becomes the next turn.
+        afterReplySettled(reply.conversationId, reply.replyId, { child: child !== undefined, start: startReply });
       }
     },
     onError: describeError,

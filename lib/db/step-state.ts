@@ -1,7 +1,7 @@
 // What a reply's step reads, in one statement: the conversation's settings, mode and harness state, its workspace's
 // revisions and view keys (as workspace-views.ts reads them), its tasks, and a summary of its children (a finished
 // child's run without its answer, which can be long). One round trip on PostgreSQL, one prepared statement on SQLite,
-// however many tasks and children there are.
+// however many tasks and children there are — and the person's queued next-step messages (steers), in order.
 import { databaseUrl, getDb, isPostgresUrl, sqliteDirect } from "./client.ts";
 import type { TaskRow } from "./rows.ts";
 import { readJson, readTime } from "./sqlite-direct-rows.ts";
@@ -19,7 +19,11 @@ export type StepStateRow = {
   workspace: WorkspaceViewStatus;
   tasks: TaskRow[];
   children: ChildRecord[];
+  /** The conversation's queued next-step messages, in order (lib/db/queued-messages.ts takes them). */
+  steers: QueuedSteer[];
 };
+
+export type QueuedSteer = { id: string; position: number; message: unknown };
 
 const TASK_FIELDS = [
   "id",
@@ -52,12 +56,16 @@ const RUN_SUMMARY = ["agentId", "label", "replyId", "startedAt", "endedAt"];
 const POSTGRES_CHILD_RUN = `CASE WHEN k."agentStatus" = 'running' THEN k."agentRun" ELSE jsonb_build_object(${RUN_SUMMARY.map((f) => `'${f}', k."agentRun"->'${f}'`).join(", ")}) END`;
 const SQLITE_CHILD_RUN = `CASE WHEN k."agentStatus" = 'running' THEN json(k."agentRun") ELSE json_object(${RUN_SUMMARY.map((f) => `'${f}', json_extract(k."agentRun", '$.${f}')`).join(", ")}) END`;
 
+const STEER = `'id', q."id", 'position', q."position", 'message', q."message"`;
+const STEER_WHERE = `q."conversationId" = c."id" AND q."status" = 'queued' AND q."when" = 'next-step'`;
+
 function postgresSql(): string {
   const task = TASK_FIELDS.map((f) => `'${f}', t."${f}"`).join(", ");
   const child = [...CHILD_FIELDS.map((f) => `'${f}', k."${f}"`), `'agentRun', ${POSTGRES_CHILD_RUN}`].join(", ");
   return `SELECT c."settings" AS "settings", c."agentState" AS "agentState", c."mode" AS "mode", c."parentId" AS "parentId", ${WORKSPACE_STATUS_SELECT},
   (SELECT COALESCE(json_agg(json_build_object(${task}) ORDER BY t."position"), '[]'::json) FROM "Task" t WHERE t."conversationId" = c."id") AS "tasks",
-  (SELECT COALESCE(json_agg(json_build_object(${child}) ORDER BY k."createdAt", k."id"), '[]'::json) FROM "Conversation" k WHERE k."parentId" = c."id") AS "children"
+  (SELECT COALESCE(json_agg(json_build_object(${child}) ORDER BY k."createdAt", k."id"), '[]'::json) FROM "Conversation" k WHERE k."parentId" = c."id") AS "children",
+  (SELECT COALESCE(json_agg(json_build_object(${STEER}) ORDER BY q."position", q."id"), '[]'::json) FROM "QueuedMessage" q WHERE ${STEER_WHERE}) AS "steers"
   ${WORKSPACE_STATUS_FROM.replace("?", "$1").replace("?", "$2")}`;
 }
 
@@ -66,7 +74,8 @@ function sqliteSql(): string {
   const child = [...CHILD_FIELDS.map((f) => `'${f}', k."${f}"`), `'agentRun', ${SQLITE_CHILD_RUN}`].join(", ");
   return `SELECT c."settings" AS "settings", c."agentState" AS "agentState", c."mode" AS "mode", c."parentId" AS "parentId", ${WORKSPACE_STATUS_SELECT},
   (SELECT COALESCE(json_group_array(json_object(${task})), '[]') FROM (SELECT * FROM "Task" WHERE "conversationId" = c."id" ORDER BY "position") t) AS "tasks",
-  (SELECT COALESCE(json_group_array(json_object(${child})), '[]') FROM (SELECT * FROM "Conversation" WHERE "parentId" = c."id" ORDER BY "createdAt", "id") k) AS "children"
+  (SELECT COALESCE(json_group_array(json_object(${child})), '[]') FROM (SELECT * FROM "Conversation" WHERE "parentId" = c."id" ORDER BY "createdAt", "id") k) AS "children",
+  (SELECT COALESCE(json_group_array(json_object('id', q."id", 'position', q."position", 'message', json(q."message"))), '[]') FROM (SELECT * FROM "QueuedMessage" q WHERE ${STEER_WHERE} ORDER BY "position", "id") q) AS "steers"
   ${WORKSPACE_STATUS_FROM}`;
 }
 
@@ -140,5 +149,10 @@ export async function readStepState({ conversationId }: { conversationId: string
     workspace: workspaceStatusOf(row as Parameters<typeof workspaceStatusOf>[0]),
     tasks: list(row.tasks).map((t) => toTaskRow(conversationId, t)),
     children,
+    steers: list(row.steers).map((q) => ({
+      id: String(q.id),
+      position: Number(q.position),
+      message: readJson(q.message),
+    })),
   };
 }

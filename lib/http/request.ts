@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { gateRoute } from "../auth/scope.ts";
 import { ownerFilter, type Viewer, viewerOf } from "../auth/viewer.ts";
+import { connectionsReady } from "../chat/connection-sync.ts";
 import { publishChangesOf } from "../chat/live/change-events.ts";
 import { issueInWords } from "../issue-words.ts";
 import { nulPath, wellFormed } from "../nul.ts";
@@ -201,6 +202,9 @@ export function route<P = Record<string, never>>(
       // Who asks, and whether the conversation or workspace the path names is theirs, before the handler runs.
       const viewer = await viewerOf(request);
       const params = await gateRoute(viewer, request, await context.params);
+      // Model ids naming a connection resolve from memory: the first reading of the connections is in (a failure is
+      // the database's, reported by whatever the handler reads).
+      await connectionsReady().catch(() => undefined);
       response = await handler(request, params, viewer);
       const id = (params as { id?: unknown } | null)?.id;
       publishChangesOf(request, response, {

@@ -41,6 +41,10 @@ const apiRoutes: Route[] = [
   { method: "DELETE", path: `${X}/tasks/1` },
   { method: "GET", path: `${X}/stream` },
   { method: "POST", path: `${X}/stop` },
+  { method: "GET", path: `${X}/queue` },
+  { method: "POST", path: `${X}/queue`, body: { message: userMessage("q1", "queued"), when: "after-reply" } },
+  { method: "PATCH", path: `${X}/queue/q1`, body: { text: "edited" } },
+  { method: "DELETE", path: `${X}/queue/q1` },
   { method: "GET", path: "/api/events" },
   {
     method: "POST",
@@ -93,6 +97,15 @@ const apiRoutes: Route[] = [
   { method: "PATCH", path: "/api/me/agents/planted", body: { description: "d" } },
   { method: "DELETE", path: "/api/me/agents/planted" },
   { method: "GET", path: "/api/models" },
+  { method: "GET", path: "/api/connections" },
+  {
+    method: "POST",
+    path: "/api/connections",
+    body: { id: "planted", kind: "openai-compatible", baseUrl: "http://127.0.0.1:1/v1" },
+  },
+  { method: "PATCH", path: "/api/connections/planted", body: { enabled: false } },
+  { method: "DELETE", path: "/api/connections/planted" },
+  { method: "POST", path: "/api/connections/planted/test" },
   { method: "GET", path: "/api/metrics" },
   { method: "POST", path: "/api/auth/sign-out" },
   // Accounts mode's endpoints (lib/http/account-routes.ts); in token mode they are behind the token like the rest.
@@ -111,7 +124,7 @@ const apiRoutes: Route[] = [
   { method: "PATCH", path: "/api/admin/users/u1", body: { disabled: true } },
   { method: "POST", path: "/api/bench/bare", body: { messages: [userMessage("b1", "hello")] } },
 ];
-const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/sign-up", "/admin", "/me"];
+const pages = ["/", "/c/x", "/c/not-yet-created", "/w/default", "/sign-up", "/admin", "/me", "/settings/models"];
 // The sign-in route and page are open by design (auth.test.ts covers them), and so is the health check (ops.test.ts).
 const OPEN = new Set(["POST /api/auth/sign-in", "GET /sign-in", "GET /api/health"]);
 

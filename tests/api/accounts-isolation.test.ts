@@ -70,6 +70,19 @@ const FOREIGN: Row[] = [
   { method: "GET", path: "/api/conversations/C/stream" },
   { method: "POST", path: "/api/conversations/X/stop" },
   { method: "POST", path: "/api/conversations/C/stop" },
+  { method: "GET", path: "/api/conversations/X/queue" },
+  {
+    method: "POST",
+    path: "/api/conversations/X/queue",
+    body: { message: userMessage("b-q1", "queued"), when: "after-reply" },
+  },
+  {
+    method: "POST",
+    path: "/api/conversations/C/queue",
+    body: { message: userMessage("b-q2", "steer"), when: "next-step" },
+  },
+  { method: "PATCH", path: "/api/conversations/X/queue/q1", body: { text: "Hacked" } },
+  { method: "DELETE", path: "/api/conversations/X/queue/q1" },
   { method: "POST", path: "/api/conversations/X/approvals/call_1", body: { approved: true } },
   { method: "POST", path: "/api/conversations/X/tool-calls/call_1/cancel" },
   { method: "POST", path: "/api/conversations/X/mcp-tools/refresh" },
@@ -169,8 +182,14 @@ const OWN: (Row & { writes?: boolean })[] = [
 
 // Not replayed with the first user's ids, by design: signing up, in and out (tests/api/accounts.test.ts), the event
 // stream (below, on its own), the health check, the bench route (off unless HINTLINE_BENCH_BARE=1), pages (no data in
-// the HTML: every page loads its data through the routes above), and better-auth endpoints it does not serve (404).
+// the HTML: every page loads its data through the routes above), better-auth endpoints it does not serve (404), and
+// the connections, which are no one's: the admin's, a member's 403 (tests/api/accounts.test.ts).
 const NOT_REPLAYED = [
+  "GET /api/connections",
+  "POST /api/connections",
+  "PATCH /api/connections/[id]",
+  "DELETE /api/connections/[id]",
+  "POST /api/connections/[id]/test",
   "POST /api/auth/sign-in",
   "POST /api/auth/sign-out",
   "GET /api/events",

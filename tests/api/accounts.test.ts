@@ -74,6 +74,31 @@ describe("accounts mode, one server", () => {
     expect((await users(server, signedUp)).status).toBe(404);
   });
 
+  it("keeps connections to the admin: a member gets 403 on each connections route and changes nothing, yet lists the models", async () => {
+    const member = await signUp(server.url, accountFor("Connie"), await invite(server.url, admin));
+    const call = (who: SignedIn, method: string, p: string, body?: unknown) =>
+      fetch(`${server.url}/api/connections${p}`, {
+        method,
+        headers: { ...who.headers, ...(body ? { "content-type": "application/json" } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    const attempt = { id: "members-lab", kind: "openai-compatible", baseUrl: "http://127.0.0.1:1/v1" };
+    for (const [method, p, body] of [
+      ["GET", "", undefined],
+      ["POST", "", attempt],
+      ["PATCH", "/members-lab", { enabled: false }],
+      ["DELETE", "/members-lab", undefined],
+      ["POST", "/members-lab/test", undefined],
+    ] as const) {
+      const response = await call(member, method, p, body);
+      expect({ method, p, status: response.status }).toEqual({ method, p, status: 403 });
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/Only an admin/);
+    }
+    expect((await call(admin, "GET", "")).status).toBe(200);
+    expect(sqlite(server).prepare(`SELECT count(*) AS n FROM "Connection"`).get()).toEqual({ n: 0 });
+    expect((await fetch(`${server.url}/api/models`, { headers: member.headers })).status).toBe(200);
+  });
+
   it("serves only its own endpoints under /api/auth: no OIDC without an issuer, none of better-auth's others", async () => {
     expect((await fetch(`${server.url}/api/auth/sign-in/oidc`, { redirect: "manual" })).status).toBe(404);
     expect((await fetch(`${server.url}/api/auth/callback/oidc?code=x&state=y`, { redirect: "manual" })).status).toBe(

@@ -1,7 +1,8 @@
 // Two `next start` instances on one PostgreSQL database (issue #17): a reply started on A is resumed on B with the
 // identical stream, stopped from B, refused a second message from either, its events reach B's listeners; and when a
 // third instance dies (SIGKILL) mid-reply, A or B takes its replies over (issue 45: pg-boss fails the dead instance's
-// jobs once their heartbeats stop) and finishes them, or stops one that B was asked to stop.
+// jobs once their heartbeats stop) and finishes them, or stops one that B was asked to stop. A connection added on A is
+// offered and used on B within seconds, and leaves B when A deletes it (issue 46).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
@@ -35,7 +36,12 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     databaseUrl = await createPostgresDatabase(postgres!, `hintline_instances_${process.pid}`);
     migrate(databaseUrl);
     fake = await startOpenAIFake();
-    const env = { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(LEASE_MS) };
+    // Both open the connection keys each seals (issue 46): one HINTLINE_SECRET.
+    const env = {
+      ...providerEnv(fake.url),
+      HINTLINE_REPLY_LEASE_MS: String(LEASE_MS),
+      HINTLINE_SECRET: "instances test secret",
+    };
     [a, b] = await Promise.all([startAppServer({ env, databaseUrl }), startAppServer({ env, databaseUrl })]);
   }, 120_000);
 
@@ -216,6 +222,50 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     expect(next.status).toBe(200);
     expect(streamedText(await readChunks(next))).toBe("new here");
     expect((await view(b, "delete-across")).messages.map(messageText)).toEqual(["again", "new here"]);
+  });
+
+  it("offers a connection added on A on B within seconds, with its key, and takes it away there when A deletes it", async () => {
+    const lab = await startOpenAIFake({ models: [{ id: "lab-model", max_model_len: 4_096 }] });
+    const models = async (server: AppServer) =>
+      (await getJson<{ models: { id: string; contextWindow: number }[] }>(`${server.url}/api/models`)).body.models;
+    try {
+      const added = await fetch(`${a.url}/api/connections`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: "lab", kind: "openai-compatible", baseUrl: lab.url, apiKey: "lab-key-for-both" }),
+      });
+      expect(added.status).toBe(201);
+      const offered = await pollUntil(
+        () => models(b),
+        (list) => list.some((m) => m.id === "lab/lab-model"),
+        5_000,
+        "B offering A's new connection",
+      );
+      expect(offered.find((m) => m.id === "lab/lab-model")?.contextWindow).toBe(4_096);
+      lab.enqueue({ text: "Lab via B." });
+      const response = await fetch(`${b.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          id: `inst-lab-${Date.now()}`,
+          model: "lab/lab-model",
+          message: { id: "inst-lab-1", role: "user", parts: [{ type: "text", text: "hi" }] },
+        }),
+      });
+      expect(streamedText(await readChunks(response))).toBe("Lab via B.");
+      expect(lab.requests.at(-1)!.headers.authorization).toBe("Bearer lab-key-for-both");
+      expect((await fetch(`${a.url}/api/connections/lab`, { method: "DELETE" })).status).toBe(204);
+      await pollUntil(
+        () => models(b),
+        (list) => !list.some((m) => m.id.startsWith("lab/")),
+        5_000,
+        "B dropping the deleted connection",
+      );
+    } finally {
+      // Gone whatever failed: the instances started below on this database hold no HINTLINE_SECRET.
+      await fetch(`${a.url}/api/connections/lab`, { method: "DELETE" }).catch(() => undefined);
+      await lab.close();
+    }
   });
 
   it("takes over the replies of an instance that was killed: one finished on another instance, marked resumed, as a follower on B sees; one stopped from B, one deleted from B", async () => {

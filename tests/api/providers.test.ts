@@ -49,7 +49,9 @@ describe("provider/model ids", () => {
     expect(ids).toEqual(
       expect.arrayContaining(["anthropic/claude-haiku-4-5", "google/gemini-2.5-pro", "google/gemini-2.5-flash"]),
     );
-    expect(ids.some((id) => id.startsWith("openai/") || id === "hintline-demo")).toBe(false);
+    expect(ids.some((id) => id.startsWith("openai/"))).toBe(false);
+    // The demo stays a choice beside the providers, labelled, last (issue 46).
+    expect(body.models.at(-1)).toEqual({ id: "hintline-demo", provider: "demo", contextWindow: 8_192, isDemo: true });
     expect((await fetch(`${server.url}/api/models`, { method: "POST" })).status).toBe(405);
   });
 
@@ -107,7 +109,6 @@ describe("provider/model ids", () => {
     const cases: Array<[unknown, RegExp]> = [
       ["gpt-4o", /Invalid model:.*OPENAI_API_KEY/],
       ["google/palm-9", /context window of google\/palm-9.*HINTLINE_CONTEXT_WINDOW/],
-      ["hintline-demo", /demo model/],
       ["anthropic/", /names no model/],
       ["", /model/],
       ["has space", /model/],

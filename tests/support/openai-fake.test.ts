@@ -209,7 +209,7 @@ describe("openai fake", () => {
     expect(text.usage.total_tokens).toBe(text.usage.prompt_tokens + text.usage.completion_tokens);
     expect(await (await fetch(`${fake.url}/models`)).json()).toEqual({
       object: "list",
-      data: [{ id: "fake-model", object: "model" }],
+      data: [{ id: "fake-model", object: "model", owned_by: "fake" }],
     });
     expect((await fetch(`${fake.url}/nope`)).status).toBe(404);
   });

@@ -27,10 +27,14 @@ export type FakeReply =
   | { kind: "no-finish"; text: string };
 // biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
 export type RecordedRequest = { path: string; headers: Record<string, string | string[] | undefined>; body: any };
+/** A model `GET /v1/models` lists; `max_model_len` is its window as vLLM reports it. */
+export type FakeModel = { id: string; max_model_len?: number };
 export type OpenAIFake = {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  /** The `GET /v1/models` requests (their headers: the key a connection sends). */
+  modelListRequests: RecordedRequest[];
   /**
    * Hintline's title requests (header `x-hintline-purpose: title`), kept apart from `requests` and from the cache's
    * view of the conversation; each answered by the next of `enqueueTitle`, else a 404 (so a test that scripts no
@@ -290,7 +294,7 @@ function completionJson(plan: Plan, model: string, id: string) {
 }
 
 export async function startOpenAIFake(
-  options: { port?: number; host?: string; cacheMinTokens?: number } = {},
+  options: { port?: number; host?: string; cacheMinTokens?: number; models?: FakeModel[] } = {},
 ): Promise<OpenAIFake> {
   const host = options.host ?? "127.0.0.1";
   const requests: RecordedRequest[] = [];
@@ -300,6 +304,8 @@ export async function startOpenAIFake(
   const memoryRequests: RecordedRequest[] = [];
   const memoryQueue: FakeReply[] = [];
   const sockets = new Set<Socket>();
+  const models: FakeModel[] = options.models ?? [{ id: "fake-model" }];
+  const modelListRequests: RecordedRequest[] = [];
   let defaultReply: DefaultReply = INITIAL_DEFAULT;
   let seq = 0;
   let cacheMinTokens = options.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS;
@@ -443,8 +449,13 @@ export async function startOpenAIFake(
       return void res.end();
     }
     if (path === "/v1/chat/completions" && method === "POST") return chat(req, res, path);
-    if (path === "/v1/models" && method === "GET")
-      return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
+    if (path === "/v1/models" && method === "GET") {
+      modelListRequests.push({ path, headers: { ...req.headers }, body: null });
+      return sendJson(res, 200, {
+        object: "list",
+        data: models.map((m) => ({ object: "model", owned_by: "fake", ...m })),
+      });
+    }
     if (path.startsWith("/__fake/")) return control(req, res, path, method);
     return sendJson(res, 404, errorBody(404, `Unknown path: ${method} ${path}`));
   }
@@ -470,6 +481,7 @@ export async function startOpenAIFake(
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
     port,
     requests,
+    modelListRequests,
     titleRequests,
     enqueueTitle: (...replies) => void titleQueue.push(...replies),
     memoryRequests,

@@ -5,7 +5,19 @@ import { selectEncodingFor } from "../../agent/token-count.ts";
 import type { ModelInfo } from "../../chat-message.ts";
 import { contextWindowFor, knownContextWindow } from "../context-windows.ts";
 import { DEMO_MODEL_ID } from "../demo-model-id.ts";
+import { chooseConnectionModel } from "./connection-choice.ts";
+import {
+  type ConnectionEndpoint,
+  connectionEndpoint,
+  connectionEndpoints,
+  connectionsGeneration,
+  modelListing,
+} from "./connections.ts";
 import { type Env, setting } from "./fetch.ts";
+import { ModelChoiceError, URL_MODEL_NAME } from "./model-choice-error.ts";
+
+export { ModelChoiceError, URL_MODEL_NAME };
+export { DEFAULT_MAX_REPLY_TOKENS, replyTokenCeiling } from "./reply-ceiling.ts";
 
 export const OPENAI_DEFAULT_MODEL = "gpt-4o-mini";
 export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -49,14 +61,6 @@ const OFFERED: Record<ProviderName, readonly string[]> = {
   ],
 };
 
-/** A model id that cannot be used as configured: the message says why and which variable to set. */
-export class ModelChoiceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ModelChoiceError";
-  }
-}
-
 export const configuredProviders = (env: Env = process.env): ProviderName[] =>
   PROVIDER_NAMES.filter((p) => CONFIGURED[p](env));
 
@@ -69,26 +73,47 @@ export function parseModelId(id: string): { provider: ProviderName | undefined; 
   return { provider: undefined, model: id };
 }
 
-/**
- * A model name that goes into a request's URL (Gemini's `/models/{name}:streamGenerateContent`): no `/ \ ? # %` and
- * no leading dot, so it cannot rewrite the path the conversation and the key are posted to. Names that travel in a
- * request body (OpenAI-compatible servers' `Qwen/…`, Anthropic's) are not held to it.
- */
-export const URL_MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-
 const isDemoId = (id: string) => id === DEMO_MODEL_ID || id === `demo/${DEMO_MODEL_ID}`;
+
+/** The demo model is a choice beside every provider unless HINTLINE_DEMO=off. */
+export const demoOffered = (env: Env) => setting(env, "HINTLINE_DEMO")?.toLowerCase() !== "off";
+
+/** The connection (added over the API, enabled) an id's prefix names, if any. */
+function connectionOf(id: string): { endpoint: ConnectionEndpoint; model: string } | undefined {
+  const slash = id.indexOf("/");
+  const endpoint = slash > 0 ? connectionEndpoint(id.slice(0, slash)) : undefined;
+  return endpoint && { endpoint, model: id.slice(slash + 1) };
+}
+
+/** Without a provider in the environment: HINTLINE_MODEL when it names a connection's model, else the demo (or, when it is off, the first connection's first model). */
+function defaultWithoutEnvironment(env: Env): string {
+  const named = setting(env, "HINTLINE_MODEL");
+  if (named && connectionOf(named)?.endpoint.enabled) return named;
+  if (demoOffered(env)) return DEMO_MODEL_ID;
+  for (const endpoint of connectionEndpoints()) {
+    const first = endpoint.enabled ? modelListing(endpoint.id)?.models[0] : undefined;
+    if (first) return `${endpoint.id}/${first.name}`;
+  }
+  return DEMO_MODEL_ID;
+}
 
 /** The model a conversation uses unless it chose another: HINTLINE_MODEL, else the first configured provider's. */
 export function defaultModelId(env: Env = process.env): string {
   const configured = configuredProviders(env);
-  if (configured.length === 0) return DEMO_MODEL_ID; // the demo, whatever HINTLINE_MODEL says (as always)
+  if (configured.length === 0) return defaultWithoutEnvironment(env);
   const named = setting(env, "HINTLINE_MODEL");
   if (named) return named;
   if (configured.includes("openai")) return OPENAI_DEFAULT_MODEL;
   return configured[0] === "anthropic" ? `anthropic/${ANTHROPIC_DEFAULT_MODEL}` : `google/${GOOGLE_DEFAULT_MODEL}`;
 }
 
-export type Choice = { provider: ProviderName | "demo"; model: string; info: ModelInfo };
+export type Choice = {
+  provider: ProviderName | "demo" | "connection";
+  model: string;
+  info: ModelInfo;
+  /** The connection's endpoint and key, for provider "connection". */
+  endpoint?: ConnectionEndpoint;
+};
 
 const windowOverride = (env: Env) => {
   const n = Number(setting(env, "HINTLINE_CONTEXT_WINDOW"));
@@ -100,9 +125,9 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
   const override = windowOverride(env);
   const configured = configuredProviders(env);
   if (isDemoId(id)) {
-    if (configured.length > 0)
+    if (!demoOffered(env))
       throw new ModelChoiceError(
-        `The demo model is only offered while no provider is configured; choose a model of ${configured.join(", ")}.`,
+        "The demo model is turned off on this server (HINTLINE_DEMO=off); choose another model.",
       );
     return {
       provider: "demo",
@@ -115,6 +140,11 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
       },
     };
   }
+  const connection = connectionOf(id);
+  if (connection) {
+    const info = chooseConnectionModel(connection.endpoint, connection.model, override);
+    return { provider: "connection", model: connection.model, info, endpoint: connection.endpoint };
+  }
   const parsed = parseModelId(id);
   if (!parsed.model.trim())
     throw new ModelChoiceError(
@@ -123,8 +153,11 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
   if (parsed.provider === undefined) {
     // A bare id: OpenAI or the OpenAI-compatible server, as before providers could be named.
     if (!configured.includes("openai")) {
+      const prefix = id.includes("/") ? id.slice(0, id.indexOf("/")) : "";
       throw new ModelChoiceError(
-        `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
+        prefix
+          ? `"${id}" names no connection of this server ("${prefix}" is not one: add it in Settings → Models & connections) and no provider (anthropic/…, google/…).`
+          : `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
       );
     }
     // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.
@@ -152,15 +185,18 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
   return { provider, model, info: { id, provider: label, contextWindow: Math.floor(window), isDemo: false } };
 }
 
-/** The models a conversation may choose (GET /api/models): the default first, then each configured provider's. */
+/**
+ * The models a conversation may choose (GET /api/models): the default first, then each configured provider's, each
+ * enabled connection's as its server listed them, and the demo (unless HINTLINE_DEMO=off).
+ */
 export function listModels(env: Env = process.env): { default: string; models: ModelInfo[] } {
   const id = defaultModelId(env);
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
   const add = (candidate: string) => {
     try {
-      const { provider, model, info } = chooseModel(candidate, env);
-      const key = `${provider}/${model}`;
+      const { provider, model, info, endpoint } = chooseModel(candidate, env);
+      const key = endpoint ? info.id : `${provider}/${model}`;
       if (seen.has(key)) return;
       seen.add(key);
       models.push(info);
@@ -174,6 +210,11 @@ export function listModels(env: Env = process.env): { default: string; models: M
     if (provider === "openai" && setting(env, "OPENAI_BASE_URL")) continue;
     for (const model of OFFERED[provider]) add(`${provider}/${model}`);
   }
+  for (const endpoint of connectionEndpoints()) {
+    if (!endpoint.enabled) continue;
+    for (const model of modelListing(endpoint.id)?.models ?? []) add(`${endpoint.id}/${model.name}`);
+  }
+  if (demoOffered(env)) add(DEMO_MODEL_ID);
   return { default: id, models };
 }
 
@@ -188,12 +229,13 @@ const ENV_KEYS = [
   "HINTLINE_MODEL",
   "HINTLINE_CONTEXT_WINDOW",
   "HINTLINE_UTILITY_MODEL",
+  "HINTLINE_DEMO",
 ];
 let cache: { key: string; choices: Map<string, Choice>; offered?: ReadonlySet<string> } | undefined;
 
 /** The choices made under this process's environment as it is now (forgotten when it changes). */
 function currentCache(env: Env) {
-  const key = ENV_KEYS.map((k) => env[k]).join("|");
+  const key = `${connectionsGeneration()}|${ENV_KEYS.map((k) => env[k]).join("|")}`;
   if (!cache || cache.key !== key) cache = { key, choices: new Map() };
   return cache;
 }
@@ -240,30 +282,4 @@ export function modelInfoFor(id?: string | null): ModelInfo {
       isDemo: false,
     };
   }
-}
-
-export const DEFAULT_MAX_REPLY_TOKENS = 32_768;
-
-/** Output maxima of model families that are not tied to the context window (asking for more is refused). */
-const OUTPUT_MAXIMA: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^gpt-4o/, 16_384],
-  [/^gpt-4\.1/, 32_768],
-  [/^(gpt-5|o[134])/, 100_000],
-  [/^claude-3-haiku/, 4_096],
-  [/^claude-opus-4(-[01])?($|-\d{8}$)/, 32_000],
-  [/^claude-/, 64_000],
-  [/^gemini-/, 65_536],
-];
-
-/**
- * The output tokens one model call may produce, sent to the provider: HINTLINE_MAX_REPLY_TOKENS when set, else
- * 32,768 within the model's own maximum for the families known here. Other models get no limit from the default (a
- * local server refuses a limit beyond its context window); the reply's character ceiling holds for all.
- */
-export function replyTokenCeiling(modelId: string, env: Env = process.env): number | undefined {
-  const configured = Math.floor(Number(env.HINTLINE_MAX_REPLY_TOKENS?.trim() || Number.NaN));
-  if (Number.isSafeInteger(configured) && configured > 0) return configured;
-  const id = modelId.toLowerCase().replace(/^.*\//, "");
-  const maximum = OUTPUT_MAXIMA.find(([family]) => family.test(id))?.[1];
-  return maximum === undefined ? undefined : Math.min(DEFAULT_MAX_REPLY_TOKENS, maximum);
 }

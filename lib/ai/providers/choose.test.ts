@@ -71,9 +71,10 @@ describe("chooseModel", () => {
     });
   });
 
-  it("offers the demo model only while no provider is configured", () => {
+  it("offers the demo model beside every provider unless HINTLINE_DEMO=off (issue 46)", () => {
     expect(chooseModel("hintline-demo", {}).info.isDemo).toBe(true);
-    expect(() => chooseModel("hintline-demo", GOOGLE)).toThrow(/only offered while no provider is configured/);
+    expect(chooseModel("demo/hintline-demo", GOOGLE).info).toMatchObject({ id: "hintline-demo", isDemo: true });
+    expect(() => chooseModel("hintline-demo", { ...GOOGLE, HINTLINE_DEMO: "off" })).toThrow(/HINTLINE_DEMO=off/);
     expect(() => chooseModel("anthropic/", ANTHROPIC)).toThrow(/names no model/);
   });
 });
@@ -146,7 +147,9 @@ describe("listModels", () => {
         "google/gemini-2.5-flash",
       ]),
     );
-    expect(new Set(models.map((m) => m.provider))).toEqual(new Set(["openai", "anthropic", "google"]));
+    expect(new Set(models.map((m) => m.provider))).toEqual(new Set(["openai", "anthropic", "google", "demo"]));
+    expect(models.at(-1)).toMatchObject({ id: "hintline-demo", isDemo: true });
+    expect(listModels({ ...OPENAI, HINTLINE_DEMO: "off" }).models.some((m) => m.isDemo)).toBe(false);
   });
 
   it("is the demo alone with no provider, and only the configured model of an OpenAI-compatible server", () => {
@@ -154,7 +157,7 @@ describe("listModels", () => {
       { id: "hintline-demo", provider: "demo", contextWindow: 8192, isDemo: true },
     ]);
     const local = listModels({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", HINTLINE_MODEL: "llama3.1:8b" });
-    expect(local.models.map((m) => m.id)).toEqual(["llama3.1:8b"]);
+    expect(local.models.map((m) => m.id)).toEqual(["llama3.1:8b", "hintline-demo"]);
   });
 });
 

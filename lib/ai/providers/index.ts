@@ -5,16 +5,26 @@
 import type { LanguageModel } from "ai";
 import type { ModelInfo } from "../../chat-message.ts";
 import { createDemoModel } from "../demo-model.ts";
-import { anthropicModel } from "./anthropic.ts";
+import { anthropicEndpointModel, anthropicModel } from "./anthropic.ts";
 import { type Choice, choiceFor, chooseModel, defaultModelId } from "./choice.ts";
 import { type Env, setting } from "./fetch.ts";
-import { googleModel } from "./google.ts";
-import { openaiModel } from "./openai.ts";
+import type { ConnectionEndpoint } from "./connections.ts";
+import { googleEndpointModel, googleModel } from "./google.ts";
+import { openaiChatModel, openaiModel } from "./openai.ts";
+import { endpointBaseUrl } from "./served-models.ts";
 
 export * from "./choice.ts";
 export { fetchWithoutRedirects } from "./fetch.ts";
 
 export type ResolvedModel = { model: LanguageModel; info: ModelInfo };
+
+/** A connection's model, at its endpoint with its key (an OpenAI-compatible server's name travels in the body as it is). */
+function connectionModel(endpoint: ConnectionEndpoint, model: string): LanguageModel {
+  const options = { baseURL: endpointBaseUrl(endpoint) || undefined, apiKey: endpoint.apiKey, name: endpoint.kind };
+  if (endpoint.kind === "anthropic") return anthropicEndpointModel(model, options);
+  if (endpoint.kind === "google") return googleEndpointModel(model, options);
+  return openaiChatModel(model, options);
+}
 
 function modelOf(choice: Choice, env: Env): LanguageModel {
   switch (choice.provider) {
@@ -28,6 +38,8 @@ function modelOf(choice: Choice, env: Env): LanguageModel {
       return anthropicModel(choice.model, env);
     case "google":
       return googleModel(choice.model, env);
+    case "connection":
+      return connectionModel(choice.endpoint!, choice.model);
   }
 }
 

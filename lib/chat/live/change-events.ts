@@ -30,7 +30,8 @@ export function changesOf(method: string, pathname: string): ChangeEvent[] {
       { type: "conversations", id },
     ];
   if (sub === "tasks") return [{ type: "tasks", id }];
-  if (sub === "compact" || sub === "compression" || sub === "approvals") return [{ type: "conversation", id }];
+  if (sub === "compact" || sub === "compression" || sub === "approvals" || sub === "queue")
+    return [{ type: "conversation", id }];
   if (sub === "branches")
     return [
       { type: "conversation", id },

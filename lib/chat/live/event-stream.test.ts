@@ -58,6 +58,14 @@ describe("changes of a write", () => {
     expect(changesOf("POST", "/api/conversations/import")).toEqual([{ type: "conversations", id: "" }]);
     expect(changesOf("PATCH", "/api/conversations/a/tasks/3")).toEqual([{ type: "tasks", id: "a" }]);
     expect(changesOf("POST", "/api/conversations/a/compact")).toEqual([{ type: "conversation", id: "a" }]);
+    // The queue shows above every tab's composer: any change to it is the conversation's.
+    for (const [method, path] of [
+      ["POST", "/api/conversations/a/queue"],
+      ["PATCH", "/api/conversations/a/queue/m1"],
+      ["DELETE", "/api/conversations/a/queue/m1"],
+    ] as const)
+      expect(changesOf(method, path)).toEqual([{ type: "conversation", id: "a" }]);
+    expect(changesOf("GET", "/api/conversations/a/queue")).toEqual([]);
     expect(changesOf("POST", "/api/conversations/a/branches")).toEqual([
       { type: "conversation", id: "a" },
       { type: "conversations", id: "a" },

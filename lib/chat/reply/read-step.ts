@@ -10,7 +10,7 @@ import { childRunKey, SUBAGENTS_PER_HINT } from "../../agent/subagents.ts";
 import { childRunTold } from "../../agent/hints/told.ts";
 import type { Task } from "../../chat-message.ts";
 import { currentPlan } from "../../db/plans.ts";
-import { readStepState } from "../../db/step-state.ts";
+import { type QueuedSteer, readStepState } from "../../db/step-state.ts";
 import { type ChildRecord, getChild, listChildren } from "../../db/subagents.ts";
 import { toTask } from "../../db/tasks.ts";
 import type { WorkspaceViewStatus } from "../../db/workspace-views.ts";
@@ -29,6 +29,8 @@ export type ConversationState = {
   workspace?: WorkspaceViewStatus;
   /** undefined: not read (the first step reads the children itself). */
   children?: ChildRecord[];
+  /** The person's queued next-step messages (undefined: not read, the reply's first step). */
+  steers?: QueuedSteer[];
 };
 
 /** The conversation's state now, in one statement; null when it was deleted meanwhile. */
@@ -43,6 +45,7 @@ export async function readConversationState(conversationId: string): Promise<Con
     tasks: row.tasks.map(toTask),
     workspace: row.workspace,
     children: row.children,
+    steers: row.steers,
   };
 }
 

@@ -39,8 +39,10 @@ export async function settleReply(
     if (!ports.child) return handOver(parts, outcome, writer);
     outcome = { ...outcome, error: SHUTDOWN_REASON };
   }
+  // What the steps, the workspace and a first MCP tool list store is written before the reply ends: the next turn,
+  // however soon, reads it (run 12: a turn right after the first read no stored list and offered no MCP tools).
+  await Promise.all([prepared.steps.written(), reply.workspace.stored(), prepared.mcp.listStored]);
   // The reply's last call is over: its replace status (if any) is not part of any later call.
-  await Promise.all([prepared.steps.written(), reply.workspace.stored()]);
   const closed = prepared.steps.closeStatus();
   if (closed) {
     markSuperseded(outcome.reply, closed.chunk.id ?? "");

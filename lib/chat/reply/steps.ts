@@ -28,6 +28,7 @@ import type { McpChangeTracker } from "../mcp-tool-changes.ts";
 import type { PreparedContext } from "../prepare-context.ts";
 import type { WorkspaceTracker } from "../workspace-view.ts";
 import { nextTurn } from "../yielding.ts";
+import { steersSaved, takeSteers } from "../queue-delivery.ts";
 import { knownOf } from "./known.ts";
 import { createModelContext } from "./model-context.ts";
 import { type ConversationState, readConversationState, readNews } from "./read-step.ts";
@@ -76,6 +77,8 @@ type StepsRun = {
   current: Settings;
   /** What the last step stores, written while its model call starts; the next step (and the reply's end) waits. */
   written?: Promise<void>;
+  /** A step took the person's steers: they are delivered once the step's end has saved the reply. */
+  steered: boolean;
 };
 
 export function createReplySteps(options: ReplyStepsOptions) {
@@ -102,6 +105,7 @@ export function createReplySteps(options: ReplyStepsOptions) {
     }),
     endsWithReplace: false,
     current: settings,
+    steered: false,
   };
   return {
     beforeStep: (step: StepContext) => runStep(run, step),
@@ -131,8 +135,13 @@ async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResu
   const { conversationId, settings, contextWindow } = options;
   await run.written;
   // The first step decides on the state the reply opened with; later ones read it again (the person may edit).
-  const state: ConversationState | null =
-    step.stepIndex === 0 ? { settings, ...options.opened } : await readConversationState(conversationId);
+  const opened: ConversationState = { settings, ...options.opened };
+  const [state] = await Promise.all([
+    step.stepIndex === 0 ? opened : readConversationState(conversationId),
+    // The previous step's end saved the reply with the steers it took.
+    run.steered ? steersSaved(conversationId, step.reply.id) : undefined,
+  ]);
+  run.steered = false;
   if (!state) return undefined;
   run.current = state.settings;
   const result: BeforeStepResult = {};
@@ -155,6 +164,15 @@ async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResu
     noticed: state.agentState.taskEditsNoticed,
   });
   const child = options.child === true;
+  // The person's steers enter after the previous step's tool results, before this step's hints (a child takes none).
+  const steers =
+    !child && state.steers?.length
+      ? await takeSteers(conversationId, step.reply.id, state.steers, (options.now ?? clockNow)())
+      : [];
+  if (steers.length) {
+    result.chunks = [...(result.chunks ?? []), ...steers];
+    run.steered = true;
+  }
   const { step: stepState, news } = await readNews({
     conversationId,
     state,
