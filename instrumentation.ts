@@ -15,6 +15,11 @@ export async function register() {
     const { resumeLeftReplies } = await import("./lib/chat/runs/resume-replies");
     const { logFailure } = await import("./lib/log/logger");
     await resumeLeftReplies().catch(logFailure("resuming the replies the last run left failed"));
+    // On PostgreSQL every reply is a run on pg-boss: another instance takes it over if this one dies.
+    const { startRunEngine } = await import("./lib/chat/runs/pg-boss-engine");
+    await startRunEngine().catch(
+      logFailure("the run engine did not start: replies of this instance are not taken over if it dies"),
+    );
     // Conversations left idle give their durable facts (HINTLINE_MEMORY_IDLE_MINUTES; a timer, unreferenced).
     const { startIdleMemorySweep } = await import("./lib/chat/conversation-end-memory");
     startIdleMemorySweep();

@@ -7,6 +7,7 @@ const nextConfig = {
     "better-sqlite3",
     "@prisma/adapter-better-sqlite3",
     "pg",
+    "pg-boss",
     "@prisma/adapter-pg",
     "gpt-tokenizer",
   ],

@@ -28,8 +28,8 @@ export default defineConfig({
         test: {
           name: "db-sqlite",
           include: ["tests/db/**/*.test.ts"],
-          // PostgreSQL's row locks and deadlocks: left out here rather than skipped.
-          exclude: ["tests/db/append-locks.test.ts"],
+          // PostgreSQL's row locks and deadlocks, and its lease rows: left out here rather than skipped.
+          exclude: ["tests/db/append-locks.test.ts", "tests/db/live-leases.test.ts"],
           globalSetup: ["tests/support/db-global-setup.ts"],
           provide: { databaseKind: "sqlite" },
           fileParallelism: false,

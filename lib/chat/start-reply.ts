@@ -29,6 +29,7 @@ import type { ChildTurn } from "./subagent-runs.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { logFailure } from "../log/logger.ts";
 import { isDraining, replyRunning } from "./draining.ts";
+import { runStarted } from "./runs/local-runs.ts";
 import { afterReplySettled } from "./queue-delivery.ts";
 
 export type { ChatRequest, ContinueRequest };
@@ -65,10 +66,13 @@ export async function startReply({
       "conflict",
       "A reply is still being written in this conversation. Stop it or wait for it to finish.",
     );
+  // A person's reply is a run (PostgreSQL: another instance takes it over if this one dies); a child's is not yet.
+  const runEnded = child ? () => {} : runStarted(conversationId, replyId);
   const release = () =>
     replyLock()
       .release(conversationId, replyId)
-      .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }));
+      .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }))
+      .finally(runEnded);
   let opened: Awaited<ReturnType<typeof openReplyTurn>>;
   try {
     opened = await openReplyTurn({ checked, viewer, child, replyId });

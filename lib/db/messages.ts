@@ -318,6 +318,22 @@ export async function listStreamingReplies(): Promise<Array<{ conversationId: st
   });
 }
 
+/** Whether the reply is still stored as being written (a run to take over), not settled. */
+export async function isStreamingReply({
+  conversationId,
+  id,
+}: {
+  conversationId: string;
+  id: string;
+}): Promise<boolean> {
+  const db = await getDb();
+  const row = await db.message.findFirst({
+    where: { conversationId, id, role: "assistant", status: "streaming" },
+    select: { id: true },
+  });
+  return row !== null;
+}
+
 /**
  * Replies left "streaming" by a server that died mid-reply are marked incomplete; `activeIds` are replies this
  * process is streaming right now.

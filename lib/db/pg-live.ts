@@ -31,6 +31,31 @@ export async function takeLease(
   return rows.length === 1;
 }
 
+/**
+ * Takes over the lease of `replyId`, held by an instance pg-boss found dead (its job's heartbeat stopped), before
+ * that lease runs out. Refused (false) when the conversation's lease names another reply and is still live.
+ */
+export async function adoptLease(
+  conversationId: string,
+  replyId: string,
+  instanceId: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const rows = await (await db()).$queryRawUnsafe<{ reply_id: string }[]>(
+    `INSERT INTO hintline_live_reply (conversation_id, reply_id, instance_id, lease_until)
+     VALUES ($1, $2, $3, now() + $4::integer * interval '1 millisecond')
+     ON CONFLICT (conversation_id) DO UPDATE SET reply_id = EXCLUDED.reply_id, instance_id = EXCLUDED.instance_id,
+       lease_until = EXCLUDED.lease_until
+     WHERE hintline_live_reply.reply_id = EXCLUDED.reply_id OR hintline_live_reply.lease_until < now()
+     RETURNING reply_id`,
+    conversationId,
+    replyId,
+    instanceId,
+    leaseMs,
+  );
+  return rows.length === 1;
+}
+
 export async function renewLeases(replyIds: string[], leaseMs: number): Promise<void> {
   if (replyIds.length === 0) return;
   await (await db()).$executeRawUnsafe(

@@ -1,7 +1,8 @@
 // Two `next start` instances on one PostgreSQL database (issue #17): a reply started on A is resumed on B with the
-// identical stream, stopped from B, refused a second message from either, its events reach B's listeners, and when A
-// dies (SIGKILL) mid-reply, B marks it incomplete once A's lease has run out and serves the conversation again. A
-// connection added on A is offered and used on B within seconds, and leaves B when A deletes it (issue 46).
+// identical stream, stopped from B, refused a second message from either, its events reach B's listeners; and when a
+// third instance dies (SIGKILL) mid-reply, A or B takes its replies over (issue 45: pg-boss fails the dead instance's
+// jobs once their heartbeats stop) and finishes them, or stops one that B was asked to stop. A connection added on A is
+// offered and used on B within seconds, and leaves B when A deletes it (issue 46).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
@@ -51,6 +52,54 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
 
   const view = async (server: AppServer, id: string) =>
     (await getJson<ConversationView>(`${server.url}/api/conversations/${id}`)).body;
+
+  /** An instance's own run queue, as its start-up line names it. */
+  const engineQueue = (server: AppServer): string =>
+    JSON.parse(
+      server
+        .logs()
+        .split("\n")
+        .find((line) => line.includes("the run engine is started")) ?? "{}",
+    ).queue;
+
+  /** Sends a run to the queue of an instance that never claims it (no instance of that name ever ran). */
+  const queueRunNobodyClaims = async (run: { conversationId: string; replyId: string }): Promise<string> => {
+    const { PgBoss } = await import("pg-boss");
+    const boss = new PgBoss({
+      connectionString: databaseUrl,
+      max: 1,
+      supervise: false,
+      schedule: false,
+      migrate: false,
+      registerInstance: false,
+    });
+    await boss.start();
+    const queue = `runs.ghost${process.pid}`;
+    try {
+      await boss.createQueue(queue, { heartbeatSeconds: 10, retryLimit: 0, deadLetter: "runs-recover" });
+      await boss.send(queue, run);
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    return queue;
+  };
+
+  /** Which of `queues` still exist, and the states of the runs-recover jobs for `replyId`. */
+  const runQueues = async (queues: string[], replyId: string) => {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const left = await client.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name = ANY($1)", [queues]);
+      const recovered = await client.query<{ state: string }>(
+        "SELECT state FROM pgboss.job WHERE name = 'runs-recover' AND data->>'replyId' = $1",
+        [replyId],
+      );
+      return { queues: left.rows.map((r) => r.name), recovered: recovered.rows.map((r) => r.state) };
+    } finally {
+      await client.end();
+    }
+  };
 
   it("serves its first replies on both instances at once: nothing is set up on first use that could race", async () => {
     // Both instances' first requests, together: each reply takes a lease in the same tables at the same moment.
@@ -219,68 +268,116 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     }
   });
 
-  it("answers Stop on the reply of an instance that was killed truthfully: not stopped, settled as incomplete with why", async () => {
+  it("takes over the replies of an instance that was killed: one finished on another instance, marked resumed, as a follower on B sees; one stopped from B, one deleted from B", async () => {
+    // The dying instance heartbeats its runs every 5 s (pg-boss's minimum heartbeat, 10 s); A or B takes them over.
     const doomed = await startAppServer({
-      env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(LEASE_MS) },
+      env: { ...providerEnv(fake.url), HINTLINE_RUN_LEASE_MS: "10000" },
       databaseUrl,
     });
-    fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
-    const reader = chunkReader(
-      await postChat(doomed.url, { conversationId: "stop-dead", messageId: "k1", text: "write forever" }),
+    const resumedText = `Picked up again: ${longText(40)}`;
+    fake.enqueue(...Array.from({ length: 3 }, () => ({ text: longText(2000), chunkDelayMs: 20 })));
+    const crash = chunkReader(
+      await postChat(doomed.url, { conversationId: "crash", messageId: "c1", text: "write forever" }),
     );
-    await reader.until((c) => c.type === "text-delta");
+    const stopping = chunkReader(
+      await postChat(doomed.url, { conversationId: "stop-dead", messageId: "k1", text: "write on until stopped" }),
+    );
+    const deleting = chunkReader(
+      await postChat(doomed.url, { conversationId: "delete-dead", messageId: "e1", text: "write on until deleted" }),
+    );
+    await Promise.all([crash, stopping, deleting].map((reader) => reader.until((c) => c.type === "text-delta")));
+    // Wait for a checkpoint (at most a second apart) so that the rows hold some of the replies.
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await doomed.kill();
-    const answer = await stopReply(b.url, "stop-dead");
-    expect(answer.status).toBe(200);
-    const body = (await answer.json()) as { stopped: boolean; settled?: string; reason?: string };
-    expect(body).toEqual({
-      stopped: false,
-      settled: "incomplete",
-      reason: expect.stringContaining("stopped responding"),
-    });
-    const stored = (await view(b, "stop-dead")).messages[1];
-    expect(stored?.metadata).toMatchObject({ status: "incomplete", error: body.reason });
-    expect(messageText(stored).length).toBeGreaterThan(0);
-    await expectApiError(await stopReply(b.url, "stop-dead"), 409, "conflict");
-  });
+    const cutCall = JSON.stringify(
+      fake.requests.findLast((r) => JSON.stringify(r.body.messages).includes("write forever"))?.body.messages,
+    );
+    const requestsBefore = fake.requests.length;
+    // The resumed calls, in whichever order the instances taking over ask.
+    fake.setDefault((request) =>
+      JSON.stringify(request.body.messages).includes("write forever")
+        ? { text: resumedText, chunkDelayMs: 30 }
+        : { text: longText(2000), chunkDelayMs: 20 },
+    );
+    try {
+      // A run sent to an instance that died before claiming it: its queue has a waiting job and no live instance.
+      const ghostQueue = await queueRunNobodyClaims({ conversationId: "ghost", replyId: `ghost-${process.pid}` });
+      const doomedQueue = engineQueue(doomed);
+      const killedAt = Date.now();
+      await doomed.kill();
+      // Until it is taken over (and after), the reply is live: no second message.
+      await expectApiError(
+        await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }),
+        409,
+        "conflict",
+      );
+      // A follower on B and Stop from B, both asked before the take-over (a follower's headers come with its first
+      // chunk): the follower sees the reply go on, and the Stop reaches whichever instance took the reply over.
+      const following = fetch(`${b.url}/api/conversations/crash/stream`);
+      const stopped = stopReply(b.url, "stop-dead");
+      const deleted = fetch(`${b.url}/api/conversations/delete-dead`, { method: "DELETE" });
+      expect((await view(b, "stop-dead")).messages[1]?.metadata?.resumes).toBeUndefined();
+      const follower = await following;
+      expect(follower.status).toBe(200);
+      const followed = await readChunks(follower);
+      const takenOverMs = Date.now() - killedAt;
 
-  it("marks the reply of an instance that died incomplete once its lease runs out, and serves the conversation on B", async () => {
-    // The dying instance holds a longer lease (renewed every third of it), so that "B still counts it as live" is
-    // asked well inside the lease even on a loaded machine: with 1.5 s, the lease could run out before B was asked.
-    const leaseMs = 6_000;
-    const doomed = await startAppServer({
-      env: { ...providerEnv(fake.url), HINTLINE_REPLY_LEASE_MS: String(leaseMs) },
-      databaseUrl,
-    });
-    fake.enqueue({ text: longText(2000), chunkDelayMs: 20 });
-    const original = await postChat(doomed.url, { conversationId: "crash", messageId: "c1", text: "write forever" });
-    const reader = chunkReader(original);
-    await reader.until((c) => c.type === "text-delta");
-    // Wait for a checkpoint (at most a second apart) so that the row holds some of the reply.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await doomed.kill();
-    // While the lease runs, B still counts the reply as live.
-    await expectApiError(
-      await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }),
-      409,
-      "conflict",
-    );
-    const settled = await pollUntil(
-      () => view(b, "crash"),
-      (c) => c.messages[1]?.metadata?.status === "incomplete",
-      leaseMs * 4,
-    );
-    expect(settled.messages[1]?.metadata?.status).toBe("incomplete");
-    expect(messageText(settled.messages[1]).length).toBeGreaterThan(0);
-    fake.enqueue({ text: "I am B" });
+      // The killed reply goes on and ends once, its cut step redone whole: the text only once, the same input.
+      const logs = [a, b].map((server) =>
+        server
+          .logs()
+          .split("\n")
+          .filter((l) => /run|resum|"level":[45]0/.test(l)),
+      );
+      expect(streamedText(followed), `the servers' logs:\n${logs.flat().join("\n").slice(-6_000)}`).toBe(resumedText);
+      expect(followed.at(-1)?.type).toBe("finish");
+      const finished = await pollUntil(
+        () => view(b, "crash"),
+        (c) => c.messages[1]?.metadata?.status === undefined,
+        10_000,
+        "the resumed reply stored as finished",
+      );
+      expect(finished.messages.map((m) => m.id)).toEqual(["c1", expect.any(String)]);
+      expect(messageText(finished.messages[1])).toBe(resumedText);
+      expect(finished.messages[1]?.metadata?.resumes).toEqual([
+        { at: expect.any(String), afterStep: 0, reason: "instance-lost" },
+      ]);
+      const resumedCalls = fake.requests.slice(requestsBefore).map((r) => JSON.stringify(r.body.messages));
+      expect(resumedCalls).toContain(cutCall);
+      // pg-boss fails a job at most 10 s after its last heartbeat; taken and streaming again within lease + 5 s.
+      expect(takenOverMs).toBeLessThan(20_000);
+
+      // Stop waited for the take-over and stopped the reply there: truthfully stopped, stored incomplete.
+      expect((await stopped).status).toBe(200);
+      expect(await (await stopped).json()).toEqual({ stopped: true });
+      const stoppedReply = (await view(b, "stop-dead")).messages[1];
+      expect(stoppedReply?.metadata).toMatchObject({
+        status: "incomplete",
+        resumes: [{ at: expect.any(String), afterStep: 0, reason: "instance-lost" }],
+      });
+      await expectApiError(await stopReply(b.url, "stop-dead"), 409, "conflict");
+      // DELETE, likewise: the reply stopped where it was taken over, then the conversation deleted.
+      expect((await deleted).status).toBe(204);
+      for (const server of [a, b])
+        await expectApiError(await fetch(`${server.url}/api/conversations/delete-dead`), 404, "not_found");
+
+      // The dead instance's queue, and the one whose run was never claimed, are swept: the waiting run handed to
+      // runs-recover (and taken: its reply is not streaming, so nothing is resumed), the queues deleted.
+      const swept = await pollUntil(
+        () => runQueues([doomedQueue, ghostQueue], `ghost-${process.pid}`),
+        (found) => found.queues.length === 0 && found.recovered.includes("completed"),
+        20_000,
+        "the queues of instances that are gone swept",
+      );
+      expect(swept).toEqual({ queues: [], recovered: ["completed"] });
+    } finally {
+      fake.reset();
+    }
+    // Both conversations take the next message, on either instance.
+    fake.enqueue({ text: "I am B" }, { text: "I am A" });
     const next = await postChat(b.url, { conversationId: "crash", messageId: "c3", text: "still there?" });
     expect(next.status).toBe(200);
     expect(streamedText(await readChunks(next))).toBe("I am B");
-    expect((await view(b, "crash")).messages.map((m) => m.id).slice(0, 3)).toEqual([
-      "c1",
-      settled.messages[1]!.id,
-      "c3",
-    ]);
+    const again = await postChat(a.url, { conversationId: "stop-dead", messageId: "k2", text: "and here?" });
+    expect(streamedText(await readChunks(again))).toBe("I am A");
   });
 });

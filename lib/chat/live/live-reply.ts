@@ -12,7 +12,7 @@ import { publishChange } from "./event-bus.ts";
 import { followRemote, ownReply } from "./pg-relay.ts";
 import { liveRelay } from "./relay.ts";
 import { replyLock } from "./reply-lock.ts";
-import { logFailure } from "../../log/logger.ts";
+import { log, logFailure } from "../../log/logger.ts";
 
 /** The AI SDK's UI message stream headers, plus Hintline's. */
 export const LIVE_STREAM_HEADERS = {
@@ -97,14 +97,20 @@ async function relayOpening(conversationId: string) {
   return undefined;
 }
 
+/** The live reply's stream from its first chunk, wherever it is written; none when no reply is live. */
+async function followLive(conversationId: string): Promise<ReadableStream<Uint8Array> | undefined> {
+  const follower = liveRelay().follow(conversationId) ?? (await relayOpening(conversationId));
+  if (follower || !isPostgresUrl(databaseUrl())) return follower;
+  const live = await replyLock().live(conversationId);
+  if (!live || live.local) return undefined;
+  // Taken over by another instance (this one, or a third) before anything was read: the new owner's stream.
+  return followRemote(conversationId, live.replyId, live.owner, () => followLive(conversationId));
+}
+
 /** The live reply's stream from its first chunk, or 204 when none is live. */
 export async function resumeReply(conversationId: string): Promise<Response> {
   await requireConversation(conversationId);
-  let follower = liveRelay().follow(conversationId) ?? (await relayOpening(conversationId));
-  if (!follower && isPostgresUrl(databaseUrl())) {
-    const live = await replyLock().live(conversationId);
-    if (live && !live.local) follower = await followRemote(conversationId, live.replyId);
-  }
+  const follower = await followLive(conversationId);
   if (!follower) return new Response(null, { status: 204 });
   return new Response(follower, { headers: LIVE_STREAM_HEADERS });
 }
@@ -149,11 +155,19 @@ export async function stopLiveReply(conversationId: string): Promise<StopAnswer>
     return { stopped: true };
   }
   // Another instance writes it: done when its lease is released (the reply is stored by then), or has run out
-  // unrenewed (that instance is gone, and nothing stored the reply's end).
+  // unrenewed (that instance is gone, no instance took its run over, and nothing stored the reply's end). An instance
+  // that takes the run of a dead one over is told to stop it in turn.
   const deadline = Date.now() + stopWaitMs();
-  while ((await replyLock().live(conversationId))?.replyId === reply.replyId) {
+  let told = reply.owner;
+  for (let live = await replyLock().live(conversationId); live?.replyId === reply.replyId; ) {
     if (Date.now() > deadline) throw didNotStop(Math.round(stopWaitMs() / 1000));
+    if (live.owner !== told) {
+      told = live.owner;
+      log().info({ conversationId, replyId: reply.replyId }, "a stopped reply was taken over: stopping it there");
+      await replyLock().stop(conversationId);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
+    live = await replyLock().live(conversationId);
   }
   const holder = `stop-${reply.replyId}`;
   // Taken only when no new reply started meanwhile (which settles the old one itself).

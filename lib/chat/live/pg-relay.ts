@@ -2,7 +2,8 @@
 // when a follower on another instance asks (NOTIFY hintline_follow) does it mirror the reply into the
 // hintline_live_chunk table — from the first chunk, in batches, each followed by NOTIFY hintline_chunks — so a reply
 // nobody resumes elsewhere costs the database nothing. The remote follower reads the rows in order and follows them
-// to the end row (empty data), or stops once the owner's lease is gone and no rows come.
+// to the end row (empty data), or stops once the owner's lease is gone and no rows come. A reply another instance
+// took over (its owner died) starts its rows again: the adopter drops the dead owner's.
 import { appendChunks, dropChunks, listen, notify, readChunks } from "../../db/pg-live.ts";
 import { liveRelay } from "./relay.ts";
 import { replyLock } from "./reply-lock.ts";
@@ -79,16 +80,37 @@ async function mirror(conversationId: string, replyId: string): Promise<void> {
   }
 }
 
-/** A follower of a reply another instance is writing, from its first chunk. */
-export async function followRemote(conversationId: string, replyId: string): Promise<ReadableStream<Uint8Array>> {
+/** Drops the rows a dead owner mirrored of a reply this instance takes over: its mirror starts them again. */
+export async function dropMirroredRows(replyId: string): Promise<void> {
+  await dropChunks(replyId, STALE_ROWS_MS);
+}
+
+/**
+ * A follower of a reply another instance (`owner`) is writing, from its first chunk. When another instance takes the
+ * reply over (its owner died) before anything was read, the follower goes on with `taken()` (the new owner's stream,
+ * from its first chunk); after something was read it ends, and the reader asks again.
+ */
+export async function followRemote(
+  conversationId: string,
+  replyId: string,
+  owner: string | undefined,
+  taken: () => Promise<ReadableStream<Uint8Array> | undefined>,
+): Promise<ReadableStream<Uint8Array>> {
   await setUp();
   await notify("hintline_follow", replyId);
   let cursor = -1;
   let cancelled = false;
   let idle = 0;
+  let next: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>(
     {
       pull: async (controller) => {
+        const passOn = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+          const { value, done } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        };
+        if (next) return passOn(next);
         for (;;) {
           if (cancelled) return;
           const rows = await readChunks(replyId, cursor, 64);
@@ -115,7 +137,10 @@ export async function followRemote(conversationId: string, replyId: string): Pro
           });
           if (++idle % 8 === 0) {
             const live = await replyLock().live(conversationId);
-            if (live?.replyId !== replyId) {
+            const adopted = live?.replyId === replyId && live.owner !== owner;
+            if (adopted && cursor < 0) next = (await taken())?.getReader();
+            if (live?.replyId !== replyId || adopted) {
+              if (next) return passOn(next);
               controller.close();
               return;
             }
@@ -123,8 +148,9 @@ export async function followRemote(conversationId: string, replyId: string): Pro
           }
         }
       },
-      cancel: () => {
+      cancel: async (reason) => {
         cancelled = true;
+        await next?.cancel(reason);
       },
     },
     { highWaterMark: 0 },

@@ -1,18 +1,26 @@
 // The one-reply-per-conversation lock. In process (SQLite, one instance) it is active-replies.ts; on PostgreSQL it is
 // also a lease row that the instance streaming the reply renews, so that another instance refuses a second reply
-// (409), forwards a Stop to the owner (NOTIFY), and takes over once a dead instance's lease has run out.
+// (409) and forwards a Stop to the owner (NOTIFY). A dead instance's reply is adopted by the instance that takes its
+// run from pg-boss (lib/chat/runs/pg-boss-engine.ts) before the row runs out (lib/chat/runs/lease.ts); a row that
+// does run out (no instance adopted the reply) frees the conversation.
 import { generateId } from "ai";
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
-import { dropLease, liveLease, listen, notify, renewLeases, takeLease } from "../../db/pg-live.ts";
-import { envNumber } from "../../env-number.ts";
+import { adoptLease, dropLease, liveLease, listen, notify, renewLeases, takeLease } from "../../db/pg-live.ts";
 import { activeReply, activeReplyIds, activeReplyList, beginReply, endReply } from "../active-replies.ts";
 import { logFailure } from "../../log/logger.ts";
 import { cancelRunningToolCall } from "../running-tool-calls.ts";
+import { runLeaseMs, runTimings } from "../runs/lease.ts";
 
-export type LiveReplyRef = { replyId: string; local: boolean };
+/** The live reply; `owner` names the instance writing it (PostgreSQL), which changes when another adopts it. */
+export type LiveReplyRef = { replyId: string; local: boolean; owner?: string };
 
 export interface ReplyLock {
   acquire(conversationId: string, replyId: string): Promise<AbortController | undefined>;
+  /**
+   * Takes the lock of a reply whose instance died, even while that instance's lease has not run out; undefined when
+   * the conversation is held for another reply. Only for a run pg-boss handed over (its heartbeat stopped).
+   */
+  adopt(conversationId: string, replyId: string): Promise<AbortController | undefined>;
   release(conversationId: string, replyId: string): Promise<void>;
   /** Replies being written in the conversation (by any instance): their rows are not stale. */
   activeIds(conversationId: string): Promise<Set<string>>;
@@ -29,6 +37,7 @@ export interface ReplyLock {
 export function memoryLock(): ReplyLock {
   return {
     acquire: async (conversationId, replyId) => beginReply(conversationId, replyId),
+    adopt: async (conversationId, replyId) => beginReply(conversationId, replyId),
     release: async (conversationId, replyId) => endReply(conversationId, replyId),
     activeIds: async (conversationId) => activeReplyIds(conversationId),
     live: async (conversationId) => {
@@ -46,11 +55,31 @@ export function memoryLock(): ReplyLock {
   };
 }
 
-/** This process, as lease rows name it. */
-export const INSTANCE_ID = generateId();
+/** This process, as lease rows and its run queue name it: one id, whichever bundle of the server loads this module. */
+const ids = globalThis as unknown as { __hintlineInstanceId?: string };
+ids.__hintlineInstanceId ??= generateId();
+export const INSTANCE_ID = ids.__hintlineInstanceId;
 
-/** How long a reply's lease lasts without renewal (HINTLINE_REPLY_LEASE_MS, default 15 s). */
-export const leaseMs = () => Math.max(500, envNumber("HINTLINE_REPLY_LEASE_MS", 15_000));
+/** How long a reply's lease row lasts without renewal: past the take-over of a dead instance's runs. */
+export const leaseMs = () => runTimings(runLeaseMs()).lockMs;
+
+/** The local half first (one reply per conversation in this process), then the lease row as `take` takes it. */
+async function lockWith(
+  conversationId: string,
+  replyId: string,
+  take: typeof takeLease,
+): Promise<AbortController | undefined> {
+  const controller = beginReply(conversationId, replyId);
+  if (!controller) return undefined;
+  try {
+    if (await take(conversationId, replyId, INSTANCE_ID, leaseMs())) return controller;
+  } catch (error) {
+    endReply(conversationId, replyId);
+    throw error;
+  }
+  endReply(conversationId, replyId);
+  return undefined;
+}
 
 export function postgresLock(): ReplyLock {
   const local = memoryLock();
@@ -73,29 +102,24 @@ export function postgresLock(): ReplyLock {
         listening = undefined;
         throw error;
       });
-    // Every lease this process holds is renewed at a third of its length.
+    // Every lease this process holds is renewed at a third of HINTLINE_RUN_LEASE_MS.
     renewing ??= setInterval(() => {
       void renewLeases(
         activeReplyList().map(([, replyId]) => replyId),
         leaseMs(),
       ).catch(logFailure("reply lease renewal failed: another instance may take over these replies"));
-    }, leaseMs() / 3);
+    }, runTimings(runLeaseMs()).renewMs);
     renewing.unref?.();
     return listening;
   };
   return {
     async acquire(conversationId, replyId) {
       await setUp();
-      const controller = beginReply(conversationId, replyId);
-      if (!controller) return undefined;
-      try {
-        if (await takeLease(conversationId, replyId, INSTANCE_ID, leaseMs())) return controller;
-      } catch (error) {
-        endReply(conversationId, replyId);
-        throw error;
-      }
-      endReply(conversationId, replyId);
-      return undefined;
+      return lockWith(conversationId, replyId, takeLease);
+    },
+    async adopt(conversationId, replyId) {
+      await setUp();
+      return lockWith(conversationId, replyId, adoptLease);
     },
     async release(conversationId, replyId) {
       endReply(conversationId, replyId);
@@ -109,17 +133,19 @@ export function postgresLock(): ReplyLock {
     },
     async live(conversationId) {
       const mine = await local.live(conversationId);
-      if (mine) return mine;
+      if (mine) return { ...mine, owner: INSTANCE_ID };
       const lease = await liveLease(conversationId);
-      return lease ? { replyId: lease.replyId, local: lease.instanceId === INSTANCE_ID } : undefined;
+      return lease
+        ? { replyId: lease.replyId, local: lease.instanceId === INSTANCE_ID, owner: lease.instanceId }
+        : undefined;
     },
     async stop(conversationId) {
       const mine = await local.stop(conversationId);
-      if (mine) return mine;
+      if (mine) return { ...mine, owner: INSTANCE_ID };
       const lease = await liveLease(conversationId);
       if (!lease) return undefined;
       await notify("hintline_stop", JSON.stringify({ conversationId, replyId: lease.replyId }));
-      return { replyId: lease.replyId, local: false };
+      return { replyId: lease.replyId, local: false, owner: lease.instanceId };
     },
     async cancelToolCall(conversationId, toolCallId) {
       await setUp();

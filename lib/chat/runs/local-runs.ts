@@ -1,0 +1,32 @@
+// The top-level replies this process is running, each with a promise that settles when it ends. On PostgreSQL the run
+// engine (pg-boss-engine.ts) listens: it sends each run a job on this instance's own queue and holds the job,
+// heartbeating, until the run ends here. With no listener (SQLite) nothing is kept.
+export type LocalRun = { conversationId: string; replyId: string; ended: Promise<void> };
+
+type Runs = { byReply: Map<string, LocalRun>; listener?: (run: LocalRun) => void };
+const holder = globalThis as unknown as { __hintlineLocalRuns?: Runs };
+holder.__hintlineLocalRuns ??= { byReply: new Map() };
+const runs = holder.__hintlineLocalRuns;
+
+/** Records a run starting here; returns what to call once it has ended (its reply stored, its lock released). */
+export function runStarted(conversationId: string, replyId: string): () => void {
+  if (!runs.listener) return () => {};
+  let end!: () => void;
+  const run: LocalRun = { conversationId, replyId, ended: new Promise<void>((resolve) => (end = resolve)) };
+  runs.byReply.set(replyId, run);
+  runs.listener(run);
+  return () => {
+    if (runs.byReply.get(replyId) === run) runs.byReply.delete(replyId);
+    end();
+  };
+}
+
+/** The run of `replyId`, while it runs here. */
+export function localRun(replyId: string): LocalRun | undefined {
+  return runs.byReply.get(replyId);
+}
+
+/** Called with every run that starts from now on (one listener: the run engine). */
+export function onRunStarted(listener: (run: LocalRun) => void): void {
+  runs.listener = listener;
+}
