@@ -135,7 +135,7 @@ export type LedgerItem = {
 
 export type CompressionData = {
   tokensBefore: number;
-  /** Summary plus kept messages (system prompt and tools excluded). */
+  /** The input as measured right after it (system prompt and tools included). */
   tokensAfter: number;
   summarizedMessages: number;
   keptMessages: number;
@@ -149,7 +149,19 @@ export type CompressionData = {
   dropped?: LedgerItem[];
   /** The durable facts this compression added to the workspace's memory (absent when that is off for the workspace). */
   memory?: CompressionMemory;
+  /** It left the context at or over the trigger: what fills the window, told once per window size. */
+  stuck?: CompressionStuck;
   createdAt: string;
+};
+
+/** What filled the window after a compression that could not get under the trigger (lib/agent/compression-hold.ts). */
+export type CompressionStuck = {
+  contextWindow: number;
+  inputTokens: number;
+  triggerTokens: number;
+  /** How much the input must grow before the next automatic compression. */
+  growthTokens: number;
+  breakdown: { system: number; tools: number; summary: number; messages: number; hints: number };
 };
 
 /** What a compression did to the workspace's memory (lib/chat/compression-memory.ts). */

@@ -2,13 +2,14 @@
 // Where the context was compressed: a divider chip ("Context compressed · 41k → 6k tokens") that expands to the
 // summary, its evidence ledger (the identifiers kept verbatim) and what the ledger's bound dropped — each of those
 // can be pinned back: it joins the ledger at the next compression — and the durable facts it kept in the workspace's
-// memory, each with an Undo.
+// memory, each with an Undo. A compression that could not get under the trigger says below it what fills the window.
 import { useState } from "react";
 import type { CompressionData, LedgerItem } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useTasksStore } from "@/lib/stores/tasks-store";
 import { shortTokens } from "../context/meter-math";
 import { CompressionMemoryFacts, rememberedLabel } from "./compression-memory";
+import { CompressionStuckNotice } from "./compression-stuck-notice";
 
 const keyOf = (item: LedgerItem) => `${item.kind}:${item.value}`;
 
@@ -69,6 +70,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
         </button>
         <div className="h-px flex-1 bg-border" />
       </div>
+      {data.stuck ? <CompressionStuckNotice stuck={data.stuck} /> : null}
       {open && (
         <div className="flex w-full flex-col gap-2">
           <pre

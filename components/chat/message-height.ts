@@ -19,6 +19,8 @@ export function estimateMessageHeight(message: ChatMessage | undefined): number 
     else if (part.type === "data-hint" || part.type === "data-compression" || part.type.startsWith("tool-"))
       height += 40;
     else if (part.type === "data-steer") height += 60;
+    // A compression that could not get under the trigger carries its notice (a heading, a paragraph, three advices).
+    if (part.type === "data-compression" && part.data.stuck) height += 8 * LINE;
   }
   return Math.max(height, 40);
 }

@@ -16,10 +16,8 @@ export const SUMMARY_SECTIONS = [
 
 export const COMPRESSION_REQUEST_MARKER = "Summarize the conversation below into exactly these five sections";
 
-/** Inclusive: compression fires when the input reaches the trigger. */
-export function shouldCompress(inputTokens: number, triggerRatio: number, contextWindow: number): boolean {
-  return inputTokens >= triggerRatio * contextWindow;
-}
+// Inclusive: compression fires when the input reaches the trigger (kept beside the hold, which the browser reads too).
+export { shouldCompress } from "./compression-hold.ts";
 
 /**
  * Splits items (stored messages, oldest first) into those to summarise and the newest ones to keep, keeping as many

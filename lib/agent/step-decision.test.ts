@@ -62,6 +62,14 @@ describe("decideStep", () => {
     expect(compressionDue(input({ inputTokens: 800 }))).toBe(true);
     expect(compressionDue(input({ inputTokens: 799 }))).toBe(false);
     expect(compressionDue(input({ inputTokens: 950, stepIndex: 0 }))).toBe(false);
+    // After a compression that left 850 of 1000: not again until the input grew by 15 % (150), or reached 95 %.
+    const left = { inputTokens: 850, contextWindow: 1000 };
+    expect(compressionDue({ ...input({ inputTokens: 900 }), left })).toBe(false);
+    expect(compressionDue({ ...input({ inputTokens: 949 }), left })).toBe(false);
+    expect(compressionDue({ ...input({ inputTokens: 950 }), left })).toBe(true);
+    expect(compressionDue({ ...input({ inputTokens: 900 }), left: { inputTokens: 750, contextWindow: 1000 } })).toBe(
+      true,
+    );
     // Right after a compression the runtime hint tells the new size, whatever it is.
     expect(
       appended(decideStep(input({ inputTokens: 300, compressed: true }))).at(-1)?.data.fields["context-length"],

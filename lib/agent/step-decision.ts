@@ -5,7 +5,7 @@
 // lib/chat/reply/ reads before each question and writes after the second. The order of what it appends is fixed:
 // Mode, Workspace, MCP tools, Subagents, the superseded status, the runtime hint, the step limit.
 import type { ChatChunk, HintData, Task } from "../chat-message.ts";
-import { shouldCompress } from "./compression.ts";
+import { automaticCompressionDue, type CompressionLeft } from "./compression-hold.ts";
 import { decideInjection, type Injection, type InjectionInput } from "./hints/decide-injection.ts";
 import type { ContextScan } from "./hints/scan-context.ts";
 import type { Told } from "./hints/told.ts";
@@ -137,16 +137,19 @@ export type StepDecision = {
 };
 
 /**
- * The first question: must the context be compressed before this call? A later step's input reached the trigger (the
- * reply's first call was measured, and compressed if due, as the context was prepared).
+ * The first question: must the context be compressed before this call? A later step's input reached the trigger and,
+ * after an earlier compression, grew by a real amount since the figure that one left (lib/agent/compression-hold.ts;
+ * the reply's first call was measured, and compressed if due, as the context was prepared).
  */
 export function compressionDue({
   stepIndex,
   inputTokens,
   settings,
   contextWindow,
-}: Pick<StepInput, "stepIndex" | "inputTokens" | "settings" | "contextWindow">): boolean {
-  return stepIndex > 0 && shouldCompress(inputTokens, settings.context.triggerRatio, contextWindow);
+  left,
+}: Pick<StepInput, "stepIndex" | "inputTokens" | "settings" | "contextWindow"> & { left?: CompressionLeft }): boolean {
+  const { triggerRatio, reserveRatio } = settings.context;
+  return stepIndex > 0 && automaticCompressionDue({ inputTokens, contextWindow, triggerRatio, reserveRatio, left });
 }
 
 /**

@@ -1,5 +1,6 @@
 // The harness state kept per conversation between replies (stored as JSON, read defensively).
 import type { LastCallUsage } from "../agent/context-usage.ts";
+import type { HoldFields } from "../agent/compression-hold.ts";
 import { parseLedgerItems } from "../agent/evidence-ledger.ts";
 import {
   INJECTION_STRATEGIES,
@@ -12,8 +13,11 @@ import type { CacheBreak, LedgerItem } from "../chat-message.ts";
 import { getConversation, mergeAgentState, setAgentState } from "../db/conversations.ts";
 import { CACHE_BREAKS_KEPT, parseCacheBreaks } from "./cache-accounting.ts";
 
-/** The model context's compression: where it starts in the stored history, and the summary and ledger before it. */
-export type CompressionState = {
+/**
+ * The model context's compression: where it starts in the stored history, and the summary and ledger before it; the
+ * figure it left and the window the person was told a compression could not get under the trigger in (HoldFields).
+ */
+export type CompressionState = HoldFields & {
   summary: string;
   keptFromId: string;
   summarizedCount: number;
@@ -99,6 +103,10 @@ export function parseAgentState(value: unknown): AgentState {
       const items = parseLedgerItems(c[key]);
       if (items.length) state.compression[key] = items;
     }
+    const left = c.left as Record<string, unknown> | undefined;
+    if (left && isCount(left.inputTokens) && isCount(left.contextWindow) && left.contextWindow > 0)
+      state.compression.left = { inputTokens: left.inputTokens, contextWindow: left.contextWindow };
+    if (isCount(c.stuckToldFor)) state.compression.stuckToldFor = c.stuckToldFor;
   }
   const figures = parseStrategyFigures(raw.strategy);
   if (figures) state.strategy = figures;

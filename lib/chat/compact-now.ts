@@ -4,6 +4,7 @@
 // so and nothing changes.
 import { markConversationMcpToolsStale } from "../db/conversation-mcp-tools.ts";
 import { generateId } from "ai";
+import { keepBudgetOf, settleCompression } from "../agent/compression-hold.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
 import { ApiError } from "../api/errors.ts";
@@ -53,6 +54,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
     history,
     state: compression,
     tokensBefore: before.inputTokens,
+    keepTokens: keepBudgetOf(before, settings.context),
     commit: false,
   });
   if (!result) return { compressed: false, message: NOTHING_OUTSIDE_RESERVE };
@@ -60,7 +62,9 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
   if (after.inputTokens >= before.inputTokens) return { compressed: false, message: NO_SMALLER_SUMMARY };
   if (await replyLock().live(conversationId))
     throw new ApiError("conflict", "A reply started meanwhile; compress after it finishes.");
-  await patchAgentState(conversationId, { compression: result.state, lastCall: undefined });
+  // The person asked: never held back. What it left is kept, so that the automatic one after it waits for growth.
+  const settled = settleCompression(result.state, after, settings.context);
+  await patchAgentState(conversationId, { compression: settled.state, lastCall: undefined });
   await markConversationMcpToolsStale({ conversationId });
   const memory = await result.remember?.();
   // The system prompt takes in the workspace as it is now (what changed reached the agent as hints until here).
@@ -71,6 +75,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
     tokensBefore: before.inputTokens,
     tokensAfter: after.inputTokens,
     ...(memory ? { memory } : {}),
+    ...(settled.stuck ? { stuck: settled.stuck } : {}),
   };
   const message = await appendMessage({
     conversationId,
@@ -88,7 +93,7 @@ export async function compactNow(conversationId: string): Promise<CompactResult>
     contextUsage: measureContext({
       settings,
       history: [...history, message],
-      compression: result.state,
+      compression: settled.state,
       ...fixedAfter,
       contextWindow,
       mcpTools,

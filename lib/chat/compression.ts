@@ -16,10 +16,11 @@ import {
   summaryMessageText,
   transcript,
 } from "../agent/compression.ts";
+import { settleCompression } from "../agent/compression-hold.ts";
 import { boundLedger, collectLedger, type LedgerSource, ledgerBudget } from "../agent/evidence-ledger.ts";
 import { isValidTimeZone, type Settings } from "../agent/settings.ts";
 import { countTokens } from "../agent/token-count.ts";
-import type { ChatMessage, CompressionData } from "../chat-message.ts";
+import type { ChatMessage, CompressionData, CompressionStuck, ContextUsage } from "../chat-message.ts";
 import { now as clockNow } from "../clock.ts";
 import { harnessOptions } from "../harness-options.ts";
 import { toolOutputText } from "../tool-output.ts";
@@ -75,6 +76,7 @@ export async function compressContext({
   history,
   state,
   tokensBefore,
+  keepTokens,
   now = clockNow(),
   commit = true,
 }: {
@@ -85,6 +87,8 @@ export async function compressContext({
   history: readonly ChatMessage[];
   state?: CompressionState;
   tokensBefore: number;
+  /** What the kept messages may take (lib/agent/compression-hold.ts's keepBudget); the reserve when not given. */
+  keepTokens?: number;
   now?: Date;
   /** false: only compute it; the caller stores `state` if it wants it (lib/chat/compact-now.ts). */
   commit?: boolean;
@@ -96,7 +100,7 @@ export async function compressContext({
 } | null> {
   const start = tailStart(history, state);
   const tail = history.slice(start);
-  const reserve = settings.context.reserveRatio * contextWindow;
+  const reserve = keepTokens ?? settings.context.reserveRatio * contextWindow;
   const { summarize, keep } = splitForCompression(tail, messageTokens, reserve);
   if (!summarize.length || !keep.length) return null;
   const zone = isValidTimeZone(settings.injection.timezone) ? settings.injection.timezone : "UTC";
@@ -133,7 +137,9 @@ export async function compressContext({
   }
   // Made by code, so a failed summary still gets it (with the previous ledger carried on).
   const evidence = harnessOptions().ledger ? nextLedger(summarize, state, contextWindow) : {};
-  const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count, ...evidence };
+  // The window the person was told about stays told; the figure this one leaves is measured by the caller.
+  const told = state?.stuckToldFor !== undefined ? { stuckToldFor: state.stuckToldFor } : {};
+  const next: CompressionState = { summary, keptFromId: keep[0]!.id, summarizedCount: count, ...evidence, ...told };
   const tokensAfter =
     countTokens(summaryMessageText(summary, next.ledger)) + keep.reduce((n, m) => n + messageTokens(m), 0);
   const proposed = await facts;
@@ -259,4 +265,25 @@ async function summarizeInPieces({
 /** A summary longer than the reserve (a provider that ignored the output limit) is cut to it. */
 function bounded(summary: string, reserve: number): string {
   return summary.length > reserve && countTokens(summary) > reserve ? cutUtf8(summary, reserve)[0]! : summary;
+}
+
+/**
+ * Stores the figure a compression left, measured once the context was made again (`usage`), and the window the
+ * person is told about when it left the context at or over the trigger (lib/agent/compression-hold.ts). Merged into
+ * the compression stored now, so that a pin made meanwhile stays.
+ */
+export async function settleStoredCompression(
+  conversationId: string,
+  state: CompressionState,
+  usage: ContextUsage,
+  settings: Settings,
+): Promise<{ state: CompressionState; stuck?: CompressionStuck }> {
+  const settled = settleCompression(state, usage, settings.context);
+  const { left, stuckToldFor } = settled.state;
+  await patchAgentState(conversationId, (current) =>
+    current.compression?.keptFromId === state.keptFromId
+      ? { compression: { ...current.compression, left, ...(stuckToldFor !== undefined ? { stuckToldFor } : {}) } }
+      : {},
+  );
+  return settled;
 }

@@ -1,11 +1,17 @@
 // Before a reply: how full the context is, compression when it reached the trigger, and the model messages the
 // first call starts from (summary, then the kept tail).
 import type { LanguageModel, ModelMessage } from "ai";
-import { shouldCompress } from "../agent/compression.ts";
+import { automaticCompressionDue, keepBudgetOf } from "../agent/compression-hold.ts";
 import type { Settings } from "../agent/settings.ts";
 import type { ChatChunk, ChatMessage, ContextUsage, McpToolTokens } from "../chat-message.ts";
 import type { AgentState } from "./agent-state.ts";
-import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "./compression.ts";
+import {
+  type CompressionState,
+  compressContext,
+  settleStoredCompression,
+  summaryModelMessages,
+  tailStart,
+} from "./compression.ts";
 import { measureContext } from "./context-measure.ts";
 import { type FixedPart, fixedOf } from "./fixed-part.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
@@ -50,7 +56,14 @@ export async function prepareContext({
   const measure = () => measureContext({ settings, contextWindow, ...fixedNow(), history, compression, mcpTools });
   let usage = measure();
   const prelude: ChatChunk[] = [];
-  if (shouldCompress(usage.inputTokens, settings.context.triggerRatio, contextWindow)) {
+  const due = automaticCompressionDue({
+    inputTokens: usage.inputTokens,
+    contextWindow,
+    triggerRatio: settings.context.triggerRatio,
+    reserveRatio: settings.context.reserveRatio,
+    left: compression?.left,
+  });
+  if (due) {
     const result = await compressContext({
       conversationId,
       model,
@@ -59,15 +72,18 @@ export async function prepareContext({
       history,
       state: compression,
       tokensBefore: usage.inputTokens,
+      keepTokens: keepBudgetOf(usage, settings.context),
     });
     if (result) {
       compression = result.state;
       await onCompressed?.();
       usage = measure();
+      const settled = await settleStoredCompression(conversationId, compression, usage, settings);
+      compression = settled.state;
       prelude.push({
         type: "data-compression",
         id: `compression-${result.data.createdAt}`,
-        data: { ...result.data, tokensAfter: usage.inputTokens },
+        data: { ...result.data, tokensAfter: usage.inputTokens, ...(settled.stuck ? { stuck: settled.stuck } : {}) },
       });
     }
   }

@@ -292,3 +292,85 @@ describe("requests that fit the window", () => {
     expect(compression?.data.tokensBefore).toBeGreaterThanOrEqual(3600);
   });
 });
+
+describe("no compression turn after turn on a 4,096 window", () => {
+  type Usage = { inputTokens: number; breakdown: Record<string, number> };
+  type StuckPart = { type: string; data?: { stuck?: { contextWindow: number; breakdown: Record<string, number> } } };
+  const summaryText =
+    "## Task Overview\nRivers.\n## Current State\nWriting.\n## Important Discoveries\nNone.\n## Next Steps\nGo on.\n## Context to Preserve\nNone.";
+  const patchSettings = async (id: string, settings: unknown) => {
+    const response = await fetch(`${env.server.url}/api/conversations/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ settings }),
+    });
+    expect(response.status).toBe(200);
+  };
+  const usageOf = async (id: string) =>
+    (await getJson<{ contextUsage: Usage }>(`${env.server.url}/api/conversations/${id}`)).body.contextUsage;
+
+  /**
+   * A conversation on a 4,096 window whose fixed part (system prompt and tool definitions) takes `fixed` tokens: a
+   * base prompt makes up what the tools and the rest of the prompt leave, whatever size they have.
+   */
+  async function conversationWithFixedPart(prefix: string, fixed: number): Promise<string> {
+    const id = `${prefix}-${Date.now()}`;
+    env.fake.setDefault({ text: "hi" });
+    await chat(env.server.url, { conversationId: id, text: "hello" });
+    await patchSettings(id, { context: { contextWindow: 4096 }, prompt: { base: "Be brief." } });
+    const small = (await usageOf(id)).breakdown;
+    const base = `Be brief. ${words(Math.max(0, Math.ceil((fixed - small.system! - small.tools!) / 3)), "b")}`;
+    await patchSettings(id, { prompt: { base } });
+    const { breakdown } = await usageOf(id);
+    expect(breakdown.system! + breakdown.tools!).toBeGreaterThan(fixed - 60);
+    expect(breakdown.system! + breakdown.tools!).toBeLessThan(fixed + 60);
+    return id;
+  }
+
+  /** Turns of 120-word replies: the turns (0-based) that compressed, and the compression parts stored. */
+  async function turns(id: string, count: number) {
+    env.fake.setDefault((req) =>
+      isSummaryRequest(req.body.messages as WireMessage[]) ? { text: summaryText } : { text: words(60, "r") },
+    );
+    const compressedAt: number[] = [];
+    for (let turn = 0; turn < count; turn++) {
+      const { chunks } = await chat(env.server.url, { conversationId: id, text: `turn ${turn}: 120 words please` });
+      if (chunks.some((c) => c.type === "data-compression")) compressedAt.push(turn);
+    }
+    const { body } = await getJson<{ messages: Array<{ parts: StuckPart[] }> }>(
+      `${env.server.url}/api/conversations/${id}`,
+    );
+    const parts = body.messages.flatMap((m) => m.parts).filter((p) => p.type === "data-compression");
+    return { compressedAt, parts };
+  }
+  const consecutive = (turnsCompressed: number[]) =>
+    turnsCompressed.some((t, i) => i > 0 && t === turnsCompressed[i - 1]! + 1);
+
+  it("with a fixed part of 72 %, 8 turns of 120-word replies compress at most 3 times, never on two turns in a row", async () => {
+    const id = await conversationWithFixedPart("hold", 2950);
+    const { compressedAt, parts } = await turns(id, 8);
+    expect(compressedAt.length).toBeGreaterThan(0);
+    expect(compressedAt.length).toBeLessThanOrEqual(3);
+    expect(consecutive(compressedAt)).toBe(false);
+    expect(parts).toHaveLength(compressedAt.length);
+  });
+
+  it("tells the person once what fills the window when a compression cannot get under the trigger", async () => {
+    // 3,250 fixed: with the summary and the newest message the context stays over the trigger (3,276) after
+    // compressing, however few messages it keeps.
+    const id = await conversationWithFixedPart("stuck", 3250);
+    const { compressedAt, parts } = await turns(id, 7);
+    expect(compressedAt.length).toBeGreaterThan(1);
+    expect(consecutive(compressedAt)).toBe(false);
+    const told = parts.filter((p) => p.data?.stuck);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBe(parts[0]);
+    const stuck = told[0]!.data!.stuck!;
+    expect(stuck.contextWindow).toBe(4096);
+    expect(stuck.breakdown.system! + stuck.breakdown.tools!).toBeGreaterThan(3190);
+    // Another window is another size to tell about: the next stuck compression there says so again.
+    await patchSettings(id, { context: { contextWindow: 4000 } });
+    const after = await turns(id, 3);
+    expect(after.parts.filter((p) => p.data?.stuck?.contextWindow === 4000)).toHaveLength(1);
+  });
+});

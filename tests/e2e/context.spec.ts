@@ -2,6 +2,7 @@
 // for the fixed part — the system prompt and the tools, in brief at this window: about 1.3k tokens — and a few turns).
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 test("the meter rises, the context hint appears, compression happens with its chip, and the meter drops", async ({
   page,
@@ -66,4 +67,72 @@ test("the meter rises, the context hint appears, compression happens with its ch
   await expect(meter.getByTestId("meter-fixed-part")).toContainText(
     `Fixed part (system prompt and tools): ${fixed.toLocaleString("en-US")} tokens`,
   );
+});
+
+test("on a 4,096 window, compression never comes turn after turn and the person is told once what fills the window", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const chat = new ChatPage(page);
+  await chat.gotoNewChat();
+  await chat.send("hello");
+  await chat.waitForReplyDone();
+  const id = await chat.conversationId();
+  type View = {
+    contextUsage: { breakdown: Record<string, number> };
+    messages: { parts: { type: string; data?: { stuck?: unknown } }[] }[];
+  };
+  const view = async () => (await (await page.request.get(`/api/conversations/${id}`)).json()) as View;
+  const patch = async (settings: unknown) =>
+    expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings } })).status()).toBe(200);
+  await patch({ context: { contextWindow: 4096 }, prompt: { base: "Be brief." } });
+  const { system, tools } = (await view()).contextUsage.breakdown;
+  /** A base prompt that makes the fixed part (system prompt and tools) `fixed` tokens, whatever the tools take. */
+  const fixedPart = async (fixed: number) => {
+    const filler = Array.from(
+      { length: Math.max(0, Math.ceil((fixed - system! - tools!) / 3)) },
+      (_, i) => `b${i % 7}`,
+    );
+    await patch({ prompt: { base: `Be brief. ${filler.join(" river ")}` } });
+    await chat.reload();
+  };
+  let told = 0;
+  /** Turns of 120-word replies: the turns that compressed; a notice, where one shows, is read and checked with axe. */
+  const turns = async (count: number) => {
+    const compressedAt: number[] = [];
+    for (let turn = 0; turn < count; turn++) {
+      await chat.send("write 120 words about rivers");
+      await chat.waitForReplyDone({ timeout: 30_000 });
+      const chip = chat.lastAssistant().getByTestId("compression-chip");
+      if ((await chip.count()) === 0) continue;
+      compressedAt.push(turn);
+      const notice = chip.getByTestId("compression-stuck");
+      if ((await notice.count()) === 0) continue;
+      told++;
+      await expect(notice).toContainText("The context window is nearly full");
+      await expect(notice).toContainText(/the system prompt takes [\d,]+, the tool definitions [\d,]+/);
+      await expect(notice).toContainText("OLLAMA_CONTEXT_LENGTH");
+      await expect(notice).toContainText("MCP servers");
+      await expectAxeClean(page, "a compression chip with its notice");
+    }
+    return compressedAt;
+  };
+  const consecutive = (at: number[]) => at.some((turn, i) => i > 0 && turn === at[i - 1]! + 1);
+
+  // The issue's figures: a fixed part of 72 % (2,965 tokens), 8 turns of 120-word replies.
+  await fixedPart(2965);
+  const first = await turns(8);
+  expect(first.length).toBeGreaterThan(0);
+  expect(first.length).toBeLessThanOrEqual(3);
+  expect(consecutive(first)).toBe(false);
+  // A fixed part so large that no compression gets under the trigger (3,276): still never on two turns in a row, and
+  // the person is told once, not at every compression.
+  await fixedPart(3250);
+  const second = await turns(7);
+  expect(second.length).toBeGreaterThan(1);
+  expect(consecutive(second)).toBe(false);
+  expect(told).toBe(1);
+  const parts = (await view()).messages.flatMap((m) => m.parts).filter((p) => p.type === "data-compression");
+  expect(parts).toHaveLength(first.length + second.length);
+  expect(parts.filter((p) => p.data?.stuck)).toHaveLength(1);
 });

@@ -1,12 +1,19 @@
 // The model context as a reply's steps see it: the compression and the kept tail (a step may compress), and the size of
 // the next call's input, counted from the last call's reported figures plus what its step added, never the history.
 import type { LanguageModel, ModelMessage } from "ai";
+import { keepBudgetOf } from "../../agent/compression-hold.ts";
 import { countModelMessageTokens } from "../../agent/context-usage.ts";
 import type { StepContext } from "../../agent/reply-loop.ts";
 import type { Settings } from "../../agent/settings.ts";
 import { type ConvertOptions, toModelMessages } from "../../agent/to-model-messages.ts";
 import type { ChatChunk, ChatMessage } from "../../chat-message.ts";
-import { type CompressionState, compressContext, summaryModelMessages, tailStart } from "../compression.ts";
+import {
+  type CompressionState,
+  compressContext,
+  settleStoredCompression,
+  summaryModelMessages,
+  tailStart,
+} from "../compression.ts";
 import { convertOptionsFor, modelMessagesOf } from "../model-messages.ts";
 import type { PreparedContext } from "../prepare-context.ts";
 
@@ -49,6 +56,7 @@ export function createModelContext({
     /** Compresses now: the compression's record, the context the next call starts from, and its size. */
     async compress(
       inputTokens: number,
+      reply: ChatMessage,
     ): Promise<{ chunk: ChatChunk; history: ModelMessage[]; inputTokens: number } | undefined> {
       const compressed = await compressContext({
         conversationId,
@@ -58,14 +66,23 @@ export function createModelContext({
         history,
         state: compression,
         tokensBefore: inputTokens,
+        keepTokens: keepBudgetOf(context.usageWith(reply, compression), settings.context),
       });
       if (!compressed) return undefined;
-      compression = compressed.state;
-      tail = history.slice(tailStart(history, compression));
-      lastStepTokens = compressed.data.tokensAfter;
       await onCompressed();
+      // Measured whole, as the next call sends it: the refreshed system prompt, the tools, the reply so far.
+      const usage = context.usageWith(reply, compressed.state);
+      const settled = await settleStoredCompression(conversationId, compressed.state, usage, settings);
+      compression = settled.state;
+      tail = history.slice(tailStart(history, compression));
+      lastStepTokens = usage.inputTokens;
+      const data = {
+        ...compressed.data,
+        tokensAfter: lastStepTokens,
+        ...(settled.stuck ? { stuck: settled.stuck } : {}),
+      };
       return {
-        chunk: { type: "data-compression", id: `compression-${compressed.data.createdAt}`, data: compressed.data },
+        chunk: { type: "data-compression", id: `compression-${compressed.data.createdAt}`, data },
         history: summaryModelMessages(compression).concat(modelMessagesOf(tail, convertOptionsFor(settings))),
         inputTokens: lastStepTokens,
       };

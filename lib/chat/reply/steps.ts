@@ -147,8 +147,9 @@ async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResu
   const result: BeforeStepResult = {};
   let inputTokens = model.inputTokens(step);
   let compressed = step.stepIndex === 0 && options.context.prelude.some((c) => c.type === "data-compression");
-  const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow })
-    ? await model.compress(inputTokens)
+  const left = model.compression()?.left;
+  const compression = compressionDue({ stepIndex: step.stepIndex, inputTokens, settings, contextWindow, left })
+    ? await model.compress(inputTokens, step.reply)
     : undefined;
   if (compression) {
     Object.assign(result, { history: compression.history, chunks: [compression.chunk] });
