@@ -297,11 +297,12 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
       memory: { fromCompression: true },
     });
 
-    // The memory section of the system prompt says that facts are kept (and when).
+    // The memory section of the system prompt says that facts are kept, and when (in brief: the fake's model has the
+    // 8k fallback window, where the guidance is brief — lib/chat/fixed-part.ts).
     const told = `cmt-${Date.now().toString(36)}`;
     const [first] = await turn(told, "hello");
     expect(systemText(first!)).toContain(
-      "Durable facts are also kept for you: when a conversation of this workspace is compressed or ends (left idle, or archived)",
+      "Durable facts are also kept for you: when a conversation here is compressed or ends, the system adds a few.",
     );
     const off = await getJson<{ settings: unknown }>(
       api(`/workspaces/${ws}`),

@@ -86,14 +86,20 @@ test("on a 4,096 window, compression never comes turn after turn and the person 
   const patch = async (settings: unknown) =>
     expect((await page.request.patch(`/api/conversations/${id}`, { data: { settings } })).status()).toBe(200);
   await patch({ context: { contextWindow: 4096 }, prompt: { base: "Be brief." } });
-  const { system, tools } = (await view()).contextUsage.breakdown;
-  /** A base prompt that makes the fixed part (system prompt and tools) `fixed` tokens, whatever the tools take. */
+  /**
+   * A base prompt that makes the fixed part (system prompt and tools) about `fixed` tokens: measured and topped up, as
+   * the tools and sections chosen for the window change with the base prompt's size (lib/chat/fixed-part.ts).
+   */
   const fixedPart = async (fixed: number) => {
-    const filler = Array.from(
-      { length: Math.max(0, Math.ceil((fixed - system! - tools!) / 3)) },
-      (_, i) => `b${i % 7}`,
-    );
-    await patch({ prompt: { base: `Be brief. ${filler.join(" river ")}` } });
+    let words = 0;
+    for (let round = 0; round < 4; round++) {
+      const { system, tools } = (await view()).contextUsage.breakdown;
+      const missing = fixed - system! - tools!;
+      if (Math.abs(missing) <= 12) break;
+      words = Math.max(0, words + Math.round(missing / 2));
+      const filler = Array.from({ length: words }, (_, i) => `b${i % 7}`);
+      await patch({ prompt: { base: `Be brief. ${filler.join(" ")}` } });
+    }
     await chat.reload();
   };
   let told = 0;

@@ -37,7 +37,14 @@ test("How full is your context? is answered with the figure the meter shows", as
   await chat.waitForReplyDone();
   const answer = await chat.replyText();
   const said = /\((\d+)%\)/.exec(answer);
-  expect(said, answer).not.toBeNull();
+  const meter = page.getByTestId("context-meter").filter({ visible: true }).first();
+  if (!said) {
+    // Told only past the warning line (or under the replace strategy): a fresh conversation is far below it, and the
+    // demo says so rather than guess; the meter agrees.
+    expect(answer).toContain("I haven't been told how full my context is yet");
+    await expect(meter).toHaveAttribute("data-zone", "ok");
+    return;
+  }
   // The meter now counts the next input (question and answer included): a point or two above the figure asked about.
   const label = (await page.getByTestId("meter-label").filter({ visible: true }).first().textContent()) ?? "";
   const shown = Number(/(\d+)%/.exec(label)?.[1]);

@@ -49,7 +49,7 @@ export function compactWorkspaceGuidance(has: { knowledge: boolean; instructions
           "KNOWLEDGE.md and the knowledge files are listed below: read those you need with KnowledgeRead (or KnowledgeSearch).",
         ]
       : []),
-    `Check the memory below (MemorySearch finds more) before answering about past decisions or preferences; add a new preference, fact or decision with MemoryWrite.${has.keepsFacts ? " The system adds facts from conversations here too." : ""}`,
+    `Check the memory below (MemorySearch finds more) before answering about past decisions or preferences; add a new preference, fact or decision with MemoryWrite.${has.keepsFacts ? " Durable facts are also kept for you: when a conversation here is compressed or ends, the system adds a few." : ""}`,
   ].join("\n");
 }
 
