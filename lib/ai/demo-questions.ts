@@ -77,9 +77,7 @@ function tomorrow(prompt: LanguageModelV4Prompt): string {
 function roomLeft(prompt: LanguageModelV4Prompt): string {
   const usage = reminderValues(prompt, "context-length").at(-1)?.value;
   const m = usage && /contains (\d+) tokens\. When reaching (\d+) tokens/.exec(usage);
-  // Hintline tells the context's size once it passes the warning line (or after a compression): before that, room.
-  if (!m)
-    return "I haven't been told how full my context is yet: I am told once it passes the warning line, so there is room to spare.";
+  if (!m) return "I haven't been told how full my context is.";
   const [used, trigger] = [Number(m[1]), Number(m[2])];
   return `About ${Math.max(0, trigger - used)} tokens are left before my context is compressed (${used} of ${trigger} used).`;
 }

@@ -101,7 +101,7 @@ export const compactTaskGuidance = (tools: string) =>
     "# Tasks and system reminders",
     `For work with several steps keep a task list (${tools}): one task per step, one in_progress at a time, completed when done. The person sees it.`,
     "<system-reminder> blocks are added by the system, not the person: facts about the current state (time, open tasks, how full your context is); a later one supersedes an earlier one.",
-    "A tool result ends with a call counter, for reference only. When one warns that you repeated an identical call, do not make it again.",
+    "A tool result ends with a call counter, for reference only. When a result ends with a warning that you repeated an identical call, do not make it again.",
   ].join("\n");
 
 export const taskGuidance: PromptTransformer = (sections, context) => {
