@@ -66,8 +66,8 @@ export async function startReply({
       "conflict",
       "A reply is still being written in this conversation. Stop it or wait for it to finish.",
     );
-  // A person's reply is a run (PostgreSQL: another instance takes it over if this one dies); a child's is not yet.
-  const runEnded = child ? () => {} : runStarted(conversationId, replyId);
+  // Every reply is a run, a subagent's too (PostgreSQL: another instance takes it over if this one dies).
+  const runEnded = runStarted(conversationId, replyId);
   const release = () =>
     replyLock()
       .release(conversationId, replyId)

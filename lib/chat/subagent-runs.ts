@@ -124,13 +124,14 @@ function publishAgents(parentId: string): void {
   publishChange({ type: "agents", id: parentId });
 }
 
-/** Starts a run of the child with `message` as the person's message of its turn; resolves once it started. */
-async function startRun(
-  start: StartChildReply,
-  child: ChildRecord,
-  run: ChildRun,
-  message: string,
-): Promise<{ ended: Promise<RunOutcome> }> {
+type ChildRunPorts = { turn: ChildTurn; ended: Promise<RunOutcome>; failed: (outcome: RunOutcome) => void };
+
+/**
+ * What a run of the child needs wherever its reply runs (started here, or resumed after its process stopped): its
+ * turn's agent, tools and limits, and the ports that record its figures and settle its record as it ends. `run` holds
+ * the tokens of its earlier runs; the run is registered here until it ends.
+ */
+function childRunPorts(child: ChildRecord, run: ChildRun): ChildRunPorts {
   let resolve!: (outcome: RunOutcome) => void;
   const ended = new Promise<RunOutcome>((r) => {
     resolve = r;
@@ -159,17 +160,29 @@ async function startRun(
     });
     publishChange({ type: "agents", id: child.parentId });
   };
+  const turn: ChildTurn = {
+    agent: promptAgentOf(run),
+    tools: run.tools,
+    ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
+    parentId: child.parentId,
+    onSettled,
+    onProgress,
+  };
+  return { turn, ended, failed: resolve };
+}
+
+/** Starts a run of the child with `message` as the person's message of its turn; resolves once it started. */
+async function startRun(
+  start: StartChildReply,
+  child: ChildRecord,
+  run: ChildRun,
+  message: string,
+): Promise<{ ended: Promise<RunOutcome> }> {
+  const { turn, ended, failed } = childRunPorts(child, run);
   try {
     const response = await start({
       request: { id: child.id, message: { id: generateId(), role: "user", parts: [{ type: "text", text: message }] } },
-      child: {
-        agent: promptAgentOf(run),
-        tools: run.tools,
-        ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
-        parentId: child.parentId,
-        onSettled,
-        onProgress,
-      },
+      child: turn,
     });
     // Nobody reads this follower; the reply runs on (and the drawer follows it through GET …/stream).
     void response.body?.cancel().catch(() => {});
@@ -178,10 +191,29 @@ async function startRun(
     await settle(child, run, outcome).catch(
       logFailure("settling a subagent that could not start failed", { conversationId: child.id }),
     );
-    resolve(outcome);
+    failed(outcome);
   }
   publishAgents(child.parentId);
   return { ended };
+}
+
+/**
+ * The turn of a child whose reply is resumed after its process stopped (lib/chat/runs/resume-reply.ts): none unless
+ * its run is still running. Whoever waited for it died with that process, so the run goes on in the background and
+ * its answer reaches the parent as a hint. `callsSoFar`: the model calls its reply made before (counted in its tokens).
+ */
+export async function adoptedChildTurn(
+  childId: string,
+  callsSoFar: readonly CallUsage[],
+): Promise<ChildTurn | undefined> {
+  const child = await getChild({ id: childId });
+  if (child?.status !== "running") return undefined;
+  await backgroundChild({ id: childId });
+  // The run's tokens as its reply began: the resumed reply counts its earlier calls again.
+  const tokens = Math.max(0, (child.run.tokens ?? 0) - tokensOf(callsSoFar));
+  const { turn } = childRunPorts(child, { ...child.run, tokens });
+  publishAgents(child.parentId);
+  return turn;
 }
 
 /** `toolCallId`: the parent's AgentSpawn / AgentSend call that started the run (its row shows the child's approvals). */
@@ -312,8 +344,10 @@ export async function waitForRun(
 }
 
 /**
- * Children marked running that run nowhere (their server died): settled as stopped, so their answer (none) is told to
- * the parent once when they ran in the background. Returns how many were settled.
+ * Children marked running that run nowhere (their server died before their reply was stored): settled as stopped, so
+ * their answer (none) is told to the parent once when they ran in the background. A child whose reply was stored is
+ * resumed instead (lib/chat/runs/resume-reply.ts) and holds its lock meanwhile: it is left alone. Returns how many were
+ * settled.
  */
 export async function settleOrphans(children: readonly ChildRecord[]): Promise<number> {
   let settled = 0;

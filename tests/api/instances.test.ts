@@ -1,8 +1,9 @@
 // Two `next start` instances on one PostgreSQL database (issue #17): a reply started on A is resumed on B with the
 // identical stream, stopped from B, refused a second message from either, its events reach B's listeners; and when a
-// third instance dies (SIGKILL) mid-reply, A or B takes its replies over (issue 45: pg-boss fails the dead instance's
-// jobs once their heartbeats stop) and finishes them, or stops one that B was asked to stop. A connection added on A is
-// offered and used on B within seconds, and leaves B when A deletes it (issue 46).
+// third instance dies (SIGKILL) mid-reply, A or B takes its runs over (issue 45: pg-boss fails the dead instance's
+// jobs once their heartbeats stop) and finishes them — a reply, a background subagent, a call waiting for approval
+// (answered on B) — or stops one that B was asked to stop. A connection added on A is offered and used on B within
+// seconds, and leaves B when A deletes it (issue 46).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
@@ -16,8 +17,9 @@ import {
   stopReply,
   streamedText,
 } from "../support/chat-client.ts";
-import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
-import { type ConversationView, expectApiError, messageText, pollUntil } from "./helpers.ts";
+import { startEverythingHttp } from "../support/mcp-reference.ts";
+import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
+import { type ConversationView, expectApiError, jsonRequest, messageText, pollUntil } from "./helpers.ts";
 
 const postgres = process.env.TEST_POSTGRES_URL;
 const LEASE_MS = 1_500;
@@ -25,6 +27,14 @@ const LEASE_MS = 1_500;
 const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 
 const lasting = (chunks: StreamChunk[]) => chunks.filter((c) => c.transient !== true);
+
+/** A subagent's model call (its system prompt names its agent). */
+const isChild = (request: RecordedRequest) => JSON.stringify(request.body.messages?.[0] ?? "").includes("# Agent: ");
+/** A model call that follows a tool's result. */
+const afterTool = (request: RecordedRequest) =>
+  (request.body.messages as Array<{ role: string }>).at(-1)?.role === "tool";
+const CHILD_DONE = "Counted: 42 boxes.";
+type Agent = { conversationId: string; status: string };
 
 describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
   let fake: OpenAIFake;
@@ -41,6 +51,8 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       ...providerEnv(fake.url),
       HINTLINE_REPLY_LEASE_MS: String(LEASE_MS),
       HINTLINE_SECRET: "instances test secret",
+      // The take-over case's MCP server listens on 127.0.0.1.
+      HINTLINE_MCP_ALLOW_PRIVATE: "1",
     };
     [a, b] = await Promise.all([startAppServer({ env, databaseUrl }), startAppServer({ env, databaseUrl })]);
   }, 120_000);
@@ -268,12 +280,120 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     }
   });
 
-  it("takes over the replies of an instance that was killed: one finished on another instance, marked resumed, as a follower on B sees; one stopped from B, one deleted from B", async () => {
+  it("takes over the runs of an instance that was killed: a reply finished on another instance, marked resumed, as a follower on B sees; one stopped from B, one deleted from B; a background child finished; a waiting approval answered on B", async () => {
     // The dying instance heartbeats its runs every 5 s (pg-boss's minimum heartbeat, 10 s); A or B takes them over.
-    const doomed = await startAppServer({
-      env: { ...providerEnv(fake.url), HINTLINE_RUN_LEASE_MS: "10000" },
-      databaseUrl,
+    const [doomed, everything] = await Promise.all([
+      startAppServer({
+        env: { ...providerEnv(fake.url), HINTLINE_RUN_LEASE_MS: "10000", HINTLINE_MCP_ALLOW_PRIVATE: "1" },
+        databaseUrl,
+      }),
+      startEverythingHttp(),
+    ]);
+    try {
+      await killedInstanceCase(doomed, everything.url);
+    } finally {
+      await everything.stop();
+    }
+  }, 120_000);
+
+  /** On the doomed instance: a background child streaming (its parent's reply ended), and a call waiting for approval. */
+  async function childAndApprovalOn(doomed: AppServer, mcpUrl: string) {
+    const workspace = await getJson<{ id: string }>(`${a.url}/api/workspaces`, jsonRequest("POST", { name: "Doomed" }));
+    const added = await fetch(
+      `${a.url}/api/workspaces/${workspace.body.id}/mcp-servers`,
+      jsonRequest("POST", { name: "everything", url: mcpUrl, approval: "ask" }),
+    );
+    expect(added.status).toBe(201);
+    fake.setDefault((request) => {
+      if (isChild(request)) return { text: longText(2000), chunkDelayMs: 20 };
+      if (afterTool(request)) return { text: "Started it." };
+      const asked = JSON.stringify(request.body.messages);
+      const call = asked.includes("count in the background")
+        ? {
+            id: "spawn-dead",
+            name: "AgentSpawn",
+            arguments: { agent_id: "general-purpose", task: "count the boxes", timeout_seconds: 0 },
+          }
+        : { id: "echo-dead", name: "mcp__everything__echo", arguments: { message: "after the take-over" } };
+      return { kind: "tools", calls: [call] };
     });
+    await readChunks(await postChat(doomed.url, { conversationId: "bg-dead", text: "count in the background" }));
+    const running = await pollUntil(
+      () => view(doomed, "bg-dead") as Promise<ConversationView & { agents: Agent[] }>,
+      (v) => v.agents[0]?.status === "running" && fake.requests.some(isChild),
+      10_000,
+      "the child running on the doomed instance",
+    );
+    const waiting = chunkReader(
+      await fetch(
+        `${doomed.url}/api/chat`,
+        jsonRequest("POST", {
+          id: "approve-dead",
+          message: { id: "p1", role: "user", parts: [{ type: "text", text: "echo something" }] },
+          workspaceId: workspace.body.id,
+        }),
+      ),
+    );
+    await waiting.until((c) => c.type === "tool-approval-request");
+    await pollUntil(
+      () => view(doomed, "approve-dead"),
+      (v) => v.messages[1]?.parts.some((p) => p.state === "approval-requested") === true,
+      10_000,
+      "the approval stored",
+    );
+    fake.reset();
+    return { childId: running.agents[0]!.conversationId };
+  }
+
+  /** After the kill: the child finishes once on A or B and its parent hears of it; the approval is answered on B. */
+  async function childAndApprovalTakenOver(childId: string) {
+    const parent = await pollUntil(
+      () => view(b, "bg-dead") as Promise<ConversationView & { agents: Agent[] }>,
+      (v) => v.agents[0]?.status !== "running",
+      30_000,
+      "the child taken over and finished",
+    );
+    expect(parent.agents[0]).toMatchObject({ conversationId: childId, status: "done" });
+    const child = await view(b, childId);
+    expect(child.messages.map((m) => [m.role, m.metadata?.status])).toEqual([
+      ["user", undefined],
+      ["assistant", undefined],
+    ]);
+    expect(messageText(child.messages[1])).toBe(CHILD_DONE);
+    expect(child.messages[1]?.metadata?.resumes).toEqual([
+      { at: expect.any(String), afterStep: 0, reason: "instance-lost" },
+    ]);
+    expect(fake.requests.filter(isChild)).toHaveLength(1);
+
+    const waiting = await pollUntil(
+      () => view(b, "approve-dead"),
+      (v) => (v.messages[1]?.metadata?.resumes as unknown[] | undefined)?.length === 1,
+      30_000,
+      "the waiting reply taken over",
+    );
+    expect(waiting.messages[1]?.metadata).toMatchObject({
+      status: "streaming",
+      resumes: [{ at: expect.any(String), afterStep: 1, reason: "instance-lost" }],
+    });
+    const answered = await fetch(
+      `${b.url}/api/conversations/approve-dead/approvals/echo-dead`,
+      jsonRequest("POST", { approved: true }),
+    );
+    expect(answered.status).toBe(200);
+    const done = await pollUntil(
+      () => view(b, "approve-dead"),
+      (v) => v.messages[1]?.metadata?.status === undefined,
+      15_000,
+      "the approved call ran and the reply finished",
+    );
+    const echo = done.messages[1]?.parts.find((p) => p.type === "tool-mcp__everything__echo");
+    expect(echo?.state).toBe("output-available");
+    expect(JSON.stringify(echo?.output)).toContain("after the take-over");
+    expect(messageText(done.messages[1])).toBe("Echoed.");
+  }
+
+  async function killedInstanceCase(doomed: AppServer, mcpUrl: string) {
+    const { childId } = await childAndApprovalOn(doomed, mcpUrl);
     const resumedText = `Picked up again: ${longText(40)}`;
     fake.enqueue(...Array.from({ length: 3 }, () => ({ text: longText(2000), chunkDelayMs: 20 })));
     const crash = chunkReader(
@@ -293,11 +413,15 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     );
     const requestsBefore = fake.requests.length;
     // The resumed calls, in whichever order the instances taking over ask.
-    fake.setDefault((request) =>
-      JSON.stringify(request.body.messages).includes("write forever")
-        ? { text: resumedText, chunkDelayMs: 30 }
-        : { text: longText(2000), chunkDelayMs: 20 },
-    );
+    fake.setDefault((request) => {
+      if (isChild(request)) return { text: CHILD_DONE };
+      if (afterTool(request)) return { text: "Echoed." };
+      // The resumed reply lasts a few seconds: a follower on another instance checks every 2 s whether its reply was
+      // taken over, and one that ended before it looked is not streamed to it (the follower ends; the client reloads).
+      return JSON.stringify(request.body.messages).includes("write forever")
+        ? { text: resumedText, chunkDelayMs: 100 }
+        : { text: longText(2000), chunkDelayMs: 20 };
+    });
     try {
       // A run sent to an instance that died before claiming it: its queue has a waiting job and no live instance.
       const ghostQueue = await queueRunNobodyClaims({ conversationId: "ghost", replyId: `ghost-${process.pid}` });
@@ -369,6 +493,8 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
         "the queues of instances that are gone swept",
       );
       expect(swept).toEqual({ queues: [], recovered: ["completed"] });
+
+      await childAndApprovalTakenOver(childId);
     } finally {
       fake.reset();
     }
@@ -379,5 +505,13 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     expect(streamedText(await readChunks(next))).toBe("I am B");
     const again = await postChat(a.url, { conversationId: "stop-dead", messageId: "k2", text: "and here?" });
     expect(streamedText(await readChunks(again))).toBe("I am A");
-  });
+    // The adopted child's answer reaches its parent's next turn, once.
+    fake.enqueue({ text: "Noted." });
+    await readChunks(await postChat(b.url, { conversationId: "bg-dead", text: "any news?" }));
+    expect(JSON.stringify(fake.requests.at(-1)?.body.messages)).toContain(CHILD_DONE);
+    const told = (await view(a, "bg-dead")).messages
+      .flatMap((m) => m.parts)
+      .filter((p) => p.type === "data-hint" && JSON.stringify(p).includes(CHILD_DONE));
+    expect(told).toHaveLength(1);
+  }
 });

@@ -1,9 +1,9 @@
-// Runs that outlive their process, on SQLite: the server is SIGKILLed while four replies are under way — one streaming
+// Runs that outlive their process, on SQLite: the server is SIGKILLed while five replies are under way — one streaming
 // text, one streaming after a TaskCreate it stored, one waiting for the person's approval, one inside an MCP write
-// call (server-filesystem's edit_file reading a FIFO nobody writes: it cannot finish). The next start resumes each
-// from its last finished step: the cut text is redone, never doubled; the task is not created twice; the approval is
-// answered on the new server and its call runs; the write that may have happened is not run again — the model is told
-// it was interrupted.
+// call (server-filesystem's edit_file reading a FIFO nobody writes: it cannot finish), and a background subagent's.
+// The next start resumes each from its last finished step: the cut text is redone, never doubled; the task is not
+// created twice; the approval is answered on the new server and its call runs; the write that may have happened is not
+// run again — the model is told it was interrupted; the child finishes once and its answer reaches its parent.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +18,13 @@ type Task = { id: string; subject: string };
 const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ");
 const slow = { text: long, chunkDelayMs: 15 };
 const RESUMED = "Picked up where I was.";
+const CHILD_DONE = "Counted: 42 boxes.";
+const childStream = { text: Array.from({ length: 2000 }, (_, i) => `box${i}`).join(" "), chunkDelayMs: 15 };
+
+/** A subagent's model call (its system prompt names its agent). */
+const isChild = (request: RecordedRequest) => JSON.stringify(request.body.messages?.[0] ?? "").includes("# Agent: ");
+type Agent = { conversationId: string; status: string; endedAt?: string };
+type ParentView = ConversationView & { agents: Agent[] };
 
 /** The messages a request sent, as comparable JSON (the system prompt first). */
 const sentMessages = (request: RecordedRequest | undefined) => JSON.stringify(request?.body.messages ?? null);
@@ -65,7 +72,38 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
     }
   });
 
-  it("four replies under way when the server is killed: each goes on once after the restart", async () => {
+  it("five replies under way when the server is killed: each goes on once after the restart", async () => {
+    // 5. A background child (spawned with timeout 0; its parent's reply ended) streaming when the server dies.
+    fake.enqueue({
+      kind: "tools",
+      calls: [
+        {
+          id: "s1",
+          name: "AgentSpawn",
+          arguments: { agent_id: "general-purpose", task: "count the boxes", timeout_seconds: 0 },
+        },
+      ],
+    });
+    fake.setDefault((request) => (isChild(request) ? childStream : { text: "Started it in the background." }));
+    const spawning = await postChat(first.url, {
+      conversationId: "r-child",
+      text: "count the boxes in the background",
+    });
+    await readUntil(spawning, (c) => c.type === "finish");
+    const childId = (
+      await pollUntil(
+        () => view(first, "r-child") as Promise<ParentView>,
+        (v) => v.agents[0]?.status === "running",
+      )
+    ).agents[0]!.conversationId;
+    await pollUntil(
+      () => view(first, childId),
+      (v) => v.messages.at(-1)?.metadata?.status === "streaming" && fake.requests.some(isChild),
+      10_000,
+      "the child's reply streaming",
+    );
+    fake.reset();
+
     // 1. Streaming text.
     fake.enqueue(slow);
     const text = await postChat(first.url, { conversationId: "r-text", text: "tell me a long story" });
@@ -126,8 +164,8 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
 
     await first.kill();
     fake.reset();
-    // The three replies that go on with a model call each get this answer (in whatever order they ask).
-    fake.enqueue({ text: RESUMED }, { text: RESUMED }, { text: RESUMED });
+    // The three replies that go on with a model call each get this answer (in whatever order they ask); the child its own.
+    fake.setDefault((request) => ({ text: isChild(request) ? CHILD_DONE : RESUMED }));
     second = await startAppServer({ env, databaseUrl: first.databaseUrl });
     const server = second;
 
@@ -139,7 +177,7 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
         `${id} resumed and finished`,
       );
     }
-    const resumedRequests = fake.requests.filter((r) => Array.isArray(r.body.tools));
+    const resumedRequests = fake.requests.filter((r) => Array.isArray(r.body.tools) && !isChild(r));
     expect(resumedRequests).toHaveLength(3);
 
     // 1. The cut step is redone whole: the same input as the call that was cut, and the text only once.
@@ -180,6 +218,33 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
     );
     expect(messageText(written)).toBe("Written.");
     expect(fs.readFileSync(target, "utf8")).toBe("after restart");
+
+    // 5. The child is resumed, not settled as stopped: it finishes once, and its parent is told its answer at its next
+    // turn (nobody waits for it any more).
+    const parentAfter = await pollUntil(
+      () => view(server, "r-child") as Promise<ParentView>,
+      (v) => v.agents[0]?.status !== "running",
+      15_000,
+      "the child resumed and finished",
+    );
+    expect(parentAfter.agents[0]).toMatchObject({ conversationId: childId, status: "done" });
+    const childView = await view(server, childId);
+    expect(childView.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(messageText(childView.messages[1])).toBe(CHILD_DONE);
+    expect(childView.messages[1]?.metadata?.resumes).toEqual([
+      { at: expect.any(String), afterStep: 0, reason: "restart" },
+    ]);
+    expect(fake.requests.filter(isChild)).toHaveLength(1);
+    fake.enqueue({ text: "Noted." });
+    await readUntil(
+      await postChat(server.url, { conversationId: "r-child", text: "any news?" }),
+      (c) => c.type === "finish",
+    );
+    expect(JSON.stringify(fake.requests.at(-1)?.body.messages)).toContain(CHILD_DONE);
+    const told = (await view(server, "r-child")).messages
+      .flatMap((m) => m.parts)
+      .filter((p) => p.type === "data-hint" && JSON.stringify(p).includes(CHILD_DONE));
+    expect(told).toHaveLength(1);
 
     // A follower of a resumed conversation sees it whole, and the conversation takes the next message.
     fake.enqueue({ text: "next one" });

@@ -34,7 +34,8 @@ export async function settleReply(
   const { reply, ports, prepared, run, emit, report } = parts;
   const { conversationId, replyId } = reply;
   const stopped = reply.abortSignal.aborted;
-  // A subagent's reply is not resumed (yet): it is stored as stopped by the restart, and its parent hears so.
+  // A subagent's reply is not handed over at a graceful restart (a parent waiting for it stops it as it stops): it is
+  // stored as stopped by the restart, and its parent hears so. One whose process was killed is resumed.
   if (reply.abortSignal.reason === HANDOVER_REASON) {
     if (!ports.child) return handOver(parts, outcome, writer);
     outcome = { ...outcome, error: SHUTDOWN_REASON };

@@ -1,5 +1,5 @@
-// The top-level replies this process is running, each with a promise that settles when it ends. On PostgreSQL the run
-// engine (pg-boss-engine.ts) listens: it sends each run a job on this instance's own queue and holds the job,
+// The replies this process is running (a subagent's too), each with a promise that settles when it ends. On PostgreSQL
+// the run engine (pg-boss-engine.ts) listens: it sends each run a job on this instance's own queue and holds the job,
 // heartbeating, until the run ends here. With no listener (SQLite) nothing is kept.
 export type LocalRun = { conversationId: string; replyId: string; ended: Promise<void> };
 

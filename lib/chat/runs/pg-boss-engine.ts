@@ -1,9 +1,10 @@
-// Runs on PostgreSQL, on pg-boss (docs/architecture.md, "Durable runs"): the one importer of pg-boss. Every reply a
-// person starts here gets a job on this instance's own queue, `runs.<instance>`, which this instance claims at once
-// and holds, heartbeating, until the reply ends here. When an instance dies its jobs' heartbeats stop: pg-boss fails
-// them into the shared `runs-recover` queue (retryLimit 0, deadLetter), which every instance polls each second, and
-// the instance that takes one adopts the reply (its lease row, before it runs out), resumes it from its last finished
-// step and holds a fresh job for it on its own queue. The queues of instances that are gone are swept.
+// Runs on PostgreSQL, on pg-boss (docs/architecture.md, "Durable runs"): the one importer of pg-boss. Every reply
+// started here (a person's or a subagent's) gets a job on this instance's own queue, `runs.<instance>`, which this
+// instance claims at once and holds, heartbeating, until the reply ends here. When an instance dies its jobs'
+// heartbeats stop: pg-boss fails them into the shared `runs-recover` queue (retryLimit 0, deadLetter), which every
+// instance polls each second, and the instance that takes one adopts the reply (its lease row, before it runs out),
+// resumes it from its last finished step and holds a fresh job for it on its own queue. The queues of instances that
+// are gone are swept.
 import type { Job, JobAttempt, PgBoss } from "pg-boss";
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { isStreamingReply } from "../../db/messages.ts";

@@ -1,7 +1,8 @@
 // Resuming one reply whose process stopped, under its conversation's lock (held by the caller): its stored parts are
 // cut back to the last finished step (lib/agent/resume-point.ts) and the run goes on from there, with the resume
 // recorded in its metadata. Used at start-up on SQLite (resume-replies.ts, "restart") and by the instance that takes
-// over a dead one's run on PostgreSQL (pg-boss-engine.ts, "instance-lost").
+// over a dead one's run on PostgreSQL (pg-boss-engine.ts, "instance-lost"). A subagent's reply is resumed alike, as a
+// run of its child (its agent, tools and limits; its record settled as it ends), moved to the background.
 import type { ChatMessage, ResumeData } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
 import {
@@ -10,6 +11,7 @@ import {
   resumePoint,
   TOOL_INTERRUPTED_ERROR,
 } from "../../agent/resume-point.ts";
+import { describeError } from "../../agent/describe-error.ts";
 import { ToolError } from "../../agent/tool-result.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { getConversationMcpToolsRow } from "../../db/conversation-mcp-tools.ts";
@@ -20,6 +22,7 @@ import { modelForConversation } from "../conversation-model.ts";
 import { detachReply } from "../live/live-reply.ts";
 import { replyLock } from "../live/reply-lock.ts";
 import { storedList } from "../mcp-reply.ts";
+import { adoptedChildTurn, type ChildTurn } from "../subagent-runs.ts";
 import type { OpenedReply } from "../reply/open-turn.ts";
 import { replyContextOf, replyStream } from "../start-reply.ts";
 import { readOnlyTools } from "../tools/read-only.ts";
@@ -39,20 +42,22 @@ export async function resumeHeld(
       .catch(logFailure("releasing the reply lock failed", { conversationId, replyId }))
       .finally(runEnded);
   let stream: ReturnType<typeof replyStream>;
+  let child: ChildTurn | undefined;
   try {
     const opened = await openResumption(conversationId, replyId, reason);
+    child = opened?.child;
     if (!opened) {
       // Settled while the lock is still held: no new reply of the conversation can be taken for a stale one.
       await settleStaleReplies({ conversationId, activeIds: new Set() });
       await release();
       return;
     }
-    const reply = await replyContextOf({ opened, replyId, signal: controller.signal, resumed: opened.resumed });
+    const reply = await replyContextOf({ opened, replyId, signal: controller.signal, resumed: opened.resumed, child });
     let ended!: () => void;
     const over = new Promise<void>((resolve) => {
       ended = resolve;
     });
-    stream = replyStream(reply, undefined, async () => {
+    stream = replyStream(reply, child, async () => {
       await release();
       ended();
     });
@@ -62,22 +67,25 @@ export async function resumeHeld(
   } catch (error) {
     logFailure("resuming a reply failed; it is settled as interrupted", { conversationId, replyId })(error);
     await settleStaleReplies({ conversationId, activeIds: new Set() }).catch(() => {});
+    await Promise.resolve(
+      child?.onSettled({ status: "error", error: describeError(error), stopped: false, calls: [] }),
+    ).catch(logFailure("settling a subagent's run failed", { conversationId, replyId }));
     await release();
   }
 }
 
 /**
  * The reply as it goes on: its stored parts cut back to the last finished step, with the resume recorded in its
- * metadata. None when it is no longer streaming, not the conversation's last message, or belongs to a subagent
- * (settled as before).
+ * metadata; a subagent's with its child's turn. None when it is no longer streaming, not the conversation's last
+ * message, or a subagent's whose run was settled meanwhile (then it is settled as interrupted).
  */
 export async function openResumption(
   conversationId: string,
   replyId: string,
   reason: ResumeData["reason"],
-): Promise<(OpenedReply & { resumed: ResumeData }) | undefined> {
+): Promise<(OpenedReply & { resumed: ResumeData; child?: ChildTurn }) | undefined> {
   const conversation = await getConversation({ id: conversationId });
-  if (!conversation || conversation.parentId) return undefined;
+  if (!conversation) return undefined;
   const messages = await listMessages({ conversationId });
   const stored = messages.at(-1);
   if (stored?.id !== replyId || stored.role !== "assistant" || stored.metadata?.status !== "streaming")
@@ -104,6 +112,11 @@ export async function openResumption(
   const { status: _status, ...kept } = stored.metadata ?? {};
   const metadata = { ...kept, resumes: [...(kept.resumes ?? []), resumed] };
   const continued: ChatMessage = { ...stored, parts: cut.parts, metadata };
+  // Last before the write: from here the child's run is this process's, settled however the resume ends.
+  const child = conversation.parentId
+    ? await adoptedChildTurn(conversationId, stored.metadata?.usage ?? [])
+    : undefined;
+  if (conversation.parentId && !child) return undefined;
   const committed = updateMessage({ conversationId, id: replyId, parts: cut.parts, metadata });
   committed.catch(() => {}); // awaited by the run before it writes
   return {
@@ -112,5 +125,6 @@ export async function openResumption(
     tasks,
     turn: { history, committed, continued },
     resumed,
+    ...(child ? { child } : {}),
   };
 }
