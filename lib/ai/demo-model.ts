@@ -17,7 +17,7 @@ import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { demoFacts, extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
-import { childAnswer, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
+import { childDecision, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
 import { DEMO_MODEL_ID } from "./demo-model-id.ts";
 import { workspaceDecision } from "./demo-workspace.ts";
 
@@ -213,8 +213,13 @@ export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4Cal
   if (answer) return { text: answer };
   const finished = finishedAgentsNote(prompt, segment);
   if (finished) return { text: finished };
-  const report = childAnswer(prompt, segment);
-  if (report) return { text: report };
+  // A subagent reads the workspace's knowledge with its tools (none offered: a bare call's) before it reports.
+  const child = childDecision(
+    prompt,
+    segment,
+    (tools ?? []).map((t) => t.name),
+  );
+  if (child) return child;
   if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
   if (!said) return { text: HELP };
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };
