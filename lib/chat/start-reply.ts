@@ -8,6 +8,7 @@ import { resolveSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, ResumeData } from "../chat-message.ts";
 import { activeOrdinal } from "../db/branches.ts";
+import { DEMO_MODEL_ID } from "../ai/demo-model-id.ts";
 import { deleteConversation } from "../db/conversations.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { listenForDisabledUsers } from "./disabled-users.ts";
@@ -141,7 +142,8 @@ export async function replyContextOf({
     },
     history: turn.history,
     retry: turn.retry === true,
-    attempt: await attemptOf(conversationId, turn.history),
+    // Only the demo model words an attempt anew: no query for the others.
+    attempt: resolved.info.id === DEMO_MODEL_ID ? await attemptOf(conversationId, turn.history) : 0,
     ...(turn.continued ? { continued: turn.continued } : {}),
     ...(resumed ? { resumed } : {}),
     committed: turn.committed,
