@@ -93,7 +93,7 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
         >
           <span className="sr-only">Open the transcript of {name}: </span>
           <span className="flex items-baseline gap-2">
-            <span data-testid="agent-id" className="truncate text-sm font-medium">
+            <span data-testid="agent-id" title={agent.agentId} className="truncate text-sm font-medium">
               {agent.agentId}
             </span>
             <span
@@ -104,7 +104,7 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
             </span>
           </span>
           {agent.label && (
-            <span data-testid="agent-label" className="block truncate text-xs text-fg">
+            <span data-testid="agent-label" title={agent.label} className="block truncate text-xs text-fg">
               {agent.label}
             </span>
           )}

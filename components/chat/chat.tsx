@@ -20,6 +20,7 @@ import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { useShortcuts } from "../shortcuts/use-shortcuts";
 import { AlertIcon, RetryIcon } from "../ui/icons";
 import { ModeBanner } from "../plan/mode-banner";
+import { AgentEndNotices } from "../agents/agent-end-notices";
 import { ChatTransport } from "./chat-transport";
 import { Composer, type OutgoingFile, type QueueWhen } from "./composer";
 import { EmptyState } from "./empty-state";
@@ -282,6 +283,7 @@ export function Chat({
           </div>
         </div>
       )}
+      <AgentEndNotices conversationId={id} />
       <ModeBanner />
       <QueuedMessages conversationId={id} stored={messages.some((m) => m.role === "assistant")} />
       <Composer

@@ -128,4 +128,23 @@ describe("the step limit", () => {
     };
     expect(summarizeHint(data)).toEqual([{ kind: "steps", label: "Step limit reached", detail: "20 model calls" }]);
   });
+
+  it("says which subagents finished in the background by their labels, in words, not by agent keys", () => {
+    const source = { label: "System", sublabel: "Subagents" };
+    expect(
+      summarizeHint({
+        ...base,
+        source,
+        fields: { agents: "agent:general-purpose:1 done", ended: "“summarise the notes” finished" },
+      }),
+    ).toEqual([{ kind: "agents", label: "Subagent finished", detail: "“summarise the notes” finished" }]);
+    // A hint stored before the words were kept: the agent, not its key.
+    expect(
+      summarizeHint({
+        ...base,
+        source,
+        fields: { agents: "agent:general-purpose:1 done, agent:research:2 error, +2" },
+      }),
+    ).toEqual([{ kind: "agents", label: "4 subagents finished", detail: "general-purpose done, research error, +2" }]);
+  });
 });

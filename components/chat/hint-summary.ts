@@ -2,7 +2,7 @@
 // Context 70 % full"), for people who never heard of a system reminder.
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue" | "steps";
+export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue" | "steps" | "agents";
 /** `label` says in plain words what kind of update the model got; `detail`, when there is one, what it said. */
 export type HintSummaryItem = { kind: HintKind; label: string; detail?: string };
 
@@ -38,6 +38,14 @@ export function summarizeHint(
     if (fields.mcpLeftOut !== undefined)
       return [{ kind: "workspace", label: "MCP tools left out", detail: fields.mcpLeftOut }];
     return [{ kind: "workspace", label: "Workspace update" }];
+  }
+  // Subagents that finished in the background: which, in words ("“summarise the notes” finished").
+  if (data.source?.sublabel === "Subagents" && fields.agents !== undefined) {
+    const listed = fields.agents.split(", ");
+    const more = /^\+(\d+)$/.exec(listed.at(-1) ?? "");
+    const count = more ? listed.length - 1 + Number(more[1]) : listed.length;
+    const detail = fields.ended ?? fields.agents.replace(/agent:([a-z0-9-]+):\d+ (\w+)/g, "$1 $2");
+    return [{ kind: "agents", label: count === 1 ? "Subagent finished" : `${count} subagents finished`, detail }];
   }
   // Continue: the model was asked to go on where its reply stopped.
   if (data.source?.sublabel === "Continue") return [{ kind: "continue", label: "Asked to continue" }];

@@ -88,6 +88,8 @@ export type ReplyOptions = {
   idleTimeoutMs?: number;
   /** Output tokens one model call may produce (sent to the provider). */
   maxOutputTokens?: number;
+  /** Sent with every model call (e.g. which attempt a regenerated reply is, for the demo model). */
+  providerOptions?: Parameters<typeof streamText>[0]["providerOptions"];
   /** Characters the whole reply may stream (text, reasoning and tool arguments, over all its steps). */
   maxReplyChars?: number;
   abortSignal?: AbortSignal;
@@ -185,6 +187,7 @@ type CallOptions = Pick<
   | "abortSignal"
   | "idleTimeoutMs"
   | "maxOutputTokens"
+  | "providerOptions"
   | "markCall"
   | "toolApproval"
 > & {
@@ -234,6 +237,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
       : {}),
     abortSignal: signal,
     maxOutputTokens,
+    ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     // Retries are the reply loop's, so that the person sees them.
     maxRetries: 0,
     // Failures arrive as stream parts and are reported to the person; no console noise per failure.

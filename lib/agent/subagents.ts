@@ -1,5 +1,6 @@
 // Subagents, the pure rules: the built-in agent, what an agent key looks like, and which definition a workspace sees
 // (its owner's own over its own over default's over the built-in). No storage, no framework.
+import { endedInWords } from "./subagent-ends.ts";
 
 /** An agent definition as a workspace holds it (`tools` absent: the child's default tools). */
 export type AgentDefinitionData = {
@@ -128,8 +129,10 @@ export function renderSubagentsHint(
     return `${open}${answer.slice(0, Math.max(0, room - note.length))}${note}${close}`;
   });
   const statuses = finished.map((c) => `${c.agentKey} ${c.status}`).join(", ");
+  // The chip's words for the person: each child by its label (else its agent), and what became of it.
+  const words = finished.map((c) => endedInWords({ ...c, agentId: c.agentKey.split(":")[1] ?? c.agentKey })).join(", ");
   return {
-    fields: { agents: more > 0 ? `${statuses}, +${more}` : statuses },
+    fields: { agents: more > 0 ? `${statuses}, +${more}` : statuses, ended: more > 0 ? `${words}, +${more}` : words },
     text: [reminder, ...bodies].join("\n"),
     runs: finished.map((c) => c.run),
   };

@@ -1,19 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { cleanTitle, ruleTitle, TITLE_MAX_CHARS, titlePrompt } from "./titles";
+import { cleanTitle, RULE_TITLE_MAX_CHARS, ruleTitle, TITLE_MAX_CHARS, titlePrompt } from "./titles";
 
 describe("ruleTitle", () => {
-  it("keeps the first message's key words, title-cased, at most six", () => {
-    expect(ruleTitle("write 200 words about rivers")).toBe("Write 200 Words Rivers");
-    expect(ruleTitle("what time is it?")).toBe("Time");
-    expect(ruleTitle("add tasks: draft; review; publish")).toBe("Add Tasks Draft Review Publish");
-    expect(ruleTitle("please could you explain how the tides of the North Sea work and why they differ")).toBe(
-      "Explain Tides North Sea Work Differ",
+  it("makes the first message a short phrase a person reads, not a salad of key words", () => {
+    expect(ruleTitle("add tasks: pack boxes; book a van")).toBe("Add tasks: pack boxes, book a van");
+    expect(ruleTitle("write 200 words about rivers")).toBe("Write 200 words about rivers");
+    expect(ruleTitle("what time is it?")).toBe("What time is it");
+    expect(ruleTitle("hi! please could you explain how the tides of the North Sea work and why they differ")).toBe(
+      "Explain how the tides of the North Sea…",
     );
-    expect(ruleTitle("iPhone vs USB-C")).toBe("iPhone Vs USB-C");
+    expect(ruleTitle("iPhone vs USB-C")).toBe("iPhone vs USB-C");
   });
 
-  it("falls back to the first words when all are stop words, and to null when there are none", () => {
-    expect(ruleTitle("what is it")).toBe("What Is It");
+  it("cuts at a word, never leaves the phrase dangling, and keeps to 40 characters", () => {
+    const title = ruleTitle("add tasks: pack the boxes; book a van; call the landlord about the keys")!;
+    expect(title).toBe("Add tasks: pack the boxes, book a van…");
+    expect(title.length).toBeLessThanOrEqual(RULE_TITLE_MAX_CHARS);
+    expect(ruleTitle("x".repeat(100))).toBe(`X${"x".repeat(RULE_TITLE_MAX_CHARS - 2)}…`);
+  });
+
+  it("takes the first line without markup or tags, a greeting alone as it is, and is null when no word is left", () => {
+    expect(ruleTitle("**Plan** a <b>blog</b> post\nwith three parts")).toBe("Plan a blog post");
+    expect(ruleTitle("hello!")).toBe("Hello");
     expect(ruleTitle("?!  …")).toBeNull();
   });
 });

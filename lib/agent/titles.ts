@@ -1,32 +1,56 @@
-// A conversation's generated title: the rule the demo model uses (the first message's key words, title-cased), the
-// short prompt a real model gets, and the neutralising of what it answers (one line, no tags or markup, at most six
-// words and 60 characters). Pure: no model, no database.
+// A conversation's generated title: the rule the demo model uses (the first message as a short phrase), the short
+// prompt a real model gets, and the neutralising of what it answers (one line, no tags or markup, at most six words
+// and 60 characters). Pure: no model, no database.
 
 export const TITLE_MAX_WORDS = 6;
 export const TITLE_MAX_CHARS = 60;
+/** The demo's titles: a phrase a person reads at a glance in the sidebar. */
+export const RULE_TITLE_MAX_CHARS = 40;
 /** How much of the first exchange the title prompt quotes: enough for a topic, cheap to send. */
 const QUOTE_CHARS = 1_000;
 
-const STOP_WORDS = new Set(
-  (
-    "a an the and or but if of to in on at by for with about from into over under as is are was were be been being am " +
-    "it its it's this that these those i me my we us our you your he she they them their please can could would will " +
-    "shall should may might must do does did done have has had what which who whom whose how why when where there here " +
-    "so than then just very some any all s t up out"
-  ).split(" "),
+/** Words a phrase cut short does not end on ("…book a" reads better as "…book"). */
+const DANGLING = new Set(
+  "a an the and or but of to in on at by for with about from into as is are was were be my your our their its".split(
+    " ",
+  ),
 );
+/** Greetings and courtesies a title leaves out. */
+const OPENERS = /^(?:(?:hi|hello|hey|please|ok(?:ay)?|so)\b[\s,!.]*|(?:can|could|would|will) you\s+(?:please\s+)?)+/i;
 
-/** Capitalises a lower-case word; one with capitals of its own (iPhone, USB) is kept as written. */
-function titleCase(word: string): string {
-  return word === word.toLowerCase() ? word.charAt(0).toUpperCase() + word.slice(1) : word;
-}
-
-/** The demo model's title: the first message's key words (stop words left out), title-cased, at most six. */
+/**
+ * The demo model's title: the first message's first line as a phrase — greetings and markup out, list separators as
+ * commas, capitalised (unless its first word has capitals of its own) — cut at a word to about 40 characters ("Add tasks: pack boxes, book a van").
+ */
 export function ruleTitle(text: string): string | null {
-  const words = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-  const key = words.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
-  const chosen = (key.length ? key : words).slice(0, TITLE_MAX_WORDS).map(titleCase);
-  return cleanTitle(chosen.join(" "));
+  const line = cleanTitle(text, { maxWords: Number.POSITIVE_INFINITY, maxChars: Number.POSITIVE_INFINITY });
+  if (!line) return null;
+  const trimEnd = (text: string) => text.replace(/[.,:;!?…\s]+$/u, "");
+  const said = trimEnd(line.replace(/\s*;\s*/g, ", "));
+  // A greeting alone ("hello") is the title as it is.
+  const phrase = trimEnd(said.replace(OPENERS, "")) || said;
+  if (!/[\p{L}\p{N}]/u.test(phrase)) return null;
+  // A first word with capitals of its own (iPhone) stays as written.
+  const first = phrase.split(" ", 1)[0]!;
+  const capitalised = first === first.toLowerCase() ? phrase.charAt(0).toUpperCase() + phrase.slice(1) : phrase;
+  if (capitalised.length <= RULE_TITLE_MAX_CHARS) return capitalised;
+  const words = capitalised.slice(0, RULE_TITLE_MAX_CHARS).split(" ");
+  // The last word was cut (or the phrase is one long word): it goes, and so do words that leave the phrase dangling.
+  if (words.length > 1) words.pop();
+  while (
+    words.length > 1 &&
+    DANGLING.has(
+      words
+        .at(-1)!
+        .toLowerCase()
+        .replace(/[^\p{L}]/gu, ""),
+    )
+  )
+    words.pop();
+  return `${words
+    .join(" ")
+    .replace(/[.,:;!?\s]+$/u, "")
+    .slice(0, RULE_TITLE_MAX_CHARS - 1)}…`;
 }
 
 /** The one small model call's prompt: the instruction and the exchange, each side quoted and cut short. */
@@ -43,7 +67,10 @@ export function titlePrompt(person: string, reply: string): { system: string; pr
  * first line only, a "Title:" prefix and wrapping quotes dropped, at most six words and 60 characters. Null when
  * nothing is left.
  */
-export function cleanTitle(raw: string): string | null {
+export function cleanTitle(
+  raw: string,
+  { maxWords = TITLE_MAX_WORDS, maxChars = TITLE_MAX_CHARS }: { maxWords?: number; maxChars?: number } = {},
+): string | null {
   const line =
     raw
       .replace(/<[^>]*>/g, " ")
@@ -60,8 +87,8 @@ export function cleanTitle(raw: string): string | null {
     .replace(/[.,:;!?…\s]+$/u, "")
     .split(/\s+/)
     .filter(Boolean)
-    .slice(0, TITLE_MAX_WORDS);
+    .slice(0, maxWords);
   let title = words.join(" ").replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, "");
-  if (title.length > TITLE_MAX_CHARS) title = `${title.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…`;
+  if (title.length > maxChars) title = `${title.slice(0, maxChars - 1).trimEnd()}…`;
   return title.length > 0 ? title : null;
 }

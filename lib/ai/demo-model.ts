@@ -11,20 +11,22 @@ import { countTokens, createTokenCounter } from "../agent/token-count.ts";
 import { COMPRESSION_REQUEST_MARKER } from "../agent/compression.ts";
 import { MEMORY_FACTS_MARKER } from "../agent/compression-memory.ts";
 import { attachmentAck, personWords } from "./demo-attachments.ts";
+import { attemptOf, reworded } from "./demo-attempts.ts";
 import { continuation, remainder } from "./demo-continue.ts";
 import { mcpDecision } from "./demo-mcp.ts";
 import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { demoFacts, extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
-import { childAnswer, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
+import { childDecision, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
 import { DEMO_MODEL_ID } from "./demo-model-id.ts";
 import { workspaceDecision } from "./demo-workspace.ts";
 
 export { DEMO_MODEL_ID };
 export const DEMO_CONTEXT_WINDOW = 8192;
 
-type Decision = { text: string; calls?: DemoToolCall[] };
+/** `reworded`: the text already differs by attempt (an essay), so no opening line is added. */
+type Decision = { text: string; calls?: DemoToolCall[]; reworded?: boolean };
 
 function messageText(message: LanguageModelV4Prompt[number]): string {
   if (typeof message.content === "string") return message.content;
@@ -116,9 +118,10 @@ function hash(text: string): number {
   return h;
 }
 
-export function essay(count: number, topic: string): string {
+/** `count` words about `topic`; `seed` picks them (another seed, other words). */
+export function essay(count: number, topic: string, seed = topic): string {
   const words: string[] = [];
-  let h = hash(topic);
+  let h = hash(seed);
   for (let i = 0; i < count; i++) {
     h = Math.imul(h ^ (i + 1), 2654435761) >>> 0;
     let word = i % 12 === 5 ? topic : WORDS[h % WORDS.length]!;
@@ -158,14 +161,30 @@ function contextAnswer(prompt: LanguageModelV4Prompt, tools: LanguageModelV4Call
     : `My context holds about ${figure} — the figure the meter shows. Most of it is my instructions and tool definitions; I get a context hint once it nears the point where it is compressed.`;
 }
 
-/** `tools`: the tools offered to this call ("mcp <tool> …" calls one of its MCP tools). */
-export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4CallOptions["tools"]): Decision {
+/**
+ * `tools`: the tools offered to this call ("mcp <tool> …" calls one of its MCP tools); `attempt`: which attempt at the
+ * reply this is (Regenerate: 1, 2, …), worded differently each time.
+ */
+export function decide(
+  prompt: LanguageModelV4Prompt,
+  tools?: LanguageModelV4CallOptions["tools"],
+  attempt = 0,
+): Decision {
   // Continue: the answer to the person's message again, from where the stopped reply ended.
   const continued = continuation(prompt);
   if (continued) {
-    const whole = decide(continued.before, tools);
+    const whole = decide(continued.before, tools, attempt);
     return whole.calls?.length ? whole : { text: remainder(whole.text, continued.written) };
   }
+  const { reworded: already, ...decision } = firstDecision(prompt, tools, attempt);
+  return decision.calls?.length || already ? decision : { ...decision, text: reworded(decision.text, attempt) };
+}
+
+function firstDecision(
+  prompt: LanguageModelV4Prompt,
+  tools: LanguageModelV4CallOptions["tools"],
+  attempt: number,
+): Decision {
   const request = lastPersonMessage(prompt);
   if (request.startsWith(COMPRESSION_REQUEST_MARKER)) return { text: extractiveSummary(request) };
   if (request.startsWith(MEMORY_FACTS_MARKER)) return { text: demoFacts(request) };
@@ -197,7 +216,8 @@ export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4Cal
   const write = /write\s+(\d{1,5})\s+words?\s+(?:about|on)\s+(.+)/i.exec(said);
   if (write) {
     const count = Math.min(Number(write[1]), 5000);
-    return { text: essay(count, write[2]!.replace(/[.?!]+$/, "").trim()) };
+    const topic = write[2]!.replace(/[.?!]+$/, "").trim();
+    return { text: essay(count, topic, attempt ? `${topic}\u0000${attempt}` : topic), reworded: true };
   }
   if (/what(?:'s| is) the time|what time is it|current time/.test(lower)) {
     const time = newestReminderField(prompt, "current-time");
@@ -213,8 +233,13 @@ export function decide(prompt: LanguageModelV4Prompt, tools?: LanguageModelV4Cal
   if (answer) return { text: answer };
   const finished = finishedAgentsNote(prompt, segment);
   if (finished) return { text: finished };
-  const report = childAnswer(prompt, segment);
-  if (report) return { text: report };
+  // A subagent reads the workspace's knowledge with its tools (none offered: a bare call's) before it reports.
+  const child = childDecision(
+    prompt,
+    segment,
+    (tools ?? []).map((t) => t.name),
+  );
+  if (child) return child;
   if (/^(hi|hello|hey)\b/.test(lower)) return { text: `Hello! ${HELP}` };
   if (!said) return { text: HELP };
   return { text: `You said: “${said.slice(0, 200)}”.\n\n${HELP}` };
@@ -293,7 +318,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
     async doGenerate(options: LanguageModelV4CallOptions) {
-      const { text } = decide(options.prompt, options.tools);
+      const { text } = decide(options.prompt, options.tools, attemptOf(options));
       return {
         content: [{ type: "text", text }],
         finishReason: { unified: "stop", raw: "stop" },
@@ -302,7 +327,7 @@ export function createDemoModel({ wordDelayMs = 12 }: { wordDelayMs?: number } =
       };
     },
     async doStream(options: LanguageModelV4CallOptions) {
-      const decision = decide(options.prompt, options.tools);
+      const decision = decide(options.prompt, options.tools, attemptOf(options));
       // The reply's last call may call no tool (its step limit): the demo says where it stopped instead.
       const { text, calls } =
         options.toolChoice?.type === "none" && decision.calls?.length ? { text: STEP_LIMIT_TEXT } : decision;

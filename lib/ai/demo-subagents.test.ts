@@ -2,6 +2,7 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { renderSubagentsHint } from "../agent/subagents.ts";
 import { describe, expect, it } from "vitest";
 import { decide } from "./demo-model.ts";
+import { labelOf } from "./demo-subagents.ts";
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
 
@@ -65,6 +66,71 @@ describe("the demo model's delegation", () => {
     const told = [user("hello"), user(text)];
     expect(decide(told).text).toBe(
       'A subagent I started in the background has finished:\n\n- agent:general-purpose:1 "x" — done:\n42 rivers.',
+    );
+  });
+
+  it("labels the child with the whole task (up to AgentSpawn's 80 characters), not its first four words", () => {
+    const task = "summarise the three release notes and the API change";
+    expect(decide([user(`delegate in background: ${task}`)]).calls?.[0]?.input.label).toBe(task);
+    const long = `${"word ".repeat(30)}end`;
+    expect(labelOf(long)).toMatch(/^word( word)+…$/);
+    expect(labelOf(long).length).toBeLessThanOrEqual(80);
+    expect(labelOf(` a\n  b `)).toBe("a b");
+  });
+});
+
+describe("the demo child reads the workspace's knowledge before it reports", () => {
+  const system = { role: "system" as const, content: "You are Hintline.\n\n# Agent: general-purpose\nYou help." };
+  const offered = ["KnowledgeList", "KnowledgeRead", "MemorySearch"].map((name) => ({
+    type: "function" as const,
+    name,
+    inputSchema: {},
+  }));
+  const call = (toolCallId: string, toolName: string, input: object) => ({
+    role: "assistant" as const,
+    content: [{ type: "tool-call" as const, toolCallId, toolName, input }],
+  });
+  const result = (toolCallId: string, toolName: string, value: string) => ({
+    role: "tool" as const,
+    content: [{ type: "tool-result" as const, toolCallId, toolName, output: { type: "text" as const, value } }],
+  });
+  const listing =
+    "3 knowledge files (read one with KnowledgeRead):\n- guide.md (10 bytes, 3 tokens)\n- notes.md (40 bytes, 9 tokens)\n- notes/trip.md (30 bytes, 7 tokens)";
+
+  it("lists the files, reads those that fit its task, and reports their first lines", () => {
+    const asked: LanguageModelV4Prompt = [system, user("summarise the notes")];
+    expect(decide(asked, offered).calls).toEqual([{ toolName: "KnowledgeList", input: {} }]);
+    const listed = [...asked, call("c1", "KnowledgeList", {}), result("c1", "KnowledgeList", listing)];
+    expect(decide(listed, offered).calls).toEqual([
+      { toolName: "KnowledgeRead", input: { path: "notes.md" } },
+      { toolName: "KnowledgeRead", input: { path: "notes/trip.md" } },
+      { toolName: "KnowledgeRead", input: { path: "guide.md" } },
+    ]);
+    const read = (id: string, path: string, line: string) => [
+      call(id, "KnowledgeRead", { path }),
+      result(id, "KnowledgeRead", `${path} (40 bytes, 2 lines), lines 1-2 of 2:\n     1\t# ${line}\n     2\tmore`),
+    ];
+    const done = [
+      ...listed,
+      ...read("c2", "notes.md", "Packing"),
+      ...read("c3", "notes/trip.md", "Book the van"),
+      ...read("c4", "guide.md", "How to"),
+    ];
+    expect(decide(done, offered)).toEqual({
+      text: "Report from general-purpose: I looked into “summarise the notes” (3 words) and read 3 of the workspace's 3 knowledge files:\n\n- `notes.md`: Packing\n- `notes/trip.md`: Book the van\n- `guide.md`: How to\n\nDone.",
+    });
+    expect(decide(done, offered)).toEqual(decide(done, offered));
+  });
+
+  it("says so when the workspace holds no knowledge files", () => {
+    const empty = [
+      system,
+      user("summarise the notes"),
+      call("c1", "KnowledgeList", {}),
+      result("c1", "KnowledgeList", "No knowledge files."),
+    ];
+    expect(decide(empty, offered).text).toBe(
+      "Report from general-purpose: I looked into “summarise the notes” (3 words). The workspace holds no knowledge files, so I had nothing to read. Done.",
     );
   });
 });

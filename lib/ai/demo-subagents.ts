@@ -1,7 +1,8 @@
 // The demo model's subagent behaviours: "delegate: <task>" → AgentSpawn of general-purpose, whose answer comes back in
 // the tool result; "delegate in background: <task>" → AgentSpawn with timeout_seconds 0, whose answer comes later as a
-// System · Subagents reminder. As the child (its system prompt holds "# Agent: <id>"), it answers a task
-// deterministically.
+// System · Subagents reminder. As the child (its system prompt holds "# Agent: <id>"), it reads the workspace's
+// knowledge with its tools first (KnowledgeList, then KnowledgeRead of the files that fit its task), visibly, and
+// reports what it read — deterministically.
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { DemoToolCall, ReplySegment } from "./demo-tasks.ts";
 import { withoutCallCount } from "../agent/tool-result.ts";
@@ -10,7 +11,17 @@ const DELEGATE = /^delegate(\s+in\s+(?:the\s+)?background)?\s*:\s*(.+)$/is;
 
 type Decision = { text: string; calls?: DemoToolCall[] };
 
-const labelOf = (task: string) => task.replace(/\s+/g, " ").trim().split(" ").slice(0, 4).join(" ").slice(0, 60);
+/** AgentSpawn's label limit. */
+const LABEL_MAX_CHARS = 80;
+
+/** The task as its label: whole when it fits AgentSpawn's 80 characters, else cut at a word with "…". */
+export function labelOf(task: string): string {
+  const line = task.replace(/\s+/g, " ").trim();
+  if (line.length <= LABEL_MAX_CHARS) return line;
+  const cut = line.slice(0, LABEL_MAX_CHARS - 1);
+  const atWord = cut.lastIndexOf(" ");
+  return `${(atWord > LABEL_MAX_CHARS / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+}
 
 /** What the demo does about "delegate: …" in this reply, or undefined when the message is none. */
 export function delegationDecision(segment: ReplySegment): Decision | undefined {
@@ -46,13 +57,69 @@ const systemText = (prompt: LanguageModelV4Prompt) =>
     .map((m) => (typeof m.content === "string" ? m.content : ""))
     .join("\n");
 
-/** As a subagent (its prompt names its agent): a fixed report on its task; undefined for any other conversation. */
-export function childAnswer(prompt: LanguageModelV4Prompt, segment: ReplySegment): string | undefined {
+/** Files a child reads at most before it reports. */
+const CHILD_READS = 3;
+
+const pathsListed = (listing: string) =>
+  [...withoutCallCount(listing).matchAll(/^- (.+) \([\d,]+ bytes, [\d,]+ tokens\)$/gm)].map((m) => m[1]!);
+
+/** The listed files that fit the task best (those whose path shares a word with it first), at most CHILD_READS. */
+function filesFor(task: string, paths: readonly string[]): string[] {
+  const words = new Set(task.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
+  const shared = (path: string) => (path.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).filter((w) => words.has(w)).length;
+  return [...paths]
+    .map((path, i) => ({ path, i, score: shared(path) }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, CHILD_READS)
+    .map((f) => f.path);
+}
+
+/** A read file's first line of text, for the report. */
+function firstLineOf(read: string): string {
+  const line = withoutCallCount(read)
+    .split("\n")
+    .filter((l) => /^\s*\d+\t/.test(l))
+    .map((l) =>
+      l
+        .replace(/^\s*\d+\t/, "")
+        .replace(/^#+\s*/, "")
+        .trim(),
+    )
+    .find(Boolean);
+  if (!line) return "(empty)";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+/**
+ * As a subagent (its prompt names its agent): KnowledgeList first, then KnowledgeRead of the files that fit its task,
+ * then a report on what it read; without those tools (`offered`), a fixed report. Undefined for any other conversation.
+ */
+export function childDecision(
+  prompt: LanguageModelV4Prompt,
+  segment: ReplySegment,
+  offered: readonly string[],
+): Decision | undefined {
   const agent = /^# Agent: ([a-z0-9-]+)$/m.exec(systemText(prompt))?.[1];
   if (!agent) return undefined;
   const task = segment.personText.replace(/\s+/g, " ").trim();
   const words = task.split(" ").filter(Boolean).length;
-  return `Report from ${agent}: I looked into “${task.slice(0, 300)}” (${words} word${words === 1 ? "" : "s"}) and found what was asked. Done.`;
+  const head = `Report from ${agent}: I looked into “${task.slice(0, 300)}” (${words} word${words === 1 ? "" : "s"})`;
+  if (!offered.includes("KnowledgeList")) return { text: `${head} and found what was asked. Done.` };
+  if (!segment.calledTools.includes("KnowledgeList"))
+    return { text: "", calls: [{ toolName: "KnowledgeList", input: {} }] };
+  const listing = segment.results.findLast((r) => r.toolName === "KnowledgeList" && !r.isError);
+  const paths = listing ? pathsListed(listing.text) : [];
+  if (!paths.length)
+    return { text: `${head}. The workspace holds no knowledge files, so I had nothing to read. Done.` };
+  if (offered.includes("KnowledgeRead") && !segment.calledTools.includes("KnowledgeRead"))
+    return { text: "", calls: filesFor(task, paths).map((path) => ({ toolName: "KnowledgeRead", input: { path } })) };
+  const reads = segment.results.filter((r) => r.toolName === "KnowledgeRead");
+  const read = filesFor(task, paths).slice(0, reads.length);
+  const lines = read.map((path, i) =>
+    reads[i]!.isError ? `- \`${path}\`: could not be read` : `- \`${path}\`: ${firstLineOf(reads[i]!.text)}`,
+  );
+  const of = `${read.length} of the workspace's ${paths.length} knowledge file${paths.length === 1 ? "" : "s"}`;
+  return { text: `${head} and read ${of}:\n\n${lines.join("\n")}\n\nDone.` };
 }
 
 /** A Subagents reminder that arrived in this reply: the demo says what it told. */

@@ -7,6 +7,8 @@ import { describeError } from "../agent/describe-error.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, ResumeData } from "../chat-message.ts";
+import { activeOrdinal } from "../db/branches.ts";
+import { DEMO_MODEL_ID } from "../ai/demo-model-id.ts";
 import { deleteConversation } from "../db/conversations.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { listenForDisabledUsers } from "./disabled-users.ts";
@@ -94,6 +96,16 @@ export async function startReply({
   return detachReply({ conversationId, replyId, stream });
 }
 
+/**
+ * Which attempt at answering the person's latest message this reply is: 0 for its first version, n for the version
+ * ‹ n+1 › that Regenerate made (a Continue or a resume of that version is the same attempt).
+ */
+async function attemptOf(conversationId: string, history: readonly ChatMessage[]): Promise<number> {
+  const person = history.at(-1);
+  if (person?.role !== "user") return 0;
+  return (await activeOrdinal({ conversationId, anchorId: person.id })) - 1;
+}
+
 /** What the run reads as it starts, from the turn just opened (or the reply a resume goes on with). */
 export async function replyContextOf({
   opened,
@@ -130,6 +142,8 @@ export async function replyContextOf({
     },
     history: turn.history,
     retry: turn.retry === true,
+    // Only the demo model words an attempt anew: no query for the others.
+    attempt: resolved.info.id === DEMO_MODEL_ID ? await attemptOf(conversationId, turn.history) : 0,
     ...(turn.continued ? { continued: turn.continued } : {}),
     ...(resumed ? { resumed } : {}),
     committed: turn.committed,

@@ -52,6 +52,19 @@ export async function listBranches({ conversationId }: { conversationId: string 
   }));
 }
 
+/**
+ * Which alternative after `anchorId` is active: its ordinal (1, 2, … — the ‹ n/N › the person sees); 1 when there are
+ * no alternatives there.
+ */
+export async function activeOrdinal({ conversationId, anchorId }: { conversationId: string; anchorId: string }) {
+  const db = await getDb();
+  const rows = await db.messageBranch.findMany({
+    where: { conversationId, anchorId },
+    select: { ordinal: true, archived: true },
+  });
+  return rows.find((r) => r.archived === null)?.ordinal ?? 1;
+}
+
 /** Moves the active messages from position `from` on to ArchivedMessage under `key`, the last ones first. */
 async function archiveRows(db: Db, conversationId: string, from: number, key: string): Promise<void> {
   for (;;) {

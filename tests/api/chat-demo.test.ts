@@ -78,7 +78,7 @@ describe("chat with the demo model", () => {
 
     const conversation = await view("rivers");
     // After the first exchange the demo model's rule names it from the first message's key words.
-    expect(conversation.title).toBe("Write 20 Words Rivers");
+    expect(conversation.title).toBe("Write 20 words about rivers");
     expect(conversation.messages.map((m) => [m.id, m.role])).toEqual([
       ["u1", "user"],
       [replyId, "assistant"],
@@ -90,7 +90,7 @@ describe("chat with the demo model", () => {
     const list = await getJson<ConversationSummary[]>(`${server.url}/api/conversations`);
     expect(list.status).toBe(200);
     expect(list.body.map((c) => c.id)).toEqual(["rivers", "older-chat"]);
-    expect(list.body[0]).toMatchObject({ id: "rivers", title: "Write 20 Words Rivers" });
+    expect(list.body[0]).toMatchObject({ id: "rivers", title: "Write 20 words about rivers" });
     firstReply = { id: replyId as string, text };
   });
 
@@ -118,7 +118,7 @@ describe("chat with the demo model", () => {
     expect(words(text)).toHaveLength(7);
 
     const conversation = await view("rivers");
-    expect(conversation.title).toBe("Write 20 Words Rivers");
+    expect(conversation.title).toBe("Write 20 words about rivers");
     expect(conversation.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(conversation.messages.map((m) => m.id).slice(0, 3)).toEqual(["u1", firstReply.id, "u2"]);
     expect(messageText(conversation.messages[1])).toBe(firstReply.text);

@@ -171,7 +171,7 @@ describe.each(kinds)("$name: subagents in export/import, and stopped children", 
       .filter((p) => p.type === "data-hint" && p.data?.source?.sublabel === "Subagents");
     expect(hints).toHaveLength(1);
     expect(hints[0]!.data!.text).toContain(
-      '<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about" status="stopped"',
+      '<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about deltas" status="stopped"',
     );
   });
 });

@@ -119,11 +119,11 @@ describe("generated titles with the demo model", () => {
     await server?.stop();
   });
 
-  it("titles the conversation by rule from the first message's key words", async () => {
+  it("titles the conversation by rule: the first message as a short phrase", async () => {
     const first = await chat(server.url, { conversationId: "demo-titled", text: "write 30 words about rivers" });
     expect(first.response.status).toBe(200);
-    expect(await titleOf(server, "demo-titled")).toBe("Write 30 Words Rivers");
+    expect(await titleOf(server, "demo-titled")).toBe("Write 30 words about rivers");
     await chat(server.url, { conversationId: "demo-titled", text: "what time is it?" });
-    expect(await titleOf(server, "demo-titled")).toBe("Write 30 Words Rivers");
+    expect(await titleOf(server, "demo-titled")).toBe("Write 30 words about rivers");
   });
 });

@@ -247,7 +247,7 @@ describe(`branches of a long conversation on ${inject("databaseKind")}`, () => {
     expect(await db.message.count({ where: { conversationId: id } })).toBe(SIZE);
   });
 
-  it("a regenerated reply is archived after the person's message, and switching brings it back exactly", async () => {
+  it("a regenerated reply is archived after the person's message, switching brings it back exactly, and the shown one's ordinal is known", async () => {
     const id = newId("rg");
     await conversations.ensureConversation({ id });
     await append(id, conversationOf(4, "g"));
@@ -260,8 +260,12 @@ describe(`branches of a long conversation on ${inject("databaseKind")}`, () => {
       "no-message",
     );
     expect(await listed(id)).toEqual(original);
+    // Which attempt at the reply is shown (the demo model words each anew): the first, while there are no others.
+    const active = () => branches.activeOrdinal({ conversationId: id, anchorId: "g2" });
+    expect(await active()).toBe(1);
 
     expect(await branches.branchForRetry({ conversationId: id, messageId: "g2", move: moveBranchState })).toBe(true);
+    expect(await active()).toBe(2);
     expect(await listed(id)).toEqual(original.slice(0, 3));
     // Nothing follows the person's message now: nothing to keep.
     expect(await branches.branchForRetry({ conversationId: id, messageId: "g2", move: moveBranchState })).toBe(false);
@@ -277,9 +281,12 @@ describe(`branches of a long conversation on ${inject("databaseKind")}`, () => {
       "switched",
     );
     expect(await listed(id)).toEqual(original);
+    expect(await active()).toBe(1);
     expect(await branches.switchBranch({ conversationId: id, anchorId: "g2", ordinal: 2, move: moveBranchState })).toBe(
       "switched",
     );
     expect((await listed(id)).map((m) => m.id)).toEqual(["g0", "g1", "g2", "g3b"]);
+    expect(await active()).toBe(2);
+    expect(await branches.activeOrdinal({ conversationId: id, anchorId: "g0" })).toBe(1);
   });
 });

@@ -53,7 +53,7 @@ test.describe("chat", () => {
     // (the demo model's rule), shown without a reload.
     const id = await chat.conversationId();
     const title = ruleTitle(prompt);
-    expect(title).toBe("Write 200 Words Rivers");
+    expect(title).toBe("Write 200 words about rivers");
     await expect(chat.conversationItem(id).getByTestId("conversation-title")).toHaveText(title!);
     await expect(chat.conversationTitles.first()).toHaveText(title!);
     await expect(chat.chatTitle).toHaveText(title!);

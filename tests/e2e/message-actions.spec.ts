@@ -1,5 +1,5 @@
 // The buttons under each message, visible without hovering: Copy on the person's messages and the replies,
-// Regenerate on the last reply (the earlier reply stays, as version ‹ 1/2 ›), and Continue after a reply that was
+// Regenerate on the last reply (in other words; the earlier reply stays, as version ‹ 1/2 ›), and Continue after a reply that was
 // stopped (the same reply grows; no message of the person's is added).
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
@@ -50,13 +50,17 @@ test.describe("message actions", () => {
     const id = await chat.conversationId();
     const before = (await (await page.request.get(`/api/conversations/${id}`)).json()) as View;
     const oldReplyId = before.messages.at(-1)!.id;
+    const oldText = await chat.replyText();
     await expect(page.getByTestId("branch-switcher")).toHaveCount(0);
 
     await regenerate.click();
     await expect(chat.lastAssistant()).toHaveAttribute("data-status", "streaming");
     await chat.waitForReplyDone();
     await expect(chat.lastAssistant()).toHaveAttribute("data-status", "complete");
-    expect(words(await chat.replyText())).toHaveLength(40);
+    // Other words, as many: the demo model words each attempt anew (the same attempt, the same words).
+    const newText = await chat.replyText();
+    expect(words(newText)).toHaveLength(40);
+    expect(newText).not.toBe(oldText);
     await expect(chat.userMessages).toHaveCount(2);
     await expect(chat.assistantMessages).toHaveCount(2);
 
@@ -74,6 +78,7 @@ test.describe("message actions", () => {
     await switcher.getByTestId("branch-previous").click();
     await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", oldReplyId);
     await expect(chat.lastAssistant().getByTestId("branch-position")).toHaveText("1/2");
+    expect(await chat.replyText()).toBe(oldText);
     await chat.lastAssistant().getByTestId("branch-next").click();
     await expect(chat.lastAssistant()).toHaveAttribute("data-message-id", newReplyId);
     await expect(chat.lastAssistant().getByTestId("branch-position")).toHaveText("2/2");

@@ -23,6 +23,8 @@ export type ReplyContext = {
   history: ChatMessage[];
   /** The reply to the person's latest message is generated again (Regenerate, Retry). */
   retry: boolean;
+  /** A retry: how many earlier replies to that message are kept as alternatives (0: its first reply). */
+  attempt: number;
   /** Continue: the stored reply (the row `replyId`) that this one carries on. */
   continued?: ChatMessage;
   /** A reply its process left, going on from its last finished step (`continued` holds what was kept). */
