@@ -1,8 +1,9 @@
 import { AccountSignInForm } from "@/components/accounts/auth-form";
-import { authMode } from "@/lib/auth/mode";
+import { authMode, openSignUp } from "@/lib/auth/mode";
 import { oidcSettings } from "@/lib/auth/oidc";
 import { oidcErrorText } from "@/lib/auth/oidc-errors";
 import { safeNextPath } from "@/lib/auth/token";
+import { noAccountYet } from "@/lib/chat/account-pages";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,8 @@ export default async function SignInPage({
     return (
       <AccountSignInForm
         next={safeNextPath(next)}
+        firstAccount={await noAccountYet()}
+        openSignUp={openSignUp()}
         oidcName={oidcName}
         error={oidcErrorText(typeof error === "string" ? error : undefined, oidcName)}
       />

@@ -114,10 +114,16 @@ export function AccountSignInForm({
   next,
   oidcName,
   error: initialError,
+  firstAccount = false,
+  openSignUp = false,
 }: {
   next: string;
   oidcName?: string;
   error?: string | null;
+  /** No account exists yet: the first one to sign up becomes the admin. */
+  firstAccount?: boolean;
+  /** HINTLINE_OPEN_SIGNUP=1: anyone may sign up, without an invitation. */
+  openSignUp?: boolean;
 }) {
   const { error: submitError, busy, submit } = useSubmit("sign-in/email", next, "The email or password is not right.");
   const error = submitError ?? initialError ?? null;
@@ -155,13 +161,23 @@ export function AccountSignInForm({
         />
       </Fields>
       {oidcName && <OidcLink name={oidcName} />}
-      <p className="mt-4 text-sm text-muted">
-        New here?{" "}
-        <Link href="/sign-up" data-testid="to-sign-up" className="text-accent underline">
-          Sign up
-        </Link>{" "}
-        with the invitation link an admin gave you.
-      </p>
+      {firstAccount ? (
+        <p data-testid="sign-up-note" className="mt-4 text-sm text-muted">
+          No one has an account yet: the first account becomes the admin.{" "}
+          <Link href="/sign-up" data-testid="to-sign-up" className="text-accent underline">
+            Create it
+          </Link>
+          .
+        </p>
+      ) : (
+        <p data-testid="sign-up-note" className="mt-4 text-sm text-muted">
+          New here?{" "}
+          <Link href="/sign-up" data-testid="to-sign-up" className="text-accent underline">
+            Sign up
+          </Link>
+          {openSignUp ? "." : " with the invitation link an admin gave you."}
+        </p>
+      )}
     </Frame>
   );
 }

@@ -80,10 +80,20 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
         <div>
           <DrawerTitle className="font-semibold">Next model input</DrawerTitle>
           {view && (
-            <p data-testid="inspector-total" className="text-xs text-muted">
-              {view.usage.inputTokens.toLocaleString()} tokens of {view.usage.contextWindow.toLocaleString()} · tools:{" "}
-              {view.tools.join(", ")}
-            </p>
+            // Two counts that differ by design: Hintline's estimate of what it sends next, and the provider's own count
+            // of what the last call read (its tokenizer, and the input before this turn's reply was added).
+            <div className="text-xs text-muted">
+              <p data-testid="inspector-total">
+                next input: {view.usage.inputTokens.toLocaleString()} tokens of{" "}
+                {view.usage.contextWindow.toLocaleString()} (counted here)
+              </p>
+              {view.cache.lastCall && (
+                <p data-testid="inspector-last-call">
+                  last call, as the provider counted: {view.cache.lastCall.inputTokens.toLocaleString()} tokens
+                </p>
+              )}
+              <p>tools: {view.tools.join(", ")}</p>
+            </div>
           )}
           {view?.fixed && (
             <p data-testid="inspector-fixed" className="text-xs text-muted">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFileName, highlightPieces } from "./search-text";
+import { exportFileName, highlightPieces, matchCountText } from "./search-text";
 
 const marked = (text: string, query: string) =>
   highlightPieces(text, query)
@@ -35,5 +35,16 @@ describe("exportFileName", () => {
     );
     expect(exportFileName("???", new Date(2027, 0, 9))).toBe("hintline-conversation-2027-01-09.json");
     expect(exportFileName("a".repeat(80), new Date(2027, 0, 9))).toBe(`hintline-${"a".repeat(48)}-2027-01-09.json`);
+  });
+});
+
+describe("matchCountText", () => {
+  it("says one conversation, or several, in agreement", () => {
+    expect([1, 2, 50, 1200].map(matchCountText)).toEqual([
+      "1 conversation matches.",
+      "2 conversations match.",
+      "50 conversations match.",
+      "1,200 conversations match.",
+    ]);
   });
 });

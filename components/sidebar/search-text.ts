@@ -25,6 +25,11 @@ export function highlightPieces(text: string, query: string): TextPiece[] {
   return pieces;
 }
 
+/** "1 conversation matches." or "2 conversations match." */
+export function matchCountText(count: number): string {
+  return count === 1 ? "1 conversation matches." : `${count.toLocaleString("en-US")} conversations match.`;
+}
+
 /** "hintline-trip-to-lisbon-2026-12-01.json": the title in plain letters and the day of the export. */
 export function exportFileName(title: string, now: Date): string {
   const slug = title

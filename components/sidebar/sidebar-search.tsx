@@ -1,12 +1,14 @@
 "use client";
 // The sidebar's search box: titles and message text of the chosen workspace's conversations (GET /api/conversations?q=),
-// asked 200 ms after the last keystroke; the matching conversations replace the list while there is a query.
+// or of every workspace's with "All workspaces" (&scope=all: a result from another workspace names it, and opening it
+// switches there), asked 200 ms after the last keystroke; the matching conversations replace the list meanwhile.
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
 import { MAX_SEARCH_QUERY_CHARS, searchWords } from "@/lib/agent/search-text";
 import type { ConversationSummary } from "@/lib/chat-message";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
-import { highlightPieces } from "./search-text";
+import { useWorkspacesStore, workspaceLabel } from "@/lib/stores/workspaces-store";
+import { highlightPieces, matchCountText } from "./search-text";
 
 type Match = ConversationSummary & { match: { messageId: string; snippet: string } | { title: true } };
 
@@ -38,7 +40,13 @@ export function SidebarSearch({
 }) {
   const inputId = useId();
   const [text, setText] = useState("");
-  const [results, setResults] = useState<{ query: string; matches: Match[] } | null>(null);
+  const [everywhere, setEverywhere] = useState(false);
+  const [results, setResults] = useState<{ query: string; matches: Match[]; everywhere: boolean } | null>(null);
+  const workspaces = useWorkspacesStore((s) => s.workspaces);
+  const nameOf = (id: string) => {
+    const found = workspaces.find((w) => w.id === id);
+    return found ? workspaceLabel(found) : undefined;
+  };
   const [error, setError] = useState<string | null>(null);
   const query = searchWords(text).length > 0 ? text.trim() : "";
   const active = query !== "";
@@ -53,10 +61,10 @@ export function SidebarSearch({
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      const params = new URLSearchParams({ q: query, workspaceId });
+      const params = new URLSearchParams(everywhere ? { q: query, scope: "all" } : { q: query, workspaceId });
       apiFetch<Match[]>(`/api/conversations?${params}`, { signal: controller.signal })
         .then((matches) => {
-          setResults({ query, matches });
+          setResults({ query, matches, everywhere });
           setError(null);
         })
         .catch((e) => {
@@ -67,7 +75,7 @@ export function SidebarSearch({
       clearTimeout(timer);
       controller.abort();
     };
-  }, [query, workspaceId]);
+  }, [query, workspaceId, everywhere]);
 
   const clear = () => setText("");
 
@@ -109,6 +117,18 @@ export function SidebarSearch({
             </button>
           )}
         </div>
+        {workspaces.length > 1 && (
+          <label className="mt-1.5 flex w-fit items-center gap-1.5 text-xs text-muted">
+            <input
+              type="checkbox"
+              data-testid="search-everywhere"
+              checked={everywhere}
+              onChange={(e) => setEverywhere(e.target.checked)}
+              className="accent-accent"
+            />
+            All workspaces
+          </label>
+        )}
       </div>
       {active && (
         <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-3">
@@ -121,8 +141,8 @@ export function SidebarSearch({
               (results === null
                 ? "Searching…"
                 : results.matches.length === 0
-                  ? `No conversations match “${results.query}”.`
-                  : `${results.matches.length} conversations match.`)}
+                  ? `No conversations match “${results.query}”${results.everywhere ? " in any workspace" : ""}.`
+                  : matchCountText(results.matches.length))}
           </p>
           {results && results.matches.length > 0 && (
             // biome-ignore lint/a11y/useKeyWithClickEvents: closes the drawer after a link was followed
@@ -147,6 +167,11 @@ export function SidebarSearch({
                         </span>
                       )}
                     </span>
+                    {m.workspaceId !== workspaceId && nameOf(m.workspaceId) && (
+                      <span data-testid="search-workspace" className="mt-0.5 block truncate text-xs text-muted">
+                        in {nameOf(m.workspaceId)}
+                      </span>
+                    )}
                     {"snippet" in m.match && (
                       <span
                         data-testid="search-snippet"

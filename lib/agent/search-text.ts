@@ -51,6 +51,98 @@ export function textOfParts(parts: unknown, separator = " "): string {
     .join(separator);
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+/** The text the server kept on an attachment's part (a text file's text, a PDF's pages), or "" when it kept none. */
+function attachmentText(part: Record<string, unknown>): string {
+  const meta = isRecord(part.providerMetadata) ? part.providerMetadata.hintline : undefined;
+  if (!isRecord(meta)) return "";
+  if (typeof meta.text === "string") return meta.text;
+  return Array.isArray(meta.pages) ? meta.pages.filter((p) => typeof p === "string").join("\n\n") : "";
+}
+
+/**
+ * What search reads of stored message parts (the database's index covers the same): the text parts, then each
+ * attachment's stored text after its file name ("notes.txt: …"), read defensively.
+ */
+export function searchableText(parts: unknown): string {
+  if (!Array.isArray(parts)) return "";
+  const texts: string[] = [];
+  const files: string[] = [];
+  for (const part of parts) {
+    if (!isRecord(part)) continue;
+    if (part.type === "text" && typeof part.text === "string" && part.text) texts.push(part.text);
+    if (part.type !== "file") continue;
+    const text = attachmentText(part);
+    if (text) files.push(typeof part.filename === "string" && part.filename ? `${part.filename}: ${text}` : text);
+  }
+  return [...texts, ...files].join("\n\n");
+}
+
+/** Lines that are only markdown's syntax: a code fence, a display-math fence, a rule, a table's separator row. */
+const SYNTAX_LINE =
+  /^\s*(?:```|~~~|\$\$\s*$)|^\s{0,3}([-*_])(?:\s*\1){2,}\s*$|^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/** A line's inline markdown as the words a reader sees. */
+function plainInline(line: string): string {
+  return line
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])/g, "$1")
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")
+    .replace(/<\/?[a-zA-Z][\w-]*(?:\s[^<>]*)?\/?>/g, "")
+    .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_, _ticks, code: string) => code.trim())
+    .replace(/\$\$([^$]+)\$\$/g, "$1")
+    .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?[^\s\\])\1/g, "$2")
+    .replace(/(?<![\p{L}\p{N}*\\])\*(?=[^\s*])([^*]*?[^\s\\])\*(?!\*)/gu, "$1")
+    .replace(/(?<![\p{L}\p{N}_\\])_(?=[^\s_])([^_]*?[^\s\\])_(?![\p{L}\p{N}_])/gu, "$1")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|~>])/g, "$1");
+}
+
+/**
+ * `markdown` as plain text, line by line: headings, quotes, list and task markers, fences, rules and table pipes
+ * taken out; emphasis, code, links and images as their text. What is not markdown (snake_case, 2 * 3) stays.
+ */
+export function plainText(markdown: string): string {
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (SYNTAX_LINE.test(line)) return "";
+      const bare = line
+        .replace(/^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/, "$1")
+        .replace(/^(?:\s*>)+\s?/, "")
+        .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, "");
+      const text = plainInline(bare);
+      return /^\s*\|.*\|\s*$/.test(bare) ? text.replace(/\|/g, " ") : text;
+    })
+    .join("\n");
+}
+
+/**
+ * A search result's snippet from a message's stored parts: plain text (no markdown) around the first of `words`
+ * found, in its text or an attachment's. Only the stretch around the match is made plain: a message and its
+ * attachments may hold hundreds of thousands of characters.
+ */
+export function matchSnippet(parts: unknown, words: readonly string[], width = 120): string {
+  const text = searchableText(parts);
+  const lower = text.toLowerCase();
+  const at = words.reduce((best, w) => {
+    const i = lower.indexOf(w);
+    return i >= 0 && (best < 0 || i < best) ? i : best;
+  }, -1);
+  // A few snippets' width either side, widened to whole lines when they end near (markdown is read line by line).
+  const reach = width * 4;
+  const start = Math.max(0, at - reach);
+  const lineStart = text.lastIndexOf("\n", start) + 1;
+  const from = start - lineStart <= width ? lineStart : start;
+  const stop = Math.min(text.length, Math.max(at, 0) + reach);
+  const lineEnd = text.indexOf("\n", stop) < 0 ? text.length : text.indexOf("\n", stop);
+  const to = lineEnd - stop <= width ? lineEnd : stop;
+  const snippet = snippetAround(plainText(text.slice(from, to)), words, width);
+  const before = from > 0 && !snippet.startsWith("…") ? "…" : "";
+  const after = to < text.length && !snippet.endsWith("…") ? "…" : "";
+  return `${before}${snippet}${after}`;
+}
+
 /** About `width` characters of `text` around the first of `words` found in it, on one line, with … where cut. */
 export function snippetAround(text: string, words: readonly string[], width = 120): string {
   const flat = text.replace(/\s+/g, " ").trim();

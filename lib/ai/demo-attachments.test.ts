@@ -24,7 +24,7 @@ describe("the demo model and attachments", () => {
           url: url("image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])),
           filename: "x.png",
         },
-        { type: "file", mediaType: "text/csv", url: url("text/csv", "a,b\n1,2\n3,4"), filename: "t.csv" },
+        { type: "file", mediaType: "text/csv", url: url("text/csv", "a,b\n1,2\n3,4\n"), filename: "t.csv" },
         {
           type: "file",
           mediaType: "application/pdf",

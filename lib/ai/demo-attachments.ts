@@ -2,6 +2,7 @@
 // input itself (an image's label and file part, a text file's text, a PDF's pages or its missing text layer).
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { ATTACHED_FILE_PREFIX, ATTACHED_IMAGE_PREFIX, ATTACHED_PDF_PREFIX } from "../agent/attachments.ts";
+import { lineCount } from "../text-lines.ts";
 
 type Part = Exclude<LanguageModelV4Prompt[number]["content"], string>[number];
 
@@ -34,7 +35,7 @@ function ackLine(header: string, body: string, parts: readonly Part[], index: nu
     return `I received the PDF ${what}; page 1 begins “${clip(first)}”.`;
   }
   const what = header.slice(ATTACHED_FILE_PREFIX.length).replace(/:$/, "");
-  const lines = body ? body.split("\n").length : 0;
+  const lines = lineCount(body);
   return `I received the text file ${what}: ${lines} line${lines === 1 ? "" : "s"}, beginning “${clip(body.split("\n")[0] ?? "")}”.`;
 }
 

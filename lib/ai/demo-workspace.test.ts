@@ -86,7 +86,7 @@ describe("demo model and the workspace tools", () => {
     expect(decide(read).calls).toEqual([{ toolName: "KnowledgeRead", input: { path: "guide.md" } }]);
     const file = `guide.md (40 bytes, 3 lines), lines 1–3:\n     1\t# Guide\n     2\t\n     3\tAlways wear a helmet.${COUNTER("KnowledgeRead")}`;
     expect(decide([...read, call("KnowledgeRead"), result("KnowledgeRead", file)]).text).toBe(
-      "`guide.md` — guide.md (40 bytes, 3 lines), lines 1–3. It begins:\n\n> # Guide\n> Always wear a helmet.",
+      "`guide.md` (40 bytes, 3 lines) begins:\n\n> # Guide\n> Always wear a helmet.",
     );
     const missing = "KnowledgeFileNotFoundError: No knowledge file guide.md. The knowledge folder is empty.";
     expect(decide([...read, call("KnowledgeRead"), result("KnowledgeRead", missing, true)]).text).toBe(

@@ -96,7 +96,9 @@ function answer(call: DemoToolCall, result: { text: string; isError: boolean }):
     case "KnowledgeRead": {
       const lines = rest.filter((l) => /^\s*\d+\t/.test(l)).map((l) => l.replace(/^\s*\d+\t/, ""));
       const shown = lines.filter((l) => l.trim()).slice(0, 5);
-      return `\`${call.input.path}\` — ${first.replace(/:$/, "")}. It begins:\n\n${shown.length ? quote(shown) : "> (empty)"}`;
+      // The result's header names the path first ("notes.md (12 bytes, 2 lines), lines 1–2:"): said once, as code.
+      const size = /^.* (\([\d,]+ bytes?, [\d,]+ lines?\))/.exec(first)?.[1];
+      return `\`${call.input.path}\`${size ? ` ${size}` : ""} begins:\n\n${shown.length ? quote(shown) : "> (empty)"}`;
     }
     case "SkillLoad": {
       const [, ...body] = text.split("\n\n");

@@ -124,6 +124,9 @@ export const continueRequestSchema = z
   })
   .strict();
 
+/** Where the sidebar's search looks (`GET /api/conversations?q=…&scope=all`): every workspace the person sees. */
+export const searchScopeSchema = z.enum(["all"]);
+
 /** The sidebar's search (`GET /api/conversations?q=`). */
 export const searchQuerySchema = z
   .string()

@@ -1,7 +1,15 @@
 // A person's message with attachments, checked and made ready to store (chat and import alike): the count and each
 // part's kind, data URL and size (lib/agent/attachments.ts); a PDF's text extracted here, once, and kept on its part so
-// that every later conversion of the message is the same model input. Any problem is a 400 naming the part.
-import { checkAttachment, type FileUIPartLike, formatBytes, hasImage, isFilePart } from "../agent/attachments.ts";
+// that every later conversion of the message is the same model input, and a text file's text kept beside its data URL
+// for search. Any problem is a 400 naming the part.
+import {
+  checkAttachment,
+  decodeText,
+  type FileUIPartLike,
+  formatBytes,
+  hasImage,
+  isFilePart,
+} from "../agent/attachments.ts";
 import { takesImages } from "../ai/context-windows.ts";
 import { attachmentLimits, MAX_MESSAGE_TEXT, maxChatBodyBytes } from "../api/body-limits.mjs";
 import { ApiError } from "../api/errors.ts";
@@ -54,6 +62,8 @@ export async function prepareAttachments<P extends PartLike>(parts: readonly P[]
       const pdf = await readPdfText(checked.bytes, `Invalid ${label}: the attachment`);
       stored.providerMetadata = { hintline: { pages: pdf.pages } };
     }
+    // Kept as text so that search finds it (the index reads it; a data URL is base64).
+    if (checked.kind === "text") stored.providerMetadata = { hintline: { text: decodeText(checked.bytes) ?? "" } };
     out.push(stored as unknown as P);
   }
   return out;

@@ -17,10 +17,10 @@ import type { ConversationSummary } from "../chat-message.ts";
 import {
   holdsEveryWord,
   isUnspacedWord,
+  matchSnippet,
+  searchableText,
   searchWords,
-  snippetAround,
   splitUnspacedRuns,
-  textOfParts,
 } from "../agent/search-text.ts";
 import { userNames } from "../db/accounts.ts";
 import { listConversations } from "../db/conversations.ts";
@@ -84,32 +84,53 @@ export type ConversationMatch = ConversationSummary & {
 const SEARCH_LIMIT = 50;
 
 /**
- * Conversations (of one workspace, when given) whose title or message text holds every word of `query`: title
- * matches first, then by their newest matching message, each newest first; at most 50.
+ * Conversations whose title or message text (attachments' text included) holds every word of `query`: title matches
+ * first, then by their newest matching message, each newest first; at most 50. In one workspace when one is named,
+ * otherwise in every workspace the viewer sees (`scope=all`); in accounts mode only the viewer's own conversations.
  */
 export async function searchWorkspaceConversations(
   viewer: Viewer,
   query: string,
-  named?: string,
+  { workspaceId: named, scope }: { workspaceId?: string; scope?: "all" } = {},
 ): Promise<ConversationMatch[]> {
+  if (scope === "all" && named !== undefined) {
+    throw new ApiError(
+      "bad_request",
+      "scope=all searches every workspace you can see: leave out workspaceId (or scope, to search that one workspace).",
+      "scope",
+    );
+  }
   const workspaceId = named === undefined ? undefined : await resolveWorkspace(viewer, named, "use");
   if (workspaceId !== undefined) await requireWorkspace(workspaceId);
   const ownerId = ownerFilter(viewer);
   const words = searchWords(query);
   if (words.length === 0)
     throw new ApiError("bad_request", "The search has no words to look for (letters or digits).", "q");
+  // A user's conversation left in a workspace no longer shared with them is not searched.
+  const workspaceIds =
+    workspaceId === undefined && viewer.kind === "user"
+      ? (await visibleWorkspaces(viewer)).map((w) => w.id)
+      : undefined;
   // Chinese, Japanese and the like are found anywhere in a message (a word index only finds a run's start).
   const unspaced = words.some(isUnspacedWord);
   const terms = unspaced ? splitUnspacedRuns(words) : words;
-  const substring = unspaced ? { accept: (parts: unknown) => holdsEveryWord(textOfParts(parts), terms) } : undefined;
-  const hits = await searchConversations({ words: terms, workspaceId, ownerId, limit: SEARCH_LIMIT, substring });
+  const substring = unspaced ? { accept: (parts: unknown) => holdsEveryWord(searchableText(parts), terms) } : undefined;
+  const hits = await searchConversations({
+    words: terms,
+    workspaceId,
+    workspaceIds,
+    ownerId,
+    limit: SEARCH_LIMIT,
+    substring,
+  });
   // Archived conversations are found too (their summary says `archived: true`).
-  const summaries = new Map((await listConversations({ workspaceId, ownerId, archived: "any" })).map((c) => [c.id, c]));
+  const ids = hits.map((hit) => hit.conversationId);
+  const summaries = new Map((await listConversations({ ids, ownerId, archived: "any" })).map((c) => [c.id, c]));
   return hits.flatMap((hit) => {
     const summary = summaries.get(hit.conversationId);
     if (!summary) return [];
     const match = hit.messageId
-      ? { messageId: hit.messageId, snippet: snippetAround(textOfParts(hit.parts), terms) }
+      ? { messageId: hit.messageId, snippet: matchSnippet(hit.parts, terms) }
       : { title: true as const };
     return [{ ...summary, match }];
   });

@@ -42,16 +42,20 @@ export async function listConversations({
   workspaceId,
   archived = false,
   ownerId,
+  ids,
 }: {
   workspaceId?: string;
   archived?: boolean | "any";
   ownerId?: string;
+  /** Only these conversations (a search's matches). */
+  ids?: readonly string[];
 } = {}): Promise<ConversationSummary[]> {
   const db = await getDb();
   const rows = await db.conversation.findMany({
     // A subagent's conversation is reached through its parent, never listed.
     where: {
       parentId: null,
+      ...(ids === undefined ? {} : { id: { in: [...ids] } }),
       ...(workspaceId === undefined ? {} : { workspaceId }),
       ...(ownerId === undefined ? {} : { ownerId }),
       ...(archived === "any" ? {} : { archived }),

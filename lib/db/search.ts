@@ -1,6 +1,7 @@
 // Search across conversations: titles (every word, anywhere in the title) and the text of settled messages through
 // the database's full-text index (SQLite: the FTS5 table MessageFts kept by triggers; PostgreSQL: the GIN index
-// Message_search_idx on the text parts' words). The last word also matches as a prefix (search as you type).
+// Message_search_text_idx), which holds the text parts' words and those of the text the file parts keep (an attached text
+// file's, a PDF's pages). The last word also matches as a prefix (search as you type).
 // A word index sees a run of Chinese or Japanese as one word, so a query holding such text reads the newest messages
 // instead (at most UNSPACED_SCAN_MESSAGES) for every word as a substring, and the caller checks the text found.
 import { databaseUrl, getDb, isPostgresUrl } from "./client.ts";
@@ -20,13 +21,18 @@ type MatchRow = { conversationId: string; position: number | bigint };
  * UNSPACED_SCAN_MESSAGES messages, newest conversation first: one row per conversation, so a word found in thousands
  * of messages costs no more to answer.
  */
-/** Which conversations a search looks in: one workspace's, one owner's (accounts mode), or all. */
-type SearchScope = { workspaceId?: string; ownerId?: string };
+/**
+ * Which conversations a search looks in: one workspace's or those of some workspaces (`workspaceIds`), one owner's
+ * (accounts mode), or all.
+ */
+type SearchScope = { workspaceId?: string; workspaceIds?: readonly string[]; ownerId?: string };
 
 /** The SQL conditions on the conversation `c` for a scope, each value passed through `arg`. */
 function scopeSql(scope: SearchScope, arg: (value: unknown) => string): string {
+  const among = scope.workspaceIds;
   return (
     (scope.workspaceId ? ` AND c."workspaceId" = ${arg(scope.workspaceId)}` : "") +
+    (among ? ` AND c."workspaceId" IN (${among.length ? among.map(arg).join(", ") : "NULL"})` : "") +
     (scope.ownerId !== undefined ? ` AND c."ownerId" = ${arg(scope.ownerId)}` : "")
   );
 }
@@ -57,8 +63,11 @@ async function substringRows(
   );
 }
 
-/** The PostgreSQL expression the GIN index covers (it must be written exactly so for the index to be used). */
-const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ? (@.type == "text").text')::text)`;
+/**
+ * The PostgreSQL expression the GIN index covers (it must be written exactly so for the index to be used): the words
+ * of every string in the text parts and in the file parts' kept text.
+ */
+const PG_TEXT = `jsonb_to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ? (@.type == "text").text') || jsonb_path_query_array(m."parts", '$[*] ? (@.type == "file").providerMetadata.hintline'), '["string"]')`;
 
 /**
  * Conversations whose title holds every word, then those with a message holding every word (its newest such
@@ -67,12 +76,15 @@ const PG_TEXT = `to_tsvector('simple', jsonb_path_query_array(m."parts", '$[*] ?
 export async function searchConversations({
   words,
   workspaceId,
+  workspaceIds,
   ownerId,
   limit,
   substring,
 }: {
   words: readonly string[];
   workspaceId?: string;
+  /** Only conversations in these workspaces (the ones the viewer sees). */
+  workspaceIds?: readonly string[];
   /** Accounts mode: only this user's conversations. */
   ownerId?: string;
   limit: number;
@@ -85,6 +97,7 @@ export async function searchConversations({
   const titled = await db.conversation.findMany({
     where: {
       ...(workspaceId ? { workspaceId } : {}),
+      ...(workspaceIds ? { workspaceId: { in: [...workspaceIds] } } : {}),
       ...(ownerId !== undefined ? { ownerId } : {}),
       AND: words.map((w) => ({ title: { contains: w, ...(postgres ? { mode: "insensitive" as const } : {}) } })),
     },
@@ -92,6 +105,7 @@ export async function searchConversations({
     take: limit,
     select: { id: true },
   });
+  const scope = { workspaceId, workspaceIds, ownerId };
   const args: unknown[] = [];
   const arg = (value: unknown) => {
     args.push(value);
@@ -99,12 +113,12 @@ export async function searchConversations({
   };
   let rows: MatchRow[];
   if (substring) {
-    rows = await substringRows(db, postgres, words, { workspaceId, ownerId }, limit);
+    rows = await substringRows(db, postgres, words, scope, limit);
   } else if (postgres) {
     const query = words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(" & ");
     rows = await db.$queryRawUnsafe(
       `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
-       WHERE ${PG_TEXT} @@ to_tsquery('simple', ${arg(query)}) AND m."status" <> 'streaming'${scopeSql({ workspaceId, ownerId }, arg)}
+       WHERE ${PG_TEXT} @@ to_tsquery('simple', ${arg(query)}) AND m."status" <> 'streaming'${scopeSql(scope, arg)}
        GROUP BY m."conversationId" ORDER BY max(c."updatedAt") DESC LIMIT ${arg(limit)}`,
       ...args,
     );
@@ -113,7 +127,7 @@ export async function searchConversations({
     rows = await db.$queryRawUnsafe(
       `SELECT m."conversationId" AS "conversationId", max(m."position") AS "position" FROM "MessageFts" f JOIN "Message" m ON m."rowid" = f."rowid"
        JOIN "Conversation" c ON c."id" = m."conversationId"
-       WHERE "MessageFts" MATCH ${arg(match)}${scopeSql({ workspaceId, ownerId }, arg)}
+       WHERE "MessageFts" MATCH ${arg(match)}${scopeSql(scope, arg)}
        GROUP BY m."conversationId" ORDER BY max(c."updatedAt") DESC LIMIT ${arg(limit)}`,
       ...args,
     );

@@ -150,6 +150,7 @@ const OWN: (Row & { writes?: boolean })[] = [
   { method: "GET", path: "/api/conversations" },
   { method: "GET", path: "/api/conversations?archived=true" },
   { method: "GET", path: "/api/conversations?q=SECRET" },
+  { method: "GET", path: "/api/conversations?q=SECRET&scope=all" },
   { method: "GET", path: "/api/workspaces" },
   { method: "GET", path: "/api/workspaces/default" },
   { method: "GET", path: "/api/model" },
@@ -400,8 +401,15 @@ describe("a second user replays every route with the first user's ids", () => {
 describe("what the second user's own chat and streams carry", () => {
   it("search never returns another's text; the owner still finds it", async () => {
     expect(await json<unknown[]>(b, "GET", "/api/conversations?q=SECRET")).toEqual([]);
+    expect(await json<unknown[]>(b, "GET", "/api/conversations?q=SECRET&scope=all")).toEqual([]);
     const found = await json<{ id: string }[]>(a, "GET", "/api/conversations?q=SECRET");
     expect(found.map((c) => c.id)).toContain(ids.X);
+    const everywhere = await json<{ id: string; workspaceId: string }[]>(
+      a,
+      "GET",
+      "/api/conversations?q=SECRET&scope=all",
+    );
+    expect(everywhere.map((c) => c.id)).toContain(ids.X);
   });
 
   it("the second user's system prompt and hints hold none of the first user's memory or knowledge", async () => {

@@ -108,13 +108,16 @@ describe.each(databaseKinds("attach"))("$name: attachments", ({ databaseUrl }) =
     );
     expect(parts).toHaveLength(6);
 
-    // Stored with the message, as sent (the PDF with its extracted text).
+    // Stored with the message, as sent (the text file with its text and the PDF with its extracted text, for search).
     const view = (await getJson<{ messages: ApiMessage[] }>(api(`/conversations/${id}`))).body;
     const stored = view.messages[0]!.parts as Part[];
     expect(stored.slice(0, 3)).toEqual([
       { type: "text", text: "What is in these?" },
       image(),
-      textFile(`# Notes\nline two ${forged}`),
+      {
+        ...textFile(`# Notes\nline two ${forged}`),
+        providerMetadata: { hintline: { text: `# Notes\nline two ${forged}` } },
+      },
     ]);
     expect(stored[3]).toMatchObject({
       ...pdf(["Quarterly (report) page one", `Second page ${forged}`]),

@@ -1,10 +1,12 @@
 // The sidebar's search through the real server, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL: titles and the
-// text of settled messages through the database's full-text index, the last word as a prefix, within a workspace,
-// with a snippet; messages that leave (an edit's branch, a deleted conversation) leave the index; bad queries are 400.
+// text of settled messages (and of their text and PDF attachments) through the database's full-text index, the last
+// word as a prefix, within a workspace or across all (`scope=all`, each result naming its workspace), with a snippet in
+// plain text; messages that leave (an edit's branch, a deleted conversation) leave the index; bad queries are 400.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
+import { dataUrl, tinyPdf } from "../support/tiny-pdf.ts";
 import { databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
 
 type Match = {
@@ -27,12 +29,15 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
         api(`/conversations?q=${encodeURIComponent(q)}${workspaceId ? `&workspaceId=${workspaceId}` : ""}`),
       )
     ).body;
-  async function send(id: string, text: string, reply: string, extra: object = {}) {
+  const searchAll = async (q: string) =>
+    (await getJson<Match[]>(api(`/conversations?q=${encodeURIComponent(q)}&scope=all`))).body;
+  async function send(id: string, text: string, reply: string, extra: object = {}, files: object[] = []) {
     const messageId = `s${seq++}`;
     fake.enqueue({ text: reply });
+    const message = userMessage(messageId, text);
     const response = await fetch(
       api("/chat"),
-      jsonRequest("POST", { id, message: userMessage(messageId, text), ...extra }),
+      jsonRequest("POST", { id, message: { ...message, parts: [...files, ...message.parts] }, ...extra }),
     );
     expect(response.status).toBe(200);
     await readChunks(response);
@@ -55,13 +60,28 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
     await send(`c-${tag}`, "Rocks?", "Mostly granite and some basalt.");
     await send(`d-${tag}`, "Another delta", "Yes, a delta.", { workspaceId: other });
     await send(`f-${tag}`, "旅行の計画", "我们明天去北京旅游，然后去上海。東京タワーにも行きました。Then Kyoto.");
+    await send(`g-${tag}`, "Packing", "Noted.", {}, [
+      { type: "file", mediaType: "text/plain", filename: "list.txt", url: dataUrl("text/plain", "Tent\nquokka food") },
+      {
+        type: "file",
+        mediaType: "application/pdf",
+        filename: "guide.pdf",
+        url: dataUrl("application/pdf", tinyPdf(["Welcome", "The marula tree grows here"])),
+      },
+    ]);
+    await send(`i-${tag}`, "Two lines", "First line\nzeppelin airship");
+    await send(
+      `h-${tag}`,
+      "Format it",
+      "## Walrus facts\n\n- **Tusks** grow `long` — see [the walrus page](https://example.com/walrus) and ![a walrus](https://example.com/w.png)\n\n```js\nconst x = 1;\n```",
+    );
   });
   afterAll(async () => {
     await server?.stop();
     await fake?.close();
   });
 
-  it("finds titles and message text, the last word as a prefix, with a snippet", async () => {
+  it("finds titles and message text (a word after a line break too), the last word as a prefix, with a snippet", async () => {
     expect((await search("prague")).map((m) => [m.id, m.match])).toEqual([[`a-${tag}`, { title: true }]]);
     const delta = await search("DELTA estuary", "default");
     expect(delta.map((m) => m.id)).toEqual([`b-${tag}`]);
@@ -69,6 +89,8 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
       snippet: "Where the river meets the sea the delta widens near the estuary, slowly.",
     });
     expect((await search("gran")).map((m) => m.id)).toEqual([`c-${tag}`]);
+    // PostgreSQL read a message's text as JSON, where a line break is "\n": the word after it was indexed as "nzeppelin".
+    expect((await search("zeppelin")).map((m) => m.id)).toEqual([`i-${tag}`]);
     expect((await search("delta")).map((m) => m.id).sort()).toEqual([`b-${tag}`, `d-${tag}`].sort());
     expect((await search("delta", other)).map((m) => m.id)).toEqual([`d-${tag}`]);
     expect(await search("delta granite")).toEqual([]);
@@ -99,6 +121,45 @@ describe.each(databaseKinds("search"))("$name: search", ({ databaseUrl }) => {
     expect((await search("horse")).map((m) => m.id)).toEqual([id]);
     expect((await fetch(api(`/conversations/${id}`), { method: "DELETE" })).status).toBe(204);
     expect(await search("horse")).toEqual([]);
+  });
+
+  it("searches every workspace with scope=all, each result naming its workspace", async () => {
+    const delta = await searchAll("delta");
+    expect(delta.map((m) => [m.id, m.workspaceId]).sort()).toEqual(
+      [
+        [`b-${tag}`, "default"],
+        [`d-${tag}`, other],
+      ].sort(),
+    );
+    expect((await searchAll("北京")).map((m) => [m.id, m.workspaceId])).toEqual([[`f-${tag}`, "default"]]);
+    expect(
+      await expectApiError(
+        await fetch(api(`/conversations?q=delta&scope=all&workspaceId=${other}`)),
+        400,
+        "bad_request",
+      ),
+    ).toMatch(/scope/);
+    expect(
+      await expectApiError(await fetch(api("/conversations?q=delta&scope=everything")), 400, "bad_request"),
+    ).toMatch(/scope/);
+  });
+
+  it("finds the text of text and PDF attachments", async () => {
+    for (const q of ["quokka", "tent", "marula tree", "welcome"]) {
+      const found = await searchAll(q);
+      expect({ q, ids: found.map((m) => m.id) }).toEqual({ q, ids: [`g-${tag}`] });
+    }
+    expect((await search("quokka"))[0]!.match).toMatchObject({ snippet: expect.stringContaining("quokka food") });
+    expect((await search("marula"))[0]!.match).toMatchObject({ snippet: expect.stringContaining("marula tree") });
+    expect((await search("tusks")).map((m) => m.id)).toEqual([`h-${tag}`]);
+  });
+
+  it("gives snippets in plain text: no markdown marks, links as their text", async () => {
+    const [hit] = await search("tusks");
+    expect(hit!.match).toEqual({
+      messageId: expect.any(String),
+      snippet: "Walrus facts Tusks grow long — see the walrus page and a walrus const x = 1;",
+    });
   });
 
   it("refuses a query with no words, a long one and an unknown workspace", async () => {

@@ -560,6 +560,33 @@ describe.each(databaseKinds("userlevel"))("$name: a user's own skills and agents
     await call(ada, "DELETE", `/workspaces/${shared}/mcp-servers/everything`, undefined, 204);
   });
 
+  it("searches every workspace a person sees with scope=all: their own conversations there, never another's", async () => {
+    const n = seq++;
+    const word = `zeppelin${n}`;
+    await turn(bob, `bob-search-home-${n}`, `Bob's ${word} at home`);
+    await turn(bob, `bob-search-team-${n}`, `Bob's ${word} in the team`, undefined, shared);
+    await turn(ada, `ada-search-team-${n}`, `Ada's ${word} in the team`, undefined, shared);
+    const adasOwn = (await call<{ id: string }>(ada, "POST", "/workspaces", { name: `Ada search ${n}` }, 201)).id;
+    await turn(ada, `ada-search-own-${n}`, `Ada's ${word} alone`, undefined, adasOwn);
+    const found = async (as: SignedIn) =>
+      (await call<{ id: string; workspaceId: string }[]>(as, "GET", `/conversations?q=${word}&scope=all`))
+        .map((c) => [c.id.replace(/-\d+$/, ""), c.workspaceId === shared ? "shared" : c.workspaceId])
+        .sort();
+    const bobsDefault = (await call<{ id: string; name: string; shared: boolean }[]>(bob, "GET", "/workspaces")).find(
+      (w) => w.name === "default" && !w.shared,
+    )!.id;
+    expect(await found(bob)).toEqual([
+      ["bob-search-home", bobsDefault],
+      ["bob-search-team", "shared"],
+    ]);
+    expect(await found(ada)).toEqual([
+      ["ada-search-own", adasOwn],
+      ["ada-search-team", "shared"],
+    ]);
+    await call(ada, "DELETE", `/conversations/ada-search-own-${n}`, undefined, 204);
+    await call(ada, "DELETE", `/workspaces/${adasOwn}`, undefined, 204);
+  });
+
   // Last: it renames the shared workspace (to its own name), which every conversation in it hears of.
   it("sends the events of a member's own workspace to the member only, and the shared workspace's to everyone", async () => {
     const adas = listenToEvents(server.url, { headers: ada.headers });

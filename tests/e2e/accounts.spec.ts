@@ -49,6 +49,11 @@ test.describe
       // Without a session every page leads to the sign-in page, which links to sign-up.
       await page.goto(`${app.url}/c/abc`);
       await expect(page).toHaveURL(`${app.url}/sign-in?next=%2Fc%2Fabc`);
+      // No admin exists yet to invite anyone: the page says the first account becomes the admin.
+      await expect(page.getByTestId("sign-up-note")).toHaveText(
+        "No one has an account yet: the first account becomes the admin. Create it.",
+      );
+      await expectAxeClean(page, "sign-in before any account");
       await page.getByTestId("to-sign-up").click();
       const forms = new AccountForms(page, app.url);
       await expect(forms.signUpForm.getByRole("heading")).toHaveText("Create the admin account");
@@ -75,6 +80,9 @@ test.describe
       await menu.signOut();
       await page.goto(`${app.url}/`);
       await expect(page).toHaveURL(/\/sign-in\?next=%2F$/);
+      await expect(page.getByTestId("sign-up-note")).toHaveText(
+        "New here? Sign up with the invitation link an admin gave you.",
+      );
       await forms.signIn({ email: admin.email, password: "not-the-password" }, { goto: false });
       await expect(forms.error).toHaveText("The email or password is not right.");
     });

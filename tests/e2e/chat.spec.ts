@@ -1,5 +1,5 @@
-// The chat itself on the offline demo model (a word every 25 ms): streaming, persistence, the composer's keys,
-// markdown and HTML safety, and stopping a reply.
+// The chat itself on the offline demo model (a word every 25 ms): streaming, persistence (no failed request on the
+// way), the composer's keys, markdown and HTML safety, and stopping a reply.
 import { expect, test } from "@playwright/test";
 import { ruleTitle } from "../../lib/agent/titles";
 import { ChatPage } from "./pages/chat-page";
@@ -14,6 +14,11 @@ declare global {
 
 test.describe("chat", () => {
   test("streams a reply word by word, stores it, and shows it again after a reload", async ({ page }) => {
+    // Nothing the page or the browser asks for fails: Chromium asked for /favicon.ico, a 404, on every new chat.
+    const failed: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") failed.push(`${m.text()} (${m.location().url})`);
+    });
     const chat = new ChatPage(page);
     await chat.gotoNewChat();
     const prompt = "write 200 words about rivers";
@@ -67,6 +72,11 @@ test.describe("chat", () => {
     expect(await chat.replyText()).toBe(replyText);
     await expect(chat.emptyState).toBeHidden();
     await expect(chat.chatTitle).toHaveText(title!);
+
+    await page.getByTestId("new-chat").filter({ visible: true }).click();
+    await expect(chat.emptyState).toBeVisible();
+    expect((await page.request.get("/favicon.ico")).headers()["content-type"]).toBe("image/x-icon");
+    expect(failed).toEqual([]);
   });
 
   test("Enter sends and Shift+Enter starts a new line", async ({ page }) => {

@@ -1,8 +1,11 @@
-// The sidebar around the conversation list: search over titles and message text, date groups, export and import.
+// The sidebar around the conversation list: search over titles and message text (one workspace or all, attachments'
+// text too, snippets in plain text), date groups, export and import.
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { OrganisePage } from "./pages/organise-page";
+import { WorkspacePage } from "./pages/workspace-page";
+import { expectAxeClean } from "./support/axe";
 
 /** A short tag that keeps this test's conversations apart from the ones other tests made in the same database. */
 const uniqueTag = () => Math.random().toString(36).slice(2, 8);
@@ -40,6 +43,7 @@ test.describe("sidebar", () => {
     await searchBox(page).pressSequentially(`capybara${tag.slice(0, 3)}`, { delay: 20 });
     const results = page.getByTestId("search-result");
     await expect(results).toHaveCount(1);
+    await expect(page.getByTestId("search-status").filter({ visible: true })).toHaveText("1 conversation matches.");
     expect(searches).toEqual([`capybara${tag.slice(0, 3)}`]);
     await expect(chat.conversationList).toHaveCount(0);
     await expect(results.first()).toHaveAttribute("data-conversation-id", withWord);
@@ -74,6 +78,68 @@ test.describe("sidebar", () => {
     await results.first().getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/c/${withWord}$`));
     await expect(chat.userMessages.last()).toContainText(`the capybara${tag} swims`);
+  });
+
+  test("All workspaces finds a conversation of another workspace by its attachment's text, names the workspace, and opening it switches there", async ({
+    page,
+  }) => {
+    const tag = uniqueTag();
+    const name = `Trips ${tag}`;
+    const created = await page.request.post("/api/workspaces", { data: { name } });
+    expect(created.status()).toBe(201);
+    const workspaceId = ((await created.json()) as { id: string }).id;
+    const say = async (id: string, text: string, files: object[] = [], where?: string) => {
+      const message = { id: `${id}-${text.length}`, role: "user", parts: [...files, { type: "text", text }] };
+      const sent = await page.request.post("/api/chat", { data: { id, message, workspaceId: where } });
+      expect(sent.status()).toBe(200);
+      await sent.body(); // the reply, to its end
+    };
+    const list = `Tent\nquokka${tag} food`;
+    const file = {
+      type: "file",
+      mediaType: "text/plain",
+      filename: "list.txt",
+      url: `data:text/plain;base64,${Buffer.from(list).toString("base64")}`,
+    };
+    await say(`trip-${tag}`, `packing ${tag}`, [file], workspaceId);
+    // (Its title is made from the first message: the second is found by its text, with a snippet.)
+    await say(`walrus-${tag}`, "Marine notes");
+    await say(`walrus-${tag}`, `## Walrus ${tag}\n\n- **Tusks** grow \`long\`, see [the page](https://example.com/w)`);
+
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    await chat.gotoNewChat();
+    expect(await ws.currentId()).toBe("default");
+    const results = page.getByTestId("search-result");
+    const status = page.getByTestId("search-status").filter({ visible: true });
+    await searchBox(page).fill(`quokka${tag}`);
+    await expect(status).toHaveText(`No conversations match “quokka${tag}”.`);
+
+    // All workspaces: the text inside the attachment is found, the result names its workspace.
+    await page.getByRole("checkbox", { name: "All workspaces" }).filter({ visible: true }).check();
+    await expect(results).toHaveCount(1);
+    await expect(status).toHaveText("1 conversation matches.");
+    await expect(results.first().getByTestId("search-workspace")).toHaveText(`in ${name}`);
+    await expect(results.first().getByTestId("search-snippet")).toContainText(`list.txt: Tent quokka${tag} food`);
+
+    // Two matches, and a snippet in plain text: no markdown's marks, a link as its words.
+    await searchBox(page).fill(tag);
+    await expect(results).toHaveCount(2);
+    await expect(status).toHaveText("2 conversations match.");
+    await searchBox(page).fill(`tusks ${tag}`);
+    await expect(results).toHaveCount(1);
+    const snippet = results.first().getByTestId("search-snippet");
+    await expect(snippet).toContainText("Tusks grow long, see the page");
+    for (const mark of ["**", "`", "](", "- "]) await expect(snippet).not.toContainText(mark);
+    await expect(results.first().getByTestId("search-workspace")).toHaveCount(0); // this workspace's own
+    await searchBox(page).fill(`quokka${tag}`);
+    await expect(results).toHaveCount(1);
+    await expectAxeClean(page, "search in all workspaces");
+
+    // Opening it switches to its workspace.
+    await results.first().getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/c/trip-${tag}$`));
+    await expect.poll(() => ws.currentId()).toBe(workspaceId);
   });
 
   test("the search box takes no more than the search does (200 characters) and finds Chinese in the middle of a message", async ({

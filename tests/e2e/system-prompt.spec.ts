@@ -1,4 +1,5 @@
-// Editing the standing instructions in the settings drawer and seeing the next model input change in the inspector.
+// Editing the standing instructions in the settings drawer and seeing the next model input change in the inspector,
+// whose two token counts say which is which.
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
@@ -34,5 +35,11 @@ test("instructions edited in the UI reach the next model input, shown section by
   await expect(section.getByTestId("inspector-section-text")).toHaveText(
     "# Instructions\nStanding rules from the person; follow them throughout.\nAlways answer in haiku.",
   );
-  await expect(inspector.getByTestId("inspector-total")).toContainText("tokens of 8,192");
+  // The two token counts say which is which: the next input counted here, the last call as the provider counted it.
+  await expect(inspector.getByTestId("inspector-total")).toHaveText(
+    /^next input: [\d,]+ tokens of 8,192 \(counted here\)$/,
+  );
+  await expect(inspector.getByTestId("inspector-last-call")).toHaveText(
+    /^last call, as the provider counted: [\d,]+ tokens$/,
+  );
 });

@@ -1,5 +1,6 @@
 import { otherMethodsNotAllowed, parseWith, route } from "@/lib/http/request";
-import { idSchema, searchQuerySchema } from "@/lib/api/schemas";
+import { ApiError } from "@/lib/api/errors";
+import { idSchema, searchQuerySchema, searchScopeSchema } from "@/lib/api/schemas";
 import { archivedParam, listedConversations } from "@/lib/chat/organise";
 import { searchWorkspaceConversations } from "@/lib/chat/workspaces";
 
@@ -10,8 +11,14 @@ export const GET = route(async (request, _params, viewer) => {
   const raw = params.get("workspaceId");
   const workspaceId = raw === null ? undefined : parseWith(idSchema, raw, "workspaceId");
   const q = params.get("q");
+  const rawScope = params.get("scope");
+  const scope = rawScope === null ? undefined : parseWith(searchScopeSchema, rawScope, "scope");
   if (q !== null)
-    return Response.json(await searchWorkspaceConversations(viewer, parseWith(searchQuerySchema, q, "q"), workspaceId));
+    return Response.json(
+      await searchWorkspaceConversations(viewer, parseWith(searchQuerySchema, q, "q"), { workspaceId, scope }),
+    );
+  if (scope !== undefined)
+    throw new ApiError("bad_request", "scope is a search's: give the words to look for in q.", "scope");
   return Response.json(
     await listedConversations(viewer, { workspaceId, archived: archivedParam(params.get("archived")) }),
   );

@@ -30,4 +30,10 @@ describe("numberedLines", () => {
   it("splits on every newline convention", () => {
     expect(splitLines("a\r\nb\rc\nd")).toEqual(["a", "b", "c", "d"]);
   });
+
+  it("reads a file that ends with a newline as its lines, with no empty line after the last", () => {
+    const window = numberedLines(splitLines("# Guide\n\nAlways wear a helmet.\n"));
+    expect(window.text).toBe("lines 1–3:\n     1\t# Guide\n     2\t\n     3\tAlways wear a helmet.");
+    expect(window.total).toBe(3);
+  });
 });

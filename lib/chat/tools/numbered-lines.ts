@@ -14,9 +14,7 @@ export type LineWindow = { text: string; first: number; last: number; total: num
 /** A window's range, as a result's data holds it. */
 export const rangeOf = ({ first, last, total }: LineWindow): LineRange => ({ first, last, total });
 
-export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\n|\r/);
-}
+export { splitLines } from "../../text-lines.ts";
 
 /**
  * Lines `offset`… (1-based) of `lines`, at most `limit` of them and no more than fit a result; each numbered, an
