@@ -266,8 +266,7 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     const hints = hintsOf(await view("sa-crash"), "Subagents");
     expect(hints).toHaveLength(1);
     expect(hints[0]!.data!.text).toContain(
-      '<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about lakes" status="done">
-',
+      '<subagent-answer agent_key="agent:general-purpose:1" label="write 5000 words about lakes" status="done">\n',
     );
   }, 90_000);
 });
