@@ -109,6 +109,7 @@ export async function prepareReply(
   const tools = { ...createTools(toolContext, ports.child?.tools, spawns), ...mcp.tools };
   const steps = createReplySteps({
     conversationId,
+    workspaceId: reply.opened.workspaceId,
     model: reply.utility.model,
     modelId: reply.model.info.id,
     settings,
