@@ -17,6 +17,7 @@ const ICONS: Record<HintKind, typeof ClockIcon> = {
   workspace: FolderIcon,
   continue: SendIcon,
   steps: GaugeIcon,
+  state: TagIcon,
 };
 
 export function HintChip({ data, contextWindow }: { data: HintData; contextWindow?: number }) {

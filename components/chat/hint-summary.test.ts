@@ -128,4 +128,21 @@ describe("the step limit", () => {
     };
     expect(summarizeHint(data)).toEqual([{ kind: "steps", label: "Step limit reached", detail: "20 model calls" }]);
   });
+  it("says a State hint as State · NAME with the changed fields, or that the source is unavailable", () => {
+    const state = { ...base, source: { label: "State", sublabel: "deploy" } };
+    expect(
+      summarizeHint({
+        ...state,
+        fields: { status: "red", note: "x".repeat(60) },
+        state: { values: { status: "red" } },
+      }),
+    ).toEqual([{ kind: "state", label: "State · deploy", detail: `status red, note ${"x".repeat(39)}…` }]);
+    expect(
+      summarizeHint({
+        ...state,
+        fields: { unavailable: "since 2026-07-01T12:00:00Z: it answered HTTP 500" },
+        state: { values: {}, unavailableSince: "2026-07-01T12:00:00Z" },
+      }),
+    ).toEqual([{ kind: "state", label: "State · deploy", detail: "unavailable" }]);
+  });
 });

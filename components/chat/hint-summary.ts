@@ -2,7 +2,7 @@
 // Context 70 % full"), for people who never heard of a system reminder.
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue" | "steps";
+export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue" | "steps" | "state";
 /** `label` says in plain words what kind of update the model got; `detail`, when there is one, what it said. */
 export type HintSummaryItem = { kind: HintKind; label: string; detail?: string };
 
@@ -38,6 +38,15 @@ export function summarizeHint(
     if (fields.mcpLeftOut !== undefined)
       return [{ kind: "workspace", label: "MCP tools left out", detail: fields.mcpLeftOut }];
     return [{ kind: "workspace", label: "Workspace update" }];
+  }
+  // A state source (the person's own): "State · deploy" and the fields that changed, or since when it is unavailable.
+  if (data.source?.label === "State" && data.state) {
+    const label = `State · ${data.source.sublabel}`;
+    if (data.state.unavailableSince !== undefined) return [{ kind: "state", label, detail: "unavailable" }];
+    const changed = Object.entries(fields).map(
+      ([key, value]) => `${key} ${value.length > 40 ? `${value.slice(0, 39)}…` : value}`,
+    );
+    return [{ kind: "state", label, ...(changed.length ? { detail: changed.join(", ") } : {}) }];
   }
   // Continue: the model was asked to go on where its reply stopped.
   if (data.source?.sublabel === "Continue") return [{ kind: "continue", label: "Asked to continue" }];

@@ -22,6 +22,7 @@ import { measureContext } from "./context-measure.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
 import { conversationSystemPrompt, promptForChild } from "./system-prompt.ts";
+import { stateSourcesView } from "./state-view.ts";
 import { pendingWorkspaceChanges } from "./workspace-view.ts";
 import { mapYielding } from "./yielding.ts";
 
@@ -170,5 +171,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     strategy: strategyView(settings, state.strategyDecision, modelInfoFor(conversation.model).id),
     /** Workspace changes the system prompt does not hold yet (the agent was told them as hints). */
     workspace: { workspaceId: conversation.workspaceId, pending: pendingWorkspace },
+    /** The workspace's state sources and what the next call would be told of them. */
+    state: await stateSourcesView(conversation.workspaceId, tail, settings, usage.contextWindow),
   };
 }
