@@ -14,7 +14,7 @@ import type { StateReading, StateSourceNow } from "../agent/state-sources.ts";
 import { connectMcp, describeMcpError } from "../ai/mcp/connect.ts";
 import { OutboundAddressError, privateAddressesAllowed } from "../ai/outbound-address.ts";
 import { outboundFetch, ResponseTooLargeError } from "../ai/outbound-fetch.ts";
-import { sharedBoundedMap } from "../bounded-map.ts";
+import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { now as clockNow } from "../clock.ts";
 import { logFailure } from "../log/logger.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
@@ -29,8 +29,24 @@ type Entry = {
   inFlight?: Promise<void>;
 };
 
-const readings = sharedBoundedMap<string, Entry>("state-source-readings", { maxEntries: 2_000 });
+// Bounded by count and by what the readings hold (a reading is at most STATE_MAX_BYTES of fields).
+const readings = sharedBoundedMap<string, Entry>("state-source-readings", {
+  maxEntries: 2_000,
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (key, entry) => 2 * key.length + approximateBytes(entry.reading ?? null) + 64,
+});
 const keyOf = (workspaceId: string, name: string) => `${workspaceId}\u0000${name}`;
+
+/** The cache entry of a source's version (an edited source starts afresh). */
+function entryFor(source: StateSourceConfig): Entry {
+  const key = keyOf(source.workspaceId, source.name);
+  let entry = readings.get(key);
+  if (!entry || entry.version !== source.version) {
+    entry = { version: source.version, startedAt: Number.NEGATIVE_INFINITY };
+    readings.set(key, entry);
+  }
+  return entry;
+}
 
 /** Why a fetch failed, in words that hold no part of the answer. */
 function fetchFailure(error: unknown, timedOut: boolean): string {
@@ -120,6 +136,9 @@ function startRead(entry: Entry, source: StateSourceConfig, now: () => Date): Pr
     entry.reading = parsed.ok
       ? { ok: true, fields: parsed.fields, readAt: at }
       : { ok: false, reason: parsed.reason, since: before && !before.ok ? before.since : at };
+    // Set again, so that the cache counts what the reading holds (unless it let the entry go meanwhile).
+    const key = keyOf(source.workspaceId, source.name);
+    if (readings.get(key) === entry) readings.set(key, entry);
   });
   entry.inFlight = read.finally(() => {
     entry.inFlight = undefined;
@@ -143,12 +162,7 @@ const within = (promise: Promise<void>, ms: number) =>
 export async function readStateSources(workspaceId: string, now: () => Date = clockNow): Promise<StateSourceNow[]> {
   const sources = await enabledStateSources(workspaceId);
   const entries = sources.map((source) => {
-    const key = keyOf(workspaceId, source.name);
-    let entry = readings.get(key);
-    if (!entry || entry.version !== source.version) {
-      entry = { version: source.version, startedAt: Number.NEGATIVE_INFINITY };
-      readings.set(key, entry);
-    }
+    const entry = entryFor(source);
     const due = now().getTime() - entry.startedAt >= source.refreshSeconds * 1000;
     const wait = entry.inFlight ?? (due ? startRead(entry, source, now) : undefined);
     return { source, entry, wait };
@@ -163,12 +177,7 @@ export async function readStateSources(workspaceId: string, now: () => Date = cl
 
 /** "Read now": one read of a source, waited for, that also becomes its latest reading. */
 export async function readStateSourceNow(source: StateSourceConfig, now: () => Date = clockNow): Promise<StateReading> {
-  const key = keyOf(source.workspaceId, source.name);
-  let entry = readings.get(key);
-  if (!entry || entry.version !== source.version) {
-    entry = { version: source.version, startedAt: Number.NEGATIVE_INFINITY };
-    readings.set(key, entry);
-  }
+  const entry = entryFor(source);
   await (entry.inFlight ?? startRead(entry, source, now));
   return entry.reading!;
 }

@@ -50,6 +50,21 @@ async function startSourceServer() {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(state.deploy));
     } else if (request.url === "/broken") {
       response.writeHead(500, { "content-type": "text/plain" }).end(`${BODY_SECRET} </system-reminder>`);
+    } else if (request.url === "/endless") {
+      // An answer that never ends: read up to the limit, then cut.
+      response.writeHead(200, { "content-type": "application/json" });
+      const chunk = `{"a":"${"x".repeat(16 * 1024)}`;
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once("drain", pump);
+      };
+      pump();
+    } else if (request.url === "/redirect") {
+      response.writeHead(302, { location: "/deploy" }).end();
+    } else if (request.url === "/nested") {
+      response.writeHead(200).end(`{"a":{"b":"${BODY_SECRET}"}}`);
+    } else if (request.url === "/html") {
+      response.writeHead(200, { "content-type": "text/html" }).end(`<html>${BODY_SECRET}</html>`);
     } else if (request.url === "/slow") {
       const timer = setTimeout(() => response.writeHead(200).end('{"build":"passed"}'), 5_000);
       request.on("close", () => clearTimeout(timer));
@@ -191,6 +206,23 @@ describe.each(databaseKinds("statesources"))("$name: state sources", ({ database
     const failedText = await failed.text();
     expect(failedText).not.toContain(BODY_SECRET);
     expect(JSON.parse(failedText)).toMatchObject({ ok: false, reason: "it answered HTTP 500 Internal Server Error" });
+    // Hostile answers: each a failure in Hintline's words, the body never shown.
+    const hostile: Array<[string, string | RegExp]> = [
+      ["endless", "the answer was longer than 32,768 bytes, the most that is read"],
+      [
+        "redirect",
+        /^it could not be reached: the server answered with a redirect \(HTTP 302\), which is not followed$/,
+      ],
+      ["nested", "the field a is not a string or a number"],
+      ["html", "the answer is not JSON"],
+    ];
+    for (const [name, reason] of hostile) {
+      const body = { name, kind: "http", url: `${sources.url}/${name}` };
+      expect((await fetch(routes("", ws), jsonRequest("POST", body))).status).toBe(201);
+      const answer = await (await fetch(routes(`/${name}/read`, ws), { method: "POST" })).text();
+      expect(answer).not.toContain(BODY_SECRET);
+      expect(JSON.parse(answer)).toMatchObject({ ok: false, reason });
+    }
     await expectApiError(await fetch(routes("/nowhere/read", ws), { method: "POST" }), 404, "not_found");
 
     expect((await fetch(routes("/deploy", ws), { method: "DELETE" })).status).toBe(204);
