@@ -125,6 +125,22 @@ describe("decideStateHints", () => {
     expect(decide([ok("big", long, 120)], toldAfter([hint!]))).toEqual([]);
   });
 
+  it("tells a change or a failure even when the source's maxTokens is smaller than the notice itself", () => {
+    const small = (reading: StateSourceNow["reading"]): StateSourceNow => ({
+      name: "tiny",
+      maxTokens: 50,
+      ...(reading ? { reading } : {}),
+    });
+    const [down] = decide([small({ ok: false, reason: "it answered HTTP 500", since: AT })]);
+    expect(down!.text).toContain("State source tiny is unavailable since");
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`field_number_${i}`, `value ${i}`]));
+    const told = toldAfter(decide([ok("tiny", many, 500)]));
+    const [changed] = decide([small({ ok: true, fields: { only: "one" }, readAt: AT })], told);
+    expect(changed!.text).toMatch(/No longer reported: field_number_0, .* and \d+ more\./);
+    expect(countTokens(changed!.text)).toBeLessThan(200);
+    expect(changed!.state.values).toEqual({ only: "one" });
+  });
+
   it("keeps the hints of one step within 5 % of the window: a source that does not fit waits for the next step", () => {
     const fields = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, `v${i}-`.repeat(4)]));
     const sources = [ok("a-first", fields), ok("b-second", fields)];

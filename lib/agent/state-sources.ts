@@ -1,9 +1,9 @@
 // Which state sources the agent is told about before a reasoning step (issue 48), told like the time: a source whose
 // fields differ from what the next call's input last told (told.ts reads it from the hints there, so Regenerate and
 // branches stay true) gets one `<system-reminder>` holding `<state source="NAME">` with every field, the changed ones
-// marked; a failing source is told once as unavailable since a time, and once again when it is back. Every hint fits
-// its source's maxTokens, and the hints of one step together fit STATE_WINDOW_SHARE of the window (a source that does
-// not fit waits for the next step). Values are escaped and neutralised. Pure: the readings and the clock are arguments.
+// marked; a failing source is told once as unavailable since a time, and once again when it is back. A hint's fields
+// fit its source's maxTokens (the notice itself is told whatever it is), and the hints of one step together fit
+// STATE_WINDOW_SHARE of the window (a source that does not fit waits for the next step). Values are escaped and neutralised. Pure: the readings and the clock are arguments.
 import type { HintData, HintSource } from "../chat-message.ts";
 import { neutralizeHintTags, oneLine } from "./hints/neutralize-tags.ts";
 import { escapeValue } from "./hints/render-hint.ts";
@@ -53,8 +53,11 @@ function renderFields(name: string, fields: readonly Field[], left: number): str
 
 const reminder = (head: string, body: string) => `<system-reminder>\n${head}\n${body}\n</system-reminder>`;
 
-/** The fields as they fit in `budget` tokens: long values cut first, then unchanged fields left out, then changed ones. */
-function fitFields(head: string, name: string, all: Field[], budget: number): string | undefined {
+/**
+ * The fields as they fit in `budget` tokens: long values cut first, then unchanged fields left out, then changed ones.
+ * The notice itself (the head, the fields left out counted) is told whatever the budget.
+ */
+function fitFields(head: string, name: string, all: Field[], budget: number): string {
   const render = (fields: Field[]) => reminder(head, renderFields(name, fields, all.length - fields.length));
   const fits = (text: string) => countTokens(text) <= budget;
   let fields = all;
@@ -75,7 +78,13 @@ function fitFields(head: string, name: string, all: Field[], budget: number): st
     text = render(fields);
     if (fits(text)) return text;
   }
-  return undefined;
+  return text;
+}
+
+/** "a, b, c" — at most five names, then how many more. */
+function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 function availableHint(
@@ -100,13 +109,12 @@ function availableHint(
       ? `State source ${source.name} is available again, read at ${readAt}.`
       : `State source ${source.name}, read at ${readAt}.`,
     fresh ? "" : 'Fields marked changed="true" differ from the last state you were told of it.',
-    removed.length ? `No longer reported: ${removed.join(", ")}.` : "",
+    removed.length ? `No longer reported: ${someNames(removed)}.` : "",
     "This is its current state; a later reminder for this source supersedes it.",
   ]
     .filter(Boolean)
     .join(" ");
   const text = fitFields(head, source.name, fresh ? all.map((f) => ({ ...f, changed: false })) : all, budget);
-  if (!text) return undefined;
   return {
     source: stateHintSource(source.name),
     text,
@@ -117,13 +125,12 @@ function availableHint(
   };
 }
 
-function unavailableHint(name: string, reason: string, since: string, told: ToldState | undefined, budget: number) {
+function unavailableHint(name: string, reason: string, since: string, told: ToldState | undefined) {
   const words = oneLine(reason).slice(0, 300);
   const text = reminder(
     `State source ${name} is unavailable since ${since}: ${safe(words)}.${told ? " What you were told of it last may be out of date." : ""}`,
     `<state source="${name}" unavailable-since="${since}">\n</state>`,
   );
-  if (countTokens(text) > budget) return undefined;
   return {
     source: stateHintSource(name),
     text,
@@ -150,23 +157,25 @@ export function decideStateHints({
 }): StateHint[] {
   let left = Math.floor(contextWindow * STATE_WINDOW_SHARE);
   const hints: StateHint[] = [];
+  // A hint over what is left of the step's share waits for the next step.
   const take = (hint: StateHint | undefined) => {
     if (!hint) return;
+    const tokens = countTokens(hint.text);
+    if (tokens > left) return;
     hints.push(hint);
-    left -= countTokens(hint.text);
+    left -= tokens;
   };
   for (const source of sources) {
-    const budget = Math.min(source.maxTokens, left);
-    if (budget < MIN_HINT_TOKENS || !source.reading) continue;
+    if (left < MIN_HINT_TOKENS || !source.reading) continue;
     const before = told?.[source.name];
+    const budget = Math.min(source.maxTokens, left);
     if (source.reading.ok) take(availableHint({ ...source, reading: source.reading }, before, budget));
     else if (before?.unavailableSince === undefined)
-      take(unavailableHint(source.name, source.reading.reason, source.reading.since, before, budget));
+      take(unavailableHint(source.name, source.reading.reason, source.reading.since, before));
   }
   const names = new Set(sources.map((s) => s.name));
-  for (const [name, before] of Object.entries(told ?? {})) {
-    if (names.has(name) || before.unavailableSince !== undefined || left < MIN_HINT_TOKENS) continue;
-    take(unavailableHint(name, "it was switched off or removed", now.toISOString(), before, left));
-  }
+  for (const [name, before] of Object.entries(told ?? {}))
+    if (!names.has(name) && before.unavailableSince === undefined)
+      take(unavailableHint(name, "it was switched off or removed", now.toISOString(), before));
   return hints;
 }
