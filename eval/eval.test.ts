@@ -21,6 +21,7 @@ describe("npm run eval (fast subset, demo model)", () => {
         "compressed-path",
         "preference-across-conversations",
         "delegation-keeps-context-small",
+        "state-changes-mid-conversation",
       ],
     });
   }, 90_000);
@@ -51,6 +52,8 @@ describe("npm run eval (fast subset, demo model)", () => {
       "preference-across-conversations / hints on · no memory from compression",
       "delegation-keeps-context-small / hints on · delegated",
       "delegation-keeps-context-small / hints on · done itself",
+      "state-changes-mid-conversation / hints on · state source on",
+      "state-changes-mid-conversation / hints on · state source off",
     ]);
     for (const row of report.rows) {
       expect(row.total).toBeGreaterThan(0);
@@ -61,7 +64,7 @@ describe("npm run eval (fast subset, demo model)", () => {
     for (const record of report.records) expect(record.error).toBeUndefined();
   });
 
-  it("measures what hints, each status strategy, detailed errors, the ledger and memory from compression are worth on the demo model", () => {
+  it("measures what hints, each status strategy, detailed errors, the ledger, memory from compression and a state source are worth on the demo model", () => {
     const accuracy = Object.fromEntries(report.rows.map((r) => [`${r.scenario} / ${r.variant}`, r.accuracy]));
     for (const strategy of ["append", "replace", "auto"])
       expect(accuracy[`time-after-jump / hints on · ${strategy}`]).toBe(1);
@@ -73,6 +76,9 @@ describe("npm run eval (fast subset, demo model)", () => {
     // A preference said in one conversation reaches another of the workspace only through memory kept at a compression.
     expect(accuracy["preference-across-conversations / hints on · memory from compression"]).toBe(1);
     expect(accuracy["preference-across-conversations / hints on · no memory from compression"]).toBe(0);
+    // A status that changes between two questions is answered right only while the state source is on.
+    expect(accuracy["state-changes-mid-conversation / hints on · state source on"]).toBe(1);
+    expect(accuracy["state-changes-mid-conversation / hints on · state source off"]).toBe(0);
   });
 
   it("measures that delegating the work keeps the parent's context smaller than doing it itself, at the same accuracy", () => {

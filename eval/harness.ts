@@ -17,6 +17,7 @@ import { updateConversationFields } from "../lib/chat/update-conversation.ts";
 import { setClock } from "../lib/clock.ts";
 import { addWorkspace, editWorkspace } from "../lib/chat/workspaces.ts";
 import { saveKnowledge } from "../lib/chat/knowledge.ts";
+import { addStateSource } from "../lib/chat/state-sources.ts";
 import { ensureConversation } from "../lib/db/conversations.ts";
 import { listMessages } from "../lib/db/messages.ts";
 
@@ -33,6 +34,8 @@ export function prepareEnvironment(target: ModelTarget): { databaseUrl: string; 
     stdio: "pipe",
   });
   process.env.DATABASE_URL = databaseUrl;
+  // The scenarios' own state sources are served on loopback.
+  process.env.HINTLINE_MCP_ALLOW_PRIVATE = "1";
   for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "HINTLINE_MODEL", "HINTLINE_CONTEXT_WINDOW"])
     delete process.env[key];
   if (target.baseUrl) {
@@ -75,7 +78,13 @@ export class SimulatedClock {
   }
 }
 
-type Options = { hints?: boolean; strategy?: InjectionStrategy; memoryFromCompression?: boolean; delegate?: boolean };
+type Options = {
+  hints?: boolean;
+  strategy?: InjectionStrategy;
+  memoryFromCompression?: boolean;
+  delegate?: boolean;
+  state?: boolean;
+};
 
 export class EvalConversation {
   readonly id = `eval-${generateId()}`;
@@ -90,7 +99,8 @@ export class EvalConversation {
   /**
    * `hints`: settings.injection.injectRuntimeState of the conversation; `strategy`: settings.injection.strategy;
    * `memoryFromCompression`: the setting of a workspace `newWorkspace` makes (its default when not given);
-   * `delegate`: whether the person hands the work to a subagent (the scenario reads it as `delegates`).
+   * `delegate`: whether the person hands the work to a subagent (the scenario reads it as `delegates`); `state`:
+   * whether the workspace's state source is switched on (`stateSource`).
    */
   constructor(
     start: string,
@@ -122,6 +132,16 @@ export class EvalConversation {
 
   get delegates(): boolean {
     return this.#options.delegate ?? false;
+  }
+
+  /**
+   * An http state source of this conversation's workspace at `url` (the scenario's own server on loopback), switched
+   * on unless the variant says off.
+   */
+  async stateSource(name: string, url: string): Promise<void> {
+    const enabled = this.#options.state ?? true;
+    this.#log("state source", { name, enabled });
+    await addStateSource(this.#workspaceId, { name, kind: "http", url, enabled, refreshSeconds: 60 });
   }
 
   /** A knowledge file in this conversation's workspace, as the upload route stores it. */

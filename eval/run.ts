@@ -17,6 +17,8 @@ export type Variant = {
   ledger?: boolean;
   memory?: boolean;
   delegate?: boolean;
+  /** The workspace's state source switched on, or off (issue 48). */
+  state?: boolean;
 };
 
 const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
@@ -28,6 +30,8 @@ const AXIS_VALUES: Record<Axis, ReadonlyArray<Partial<Variant>>> = {
   memory: [{ memory: true }, { memory: false }],
   // The person hands the work to a subagent, or asks the agent to do it itself.
   delegation: [{ delegate: true }, { delegate: false }],
+  // The workspace's state source on, or switched off.
+  state: [{ state: true }, { state: false }],
 };
 
 export function variantsOf(scenario: Scenario): Variant[] {
@@ -44,6 +48,7 @@ export function variantName(v: Variant): string {
   if (v.ledger !== undefined) parts.push(v.ledger ? "ledger" : "no ledger");
   if (v.memory !== undefined) parts.push(v.memory ? "memory from compression" : "no memory from compression");
   if (v.delegate !== undefined) parts.push(v.delegate ? "delegated" : "done itself");
+  if (v.state !== undefined) parts.push(v.state ? "state source on" : "state source off");
   return parts.join(" · ");
 }
 
@@ -110,6 +115,7 @@ async function runOnce(scenario: Scenario, variant: Variant, run: number): Promi
     strategy: variant.strategy,
     memoryFromCompression: variant.memory,
     delegate: variant.delegate,
+    state: variant.state,
   });
   const started = performance.now();
   let score: { correct: number; total: number; expected: string; got: string };

@@ -8,6 +8,7 @@ import { parseAgentState } from "../lib/chat/agent-state.ts";
 import { getConversation } from "../lib/db/conversations.ts";
 import { listMessages } from "../lib/db/messages.ts";
 import { delegationScenario } from "./delegation-scenario.ts";
+import { stateScenario } from "./state-scenario.ts";
 import { plantedFacts } from "./facts.ts";
 import type { EvalConversation } from "./harness.ts";
 import {
@@ -22,7 +23,7 @@ import {
   scoreWeekday,
 } from "./score.ts";
 
-export type Axis = "hints" | "errors" | "ledger" | "memory" | "delegation";
+export type Axis = "hints" | "errors" | "ledger" | "memory" | "delegation" | "state";
 
 export type Scenario = {
   id: string;
@@ -340,4 +341,5 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   delegationScenario,
+  stateScenario,
 ];

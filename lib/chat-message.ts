@@ -83,6 +83,11 @@ export type HintData = {
   taskEdits?: number;
   /** A Subagents hint: the children's runs whose answers it handed over (lib/agent/subagents.ts's childRunKey). */
   runs?: string[];
+  /**
+   * A State hint (source { label: "State", sublabel: NAME }): every value the source held when told (whatever the hint
+   * showed within its budget), and since when it was unavailable, if it was (lib/agent/state-sources.ts).
+   */
+  state?: { values: Record<string, string>; unavailableSince?: string };
 };
 
 export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";

@@ -18,6 +18,7 @@ const ICONS: Record<HintKind, typeof ClockIcon> = {
   continue: SendIcon,
   steps: GaugeIcon,
   agents: SendIcon,
+  state: TagIcon,
 };
 
 export function HintChip({ data, contextWindow }: { data: HintData; contextWindow?: number }) {

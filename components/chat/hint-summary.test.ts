@@ -147,4 +147,22 @@ describe("the step limit", () => {
       }),
     ).toEqual([{ kind: "agents", label: "4 subagents finished", detail: "general-purpose done, research error, +2" }]);
   });
+
+  it("says a State hint as State · NAME with the changed fields, or that the source is unavailable", () => {
+    const state = { ...base, source: { label: "State", sublabel: "deploy" } };
+    expect(
+      summarizeHint({
+        ...state,
+        fields: { status: "red", note: "x".repeat(60) },
+        state: { values: { status: "red" } },
+      }),
+    ).toEqual([{ kind: "state", label: "State · deploy", detail: `status red, note ${"x".repeat(39)}…` }]);
+    expect(
+      summarizeHint({
+        ...state,
+        fields: { unavailable: "since 2026-07-01T12:00:00Z: it answered HTTP 500" },
+        state: { values: {}, unavailableSince: "2026-07-01T12:00:00Z" },
+      }),
+    ).toEqual([{ kind: "state", label: "State · deploy", detail: "unavailable" }]);
+  });
 });

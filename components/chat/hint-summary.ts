@@ -2,7 +2,17 @@
 // Context 70 % full"), for people who never heard of a system reminder.
 import type { HintData } from "@/lib/chat-message";
 
-export type HintKind = "time" | "tasks" | "context" | "custom" | "mode" | "workspace" | "continue" | "steps" | "agents";
+export type HintKind =
+  | "time"
+  | "tasks"
+  | "context"
+  | "custom"
+  | "mode"
+  | "workspace"
+  | "continue"
+  | "steps"
+  | "agents"
+  | "state";
 /** `label` says in plain words what kind of update the model got; `detail`, when there is one, what it said. */
 export type HintSummaryItem = { kind: HintKind; label: string; detail?: string };
 
@@ -46,6 +56,15 @@ export function summarizeHint(
     const count = more ? listed.length - 1 + Number(more[1]) : listed.length;
     const detail = fields.ended ?? fields.agents.replace(/agent:([a-z0-9-]+):\d+ (\w+)/g, "$1 $2");
     return [{ kind: "agents", label: count === 1 ? "Subagent finished" : `${count} subagents finished`, detail }];
+  }
+  // A state source (the person's own): "State · deploy" and the fields that changed, or since when it is unavailable.
+  if (data.source?.label === "State" && data.state) {
+    const label = `State · ${data.source.sublabel}`;
+    if (data.state.unavailableSince !== undefined) return [{ kind: "state", label, detail: "unavailable" }];
+    const changed = Object.entries(fields).map(
+      ([key, value]) => `${key} ${value.length > 40 ? `${value.slice(0, 39)}…` : value}`,
+    );
+    return [{ kind: "state", label, ...(changed.length ? { detail: changed.join(", ") } : {}) }];
   }
   // Continue: the model was asked to go on where its reply stopped.
   if (data.source?.sublabel === "Continue") return [{ kind: "continue", label: "Asked to continue" }];

@@ -10,6 +10,7 @@ import type { StrategyDecision } from "@/lib/agent/injection-strategy";
 import { Drawer, DrawerClose, DrawerTitle } from "../ui/drawer";
 import { CacheCalls, type CacheView } from "./cache-calls";
 import type { ChildCalls } from "./cost-rollup";
+import { StateSourcesPanel, type StateSourcesView } from "./state-sources-panel";
 import { StrategyView } from "./strategy-view";
 import { SubagentCosts } from "./subagent-costs";
 
@@ -27,6 +28,7 @@ type ContextView = {
   subagents?: ChildCalls[];
   strategy?: StrategyDecision;
   workspace?: { workspaceId: string; pending: string[] };
+  state?: StateSourcesView;
 };
 
 function messageText(message: ModelMessage): string {
@@ -186,6 +188,7 @@ export function InspectorDrawer({ conversationId, onClose }: { conversationId: s
                 </div>
               )}
             </section>
+            {view.state && view.state.sources.length > 0 && <StateSourcesPanel view={view.state} />}
             <section>
               <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">
                 Messages ({view.messages.length})

@@ -9,6 +9,7 @@ import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
 import { KnowledgeSection } from "./knowledge-section";
 import { McpSection } from "./mcp-section";
+import { StateSection } from "./state-section";
 import { MemorySection } from "./memory-section";
 import { SkillsSection } from "./skills-section";
 import { warnFailure } from "@/lib/client-log";
@@ -247,6 +248,7 @@ export function WorkspaceSettings({ initial, editable = true }: { initial: Works
           <KnowledgeSection workspaceId={workspace.id} onChanged={() => void reload()} />
           <SkillsSection workspaceId={workspace.id} isDefault={workspace.id === "default"} />
           <McpSection workspaceId={workspace.id} />
+          <StateSection workspaceId={workspace.id} />
         </fieldset>
       </div>
     </div>

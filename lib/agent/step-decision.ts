@@ -30,6 +30,7 @@ import {
   renderModeReminder,
 } from "./plan-mode.ts";
 import type { Settings } from "./settings.ts";
+import { decideStateHints, type StateSourceNow } from "./state-sources.ts";
 import { type FinishedChild, renderSubagentsHint, SUBAGENTS_HINT_SOURCE } from "./subagents.ts";
 import { countTokens } from "./token-count.ts";
 import { renderStepLimitHint, STEPS_HINT_SOURCE } from "./step-limit.ts";
@@ -76,6 +77,8 @@ export type StepState = {
   mcp?: { leftOut?: readonly LeftOutMcpTool[]; changes?: readonly McpToolChange[] };
   /** Children that finished in the background and whose answers the input does not hold. */
   children?: { finished: readonly FinishedChild[]; more: number; running: number; maxRunning: number };
+  /** The workspace's enabled state sources with their latest readings (undefined: not read). */
+  stateSources?: readonly StateSourceNow[];
   /** Timestamps on, first call of a reply: how long after the agent's last reply ended the person's message came (ms). */
   sinceLastReply?: number;
 };
@@ -203,6 +206,19 @@ export function decideStep(input: StepInput): StepDecision {
       neutralize: input.neutralize,
     });
     chunks.push(hint(SUBAGENTS_HINT_SOURCE, rendered, { runs }));
+  }
+  // The person's own state after the news of the workspace, before the runtime hint: the time and tasks stay last,
+  // nearest the answer, and a replace status stays the call's end.
+  if (state.stateSources) {
+    const { now, contextWindow } = input;
+    const told = known.told.state;
+    for (const { source, state: data, ...rendered } of decideStateHints({
+      sources: state.stateSources,
+      told,
+      now,
+      contextWindow,
+    }))
+      chunks.push(hint(source, rendered, { state: data }));
   }
   // The status the previous call of this reply ended with under replace is gone from this call.
   let strategy = input.strategy;

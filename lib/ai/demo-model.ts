@@ -18,6 +18,7 @@ import { planModeDecision } from "./demo-plan.ts";
 import { answerQuestion, recoveryDecision } from "./demo-questions.ts";
 import { demoFacts, extractiveSummary } from "./demo-summary.ts";
 import { type DemoToolCall, nextCalls, plannedCalls, replySegment, summarizeResults } from "./demo-tasks.ts";
+import { stateAnswer } from "./demo-state.ts";
 import { childDecision, delegationDecision, finishedAgentsNote } from "./demo-subagents.ts";
 import { DEMO_MODEL_ID } from "./demo-model-id.ts";
 import { workspaceDecision } from "./demo-workspace.ts";
@@ -229,8 +230,12 @@ function firstDecision(
     };
   }
   if (/how full|context (?:usage|size|window)|your context/.test(lower)) return { text: contextAnswer(prompt, tools) };
+  // A question about a state source told in the input; one never told is answered after the notes are looked in.
+  const state = stateAnswer(prompt, said);
+  if (state?.told) return { text: state.text };
   const answer = answerQuestion(prompt, said);
   if (answer) return { text: answer };
+  if (state) return { text: state.text };
   const finished = finishedAgentsNote(prompt, segment);
   if (finished) return { text: finished };
   // A subagent reads the workspace's knowledge with its tools (none offered: a bare call's) before it reports.

@@ -51,37 +51,42 @@ export const mcpServerNameSchema = z
     message: 'must be kebab-case: lower-case letters and digits joined by single hyphens, like "issue-tracker"',
   });
 
-const url = z
-  .string({ message: "must be a string (an http or https URL)" })
-  .trim()
-  .refine((v) => v.length <= MAX_MCP_URL_CHARS, {
-    message: `must be at most ${MAX_MCP_URL_CHARS.toLocaleString("en-US")} characters`,
-  })
-  .superRefine((v, ctx) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(v);
-    } catch {
-      ctx.addIssue({
-        code: "custom",
-        message: "is not a URL; send an http or https URL like https://mcp.example.com/mcp",
-      });
-      return;
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be an http or https URL (not ${parsed.protocol.replace(/:$/, "")}); servers that run a program come only from the operator's HINTLINE_MCP_CONFIG file`,
-      });
-    } else if (parsed.username || parsed.password) {
-      ctx.addIssue({
-        code: "custom",
-        message: "must not hold a user name or password; send credentials as a header (headers are write-only)",
-      });
-    }
-  });
+/** An http or https URL without credentials; `otherSchemes` says what to do instead of another scheme. */
+export const outboundUrlSchema = (otherSchemes: string) =>
+  z
+    .string({ message: "must be a string (an http or https URL)" })
+    .trim()
+    .refine((v) => v.length <= MAX_MCP_URL_CHARS, {
+      message: `must be at most ${MAX_MCP_URL_CHARS.toLocaleString("en-US")} characters`,
+    })
+    .superRefine((v, ctx) => {
+      let parsed: URL;
+      try {
+        parsed = new URL(v);
+      } catch {
+        ctx.addIssue({
+          code: "custom",
+          message: "is not a URL; send an http or https URL like https://mcp.example.com/mcp",
+        });
+        return;
+      }
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be an http or https URL (not ${parsed.protocol.replace(/:$/, "")})${otherSchemes}`,
+        });
+      } else if (parsed.username || parsed.password) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must not hold a user name or password; send credentials as a header (headers are write-only)",
+        });
+      }
+    });
 
-const headers = z
+const url = outboundUrlSchema("; servers that run a program come only from the operator's HINTLINE_MCP_CONFIG file");
+
+/** Header names to values (write-only), at most MAX_MCP_HEADERS, none the connection sets itself. */
+export const headersSchema = z
   .record(z.string(), z.string({ message: "must be a string" }), {
     message: "must be an object of header names to values",
   })
@@ -127,7 +132,7 @@ export const createMcpServerSchema = z
   .object({
     name: mcpServerNameSchema,
     url,
-    headers: headers.optional(),
+    headers: headersSchema.optional(),
     approval: approval.optional(),
     enabled: enabled.optional(),
     timeoutSeconds: timeoutSeconds.optional(),
@@ -138,7 +143,7 @@ export const createMcpServerSchema = z
 export const updateMcpServerSchema = z
   .object({
     url: url.optional(),
-    headers: headers.optional(),
+    headers: headersSchema.optional(),
     approval: approval.optional(),
     enabled: enabled.optional(),
     timeoutSeconds: timeoutSeconds.optional(),

@@ -21,6 +21,7 @@ import { measureContext } from "./context-measure.ts";
 import { convertOptionsFor } from "./model-messages.ts";
 import { precountTokens } from "./context-usage.ts";
 import { conversationFixedPart, fixedOf } from "./fixed-part.ts";
+import { stateSourcesView } from "./state-view.ts";
 import { pendingWorkspaceChanges } from "./workspace-view.ts";
 import { mapYielding } from "./yielding.ts";
 
@@ -165,5 +166,7 @@ export async function getContextView(id: string, { hints = true }: { hints?: boo
     strategy: strategyView(settings, state.strategyDecision, modelInfoFor(conversation.model).id),
     /** Workspace changes the system prompt does not hold yet (the agent was told them as hints). */
     workspace: { workspaceId: conversation.workspaceId, pending: pendingWorkspace },
+    /** The workspace's state sources and what the next call would be told of them. */
+    state: await stateSourcesView(conversation.workspaceId, tail, settings, usage.contextWindow),
   };
 }

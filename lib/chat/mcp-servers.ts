@@ -184,7 +184,7 @@ export async function acceptMcpServerToolChange(
 }
 
 /** A URL at an address Hintline may not reach (outbound-address.ts) is a 400, before anything is stored or sent there. */
-async function requireAllowedUrl(url: string): Promise<void> {
+export async function requireAllowedUrl(url: string): Promise<void> {
   try {
     await checkOutboundUrl(url);
   } catch (error) {

@@ -25,6 +25,7 @@ const SECRETS = [
   "Secret A space",
   "secret-a-skill",
   "secret-a-agent",
+  "secret-a-source",
   "SECRET-A-OWN",
 ];
 // The names of the first user's own skill and agent: a 404 for them may repeat the name the caller sent, but no other
@@ -113,6 +114,16 @@ const FOREIGN: Row[] = [
   { method: "PATCH", path: "/api/workspaces/W/mcp-servers/secret-a-server", body: { enabled: false } },
   { method: "DELETE", path: "/api/workspaces/W/mcp-servers/secret-a-server" },
   { method: "POST", path: "/api/workspaces/W/mcp-servers/secret-a-server/tools/echo/accept" },
+  { method: "GET", path: "/api/workspaces/W/state-sources" },
+  {
+    method: "POST",
+    path: "/api/workspaces/W/state-sources",
+    body: { name: "evil", kind: "http", url: "http://127.0.0.1:1/state" },
+  },
+  { method: "GET", path: "/api/workspaces/W/state-sources/secret-a-source" },
+  { method: "PATCH", path: "/api/workspaces/W/state-sources/secret-a-source", body: { enabled: true } },
+  { method: "DELETE", path: "/api/workspaces/W/state-sources/secret-a-source" },
+  { method: "POST", path: "/api/workspaces/W/state-sources/secret-a-source/read" },
   // The first user's own skills and agents: not a workspace to anyone, and not in the second user's own level.
   {
     method: "POST",
@@ -300,6 +311,13 @@ beforeAll(async () => {
     "POST",
     `/api/workspaces/${ids.W}/mcp-servers`,
     { name: "secret-a-server", url: "http://127.0.0.1:1/mcp", enabled: false },
+    201,
+  );
+  await json(
+    a,
+    "POST",
+    `/api/workspaces/${ids.W}/state-sources`,
+    { name: "secret-a-source", kind: "http", url: "http://127.0.0.1:1/state", enabled: false },
     201,
   );
   // Their conversation in it, with tasks and a subagent.

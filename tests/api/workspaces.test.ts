@@ -392,7 +392,7 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     expect((await getJson(api(`/workspaces/${again.id}/memory`))).body).toEqual([]);
   });
 
-  it("refuses an MCP server URL at a loopback, private or link-local address in any spelling: a 400 naming url, nothing stored or probed", async () => {
+  it("refuses an MCP server or state source URL at a loopback, private or link-local address in any spelling: a 400 naming url, nothing stored or probed", async () => {
     // A real server on loopback, the target a request forger wants read: it must see no request at all.
     let reached = 0;
     const target = http.createServer((_request, response) => {
@@ -404,6 +404,7 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
     try {
       const ws = await newWorkspace("Outbound");
       const servers = api(`/workspaces/${ws.id}/mcp-servers`);
+      const sources = api(`/workspaces/${ws.id}/state-sources`);
       const refused: [string, RegExp][] = [
         [`http://127.0.0.1:${port}/mcp`, /127\.0\.0\.1 is a loopback address/],
         [`http://localhost:${port}/mcp`, /localhost names this machine/],
@@ -430,6 +431,14 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
         expect(message, url).toMatch(/^Invalid url: /);
         expect(message, url).toMatch(reason);
         expect(message, url).toMatch(/unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1\.$/);
+        // A state source's URL follows the same rules (issue 48).
+        const source = await expectApiError(
+          await fetch(sources, jsonRequest("POST", { name: "forged", kind: "http", url })),
+          400,
+          "bad_request",
+        );
+        expect(source, url).toMatch(/^Invalid url: /);
+        expect(source, url).toMatch(reason);
       }
       // PATCH too: a stored server cannot be moved onto such an address (added disabled, so nothing reaches out for it).
       expect(
@@ -445,6 +454,20 @@ describe.each(kinds)("$name: workspaces", ({ databaseUrl }) => {
         (await getJson<{ url: string; enabled: boolean }[]>(servers)).body.find((s) => s.url.includes("93.184")),
       ).toMatchObject({ url: "http://93.184.216.34/mcp", enabled: false });
       expect(await countRows(server.databaseUrl, "McpServer", "workspaceId", ws.id)).toBe(1);
+      const publicSource = { name: "public", kind: "http", url: "http://93.184.216.34/state", enabled: false };
+      expect((await fetch(sources, jsonRequest("POST", publicSource))).status).toBe(201);
+      await expectApiError(
+        await fetch(
+          `${sources}/public`,
+          jsonRequest("PATCH", { url: `http://127.0.0.1:${port}/state`, enabled: true }),
+        ),
+        400,
+        "bad_request",
+      );
+      expect((await getJson<{ url: string; enabled: boolean }[]>(sources)).body).toMatchObject([
+        { url: publicSource.url, enabled: false },
+      ]);
+      expect(await countRows(server.databaseUrl, "StateSource", "workspaceId", ws.id)).toBe(1);
       // Nothing was sent to the target, not even a probe.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(reached).toBe(0);

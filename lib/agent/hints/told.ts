@@ -1,11 +1,12 @@
-// What the "told once" hints — the Mode reminder, the Workspace hint, the person's task edit and the answers of children
-// that finished in the background — have told the agent,
+// What the "told once" hints — the Mode reminder, the Workspace hint, the person's task edit, the answers of children
+// that finished in the background and the state sources' values — have told the agent,
 // read from the messages the next model call sends (the active branch's kept tail and the reply so far), like the time
 // and task rules: a hint in a reply that was regenerated, retried, edited away or switched out of is not there, so the
 // agent is told again. Pure; lib/chat folds it over a history incrementally (one message at a time, kept per
 // conversation), so a step costs the new messages and the reply, never the whole conversation.
 import type { ChatMessage, HintData, HintSource } from "../../chat-message.ts";
 import { type ConversationMode, isConversationMode, MODE_HINT_SOURCE } from "../plan-mode.ts";
+import { STATE_HINT_LABEL, type ToldState } from "../state-sources.ts";
 import { SUBAGENTS_HINT_SOURCE } from "../subagents.ts";
 import { WORKSPACE_HINT_SOURCE } from "../workspace-changes.ts";
 import { sameSource } from "./scan-context.ts";
@@ -23,6 +24,8 @@ export type Told = {
    */
   childRuns?: readonly string[];
   childKeys?: readonly string[];
+  /** Per state source, what its newest State hint told. */
+  state?: Readonly<Record<string, ToldState>>;
 };
 
 export const NOTHING_TOLD: Told = { taskEdits: 0 };
@@ -43,7 +46,21 @@ export function combineTold(older: Told, newer: Told): Told {
     taskEdits: Math.max(older.taskEdits, newer.taskEdits),
     ...(older.childRuns || newer.childRuns ? { childRuns: union(older.childRuns, newer.childRuns) } : {}),
     ...(older.childKeys || newer.childKeys ? { childKeys: union(older.childKeys, newer.childKeys) } : {}),
+    ...(older.state || newer.state ? { state: { ...older.state, ...newer.state } } : {}),
   };
+}
+
+const stringValues = (value: unknown): Record<string, string> | undefined =>
+  value && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"))
+    : undefined;
+
+/** What a State hint told of its source (undefined: not one, or stored without what it told). */
+function toldState(data: HintData): ToldState | undefined {
+  const values = stringValues(data.state?.values);
+  if (!values) return undefined;
+  const since = data.state?.unavailableSince;
+  return typeof since === "string" ? { values, unavailableSince: since } : { values };
 }
 
 /**
@@ -67,6 +84,13 @@ export function toldIn(message: ChatMessage, runtimeSource: HintSource): Told {
       // A hint from before runs were recorded: "agent:x:1 done, agent:y:2 error, +3" names its children.
       else if (typeof data.fields.agents === "string")
         told = combineTold(told, { taskEdits: 0, childKeys: data.fields.agents.match(/agent:[a-z0-9-]+:\d+/g) ?? [] });
+    } else if (
+      data.state !== undefined &&
+      data.source?.label === STATE_HINT_LABEL &&
+      typeof data.source.sublabel === "string"
+    ) {
+      const state = toldState(data);
+      if (state) told = { ...told, state: { ...told.state, [data.source.sublabel]: state } };
     } else if (
       sameSource(data.source, runtimeSource) &&
       typeof data.taskEdits === "number" &&

@@ -111,6 +111,7 @@ export async function prepareReply(
   const tools = { ...createTools(toolContext, builtIn.names, spawns, builtIn.style), ...mcp.tools };
   const steps = createReplySteps({
     conversationId,
+    workspaceId: reply.opened.workspaceId,
     model: reply.utility.model,
     modelId: reply.model.info.id,
     settings,

@@ -1,6 +1,7 @@
 // A reply step's read: the conversation's state in one statement (lib/db/step-state.ts), then only what that shows
 // changed — the workspace's news when its revision moved past what the agent knows, the MCP catalog when the revision
-// moved since the last step, the plan when a BUILD reminder is due, children whose server died. Nothing here decides
+// moved since the last step, the plan when a BUILD reminder is due, children whose server died, and the workspace's
+// state sources (each read when its refresh is due, waited for no longer than its timeout: state-reader.ts). Nothing here decides
 // what the agent is told (lib/agent/step-decision.ts does) nor writes what it was told (write-step.ts).
 import { parseAgentState, type AgentState } from "../agent-state.ts";
 import type { Known, StepState } from "../../agent/step-decision.ts";
@@ -17,6 +18,7 @@ import type { WorkspaceViewStatus } from "../../db/workspace-views.ts";
 import type { McpChangeTracker, McpNews } from "../mcp-tool-changes.ts";
 import { inheritedMode } from "../subagent-mode.ts";
 import { MAX_RUNNING_CHILDREN, settleOrphans } from "../subagent-runs.ts";
+import { readStateSources } from "../state-reader.ts";
 import type { WorkspaceNews, WorkspaceTracker } from "../workspace-view.ts";
 
 /** The conversation's own state as a step reads it (the reply's first step: as the reply read it when it opened). */
@@ -91,6 +93,7 @@ async function untoldChildren(
  */
 export async function readNews({
   conversationId,
+  workspaceId,
   state,
   known,
   compressed,
@@ -101,6 +104,7 @@ export async function readNews({
   since,
 }: {
   conversationId: string;
+  workspaceId: string;
   state: ConversationState;
   known: Known;
   compressed: boolean;
@@ -118,16 +122,18 @@ export async function readNews({
   if (!hints) return { step: own, news: {} };
   const buildReminder =
     !child && state.mode === "build" && modeReminderDue({ mode: state.mode, toldMode: known.told.mode, compressed });
-  const [plan, workspaceNews, children] = await Promise.all([
+  const [plan, workspaceNews, children, stateSources] = await Promise.all([
     buildReminder ? currentPlan({ conversationId }) : null,
     workspace.beforeStep(known.told.workspaceRevision, state.workspace),
     untoldChildren(conversationId, state.children, known, since),
+    readStateSources(workspaceId),
   ]);
   // The MCP check looks again only when the workspace's revision moved (its servers are part of it).
   const mcpNews = await mcp?.beforeStep(workspace.revision());
   const step: Omit<StepState, "sinceLastReply"> = {
     ...own,
     plan,
+    stateSources,
     ...(workspaceNews ? { workspace: workspaceNews } : {}),
     ...(mcpNews ? { mcp: mcpNews } : {}),
     ...(children.told.length

@@ -36,6 +36,8 @@ import { writeStep } from "./write-step.ts";
 
 export type ReplyStepsOptions = {
   conversationId: string;
+  /** The conversation's workspace (its state sources are read before each step). */
+  workspaceId: string;
   /** The model that compresses (the utility model). */
   model: LanguageModel;
   modelId: string;
@@ -176,6 +178,7 @@ async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResu
   }
   const { step: stepState, news } = await readNews({
     conversationId,
+    workspaceId: options.workspaceId,
     state,
     known,
     compressed,
