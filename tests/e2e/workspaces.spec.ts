@@ -74,7 +74,7 @@ test.describe("workspaces", () => {
     await chat.waitForReplyDone();
     const conversation = await chat.conversationId();
     const row = page.locator('[data-testid="tool-row"][data-tool="KnowledgeRead"]');
-    await expect(row.getByTestId("tool-summary")).toHaveText(`Read ${guide} · lines 1–5`);
+    await expect(row.getByTestId("tool-summary")).toHaveText(`Read ${guide} · lines 1–4`);
     expect(await chat.replyText()).toContain(`Always wear a helmet on the ${tag} trail.`);
     await expect(chat.conversationItem(conversation)).toBeVisible();
     const stored = await (await page.request.get(`/api/conversations?workspaceId=${id}`)).json();
