@@ -1,18 +1,17 @@
 // Graceful shutdown. On SIGTERM (or SIGINT) the instance stops taking new replies (503 with Retry-After; health answers
 // 503 too, so a load balancer sends no more) and stops ending idle conversations (their durable facts), lets the
-// running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS (default 25 s), then stops the rest: on SQLite they are
-// handed over (saved, still "streaming": the next start resumes them); on PostgreSQL they are stored as incomplete with
-// the reason "The server restarted." and release their leases (another instance takes the conversation's next
-// message at once). It then closes the event streams, so that browsers reconnect (elsewhere), and
-// exits 0.
+// running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS (default 25 s), then hands the rest over: saved, still
+// "streaming", their leases released; on SQLite the next start resumes them, on PostgreSQL another instance takes them
+// over at once (the run engine fails their jobs into its recovery queue, lib/chat/runs/pg-boss-engine.ts). It then
+// closes the event streams, so that browsers reconnect (elsewhere), and exits 0.
 import { HANDOVER_REASON } from "../agent/resume-point.ts";
 import { activeReply, activeReplyList } from "../chat/active-replies.ts";
-import { databaseUrl, isPostgresUrl } from "../db/client.ts";
-import { allRepliesOver, isDraining, runningReplyCount, SHUTDOWN_REASON, startDraining } from "../chat/draining.ts";
+import { allRepliesOver, isDraining, runningReplyCount, startDraining } from "../chat/draining.ts";
 import { stopIdleMemorySweep } from "../chat/conversation-end-memory.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
 import { envNumber } from "../env-number.ts";
 import { log } from "../log/logger.ts";
+import { runEngineSettled } from "../chat/runs/pg-boss-engine.ts";
 
 /** How long stopped replies get to be stored before the process exits anyway. */
 const STORE_WAIT_MS = 10_000;
@@ -30,12 +29,11 @@ export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25
   if (!(await allRepliesOver(graceMs))) {
     const stopped = activeReplyList();
     log().warn({ replies: stopped.length }, "shutdown grace is over: stopping the replies still running");
-    // On SQLite the next start resumes what is handed over; on PostgreSQL it is stored incomplete (another instance
-    // takes the conversation's next message at once).
-    const reason = isPostgresUrl(databaseUrl()) ? SHUTDOWN_REASON : HANDOVER_REASON;
-    for (const [conversationId] of stopped) activeReply(conversationId)?.controller.abort(reason);
+    for (const [conversationId] of stopped) activeReply(conversationId)?.controller.abort(HANDOVER_REASON);
     if (!(await allRepliesOver(STORE_WAIT_MS)))
       log().error({ replies: runningReplyCount() }, "replies were not stored in time; the next instance settles them");
+    // PostgreSQL: the handed-over runs' jobs reach the recovery queue before the process goes.
+    await runEngineSettled();
   }
   closeEventStreams();
   log().info("shut down");

@@ -1,13 +1,12 @@
 // Graceful shutdown with two instances on one PostgreSQL: SIGTERM during a reply on A lets it finish within the grace
-// (or stores it incomplete with "The server restarted." after it), refuses new replies meanwhile with 503 and
-// Retry-After, closes A's event streams, exits 0, and B serves throughout and takes the conversation's next message at
-// once (the lease is released, not left to run out).
+// (or, after it, hands it over: B takes it over at once from the run engine's recovery queue and finishes it), refuses
+// new replies meanwhile with 503 and Retry-After, closes A's event streams, exits 0, and B serves throughout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chunkReader, getJson, postChat, readChunks, streamedText } from "../support/chat-client.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
-import { type ConversationView, expectApiError, messageText } from "./helpers.ts";
+import { type ConversationView, expectApiError, messageText, pollUntil } from "./helpers.ts";
 
 const postgres = process.env.TEST_POSTGRES_URL;
 const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -95,24 +94,35 @@ describe.skipIf(!postgres)("SIGTERM with two instances on one PostgreSQL", () =>
     expect(a.logs()).toMatch(/"msg":"shut down"/);
   });
 
-  it("stores a reply still running after the grace as incomplete (the server restarted), and B takes the next message at once", async () => {
+  it("hands a reply still running after the grace over: B takes it over at once and finishes it, marked resumed", async () => {
     const a = await instance(1_000);
     fake.enqueue({ text: longText(3000), chunkDelayMs: 20 });
     const original = await postChat(a.url, { conversationId: "cut", messageId: "c1", text: "write forever" });
     const reader = chunkReader(original);
     await reader.until((c) => c.type === "text-delta");
+    const handedAt = Date.now();
+    // What B is asked when it takes the run over: the step that was cut, redone from the last finished one.
+    fake.setDefault({ text: "Picked up on B." });
     const exit = a.terminate();
-    // The browser's stream ends with the reply's status and reason.
+    // The browser's stream on A ends saying the reply goes on.
     const chunks = await reader.rest();
     expect(chunks.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({
       status: "incomplete",
-      error: "The server restarted.",
+      error: "The server is restarting; the reply goes on when it is back.",
     });
     expect(await exit).toBe(0);
-    const stored = await view("cut");
-    expect(stored.messages[1]?.metadata).toMatchObject({ status: "incomplete", error: "The server restarted." });
-    expect(messageText(stored.messages[1]).length).toBeGreaterThan(0);
-    // No lease left to run out: B answers the next message now (a Retry on the next instance).
+    // Not stored as stopped by the restart: B resumes it from the recovery queue, well before a lease would run out.
+    const done = await pollUntil(
+      () => view("cut"),
+      (c) => c.messages[1]?.metadata?.status === undefined && messageText(c.messages[1]).includes("Picked up on B."),
+      20_000,
+      "B finishing the handed-over reply",
+    );
+    expect(Date.now() - handedAt).toBeLessThan(15_000);
+    const resumes = (done.messages[1]?.metadata as { resumes?: Array<{ reason: string }> } | undefined)?.resumes;
+    expect(resumes?.map((r) => r.reason)).toEqual(["instance-lost"]);
+    expect(done.messages[1]?.metadata?.error).toBeUndefined();
+    // Then B takes the conversation's next message.
     fake.enqueue({ text: "I am B" });
     const next = await postChat(b.url, { conversationId: "cut", messageId: "c3", text: "still there?" });
     expect(next.status).toBe(200);

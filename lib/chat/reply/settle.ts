@@ -1,5 +1,6 @@
 // A reply's end: the loop's outcome stored with its status and metadata, the conversation titled, a child's run settled.
 import type { UIMessageStreamWriter } from "ai";
+import { runHandedOver } from "../runs/local-runs.ts";
 import { describeError } from "../../agent/describe-error.ts";
 import type { runReply } from "../../agent/reply-loop.ts";
 import type { ChatMessage } from "../../chat-message.ts";
@@ -105,8 +106,9 @@ export async function settleFailedReply(parts: LoopParts, error: unknown): Promi
 }
 
 /**
- * A graceful restart (SQLite) handed the reply over: what it has is saved and it stays "streaming", so that the next
- * start resumes it (lib/chat/runs/resume-replies.ts). Whoever follows it is told it goes on when the server is back.
+ * A graceful restart handed the reply over: what it has is saved and it stays "streaming", so that the next start
+ * resumes it (SQLite: lib/chat/runs/resume-replies.ts) or another instance takes it over at once (PostgreSQL: the run
+ * engine fails its job into the recovery queue). Whoever follows it is told it goes on.
  */
 async function handOver(
   { reply, report }: LoopParts,
@@ -116,6 +118,7 @@ async function handOver(
   const { conversationId, replyId } = reply;
   await reply.committed;
   await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts });
+  runHandedOver(replyId);
   writer.write({ type: "message-metadata", messageMetadata: { status: "incomplete", error: HANDOVER_REASON } });
   writer.write({ type: "finish" });
   report.end({ status: outcome.status, error: outcome.error, stopped: true, stopReason: SHUTDOWN_REASON });

@@ -113,9 +113,28 @@ async function claim({ boss, queue, held }: Engine): Promise<void> {
     held.set(job.id, attempt);
     void run.ended.then(() => {
       held.delete(job.id);
-      return complete();
+      // Handed over at a graceful restart: failed into the recovery queue, where another instance takes it at once.
+      if (!run.handedOver) return pending(complete());
+      return pending(
+        boss
+          .fail(queue, attempt, { handedOver: true })
+          .catch(logFailure("handing a run over failed; its heartbeat runs out instead", { ...runOf(job.data) })),
+      );
     });
   }
+}
+
+// What the engine still has to tell pg-boss about runs that ended here (completed, or failed to be handed over).
+const unsettled = new Set<Promise<unknown>>();
+function pending<T>(work: Promise<T>): Promise<T> {
+  unsettled.add(work);
+  void work.finally(() => unsettled.delete(work));
+  return work;
+}
+
+/** Resolves once every ended run's job is completed or handed over (a draining instance waits for it before exiting). */
+export async function runEngineSettled(): Promise<void> {
+  while (unsettled.size) await Promise.allSettled([...unsettled]);
 }
 
 /** Keeps the held jobs' heartbeats fresh, and claims any job a failed claim left waiting. */
