@@ -11,7 +11,7 @@ import { stopIdleMemorySweep } from "../chat/conversation-end-memory.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
 import { envNumber } from "../env-number.ts";
 import { log } from "../log/logger.ts";
-import { runEngineSettled } from "../chat/runs/pg-boss-engine.ts";
+import { runEngineSettled, stopTakingOver } from "../chat/runs/pg-boss-engine.ts";
 
 /** How long stopped replies get to be stored before the process exits anyway. */
 const STORE_WAIT_MS = 10_000;
@@ -25,6 +25,7 @@ const state = holder.__hintlineShutdown;
 export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25_000)): Promise<void> {
   if (!startDraining()) return;
   stopIdleMemorySweep();
+  await stopTakingOver().catch((error) => log().warn({ err: error }, "stopping the run take-overs failed"));
   log().info({ replies: runningReplyCount(), graceMs }, "shutting down: no new replies; running ones may finish");
   if (!(await allRepliesOver(graceMs))) {
     const stopped = activeReplyList();

@@ -4,6 +4,7 @@
 // run from pg-boss (lib/chat/runs/pg-boss-engine.ts) before the row runs out (lib/chat/runs/lease.ts); a row that
 // does run out (no instance adopted the reply) frees the conversation.
 import { generateId } from "ai";
+import { localRun } from "../runs/local-runs.ts";
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { adoptLease, dropLease, liveLease, listen, notify, renewLeases, takeLease } from "../../db/pg-live.ts";
 import { activeReply, activeReplyIds, activeReplyList, beginReply, endReply } from "../active-replies.ts";
@@ -123,6 +124,9 @@ export function postgresLock(): ReplyLock {
     },
     async release(conversationId, replyId) {
       endReply(conversationId, replyId);
+      // A reply handed over at a graceful restart keeps its lease row (no longer renewed) for the instance that adopts
+      // it: dropped, a view read in the gap would settle the still-streaming reply as stale before the take-over.
+      if (localRun(replyId)?.handedOver) return;
       await dropLease(conversationId, replyId);
     },
     async activeIds(conversationId) {

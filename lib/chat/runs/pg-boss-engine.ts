@@ -132,6 +132,15 @@ function pending<T>(work: Promise<T>): Promise<T> {
   return work;
 }
 
+/**
+ * A draining instance takes no more runs over: its recovery worker stops polling, so that a run it hands over (or any
+ * other) is never fetched by a process about to exit — a job fetched and left active would wait for its expiry.
+ */
+export async function stopTakingOver(): Promise<void> {
+  const engine = await holder.__hintlineRunEngine?.catch(() => undefined);
+  await engine?.boss.offWork(RECOVER_QUEUE, { wait: true });
+}
+
 /** Resolves once every ended run's job is completed or handed over (a draining instance waits for it before exiting). */
 export async function runEngineSettled(): Promise<void> {
   while (unsettled.size) await Promise.allSettled([...unsettled]);
