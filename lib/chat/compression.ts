@@ -103,38 +103,20 @@ export async function compressContext({
   const reserve = keepTokens ?? settings.context.reserveRatio * contextWindow;
   const { summarize, keep } = splitForCompression(tail, messageTokens, reserve);
   if (!summarize.length || !keep.length) return null;
-  const zone = isValidTimeZone(settings.injection.timezone) ? settings.injection.timezone : "UTC";
-  const nowText = `${formatInTimeZone(now, zone, "yyyy-MM-dd HH:mm")} ${settings.injection.timezone}`;
   const count = start + summarize.length;
-  let summary: string;
-  let usage: CompressionData["usage"];
-  let fallback = false;
   // The durable facts are asked for alongside the summary: the compression waits for the longer of the two calls.
-  // Only the person's and the agent's own words (lib/agent/compression-memory.ts's memorySourceLines), and only those
-  // not offered before (at an earlier compression or when the conversation ended).
-  const target = await factsTarget(conversationId);
-  const lines = target ? memorySourceLines(await notYetOffered(conversationId, history, summarize, target.from)) : [];
-  const facts: Promise<ProposedFacts> | undefined =
-    target && lines.length
-      ? proposeFacts({ conversationId, ...target, model, contextWindow, lines, when: "compression" })
-      : undefined;
-  try {
-    const result = await summarizeInPieces({
-      model,
-      contextWindow,
-      previous: state?.summary,
-      messages: summarize,
-      settings,
-      now: nowText,
-    });
-    summary = result.summary;
-    usage = result.usage;
-  } catch (error) {
-    logFailure("a compression's summary failed; the truncation note is used", { conversationId })(error);
-    // Pieces summarised before the failure are kept: they are a summary of what came before the note.
-    summary = fallbackSummary((error as { partial?: string }).partial ?? state?.summary, count, nowText);
-    fallback = true;
-  }
+  const facts = proposeCompressionFacts({ conversationId, model, contextWindow, history, summarize });
+  facts.catch(() => {}); // a failed read is thrown where it is awaited, below, not reported as unhandled meanwhile
+  const { summary, usage, fallback } = await summarizeOrTruncate({
+    conversationId,
+    model,
+    settings,
+    contextWindow,
+    previous: state?.summary,
+    summarize,
+    count,
+    now,
+  });
   // Made by code, so a failed summary still gets it (with the previous ledger carried on).
   const evidence = harnessOptions().ledger ? nextLedger(summarize, state, contextWindow) : {};
   // The window the person was told about stays told; the figure this one leaves is measured by the caller.
@@ -167,6 +149,73 @@ export async function compressContext({
       createdAt: now.toISOString(),
     },
   };
+}
+
+/**
+ * The durable facts proposed from what is summarised: only the person's and the agent's own words
+ * (lib/agent/compression-memory.ts's memorySourceLines), and only those not offered before (at an earlier compression
+ * or when the conversation ended). None when the workspace keeps no facts or nothing is new.
+ */
+async function proposeCompressionFacts({
+  conversationId,
+  model,
+  contextWindow,
+  history,
+  summarize,
+}: {
+  conversationId: string;
+  model: LanguageModel;
+  contextWindow: number;
+  history: readonly ChatMessage[];
+  summarize: readonly ChatMessage[];
+}): Promise<ProposedFacts | undefined> {
+  const target = await factsTarget(conversationId);
+  if (!target) return undefined;
+  const lines = memorySourceLines(await notYetOffered(conversationId, history, summarize, target.from));
+  if (!lines.length) return undefined;
+  return proposeFacts({ conversationId, ...target, model, contextWindow, lines, when: "compression" });
+}
+
+/** The summary of `summarize` (with the previous one), or the truncation note when summarising failed. */
+async function summarizeOrTruncate({
+  conversationId,
+  model,
+  settings,
+  contextWindow,
+  previous,
+  summarize,
+  count,
+  now,
+}: {
+  conversationId: string;
+  model: LanguageModel;
+  settings: Settings;
+  contextWindow: number;
+  previous: string | undefined;
+  summarize: readonly ChatMessage[];
+  count: number;
+  now: Date;
+}): Promise<{ summary: string; usage?: CompressionData["usage"]; fallback: boolean }> {
+  const zone = isValidTimeZone(settings.injection.timezone) ? settings.injection.timezone : "UTC";
+  const nowText = `${formatInTimeZone(now, zone, "yyyy-MM-dd HH:mm")} ${settings.injection.timezone}`;
+  try {
+    const result = await summarizeInPieces({
+      model,
+      contextWindow,
+      previous,
+      messages: summarize,
+      settings,
+      now: nowText,
+    });
+    return { summary: result.summary, usage: result.usage, fallback: false };
+  } catch (error) {
+    logFailure("a compression's summary failed; the truncation note is used", { conversationId })(error);
+    // Pieces summarised before the failure are kept: they are a summary of what came before the note.
+    return {
+      summary: fallbackSummary((error as { partial?: string }).partial ?? previous, count, nowText),
+      fallback: true,
+    };
+  }
 }
 
 /** What a stored message says, as text to find identifiers in (hints are the harness's own words: left out). */
