@@ -10,6 +10,8 @@ import { listMessages, settleStaleReplies } from "../db/messages.ts";
 import { listTasks } from "../db/tasks.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
 import { replyLock } from "./live/reply-lock.ts";
+import { conversationRun } from "./run-status.ts";
+import type { RunView } from "../agent/run-view.ts";
 import { parseAgentState } from "./agent-state.ts";
 import { cacheFigures, precountCacheFigures } from "./cache-accounting.ts";
 import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
@@ -34,6 +36,8 @@ export type ConversationView = {
   model: ModelInfo;
   /** Where the person can switch between alternatives (‹ index/count ›, on the message `messageId`). */
   branches: BranchPoint[];
+  /** The reply being written and who holds it (lib/agent/run-view.ts); null when none is. */
+  run: RunView | null;
 } & PlanView &
   SubagentFields;
 
@@ -53,6 +57,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
     conversationMcpToolTokens(id),
   ]);
   const state = parseAgentState(conversation.agentState);
+  const run = await conversationRun(id, messages);
   // A long conversation's counts and cache figures are summed in slices first, so that measuring it is a lookup.
   await precountTokens(messages);
   await precountCacheFigures(messages);
@@ -82,6 +87,7 @@ export async function getConversationView(id: string): Promise<ConversationView>
       branchRecords,
       messages.map((m) => m.id),
     ),
+    run,
     ...plan,
     ...subagents,
   };

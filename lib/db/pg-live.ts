@@ -73,15 +73,18 @@ export async function dropLease(conversationId: string, replyId: string): Promis
   );
 }
 
-export type Lease = { replyId: string; instanceId: string };
+export type Lease = { replyId: string; instanceId: string; leaseUntil: Date };
 
 /** The conversation's live lease (one whose time has not run out), if any. */
 export async function liveLease(conversationId: string): Promise<Lease | undefined> {
-  const rows = await (await db()).$queryRawUnsafe<{ reply_id: string; instance_id: string }[]>(
-    `SELECT reply_id, instance_id FROM hintline_live_reply WHERE conversation_id = $1 AND lease_until > now()`,
+  const rows = await (await db()).$queryRawUnsafe<{ reply_id: string; instance_id: string; lease_until: Date }[]>(
+    `SELECT reply_id, instance_id, lease_until FROM hintline_live_reply WHERE conversation_id = $1 AND lease_until > now()`,
     conversationId,
   );
-  return rows[0] ? { replyId: rows[0].reply_id, instanceId: rows[0].instance_id } : undefined;
+  const row = rows[0];
+  return row
+    ? { replyId: row.reply_id, instanceId: row.instance_id, leaseUntil: new Date(row.lease_until) }
+    : undefined;
 }
 
 /** The conversations of `ownerId` (accounts mode) whose replies hold a live lease: being written by some instance. */

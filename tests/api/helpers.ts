@@ -3,6 +3,7 @@
 import http from "node:http";
 import Database from "better-sqlite3";
 import { expect } from "vitest";
+import type { RunView } from "../../lib/agent/run-view.ts";
 import type { StreamChunk } from "../support/chat-client.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
 
@@ -27,6 +28,7 @@ export type ConversationView = {
   updatedAt: string;
   settings: Settings;
   messages: ApiMessage[];
+  run: RunView | null;
 };
 export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };
 

@@ -341,6 +341,7 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       10_000,
       "the approval stored",
     );
+    expect((await view(doomed, "approve-dead")).run).toMatchObject({ status: "waiting", step: 1 });
     fake.reset();
     return { childId: running.agents[0]!.conversationId };
   }
@@ -375,6 +376,7 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       status: "streaming",
       resumes: [{ at: expect.any(String), afterStep: 1, reason: "instance-lost" }],
     });
+    expect(waiting.run).toMatchObject({ id: waiting.messages[1]?.id, status: "waiting" });
     const answered = await fetch(
       `${b.url}/api/conversations/approve-dead/approvals/echo-dead`,
       jsonRequest("POST", { approved: true }),
@@ -426,8 +428,15 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
       // A run sent to an instance that died before claiming it: its queue has a waiting job and no live instance.
       const ghostQueue = await queueRunNobodyClaims({ conversationId: "ghost", replyId: `ghost-${process.pid}` });
       const doomedQueue = engineQueue(doomed);
+      const before = (await view(doomed, "crash")).run;
+      expect(before).toMatchObject({ id: expect.any(String), status: "running", step: 1 });
       const killedAt = Date.now();
       await doomed.kill();
+      // Its lease still names it until another instance takes it over: running, then recovering once its heartbeat is
+      // overdue (the exact moment depends on the lease's renewals).
+      const orphaned = (await view(b, "crash")).run;
+      expect(orphaned).toMatchObject({ id: before?.id, startedAt: before?.startedAt });
+      expect(["running", "recovering"]).toContain(orphaned?.status);
       // Until it is taken over (and after), the reply is live: no second message.
       await expectApiError(
         await postChat(b.url, { conversationId: "crash", messageId: "c2", text: "hello?" }),
@@ -461,6 +470,7 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
         "the resumed reply stored as finished",
       );
       expect(finished.messages.map((m) => m.id)).toEqual(["c1", expect.any(String)]);
+      expect(finished.run).toBeNull();
       expect(messageText(finished.messages[1])).toBe(resumedText);
       expect(finished.messages[1]?.metadata?.resumes).toEqual([
         { at: expect.any(String), afterStep: 0, reason: "instance-lost" },

@@ -159,6 +159,18 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
       10_000,
       "the edit_file call stored as started",
     );
+    // The runs as the conversation shows them: who writes, on which step, what each waits for.
+    const textRun = (await view(first, "r-text")).run;
+    expect(textRun).toEqual({
+      id: (await lastReply(first, "r-text")).id,
+      status: "running",
+      step: 1,
+      startedAt: expect.any(String),
+      heartbeatAt: expect.any(String),
+    });
+    expect(Date.parse(textRun!.heartbeatAt)).toBeGreaterThanOrEqual(Date.parse(textRun!.startedAt));
+    expect((await view(first, "r-wait")).run).toMatchObject({ status: "waiting", step: 1 });
+    expect((await view(first, "r-task")).run).toMatchObject({ status: "running", step: 2 });
     const tasksBefore = (await getJson<Task[]>(`${first.url}/api/conversations/r-task/tasks`)).body;
     expect(tasksBefore.map((t) => t.subject)).toEqual(["Pack boxes"]);
 
@@ -208,6 +220,7 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
     const waitingReply = await lastReply(server, "r-wait");
     expect(waitingReply.metadata?.status).toBe("streaming");
     expect(waitingReply.metadata?.resumes).toHaveLength(1);
+    expect((await view(server, "r-wait")).run).toMatchObject({ id: waitingReply.id, status: "waiting" });
     fake.enqueue({ text: "Written." });
     expect((await approve(server, "r-wait", "w1")).status).toBe(200);
     const written = await pollUntil(
@@ -217,6 +230,7 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
       "the approved call ran and the reply finished",
     );
     expect(messageText(written)).toBe("Written.");
+    expect((await view(server, "r-wait")).run).toBeNull();
     expect(fs.readFileSync(target, "utf8")).toBe("after restart");
 
     // 5. The child is resumed, not settled as stopped: it finishes once, and its parent is told its answer at its next

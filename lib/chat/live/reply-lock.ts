@@ -13,7 +13,13 @@ import { cancelRunningToolCall } from "../running-tool-calls.ts";
 import { runLeaseMs, runTimings } from "../runs/lease.ts";
 
 /** The live reply; `owner` names the instance writing it (PostgreSQL), which changes when another adopts it. */
-export type LiveReplyRef = { replyId: string; local: boolean; owner?: string };
+export type LiveReplyRef = {
+  replyId: string;
+  local: boolean;
+  owner?: string;
+  /** When another instance last renewed its hold on the reply (absent when this process runs it). */
+  heartbeatAt?: Date;
+};
 
 export interface ReplyLock {
   acquire(conversationId: string, replyId: string): Promise<AbortController | undefined>;
@@ -140,7 +146,13 @@ export function postgresLock(): ReplyLock {
       if (mine) return { ...mine, owner: INSTANCE_ID };
       const lease = await liveLease(conversationId);
       return lease
-        ? { replyId: lease.replyId, local: lease.instanceId === INSTANCE_ID, owner: lease.instanceId }
+        ? {
+            replyId: lease.replyId,
+            local: lease.instanceId === INSTANCE_ID,
+            owner: lease.instanceId,
+            // Each renewal sets the row to last `leaseMs()` from then.
+            heartbeatAt: new Date(lease.leaseUntil.getTime() - leaseMs()),
+          }
         : undefined;
     },
     async stop(conversationId) {

@@ -14,6 +14,16 @@ import { type HeldReply, resumeHeld } from "./resume-reply.ts";
  */
 const AT_ONCE = 16;
 
+/** The replies held at start-up that wait their turn to go on (one set, whichever bundle loads this module). */
+const holder = globalThis as unknown as { __hintlineAwaitingResume?: Set<string> };
+holder.__hintlineAwaitingResume ??= new Set();
+const awaiting = holder.__hintlineAwaitingResume;
+
+/** Whether `replyId` was left by the last run and still waits its turn to go on. */
+export function awaitingResume(replyId: string): boolean {
+  return awaiting.has(replyId);
+}
+
 /**
  * Takes the lock of every reply the last run left and resumes them in the background. Resolves with how many, once
  * every lock is held: call it before the server answers requests.
@@ -23,12 +33,17 @@ export async function resumeLeftReplies(): Promise<number> {
   const held: HeldReply[] = [];
   for (const { conversationId, id } of await listStreamingReplies()) {
     const controller = await replyLock().acquire(conversationId, id);
-    if (controller) held.push({ conversationId, replyId: id, controller });
+    if (!controller) continue;
+    held.push({ conversationId, replyId: id, controller });
+    awaiting.add(id);
   }
   if (held.length) log().info({ replies: held.length }, "resuming the replies the last run left");
   const queue = [...held];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await resumeHeld(next, "restart");
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      awaiting.delete(next.replyId);
+      await resumeHeld(next, "restart");
+    }
   };
   void Promise.all(Array.from({ length: Math.min(AT_ONCE, queue.length) }, worker));
   return held.length;
