@@ -20,6 +20,9 @@ export async function register() {
     await startRunEngine().catch(
       logFailure("the run engine did not start: replies of this instance are not taken over if it dies"),
     );
+    // Messages queued behind a reply that ended while the last run drained become their turns now.
+    const { startLeftQueueSweep } = await import("./lib/chat/runs/left-queues");
+    startLeftQueueSweep();
     // Conversations left idle give their durable facts (HINTLINE_MEMORY_IDLE_MINUTES; a timer, unreferenced).
     const { startIdleMemorySweep } = await import("./lib/chat/conversation-end-memory");
     startIdleMemorySweep();

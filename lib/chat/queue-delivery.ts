@@ -6,7 +6,15 @@ import { generateId } from "ai";
 import { ApiError } from "../api/errors.ts";
 import type { ChatChunk, SteerData } from "../chat-message.ts";
 import { getConversation } from "../db/conversations.ts";
-import { firstQueued, markDelivered, type QueuedMessageRow, takeQueued, untake } from "../db/queued-messages.ts";
+import {
+  conversationsWithQueued,
+  firstQueued,
+  markDelivered,
+  type QueuedMessageRow,
+  requeueTaken,
+  takeQueued,
+  untake,
+} from "../db/queued-messages.ts";
 import type { QueuedSteer } from "../db/step-state.ts";
 import { log, logFailure } from "../log/logger.ts";
 import { listenForDisabledUsers, refuseIfDisabled } from "./disabled-users.ts";
@@ -55,6 +63,20 @@ export async function takeSteers(
 /** What a reply took is delivered once its row is saved: a step's end (checkpoint) or the reply's settle. */
 export async function steersSaved(conversationId: string, replyId: string): Promise<void> {
   await markDelivered({ conversationId, replyId });
+}
+
+/**
+ * A resumed reply's steers: those its kept parts hold stay its own (delivered when it saves or settles); those taken
+ * by the step the stopped process cut go back to the queue, where the reply's next step takes them again.
+ */
+export async function requeueCutSteers(
+  conversationId: string,
+  replyId: string,
+  kept: readonly { type: string; id?: string }[],
+): Promise<void> {
+  const saved = kept.flatMap((part) => (part.type === "data-steer" && part.id ? [part.id] : []));
+  if (await requeueTaken({ conversationId, replyId, saved }))
+    publishChange({ type: "conversation", id: conversationId });
 }
 
 /** The queued message taken: the turn it started, or why it could not start one. */
@@ -129,4 +151,22 @@ export function afterReplySettled(
     await steersSaved(conversationId, replyId);
     if (!child) await deliverNext(conversationId, start);
   })().catch(logFailure("delivering the queue after a reply failed", { conversationId, replyId }));
+}
+
+/** Conversations looked at per sweep: the queues a stopped instance left are few. */
+const SWEEP_LIMIT = 100;
+
+/**
+ * Starts the next turn of every conversation whose queue waits with no reply running: what a reply that ended while
+ * its instance drained, or whose instance then stopped, left behind. How many turns started.
+ */
+export async function deliverLeftQueues(start: StartTurn): Promise<number> {
+  let started = 0;
+  for (const conversationId of await conversationsWithQueued(SWEEP_LIMIT)) {
+    if (isDraining()) break;
+    if (await replyLock().live(conversationId)) continue;
+    const delivered = await deliverNext(conversationId, start);
+    if (delivered && "replyId" in delivered) started++;
+  }
+  return started;
 }

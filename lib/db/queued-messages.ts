@@ -182,3 +182,37 @@ export async function deleteQueued({ conversationId, id }: { conversationId: str
   const db = await getDb();
   await db.queuedMessage.deleteMany({ where: { conversationId, id } });
 }
+
+/**
+ * Puts back at their places in the queue the messages reply `replyId` took but did not save (ids not in `saved`): a
+ * step cut by a stopped process took them. How many.
+ */
+export async function requeueTaken({
+  conversationId,
+  replyId,
+  saved,
+}: {
+  conversationId: string;
+  replyId: string;
+  saved: string[];
+}): Promise<number> {
+  const db = await getDb();
+  const { count } = await db.queuedMessage.updateMany({
+    where: { conversationId, replyId, status: "taken", id: { notIn: saved } },
+    data: { status: "queued", replyId: null },
+  });
+  return count;
+}
+
+/** The conversations that have a message waiting in their queue (at most `limit`, oldest first). */
+export async function conversationsWithQueued(limit: number): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db.queuedMessage.findMany({
+    where: { status: "queued" },
+    distinct: ["conversationId"],
+    select: { conversationId: true },
+    orderBy: { createdAt: "asc" },
+    take: limit,
+  });
+  return rows.map((row) => row.conversationId);
+}

@@ -3,8 +3,11 @@
 // call (server-filesystem's edit_file reading a FIFO nobody writes: it cannot finish), and a background subagent's.
 // The next start resumes each from its last finished step: the cut text is redone, never doubled; the task is not
 // created twice; the approval is answered on the new server and its call runs; the write that may have happened is not
-// run again — the model is told it was interrupted; the child finishes once and its answer reaches its parent.
+// run again — the model is told it was interrupted; the child finishes once and its answer reaches its parent. What
+// the process left in the queue is not lost: a steer its cut step took is taken again, and a message queued behind a
+// reply that had ended starts its turn.
 import { execFileSync } from "node:child_process";
+import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +22,8 @@ const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ");
 const slow = { text: long, chunkDelayMs: 15 };
 const RESUMED = "Picked up where I was.";
 const CHILD_DONE = "Counted: 42 boxes.";
+const STEER = "Check the pipe first.";
+const LEFT = "And then label the boxes.";
 const childStream = { text: Array.from({ length: 2000 }, (_, i) => `box${i}`).join(" "), chunkDelayMs: 15 };
 
 /** A subagent's model call (its system prompt names its agent). */
@@ -174,7 +179,28 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
     const tasksBefore = (await getJson<Task[]>(`${first.url}/api/conversations/r-task/tasks`)).body;
     expect(tasksBefore.map((t) => t.subject)).toEqual(["Pack boxes"]);
 
+    // 6. What a stopped process leaves in the queue: a steer that r-write's cut step took but never saved, and a
+    // message queued behind a reply that ended while the last run drained (so its turn never started).
+    const queueOn = (id: string, messageId: string, text: string, when: string) =>
+      fetch(
+        `${first.url}/api/conversations/${id}/queue`,
+        jsonRequest("POST", { message: { id: messageId, role: "user", parts: [{ type: "text", text }] }, when }),
+      );
+    expect((await queueOn("r-write", "steer-cut", STEER, "next-step")).status).toBe(202);
+    fake.enqueue(slow);
+    await readUntil(await postChat(first.url, { conversationId: "r-idle", text: "a long answer" }), (c) => {
+      return c.type === "text-delta";
+    });
+    expect((await queueOn("r-idle", "left-1", LEFT, "after-reply")).status).toBe(202);
+    const writeReplyId = (await lastReply(first, "r-write")).id;
+
     await first.kill();
+    const sqlite = new Database(first.databaseUrl.replace(/^file:/, ""));
+    sqlite
+      .prepare(`UPDATE "QueuedMessage" SET status = 'taken', "replyId" = ? WHERE id = 'steer-cut'`)
+      .run(writeReplyId);
+    sqlite.prepare(`UPDATE "Message" SET status = 'complete' WHERE "conversationId" = 'r-idle'`).run();
+    sqlite.close();
     fake.reset();
     // The three replies that go on with a model call each get this answer (in whatever order they ask); the child its own.
     fake.setDefault((request) => ({ text: isChild(request) ? CHILD_DONE : RESUMED }));
@@ -189,7 +215,9 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
         `${id} resumed and finished`,
       );
     }
-    const resumedRequests = fake.requests.filter((r) => Array.isArray(r.body.tools) && !isChild(r));
+    const resumedRequests = fake.requests.filter(
+      (r) => Array.isArray(r.body.tools) && !isChild(r) && !sentMessages(r).includes(LEFT),
+    );
     expect(resumedRequests).toHaveLength(3);
 
     // 1. The cut step is redone whole: the same input as the call that was cut, and the text only once.
@@ -215,6 +243,28 @@ describe("SQLite: replies resume after the server is killed mid-reply", () => {
     );
     const writeReply = await lastReply(server, "r-write");
     expect(writeReply.parts.find((p) => p.type === "tool-mcp__files__edit_file")?.state).toBe("output-error");
+
+    // 6. The steer the cut step took is taken again by the resumed step, after the call's result, and delivered; the
+    // message left queued behind a reply that had ended becomes its turn at the start.
+    const sent = (interrupted?.body.messages ?? []) as Array<{
+      role: string;
+      tool_call_id?: string;
+      content?: unknown;
+    }>;
+    const steerAt = sent.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes(STEER));
+    expect(steerAt).toBeGreaterThan(sent.findIndex((m) => m.tool_call_id === "e1"));
+    expect(writeReply.parts.filter((p) => p.type === "data-steer")).toHaveLength(1);
+    const cancelSteer = await fetch(`${server.url}/api/conversations/r-write/queue/steer-cut`, { method: "DELETE" });
+    expect(cancelSteer.status).toBe(409);
+    expect(JSON.stringify(await cancelSteer.json())).toMatch(/was delivered/);
+    const idle = await pollUntil(
+      () => view(server, "r-idle"),
+      (v) => v.messages.length === 4 && v.messages[3]?.metadata?.status === undefined,
+      15_000,
+      "the message left queued started its turn",
+    );
+    expect(messageText(idle.messages[2])).toBe(LEFT);
+    expect(fake.requests.filter((r) => sentMessages(r).includes(LEFT) && Array.isArray(r.body.tools))).toHaveLength(1);
 
     // 3. The approval, answered on the new server, runs the call; the reply then goes on.
     const waitingReply = await lastReply(server, "r-wait");

@@ -102,6 +102,31 @@ describe(`the queue on ${inject("databaseKind")}`, () => {
     expect((await readStepState({ conversationId: await fresh() }))!.steers).toEqual([]);
   });
 
+  it("puts back, at their places, the steers a reply took but did not save; the saved ones stay its own", async () => {
+    const id = await fresh();
+    for (const m of ["s1", "s2", "s3"]) await add(id, m, "next-step");
+    await queue.takeQueued({ conversationId: id, ids: ["s1", "s2"], replyId: "cut" });
+    await queue.takeQueued({ conversationId: id, ids: ["s3"], replyId: "other" });
+    expect(await queue.requeueTaken({ conversationId: id, replyId: "cut", saved: ["s1"] })).toBe(1);
+    expect((await queue.getQueued({ conversationId: id, id: "s1" }))?.status).toBe("taken");
+    expect(await queue.getQueued({ conversationId: id, id: "s2" })).toMatchObject({ status: "queued", replyId: null });
+    expect((await queue.getQueued({ conversationId: id, id: "s3" }))?.status).toBe("taken");
+    expect((await readStepState({ conversationId: id }))!.steers.map((s) => [s.id, s.position])).toEqual([["s2", 1]]);
+    expect(await queue.requeueTaken({ conversationId: id, replyId: "cut", saved: [] })).toBe(1);
+    expect(await queue.requeueTaken({ conversationId: id, replyId: "cut", saved: [] })).toBe(0);
+  });
+
+  it("names the conversations whose queue waits, each once, oldest first", async () => {
+    const [a, b, done] = [await fresh(), await fresh(), await fresh()];
+    await add(a, "a1");
+    await add(b, "b1");
+    await add(a, "a2");
+    await add(done, "d1");
+    await queue.takeQueued({ conversationId: done, ids: ["d1"], replyId: "r" });
+    const waiting = await queue.conversationsWithQueued(1_000);
+    expect(waiting.filter((c) => [a, b, done].includes(c))).toEqual([a, b]);
+  });
+
   it("goes with its conversation", async () => {
     const id = await fresh();
     await add(id, "a");

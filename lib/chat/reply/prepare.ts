@@ -122,6 +122,7 @@ export async function prepareReply(
     workspace,
     mcpChanges: mcp.changes,
     child: ports.child !== undefined,
+    resumed: reply.resumed !== undefined,
     maxSteps: maxStepsOf(ports),
   });
   return { context, mcp, tools, nextCallNumber: toolContext.nextCallNumber, ancestors, steps };

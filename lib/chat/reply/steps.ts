@@ -53,6 +53,8 @@ export type ReplyStepsOptions = {
   mcpChanges?: McpChangeTracker;
   /** A subagent's reply (its Mode reminders are a child's). */
   child?: boolean;
+  /** A reply going on after its process stopped: its first step reads the state anew (steers queued meanwhile). */
+  resumed?: boolean;
   /** The model calls the reply may make (its last is told to answer without tools). */
   maxSteps: number;
   now?: () => Date;
@@ -136,10 +138,11 @@ async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResu
   const { options, model } = run;
   const { conversationId, settings, contextWindow } = options;
   await run.written;
-  // The first step decides on the state the reply opened with; later ones read it again (the person may edit).
+  // The first step decides on the state the reply opened with; later ones read it again (the person may edit), as
+  // does a resumed reply's first: it goes on after a step's tool results, where the person's steers enter.
   const opened: ConversationState = { settings, ...options.opened };
   const [state] = await Promise.all([
-    step.stepIndex === 0 ? opened : readConversationState(conversationId),
+    step.stepIndex === 0 && !options.resumed ? opened : readConversationState(conversationId),
     // The previous step's end saved the reply with the steers it took.
     run.steered ? steersSaved(conversationId, step.reply.id) : undefined,
   ]);

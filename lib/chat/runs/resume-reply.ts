@@ -22,6 +22,7 @@ import { modelForConversation } from "../conversation-model.ts";
 import { detachReply } from "../live/live-reply.ts";
 import { replyLock } from "../live/reply-lock.ts";
 import { storedList } from "../mcp-reply.ts";
+import { requeueCutSteers } from "../queue-delivery.ts";
 import { adoptedChildTurn, type ChildTurn } from "../subagent-runs.ts";
 import type { OpenedReply } from "../reply/open-turn.ts";
 import { replyContextOf, replyStream } from "../start-reply.ts";
@@ -119,6 +120,7 @@ export async function openResumption(
   if (conversation.parentId && !child) return undefined;
   const committed = updateMessage({ conversationId, id: replyId, parts: cut.parts, metadata });
   committed.catch(() => {}); // awaited by the run before it writes
+  await requeueCutSteers(conversationId, replyId, cut.parts as { type: string; id?: string }[]);
   return {
     conversation: { ...conversation, created: false },
     resolved,
