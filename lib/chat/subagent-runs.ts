@@ -3,6 +3,7 @@
 // timeout; then the run goes on in the background and its answer reaches the parent as a hint (subagent-hints.ts).
 import { generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
+import { HANDOVER_REASON } from "../agent/resume-point.ts";
 import { type VisibleAgent, GENERAL_PURPOSE_AGENT_ID } from "../agent/subagents.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { DEFAULT_CHILD_TOOLS } from "../agent/tool-catalog.ts";
@@ -331,6 +332,8 @@ export async function waitForRun(
   clearTimeout(timer);
   if (onAbort) signal?.removeEventListener("abort", onAbort);
   if (result === "aborted") {
+    // A graceful restart hands the child over with its parent (the drain stops every reply so): not stopped here.
+    if (signal?.reason === HANDOVER_REASON) return { aborted: true };
     await replyLock()
       .stop(childId)
       .catch(logFailure("stopping a subagent with its parent failed", { conversationId: childId }));

@@ -5,11 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { chunkReader, getJson, postChat, readChunks, streamedText } from "../support/chat-client.ts";
 import { createPostgresDatabase, migrate } from "../support/db-global-setup.ts";
-import { type OpenAIFake, startOpenAIFake } from "../support/openai-fake.ts";
+import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
 import { type ConversationView, expectApiError, messageText, pollUntil } from "./helpers.ts";
 
 const postgres = process.env.TEST_POSTGRES_URL;
 const longText = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+/** A subagent's model call (its system prompt names its agent). */
+const isChild = (request: RecordedRequest) => JSON.stringify(request.body.messages?.[0] ?? "").includes("# Agent: ");
+const hasToolResult = (request: RecordedRequest) =>
+  (request.body.messages as Array<{ role: string }>).some((m) => m.role === "tool");
+const CHILD_DONE = "Counted: 42 boxes.";
+type Agent = { conversationId: string; status: string };
 
 /** An open GET /api/events stream; `ended` settles with "closed" when the server ends it cleanly. */
 function openEvents(url: string): { opened: Promise<void>; ended: Promise<"closed" | "reset"> } {
@@ -94,15 +100,38 @@ describe.skipIf(!postgres)("SIGTERM with two instances on one PostgreSQL", () =>
     expect(a.logs()).toMatch(/"msg":"shut down"/);
   });
 
-  it("hands a reply still running after the grace over: B takes it over at once and finishes it, marked resumed", async () => {
+  it("hands the replies still running after the grace over, a subagent's too: B takes each over at once and finishes it, marked resumed", async () => {
     const a = await instance(1_000);
-    // Nothing an earlier case queued is left for B's call: it answers with the default below.
+    // Before the restart: the reply writes on, the parent spawns a child and waits for it, the child writes on. After
+    // it, on B: the cut steps are redone, the parent told its wait was interrupted, the child finishing with its count.
+    let handedOver = false;
     fake.reset();
-    fake.enqueue({ text: longText(3000), chunkDelayMs: 20 });
-    fake.setDefault({ text: "Picked up on B." });
+    fake.setDefault((request) => {
+      if (isChild(request)) return handedOver ? { text: CHILD_DONE } : { text: longText(3000), chunkDelayMs: 20 };
+      // The resumed call carries the interrupted spawn's result (and the child's answer, once it finished first).
+      if (JSON.stringify(request.body.messages).includes("count in the foreground") && !hasToolResult(request))
+        return handedOver
+          ? { text: "Unexpected second spawn." }
+          : {
+              kind: "tools",
+              calls: [{ id: "spawn-1", name: "AgentSpawn", arguments: { agent_id: "general-purpose", task: "count" } }],
+            };
+      return handedOver ? { text: "Picked up on B." } : { text: longText(3000), chunkDelayMs: 20 };
+    });
+    const parent = chunkReader(await postChat(a.url, { conversationId: "kid", text: "count in the foreground" }));
+    await parent.until((c) => c.type === "tool-input-available");
     const original = await postChat(a.url, { conversationId: "cut", messageId: "c1", text: "write forever" });
     const reader = chunkReader(original);
     await reader.until((c) => c.type === "text-delta");
+    const childId = (
+      await pollUntil(
+        () => view("kid") as Promise<ConversationView & { agents: Agent[] }>,
+        (v) => v.agents[0]?.status === "running" && fake.requests.some(isChild),
+        10_000,
+        "the child writing on A",
+      )
+    ).agents[0]!.conversationId;
+    handedOver = true;
     const handedAt = Date.now();
     const exit = a.terminate();
     // The browser's stream on A ends saying the reply goes on.
@@ -134,5 +163,23 @@ describe.skipIf(!postgres)("SIGTERM with two instances on one PostgreSQL", () =>
     expect(next.status).toBe(200);
     expect(streamedText(await readChunks(next))).toBe("I am B");
     expect(a.logs()).toMatch(/"outcome":"stopped","stopReason":"shutdown".*"msg":"reply"/);
+
+    // The child is not stored as stopped by the restart: B goes on with it in the background, once; the parent's wait
+    // is told it was cut (no second child), and the child's answer is its parent's to hear.
+    const kid = await pollUntil(
+      () => view("kid") as Promise<ConversationView & { agents: Agent[] }>,
+      (v) => v.agents[0]?.status !== "running" && v.messages[1]?.metadata?.status === undefined,
+      20_000,
+      "B finishing the child and its parent",
+    );
+    expect(kid.agents).toMatchObject([{ conversationId: childId, status: "done" }]);
+    const child = await view(childId);
+    expect(messageText(child.messages[1])).toBe(CHILD_DONE);
+    expect(child.messages[1]?.metadata).toMatchObject({ resumes: [{ reason: "instance-lost" }] });
+    expect(child.messages[1]?.metadata?.error).toBeUndefined();
+    expect(messageText(kid.messages[1])).toBe("Picked up on B.");
+    const spawn = kid.messages[1]?.parts.find((p) => p.type === "tool-AgentSpawn");
+    expect(spawn).toMatchObject({ state: "output-error", errorText: expect.stringMatching(/ToolInterruptedError/) });
+    expect(fake.requests.filter(isChild)).toHaveLength(2);
   });
 });

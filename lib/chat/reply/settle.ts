@@ -7,11 +7,11 @@ import type { ChatMessage } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { logFailure } from "../../log/logger.ts";
-import { SHUTDOWN_REASON } from "../draining.ts";
 import { titleAfterFirstReply } from "../titles.ts";
 import type { LoopParts } from "./loop-parts.ts";
 import { markSuperseded } from "./steps.ts";
 import { HANDOVER_REASON } from "../../agent/resume-point.ts";
+import { SHUTDOWN_REASON } from "../draining.ts";
 
 /** The metadata a settled reply is stored with: its model, its calls, what `extra` adds, and when it ended. */
 function metadataOf({ reply, run }: LoopParts, extra: object) {
@@ -35,12 +35,8 @@ export async function settleReply(
   const { reply, ports, prepared, run, emit, report } = parts;
   const { conversationId, replyId } = reply;
   const stopped = reply.abortSignal.aborted;
-  // A subagent's reply is not handed over at a graceful restart (a parent waiting for it stops it as it stops): it is
-  // stored as stopped by the restart, and its parent hears so. One whose process was killed is resumed.
-  if (reply.abortSignal.reason === HANDOVER_REASON) {
-    if (!ports.child) return handOver(parts, outcome, writer);
-    outcome = { ...outcome, error: SHUTDOWN_REASON };
-  }
+  // Handed over at a graceful restart (a subagent's reply too: its run is adopted like one whose process was killed).
+  if (reply.abortSignal.reason === HANDOVER_REASON) return handOver(parts, outcome, writer);
   // What the steps, the workspace and a first MCP tool list store is written before the reply ends: the next turn,
   // however soon, reads it (run 12: a turn right after the first read no stored list and offered no MCP tools).
   await Promise.all([prepared.steps.written(), reply.workspace.stored(), prepared.mcp.listStored]);
