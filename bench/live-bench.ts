@@ -9,46 +9,18 @@
 //   BENCH_LIVE_CONVERSATIONS (200) · BENCH_RUNS (30) · BENCH_LIVE_ONLY=relay (only the relay's cost, no PostgreSQL)
 // BENCH_LIVE_ONLY=scale (`npm run bench -- --only=scale`): the same concurrent conversations on 1, 2 and 4 instances
 // (BENCH_LIVE_INSTANCES="1,2,4") of one PostgreSQL, with what they cost it (bench/pg-traffic.ts); docs/scaling.md.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { newId, prose, routes } from "./http-scenarios.ts";
 import { CHANNELS, type Traffic, watchTraffic } from "./pg-traffic.ts";
+import { freshDatabase, postgresServer } from "./postgres.ts";
 import { type AppServer, startApp, startFake, stopAll } from "./servers.ts";
 import { markdownTable, ms, num, summarize } from "./stats.ts";
 import { postStream, type StreamResult } from "./ui-stream-client.ts";
 
 const CONVERSATIONS = Number(process.env.BENCH_LIVE_CONVERSATIONS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const root = path.resolve(import.meta.dirname, "..");
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
-
-async function postgresServer(): Promise<{ url: string; stop: () => void }> {
-  const given = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL;
-  if (given) return { url: given, stop: () => {} };
-  const port = String(55_600 + (process.pid % 300));
-  const url = execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "start", port], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .at(-1)!;
-  return {
-    url,
-    stop: () => execFileSync("bash", [path.join(root, "scripts/pg-temp.sh"), "stop", port], { stdio: "ignore" }),
-  };
-}
-
-async function freshDatabase(serverUrl: string, suffix = ""): Promise<string> {
-  const name = `hintline_bench_live_${process.pid}${suffix}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** GET …/stream: ms from the request to the first replayed chunk (NaN when none came). */
 async function resumeLatency(baseUrl: string, conversationId: string): Promise<number> {
@@ -68,7 +40,7 @@ const ENV = { OPENAI_API_KEY: "bench", HINTLINE_MODEL: "fake-model", HINTLINE_CO
 /** Two instances on one PostgreSQL: concurrent conversations over both, and resume latency on each. */
 async function scaleRows(): Promise<{ rows: Row[]; errors: string[] }> {
   const server = await postgresServer();
-  const databaseUrl = await freshDatabase(server.url);
+  const databaseUrl = await freshDatabase(server.url, "live");
   const fake = await startFake();
   const env = { ...ENV, OPENAI_BASE_URL: fake.url };
   const [a, b] = [await startApp(env, { databaseUrl }), await startApp(env, { databaseUrl })];
@@ -185,7 +157,7 @@ async function followToEnd(baseUrl: string, conversationId: string): Promise<boo
 
 /** `count` instances on one fresh PostgreSQL database: CONVERSATIONS concurrent replies spread over them, and the traffic. */
 async function sweepPoint(serverUrl: string, count: number) {
-  const databaseUrl = await freshDatabase(serverUrl, `_${count}`);
+  const databaseUrl = await freshDatabase(serverUrl, `live_${count}`);
   const fake = await startFake();
   const env = { ...ENV, OPENAI_BASE_URL: fake.url };
   const instances: AppServer[] = [];

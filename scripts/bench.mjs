@@ -19,7 +19,7 @@
 //   bench/live-bench.ts with BENCH_LIVE_ONLY=scale (`--only=scale`, not in the default run) — 1, 2 and 4 instances on
 //                           one PostgreSQL: replies per second, NOTIFY traffic, connections, rows written (docs/scaling.md);
 //   bench/step-statements.ts — the statements one further step of a reply costs PostgreSQL, from its statement log;
-//   bench/runs-bench.ts — SIGKILL mid-reply on SQLite, restart: how soon the reply streams again;
+//   bench/runs-bench.ts — SIGKILL mid-reply: how soon the reply streams again (SQLite restart; PostgreSQL take-over);
 //   bench/fixed-part-bench.ts — the system prompt and tool definitions at 4k, 8k, 32k and 128k windows, before and after
 //                               issue 46 (in-process, a second).
 // `npm run bench -- --only=http` (or `--only=prepare`, `--only=strategy`, `--only=workspace`, `--only=live`, `--only=stall`, `--only=browser`, `--only=memory`, `--only=scale`, `--only=providers`, `--only=steps`, `--only=runs`, `--only=fixed`) runs one of them. With HINTLINE_DIST_DIR=.next-x the HTTP
