@@ -11,6 +11,8 @@ export const TOOL_INTERRUPTED_ERROR = "ToolInterruptedError";
  * the person keeps waiting, so that the next start resumes it as it would after a crash.
  */
 export const HANDOVER_REASON = "The server is restarting; the reply goes on when it is back.";
+/** Why a reply stops on an instance that was silent so long that another took its run over: it goes on there. */
+export const TAKEN_OVER_REASON = "Another instance took this reply over; it goes on there.";
 /** What a denied call's result says (as when the person's answer is applied in the reply loop). */
 export const DENIED_TEXT = "The person denied this tool call.";
 

@@ -153,7 +153,7 @@ export async function openContinuation({
   const last = history.at(-1);
   const checked = continuable(last?.id === replyId ? last : undefined);
   if (isRefusal(checked)) throw new ApiError(checked.status === 409 ? "conflict" : "bad_request", checked.reason);
-  const committed = updateMessage({ conversationId, id: replyId, status: "streaming" });
+  const committed = updateMessage({ conversationId, id: replyId, status: "streaming" }).then(() => {});
   committed.catch(() => {}); // the caller awaits it
   return { history: history.slice(0, -1), committed, continued: checked };
 }

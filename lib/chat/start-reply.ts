@@ -4,6 +4,7 @@
 import { OPERATOR, type Viewer } from "../auth/viewer.ts";
 import { createUIMessageStream, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
+import { TAKEN_OVER_REASON } from "../agent/resume-point.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, ResumeData } from "../chat-message.ts";
@@ -166,8 +167,10 @@ export function replyStream(reply: ReplyContext, child: ChildTurn | undefined, r
       } finally {
         await release();
         over();
-        // What the reply took from the queue is delivered; the next queued message becomes the next turn.
-        afterReplySettled(reply.conversationId, reply.replyId, { child: child !== undefined, start: startReply });
+        // What the reply took from the queue is delivered; the next queued message becomes the next turn (by the
+        // instance that took the reply over, when another did).
+        if (reply.abortSignal.reason !== TAKEN_OVER_REASON)
+          afterReplySettled(reply.conversationId, reply.replyId, { child: child !== undefined, start: startReply });
       }
     },
     onError: describeError,

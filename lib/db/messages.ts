@@ -236,13 +236,16 @@ export async function updateMessage({
   parts,
   metadata,
   status,
+  onlyWhileStreaming = false,
 }: {
   conversationId: string;
   id: string;
   parts?: ChatMessage["parts"];
   metadata?: MessageMetadata;
   status?: MessageStatus;
-}): Promise<void> {
+  /** A reply's own writes: none once it was settled (by the instance that took its run over, say). */
+  onlyWhileStreaming?: boolean;
+}): Promise<number> {
   const db = await getDb();
   const change = {
     ...(parts ? { parts: storable(parts) as object[] } : {}),
@@ -251,15 +254,21 @@ export async function updateMessage({
   };
   const direct = sqliteDirect();
   const count = direct
-    ? direct.updateMessage(conversationId, id, change)
-    : (await db.message.updateMany({ where: { conversationId, id }, data: change })).count;
-  if (!status || status === "streaming") return;
+    ? direct.updateMessage(conversationId, id, change, onlyWhileStreaming)
+    : (
+        await db.message.updateMany({
+          where: { conversationId, id, ...(onlyWhileStreaming ? { status: "streaming" } : {}) },
+          data: change,
+        })
+      ).count;
+  if (!status || status === "streaming") return count;
   // A reply settled: it joins the cached history when the whole of it is known here, else the entry is dropped.
   if (count === 1 && parts && metadata) {
     historySettled(conversationId, { id, parts, metadata: storedMetadata(metadata), status });
   } else {
     forgetHistory(conversationId);
   }
+  return count;
 }
 
 /** Deletes the messages after the given position (a retry no longer does: it keeps the reply as a branch). */

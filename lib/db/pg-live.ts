@@ -56,20 +56,32 @@ export async function adoptLease(
   return rows.length === 1;
 }
 
-export async function renewLeases(replyIds: string[], leaseMs: number): Promise<void> {
-  if (replyIds.length === 0) return;
-  await (await db()).$executeRawUnsafe(
-    `UPDATE hintline_live_reply SET lease_until = now() + $2::integer * interval '1 millisecond' WHERE reply_id = ANY($1::text[])`,
+/**
+ * Renews the leases `instanceId` holds of `replyIds`; returns those of them another instance holds now (it took them
+ * over while this one was silent: a paused process, a stalled machine), which this one must stop writing.
+ */
+export async function renewLeases(replyIds: string[], leaseMs: number, instanceId: string): Promise<string[]> {
+  if (replyIds.length === 0) return [];
+  const rows = await (await db()).$queryRawUnsafe<{ reply_id: string }[]>(
+    `WITH renewed AS (
+       UPDATE hintline_live_reply SET lease_until = now() + $2::integer * interval '1 millisecond'
+        WHERE reply_id = ANY($1::text[]) AND instance_id = $3 RETURNING reply_id
+     )
+     SELECT reply_id FROM hintline_live_reply WHERE reply_id = ANY($1::text[]) AND instance_id <> $3`,
     replyIds,
     leaseMs,
+    instanceId,
   );
+  return rows.map((row) => row.reply_id);
 }
 
-export async function dropLease(conversationId: string, replyId: string): Promise<void> {
+/** Drops the lease `instanceId` holds (never one another instance took over). */
+export async function dropLease(conversationId: string, replyId: string, instanceId: string): Promise<void> {
   await (await db()).$executeRawUnsafe(
-    `DELETE FROM hintline_live_reply WHERE conversation_id = $1 AND reply_id = $2`,
+    `DELETE FROM hintline_live_reply WHERE conversation_id = $1 AND reply_id = $2 AND instance_id = $3`,
     conversationId,
     replyId,
+    instanceId,
   );
 }
 

@@ -398,6 +398,7 @@ export class SqliteDirect {
     conversationId: string,
     id: string,
     change: { parts?: unknown; metadata?: unknown; status?: string },
+    onlyWhileStreaming = false,
   ): number {
     const set: Array<[column: string, value: unknown]> = [];
     if (change.parts !== undefined) set.push(["parts", JSON.stringify(change.parts)]);
@@ -406,7 +407,8 @@ export class SqliteDirect {
     set.push(["updatedAt", storedTime(new Date())]);
     const columns = set.map(([column]) => `"${column}" = ?`);
     const values = set.map(([, value]) => value);
-    const sql = `UPDATE "Message" SET ${columns.join(", ")} WHERE "conversationId" = ? AND "id" = ?`;
+    const streaming = onlyWhileStreaming ? ` AND "status" = 'streaming'` : "";
+    const sql = `UPDATE "Message" SET ${columns.join(", ")} WHERE "conversationId" = ? AND "id" = ?${streaming}`;
     return this.#statement(sql).run(...values, conversationId, id).changes;
   }
 }

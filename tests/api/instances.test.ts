@@ -296,6 +296,56 @@ describe.skipIf(!postgres)("two instances on one PostgreSQL", () => {
     }
   }, 120_000);
 
+  it("fences an instance paused past its lease: B takes the reply over and ends it, and A, woken, writes nothing more", async () => {
+    const paused = await startAppServer({
+      env: { ...providerEnv(fake.url), HINTLINE_RUN_LEASE_MS: "10000" },
+      databaseUrl,
+    });
+    try {
+      // A's answer is long: left running, it would end well after B's and be stored over it.
+      let takenOver = false;
+      fake.reset();
+      fake.setDefault(() => (takenOver ? { text: "B ended it." } : { text: longText(1500), chunkDelayMs: 10 }));
+      const onA = chunkReader(await postChat(paused.url, { conversationId: "paused", text: "write while paused" }));
+      await onA.until((c) => c.type === "text-delta");
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      takenOver = true;
+      paused.signal("SIGSTOP");
+      const ended = await pollUntil(
+        () => view(b, "paused"),
+        (v) => v.messages[1]?.metadata?.status === undefined && messageText(v.messages[1]) === "B ended it.",
+        30_000,
+        "B taking the paused instance's reply over and ending it",
+      );
+      expect(ended.messages[1]?.metadata?.resumes).toEqual([
+        { at: expect.any(String), afterStep: 0, reason: "instance-lost" },
+      ]);
+      paused.signal("SIGCONT");
+      // Woken, A reads the rest of its stream and would store it; fenced, it stops and tells its follower.
+      const rest = await onA.rest();
+      expect(rest.find((c) => c.type === "message-metadata")?.messageMetadata).toMatchObject({
+        status: "incomplete",
+        error: "Another instance took this reply over; it goes on there.",
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const after = await view(b, "paused");
+      expect(after.messages.map((m) => [m.role, m.metadata?.status])).toEqual([
+        ["user", undefined],
+        ["assistant", undefined],
+      ]);
+      expect(messageText(after.messages[1])).toBe("B ended it.");
+      expect(after.run).toBeNull();
+      // The conversation is free: its next message is answered (A's release left B's row alone, then B dropped it).
+      fake.enqueue({ text: "Next." });
+      expect(streamedText(await readChunks(await postChat(b.url, { conversationId: "paused", text: "and?" })))).toBe(
+        "Next.",
+      );
+    } finally {
+      paused.signal("SIGCONT");
+      await paused.kill();
+    }
+  }, 90_000);
+
   /** On the doomed instance: a background child streaming (its parent's reply ended), and a call waiting for approval. */
   async function childAndApprovalOn(doomed: AppServer, mcpUrl: string) {
     const workspace = await getJson<{ id: string }>(`${a.url}/api/workspaces`, jsonRequest("POST", { name: "Doomed" }));

@@ -18,6 +18,8 @@ export type AppServer = {
   kill: () => Promise<void>;
   /** Sends SIGTERM (a rolling restart's stop) and resolves with the exit code once the process is gone. */
   terminate: () => Promise<number | null>;
+  /** Sends a signal and goes on (SIGSTOP / SIGCONT: a process paused and woken, as a stalled machine is). */
+  signal: (name: NodeJS.Signals) => void;
 };
 
 export function freePort(): Promise<number> {
@@ -88,6 +90,7 @@ export async function startAppServer({
       child.kill("SIGTERM");
       return exited();
     },
+    signal: (name) => void child.kill(name),
   };
 }
 

@@ -8,7 +8,8 @@ import { localRun } from "../runs/local-runs.ts";
 import { databaseUrl, isPostgresUrl } from "../../db/client.ts";
 import { adoptLease, dropLease, liveLease, listen, notify, renewLeases, takeLease } from "../../db/pg-live.ts";
 import { activeReply, activeReplyIds, activeReplyList, beginReply, endReply } from "../active-replies.ts";
-import { logFailure } from "../../log/logger.ts";
+import { TAKEN_OVER_REASON } from "../../agent/resume-point.ts";
+import { log, logFailure } from "../../log/logger.ts";
 import { cancelRunningToolCall } from "../running-tool-calls.ts";
 import { runLeaseMs, runTimings } from "../runs/lease.ts";
 
@@ -39,6 +40,8 @@ export interface ReplyLock {
    * the reply runs on another instance (told through NOTIFY), undefined when no such call or reply is running.
    */
   cancelToolCall(conversationId: string, toolCallId: string): Promise<"cancelled" | "sent" | undefined>;
+  /** Whether another instance took the run of this process's reply `replyId` over (PostgreSQL; never in process). */
+  takenOver(conversationId: string, replyId: string): Promise<boolean>;
 }
 
 export function memoryLock(): ReplyLock {
@@ -59,6 +62,7 @@ export function memoryLock(): ReplyLock {
     },
     cancelToolCall: async (conversationId, toolCallId) =>
       cancelRunningToolCall(conversationId, toolCallId) ? "cancelled" : undefined,
+    takenOver: async () => false,
   };
 }
 
@@ -88,6 +92,17 @@ async function lockWith(
   return undefined;
 }
 
+/** Stops, with TAKEN_OVER_REASON, the replies of `mine` whose runs another instance took over (`taken`). */
+function stopTakenOver(mine: Array<[string, string]>, taken: string[]): void {
+  for (const [conversationId, replyId] of mine) {
+    if (!taken.includes(replyId)) continue;
+    const reply = activeReply(conversationId);
+    if (reply?.replyId !== replyId) continue;
+    log().warn({ conversationId, replyId }, "another instance took this reply over: it stops here and goes on there");
+    reply.controller.abort(TAKEN_OVER_REASON);
+  }
+}
+
 export function postgresLock(): ReplyLock {
   const local = memoryLock();
   let renewing: ReturnType<typeof setInterval> | undefined;
@@ -109,12 +124,17 @@ export function postgresLock(): ReplyLock {
         listening = undefined;
         throw error;
       });
-    // Every lease this process holds is renewed at a third of HINTLINE_RUN_LEASE_MS.
+    // Every lease this process holds is renewed at a third of HINTLINE_RUN_LEASE_MS; a reply another instance took
+    // over meanwhile (this one was silent past the lease) stops here without another write: it goes on there.
     renewing ??= setInterval(() => {
+      const mine = activeReplyList();
       void renewLeases(
-        activeReplyList().map(([, replyId]) => replyId),
+        mine.map(([, replyId]) => replyId),
         leaseMs(),
-      ).catch(logFailure("reply lease renewal failed: another instance may take over these replies"));
+        INSTANCE_ID,
+      )
+        .then((taken) => stopTakenOver(mine, taken))
+        .catch(logFailure("reply lease renewal failed: another instance may take over these replies"));
     }, runTimings(runLeaseMs()).renewMs);
     renewing.unref?.();
     return listening;
@@ -133,7 +153,7 @@ export function postgresLock(): ReplyLock {
       // A reply handed over at a graceful restart keeps its lease row (no longer renewed) for the instance that adopts
       // it: dropped, a view read in the gap would settle the still-streaming reply as stale before the take-over.
       if (localRun(replyId)?.handedOver) return;
-      await dropLease(conversationId, replyId);
+      await dropLease(conversationId, replyId, INSTANCE_ID);
     },
     async activeIds(conversationId) {
       const ids = activeReplyIds(conversationId);
@@ -170,6 +190,10 @@ export function postgresLock(): ReplyLock {
       if (!lease || lease.instanceId === INSTANCE_ID) return undefined;
       await notify("hintline_cancel_tool", JSON.stringify({ conversationId, toolCallId }));
       return "sent";
+    },
+    async takenOver(conversationId, replyId) {
+      const lease = await liveLease(conversationId);
+      return lease?.replyId === replyId && lease.instanceId !== INSTANCE_ID;
     },
   };
 }

@@ -8,6 +8,7 @@ import { DEMO_ATTEMPT_OPTIONS, DEMO_MODEL_ID } from "../../ai/demo-model-id.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
 import { repairToolInput, unknownToolError } from "../tools/index.ts";
 import type { ChatChunk, ChatMessage } from "../../chat-message.ts";
+import { TAKEN_OVER_REASON } from "../../agent/resume-point.ts";
 import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
@@ -113,7 +114,14 @@ function preludeOf(reply: ReplyContext, prepared: PreparedReply, run: RunState):
 function saverOf(reply: ReplyContext) {
   return async (message: ChatMessage) => {
     await reply.committed;
-    await updateMessage({ conversationId: reply.conversationId, id: reply.replyId, parts: message.parts });
+    // Another instance took the run over: the row is its to write.
+    if (reply.abortSignal.reason === TAKEN_OVER_REASON) return;
+    await updateMessage({
+      conversationId: reply.conversationId,
+      id: reply.replyId,
+      parts: message.parts,
+      onlyWhileStreaming: true,
+    });
   };
 }
 

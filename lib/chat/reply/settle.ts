@@ -10,8 +10,9 @@ import { logFailure } from "../../log/logger.ts";
 import { titleAfterFirstReply } from "../titles.ts";
 import type { LoopParts } from "./loop-parts.ts";
 import { markSuperseded } from "./steps.ts";
-import { HANDOVER_REASON } from "../../agent/resume-point.ts";
+import { HANDOVER_REASON, TAKEN_OVER_REASON } from "../../agent/resume-point.ts";
 import { SHUTDOWN_REASON } from "../draining.ts";
+import { replyLock } from "../live/reply-lock.ts";
 
 /** The metadata a settled reply is stored with: its model, its calls, what `extra` adds, and when it ended. */
 function metadataOf({ reply, run }: LoopParts, extra: object) {
@@ -37,6 +38,8 @@ export async function settleReply(
   const stopped = reply.abortSignal.aborted;
   // Handed over at a graceful restart (a subagent's reply too: its run is adopted like one whose process was killed).
   if (reply.abortSignal.reason === HANDOVER_REASON) return handOver(parts, outcome, writer);
+  // Another instance took the run over while this one was silent: the reply is its to write now.
+  if (reply.abortSignal.reason === TAKEN_OVER_REASON) return leaveToAdopter(parts, outcome, writer);
   // What the steps, the workspace and a first MCP tool list store is written before the reply ends: the next turn,
   // however soon, reads it (run 12: a turn right after the first read no stored list and offered no MCP tools).
   await Promise.all([prepared.steps.written(), reply.workspace.stored(), prepared.mcp.listStored]);
@@ -47,11 +50,22 @@ export async function settleReply(
     if (!closed.quiet) emit(closed.chunk);
   }
   await reply.committed;
+  // Silent past its lease (a paused process), this instance lost the run to another: the reply is that one's to end.
+  if (await replyLock().takenOver(conversationId, replyId)) return leaveToAdopter(parts, outcome, writer);
   const metadata = metadataOf(parts, {
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(outcome.stepLimit ? { stepLimit: outcome.stepLimit } : {}),
   });
-  await updateMessage({ conversationId, id: replyId, parts: outcome.reply.parts, metadata, status: outcome.status });
+  const written = await updateMessage({
+    conversationId,
+    id: replyId,
+    parts: outcome.reply.parts,
+    metadata,
+    status: outcome.status,
+    onlyWhileStreaming: true,
+  });
+  // Settled meanwhile by the instance that took the run over (and ended it) while this one was silent.
+  if (!written) return leaveToAdopter(parts, outcome, writer);
   // A resumed first reply is still the first: it names the conversation.
   if (!reply.continued || reply.resumed) {
     await titleAfterFirstReply({
@@ -118,4 +132,15 @@ async function handOver(
   writer.write({ type: "message-metadata", messageMetadata: { status: "incomplete", error: HANDOVER_REASON } });
   writer.write({ type: "finish" });
   report.end({ status: outcome.status, error: outcome.error, stopped: true, stopReason: SHUTDOWN_REASON });
+}
+
+/** Taken over by another instance: nothing is written here (the adopter writes the reply); followers are told. */
+function leaveToAdopter(
+  { report }: LoopParts,
+  outcome: Awaited<ReturnType<typeof runReply>>,
+  writer: UIMessageStreamWriter<ChatMessage>,
+): void {
+  writer.write({ type: "message-metadata", messageMetadata: { status: "incomplete", error: TAKEN_OVER_REASON } });
+  writer.write({ type: "finish" });
+  report.end({ status: outcome.status, error: outcome.error, stopped: true, stopReason: TAKEN_OVER_REASON });
 }

@@ -118,7 +118,7 @@ export async function openResumption(
     ? await adoptedChildTurn(conversationId, stored.metadata?.usage ?? [])
     : undefined;
   if (conversation.parentId && !child) return undefined;
-  const committed = updateMessage({ conversationId, id: replyId, parts: cut.parts, metadata });
+  const committed = updateMessage({ conversationId, id: replyId, parts: cut.parts, metadata }).then(() => {});
   committed.catch(() => {}); // awaited by the run before it writes
   await requeueCutSteers(conversationId, replyId, cut.parts as { type: string; id?: string }[]);
   return {
