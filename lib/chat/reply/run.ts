@@ -12,6 +12,7 @@ import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
 import { logFailure } from "../../log/logger.ts";
+import { type ReplyTrace, traceHints, traceReply } from "../../log/tracing.ts";
 import { recordCacheBreak } from "../agent-state.ts";
 import { waitForApprovals } from "../approvals.ts";
 import {
@@ -106,7 +107,9 @@ function preludeOf(reply: ReplyContext, prepared: PreparedReply, run: RunState):
     return [...prelude, { type: "data-resumed", id, data: reply.resumed }];
   }
   if (!reply.continued) return prelude;
-  return [...prelude, continueHintChunk(reply.replyId, run.callsBefore + run.calls.length + 1, clockNow())];
+  const reminder = continueHintChunk(reply.replyId, run.callsBefore + run.calls.length + 1, clockNow());
+  traceHints([reminder]);
+  return [...prelude, reminder];
 }
 
 /** Saves the reply's parts once the turn's own rows are committed. */
@@ -206,10 +209,28 @@ function stepEndRecorder({ reply, ports, prepared, run, emit }: LoopParts): NonN
   };
 }
 
-export async function runReplyInto(
+export function runReplyInto(
   reply: ReplyContext,
   ports: ReplyPorts,
   writer: UIMessageStreamWriter<ChatMessage>,
+): Promise<void> {
+  const { conversationId, replyId } = reply;
+  const { child } = ports;
+  const info = {
+    conversationId,
+    replyId,
+    agent: child?.agent.id,
+    parent: child?.traceparent,
+    resumed: !!reply.resumed,
+  };
+  return traceReply(info, (trace) => runTracedReply(reply, ports, writer, trace));
+}
+
+async function runTracedReply(
+  reply: ReplyContext,
+  ports: ReplyPorts,
+  writer: UIMessageStreamWriter<ChatMessage>,
+  trace: ReplyTrace,
 ): Promise<void> {
   const { conversationId, replyId } = reply;
   const modelId = reply.model.info.id;
@@ -241,6 +262,7 @@ export async function runReplyInto(
   const parts: LoopParts = { reply, ports, prepared, run, emit, report };
   try {
     const outcome = await runReply(loopOptions(parts));
+    trace.outcome(outcome.status, outcome.steps);
     await settleReply(parts, outcome, writer);
   } catch (error) {
     await settleFailedReply(parts, error);
