@@ -11,12 +11,16 @@ export type ReplyTraceInfo = {
   resumed?: boolean;
 };
 
+/** A tool call the reply loop runs itself (one the person approved): the AI SDK traces every other. */
+export type TracedToolCall = { toolName: string; toolCallId: string; input: unknown };
+
 /** What the reply tells its span as it ends. */
 export type ReplyTrace = { outcome: (status: string, steps: number) => void };
 
 export type TracingRuntime = {
   traceReply: <T>(info: ReplyTraceInfo, run: (trace: ReplyTrace) => Promise<T>) => Promise<T>;
   hint: (source: HintSource) => void;
+  toolCall: <T>(call: TracedToolCall, run: () => Promise<T>) => Promise<T>;
   traceparent: () => string | undefined;
   flush: () => Promise<void>;
 };

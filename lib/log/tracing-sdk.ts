@@ -3,7 +3,7 @@
 // compression); the resource's service.name is "hintline" unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says
 // otherwise. The context manager is global (the AI SDK's spans nest under the active one); the tracer provider is not,
 // so that Next.js's own request spans stay off and a trace is a reply's.
-import { context, ROOT_CONTEXT, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, type Span, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
@@ -19,7 +19,7 @@ import {
 import { registerTelemetry } from "ai";
 import { envNumber } from "../env-number.ts";
 import { formatTraceparent, parseTraceparent } from "./traceparent.ts";
-import type { ReplyTrace, ReplyTraceInfo, TracingRuntime } from "./tracing-contract.ts";
+import type { ReplyTrace, ReplyTraceInfo, TracedToolCall, TracingRuntime } from "./tracing-contract.ts";
 import { HintlineTelemetry } from "./tracing-ai-sdk.ts";
 
 /** The batch span processor's settings from the standard OTEL_BSP_* variables (the SDK itself reads none of them). */
@@ -36,19 +36,22 @@ function batchOptions() {
   };
 }
 
+const SAMPLER = /^(parentbased_)?(always_on|always_off|traceidratio)$/;
+
 /**
  * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG: every reply by default; a child's reply follows its parent's choice.
  * The "always" and "traceidratio" samplers, parent-based or not, are known; any other value means the default.
  */
-function samplerOf(): Sampler {
-  const name = process.env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() ?? "";
-  const ratio = Math.min(1, envNumber("OTEL_TRACES_SAMPLER_ARG", 1));
-  const root = name.endsWith("always_off")
-    ? new AlwaysOffSampler()
-    : name.endsWith("traceidratio")
-      ? new TraceIdRatioBasedSampler(ratio)
-      : new AlwaysOnSampler();
-  return name.startsWith("parentbased_") || name === "" ? new ParentBasedSampler({ root }) : root;
+export function samplerOf(env: Record<string, string | undefined> = process.env): Sampler {
+  const [, parentBased, kind] = SAMPLER.exec(env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() ?? "") ?? [];
+  const ratio = Math.min(1, Number(env.OTEL_TRACES_SAMPLER_ARG?.trim() || 1));
+  const root =
+    kind === "always_off"
+      ? new AlwaysOffSampler()
+      : kind === "traceidratio" && ratio >= 0
+        ? new TraceIdRatioBasedSampler(ratio)
+        : new AlwaysOnSampler();
+  return parentBased || !kind ? new ParentBasedSampler({ root }) : root;
 }
 
 /**
@@ -75,13 +78,48 @@ function replyAttributes(info: ReplyTraceInfo) {
   };
 }
 
-/** Ends the reply's span, an error (thrown, or the reply's own) marked as one. */
-function endReply(span: Span, error?: unknown): void {
-  if (error !== undefined) {
-    span.setAttribute("error.type", error instanceof Error ? error.name : "Error");
-    span.setStatus({ code: SpanStatusCode.ERROR });
+/** A call's arguments or output as an attribute (JSON; what JSON cannot hold as its type's name). */
+function asAttribute(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return typeof value;
   }
-  span.end();
+}
+
+/** A tool call the reply loop runs itself (an approved one), as @ai-sdk/otel traces the others. */
+async function traceToolCall<T>(tracer: Tracer, content: boolean, call: TracedToolCall, run: () => Promise<T>) {
+  const span = tracer.startSpan(`execute_tool ${call.toolName}`, {
+    attributes: {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": call.toolName,
+      "gen_ai.tool.call.id": call.toolCallId,
+      "gen_ai.tool.type": "function",
+      ...(content ? { "gen_ai.tool.call.arguments": asAttribute(call.input) } : {}),
+    },
+  });
+  const started = performance.now();
+  try {
+    const output = await context.with(trace.setSpan(context.active(), span), run);
+    span.setAttributes({
+      "hintline.tool.outcome": "ok",
+      ...(content ? { "gen_ai.tool.call.result": asAttribute(output) } : {}),
+    });
+    return output;
+  } catch (error) {
+    span.setAttribute("hintline.tool.outcome", "error");
+    markError(span, error);
+    throw error;
+  } finally {
+    span.setAttribute("gen_ai.execute_tool.duration", (performance.now() - started) / 1000);
+    span.end();
+  }
+}
+
+/** Marks a span as failed by what it threw: its type, never its words. */
+function markError(span: Span, error: unknown): void {
+  span.setAttribute("error.type", error instanceof Error ? error.name : "Error");
+  span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 export function createTracing(): TracingRuntime {
@@ -95,7 +133,8 @@ export function createTracing(): TracingRuntime {
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...batchOptions() })],
   });
   const tracer = provider.getTracer("hintline");
-  registerTelemetry(new HintlineTelemetry({ tracer, content: process.env.HINTLINE_TRACE_CONTENT?.trim() === "1" }));
+  const content = process.env.HINTLINE_TRACE_CONTENT?.trim() === "1";
+  registerTelemetry(new HintlineTelemetry({ tracer, content }));
   return {
     async traceReply<T>(info: ReplyTraceInfo, run: (trace: ReplyTrace) => Promise<T>): Promise<T> {
       // A reply is a trace of its own unless a parent started it: never under whatever ran before it here (the reply
@@ -114,14 +153,15 @@ export function createTracing(): TracingRuntime {
         },
       };
       try {
-        const result = await context.with(trace.setSpan(parentContext, span), () => run(replyTrace));
-        endReply(span);
-        return result;
+        return await context.with(trace.setSpan(parentContext, span), () => run(replyTrace));
       } catch (error) {
-        endReply(span, error);
+        markError(span, error);
         throw error;
+      } finally {
+        span.end();
       }
     },
+    toolCall: (call, run) => traceToolCall(tracer, content, call, run),
     hint: (source) =>
       trace.getActiveSpan()?.addEvent("hint", {
         "hintline.hint.source": source.label,

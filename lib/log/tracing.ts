@@ -5,7 +5,7 @@
 // the reply code calls here does nothing. The SDK's handle lives on globalThis: Next.js bundles instrumentation.ts
 // apart from the routes.
 import type { ChatChunk } from "../chat-message.ts";
-import type { ReplyTrace, ReplyTraceInfo, TracingRuntime } from "./tracing-contract.ts";
+import type { ReplyTrace, ReplyTraceInfo, TracedToolCall, TracingRuntime } from "./tracing-contract.ts";
 
 export type { ReplyTrace, ReplyTraceInfo };
 
@@ -29,6 +29,11 @@ export async function startTracing(): Promise<boolean> {
 /** Runs a reply inside its span (the root of its trace, or under `info.parent`); without tracing, just runs it. */
 export function traceReply<T>(info: ReplyTraceInfo, run: (trace: ReplyTrace) => Promise<T>): Promise<T> {
   return holder.__hintlineTracing ? holder.__hintlineTracing.traceReply(info, run) : run(NO_TRACE);
+}
+
+/** Runs a tool call the reply loop runs itself (an approved one) inside a span like the AI SDK's tool spans. */
+export function traceToolCall<T>(call: TracedToolCall, run: () => Promise<T>): Promise<T> {
+  return holder.__hintlineTracing ? holder.__hintlineTracing.toolCall(call, run) : run();
 }
 
 /** The hints among `chunks` as events of the reply's span: their source, never their text. */

@@ -12,7 +12,7 @@ import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
 import { logFailure } from "../../log/logger.ts";
-import { type ReplyTrace, traceHints, traceReply } from "../../log/tracing.ts";
+import { type ReplyTrace, traceHints, traceReply, traceToolCall } from "../../log/tracing.ts";
 import { recordCacheBreak } from "../agent-state.ts";
 import { waitForApprovals } from "../approvals.ts";
 import {
@@ -124,7 +124,10 @@ function saverOf(reply: ReplyContext) {
 function toolOptions({
   reply,
   prepared,
-}: LoopParts): Pick<ReplyOptions, "tools" | "repairToolCall" | "unrunToolError" | "toolApproval" | "awaitApprovals"> {
+}: LoopParts): Pick<
+  ReplyOptions,
+  "tools" | "repairToolCall" | "unrunToolError" | "toolApproval" | "awaitApprovals" | "runApproved"
+> {
   const { mcp, tools, nextCallNumber, ancestors } = prepared;
   return {
     tools,
@@ -146,6 +149,7 @@ function toolOptions({
         if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
       return answers;
     },
+    runApproved: traceToolCall,
   };
 }
 
