@@ -6,6 +6,11 @@ export async function register() {
     if (process.env[key]?.trim() === "") delete process.env[key];
   }
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // Traces of the replies when OTEL_EXPORTER_OTLP_ENDPOINT is set (first, so that resumed replies are traced too);
+    // without it no OpenTelemetry code is loaded.
+    const { logFailure } = await import("./lib/log/logger");
+    const { startTracing } = await import("./lib/log/tracing");
+    await startTracing().catch(logFailure("tracing did not start: no traces are sent"));
     // SIGTERM drains the instance (lib/ops/shutdown.ts); `npm start` sets NEXT_MANUAL_SIG_HANDLE so that Next.js
     // leaves the signal to it rather than closing its listener and waiting for every open stream.
     const { installShutdown } = await import("./lib/ops/shutdown");
@@ -13,7 +18,6 @@ export async function register() {
     // Replies the last run left mid-way go on (SQLite, one process): their locks are held before any request is
     // answered, so none is settled as interrupted meanwhile; the replies themselves run in the background.
     const { resumeLeftReplies } = await import("./lib/chat/runs/resume-replies");
-    const { logFailure } = await import("./lib/log/logger");
     await resumeLeftReplies().catch(logFailure("resuming the replies the last run left failed"));
     // On PostgreSQL every reply is a run on pg-boss: another instance takes it over if this one dies.
     const { startRunEngine } = await import("./lib/chat/runs/pg-boss-engine");

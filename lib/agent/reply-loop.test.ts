@@ -370,9 +370,16 @@ describe("runReply, resumed or crashing", () => {
         order.push(`asked ${pending.map((p) => p.toolCallId).join()}`);
         return [{ toolCallId: "c1", approved: true }];
       },
+      // The call runs inside what the server wraps it in (its tracing span).
+      runApproved: async (call, run) => {
+        order.push(`wrap ${call.toolName} ${call.toolCallId}`);
+        const output = await run();
+        order.push(`unwrap ${String(output)}`);
+        return output;
+      },
       emit: () => {},
     });
-    expect(order).toEqual(["asked c1", "ran x"]);
+    expect(order).toEqual(["asked c1", "wrap echo c1", "ran x", "unwrap wrote x"]);
     expect(model.doStreamCalls).toHaveLength(1);
     expect(model.doStreamCalls[0]!.prompt.at(-1)).toMatchObject({ role: "tool" });
     expect(outcome.status).toBe("complete");

@@ -122,6 +122,11 @@ export type ReplyOptions = {
    * settled in the reply as denied with STOPPED_BEFORE_ANSWER (never left waiting).
    */
   awaitApprovals?: (pending: PendingApproval[]) => Promise<ApprovalAnswer[]>;
+  /**
+   * Runs an approved call (the loop runs it itself, after its model call; the AI SDK runs every other): a tracing span
+   * of its own, when the server traces.
+   */
+  runApproved?: <T>(call: PendingApproval, run: () => Promise<T>) => Promise<T>;
   /** Called before every model call; what it returns (a compression, a hint) goes into the reply before the step. */
   beforeStep?: (context: StepContext) => Promise<BeforeStepResult | undefined> | BeforeStepResult | undefined;
   /** After every model call that finished, before its outcome is judged (also a call cut at its token limit). */
@@ -626,10 +631,12 @@ async function answerApprovals(
     const execute = options.tools?.[call.toolName]?.execute;
     try {
       if (!execute) throw new Error(`${call.toolName} cannot run here.`);
-      const output = await execute(
-        call.input as never,
-        { toolCallId: call.toolCallId, messages: [], abortSignal: options.abortSignal } as never,
-      );
+      const run = async () =>
+        await execute(
+          call.input as never,
+          { toolCallId: call.toolCallId, messages: [], abortSignal: options.abortSignal } as never,
+        );
+      const output = await (options.runApproved ? options.runApproved(call, run) : run());
       send({ type: "tool-output-available", toolCallId: call.toolCallId, output });
     } catch (error) {
       send({

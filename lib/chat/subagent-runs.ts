@@ -23,6 +23,7 @@ import {
   updateChildRun,
 } from "../db/subagents.ts";
 import { logFailure } from "../log/logger.ts";
+import { currentTraceparent } from "../log/tracing.ts";
 import { agentsVisibleIn } from "./agents.ts";
 import { publishChange } from "./live/event-bus.ts";
 import { replyLock } from "./live/reply-lock.ts";
@@ -49,6 +50,8 @@ export type ChildTurn = {
   onSettled: (settled: SettledReply) => Promise<void> | void;
   /** After each step but the last: the run's tokens and last tool so far. */
   onProgress?: (progress: { reply: ChatMessage; calls: CallUsage[] }) => Promise<void> | void;
+  /** The span of the parent's call that started the run (W3C traceparent): the child's reply is traced under it. */
+  traceparent?: string;
 };
 
 /** lib/chat/start-reply.ts's startReply, handed in (it imports the reply's tools, which use this module). */
@@ -125,6 +128,15 @@ function publishAgents(parentId: string): void {
   publishChange({ type: "agents", id: parentId });
 }
 
+/**
+ * The span running now (the parent's AgentSpawn / AgentSend call) as the run stores it: its reply, run here or resumed
+ * by another instance, is traced under it. Nothing without tracing.
+ */
+function traceparentNow(): Pick<ChildRun, "traceparent"> {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
+}
+
 type ChildRunPorts = { turn: ChildTurn; ended: Promise<RunOutcome>; failed: (outcome: RunOutcome) => void };
 
 /**
@@ -168,6 +180,7 @@ function childRunPorts(child: ChildRecord, run: ChildRun): ChildRunPorts {
     parentId: child.parentId,
     onSettled,
     onProgress,
+    ...(run.traceparent ? { traceparent: run.traceparent } : {}),
   };
   return { turn, ended, failed: resolve };
 }
@@ -251,6 +264,7 @@ export async function spawnChild({
     ...(agent.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     startedAt: clockNow().toISOString(),
     ...(toolCallId ? { toolCallId } : {}),
+    ...traceparentNow(),
     tokens: 0,
   };
   const made = await createChild({
@@ -279,7 +293,14 @@ export async function sendToChild(
   background: boolean,
   toolCallId?: string,
 ): Promise<{ ended: Promise<RunOutcome> } | { busy: number } | "running"> {
-  const run: ChildRun = { ...child.run, startedAt: clockNow().toISOString(), ...(toolCallId ? { toolCallId } : {}) };
+  // The earlier run's span is not this one's.
+  const { traceparent: _earlier, ...earlier } = child.run;
+  const run: ChildRun = {
+    ...earlier,
+    startedAt: clockNow().toISOString(),
+    ...(toolCallId ? { toolCallId } : {}),
+    ...traceparentNow(),
+  };
   if (!toolCallId) delete run.toolCallId;
   delete run.endedAt;
   delete run.answer;

@@ -32,6 +32,8 @@ export type ChildRun = {
   lastTool?: string;
   /** The parent's AgentSpawn / AgentSend call that started the current run. */
   toolCallId?: string;
+  /** That call's span (W3C traceparent), when the server traces: the run's reply is traced under it. */
+  traceparent?: string;
 };
 
 export type ChildRecord = {
@@ -94,6 +96,7 @@ export function runOf(value: unknown): ChildRun {
     "error",
     "lastTool",
     "toolCallId",
+    "traceparent",
   ] as const) {
     const v = text(r[key]);
     if (v !== undefined) run[key] = v;

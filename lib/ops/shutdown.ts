@@ -11,6 +11,7 @@ import { stopIdleMemorySweep } from "../chat/conversation-end-memory.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
 import { envNumber } from "../env-number.ts";
 import { log } from "../log/logger.ts";
+import { flushTracing } from "../log/tracing.ts";
 import { runEngineSettled, stopTakingOver } from "../chat/runs/pg-boss-engine.ts";
 
 /** How long stopped replies get to be stored before the process exits anyway. */
@@ -37,6 +38,8 @@ export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25
     await runEngineSettled();
   }
   closeEventStreams();
+  // The last replies' spans leave before the process does.
+  await flushTracing().catch((error) => log().warn({ err: error }, "sending the last spans failed"));
   log().info("shut down");
 }
 

@@ -3,7 +3,8 @@
 // /api/conversations/:id/approvals/:toolCallId — approved (it runs, its result reaches the provider), denied (the
 // model gets the person's reason as a tool error), remembered ("Always allow this tool"), or left when the reply is
 // stopped (then settled: not run, shown denied with why, never waiting again). On PostgreSQL another instance answers
-// (and stops) and the reply goes on where it waits.
+// (and stops) and the reply goes on where it waits. The servers trace to an OTLP receiver: the approved call, which the
+// reply loop runs itself, has its tool span under the reply's.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { type AppServer, providerEnv, startAppServer } from "../support/app-serv
 import { chunkReader, getJson, stopReply } from "../support/chat-client.ts";
 import { type McpHttpServer, operatorConfig, startEverythingHttp, stdioEntries } from "../support/mcp-reference.ts";
 import { type FakeReply, type OpenAIFake, startOpenAIFake, toolResultText } from "../support/openai-fake.ts";
+import { type OtlpReceiver, startOtlpReceiver } from "../support/otlp-receiver.ts";
 import {
   type ApiMessage,
   countRows,
@@ -28,6 +30,7 @@ describe.each(kinds)("$name: MCP approvals", ({ name: kind, databaseUrl }) => {
   let server: AppServer;
   let other: AppServer | undefined;
   let everything: McpHttpServer;
+  let receiver: OtlpReceiver;
   let filesDir = "";
   let workspaceId = "";
   let seq = 0;
@@ -39,8 +42,14 @@ describe.each(kinds)("$name: MCP approvals", ({ name: kind, databaseUrl }) => {
     const { file } = operatorConfig({ files: stdioEntries(dir).files });
     filesDir = path.join(dir, "files");
     fake = await startOpenAIFake();
+    receiver = await startOtlpReceiver();
     const url = await databaseUrl();
-    const env = { ...providerEnv(fake.url), HINTLINE_MCP_CONFIG: file };
+    const env = {
+      ...providerEnv(fake.url),
+      HINTLINE_MCP_CONFIG: file,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: "50",
+    };
     server = await startAppServer({ databaseUrl: url, env });
     // A second instance on the same PostgreSQL database answers approvals the first one waits for.
     if (kind === "PostgreSQL") other = await startAppServer({ databaseUrl: server.databaseUrl, env });
@@ -57,6 +66,7 @@ describe.each(kinds)("$name: MCP approvals", ({ name: kind, databaseUrl }) => {
     await server?.stop();
     await fake?.close();
     await everything?.stop();
+    await receiver?.close();
   });
 
   /** Starts a reply whose first step makes `call`; resolves once the call waits, with the reader and the call's id. */
@@ -112,6 +122,20 @@ describe.each(kinds)("$name: MCP approvals", ({ name: kind, databaseUrl }) => {
     const part = body.messages.at(-1)!.parts.find((p) => p.type === "tool-mcp__files__write_file")!;
     expect(part).toMatchObject({ state: "output-available", approval: { approved: true } });
     await expectApiError(await answer(id, callId, { approved: false }), 409, "conflict");
+    // The call ran after the model call that asked for it, by the reply loop itself: traced under the reply all the same.
+    const spans = await pollUntil(
+      async () => receiver.spans,
+      (all) => all.some((s) => s.attributes["gen_ai.conversation.id"] === id),
+      10_000,
+      "the reply's span was sent",
+    );
+    const reply = spans.find((s) => s.attributes["gen_ai.conversation.id"] === id)!;
+    const call = spans.find((s) => s.attributes["gen_ai.tool.call.id"] === callId && s.traceId === reply.traceId);
+    expect(call).toMatchObject({ name: "execute_tool mcp__files__write_file", parentSpanId: reply.spanId });
+    expect(call!.attributes).toMatchObject({
+      "hintline.tool.outcome": "ok",
+      "gen_ai.execute_tool.duration": expect.any(Number),
+    });
   });
 
   it("denied, the model gets the person's reason as a tool error and nothing runs", async () => {

@@ -3,11 +3,14 @@
 // in background: …" returns at once and the answer reaches the parent as one System · Subagents hint on its next step,
 // told once; depth is limited; a child of a planning parent cannot write; Stop on the parent stops its child; the child
 // is a conversation of its own, readable, not listed, not writable by the person, and deleted with its parent; a
-// background child whose server was killed is resumed when it is back and finishes, its parent told once.
+// background child whose server was killed is resumed when it is back and finishes, its parent told once. The server
+// sends its traces to an OTLP receiver the test runs: a reply's model and tool calls, its child's reply under its
+// AgentSpawn call (also once resumed by the next server), hints by their source, and nothing the person wrote.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolOutputText } from "@/lib/tool-output";
 import { type AppServer, startAppServer } from "../support/app-server.ts";
 import { chat, getJson, postChat, stopReply } from "../support/chat-client.ts";
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.ts";
 import { countRows, databaseKinds, expectApiError, jsonRequest, pollUntil, userMessage } from "./helpers.ts";
 
 type Agent = {
@@ -50,13 +53,29 @@ const hintsOf = (view: View, sublabel: string) =>
 // pg-boss's shortest heartbeat: a killed server's runs are taken over by the next start within about 12 s.
 const env = { HINTLINE_DEMO_WORD_DELAY_MS: "2", HINTLINE_RUN_LEASE_MS: "10000" };
 
+/** The span of a reply of conversation `id` (the first, or the one `match` picks). */
+const replySpan = (spans: ReceivedSpan[], id: string, match: (s: ReceivedSpan) => boolean = () => true) =>
+  spans.find((s) => s.name.startsWith("invoke_agent ") && s.attributes["gen_ai.conversation.id"] === id && match(s));
+
+/** Whether `span` lies under `ancestor` in its trace. */
+function under(spans: ReceivedSpan[], span: ReceivedSpan, ancestor: ReceivedSpan): boolean {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  for (let at = span.parentSpanId; at; at = byId.get(at)?.parentSpanId) if (at === ancestor.spanId) return true;
+  return false;
+}
+
 describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
   let server: AppServer;
+  let receiver: OtlpReceiver;
+  let traced: Record<string, string>;
   beforeAll(async () => {
-    server = await startAppServer({ databaseUrl: await databaseUrl(), env });
+    receiver = await startOtlpReceiver();
+    traced = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "50" };
+    server = await startAppServer({ databaseUrl: await databaseUrl(), env: traced });
   });
   afterAll(async () => {
     await server?.stop();
+    await receiver?.close();
   });
   const api = (path: string) => `${server.url}/api${path}`;
   const view = async (id: string) => (await getJson<View>(api(`/conversations/${id}`))).body;
@@ -127,6 +146,55 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
     expect(parentContext.subagents[0]!.calls.map((c) => [c.inputTokens, c.outputTokens])).toEqual(
       childCalls.map((c) => [c.inputTokens, c.outputTokens]),
     );
+  });
+
+  it("traces a reply: its model and tool calls, its child's reply under its AgentSpawn call, hints by source, no text", async () => {
+    const word = "quokkaberry";
+    await chat(server.url, { conversationId: "sa-trace", text: `delegate: summarise the ${word} notes` });
+    const childId = (await view("sa-trace")).agents[0]!.conversationId;
+    const spans = await pollUntil(
+      async () => receiver.spans,
+      (all) => replySpan(all, "sa-trace") !== undefined && replySpan(all, childId) !== undefined,
+      10_000,
+      "the reply's spans were sent",
+    );
+    const reply = replySpan(spans, "sa-trace")!;
+    expect(reply.parentSpanId).toBeUndefined();
+    expect(reply.resource["service.name"]).toBe("hintline");
+    expect(reply.attributes).toMatchObject({ "gen_ai.agent.name": "hintline", "hintline.reply.status": "complete" });
+    const trace = spans.filter((s) => s.traceId === reply.traceId);
+    // A span per model call with the GenAI figures, under the reply.
+    const calls = trace.filter((s) => s.name.startsWith("chat "));
+    expect(calls.length).toBeGreaterThanOrEqual(4); // two calls of the parent, two or more of the child
+    for (const call of calls) {
+      expect(under(trace, call, reply)).toBe(true);
+      expect(call.attributes).toMatchObject({
+        "gen_ai.request.model": "hintline-demo",
+        "gen_ai.usage.input_tokens": expect.any(Number),
+        "gen_ai.usage.cache_read.input_tokens": expect.any(Number),
+        "gen_ai.usage.output_tokens": expect.any(Number),
+      });
+    }
+    // A span per tool call: its name, duration and outcome; the child's reply lies under the parent's AgentSpawn.
+    const spawn = trace.find((s) => s.name === "execute_tool AgentSpawn")!;
+    expect(spawn.attributes).toMatchObject({
+      "gen_ai.tool.name": "AgentSpawn",
+      "gen_ai.execute_tool.duration": expect.any(Number),
+      "hintline.tool.outcome": "ok",
+    });
+    const child = replySpan(spans, childId)!;
+    expect(child).toMatchObject({ traceId: reply.traceId, parentSpanId: spawn.spanId });
+    expect(child.attributes["gen_ai.agent.name"]).toBe("general-purpose");
+    const childTools = trace.filter((s) => s.name.startsWith("execute_tool ") && under(trace, s, child));
+    expect(childTools.map((s) => s.attributes["gen_ai.tool.name"])).toContain("KnowledgeList");
+    // Hints as events that name their source, not their text.
+    const hints = trace.flatMap((s) => s.events.filter((e) => e.name === "hint"));
+    expect(hints.length).toBeGreaterThan(0);
+    for (const hint of hints) {
+      expect(Object.keys(hint.attributes).sort()).toEqual(["hintline.hint.source", "hintline.hint.sublabel"]);
+    }
+    // Nothing the person wrote (nor the task, the tools' arguments or results) without HINTLINE_TRACE_CONTENT=1.
+    expect(JSON.stringify(trace)).not.toContain(word);
   });
 
   it("delegates in the background: the answer reaches the parent's next step as one Subagents hint, told once", async () => {
@@ -247,8 +315,21 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
       "the child's reply started",
     );
     expect((await view("sa-crash")).agents[0]!.status).toBe("running");
+    // The parent's AgentSpawn span has left (its reply ended); the child's reply has not, and dies with the server.
+    const spawn = await pollUntil(
+      async () => receiver.spans,
+      (spans) => {
+        const parent = replySpan(spans, "sa-crash");
+        return spans.some((s) => s.name === "execute_tool AgentSpawn" && parent && under(spans, s, parent));
+      },
+      10_000,
+      "the parent's spans were sent",
+    ).then(
+      (spans) =>
+        spans.find((s) => s.name === "execute_tool AgentSpawn" && s.traceId === replySpan(spans, "sa-crash")!.traceId)!,
+    );
     await server.kill();
-    server = await startAppServer({ databaseUrl: server.databaseUrl, env });
+    server = await startAppServer({ databaseUrl: server.databaseUrl, env: traced });
     const settled = await pollUntil(
       () => view("sa-crash"),
       (v) => v.agents[0]?.status !== "running",
@@ -256,6 +337,14 @@ describe.each(kinds)("$name: subagents", ({ databaseUrl }) => {
       "the child resumed and finished",
     );
     expect(settled.agents[0]).toMatchObject({ status: "done", endedAt: expect.any(String) });
+    // The resumed reply, run by the new server, is traced under the AgentSpawn call that started it.
+    const resumed = await pollUntil(
+      async () => receiver.spans,
+      (spans) => replySpan(spans, childId, (s) => s.attributes["hintline.reply.resumed"] === true) !== undefined,
+      10_000,
+      "the resumed child's reply span was sent",
+    ).then((spans) => replySpan(spans, childId, (s) => s.attributes["hintline.reply.resumed"] === true)!);
+    expect(resumed).toMatchObject({ traceId: spawn.traceId, parentSpanId: spawn.spanId });
     const child = await view(childId);
     expect(child.messages.map((m) => [m.role, m.metadata?.status])).toEqual([
       ["user", undefined],

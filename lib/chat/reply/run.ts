@@ -13,6 +13,7 @@ import { now as clockNow } from "../../clock.ts";
 import { updateMessage } from "../../db/messages.ts";
 import { envNumber, maxReplyChars } from "../../env-number.ts";
 import { logFailure } from "../../log/logger.ts";
+import { type ReplyTrace, traceHints, traceReply, traceToolCall } from "../../log/tracing.ts";
 import { recordCacheBreak } from "../agent-state.ts";
 import { waitForApprovals } from "../approvals.ts";
 import {
@@ -107,7 +108,9 @@ function preludeOf(reply: ReplyContext, prepared: PreparedReply, run: RunState):
     return [...prelude, { type: "data-resumed", id, data: reply.resumed }];
   }
   if (!reply.continued) return prelude;
-  return [...prelude, continueHintChunk(reply.replyId, run.callsBefore + run.calls.length + 1, clockNow())];
+  const reminder = continueHintChunk(reply.replyId, run.callsBefore + run.calls.length + 1, clockNow());
+  traceHints([reminder]);
+  return [...prelude, reminder];
 }
 
 /** Saves the reply's parts once the turn's own rows are committed. */
@@ -129,7 +132,10 @@ function saverOf(reply: ReplyContext) {
 function toolOptions({
   reply,
   prepared,
-}: LoopParts): Pick<ReplyOptions, "tools" | "repairToolCall" | "unrunToolError" | "toolApproval" | "awaitApprovals"> {
+}: LoopParts): Pick<
+  ReplyOptions,
+  "tools" | "repairToolCall" | "unrunToolError" | "toolApproval" | "awaitApprovals" | "runApproved"
+> {
   const { mcp, tools, nextCallNumber, ancestors } = prepared;
   return {
     tools,
@@ -151,6 +157,7 @@ function toolOptions({
         if (answer.remember) mcp.remember(pending.find((p) => p.toolCallId === answer.toolCallId)?.toolName ?? "");
       return answers;
     },
+    runApproved: traceToolCall,
   };
 }
 
@@ -214,10 +221,28 @@ function stepEndRecorder({ reply, ports, prepared, run, emit }: LoopParts): NonN
   };
 }
 
-export async function runReplyInto(
+export function runReplyInto(
   reply: ReplyContext,
   ports: ReplyPorts,
   writer: UIMessageStreamWriter<ChatMessage>,
+): Promise<void> {
+  const { conversationId, replyId } = reply;
+  const { child } = ports;
+  const info = {
+    conversationId,
+    replyId,
+    agent: child?.agent.id,
+    parent: child?.traceparent,
+    resumed: !!reply.resumed,
+  };
+  return traceReply(info, (trace) => runTracedReply(reply, ports, writer, trace));
+}
+
+async function runTracedReply(
+  reply: ReplyContext,
+  ports: ReplyPorts,
+  writer: UIMessageStreamWriter<ChatMessage>,
+  trace: ReplyTrace,
 ): Promise<void> {
   const { conversationId, replyId } = reply;
   const modelId = reply.model.info.id;
@@ -249,6 +274,7 @@ export async function runReplyInto(
   const parts: LoopParts = { reply, ports, prepared, run, emit, report };
   try {
     const outcome = await runReply(loopOptions(parts));
+    trace.outcome(outcome.status, outcome.steps);
     await settleReply(parts, outcome, writer);
   } catch (error) {
     await settleFailedReply(parts, error);

@@ -22,6 +22,7 @@ import {
 import { cacheWriteRatio, priceFor } from "../../ai/prices.ts";
 import type { ChatMessage, HintData } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
+import { traceHints } from "../../log/tracing.ts";
 import type { AgentState } from "../agent-state.ts";
 import { cacheAfterFirstCall } from "../cache-accounting.ts";
 import type { McpChangeTracker } from "../mcp-tool-changes.ts";
@@ -213,6 +214,7 @@ async function runStep(run: StepsRun, step: StepContext): Promise<BeforeStepResu
   run.endsWithReplace = decision.endsWithReplace;
   if (decision.chunks.length) result.chunks = [...(result.chunks ?? []), ...decision.chunks];
   if (decision.quiet.length) result.quiet = decision.quiet;
+  traceHints([...decision.chunks, ...decision.quiet]);
   // On the next turn of the event loop, while the model call is sent (no call needs it; the next step waits for it).
   run.written = nextTurn().then(() =>
     writeStep({ conversationId, patch: decision.patch, news, workspace: options.workspace, mcp: options.mcpChanges }),
