@@ -48,6 +48,7 @@ export type CacheBreakCause =
   | "branch"
   | "model-switch"
   | "tools-changed"
+  | "ttl-expired"
   | "unexpected";
 
 export type CacheBreak = {
@@ -55,8 +56,11 @@ export type CacheBreak = {
   call: number;
   /** Index of the first model message that differs; null when the model, the system prompt or the tools changed. */
   firstChangedMessage: number | null;
-  /** What changed first: the model (no provider cache carries over), the system prompt, the tools or the messages. */
-  changed: "model" | "system" | "tools" | "messages";
+  /**
+   * What changed first: the model (no provider cache carries over), the system prompt, the tools or the messages; or
+   * `time`: nothing changed, but the cache outlived its TTL before the call (`ttl-expired`).
+   */
+  changed: "model" | "system" | "tools" | "messages" | "time";
   cause: CacheBreakCause;
   at: string;
 };

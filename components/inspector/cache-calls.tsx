@@ -31,6 +31,7 @@ const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   branch: "branch edited or switched",
   "model-switch": "model switched",
   "tools-changed": "new tools taken in",
+  "ttl-expired": "the cache expired (idle longer than its TTL)",
   unexpected: "unexpected change",
 };
 
@@ -50,7 +51,9 @@ function breakText(b: CacheBreak): string {
         ? "system prompt changed"
         : b.changed === "model"
           ? "another model"
-          : "tools changed";
+          : b.changed === "time"
+            ? "from the start"
+            : "tools changed";
   return `Cache break · ${where} · ${CAUSE_TEXT[b.cause]}`;
 }
 

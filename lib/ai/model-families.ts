@@ -137,3 +137,11 @@ export const CACHE_TTL_MS: Record<AnthropicCacheTtl, number> = { "5m": 5 * 60_00
 export function minCacheTokens(modelId: string): number | undefined {
   return modelFamily(modelId)?.minCacheTokens;
 }
+
+/** How long a call's cache entries live unused, where the provider states it: Anthropic's TTL in force. */
+export function cacheTtlMs(
+  provider: string,
+  env: Record<string, string | undefined> = process.env,
+): number | undefined {
+  return provider === "anthropic" ? CACHE_TTL_MS[anthropicCacheTtl(env)] : undefined;
+}

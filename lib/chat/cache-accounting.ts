@@ -215,9 +215,10 @@ const CAUSES = new Set([
   "branch",
   "model-switch",
   "tools-changed",
+  "ttl-expired",
   "unexpected",
 ]);
-const CHANGED = new Set(["model", "system", "tools", "messages"]);
+const CHANGED = new Set(["model", "system", "tools", "messages", "time"]);
 
 /** Stored breaks read defensively (agent state is JSON). */
 export function parseCacheBreaks(value: unknown): CacheBreak[] | undefined {

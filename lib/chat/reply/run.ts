@@ -5,6 +5,7 @@ import type { UIMessageStreamWriter } from "ai";
 import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
 import { type ReplyOptions, runReply } from "../../agent/reply-loop.ts";
 import { DEMO_ATTEMPT_OPTIONS, DEMO_MODEL_ID } from "../../ai/demo-model-id.ts";
+import { anthropicCacheTtl, cacheTtlMs } from "../../ai/model-families.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
 import { repairToolInput, unknownToolError } from "../tools/index.ts";
 import type { ChatChunk, ChatMessage } from "../../chat-message.ts";
@@ -57,6 +58,7 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     prelude: preludeOf(reply, prepared, run),
     ...(reply.continued ? { seed: reply.continued.parts } : {}),
     convert: convertOptionsFor(reply.settings),
+    now: clockNow,
     replyId,
     abortSignal: reply.abortSignal,
     maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
@@ -77,6 +79,7 @@ function loopOptions(parts: LoopParts): ReplyOptions {
         ? (instructions, messages) =>
             breakpointsFor(reply.conversationId).mark(instructions, messages, {
               lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined,
+              ttl: anthropicCacheTtl(),
             })
         : undefined,
     // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
@@ -152,7 +155,8 @@ function modelCallRecorder({ reply, prepared, run, report }: LoopParts): NonNull
   const { mcp, tools, steps } = prepared;
   const toolDefinitions = toolsKey(tools);
   const cacheBreaks = cacheBreakObserver(conversationId);
-  return async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
+  const ttlMs = cacheTtlMs(reply.model.info.provider);
+  return async ({ stepIndex, instructions, messages, history: stable, usage: reported, startedAt }) => {
     run.calls.push(plausibleUsage(reported, reply.contextWindow) ?? {});
     report.call(run.calls.at(-1)!);
     const found = await cacheBreaks.observe(
@@ -170,8 +174,11 @@ function modelCallRecorder({ reply, prepared, run, report }: LoopParts): NonNull
         branch: String(reply.opened.agentState.branchEpoch ?? 0),
         retry: reply.retry && stepIndex === 0,
         replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
+        at: startedAt,
+        ...(ttlMs === undefined ? {} : { cacheTtlMs: ttlMs }),
       },
       committed,
+      clockNow(),
     );
     if (found) {
       await committed;
