@@ -302,7 +302,7 @@ describe("an expired cache (ttl-expired)", () => {
   const FIVE_MINUTES = 5 * 60_000;
   const HOUR = 60 * 60_000;
   const t0 = new Date("2026-12-06T10:00:00Z");
-  const after = (ms: number) => new Date(t0.getTime() + ms);
+  const atPlus = (ms: number) => new Date(t0.getTime() + ms);
 
   it("is a break when the call comes more than the TTL after the previous one, not at the TTL or before", () => {
     const detector = createCacheBreakDetector();
@@ -310,14 +310,14 @@ describe("an expired cache (ttl-expired)", () => {
     detector.observe(call(history, { at: t0, cacheTtlMs: FIVE_MINUTES }));
     const next = [...history, user("c")];
     // Exactly the TTL: Anthropic still serves it.
-    expect(detector.observe(call(next, { at: after(FIVE_MINUTES), cacheTtlMs: FIVE_MINUTES }))).toBeUndefined();
+    expect(detector.observe(call(next, { at: atPlus(FIVE_MINUTES), cacheTtlMs: FIVE_MINUTES }))).toBeUndefined();
     // Each call refreshes the entry: the gap counts from the call before, not from the first.
     const later = [...next, assistant("d"), user("e")];
     expect(
-      detector.observe(call(later, { at: after(2 * FIVE_MINUTES - 1), cacheTtlMs: FIVE_MINUTES })),
+      detector.observe(call(later, { at: atPlus(2 * FIVE_MINUTES - 1), cacheTtlMs: FIVE_MINUTES })),
     ).toBeUndefined();
     const idle = [...later, assistant("f"), user("g")];
-    expect(detector.observe(call(idle, { at: after(3 * FIVE_MINUTES + 1), cacheTtlMs: FIVE_MINUTES }))).toEqual({
+    expect(detector.observe(call(idle, { at: atPlus(3 * FIVE_MINUTES + 1), cacheTtlMs: FIVE_MINUTES }))).toEqual({
       firstChangedMessage: null,
       changed: "time",
       cause: "ttl-expired",
@@ -330,15 +330,15 @@ describe("an expired cache (ttl-expired)", () => {
     detector.observe(call(history, { at: t0, cacheTtlMs: HOUR, model: "m" }));
     // 30 idle minutes under a 1-hour cache: no break, although this call asks for 5 minutes from now on.
     const next = [...history, user("c")];
-    expect(detector.observe(call(next, { at: after(30 * 60_000), cacheTtlMs: FIVE_MINUTES, model: "m" }))).toBe(
+    expect(detector.observe(call(next, { at: atPlus(30 * 60_000), cacheTtlMs: FIVE_MINUTES, model: "m" }))).toBe(
       undefined,
     );
     // 6 minutes later the 5-minute entry is gone; the edited message behind it no longer decides where it missed.
     const edited = [user("a"), assistant("B"), user("c")];
     expect(
-      detector.observe(call(edited, { at: after(36 * 60_000), cacheTtlMs: FIVE_MINUTES, model: "m" })),
+      detector.observe(call(edited, { at: atPlus(36 * 60_000), cacheTtlMs: FIVE_MINUTES, model: "m" })),
     ).toMatchObject({ cause: "ttl-expired" });
-    expect(detector.observe(call(edited, { at: after(HOUR * 3), model: "other" }))).toMatchObject({
+    expect(detector.observe(call(edited, { at: atPlus(HOUR * 3), model: "other" }))).toMatchObject({
       cause: "model-switch",
     });
   });
@@ -347,10 +347,10 @@ describe("an expired cache (ttl-expired)", () => {
     const detector = createCacheBreakDetector();
     const history = [user("a"), assistant("b")];
     detector.observe(call(history, { at: t0 }));
-    expect(detector.observe(call([...history, user("c")], { at: after(HOUR * 24) }))).toBeUndefined();
+    expect(detector.observe(call([...history, user("c")], { at: atPlus(HOUR * 24) }))).toBeUndefined();
     const untimed = createCacheBreakDetector();
     untimed.observe(call(history, { cacheTtlMs: FIVE_MINUTES }));
-    expect(untimed.observe(call([...history, user("c")], { at: after(HOUR), cacheTtlMs: FIVE_MINUTES }))).toBe(
+    expect(untimed.observe(call([...history, user("c")], { at: atPlus(HOUR), cacheTtlMs: FIVE_MINUTES }))).toBe(
       undefined,
     );
   });
@@ -363,7 +363,7 @@ describe("an expired cache (ttl-expired)", () => {
     expect(stored).toMatchObject({ at: t0.toISOString(), ttlMs: FIVE_MINUTES });
     const restarted = createCacheBreakDetector(parseCallBaseline(stored));
     expect(
-      restarted.observe(call([...history, user("c")], { at: after(FIVE_MINUTES + 1), cacheTtlMs: FIVE_MINUTES })),
+      restarted.observe(call([...history, user("c")], { at: atPlus(FIVE_MINUTES + 1), cacheTtlMs: FIVE_MINUTES })),
     ).toMatchObject({ cause: "ttl-expired" });
     for (const forged of [
       { at: "yesterday", ttlMs: FIVE_MINUTES },
@@ -374,7 +374,7 @@ describe("an expired cache (ttl-expired)", () => {
       const parsed = parseCallBaseline({ ...stored, ...forged });
       expect(parsed).toBeDefined();
       const again = createCacheBreakDetector(parsed);
-      expect(again.observe(call([...history, user("c")], { at: after(HOUR), cacheTtlMs: FIVE_MINUTES }))).toBe(
+      expect(again.observe(call([...history, user("c")], { at: atPlus(HOUR), cacheTtlMs: FIVE_MINUTES }))).toBe(
         undefined,
       );
     }
