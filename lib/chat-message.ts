@@ -38,6 +38,12 @@ export type CallUsage = {
 
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 
+/**
+ * A call's cache figures; `cacheReason: "below-cache-floor"` when it read nothing because its whole input was under the
+ * model's minimum cacheable prompt (`minCacheTokens`): not a break.
+ */
+export type CallCacheFigures = CacheTotals & { cacheReason?: "below-cache-floor"; minCacheTokens?: number };
+
 /** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
 export type CacheBreakCause =
   | "compression"
@@ -122,7 +128,7 @@ export type ContextUsage = {
   /** The MCP tools' share of `breakdown.tools`, per server (absent when the conversation has none). */
   toolsByServer?: Record<string, number>;
   /** Provider-reported cache figures: the last model call's and the whole conversation's. */
-  cache?: { lastCall: CacheTotals | null; conversation: CacheTotals };
+  cache?: { lastCall: CallCacheFigures | null; conversation: CacheTotals };
 };
 
 /** What an evidence ledger item is (lib/agent/evidence-ledger.ts finds them). */

@@ -145,3 +145,15 @@ export function cacheTtlMs(
 ): number | undefined {
   return provider === "anthropic" ? CACHE_TTL_MS[anthropicCacheTtl(env)] : undefined;
 }
+
+/**
+ * The model's minimum cacheable prompt, when it explains a call's zero cache read: the call's whole input was shorter
+ * (the provider caches nothing below it and says nothing). Not a cache break: a reason shown beside the figures.
+ */
+export function belowCacheFloor(
+  modelId: string | undefined,
+  call: { inputTokens: number; cachedInputTokens: number },
+): number | undefined {
+  const floor = modelId === undefined ? undefined : minCacheTokens(modelId);
+  return floor !== undefined && call.cachedInputTokens === 0 && call.inputTokens < floor ? floor : undefined;
+}

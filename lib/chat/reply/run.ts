@@ -199,7 +199,7 @@ function stepEndRecorder({ reply, ports, prepared, run, emit }: LoopParts): NonN
     emit({
       type: "data-context-usage",
       id: "usage",
-      data: { ...figure, cache: cacheFigures(reply.history, run.calls) },
+      data: { ...figure, cache: cacheFigures(reply.history, run.calls, reply.model.info.id) },
       transient: true,
     });
     // A step that ends the reply is saved once, with its status, right after.
