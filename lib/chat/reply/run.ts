@@ -6,6 +6,7 @@ import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
 import { type ReplyOptions, runReply } from "../../agent/reply-loop.ts";
 import { DEMO_ATTEMPT_OPTIONS, DEMO_MODEL_ID } from "../../ai/demo-model-id.ts";
 import { anthropicCacheTtl, cacheTtlMs } from "../../ai/model-families.ts";
+import { promptCacheOptions } from "../../ai/prompt-cache-key.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
 import { repairToolInput, unknownToolError } from "../tools/index.ts";
 import type { ChatChunk, ChatMessage } from "../../chat-message.ts";
@@ -65,10 +66,14 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
     idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
     maxOutputTokens: replyTokenCeiling(reply.model.info.id),
-    // The demo model words a regenerated reply anew, by attempt (same attempt, same words); a provider gets nothing.
-    ...(reply.attempt > 0 && reply.model.info.id === DEMO_MODEL_ID
-      ? { providerOptions: { [DEMO_ATTEMPT_OPTIONS]: { attempt: reply.attempt } } }
-      : {}),
+    // OpenAI keys its prompt cache by the conversation (a child: its own). The demo model words a regenerated reply
+    // anew, by attempt (same attempt, same words).
+    providerOptions: {
+      ...promptCacheOptions(reply.conversationId),
+      ...(reply.attempt > 0 && reply.model.info.id === DEMO_MODEL_ID
+        ? { [DEMO_ATTEMPT_OPTIONS]: { attempt: reply.attempt } }
+        : {}),
+    },
     maxReplyChars: maxReplyChars(),
     maxSteps: maxStepsOf(ports),
     emit,
