@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createCacheBreakDetector } from "../agent/cache-breaks.ts";
 import { sharedCacheSizes } from "../bounded-map.ts";
 import type { CallUsage, ChatMessage } from "../chat-message.ts";
-import { cacheFigures, DETECTORS_MAX_BYTES, keepDetector } from "./cache-accounting.ts";
+import { cacheFigures, DETECTORS_MAX_BYTES, keepDetector, parseCacheBreaks } from "./cache-accounting.ts";
 
 describe("the cache-break detectors kept per conversation", () => {
   it("stay within their byte budget when conversations are long", () => {
@@ -53,5 +53,19 @@ describe("a zero cache read under the model's minimum", () => {
     // The reply being written is judged by its own model.
     const running = cacheFigures([person], [{ inputTokens: 900, cachedInputTokens: 0 }], "google/gemini-3-flash");
     expect(running.lastCall).toMatchObject({ cacheReason: "below-cache-floor", minCacheTokens: 4096 });
+  });
+});
+
+describe("stored cache breaks", () => {
+  it("read back a ttl-expired break (changed: time), and drop a forged cause or change", () => {
+    const at = "2026-12-06T10:00:00.000Z";
+    const expired = { call: 3, firstChangedMessage: null, changed: "time", cause: "ttl-expired", at };
+    expect(parseCacheBreaks([expired])).toEqual([expired]);
+    expect(
+      parseCacheBreaks([
+        { ...expired, cause: "ttl-forgotten" },
+        { ...expired, changed: "weather" },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -157,3 +157,16 @@ describe("Anthropic cache breakpoints", () => {
     }
   });
 });
+
+describe("the auto strategy's cost model", () => {
+  it("takes α and w from the model's own prices: Sonnet 5.5's 0.05× reads and the 1-hour cache's 2× writes", async () => {
+    const id = `anthropic-prices-${Date.now()}`;
+    fake.enqueue({ text: "Hello." });
+    expect((await chat(server.url, { conversationId: id, text: "hi" })).response.status).toBe(200);
+    const { body } = await getJson<{ strategy: { alpha: number; alphaFrom: string; writeRatio?: number } }>(
+      `${server.url}/api/conversations/${id}/context`,
+    );
+    // Runs after the test above (which reads every request the fake saw). No call measured yet: α is the price list's.
+    expect(body.strategy).toMatchObject({ alpha: 0.05, alphaFrom: "prices", writeRatio: 2 });
+  });
+});
