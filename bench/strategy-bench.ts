@@ -29,11 +29,23 @@ type Figures = {
   /** The call at which the strategy first chose replace (auto), if it did. */
   switchedAt?: number;
 };
-/** What a run enqueues its replies to: either fake (the replies are text and tool calls, which both take). */
-type Scripted = { enqueue(...replies: FakeReply[]): void };
+/**
+ * What a run enqueues its replies to: either fake (the replies are text and tool calls, which both take), its cache
+ * emptied before each run (else a run's first call reads the system prompt an earlier run's conversation cached).
+ */
+type Scripted = { enqueue(...replies: FakeReply[]): void; reset(): void; setCacheMinTokens(tokens: number): void };
 const scripted = (fake: { enqueue(...replies: never[]): void }): Scripted => fake as unknown as Scripted;
 
-async function run(url: string, fake: Scripted, model: string, strategy: string, every: number): Promise<Figures> {
+async function run(
+  url: string,
+  fake: Scripted,
+  model: string,
+  strategy: string,
+  every: number,
+  cacheMin: number,
+): Promise<Figures> {
+  fake.reset();
+  fake.setCacheMinTokens(cacheMin);
   const id = `strategy-${strategy}-${Date.now()}`;
   const post = async (text: string, replies: FakeReply[]) => {
     fake.enqueue(...replies);
@@ -112,11 +124,15 @@ async function run(url: string, fake: Scripted, model: string, strategy: string,
 }
 
 /** One provider's table: append, replace and auto, the state changing every `every` turns. */
-async function table(name: string, url: string, fake: Scripted, model: string, every: number): Promise<void> {
+async function table(
+  name: string,
+  { url, fake, model, cacheMin }: { url: string; fake: Scripted; model: string; cacheMin: number },
+  every: number,
+): Promise<void> {
   const results: Figures[] = [];
   for (const strategy of ["append", "replace", "auto"]) {
     log(`${name}, state changing every ${every} turn(s), strategy ${strategy}…`);
-    results.push(await run(url, fake, model, strategy, every));
+    results.push(await run(url, fake, model, strategy, every, cacheMin));
   }
   const state = every === 1 ? "the state changing at every turn" : `the state changing every ${every} turns`;
   console.log(`\n### ${name}, ${state} (${results[0]!.calls} calls each, ${model} prices)\n`);
@@ -147,8 +163,8 @@ async function main(): Promise<void> {
       { name: "a provider that caches (OpenAI's rule)", min: CACHE_MIN_TOKENS },
       { name: "a provider that caches nothing", min: Number.MAX_SAFE_INTEGER },
     ]) {
-      openai.setCacheMinTokens(provider.min);
-      for (const every of [10, 1]) await table(provider.name, app.url, scripted(openai), model, every);
+      const target = { url: app.url, fake: scripted(openai), model, cacheMin: provider.min };
+      for (const every of [10, 1]) await table(provider.name, target, every);
     }
     for (const sonnet of ["anthropic/claude-sonnet-4-5", "anthropic/claude-sonnet-5-5"]) {
       const claude = await startApp({
@@ -156,7 +172,9 @@ async function main(): Promise<void> {
         ANTHROPIC_API_KEY: "bench",
         HINTLINE_MODEL: sonnet,
       });
-      for (const every of [10, 1]) await table(`Anthropic (${sonnet})`, claude.url, scripted(anthropic), sonnet, every);
+      // Anthropic's fake caches from 1,024 tokens, Sonnet's minimum.
+      const target = { url: claude.url, fake: scripted(anthropic), model: sonnet, cacheMin: 1024 };
+      for (const every of [10, 1]) await table(`Anthropic (${sonnet})`, target, every);
     }
   } finally {
     await stopAll();
