@@ -38,6 +38,12 @@ export type CallUsage = {
 
 export type CacheTotals = { inputTokens: number; cachedInputTokens: number };
 
+/**
+ * A call's cache figures; `cacheReason: "below-cache-floor"` when it read nothing because its whole input was under the
+ * model's minimum cacheable prompt (`minCacheTokens`): not a break.
+ */
+export type CallCacheFigures = CacheTotals & { cacheReason?: "below-cache-floor"; minCacheTokens?: number };
+
 /** Why a model call's input was not an extension of the previous call's (the provider's cache missed from there). */
 export type CacheBreakCause =
   | "compression"
@@ -48,6 +54,7 @@ export type CacheBreakCause =
   | "branch"
   | "model-switch"
   | "tools-changed"
+  | "ttl-expired"
   | "unexpected";
 
 export type CacheBreak = {
@@ -55,8 +62,11 @@ export type CacheBreak = {
   call: number;
   /** Index of the first model message that differs; null when the model, the system prompt or the tools changed. */
   firstChangedMessage: number | null;
-  /** What changed first: the model (no provider cache carries over), the system prompt, the tools or the messages. */
-  changed: "model" | "system" | "tools" | "messages";
+  /**
+   * What changed first: the model (no provider cache carries over), the system prompt, the tools or the messages; or
+   * `time`: nothing changed, but the cache outlived its TTL before the call (`ttl-expired`).
+   */
+  changed: "model" | "system" | "tools" | "messages" | "time";
   cause: CacheBreakCause;
   at: string;
 };
@@ -118,7 +128,7 @@ export type ContextUsage = {
   /** The MCP tools' share of `breakdown.tools`, per server (absent when the conversation has none). */
   toolsByServer?: Record<string, number>;
   /** Provider-reported cache figures: the last model call's and the whole conversation's. */
-  cache?: { lastCall: CacheTotals | null; conversation: CacheTotals };
+  cache?: { lastCall: CallCacheFigures | null; conversation: CacheTotals };
 };
 
 /** What an evidence ledger item is (lib/agent/evidence-ledger.ts finds them). */

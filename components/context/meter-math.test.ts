@@ -30,6 +30,16 @@ describe("cache label", () => {
     );
     expect(cacheLabel({ lastCall: null, conversation: { inputTokens: 0, cachedInputTokens: 0 } })).toBeNull();
     expect(cacheLabel(undefined)).toBeNull();
+    // A zero read under the model's minimum cacheable prompt says so (it is no break).
+    const short = {
+      inputTokens: 800,
+      cachedInputTokens: 0,
+      cacheReason: "below-cache-floor" as const,
+      minCacheTokens: 1024,
+    };
+    expect(cacheLabel({ lastCall: short, conversation: { inputTokens: 1600, cachedInputTokens: 0 } })).toBe(
+      "Cache 0 %, under the model's 1,024-token minimum · conversation 0 %",
+    );
     expect(hitRate({ inputTokens: 10, cachedInputTokens: 50 })).toBe(100);
   });
 

@@ -30,12 +30,19 @@ export function hitRate(t: { inputTokens: number; cachedInputTokens: number } | 
   return Math.round((Math.min(t.cachedInputTokens, t.inputTokens) / t.inputTokens) * 100);
 }
 
-/** “Cache 92 % · conversation 85 %”, or null before the provider reported any call. */
+/**
+ * “Cache 92 % · conversation 85 %” (“Cache 0 %, under the model's 1,024-token minimum · …” when the last call was too
+ * short to be cached), or null before the provider reported any call.
+ */
 export function cacheLabel(cache: ContextUsage["cache"]): string | null {
   const conversation = hitRate(cache?.conversation);
   if (conversation === null) return null;
   const last = hitRate(cache?.lastCall);
-  return `Cache ${last === null ? "–" : `${last} %`} · conversation ${conversation} %`;
+  const floor =
+    cache?.lastCall?.cacheReason === "below-cache-floor" && cache.lastCall.minCacheTokens !== undefined
+      ? `, under the model's ${cache.lastCall.minCacheTokens.toLocaleString("en")}-token minimum`
+      : "";
+  return `Cache ${last === null ? "–" : `${last} %`}${floor} · conversation ${conversation} %`;
 }
 
 /** MCP tools taking more of the window than this are worth a warning: they are sent with every call. */

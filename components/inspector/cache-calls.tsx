@@ -2,7 +2,7 @@
 // The inspector's list of the conversation's model calls: input, cached and output tokens, the estimated cost (when
 // the model has a price), the model that answered each, and the calls whose input broke the provider's cache, with
 // where and why.
-import type { CacheBreak, CacheTotals } from "@/lib/chat-message";
+import type { CacheBreak, CacheTotals, CallCacheFigures } from "@/lib/chat-message";
 import { hitRate } from "../context/meter-math";
 
 export type CallRow = {
@@ -13,10 +13,13 @@ export type CallRow = {
   cachedInputTokens: number | null;
   outputTokens: number | null;
   cost: number | null;
+  /** The call read nothing because its input was under the model's minimum cacheable prompt (not a break). */
+  cacheReason?: "below-cache-floor";
+  minCacheTokens?: number;
 };
 
 export type CacheView = {
-  lastCall: CacheTotals | null;
+  lastCall: CallCacheFigures | null;
   conversation: CacheTotals;
   breaks: CacheBreak[];
   calls: CallRow[];
@@ -31,6 +34,7 @@ const CAUSE_TEXT: Record<CacheBreak["cause"], string> = {
   branch: "branch edited or switched",
   "model-switch": "model switched",
   "tools-changed": "new tools taken in",
+  "ttl-expired": "the cache expired (idle longer than its TTL)",
   unexpected: "unexpected change",
 };
 
@@ -50,7 +54,9 @@ function breakText(b: CacheBreak): string {
         ? "system prompt changed"
         : b.changed === "model"
           ? "another model"
-          : "tools changed";
+          : b.changed === "time"
+            ? "from the start"
+            : "tools changed";
   return `Cache break · ${where} · ${CAUSE_TEXT[b.cause]}`;
 }
 
@@ -103,6 +109,13 @@ export function CacheCalls({ cache }: { cache: CacheView }) {
                   <td className="text-right">{n(c.outputTokens)}</td>
                   <td className="text-right">{c.cost === null ? "–" : formatCost(c.cost)}</td>
                 </tr>,
+                !found && c.cacheReason === "below-cache-floor" && (
+                  <tr key={`${c.call}-floor`} data-testid="inspector-cache-floor">
+                    <td colSpan={6} className="pb-1 text-muted">
+                      Nothing cached: the input is under the model's {n(c.minCacheTokens ?? null)}-token minimum
+                    </td>
+                  </tr>
+                ),
                 found && (
                   <tr key={`${c.call}-break`} data-testid="inspector-break" data-cause={found.cause}>
                     <td

@@ -80,3 +80,22 @@ describe("createBreakpointTracker", () => {
     expect(tracker.mark("S", [...next, user("<status 2>")], { lastKept: 4 }).plan.messages).toEqual([2, 4, 5]);
   });
 });
+
+describe("the cache's TTL", () => {
+  it("puts ttl 1h on every mark when asked, and no ttl (Anthropic's 5 minutes) by default", () => {
+    const tracker = createBreakpointTracker();
+    const messages = [user("a"), assistant("b"), user("c")];
+    tracker.mark("system", messages.slice(0, 1));
+    const hour = tracker.mark("system", messages, { ttl: "1h" });
+    const marks = [hour.instructions, ...hour.messages].flatMap((m) =>
+      typeof m === "object" && m.providerOptions?.anthropic ? [m.providerOptions.anthropic.cacheControl] : [],
+    );
+    expect(marks).toEqual([
+      { type: "ephemeral", ttl: "1h" },
+      { type: "ephemeral", ttl: "1h" },
+      { type: "ephemeral", ttl: "1h" },
+    ]);
+    const plain = applyBreakpoints("system", messages, { system: true, messages: [2] });
+    expect(JSON.stringify(plain)).not.toContain("ttl");
+  });
+});

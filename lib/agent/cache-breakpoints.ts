@@ -7,11 +7,17 @@
 //      everything up to it whatever number of blocks came since (hints, tool results, the person's message).
 // Hints are ordinary blocks of the history: they are cached like any other. Pure: the caller keeps a tracker per
 // conversation; the marks go on copies of the marked messages (the history's own objects are never changed).
+// Every mark of a call has the same TTL (HINTLINE_ANTHROPIC_CACHE_TTL): Anthropic requires longer-lived marks before
+// shorter ones, and each call's newest mark is what the next turn reads, whenever it comes.
 import type { ModelMessage, SystemModelMessage } from "ai";
 
 export const MAX_BREAKPOINTS = 4;
 
-const MARK = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
+/** How long a mark's entry lives: 5 minutes (Anthropic's default, sent without a `ttl`) or 1 hour (written at 2×). */
+export type BreakpointTtl = "5m" | "1h";
+
+const markOf = (ttl: BreakpointTtl) =>
+  ({ cacheControl: ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" } }) as const;
 
 /** Where a call's breakpoints go: the system prompt, and the indexes of the marked messages (ascending). */
 export type BreakpointPlan = { system: boolean; messages: number[] };
@@ -47,12 +53,12 @@ export function breakpointPlan({
   return { system: true, messages: messages.slice(-(MAX_BREAKPOINTS - 1)) };
 }
 
-function withMark<T extends ModelMessage>(value: T): T {
+function withMark<T extends ModelMessage>(value: T, ttl: BreakpointTtl): T {
   return {
     ...value,
     providerOptions: {
       ...value.providerOptions,
-      anthropic: { ...value.providerOptions?.anthropic, ...MARK.anthropic },
+      anthropic: { ...value.providerOptions?.anthropic, ...markOf(ttl) },
     },
   };
 }
@@ -62,15 +68,16 @@ export function applyBreakpoints(
   instructions: string,
   messages: readonly ModelMessage[],
   plan: BreakpointPlan,
+  ttl: BreakpointTtl = "5m",
 ): { instructions: string | SystemModelMessage; messages: ModelMessage[] } {
   const marked = new Set(plan.messages);
   return {
     // An empty system block cannot carry a mark (the API refuses it).
     instructions:
       plan.system && instructions !== ""
-        ? withMark<SystemModelMessage>({ role: "system", content: instructions })
+        ? withMark<SystemModelMessage>({ role: "system", content: instructions }, ttl)
         : instructions,
-    messages: messages.map((message, i) => (marked.has(i) ? withMark(message) : message)),
+    messages: messages.map((message, i) => (marked.has(i) ? withMark(message, ttl) : message)),
   };
 }
 
@@ -82,7 +89,11 @@ export function createBreakpointTracker() {
   let previous: { index: number; key: string } | undefined;
   return {
     /** The marks for the next call, which becomes the previous one (`lastKept`: see breakpointPlan). */
-    mark(instructions: string, messages: readonly ModelMessage[], { lastKept }: { lastKept?: number } = {}) {
+    mark(
+      instructions: string,
+      messages: readonly ModelMessage[],
+      { lastKept, ttl = "5m" }: { lastKept?: number; ttl?: BreakpointTtl } = {},
+    ) {
       const still =
         previous && previous.index < messages.length - 1 && JSON.stringify(messages[previous.index]) === previous.key;
       const plan = breakpointPlan({
@@ -93,7 +104,7 @@ export function createBreakpointTracker() {
       // The newest mark the next call can find again: the last kept message's.
       const kept = keptIndex(messages.length, lastKept);
       previous = kept < 0 ? undefined : { index: kept, key: JSON.stringify(messages[kept]) };
-      return { plan, ...applyBreakpoints(instructions, messages, plan) };
+      return { plan, ...applyBreakpoints(instructions, messages, plan, ttl) };
     },
   };
 }

@@ -297,3 +297,86 @@ describe("what a detector keeps", () => {
     expect(detector.heldBytes()).toBeGreaterThan(both);
   });
 });
+
+describe("an expired cache (ttl-expired)", () => {
+  const FIVE_MINUTES = 5 * 60_000;
+  const HOUR = 60 * 60_000;
+  const t0 = new Date("2026-12-06T10:00:00Z");
+  const atPlus = (ms: number) => new Date(t0.getTime() + ms);
+
+  it("is a break when the call comes more than the TTL after the previous one, not at the TTL or before", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b")];
+    detector.observe(call(history, { at: t0, cacheTtlMs: FIVE_MINUTES }));
+    const next = [...history, user("c")];
+    // Exactly the TTL: Anthropic still serves it.
+    expect(detector.observe(call(next, { at: atPlus(FIVE_MINUTES), cacheTtlMs: FIVE_MINUTES }))).toBeUndefined();
+    // Each call refreshes the entry: the gap counts from the call before, not from the first.
+    const later = [...next, assistant("d"), user("e")];
+    expect(
+      detector.observe(call(later, { at: atPlus(2 * FIVE_MINUTES - 1), cacheTtlMs: FIVE_MINUTES })),
+    ).toBeUndefined();
+    const idle = [...later, assistant("f"), user("g")];
+    expect(detector.observe(call(idle, { at: atPlus(3 * FIVE_MINUTES + 1), cacheTtlMs: FIVE_MINUTES }))).toEqual({
+      firstChangedMessage: null,
+      changed: "time",
+      cause: "ttl-expired",
+    });
+  });
+
+  it("takes the TTL the previous call wrote with (1h), and wins over a change further on but not a model switch", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b")];
+    detector.observe(call(history, { at: t0, cacheTtlMs: HOUR, model: "m" }));
+    // 30 idle minutes under a 1-hour cache: no break, although this call asks for 5 minutes from now on.
+    const next = [...history, user("c")];
+    expect(detector.observe(call(next, { at: atPlus(30 * 60_000), cacheTtlMs: FIVE_MINUTES, model: "m" }))).toBe(
+      undefined,
+    );
+    // 6 minutes later the 5-minute entry is gone; the edited message behind it no longer decides where it missed.
+    const edited = [user("a"), assistant("B"), user("c")];
+    expect(
+      detector.observe(call(edited, { at: atPlus(36 * 60_000), cacheTtlMs: FIVE_MINUTES, model: "m" })),
+    ).toMatchObject({ cause: "ttl-expired" });
+    expect(detector.observe(call(edited, { at: atPlus(HOUR * 3), model: "other" }))).toMatchObject({
+      cause: "model-switch",
+    });
+  });
+
+  it("is never told where the provider states no TTL, or the previous call's time is not known", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b")];
+    detector.observe(call(history, { at: t0 }));
+    expect(detector.observe(call([...history, user("c")], { at: atPlus(HOUR * 24) }))).toBeUndefined();
+    const untimed = createCacheBreakDetector();
+    untimed.observe(call(history, { cacheTtlMs: FIVE_MINUTES }));
+    expect(untimed.observe(call([...history, user("c")], { at: atPlus(HOUR), cacheTtlMs: FIVE_MINUTES }))).toBe(
+      undefined,
+    );
+  });
+
+  it("survives a restart: the stored baseline keeps the call's time and TTL, and forged ones are dropped", () => {
+    const detector = createCacheBreakDetector();
+    const history = [user("a"), assistant("b")];
+    detector.observe(call(history, { at: t0, cacheTtlMs: FIVE_MINUTES }));
+    const stored = JSON.parse(JSON.stringify(detector.baseline()));
+    expect(stored).toMatchObject({ at: t0.toISOString(), ttlMs: FIVE_MINUTES });
+    const restarted = createCacheBreakDetector(parseCallBaseline(stored));
+    expect(
+      restarted.observe(call([...history, user("c")], { at: atPlus(FIVE_MINUTES + 1), cacheTtlMs: FIVE_MINUTES })),
+    ).toMatchObject({ cause: "ttl-expired" });
+    for (const forged of [
+      { at: "yesterday", ttlMs: FIVE_MINUTES },
+      { at: t0.toISOString(), ttlMs: -1 },
+      { at: t0.toISOString(), ttlMs: "300000" },
+      { at: 12, ttlMs: 1.5 },
+    ]) {
+      const parsed = parseCallBaseline({ ...stored, ...forged });
+      expect(parsed).toBeDefined();
+      const again = createCacheBreakDetector(parsed);
+      expect(again.observe(call([...history, user("c")], { at: atPlus(HOUR), cacheTtlMs: FIVE_MINUTES }))).toBe(
+        undefined,
+      );
+    }
+  });
+});

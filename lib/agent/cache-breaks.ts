@@ -1,6 +1,8 @@
 // The cache-break detector: compares each model call's input (system prompt, tool definitions, messages) with the
 // previous call's of the same conversation and says where it stopped being an extension, and why. Providers cache
-// the longest prefix they have seen, so the first changed message is where the cache missed.
+// the longest prefix they have seen, so the first changed message is where the cache missed. A cache with a TTL
+// (Anthropic's 5 minutes or 1 hour, refreshed by each call) misses from the start when the call comes more than the
+// TTL after the previous one: `ttl-expired`, decided from the two calls' start times (the clock is the caller's).
 //
 // Incremental: what a call sent before it sends again as the same objects (the history cache and the conversions
 // kept per message), so those are recognised by identity; when the call's stable part (the history before the
@@ -38,6 +40,10 @@ export type CallInput = {
   retry?: boolean;
   /** Where the call's replace-strategy status is (its last message): the next call leaves it out by design. */
   replaceStatusAt?: number;
+  /** When the call started. */
+  at?: Date;
+  /** How long what this call caches lives unused (the TTL in force); none where the provider states none. */
+  cacheTtlMs?: number;
 };
 
 export type DetectedBreak = Omit<CacheBreak, "call" | "at">;
@@ -93,6 +99,9 @@ export type CallBaseline = {
   compression: string;
   branch: string;
   replaceStatusAt?: number;
+  /** When the call started (ISO) and the TTL its cache entries were written with, where known. */
+  at?: string;
+  ttlMs?: number;
   /** Content hash of each message of the call, in order. */
   hashes: string[];
 };
@@ -117,6 +126,8 @@ export function parseCallBaseline(value: unknown): CallBaseline | undefined {
   if (v.replaceStatusAt !== undefined && !Number.isSafeInteger(v.replaceStatusAt)) return undefined;
   if (v.model !== undefined && !isText(v.model)) return undefined;
   if (v.toolsSource !== undefined && !isText(v.toolsSource)) return undefined;
+  const at = isText(v.at) && Number.isFinite(Date.parse(v.at)) ? v.at : undefined;
+  const ttlMs = Number.isSafeInteger(v.ttlMs) && (v.ttlMs as number) > 0 ? v.ttlMs : undefined;
   return {
     ...(v.model === undefined ? {} : { model: v.model }),
     system: v.system!,
@@ -127,8 +138,16 @@ export function parseCallBaseline(value: unknown): CallBaseline | undefined {
     compression: v.compression!,
     branch: v.branch!,
     ...(v.replaceStatusAt === undefined ? {} : { replaceStatusAt: v.replaceStatusAt }),
+    ...(at === undefined ? {} : { at }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
     hashes: [...v.hashes],
   };
+}
+
+/** The previous call's cache entries had expired when this call started: more than their TTL between the two. */
+function expired(input: CallInput, previous: CallBaseline): boolean {
+  if (input.at === undefined || previous.at === undefined || previous.ttlMs === undefined) return false;
+  return input.at.getTime() - Date.parse(previous.at) > previous.ttlMs;
 }
 
 function causeOf(
@@ -206,6 +225,8 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
         compression: hashText(input.compression),
         branch: hashText(input.branch ?? ""),
         ...(input.replaceStatusAt === undefined ? {} : { replaceStatusAt: input.replaceStatusAt }),
+        ...(input.at === undefined ? {} : { at: input.at.toISOString() }),
+        ...(input.cacheTtlMs === undefined ? {} : { ttlMs: input.cacheTtlMs }),
         messages,
         stable: input.stable,
         hashes,
@@ -216,6 +237,8 @@ export function createCacheBreakDetector(baseline?: CallBaseline) {
       if (input.model !== undefined && last.model !== undefined && input.model !== last.model) {
         return { firstChangedMessage: null, changed: "model", cause: "model-switch" };
       }
+      // An expired cache misses from the start, whatever else changed further on.
+      if (expired(input, last)) return { firstChangedMessage: null, changed: "time", cause: "ttl-expired" };
       let changed: DetectedBreak["changed"] | undefined;
       if (system !== last.system) changed = "system";
       else if (tools !== last.tools) changed = "tools";

@@ -59,6 +59,8 @@ export type ModelCallEvent = {
   /** The history `messages` begins with: the same array from step to step until a compression replaces it. */
   history: ModelMessage[];
   usage: StepUsage;
+  /** When the call was sent (by `now`, the loop's clock). */
+  startedAt: Date;
 };
 
 export type ReplyOptions = {
@@ -511,6 +513,7 @@ async function callWithRetries(
   for (;;) {
     const instructions =
       typeof options.instructions === "function" ? await options.instructions() : options.instructions;
+    const startedAt = options.now?.() ?? new Date();
     const call = await streamCall({
       ...options,
       instructions,
@@ -520,7 +523,7 @@ async function callWithRetries(
       ...(last ? { toolChoice: "none" as const } : {}),
     });
     if (call.finishReason !== undefined)
-      await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage });
+      await options.onModelCall?.({ stepIndex, instructions, messages, history: base, usage: call.usage, startedAt });
     if (!call.error || call.sentContent || call.timedOut || abortSignal?.aborted) return { call, retries };
     if (retries >= maxRetries || !isRetryableError(call.rawError)) return { call, retries };
     const delayMs = retryDelayMs(call.rawError, retries, options.retryBaseMs ?? 1000);

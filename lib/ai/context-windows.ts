@@ -1,4 +1,7 @@
-// Context windows are not in the AI SDK: a table of common models, matched by prefix (longest first).
+// Context windows are not in the AI SDK: the model families' own (./model-families.ts: Fable and Mythos 5 have 1M),
+// else a table of common models, matched by prefix (longest first).
+import { modelFamily } from "./model-families.ts";
+
 const TABLE: ReadonlyArray<readonly [prefix: string, tokens: number]> = [
   ["gpt-4.1", 1_047_576],
   ["gpt-4o", 128_000],
@@ -9,7 +12,7 @@ const TABLE: ReadonlyArray<readonly [prefix: string, tokens: number]> = [
   ["o1", 200_000],
   ["o3", 200_000],
   ["o4", 200_000],
-  // Anthropic: every current Claude (opus/sonnet/haiku 4.x, 4.5, 4.6…, 3 haiku) has a 200k window by default.
+  // Anthropic: every Claude but the families with their own (model-families.ts) has a 200k window by default.
   ["claude", 200_000],
   // Google: Gemini 2.0, 2.5 and 3 (pro, flash, flash-lite) take 1,048,576 input tokens.
   ["gemini", 1_048_576],
@@ -36,8 +39,10 @@ const SORTED = [...TABLE].sort((a, b) => b[0].length - a[0].length);
 
 export const FALLBACK_CONTEXT_WINDOW = 8_192;
 
-/** The table's window for the model (a `provider/` prefix ignored), or undefined when it does not know it. */
+/** The tables' window for the model (a `provider/` prefix ignored), or undefined when they do not know it. */
 export function knownContextWindow(modelId: string): number | undefined {
+  const family = modelFamily(modelId)?.window;
+  if (family !== undefined) return family;
   const id = modelId.toLowerCase().replace(/^.*\//, "");
   return SORTED.find(([prefix]) => id.startsWith(prefix))?.[1];
 }

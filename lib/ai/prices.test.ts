@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { contextWindowFor } from "./context-windows.ts";
+import { minCacheTokens } from "./model-families.ts";
 import { cacheWriteRatio, callCost, priceFor } from "./prices.ts";
 
 describe("model prices", () => {
@@ -90,5 +92,46 @@ describe("Anthropic and Gemini prices", () => {
     expect(
       callCost({ inputTokens: 1000, cacheWriteTokens: 1000 }, { input: 1, cachedInput: 0.5, output: 0 }),
     ).toBeCloseTo(0.001, 12);
+  });
+});
+
+describe("the 2026 cache and price model, per model family", () => {
+  it("prices reads per model: 0.05× on Sonnet 5.5, 0.025× on Fable and Mythos 5.1, 0.1× on Sonnet 4.5", () => {
+    expect(priceFor("anthropic/claude-sonnet-5-5", {})).toEqual({
+      input: 3,
+      cachedInput: 0.15,
+      output: 15,
+      cacheWrite: 3.75,
+    });
+    expect(priceFor("claude-fable-5-1", {})).toMatchObject({ input: 10, cachedInput: 0.25, output: 50 });
+    expect(priceFor("claude-mythos-5-1-20261101", {})).toMatchObject({ cachedInput: 0.25 });
+    expect(priceFor("claude-fable-5", {})).toMatchObject({ cachedInput: 1, cacheWrite: 12.5 });
+    expect(priceFor("claude-sonnet-4-5", {})?.cachedInput).toBe(0.3);
+    // A family matches its dated ids, never a later family's (gpt-5 is not gpt-5.6).
+    expect(priceFor("gpt-5.6-terra", {})).toEqual({ input: 2.5, cachedInput: 0.25, output: 15, cacheWrite: 3.125 });
+    expect(priceFor("gpt-5.6-2026-06-27", {})).toMatchObject({ input: 5, cacheWrite: 6.25 });
+    expect(priceFor("gpt-5.5", {})).toEqual({ input: 5, cachedInput: 0.5, output: 30 });
+    expect(priceFor("gpt-5-2025-08-07", {})).toEqual({ input: 1.25, cachedInput: 0.125, output: 10 });
+  });
+
+  it("bills Anthropic's writes at 2× under HINTLINE_ANTHROPIC_CACHE_TTL=1h, at 1.25× otherwise", () => {
+    const hour = { HINTLINE_ANTHROPIC_CACHE_TTL: "1h" };
+    expect(priceFor("claude-sonnet-5-5", hour)?.cacheWrite).toBe(6);
+    expect(cacheWriteRatio(priceFor("claude-sonnet-5-5", hour))).toBe(2);
+    expect(cacheWriteRatio(priceFor("claude-sonnet-5-5", { HINTLINE_ANTHROPIC_CACHE_TTL: "2h" }))).toBe(1.25);
+    // OpenAI's writes do not depend on Anthropic's TTL.
+    expect(cacheWriteRatio(priceFor("gpt-5.6-luna", hour))).toBe(1.25);
+    expect(cacheWriteRatio(priceFor("gpt-5.5", hour))).toBe(1);
+  });
+
+  it("knows each family's shortest cached prompt and the 1M windows", () => {
+    expect(minCacheTokens("anthropic/claude-sonnet-5-5")).toBe(1024);
+    expect(minCacheTokens("claude-haiku-4-5-20251001")).toBe(4096);
+    expect(minCacheTokens("google/gemini-3-flash-preview")).toBe(4096);
+    expect(minCacheTokens("gpt-4o-mini")).toBe(1024);
+    expect(minCacheTokens("llama3")).toBeUndefined();
+    expect(contextWindowFor("anthropic/claude-fable-5-2")).toBe(1_000_000);
+    expect(contextWindowFor("claude-fable-5-1-20261001")).toBe(1_000_000);
+    expect(contextWindowFor("anthropic/claude-sonnet-5-5")).toBe(200_000);
   });
 });

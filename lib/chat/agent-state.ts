@@ -61,6 +61,8 @@ function parseDecision(value: unknown): StrategyDecision | undefined {
   if (!(INJECTION_STRATEGIES as readonly unknown[]).includes(d.configured)) return undefined;
   const alphaFrom = d.alphaFrom === "measured" ? "measured" : "prices";
   const { S, h, p, M, alpha, appendCost, replaceCost } = d as Record<string, number>;
+  // w, where writes cost more than input (Claude, GPT-5.6; 2 under Anthropic's 1-hour cache): kept, as the decision was.
+  const writeRatio = typeof d.writeRatio === "number" && Number.isFinite(d.writeRatio) && d.writeRatio > 1;
   return {
     configured: d.configured,
     chosen: d.chosen,
@@ -73,6 +75,7 @@ function parseDecision(value: unknown): StrategyDecision | undefined {
     alphaFrom,
     appendCost,
     replaceCost,
+    ...(writeRatio ? { writeRatio: d.writeRatio } : {}),
   } as StrategyDecision;
 }
 

@@ -11,7 +11,8 @@ import {
   createCacheBreakDetector,
   parseCallBaseline,
 } from "../agent/cache-breaks.ts";
-import type { CacheBreak, CacheTotals, CallUsage, ChatMessage } from "../chat-message.ts";
+import { belowCacheFloor } from "../ai/model-families.ts";
+import type { CacheBreak, CallCacheFigures, CallUsage, ChatMessage } from "../chat-message.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
 import { getCacheBaseline, getCacheBaselineVersion, putCacheBaseline } from "../db/cache-baselines.ts";
 import { logFailure } from "../log/logger.ts";
@@ -29,7 +30,7 @@ const DETECTORS_KEPT = 200;
 export const DETECTORS_MAX_BYTES = 48 * 1024 * 1024;
 
 /** Summed figures of the calls so far, and the newest call's own figures (null: no call with figures yet). */
-type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number; last: CacheTotals | null };
+type CallTotals = { calls: number; inputTokens: number; cachedInputTokens: number; last: CallCacheFigures | null };
 const ZERO: CallTotals = { calls: 0, inputTokens: 0, cachedInputTokens: 0, last: null };
 
 /** A stored figure (metadata is JSON, an import may bring anything): a whole number of tokens, or none. */
@@ -41,17 +42,20 @@ function callsOf(message: ChatMessage): CallUsage[] {
   return Array.isArray(usage) ? usage : [];
 }
 
-/** A call's own figures, when it has an input figure. */
-function figuresOf(call: CallUsage | undefined): CacheTotals | null {
+/** A call's own figures, when it has an input figure, with the model's cache floor where that explains a zero read. */
+function figuresOf(call: CallUsage | undefined, model?: string): CallCacheFigures | null {
   const inputTokens = tokens(call?.inputTokens);
-  return inputTokens === undefined ? null : { inputTokens, cachedInputTokens: tokens(call?.cachedInputTokens) ?? 0 };
+  if (inputTokens === undefined) return null;
+  const figures = { inputTokens, cachedInputTokens: tokens(call?.cachedInputTokens) ?? 0 };
+  const floor = belowCacheFloor(model, figures);
+  return floor === undefined ? figures : { ...figures, cacheReason: "below-cache-floor", minCacheTokens: floor };
 }
 
 function totalsOfMessage(message: ChatMessage): CallTotals {
-  return totalsOfCalls(callsOf(message));
+  return totalsOfCalls(callsOf(message), message.role === "assistant" ? message.metadata?.model : undefined);
 }
 
-function totalsOfCalls(calls: readonly CallUsage[]): CallTotals {
+function totalsOfCalls(calls: readonly CallUsage[], model?: string): CallTotals {
   if (calls.length === 0) return ZERO;
   let inputTokens = 0;
   let cachedInputTokens = 0;
@@ -60,7 +64,7 @@ function totalsOfCalls(calls: readonly CallUsage[]): CallTotals {
     cachedInputTokens += tokens(call?.cachedInputTokens) ?? 0;
   }
   // `last`: the newest call's figures (the reply's, else the last message with calls), kept in the running totals.
-  return { calls: calls.length, inputTokens, cachedInputTokens, last: figuresOf(calls.at(-1)) };
+  return { calls: calls.length, inputTokens, cachedInputTokens, last: figuresOf(calls.at(-1), model) };
 }
 
 const add = (a: CallTotals, b: CallTotals): CallTotals => ({
@@ -72,10 +76,14 @@ const add = (a: CallTotals, b: CallTotals): CallTotals => ({
 
 const totalsOf = historyTotals(totalsOfMessage, add, ZERO);
 
-/** Model calls of the history (and of a reply being written) and their summed input figures. */
-export function conversationCallTotals(history: readonly ChatMessage[], reply?: CallUsage[]): CallTotals {
+/** Model calls of the history (and of a reply being written, to `replyModel`) and their summed input figures. */
+export function conversationCallTotals(
+  history: readonly ChatMessage[],
+  reply?: CallUsage[],
+  replyModel?: string,
+): CallTotals {
   const totals = totalsOf(history)(history.length);
-  return reply?.length ? add(totals, totalsOfCalls(reply)) : totals;
+  return reply?.length ? add(totals, totalsOfCalls(reply, replyModel)) : totals;
 }
 
 /**
@@ -104,8 +112,8 @@ export function precountCacheFigures(history: readonly ChatMessage[]): Promise<v
   return totalsOf.warm(history);
 }
 
-export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[]) {
-  const totals = conversationCallTotals(history, reply);
+export function cacheFigures(history: readonly ChatMessage[], reply?: CallUsage[], replyModel?: string) {
+  const totals = conversationCallTotals(history, reply, replyModel);
   return {
     lastCall: totals.last,
     conversation: { inputTokens: totals.inputTokens, cachedInputTokens: totals.cachedInputTokens },
@@ -215,9 +223,10 @@ const CAUSES = new Set([
   "branch",
   "model-switch",
   "tools-changed",
+  "ttl-expired",
   "unexpected",
 ]);
-const CHANGED = new Set(["model", "system", "tools", "messages"]);
+const CHANGED = new Set(["model", "system", "tools", "messages", "time"]);
 
 /** Stored breaks read defensively (agent state is JSON). */
 export function parseCacheBreaks(value: unknown): CacheBreak[] | undefined {

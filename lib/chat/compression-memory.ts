@@ -30,6 +30,7 @@ import { envNumber } from "../env-number.ts";
 import { log, logFailure } from "../log/logger.ts";
 import { ownerMayEditWorkspace } from "./workspace-access.ts";
 import { workspaceSettingsOf } from "./workspaces.ts";
+import { promptCacheOptions } from "../ai/prompt-cache-key.ts";
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const factsTimeoutMs = () => envNumber("HINTLINE_MEMORY_FACTS_TIMEOUT_MS", DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
@@ -125,6 +126,7 @@ export async function proposeFacts({
       maxRetries: 0,
       // Says what the call is for (a provider ignores it; the test fake keeps these calls apart).
       headers: { "x-hintline-purpose": "memory" },
+      providerOptions: promptCacheOptions(conversationId),
       abortSignal: AbortSignal.timeout(factsTimeoutMs()),
     });
     return { workspaceId, from, facts: parseProposedFacts(result.text), failed: false };

@@ -37,6 +37,7 @@ import { messageTokens, stampedMessageTokens } from "./context-usage.ts";
 import { convertOptionsFor, modelMessagesOf } from "./model-messages.ts";
 import { logFailure } from "../log/logger.ts";
 import { sharedBoundedMap } from "../bounded-map.ts";
+import { promptCacheOptions } from "../ai/prompt-cache-key.ts";
 
 export type { CompressionState };
 
@@ -200,6 +201,7 @@ async function summarizeOrTruncate({
   const nowText = `${formatInTimeZone(now, zone, "yyyy-MM-dd HH:mm")} ${settings.injection.timezone}`;
   try {
     const result = await summarizeInPieces({
+      conversationId,
       model,
       contextWindow,
       previous,
@@ -262,6 +264,7 @@ const summaryReserve = (contextWindow: number) => Math.min(4096, Math.floor(cont
  * reserve), the piece and the answer's reserve. Throws (with the summary so far as `partial`) when a piece fails.
  */
 async function summarizeInPieces({
+  conversationId,
   model,
   contextWindow,
   previous,
@@ -269,6 +272,7 @@ async function summarizeInPieces({
   settings,
   now,
 }: {
+  conversationId: string;
   model: LanguageModel;
   contextWindow: number;
   previous?: string;
@@ -297,6 +301,7 @@ async function summarizeInPieces({
         ],
         maxOutputTokens: reserve,
         maxRetries: 1,
+        providerOptions: promptCacheOptions(conversationId),
       });
       const text = result.text.trim();
       if (!text || text.startsWith(COMPRESSION_REQUEST_MARKER)) throw new Error("empty summary");

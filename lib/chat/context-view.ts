@@ -6,6 +6,7 @@ import { countModelMessageTokens } from "../agent/context-usage.ts";
 import { cachedPriceRatio, type StrategyDecision } from "../agent/injection-strategy.ts";
 import { resolveSettings, type Settings } from "../agent/settings.ts";
 import { toModelMessages } from "../agent/to-model-messages.ts";
+import { belowCacheFloor } from "../ai/model-families.ts";
 import { callCost, priceFor } from "../ai/prices.ts";
 import { modelInfoFor } from "../ai/providers/choice.ts";
 import { ApiError } from "../api/errors.ts";
@@ -54,8 +55,17 @@ function callList(history: readonly ChatMessage[]) {
               price,
             )
           : null;
-      // Cache writes only where the provider reports them (Anthropic).
+      // Cache writes only where the provider reports them (Anthropic, OpenAI from GPT-5.6).
       if (written !== null) Object.assign(figures, { cacheWriteTokens: written });
+      // A zero read under the model's minimum cacheable prompt is said so (it is not a break).
+      const floor =
+        figures.inputTokens === null
+          ? undefined
+          : belowCacheFloor(model, {
+              inputTokens: figures.inputTokens,
+              cachedInputTokens: figures.cachedInputTokens ?? 0,
+            });
+      if (floor !== undefined) Object.assign(figures, { cacheReason: "below-cache-floor", minCacheTokens: floor });
       calls.push({ call: calls.length + 1, messageId: message.id, model, ...figures, cost });
     }
   }

@@ -8,6 +8,7 @@ import type { ChatMessage } from "../chat-message.ts";
 import { DEFAULT_TITLE, titleFrom } from "../conversation-title.ts";
 import { getConversation, replaceTitle } from "../db/conversations.ts";
 import { logFailure } from "../log/logger.ts";
+import { promptCacheOptions } from "../ai/prompt-cache-key.ts";
 
 const TITLE_TIMEOUT_MS = 8_000;
 
@@ -49,6 +50,7 @@ export async function titleAfterFirstReply(job: {
         maxRetries: 0,
         // Says what the call is for (a provider ignores it; the test fake keeps these calls apart).
         headers: { "x-hintline-purpose": "title" },
+        providerOptions: promptCacheOptions(job.conversationId),
         abortSignal: AbortSignal.any(signals),
       });
       title = cleanTitle(result.text);

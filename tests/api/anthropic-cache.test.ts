@@ -2,7 +2,9 @@
 // breakpoints, at most 4, looking back at most 20 blocks, as Anthropic documents): over 10+ calls with hints, tool
 // calls and the person's task edit, every request marks the system prompt, its newest block and the previous call's
 // newest block, never more than 4; every call reads all the previous one sent, so the cached share grows; and each
-// call's reads and writes are recorded in metadata.usage and priced with the write premium.
+// call's reads and writes are recorded in metadata.usage and priced with the write premium. The server asks for the
+// 1-hour cache (HINTLINE_ANTHROPIC_CACHE_TTL=1h) on Sonnet 5.5: every mark carries "ttl":"1h", and the calls are
+// priced at Sonnet 5.5's own figures (reads 0.05×, 1-hour writes 2×).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AnthropicFake,
@@ -24,7 +26,8 @@ beforeAll(async () => {
     env: {
       ANTHROPIC_API_KEY: "sk-ant",
       ANTHROPIC_BASE_URL: fake.url,
-      HINTLINE_MODEL: "anthropic/claude-sonnet-4-5",
+      HINTLINE_MODEL: "anthropic/claude-sonnet-5-5",
+      HINTLINE_ANTHROPIC_CACHE_TTL: "1h",
       HINTLINE_MAX_RETRIES: "0",
     },
   });
@@ -74,6 +77,12 @@ describe("Anthropic cache breakpoints", () => {
 
     const requests = fake.requests;
     expect(requests.length).toBeGreaterThanOrEqual(10);
+    // Every mark, as sent, asks for the 1-hour cache (one TTL per request: none shorter comes before a longer one).
+    for (const request of requests) {
+      const marks = JSON.stringify(request.body).match(/"cache_control":\{[^}]*\}/g) ?? [];
+      expect(marks.length).toBe(request.cache!.breakpoints.length);
+      expect(new Set(marks)).toEqual(new Set(['"cache_control":{"type":"ephemeral","ttl":"1h"}']));
+    }
     // The hints reached the model as ordinary blocks of the history.
     expect(JSON.stringify(requests.at(-1)!.body.messages)).toContain("Drive the van");
     const shares: number[] = [];
@@ -134,7 +143,7 @@ describe("Anthropic cache breakpoints", () => {
       cachedInputTokens: usage.at(-1)!.cachedInputTokens,
     });
 
-    // GET …/context: each call priced with reads at 0.1× and writes at 1.25× of Sonnet's $3 per million.
+    // GET …/context: each call priced with Sonnet 5.5's reads at 0.05× and 1-hour writes at 2× of its $3 per million.
     const { body: context } = await getJson<{ cache: { calls: Array<Usage & { cost: number | null }> } }>(
       `${url}/api/conversations/${id}/context`,
     );
@@ -142,9 +151,22 @@ describe("Anthropic cache breakpoints", () => {
       const u = usage[i]!;
       const plain = u.inputTokens! - u.cachedInputTokens! - (u.cacheWriteTokens ?? 0);
       const expected =
-        (plain * 3 + u.cachedInputTokens! * 0.3 + (u.cacheWriteTokens ?? 0) * 3.75 + u.outputTokens! * 15) / 1e6;
+        (plain * 3 + u.cachedInputTokens! * 0.15 + (u.cacheWriteTokens ?? 0) * 6 + u.outputTokens! * 15) / 1e6;
       expect(call.cost).toBeCloseTo(expected, 12);
       expect(call.cacheWriteTokens ?? 0).toBe(u.cacheWriteTokens ?? 0);
     }
+  });
+});
+
+describe("the auto strategy's cost model", () => {
+  it("takes α and w from the model's own prices: Sonnet 5.5's 0.05× reads and the 1-hour cache's 2× writes", async () => {
+    const id = `anthropic-prices-${Date.now()}`;
+    fake.enqueue({ text: "Hello." });
+    expect((await chat(server.url, { conversationId: id, text: "hi" })).response.status).toBe(200);
+    const { body } = await getJson<{ strategy: { alpha: number; alphaFrom: string; writeRatio?: number } }>(
+      `${server.url}/api/conversations/${id}/context`,
+    );
+    // Runs after the test above (which reads every request the fake saw). No call measured yet: α is the price list's.
+    expect(body.strategy).toMatchObject({ alpha: 0.05, alphaFrom: "prices", writeRatio: 2 });
   });
 });

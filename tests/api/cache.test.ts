@@ -12,7 +12,7 @@ const env = providerServerForFile({ HINTLINE_CONTEXT_WINDOW: "16000" });
 const CACHE_MIN_TOKENS = 256;
 
 type WireMessage = { role: string; content: unknown };
-type Usage = { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number };
+type Usage = { inputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
 type Break = { call: number; firstChangedMessage: number | null; changed: string; cause: string; at: string };
 type Cache = {
   lastCall: { inputTokens: number; cachedInputTokens: number } | null;
@@ -209,6 +209,27 @@ describe("cache accounting", () => {
     ]);
     expect(body.cache.conversation).toEqual({ inputTokens: 600, cachedInputTokens: 512 });
     expect(body.cache.breaks).toEqual([]);
+  });
+
+  it("records the cache writes OpenAI reports (cache_write_tokens) beside the reads", async () => {
+    env.fake.reset();
+    const id = `cache-writes-${Date.now()}`;
+    env.fake.enqueue(
+      { text: "one", usage: { promptTokens: 2000, completionTokens: 5, cachedTokens: 0, cacheWriteTokens: 1792 } },
+      { text: "two", usage: { promptTokens: 2100, completionTokens: 5, cachedTokens: 1792, cacheWriteTokens: 256 } },
+    );
+    await chat(env.server.url, { conversationId: id, text: "hi" });
+    await chat(env.server.url, { conversationId: id, text: "again" });
+    const { body: view } = await getJson<{ messages: ApiMessage[] }>(`${env.server.url}/api/conversations/${id}`);
+    const usage = view.messages.flatMap((m) => (m.role === "assistant" ? (m.metadata?.usage as Usage[]) : []));
+    expect(usage).toEqual([
+      { inputTokens: 2000, cachedInputTokens: 0, cacheWriteTokens: 1792, outputTokens: 5 },
+      { inputTokens: 2100, cachedInputTokens: 1792, cacheWriteTokens: 256, outputTokens: 5 },
+    ]);
+    const { body } = await getJson<{ cache: { calls: Array<{ cacheWriteTokens?: number }> } }>(
+      `${env.server.url}/api/conversations/${id}/context`,
+    );
+    expect(body.cache.calls.map((c) => c.cacheWriteTokens)).toEqual([1792, 256]);
   });
 
   it("a conversation deleted and created again under the same id starts without a break against the old one", async () => {

@@ -133,6 +133,14 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
 
     // One facts call, apart from the summary, with the part being summarised.
     expect(fake.memoryRequests.length).toBe(asked + 1);
+    // Keyed for OpenAI's prompt cache by the conversation, as the summary request and the replies are.
+    expect(fake.memoryRequests.at(-1)!.body.prompt_cache_key).toBe(a);
+    const keys = new Set(
+      fake.requests
+        .filter((r) => JSON.stringify(r.body.messages).includes("read my notes"))
+        .map((r) => r.body.prompt_cache_key),
+    );
+    expect([...keys]).toEqual([a]);
     const request = lastText(fake.memoryRequests.at(-1)!);
     expect(request).toMatch(/^List the durable facts from the conversation below/);
     expect(request).toContain("Person: I prefer metric units.");
@@ -233,6 +241,8 @@ describe.each(databaseKinds("cmpmem"))("$name: durable facts at a compression", 
     await archive(id);
     const kept = await pollUntil(entries, (e) => e.length === 4, 10_000, "the facts kept at the archive");
     expect(fake.memoryRequests.length).toBe(asked + 1);
+    // The facts asked for at the archive are keyed by the archived conversation.
+    expect(fake.memoryRequests.at(-1)!.body.prompt_cache_key).toBe(id);
     const request = lastText(fake.memoryRequests.at(-1)!);
     expect(request).toMatch(/^List the durable facts from the conversation below/);
     expect(request).toContain("Person: I prefer metric units.");

@@ -63,6 +63,10 @@ describe("provider/model ids", () => {
     expect(first.response.status).toBe(200);
     expect(first.text).toBe("Claude here.");
     expect(anthropic.requests.at(-1)!.body.model).toBe("claude-sonnet-4-5");
+    // By default the marks ask for Anthropic's default 5-minute cache: no ttl on the wire.
+    const sent = JSON.stringify(anthropic.requests.at(-1)!.body);
+    expect(sent).toContain('"cache_control":{"type":"ephemeral"}');
+    expect(sent).not.toContain('"ttl"');
 
     const patched = await fetch(url, jsonRequest("PATCH", { model: "google/gemini-2.5-pro" }));
     expect(patched.status).toBe(200);
@@ -272,6 +276,37 @@ describe("Gemini", () => {
     // The second call re-sent the first's prompt: Gemini's implicit cache served it.
     expect(usage[1]!.cachedInputTokens).toBeGreaterThan(0);
     expect(usage.every((u) => u.cacheWriteTokens === undefined)).toBe(true);
+  });
+});
+
+describe("the cache floor", () => {
+  it("shows a short conversation's zero reads under Gemini 3's 4,096-token minimum as below-cache-floor, no break", async () => {
+    const id = `providers-floor-${Date.now()}`;
+    anthropic.enqueue({ text: "Hi." });
+    await chat(server.url, { conversationId: id, text: "Hi" });
+    const patch = jsonRequest("PATCH", { model: "google/gemini-3-flash" });
+    expect((await fetch(`${server.url}/api/conversations/${id}`, patch)).status).toBe(200);
+    gemini.setCacheMinTokens(4096);
+    gemini.enqueue({ text: "Short." }, { text: "Still short." });
+    await chat(server.url, { conversationId: id, text: "one" });
+    await chat(server.url, { conversationId: id, text: "two" });
+    type Call = { model: string; inputTokens: number; cachedInputTokens: number; cacheReason?: string };
+    const { body } = await getJson<{
+      cache: { calls: Array<Call & { minCacheTokens?: number }>; breaks: Array<{ call: number; cause: string }> };
+    }>(`${server.url}/api/conversations/${id}/context`);
+    const short = body.cache.calls.filter((c) => c.model === "google/gemini-3-flash");
+    expect(short).toHaveLength(2);
+    for (const call of short) {
+      expect(call.inputTokens).toBeLessThan(4096);
+      expect(call).toMatchObject({ cachedInputTokens: 0, cacheReason: "below-cache-floor", minCacheTokens: 4096 });
+    }
+    // The switch to Gemini is a break; the second call's zero read under the floor is none.
+    expect(body.cache.breaks.map((b) => [b.call, b.cause])).toEqual([[2, "model-switch"]]);
+    const { body: view } = await getJson<{ contextUsage: { cache: { lastCall: Record<string, unknown> } } }>(
+      `${server.url}/api/conversations/${id}`,
+    );
+    expect(view.contextUsage.cache.lastCall).toMatchObject({ cacheReason: "below-cache-floor", minCacheTokens: 4096 });
+    gemini.setCacheMinTokens(1024);
   });
 });
 

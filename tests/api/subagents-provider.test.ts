@@ -328,6 +328,18 @@ describe.each(kinds)("$name: subagents with a provider", ({ databaseUrl }) => {
     await chat(server.url, { conversationId: id, text: "thanks" });
     const requests = parentRequests(id);
     expectAppendOnly(requests);
+    // OpenAI routes the prompt cache by prompt_cache_key: every parent call carries the conversation's id, every child
+    // call its own child conversation's.
+    expect(requests.map((r) => r.body.prompt_cache_key)).toEqual(requests.map(() => id));
+    for (const [label, task] of [
+      ["rivers", "count the rivers"],
+      ["lakes", "count the lakes"],
+    ]) {
+      const childId = done.agents.find((a) => a.label === label)!.conversationId;
+      const calls = fake.requests.filter((r) => isChild(r) && lastPersonText(r) === task);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.map((r) => r.body.prompt_cache_key)).toEqual(calls.map(() => childId));
+    }
     // Each answer came once, in a reminder on a step after it finished (both in one when they finished together).
     const told = messagesOf(requests.at(-1)!)
       .filter(

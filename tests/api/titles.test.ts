@@ -40,6 +40,9 @@ describe("generated titles with a provider", () => {
       tools?: unknown;
     };
     expect(request.max_tokens ?? request.max_completion_tokens).toBe(20);
+    // Keyed for OpenAI's prompt cache by the conversation, as its reply was.
+    expect(ctx.fake.titleRequests[0]!.body.prompt_cache_key).toBe("titled");
+    expect(ctx.fake.requests[0]!.body.prompt_cache_key).toBe("titled");
     expect(request.tools).toBeUndefined();
     expect(JSON.stringify(request.messages)).toContain("why do rivers bend so much");
     expect(JSON.stringify(request.messages)).toContain("erodes the outer bank");

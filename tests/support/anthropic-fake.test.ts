@@ -383,6 +383,16 @@ describe("anthropic fake: prompt cache", () => {
     expect(((await emptyRes.json()) as { error: { message: string } }).error.message).toBe(
       "messages.0.content.0.text: cache_control cannot be set for empty text blocks",
     );
+    // A 1-hour mark after a 5-minute one is refused (longer TTLs first); the other way round is served.
+    const hour = { ...marked, cache_control: { type: "ephemeral", ttl: "1h" } };
+    const mixed = (content: unknown[]) => ({ ...body, messages: [{ role: "user", content }] });
+    const send = (b: unknown) => fetch(`${fake.url}/messages`, { method: "POST", headers, body: JSON.stringify(b) });
+    const wrongOrder = await send(mixed([marked, hour]));
+    expect(wrongOrder.status).toBe(400);
+    expect(((await wrongOrder.json()) as { error: { message: string } }).error.message).toContain(
+      "a 1h cache_control block cannot come after a 5m one",
+    );
+    expect((await send(mixed([hour, marked]))).status).toBe(200);
     // Through the SDK: five markers become four on the wire, and a warning.
     const five: ModelMessage[] = [1, 2, 3, 4, 5].map((i) => ({
       role: i % 2 ? "user" : "assistant",

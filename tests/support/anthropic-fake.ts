@@ -74,14 +74,19 @@ type Analysis = { prefixes: Prefixes; marks: number } | { error: string };
 function analyse(body: Json, model: string): Analysis {
   const blocks: CacheBlock[] = [];
   let badMarker: string | undefined;
+  let shortMarkAt: string | undefined;
   const add = (path: string, context: string, value: Json) => {
     if (typeof value === "object" && value !== null && "cache_control" in value && value.cache_control != null) {
       const { cache_control: mark, ...rest } = value;
       if (mark?.type !== "ephemeral") badMarker ??= `${path}.cache_control.type: Input should be 'ephemeral'`;
       else if (mark.ttl !== undefined && mark.ttl !== "5m" && mark.ttl !== "1h")
         badMarker ??= `${path}.cache_control.ttl: Input should be '5m' or '1h'`;
+      // As Anthropic documents: entries with a longer TTL must come before those with a shorter one.
+      else if (mark.ttl === "1h" && shortMarkAt !== undefined)
+        badMarker ??= `${path}.cache_control.ttl: a 1h cache_control block cannot come after a 5m one (${shortMarkAt})`;
       else if (rest.type === "text" && rest.text === "")
         badMarker ??= `${path}.text: cache_control cannot be set for empty text blocks`;
+      if (mark?.ttl !== "1h") shortMarkAt ??= path;
       blocks.push(block(path, context, JSON.stringify(rest), true));
     } else {
       blocks.push(block(path, context, JSON.stringify(value)));

@@ -9,6 +9,8 @@ type FakeUsage = {
   promptTokens?: number | string | null;
   completionTokens?: number | string | null;
   cachedTokens?: number | string | null;
+  /** Reported as `prompt_tokens_details.cache_write_tokens` (OpenAI from GPT-5.6); absent unless given. */
+  cacheWriteTokens?: number | string | null;
 };
 
 export type FakeToolCall = { id?: string; name: string; arguments: unknown /* object, JSON-encoded on the wire */ };
@@ -61,7 +63,7 @@ type Usage = {
   prompt_tokens: unknown;
   completion_tokens: unknown;
   total_tokens: unknown;
-  prompt_tokens_details?: { cached_tokens: unknown };
+  prompt_tokens_details?: { cached_tokens: unknown; cache_write_tokens?: unknown };
 };
 /** `usage()` is worked out when it is sent (the end of a stream): re-serialising a long prompt would delay the first chunk. */
 type Plan = {
@@ -187,7 +189,11 @@ function makePlan(
       prompt_tokens: prompt,
       completion_tokens: completion,
       total_tokens: total,
-      prompt_tokens_details: { cached_tokens: cachedTokens },
+      // From GPT-5.6 OpenAI bills cache writes and reports them (scripted: the fake writes nothing by itself).
+      prompt_tokens_details: {
+        cached_tokens: cachedTokens,
+        ...(reply.usage?.cacheWriteTokens === undefined ? {} : { cache_write_tokens: reply.usage.cacheWriteTokens }),
+      },
     };
   };
   return { text, calls, finishReason: calls.length > 0 ? "tool_calls" : "stop", usage };

@@ -5,6 +5,8 @@ import type { UIMessageStreamWriter } from "ai";
 import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
 import { type ReplyOptions, runReply } from "../../agent/reply-loop.ts";
 import { DEMO_ATTEMPT_OPTIONS, DEMO_MODEL_ID } from "../../ai/demo-model-id.ts";
+import { anthropicCacheTtl, cacheTtlMs } from "../../ai/model-families.ts";
+import { promptCacheOptions } from "../../ai/prompt-cache-key.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
 import { repairToolInput, unknownToolError } from "../tools/index.ts";
 import type { ChatChunk, ChatMessage } from "../../chat-message.ts";
@@ -59,16 +61,21 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     prelude: preludeOf(reply, prepared, run),
     ...(reply.continued ? { seed: reply.continued.parts } : {}),
     convert: convertOptionsFor(reply.settings),
+    now: clockNow,
     replyId,
     abortSignal: reply.abortSignal,
     maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
     retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
     idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
     maxOutputTokens: replyTokenCeiling(reply.model.info.id),
-    // The demo model words a regenerated reply anew, by attempt (same attempt, same words); a provider gets nothing.
-    ...(reply.attempt > 0 && reply.model.info.id === DEMO_MODEL_ID
-      ? { providerOptions: { [DEMO_ATTEMPT_OPTIONS]: { attempt: reply.attempt } } }
-      : {}),
+    // OpenAI keys its prompt cache by the conversation (a child: its own). The demo model words a regenerated reply
+    // anew, by attempt (same attempt, same words).
+    providerOptions: {
+      ...promptCacheOptions(reply.conversationId),
+      ...(reply.attempt > 0 && reply.model.info.id === DEMO_MODEL_ID
+        ? { [DEMO_ATTEMPT_OPTIONS]: { attempt: reply.attempt } }
+        : {}),
+    },
     maxReplyChars: maxReplyChars(),
     maxSteps: maxStepsOf(ports),
     emit,
@@ -79,6 +86,7 @@ function loopOptions(parts: LoopParts): ReplyOptions {
         ? (instructions, messages) =>
             breakpointsFor(reply.conversationId).mark(instructions, messages, {
               lastKept: steps.endsWithReplace() ? messages.length - 2 : undefined,
+              ttl: anthropicCacheTtl(),
             })
         : undefined,
     // A crash (even SIGKILL) loses at most a second of the reply; the next load marks it incomplete.
@@ -167,7 +175,8 @@ function modelCallRecorder({ reply, prepared, run, report }: LoopParts): NonNull
   const { mcp, tools, steps } = prepared;
   const toolDefinitions = toolsKey(tools);
   const cacheBreaks = cacheBreakObserver(conversationId);
-  return async ({ stepIndex, instructions, messages, history: stable, usage: reported }) => {
+  const ttlMs = cacheTtlMs(reply.model.info.provider);
+  return async ({ stepIndex, instructions, messages, history: stable, usage: reported, startedAt }) => {
     run.calls.push(plausibleUsage(reported, reply.contextWindow) ?? {});
     report.call(run.calls.at(-1)!);
     const found = await cacheBreaks.observe(
@@ -185,8 +194,11 @@ function modelCallRecorder({ reply, prepared, run, report }: LoopParts): NonNull
         branch: String(reply.opened.agentState.branchEpoch ?? 0),
         retry: reply.retry && stepIndex === 0,
         replaceStatusAt: steps.endsWithReplace() ? messages.length - 1 : undefined,
+        at: startedAt,
+        ...(ttlMs === undefined ? {} : { cacheTtlMs: ttlMs }),
       },
       committed,
+      clockNow(),
     );
     if (found) {
       await committed;
@@ -207,7 +219,7 @@ function stepEndRecorder({ reply, ports, prepared, run, emit }: LoopParts): NonN
     emit({
       type: "data-context-usage",
       id: "usage",
-      data: { ...figure, cache: cacheFigures(reply.history, run.calls) },
+      data: { ...figure, cache: cacheFigures(reply.history, run.calls, reply.model.info.id) },
       transient: true,
     });
     // A step that ends the reply is saved once, with its status, right after.
