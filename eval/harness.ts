@@ -204,7 +204,7 @@ export class EvalConversation {
   }
 
   async compact(): Promise<boolean> {
-    const result = await compactNow(this.id);
+    const result = await compactNow(this.id, OPERATOR);
     this.#log("compress now", { compressed: result.compressed });
     return result.compressed;
   }

@@ -16,6 +16,7 @@ export type ErrorCode =
   | "unauthorized"
   | "forbidden"
   | "too_many_requests"
+  | "budget_exceeded"
   | "disk_full"
   | "provider_error"
   | "unavailable"
@@ -32,6 +33,8 @@ const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   too_many_requests: 429,
+  // Accounts mode: the person's budget is used up until the time the message names (and Retry-After counts down to).
+  budget_exceeded: 429,
   // 507 Insufficient Storage: the database could not write (SQLITE_FULL, PostgreSQL disk_full, ENOSPC).
   disk_full: 507,
   provider_error: 502,
@@ -45,19 +48,23 @@ export class ApiError extends Error {
   readonly status: number;
   /** The request field at fault, when one is (e.g. "settings.injection.timezone"). */
   readonly field?: string;
-  constructor(code: ErrorCode, message: string, field?: string) {
+  /** Seconds the client should wait before trying again (Retry-After), when the error knows. */
+  readonly retryAfterSeconds?: number;
+  constructor(code: ErrorCode, message: string, field?: string, options: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.status = STATUS[code];
     this.field = field;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) {
     const body = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
-    const headers = error.code === "unavailable" ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined;
+    const retryAfter = error.code === "unavailable" ? RETRY_AFTER_SECONDS : error.retryAfterSeconds;
+    const headers = retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) };
     return Response.json({ error: body }, { status: error.status, headers });
   }
   if (isDiskFull(error)) {

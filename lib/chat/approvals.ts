@@ -1,6 +1,7 @@
 // Tool calls that wait for the person: stored while the reply waits (so any tab, a reload or another instance shows
 // the card and may answer), and the answer, which the waiting reply picks up to run the call or give the model the
 // person's reason as a tool error.
+import { refuseOverBudget } from "./budgets.ts";
 import { HANDOVER_REASON } from "../agent/resume-point.ts";
 import { oneLine } from "../agent/hints/neutralize-tags.ts";
 import { parseMcpToolName } from "../agent/mcp-rules.ts";
@@ -149,6 +150,8 @@ export async function answerApproval(
       `The reply that asked for tool call ${toolCallId} is no longer running (it was stopped or its server restarted); send a new message instead.`,
     );
   }
+  // Either answer lets the reply call its model again: over budget, the call waits (Stop ends the reply).
+  await refuseOverBudget(viewer);
   let remember: (() => Promise<unknown>) | undefined;
   if (input.remember === "tool") {
     const parsed = parseMcpToolName(row.toolName);

@@ -2,6 +2,8 @@
 // divider message at the end (the visible history stays as it is). A compression that cannot make the context
 // smaller (nothing outside the reserve, or a summary no smaller than what it replaces) is not stored: the answer says
 // so and nothing changes.
+import { refuseOverBudget } from "./budgets.ts";
+import type { Viewer } from "../auth/viewer.ts";
 import { markConversationMcpToolsStale } from "../db/conversation-mcp-tools.ts";
 import { generateId } from "ai";
 import { keepBudgetOf, settleCompression } from "../agent/compression-hold.ts";
@@ -18,6 +20,7 @@ import { conversationMcpToolTokens } from "./mcp-tool-tokens.ts";
 import { contextWindowFor, measureContext } from "./context-measure.ts";
 import { conversationFixedPart, fixedOf } from "./fixed-part.ts";
 import { refreshWorkspaceView } from "./workspace-view.ts";
+import { meteredModel } from "./usage-meter.ts";
 
 export const NOTHING_OUTSIDE_RESERVE = "Nothing to compress yet: the conversation already fits in the reserve.";
 export const NO_SMALLER_SUMMARY =
@@ -27,16 +30,18 @@ export type CompactResult =
   | { compressed: false; message: string }
   | { compressed: true; compression: CompressionData; message: ChatMessage; contextUsage: ContextUsage };
 
-export async function compactNow(conversationId: string): Promise<CompactResult> {
+export async function compactNow(conversationId: string, viewer: Viewer): Promise<CompactResult> {
   const conversation = await getConversation({ id: conversationId });
   if (!conversation) throw new ApiError("not_found", `Conversation ${conversationId} does not exist.`);
   if (await replyLock().live(conversationId))
     throw new ApiError("conflict", "A reply is being written; compress after it finishes.");
+  // The summary is a model call of the person's.
+  await refuseOverBudget(viewer);
   const settings = resolveSettings(conversation.settings);
   const conversationModel = modelForConversation(conversation.model);
   const { info } = conversationModel;
   // Summaries are written by the utility model (HINTLINE_UTILITY_MODEL), else the conversation's own.
-  const { model } = utilityModelFor(conversationModel);
+  const { model } = meteredModel(utilityModelFor(conversationModel), conversation.ownerId);
   const [history, mcpTools] = await Promise.all([
     listMessages({ conversationId }),
     conversationMcpToolTokens(conversationId),

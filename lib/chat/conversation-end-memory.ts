@@ -25,6 +25,7 @@ import { log, logFailure } from "../log/logger.ts";
 import { keepsFactsFor, proposeFacts, rememberFacts } from "./compression-memory.ts";
 import { contextWindowFor } from "./context-measure.ts";
 import { modelForConversation, utilityModelFor } from "./conversation-model.ts";
+import { meteredModel } from "./usage-meter.ts";
 import { isDraining } from "./draining.ts";
 import { replyLock } from "./live/reply-lock.ts";
 
@@ -74,7 +75,7 @@ export async function keepFactsAtEnd(conversationId: string, seen?: MemoryMark, 
   try {
     const lines = memorySourceLines(await messagesInRange({ conversationId, from, to, limit: MAX_END_MESSAGES }));
     if (lines.length === 0) return "nothing-new";
-    const { model } = utilityModelFor(modelForConversation(mark.model));
+    const { model } = meteredModel(utilityModelFor(modelForConversation(mark.model)), mark.ownerId);
     const contextWindow = contextWindowFor(resolveSettings(mark.settings), mark.model);
     const { workspaceId } = mark;
     const proposed = await proposeFacts({

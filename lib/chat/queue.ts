@@ -2,6 +2,8 @@
 // sends while a reply runs, stored so any tab, any instance and a restart see the same queue. Checked as /api/chat
 // checks a message (attachments, images for the model, a subagent's conversation refused); with no reply running the
 // message starts its turn at once, as POST /api/chat would (queue-delivery.ts).
+import { refuseOverBudget } from "./budgets.ts";
+import type { Viewer } from "../auth/viewer.ts";
 import { MAX_QUEUED_MESSAGES } from "../api/limits.ts";
 import { ApiError } from "../api/errors.ts";
 import { getConversation } from "../db/conversations.ts";
@@ -70,10 +72,13 @@ async function notQueued(conversationId: string, id: string): Promise<ApiError> 
 export async function queueForConversation(
   conversationId: string,
   request: { message: PersonMessage; when: QueueWhen },
+  viewer: Viewer,
 ): Promise<{ queued: Array<Pick<QueuedView, "id" | "when" | "position" | "status" | "replyId">> }> {
   const conversation = await requirePersonConversation(conversationId);
   const parts = await prepareAttachments(request.message.parts, "message.parts");
   checkImagesAccepted(parts, modelForConversation(conversation.model).info.id);
+  // A steer adds to the running reply's calls and an after-reply message starts its own: over budget, neither is queued.
+  await refuseOverBudget(viewer);
   const message: PersonMessage = { id: request.message.id, role: "user", parts };
   const answer = await queueMessage({
     conversationId,

@@ -16,6 +16,7 @@ import { listenForDisabledUsers } from "./disabled-users.ts";
 import { detachReply } from "./live/live-reply.ts";
 import { replyLock } from "./live/reply-lock.ts";
 import { utilityModelFor } from "./conversation-model.ts";
+import { meteredModel } from "./usage-meter.ts";
 import type { ReplyContext } from "./reply/context.ts";
 import {
   type ChatRequest,
@@ -130,8 +131,9 @@ export async function replyContextOf({
   return {
     conversationId,
     replyId,
-    model: resolved,
-    utility: utilityModelFor(resolved),
+    // Every call of the reply, its title and its summaries counts towards the owner's budget (a child's: its parent's).
+    model: meteredModel(resolved, conversation.ownerId),
+    utility: meteredModel(utilityModelFor(resolved), conversation.ownerId),
     settings,
     contextWindow: settings.context.contextWindow ?? resolved.info.contextWindow,
     opened: {

@@ -121,6 +121,11 @@ const toListing = (u: UserRow): UserListing => ({
   createdAt: new Date(u.createdAt as string | Date).toISOString(),
 });
 
+export async function userListing({ id }: { id: string }): Promise<UserListing | null> {
+  const row = await (await getDb()).user.findUnique({ where: { id } });
+  return row && toListing(row);
+}
+
 export async function listUsers(): Promise<UserListing[]> {
   const rows = await (await getDb()).user.findMany({ orderBy: { createdAt: "asc" } });
   return rows.map(toListing);

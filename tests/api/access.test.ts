@@ -159,7 +159,8 @@ async function expectTooManyGuesses(response: Response): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN } });
+  // A budget default set outside accounts mode applies to no one.
+  server = await startAppServer({ env: { HINTLINE_AUTH_TOKEN: TOKEN, HINTLINE_BUDGET_TOKENS_PER_DAY: "0" } });
   const { response } = await chat(server.url, {
     conversationId: "x",
     text: "add tasks: draft; review",
@@ -223,6 +224,14 @@ describe("refused without valid credentials", () => {
       });
     }
   }
+});
+
+describe("outside accounts mode", () => {
+  it("applies no budget (HINTLINE_BUDGET_TOKENS_PER_DAY is 0 here, and the message was answered) and counts no usage", async () => {
+    expect(seeded.UsageQuarter).toEqual([]);
+    const me = await fetch(`${server.url}/api/me`, { headers: bearer });
+    expect(await me.json()).toEqual({ mode: "token", user: null, budget: null, usage: null });
+  });
 });
 
 // A form on another site can POST urlencoded, multipart or text/plain bodies without a CORS preflight. The session

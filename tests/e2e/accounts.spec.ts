@@ -255,7 +255,7 @@ test.describe
       expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     });
 
-    test("the sign-in, sign-up, admin and own-skills pages and the user menu are axe clean in both themes", async ({
+    test("the sign-in, sign-up, admin (a member's budget set there) and own pages and the user menu are axe clean in both themes", async ({
       browser,
     }) => {
       // Five axe runs and their colours in the other theme: more than the default minute on a loaded machine.
@@ -270,12 +270,25 @@ test.describe
       await expectAxeClean(signedOut, "sign-up with its error");
       await adminPage.goto();
       await adminPage.invite();
+      // The member's budget, set from their row: a daily limit of 0 tokens is reached at once, and the row says so.
+      await adminPage.setBudget(member.email, { tokensPerDay: "0", usdPerMonth: "2.5" });
+      const usage = adminPage.userRow(member.email).getByTestId("user-usage");
+      await expect(usage).toHaveAttribute("data-over", "true");
+      await expect(usage.getByTestId("user-usage-day")).toContainText(/tokens of 0 · resets at 00:00 on \d+ \w+ \(/);
+      await expect(usage.getByTestId("user-usage-month")).toContainText("of $2.50");
+      // Saved, not only shown: a reload reads it back, and the form shows the member's own figures.
+      await page.reload();
+      await adminPage.userRow(member.email).getByTestId("user-edit-budget").click();
+      await expect(page.getByTestId("budget-form").getByLabel("Tokens per day")).toHaveValue("0");
+      await expect(page.getByTestId("budget-form").getByLabel("Dollars per month")).toHaveValue("2.5");
       await expectAxeClean(page, "admin");
       await new UserMenu(page).open();
       await expectAxeClean(page, "user menu");
       await page.keyboard.press("Escape");
       await page.goto(`${app.url}/me`);
       await expect(new OwnSkillsPage(page).root).toBeVisible();
+      // The admin's own usage: no budget of theirs, none by default.
+      await expect(page.getByTestId("own-usage-day")).toContainText(/^Today: [\d,]+ tokens no daily limit · resets at/);
       await expectAxeClean(page, "own skills");
     });
   });

@@ -2,6 +2,7 @@
 // the model, the edited message), then — holding the reply lock — the conversation read once, the checks that need it,
 // and the person's message and the reply row written (lib/chat/record-turn.ts). What it read becomes the reply's
 // context (context.ts).
+import { refuseOverBudget } from "../budgets.ts";
 import { checkConversation, checkOwnerOf, defaultWorkspaceOf, resolveWorkspace } from "../../auth/scope.ts";
 import { ownerIdOf, type Viewer } from "../../auth/viewer.ts";
 import type { ConversationMode } from "../../agent/plan-mode.ts";
@@ -90,6 +91,8 @@ export async function checkTurn(asked: ChatRequest | ContinueRequest, viewer: Vi
       `Conversation ${conversationId} does not exist, so it has no message ${request.editOf} to edit.`,
     );
   }
+  // Accounts mode: a person over budget is refused here, before the lock, any write or any model call.
+  await refuseOverBudget(viewer, timezone);
   return {
     request,
     continuing,

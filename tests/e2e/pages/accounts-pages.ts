@@ -106,6 +106,17 @@ export class AdminPage {
     await expect(row).toHaveAttribute("data-disabled", String(disabled));
   }
 
+  /** Opens the user's budget form, fills both fields (empty: the default) and saves; the form closes. */
+  async setBudget(email: string, budget: { tokensPerDay: string; usdPerMonth: string }): Promise<void> {
+    const row = this.userRow(email);
+    await row.getByTestId("user-edit-budget").click();
+    const form = this.page.getByTestId("budget-form");
+    await form.getByLabel("Tokens per day").fill(budget.tokensPerDay);
+    await form.getByLabel("Dollars per month").fill(budget.usdPerMonth);
+    await form.getByTestId("budget-save").click();
+    await expect(form).toHaveCount(0);
+  }
+
   async createSharedWorkspace(name: string): Promise<string> {
     await this.page.getByTestId("shared-workspace-name").fill(name);
     await this.page.getByTestId("shared-workspace-create").click();

@@ -9,10 +9,10 @@ export const GET = route<{ id: string }>(async (_request, { id }) =>
   Response.json(await listQueue(parseWith(idSchema, id, "conversation id"))),
 );
 
-export const POST = route<{ id: string }>(async (request, { id }) => {
+export const POST = route<{ id: string }>(async (request, { id }, viewer) => {
   const conversationId = parseWith(idSchema, id, "conversation id");
   const body = await readJson(request, { maxBytes: maxChatBodyBytes(), tooLarge: chatBodyTooLarge() });
-  const answer = await queueForConversation(conversationId, parseWith(queueRequestSchema, body));
+  const answer = await queueForConversation(conversationId, parseWith(queueRequestSchema, body), viewer);
   return Response.json(answer, { status: 202 });
 });
 
