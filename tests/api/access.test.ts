@@ -176,6 +176,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
+// Before the cases below: their wrong tokens lock this address out for a minute, the right token included.
+describe("outside accounts mode", () => {
+  it("applies no budget (HINTLINE_BUDGET_TOKENS_PER_DAY is 0 here, and the message was answered) and counts no usage", async () => {
+    expect(seeded.UsageQuarter).toEqual([]);
+    const me = await fetch(`${server.url}/api/me`, { headers: bearer });
+    expect(await me.json()).toEqual({ mode: "token", user: null, budget: null, usage: null });
+  });
+});
+
 describe("refused without valid credentials", () => {
   it("seeded a conversation with messages and tasks, and the table covers every route and page", () => {
     expect(seeded.Conversation).toHaveLength(1);
@@ -224,14 +233,6 @@ describe("refused without valid credentials", () => {
       });
     }
   }
-});
-
-describe("outside accounts mode", () => {
-  it("applies no budget (HINTLINE_BUDGET_TOKENS_PER_DAY is 0 here, and the message was answered) and counts no usage", async () => {
-    expect(seeded.UsageQuarter).toEqual([]);
-    const me = await fetch(`${server.url}/api/me`, { headers: bearer });
-    expect(await me.json()).toEqual({ mode: "token", user: null, budget: null, usage: null });
-  });
 });
 
 // A form on another site can POST urlencoded, multipart or text/plain bodies without a CORS preflight. The session
