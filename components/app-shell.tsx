@@ -23,6 +23,9 @@ import { ThemeToggle } from "./theme-toggle";
 import { Drawer } from "./ui/drawer";
 import { ChecklistIcon, MenuIcon, SidebarIcon } from "./ui/icons";
 
+/** Where the side panel is a column (Tailwind's `xl`); below it, a drawer. */
+const PANEL_COLUMN_QUERY = "(min-width: 80rem)";
+
 function Logo() {
   return (
     <svg viewBox="0 0 32 32" className="size-5" aria-hidden="true">
@@ -66,14 +69,15 @@ export function AppShell({
   const [drawer, setDrawer] = useState(false);
   const [panelDrawer, setPanelDrawer] = useState(false);
   // Wide screens fold the conversation list (Ctrl+Shift+S) and the side panel (Ctrl+.) away, remembered on this
-  // device; narrow screens use the drawers.
+  // device; narrow screens use the drawers. The side panel is a column only from 80rem (1280 px): below it, beside a
+  // 288 px list, it left the transcript 416 px at 1024 px, so there it opens as a drawer over the transcript.
   const sidebarHidden = useUiStore((s) => s.sidebarHidden);
   const panelHidden = useUiStore((s) => s.panelHidden);
   const [help, setHelp] = useState(false);
   const router = useRouter();
   const togglePanel = () => {
     if (!panel) return;
-    if (window.matchMedia("(min-width: 64rem)").matches) useUiStore.getState().togglePanel();
+    if (window.matchMedia(PANEL_COLUMN_QUERY).matches) useUiStore.getState().togglePanel();
     else setPanelDrawer((open) => !open);
   };
   const toggleSidebar = () => {
@@ -84,7 +88,7 @@ export function AppShell({
   useEffect(() => {
     const wide = [
       [window.matchMedia("(min-width: 48rem)"), () => setDrawer(false)],
-      [window.matchMedia("(min-width: 64rem)"), () => setPanelDrawer(false)],
+      [window.matchMedia(PANEL_COLUMN_QUERY), () => setPanelDrawer(false)],
     ] as const;
     const listeners = wide.map(([query, close]) => {
       const listener = () => query.matches && close();
@@ -226,7 +230,7 @@ export function AppShell({
         <aside
           data-testid="side-panel"
           aria-label="Tasks and plan"
-          className={`hidden w-80 shrink-0 flex-col border-l border-border bg-panel ${panelHidden ? "" : "lg:flex"}`}
+          className={`hidden w-80 shrink-0 flex-col border-l border-border bg-panel ${panelHidden ? "" : "xl:flex"}`}
         >
           {panel}
         </aside>
@@ -238,7 +242,7 @@ export function AppShell({
           title="Tasks and plan"
           hideTitle
           testId="panel-drawer"
-          className="w-[88%] max-w-sm bg-panel lg:hidden"
+          className="w-[88%] max-w-sm bg-panel xl:hidden"
         >
           {panel}
         </Drawer>

@@ -6,8 +6,8 @@
 // on a machine without Chromium or PostgreSQL (counted as skipped, never as passed). Under CI (CI=true) nothing may be
 // skipped: a skipped test or a suite left out fails the run.
 // The two slow suites (api and e2e) run side by side, each line of their output prefixed with the suite's name and the
-// whole of it kept in test-results/<suite>.log. The whole run takes about 26 min on a 2-core machine (CI's is slower;
-// its limit is 40).
+// whole of it kept in test-results/<suite>.log. The whole run takes about 30 min on a 2-core machine (CI's is slower;
+// its limit is 45).
 // The app is built (when its sources changed) beside the unit and db suites, which use one core each.
 // HINTLINE_TEST_SERIAL=1 runs them one after the other. The run ends with the names of the tests that failed.
 import { spawn, spawnSync } from "node:child_process";

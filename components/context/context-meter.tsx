@@ -192,7 +192,7 @@ export function ThinMeter() {
   const usage = useUsageStore((s) => s.usage);
   if (!usage) return null;
   return (
-    <div data-testid="thin-meter" className="lg:hidden" title={meterLabel(usage)}>
+    <div data-testid="thin-meter" className="xl:hidden" title={meterLabel(usage)}>
       <Bar usage={usage} thin />
     </div>
   );

@@ -10,6 +10,12 @@ type TasksState = {
   conversationId: string | null;
   tasks: Task[];
   error: string | null;
+  /** The page's list the store was last seeded with (kept by identity; see seed). */
+  seededFrom: Task[] | null;
+  /**
+   * Takes the page's list, unless it is the same one for the same conversation: the panel drawn again (the side
+   * panel's drawer, mounted at each opening) must not put back the page's older list over live changes.
+   */
   seed: (conversationId: string, tasks: Task[]) => void;
   receive: (tasks: Task[]) => void;
   /** Loads the list again when it is the open conversation's (another tab or the agent changed it). */
@@ -51,7 +57,11 @@ export const useTasksStore = create<TasksState>((set, get) => {
     conversationId: null,
     tasks: [],
     error: null,
-    seed: (conversationId, tasks) => set({ conversationId, tasks, error: null, deleted: null }),
+    seededFrom: null,
+    seed: (conversationId, tasks) => {
+      if (get().conversationId === conversationId && get().seededFrom === tasks) return;
+      set({ conversationId, tasks, seededFrom: tasks, error: null, deleted: null });
+    },
     receive: (tasks) => set({ tasks }),
     reload: async (conversationId) => {
       if (get().conversationId !== conversationId) return;

@@ -96,8 +96,11 @@ export function operatorMcpServers(): McpServerConfig[] {
   if (!file) return [];
   if (loaded?.file !== file) {
     let config: OperatorConfig;
+    // The file is the operator's, named at run time: without the ignore comments Turbopack traces the whole project
+    // into the build as what this read might need, and says so in two 40-line warnings at every build.
     try {
-      config = parseOperatorConfig(fs.readFileSync(file, "utf8"), path.dirname(path.resolve(file)));
+      const text = fs.readFileSync(/*turbopackIgnore: true*/ file, "utf8");
+      config = parseOperatorConfig(text, path.dirname(path.resolve(/*turbopackIgnore: true*/ file)));
     } catch (error) {
       config = { servers: [], skipped: [{ name: "(file)", reason: `cannot be read: ${(error as Error).message}` }] };
     }
