@@ -88,6 +88,8 @@ export type ReplyOptions = {
   idleTimeoutMs?: number;
   /** Output tokens one model call may produce (sent to the provider). */
   maxOutputTokens?: number;
+  /** The sampling temperature the person set (sent to the provider); absent: the provider's default. */
+  temperature?: number;
   /** Sent with every model call (e.g. which attempt a regenerated reply is, for the demo model). */
   providerOptions?: Parameters<typeof streamText>[0]["providerOptions"];
   /** Characters the whole reply may stream (text, reasoning and tool arguments, over all its steps). */
@@ -187,6 +189,7 @@ type CallOptions = Pick<
   | "abortSignal"
   | "idleTimeoutMs"
   | "maxOutputTokens"
+  | "temperature"
   | "providerOptions"
   | "markCall"
   | "toolApproval"
@@ -237,6 +240,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
       : {}),
     abortSignal: signal,
     maxOutputTokens,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     // Retries are the reply loop's, so that the person sees them.
     maxRetries: 0,
