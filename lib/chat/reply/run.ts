@@ -5,6 +5,7 @@ import type { UIMessageStreamWriter } from "ai";
 import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
 import { type ReplyOptions, runReply } from "../../agent/reply-loop.ts";
 import { samplingOptions } from "../../agent/settings.ts";
+import { wordsFor } from "../../operator-words.ts";
 import { DEMO_ATTEMPT_OPTIONS, DEMO_MODEL_ID } from "../../ai/demo-model-id.ts";
 import { replyTokenCeiling } from "../../ai/providers/choice.ts";
 import { repairToolInput, unknownToolError } from "../tools/index.ts";
@@ -64,6 +65,7 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
     idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
     ...samplingOptions(reply.settings, replyTokenCeiling(reply.model.info.id)),
+    errorWords: (message) => wordsFor(message, reply.operatorWords),
     // The demo model words a regenerated reply anew, by attempt (same attempt, same words); a provider gets nothing.
     ...(reply.attempt > 0 && reply.model.info.id === DEMO_MODEL_ID
       ? { providerOptions: { [DEMO_ATTEMPT_OPTIONS]: { attempt: reply.attempt } } }
