@@ -100,101 +100,107 @@ function ExtraFields({ draft, set, errors }: DraftProps<SettingsDraft>) {
   );
 }
 
-export function AdvancedSettings(props: DraftProps<SettingsDraft>) {
+function HintSettings(props: DraftProps<SettingsDraft>) {
   const { draft, set, errors } = props;
   return (
+    <section className="space-y-3">
+      <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">Hints</h3>
+      <Check
+        {...props}
+        field="injectRuntimeState"
+        path="injection.injectRuntimeState"
+        label="Inject runtime state (time, tasks, context) as hints"
+      />
+      <Check
+        {...props}
+        field="emitHintEvent"
+        path="injection.emitHintEvent"
+        label="Show hints live while the reply streams"
+      />
+      <Field label="Strategy" path="injection.strategy" errors={errors} hint={STRATEGY_HINT}>
+        <select
+          {...controlProps("injection.strategy", errors, STRATEGY_HINT)}
+          data-testid="setting-injection.strategy"
+          className={inputClass}
+          value={draft.strategy}
+          onChange={(e) => set("strategy", e.target.value as SettingsDraft["strategy"])}
+        >
+          <option value="append">append</option>
+          <option value="replace">replace</option>
+          <option value="auto">auto</option>
+        </select>
+      </Field>
+      <Check
+        {...props}
+        field="timestamps"
+        path="injection.timestamps"
+        label="Timestamps on your messages and tool results (model input only)"
+      />
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          data-testid="setting-injection.tasksDetail"
+          checked={draft.tasksDetail === "list"}
+          onChange={(e) => set("tasksDetail", e.target.checked ? "list" : "counts")}
+        />
+        Task hints list the open tasks (not only how many)
+      </label>
+      <TextSetting
+        {...props}
+        field="timezone"
+        path="injection.timezone"
+        label="Timezone"
+        hint="An IANA name, e.g. Europe/Berlin"
+      />
+      <TextSetting
+        {...props}
+        field="timeFormat"
+        path="injection.timeFormat"
+        label="Time format"
+        hint="date-fns tokens; must contain year, month and day"
+      />
+      <TextSetting
+        {...props}
+        field="timeInterval"
+        path="injection.timeInterval"
+        label="Time interval (hours)"
+        hint="Re-tell the time after this long"
+        inputMode="decimal"
+      />
+      <TextSetting
+        {...props}
+        field="contextBufferRatio"
+        path="injection.contextBufferRatio"
+        label="Context buffer ratio"
+        hint="Warn this far below the compression trigger"
+        inputMode="decimal"
+      />
+      <TextSetting
+        {...props}
+        field="template"
+        path="injection.template"
+        label="Template"
+        hint="Must contain {runtime_state}"
+        area
+      />
+      <div className="grid grid-cols-2 gap-2">
+        <TextSetting {...props} field="sourceLabel" path="injection.injectionSource.label" label="Source label" />
+        <TextSetting
+          {...props}
+          field="sourceSublabel"
+          path="injection.injectionSource.sublabel"
+          label="Source sublabel"
+        />
+      </div>
+      <ExtraFields {...props} />
+    </section>
+  );
+}
+
+export function AdvancedSettings(props: DraftProps<SettingsDraft>) {
+  return (
     <div data-testid="settings-advanced" className="space-y-6">
-      <section className="space-y-3">
-        <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">Hints</h3>
-        <Check
-          {...props}
-          field="injectRuntimeState"
-          path="injection.injectRuntimeState"
-          label="Inject runtime state (time, tasks, context) as hints"
-        />
-        <Check
-          {...props}
-          field="emitHintEvent"
-          path="injection.emitHintEvent"
-          label="Show hints live while the reply streams"
-        />
-        <Field label="Strategy" path="injection.strategy" errors={errors} hint={STRATEGY_HINT}>
-          <select
-            {...controlProps("injection.strategy", errors, STRATEGY_HINT)}
-            data-testid="setting-injection.strategy"
-            className={inputClass}
-            value={draft.strategy}
-            onChange={(e) => set("strategy", e.target.value as SettingsDraft["strategy"])}
-          >
-            <option value="append">append</option>
-            <option value="replace">replace</option>
-            <option value="auto">auto</option>
-          </select>
-        </Field>
-        <Check
-          {...props}
-          field="timestamps"
-          path="injection.timestamps"
-          label="Timestamps on your messages and tool results (model input only)"
-        />
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            data-testid="setting-injection.tasksDetail"
-            checked={draft.tasksDetail === "list"}
-            onChange={(e) => set("tasksDetail", e.target.checked ? "list" : "counts")}
-          />
-          Task hints list the open tasks (not only how many)
-        </label>
-        <TextSetting
-          {...props}
-          field="timezone"
-          path="injection.timezone"
-          label="Timezone"
-          hint="An IANA name, e.g. Europe/Berlin"
-        />
-        <TextSetting
-          {...props}
-          field="timeFormat"
-          path="injection.timeFormat"
-          label="Time format"
-          hint="date-fns tokens; must contain year, month and day"
-        />
-        <TextSetting
-          {...props}
-          field="timeInterval"
-          path="injection.timeInterval"
-          label="Time interval (hours)"
-          hint="Re-tell the time after this long"
-          inputMode="decimal"
-        />
-        <TextSetting
-          {...props}
-          field="contextBufferRatio"
-          path="injection.contextBufferRatio"
-          label="Context buffer ratio"
-          hint="Warn this far below the compression trigger"
-          inputMode="decimal"
-        />
-        <TextSetting
-          {...props}
-          field="template"
-          path="injection.template"
-          label="Template"
-          hint="Must contain {runtime_state}"
-          area
-        />
-        <div className="grid grid-cols-2 gap-2">
-          <TextSetting {...props} field="sourceLabel" path="injection.injectionSource.label" label="Source label" />
-          <TextSetting
-            {...props}
-            field="sourceSublabel"
-            path="injection.injectionSource.sublabel"
-            label="Source sublabel"
-          />
-        </div>
-        <ExtraFields {...props} />
-      </section>
+      <HintSettings {...props} />
       <section className="space-y-3">
         <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">Context</h3>
         <TextSetting
