@@ -261,6 +261,14 @@ describe("summarizeTool, from a result stored as its text (before results held d
     ).toBe("echo · everything · failed");
     expect(
       summarizeTool({
+        toolName: "mcp__everything__echo",
+        state: "output-error",
+        input: {},
+        errorText: "ApprovalDeniedError: The person denied this call. Reason: not now",
+      }),
+    ).toBe("echo · everything · not run: you denied it");
+    expect(
+      summarizeTool({
         toolName: "MemorySearch",
         state: "output-available",
         input: { query: "units" },

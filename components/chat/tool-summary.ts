@@ -71,6 +71,8 @@ function failureInWords(toolName: string, input: unknown, errorText: string): st
       return `${action} · the skill has no file ${field(input, "path") ?? ""}`.trimEnd();
     case "UnknownToolError":
       return `There is no tool ${toolInWords(toolName)} · nothing was run`;
+    case "ApprovalDeniedError":
+      return `${action} · not run: you denied it`;
     case "PlanTooLargeError":
       return `${action} · not saved: the plan is too long`;
     case "WorkspaceReadOnlyError":
