@@ -158,7 +158,7 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
       throw new ModelChoiceError(
         prefix
           ? `"${id}" names no connection of this server ("${prefix}" is not one: add it in Settings → Models & connections) and no provider (anthropic/…, google/…).`
-          : `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
+          : `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured${operatorNote(`: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`, " on this server. Choose another model, or ask whoever runs this Hintline server to set it up.")}`,
       );
     }
     // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.
