@@ -14,7 +14,8 @@ import { ModelBadge } from "./model-badge";
 
 type ModelList = { default: string; models: ModelInfo[] };
 let listed: Promise<ModelList> | undefined;
-const modelList = () => {
+/** GET /api/models, asked once and shared (the settings drawer's model field uses it too). */
+export const modelList = () => {
   listed ??= apiFetch<ModelList>("/api/models").catch((error) => {
     listed = undefined;
     throw error;

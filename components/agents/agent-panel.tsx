@@ -7,6 +7,7 @@ import { type AgentSummary, useAgentsStore } from "@/lib/stores/agents-store";
 import { ApprovalCard } from "../chat/approval-card";
 import { StopIcon } from "../ui/icons";
 import { elapsedText, STATUS_WORDS } from "./agent-figures";
+import { toolInWords } from "@/lib/tool-name";
 
 const STATUS_CLASS: Record<AgentSummary["status"], string> = {
   running: "border-accent/40 text-accent",
@@ -112,7 +113,12 @@ function AgentRow({ agent, now }: { agent: AgentSummary; now: number }) {
             <span data-testid="agent-elapsed">{elapsedText(agent.startedAt, agent.endedAt, now)}</span>
             {" · "}
             <span data-testid="agent-tokens">{agent.tokens.toLocaleString("en-US")} tokens</span>
-            {agent.lastTool && <span data-testid="agent-last-tool"> · {agent.lastTool}</span>}
+            {agent.lastTool && (
+              <span data-testid="agent-last-tool" title={agent.lastTool}>
+                {" "}
+                · {toolInWords(agent.lastTool)}
+              </span>
+            )}
             {" · "}
             <span className="font-mono">{agent.agentKey}</span>
           </span>

@@ -6,6 +6,7 @@
 import { useParams } from "next/navigation";
 import { createContext, useContext, useState } from "react";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { parseMcpToolName, toolInWords } from "@/lib/tool-name";
 import { conversationIdOf } from "./conversation-id";
 
 /** The conversation whose calls the cards inside answer (a subagent's transcript); none: the page's conversation. */
@@ -28,7 +29,7 @@ export function ApprovalCard({
   const [reason, setReason] = useState("");
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const mcp = /^mcp__([a-z0-9-]+)__(.+)$/.exec(toolName);
+  const mcp = parseMcpToolName(toolName);
   // "Always allow" changes the workspace's server for everyone: a member of a shared workspace may not (nor the server).
   const readOnly = useWorkspacesStore((s) => s.workspaces.find((w) => w.id === s.currentId)?.editable === false);
   const answer = async (body: { approved: boolean; reason?: string; remember?: "tool" }) => {
@@ -60,8 +61,8 @@ export function ApprovalCard({
     >
       <div className="text-fg">
         <span className="font-medium">Allow this tool call?</span>{" "}
-        <span data-testid="approval-tool" className="font-mono text-xs text-muted">
-          {mcp ? `${mcp[2]} (MCP server ${mcp[1]})` : toolName}
+        <span data-testid="approval-tool" title={toolName} className="text-xs text-muted">
+          {toolInWords(toolName)}
         </span>
       </div>
       <pre

@@ -12,6 +12,7 @@ import { CompressionMemoryFacts, rememberedLabel } from "./compression-memory";
 import { CompressionStuckNotice } from "./compression-stuck-notice";
 
 const keyOf = (item: LedgerItem) => `${item.kind}:${item.value}`;
+const detailsCount = (n: number) => `${n} detail${n === 1 ? "" : "s"}`;
 
 /**
  * The summary as a person reads it. The transcript the summariser read had Hintline's own tags escaped
@@ -65,7 +66,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
         >
           Context compressed · {shortTokens(data.tokensBefore)} → {shortTokens(data.tokensAfter)} tokens
           {data.fallback ? " · truncated" : ""}
-          {ledger.length ? ` · ${ledger.length} kept verbatim` : ""}
+          {ledger.length ? ` · ${detailsCount(ledger.length)} kept word for word` : ""}
           {rememberedLabel(data.memory)}
         </button>
         <div className="h-px flex-1 bg-border" />
@@ -89,7 +90,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
               className="rounded-lg border border-border px-3 py-2 text-xs text-muted"
             >
               <h4 className="mb-1 font-medium text-fg">
-                Evidence ledger · {ledger.length} kept verbatim with the summary
+                Kept word for word · {detailsCount(ledger.length)} (paths, commands, figures) saved with the summary
               </h4>
               <ul className="flex flex-col gap-0.5">
                 {ledger.map((item) => (
@@ -106,7 +107,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
               data-testid="compression-dropped"
               className="rounded-lg border border-border px-3 py-2 text-xs text-muted"
             >
-              <h4 className="mb-1 font-medium text-fg">Dropped · {dropped.length} did not fit the ledger</h4>
+              <h4 className="mb-1 font-medium text-fg">Left out · {detailsCount(dropped.length)} did not fit</h4>
               <ul className="flex flex-col gap-0.5">
                 {dropped.map((item) => (
                   <li key={keyOf(item)} className="flex items-baseline justify-between gap-2">
@@ -114,7 +115,7 @@ export function CompressionChip({ data }: { data: CompressionData }) {
                       <ItemLine item={item} />
                     </span>
                     {pinned[keyOf(item)] ? (
-                      <span className="shrink-0 text-faint">Pinned · joins the ledger at the next compression</span>
+                      <span className="shrink-0 text-faint">Pinned · kept word for word at the next compression</span>
                     ) : (
                       <button
                         type="button"

@@ -35,6 +35,7 @@ export function ToolRow({ call }: { call: ToolCallView }) {
         <button
           type="button"
           aria-expanded={open}
+          title={call.toolName}
           onClick={() => setOpen(!open)}
           className={`inline-flex max-w-full items-center gap-2 rounded-lg border px-2.5 py-1 text-xs transition ${
             failed ? "border-danger/30 bg-danger-bg text-danger" : "border-border bg-elevated text-muted hover:text-fg"

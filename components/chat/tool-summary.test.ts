@@ -247,8 +247,26 @@ describe("summarizeTool, from a result stored as its text (before results held d
       }),
     ).toBe("Remember · not saved: only the workspace's owner or an admin can change it");
     expect(summarizeTool({ toolName: "mcp__files__write_file", state: "output-denied", input: { path: "a" } })).toBe(
-      "mcp__files__write_file · not run",
+      "write_file · files · not run",
     );
+    // An MCP tool reads as "tool · server" in every state, never as the model's mcp__server__tool.
+    expect(summarizeTool({ toolName: "mcp__everything__echo", state: "output-available", input: {} })).toBe(
+      "Called echo · everything",
+    );
+    expect(summarizeTool({ toolName: "mcp__everything__echo", state: "input-available", input: {} })).toBe(
+      "Calling echo · everything",
+    );
+    expect(
+      summarizeTool({ toolName: "mcp__everything__echo", state: "output-error", input: {}, errorText: "Boom" }),
+    ).toBe("echo · everything · failed");
+    expect(
+      summarizeTool({
+        toolName: "mcp__everything__echo",
+        state: "output-error",
+        input: {},
+        errorText: "ApprovalDeniedError: The person denied this call. Reason: not now",
+      }),
+    ).toBe("echo · everything · not run: you denied it");
     expect(
       summarizeTool({
         toolName: "MemorySearch",

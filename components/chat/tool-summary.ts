@@ -1,6 +1,7 @@
 // Pure: a one-line summary of a tool call for the transcript ("Created task 3 · Write tests", "Task 2 → In progress"),
 // from the call's input and its result's fields (never the model's text, but for a result stored before results held
 // data: text-result-fields.ts).
+import { toolInWords } from "@/lib/tool-name";
 import { toolOutputOf } from "@/lib/tool-output";
 import { statusLabel } from "../tasks/status-labels";
 import { fieldsOfText } from "./text-result-fields";
@@ -54,7 +55,7 @@ const ACTION: Record<string, string> = {
  */
 function failureInWords(toolName: string, input: unknown, errorText: string): string {
   const type = /^(\w+Error):/.exec(errorText)?.[1] ?? (/^Task not found/.test(errorText) ? "TaskNotFoundError" : "");
-  const action = ACTION[toolName] ?? toolName;
+  const action = ACTION[toolName] ?? toolInWords(toolName);
   switch (type) {
     case "PlanModeError":
       return `${action} · not run: plan mode is read-only`;
@@ -69,7 +70,9 @@ function failureInWords(toolName: string, input: unknown, errorText: string): st
     case "SkillResourceNotFoundError":
       return `${action} · the skill has no file ${field(input, "path") ?? ""}`.trimEnd();
     case "UnknownToolError":
-      return `There is no tool ${toolName} · nothing was run`;
+      return `There is no tool ${toolInWords(toolName)} · nothing was run`;
+    case "ApprovalDeniedError":
+      return `${action} · not run: you denied it`;
     case "PlanTooLargeError":
       return `${action} · not saved: the plan is too long`;
     case "WorkspaceReadOnlyError":
@@ -90,7 +93,7 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
   }
   if (state === "output-error") return failureInWords(toolName, input, errorText ?? "");
   // A call that waited for the person and was never run (denied, or its reply stopped first).
-  if (state === "output-denied") return `${ACTION[toolName] ?? toolName} · not run`;
+  if (state === "output-denied") return `${ACTION[toolName] ?? toolInWords(toolName)} · not run`;
   const done = state === "output-available";
   const result = done ? resultFields(toolName, output) : {};
   const id = field(input, "task_id");
@@ -139,6 +142,6 @@ export function summarizeTool({ toolName, state, input, output, errorText }: Too
     case "SkillLoad":
       return `${done ? "Loaded" : "Loading"} skill ${field(input, "name") ?? ""}`.trim();
     default:
-      return done ? `Called ${toolName}` : `Calling ${toolName}`;
+      return done ? `Called ${toolInWords(toolName)}` : `Calling ${toolInWords(toolName)}`;
   }
 }

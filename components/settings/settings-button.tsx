@@ -3,6 +3,7 @@
 // code (and the settings schema it validates with, zod included) is fetched on the first open, with the settings.
 import { Suspense, useState } from "react";
 import type { Settings } from "@/lib/agent/settings";
+import type { ModelInfo } from "@/lib/chat-message";
 import { ApiRequestError, apiFetch } from "@/lib/stores/api-client";
 import { onDemand } from "../ui/on-demand";
 import { SlidersIcon } from "../ui/icons";
@@ -10,7 +11,7 @@ import { SlidersIcon } from "../ui/icons";
 const drawer = onDemand(() => import("./settings-drawer").then((m) => m.SettingsDrawer));
 
 export function SettingsButton({ conversationId }: { conversationId: string }) {
-  const [settings, setSettings] = useState<Settings | null>(null);
+  const [opened, setOpened] = useState<{ settings: Settings; model: ModelInfo } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const open = async () => {
     try {
@@ -18,10 +19,10 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
         throw new Error("The settings could not be loaded: Hintline did not answer. Try again in a moment.");
       });
       const [view] = await Promise.all([
-        apiFetch<{ settings: Settings }>(`/api/conversations/${conversationId}`),
+        apiFetch<{ settings: Settings; model: ModelInfo }>(`/api/conversations/${conversationId}`),
         code,
       ]);
-      setSettings(view.settings);
+      setOpened({ settings: view.settings, model: view.model });
     } catch (error) {
       const missing = error instanceof ApiRequestError && error.status === 404;
       setNotice(
@@ -50,12 +51,13 @@ export function SettingsButton({ conversationId }: { conversationId: string }) {
           {notice}
         </div>
       )}
-      {settings && (
+      {opened && (
         <Suspense fallback={null}>
           <drawer.Component
             conversationId={conversationId}
-            settings={settings}
-            onClose={() => setSettings(null)}
+            settings={opened.settings}
+            model={opened.model}
+            onClose={() => setOpened(null)}
             onSaved={() => {}}
           />
         </Suspense>

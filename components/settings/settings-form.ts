@@ -1,4 +1,5 @@
-// Pure: between the settings object and the drawer's text inputs.
+// Pure: between the settings object and the drawer's text inputs. An emptied optional field is sent as null, which
+// clears it (the default again).
 import type { Settings } from "@/lib/agent/settings";
 
 export type SettingsDraft = {
@@ -21,6 +22,8 @@ export type SettingsDraft = {
   base: string;
   instructions: string;
   memory: string;
+  temperature: string;
+  maxOutputTokens: string;
 };
 
 export function toDraft(s: Settings): SettingsDraft {
@@ -44,12 +47,16 @@ export function toDraft(s: Settings): SettingsDraft {
     base: s.prompt.base ?? "",
     instructions: s.prompt.instructions ?? "",
     memory: s.prompt.memory ?? "",
+    temperature: s.sampling.temperature === undefined ? "" : String(s.sampling.temperature),
+    maxOutputTokens: s.sampling.maxOutputTokens === undefined ? "" : String(s.sampling.maxOutputTokens),
   };
 }
 
 /** A number field: a number when it reads as one, else the raw text (so validation names the field). */
 const num = (text: string): number | string =>
   text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+/** An optional field: empty clears it (null), else its value. */
+const optional = <T>(text: string, value: (text: string) => T): T | null => (text.trim() ? value(text) : null);
 
 export function fromDraft(d: SettingsDraft) {
   return {
@@ -70,14 +77,18 @@ export function fromDraft(d: SettingsDraft) {
       ),
     },
     context: {
-      ...(d.contextWindow.trim() ? { contextWindow: num(d.contextWindow) } : {}),
+      contextWindow: optional(d.contextWindow, num),
       triggerRatio: num(d.triggerRatio),
       reserveRatio: num(d.reserveRatio),
     },
     prompt: {
-      ...(d.base.trim() ? { base: d.base } : {}),
-      ...(d.instructions.trim() ? { instructions: d.instructions } : {}),
-      ...(d.memory.trim() ? { memory: d.memory } : {}),
+      base: optional(d.base, String),
+      instructions: optional(d.instructions, String),
+      memory: optional(d.memory, String),
+    },
+    sampling: {
+      temperature: optional(d.temperature, num),
+      maxOutputTokens: optional(d.maxOutputTokens, num),
     },
   };
 }

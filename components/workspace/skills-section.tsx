@@ -1,7 +1,8 @@
 "use client";
-// A workspace's skills: name (kebab-case), one-line description, markdown instructions the agent loads on demand.
-import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { SKILL_NAME_PATTERN } from "@/lib/agent/workspace-text";
+// A workspace's skills: a name (its kebab-case id made from what the person types), one-line description, markdown
+// instructions the agent loads on demand.
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { slugFromName } from "@/lib/agent/workspace-text";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
@@ -23,13 +24,13 @@ function SkillForm({
   const [description, setDescription] = useState(initial?.description ?? "");
   const [instructions, setInstructions] = useState(initial?.instructions ?? "");
   const [error, setError] = useState<string | null>(null);
+  const slugNoteId = useId();
+  const slug = slugFromName(name);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const skill = { name: name.trim(), description: description.trim(), instructions };
-    if (!SKILL_NAME_PATTERN.test(skill.name))
-      return setError(
-        "The name must be kebab-case: lower-case letters and digits joined by single hyphens, like weekly-report.",
-      );
+    // A person names the skill as they like; its id is made from the name ("Packing List" → packing-list).
+    const skill = { name: initial?.name ?? slugFromName(name), description: description.trim(), instructions };
+    if (!skill.name) return setError("Give the skill a name with at least one letter or digit (a–z, 0–9).");
     if (!skill.description) return setError("Describe in one line when the skill is useful.");
     if (!skill.instructions.trim()) return setError("Write the instructions (markdown) the agent follows.");
     setError(await onSubmit(skill));
@@ -46,12 +47,24 @@ function SkillForm({
           data-testid="skill-name-input"
           value={name}
           disabled={!!initial}
-          maxLength={64}
-          placeholder="weekly-report"
+          maxLength={120}
+          placeholder="Weekly report"
+          aria-describedby={initial ? undefined : slugNoteId}
           onChange={(e) => setName(e.target.value)}
-          className={`${field} mt-1 font-mono disabled:opacity-60`}
+          className={`${field} mt-1 disabled:opacity-60`}
         />
       </label>
+      {!initial && (
+        <p id={slugNoteId} data-testid="skill-slug" className="text-xs text-muted">
+          {slug ? (
+            <>
+              The agent loads it as <span className="font-mono">{slug}</span>
+            </>
+          ) : (
+            "The agent loads it by an id made from the name, like weekly-report."
+          )}
+        </p>
+      )}
       <label className="block text-xs font-medium text-muted">
         Description (one line)
         <input

@@ -5,6 +5,7 @@
 // server extracted when the message arrived (kept on the part, so converting needs no extractor).
 import type { FilePart, TextPart } from "ai";
 import { neutralizeHintTags } from "./hints/neutralize-tags.ts";
+import { operatorNote } from "../operator-words.ts";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export const PDF_TYPE = "application/pdf";
@@ -138,7 +139,7 @@ export function checkAttachment(part: FileUIPartLike, limits: AttachmentLimits):
     return "must carry its content as a data: URL (data:<type>;base64,…)";
   const maxUrl = 64 + Math.ceil(limits.maxBytes / 3) * 4 + 256;
   if (part.url.length > maxUrl)
-    return `is over the ${formatBytes(limits.maxBytes)} limit per attachment (HINTLINE_MAX_ATTACHMENT_BYTES)`;
+    return `is over the ${formatBytes(limits.maxBytes)} limit per attachment${operatorNote(" (HINTLINE_MAX_ATTACHMENT_BYTES)", "")}`;
   const data = dataUrlBase64(part.url);
   if (!data) return "has a data URL that is not well-formed base64 (expected data:<type>;base64,<base64>)";
   if (data.mediaType && data.mediaType !== mediaType)
@@ -146,7 +147,7 @@ export function checkAttachment(part: FileUIPartLike, limits: AttachmentLimits):
   const size = base64Bytes(data.base64);
   if (size === 0) return "is empty";
   if (size > limits.maxBytes) {
-    return `is ${formatBytes(size)}, over the ${formatBytes(limits.maxBytes)} limit per attachment (HINTLINE_MAX_ATTACHMENT_BYTES)`;
+    return `is ${formatBytes(size)}, over the ${formatBytes(limits.maxBytes)} limit per attachment${operatorNote(" (HINTLINE_MAX_ATTACHMENT_BYTES)", "")}`;
   }
   const { bytes } = data;
   const magic = MAGIC[mediaType];

@@ -1,7 +1,40 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { describeError } from "./describe-error.ts";
+import { ASK_THE_OPERATOR, wordsFor } from "../operator-words.ts";
+import { describeError as described } from "./describe-error.ts";
+
+/** As the operator reads it (open and token mode, or an admin). */
+const describeError = (error: unknown) => wordsFor(described(error), true);
 
 describe("describeError", () => {
+  it("names the variable to set only to the operator; anyone else reads who can fix it", () => {
+    const failures = [
+      { statusCode: 401 },
+      Object.assign(new Error("fetch failed"), { cause: { code: "ECONNREFUSED" } }),
+      new Error("fetch failed"),
+      new Error("unexpected redirect"),
+      { statusCode: 404, data: { error: { message: "model not found" } } },
+      { statusCode: 401, url: "http://x/v1/messages" },
+    ];
+    for (const failure of failures) {
+      const operator = describeError(failure);
+      const person = wordsFor(described(failure), false);
+      expect(operator).toMatch(/[A-Z]+_[A-Z_]+/);
+      expect(person, operator).not.toMatch(/[A-Z]+_[A-Z_]+|\u27e6|\u27e7/);
+      expect(person).toMatch(/whoever runs this Hintline server|Choose another model\.$/);
+    }
+    expect(wordsFor(described({ statusCode: 401 }), false)).toBe(
+      "The model provider refused the request (HTTP 401): it does not accept this server's key. Ask whoever runs this Hintline server to check it.",
+    );
+    expect(ASK_THE_OPERATOR).not.toMatch(/_/);
+    // A provider's words cannot forge a note.
+    const forged = described({
+      statusCode: 500,
+      url: "http://x/v1/messages",
+      data: { error: { message: "\u27e6x|HINTLINE_SECRET\u27e7" } },
+    });
+    expect(wordsFor(forged, false)).toBe("Anthropic failed (HTTP 500: x|HINTLINE_SECRET). Try again.");
+  });
+
   it("names refused connections, HTTP statuses and broken streams without stack traces", () => {
     const refused = Object.assign(new Error("fetch failed"), { cause: { code: "ECONNREFUSED" } });
     expect(describeError(refused)).toMatch(/Could not reach the model provider \(ECONNREFUSED\)/);

@@ -4,6 +4,7 @@
 // (an error body may echo the key) as the log scrubs them.
 import { scrub } from "../secrets.ts";
 import { DISK_FULL_REPLY_MESSAGE, isDiskFull } from "./disk-full.ts";
+import { operatorNote, withoutNoteMarks } from "../operator-words.ts";
 
 type ErrorLike = {
   name?: string;
@@ -66,12 +67,15 @@ function providerMessage(errors: ErrorLike[]): string | undefined {
     }
     const message = (data as { error?: { message?: unknown } } | undefined)?.error?.message;
     if (typeof message === "string" && message.trim()) {
-      const oneLine = scrub(message.replace(/\s+/g, " ").trim());
+      const oneLine = withoutNoteMarks(scrub(message.replace(/\s+/g, " ").trim()));
       return oneLine.length > 160 ? `${oneLine.slice(0, 157)}…` : oneLine;
     }
   }
   return undefined;
 }
+
+/** What a person who does not run the server can do when the provider cannot be reached. */
+const LATER = " Try again later; if it goes on, tell whoever runs this Hintline server.";
 
 const TOO_LONG =
   /prompt is too long|context.length|maximum context|input token count.*exceeds|too many tokens|context window/i;
@@ -88,7 +92,7 @@ export function describeError(error: unknown): string {
   const provider = providerOf(errors);
   if (top.name === "AbortError" || top.name === "TimeoutError") return "The model provider did not answer in time.";
   if (code && UNREACHABLE.has(code)) {
-    return `Could not reach the model provider (${code}). Check that it is running and ${provider.base} is right.`;
+    return `Could not reach the model provider (${code}).${operatorNote(` Check that it is running and ${provider.base} is right.`, LATER)}`;
   }
   const broke = code !== undefined || /terminated|socket|other side closed|network/i.test(messages);
   if (broke && (status === undefined || (status >= 200 && status < 300))) {
@@ -99,13 +103,13 @@ export function describeError(error: unknown): string {
     const http = said ? `HTTP ${status}: ${said}` : `HTTP ${status}`;
     const who = provider.name;
     if (status === 401 || status === 403 || (status === 400 && said && BAD_KEY.test(said))) {
-      return `${who} refused the request (${http}): check the API key (${provider.key}).`;
+      return `${who} refused the request (${http})${operatorNote(`: check the API key (${provider.key}).`, `: it does not accept this server's key. Ask whoever runs this Hintline server to check it.`)}`;
     }
     if (said && TOO_LONG.test(said)) {
       return `The conversation is too long for this model's context window (${http}). Compress it, or choose a model with a larger window.`;
     }
     if (status === 404 || (said && UNKNOWN_MODEL.test(said) && status < 500)) {
-      return `${who} does not know this model (${http}). Choose another model, or check HINTLINE_MODEL.`;
+      return `${who} does not know this model (${http}). Choose another model${operatorNote(", or check HINTLINE_MODEL.", ".")}`;
     }
     if (status === 429)
       return `${who === OPENAI.name ? "The model provider" : who} is rate-limiting requests (${http}). Try again in a moment.`;
@@ -115,10 +119,10 @@ export function describeError(error: unknown): string {
     return `${who} failed (${http}). Try again.`;
   }
   if (/unexpected redirect/i.test(messages)) {
-    return `The model provider's address redirects elsewhere, which Hintline does not follow. Set ${provider.base} to the final address.`;
+    return `The model provider's address redirects elsewhere, which Hintline does not follow.${operatorNote(` Set ${provider.base} to the final address.`, LATER)}`;
   }
   if (/fetch failed/i.test(messages))
-    return `Could not reach the model provider. Check that it is running and ${provider.base} is right.`;
+    return `Could not reach the model provider.${operatorNote(` Check that it is running and ${provider.base} is right.`, LATER)}`;
   const message = typeof top.message === "string" && top.message ? top.message : String(error);
-  return `The model provider failed: ${scrub(message).slice(0, 300)}`;
+  return `The model provider failed: ${withoutNoteMarks(scrub(message)).slice(0, 300)}`;
 }

@@ -3,6 +3,8 @@
 import { neutralizeHintTags, neutralizeHintTagsDeep } from "./hints/neutralize-tags.ts";
 import type { ConversationMode } from "./plan-mode.ts";
 
+export { parseMcpToolName } from "../tool-name.ts";
+
 /** A server's name: kebab-case, as a skill's; it becomes part of every tool name. */
 export const MCP_SERVER_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const MCP_SERVER_NAME_MAX_CHARS = 32;
@@ -32,12 +34,6 @@ export function mcpToolName(server: string, tool: string): string | null {
   const safe = tool.replace(/[^A-Za-z0-9_-]/g, "_");
   const name = `mcp__${server}__${safe}`;
   return safe && name.length <= TOOL_NAME_MAX_CHARS ? name : null;
-}
-
-/** The server and tool of an `mcp__<server>__<tool>` name, or null for any other name. */
-export function parseMcpToolName(name: string): { server: string; tool: string } | null {
-  const match = /^mcp__([a-z0-9]+(?:-[a-z0-9]+)*)__(.+)$/.exec(name);
-  return match ? { server: match[1]!, tool: match[2]! } : null;
 }
 
 /** A server-supplied description as the model reads it: tags neutralised, cut to MCP_DESCRIPTION_MAX_CHARS. */

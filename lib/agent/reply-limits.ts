@@ -1,6 +1,7 @@
 // The limits of one reply and how a call that ended early is described: the character ceiling (chunks counted and the
 // last one cut to fit), the output-token ceiling, and a provider whose answer was not a finished stream.
 import type { ChatChunk } from "../chat-message.ts";
+import { operatorNote } from "../operator-words.ts";
 
 /** How many characters a chunk adds to the reply, and the chunk cut down to `room` characters (undefined: nothing fits). */
 export function streamedChars(chunk: ChatChunk): number {
@@ -26,7 +27,7 @@ export function untrustedEnd(finishReason: string | undefined, contentType: stri
   if (finishReason !== "interrupted") return undefined;
   const type = contentType?.split(";")[0]?.trim().toLowerCase();
   if (type && type !== "text/event-stream") {
-    return `The model provider answered with ${type} instead of a stream of the reply. Check that OPENAI_BASE_URL points at its API, then try again.`;
+    return `The model provider answered with ${type} instead of a stream of the reply.${operatorNote(" Check that OPENAI_BASE_URL points at its API, then try again.", ` Try again later; if it goes on, tell whoever runs this Hintline server.`)}`;
   }
   return "The model provider's stream ended without saying the reply was finished, so it may be cut short. Try again.";
 }

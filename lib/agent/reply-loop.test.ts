@@ -3,6 +3,7 @@ import { jsonSchema, tool } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import type { ChatChunk } from "../chat-message.ts";
+import { wordsFor } from "../operator-words.ts";
 import { runReply } from "./reply-loop.ts";
 
 const usage = (input: number) => ({
@@ -216,6 +217,38 @@ describe("runReply", () => {
     expect(outcome.error).toBe("The model provider failed (HTTP 500). Try again.");
     expect(outcome.reply.parts).toContainEqual({ type: "text", text: "partial", state: "done" });
     expect(chunks.at(-1)).toEqual({ type: "error", errorText: outcome.error });
+  });
+
+  it("words a failure for its reader: the variable to check only for the operator, and no note marks either way", async () => {
+    const refusing = () =>
+      new MockLanguageModelV4({
+        doStream: {
+          stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+            { type: "error", error: Object.assign(new Error("no"), { statusCode: 401 }) },
+          ]),
+        },
+      });
+    const run = (errorWords?: (message: string) => string) => {
+      const chunks: ChatChunk[] = [];
+      const reply = runReply({
+        model: refusing(),
+        instructions: "S",
+        history: [{ role: "user", content: "hi" }],
+        replyId: "r1",
+        emit: (c) => chunks.push(c),
+        ...(errorWords ? { errorWords } : {}),
+      });
+      return reply.then((outcome) => ({ outcome, chunks }));
+    };
+    const operator = await run();
+    expect(operator.outcome.error).toBe(
+      "The model provider refused the request (HTTP 401): check the API key (OPENAI_API_KEY).",
+    );
+    const person = await run((message) => wordsFor(message, false));
+    expect(person.outcome.error).toBe(
+      "The model provider refused the request (HTTP 401): it does not accept this server's key. Ask whoever runs this Hintline server to check it.",
+    );
+    expect(person.chunks.at(-1)).toEqual({ type: "error", errorText: person.outcome.error });
   });
 
   it("gives up on a provider that sends nothing within idleTimeoutMs", async () => {

@@ -15,10 +15,14 @@ import {
 import type { ChatChunk, ChatMessage } from "../chat-message.ts";
 import { AssistantMessageBuilder } from "./assistant-message-builder.ts";
 import { describeError } from "./describe-error.ts";
+import { wordsFor } from "../operator-words.ts";
 import { isRetryableError, retryDelayMs, waitUnlessAborted } from "./provider-retry.ts";
 import { DENIED_TEXT, HANDOVER_REASON } from "./resume-point.ts";
 import { charLimitReason, cutChunk, streamedChars, tokenLimitReason, untrustedEnd } from "./reply-limits.ts";
 import { type ConvertOptions, toModelMessages } from "./to-model-messages.ts";
+
+/** A failure in the operator's words: a reply run without a reader to word it for (tests, tools). */
+const operatorWordsOf = (message: string) => wordsFor(message, true);
 
 export type StepContext = {
   /** 0 for the first model call of the reply. */
@@ -90,6 +94,10 @@ export type ReplyOptions = {
   idleTimeoutMs?: number;
   /** Output tokens one model call may produce (sent to the provider). */
   maxOutputTokens?: number;
+  /** A failure's words as the reader may read them (lib/operator-words.ts); default: the operator's. */
+  errorWords?: (message: string) => string;
+  /** The sampling temperature the person set (sent to the provider); absent: the provider's default. */
+  temperature?: number;
   /** Sent with every model call (e.g. which attempt a regenerated reply is, for the demo model). */
   providerOptions?: Parameters<typeof streamText>[0]["providerOptions"];
   /** Characters the whole reply may stream (text, reasoning and tool arguments, over all its steps). */
@@ -194,6 +202,8 @@ type CallOptions = Pick<
   | "abortSignal"
   | "idleTimeoutMs"
   | "maxOutputTokens"
+  | "temperature"
+  | "errorWords"
   | "providerOptions"
   | "markCall"
   | "toolApproval"
@@ -221,6 +231,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     budget,
     toolApproval,
   } = options;
+  const errorWords = options.errorWords ?? operatorWordsOf;
   const { instructions, messages } = options.markCall
     ? options.markCall(options.instructions, options.messages)
     : options;
@@ -244,6 +255,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
       : {}),
     abortSignal: signal,
     maxOutputTokens,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     // Retries are the reply loop's, so that the person sees them.
     maxRetries: 0,
@@ -263,7 +275,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
         part = { ...part, error: unrunToolError({ toolName: part.toolName, input: part.input, error: part.error }) };
       }
       if (part.type === "error") {
-        out.error = describeError(part.error);
+        out.error = errorWords(describeError(part.error));
         out.rawError = part.error;
         continue;
       }
@@ -297,7 +309,7 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     }
   } catch (thrown) {
     if (!abortSignal?.aborted && !out.limitReached) {
-      out.error = describeError(thrown);
+      out.error = errorWords(describeError(thrown));
       out.rawError = thrown;
     }
   } finally {
@@ -544,7 +556,8 @@ function failedCall(
   retries: number,
 ): { status: "incomplete" | "error"; error: string } | undefined {
   if (call.limitReached) return { status: "incomplete", error: charLimitReason(options.maxReplyChars ?? 0) };
-  let error = call.error ?? untrustedEnd(call.finishReason, call.contentType);
+  const untrusted = untrustedEnd(call.finishReason, call.contentType);
+  let error = call.error ?? (untrusted && (options.errorWords ?? operatorWordsOf)(untrusted));
   if (call.timedOut) {
     error = `The model provider did not answer in time (nothing for ${Math.round((options.idleTimeoutMs ?? 0) / 1000)} s). Try again.`;
   } else if (error && retries > 0) {

@@ -10,6 +10,7 @@ import {
   MAX_SINCE_CHARS,
   mergeSettings,
   resolveSettings,
+  samplingOptions,
   timeFormatProblem,
   validateSettings,
   worstCaseHintChars,
@@ -246,6 +247,50 @@ describe("settings", () => {
     expect(renderHint("{runtime_state}".repeat(5_000), fields).length).toBeLessThanOrEqual(HINT_MAX_CHARS);
     expect(renderHint(DEFAULT_TEMPLATE, fields).length).toBeLessThanOrEqual(HINT_MAX_CHARS);
     expect(renderHint(DEFAULT_TEMPLATE, fields)).toContain("<current-time>2026-07-01T12:00:00</current-time>");
+  });
+});
+
+describe("the sampling settings", () => {
+  it("take a temperature from 0 to 2 and a whole number of output tokens, and name the field of a bad one", () => {
+    expect(defaultSettings().sampling).toEqual({});
+    const ok = validateSettings({ sampling: { temperature: 0.7, maxOutputTokens: 800 } });
+    expect(ok.ok && ok.settings.sampling).toEqual({ temperature: 0.7, maxOutputTokens: 800 });
+    expect(validateSettings({ sampling: { temperature: 0 } }).ok).toBe(true);
+    expect(validateSettings({ sampling: { temperature: 2 } }).ok).toBe(true);
+    const refusals: Array<[unknown, string]> = [
+      [{ temperature: -0.1 }, "sampling.temperature must be from 0 to 2"],
+      [{ temperature: 2.5 }, "sampling.temperature must be from 0 to 2"],
+      [{ temperature: "hot" }, "sampling.temperature must be a number (not text)"],
+      [{ maxOutputTokens: 0 }, "sampling.maxOutputTokens must be at least 1 token"],
+      [{ maxOutputTokens: 12.5 }, "sampling.maxOutputTokens must be a whole number of tokens"],
+      [{ maxOutputTokens: 1e12 }, "sampling.maxOutputTokens must be at most 1,000,000 tokens"],
+      [{ topK: 3 }, "sampling has unknown field(s) topK"],
+    ];
+    for (const [sampling, message] of refusals) {
+      const result = validateSettings({ sampling });
+      expect(result.ok ? "accepted" : result.message, JSON.stringify(sampling)).toBe(message);
+    }
+    // null clears a value set before (the provider's default again); an absent one stays.
+    const cleared = validateSettings(
+      mergeSettings({ sampling: { temperature: 0.7, maxOutputTokens: 800 } }, { sampling: { temperature: null } }),
+    );
+    expect(cleared.ok && cleared.settings.sampling).toEqual({ maxOutputTokens: 800 });
+    const clearedInstructions = validateSettings(
+      mergeSettings({ prompt: { instructions: "x" } }, { prompt: { instructions: null } }),
+    );
+    expect(clearedInstructions.ok && clearedInstructions.settings.prompt).toEqual({});
+    // Stored settings that went bad fall back to the defaults, as every other section does.
+    expect(resolveSettings({ sampling: { temperature: 9 } }).sampling).toEqual({});
+  });
+
+  it("send the temperature, and the longest reply within the server's ceiling", () => {
+    const sampling = (s: object) => ({ sampling: s });
+    expect(samplingOptions(sampling({}), undefined)).toEqual({});
+    expect(samplingOptions(sampling({}), 4096)).toEqual({ maxOutputTokens: 4096 });
+    expect(samplingOptions(sampling({ maxOutputTokens: 300 }), 4096)).toEqual({ maxOutputTokens: 300 });
+    expect(samplingOptions(sampling({ maxOutputTokens: 90_000 }), 4096)).toEqual({ maxOutputTokens: 4096 });
+    expect(samplingOptions(sampling({ maxOutputTokens: 300 }), undefined)).toEqual({ maxOutputTokens: 300 });
+    expect(samplingOptions(sampling({ temperature: 0 }), undefined)).toEqual({ temperature: 0 });
   });
 });
 

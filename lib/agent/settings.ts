@@ -1,5 +1,5 @@
-// Per-conversation settings: the injection rules (docs/injection.md), the context limits and the prompt parts,
-// with their defaults and validation. Stored settings are partial; `resolveSettings` fills in the defaults.
+// Per-conversation settings: the injection rules (docs/injection.md), the context limits, the prompt parts and the
+// sampling of the model's answers (temperature, longest reply), with their defaults and validation. Stored settings are partial; `resolveSettings` fills in the defaults.
 import { z } from "zod";
 import { readTime, writeTime } from "./hints/read-time.ts";
 import { INJECTION_STRATEGIES } from "./injection-strategy.ts";
@@ -181,6 +181,30 @@ const promptSchema = z
   })
   .strict();
 
+/** The most a person may set as a reply's length; a provider's own ceiling (HINTLINE_MAX_REPLY_TOKENS) still applies. */
+export const MAX_OUTPUT_TOKENS_SETTING = 1_000_000;
+
+// What a person expects to set for the model's answers: how varied (temperature) and how long at most. Absent: the
+// provider's default, and the server's ceiling.
+const samplingSchema = z
+  .object({
+    temperature: z
+      .number()
+      .finite()
+      .min(0, { message: "must be from 0 to 2" })
+      .max(2, { message: "must be from 0 to 2" })
+      .optional(),
+    maxOutputTokens: z
+      .number()
+      .int({ message: "must be a whole number of tokens" })
+      .min(1, { message: "must be at least 1 token" })
+      .max(MAX_OUTPUT_TOKENS_SETTING, {
+        message: `must be at most ${MAX_OUTPUT_TOKENS_SETTING.toLocaleString("en-US")} tokens`,
+      })
+      .optional(),
+  })
+  .strict();
+
 // The longest the tasks and context-length texts can be (counts up to 2^53; a unit test holds them to it).
 export const MAX_BUILT_IN_TEXT_CHARS = 200;
 /** The longest time-since-last-message text ("104249991 d 23 h since your last reply", with room to spare). */
@@ -209,7 +233,7 @@ export function worstCaseHintChars(injection: Settings["injection"], { withExtra
 }
 
 export const settingsSchema = z
-  .object({ injection: injectionSchema, context: contextSchema, prompt: promptSchema })
+  .object({ injection: injectionSchema, context: contextSchema, prompt: promptSchema, sampling: samplingSchema })
   .strict()
   .superRefine((s, ctx) => {
     const placeholders = s.injection.template.split(RUNTIME_STATE_PLACEHOLDER).length - 1;
@@ -268,18 +292,45 @@ export function defaultSettings(timezone = "UTC"): Settings {
     },
     context: { triggerRatio: 0.8, reserveRatio: 0.1 },
     prompt: {},
+    sampling: {},
+  };
+}
+
+/**
+ * What the model call is sent of the person's sampling settings: their temperature, and their longest reply within
+ * the server's ceiling (the smaller of the two; neither: the ceiling, or nothing).
+ */
+export function samplingOptions(
+  settings: Pick<Settings, "sampling">,
+  ceiling: number | undefined,
+): { maxOutputTokens?: number; temperature?: number } {
+  const { temperature, maxOutputTokens: wanted } = settings.sampling;
+  const maxOutputTokens =
+    wanted !== undefined && ceiling !== undefined ? Math.min(wanted, ceiling) : (wanted ?? ceiling);
+  return {
+    ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
   };
 }
 
 type Section = Record<string, unknown>;
 const isObject = (v: unknown): v is Section => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Merges a partial settings patch into stored settings, section by section (values inside a section replace). */
+/** A section without the fields set to null: null clears an optional setting (back to its default). */
+const withoutNulls = (section: Section): Section =>
+  Object.fromEntries(Object.entries(section).filter(([, value]) => value !== null));
+
+/**
+ * Merges a partial settings patch into stored settings, section by section (values inside a section replace; a
+ * null value clears the field).
+ */
 export function mergeSettings(stored: unknown, patch: unknown): Section {
   const base: Section = isObject(stored) ? { ...stored } : {};
   if (!isObject(patch)) return base;
   for (const [key, value] of Object.entries(patch)) {
-    const merged = isObject(value) && isObject(base[key]) ? { ...(base[key] as Section), ...value } : value;
+    const merged = isObject(value)
+      ? withoutNulls(isObject(base[key]) ? { ...(base[key] as Section), ...value } : value)
+      : value;
     // Defined, not assigned: a key named "__proto__" stays a (rejected) field instead of replacing the prototype.
     Object.defineProperty(base, key, { value: merged, enumerable: true, writable: true, configurable: true });
   }

@@ -1,5 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { knowledgePathProblem, memoryEntryProblem, normalizeMemoryEntry } from "./workspace-text.ts";
+import {
+  knowledgePathProblem,
+  memoryEntryProblem,
+  normalizeMemoryEntry,
+  SKILL_NAME_PATTERN,
+  slugFromName,
+} from "./workspace-text.ts";
+
+describe("slugFromName", () => {
+  it("makes a kebab-case id from the name a person gives", () => {
+    expect(slugFromName("Packing List")).toBe("packing-list");
+    expect(slugFromName("  Café Notes!  ")).toBe("cafe-notes");
+    expect(slugFromName("Q3 report — draft #2")).toBe("q3-report-draft-2");
+    expect(slugFromName("weekly-report")).toBe("weekly-report");
+    expect(slugFromName("Ünïcödé & ÆSIR")).toBe("unicode-sir");
+    expect(slugFromName("日本語")).toBe("");
+    expect(slugFromName("---")).toBe("");
+    const long = slugFromName("word ".repeat(40));
+    expect(long.length).toBeLessThanOrEqual(64);
+    expect(long).toMatch(SKILL_NAME_PATTERN);
+    expect(slugFromName("a".repeat(100))).toBe("a".repeat(64));
+    for (const name of ["Packing List", "x__y", "A-B-", "-a b-", "1 2 3"])
+      expect(slugFromName(name)).toMatch(SKILL_NAME_PATTERN);
+  });
+});
 
 describe("knowledgePathProblem", () => {
   it("accepts relative paths with folders", () => {

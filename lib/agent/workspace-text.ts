@@ -57,3 +57,20 @@ export function memoryEntryProblem(text: string, maxChars: number): string | nul
 }
 
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The kebab-case id a name makes ("Packing List" → "packing-list", "Café Notes!" → "cafe-notes"): accents dropped,
+ * every run of other characters one hyphen, cut at a hyphen to `maxChars`; "" when nothing of it is a letter or digit.
+ */
+export function slugFromName(name: string, maxChars = 64): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (slug.length <= maxChars) return slug;
+  const cut = slug.slice(0, maxChars + 1);
+  const atHyphen = cut.lastIndexOf("-");
+  return (atHyphen > 0 ? cut.slice(0, atHyphen) : slug.slice(0, maxChars)).replace(/-+$/, "");
+}

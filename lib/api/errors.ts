@@ -1,6 +1,7 @@
 // Typed API errors: every failure the HTTP API reports has a code, a status and a person-readable message.
 import { DISK_FULL_MESSAGE, isDiskFull } from "../agent/disk-full.ts";
 import { log } from "../log/logger.ts";
+import { wordsFor } from "../operator-words.ts";
 
 /** Seconds a client is told to wait before it tries again (another instance, or this one restarted). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -60,9 +61,14 @@ export class ApiError extends Error {
   }
 }
 
-export function errorResponse(error: unknown): Response {
+/**
+ * The API's JSON error. `operator`: the reader runs the server (open or token mode, or an admin), and reads the
+ * operator's words in the message (lib/operator-words.ts); anyone else reads who can fix it.
+ */
+export function errorResponse(error: unknown, { operator = false }: { operator?: boolean } = {}): Response {
   if (error instanceof ApiError) {
-    const body = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+    const message = wordsFor(error.message, operator);
+    const body = { code: error.code, message, ...(error.field ? { field: error.field } : {}) };
     const retryAfter = error.code === "unavailable" ? RETRY_AFTER_SECONDS : error.retryAfterSeconds;
     const headers = retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) };
     return Response.json({ error: body }, { status: error.status, headers });

@@ -14,6 +14,7 @@ import { takesImages } from "../ai/context-windows.ts";
 import { attachmentLimits, MAX_MESSAGE_TEXT, maxChatBodyBytes } from "../api/body-limits.mjs";
 import { ApiError } from "../api/errors.ts";
 import { readPdfText } from "./pdf-text.ts";
+import { operatorNote } from "../operator-words.ts";
 
 // HINTLINE_MAX_ATTACHMENTS and HINTLINE_MAX_ATTACHMENT_BYTES, and the chat body they make room for.
 export { attachmentLimits, maxChatBodyBytes };
@@ -22,7 +23,7 @@ export { attachmentLimits, maxChatBodyBytes };
 export function chatBodyTooLarge(): string {
   const { maxCount, maxBytes } = attachmentLimits();
   const count = (n: number) => n.toLocaleString("en-US");
-  return `A chat message may hold ${count(MAX_MESSAGE_TEXT)} characters of text and ${maxCount} attachment${maxCount === 1 ? "" : "s"} of ${formatBytes(maxBytes)} (HINTLINE_MAX_ATTACHMENTS, HINTLINE_MAX_ATTACHMENT_BYTES), at most ${count(maxChatBodyBytes())} bytes of JSON; this body is larger.`;
+  return `A chat message may hold ${count(MAX_MESSAGE_TEXT)} characters of text and ${maxCount} attachment${maxCount === 1 ? "" : "s"} of ${formatBytes(maxBytes)}${operatorNote(" (HINTLINE_MAX_ATTACHMENTS, HINTLINE_MAX_ATTACHMENT_BYTES)", "")}, at most ${count(maxChatBodyBytes())} bytes of JSON; this body is larger.`;
 }
 
 type PartLike = { type: string; [key: string]: unknown };
@@ -39,7 +40,7 @@ export async function prepareAttachments<P extends PartLike>(parts: readonly P[]
   if (files.length > limits.maxCount) {
     throw new ApiError(
       "bad_request",
-      `Invalid ${field}: ${files.length} attachments, over the ${limits.maxCount} a message may hold (HINTLINE_MAX_ATTACHMENTS).`,
+      `Invalid ${field}: ${files.length} attachments, over the ${limits.maxCount} a message may hold${operatorNote(" (HINTLINE_MAX_ATTACHMENTS)", "")}.`,
       field,
     );
   }

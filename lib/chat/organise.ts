@@ -8,6 +8,7 @@ import { ownerFilter, type Viewer } from "../auth/viewer.ts";
 import { getConversation, listConversations } from "../db/conversations.ts";
 import { exportConversation } from "./conversation-view.ts";
 import { requireWorkspace } from "./workspaces.ts";
+import { operatorNote } from "../operator-words.ts";
 
 /**
  * The viewer's conversations of the list (of one workspace they may use, when named; every one's for the operator):
@@ -71,7 +72,7 @@ export async function exportConversations(
   const json = importableJson(
     bundle,
     (size, limit) =>
-      `These ${unique.length} conversations export to ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES); export fewer at once.`,
+      `These ${unique.length} conversations export to ${size}, over the ${limit} an import accepts${operatorNote(" (HINTLINE_MAX_IMPORT_BYTES)", "")}; export fewer at once.`,
   );
   return { json, count: unique.length };
 }
@@ -91,7 +92,7 @@ export async function exportOneConversation(id: string): Promise<{ json: string;
   const json = importableJson(
     body,
     (size, limit) =>
-      `This conversation's export is ${size}, over the ${limit} an import accepts (HINTLINE_MAX_IMPORT_BYTES).`,
+      `This conversation's export is ${size}, over the ${limit} an import accepts${operatorNote(" (HINTLINE_MAX_IMPORT_BYTES)", "")}.`,
   );
   return { json, id: body.conversation.id };
 }

@@ -5,6 +5,7 @@ import { OPERATOR, type Viewer } from "../auth/viewer.ts";
 import { createUIMessageStream, generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import { TAKEN_OVER_REASON } from "../agent/resume-point.ts";
+import { wordsFor } from "../operator-words.ts";
 import { resolveSettings } from "../agent/settings.ts";
 import { ApiError } from "../api/errors.ts";
 import type { ChatMessage, ResumeData } from "../chat-message.ts";
@@ -29,6 +30,7 @@ import {
 import { runReplyInto } from "./reply/run.ts";
 import { ancestorIds, inheritedMode } from "./subagent-mode.ts";
 import { spawnsAt } from "../agent/tool-catalog.ts";
+import { readsOperatorWords } from "./operator-reader.ts";
 import type { ChildTurn } from "./subagent-runs.ts";
 import { openWorkspaceTracker } from "./workspace-view.ts";
 import { logFailure } from "../log/logger.ts";
@@ -153,6 +155,7 @@ export async function replyContextOf({
     abortSignal: signal,
     ancestors,
     spawns,
+    operatorWords: await readsOperatorWords(conversation.ownerId),
     // The workspace as this conversation's prompt holds it (frozen at its first reply, refreshed at compressions).
     workspace: await openWorkspaceTracker(conversationId, { spawns }),
   };
@@ -175,6 +178,6 @@ export function replyStream(reply: ReplyContext, child: ChildTurn | undefined, r
           afterReplySettled(reply.conversationId, reply.replyId, { child: child !== undefined, start: startReply });
       }
     },
-    onError: describeError,
+    onError: (error) => wordsFor(describeError(error), reply.operatorWords),
   });
 }

@@ -4,6 +4,8 @@
 import { generateId } from "ai";
 import { describeError } from "../agent/describe-error.ts";
 import { HANDOVER_REASON } from "../agent/resume-point.ts";
+import { wordsFor } from "../operator-words.ts";
+import { readsOperatorWords } from "./operator-reader.ts";
 import { type VisibleAgent, GENERAL_PURPOSE_AGENT_ID } from "../agent/subagents.ts";
 import { DEFAULT_CHILD_MCP_TOOLS } from "../agent/subagent-mcp.ts";
 import { DEFAULT_CHILD_TOOLS } from "../agent/tool-catalog.ts";
@@ -201,7 +203,9 @@ async function startRun(
     // Nobody reads this follower; the reply runs on (and the drawer follows it through GET …/stream).
     void response.body?.cancel().catch(() => {});
   } catch (error) {
-    const outcome: RunOutcome = { status: "error", answer: "", error: describeError(error) };
+    // Read by the parent's person, or its model: the operator's words only where the person runs the server.
+    const words = wordsFor(describeError(error), await readsOperatorWords(null));
+    const outcome: RunOutcome = { status: "error", answer: "", error: words };
     await settle(child, run, outcome).catch(
       logFailure("settling a subagent that could not start failed", { conversationId: child.id }),
     );

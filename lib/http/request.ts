@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { gateRoute } from "../auth/scope.ts";
-import { ownerFilter, type Viewer, viewerOf } from "../auth/viewer.ts";
+import { isAdmin, ownerFilter, type Viewer, viewerOf } from "../auth/viewer.ts";
 import { connectionsReady } from "../chat/connection-sync.ts";
 import { publishChangesOf } from "../chat/live/change-events.ts";
 import { issueInWords } from "../issue-words.ts";
@@ -198,9 +198,10 @@ export function route<P = Record<string, never>>(
     const startedAt = performance.now();
     const requestId = requestIdOf(request);
     let response: Response;
+    let viewer: Viewer | undefined;
     try {
       // Who asks, and whether the conversation or workspace the path names is theirs, before the handler runs.
-      const viewer = await viewerOf(request);
+      viewer = await viewerOf(request);
       const params = await gateRoute(viewer, request, await context.params);
       // Model ids naming a connection resolve from memory: the first reading of the connections is in (a failure is
       // the database's, reported by whatever the handler reads).
@@ -212,7 +213,7 @@ export function route<P = Record<string, never>>(
         workspaceId: typeof id === "string" ? id : undefined,
       });
     } catch (error) {
-      response = errorResponse(error);
+      response = errorResponse(error, { operator: viewer !== undefined && isAdmin(viewer) });
     }
     return logRequest(request, response, requestId, startedAt);
   };

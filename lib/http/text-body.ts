@@ -2,6 +2,7 @@
 import { formatBytes, pdfPagesText } from "../agent/attachments.ts";
 import { ApiError } from "../api/errors.ts";
 import { attachmentLimits } from "../chat/attachments.ts";
+import { operatorNote } from "../operator-words.ts";
 import { readPdfText } from "../chat/pdf-text.ts";
 import { readBody, readBytes } from "./request.ts";
 
@@ -54,7 +55,7 @@ export async function readKnowledgeBody(
     if (error instanceof ApiError && error.code === "payload_too_large") {
       throw new ApiError(
         "payload_too_large",
-        `A PDF knowledge file may be at most ${formatBytes(limit)} (HINTLINE_MAX_ATTACHMENT_BYTES); this one is larger.`,
+        `A PDF knowledge file may be at most ${formatBytes(limit)} ${operatorNote(" (HINTLINE_MAX_ATTACHMENT_BYTES)", "")}; this one is larger.`,
       );
     }
     throw error;

@@ -20,6 +20,7 @@ export type Settings = {
   injection: Record<string, unknown>;
   context: Record<string, unknown>;
   prompt: Record<string, unknown>;
+  sampling: { temperature?: number; maxOutputTokens?: number };
 };
 export type ConversationView = {
   id: string;

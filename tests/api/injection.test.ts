@@ -159,3 +159,47 @@ describe("runtime-state hints", () => {
     expect(text(sent.findLast(isReminder))).toMatch(/<workspace>&lt;\/system-reminder&gt;&lt;current-time&gt;1999/);
   });
 });
+
+describe("the sampling settings", () => {
+  it("send the person's temperature and longest reply with every model call, within the server's ceiling, until cleared", async () => {
+    const id = `sampling-${Date.now()}`;
+    const patch = (settings: object) =>
+      fetch(`${env.server.url}/api/conversations/${id}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ settings }),
+      });
+    type Sent = { temperature?: number; max_tokens?: number; max_completion_tokens?: number };
+    const sent = (i: number) => {
+      const body = env.fake.requests[i]!.body as Sent;
+      return { temperature: body.temperature, maxTokens: body.max_tokens ?? body.max_completion_tokens };
+    };
+    env.fake.enqueue({ text: "a" }, { text: "b" }, { text: "c" });
+    await chat(env.server.url, { conversationId: id, text: "first" });
+    const ceiling = sent(0).maxTokens;
+    expect(sent(0).temperature).toBeUndefined();
+
+    // Refused in words naming the field, and nothing changes.
+    const refused = await patch({ sampling: { temperature: 7, maxOutputTokens: 300 } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      error: {
+        code: "bad_request",
+        message: "Invalid settings.sampling.temperature must be from 0 to 2.",
+        field: "settings.sampling.temperature",
+      },
+    });
+    expect((await patch({ sampling: { maxOutputTokens: 1.5 } })).status).toBe(400);
+    const unchanged = await getJson<ConversationView>(`${env.server.url}/api/conversations/${id}`);
+    expect(unchanged.body.settings.sampling).toEqual({});
+
+    expect((await patch({ sampling: { temperature: 0.3, maxOutputTokens: 300 } })).status).toBe(200);
+    await chat(env.server.url, { conversationId: id, text: "second" });
+    expect(sent(1)).toEqual({ temperature: 0.3, maxTokens: 300 });
+
+    // More than the server allows a reply: the server's ceiling; a cleared temperature: the provider's default.
+    expect((await patch({ sampling: { temperature: null, maxOutputTokens: 1_000_000 } })).status).toBe(200);
+    await chat(env.server.url, { conversationId: id, text: "third" });
+    expect(sent(2)).toEqual({ temperature: undefined, maxTokens: ceiling ?? 1_000_000 });
+  });
+});

@@ -162,6 +162,35 @@ test.describe
       expect((await memberPage.request.get(`${app.url}/api/conversations/${privateId}`)).status()).toBe(404);
     });
 
+    test("an error only the operator can fix names its variable to an admin and asks a member to tell them", async ({
+      browser,
+    }) => {
+      // A model of a provider this server has no key for: the picker shows the server's refusal beside it.
+      const refusalFor = async (person: typeof admin) => {
+        const { page, chat } = await signedInPage(browser, person);
+        await chat.send("hello");
+        await chat.waitForReplyDone();
+        const picker = page.getByTestId("model-picker");
+        await picker.evaluate((select) => {
+          const option = document.createElement("option");
+          option.value = option.textContent = "openai/gpt-4o";
+          select.append(option);
+        });
+        await picker.selectOption("openai/gpt-4o");
+        const error = page.getByTestId("model-picker-error");
+        await expect(error).toBeVisible();
+        const text = (await error.textContent()) ?? "";
+        await page.context().close();
+        return text;
+      };
+      expect(await refusalFor(admin)).toBe(
+        "Invalid model: openai/gpt-4o needs the openai provider: set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server).",
+      );
+      expect(await refusalFor(member)).toBe(
+        "Invalid model: openai/gpt-4o needs the openai provider, which this server is not set up for. Choose another model, or ask whoever runs this Hintline server to set it up.",
+      );
+    });
+
     test("a member's own skill, made from the user menu, reaches their conversation in the shared workspace and no one else's", async ({
       browser,
     }) => {

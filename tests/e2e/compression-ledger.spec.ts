@@ -35,17 +35,22 @@ test("the compression chip shows the ledger and what was dropped, a dropped item
   await chat.reload();
 
   const chip = page.getByTestId("compression-chip").last();
-  await expect(chip).toContainText(/Context compressed · .* kept verbatim/);
+  await expect(chip).toContainText(/Context compressed · .* \d+ details? kept word for word/);
   await chip.getByRole("button").first().click();
   await expect(chip.getByTestId("compression-summary")).toContainText("## Task Overview");
   const ledger = chip.getByTestId("compression-ledger");
   await expect(ledger).toContainText("/var/backups/e2e/nightly.tar.gz");
   await expect(ledger).toContainText("make restore DB=main");
   await expect(ledger).toContainText("750 MiB");
+  // In a person's words: what was kept, not the "Evidence ledger" of the model's summary.
+  await expect(ledger.getByRole("heading")).toContainText(
+    /^Kept word for word · \d+ details? \(paths, commands, figures\)/,
+  );
+  await expect(chip).not.toContainText(/ledger|verbatim/i);
   const dropped = chip.getByTestId("compression-dropped");
-  await expect(dropped).toContainText("did not fit the ledger");
+  await expect(dropped).toContainText(/Left out · \d+ details? did not fit/);
   await dropped.getByRole("button", { name: /^Pin / }).first().click();
-  await expect(dropped).toContainText("Pinned · joins the ledger at the next compression");
+  await expect(dropped).toContainText("Pinned · kept word for word at the next compression");
   const pins = (await (await page.request.get(`/api/conversations/${id}/compression/pins`)).json()) as {
     pending: unknown[];
   };

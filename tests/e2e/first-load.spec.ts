@@ -28,7 +28,7 @@ test("the settings drawer and the inspector load their code when opened, by keyb
   await page.keyboard.press("Enter");
   const settings = page.getByTestId("settings-drawer");
   await expect(settings).toBeVisible();
-  await expect(settings.getByTestId("setting-injection.strategy")).toBeVisible();
+  await expect(settings.getByTestId("setting-prompt.instructions")).toBeVisible();
   const afterSettings = await scriptsLoaded(page);
   expect(afterSettings.filter((name) => !first.includes(name)).length).toBeGreaterThan(0);
   await expect
@@ -39,6 +39,7 @@ test("the settings drawer and the inspector load their code when opened, by keyb
   await expect(openSettings).toBeFocused();
   // A second open uses the code already loaded, which validates as you type with the server's rules.
   await openSettings.click();
+  await settings.getByTestId("settings-advanced-toggle").click();
   await settings.getByTestId("setting-injection.timezone").fill("Mars/Olympus");
   await expect(settings.getByTestId("error-injection.timezone")).toHaveText("is not a known IANA timezone");
   await expect(settings.getByTestId("settings-save")).toBeDisabled();

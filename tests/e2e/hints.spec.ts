@@ -63,7 +63,7 @@ test.describe("hint chips", () => {
     await chat.send("hello");
     await chat.waitForReplyDone();
 
-    const drawer = await chat.openSettings();
+    const drawer = await chat.openAdvancedSettings();
     await drawer.getByTestId("setting-injection.timezone").fill("Mars/Olympus");
     await expect(drawer.getByTestId("error-injection.timezone")).toHaveText("is not a known IANA timezone");
     await expect(drawer.getByTestId("settings-save")).toBeDisabled();

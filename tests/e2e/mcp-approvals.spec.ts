@@ -45,12 +45,21 @@ test("a call that waits is a card: Approve runs it, Deny gives the model the per
   await chat.send('mcp echo {"message": "hi there"}');
   const card = page.getByTestId("approval-card");
   await expect(card).toBeVisible();
-  await expect(card.getByTestId("approval-tool")).toHaveText("echo (MCP server everything)");
+  // The person reads the tool · server; the model's exact name stays in the tooltip and the inspector.
+  await expect(card.getByTestId("approval-tool")).toHaveText("echo · everything");
+  await expect(card.getByTestId("approval-tool")).toHaveAttribute("title", "mcp__everything__echo");
   await expect(card.getByTestId("approval-input")).toContainText('"message": "hi there"');
   await card.getByTestId("approval-approve").click();
   await chat.waitForReplyDone();
   await expect(page.getByTestId("approval-card")).toHaveCount(0);
   await expect(chat.lastAssistant()).toContainText("Echo: hi there");
+  const row = chat.lastAssistant().getByTestId("tool-row");
+  await expect(row.getByTestId("tool-summary")).toHaveText("Called echo · everything");
+  await expect(row.getByRole("button").first()).toHaveAttribute("title", "mcp__everything__echo");
+  await expect(row).not.toContainText("mcp__");
+  await page.getByTestId("open-inspector").click();
+  await expect(page.getByTestId("inspector")).toContainText("→ mcp__everything__echo(");
+  await page.getByRole("button", { name: "Close inspector" }).click();
 
   await chat.send('mcp echo {"message": "not this"}');
   await expect(page.getByTestId("approval-card")).toBeVisible();
@@ -59,6 +68,7 @@ test("a call that waits is a card: Approve runs it, Deny gives the model the per
   await chat.waitForReplyDone();
   await expect(chat.lastAssistant()).toContainText("ApprovalDeniedError");
   await expect(chat.lastAssistant()).toContainText("Not now, thanks");
+  await expect(chat.lastAssistant().getByTestId("tool-summary")).toHaveText(/^echo · everything · /);
 });
 
 test("a server is added in the workspace's settings: header value masked, status and tools shown, then removed", async ({

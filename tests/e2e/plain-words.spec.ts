@@ -3,6 +3,7 @@
 // got stays one click away. The demo model's lists are Markdown lists.
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { expectAxeClean } from "./support/axe";
 
 const MODEL_TEXT = /Call TaskList|created successfully|\[pending\]|\(id=\d+\)|Error:|What to do/;
 
@@ -44,9 +45,53 @@ test("a settings field with a wrong value says what is wrong in words, not in th
   const chat = new ChatPage(page);
   await chat.gotoNewChat();
   await chat.ask("hello");
-  const drawer = await chat.openSettings();
+  const drawer = await chat.openAdvancedSettings();
   await drawer.getByTestId("setting-context.triggerRatio").fill("most");
   const error = drawer.getByTestId("error-context.triggerRatio");
   await expect(error).toContainText("must be a number");
   await expect(drawer).not.toContainText(/Invalid input|expected number|received string/);
+});
+
+test("the settings lead with what a person sets; the internals wait under Advanced; axe clean in both themes", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.gotoNewChat();
+  await chat.ask("hello");
+  let drawer = await chat.openSettings();
+  const main = drawer.getByTestId("settings-main");
+  await expect(main.locator("label")).toHaveText(["Instructions", "Model", "Temperature", "Longest reply"]);
+  await expect(drawer.getByTestId("setting-model")).toHaveValue(/demo/);
+  // Collapsed: no date-fns tokens, ratios or template placeholders in sight.
+  await expect(drawer.getByTestId("settings-advanced")).toHaveCount(0);
+  await expect(drawer.getByTestId("settings-advanced-toggle")).toHaveAttribute("aria-expanded", "false");
+  await expect(drawer).not.toContainText(/date-fns|ratio|\{runtime_state\}/i);
+  await expectAxeClean(page, "settings, what a person sets");
+
+  await drawer.getByTestId("setting-sampling.temperature").fill("3");
+  await expect(drawer.getByTestId("error-sampling.temperature")).toHaveText("must be from 0 to 2");
+  await expect(drawer.getByTestId("settings-save")).toBeDisabled();
+  await drawer.getByTestId("setting-sampling.temperature").fill("0.4");
+  await drawer.getByTestId("setting-sampling.maxOutputTokens").fill("12.5");
+  await expect(drawer.getByTestId("error-sampling.maxOutputTokens")).toHaveText("must be a whole number of tokens");
+  await drawer.getByTestId("setting-sampling.maxOutputTokens").fill("500");
+  await drawer.getByTestId("setting-prompt.instructions").fill("Answer briefly.");
+  await chat.saveSettings(drawer);
+
+  drawer = await chat.openSettings();
+  await expect(drawer.getByTestId("setting-sampling.temperature")).toHaveValue("0.4");
+  await expect(drawer.getByTestId("setting-sampling.maxOutputTokens")).toHaveValue("500");
+  await expect(drawer.getByTestId("setting-prompt.instructions")).toHaveValue("Answer briefly.");
+  // Emptied, a setting is cleared (the default again), not kept.
+  await drawer.getByTestId("setting-sampling.temperature").fill("");
+  await drawer.getByTestId("setting-prompt.instructions").fill("");
+  await drawer.getByTestId("settings-advanced-toggle").click();
+  await expect(drawer.getByTestId("settings-advanced")).toBeVisible();
+  await expect(drawer.getByTestId("setting-injection.timeFormat")).toBeVisible();
+  await expectAxeClean(page, "settings, Advanced open");
+  await chat.saveSettings(drawer);
+  drawer = await chat.openSettings();
+  await expect(drawer.getByTestId("setting-sampling.temperature")).toHaveValue("");
+  await expect(drawer.getByTestId("setting-prompt.instructions")).toHaveValue("");
+  await expect(drawer.getByTestId("setting-sampling.maxOutputTokens")).toHaveValue("500");
 });

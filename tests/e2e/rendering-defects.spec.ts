@@ -105,7 +105,7 @@ test.describe("in Tokyo", () => {
     ).toBe(workspaceId);
     await expect(ws.select.locator("option:checked")).toHaveText(name);
     await expect(chat.conversationItem(copy)).toBeVisible();
-    const drawer = await chat.openSettings();
+    const drawer = await chat.openAdvancedSettings();
     await expect(drawer.getByTestId("setting-injection.timezone")).toHaveValue("Asia/Tokyo");
   });
 });

@@ -12,7 +12,7 @@ test("replace: the settings drawer switches the strategy, superseded statuses ar
   await chat.send("hello");
   await chat.waitForReplyDone();
 
-  const drawer = await chat.openSettings();
+  const drawer = await chat.openAdvancedSettings();
   await drawer.getByTestId("setting-injection.strategy").selectOption("replace");
   await chat.saveSettings(drawer);
 
@@ -32,5 +32,12 @@ test("replace: the settings drawer switches the strategy, superseded statuses ar
   const strategy = page.getByTestId("inspector").getByTestId("inspector-strategy");
   await expect(strategy).toHaveAttribute("data-configured", "replace");
   await expect(strategy).toHaveAttribute("data-chosen", "replace");
-  await expect(strategy.getByTestId("inspector-strategy-reason")).toContainText("configured: replace");
+  // In a person's words, with the figures: no cost-model symbols or jargon.
+  await expect(strategy.getByRole("heading")).toHaveText("How the agent hears of changes");
+  await expect(strategy.getByTestId("inspector-strategy-chosen")).toHaveText(
+    "one up-to-date note at the end, replaced on every call",
+  );
+  await expect(strategy.getByTestId("inspector-strategy-reason")).toHaveText("Set in this conversation's settings.");
+  await expect(strategy.getByTestId("inspector-strategy-figures")).toContainText(/The full note is [\d.,]+ tokens/);
+  await expect(strategy).not.toContainText(/cost model|α|configured:|re-reading/);
 });

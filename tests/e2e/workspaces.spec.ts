@@ -181,6 +181,32 @@ test.describe("workspaces", () => {
     await expect(ws.memoryEntry("Prefers metric units").getByTestId("memory-author")).toHaveText("agent");
   });
 
+  test("a skill named in words, like Packing List, is saved under the id made from its name", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const ws = new WorkspacePage(page);
+    await chat.gotoNewChat();
+    const id = await ws.create(`Skills ${uniqueTag()}`);
+    await ws.gotoSettings(id);
+    await page.getByTestId("skill-new").click();
+    const form = page.getByTestId("skill-form");
+    await form.getByTestId("skill-name-input").fill("Packing List");
+    await expect(form.getByTestId("skill-slug")).toHaveText("The agent loads it as packing-list");
+    await form.getByTestId("skill-description-input").fill("Use when packing for a move");
+    await form.getByTestId("skill-instructions-input").fill("List boxes by room.");
+    await form.getByTestId("skill-save").click();
+    await expect(page.getByTestId("skill-error")).toHaveCount(0);
+    await expect(page.locator('[data-testid="skill-item"][data-name="packing-list"]')).toBeVisible();
+    // A name with nothing to make an id from is refused in words.
+    await page.getByTestId("skill-new").click();
+    await form.getByTestId("skill-name-input").fill("!!!");
+    await form.getByTestId("skill-description-input").fill("x");
+    await form.getByTestId("skill-instructions-input").fill("y");
+    await form.getByTestId("skill-save").click();
+    await expect(page.getByTestId("skill-error")).toHaveText(
+      "Give the skill a name with at least one letter or digit (a–z, 0–9).",
+    );
+  });
+
   test("warns when the instructions alone exceed the budget worked out for the model's window, and stops when they fit", async ({
     page,
   }) => {

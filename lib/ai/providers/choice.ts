@@ -15,6 +15,7 @@ import {
 } from "./connections.ts";
 import { type Env, setting } from "./fetch.ts";
 import { ModelChoiceError, URL_MODEL_NAME } from "./model-choice-error.ts";
+import { operatorNote } from "../../operator-words.ts";
 
 export { ModelChoiceError, URL_MODEL_NAME };
 export { DEFAULT_MAX_REPLY_TOKENS, replyTokenCeiling } from "./reply-ceiling.ts";
@@ -127,7 +128,7 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
   if (isDemoId(id)) {
     if (!demoOffered(env))
       throw new ModelChoiceError(
-        "The demo model is turned off on this server (HINTLINE_DEMO=off); choose another model.",
+        `The demo model is turned off on this server${operatorNote(" (HINTLINE_DEMO=off)", "")}; choose another model.`,
       );
     return {
       provider: "demo",
@@ -157,7 +158,7 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
       throw new ModelChoiceError(
         prefix
           ? `"${id}" names no connection of this server ("${prefix}" is not one: add it in Settings → Models & connections) and no provider (anthropic/…, google/…).`
-          : `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`,
+          : `"${id}" has no provider prefix, which means OpenAI, and OpenAI is not configured${operatorNote(`: set ${SETUP.openai}, or name the provider (anthropic/…, google/…).`, " on this server. Choose another model, or ask whoever runs this Hintline server to set it up.")}`,
       );
     }
     // A local server's models are many and unlisted: an unknown one gets the conservative fallback window, as always.
@@ -174,11 +175,13 @@ export function chooseModel(id: string, env: Env = process.env): Choice {
     );
   }
   if (!configured.includes(provider))
-    throw new ModelChoiceError(`${id} needs the ${provider} provider: set ${SETUP[provider]}.`);
+    throw new ModelChoiceError(
+      `${id} needs the ${provider} provider${operatorNote(`: set ${SETUP[provider]}.`, `, which this server is not set up for. Choose another model, or ask whoever runs this Hintline server to set it up.`)}`,
+    );
   const window = override ?? knownContextWindow(model);
   if (window === undefined) {
     throw new ModelChoiceError(
-      `Hintline does not know the context window of ${id}: set HINTLINE_CONTEXT_WINDOW to its size in tokens.`,
+      `Hintline does not know the context window of ${id}${operatorNote(": set HINTLINE_CONTEXT_WINDOW to its size in tokens.", `, so it cannot be used yet. Choose another model, or ask whoever runs this Hintline server to set its window.`)}`,
     );
   }
   const label = provider === "openai" ? openaiProviderName(env) : provider;

@@ -4,6 +4,7 @@ import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { startAnthropicFake } from "../../../tests/support/anthropic-fake.ts";
 import { startGeminiFake } from "../../../tests/support/gemini-fake.ts";
+import { wordsFor } from "../../operator-words.ts";
 import { chooseModel, defaultModelId, listModels, parseModelId, replyTokenCeiling, resolveModel } from "./index.ts";
 
 const ANTHROPIC = { ANTHROPIC_API_KEY: "sk-ant" };
@@ -212,6 +213,29 @@ describe("calls through each provider's SDK", () => {
       ]);
     } finally {
       await fake.close();
+    }
+  });
+});
+
+describe("a model this server cannot use, in its reader's words", () => {
+  it("names the variable to set to the operator only; a member reads whom to ask", () => {
+    const refusals = [
+      () => chooseModel("gpt-4o", GOOGLE),
+      () => chooseModel("anthropic/claude-sonnet-4-5", GOOGLE),
+      () => chooseModel("google/some-new-model", GOOGLE),
+      () => chooseModel("hintline-demo", { ...GOOGLE, HINTLINE_DEMO: "off" }),
+    ];
+    for (const refuse of refusals) {
+      let message = "";
+      try {
+        refuse();
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(wordsFor(message, true)).toMatch(/[A-Z]+_[A-Z_]+/);
+      const person = wordsFor(message, false);
+      expect(person, message).not.toMatch(/[A-Z]+_[A-Z_]+|\u27e6|\u27e7/);
+      expect(person).toMatch(/[Cc]hoose another model/);
     }
   });
 });

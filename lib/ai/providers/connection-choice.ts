@@ -6,6 +6,7 @@ import { FALLBACK_CONTEXT_WINDOW, knownContextWindow } from "../context-windows.
 import { type ConnectionEndpoint, modelListing } from "./connections.ts";
 import { MAX_MODEL_NAME_CHARS } from "./served-models.ts";
 import { ModelChoiceError, URL_MODEL_NAME } from "./model-choice-error.ts";
+import { operatorNote } from "../../operator-words.ts";
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -30,7 +31,7 @@ export function chooseConnectionModel(endpoint: ConnectionEndpoint, model: strin
     );
   if (endpoint.keyUnreadable)
     throw new ModelChoiceError(
-      `${id} cannot be used: the key of connection ${endpoint.id} cannot be decrypted with this server's secret (HINTLINE_SECRET changed?); set it again.`,
+      `${id} cannot be used: the key of connection ${endpoint.id} cannot be decrypted with this server's secret${operatorNote(" (HINTLINE_SECRET changed?); set it again.", `. Choose another model, or ask whoever runs this Hintline server to set the key again.`)}`,
     );
   if (!model.trim() || model.length > MAX_MODEL_NAME_CHARS || CONTROL.test(model))
     throw new ModelChoiceError(`"${id}" names no usable model: write ${endpoint.id}/<model>.`);
@@ -41,7 +42,7 @@ export function chooseConnectionModel(endpoint: ConnectionEndpoint, model: strin
   const window = connectionModelWindow(endpoint, model, override);
   if (window === undefined)
     throw new ModelChoiceError(
-      `Hintline does not know the context window of ${id}: set HINTLINE_CONTEXT_WINDOW to its size in tokens.`,
+      `Hintline does not know the context window of ${id}${operatorNote(": set HINTLINE_CONTEXT_WINDOW to its size in tokens.", `, so it cannot be used yet. Choose another model, or ask whoever runs this Hintline server to set its window.`)}`,
     );
   return { id, provider: endpoint.kind, connection: endpoint.id, contextWindow: window, isDemo: false };
 }

@@ -7,7 +7,8 @@ import { type AnthropicFake, startAnthropicFake } from "../../../tests/support/a
 import type { FakeErrorName } from "../../../tests/support/fake-core.ts";
 import { type GeminiFake, startGeminiFake } from "../../../tests/support/gemini-fake.ts";
 import { type OpenAIFake, startOpenAIFake } from "../../../tests/support/openai-fake.ts";
-import { describeError } from "../../agent/describe-error.ts";
+import { describeError as described } from "../../agent/describe-error.ts";
+import { wordsFor } from "../../operator-words.ts";
 import { isRetryableError } from "../../agent/provider-retry.ts";
 import { resolveModel } from "./index.ts";
 
@@ -28,6 +29,9 @@ async function failure(env: Record<string, string>, id: string): Promise<unknown
     if (part.type === "error") error = part.error;
   return error;
 }
+
+/** As the operator reads it. */
+const describeError = (error: unknown) => wordsFor(described(error), true);
 
 const EXPECTED: Record<Exclude<FakeErrorName, "invalid" | "server">, { words: RegExp; retry: boolean }> = {
   auth: { words: /refused the request \(HTTP 40[13]: .+\): check the API key/, retry: false },

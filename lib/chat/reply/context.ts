@@ -39,6 +39,8 @@ export type ReplyContext = {
    * tools and the Subagents section out.
    */
   spawns: boolean;
+  /** Whether the conversation's person reads the operator's words in its errors (lib/operator-words.ts). */
+  operatorWords: boolean;
   /** The workspace as the system prompt holds it, and what changed in it. */
   workspace: WorkspaceTracker;
 };

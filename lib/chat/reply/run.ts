@@ -4,6 +4,8 @@
 import type { UIMessageStreamWriter } from "ai";
 import { continueHintChunk, replayChunks } from "../../agent/continue-reply.ts";
 import { type ReplyOptions, runReply } from "../../agent/reply-loop.ts";
+import { samplingOptions } from "../../agent/settings.ts";
+import { wordsFor } from "../../operator-words.ts";
 import { DEMO_ATTEMPT_OPTIONS, DEMO_MODEL_ID } from "../../ai/demo-model-id.ts";
 import { anthropicCacheTtl, cacheTtlMs } from "../../ai/model-families.ts";
 import { promptCacheOptions } from "../../ai/prompt-cache-key.ts";
@@ -67,7 +69,8 @@ function loopOptions(parts: LoopParts): ReplyOptions {
     maxRetries: Math.floor(envNumber("HINTLINE_MAX_RETRIES", 2)),
     retryBaseMs: envNumber("HINTLINE_RETRY_BASE_MS", 1000),
     idleTimeoutMs: envNumber("HINTLINE_PROVIDER_TIMEOUT_MS", 60_000) || 60_000,
-    maxOutputTokens: replyTokenCeiling(reply.model.info.id),
+    ...samplingOptions(reply.settings, replyTokenCeiling(reply.model.info.id)),
+    errorWords: (message) => wordsFor(message, reply.operatorWords),
     // OpenAI keys its prompt cache by the conversation (a child: its own). The demo model words a regenerated reply
     // anew, by attempt (same attempt, same words).
     providerOptions: {

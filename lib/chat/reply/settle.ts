@@ -2,6 +2,7 @@
 import type { UIMessageStreamWriter } from "ai";
 import { runHandedOver } from "../runs/local-runs.ts";
 import { describeError } from "../../agent/describe-error.ts";
+import { wordsFor } from "../../operator-words.ts";
 import type { runReply } from "../../agent/reply-loop.ts";
 import type { ChatMessage } from "../../chat-message.ts";
 import { now as clockNow } from "../../clock.ts";
@@ -100,7 +101,7 @@ export async function settleFailedReply(parts: LoopParts, error: unknown): Promi
       updateMessage({
         conversationId,
         id: replyId,
-        metadata: metadataOf(parts, { error: describeError(error) }),
+        metadata: metadataOf(parts, { error: wordsFor(describeError(error), reply.operatorWords) }),
         status: "error",
       }),
     )
@@ -108,7 +109,7 @@ export async function settleFailedReply(parts: LoopParts, error: unknown): Promi
   await Promise.resolve(
     ports.child?.onSettled({
       status: "error",
-      error: describeError(error),
+      error: wordsFor(describeError(error), reply.operatorWords),
       stopped: reply.abortSignal.aborted,
       calls: run.calls,
     }),

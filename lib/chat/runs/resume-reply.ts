@@ -12,6 +12,8 @@ import {
   TOOL_INTERRUPTED_ERROR,
 } from "../../agent/resume-point.ts";
 import { describeError } from "../../agent/describe-error.ts";
+import { wordsFor } from "../../operator-words.ts";
+import { readsOperatorWords } from "../operator-reader.ts";
 import { ToolError } from "../../agent/tool-result.ts";
 import { getConversation } from "../../db/conversations.ts";
 import { getConversationMcpToolsRow } from "../../db/conversation-mcp-tools.ts";
@@ -69,7 +71,12 @@ export async function resumeHeld(
     logFailure("resuming a reply failed; it is settled as interrupted", { conversationId, replyId })(error);
     await settleStaleReplies({ conversationId, activeIds: new Set() }).catch(() => {});
     await Promise.resolve(
-      child?.onSettled({ status: "error", error: describeError(error), stopped: false, calls: [] }),
+      child?.onSettled({
+        status: "error",
+        error: wordsFor(describeError(error), await readsOperatorWords(null)),
+        stopped: false,
+        calls: [],
+      }),
     ).catch(logFailure("settling a subagent's run failed", { conversationId, replyId }));
     await release();
   }

@@ -209,6 +209,14 @@ export class ChatPage {
     return drawer;
   }
 
+  /** Opens the settings drawer with its "Advanced" part (hints, time format, context limits, base prompt) shown. */
+  async openAdvancedSettings(): Promise<Locator> {
+    const drawer = await this.openSettings();
+    await drawer.getByTestId("settings-advanced-toggle").click();
+    await expect(drawer.getByTestId("settings-advanced")).toBeVisible();
+    return drawer;
+  }
+
   /** Saves the settings drawer's changes and waits for it to close. */
   async saveSettings(drawer: Locator): Promise<void> {
     await drawer.getByTestId("settings-save").click();
