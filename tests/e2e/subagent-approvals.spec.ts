@@ -63,7 +63,7 @@ test.describe("a subagent's approvals", () => {
     // The side panel: the child's row says it waits, with the card.
     await expect(agents.waiting(KEY)).toHaveText("Waiting for your approval", { timeout: 30_000 });
     const panelCard = agents.approvalCard(KEY);
-    await expect(panelCard.getByTestId("approval-tool")).toHaveText("echo (MCP server everything)");
+    await expect(panelCard.getByTestId("approval-tool")).toHaveText("echo · everything");
     await expect(panelCard.getByTestId("approval-input")).toContainText('"message": "hi from the child"');
     // The parent's transcript: the same card under the AgentSpawn row that waits (answered before its 30 s run out).
     const rowCard = agents.toolRowApprovalCard(chat.lastAssistant());
