@@ -217,30 +217,13 @@ type CallOptions = Pick<
   toolChoice?: "none";
 };
 
-/** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
-async function streamCall(options: CallOptions): Promise<CallResult> {
-  const {
-    model,
-    tools,
-    repairToolCall,
-    unrunToolError,
-    abortSignal,
-    idleTimeoutMs,
-    maxOutputTokens,
-    send,
-    budget,
-    toolApproval,
-  } = options;
-  const errorWords = options.errorWords ?? operatorWordsOf;
+/** The AI SDK's streaming call, with the reply loop's settings (its own retries, its own error reporting). */
+function startStream(options: CallOptions, signal: AbortSignal) {
+  const { model, tools, repairToolCall, maxOutputTokens, toolApproval } = options;
   const { instructions, messages } = options.markCall
     ? options.markCall(options.instructions, options.messages)
     : options;
-  const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
-  const watchdog = idleWatchdog(idleTimeoutMs);
-  // Ends the call when the reply reaches its character ceiling.
-  const limiter = new AbortController();
-  const signal = AbortSignal.any([...(abortSignal ? [abortSignal] : []), watchdog.signal, limiter.signal]);
-  const result = streamText({
+  return streamText({
     model,
     instructions,
     messages,
@@ -262,6 +245,18 @@ async function streamCall(options: CallOptions): Promise<CallResult> {
     // Failures arrive as stream parts and are reported to the person; no console noise per failure.
     onError: () => {},
   });
+}
+
+/** One model call, streamed into the reply. The step's opening chunk is held back until content follows it. */
+async function streamCall(options: CallOptions): Promise<CallResult> {
+  const { tools, unrunToolError, abortSignal, idleTimeoutMs, send, budget } = options;
+  const errorWords = options.errorWords ?? operatorWordsOf;
+  const out: CallResult = { sentContent: false, timedOut: false, limitReached: false, usage: {} };
+  const watchdog = idleWatchdog(idleTimeoutMs);
+  // Ends the call when the reply reaches its character ceiling.
+  const limiter = new AbortController();
+  const signal = AbortSignal.any([...(abortSignal ? [abortSignal] : []), watchdog.signal, limiter.signal]);
+  const result = startStream(options, signal);
   let opening: ChatChunk | undefined;
   const chunkOptions = { sendStart: false, sendFinish: false, sendReasoning: true, tools };
   try {
