@@ -27,6 +27,7 @@ import { deleteMcpFingerprints } from "../db/mcp-fingerprints.ts";
 import { isUniqueViolation } from "../db/workspaces.ts";
 import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { acceptMcpToolChange, type McpToolDrift, reviewMcpDefinitions } from "./mcp-drift.ts";
+import { stateSubscriptions } from "./state-subscriptions.ts";
 import { logFailure } from "../log/logger.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
@@ -240,6 +241,8 @@ export async function editMcpServer(
     // approval or timeout leaves its tools as they are, and nobody needs to reach it for that.
     if (input.url !== undefined || input.headers !== undefined || input.enabled !== undefined) {
       await bumpWorkspaceRevision({ workspaceId });
+      // State sources subscribed on it connect again (or not at all) at their next read.
+      await stateSubscriptions().endServer(workspaceId, name);
       listInBackground(workspaceId, configOfRow(updated));
     }
     return viewOfRow(updated);
@@ -251,6 +254,7 @@ export async function removeMcpServer(workspaceId: string, name: string): Promis
   await requireWorkspace(workspaceId);
   if (await deleteMcpServer({ workspaceId, name })) {
     await deleteMcpFingerprints({ workspaceId, server: name });
+    await stateSubscriptions().endServer(workspaceId, name);
     return bumpWorkspaceRevision({ workspaceId });
   }
   throw operatorServer(name) ? readOnlyOperator(name) : missing(workspaceId, name);

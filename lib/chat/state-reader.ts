@@ -3,7 +3,9 @@
 // a step waits for a read no longer than the source's timeoutSeconds: an answer that comes later is kept and used at
 // the next step. An http source is a GET through the bounded outbound fetch (the MCP servers' address rules, no
 // redirect, at most STATE_MAX_BYTES); an mcp-resource source a resource read with the MCP client. A failure is kept in
-// Hintline's words, never the answer's, with the time the source began to fail.
+// Hintline's words, never the answer's, with the time the source began to fail. A source on a server that advertises
+// resources.subscribe is also kept subscribed (state-subscriptions.ts): an update the server pushes makes its reading
+// due at once, and it is read over the subscription's open connection.
 import {
   parseStateAnswer,
   STATE_MAX_BYTES,
@@ -15,10 +17,12 @@ import { connectMcp, describeMcpError } from "../ai/mcp/connect.ts";
 import { OutboundAddressError, privateAddressesAllowed } from "../ai/outbound-address.ts";
 import { outboundFetch, ResponseTooLargeError } from "../ai/outbound-fetch.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
+import { readingDue } from "../agent/state-subscription-rules.ts";
 import { now as clockNow } from "../clock.ts";
 import { logFailure } from "../log/logger.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 import { configOf, enabledStateSources, readStateSourceRow, type StateSourceConfig } from "./state-sources.ts";
+import { stateSubscriptions } from "./state-subscriptions.ts";
 
 type Entry = {
   /** The source's version this entry read (an edited source starts afresh). */
@@ -27,6 +31,8 @@ type Entry = {
   /** When the last read started (ms on the clock). */
   startedAt: number;
   inFlight?: Promise<void>;
+  /** The server pushed an update (or its subscription ended) since the last read began: the reading is due. */
+  pushed?: boolean;
 };
 
 // Bounded by count and by what the readings hold (a reading is at most STATE_MAX_BYTES of fields).
@@ -46,6 +52,12 @@ function entryFor(source: StateSourceConfig): Entry {
     readings.set(key, entry);
   }
   return entry;
+}
+
+/** Marks a source's reading due (its server pushed an update), if this process holds a reading of its version. */
+function markDue(source: StateSourceConfig): void {
+  const entry = readings.get(keyOf(source.workspaceId, source.name));
+  if (entry?.version === source.version) entry.pushed = true;
 }
 
 /** Why a fetch failed, in words that hold no part of the answer. */
@@ -85,52 +97,79 @@ async function readHttp(source: StateSourceConfig, signal: AbortSignal): Promise
 }
 
 /** A resource's text: a flat JSON object is its fields; any other text is one field, `content`. */
-function resourceFields(text: string): ParsedState {
+function resourceFields(texts: string[]): ParsedState {
+  if (!texts.length) return { ok: false, reason: "the resource holds no text" };
+  const text = texts.join("\n");
+  if (Buffer.byteLength(text) > STATE_MAX_BYTES)
+    return { ok: false, reason: new ResponseTooLargeError(STATE_MAX_BYTES).message };
   const trimmed = text.trim();
   if (trimmed.startsWith("{")) return parseStateAnswer(trimmed);
   return { ok: true, fields: { content: trimmed } };
 }
 
-async function readMcpResource(source: StateSourceConfig, signal: AbortSignal): Promise<ParsedState> {
+const resourceFailure = (error: unknown, signal: AbortSignal): ParsedState =>
+  signal.aborted
+    ? { ok: false, reason: fetchFailure(error, true) }
+    : { ok: false, reason: `reading the resource failed: ${describeMcpError(error).slice(0, 200)}` };
+
+/**
+ * A resource read: over the source's subscription when one stands, else connect, read and close. `subscribe`: a
+ * reasoning step reads it, so a server that advertises resources.subscribe gets the source kept subscribed.
+ */
+async function readMcpResource(
+  source: StateSourceConfig,
+  signal: AbortSignal,
+  subscribe: boolean,
+): Promise<ParsedState> {
+  const subscriptions = stateSubscriptions();
   const server = (await workspaceMcpConfigs(source.workspaceId)).find((s) => s.name === source.server);
+  if (!server?.enabled) void subscriptions.endSource(source.workspaceId, source.name);
   if (!server) return { ok: false, reason: `the workspace has no MCP server named ${source.server}` };
   if (!server.enabled) return { ok: false, reason: `the MCP server ${server.name} is switched off` };
+  const live = subscriptions.live(source, server);
+  if (live) {
+    try {
+      return resourceFields(await live.readTexts(signal, STATE_READ_HARD_LIMIT_MS));
+    } catch (error) {
+      if (signal.aborted) return resourceFailure(error, signal);
+      // The connection broke: it is opened again later; this read connects afresh.
+      subscriptions.failed(source);
+    }
+  }
   let client: Awaited<ReturnType<typeof connectMcp>> | undefined;
   try {
     client = await connectMcp(server, STATE_READ_HARD_LIMIT_MS);
+    if (subscribe && client.initializeResult?.capabilities?.resources?.subscribe === true)
+      subscriptions.keep(source, server, () => markDue(source));
     if (signal.aborted) throw signal.reason;
     const result = await client.readResource({
       uri: source.uri ?? "",
       options: { signal, timeout: STATE_READ_HARD_LIMIT_MS },
     });
-    const texts = result.contents.flatMap((c) => ("text" in c && typeof c.text === "string" ? [c.text] : []));
-    if (!texts.length) return { ok: false, reason: "the resource holds no text" };
-    const text = texts.join("\n");
-    if (Buffer.byteLength(text) > STATE_MAX_BYTES)
-      return { ok: false, reason: new ResponseTooLargeError(STATE_MAX_BYTES).message };
-    return resourceFields(text);
+    return resourceFields(result.contents.flatMap((c) => ("text" in c && typeof c.text === "string" ? [c.text] : [])));
   } catch (error) {
-    if (signal.aborted) return { ok: false, reason: fetchFailure(error, true) };
-    return { ok: false, reason: `reading the resource failed: ${describeMcpError(error).slice(0, 200)}` };
+    return resourceFailure(error, signal);
   } finally {
     await client?.close().catch(logFailure("closing an MCP connection failed", { server: server.name }));
   }
 }
 
-/** One read of a source, never longer than STATE_READ_HARD_LIMIT_MS. */
-export async function readStateSourceOnce(source: StateSourceConfig): Promise<ParsedState> {
+/** One read of a source, never longer than STATE_READ_HARD_LIMIT_MS (`subscribe`: see readMcpResource). */
+export async function readStateSourceOnce(source: StateSourceConfig, subscribe = false): Promise<ParsedState> {
   const signal = AbortSignal.timeout(STATE_READ_HARD_LIMIT_MS);
   try {
-    return source.kind === "http" ? await readHttp(source, signal) : await readMcpResource(source, signal);
+    return source.kind === "http" ? await readHttp(source, signal) : await readMcpResource(source, signal, subscribe);
   } catch (error) {
     logFailure("reading a state source failed", { source: source.name })(error);
     return { ok: false, reason: "reading it failed on Hintline's side (the server's log has the cause)" };
   }
 }
 
-function startRead(entry: Entry, source: StateSourceConfig, now: () => Date): Promise<void> {
+function startRead(entry: Entry, source: StateSourceConfig, now: () => Date, subscribe = false): Promise<void> {
   entry.startedAt = now().getTime();
-  const read = readStateSourceOnce(source).then((parsed) => {
+  // A push that comes while this read is under way makes the next step read again (it may have read the older text).
+  entry.pushed = false;
+  const read = readStateSourceOnce(source, subscribe).then((parsed) => {
     const at = now().toISOString();
     const before = entry.reading;
     entry.reading = parsed.ok
@@ -161,10 +200,16 @@ const within = (promise: Promise<void>, ms: number) =>
  */
 export async function readStateSources(workspaceId: string, now: () => Date = clockNow): Promise<StateSourceNow[]> {
   const sources = await enabledStateSources(workspaceId);
+  stateSubscriptions().used(workspaceId, sources);
   const entries = sources.map((source) => {
     const entry = entryFor(source);
-    const due = now().getTime() - entry.startedAt >= source.refreshSeconds * 1000;
-    const wait = entry.inFlight ?? (due ? startRead(entry, source, now) : undefined);
+    const due = readingDue({
+      nowMs: now().getTime(),
+      startedAt: entry.startedAt,
+      refreshSeconds: source.refreshSeconds,
+      pushed: entry.pushed === true,
+    });
+    const wait = entry.inFlight ?? (due ? startRead(entry, source, now, true) : undefined);
     return { source, entry, wait };
   });
   await Promise.all(entries.map(({ source, wait }) => wait && within(wait, source.timeoutSeconds * 1000)));

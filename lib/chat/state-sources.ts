@@ -22,6 +22,7 @@ import {
 import { isUniqueViolation } from "../db/workspaces.ts";
 import { openSecret, sealSecret } from "./connection-secret.ts";
 import { MASKED_HEADER_VALUE, requireAllowedUrl, workspaceMcpConfigs } from "./mcp-servers.ts";
+import { stateSubscriptions } from "./state-subscriptions.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 export type StateSourceView = {
@@ -168,10 +169,14 @@ export async function editStateSource(
   if (input.server !== undefined) await requireMcpServer(workspaceId, input.server);
   const updated = await updateStateSource({ workspaceId, name, ...input, headers: sealed(input.headers) });
   if (!updated) throw missing(workspaceId, name);
+  // Switched off or edited: its subscription (if this instance holds one) closes now; other instances' at their next
+  // step in the workspace, or when unused.
+  await stateSubscriptions().endSource(workspaceId, name);
   return viewOf(updated);
 }
 
 export async function removeStateSource(workspaceId: string, name: string): Promise<void> {
   await requireWorkspace(workspaceId);
   if (!(await deleteStateSource({ workspaceId, name }))) throw missing(workspaceId, name);
+  await stateSubscriptions().endSource(workspaceId, name);
 }

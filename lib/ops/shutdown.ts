@@ -3,12 +3,14 @@
 // running replies finish for up to HINTLINE_SHUTDOWN_GRACE_MS (default 25 s), then hands the rest over: saved, still
 // "streaming", their leases released; on SQLite the next start resumes them, on PostgreSQL another instance takes them
 // over at once (the run engine fails their jobs into its recovery queue, lib/chat/runs/pg-boss-engine.ts). It then
-// closes the event streams, so that browsers reconnect (elsewhere), and exits 0.
+// closes the event streams, so that browsers reconnect (elsewhere), and the state sources' MCP subscriptions, and
+// exits 0.
 import { HANDOVER_REASON } from "../agent/resume-point.ts";
 import { activeReply, activeReplyList } from "../chat/active-replies.ts";
 import { allRepliesOver, isDraining, runningReplyCount, startDraining } from "../chat/draining.ts";
 import { stopIdleMemorySweep } from "../chat/conversation-end-memory.ts";
 import { closeEventStreams } from "../chat/live/event-stream.ts";
+import { stateSubscriptions } from "../chat/state-subscriptions.ts";
 import { envNumber } from "../env-number.ts";
 import { log } from "../log/logger.ts";
 import { flushTracing } from "../log/tracing.ts";
@@ -38,6 +40,10 @@ export async function drain(graceMs = envNumber("HINTLINE_SHUTDOWN_GRACE_MS", 25
     await runEngineSettled();
   }
   closeEventStreams();
+  // State sources' subscriptions: unsubscribed and their sessions ended (each within 2 s), so servers free them.
+  await stateSubscriptions()
+    .endAll()
+    .catch((error) => log().warn({ err: error }, "closing the state sources' subscriptions failed"));
   // The last replies' spans leave before the process does.
   await flushTracing().catch((error) => log().warn({ err: error }, "sending the last spans failed"));
   log().info("shut down");
