@@ -3,13 +3,17 @@
 // and the state told like the time, read from what each model call received — fields told once, a change told at the
 // next step neutralised, a slow source never holding the step past its timeout (its late answer used later), a
 // failing source told once, Regenerate telling it again, and every call's messages extending the previous call's.
-// An mcp-resource source reads a resource of the protocol's reference server (server-everything).
+// An mcp-resource source reads a resource of the protocol's reference server (server-everything); on a test-made
+// server that offers resources.subscribe (tests/support/mcp-push-server.ts) a pushed change is told at the next step
+// within refreshSeconds, a flood of pushes costs a bounded number of reads, a dropped connection is polled and
+// subscribed again, and switching the source off unsubscribes; a server without subscribe is polled as before.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, providerEnv, startAppServer } from "../support/app-server.ts";
 import { getJson, readChunks } from "../support/chat-client.ts";
+import { PUSH_URI, type PushServer, startPushServer } from "../support/mcp-push-server.ts";
 import { type McpHttpServer, startEverythingHttp } from "../support/mcp-reference.ts";
 import { type OpenAIFake, type RecordedRequest, startOpenAIFake } from "../support/openai-fake.ts";
 import { databaseKinds, expectApiError, jsonRequest, userMessage } from "./helpers.ts";
@@ -109,6 +113,7 @@ describe.each(databaseKinds("statesources"))("$name: state sources", ({ database
   let server: AppServer;
   let sources: Awaited<ReturnType<typeof startSourceServer>>;
   let everything: McpHttpServer;
+  let push: PushServer;
   let workspaceId = "";
   let seq = 0;
   const api = (path: string) => `${server.url}/api${path}`;
@@ -131,13 +136,18 @@ describe.each(databaseKinds("statesources"))("$name: state sources", ({ database
   }
 
   beforeAll(async () => {
-    [fake, sources, everything] = await Promise.all([startOpenAIFake(), startSourceServer(), startEverythingHttp()]);
+    [fake, sources, everything, push] = await Promise.all([
+      startOpenAIFake(),
+      startSourceServer(),
+      startEverythingHttp(),
+      startPushServer(),
+    ]);
     server = await startAppServer({ env: providerEnv(fake.url), databaseUrl: await databaseUrl() });
     workspaceId = await newWorkspace("State");
   });
   afterAll(async () => {
     await server?.stop();
-    await Promise.all([fake?.close(), sources?.close(), everything?.stop()]);
+    await Promise.all([fake?.close(), sources?.close(), everything?.stop(), push?.close()]);
   });
 
   it("adds, lists, edits and removes sources; header values are masked, never returned and sealed at rest", async () => {
@@ -388,4 +398,92 @@ describe.each(databaseKinds("statesources"))("$name: state sources", ({ database
     expect(stateHints(request, "docs")[0]).toMatch(/<content>Resource 1: This is a plaintext resource created at /);
     expect(stateHints(request, "blob")[0]).toMatch(/unavailable since .*: the resource holds no text/);
   }, 30_000);
+
+  it("a source on a server offering resources.subscribe: a pushed change is told at the next step, a flood read once, switched off it unsubscribes", async () => {
+    const ws = await newWorkspace("State push");
+    for (const name of ["push", "plain"])
+      expect(
+        (await fetch(api(`/workspaces/${ws}/mcp-servers`), jsonRequest("POST", { name, url: `${push.url}/${name}` })))
+          .status,
+      ).toBe(201);
+    for (const [name, server] of [
+      ["status", "push"],
+      ["plain-status", "plain"],
+    ])
+      expect(
+        (
+          await fetch(
+            routes("", ws),
+            jsonRequest("POST", {
+              name,
+              kind: "mcp-resource",
+              server,
+              uri: PUSH_URI,
+              refreshSeconds: 3600,
+              timeoutSeconds: 10,
+            }),
+          )
+        ).status,
+      ).toBe(201);
+    const until = async (what: string, ok: () => boolean, ms = 10_000) => {
+      const deadline = Date.now() + ms;
+      while (!ok()) {
+        if (Date.now() > deadline)
+          throw new Error(`not within ${ms} ms: ${what} (${JSON.stringify(push.counts("push"))})`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+    const id = `state-push-${Date.now().toString(36)}`;
+    const step = (say: string) => send(id, say, { workspace: ws });
+
+    const first = await step("hello");
+    expect(stateHints(first.request, "status")).toEqual([expect.stringContaining("<status>green</status>")]);
+    expect(stateHints(first.request, "plain-status")).toEqual([expect.stringContaining("<status>green</status>")]);
+    // The first step's read saw resources.subscribe: the source's own connection subscribes and listens.
+    await until("subscribed", () => push.counts("push").subscribes === 1 && push.counts("push").streams === 1);
+
+    // Pushed: told at the next step although its refresh (3600 s) is far off. The plain server's source is polled
+    // (not read again within 3600 s), with no subscription and no connection left open.
+    push.state.fields = { status: "red" };
+    await push.notify();
+    await settle();
+    const second = await step("and now?");
+    expect(stateHints(second.request, "status")).toHaveLength(2);
+    expect(stateHints(second.request, "status")[1]).toContain('<status changed="true">red</status>');
+    expect(stateHints(second.request, "plain-status")).toHaveLength(1);
+    expect(push.counts("plain")).toMatchObject({ reads: 1, subscribes: 0, streams: 0 });
+
+    // A flood of 1,000 pushes: one read (two at most, if pushes were still arriving during it), not 1,000.
+    const readsBefore = push.counts("push").reads;
+    push.state.fields = { status: "amber" };
+    await push.notify(1_000);
+    await settle();
+    const third = await step("flooded?");
+    expect(stateHints(third.request, "status")[2]).toContain('<status changed="true">amber</status>');
+    await step("quiet now");
+    expect(push.counts("push").reads - readsBefore).toBeGreaterThanOrEqual(1);
+    expect(push.counts("push").reads - readsBefore).toBeLessThanOrEqual(2);
+
+    // The server drops every session (a restart): the source subscribes again after a short wait, and what changed
+    // while it was not subscribed is read at the next step.
+    await push.drop();
+    push.state.fields = { status: "blue" };
+    await until("subscribed again", () => push.counts("push").subscribes === 2 && push.counts("push").streams === 1);
+    const fourth = await step("after the drop?");
+    expect(stateHints(fourth.request, "status").at(-1)).toContain('<status changed="true">blue</status>');
+    push.state.fields = { status: "violet" };
+    await push.notify();
+    await settle();
+    const fifth = await step("pushed again?");
+    expect(stateHints(fifth.request, "status").at(-1)).toContain('<status changed="true">violet</status>');
+
+    // Switched off: unsubscribed, its session ended and its stream closed.
+    const endedBefore = push.counts("push").ended;
+    expect((await fetch(routes("/status", ws), jsonRequest("PATCH", { enabled: false }))).status).toBe(200);
+    await until("unsubscribed", () => {
+      const counts = push.counts("push");
+      return counts.unsubscribes === 1 && counts.ended === endedBefore + 1 && counts.streams === 0;
+    });
+  }, 60_000);
 });
