@@ -17,6 +17,7 @@ import { outboundFetch, ResponseTooLargeError } from "../ai/outbound-fetch.ts";
 import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { now as clockNow } from "../clock.ts";
 import { logFailure } from "../log/logger.ts";
+import { cutOutsideNotes, wordsFor } from "../operator-words.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 import { configOf, enabledStateSources, readStateSourceRow, type StateSourceConfig } from "./state-sources.ts";
 
@@ -111,7 +112,7 @@ async function readMcpResource(source: StateSourceConfig, signal: AbortSignal): 
     return resourceFields(text);
   } catch (error) {
     if (signal.aborted) return { ok: false, reason: fetchFailure(error, true) };
-    return { ok: false, reason: `reading the resource failed: ${describeMcpError(error).slice(0, 200)}` };
+    return { ok: false, reason: `reading the resource failed: ${cutOutsideNotes(describeMcpError(error), 200)}` };
   } finally {
     await client?.close().catch(logFailure("closing an MCP connection failed", { server: server.name }));
   }
@@ -186,9 +187,18 @@ export async function readStateSourceNow(source: StateSourceConfig, now: () => D
  * POST …/state-sources/:name/read ("Read now" on the workspace page): the source read once, even when switched off,
  * answering its fields or why it failed. A switched-on source's reading becomes its latest (the next step uses it).
  */
-export async function readStateSourceForPerson(workspaceId: string, name: string): Promise<StateReading> {
+export async function readStateSourceForPerson(
+  workspaceId: string,
+  name: string,
+  { operator }: { operator: boolean },
+): Promise<StateReading> {
   const source = configOf(await readStateSourceRow(workspaceId, name));
-  if (source.enabled) return readStateSourceNow(source);
+  const reading = source.enabled ? await readStateSourceNow(source) : await readDisabledOnce(source);
+  // A variable to set is named to the operator only (lib/operator-words.ts).
+  return reading.ok ? reading : { ...reading, reason: wordsFor(reading.reason, operator) };
+}
+
+async function readDisabledOnce(source: StateSourceConfig): Promise<StateReading> {
   const parsed = await readStateSourceOnce(source);
   const at = clockNow().toISOString();
   return parsed.ok ? { ok: true, fields: parsed.fields, readAt: at } : { ok: false, reason: parsed.reason, since: at };
