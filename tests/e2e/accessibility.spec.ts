@@ -179,6 +179,10 @@ test.describe("axe, light theme, and colours in dark", () => {
     await page.goto(`${AUTH_APP_URL}/sign-in`);
     await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
     await expect(page.getByTestId("sign-in-token")).toBeVisible();
+    // The person signing in was given the token: the page says so in words, naming no variable (docs/configuration.md does).
+    await expect(page.getByTestId("sign-in-note")).toHaveText(
+      "Enter the access token that whoever runs this Hintline server gave you.",
+    );
     await expectAxeClean(page, `sign-in`);
   });
 
