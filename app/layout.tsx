@@ -6,7 +6,9 @@ import "@fontsource-variable/inter";
 // KaTeX's stylesheet and fonts for math in replies, bundled the same way (no CDN).
 import "katex/dist/katex.min.css";
 import "./globals.css";
+import { OperatorWordsProvider } from "@/components/operator-words";
 import { authMode } from "@/lib/auth/mode";
+import { pageReadsOperatorWords } from "@/lib/auth/page-viewer";
 
 export const metadata: Metadata = {
   title: "Hintline",
@@ -21,7 +23,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     // data-auth-mode: the client's API wrapper sends a tab whose session ended to the sign-in page in accounts mode.
     <html lang="en" data-theme={theme === "dark" || theme === "light" ? theme : undefined} data-auth-mode={authMode()}>
-      <body className="font-sans antialiased">{children}</body>
+      <body className="font-sans antialiased">
+        <OperatorWordsProvider operator={await pageReadsOperatorWords()}>{children}</OperatorWordsProvider>
+      </body>
     </html>
   );
 }

@@ -117,13 +117,86 @@ export function AppShell({
     });
   }, [workspaceId]);
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
+  // A grid, so that the page reads in the order the keyboard goes: the header's bar of controls first (above the
+  // transcript), then the columns left to right — the conversation list, the transcript with the composer below it,
+  // the side panel. Both side columns run the full height; a hidden one takes no room.
   return (
-    <div className="flex h-dvh overflow-hidden">
+    <div className="grid h-dvh grid-cols-[auto_minmax(0,1fr)_auto] grid-rows-[auto_minmax(0,1fr)] overflow-hidden">
       <LiveEvents />
+      {/* A container: what shows beside the title depends on the header's own width (the side columns come and go). */}
+      <header
+        data-testid="app-header"
+        className="@container flex h-14 min-w-0 items-center gap-1 border-b border-border px-2 [grid-area:1/2/2/3] sm:px-4"
+      >
+        <button
+          type="button"
+          data-testid="menu-button"
+          aria-label="Open conversations"
+          className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:hidden"
+          onClick={() => setDrawer(true)}
+        >
+          <MenuIcon />
+        </button>
+        <button
+          type="button"
+          data-testid="toggle-sidebar"
+          aria-label="Conversation list"
+          aria-expanded={!sidebarHidden}
+          title="Show or hide the conversation list (Ctrl+Shift+S)"
+          className="hidden shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:block"
+          onClick={toggleSidebar}
+        >
+          <SidebarIcon />
+        </button>
+        <h1 data-testid="chat-title" className="min-w-[7.5rem] flex-1 truncate text-sm font-medium">
+          {storedTitle ?? title}
+        </h1>
+        <div className="hidden shrink-0 @xl:flex">
+          {activeId ? (
+            <ModelPicker conversationId={activeId} stored={stored} model={model} />
+          ) : (
+            <ModelBadge model={model} />
+          )}
+        </div>
+        {panel && (
+          <button
+            type="button"
+            data-testid="open-panel"
+            aria-label="Tasks and plan"
+            aria-expanded={panelDrawer}
+            data-panel-hidden={panelHidden}
+            title="Show or hide tasks and plan (Ctrl+.)"
+            className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip"
+            onClick={togglePanel}
+          >
+            <ChecklistIcon />
+          </button>
+        )}
+        <div className="hidden shrink-0 items-center @xl:flex">
+          <HintsToggle />
+        </div>
+        {activeId && <InspectorButton conversationId={activeId} />}
+        {activeId && <SettingsButton conversationId={activeId} />}
+        <button
+          type="button"
+          data-testid="open-shortcuts"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg @3xl:flex"
+          onClick={() => setHelp(true)}
+        >
+          ?
+        </button>
+        <div className="hidden shrink-0 @xl:block">
+          <ThemeToggle />
+        </div>
+        <HeaderMenu model={model} onShortcuts={() => setHelp(true)} className="@3xl:hidden" />
+        <UserMenu />
+      </header>
       <aside
         data-testid="sidebar"
         aria-label="Sidebar"
-        className={`hidden w-72 shrink-0 flex-col border-r border-border bg-panel ${sidebarHidden ? "" : "md:flex"}`}
+        className={`hidden min-h-0 w-72 flex-col border-r border-border bg-panel [grid-area:1/1/3/2] ${sidebarHidden ? "" : "md:flex"}`}
       >
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
@@ -155,74 +228,7 @@ export function AppShell({
         </div>
         <ModelsLink />
       </Drawer>
-      <main className="flex min-w-0 flex-1 flex-col">
-        {/* A container: what shows beside the title depends on the header's own width (the side columns come and go). */}
-        <header className="@container flex h-14 shrink-0 items-center gap-1 border-b border-border px-2 sm:px-4">
-          <button
-            type="button"
-            data-testid="menu-button"
-            aria-label="Open conversations"
-            className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:hidden"
-            onClick={() => setDrawer(true)}
-          >
-            <MenuIcon />
-          </button>
-          <button
-            type="button"
-            data-testid="toggle-sidebar"
-            aria-label="Conversation list"
-            aria-expanded={!sidebarHidden}
-            title="Show or hide the conversation list (Ctrl+Shift+S)"
-            className="hidden shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:block"
-            onClick={toggleSidebar}
-          >
-            <SidebarIcon />
-          </button>
-          <h1 data-testid="chat-title" className="min-w-[7.5rem] flex-1 truncate text-sm font-medium">
-            {storedTitle ?? title}
-          </h1>
-          <div className="hidden shrink-0 @xl:flex">
-            {activeId ? (
-              <ModelPicker conversationId={activeId} stored={stored} model={model} />
-            ) : (
-              <ModelBadge model={model} />
-            )}
-          </div>
-          {panel && (
-            <button
-              type="button"
-              data-testid="open-panel"
-              aria-label="Tasks and plan"
-              aria-expanded={panelDrawer}
-              data-panel-hidden={panelHidden}
-              title="Show or hide tasks and plan (Ctrl+.)"
-              className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip"
-              onClick={togglePanel}
-            >
-              <ChecklistIcon />
-            </button>
-          )}
-          <div className="hidden shrink-0 items-center @xl:flex">
-            <HintsToggle />
-          </div>
-          {activeId && <InspectorButton conversationId={activeId} />}
-          {activeId && <SettingsButton conversationId={activeId} />}
-          <button
-            type="button"
-            data-testid="open-shortcuts"
-            aria-label="Keyboard shortcuts"
-            title="Keyboard shortcuts (?)"
-            className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg @3xl:flex"
-            onClick={() => setHelp(true)}
-          >
-            ?
-          </button>
-          <div className="hidden shrink-0 @xl:block">
-            <ThemeToggle />
-          </div>
-          <HeaderMenu model={model} onShortcuts={() => setHelp(true)} className="@3xl:hidden" />
-          <UserMenu />
-        </header>
+      <main className="flex min-h-0 min-w-0 flex-col [grid-area:2/2/3/3]">
         {panel && <ThinMeter />}
         {children}
       </main>
@@ -230,7 +236,7 @@ export function AppShell({
         <aside
           data-testid="side-panel"
           aria-label="Tasks and plan"
-          className={`hidden w-80 shrink-0 flex-col border-l border-border bg-panel ${panelHidden ? "" : "xl:flex"}`}
+          className={`hidden min-h-0 w-80 flex-col border-l border-border bg-panel [grid-area:1/3/3/4] ${panelHidden ? "" : "xl:flex"}`}
         >
           {panel}
         </aside>

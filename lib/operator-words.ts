@@ -24,3 +24,10 @@ export function wordsFor(message: string, operator: boolean): string {
 
 /** Text from outside (a provider's error body) that cannot open or close a note. */
 export const withoutNoteMarks = (text: string) => text.replace(/[\u27e6\u27e7]/g, "");
+
+/** The message's first `max` characters, cut before a note rather than through one (whose marks would then show). */
+export function cutOutsideNotes(message: string, max: number): string {
+  const cut = message.slice(0, max);
+  const open = cut.lastIndexOf("\u27e6");
+  return open > cut.lastIndexOf("\u27e7") ? cut.slice(0, open) : cut;
+}

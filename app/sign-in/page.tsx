@@ -33,7 +33,9 @@ export default async function SignInPage({
         className="w-full max-w-sm rounded-2xl border border-border bg-elevated p-6 shadow-sm"
       >
         <h1 className="text-lg font-semibold">Sign in to Hintline</h1>
-        <p className="mt-1 text-sm text-muted">This server requires its access token (HINTLINE_AUTH_TOKEN).</p>
+        <p data-testid="sign-in-note" className="mt-1 text-sm text-muted">
+          Enter the access token that whoever runs this Hintline server gave you.
+        </p>
         <input type="hidden" name="next" value={safeNextPath(next)} />
         <label className="mt-5 block text-sm font-medium" htmlFor="token">
           Access token

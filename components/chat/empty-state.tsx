@@ -2,6 +2,8 @@
 // What a new conversation shows: what Hintline is and a first message for each kind of hint, with what to watch for.
 // Every suggestion gets a real answer from the demo model (lib/ai/demo-model.ts).
 import type { ModelInfo } from "@/lib/chat-message";
+import { useWordsFor } from "../operator-words";
+import { DEMO_MODEL_WORDS } from "../operator-screen-words";
 import { ChecklistIcon, ClockIcon, GaugeIcon, PencilIcon } from "../ui/icons";
 
 type Kind = "time" | "tasks" | "panel" | "context";
@@ -39,6 +41,7 @@ export const SUGGESTIONS: ReadonlyArray<{ text: string; kinds: Kind[]; watch: st
 ];
 
 export function EmptyState({ model, onPick }: { model: ModelInfo; onPick: (text: string) => void }) {
+  const wordsFor = useWordsFor();
   return (
     <div
       data-testid="empty-state"
@@ -47,9 +50,7 @@ export function EmptyState({ model, onPick }: { model: ModelInfo; onPick: (text:
       <div className="w-full max-w-xl text-center">
         <h1 className="text-2xl font-semibold tracking-tight">What can I help with?</h1>
         <p className="mt-2 text-sm text-muted">
-          {model.isDemo
-            ? "You're talking to the offline demo model — rule-based, no network needed. Set OPENAI_API_KEY or OPENAI_BASE_URL to use a real one."
-            : `Connected to ${model.id}.`}
+          {model.isDemo ? wordsFor(DEMO_MODEL_WORDS) : `Connected to ${model.id}.`}
         </p>
         <div className="mt-6 grid gap-2 sm:grid-cols-2">
           {SUGGESTIONS.map((s) => (

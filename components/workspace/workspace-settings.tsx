@@ -7,6 +7,8 @@ import type { WorkspaceSettings as Switches } from "@/lib/agent/workspace-settin
 import type { WorkspaceTokens } from "@/lib/chat/workspace-tokens";
 import { apiFetch, failureText } from "@/lib/stores/api-client";
 import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
+import { BUDGET_SOURCE_WORDS } from "../operator-screen-words";
+import { useWordsFor } from "../operator-words";
 import { KnowledgeSection } from "./knowledge-section";
 import { McpSection } from "./mcp-section";
 import { StateSection } from "./state-section";
@@ -31,6 +33,7 @@ const n = (value: number) => value.toLocaleString("en-US");
  * list and a conversation's own instructions and memory): memory is cut first, the instructions last.
  */
 export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
+  const wordsFor = useWordsFor();
   const fixed = tokens.instructions + tokens.knowledgeIndex;
   const left = Math.max(0, tokens.budget - fixed);
   const cut = tokens.memory > left;
@@ -57,8 +60,8 @@ export function TokenFigures({ tokens }: { tokens: WorkspaceTokens }) {
         <div className="bg-accent" style={{ width: share(Math.min(fixed, tokens.budget)) }} />
         <div className="bg-accent/50" style={{ width: share(Math.min(tokens.memory, left)) }} />
       </div>
-      <p className="text-faint">
-        The budget is HINTLINE_WORKSPACE_BUDGET, at most a quarter of the context window: here the server model&apos;s{" "}
+      <p data-testid="tokens-budget-source" className="text-faint">
+        {wordsFor(BUDGET_SOURCE_WORDS)} at most a quarter of the context window: here the server model&apos;s{" "}
         <span data-testid="tokens-window">{n(tokens.window)}</span> tokens (a conversation with its own window gets its
         own budget).
       </p>

@@ -9,6 +9,7 @@ import { neutralizeHintTags, oneLine } from "./hints/neutralize-tags.ts";
 import { escapeValue } from "./hints/render-hint.ts";
 import type { StateFields } from "./state-source-rules.ts";
 import { countTokens } from "./token-count.ts";
+import { wordsFor } from "../operator-words.ts";
 
 export const STATE_HINT_LABEL = "State";
 /** The most of the context window the state hints of one step may take together. */
@@ -126,7 +127,8 @@ function availableHint(
 }
 
 function unavailableHint(name: string, reason: string, since: string, told: ToldState | undefined) {
-  const words = oneLine(reason).slice(0, 300);
+  // The agent (and the hint chip) read the person's words: a variable to set is the operator's (operator-words.ts).
+  const words = oneLine(wordsFor(reason, false)).slice(0, 300);
   const text = reminder(
     `State source ${name} is unavailable since ${since}: ${safe(words)}.${told ? " What you were told of it last may be out of date." : ""}`,
     `<state source="${name}" unavailable-since="${since}">\n</state>`,

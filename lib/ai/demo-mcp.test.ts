@@ -24,9 +24,7 @@ describe("the demo model's MCP requests", () => {
     expect(decide([person("mcp echo {oops")], TOOLS).calls).toEqual([
       { toolName: "mcp__everything__echo", input: {}, rawInput: "{oops" },
     ]);
-    expect(decide([person("mcp nothing {}")], TOOLS).text).toMatch(
-      /no MCP tool called `nothing`.*`mcp__everything__echo`/,
-    );
+    expect(decide([person("mcp nothing {}")], TOOLS).text).toMatch(/no MCP tool called `nothing`.*echo · everything/);
     expect(decide([person("mcp echo {}")], offered("TaskList")).text).toMatch(/has no MCP tools/);
   });
 
@@ -52,6 +50,6 @@ describe("the demo model's MCP requests", () => {
         ],
       },
     ];
-    expect(decide(prompt, TOOLS)).toEqual({ text: "`mcp__everything__echo` answered:\n\n> Echo: hi" });
+    expect(decide(prompt, TOOLS)).toEqual({ text: "**echo · everything** answered:\n\n> Echo: hi" });
   });
 });

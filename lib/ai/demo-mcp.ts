@@ -1,8 +1,10 @@
 // The demo model's MCP behaviour: "mcp <tool> <json arguments>" calls that MCP tool of the conversation (by its full
 // name mcp__<server>__<tool>, <server>__<tool>, or the tool's own name), then quotes its result or error, so every
-// MCP path works offline. Arguments that are not JSON are sent as they are (the harness reports them).
+// MCP path works offline. Arguments that are not JSON are sent as they are (the harness reports them). Its answers
+// name a tool as the rest of the screen does: "echo · everything" (tool · server).
 import type { DemoToolCall, ReplySegment } from "./demo-tasks.ts";
 import { withoutCallCount } from "../agent/tool-result.ts";
+import { toolInWords } from "../tool-name.ts";
 
 const MCP_REQUEST = /^mcp\s+([A-Za-z0-9_.-]+)(?:\s+([\s\S]+))?$/i;
 const quote = (text: string) =>
@@ -34,7 +36,7 @@ export function mcpDecision(
   if (!name) {
     return {
       text: mcp.length
-        ? `This conversation has no MCP tool called \`${wanted}\`. Its MCP tools are: ${mcp.map((n) => `\`${n}\``).join(", ")}.`
+        ? `This conversation has no MCP tool called \`${wanted}\`. Its MCP tools are: ${mcp.map(toolInWords).join(", ")}.`
         : "This conversation has no MCP tools. Add a server in the workspace's settings, then start a new conversation (a conversation's tools are fixed at its first reply).",
     };
   }
@@ -52,6 +54,6 @@ export function mcpDecision(
   }
   const text = withoutCallCount(result.text);
   return {
-    text: result.isError ? `\`${name}\` didn't work:\n\n${quote(text)}` : `\`${name}\` answered:\n\n${quote(text)}`,
+    text: `**${toolInWords(name)}** ${result.isError ? "didn't work" : "answered"}:\n\n${quote(text)}`,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { wordsFor } from "../operator-words.ts";
 import {
   checkedLookup,
   checkOutboundUrl,
@@ -133,11 +134,16 @@ describe("the address classifier", () => {
     for (const url of refused) expect(refusedHost(new URL(url).hostname), url).toBeInstanceOf(OutboundAddressError);
     expect(refusedHost(new URL("http://8.8.8.8/mcp").hostname)).toBeUndefined();
     expect(refusedHost(new URL("https://mcp.example.com/mcp").hostname)).toBeUndefined();
-    expect(refusedHost("localhost")?.message).toMatch(
+    expect(wordsFor(refusedHost("localhost")?.message ?? "", true)).toMatch(
       /^localhost names this machine \(a loopback address\); .*HINTLINE_MCP_ALLOW_PRIVATE=1/,
     );
-    expect(refusedHost("[::ffff:7f00:1]")?.message).toMatch(
-      /^::ffff:7f00:1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/,
+    // The variable is the operator's: anyone else reads that whoever runs the server can allow such addresses.
+    const refusal = refusedHost("[::ffff:7f00:1]")?.message ?? "";
+    expect(wordsFor(refusal, true)).toBe(
+      "::ffff:7f00:1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1",
+    );
+    expect(wordsFor(refusal, false)).toBe(
+      "::ffff:7f00:1 is a loopback address; loopback, private and link-local addresses are refused on this server (whoever runs it can allow them)",
     );
     expect(isLocalhostName("localhost.example.com")).toBe(false);
   });

@@ -6,6 +6,7 @@
 // (checkedLookup, the `lookup` of outbound-fetch.ts's sockets), so a name cannot answer differently the second time.
 import dns from "node:dns";
 import net from "node:net";
+import { operatorNote } from "../operator-words.ts";
 
 /** The variable that lets user-given URLs reach loopback, private and link-local addresses (tests and one-machine setups set it). */
 export const ALLOW_PRIVATE_VARIABLE = "HINTLINE_MCP_ALLOW_PRIVATE";
@@ -105,7 +106,11 @@ export function isLocalhostName(hostname: string): boolean {
   return name === "localhost" || name.endsWith(".localhost");
 }
 
-const ADVICE = `loopback, private and link-local addresses are refused unless the operator sets ${ALLOW_PRIVATE_VARIABLE}=1`;
+// The variable is the operator's to set (lib/operator-words.ts): anyone else reads who can allow such addresses.
+const ADVICE = `loopback, private and link-local addresses are refused${operatorNote(
+  ` unless the operator sets ${ALLOW_PRIVATE_VARIABLE}=1`,
+  " on this server (whoever runs it can allow them)",
+)}`;
 
 /** The refusal of a URL's host as written (an IP address or a localhost name), or undefined when it needs resolving or is fine. */
 export function refusedHost(hostname: string): OutboundAddressError | undefined {

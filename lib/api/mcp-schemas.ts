@@ -1,5 +1,6 @@
 // Request schemas of the MCP server API (a workspace's HTTP servers). Nothing here can name a program to run.
 import { z } from "zod";
+import { operatorNote } from "../operator-words.ts";
 import {
   MAX_MCP_TIMEOUT_SECONDS,
   MCP_APPROVALS,
@@ -83,7 +84,9 @@ export const outboundUrlSchema = (otherSchemes: string) =>
       }
     });
 
-const url = outboundUrlSchema("; servers that run a program come only from the operator's HINTLINE_MCP_CONFIG file");
+const url = outboundUrlSchema(
+  `; servers that run a program ${operatorNote("come only from the operator's HINTLINE_MCP_CONFIG file", "are set up only by whoever runs this Hintline server")}`,
+);
 
 /** Header names to values (write-only), at most MAX_MCP_HEADERS, none the connection sets itself. */
 export const headersSchema = z

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { PLAN_MAX_CHARS, PLAN_VERSIONS_KEPT } from "../agent/plan-mode.ts";
 import { MAX_SEARCH_QUERY_CHARS } from "../agent/search-text.ts";
 import { maxReplyChars } from "../env-number.ts";
+import { operatorNote } from "../operator-words.ts";
 import { MAX_MESSAGE_TEXT } from "./body-limits.mjs";
 import { MAX_CONVERSATION_MESSAGES, MAX_CONVERSATION_TASKS } from "./limits.ts";
 
@@ -190,7 +191,7 @@ const importedMessageSchema = z
     const [limit, what] =
       message.role === "user"
         ? [MAX_MESSAGE_TEXT, "a person's message may hold (as in chat)"]
-        : [maxReplyChars(), "one reply may hold (HINTLINE_MAX_REPLY_CHARS)"];
+        : [maxReplyChars(), `one reply may hold${operatorNote(" (HINTLINE_MAX_REPLY_CHARS)", "")}`];
     if (chars <= limit) return;
     context.addIssue({
       code: "custom",

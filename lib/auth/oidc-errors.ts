@@ -1,4 +1,10 @@
-// What the sign-in page says when OpenID Connect sign-in came back with `?error=<code>`.
+// What the sign-in page says when OpenID Connect sign-in came back with `?error=<code>`, and the refusal of its routes
+// when it is not configured.
+import { operatorNote } from "../operator-words.ts";
+
+/** The variable to set is the operator's (lib/operator-words.ts); a person signing in reads that it is not set up. */
+export const OIDC_NOT_CONFIGURED = `OpenID Connect sign-in is not configured${operatorNote(" (HINTLINE_OIDC_ISSUER)", " on this server")}.`;
+
 /** OIDC's way back names what went wrong in `?error=`: these are the ones a person can act on. */
 const OIDC_ERRORS: Record<string, string> = {
   invitation_required: "Signing up needs an invitation link from an admin.",

@@ -2,17 +2,29 @@
 // without a live session to the sign-in page already; a page still checks whose data it renders.
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { ApiError } from "../api/errors.ts";
 import { checkConversation, resolveWorkspace } from "./scope.ts";
-import { type Viewer, viewerOrNull } from "./viewer.ts";
+import { authMode } from "./mode.ts";
+import { isAdmin, type Viewer, viewerOrNull } from "./viewer.ts";
+
+// Looked up once per page render (the root layout and the page both ask).
+const pageViewerOrNull = cache(async (): Promise<Viewer | null> => {
+  const incoming = await headers();
+  return viewerOrNull(new Request(`http://${incoming.get("host") ?? "localhost"}/`, { headers: incoming }));
+});
 
 async function pageViewer(): Promise<Viewer> {
-  const incoming = await headers();
-  const viewer = await viewerOrNull(
-    new Request(`http://${incoming.get("host") ?? "localhost"}/`, { headers: incoming }),
-  );
+  const viewer = await pageViewerOrNull();
   if (!viewer) notFound();
   return viewer;
+}
+
+/** Whether the page's reader runs the server (open and token mode, or an admin): lib/operator-words.ts. */
+export async function pageReadsOperatorWords(): Promise<boolean> {
+  if (authMode() !== "accounts") return true;
+  const viewer = await pageViewerOrNull();
+  return viewer !== null && isAdmin(viewer);
 }
 
 function notFoundWhenRefused(error: unknown): never {

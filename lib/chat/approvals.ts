@@ -8,6 +8,7 @@ import { parseMcpToolName } from "../agent/mcp-rules.ts";
 import { type ApprovalAnswer, type PendingApproval, STOPPED_BEFORE_ANSWER } from "../agent/reply-loop.ts";
 import { ToolError } from "../agent/tool-result.ts";
 import { ApiError } from "../api/errors.ts";
+import { operatorNote } from "../operator-words.ts";
 import { mayEditWorkspace } from "../auth/scope.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { getConversationMcpTools } from "../db/conversation-mcp-tools.ts";
@@ -169,7 +170,7 @@ export async function answerApproval(
     if (!server || !entry?.tool) {
       throw new ApiError(
         "conflict",
-        `${row.toolName} cannot be always allowed here: only the tools of a workspace's own MCP servers can (the operator's servers are set in HINTLINE_MCP_CONFIG).`,
+        `${row.toolName} cannot be always allowed here: only the tools of a workspace's own MCP servers can${operatorNote(" (the operator's servers are set in HINTLINE_MCP_CONFIG)", "")}.`,
         "remember",
       );
     }

@@ -75,7 +75,7 @@ export function checkImagesAccepted(parts: readonly { type: string; mediaType?: 
   if (!hasImage(parts) || takesImages(modelId)) return;
   throw new ApiError(
     "bad_request",
-    `The model ${modelId} does not take images, so the image attachment was not sent. Switch to a model that does (e.g. gpt-4o, Claude, Gemini), or attach text instead. (An image model unknown to Hintline can be named in HINTLINE_IMAGE_MODELS.)`,
+    `The model ${modelId} does not take images, so the image attachment was not sent. Switch to a model that does (e.g. gpt-4o, Claude, Gemini), or attach text instead.${operatorNote(" (An image model unknown to Hintline can be named in HINTLINE_IMAGE_MODELS.)", "")}`,
     "message.parts",
   );
 }

@@ -29,6 +29,7 @@ import { bumpWorkspaceRevision } from "../db/workspace-views.ts";
 import { acceptMcpToolChange, type McpToolDrift, reviewMcpDefinitions } from "./mcp-drift.ts";
 import { stateSubscriptions } from "./state-subscriptions.ts";
 import { logFailure } from "../log/logger.ts";
+import { operatorNote, wordsFor } from "../operator-words.ts";
 import { requireWorkspace } from "./workspaces.ts";
 
 /** What a header value is shown as: never the value, nor its length. */
@@ -103,7 +104,7 @@ const operatorServer = (name: string) => operatorMcpServers().find((s) => s.name
 const readOnlyOperator = (name: string) =>
   new ApiError(
     "conflict",
-    `MCP server ${name} comes from the operator's HINTLINE_MCP_CONFIG file and cannot be changed over the API.`,
+    `MCP server ${name} comes from ${operatorNote("the operator's HINTLINE_MCP_CONFIG file", "whoever runs this Hintline server")} and cannot be changed over the API.`,
   );
 
 /** Every server a conversation of the workspace may use, the workspace's own first (by name), then the operator's. */
@@ -136,8 +137,15 @@ function listInBackground(workspaceId: string, config: McpServerConfig): void {
     .catch(logFailure("listing a new MCP server's tools failed", { server: config.name }));
 }
 
-/** One server with its connection status (connected now, with the reason when it fails) and its tools. */
-export async function readMcpServer(workspaceId: string, name: string): Promise<McpServerStatusView> {
+/**
+ * One server with its connection status (connected now, with the reason when it fails) and its tools. `operator`: the
+ * reader runs the server and reads a variable to set in the reason (lib/operator-words.ts).
+ */
+export async function readMcpServer(
+  workspaceId: string,
+  name: string,
+  { operator }: { operator: boolean },
+): Promise<McpServerStatusView> {
   await requireWorkspace(workspaceId);
   const row = await getMcpServer({ workspaceId, name });
   const config = row ? configOfRow(row) : operatorServer(name);
@@ -145,7 +153,7 @@ export async function readMcpServer(workspaceId: string, name: string): Promise<
   const view = row ? viewOfRow(row) : viewOfConfig(config);
   if (!config.enabled) return { ...view, status: "disabled", tools: [] };
   const probe = await probeMcpServer(config);
-  if (!probe.ok) return { ...view, status: "failed", error: probe.error, tools: [] };
+  if (!probe.ok) return { ...view, status: "failed", error: wordsFor(probe.error, operator), tools: [] };
   // Whatever the server listed, the view answers: a failure on this side is a status with its reason (the log has more).
   const failed = (step: string) => (error: unknown) => {
     logFailure(`${step} failed`, { server: config.name, workspaceId })(error);
@@ -203,7 +211,7 @@ export async function addMcpServer(
   if (operatorServer(input.name))
     throw new ApiError(
       "conflict",
-      `The operator's HINTLINE_MCP_CONFIG file already has a server named ${input.name}; choose another name.`,
+      `${operatorNote("The operator's HINTLINE_MCP_CONFIG file", "Whoever runs this Hintline server")} already has a server named ${input.name}; choose another name.`,
       "name",
     );
   await requireAllowedUrl(input.url);

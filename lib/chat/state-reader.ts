@@ -20,6 +20,7 @@ import { approximateBytes, sharedBoundedMap } from "../bounded-map.ts";
 import { readingDue } from "../agent/state-subscription-rules.ts";
 import { now as clockNow } from "../clock.ts";
 import { logFailure } from "../log/logger.ts";
+import { cutOutsideNotes, wordsFor } from "../operator-words.ts";
 import { workspaceMcpConfigs } from "./mcp-servers.ts";
 import { configOf, enabledStateSources, readStateSourceRow, type StateSourceConfig } from "./state-sources.ts";
 import { stateSubscriptions } from "./state-subscriptions.ts";
@@ -110,7 +111,7 @@ function resourceFields(texts: string[]): ParsedState {
 const resourceFailure = (error: unknown, signal: AbortSignal): ParsedState =>
   signal.aborted
     ? { ok: false, reason: fetchFailure(error, true) }
-    : { ok: false, reason: `reading the resource failed: ${describeMcpError(error).slice(0, 200)}` };
+    : { ok: false, reason: `reading the resource failed: ${cutOutsideNotes(describeMcpError(error), 200)}` };
 
 /**
  * A resource read: over the source's subscription when one stands, else connect, read and close. `subscribe`: a
@@ -231,9 +232,18 @@ export async function readStateSourceNow(source: StateSourceConfig, now: () => D
  * POST …/state-sources/:name/read ("Read now" on the workspace page): the source read once, even when switched off,
  * answering its fields or why it failed. A switched-on source's reading becomes its latest (the next step uses it).
  */
-export async function readStateSourceForPerson(workspaceId: string, name: string): Promise<StateReading> {
+export async function readStateSourceForPerson(
+  workspaceId: string,
+  name: string,
+  { operator }: { operator: boolean },
+): Promise<StateReading> {
   const source = configOf(await readStateSourceRow(workspaceId, name));
-  if (source.enabled) return readStateSourceNow(source);
+  const reading = source.enabled ? await readStateSourceNow(source) : await readDisabledOnce(source);
+  // A variable to set is named to the operator only (lib/operator-words.ts).
+  return reading.ok ? reading : { ...reading, reason: wordsFor(reading.reason, operator) };
+}
+
+async function readDisabledOnce(source: StateSourceConfig): Promise<StateReading> {
   const parsed = await readStateSourceOnce(source);
   const at = clockNow().toISOString();
   return parsed.ok ? { ok: true, fields: parsed.fields, readAt: at } : { ok: false, reason: parsed.reason, since: at };

@@ -1,11 +1,13 @@
 // The inspector's view of a conversation's state sources: each enabled source of its workspace with its latest reading
 // in this process (none is read for it), and the State hints the next call would be told from them — decided as a
-// step decides, against what the conversation's kept tail told.
+// step decides, against what the conversation's kept tail told. A failure reads as the agent was told it: the person's
+// words (lib/operator-words.ts).
 import { combineTold, NOTHING_TOLD, toldIn } from "../agent/hints/told.ts";
 import type { Settings } from "../agent/settings.ts";
 import { decideStateHints } from "../agent/state-sources.ts";
 import type { ChatMessage } from "../chat-message.ts";
 import { now } from "../clock.ts";
+import { wordsFor } from "../operator-words.ts";
 import { latestStateReadings } from "./state-reader.ts";
 
 export type StateSourcesView = {
@@ -31,7 +33,7 @@ export async function stateSourcesView(
         ? { name, status: "not read yet" as const }
         : reading.ok
           ? { name, status: "read" as const, at: reading.readAt }
-          : { name, status: "failing" as const, at: reading.since, reason: reading.reason },
+          : { name, status: "failing" as const, at: reading.since, reason: wordsFor(reading.reason, false) },
     ),
     next: next.map((hint) => ({ source: hint.source.sublabel, text: hint.text })),
   };

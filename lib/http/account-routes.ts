@@ -7,6 +7,7 @@ import { ApiError, errorResponse } from "../api/errors.ts";
 import { accountsAuth, requestOrigin } from "../auth/accounts.ts";
 import { authMode, openSignUp } from "../auth/mode.ts";
 import { FIRST_ADMIN, OIDC_PROVIDER, oidcSettings } from "../auth/oidc.ts";
+import { OIDC_NOT_CONFIGURED } from "../auth/oidc-errors.ts";
 import {
   clientAddress,
   recordSignInFailure,
@@ -144,8 +145,7 @@ async function signIn(request: Request): Promise<Response> {
  * state and sets the state cookie) and redirects there. `?invitation=<token>` rides in the state for a first sign-in.
  */
 async function startOidc(request: Request): Promise<Response> {
-  if (!oidcSettings())
-    throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
+  if (!oidcSettings()) throw new ApiError("not_found", OIDC_NOT_CONFIGURED);
   const invitation = new URL(request.url).searchParams.get("invitation")?.slice(0, 200);
   const headers = new Headers(request.headers);
   headers.delete("content-length");
@@ -182,8 +182,7 @@ async function startOidc(request: Request): Promise<Response> {
  * it. A page that moves on by itself starts a same-site navigation instead.
  */
 async function oidcCallback(request: Request): Promise<Response> {
-  if (!oidcSettings())
-    throw new ApiError("not_found", "OpenID Connect sign-in is not configured (HINTLINE_OIDC_ISSUER).");
+  if (!oidcSettings()) throw new ApiError("not_found", OIDC_NOT_CONFIGURED);
   const response = await forward(request);
   const location = response.headers.get("location");
   const origin = requestOrigin(request);

@@ -179,6 +179,10 @@ test.describe("axe, light theme, and colours in dark", () => {
     await page.goto(`${AUTH_APP_URL}/sign-in`);
     await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
     await expect(page.getByTestId("sign-in-token")).toBeVisible();
+    // The person signing in was given the token: the page says so in words, naming no variable (docs/configuration.md does).
+    await expect(page.getByTestId("sign-in-note")).toHaveText(
+      "Enter the access token that whoever runs this Hintline server gave you.",
+    );
     await expectAxeClean(page, `sign-in`);
   });
 
@@ -282,12 +286,15 @@ test("keyboard only: Tab follows the screen, settings open and close, a message 
   await chat.reload();
 
   // Tab through one whole round of the page (from leaving it at the end to leaving it again): every stop is visible,
-  // and stops go region by region the way the screen reads (sidebar, header, transcript, composer, side panel).
+  // and stops go region by region the way the screen reads: the header's bar of controls first, then the columns from
+  // left to right (the conversation list; the transcript and below it the composer; the side panel).
   const region = (el: Element | null): string => {
     for (let node = el; node; node = node.parentElement) {
       const id = (node as HTMLElement).dataset?.testid;
       if (id === "sidebar" || id === "side-panel") return id;
-      if (node.tagName === "HEADER" && node.parentElement?.tagName === "MAIN") return "header";
+      // The page's header (the panels' own headers are inside their region).
+      if (node.tagName === "HEADER" && !node.closest('[data-testid="sidebar"], [data-testid="side-panel"]'))
+        return "header";
       if (id === "message-list") return "transcript";
       if (node.tagName === "FORM" && node.querySelector('[data-testid="composer-input"]')) return "composer";
     }
@@ -310,8 +317,31 @@ test("keyboard only: Tab follows the screen, settings open and close, a message 
     expect(stop.visible, `Tab stop ${i} (${stop.testid}) is visible`).toBe(true);
     if (order.at(-1) !== stop.region) order.push(stop.region);
   }
-  const expected = ["sidebar", "header", "transcript", "composer", "side-panel"];
+  const expected = ["header", "sidebar", "transcript", "composer", "side-panel"];
   expect(order.filter((r) => expected.includes(r))).toEqual(expected);
+
+  // From the message box (where the focus is on load), Tab goes on to the side panel beside it, and Shift+Tab back
+  // through the composer's own buttons to the transcript above it; the header comes first in the next round, not behind
+  // the whole conversation list.
+  await chat.input.focus();
+  await page.keyboard.press("Tab");
+  expect((await focusedStop())?.region, "Tab from the message box").toBe("side-panel");
+  await chat.input.focus();
+  await page.keyboard.press("Shift+Tab");
+  await expect(chat.modeToggle).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(page.getByTestId("attach-button")).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  expect((await focusedStop())?.region, "Shift+Tab out of the composer").toBe("transcript");
+  await page
+    .getByTestId("side-panel")
+    .locator('button:not([disabled]), a[href], input, textarea, select, [tabindex="0"]')
+    .last()
+    .focus();
+  await page.keyboard.press("Tab");
+  expect(await focusedStop(), "Tab leaves the page after the side panel").toBeNull();
+  await page.keyboard.press("Tab");
+  expect((await focusedStop())?.region, "the next round begins with the header").toBe("header");
 
   // Settings with the keyboard: focus its button, Enter opens, Esc closes, focus returns to the button.
   await page.getByTestId("open-settings").focus();
@@ -323,7 +353,8 @@ test("keyboard only: Tab follows the screen, settings open and close, a message 
   await expect(page.getByTestId("open-settings")).toBeFocused();
 
   // Send a message without the mouse: Tab until the composer has focus.
-  for (let i = 0; i < 30 && !(await chat.input.evaluate((el) => el === document.activeElement)); i++)
+  // From the header the way goes through the conversation list and the transcript.
+  for (let i = 0; i < 80 && !(await chat.input.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press("Tab");
   await expect(chat.input).toBeFocused();
   await page.keyboard.type("what time is it?");

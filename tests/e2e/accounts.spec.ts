@@ -18,6 +18,8 @@ const admin = personFor("Ada");
 const member = personFor("Grace");
 const stranger = personFor("Mallory");
 const SHARED = "Team handbook";
+/** An environment variable's name, or a note's marks (lib/operator-words.ts) left in a text. */
+const VARIABLE_NAMES = /HINTLINE_|_API_KEY|_BASE_URL|\u27e6|\u27e7/;
 
 let app: AppProcess;
 
@@ -38,7 +40,8 @@ test.describe
       app = await startApp({
         port: PORT,
         databaseUrl,
-        env: { HINTLINE_AUTH: "accounts", HINTLINE_DEMO_WORD_DELAY_MS: "1" },
+        // Not HINTLINE_MCP_ALLOW_PRIVATE (playwright.config.ts sets it for every server): the address rule applies here.
+        env: { HINTLINE_AUTH: "accounts", HINTLINE_DEMO_WORD_DELAY_MS: "1", HINTLINE_MCP_ALLOW_PRIVATE: "" },
       });
     });
     test.afterAll(async () => {
@@ -188,6 +191,49 @@ test.describe
       );
       expect(await refusalFor(member)).toBe(
         "Invalid model: openai/gpt-4o needs the openai provider, which this server is not set up for. Choose another model, or ask whoever runs this Hintline server to set it up.",
+      );
+    });
+
+    test("a member reads no variable on the empty state, the workspace page or an MCP address refused; the admin reads each, axe clean", async ({
+      browser,
+    }) => {
+      // Two people on three screens with axe in both themes: more than the default minute on a loaded machine.
+      test.setTimeout(150_000);
+      const screensOf = async (person: typeof admin) => {
+        const { page } = await signedInPage(browser, person);
+        const demo = (await page.getByTestId("empty-state").locator("p").first().textContent()) ?? "";
+        // What a member sees (the text on screen, not the page's scripts) names no variable, and is axe clean.
+        const seenByMember = async (screen: string) => {
+          if (person !== member) return;
+          await expect(page.locator("body"), screen).not.toContainText(VARIABLE_NAMES, { useInnerText: true });
+          await expectAxeClean(page, screen);
+        };
+        await seenByMember("a member's empty state");
+        await page.goto(`${app.url}/w/default`);
+        const budget = (await page.getByTestId("tokens-budget-source").textContent()) ?? "";
+        // This server leaves HINTLINE_MCP_ALLOW_PRIVATE unset: a server on loopback is refused for its address.
+        const section = page.getByTestId("mcp-section");
+        await section.getByTestId("mcp-new").click();
+        const form = section.getByTestId("mcp-form");
+        await form.getByTestId("mcp-name-input").fill("local");
+        await form.getByTestId("mcp-url-input").fill("http://127.0.0.1:9/mcp");
+        await form.getByTestId("mcp-save").click();
+        await expect(form.getByTestId("mcp-error")).toBeVisible();
+        const refusal = (await form.getByTestId("mcp-error").textContent()) ?? "";
+        await seenByMember("a member's workspace page with the refusal");
+        await page.context().close();
+        return { demo, budget, refusal };
+      };
+      const seenByAdmin = await screensOf(admin);
+      expect(seenByAdmin.demo).toContain("Set OPENAI_API_KEY or OPENAI_BASE_URL to use a real one.");
+      expect(seenByAdmin.budget).toContain("The budget is HINTLINE_WORKSPACE_BUDGET, at most a quarter");
+      expect(seenByAdmin.refusal).toContain("refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1");
+
+      const seenByMember = await screensOf(member);
+      expect(seenByMember.demo).toContain("Whoever runs this Hintline server can connect a real one.");
+      expect(seenByMember.budget).toContain("The budget is the server's setting, at most a quarter");
+      expect(seenByMember.refusal).toContain(
+        "127.0.0.1 is a loopback address; loopback, private and link-local addresses are refused on this server (whoever runs it can allow them)",
       );
     });
 

@@ -34,7 +34,7 @@ test("the title stays readable and the header controls stay on screen from 1440 
 
     // Every visible control of the header lies wholly inside the header and the window.
     const clipped = await page.evaluate(() => {
-      const header = document.querySelector("main > header");
+      const header = document.querySelector("[data-testid='app-header']");
       if (!header) return ["no header"];
       const box = header.getBoundingClientRect();
       return [...header.querySelectorAll<HTMLElement>("button, a, [data-testid='model-badge']")]

@@ -7,6 +7,7 @@ import { HOSTILE_SECRET, type HostileServer, startHostileServer } from "../../..
 import { connectMcp, listMcpTools, probeMcpServer } from "./connect.ts";
 import { McpLimitError } from "./limits.ts";
 import type { McpServerConfig } from "./server-config.ts";
+import { wordsFor } from "../../operator-words.ts";
 
 const MiB = 1024 * 1024;
 let hostile: HostileServer;
@@ -107,12 +108,10 @@ describe("a hostile MCP server", () => {
     delete process.env.HINTLINE_MCP_ALLOW_PRIVATE;
     const before = hostile.written.flood;
     const probe = await probeMcpServer(config());
-    expect(probe).toEqual({
-      ok: false,
-      error: expect.stringMatching(
-        /^127\.0\.0\.1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/,
-      ),
-    });
+    expect(probe.ok).toBe(false);
+    expect(wordsFor(probe.ok ? "" : probe.error, true)).toMatch(
+      /^127\.0\.0\.1 is a loopback address; loopback, private and link-local addresses are refused unless the operator sets HINTLINE_MCP_ALLOW_PRIVATE=1$/,
+    );
     expect(
       await probeMcpServer({
         ...config(),

@@ -13,6 +13,7 @@ import { progressTransport, withProgress } from "./progress.ts";
 import type { McpServerConfig } from "./server-config.ts";
 import { BoundedStdioTransport } from "./stdio-transport.ts";
 import { logFailure } from "../../log/logger.ts";
+import { cutOutsideNotes } from "../../operator-words.ts";
 
 /** How long connecting (and listing tools) may take before the server counts as unreachable. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -40,7 +41,7 @@ export function describeMcpError(error: unknown): string {
   }
   // A transport's error ends with the server's body, which mcp-fetch.ts leaves empty or replaces.
   const text = parts.join(": ").replace(/[:\s]+$/, "") || "unknown error";
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  return text.length > 500 ? `${cutOutsideNotes(text, 500)}…` : text;
 }
 
 async function open(server: McpServerConfig, kind: "http" | "sse" | "stdio", timeoutMs: number): Promise<MCPClient> {

@@ -12,6 +12,7 @@ import { REPEAT_WARNING_FROM, repeatWarning, type ToolContext } from "./tool-con
 import { ToolError } from "../../agent/tool-result.ts";
 import { safeResult } from "./workspace-tool-support.ts";
 import { describeMcpError } from "../../ai/mcp/connect.ts";
+import { wordsFor } from "../../operator-words.ts";
 import type { FixedMcpTool } from "../../ai/mcp/mcp-tool-list.ts";
 import { resettableTimeout, watchProgress } from "../../ai/mcp/progress.ts";
 import type { McpServerConfig } from "../../ai/mcp/server-config.ts";
@@ -31,6 +32,9 @@ export type McpToolContext = ToolContext & {
   /** Registers a running call so that the person can cancel it alone (the reply goes on). */
   startCall?: (toolCallId: string) => { signal: AbortSignal; done: () => void };
 };
+
+/** Why a call failed, as the agent reads it: the person's words, never a variable to set (lib/operator-words.ts). */
+const mcpFailure = (error: unknown) => wordsFor(describeMcpError(error), false);
 
 /** JSON-RPC's "invalid params". */
 const INVALID_PARAMS = -32602;
@@ -181,7 +185,7 @@ async function connectUnchanged({ definition, ctx, fail }: McpCall, server: McpS
   } catch (error) {
     throw fail(
       "McpConnectionError",
-      `Could not reach MCP server ${server.name}: ${describeMcpError(error)}. Nothing was run.`,
+      `Could not reach MCP server ${server.name}: ${mcpFailure(error)}. Nothing was run.`,
       "Try again later or do without this tool; tell the person if it keeps failing.",
     );
   }
@@ -192,7 +196,7 @@ async function connectUnchanged({ definition, ctx, fail }: McpCall, server: McpS
     ctx.sessions.forget(server.name);
     throw fail(
       "McpProtocolError",
-      `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${describeMcpError(error)}`,
+      `MCP server ${server.name} could not list its tools, so ${definition.tool} was not run: ${mcpFailure(error)}`,
       "Try once more; if it fails again, do without this tool and tell the person.",
     );
   }
@@ -264,7 +268,7 @@ async function callTool(
     if (MCPClientError.isInstance(error) && error.code === INVALID_PARAMS) {
       throw fail(
         "InvalidArgumentsError",
-        `MCP server ${server.name} refused the arguments: ${describeMcpError(error)}`,
+        `MCP server ${server.name} refused the arguments: ${mcpFailure(error)}`,
         `Call ${name} again with arguments that match its schema (${parameterHint(definition.inputSchema)}).`,
       );
     }
@@ -272,7 +276,7 @@ async function callTool(
     ctx.sessions.forget(server.name);
     throw fail(
       "McpProtocolError",
-      `The call to ${definition.tool} on MCP server ${server.name} failed: ${describeMcpError(error)}`,
+      `The call to ${definition.tool} on MCP server ${server.name} failed: ${mcpFailure(error)}`,
       "Try once more; if it fails again, do without this tool and tell the person.",
     );
   } finally {

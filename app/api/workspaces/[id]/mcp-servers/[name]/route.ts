@@ -1,5 +1,6 @@
 import { otherMethodsNotAllowed, parseWith, readJson, route } from "@/lib/http/request";
 import { idSchema } from "@/lib/api/schemas";
+import { isAdmin } from "@/lib/auth/viewer";
 import { mcpServerNameSchema, updateMcpServerSchema } from "@/lib/api/mcp-schemas";
 import { editMcpServer, readMcpServer, removeMcpServer } from "@/lib/chat/mcp-servers";
 
@@ -10,7 +11,9 @@ type Params = { id: string; name: string };
 const ids = ({ id, name }: Params) =>
   [parseWith(idSchema, id, "workspace id"), parseWith(mcpServerNameSchema, name, "server name")] as const;
 
-export const GET = route<Params>(async (_request, params) => Response.json(await readMcpServer(...ids(params))));
+export const GET = route<Params>(async (_request, params, viewer) =>
+  Response.json(await readMcpServer(...ids(params), { operator: isAdmin(viewer) })),
+);
 
 export const PATCH = route<Params>(async (request, params) => {
   const [workspaceId, name] = ids(params);
