@@ -1,30 +1,18 @@
 "use client";
 // The frame: conversation list on the left (a drawer on phones), the conversation in the centre.
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { type ReactNode, useEffect, useState } from "react";
+import type { ReactNode } from "react";
 import type { ModelInfo } from "@/lib/chat-message";
 import { useConversationsStore } from "@/lib/stores/conversations-store";
-import { useUiStore } from "@/lib/stores/ui-store";
-import { useWorkspacesStore } from "@/lib/stores/workspaces-store";
-import { UserMenu } from "./accounts/user-menu";
-import { HeaderMenu } from "./header-menu";
-import { ModelBadge } from "./model-badge";
-import { ModelPicker } from "./model-picker";
+import { AppHeader } from "./app-header";
+import { useShellControls } from "./use-shell-controls";
 import { ConversationList } from "./sidebar/conversation-list";
 import { ThinMeter } from "./context/context-meter";
 import { HintsToggle } from "./hints-toggle";
-import { InspectorButton } from "./inspector/inspector-button";
 import { LiveEvents } from "./live-events";
-import { SettingsButton } from "./settings/settings-button";
 import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog";
-import { focusComposer, useShortcuts } from "./shortcuts/use-shortcuts";
 import { ThemeToggle } from "./theme-toggle";
 import { Drawer } from "./ui/drawer";
-import { ChecklistIcon, MenuIcon, SidebarIcon } from "./ui/icons";
-
-/** Where the side panel is a column (Tailwind's `xl`); below it, a drawer. */
-const PANEL_COLUMN_QUERY = "(min-width: 80rem)";
 
 function Logo() {
   return (
@@ -66,56 +54,18 @@ export function AppShell({
   panel?: ReactNode;
   children: ReactNode;
 }) {
-  const [drawer, setDrawer] = useState(false);
-  const [panelDrawer, setPanelDrawer] = useState(false);
-  // Wide screens fold the conversation list (Ctrl+Shift+S) and the side panel (Ctrl+.) away, remembered on this
-  // device; narrow screens use the drawers. The side panel is a column only from 80rem (1280 px): below it, beside a
-  // 288 px list, it left the transcript 416 px at 1024 px, so there it opens as a drawer over the transcript.
-  const sidebarHidden = useUiStore((s) => s.sidebarHidden);
-  const panelHidden = useUiStore((s) => s.panelHidden);
-  const [help, setHelp] = useState(false);
-  const router = useRouter();
-  const togglePanel = () => {
-    if (!panel) return;
-    if (window.matchMedia(PANEL_COLUMN_QUERY).matches) useUiStore.getState().togglePanel();
-    else setPanelDrawer((open) => !open);
-  };
-  const toggleSidebar = () => {
-    if (window.matchMedia("(min-width: 48rem)").matches) useUiStore.getState().toggleSidebar();
-    else setDrawer((open) => !open);
-  };
-  // A drawer left open while the window grows past its breakpoint would hide itself but keep the page modal: close it.
-  useEffect(() => {
-    const wide = [
-      [window.matchMedia("(min-width: 48rem)"), () => setDrawer(false)],
-      [window.matchMedia(PANEL_COLUMN_QUERY), () => setPanelDrawer(false)],
-    ] as const;
-    const listeners = wide.map(([query, close]) => {
-      const listener = () => query.matches && close();
-      query.addEventListener("change", listener);
-      return () => query.removeEventListener("change", listener);
-    });
-    return () => {
-      for (const remove of listeners) remove();
-    };
-  }, []);
-  useShortcuts({
-    "new-chat": () => router.push("/"),
-    "focus-composer": focusComposer,
-    "toggle-sidebar": toggleSidebar,
-    "toggle-panel": togglePanel,
-    help: () => setHelp(true),
-  });
-  useEffect(() => {
-    void useUiStore.persist.rehydrate();
-  }, []);
-  useEffect(() => {
-    const store = useWorkspacesStore;
-    void Promise.resolve(store.persist.rehydrate()).then(() => {
-      if (workspaceId) store.getState().select(workspaceId);
-      store.getState().setReady();
-    });
-  }, [workspaceId]);
+  const {
+    drawer,
+    setDrawer,
+    panelDrawer,
+    setPanelDrawer,
+    sidebarHidden,
+    panelHidden,
+    help,
+    setHelp,
+    togglePanel,
+    toggleSidebar,
+  } = useShellControls({ hasPanel: Boolean(panel), workspaceId });
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
   // A grid, so that the page reads in the order the keyboard goes: the header's bar of controls first (above the
   // transcript), then the columns left to right — the conversation list, the transcript with the composer below it,
@@ -123,76 +73,17 @@ export function AppShell({
   return (
     <div className="grid h-dvh grid-cols-[auto_minmax(0,1fr)_auto] grid-rows-[auto_minmax(0,1fr)] overflow-hidden">
       <LiveEvents />
-      {/* A container: what shows beside the title depends on the header's own width (the side columns come and go). */}
-      <header
-        data-testid="app-header"
-        className="@container flex h-14 min-w-0 items-center gap-1 border-b border-border px-2 [grid-area:1/2/2/3] sm:px-4"
-      >
-        <button
-          type="button"
-          data-testid="menu-button"
-          aria-label="Open conversations"
-          className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:hidden"
-          onClick={() => setDrawer(true)}
-        >
-          <MenuIcon />
-        </button>
-        <button
-          type="button"
-          data-testid="toggle-sidebar"
-          aria-label="Conversation list"
-          aria-expanded={!sidebarHidden}
-          title="Show or hide the conversation list (Ctrl+Shift+S)"
-          className="hidden shrink-0 rounded-lg p-2 text-muted hover:bg-chip md:block"
-          onClick={toggleSidebar}
-        >
-          <SidebarIcon />
-        </button>
-        <h1 data-testid="chat-title" className="min-w-[7.5rem] flex-1 truncate text-sm font-medium">
-          {storedTitle ?? title}
-        </h1>
-        <div className="hidden shrink-0 @xl:flex">
-          {activeId ? (
-            <ModelPicker conversationId={activeId} stored={stored} model={model} />
-          ) : (
-            <ModelBadge model={model} />
-          )}
-        </div>
-        {panel && (
-          <button
-            type="button"
-            data-testid="open-panel"
-            aria-label="Tasks and plan"
-            aria-expanded={panelDrawer}
-            data-panel-hidden={panelHidden}
-            title="Show or hide tasks and plan (Ctrl+.)"
-            className="shrink-0 rounded-lg p-2 text-muted hover:bg-chip"
-            onClick={togglePanel}
-          >
-            <ChecklistIcon />
-          </button>
-        )}
-        <div className="hidden shrink-0 items-center @xl:flex">
-          <HintsToggle />
-        </div>
-        {activeId && <InspectorButton conversationId={activeId} />}
-        {activeId && <SettingsButton conversationId={activeId} />}
-        <button
-          type="button"
-          data-testid="open-shortcuts"
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          className="hidden size-9 shrink-0 items-center justify-center rounded-lg text-sm font-semibold text-muted hover:bg-chip hover:text-fg @3xl:flex"
-          onClick={() => setHelp(true)}
-        >
-          ?
-        </button>
-        <div className="hidden shrink-0 @xl:block">
-          <ThemeToggle />
-        </div>
-        <HeaderMenu model={model} onShortcuts={() => setHelp(true)} className="@3xl:hidden" />
-        <UserMenu />
-      </header>
+      <AppHeader
+        activeId={activeId}
+        title={storedTitle ?? title}
+        model={model}
+        stored={stored}
+        panel={panel ? { open: panelDrawer, hidden: panelHidden, toggle: togglePanel } : undefined}
+        onMenu={() => setDrawer(true)}
+        sidebarHidden={sidebarHidden}
+        onToggleSidebar={toggleSidebar}
+        onShortcuts={() => setHelp(true)}
+      />
       <aside
         data-testid="sidebar"
         aria-label="Sidebar"
