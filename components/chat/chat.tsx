@@ -1,8 +1,8 @@
 "use client";
-// The conversation: streams replies with useChat, persists nothing itself (the server does), and keeps the
-// conversation list in step. A reply runs on the server until it ends or is stopped: the page resumes it on load (and
-// when the conversation is opened again), and another tab's messages arrive through the change events.
-import { useChat } from "@ai-sdk/react";
+// The conversation: streams replies with useChat (./use-chat.ts, the browser's own, not the AI SDK's), persists nothing
+// itself (the server does), and keeps the conversation list in step. A reply runs on the server until it ends or is
+// stopped: the page resumes it on load (and when the conversation is opened again), and another tab's messages arrive
+// through the change events.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { BranchPoint } from "@/lib/agent/branches";
 import type { ChatMessage, ModelInfo } from "@/lib/chat-message";
@@ -28,6 +28,7 @@ import { errorInWords } from "./error-words";
 import { MessageList } from "./message-list";
 import { PersonMessageContext } from "./person-message-context";
 import { QueuedMessages } from "./queued-messages";
+import { useChat } from "./use-chat";
 import { useLiveConversation } from "./use-live-conversation";
 import { warnFailure } from "@/lib/client-log";
 import { browserTimeZone } from "@/lib/stores/browser-zone";

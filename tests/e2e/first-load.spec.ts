@@ -1,8 +1,15 @@
 // The first load carries the chat, not the closed drawers: the settings drawer's code (with the settings schema and
 // zod's full API) and the inspector's arrive when they are opened — by click or keyboard, focus moving in and back —
-// and a file input exists only while the file picker is open.
+// and a file input exists only while the file picker is open. The chat reads its replies with its own stream reader
+// (lib/stores/ui-message-stream.ts): no zod and none of the AI SDK's runtime on a conversation's first load.
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+
+/**
+ * Strings only zod (an issue code; a schema kind, as its JSON Schema converter names it) and the AI SDK's runtime (its
+ * errors' marker, its API call error) hold. On the tree before the chat had its own stream reader, all four were there.
+ */
+const RUNTIME_MARKERS = ["invalid_union", "ZodObject", "vercel.ai.error", "AI_APICallError"];
 
 const scriptsLoaded = (page: Page) =>
   page.evaluate(() =>
@@ -20,6 +27,10 @@ test("the settings drawer and the inspector load their code when opened, by keyb
   await page.waitForLoadState("networkidle");
   const first = await scriptsLoaded(page);
   expect(first.length).toBeGreaterThan(0);
+  for (const url of first) {
+    const source = await (await page.request.get(url)).text();
+    for (const marker of RUNTIME_MARKERS) expect(source.includes(marker), `${marker} in ${url}`).toBe(false);
+  }
   await expect(page.getByTestId("attach-input")).toHaveCount(0);
 
   // Settings, opened with the keyboard: new code arrives, focus moves into the drawer, Esc brings it back.
