@@ -1,189 +1,157 @@
-// A tool's partial JSON input as the AI SDK reads it: repaired (its fixJson: close what is open, drop a dangling key
-// or half a literal) so a streaming tool row shows the input so far, then parsed refusing prototype keys. Ported
-// from `ai` 7 (Apache-2.0) for the browser, which imports none of `ai`'s runtime; lib/stores/ui-message-stream.test.ts
-// holds the two to the same results. Pure.
+// A tool's input while it streams in: the JSON text so far, completed into the value it has reached — an open string
+// or container closed, a key with no value yet left out, a number cut to its last whole form, a literal finished — so
+// a streaming tool row shows the input so far. lib/stores/ui-message-stream.test.ts holds its results to the AI SDK's
+// parsePartialJson at every prefix. Pure.
 import { secureJsonParse } from "./secure-json";
 
-type State =
-  | "ROOT"
-  | "FINISH"
-  | "STRING"
-  | "STRING_ESCAPE"
-  | "STRING_UNICODE"
-  | "LITERAL"
-  | "NUMBER"
-  | "OBJECT_START"
-  | "OBJECT_KEY"
-  | "OBJECT_AFTER_KEY"
-  | "OBJECT_BEFORE_VALUE"
-  | "OBJECT_AFTER_VALUE"
-  | "OBJECT_AFTER_COMMA"
-  | "ARRAY_START"
-  | "ARRAY_AFTER_VALUE"
-  | "ARRAY_AFTER_COMMA";
+/** The text is not the start of any JSON value. */
+class NotJson extends Error {}
 
-const LITERALS = ["true", "false", "null"] as const;
-const isDigit = (char: string) => char >= "0" && char <= "9";
-const isHex = (char: string) => isDigit(char) || (char >= "A" && char <= "F") || (char >= "a" && char <= "f");
+/** A value's text completed, and whether the input ended inside it. */
+type Completed = { text: string; cut: boolean };
 
-/** The repair's state machine, one character at a time (the AI SDK's fixJson, state for state). */
-class JsonRepair {
-  private readonly stack: State[] = ["ROOT"];
-  private lastValid = -1;
-  private literalStart = 0;
-  private unicodeDigits = 0;
+const LITERALS = ["true", "false", "null"];
+const WHOLE_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/;
+/** The longest start of a JSON number ("1.", "1e+" and "-" included; "1.e5" stops at "1."). */
+const NUMBER_SO_FAR = /^-?(?:(?:0|[1-9]\d*)(?:\.\d+(?:[eE][+-]?\d*)?|\.|[eE][+-]?\d*)?)?/;
+
+class PrefixCompleter {
+  private at = 0;
 
   constructor(private readonly input: string) {}
 
-  private top(): State | undefined {
-    return this.stack[this.stack.length - 1];
+  /** The text's one value, completed ("" when none shows yet); anything after it is not JSON. */
+  whole(): string {
+    const read = this.value();
+    this.skipSpace();
+    if (!this.ended) this.fail();
+    return read?.text ?? "";
   }
 
-  private swap(...states: State[]): void {
-    this.stack.pop();
-    this.stack.push(...states);
+  private get ended(): boolean {
+    return this.at >= this.input.length;
   }
 
-  private close(i: number): void {
-    this.lastValid = i;
-    this.stack.pop();
+  private skipSpace(): void {
+    while (!this.ended && " \t\n\r".includes(this.input.charAt(this.at))) this.at++;
   }
 
-  private valueStart(char: string, i: number, after: State): void {
-    if (char === '"') this.swap(after, "STRING");
-    else if (char === "f" || char === "t" || char === "n") {
-      this.literalStart = i;
-      this.swap(after, "LITERAL");
-    } else if (char === "-") {
-      this.swap(after, "NUMBER");
-      return;
-    } else if (isDigit(char)) this.swap(after, "NUMBER");
-    else if (char === "{") this.swap(after, "OBJECT_START");
-    else if (char === "[") this.swap(after, "ARRAY_START");
-    else return;
-    this.lastValid = i;
+  /** The value starting here, or undefined when the input ends before any of it can be shown. */
+  value(): Completed | undefined {
+    this.skipSpace();
+    if (this.ended) return undefined;
+    const char = this.input.charAt(this.at);
+    if (char === "{") return this.container("}", () => this.member());
+    if (char === "[") return this.container("]", () => this.value());
+    if (char === '"') return this.string();
+    if (char === "-" || (char >= "0" && char <= "9")) return this.number();
+    return this.literal();
   }
 
-  private afterValue(char: string, i: number, container: "OBJECT" | "ARRAY"): void {
-    if (char === ",") this.swap(`${container}_AFTER_COMMA`);
-    else if (char === (container === "OBJECT" ? "}" : "]")) this.close(i);
-  }
-
-  /** A number or literal ended at `char`: the container it sits in reads that char. */
-  private afterScalar(char: string, i: number): void {
-    this.stack.pop();
-    if (this.top() === "ARRAY_AFTER_VALUE") this.afterValue(char, i, "ARRAY");
-    else if (this.top() === "OBJECT_AFTER_VALUE") this.afterValue(char, i, "OBJECT");
-  }
-
-  read(char: string, i: number): void {
-    switch (this.top()) {
-      case "ROOT":
-        this.valueStart(char, i, "FINISH");
-        return;
-      case "OBJECT_START":
-        if (char === '"') this.swap("OBJECT_KEY");
-        else if (char === "}") this.close(i);
-        return;
-      case "OBJECT_AFTER_COMMA":
-        if (char === '"') this.swap("OBJECT_KEY");
-        return;
-      case "OBJECT_KEY":
-        if (char === '"') this.swap("OBJECT_AFTER_KEY");
-        return;
-      case "OBJECT_AFTER_KEY":
-        if (char === ":") this.swap("OBJECT_BEFORE_VALUE");
-        return;
-      case "OBJECT_BEFORE_VALUE":
-        this.valueStart(char, i, "OBJECT_AFTER_VALUE");
-        return;
-      case "OBJECT_AFTER_VALUE":
-        this.afterValue(char, i, "OBJECT");
-        return;
-      case "STRING":
-        if (char === '"') this.stack.pop();
-        if (char === "\\") this.stack.push("STRING_ESCAPE");
-        else this.lastValid = i;
-        return;
-      case "ARRAY_START":
-        if (char === "]") this.close(i);
-        else this.valueStart(char, i, "ARRAY_AFTER_VALUE");
-        return;
-      case "ARRAY_AFTER_VALUE":
-        if (char === ",") this.swap("ARRAY_AFTER_COMMA");
-        else if (char === "]") this.close(i);
-        else this.lastValid = i;
-        return;
-      case "ARRAY_AFTER_COMMA":
-        this.valueStart(char, i, "ARRAY_AFTER_VALUE");
-        return;
-      default:
-        this.readInScalar(char, i);
-        return;
+  /** An object or array: its entries so far, closed. `entry` reads one (undefined: cut before it shows). */
+  private container(close: string, entry: () => Completed | undefined): Completed {
+    const open = this.input.charAt(this.at++);
+    const shown: string[] = [];
+    const done = (cut: boolean): Completed => ({ text: `${open}${shown.join(",")}${close}`, cut });
+    this.skipSpace();
+    if (this.ended) return done(true);
+    if (this.input.charAt(this.at) === close) {
+      this.at++;
+      return done(false);
+    }
+    for (;;) {
+      const read = entry();
+      if (read) shown.push(read.text);
+      if (!read || read.cut) return done(true);
+      this.skipSpace();
+      if (this.ended) return done(true);
+      const next = this.input.charAt(this.at++);
+      if (next === close) return done(false);
+      if (next !== ",") throw new NotJson();
     }
   }
 
-  private readInScalar(char: string, i: number): void {
-    switch (this.top()) {
-      case "STRING_ESCAPE":
-        this.stack.pop();
-        if (char === "u") {
-          this.unicodeDigits = 0;
-          this.stack.push("STRING_UNICODE");
-        } else this.lastValid = i;
-        return;
-      case "STRING_UNICODE":
-        if (isHex(char) && ++this.unicodeDigits === 4) this.close(i);
-        return;
-      case "NUMBER":
-        if (isDigit(char)) this.lastValid = i;
-        else if (char === "e" || char === "E" || char === "-" || char === ".") return;
-        else if (char === "," || char === "}" || char === "]") this.afterScalar(char, i);
-        else this.stack.pop();
-        return;
-      case "LITERAL": {
-        const partial = this.input.substring(this.literalStart, i + 1);
-        if (LITERALS.some((literal) => literal.startsWith(partial))) this.lastValid = i;
-        else this.afterScalar(char, i);
-        return;
+  /** `"key": value`, shown only once its value shows. */
+  private member(): Completed | undefined {
+    this.skipSpace();
+    if (this.ended) return undefined;
+    if (this.input.charAt(this.at) !== '"') throw new NotJson();
+    const key = this.string();
+    if (key.cut) return undefined;
+    this.skipSpace();
+    if (this.ended) return undefined;
+    if (this.input.charAt(this.at++) !== ":") throw new NotJson();
+    const value = this.value();
+    return value && { text: `${key.text}:${value.text}`, cut: value.cut };
+  }
+
+  /** A string, closed where the input ends (an escape cut short is left out). */
+  private string(): Completed {
+    const start = this.at++;
+    for (;;) {
+      if (this.ended) return { text: `${this.input.slice(start)}"`, cut: true };
+      const char = this.input.charAt(this.at);
+      if (char === '"') return { text: this.input.slice(start, ++this.at), cut: false };
+      if (char !== "\\") {
+        this.at++;
+        continue;
+      }
+      const escape = this.input.charAt(this.at + 1) === "u" ? 6 : 2;
+      if (this.at + escape > this.input.length) {
+        const text = `${this.input.slice(start, this.at)}"`;
+        this.at = this.input.length;
+        return { text, cut: true };
+      }
+      this.at += escape;
+    }
+  }
+
+  /** A number, cut back to its last whole form when the input ends inside it ("1." → 1, "-" → nothing). */
+  private number(): Completed | undefined {
+    const rest = this.input.slice(this.at);
+    const soFar = NUMBER_SO_FAR.exec(rest)?.[0] ?? "";
+    this.at += soFar.length;
+    const whole = WHOLE_NUMBER.exec(soFar)?.[0];
+    if (!this.ended) return whole === soFar ? { text: soFar, cut: false } : this.fail();
+    return whole ? { text: whole, cut: true } : undefined;
+  }
+
+  /** true, false or null — finished when the input ends inside one. */
+  private literal(): Completed {
+    const rest = this.input.slice(this.at);
+    for (const literal of LITERALS) {
+      if (rest.startsWith(literal)) {
+        this.at += literal.length;
+        return { text: literal, cut: false };
+      }
+      if (literal.startsWith(rest)) {
+        this.at = this.input.length;
+        return { text: literal, cut: true };
       }
     }
+    return this.fail();
   }
 
-  /** The valid prefix with everything still open closed. */
-  result(): string {
-    let result = this.input.slice(0, this.lastValid + 1);
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const state = this.stack[i]!;
-      if (state === "STRING") result += '"';
-      else if (state.startsWith("OBJECT_")) result += "}";
-      else if (state.startsWith("ARRAY_")) result += "]";
-      else if (state === "LITERAL") {
-        const partial = this.input.substring(this.literalStart);
-        const literal = LITERALS.find((l) => l.startsWith(partial));
-        if (literal) result += literal.slice(partial.length);
-      }
-    }
-    return result;
+  private fail(): never {
+    throw new NotJson();
   }
 }
 
-/** Partial JSON made parseable: the longest valid prefix with its open strings, objects and arrays closed. */
-export function fixJson(input: string): string {
-  const repair = new JsonRepair(input);
-  for (let i = 0; i < input.length; i++) repair.read(input[i]!, i);
-  return repair.result();
+/** The JSON text so far, completed as described above (throws NotJson when it is not the start of a JSON value). */
+export function completeJsonPrefix(text: string): string {
+  return new PrefixCompleter(text).whole();
 }
 
-/** A tool's input so far: parsed as it is, else repaired; undefined when neither parses. */
+/** The value a partial JSON text has reached, or undefined (nothing yet, not JSON, or a prototype key refused). */
 export function parsePartialJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
-  for (const candidate of [text, fixJson(text)]) {
+  try {
+    return secureJsonParse(text);
+  } catch {
     try {
-      return secureJsonParse(candidate);
+      return secureJsonParse(completeJsonPrefix(text));
     } catch {
-      // try the repaired text, then give up
+      return undefined;
     }
   }
-  return undefined;
 }
