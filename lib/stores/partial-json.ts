@@ -96,13 +96,13 @@ class PrefixCompleter {
         this.at++;
         continue;
       }
-      const escape = this.input.charAt(this.at + 1) === "u" ? 6 : 2;
-      if (this.at + escape > this.input.length) {
+      const escapeLength = this.input.charAt(this.at + 1) === "u" ? 6 : 2;
+      if (this.at + escapeLength > this.input.length) {
         const text = `${this.input.slice(start, this.at)}"`;
         this.at = this.input.length;
         return { text, cut: true };
       }
-      this.at += escape;
+      this.at += escapeLength;
     }
   }
 
