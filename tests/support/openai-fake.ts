@@ -27,8 +27,14 @@ export type FakeReply =
   | { kind: "json-to-stream"; text: string }
   /** Streams `text` and ends the stream ([DONE]) without a finish reason or usage. */
   | { kind: "no-finish"; text: string };
-// biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
-export type RecordedRequest = { path: string; headers: Record<string, string | string[] | undefined>; body: any };
+export type RecordedRequest = {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: recorded bodies are arbitrary JSON that tests poke into freely.
+  body: any;
+  /** `performance.now()` in the test's process when the whole request had arrived. */
+  receivedAt?: number;
+};
 /** A model `GET /v1/models` lists; `max_model_len` is its window as vLLM reports it. */
 export type FakeModel = { id: string; max_model_len?: number };
 export type OpenAIFake = {
@@ -340,7 +346,7 @@ export async function startOpenAIFake(
       requests.push({ path, headers: { ...req.headers }, body: raw });
       return sendJson(res, 400, errorBody(400, "Request body is not valid JSON."));
     }
-    const recorded: RecordedRequest = { path, headers: { ...req.headers }, body };
+    const recorded: RecordedRequest = { path, headers: { ...req.headers }, body, receivedAt: performance.now() };
     const purpose = req.headers["x-hintline-purpose"];
     const forTitle = purpose === "title";
     const forMemory = purpose === "memory";
