@@ -54,18 +54,7 @@ export function AppShell({
   panel?: ReactNode;
   children: ReactNode;
 }) {
-  const {
-    drawer,
-    setDrawer,
-    panelDrawer,
-    setPanelDrawer,
-    sidebarHidden,
-    panelHidden,
-    help,
-    setHelp,
-    togglePanel,
-    toggleSidebar,
-  } = useShellControls({ hasPanel: Boolean(panel), workspaceId });
+  const shell = useShellControls({ hasPanel: Boolean(panel), workspaceId });
   const storedTitle = useConversationsStore((s) => s.conversations.find((c) => c.id === activeId)?.title);
   // A grid, so that the page reads in the order the keyboard goes: the header's bar of controls first (above the
   // transcript), then the columns left to right — the conversation list, the transcript with the composer below it,
@@ -78,16 +67,16 @@ export function AppShell({
         title={storedTitle ?? title}
         model={model}
         stored={stored}
-        panel={panel ? { open: panelDrawer, hidden: panelHidden, toggle: togglePanel } : undefined}
-        onMenu={() => setDrawer(true)}
-        sidebarHidden={sidebarHidden}
-        onToggleSidebar={toggleSidebar}
-        onShortcuts={() => setHelp(true)}
+        panel={panel ? { open: shell.panelDrawer, hidden: shell.panelHidden, toggle: shell.togglePanel } : undefined}
+        onMenu={() => shell.setDrawer(true)}
+        sidebarHidden={shell.sidebarHidden}
+        onToggleSidebar={shell.toggleSidebar}
+        onShortcuts={() => shell.setHelp(true)}
       />
       <aside
         data-testid="sidebar"
         aria-label="Sidebar"
-        className={`hidden min-h-0 w-72 flex-col border-r border-border bg-panel [grid-area:1/1/3/2] ${sidebarHidden ? "" : "md:flex"}`}
+        className={`hidden min-h-0 w-72 flex-col border-r border-border bg-panel [grid-area:1/1/3/2] ${shell.sidebarHidden ? "" : "md:flex"}`}
       >
         <div className="flex items-center gap-2 px-4 pt-4 text-sm font-semibold tracking-tight">
           <Logo /> Hintline
@@ -96,8 +85,8 @@ export function AppShell({
         <ModelsLink />
       </aside>
       <Drawer
-        open={drawer}
-        onOpenChange={setDrawer}
+        open={shell.drawer}
+        onOpenChange={shell.setDrawer}
         title="Conversations"
         hideTitle
         side="left"
@@ -111,7 +100,7 @@ export function AppShell({
         <ConversationList
           activeId={activeId}
           conversationWorkspaceId={activeId ? workspaceId : undefined}
-          onNavigate={() => setDrawer(false)}
+          onNavigate={() => shell.setDrawer(false)}
         />
         <div className="flex items-center gap-1 border-t border-border px-3 py-2 text-xs text-muted">
           <HintsToggle />
@@ -127,15 +116,15 @@ export function AppShell({
         <aside
           data-testid="side-panel"
           aria-label="Tasks and plan"
-          className={`hidden min-h-0 w-80 flex-col border-l border-border bg-panel [grid-area:1/3/3/4] ${panelHidden ? "" : "xl:flex"}`}
+          className={`hidden min-h-0 w-80 flex-col border-l border-border bg-panel [grid-area:1/3/3/4] ${shell.panelHidden ? "" : "xl:flex"}`}
         >
           {panel}
         </aside>
       )}
       {panel && (
         <Drawer
-          open={panelDrawer}
-          onOpenChange={setPanelDrawer}
+          open={shell.panelDrawer}
+          onOpenChange={shell.setPanelDrawer}
           title="Tasks and plan"
           hideTitle
           testId="panel-drawer"
@@ -144,7 +133,7 @@ export function AppShell({
           {panel}
         </Drawer>
       )}
-      <ShortcutsDialog open={help} onOpenChange={setHelp} />
+      <ShortcutsDialog open={shell.help} onOpenChange={shell.setHelp} />
     </div>
   );
 }
