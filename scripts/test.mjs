@@ -208,7 +208,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const serial = process.env.HINTLINE_TEST_SERIAL === "1";
   const built = wanted("api") || (wanted("e2e") && !skipE2e) ? buildApp({ parallel: !serial }) : Promise.resolve(true);
   if (serial) await built;
-  await vitestSuite("unit", ["unit"]);
+  await vitestSuite("unit", ["unit", "unit-zone"]);
 
   // One PostgreSQL server for the persistence tests and the API tests that also run on PostgreSQL.
   const skipPostgres = process.env.HINTLINE_SKIP_POSTGRES === "1";
