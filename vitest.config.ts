@@ -43,6 +43,7 @@ export default defineConfig({
           globalSetup: ["tests/support/db-global-setup.ts"],
           provide: { databaseKind: "sqlite" },
           fileParallelism: false,
+          pool: "threads",
         },
       },
       {
@@ -55,6 +56,7 @@ export default defineConfig({
           globalSetup: ["tests/support/db-global-setup.ts"],
           provide: { databaseKind: "postgres" },
           fileParallelism: false,
+          pool: "threads",
         },
       },
       {
