@@ -95,9 +95,8 @@ export function recordBuildInputs(fingerprint, { root = ROOT, distDir } = {}) {
 export function ensureBuild() {
   if (!buildIsStale()) return;
   console.log("hintline: building the app (first start or sources changed; a few minutes)…");
-  console.log(
-    'hintline: "⨯ preloadEntriesOnStart" in the build\'s list of experiments is a setting turned off on purpose.',
-  );
+  const off = ["preloadEntriesOnStart", ...(process.env.CI === "true" ? ["turbopackFileSystemCacheForBuild"] : [])];
+  console.log(`hintline: the build's experiments marked ⨯ (${off.join(", ")}) are off on purpose (next.config.mjs).`);
   fs.rmSync(path.join(distPath(ROOT), INPUTS_STAMP), { force: true });
   const fingerprint = buildInputsFingerprint();
   const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit", env: process.env });
