@@ -112,6 +112,11 @@ function storedMetadata(metadata: MessageMetadata | undefined): object {
 
 type NewMessage = { message: ChatMessage; status?: MessageStatus };
 
+// A message may hold attachments up to the chat body's limit (~44 MB of JSON with four 8-MiB PDFs): its append may
+// outrun the default 10-s transaction limit on a busy PostgreSQL (CI once answered such a message 500; its log was not
+// kept). Appends get the long limit; the wait to start stays 15 s.
+const APPEND_TRANSACTION = { maxWait: 15_000, timeout: 60_000 };
+
 /**
  * Appends messages at the end of the conversation in one transaction (a turn: the person's message and the reply
  * that starts streaming), optionally renaming the conversation in the same write; the conversation is due for its
@@ -168,14 +173,17 @@ export async function appendMessages({
     try {
       // The conversation's row first, as the fallback below takes it: two appends that took their locks in opposite
       // orders (rows at the same positions, then the counter) deadlocked on PostgreSQL.
-      [, rows] = await db.$transaction([
-        db.conversation.update({
-          where: { id: conversationId, messageSeq: expectedSeq },
-          data: { messageSeq: expectedSeq + messages.length, ...touched },
-          select: { messageSeq: true },
-        }),
-        db.message.createManyAndReturn({ data: rowsFrom(expectedSeq) }),
-      ]);
+      [, rows] = await db.$transaction(
+        [
+          db.conversation.update({
+            where: { id: conversationId, messageSeq: expectedSeq },
+            data: { messageSeq: expectedSeq + messages.length, ...touched },
+            select: { messageSeq: true },
+          }),
+          db.message.createManyAndReturn({ data: rowsFrom(expectedSeq) }),
+        ],
+        APPEND_TRANSACTION,
+      );
     } catch (error) {
       if (!isConflict(error)) throw error;
     }
@@ -187,7 +195,7 @@ export async function appendMessages({
       select: { messageSeq: true },
     });
     return tx.message.createManyAndReturn({ data: rowsFrom(messageSeq - messages.length) });
-  });
+  }, APPEND_TRANSACTION);
   return [...rows]
     .sort((a, b) => a.position - b.position)
     .map((row) => {
