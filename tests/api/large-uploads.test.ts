@@ -220,10 +220,11 @@ describe.each(kinds)("$name: large knowledge uploads", ({ databaseUrl }) => {
     expect((await work).status).toBe(201);
     // Written in one transaction (and warmed in one go) they held everyone ~2 s on SQLite (3.3 s on a loaded machine)
     // and the whole 27 s import on PostgreSQL; in slices, 0.2-0.4 s (1.1 s seen on a loaded machine): what is left is
-    // parsing and checking the 28 MB body. The bound is generous for a loaded CI machine: PostgreSQL's tells the two
-    // apart, SQLite's figures are the stall bench's (docs/benchmarks.md).
+    // parsing and checking the 28 MB body. The bound tells PostgreSQL's two apart even on CI's loaded machine, where
+    // a poll beside the browser suite waited over 2.5 s for the CPU alone; SQLite's figures are the stall bench's
+    // (docs/benchmarks.md).
     expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(longest).toBeLessThan(2_500);
+    expect(longest).toBeLessThan(8_000);
     const copy = (await (await fetch(api("/conversations/big-slices"))).json()) as { messages: ApiMessage[] };
     expect(copy.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
     const found = (await (await fetch(api("/conversations?q=quetzal"))).json()) as Array<{ id: string }>;
